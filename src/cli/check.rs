@@ -1,0 +1,195 @@
+//! `check`, `rules`, `explain` and `schema`.
+
+use crate::diagnostics::Severity;
+use crate::diagnostics::render::{self, OutputFormat};
+use crate::lint::{self, RULES};
+use crate::model::{LevelSetting, FileKind};
+use clap::Args;
+use std::path::PathBuf;
+
+/// Arguments of `schemarouter check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Project folder (default: the current folder).
+    #[arg(default_value = ".")]
+    pub path: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
+    pub format: OutputFormat,
+    /// Lowest severity that makes the command exit 1 (overrides `fail-level` in the config).
+    #[arg(long, value_enum)]
+    pub fail_level: Option<FailLevel>,
+}
+
+/// `--fail-level` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum FailLevel {
+    /// Fail on errors only.
+    Error,
+    /// Fail on warnings and errors.
+    Warning,
+    /// Fail on any finding.
+    Info,
+}
+
+/// Run `check`; returns the exit code.
+pub fn run_check(args: CheckArgs) -> u8 {
+    let checked = match lint::check_path(&args.path) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return super::EXIT_USAGE;
+        }
+    };
+    let out = render::render(
+        args.format,
+        &checked.diagnostics,
+        &checked.project.sources,
+        super::stdout_color(),
+    );
+    print!("{out}");
+    if checked.io_error {
+        return super::EXIT_USAGE;
+    }
+    let fail = match args.fail_level {
+        Some(FailLevel::Error) => Severity::Error,
+        Some(FailLevel::Warning) => Severity::Warning,
+        Some(FailLevel::Info) => Severity::Info,
+        None => match checked.project.config.lint.fail_level.as_ref().map(|l| l.value) {
+            Some(LevelSetting::Info) => Severity::Info,
+            Some(LevelSetting::Warn) => Severity::Warning,
+            _ => Severity::Error,
+        },
+    };
+    if checked.diagnostics.iter().any(|d| d.severity >= fail) {
+        1
+    } else {
+        0
+    }
+}
+
+/// Arguments of `schemarouter rules`.
+#[derive(Debug, Args)]
+pub struct RulesArgs {
+    /// `table` (default) or `json`.
+    #[arg(long, value_enum, default_value_t = TableFormat::Table)]
+    pub format: TableFormat,
+}
+
+/// Table or JSON.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum TableFormat {
+    /// Aligned text table.
+    Table,
+    /// JSON array.
+    Json,
+}
+
+/// Run `rules`.
+pub fn run_rules(args: RulesArgs) -> u8 {
+    match args.format {
+        TableFormat::Table => print!("{}", rules_table()),
+        TableFormat::Json => {
+            let v: Vec<serde_json::Value> = RULES
+                .iter()
+                .map(|e| {
+                    serde_json::json!({
+                        "code": e.code,
+                        "name": e.name,
+                        "category": e.category.as_str(),
+                        "default_severity": e.default_severity.as_str(),
+                        "configurable": e.configurable,
+                        "summary": e.summary(),
+                    })
+                })
+                .collect();
+            println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+        }
+    }
+    0
+}
+
+/// The rule table printed by `schemarouter rules`.
+pub fn rules_table() -> String {
+    let mut out = format!("{:<6}  {:<28}  {:<12}  {:<8}  {}\n", "CODE", "NAME", "CATEGORY", "LEVEL", "SUMMARY");
+    for e in RULES {
+        out.push_str(&format!(
+            "{:<6}  {:<28}  {:<12}  {:<8}  {}\n",
+            e.code,
+            e.name,
+            e.category.as_str(),
+            e.default_severity.as_str(),
+            e.summary()
+        ));
+    }
+    out
+}
+
+/// Arguments of `schemarouter explain`.
+#[derive(Debug, Args)]
+pub struct ExplainArgs {
+    /// Rule code (`SR302`) or name (`unit-conflict`).
+    pub rule: String,
+}
+
+/// Run `explain`.
+pub fn run_explain(args: ExplainArgs) -> u8 {
+    match lint::registry::find(&args.rule) {
+        Some(e) => {
+            print!("{}", e.docs());
+            println!(
+                "\nDefault level: {}. Category: {}.{}",
+                e.default_severity,
+                e.category.as_str(),
+                if e.configurable { "" } else { " Not configurable." }
+            );
+            0
+        }
+        None => {
+            let hint = crate::model::value::did_you_mean(&args.rule, RULES.iter().map(|e| e.name))
+                .map(|c| format!(" (did you mean `{c}`?)"))
+                .unwrap_or_default();
+            eprintln!("error: unknown rule `{}`{hint}; run `schemarouter rules` for the list", args.rule);
+            super::EXIT_USAGE
+        }
+    }
+}
+
+/// Arguments of `schemarouter schema`.
+#[derive(Debug, Args)]
+pub struct SchemaArgs {
+    /// File kind.
+    #[arg(value_enum)]
+    pub kind: SchemaKind,
+}
+
+/// Declaration file kinds with a JSON Schema.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SchemaKind {
+    /// A tool file under schemas/.
+    Tool,
+    /// An intent file under intents/.
+    Intent,
+    /// An alias file under aliases/.
+    Alias,
+    /// schemarouter.toml.
+    Config,
+}
+
+impl SchemaKind {
+    /// The matching file kind.
+    pub fn file_kind(self) -> FileKind {
+        match self {
+            SchemaKind::Tool => FileKind::Tool,
+            SchemaKind::Intent => FileKind::Intent,
+            SchemaKind::Alias => FileKind::Alias,
+            SchemaKind::Config => FileKind::Config,
+        }
+    }
+}
+
+/// Run `schema`.
+pub fn run_schema(args: SchemaArgs) -> u8 {
+    print!("{}", crate::model::json_schema(args.kind.file_kind()));
+    0
+}

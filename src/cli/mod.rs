@@ -1,0 +1,60 @@
+//! The command line (clap derive). Each subcommand is a small function over the library; nothing
+//! else in the crate depends on this module.
+//!
+//! Exit codes: 0 clean, 1 findings at or above the fail level (or a stale artifact, or gated
+//! diff changes), 2 usage or I/O error.
+
+mod check;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Schema compiler, linter and router for agentic-RAG tool inventories.
+#[derive(Debug, Parser)]
+#[command(name = "schemarouter", version, about, long_about = None)]
+pub struct Cli {
+    /// The command to run.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Load a schema project and report parse, structure, reference and lint findings.
+    Check(check::CheckArgs),
+    /// List the lint rules.
+    Rules(check::RulesArgs),
+    /// Print a rule's documentation.
+    Explain(check::ExplainArgs),
+    /// Print the JSON Schema of a declaration file kind (tool, intent, alias, config).
+    Schema(check::SchemaArgs),
+}
+
+/// Exit code for usage and I/O errors.
+pub const EXIT_USAGE: u8 = 2;
+
+/// Entry point used by `src/main.rs`.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { EXIT_USAGE } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    let code = match cli.command {
+        Command::Check(a) => check::run_check(a),
+        Command::Rules(a) => check::run_rules(a),
+        Command::Explain(a) => check::run_explain(a),
+        Command::Schema(a) => check::run_schema(a),
+    };
+    ExitCode::from(code)
+}
+
+/// Whether to colour output written to stdout.
+pub(crate) fn stdout_color() -> bool {
+    use std::io::IsTerminal;
+    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+}

@@ -1,0 +1,217 @@
+//! Human output: code frames with carets, rendered by miette. Secondary labels in other files are
+//! shown as related reports with their own frames.
+
+use super::super::{Diagnostic, Label, Severity, Summary};
+use crate::source::SourceMap;
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan};
+use std::fmt;
+
+/// Options for the human renderer.
+#[derive(Clone, Copy, Debug)]
+pub struct HumanOptions {
+    /// Use ANSI colours.
+    pub color: bool,
+    /// Wrap width in columns.
+    pub width: usize,
+}
+
+impl Default for HumanOptions {
+    fn default() -> Self {
+        HumanOptions {
+            color: false,
+            width: 100,
+        }
+    }
+}
+
+/// One file's text as miette sees it: without a BOM (spans shifted to match).
+struct FileView {
+    name: String,
+    text: String,
+    shift: usize,
+}
+
+impl FileView {
+    fn of(sources: &SourceMap, label: &Label) -> FileView {
+        let f = sources.get(label.file);
+        let shift = if f.text.starts_with('\u{feff}') { 3 } else { 0 };
+        FileView {
+            name: f.name.clone(),
+            text: f.text[shift..].to_string(),
+            shift,
+        }
+    }
+
+    fn span(&self, label: &Label) -> SourceSpan {
+        let start = (label.span.start as usize).saturating_sub(self.shift).min(self.text.len());
+        let end = (label.span.end as usize).saturating_sub(self.shift).min(self.text.len());
+        SourceSpan::new(start.into(), end.saturating_sub(start))
+    }
+}
+
+/// A miette view of one of our diagnostics.
+struct Report {
+    message: String,
+    code: String,
+    severity: miette::Severity,
+    help: Option<String>,
+    source: Option<NamedSource<String>>,
+    labels: Vec<LabeledSpan>,
+    related: Vec<Report>,
+}
+
+impl fmt::Debug for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Report {}
+
+impl miette::Diagnostic for Report {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        if self.code.is_empty() {
+            None
+        } else {
+            Some(Box::new(&self.code))
+        }
+    }
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(self.severity)
+    }
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        self.source.as_ref().map(|s| s as &dyn miette::SourceCode)
+    }
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        if self.labels.is_empty() {
+            None
+        } else {
+            Some(Box::new(self.labels.iter().cloned()))
+        }
+    }
+    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn miette::Diagnostic> + 'a>> {
+        if self.related.is_empty() {
+            None
+        } else {
+            Some(Box::new(
+                self.related.iter().map(|r| r as &dyn miette::Diagnostic),
+            ))
+        }
+    }
+}
+
+fn miette_severity(s: Severity) -> miette::Severity {
+    match s {
+        Severity::Error => miette::Severity::Error,
+        Severity::Warning => miette::Severity::Warning,
+        Severity::Info => miette::Severity::Advice,
+    }
+}
+
+fn label_text(l: &Label) -> Option<String> {
+    if l.message.is_empty() {
+        None
+    } else {
+        Some(l.message.clone())
+    }
+}
+
+fn build(d: &Diagnostic, sources: &SourceMap) -> Report {
+    let mut report = Report {
+        message: d.message.clone(),
+        code: format!("{}({})", d.code, d.name),
+        severity: miette_severity(d.severity),
+        help: d.help.clone(),
+        source: None,
+        labels: Vec::new(),
+        related: Vec::new(),
+    };
+    let Some(primary) = &d.primary else {
+        return report;
+    };
+    let view = FileView::of(sources, primary);
+    report
+        .labels
+        .push(LabeledSpan::new_primary_with_span(label_text(primary), view.span(primary)));
+    for s in &d.secondary {
+        if s.file == primary.file {
+            report
+                .labels
+                .push(LabeledSpan::new_with_span(label_text(s), view.span(s)));
+        } else {
+            let other = FileView::of(sources, s);
+            report.related.push(Report {
+                message: if s.message.is_empty() {
+                    "related location".to_string()
+                } else {
+                    s.message.clone()
+                },
+                code: String::new(),
+                severity: miette::Severity::Advice,
+                help: None,
+                labels: vec![LabeledSpan::new_primary_with_span(None, other.span(s))],
+                source: Some(NamedSource::new(other.name.clone(), other.text.clone())),
+                related: Vec::new(),
+            });
+        }
+    }
+    report.source = Some(NamedSource::new(view.name.clone(), view.text));
+    report
+}
+
+/// Render diagnostics as code frames, followed by a one-line summary.
+pub fn render(diags: &[Diagnostic], sources: &SourceMap, opts: HumanOptions) -> String {
+    let theme = if opts.color {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    };
+    let handler = GraphicalReportHandler::new_themed(theme)
+        .with_width(opts.width)
+        .with_links(false)
+        .with_urls(false);
+    let mut out = String::new();
+    for d in diags {
+        let report = build(d, sources);
+        let mut s = String::new();
+        if handler.render_report(&mut s, &report).is_err() {
+            s = format!("{}: {} [{}]\n", d.severity, d.message, d.code);
+        }
+        out.push_str(&s);
+        out.push('\n');
+    }
+    out.push_str(&summary_line(diags));
+    out
+}
+
+/// The closing summary line (`2 errors, 1 warning, 0 infos`), or `No problems found.`.
+pub fn summary_line(diags: &[Diagnostic]) -> String {
+    let s = Summary::of(diags);
+    if diags.is_empty() {
+        return "No problems found.\n".to_string();
+    }
+    let plural = |n: usize, w: &str| {
+        if n == 1 {
+            format!("{n} {w}")
+        } else {
+            format!("{n} {w}s")
+        }
+    };
+    format!(
+        "Found {}, {}, {}.\n",
+        plural(s.errors, "error"),
+        plural(s.warnings, "warning"),
+        plural(s.infos, "info")
+    )
+}

@@ -1,0 +1,36 @@
+//! One renderer per output format. Every renderer takes diagnostics already sorted by
+//! [`crate::diagnostics::sort_diagnostics`] and returns the whole output as a string.
+
+pub mod concise;
+pub mod human;
+pub mod json;
+
+use super::Diagnostic;
+use crate::source::SourceMap;
+
+/// Output formats of `schemarouter check`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum OutputFormat {
+    /// Code frames with carets and help (default).
+    Human,
+    /// One line per finding: `file:line:col: severity[code] message`.
+    Concise,
+    /// A JSON document with every finding and its positions.
+    Json,
+}
+
+/// Render `diags` in `format`.
+pub fn render(format: OutputFormat, diags: &[Diagnostic], sources: &SourceMap, color: bool) -> String {
+    match format {
+        OutputFormat::Human => human::render(
+            diags,
+            sources,
+            human::HumanOptions {
+                color,
+                ..Default::default()
+            },
+        ),
+        OutputFormat::Concise => concise::render(diags, sources),
+        OutputFormat::Json => json::render(diags, sources),
+    }
+}

@@ -1,0 +1,119 @@
+//! Symbol tables over a loaded [`Project`]: declarations by id, fields by concept and by group,
+//! fields by path. Built once, shared by the lint rules and the compiler.
+
+use crate::model::{Endpoint, Project, ResponseField, Tool};
+use std::collections::BTreeMap;
+
+/// A response field's position in the project: indices of the tool, endpoint and field.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FieldRef {
+    /// Index into `project.tools`.
+    pub tool: usize,
+    /// Index into the tool's endpoints.
+    pub endpoint: usize,
+    /// Index into the endpoint's fields.
+    pub field: usize,
+}
+
+/// A parameter's position: tool, endpoint and parameter indices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ParamRef {
+    /// Index into `project.tools`.
+    pub tool: usize,
+    /// Index into the tool's endpoints.
+    pub endpoint: usize,
+    /// Index into the endpoint's parameters.
+    pub parameter: usize,
+}
+
+/// Lookups over a project. Ids map to the first declaration with that id (duplicates are
+/// reported by the `duplicate-id` rule).
+#[derive(Clone, Debug, Default)]
+pub struct Index {
+    /// Tool id -> index into `project.tools`.
+    pub tools: BTreeMap<String, usize>,
+    /// Domain id -> index into `project.domains`.
+    pub domains: BTreeMap<String, usize>,
+    /// Group id -> index into `project.groups`.
+    pub groups: BTreeMap<String, usize>,
+    /// Intent id -> index into `project.intents`.
+    pub intents: BTreeMap<String, usize>,
+    /// Concept id -> index into `project.concepts`.
+    pub concepts: BTreeMap<String, usize>,
+    /// Concept id -> fields that declare it (in project order).
+    pub fields_by_concept: BTreeMap<String, Vec<FieldRef>>,
+    /// Group id -> fields in the group (in project order).
+    pub fields_by_group: BTreeMap<String, Vec<FieldRef>>,
+    /// Parameter concept id -> parameters bound from it.
+    pub params_by_concept: BTreeMap<String, Vec<ParamRef>>,
+    /// `tool/endpoint/field` -> field (first declaration).
+    pub field_paths: BTreeMap<String, FieldRef>,
+}
+
+impl Index {
+    /// Build the lookups.
+    pub fn build(p: &Project) -> Index {
+        let mut ix = Index::default();
+        for (i, t) in p.tools.iter().enumerate() {
+            ix.tools.entry(t.id.value.clone()).or_insert(i);
+        }
+        for (i, d) in p.domains.iter().enumerate() {
+            ix.domains.entry(d.item.id.value.clone()).or_insert(i);
+        }
+        for (i, g) in p.groups.iter().enumerate() {
+            ix.groups.entry(g.item.id.value.clone()).or_insert(i);
+        }
+        for (i, it) in p.intents.iter().enumerate() {
+            ix.intents.entry(it.item.id.value.clone()).or_insert(i);
+        }
+        for (i, c) in p.concepts.iter().enumerate() {
+            ix.concepts.entry(c.item.id.value.clone()).or_insert(i);
+        }
+        for (ti, t) in p.tools.iter().enumerate() {
+            for (ei, e) in t.endpoints.iter().enumerate() {
+                for (fi, f) in e.fields.iter().enumerate() {
+                    let r = FieldRef {
+                        tool: ti,
+                        endpoint: ei,
+                        field: fi,
+                    };
+                    for c in &f.concepts {
+                        ix.fields_by_concept.entry(c.value.clone()).or_default().push(r);
+                    }
+                    for g in &f.groups {
+                        ix.fields_by_group.entry(g.value.clone()).or_default().push(r);
+                    }
+                    ix.field_paths
+                        .entry(field_path(&t.id.value, &e.id.value, &f.name.value))
+                        .or_insert(r);
+                }
+                for (pi, param) in e.parameters.iter().enumerate() {
+                    for b in &param.bind {
+                        ix.params_by_concept
+                            .entry(b.concept.value.clone())
+                            .or_default()
+                            .push(ParamRef {
+                                tool: ti,
+                                endpoint: ei,
+                                parameter: pi,
+                            });
+                    }
+                }
+            }
+        }
+        ix
+    }
+}
+
+/// The path of a field: `tool/endpoint/field`.
+pub fn field_path(tool: &str, endpoint: &str, field: &str) -> String {
+    format!("{tool}/{endpoint}/{field}")
+}
+
+/// Resolve a [`FieldRef`] to its tool, endpoint and field.
+pub fn resolve(p: &Project, r: FieldRef) -> (&Tool, &Endpoint, &ResponseField) {
+    let t = &p.tools[r.tool];
+    let e = &t.endpoints[r.endpoint];
+    let f = &e.fields[r.field];
+    (t, e, f)
+}

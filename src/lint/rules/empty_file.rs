@@ -1,0 +1,21 @@
+//! # empty-file (SR003)
+//!
+//! ## What it finds
+//! A declaration file that is empty or holds only comments.
+//!
+//! ## Why it matters for routing
+//! An empty file usually means a declaration was lost in a merge or never written; the tool or
+//! intents it was meant to hold are absent from every plan.
+//!
+//! ## Invalid example
+//! ```yaml
+//! # file: schemas/draft.yaml
+//! # TODO: describe the AFLOW tool
+//! ```
+//!
+//! ## Valid example
+//! ```yaml
+//! # file: intents/domains.yaml
+//! domains:
+//!   - id: materials_property
+//! ```

@@ -1,0 +1,88 @@
+//! # id-collision (SR102)
+//!
+//! ## What it finds
+//! Two different ids that become equal after normalisation: case, spaces, `-` and `_`, and
+//! Unicode NFC vs NFD (`Å` typed two ways). Response field and parameter names are the
+//! provider's case-sensitive keys, so for them only the Unicode normalisation counts.
+//!
+//! ## Why it matters for routing
+//! The Understand step and users write ids loosely (`Band-Gap`, `band gap`); two ids that
+//! normalise alike make that lookup ambiguous.
+//!
+//! ## Invalid example
+//! ```yaml
+//! # file: intents/a.yaml
+//! groups:
+//!   - id: electronic_structure
+//!   - id: Electronic-Structure
+//! ```
+//!
+//! ## Valid example
+//! ```yaml
+//! # file: intents/a.yaml
+//! groups:
+//!   - id: electronic_structure
+//!   - id: electronic_transport
+//! ```
+
+use crate::lint::{Context, DiagnosticExt, Rule, Sink};
+use crate::model::{Sp, normalise_id};
+use crate::source::FileId;
+use std::collections::BTreeMap;
+use unicode_normalization::UnicodeNormalization;
+
+/// See the module documentation.
+pub struct IdCollision;
+
+fn check<'a>(
+    kind: &str,
+    items: impl IntoIterator<Item = (FileId, &'a Sp<String>)>,
+    norm: fn(&str) -> String,
+    out: &mut Sink,
+) {
+    let mut seen: BTreeMap<String, (FileId, &Sp<String>)> = BTreeMap::new();
+    for (file, id) in items {
+        let key = norm(&id.value);
+        match seen.get(&key) {
+            Some((ffile, first)) if first.value != id.value => {
+                out.report(
+                    file,
+                    id.span,
+                    format!(
+                        "{kind} id `{}` collides with `{}` after normalisation",
+                        id.value, first.value
+                    ),
+                )
+                .label("normalises to the same id")
+                .with(*ffile, first.span, "the other declaration")
+                .fix(format!("use one spelling for both, or rename one of the {kind}s"));
+            }
+            Some(_) => {}
+            None => {
+                seen.insert(key, (file, id));
+            }
+        }
+    }
+}
+
+fn nfc(s: &str) -> String {
+    s.nfc().collect()
+}
+
+impl Rule for IdCollision {
+    fn check(&self, ctx: &Context, out: &mut Sink) {
+        let p = ctx.project;
+        check("tool", p.tools.iter().map(|t| (t.file, &t.id)), normalise_id, out);
+        check("domain", p.domains.iter().map(|d| (d.file, &d.item.id)), normalise_id, out);
+        check("group", p.groups.iter().map(|d| (d.file, &d.item.id)), normalise_id, out);
+        check("intent", p.intents.iter().map(|d| (d.file, &d.item.id)), normalise_id, out);
+        check("concept", p.concepts.iter().map(|d| (d.file, &d.item.id)), normalise_id, out);
+        for t in &p.tools {
+            check("endpoint", t.endpoints.iter().map(|e| (t.file, &e.id)), normalise_id, out);
+            for e in &t.endpoints {
+                check("parameter", e.parameters.iter().map(|x| (t.file, &x.name)), nfc, out);
+                check("response field", e.fields.iter().map(|x| (t.file, &x.name)), nfc, out);
+            }
+        }
+    }
+}

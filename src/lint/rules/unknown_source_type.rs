@@ -1,0 +1,86 @@
+//! # unknown-source-type (SR104)
+//!
+//! ## What it finds
+//! A tool or field `source_type` that is neither one of the built-in five (`experimental`,
+//! `calculated`, `literature`, `regulatory_filing`, `web`) nor declared under `source-types` in
+//! `schemarouter.toml`.
+//!
+//! ## Why it matters for routing
+//! A source constraint ("measured values only") filters candidates by source type; a misspelt
+//! type (`experimantal`) makes the tool invisible to exactly the queries that want it.
+//!
+//! ## Invalid example
+//! ```yaml
+//! # file: schemas/lab.yaml
+//! id: lab_notebook
+//! title: Lab notebook
+//! domain: materials_property
+//! source_type: experimantal
+//! endpoints:
+//!   - id: measurements
+//!     method: GET
+//!     url: https://lab.example/api/measurements
+//!     fields:
+//!       - name: sample_id
+//!         type: string
+//!         identifier: true
+//! ```
+//!
+//! ## Valid example
+//! ```yaml
+//! # file: schemas/lab.yaml
+//! id: lab_notebook
+//! title: Lab notebook
+//! domain: materials_property
+//! source_type: experimental
+//! endpoints:
+//!   - id: measurements
+//!     method: GET
+//!     url: https://lab.example/api/measurements
+//!     fields:
+//!       - name: sample_id
+//!         type: string
+//!         identifier: true
+//! ```
+
+use crate::lint::{Context, DiagnosticExt, Rule, Sink};
+use crate::model::Sp;
+use crate::model::value::did_you_mean;
+use crate::source::FileId;
+
+/// See the module documentation.
+pub struct UnknownSourceType;
+
+fn check(known: &[String], st: &Sp<String>, file: FileId, whose: &str, out: &mut Sink) {
+    if known.contains(&st.value) {
+        return;
+    }
+    let help = match did_you_mean(&st.value, known.iter().map(String::as_str)) {
+        Some(c) => format!("did you mean `{c}`?"),
+        None => format!(
+            "use one of {}, or declare it under `source-types` in schemarouter.toml",
+            known.join(", ")
+        ),
+    };
+    out.report(file, st.span, format!("{whose} has unknown source type `{}`", st.value))
+        .label("unknown source type")
+        .fix(help);
+}
+
+impl Rule for UnknownSourceType {
+    fn check(&self, ctx: &Context, out: &mut Sink) {
+        let known = ctx.project.source_types();
+        for t in &ctx.project.tools {
+            if let Some(st) = &t.source_type {
+                check(&known, st, t.file, &format!("tool `{}`", t.id.value), out);
+            }
+            for e in &t.endpoints {
+                for f in &e.fields {
+                    if let Some(st) = &f.source_type {
+                        check(&known, st, t.file, &format!("field `{}`", f.name.value), out);
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,312 @@
+//! Inline suppressions in YAML and TOML comments:
+//!
+//! ```yaml
+//! # schemarouter: allow(unit-conflict) -- AFLOW publishes this per cell; kept on purpose
+//! - name: enthalpy_formation_cell
+//! ```
+//!
+//! A comment alone on its line covers the next line with content and the block it opens (the
+//! following lines indented deeper, or for a TOML `[table]` header, every line up to the next
+//! header). A comment after content covers that line and the block it opens.
+//! `allow-file(...)` anywhere covers the whole file. Rules are named by kebab-case name or by
+//! code. Every suppression needs a reason after `--`; one without a reason, one naming an
+//! unknown rule, and one that suppresses nothing are each reported.
+
+use super::registry::{self, RULES};
+use crate::diagnostics::{Diagnostic, Severity};
+use crate::model::Project;
+use crate::source::{FileId, SourceFile, Span};
+
+/// One parsed suppression comment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Suppression {
+    /// File the comment is in.
+    pub file: FileId,
+    /// Span of the comment text (from `#`).
+    pub span: Span,
+    /// Rule names or codes, as written, with the span of each.
+    pub rules: Vec<(String, Span)>,
+    /// The reason after `--`, if any.
+    pub reason: Option<String>,
+    /// First and last covered line (1-based, inclusive).
+    pub lines: (usize, usize),
+}
+
+const MARKER: &str = "schemarouter:";
+
+/// Byte offset of a comment `#` on this line, if any (outside quotes; YAML requires a space
+/// before an inline `#`).
+fn comment_start(line: &str) -> Option<usize> {
+    let mut in_single = false;
+    let mut in_double = false;
+    let mut prev: Option<char> = None;
+    for (i, c) in line.char_indices() {
+        match c {
+            '\'' if !in_double => in_single = !in_single,
+            '"' if !in_single && prev != Some('\\') => in_double = !in_double,
+            '#' if !in_single && !in_double => {
+                if prev.is_none_or(|p| p.is_whitespace()) {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+        prev = Some(c);
+    }
+    None
+}
+
+fn indent(line: &str) -> usize {
+    line.len() - line.trim_start().len()
+}
+
+fn is_code_line(line: &str) -> bool {
+    let t = line.trim_start_matches('\u{feff}').trim();
+    !t.is_empty() && !t.starts_with('#')
+}
+
+fn is_toml_header(line: &str) -> bool {
+    line.trim_start().starts_with('[')
+}
+
+/// The last line of the block opened at 1-based line `start`.
+fn block_end(file: &SourceFile, start: usize) -> usize {
+    let n = file.line_count();
+    let first = file.line_text(start);
+    let header = is_toml_header(first) && file.name.ends_with(".toml");
+    let base = indent(first);
+    let mut last = start;
+    for l in start + 1..=n {
+        let text = file.line_text(l);
+        if !is_code_line(text) {
+            continue;
+        }
+        let stop = if header {
+            is_toml_header(text)
+        } else {
+            indent(text) <= base
+        };
+        if stop {
+            break;
+        }
+        last = l;
+    }
+    last
+}
+
+/// Find every suppression comment in a file.
+pub fn parse_file(file_id: FileId, file: &SourceFile) -> Vec<Suppression> {
+    let mut out = Vec::new();
+    for line_no in 1..=file.line_count() {
+        let line = file.line_text(line_no);
+        let Some(hash) = comment_start(line) else { continue };
+        let comment = &line[hash + 1..];
+        let trimmed = comment.trim_start();
+        let Some(rest) = trimmed.strip_prefix(MARKER) else { continue };
+        let rest_offset = hash + 1 + (comment.len() - trimmed.len()) + MARKER.len();
+        let rest_trim = rest.trim_start();
+        let mut pos = rest_offset + (rest.len() - rest_trim.len());
+        let (whole_file, body) = if let Some(b) = rest_trim.strip_prefix("allow-file(") {
+            pos += "allow-file(".len();
+            (true, b)
+        } else if let Some(b) = rest_trim.strip_prefix("allow(") {
+            pos += "allow(".len();
+            (false, b)
+        } else {
+            continue;
+        };
+        let Some(close) = body.find(')') else { continue };
+        let list = &body[..close];
+        let line_start = file.line_start(line_no);
+        let mut rules = Vec::new();
+        let mut offset = pos;
+        for part in list.split(',') {
+            let name = part.trim();
+            let lead = part.len() - part.trim_start().len();
+            if !name.is_empty() {
+                let s = line_start + offset + lead;
+                rules.push((name.to_string(), Span::new(s, s + name.len())));
+            }
+            offset += part.len() + 1;
+        }
+        let after = &body[close + 1..];
+        let reason = after
+            .trim()
+            .strip_prefix("--")
+            .map(|r| r.trim().to_string())
+            .filter(|r| !r.is_empty());
+        let target = if is_code_line(&line[..hash]) {
+            Some(line_no)
+        } else {
+            (line_no + 1..=file.line_count()).find(|l| is_code_line(file.line_text(*l)))
+        };
+        let lines = if whole_file {
+            (1, file.line_count())
+        } else {
+            match target {
+                Some(t) => (t, block_end(file, t)),
+                None => (line_no, line_no),
+            }
+        };
+        out.push(Suppression {
+            file: file_id,
+            span: Span::new(line_start + hash, line_start + line.len()),
+            rules,
+            reason,
+            lines,
+        });
+    }
+    out
+}
+
+fn matches(rule: &str, d: &Diagnostic) -> bool {
+    rule == d.name || rule.eq_ignore_ascii_case(d.code)
+}
+
+/// Drop suppressed diagnostics and add findings about the suppressions themselves.
+pub fn apply(project: &Project, diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let mut sups = Vec::new();
+    for (id, file) in project.sources.iter() {
+        sups.extend(parse_file(id, file));
+    }
+    if sups.is_empty() {
+        return diags;
+    }
+    let mut used = vec![vec![false; 0]; sups.len()];
+    for (i, s) in sups.iter().enumerate() {
+        used[i] = vec![false; s.rules.len()];
+    }
+    let mut kept = Vec::with_capacity(diags.len());
+    'diag: for d in diags {
+        if d.code.starts_with("SR9") {
+            kept.push(d);
+            continue;
+        }
+        if let Some(p) = &d.primary {
+            let line = project.sources.get(p.file).line_col(p.span.start as usize).0;
+            for (si, s) in sups.iter().enumerate() {
+                if s.file != p.file || line < s.lines.0 || line > s.lines.1 {
+                    continue;
+                }
+                if let Some(ri) = s.rules.iter().position(|(r, _)| matches(r, &d)) {
+                    used[si][ri] = true;
+                    continue 'diag;
+                }
+            }
+        }
+        kept.push(d);
+    }
+    for (si, s) in sups.iter().enumerate() {
+        if s.reason.is_none() {
+            kept.push(registry::diagnostic(
+                "suppression-without-reason",
+                "suppression has no reason",
+                s.file,
+                s.span,
+                "add `-- <why this finding is acceptable>` after the rule list",
+            ));
+        }
+        for (ri, (rule, span)) in s.rules.iter().enumerate() {
+            let entry = RULES
+                .iter()
+                .find(|e| e.name == rule || e.code.eq_ignore_ascii_case(rule));
+            match entry {
+                None => {
+                    let help = match crate::model::value::did_you_mean(
+                        rule,
+                        RULES.iter().map(|e| e.name),
+                    ) {
+                        Some(c) => format!("did you mean `{c}`?"),
+                        None => "run `schemarouter rules` for the list of rules".to_string(),
+                    };
+                    kept.push(registry::diagnostic(
+                        "unknown-rule",
+                        format!("suppression names unknown rule `{rule}`"),
+                        s.file,
+                        *span,
+                        help,
+                    ));
+                }
+                Some(e) => {
+                    let enabled = super::effective_level(project, e).is_some();
+                    if !used[si][ri] && enabled {
+                        kept.push(registry::diagnostic(
+                            "unused-suppression",
+                            format!("suppression of `{}` suppresses nothing", e.name),
+                            s.file,
+                            *span,
+                            "remove it; the finding it was written for is gone",
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    // Findings about suppressions respect the configured levels too.
+    kept.retain_mut(|d| {
+        if !d.code.starts_with("SR9") {
+            return true;
+        }
+        match RULES.iter().find(|e| e.code == d.code) {
+            Some(e) => match super::effective_level(project, e) {
+                Some(level) => {
+                    d.severity = level;
+                    true
+                }
+                None => false,
+            },
+            None => true,
+        }
+    });
+    let _ = Severity::Info;
+    kept
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sups(text: &str, name: &str) -> Vec<Suppression> {
+        parse_file(FileId(0), &SourceFile::new(name, name, text.to_string()))
+    }
+
+    #[test]
+    fn standalone_comment_covers_next_block() {
+        let text = "fields:\n  # schemarouter: allow(unit-conflict) -- per cell on purpose\n  - name: x\n    unit: eV\n  - name: y\n";
+        let s = sups(text, "a.yaml");
+        assert_eq!(s.len(), 1);
+        assert_eq!(s[0].rules[0].0, "unit-conflict");
+        assert_eq!(s[0].reason.as_deref(), Some("per cell on purpose"));
+        assert_eq!(s[0].lines, (3, 4));
+        let (name, span) = &s[0].rules[0];
+        assert_eq!(&text[span.start as usize..span.end as usize], name);
+    }
+
+    #[test]
+    fn trailing_comment_covers_its_line_and_block() {
+        let s = sups("a: 1 # schemarouter: allow(SR302, unit-conflict)\nb: 2\n", "a.yaml");
+        assert_eq!(s[0].lines, (1, 1));
+        assert_eq!(s[0].rules.len(), 2);
+        assert_eq!(s[0].reason, None);
+    }
+
+    #[test]
+    fn toml_header_covers_table() {
+        let text = "# schemarouter: allow(missing-unit) -- x\n[[endpoints.fields]]\nname = \"a\"\n\n[[endpoints.fields]]\nname = \"b\"\n";
+        let s = sups(text, "t.toml");
+        assert_eq!(s[0].lines, (2, 3));
+    }
+
+    #[test]
+    fn hash_inside_quotes_is_not_a_comment() {
+        assert_eq!(comment_start("a: \"x # schemarouter: allow(y)\""), None);
+        assert_eq!(comment_start("a: x#y"), None);
+        assert_eq!(comment_start("a: x #y"), Some(5));
+    }
+
+    #[test]
+    fn allow_file_covers_everything() {
+        let s = sups("# schemarouter: allow-file(orphan-concept) -- draft\na: 1\nb: 2\n", "a.yaml");
+        assert_eq!(s[0].lines, (1, 4));
+    }
+}

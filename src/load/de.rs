@@ -1,0 +1,634 @@
+//! A serde `Deserializer` over the spanned [`Node`] tree: typed model values are read strictly
+//! (a boolean field takes only `true`/`false`, a string field keeps `no` and `1.10` as written),
+//! every error carries the span of the node at fault, unknown keys get a "did you mean", and
+//! [`crate::model::Sp`] values receive their spans.
+
+use super::node::{Key, Node, NodeKind};
+use crate::model::spanned::{SPANNED_END, SPANNED_NAME, SPANNED_START, SPANNED_VALUE};
+use crate::model::value::{HELP_SEP, did_you_mean};
+use crate::source::Span;
+use serde::de::{
+    self, DeserializeSeed, Deserializer, EnumAccess, IntoDeserializer, MapAccess, SeqAccess,
+    VariantAccess, Visitor,
+};
+use std::fmt;
+
+/// What went wrong while reading a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DeErrorKind {
+    /// A key the declaration kind does not have.
+    UnknownKey,
+    /// A required key is absent.
+    MissingKey,
+    /// A value of the wrong type or out of range.
+    InvalidValue,
+}
+
+/// A deserialisation error with the span of the offending node.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeError {
+    /// Kind of error.
+    pub kind: DeErrorKind,
+    /// Message.
+    pub message: String,
+    /// Help line.
+    pub help: Option<String>,
+    /// Where (set by the innermost node that knows).
+    pub span: Option<Span>,
+}
+
+impl DeError {
+    fn new(kind: DeErrorKind, message: impl Into<String>, help: Option<String>) -> DeError {
+        DeError {
+            kind,
+            message: message.into(),
+            help,
+            span: None,
+        }
+    }
+
+    fn at(mut self, span: Span) -> DeError {
+        if self.span.is_none() {
+            self.span = Some(span);
+        }
+        self
+    }
+}
+
+impl fmt::Display for DeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for DeError {}
+
+impl de::Error for DeError {
+    fn custom<T: fmt::Display>(msg: T) -> Self {
+        let s = msg.to_string();
+        match s.split_once(HELP_SEP) {
+            Some((m, h)) => DeError::new(DeErrorKind::InvalidValue, m, Some(h.to_string())),
+            None => DeError::new(DeErrorKind::InvalidValue, s, None),
+        }
+    }
+
+    fn unknown_field(field: &str, expected: &'static [&'static str]) -> Self {
+        let help = match did_you_mean(field, expected.iter().copied()) {
+            Some(c) => format!("did you mean `{c}`?"),
+            None if expected.is_empty() => "this map takes no keys".to_string(),
+            None => format!("expected one of: {}", expected.join(", ")),
+        };
+        DeError::new(
+            DeErrorKind::UnknownKey,
+            format!("unknown key `{field}`"),
+            Some(help),
+        )
+    }
+
+    fn missing_field(field: &'static str) -> Self {
+        DeError::new(
+            DeErrorKind::MissingKey,
+            format!("missing required key `{field}`"),
+            Some(format!("add `{field}` to this map")),
+        )
+    }
+
+    fn unknown_variant(variant: &str, expected: &'static [&'static str]) -> Self {
+        let help = match did_you_mean(variant, expected.iter().copied()) {
+            Some(c) => format!("did you mean `{c}`?"),
+            None => format!("expected one of: {}", expected.join(", ")),
+        };
+        DeError::new(
+            DeErrorKind::InvalidValue,
+            format!("unknown value `{variant}`"),
+            Some(help),
+        )
+    }
+}
+
+/// Read a typed value from a node.
+pub fn from_node<'de, T: serde::Deserialize<'de>>(node: &'de Node) -> Result<T, DeError> {
+    T::deserialize(NodeDe { node })
+}
+
+struct NodeDe<'a> {
+    node: &'a Node,
+}
+
+const YAML11_BOOLS: &[&str] = &[
+    "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "on", "On", "ON", "off", "Off",
+    "OFF",
+];
+
+impl<'a> NodeDe<'a> {
+    fn mismatch(&self, expected: &str) -> DeError {
+        let mut help = None;
+        if let NodeKind::Str(s) = &self.node.kind
+            && expected.starts_with("a boolean")
+            && YAML11_BOOLS.contains(&s.as_str())
+        {
+            let b = matches!(s.to_ascii_lowercase().as_str(), "y" | "yes" | "on");
+            help = Some(format!(
+                "`{s}` is a string here (YAML 1.2); write `{b}` for a boolean"
+            ));
+        }
+        if let NodeKind::Bool(b) = &self.node.kind
+            && expected.starts_with("a string")
+        {
+            help = Some(format!("quote it (`\"{b}\"`) if you mean the text"));
+        }
+        if matches!(self.node.kind, NodeKind::Null) && expected.starts_with("a string") {
+            help = Some("write a value, or remove the key".to_string());
+        }
+        DeError::new(
+            DeErrorKind::InvalidValue,
+            format!("expected {expected}, found {}", self.node.describe()),
+            help,
+        )
+        .at(self.node.span)
+    }
+
+    fn int(&self) -> Result<i64, DeError> {
+        match &self.node.kind {
+            NodeKind::Int(i, _) => Ok(*i),
+            _ => Err(self.mismatch("an integer")),
+        }
+    }
+}
+
+macro_rules! signed {
+    ($name:ident, $visit:ident, $t:ty) => {
+        fn $name<V: Visitor<'de>>(self, v: V) -> Result<V::Value, DeError> {
+            let i = self.int()?;
+            let n = <$t>::try_from(i).map_err(|_| {
+                DeError::new(
+                    DeErrorKind::InvalidValue,
+                    format!("integer {i} is out of range"),
+                    None,
+                )
+                .at(self.node.span)
+            })?;
+            v.$visit(n).map_err(|e: DeError| e.at(self.node.span))
+        }
+    };
+}
+
+impl<'de> Deserializer<'de> for NodeDe<'de> {
+    type Error = DeError;
+
+    fn deserialize_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value, DeError> {
+        let span = self.node.span;
+        let r = match &self.node.kind {
+            NodeKind::Null => v.visit_unit(),
+            NodeKind::Bool(b) => v.visit_bool(*b),
+            NodeKind::Int(i, _) => v.visit_i64(*i),
+            NodeKind::Float(f, _) => v.visit_f64(*f),
+            NodeKind::Str(s) => v.visit_str(s),
+            NodeKind::Seq(items) => v.visit_seq(SeqDe {
+                iter: items.iter(),
+            }),
+            NodeKind::Map(entries) => v.visit_map(MapDe {
+                iter: entries.iter(),
+                value: None,
+            }),
+        };
+        r.map_err(|e: DeError| e.at(span))
+    }
+
+    fn deserialize_bool<V: Visitor<'de>>(self, v: V) -> Result<V::Value, DeError> {
+        match &self.node.kind {
+            NodeKind::Bool(b) => v.visit_bool(*b).map_err(|e: DeError| e.at(self.node.span)),
+            _ => Err(self.mismatch("a boolean (true or false)")),
+        }
+    }
+
+    signed!(deserialize_i8, visit_i8, i8);
+    signed!(deserialize_i16, visit_i16, i16);
+    signed!(deserialize_i32, visit_i32, i32);
+    signed!(deserialize_i64, visit_i64, i64);
+    signed!(deserialize_u8, visit_u8, u8);
+    signed!(deserialize_u16, visit_u16, u16);
+    signed!(deserialize_u32, visit_u32, u32);
+    signed!(deserialize_u64, visit_u64, u64);
+
+    fn deserialize_f32<V: Visitor<'de>>(self, v: V) -> Result<V::Value, DeError> {
+        self.deserialize_f64(v)
+    }
+
+    fn deserialize_f64<V: Visitor<'de>>(self, v: V) -> Result<V::Value, DeError> {
+        let f = match &self.node.kind {
+            NodeKind::Int(i, _) => *i as f64,
+            NodeKind::Float(f, _) => *f,
+            _ => return Err(self.mismatch("a number")),
+        };
+        v.visit_f64(f).map_err(|e: DeError| e.at(self.node.span))
+    }
+
+    fn deserialize_char<V: Visitor<'de>>(self, v: V) -> Result<V::Value, DeError> {
+        self.deserialize_str(v)
+    }
+
+    fn deserialize_str<V: Visitor<'de>>(self, v: V) -> Result<V::Value, DeError> {
+        let r = match &self.node.kind {
+            NodeKind::Str(s) => v.visit_str(s),
+            // Numbers in string fields keep their spelling (`1.10`, `007`).
+            NodeKind::Int(_, raw) | NodeKind::Float(_, raw) => v.visit_str(raw),
+            _ => return Err(self.mismatch("a string")),
+        };
+        r.map_err(|e: DeError| e.at(self.node.span))
+    }
+
+    fn deserialize_string<V: Visitor<'de>>(self, v: V) -> Result<V::Value, DeError> {
+        self.deserialize_str(v)
+    }
+
+    fn deserialize_bytes<V: Visitor<'de>>(self, v: V) -> Result<V::Value, DeError> {
+        self.deserialize_str(v)
+    }
+
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, v: V) -> Result<V::Value, DeError> {
+        self.deserialize_str(v)
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, v: V) -> Result<V::Value, DeError> {
+        match &self.node.kind {
+            NodeKind::Null => v.visit_none(),
+            _ => v.visit_some(self),
+        }
+    }
+
+    fn deserialize_unit<V: Visitor<'de>>(self, v: V) -> Result<V::Value, DeError> {
+        match &self.node.kind {
+            NodeKind::Null => v.visit_unit(),
+            _ => Err(self.mismatch("null")),
+        }
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        v: V,
+    ) -> Result<V::Value, DeError> {
+        self.deserialize_unit(v)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        v: V,
+    ) -> Result<V::Value, DeError> {
+        v.visit_newtype_struct(self)
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(self, v: V) -> Result<V::Value, DeError> {
+        match &self.node.kind {
+            NodeKind::Seq(items) => v
+                .visit_seq(SeqDe {
+                    iter: items.iter(),
+                })
+                .map_err(|e: DeError| e.at(self.node.span)),
+            _ => Err(self.mismatch("a list")),
+        }
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, v: V) -> Result<V::Value, DeError> {
+        self.deserialize_seq(v)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _len: usize,
+        v: V,
+    ) -> Result<V::Value, DeError> {
+        self.deserialize_seq(v)
+    }
+
+    fn deserialize_map<V: Visitor<'de>>(self, v: V) -> Result<V::Value, DeError> {
+        match &self.node.kind {
+            NodeKind::Map(entries) => v
+                .visit_map(MapDe {
+                    iter: entries.iter(),
+                    value: None,
+                })
+                .map_err(|e: DeError| e.at(self.node.span)),
+            _ => Err(self.mismatch("a map")),
+        }
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        fields: &'static [&'static str],
+        v: V,
+    ) -> Result<V::Value, DeError> {
+        if name == SPANNED_NAME {
+            return v.visit_map(SpannedDe {
+                node: self.node,
+                state: 0,
+            });
+        }
+        match &self.node.kind {
+            NodeKind::Map(entries) => v
+                .visit_map(MapDe {
+                    iter: entries.iter(),
+                    value: None,
+                })
+                .map_err(|e: DeError| e.at(self.node.span)),
+            _ => {
+                let mut e = self.mismatch("a map");
+                if !fields.is_empty() {
+                    e.help = Some(format!("expected a map with keys: {}", fields.join(", ")));
+                }
+                Err(e)
+            }
+        }
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        variants: &'static [&'static str],
+        v: V,
+    ) -> Result<V::Value, DeError> {
+        match &self.node.kind {
+            NodeKind::Str(s) => v
+                .visit_enum(UnitEnum { text: s })
+                .map_err(|e: DeError| e.at(self.node.span)),
+            _ => {
+                let mut e = self.mismatch("one of the allowed values");
+                e.help = Some(format!("expected one of: {}", variants.join(", ")));
+                Err(e)
+            }
+        }
+    }
+
+    fn deserialize_identifier<V: Visitor<'de>>(self, v: V) -> Result<V::Value, DeError> {
+        self.deserialize_str(v)
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value, DeError> {
+        v.visit_unit()
+    }
+}
+
+struct SeqDe<'a> {
+    iter: std::slice::Iter<'a, Node>,
+}
+
+impl<'de> SeqAccess<'de> for SeqDe<'de> {
+    type Error = DeError;
+    fn next_element_seed<T: DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>, DeError> {
+        match self.iter.next() {
+            Some(node) => seed
+                .deserialize(NodeDe { node })
+                .map(Some)
+                .map_err(|e: DeError| e.at(node.span)),
+            None => Ok(None),
+        }
+    }
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.iter.len())
+    }
+}
+
+struct MapDe<'a> {
+    iter: std::slice::Iter<'a, (Key, Node)>,
+    value: Option<&'a Node>,
+}
+
+impl<'de> MapAccess<'de> for MapDe<'de> {
+    type Error = DeError;
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, DeError> {
+        match self.iter.next() {
+            Some((key, value)) => {
+                self.value = Some(value);
+                seed.deserialize(KeyDe { key })
+                    .map(Some)
+                    .map_err(|e: DeError| e.at(key.span))
+            }
+            None => Ok(None),
+        }
+    }
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, DeError> {
+        let node = self
+            .value
+            .take()
+            .ok_or_else(|| <DeError as de::Error>::custom("value requested before key"))?;
+        seed.deserialize(NodeDe { node }).map_err(|e: DeError| e.at(node.span))
+    }
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.iter.len())
+    }
+}
+
+struct KeyDe<'a> {
+    key: &'a Key,
+}
+
+impl<'de> Deserializer<'de> for KeyDe<'de> {
+    type Error = DeError;
+    fn deserialize_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value, DeError> {
+        v.visit_str(&self.key.text).map_err(|e: DeError| e.at(self.key.span))
+    }
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        v: V,
+    ) -> Result<V::Value, DeError> {
+        v.visit_newtype_struct(self)
+    }
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        _fields: &'static [&'static str],
+        v: V,
+    ) -> Result<V::Value, DeError> {
+        if name == SPANNED_NAME {
+            let node = Node {
+                kind: NodeKind::Str(self.key.text.clone()),
+                span: self.key.span,
+            };
+            // Keys are short-lived: deserialise the span wrapper from an owned node.
+            let r: Result<V::Value, DeError> = v.visit_map(OwnedSpannedDe { node, state: 0 });
+            return r;
+        }
+        Err(DeError::new(DeErrorKind::InvalidValue, "a map key cannot be a map", None).at(self.key.span))
+    }
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct seq tuple
+        tuple_struct map enum identifier ignored_any
+    }
+}
+
+struct UnitEnum<'a> {
+    text: &'a str,
+}
+
+impl<'de> EnumAccess<'de> for UnitEnum<'de> {
+    type Error = DeError;
+    type Variant = UnitOnly;
+    fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, UnitOnly), DeError> {
+        let de: de::value::StrDeserializer<'_, DeError> = self.text.into_deserializer();
+        Ok((seed.deserialize(de)?, UnitOnly))
+    }
+}
+
+struct UnitOnly;
+
+impl<'de> VariantAccess<'de> for UnitOnly {
+    type Error = DeError;
+    fn unit_variant(self) -> Result<(), DeError> {
+        Ok(())
+    }
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, _seed: T) -> Result<T::Value, DeError> {
+        Err(<DeError as de::Error>::custom("expected a plain value"))
+    }
+    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, _v: V) -> Result<V::Value, DeError> {
+        Err(<DeError as de::Error>::custom("expected a plain value"))
+    }
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        _fields: &'static [&'static str],
+        _v: V,
+    ) -> Result<V::Value, DeError> {
+        Err(<DeError as de::Error>::custom("expected a plain value"))
+    }
+}
+
+/// Hands `Sp<T>` its start, end and value.
+struct SpannedDe<'a> {
+    node: &'a Node,
+    state: u8,
+}
+
+impl<'de> MapAccess<'de> for SpannedDe<'de> {
+    type Error = DeError;
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, DeError> {
+        let key = match self.state {
+            0 => SPANNED_START,
+            1 => SPANNED_END,
+            2 => SPANNED_VALUE,
+            _ => return Ok(None),
+        };
+        seed.deserialize(key.into_deserializer()).map(Some)
+    }
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, DeError> {
+        let state = self.state;
+        self.state += 1;
+        match state {
+            0 => seed.deserialize((self.node.span.start as u64).into_deserializer()),
+            1 => seed.deserialize((self.node.span.end as u64).into_deserializer()),
+            _ => seed.deserialize(NodeDe { node: self.node }),
+        }
+    }
+}
+
+/// Like [`SpannedDe`] for map keys (an owned string node).
+struct OwnedSpannedDe {
+    node: Node,
+    state: u8,
+}
+
+impl<'de> MapAccess<'de> for OwnedSpannedDe {
+    type Error = DeError;
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, DeError> {
+        let key = match self.state {
+            0 => SPANNED_START,
+            1 => SPANNED_END,
+            2 => SPANNED_VALUE,
+            _ => return Ok(None),
+        };
+        seed.deserialize(key.into_deserializer()).map(Some)
+    }
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, DeError> {
+        let state = self.state;
+        self.state += 1;
+        match state {
+            0 => seed.deserialize((self.node.span.start as u64).into_deserializer()),
+            1 => seed.deserialize((self.node.span.end as u64).into_deserializer()),
+            _ => match &self.node.kind {
+                NodeKind::Str(s) => seed.deserialize(s.clone().into_deserializer()),
+                _ => Err(<DeError as de::Error>::custom("expected a string key")),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Licence, Sp, Tool};
+
+    fn yaml(text: &str) -> Node {
+        crate::load::yaml::parse(text, &Default::default()).unwrap()
+    }
+
+    #[test]
+    fn spans_reach_sp_values() {
+        let n = yaml("spdx: CC-BY-4.0\nverified: false\n");
+        let l: Licence = from_node(&n).unwrap();
+        assert_eq!(l.spdx.value, "CC-BY-4.0");
+        assert_eq!(l.spdx.span, Span::new(6, 15));
+        assert_eq!(l.verified.unwrap().value, false);
+    }
+
+    #[test]
+    fn yaml11_booleans_are_not_booleans() {
+        let n = yaml("spdx: x\nverified: no\n");
+        let e = from_node::<Licence>(&n).unwrap_err();
+        assert_eq!(e.message, "expected a boolean (true or false), found the string `no`");
+        assert_eq!(e.span, Some(Span::new(18, 20)));
+        assert_eq!(
+            e.help.as_deref(),
+            Some("`no` is a string here (YAML 1.2); write `false` for a boolean")
+        );
+    }
+
+    #[test]
+    fn string_fields_keep_no_and_numbers_as_written() {
+        let n = yaml("spdx: no\nwording: 1.10\nurl: 007\n");
+        let l: Licence = from_node(&n).unwrap();
+        assert_eq!(l.spdx.value, "no");
+        assert_eq!(l.wording.unwrap().value, "1.10");
+        assert_eq!(l.url.unwrap().value, "007");
+    }
+
+    #[test]
+    fn unknown_keys_suggest() {
+        let n = yaml("spdx: x\nverifed: true\n");
+        let e = from_node::<Licence>(&n).unwrap_err();
+        assert_eq!(e.kind, DeErrorKind::UnknownKey);
+        assert_eq!(e.message, "unknown key `verifed`");
+        assert_eq!(e.help.as_deref(), Some("did you mean `verified`?"));
+        assert_eq!(e.span, Some(Span::new(8, 15)));
+    }
+
+    #[test]
+    fn missing_keys_are_named() {
+        let n = yaml("wording: x\n");
+        let e = from_node::<Licence>(&n).unwrap_err();
+        assert_eq!(e.kind, DeErrorKind::MissingKey);
+        assert_eq!(e.message, "missing required key `spdx`");
+    }
+
+    #[test]
+    fn map_keys_can_be_spanned() {
+        let n = yaml("a: 1\n");
+        let m: std::collections::BTreeMap<Sp<String>, i64> = from_node(&n).unwrap();
+        let (k, v) = m.into_iter().next().unwrap();
+        assert_eq!((k.value.as_str(), k.span, v), ("a", Span::new(0, 1), 1));
+    }
+
+    #[test]
+    fn enum_values_suggest() {
+        let n = yaml("id: t\ntitle: T\ndomain: d\nendpoints:\n  - id: e\n    method: GTE\n    url: u\n");
+        let e = from_node::<Tool>(&n).unwrap_err();
+        assert_eq!(e.message, "unknown value `GTE`");
+        assert_eq!(e.help.as_deref(), Some("did you mean `GET`?"));
+    }
+}

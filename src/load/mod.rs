@@ -1,0 +1,540 @@
+//! Loading a schema project: configuration, file discovery (recursive, sorted, limited), parsing
+//! (YAML through serde-saphyr, TOML through toml) into spanned [`node::Node`] trees, and typed
+//! reading into the [`crate::model`] with precise diagnostics.
+//!
+//! The loader never guesses: files with other extensions are skipped with a note, a second YAML
+//! document is an error, unknown keys are errors, and nothing outside the project root is read.
+
+pub mod de;
+pub mod node;
+pub mod toml;
+pub mod yaml;
+
+use crate::diagnostics::{Diagnostic, Severity};
+use crate::model::config::Limits;
+use crate::model::{AliasFile, Config, Decl, FileKind, IntentFile, Project, Sp, Tool};
+use crate::source::{FileId, Format, SourceFile, Span};
+use node::Node;
+use std::path::{Path, PathBuf};
+
+/// Stable codes of load diagnostics (they are also listed in the rule registry).
+pub mod codes {
+    /// YAML or TOML syntax error.
+    pub const PARSE_ERROR: (&str, &str) = ("SR001", "parse-error");
+    /// File is not UTF-8.
+    pub const INVALID_ENCODING: (&str, &str) = ("SR002", "invalid-encoding");
+    /// File is empty or only comments.
+    pub const EMPTY_FILE: (&str, &str) = ("SR003", "empty-file");
+    /// More than one YAML document.
+    pub const MULTIPLE_DOCUMENTS: (&str, &str) = ("SR004", "multiple-documents");
+    /// The same key twice in one map.
+    pub const DUPLICATE_KEY: (&str, &str) = ("SR005", "duplicate-key");
+    /// A key the declaration kind does not have.
+    pub const UNKNOWN_KEY: (&str, &str) = ("SR006", "unknown-key");
+    /// A value of the wrong type.
+    pub const INVALID_VALUE: (&str, &str) = ("SR007", "invalid-value");
+    /// A required key is absent.
+    pub const MISSING_KEY: (&str, &str) = ("SR008", "missing-key");
+    /// An input limit was exceeded.
+    pub const LIMIT_EXCEEDED: (&str, &str) = ("SR009", "limit-exceeded");
+    /// A file could not be read.
+    pub const IO_ERROR: (&str, &str) = ("SR010", "io-error");
+    /// A file that is not a declaration was skipped.
+    pub const IGNORED_FILE: (&str, &str) = ("SR011", "ignored-file");
+}
+
+/// Why one file could not be parsed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LoadError {
+    /// Syntax error.
+    Syntax {
+        /// Parser message.
+        message: String,
+        /// Where.
+        span: Span,
+    },
+    /// A key repeated in one map.
+    DuplicateKey {
+        /// The key.
+        key: String,
+        /// The second occurrence.
+        span: Span,
+        /// The first occurrence, when known.
+        first: Option<Span>,
+    },
+    /// A second YAML document.
+    MultipleDocuments {
+        /// Where the second document starts.
+        span: Span,
+    },
+    /// Nothing declared.
+    Empty {
+        /// True when the file has comments but no content.
+        comment_only: bool,
+    },
+    /// A budget was exceeded.
+    Limit {
+        /// What was exceeded.
+        message: String,
+        /// Where.
+        span: Span,
+    },
+}
+
+/// An [`LoadError::Empty`] for this text (comment-only when any line starts with `comment`).
+pub(crate) fn empty_error(text: &str, comment: char) -> LoadError {
+    let comment_only = text
+        .lines()
+        .any(|l| l.trim_start_matches('\u{feff}').trim_start().starts_with(comment));
+    LoadError::Empty { comment_only }
+}
+
+fn diag(code: (&'static str, &'static str), message: impl Into<String>) -> Diagnostic {
+    Diagnostic::new(code.0, code.1, Severity::Error, message)
+}
+
+impl LoadError {
+    /// The diagnostic for this error in `file`.
+    pub fn to_diagnostic(&self, file: FileId, format: Format) -> Diagnostic {
+        match self {
+            LoadError::Syntax { message, span } => {
+                let lang = match format {
+                    Format::Yaml => "YAML",
+                    Format::Toml => "TOML",
+                };
+                diag(codes::PARSE_ERROR, format!("invalid {lang}: {message}"))
+                    .at(file, *span, "here")
+                    .help(format!("fix the {lang} syntax at this position"))
+            }
+            LoadError::DuplicateKey { key, span, first } => {
+                let mut d = diag(codes::DUPLICATE_KEY, format!("duplicate key `{key}`"))
+                    .at(file, *span, "repeated here")
+                    .help("remove one of the two entries; a later key would silently replace the earlier one");
+                if let Some(f) = first {
+                    d = d.also(file, *f, "first defined here");
+                }
+                d
+            }
+            LoadError::MultipleDocuments { span } => diag(
+                codes::MULTIPLE_DOCUMENTS,
+                "this file holds more than one YAML document",
+            )
+            .at(file, *span, "second document starts here")
+            .help("put one declaration document per file; move the second document to its own file"),
+            LoadError::Empty { comment_only } => {
+                let msg = if *comment_only {
+                    "file has only comments and declares nothing"
+                } else {
+                    "file is empty"
+                };
+                diag(codes::EMPTY_FILE, msg)
+                    .at(file, Span::new(0, 0), "")
+                    .help("add declarations or delete the file")
+            }
+            LoadError::Limit { message, span } => {
+                diag(codes::LIMIT_EXCEEDED, format!("input limit exceeded: {message}"))
+                    .at(file, *span, "here")
+                    .help("simplify the file (fewer aliases, less nesting) or raise the limit under [limits] in schemarouter.toml")
+            }
+        }
+    }
+}
+
+/// Convert a typed-read error into a diagnostic.
+fn de_diagnostic(e: de::DeError, file: FileId) -> Diagnostic {
+    let code = match e.kind {
+        de::DeErrorKind::UnknownKey => codes::UNKNOWN_KEY,
+        de::DeErrorKind::MissingKey => codes::MISSING_KEY,
+        de::DeErrorKind::InvalidValue => codes::INVALID_VALUE,
+    };
+    let mut d = diag(code, e.message).at(file, e.span.unwrap_or_default(), "");
+    d.help = e.help;
+    d
+}
+
+/// Parse text of the given format into a node tree, with limits applied.
+pub fn parse_text(text: &str, format: Format, limits: &Limits) -> Result<Node, LoadError> {
+    let node = match format {
+        Format::Yaml => match yaml::parse(text, limits) {
+            Err(LoadError::DuplicateKey { key, span, .. }) => {
+                let first = yaml_first_duplicate(text, span);
+                return Err(LoadError::DuplicateKey { key, span, first });
+            }
+            other => other?,
+        },
+        Format::Toml => toml::parse(text)?,
+    };
+    let depth = node.depth();
+    if depth > limits.max_depth as usize {
+        return Err(LoadError::Limit {
+            message: format!(
+                "nesting depth {depth} is deeper than the limit of {}",
+                limits.max_depth
+            ),
+            span: Span::new(node.span.start as usize, node.span.start as usize),
+        });
+    }
+    Ok(node)
+}
+
+/// Find the first occurrence of the key repeated at `second` by re-reading with duplicates
+/// passed through.
+fn yaml_first_duplicate(text: &str, second: Span) -> Option<Span> {
+    yaml::parse_passthrough(text).and_then(|n| find_dup(&n, second))
+}
+
+fn find_dup(n: &Node, second: Span) -> Option<Span> {
+    match &n.kind {
+        node::NodeKind::Map(entries) => {
+            if let Some(pos) = entries.iter().position(|(k, _)| k.span.start == second.start) {
+                let text = &entries[pos].0.text;
+                return entries[..pos]
+                    .iter()
+                    .find(|(k, _)| &k.text == text)
+                    .map(|(k, _)| k.span);
+            }
+            entries.iter().find_map(|(_, v)| find_dup(v, second))
+        }
+        node::NodeKind::Seq(items) => items.iter().find_map(|i| find_dup(i, second)),
+        _ => None,
+    }
+}
+
+/// Decode bytes as UTF-8, or return the lossy text and the diagnostic for the first bad byte.
+fn decode(bytes: Vec<u8>) -> Result<String, (String, usize)> {
+    match String::from_utf8(bytes) {
+        Ok(s) => Ok(s),
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            Err((String::from_utf8_lossy(e.as_bytes()).into_owned(), at))
+        }
+    }
+}
+
+/// An error that stops loading altogether (exit code 2).
+#[derive(Debug)]
+pub struct FatalError {
+    /// What went wrong.
+    pub message: String,
+}
+
+impl std::fmt::Display for FatalError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for FatalError {}
+
+/// The outcome of loading: the project (possibly partial) and every diagnostic found on the way.
+pub struct Loaded {
+    /// What could be read.
+    pub project: Project,
+    /// Load diagnostics (parse, structure, limits, notes).
+    pub diagnostics: Vec<Diagnostic>,
+    /// True when an I/O error occurred (the CLI exits 2).
+    pub io_error: bool,
+}
+
+/// Name of the configuration file at the project root.
+pub const CONFIG_FILE: &str = "schemarouter.toml";
+
+/// Load the project rooted at `root`.
+///
+/// Errors: a missing or unreadable root is fatal; everything else becomes diagnostics.
+pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
+    let meta = std::fs::metadata(root).map_err(|e| FatalError {
+        message: format!("cannot read project folder `{}`: {e}", root.display()),
+    })?;
+    if !meta.is_dir() {
+        return Err(FatalError {
+            message: format!("`{}` is not a folder", root.display()),
+        });
+    }
+    let canonical_root = root.canonicalize().map_err(|e| FatalError {
+        message: format!("cannot resolve `{}`: {e}", root.display()),
+    })?;
+    let mut project = Project {
+        root: root.to_path_buf(),
+        ..Default::default()
+    };
+    let mut diags = Vec::new();
+    let mut io_error = false;
+
+    // 1. Configuration.
+    let config_path = root.join(CONFIG_FILE);
+    if config_path.is_file() {
+        match std::fs::read(&config_path) {
+            Ok(bytes) => {
+                let (text, bad) = match decode(bytes) {
+                    Ok(t) => (t, None),
+                    Err((t, at)) => (t, Some(at)),
+                };
+                let id = project
+                    .sources
+                    .add(SourceFile::new(CONFIG_FILE, config_path.clone(), text));
+                project.file_kinds.push(FileKind::Config);
+                project.config_file = Some(id);
+                if let Some(at) = bad {
+                    diags.push(encoding_diag(id, at));
+                } else {
+                    let text = &project.sources.get(id).text;
+                    match parse_text(text, Format::Toml, &Limits::default()) {
+                        Ok(node) => match de::from_node::<Config>(&node) {
+                            Ok(c) => project.config = c,
+                            Err(e) => diags.push(de_diagnostic(e, id)),
+                        },
+                        Err(LoadError::Empty { .. }) => {}
+                        Err(e) => diags.push(e.to_diagnostic(id, Format::Toml)),
+                    }
+                }
+            }
+            Err(e) => {
+                io_error = true;
+                diags.push(diag(
+                    codes::IO_ERROR,
+                    format!("cannot read `{CONFIG_FILE}`: {e}"),
+                ));
+            }
+        }
+    }
+    let limits = project.config.limits.clone();
+
+    // 2. Exclusion globs.
+    let mut excludes = globset::GlobSetBuilder::new();
+    for pattern in &project.config.lint.exclude {
+        match globset::Glob::new(&pattern.value) {
+            Ok(g) => {
+                excludes.add(g);
+            }
+            Err(e) => {
+                let mut d = diag(
+                    codes::INVALID_VALUE,
+                    format!("invalid exclude pattern `{}`: {e}", pattern.value),
+                )
+                .help("use a glob such as `schemas/drafts/**`");
+                if let Some(cf) = project.config_file {
+                    d = d.at(cf, pattern.span, "");
+                }
+                diags.push(d);
+            }
+        }
+    }
+    let excludes = excludes.build().unwrap_or_else(|_| globset::GlobSet::empty());
+
+    // 3. Discovery.
+    let folders = [
+        (project.config.paths.schemas.clone(), FileKind::Tool),
+        (project.config.paths.intents.clone(), FileKind::Intent),
+        (project.config.paths.aliases.clone(), FileKind::Alias),
+    ];
+    let mut found: Vec<(String, PathBuf, FileKind)> = Vec::new();
+    for (folder, kind) in &folders {
+        let dir = root.join(folder);
+        if !dir.is_dir() {
+            continue;
+        }
+        walk(&dir, &canonical_root, root, *kind, &mut found, &mut diags);
+    }
+    found.sort_by(|a, b| a.0.cmp(&b.0));
+    found.retain(|(name, _, _)| !excludes.is_match(name));
+
+    if found.len() as u64 > limits.max_files {
+        diags.push(diag(
+            codes::LIMIT_EXCEEDED,
+            format!(
+                "the project has {} declaration files, more than the limit of {}",
+                found.len(),
+                limits.max_files
+            ),
+        ).help("raise [limits] max-files in schemarouter.toml or split the project"));
+        found.truncate(limits.max_files as usize);
+    }
+
+    // 4. Read and parse.
+    let mut total: u64 = 0;
+    for (name, path, kind) in found {
+        let Some(format) = Format::from_path(&path) else {
+            continue;
+        };
+        let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+        if size > limits.max_file_bytes {
+            let id = project.sources.add(SourceFile::new(name.clone(), path.clone(), String::new()));
+            project.file_kinds.push(kind);
+            diags.push(
+                diag(
+                    codes::LIMIT_EXCEEDED,
+                    format!(
+                        "`{name}` is {size} bytes, larger than the limit of {} bytes",
+                        limits.max_file_bytes
+                    ),
+                )
+                .at(id, Span::default(), "")
+                .help("split the file or raise [limits] max-file-bytes in schemarouter.toml"),
+            );
+            continue;
+        }
+        total += size;
+        if total > limits.max_project_bytes {
+            diags.push(diag(
+                codes::LIMIT_EXCEEDED,
+                format!(
+                    "the project's files exceed the total limit of {} bytes; stopped before `{name}`",
+                    limits.max_project_bytes
+                ),
+            ).help("raise [limits] max-project-bytes in schemarouter.toml"));
+            break;
+        }
+        let bytes = match std::fs::read(&path) {
+            Ok(b) => b,
+            Err(e) => {
+                io_error = true;
+                diags.push(diag(codes::IO_ERROR, format!("cannot read `{name}`: {e}")));
+                continue;
+            }
+        };
+        let (text, bad) = match decode(bytes) {
+            Ok(t) => (t, None),
+            Err((t, at)) => (t, Some(at)),
+        };
+        let id = project.sources.add(SourceFile::new(name, path, text));
+        project.file_kinds.push(kind);
+        if let Some(at) = bad {
+            diags.push(encoding_diag(id, at));
+            continue;
+        }
+        let text = &project.sources.get(id).text;
+        let node = match parse_text(text, format, &limits) {
+            Ok(n) => n,
+            Err(e) => {
+                diags.push(e.to_diagnostic(id, format));
+                continue;
+            }
+        };
+        if let Err(d) = read_declarations(&mut project, id, kind, &node) {
+            diags.push(d);
+        }
+    }
+
+    Ok(Loaded {
+        project,
+        diagnostics: diags,
+        io_error,
+    })
+}
+
+/// Read one parsed file into the project.
+fn read_declarations(project: &mut Project, id: FileId, kind: FileKind, node: &Node) -> Result<(), Diagnostic> {
+    match kind {
+        FileKind::Tool => {
+            let tool: Tool = de::from_node(node).map_err(|e| de_diagnostic(e, id))?;
+            project.tools.push(Decl {
+                file: id,
+                item: Sp::new(tool, node.span),
+            });
+        }
+        FileKind::Intent => {
+            let f: IntentFile = de::from_node(node).map_err(|e| de_diagnostic(e, id))?;
+            for d in f.domains {
+                project.domains.push(Decl { file: id, item: d });
+            }
+            for g in f.groups {
+                project.groups.push(Decl { file: id, item: g });
+            }
+            for i in f.intents {
+                project.intents.push(Decl { file: id, item: i });
+            }
+        }
+        FileKind::Alias => {
+            let f: AliasFile = de::from_node(node).map_err(|e| de_diagnostic(e, id))?;
+            for c in f.concepts {
+                project.concepts.push(Decl { file: id, item: c });
+            }
+            for a in f.aliases {
+                project.aliases.push(Decl { file: id, item: a });
+            }
+        }
+        FileKind::Config => {}
+    }
+    Ok(())
+}
+
+fn encoding_diag(id: FileId, at: usize) -> Diagnostic {
+    diag(
+        codes::INVALID_ENCODING,
+        format!("file is not valid UTF-8 (first bad byte at offset {at})"),
+    )
+    .at(id, Span::new(at, at + 1), "invalid byte")
+    .help("save the file as UTF-8")
+}
+
+fn walk(
+    dir: &Path,
+    canonical_root: &Path,
+    root: &Path,
+    kind: FileKind,
+    found: &mut Vec<(String, PathBuf, FileKind)>,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        diags.push(diag(
+            codes::IO_ERROR,
+            format!("cannot read folder `{}`", display_name(root, dir)),
+        ));
+        return;
+    };
+    let mut entries: Vec<_> = entries.filter_map(Result::ok).collect();
+    entries.sort_by_key(|e| e.file_name());
+    for entry in entries {
+        let path = entry.path();
+        let fname = entry.file_name();
+        let fname = fname.to_string_lossy();
+        if fname.starts_with('.') {
+            continue;
+        }
+        let name = display_name(root, &path);
+        let Ok(ft) = entry.file_type() else { continue };
+        if ft.is_symlink() {
+            // Follow only links that stay inside the project.
+            match path.canonicalize() {
+                Ok(target) if target.starts_with(canonical_root) => {}
+                _ => {
+                    diags.push(
+                        Diagnostic::new(
+                            codes::IGNORED_FILE.0,
+                            codes::IGNORED_FILE.1,
+                            Severity::Warning,
+                            format!("symbolic link `{name}` leads outside the project (or nowhere) and was not followed"),
+                        )
+                        .help("copy the file into the project instead of linking to it"),
+                    );
+                    continue;
+                }
+            }
+        }
+        if path.is_dir() {
+            walk(&path, canonical_root, root, kind, found, diags);
+        } else if Format::from_path(&path).is_some() {
+            found.push((name, path, kind));
+        } else {
+            diags.push(
+                Diagnostic::new(
+                    codes::IGNORED_FILE.0,
+                    codes::IGNORED_FILE.1,
+                    Severity::Info,
+                    format!("`{name}` is not a .yaml, .yml or .toml file and was skipped"),
+                )
+                .help("rename it with a declaration extension if it holds declarations"),
+            );
+        }
+    }
+}
+
+/// Path relative to the project root with `/` separators.
+pub fn display_name(root: &Path, path: &Path) -> String {
+    let rel = path.strip_prefix(root).unwrap_or(path);
+    rel.components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join("/")
+}

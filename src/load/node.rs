@@ -1,0 +1,68 @@
+//! The format-neutral value tree both front-ends (YAML, TOML) produce: every node and every map
+//! key carries its byte span, and numbers keep the text they were written as.
+
+use crate::source::Span;
+
+/// A map key with its span.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Key {
+    /// Key text.
+    pub text: String,
+    /// Where the key is written.
+    pub span: Span,
+}
+
+/// One value of a declaration file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Node {
+    /// What the value is.
+    pub kind: NodeKind,
+    /// Where it is written (for YAML aliases: where the alias is used).
+    pub span: Span,
+}
+
+/// The value of a [`Node`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum NodeKind {
+    /// `null`, `~` or an empty value.
+    Null,
+    /// `true` / `false` (YAML 1.2 spellings only; `no` and `off` are strings).
+    Bool(bool),
+    /// An integer, with the text it was written as (`007`).
+    Int(i64, String),
+    /// A float, with the text it was written as (`1.10`).
+    Float(f64, String),
+    /// A string.
+    Str(String),
+    /// A sequence / array.
+    Seq(Vec<Node>),
+    /// A mapping / table, in source order.
+    Map(Vec<(Key, Node)>),
+}
+
+impl Node {
+    /// A short description of the node's kind for messages ("a string `no`", "a map").
+    pub fn describe(&self) -> String {
+        match &self.kind {
+            NodeKind::Null => "null".to_string(),
+            NodeKind::Bool(b) => format!("the boolean `{b}`"),
+            NodeKind::Int(_, raw) => format!("the integer `{raw}`"),
+            NodeKind::Float(_, raw) => format!("the number `{raw}`"),
+            NodeKind::Str(s) => {
+                let shown: String = s.chars().take(40).collect();
+                format!("the string `{shown}`")
+            }
+            NodeKind::Seq(_) => "a list".to_string(),
+            NodeKind::Map(_) => "a map".to_string(),
+        }
+    }
+
+    /// Depth of the deepest nesting under this node (a scalar has depth 1).
+    pub fn depth(&self) -> usize {
+        match &self.kind {
+            NodeKind::Seq(items) => 1 + items.iter().map(Node::depth).max().unwrap_or(0),
+            NodeKind::Map(entries) => 1 + entries.iter().map(|(_, v)| v.depth()).max().unwrap_or(0),
+            _ => 1,
+        }
+    }
+}

@@ -1,0 +1,108 @@
+//! TOML front-end: the `toml` crate's span-keeping document parser into a [`Node`] tree.
+//! Duplicate keys and redefined tables are TOML syntax errors and are reported as such.
+
+use super::node::{Key, Node, NodeKind};
+use super::LoadError;
+use crate::source::Span;
+use toml::de::{DeTable, DeValue};
+
+fn span_of(r: std::ops::Range<usize>) -> Span {
+    Span::new(r.start, r.end)
+}
+
+fn convert(v: &DeValue<'_>, span: Span) -> Node {
+    let kind = match v {
+        DeValue::String(s) => NodeKind::Str(s.to_string()),
+        DeValue::Integer(i) => {
+            let raw = i.as_str().replace('_', "");
+            match i64::from_str_radix(&raw, i.radix()) {
+                Ok(n) => NodeKind::Int(n, i.to_string()),
+                Err(_) => NodeKind::Float(f64::NAN, i.to_string()),
+            }
+        }
+        DeValue::Float(f) => {
+            let raw = f.as_str();
+            NodeKind::Float(raw.replace('_', "").parse::<f64>().unwrap_or(f64::NAN), raw.to_string())
+        }
+        DeValue::Boolean(b) => NodeKind::Bool(*b),
+        DeValue::Datetime(d) => NodeKind::Str(d.to_string()),
+        DeValue::Array(items) => NodeKind::Seq(
+            items
+                .iter()
+                .map(|i| convert(i.get_ref(), span_of(i.span())))
+                .collect(),
+        ),
+        DeValue::Table(t) => NodeKind::Map(table_entries(t)),
+    };
+    Node { kind, span }
+}
+
+fn table_entries(t: &DeTable<'_>) -> Vec<(Key, Node)> {
+    t.iter()
+        .map(|(k, v)| {
+            (
+                Key {
+                    text: k.get_ref().to_string(),
+                    span: span_of(k.span()),
+                },
+                convert(v.get_ref(), span_of(v.span())),
+            )
+        })
+        .collect()
+}
+
+/// Parse TOML text into a node tree.
+pub fn parse(text: &str) -> Result<Node, LoadError> {
+    let body = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let shift = text.len() - body.len();
+    match DeTable::parse(body) {
+        Ok(doc) => {
+            let mut node = Node {
+                kind: NodeKind::Map(table_entries(doc.get_ref())),
+                span: span_of(doc.span()),
+            };
+            if shift > 0 {
+                shift_spans(&mut node, shift as u32);
+            }
+            if matches!(&node.kind, NodeKind::Map(m) if m.is_empty()) {
+                return Err(super::empty_error(text, '#'));
+            }
+            Ok(node)
+        }
+        Err(e) => {
+            let span = e.span().map(span_of).unwrap_or_default();
+            let span = Span {
+                start: span.start + shift as u32,
+                end: span.end + shift as u32,
+            };
+            let message = e.message().trim().to_string();
+            if message.starts_with("duplicate key") {
+                let key = message
+                    .split('`')
+                    .nth(1)
+                    .unwrap_or("?")
+                    .to_string();
+                return Err(LoadError::DuplicateKey {
+                    key,
+                    span,
+                    first: None,
+                });
+            }
+            Err(LoadError::Syntax { message, span })
+        }
+    }
+}
+
+fn shift_spans(node: &mut Node, by: u32) {
+    node.span.start += by;
+    node.span.end += by;
+    match &mut node.kind {
+        NodeKind::Seq(items) => items.iter_mut().for_each(|i| shift_spans(i, by)),
+        NodeKind::Map(entries) => entries.iter_mut().for_each(|(k, v)| {
+            k.span.start += by;
+            k.span.end += by;
+            shift_spans(v, by);
+        }),
+        _ => {}
+    }
+}

@@ -1,0 +1,79 @@
+//! Alias files (under `aliases/`): concepts and their aliases (paper: the alias layer).
+
+use super::spanned::Sp;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// A file under `aliases/`.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct AliasFile {
+    /// Concepts with their aliases.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub concepts: Vec<Sp<Concept>>,
+    /// Aliases that point at one specific field rather than a whole concept
+    /// ("K_VRH" -> `materials_project/summary/bulk_modulus.vrh`), or extra aliases of a concept.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<Sp<AliasDecl>>,
+}
+
+/// Whether a concept names response content or a request parameter.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[serde(rename_all = "snake_case")]
+pub enum ConceptKind {
+    /// Something a response field carries (`band_gap`).
+    #[default]
+    Response,
+    /// Something a query supplies (`formula`, `doi`).
+    Parameter,
+}
+
+/// A domain concept (paper node `DomainConcept`).
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Concept {
+    /// Concept id (`band_gap`, `formula`).
+    pub id: Sp<String>,
+    /// `response` (default) or `parameter`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<Sp<ConceptKind>>,
+    /// Canonical unit for values of this concept (`eV`); fields in other units of the same
+    /// dimension get a conversion factor.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit: Option<Sp<String>>,
+    /// Dimension name when there is no single canonical unit (`dimensionless`, `count`,
+    /// `energy_per_atom`); `none` for non-numeric concepts such as a title.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dimension: Option<Sp<String>>,
+    /// Alias texts per language code (`en`, `ko`, `sym` for symbols).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub aliases: BTreeMap<String, Vec<Sp<String>>>,
+    /// What the concept means.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<Sp<String>>,
+}
+
+impl Concept {
+    /// The declared kind (absent means response).
+    pub fn kind(&self) -> ConceptKind {
+        self.kind.as_ref().map(|k| k.value).unwrap_or_default()
+    }
+}
+
+/// A stand-alone alias: a text that means a concept, or exactly one field.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct AliasDecl {
+    /// The alias text as users write it.
+    pub text: Sp<String>,
+    /// Language code (default `en`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lang: Option<Sp<String>>,
+    /// The concept the text means.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub concept: Option<Sp<String>>,
+    /// A field path `tool/endpoint/field` the text means exactly.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub field: Option<Sp<String>>,
+}

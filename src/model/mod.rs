@@ -1,0 +1,177 @@
+//! The declaration model: what the files under `schemas/`, `intents/` and `aliases/` say, with the
+//! span of every value a diagnostic may need.
+//!
+//! The node kinds follow the SchemaRouter paper's schema graph (section 4): Tool, Endpoint,
+//! Parameter, ResponseField, FieldGroup, Domain, Intent, DomainConcept (here [`Concept`]), plus
+//! aliases, units, source types, provenance and licences. This module depends on nothing else
+//! in the crate but [`crate::source`].
+
+pub mod concept;
+pub mod config;
+pub mod intent;
+pub mod spanned;
+pub mod tool;
+pub mod value;
+
+pub use concept::{AliasDecl, AliasFile, Concept, ConceptKind};
+pub use config::{Config, LevelSetting};
+pub use intent::{Domain, FieldGroup, Intent, IntentFile};
+pub use spanned::Sp;
+pub use tool::{Binding, Endpoint, HttpMethod, Licence, Parameter, Provenance, ResponseField, Tool};
+pub use value::{Scalar, Template, ValueType};
+
+use crate::source::{FileId, SourceMap, Span};
+use std::path::PathBuf;
+use unicode_normalization::UnicodeNormalization;
+
+/// The five source types every project knows (paper section 4); a project may add more in
+/// `schemarouter.toml` (`source-types`).
+pub const BUILTIN_SOURCE_TYPES: &[&str] = &[
+    "experimental",
+    "calculated",
+    "literature",
+    "regulatory_filing",
+    "web",
+];
+
+/// A declaration together with the file it came from.
+#[derive(Clone, Debug)]
+pub struct Decl<T> {
+    /// The declaring file.
+    pub file: FileId,
+    /// The declaration and its span in that file.
+    pub item: Sp<T>,
+}
+
+impl<T> std::ops::Deref for Decl<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.item.value
+    }
+}
+
+/// The kind of a declaration file, from the folder it sits in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FileKind {
+    /// A file under `schemas/`: one tool.
+    Tool,
+    /// A file under `intents/`: domains, groups and intents.
+    Intent,
+    /// A file under `aliases/`: concepts and aliases.
+    Alias,
+    /// `schemarouter.toml`.
+    Config,
+}
+
+impl FileKind {
+    /// Name used on the command line (`schemarouter schema tool`).
+    pub fn name(self) -> &'static str {
+        match self {
+            FileKind::Tool => "tool",
+            FileKind::Intent => "intent",
+            FileKind::Alias => "alias",
+            FileKind::Config => "config",
+        }
+    }
+}
+
+/// Everything a project declares, in deterministic order (files sorted by path, declarations in
+/// file order). Built by [`crate::load::load_project`].
+#[derive(Clone, Debug, Default)]
+pub struct Project {
+    /// Project root on disk.
+    pub root: PathBuf,
+    /// The configuration (defaults when there is no `schemarouter.toml`).
+    pub config: Config,
+    /// The configuration file, when there is one.
+    pub config_file: Option<FileId>,
+    /// All loaded files.
+    pub sources: SourceMap,
+    /// Kind of each loaded file, indexed by file id.
+    pub file_kinds: Vec<FileKind>,
+    /// Tools, one per tool file.
+    pub tools: Vec<Decl<Tool>>,
+    /// Domains.
+    pub domains: Vec<Decl<Domain>>,
+    /// Field groups.
+    pub groups: Vec<Decl<FieldGroup>>,
+    /// Intents.
+    pub intents: Vec<Decl<Intent>>,
+    /// Concepts.
+    pub concepts: Vec<Decl<Concept>>,
+    /// Stand-alone aliases.
+    pub aliases: Vec<Decl<AliasDecl>>,
+}
+
+impl Project {
+    /// Source types known to this project: the built-ins plus the configured extras.
+    pub fn source_types(&self) -> Vec<String> {
+        let mut v: Vec<String> = BUILTIN_SOURCE_TYPES.iter().map(|s| s.to_string()).collect();
+        v.extend(self.config.source_types.iter().map(|s| s.value.clone()));
+        v
+    }
+
+    /// A location (file and span) for diagnostics.
+    pub fn loc(&self, file: FileId, span: Span) -> (FileId, Span) {
+        (file, span)
+    }
+}
+
+/// Normalise an id or alias text for comparison: Unicode NFKC, lower case, and every run of
+/// spaces, `-`, `_` and `.` turned into a single `_`, trimmed. `Band-Gap`, `band gap` and
+/// `band_gap` all give `band_gap`; NFC and NFD spellings of `Å` agree.
+pub fn normalise_id(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut pending_sep = false;
+    for c in s.nfkc().flat_map(|c| c.to_lowercase()) {
+        if c.is_whitespace() || c == '-' || c == '_' {
+            pending_sep = true;
+        } else {
+            if pending_sep && !out.is_empty() {
+                out.push('_');
+            }
+            pending_sep = false;
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Normalise alias text for matching queries: like [`normalise_id`] but also treats `.` and
+/// `'` as separators-free characters are kept (so `μB` and `K_VRH` survive), and maps the two
+/// micro signs and the two angstrom signs to one code point each (NFKC does this).
+pub fn normalise_alias(s: &str) -> String {
+    normalise_id(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_normalise_case_separators_and_unicode() {
+        assert_eq!(normalise_id("Band-Gap"), "band_gap");
+        assert_eq!(normalise_id("band  gap"), "band_gap");
+        assert_eq!(normalise_id(" band_gap "), "band_gap");
+        // NFC vs NFD
+        assert_eq!(normalise_id("\u{00C5}"), normalise_id("A\u{030A}"));
+        // both micro signs
+        assert_eq!(normalise_id("\u{00B5}B"), normalise_id("\u{03BC}B"));
+        assert_eq!(normalise_id("밴드 갭"), "밴드_갭");
+    }
+}
+
+/// The JSON Schema (draft 2020-12, pretty JSON with a final newline) of a declaration file kind,
+/// generated from the Rust types.
+pub fn json_schema(kind: FileKind) -> String {
+    let schema = match kind {
+        FileKind::Tool => schemars::schema_for!(Tool),
+        FileKind::Intent => schemars::schema_for!(IntentFile),
+        FileKind::Alias => schemars::schema_for!(AliasFile),
+        FileKind::Config => schemars::schema_for!(Config),
+    };
+    let mut s = serde_json::to_string_pretty(&schema).unwrap_or_default();
+    s.push('\n');
+    s
+}

@@ -1,0 +1,164 @@
+//! [`Sp<T>`]: a declared value together with the byte span it was read from.
+
+use crate::source::Span;
+use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
+use serde::{Serialize, Serializer};
+use std::borrow::Borrow;
+use std::cmp::Ordering;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::ops::Deref;
+
+/// Struct name the loader's deserializer recognises to hand out spans.
+pub(crate) const SPANNED_NAME: &str = "$__schemarouter_spanned";
+/// Field carrying the span start (byte offset).
+pub(crate) const SPANNED_START: &str = "$__start";
+/// Field carrying the span end (byte offset).
+pub(crate) const SPANNED_END: &str = "$__end";
+/// Field carrying the value.
+pub(crate) const SPANNED_VALUE: &str = "$__value";
+pub(crate) const SPANNED_FIELDS: &[&str] = &[SPANNED_START, SPANNED_END, SPANNED_VALUE];
+
+/// A value with the span (byte range in its declaring file) it was read from.
+///
+/// Equality, ordering and hashing look at the value only, so that two declarations that say the
+/// same thing in different places compare equal (the diff relies on this). Serialises as the bare
+/// value. Deserialises only through the project loader, which knows spans; any other deserializer
+/// must provide the value under the private field names and gets an empty span otherwise.
+#[derive(Clone, Default)]
+pub struct Sp<T> {
+    /// The declared value.
+    pub value: T,
+    /// Where it was declared (byte range in the declaring file; empty for synthesised values).
+    pub span: Span,
+}
+
+impl<T> Sp<T> {
+    /// A value with a span.
+    pub fn new(value: T, span: Span) -> Sp<T> {
+        Sp { value, span }
+    }
+
+    /// A value without a source position (generated or defaulted).
+    pub fn synthetic(value: T) -> Sp<T> {
+        Sp {
+            value,
+            span: Span::default(),
+        }
+    }
+
+    /// Map the value, keeping the span.
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Sp<U> {
+        Sp {
+            value: f(self.value),
+            span: self.span,
+        }
+    }
+}
+
+impl<T> Deref for Sp<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.value
+    }
+}
+
+impl Borrow<str> for Sp<String> {
+    fn borrow(&self) -> &str {
+        &self.value
+    }
+}
+
+impl<T: fmt::Debug> fmt::Debug for Sp<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.value.fmt(f)
+    }
+}
+
+impl<T: fmt::Display> fmt::Display for Sp<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.value.fmt(f)
+    }
+}
+
+impl<T: PartialEq> PartialEq for Sp<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.value == other.value
+    }
+}
+
+impl<T: Eq> Eq for Sp<T> {}
+
+impl<T: PartialOrd> PartialOrd for Sp<T> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        self.value.partial_cmp(&other.value)
+    }
+}
+
+impl<T: Ord> Ord for Sp<T> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.value.cmp(&other.value)
+    }
+}
+
+impl<T: Hash> Hash for Sp<T> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.value.hash(state)
+    }
+}
+
+impl<T: Serialize> Serialize for Sp<T> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.value.serialize(s)
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Sp<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct SpVisitor<T>(std::marker::PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for SpVisitor<T> {
+            type Value = Sp<T>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a value")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Sp<T>, A::Error> {
+                let mut start = 0usize;
+                let mut end = 0usize;
+                let mut value = None;
+                while let Some(key) = map.next_key::<String>()? {
+                    match key.as_str() {
+                        SPANNED_START => start = map.next_value()?,
+                        SPANNED_END => end = map.next_value()?,
+                        SPANNED_VALUE => value = Some(map.next_value()?),
+                        other => return Err(de::Error::unknown_field(other, SPANNED_FIELDS)),
+                    }
+                }
+                let value = value.ok_or_else(|| de::Error::missing_field(SPANNED_VALUE))?;
+                Ok(Sp {
+                    value,
+                    span: Span::new(start, end),
+                })
+            }
+        }
+        d.deserialize_struct(
+            SPANNED_NAME,
+            SPANNED_FIELDS,
+            SpVisitor(std::marker::PhantomData),
+        )
+    }
+}
+
+impl<T: schemars::JsonSchema> schemars::JsonSchema for Sp<T> {
+    fn inline_schema() -> bool {
+        T::inline_schema()
+    }
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        T::schema_name()
+    }
+    fn schema_id() -> std::borrow::Cow<'static, str> {
+        T::schema_id()
+    }
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        T::json_schema(generator)
+    }
+}

@@ -1,0 +1,240 @@
+//! Tool declarations (one per file under `schemas/`): tool, endpoint, parameter, response field,
+//! provenance and licence. These mirror the paper's schema-graph node kinds (section 4).
+
+use super::spanned::Sp;
+use super::value::{Scalar, Template, ValueType};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// A tool: one external API or internal store the agent may call (paper section 4, node `Tool`).
+///
+/// A file under `schemas/` declares exactly one tool at its top level.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Tool {
+    /// Stable snake_case id (`materials_project`). Referenced by plans, benchmarks and named-tool
+    /// requests.
+    pub id: Sp<String>,
+    /// Display title (`Materials Project`).
+    pub title: Sp<String>,
+    /// Other names users say for this tool, in any language (`MP`, `머티리얼즈 프로젝트`). Used to
+    /// resolve named tools in the Understand step; the id and title always count as names.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub names: Vec<Sp<String>>,
+    /// What the tool holds, in one or two sentences (never sent in the routing prompt).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<Sp<String>>,
+    /// The domain id this tool serves (declared under `intents/`).
+    pub domain: Sp<String>,
+    /// Source type of the tool's data: `experimental`, `calculated`, `literature`,
+    /// `regulatory_filing`, `web`, or an extra type declared in `schemarouter.toml`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_type: Option<Sp<String>>,
+    /// Ranking tie-breaker after the concept-match score: higher is preferred (default 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub priority: Option<Sp<i64>>,
+    /// Who publishes the data and how it was made.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provenance: Option<Sp<Provenance>>,
+    /// The data licence.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub licence: Option<Sp<Licence>>,
+    /// The callable endpoints (at least one).
+    pub endpoints: Vec<Sp<Endpoint>>,
+}
+
+/// Provenance of a tool's data (paper section 4: provenance attached to every planned field).
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Provenance {
+    /// Organisation that publishes the data.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub publisher: Option<Sp<String>>,
+    /// How the values were made (`DFT, GGA/GGA+U and r2SCAN`, `UV-Vis spectroscopy`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<Sp<String>>,
+    /// Citation to give, preferably a DOI (`10.1063/1.4812323`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub citation: Option<Sp<String>>,
+    /// Web page describing the source.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<Sp<String>>,
+}
+
+/// A data licence: an SPDX expression or a `LicenseRef-*` id with the provider's wording.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Licence {
+    /// SPDX licence expression (`CC-BY-4.0`, `CC0-1.0`) or `LicenseRef-<name>` for custom terms.
+    pub spdx: Sp<String>,
+    /// The provider's own wording, for `LicenseRef-*` and per-record licences.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wording: Option<Sp<String>>,
+    /// Where the terms are published.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<Sp<String>>,
+    /// Attribution text to show with the data (required by the CC-BY family).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attribution: Option<Sp<String>>,
+    /// False when the licence could not be confirmed from the provider (default true).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verified: Option<Sp<bool>>,
+}
+
+impl Licence {
+    /// Whether the licence is declared verified (absent means verified).
+    pub fn is_verified(&self) -> bool {
+        self.verified.as_ref().is_none_or(|v| v.value)
+    }
+}
+
+/// HTTP method of an endpoint.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum HttpMethod {
+    /// GET
+    Get,
+    /// POST
+    Post,
+    /// PUT
+    Put,
+    /// PATCH
+    Patch,
+    /// DELETE
+    Delete,
+    /// Not HTTP (a local store or a file download).
+    Local,
+}
+
+/// One callable endpoint of a tool (paper node `Endpoint`).
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Endpoint {
+    /// Endpoint id, unique within the tool (`summary`).
+    pub id: Sp<String>,
+    /// HTTP method (`GET`, `POST`, ...; `LOCAL` for an internal store).
+    pub method: Sp<HttpMethod>,
+    /// Full URL or URL template of the endpoint.
+    pub url: Sp<String>,
+    /// What the endpoint returns.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<Sp<String>>,
+    /// Request parameters.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub parameters: Vec<Sp<Parameter>>,
+    /// Response fields.
+    #[serde(default)]
+    pub fields: Vec<Sp<ResponseField>>,
+}
+
+/// A request parameter (paper node `Parameter`).
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Parameter {
+    /// The provider's own parameter name (`formula`, `composition`, `per-page`).
+    pub name: Sp<String>,
+    /// Value type.
+    #[serde(rename = "type")]
+    pub ty: Sp<ValueType>,
+    /// Allowed values, when the parameter is an enumeration.
+    #[serde(default, rename = "enum", skip_serializing_if = "Option::is_none")]
+    pub enum_values: Option<Vec<Sp<Scalar>>>,
+    /// Whether every call must give it (default false).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub required: Option<Sp<bool>>,
+    /// The provider's default value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default: Option<Sp<Scalar>>,
+    /// How Understand-step parameters (keyed by parameter concept) bind to this parameter.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bind: Vec<Sp<Binding>>,
+    /// Separator used when several bindings fill this parameter in one plan (e.g. `,`); without
+    /// it, the first binding in declaration order wins.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub join: Option<Sp<String>>,
+    /// What the parameter means.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<Sp<String>>,
+}
+
+impl Parameter {
+    /// Whether the parameter is required (absent means optional).
+    pub fn is_required(&self) -> bool {
+        self.required.as_ref().is_some_and(|r| r.value)
+    }
+}
+
+/// A binding from a parameter concept to a tool parameter (paper Algorithm 1, parameter binding).
+///
+/// `template` renders the value (`{value}` placeholder, optional transforms
+/// `{value|hill_spaced}`, `{value|alphabetical}`, `{value|elements_csv}`, `{value|element_count}`,
+/// `{value|lower}`, `{value|upper}`); `set` fixes companion parameters of the same endpoint
+/// (PubChem `namespace: name` when `identifier` is bound from `compound_name`).
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Binding {
+    /// Parameter concept id (declared under `aliases/` with `kind: parameter`).
+    pub concept: Sp<String>,
+    /// How the value is rendered (default `{value}`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub template: Option<Sp<Template>>,
+    /// Companion parameters fixed by this binding: parameter name -> value.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub set: BTreeMap<String, Sp<Scalar>>,
+}
+
+/// A response field (paper node `ResponseField`).
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ResponseField {
+    /// The provider's JSON key path, exactly as published: nested keys joined with `.`, arrays of
+    /// objects written `[]` (`bulk_modulus.vrh`, `authorships[].author.display_name`).
+    pub name: Sp<String>,
+    /// Value type (the meaning, e.g. `number` even when the provider sends a string; see
+    /// `encoding`).
+    #[serde(rename = "type")]
+    pub ty: Sp<ValueType>,
+    /// Unit in canonical spelling (`eV/atom`, `Å^3`, `g/cm^3`, `μB`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit: Option<Sp<String>>,
+    /// The provider's own unit spelling when it differs (`Ao^3`, `&Aring;<sup>3</sup>`, `m ** 3`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit_as_published: Option<Sp<String>>,
+    /// True for fields that identify the record (always projected).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub identifier: Option<Sp<bool>>,
+    /// Field groups this field belongs to.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub groups: Vec<Sp<String>>,
+    /// Response concepts this field carries (the alias layer's targets).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub concepts: Vec<Sp<String>>,
+    /// Qualifiers that distinguish this field from others of the same concept
+    /// (`method: TBmBJ`, `average: Voigt`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub qualifiers: BTreeMap<String, Sp<String>>,
+    /// Overrides the tool's source type for this field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_type: Option<Sp<String>>,
+    /// Overrides the tool's licence for this field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub licence: Option<Sp<Licence>>,
+    /// How the value travels when it differs from `type` (`string` for numbers sent as JSON
+    /// strings, as COD and PubChem do).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub encoding: Option<Sp<ValueType>>,
+    /// The provider's missing-value marker (`na` in JARVIS).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub missing_value: Option<Sp<String>>,
+    /// What the field holds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<Sp<String>>,
+}
+
+impl ResponseField {
+    /// Whether the field is an identifier (absent means no).
+    pub fn is_identifier(&self) -> bool {
+        self.identifier.as_ref().is_some_and(|i| i.value)
+    }
+}
