@@ -143,9 +143,13 @@ pub struct Parameter {
     /// Whether every call must give it (default false).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub required: Option<Sp<bool>>,
-    /// The provider's default value.
+    /// The provider's default value (the router sends it when a required parameter is not bound).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub default: Option<Sp<Scalar>>,
+    /// True for credentials (API keys) the client supplies itself; never bound from a query and
+    /// never reported missing in a plan (default false).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub auth: Option<Sp<bool>>,
     /// How Understand-step parameters (keyed by parameter concept) bind to this parameter.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub bind: Vec<Sp<Binding>>,
@@ -162,6 +166,11 @@ impl Parameter {
     /// Whether the parameter is required (absent means optional).
     pub fn is_required(&self) -> bool {
         self.required.as_ref().is_some_and(|r| r.value)
+    }
+
+    /// Whether the parameter is a client credential (absent means no).
+    pub fn is_auth(&self) -> bool {
+        self.auth.as_ref().is_some_and(|r| r.value)
     }
 }
 
