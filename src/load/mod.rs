@@ -355,6 +355,18 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
     let mut total: u64 = 0;
     for (name, path, kind) in found {
         let Some(format) = Format::from_path(&path) else {
+            let id = project.sources.add(SourceFile::new(name.clone(), path.clone(), String::new()));
+            project.file_kinds.push(kind);
+            diags.push(
+                Diagnostic::new(
+                    codes::IGNORED_FILE.0,
+                    codes::IGNORED_FILE.1,
+                    Severity::Info,
+                    format!("`{name}` is not a .yaml, .yml or .toml file and was skipped"),
+                )
+                .at(id, Span::default(), "")
+                .help("rename it with a declaration extension if it holds declarations"),
+            );
             continue;
         };
         let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
@@ -514,18 +526,9 @@ fn walk(
         }
         if path.is_dir() {
             walk(&path, canonical_root, root, kind, found, diags);
-        } else if Format::from_path(&path).is_some() {
-            found.push((name, path, kind));
         } else {
-            diags.push(
-                Diagnostic::new(
-                    codes::IGNORED_FILE.0,
-                    codes::IGNORED_FILE.1,
-                    Severity::Info,
-                    format!("`{name}` is not a .yaml, .yml or .toml file and was skipped"),
-                )
-                .help("rename it with a declaration extension if it holds declarations"),
-            );
+            // Recorded with an empty text so the note can name the file.
+            found.push((name, path, kind));
         }
     }
 }

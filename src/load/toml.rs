@@ -77,16 +77,17 @@ pub fn parse(text: &str) -> Result<Node, LoadError> {
             };
             let message = e.message().trim().to_string();
             if message.starts_with("duplicate key") {
-                let key = message
-                    .split('`')
-                    .nth(1)
+                let key = text
+                    .get(span.start as usize..span.end as usize)
                     .unwrap_or("?")
+                    .trim()
+                    .trim_matches('"')
                     .to_string();
-                return Err(LoadError::DuplicateKey {
-                    key,
-                    span,
-                    first: None,
-                });
+                let first = first_key_before(text, &key, span.start as usize);
+                return Err(LoadError::DuplicateKey { key, span, first });
+            }
+            if super::yaml::is_limit_message(&message) {
+                return Err(LoadError::Limit { message, span });
             }
             Err(LoadError::Syntax { message, span })
         }
@@ -105,4 +106,27 @@ fn shift_spans(node: &mut Node, by: u32) {
         }),
         _ => {}
     }
+}
+
+/// The earlier line of the same table that assigns `key` (for a duplicate-key label).
+fn first_key_before(text: &str, key: &str, before: usize) -> Option<Span> {
+    let head = text.get(..before)?;
+    let mut offset = head.len();
+    for line in head.split_inclusive('\n').collect::<Vec<_>>().into_iter().rev() {
+        offset -= line.len();
+        let t = line.trim_start();
+        if t.starts_with('[') {
+            return None;
+        }
+        let lead = line.len() - t.len();
+        for candidate in [key.to_string(), format!("\"{key}\"")] {
+            if let Some(rest) = t.strip_prefix(&candidate)
+                && rest.trim_start().starts_with('=')
+            {
+                let start = offset + lead;
+                return Some(Span::new(start, start + candidate.len()));
+            }
+        }
+    }
+    None
 }

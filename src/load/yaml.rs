@@ -262,13 +262,27 @@ pub fn parse(text: &str, limits: &Limits) -> Result<Node, LoadError> {
                         span,
                     })
                 }
-                _ => Err(LoadError::Syntax {
-                    message: clean_message(&e),
-                    span,
-                }),
+                _ => {
+                    let message = clean_message(&e);
+                    if is_limit_message(&message) {
+                        Err(LoadError::Limit { message, span })
+                    } else {
+                        Err(LoadError::Syntax { message, span })
+                    }
+                }
             }
         }
     }
+}
+
+/// Whether a parser message reports a resource budget rather than a syntax error.
+pub(crate) fn is_limit_message(message: &str) -> bool {
+    let m = message.to_lowercase();
+    m.contains("limit exceeded")
+        || m.contains("budget")
+        || m.contains("recursion")
+        || m.contains("recurse")
+        || m.contains("too deep")
 }
 
 /// The span of the key text starting at `span.start` (up to the `:`).

@@ -1,13 +1,12 @@
 //! # concept-kind-mismatch (SR105)
 //!
 //! ## What it finds
-//! A response field that carries a `parameter` concept, or a parameter binding from a
-//! `response` concept.
+//! A response field that carries a `parameter` concept. (The reverse is allowed: a response
+//! concept such as `doi` or `title` may also be bound as a query input.)
 //!
 //! ## Why it matters for routing
-//! Response concepts drive field projection and parameter concepts drive parameter binding;
-//! mixing them makes the router project a query input as an answer field or bind an answer as a
-//! request parameter.
+//! Parameter concepts exist only as query inputs; a response field carrying one would make the
+//! router project a field whenever a query merely supplies that input.
 //!
 //! ## Invalid example
 //! ```yaml
@@ -87,23 +86,6 @@ impl Rule for ConceptKindMismatch {
                             .label("a parameter concept")
                             .with(decl.file, decl.item.id.span, "declared as `kind: parameter` here")
                             .fix("map the field to a response concept (declare one if needed)");
-                        }
-                    }
-                }
-                for param in &e.parameters {
-                    for b in &param.bind {
-                        if let Some((decl, ConceptKind::Response)) = kind_of(&b.concept.value) {
-                            out.report(
-                                t.file,
-                                b.concept.span,
-                                format!(
-                                    "parameter `{}` binds from response concept `{}`",
-                                    param.name.value, b.concept.value
-                                ),
-                            )
-                            .label("a response concept")
-                            .with(decl.file, decl.item.id.span, "declared here without `kind: parameter`")
-                            .fix("bind from a concept declared with `kind: parameter`");
                         }
                     }
                 }
