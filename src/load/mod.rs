@@ -171,10 +171,22 @@ pub fn parse_text(text: &str, format: Format, limits: &Limits) -> Result<Node, L
                 "nesting depth {depth} is deeper than the limit of {}",
                 limits.max_depth
             ),
-            span: Span::new(node.span.start as usize, node.span.start as usize),
+            span: deepest(&node, limits.max_depth as usize).unwrap_or(node.span),
         });
     }
     Ok(node)
+}
+
+/// The first node found at nesting level `limit + 1` (1-based), for the limit diagnostic.
+fn deepest(node: &Node, limit: usize) -> Option<Span> {
+    if limit == 0 {
+        return Some(node.span);
+    }
+    match &node.kind {
+        node::NodeKind::Seq(items) => items.iter().find_map(|i| deepest(i, limit - 1)),
+        node::NodeKind::Map(entries) => entries.iter().find_map(|(_, v)| deepest(v, limit - 1)),
+        _ => None,
+    }
 }
 
 /// Find the first occurrence of the key repeated at `second` by re-reading with duplicates

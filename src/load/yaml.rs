@@ -181,7 +181,6 @@ fn options(limits: &Limits) -> serde_saphyr::Options {
     serde_saphyr::options! {
         strict_booleans: true,
         budget: serde_saphyr::budget! {
-            max_depth: limits.max_depth as usize,
             max_aliases: max_aliases,
             max_documents: 16,
         },
@@ -206,6 +205,10 @@ fn clean_message(e: &serde_saphyr::Error) -> String {
     }
     if let Some(first) = msg.lines().next() {
         msg = first.to_string();
+    }
+    // Positions are printed by the renderer; drop the parser's own.
+    if let Some(i) = msg.find(" at line ") {
+        msg.truncate(i);
     }
     msg
 }

@@ -15,17 +15,29 @@ pub(crate) fn error_with_help<E: de::Error>(message: impl fmt::Display, help: im
     E::custom(format!("{message}{HELP_SEP}{help}"))
 }
 
-/// The closest candidate to `word` by Jaro-Winkler similarity (case-insensitive), when close enough.
+/// The closest candidate to `word` (case-insensitive), when close enough: within
+/// Damerau-Levenshtein distance max(1, len/3), or Jaro-Winkler similarity above 0.85. Ties go to
+/// the smaller distance, then the higher similarity, then the alphabetically first candidate.
 pub fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     let lw = word.to_lowercase();
-    let mut best: Option<(f64, &str)> = None;
+    let max_dist = (lw.chars().count() / 3).max(1);
+    let mut best: Option<(usize, f64, &str)> = None;
     for c in candidates {
-        let score = strsim::jaro_winkler(&lw, &c.to_lowercase());
-        if score > 0.8 && best.is_none_or(|(b, bc)| score > b || (score == b && c < bc)) {
-            best = Some((score, c));
+        let lc = c.to_lowercase();
+        let dist = strsim::damerau_levenshtein(&lw, &lc);
+        let sim = strsim::jaro_winkler(&lw, &lc);
+        if dist > max_dist && sim <= 0.85 {
+            continue;
+        }
+        let better = match best {
+            None => true,
+            Some((bd, bs, bc)) => (dist, -sim, c) < (bd, -bs, bc),
+        };
+        if better {
+            best = Some((dist, sim, c));
         }
     }
-    best.map(|(_, c)| c)
+    best.map(|(_, _, c)| c)
 }
 
 /// The type of a parameter or response field value.

@@ -13,7 +13,7 @@
 //! ```yaml
 //! # file: schemarouter.toml
 //! [limits]
-//! max-depth = 3
+//! max-depth = 5
 //! # file: intents/domains.yaml
 //! domains:
 //!   - id: materials_property

@@ -1,0 +1,331 @@
+//! Bad-input kinds of the loader: one case each, rendered without colour at a fixed width and
+//! pinned as an insta snapshot in the top-level `snapshots/` folder, plus exact position checks.
+
+use schemarouter::diagnostics::render::{OutputFormat, render};
+use schemarouter::lint::check_path;
+use std::path::Path;
+
+/// A minimal valid base project the cases add one file to.
+const BASE_INTENTS: &str = "domains:\n  - id: materials_property\ngroups:\n  - id: electronic\nintents:\n  - id: electronic_property\n    description: Band gaps.\n    domains: [materials_property]\n    required_groups: [electronic]\n";
+
+fn project(files: &[(&str, &[u8])]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for sub in ["schemas", "intents", "aliases"] {
+        std::fs::create_dir_all(dir.path().join(sub)).unwrap();
+    }
+    std::fs::write(dir.path().join("intents/base.yaml"), BASE_INTENTS).unwrap();
+    for (name, bytes) in files {
+        let p = dir.path().join(name);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, bytes).unwrap();
+    }
+    dir
+}
+
+fn human(root: &Path) -> String {
+    let c = check_path(root).unwrap();
+    render(OutputFormat::Human, &c.diagnostics, &c.project.sources, false)
+}
+
+fn concise(root: &Path) -> String {
+    let c = check_path(root).unwrap();
+    render(OutputFormat::Concise, &c.diagnostics, &c.project.sources, false)
+}
+
+fn snap(name: &str, files: &[(&str, &[u8])]) -> String {
+    let dir = project(files);
+    let out = human(dir.path());
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path("../snapshots");
+    settings.set_prepend_module_to_snapshot(true);
+    settings.bind(|| insta::assert_snapshot!(name, out));
+    concise(dir.path())
+}
+
+#[test]
+fn syntax_error_yaml() {
+    let c = snap("syntax_error_yaml", &[("intents/x.yaml", b"domains:\n  - id: [a\n")]);
+    assert!(c.starts_with("intents/x.yaml:2:9: error[SR001/parse-error] invalid YAML: unclosed bracket '[' (help"), "{c}");
+}
+
+#[test]
+fn syntax_error_toml() {
+    let c = snap("syntax_error_toml", &[("intents/x.toml", b"[[domains]\nid = \"a\"\n")]);
+    assert!(c.starts_with("intents/x.toml:1:11: error[SR001/parse-error]"), "{c}");
+}
+
+#[test]
+fn unknown_key_suggests() {
+    let c = snap(
+        "unknown_key",
+        &[("intents/x.yaml", b"domains:\n  - id: literature\n    descripton: papers\n")],
+    );
+    assert_eq!(
+        c.lines().next().unwrap(),
+        "intents/x.yaml:3:5: error[SR006/unknown-key] unknown key `descripton` (help: did you mean `description`?)"
+    );
+}
+
+#[test]
+fn duplicate_key_yaml_points_at_both() {
+    snap(
+        "duplicate_key_yaml",
+        &[("intents/x.yaml", b"domains:\n  - id: a\n    id: b\n")],
+    );
+    let dir = project(&[("intents/x.yaml", b"domains:\n  - id: a\n    id: b\n")]);
+    let c = check_path(dir.path()).unwrap();
+    let d = &c.diagnostics[0];
+    assert_eq!(d.name, "duplicate-key");
+    assert_eq!(d.secondary.len(), 1);
+}
+
+#[test]
+fn duplicate_key_toml() {
+    let c = snap(
+        "duplicate_key_toml",
+        &[("intents/x.toml", b"[[domains]]\nid = \"a\"\nid = \"b\"\n")],
+    );
+    assert!(c.starts_with("intents/x.toml:3:1: error[SR005/duplicate-key] duplicate key `id`"), "{c}");
+}
+
+#[test]
+fn merge_never_hides_a_later_duplicate() {
+    let c = snap(
+        "merge_duplicate",
+        &[(
+            "intents/x.yaml",
+            b"domains:\n  - &d {id: a, description: base}\n  - <<: *d\n    id: b\n    id: c\n",
+        )],
+    );
+    assert!(c.starts_with("intents/x.yaml:5:5: error[SR005/duplicate-key]"), "{c}");
+}
+
+#[test]
+fn anchors_and_merges_work() {
+    let dir = project(&[(
+        "intents/x.yaml",
+        b"domains:\n  - &d {id: a, description: shared}\n  - <<: *d\n    id: b\n",
+    )]);
+    let c = check_path(dir.path()).unwrap();
+    assert!(c.diagnostics.is_empty(), "{:?}", c.diagnostics);
+    let ids: Vec<_> = c.project.domains.iter().map(|d| d.item.id.value.clone()).collect();
+    assert_eq!(ids, ["materials_property", "a", "b"]);
+    assert_eq!(
+        c.project.domains[2].item.description.as_ref().unwrap().value,
+        "shared"
+    );
+}
+
+#[test]
+fn yaml11_boolean_is_not_a_boolean() {
+    let c = snap(
+        "yaml11_boolean",
+        &[(
+            "aliases/x.yaml",
+            b"aliases:\n  - text: off\n    concept: band_gap\n",
+        )],
+    );
+    // `off` is a string here, kept as the alias text; the alias is dangling, not a type error.
+    assert!(c.contains("alias `off` names undeclared concept `band_gap`"), "{c}");
+    let c2 = snap(
+        "yaml11_boolean_in_bool_field",
+        &[(
+            "schemas/t.yaml",
+            b"id: t\ntitle: T\ndomain: materials_property\nlicence:\n  spdx: CC0-1.0\n  verified: off\nendpoints: []\n",
+        )],
+    );
+    assert!(c2.starts_with("schemas/t.yaml:6:13: error[SR007/invalid-value] expected a boolean (true or false), found the string `off`"), "{c2}");
+}
+
+#[test]
+fn numeric_looking_strings_stay_as_written() {
+    let dir = project(&[(
+        "intents/x.yaml",
+        b"domains:\n  - id: 007\n    description: 1.10\n",
+    )]);
+    let c = check_path(dir.path()).unwrap();
+    let d = &c.project.domains[1].item;
+    assert_eq!(d.id.value, "007");
+    assert_eq!(d.description.as_ref().unwrap().value, "1.10");
+}
+
+#[test]
+fn alias_bomb_is_stopped() {
+    let mut text = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+    for i in 1..9 {
+        let refs = vec![format!("*a{}", i - 1); 10].join(", ");
+        text.push_str(&format!("a{i}: &a{i} [{refs}]\n"));
+    }
+    let c = snap("alias_bomb", &[("intents/x.yaml", text.as_bytes())]);
+    assert!(c.contains("error[SR009/limit-exceeded]"), "{c}");
+}
+
+#[test]
+fn deep_nesting_is_stopped() {
+    let text = format!("domains: {}{}\n", "[".repeat(3000), "]".repeat(3000));
+    let c = concise(project(&[("intents/x.yaml", text.as_bytes())]).path());
+    assert!(c.contains("error[SR009/limit-exceeded]"), "{c}");
+    let text = format!("domains = {}{}\n", "[".repeat(3000), "]".repeat(3000));
+    let c = concise(project(&[("intents/x.toml", text.as_bytes())]).path());
+    assert!(c.contains("error[SR009/limit-exceeded]"), "{c}");
+}
+
+#[test]
+fn nesting_beyond_configured_depth() {
+    let c = snap(
+        "depth_limit",
+        &[
+            ("schemarouter.toml", b"[limits]\nmax-depth = 5\n"),
+            ("intents/x.yaml", b"domains:\n  - id: a\n    description: {a: {b: c}}\n"),
+        ],
+    );
+    assert!(c.contains("intents/x.yaml:3:26: error[SR009/limit-exceeded] input limit exceeded: nesting depth 6 is deeper than the limit of 5"), "{c}");
+}
+
+#[test]
+fn huge_file_is_refused() {
+    let c = snap(
+        "huge_file",
+        &[
+            ("schemarouter.toml", b"[limits]\nmax-file-bytes = 100\n"),
+            ("intents/x.yaml", "domains:\n".repeat(20).as_bytes()),
+        ],
+    );
+    assert!(c.contains("`intents/x.yaml` is 180 bytes, larger than the limit of 100 bytes"), "{c}");
+}
+
+#[test]
+fn bom_is_accepted_and_columns_ignore_it() {
+    let c = snap(
+        "bom",
+        &[("intents/x.yaml", b"\xef\xbb\xbfdomains:\n  - id: a\n    bogus: 1\n")],
+    );
+    assert!(c.starts_with("intents/x.yaml:3:5: error[SR006/unknown-key]"), "{c}");
+    let c = concise(project(&[("intents/x.yaml", b"\xef\xbb\xbfbogus: 1\n")]).path());
+    assert!(c.starts_with("intents/x.yaml:1:1: error[SR006/unknown-key]"), "{c}");
+}
+
+#[test]
+fn crlf_reports_same_positions_as_lf() {
+    let lf = concise(project(&[("intents/x.yaml", b"domains:\n  - id: a\n    bogus: 1\n")]).path());
+    let crlf = concise(
+        project(&[("intents/x.yaml", b"domains:\r\n  - id: a\r\n    bogus: 1\r\n")]).path(),
+    );
+    assert_eq!(lf, crlf);
+    snap(
+        "crlf",
+        &[("intents/x.toml", b"[[domains]]\r\nid = \"a\"\r\nbogus = 1\r\n")],
+    );
+}
+
+#[test]
+fn multibyte_and_tabs_columns() {
+    let c = concise(
+        project(&[(
+            "intents/x.yaml",
+            "domains:\n  - {id: \"Å μ 한국\", bogus: 1}\n".as_bytes(),
+        )])
+        .path(),
+    );
+    // `bogus` starts after `  - {id: "Å μ 한국", ` = 19 characters.
+    assert!(c.starts_with("intents/x.yaml:2:20: error[SR006/unknown-key]"), "{c}");
+    let c = concise(project(&[("intents/x.toml", b"[[domains]]\n\tid = \"a\"\n\tbogus = 1\n")]).path());
+    assert!(c.starts_with("intents/x.toml:3:2: error[SR006/unknown-key]"), "{c}");
+}
+
+#[test]
+fn non_utf8_is_reported_at_the_bad_byte() {
+    let c = snap(
+        "non_utf8",
+        &[("intents/x.yaml", b"domains:\n  - id: \xc5ngstr\xf6m\n")],
+    );
+    assert!(c.starts_with("intents/x.yaml:2:9: error[SR002/invalid-encoding]"), "{c}");
+}
+
+#[test]
+fn empty_and_comment_only_files() {
+    let c = snap("empty_file", &[("intents/x.yaml", b"")]);
+    assert!(c.contains("error[SR003/empty-file] file is empty"), "{c}");
+    let c = snap("comment_only_file", &[("intents/x.toml", b"# nothing yet\n")]);
+    assert!(c.contains("error[SR003/empty-file] file has only comments"), "{c}");
+}
+
+#[test]
+fn second_yaml_document_is_an_error() {
+    let c = snap(
+        "multiple_documents",
+        &[("intents/x.yaml", b"domains:\n  - id: a\n---\ndomains:\n  - id: b\n")],
+    );
+    assert!(c.starts_with("intents/x.yaml:3:1: error[SR004/multiple-documents]"), "{c}");
+}
+
+#[test]
+fn wrong_type_and_missing_key() {
+    let c = snap(
+        "wrong_type",
+        &[("intents/x.yaml", b"domains:\n  - id: [a, b]\n")],
+    );
+    assert!(c.starts_with("intents/x.yaml:2:9: error[SR007/invalid-value] expected a string, found a list"), "{c}");
+    let c = snap(
+        "missing_key",
+        &[("intents/x.yaml", b"intents:\n  - id: x\n    description: y\n    domains: [materials_property]\n")],
+    );
+    assert!(c.contains("error[SR008/missing-key] missing required key `required_groups`"), "{c}");
+}
+
+#[test]
+fn other_files_are_noted_not_parsed() {
+    let c = snap("ignored_file", &[("schemas/tool.json", b"{\"id\": \"x\"}")]);
+    assert_eq!(
+        c.lines().next().unwrap(),
+        "schemas/tool.json:1:1: info[SR011/ignored-file] `schemas/tool.json` is not a .yaml, .yml or .toml file and was skipped (help: rename it with a declaration extension if it holds declarations)"
+    );
+}
+
+#[test]
+fn duplicate_and_colliding_ids() {
+    let c = snap(
+        "duplicate_ids",
+        &[(
+            "intents/x.yaml",
+            b"groups:\n  - id: electronic\n  - id: Electronic-Structure\n  - id: electronic_structure\n",
+        )],
+    );
+    assert!(c.contains("error[SR101/duplicate-id] duplicate group id `electronic`"), "{c}");
+    assert!(c.contains("error[SR102/id-collision] group id `electronic_structure` collides with `Electronic-Structure`"), "{c}");
+}
+
+#[test]
+fn nfc_and_nfd_ids_collide() {
+    let c = concise(
+        project(&[(
+            "intents/x.yaml",
+            "domains:\n  - id: \u{00C5}ngstrom\n  - id: A\u{030A}ngstrom\n".as_bytes(),
+        )])
+        .path(),
+    );
+    assert!(c.contains("error[SR102/id-collision]"), "{c}");
+}
+
+#[test]
+fn dangling_references() {
+    let c = snap(
+        "dangling_references",
+        &[
+            (
+                "schemas/t.yaml",
+                b"id: t\ntitle: T\ndomain: materials_propert\nendpoints:\n  - id: e\n    method: GET\n    url: https://t.example\n    fields:\n      - name: gap\n        type: number\n        groups: [electronik]\n        concepts: [band_gapp]\n",
+            ),
+            ("aliases/a.yaml", b"concepts:\n  - id: band_gap\n    unit: eV\naliases:\n  - text: K_VRH\n    concept: bulk_modulus\n  - text: gap\n    field: t/e/gapp\n"),
+        ],
+    );
+    for needle in [
+        "error[SR504/unknown-domain] tool `t` names unknown domain `materials_propert`",
+        "error[SR103/dangling-reference] field `gap` references undeclared group `electronik`",
+        "error[SR103/dangling-reference] field `gap` references undeclared concept `band_gapp`",
+        "error[SR201/dangling-alias] alias `K_VRH` names undeclared concept `bulk_modulus`",
+        "error[SR201/dangling-alias] alias `gap` names unknown field `t/e/gapp` (help: did you mean `t/e/gap`?)",
+    ] {
+        assert!(c.contains(needle), "missing {needle} in\n{c}");
+    }
+}
