@@ -24,12 +24,22 @@ fn project(files: &[(&str, &[u8])]) -> tempfile::TempDir {
 
 fn human(root: &Path) -> String {
     let c = check_path(root).unwrap();
-    render(OutputFormat::Human, &c.diagnostics, &c.project.sources, false)
+    render(
+        OutputFormat::Human,
+        &c.diagnostics,
+        &c.project.sources,
+        false,
+    )
 }
 
 fn concise(root: &Path) -> String {
     let c = check_path(root).unwrap();
-    render(OutputFormat::Concise, &c.diagnostics, &c.project.sources, false)
+    render(
+        OutputFormat::Concise,
+        &c.diagnostics,
+        &c.project.sources,
+        false,
+    )
 }
 
 fn snap(name: &str, files: &[(&str, &[u8])]) -> String {
@@ -44,21 +54,38 @@ fn snap(name: &str, files: &[(&str, &[u8])]) -> String {
 
 #[test]
 fn syntax_error_yaml() {
-    let c = snap("syntax_error_yaml", &[("intents/x.yaml", b"domains:\n  - id: [a\n")]);
-    assert!(c.starts_with("intents/x.yaml:2:9: error[SR001/parse-error] invalid YAML: unclosed bracket '[' (help"), "{c}");
+    let c = snap(
+        "syntax_error_yaml",
+        &[("intents/x.yaml", b"domains:\n  - id: [a\n")],
+    );
+    assert!(
+        c.starts_with(
+            "intents/x.yaml:2:9: error[SR001/parse-error] invalid YAML: unclosed bracket '[' (help"
+        ),
+        "{c}"
+    );
 }
 
 #[test]
 fn syntax_error_toml() {
-    let c = snap("syntax_error_toml", &[("intents/x.toml", b"[[domains]\nid = \"a\"\n")]);
-    assert!(c.starts_with("intents/x.toml:1:11: error[SR001/parse-error]"), "{c}");
+    let c = snap(
+        "syntax_error_toml",
+        &[("intents/x.toml", b"[[domains]\nid = \"a\"\n")],
+    );
+    assert!(
+        c.starts_with("intents/x.toml:1:11: error[SR001/parse-error]"),
+        "{c}"
+    );
 }
 
 #[test]
 fn unknown_key_suggests() {
     let c = snap(
         "unknown_key",
-        &[("intents/x.yaml", b"domains:\n  - id: literature\n    descripton: papers\n")],
+        &[(
+            "intents/x.yaml",
+            b"domains:\n  - id: literature\n    descripton: papers\n",
+        )],
     );
     assert_eq!(
         c.lines().next().unwrap(),
@@ -85,7 +112,10 @@ fn duplicate_key_toml() {
         "duplicate_key_toml",
         &[("intents/x.toml", b"[[domains]]\nid = \"a\"\nid = \"b\"\n")],
     );
-    assert!(c.starts_with("intents/x.toml:3:1: error[SR005/duplicate-key] duplicate key `id`"), "{c}");
+    assert!(
+        c.starts_with("intents/x.toml:3:1: error[SR005/duplicate-key] duplicate key `id`"),
+        "{c}"
+    );
 }
 
 #[test]
@@ -97,7 +127,10 @@ fn merge_never_hides_a_later_duplicate() {
             b"domains:\n  - &d {id: a, description: base}\n  - <<: *d\n    id: b\n    id: c\n",
         )],
     );
-    assert!(c.starts_with("intents/x.yaml:5:5: error[SR005/duplicate-key]"), "{c}");
+    assert!(
+        c.starts_with("intents/x.yaml:5:5: error[SR005/duplicate-key]"),
+        "{c}"
+    );
 }
 
 #[test]
@@ -108,10 +141,20 @@ fn anchors_and_merges_work() {
     )]);
     let c = check_path(dir.path()).unwrap();
     assert!(c.diagnostics.is_empty(), "{:?}", c.diagnostics);
-    let ids: Vec<_> = c.project.domains.iter().map(|d| d.item.id.value.clone()).collect();
+    let ids: Vec<_> = c
+        .project
+        .domains
+        .iter()
+        .map(|d| d.item.id.value.clone())
+        .collect();
     assert_eq!(ids, ["materials_property", "a", "b"]);
     assert_eq!(
-        c.project.domains[2].item.description.as_ref().unwrap().value,
+        c.project.domains[2]
+            .item
+            .description
+            .as_ref()
+            .unwrap()
+            .value,
         "shared"
     );
 }
@@ -126,7 +169,10 @@ fn yaml11_boolean_is_not_a_boolean() {
         )],
     );
     // `off` is a string here, kept as the alias text; the alias is dangling, not a type error.
-    assert!(c.contains("alias `off` names undeclared concept `band_gap`"), "{c}");
+    assert!(
+        c.contains("alias `off` names undeclared concept `band_gap`"),
+        "{c}"
+    );
     let c2 = snap(
         "yaml11_boolean_in_bool_field",
         &[(
@@ -176,7 +222,10 @@ fn nesting_beyond_configured_depth() {
         "depth_limit",
         &[
             ("schemarouter.toml", b"[limits]\nmax-depth = 5\n"),
-            ("intents/x.yaml", b"domains:\n  - id: a\n    description: {a: {b: c}}\n"),
+            (
+                "intents/x.yaml",
+                b"domains:\n  - id: a\n    description: {a: {b: c}}\n",
+            ),
         ],
     );
     assert!(c.contains("intents/x.yaml:3:26: error[SR009/limit-exceeded] input limit exceeded: nesting depth 6 is deeper than the limit of 5"), "{c}");
@@ -191,30 +240,49 @@ fn huge_file_is_refused() {
             ("intents/x.yaml", "domains:\n".repeat(20).as_bytes()),
         ],
     );
-    assert!(c.contains("`intents/x.yaml` is 180 bytes, larger than the limit of 100 bytes"), "{c}");
+    assert!(
+        c.contains("`intents/x.yaml` is 180 bytes, larger than the limit of 100 bytes"),
+        "{c}"
+    );
 }
 
 #[test]
 fn bom_is_accepted_and_columns_ignore_it() {
     let c = snap(
         "bom",
-        &[("intents/x.yaml", b"\xef\xbb\xbfdomains:\n  - id: a\n    bogus: 1\n")],
+        &[(
+            "intents/x.yaml",
+            b"\xef\xbb\xbfdomains:\n  - id: a\n    bogus: 1\n",
+        )],
     );
-    assert!(c.starts_with("intents/x.yaml:3:5: error[SR006/unknown-key]"), "{c}");
+    assert!(
+        c.starts_with("intents/x.yaml:3:5: error[SR006/unknown-key]"),
+        "{c}"
+    );
     let c = concise(project(&[("intents/x.yaml", b"\xef\xbb\xbfbogus: 1\n")]).path());
-    assert!(c.starts_with("intents/x.yaml:1:1: error[SR006/unknown-key]"), "{c}");
+    assert!(
+        c.starts_with("intents/x.yaml:1:1: error[SR006/unknown-key]"),
+        "{c}"
+    );
 }
 
 #[test]
 fn crlf_reports_same_positions_as_lf() {
     let lf = concise(project(&[("intents/x.yaml", b"domains:\n  - id: a\n    bogus: 1\n")]).path());
     let crlf = concise(
-        project(&[("intents/x.yaml", b"domains:\r\n  - id: a\r\n    bogus: 1\r\n")]).path(),
+        project(&[(
+            "intents/x.yaml",
+            b"domains:\r\n  - id: a\r\n    bogus: 1\r\n",
+        )])
+        .path(),
     );
     assert_eq!(lf, crlf);
     snap(
         "crlf",
-        &[("intents/x.toml", b"[[domains]]\r\nid = \"a\"\r\nbogus = 1\r\n")],
+        &[(
+            "intents/x.toml",
+            b"[[domains]]\r\nid = \"a\"\r\nbogus = 1\r\n",
+        )],
     );
 }
 
@@ -228,9 +296,21 @@ fn multibyte_and_tabs_columns() {
         .path(),
     );
     // `bogus` starts after `  - {id: "Å μ 한국", ` = 19 characters.
-    assert!(c.starts_with("intents/x.yaml:2:20: error[SR006/unknown-key]"), "{c}");
-    let c = concise(project(&[("intents/x.toml", b"[[domains]]\n\tid = \"a\"\n\tbogus = 1\n")]).path());
-    assert!(c.starts_with("intents/x.toml:3:2: error[SR006/unknown-key]"), "{c}");
+    assert!(
+        c.starts_with("intents/x.yaml:2:20: error[SR006/unknown-key]"),
+        "{c}"
+    );
+    let c = concise(
+        project(&[(
+            "intents/x.toml",
+            b"[[domains]]\n\tid = \"a\"\n\tbogus = 1\n",
+        )])
+        .path(),
+    );
+    assert!(
+        c.starts_with("intents/x.toml:3:2: error[SR006/unknown-key]"),
+        "{c}"
+    );
 }
 
 #[test]
@@ -239,24 +319,39 @@ fn non_utf8_is_reported_at_the_bad_byte() {
         "non_utf8",
         &[("intents/x.yaml", b"domains:\n  - id: \xc5ngstr\xf6m\n")],
     );
-    assert!(c.starts_with("intents/x.yaml:2:9: error[SR002/invalid-encoding]"), "{c}");
+    assert!(
+        c.starts_with("intents/x.yaml:2:9: error[SR002/invalid-encoding]"),
+        "{c}"
+    );
 }
 
 #[test]
 fn empty_and_comment_only_files() {
     let c = snap("empty_file", &[("intents/x.yaml", b"")]);
     assert!(c.contains("error[SR003/empty-file] file is empty"), "{c}");
-    let c = snap("comment_only_file", &[("intents/x.toml", b"# nothing yet\n")]);
-    assert!(c.contains("error[SR003/empty-file] file has only comments"), "{c}");
+    let c = snap(
+        "comment_only_file",
+        &[("intents/x.toml", b"# nothing yet\n")],
+    );
+    assert!(
+        c.contains("error[SR003/empty-file] file has only comments"),
+        "{c}"
+    );
 }
 
 #[test]
 fn second_yaml_document_is_an_error() {
     let c = snap(
         "multiple_documents",
-        &[("intents/x.yaml", b"domains:\n  - id: a\n---\ndomains:\n  - id: b\n")],
+        &[(
+            "intents/x.yaml",
+            b"domains:\n  - id: a\n---\ndomains:\n  - id: b\n",
+        )],
     );
-    assert!(c.starts_with("intents/x.yaml:3:1: error[SR004/multiple-documents]"), "{c}");
+    assert!(
+        c.starts_with("intents/x.yaml:3:1: error[SR004/multiple-documents]"),
+        "{c}"
+    );
 }
 
 #[test]
@@ -265,12 +360,23 @@ fn wrong_type_and_missing_key() {
         "wrong_type",
         &[("intents/x.yaml", b"domains:\n  - id: [a, b]\n")],
     );
-    assert!(c.starts_with("intents/x.yaml:2:9: error[SR007/invalid-value] expected a string, found a list"), "{c}");
+    assert!(
+        c.starts_with(
+            "intents/x.yaml:2:9: error[SR007/invalid-value] expected a string, found a list"
+        ),
+        "{c}"
+    );
     let c = snap(
         "missing_key",
-        &[("intents/x.yaml", b"intents:\n  - id: x\n    description: y\n    domains: [materials_property]\n")],
+        &[(
+            "intents/x.yaml",
+            b"intents:\n  - id: x\n    description: y\n    domains: [materials_property]\n",
+        )],
     );
-    assert!(c.contains("error[SR008/missing-key] missing required key `required_groups`"), "{c}");
+    assert!(
+        c.contains("error[SR008/missing-key] missing required key `required_groups`"),
+        "{c}"
+    );
 }
 
 #[test]
@@ -291,7 +397,10 @@ fn duplicate_and_colliding_ids() {
             b"groups:\n  - id: electronic\n  - id: Electronic-Structure\n  - id: electronic_structure\n",
         )],
     );
-    assert!(c.contains("error[SR101/duplicate-id] duplicate group id `electronic`"), "{c}");
+    assert!(
+        c.contains("error[SR101/duplicate-id] duplicate group id `electronic`"),
+        "{c}"
+    );
     assert!(c.contains("error[SR102/id-collision] group id `electronic_structure` collides with `Electronic-Structure`"), "{c}");
 }
 

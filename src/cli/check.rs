@@ -3,7 +3,7 @@
 use crate::diagnostics::Severity;
 use crate::diagnostics::render::{self, OutputFormat};
 use crate::lint::{self, RULES};
-use crate::model::{LevelSetting, FileKind};
+use crate::model::{FileKind, LevelSetting};
 use clap::Args;
 use std::path::PathBuf;
 
@@ -55,7 +55,14 @@ pub fn run_check(args: CheckArgs) -> u8 {
         Some(FailLevel::Error) => Severity::Error,
         Some(FailLevel::Warning) => Severity::Warning,
         Some(FailLevel::Info) => Severity::Info,
-        None => match checked.project.config.lint.fail_level.as_ref().map(|l| l.value) {
+        None => match checked
+            .project
+            .config
+            .lint
+            .fail_level
+            .as_ref()
+            .map(|l| l.value)
+        {
             Some(LevelSetting::Info) => Severity::Info,
             Some(LevelSetting::Warn) => Severity::Warning,
             _ => Severity::Error,
@@ -111,7 +118,10 @@ pub fn run_rules(args: RulesArgs) -> u8 {
 
 /// The rule table printed by `schemarouter rules`.
 pub fn rules_table() -> String {
-    let mut out = format!("{:<6}  {:<28}  {:<12}  {:<8}  {}\n", "CODE", "NAME", "CATEGORY", "LEVEL", "SUMMARY");
+    let mut out = format!(
+        "{:<6}  {:<28}  {:<12}  {:<8}  {}\n",
+        "CODE", "NAME", "CATEGORY", "LEVEL", "SUMMARY"
+    );
     for e in RULES {
         out.push_str(&format!(
             "{:<6}  {:<28}  {:<12}  {:<8}  {}\n",
@@ -141,7 +151,11 @@ pub fn run_explain(args: ExplainArgs) -> u8 {
                 "\nDefault level: {}. Category: {}.{}",
                 e.default_severity,
                 e.category.as_str(),
-                if e.configurable { "" } else { " Not configurable." }
+                if e.configurable {
+                    ""
+                } else {
+                    " Not configurable."
+                }
             );
             0
         }
@@ -149,7 +163,10 @@ pub fn run_explain(args: ExplainArgs) -> u8 {
             let hint = crate::model::value::did_you_mean(&args.rule, RULES.iter().map(|e| e.name))
                 .map(|c| format!(" (did you mean `{c}`?)"))
                 .unwrap_or_default();
-            eprintln!("error: unknown rule `{}`{hint}; run `schemarouter rules` for the list", args.rule);
+            eprintln!(
+                "error: unknown rule `{}`{hint}; run `schemarouter rules` for the list",
+                args.rule
+            );
             super::EXIT_USAGE
         }
     }

@@ -78,10 +78,16 @@ impl Index {
                         field: fi,
                     };
                     for c in &f.concepts {
-                        ix.fields_by_concept.entry(c.value.clone()).or_default().push(r);
+                        ix.fields_by_concept
+                            .entry(c.value.clone())
+                            .or_default()
+                            .push(r);
                     }
                     for g in &f.groups {
-                        ix.fields_by_group.entry(g.value.clone()).or_default().push(r);
+                        ix.fields_by_group
+                            .entry(g.value.clone())
+                            .or_default()
+                            .push(r);
                     }
                     ix.field_paths
                         .entry(field_path(&t.id.value, &e.id.value, &f.name.value))

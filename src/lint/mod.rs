@@ -146,16 +146,15 @@ pub fn run(ctx: &Context, load_diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> 
     // Levels.
     let mut leveled = Vec::with_capacity(all.len());
     for mut d in all {
-        match RULES.iter().find(|e| e.code == d.code) {
-            Some(entry) => match effective_level(ctx.project, entry) {
+        if let Some(entry) = RULES.iter().find(|e| e.code == d.code) {
+            match effective_level(ctx.project, entry) {
                 None => continue,
                 Some(level) => {
                     if entry.configurable {
                         d.severity = level;
                     }
                 }
-            },
-            None => {}
+            }
         }
         leveled.push(d);
     }
@@ -182,7 +181,9 @@ pub struct Checked {
 impl Checked {
     /// True when any finding is an error.
     pub fn has_errors(&self) -> bool {
-        self.diagnostics.iter().any(|d| d.severity == Severity::Error)
+        self.diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Error)
     }
 }
 
@@ -214,5 +215,35 @@ pub fn check_path(root: &std::path::Path) -> Result<Checked, crate::load::FatalE
 
 /// The project's unit table (built-ins plus `[units]`), with findings for bad definitions.
 pub fn project_units(project: &Project) -> (UnitTable, Vec<Diagnostic>) {
-    (UnitTable::builtin(), Vec::new())
+    let builtin = UnitTable::builtin();
+    if project.config.units.is_empty() {
+        return (builtin, Vec::new());
+    }
+    let defs: std::collections::BTreeMap<String, String> = project
+        .config
+        .units
+        .iter()
+        .map(|(k, v)| (k.clone(), v.value.clone()))
+        .collect();
+    match builtin.with_extensions(&defs) {
+        Ok(t) => (t, Vec::new()),
+        Err((name, e)) => {
+            let mut d = Diagnostic::new(
+                "SR007",
+                "invalid-value",
+                Severity::Error,
+                format!("unit `{name}` in [units] is not valid: {}", e.message),
+            )
+            .help(match &e.suggestion {
+                Some(s) => format!("did you mean `{s}`?"),
+                None => {
+                    "write the definition as `<number> <unit>`, e.g. `0.529177210903 Å`".to_string()
+                }
+            });
+            if let (Some(cf), Some(v)) = (project.config_file, project.config.units.get(&name)) {
+                d = d.at(cf, v.span, "");
+            }
+            (builtin, vec![d])
+        }
+    }
 }

@@ -13,7 +13,7 @@
 //! unknown rule, and one that suppresses nothing are each reported.
 
 use super::registry::{self, RULES};
-use crate::diagnostics::{Diagnostic, Severity};
+use crate::diagnostics::Diagnostic;
 use crate::model::Project;
 use crate::source::{FileId, SourceFile, Span};
 
@@ -44,10 +44,8 @@ fn comment_start(line: &str) -> Option<usize> {
         match c {
             '\'' if !in_double => in_single = !in_single,
             '"' if !in_single && prev != Some('\\') => in_double = !in_double,
-            '#' if !in_single && !in_double => {
-                if prev.is_none_or(|p| p.is_whitespace()) {
-                    return Some(i);
-                }
+            '#' if !in_single && !in_double && prev.is_none_or(|p| p.is_whitespace()) => {
+                return Some(i);
             }
             _ => {}
         }
@@ -99,10 +97,14 @@ pub fn parse_file(file_id: FileId, file: &SourceFile) -> Vec<Suppression> {
     let mut out = Vec::new();
     for line_no in 1..=file.line_count() {
         let line = file.line_text(line_no);
-        let Some(hash) = comment_start(line) else { continue };
+        let Some(hash) = comment_start(line) else {
+            continue;
+        };
         let comment = &line[hash + 1..];
         let trimmed = comment.trim_start();
-        let Some(rest) = trimmed.strip_prefix(MARKER) else { continue };
+        let Some(rest) = trimmed.strip_prefix(MARKER) else {
+            continue;
+        };
         let rest_offset = hash + 1 + (comment.len() - trimmed.len()) + MARKER.len();
         let rest_trim = rest.trim_start();
         let mut pos = rest_offset + (rest.len() - rest_trim.len());
@@ -115,7 +117,9 @@ pub fn parse_file(file_id: FileId, file: &SourceFile) -> Vec<Suppression> {
         } else {
             continue;
         };
-        let Some(close) = body.find(')') else { continue };
+        let Some(close) = body.find(')') else {
+            continue;
+        };
         let list = &body[..close];
         let line_start = file.line_start(line_no);
         let mut rules = Vec::new();
@@ -183,7 +187,11 @@ pub fn apply(project: &Project, diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
             continue;
         }
         if let Some(p) = &d.primary {
-            let line = project.sources.get(p.file).line_col(p.span.start as usize).0;
+            let line = project
+                .sources
+                .get(p.file)
+                .line_col(p.span.start as usize)
+                .0;
             for (si, s) in sups.iter().enumerate() {
                 if s.file != p.file || line < s.lines.0 || line > s.lines.1 {
                     continue;
@@ -212,13 +220,12 @@ pub fn apply(project: &Project, diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
                 .find(|e| e.name == rule || e.code.eq_ignore_ascii_case(rule));
             match entry {
                 None => {
-                    let help = match crate::model::value::did_you_mean(
-                        rule,
-                        RULES.iter().map(|e| e.name),
-                    ) {
-                        Some(c) => format!("did you mean `{c}`?"),
-                        None => "run `schemarouter rules` for the list of rules".to_string(),
-                    };
+                    let help =
+                        match crate::model::value::did_you_mean(rule, RULES.iter().map(|e| e.name))
+                        {
+                            Some(c) => format!("did you mean `{c}`?"),
+                            None => "run `schemarouter rules` for the list of rules".to_string(),
+                        };
                     kept.push(registry::diagnostic(
                         "unknown-rule",
                         format!("suppression names unknown rule `{rule}`"),
@@ -258,7 +265,6 @@ pub fn apply(project: &Project, diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
             None => true,
         }
     });
-    let _ = Severity::Info;
     kept
 }
 
@@ -284,7 +290,10 @@ mod tests {
 
     #[test]
     fn trailing_comment_covers_its_line_and_block() {
-        let s = sups("a: 1 # schemarouter: allow(SR302, unit-conflict)\nb: 2\n", "a.yaml");
+        let s = sups(
+            "a: 1 # schemarouter: allow(SR302, unit-conflict)\nb: 2\n",
+            "a.yaml",
+        );
         assert_eq!(s[0].lines, (1, 1));
         assert_eq!(s[0].rules.len(), 2);
         assert_eq!(s[0].reason, None);
@@ -306,7 +315,10 @@ mod tests {
 
     #[test]
     fn allow_file_covers_everything() {
-        let s = sups("# schemarouter: allow-file(orphan-concept) -- draft\na: 1\nb: 2\n", "a.yaml");
+        let s = sups(
+            "# schemarouter: allow-file(orphan-concept) -- draft\na: 1\nb: 2\n",
+            "a.yaml",
+        );
         assert_eq!(s[0].lines, (1, 4));
     }
 }

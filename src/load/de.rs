@@ -184,9 +184,7 @@ impl<'de> Deserializer<'de> for NodeDe<'de> {
             NodeKind::Int(i, _) => v.visit_i64(*i),
             NodeKind::Float(f, _) => v.visit_f64(*f),
             NodeKind::Str(s) => v.visit_str(s),
-            NodeKind::Seq(items) => v.visit_seq(SeqDe {
-                iter: items.iter(),
-            }),
+            NodeKind::Seq(items) => v.visit_seq(SeqDe { iter: items.iter() }),
             NodeKind::Map(entries) => v.visit_map(MapDe {
                 iter: entries.iter(),
                 value: None,
@@ -283,9 +281,7 @@ impl<'de> Deserializer<'de> for NodeDe<'de> {
     fn deserialize_seq<V: Visitor<'de>>(self, v: V) -> Result<V::Value, DeError> {
         match &self.node.kind {
             NodeKind::Seq(items) => v
-                .visit_seq(SeqDe {
-                    iter: items.iter(),
-                })
+                .visit_seq(SeqDe { iter: items.iter() })
                 .map_err(|e: DeError| e.at(self.node.span)),
             _ => Err(self.mismatch("a list")),
         }
@@ -402,7 +398,10 @@ struct MapDe<'a> {
 
 impl<'de> MapAccess<'de> for MapDe<'de> {
     type Error = DeError;
-    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, DeError> {
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, DeError> {
         match self.iter.next() {
             Some((key, value)) => {
                 self.value = Some(value);
@@ -418,7 +417,8 @@ impl<'de> MapAccess<'de> for MapDe<'de> {
             .value
             .take()
             .ok_or_else(|| <DeError as de::Error>::custom("value requested before key"))?;
-        seed.deserialize(NodeDe { node }).map_err(|e: DeError| e.at(node.span))
+        seed.deserialize(NodeDe { node })
+            .map_err(|e: DeError| e.at(node.span))
     }
     fn size_hint(&self) -> Option<usize> {
         Some(self.iter.len())
@@ -432,7 +432,8 @@ struct KeyDe<'a> {
 impl<'de> Deserializer<'de> for KeyDe<'de> {
     type Error = DeError;
     fn deserialize_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value, DeError> {
-        v.visit_str(&self.key.text).map_err(|e: DeError| e.at(self.key.span))
+        v.visit_str(&self.key.text)
+            .map_err(|e: DeError| e.at(self.key.span))
     }
     fn deserialize_newtype_struct<V: Visitor<'de>>(
         self,
@@ -456,7 +457,10 @@ impl<'de> Deserializer<'de> for KeyDe<'de> {
             let r: Result<V::Value, DeError> = v.visit_map(OwnedSpannedDe { node, state: 0 });
             return r;
         }
-        Err(DeError::new(DeErrorKind::InvalidValue, "a map key cannot be a map", None).at(self.key.span))
+        Err(
+            DeError::new(DeErrorKind::InvalidValue, "a map key cannot be a map", None)
+                .at(self.key.span),
+        )
     }
     serde::forward_to_deserialize_any! {
         bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
@@ -472,7 +476,10 @@ struct UnitEnum<'a> {
 impl<'de> EnumAccess<'de> for UnitEnum<'de> {
     type Error = DeError;
     type Variant = UnitOnly;
-    fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, UnitOnly), DeError> {
+    fn variant_seed<V: DeserializeSeed<'de>>(
+        self,
+        seed: V,
+    ) -> Result<(V::Value, UnitOnly), DeError> {
         let de: de::value::StrDeserializer<'_, DeError> = self.text.into_deserializer();
         Ok((seed.deserialize(de)?, UnitOnly))
     }
@@ -508,7 +515,10 @@ struct SpannedDe<'a> {
 
 impl<'de> MapAccess<'de> for SpannedDe<'de> {
     type Error = DeError;
-    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, DeError> {
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, DeError> {
         let key = match self.state {
             0 => SPANNED_START,
             1 => SPANNED_END,
@@ -536,7 +546,10 @@ struct OwnedSpannedDe {
 
 impl<'de> MapAccess<'de> for OwnedSpannedDe {
     type Error = DeError;
-    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, DeError> {
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, DeError> {
         let key = match self.state {
             0 => SPANNED_START,
             1 => SPANNED_END,
@@ -574,14 +587,17 @@ mod tests {
         let l: Licence = from_node(&n).unwrap();
         assert_eq!(l.spdx.value, "CC-BY-4.0");
         assert_eq!(l.spdx.span, Span::new(6, 15));
-        assert_eq!(l.verified.unwrap().value, false);
+        assert!(!l.verified.unwrap().value);
     }
 
     #[test]
     fn yaml11_booleans_are_not_booleans() {
         let n = yaml("spdx: x\nverified: no\n");
         let e = from_node::<Licence>(&n).unwrap_err();
-        assert_eq!(e.message, "expected a boolean (true or false), found the string `no`");
+        assert_eq!(
+            e.message,
+            "expected a boolean (true or false), found the string `no`"
+        );
         assert_eq!(e.span, Some(Span::new(18, 20)));
         assert_eq!(
             e.help.as_deref(),
@@ -626,7 +642,9 @@ mod tests {
 
     #[test]
     fn enum_values_suggest() {
-        let n = yaml("id: t\ntitle: T\ndomain: d\nendpoints:\n  - id: e\n    method: GTE\n    url: u\n");
+        let n = yaml(
+            "id: t\ntitle: T\ndomain: d\nendpoints:\n  - id: e\n    method: GTE\n    url: u\n",
+        );
         let e = from_node::<Tool>(&n).unwrap_err();
         assert_eq!(e.message, "unknown value `GTE`");
         assert_eq!(e.help.as_deref(), Some("did you mean `GET`?"));

@@ -83,9 +83,11 @@ pub enum LoadError {
 
 /// An [`LoadError::Empty`] for this text (comment-only when any line starts with `comment`).
 pub(crate) fn empty_error(text: &str, comment: char) -> LoadError {
-    let comment_only = text
-        .lines()
-        .any(|l| l.trim_start_matches('\u{feff}').trim_start().starts_with(comment));
+    let comment_only = text.lines().any(|l| {
+        l.trim_start_matches('\u{feff}')
+            .trim_start()
+            .starts_with(comment)
+    });
     LoadError::Empty { comment_only }
 }
 
@@ -198,7 +200,10 @@ fn yaml_first_duplicate(text: &str, second: Span) -> Option<Span> {
 fn find_dup(n: &Node, second: Span) -> Option<Span> {
     match &n.kind {
         node::NodeKind::Map(entries) => {
-            if let Some(pos) = entries.iter().position(|(k, _)| k.span.start == second.start) {
+            if let Some(pos) = entries
+                .iter()
+                .position(|(k, _)| k.span.start == second.start)
+            {
                 let text = &entries[pos].0.text;
                 return entries[..pos]
                     .iter()
@@ -282,9 +287,10 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
                     Ok(t) => (t, None),
                     Err((t, at)) => (t, Some(at)),
                 };
-                let id = project
-                    .sources
-                    .add(SourceFile::new(CONFIG_FILE, config_path.clone(), text));
+                let id =
+                    project
+                        .sources
+                        .add(SourceFile::new(CONFIG_FILE, config_path.clone(), text));
                 project.file_kinds.push(FileKind::Config);
                 project.config_file = Some(id);
                 if let Some(at) = bad {
@@ -332,7 +338,9 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
             }
         }
     }
-    let excludes = excludes.build().unwrap_or_else(|_| globset::GlobSet::empty());
+    let excludes = excludes
+        .build()
+        .unwrap_or_else(|_| globset::GlobSet::empty());
 
     // 3. Discovery.
     let folders = [
@@ -352,14 +360,17 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
     found.retain(|(name, _, _)| !excludes.is_match(name));
 
     if found.len() as u64 > limits.max_files {
-        diags.push(diag(
-            codes::LIMIT_EXCEEDED,
-            format!(
-                "the project has {} declaration files, more than the limit of {}",
-                found.len(),
-                limits.max_files
-            ),
-        ).help("raise [limits] max-files in schemarouter.toml or split the project"));
+        diags.push(
+            diag(
+                codes::LIMIT_EXCEEDED,
+                format!(
+                    "the project has {} declaration files, more than the limit of {}",
+                    found.len(),
+                    limits.max_files
+                ),
+            )
+            .help("raise [limits] max-files in schemarouter.toml or split the project"),
+        );
         found.truncate(limits.max_files as usize);
     }
 
@@ -367,7 +378,10 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
     let mut total: u64 = 0;
     for (name, path, kind) in found {
         let Some(format) = Format::from_path(&path) else {
-            let id = project.sources.add(SourceFile::new(name.clone(), path.clone(), String::new()));
+            let id =
+                project
+                    .sources
+                    .add(SourceFile::new(name.clone(), path.clone(), String::new()));
             project.file_kinds.push(kind);
             diags.push(
                 Diagnostic::new(
@@ -383,7 +397,10 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
         };
         let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
         if size > limits.max_file_bytes {
-            let id = project.sources.add(SourceFile::new(name.clone(), path.clone(), String::new()));
+            let id =
+                project
+                    .sources
+                    .add(SourceFile::new(name.clone(), path.clone(), String::new()));
             project.file_kinds.push(kind);
             diags.push(
                 diag(
@@ -436,7 +453,7 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
             }
         };
         if let Err(d) = read_declarations(&mut project, id, kind, &node) {
-            diags.push(d);
+            diags.push(*d);
         }
     }
 
@@ -448,17 +465,22 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
 }
 
 /// Read one parsed file into the project.
-fn read_declarations(project: &mut Project, id: FileId, kind: FileKind, node: &Node) -> Result<(), Diagnostic> {
+fn read_declarations(
+    project: &mut Project,
+    id: FileId,
+    kind: FileKind,
+    node: &Node,
+) -> Result<(), Box<Diagnostic>> {
     match kind {
         FileKind::Tool => {
-            let tool: Tool = de::from_node(node).map_err(|e| de_diagnostic(e, id))?;
+            let tool: Tool = de::from_node(node).map_err(|e| Box::new(de_diagnostic(e, id)))?;
             project.tools.push(Decl {
                 file: id,
                 item: Sp::new(tool, node.span),
             });
         }
         FileKind::Intent => {
-            let f: IntentFile = de::from_node(node).map_err(|e| de_diagnostic(e, id))?;
+            let f: IntentFile = de::from_node(node).map_err(|e| Box::new(de_diagnostic(e, id)))?;
             for d in f.domains {
                 project.domains.push(Decl { file: id, item: d });
             }
@@ -470,7 +492,7 @@ fn read_declarations(project: &mut Project, id: FileId, kind: FileKind, node: &N
             }
         }
         FileKind::Alias => {
-            let f: AliasFile = de::from_node(node).map_err(|e| de_diagnostic(e, id))?;
+            let f: AliasFile = de::from_node(node).map_err(|e| Box::new(de_diagnostic(e, id)))?;
             for c in f.concepts {
                 project.concepts.push(Decl { file: id, item: c });
             }

@@ -1,8 +1,8 @@
 //! TOML front-end: the `toml` crate's span-keeping document parser into a [`Node`] tree.
 //! Duplicate keys and redefined tables are TOML syntax errors and are reported as such.
 
-use super::node::{Key, Node, NodeKind};
 use super::LoadError;
+use super::node::{Key, Node, NodeKind};
 use crate::source::Span;
 use toml::de::{DeTable, DeValue};
 
@@ -22,7 +22,10 @@ fn convert(v: &DeValue<'_>, span: Span) -> Node {
         }
         DeValue::Float(f) => {
             let raw = f.as_str();
-            NodeKind::Float(raw.replace('_', "").parse::<f64>().unwrap_or(f64::NAN), raw.to_string())
+            NodeKind::Float(
+                raw.replace('_', "").parse::<f64>().unwrap_or(f64::NAN),
+                raw.to_string(),
+            )
         }
         DeValue::Boolean(b) => NodeKind::Bool(*b),
         DeValue::Datetime(d) => NodeKind::Str(d.to_string()),
@@ -112,7 +115,12 @@ fn shift_spans(node: &mut Node, by: u32) {
 fn first_key_before(text: &str, key: &str, before: usize) -> Option<Span> {
     let head = text.get(..before)?;
     let mut offset = head.len();
-    for line in head.split_inclusive('\n').collect::<Vec<_>>().into_iter().rev() {
+    for line in head
+        .split_inclusive('\n')
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+    {
         offset -= line.len();
         let t = line.trim_start();
         if t.starts_with('[') {

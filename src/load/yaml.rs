@@ -1,8 +1,8 @@
 //! YAML front-end: serde-saphyr parses (YAML 1.2 core schema with strict booleans, duplicate
 //! keys rejected, merge keys expanded, alias and depth budgets) into a spanned [`Node`] tree.
 
-use super::node::{Key, Node, NodeKind};
 use super::LoadError;
+use super::node::{Key, Node, NodeKind};
 use crate::model::config::Limits;
 use crate::source::Span;
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -235,10 +235,7 @@ pub fn parse(text: &str, limits: &Limits) -> Result<Node, LoadError> {
             Ok(node)
         }
         Err(e) => {
-            let span = e
-                .location()
-                .map(|l| span_of(&l, text))
-                .unwrap_or_default();
+            let span = e.location().map(|l| span_of(&l, text)).unwrap_or_default();
             let span = if span.is_empty() {
                 widen(text, span.start as usize)
             } else {
@@ -259,12 +256,10 @@ pub fn parse(text: &str, limits: &Limits) -> Result<Node, LoadError> {
                 | serde_saphyr::Error::AliasReplayLimitExceeded { .. }
                 | serde_saphyr::Error::AliasExpansionLimitExceeded { .. }
                 | serde_saphyr::Error::AliasReplayStackDepthExceeded { .. }
-                | serde_saphyr::Error::AliasReplayCounterOverflow { .. } => {
-                    Err(LoadError::Limit {
-                        message: clean_message(&e),
-                        span,
-                    })
-                }
+                | serde_saphyr::Error::AliasReplayCounterOverflow { .. } => Err(LoadError::Limit {
+                    message: clean_message(&e),
+                    span,
+                }),
                 _ => {
                     let message = clean_message(&e);
                     if is_limit_message(&message) {
@@ -303,7 +298,11 @@ fn key_span(text: &str, span: Span) -> Span {
 /// A one-character span at `offset` (or empty at the end of the text).
 fn widen(text: &str, offset: usize) -> Span {
     let offset = offset.min(text.len());
-    let len = text[offset..].chars().next().map(|c| c.len_utf8()).unwrap_or(0);
+    let len = text[offset..]
+        .chars()
+        .next()
+        .map(|c| c.len_utf8())
+        .unwrap_or(0);
     Span::new(offset, offset + len)
 }
 

@@ -17,7 +17,9 @@ pub use concept::{AliasDecl, AliasFile, Concept, ConceptKind};
 pub use config::{Config, LevelSetting};
 pub use intent::{Domain, FieldGroup, Intent, IntentFile};
 pub use spanned::Sp;
-pub use tool::{Binding, Endpoint, HttpMethod, Licence, Parameter, Provenance, ResponseField, Tool};
+pub use tool::{
+    Binding, Endpoint, HttpMethod, Licence, Parameter, Provenance, ResponseField, Tool,
+};
 pub use value::{Scalar, Template, ValueType};
 
 use crate::source::{FileId, SourceMap, Span};
@@ -145,6 +147,20 @@ pub fn normalise_alias(s: &str) -> String {
     normalise_id(s)
 }
 
+/// The JSON Schema (draft 2020-12, pretty JSON with a final newline) of a declaration file kind,
+/// generated from the Rust types.
+pub fn json_schema(kind: FileKind) -> String {
+    let schema = match kind {
+        FileKind::Tool => schemars::schema_for!(Tool),
+        FileKind::Intent => schemars::schema_for!(IntentFile),
+        FileKind::Alias => schemars::schema_for!(AliasFile),
+        FileKind::Config => schemars::schema_for!(Config),
+    };
+    let mut s = serde_json::to_string_pretty(&schema).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -160,18 +176,4 @@ mod tests {
         assert_eq!(normalise_id("\u{00B5}B"), normalise_id("\u{03BC}B"));
         assert_eq!(normalise_id("밴드 갭"), "밴드_갭");
     }
-}
-
-/// The JSON Schema (draft 2020-12, pretty JSON with a final newline) of a declaration file kind,
-/// generated from the Rust types.
-pub fn json_schema(kind: FileKind) -> String {
-    let schema = match kind {
-        FileKind::Tool => schemars::schema_for!(Tool),
-        FileKind::Intent => schemars::schema_for!(IntentFile),
-        FileKind::Alias => schemars::schema_for!(AliasFile),
-        FileKind::Config => schemars::schema_for!(Config),
-    };
-    let mut s = serde_json::to_string_pretty(&schema).unwrap_or_default();
-    s.push('\n');
-    s
 }

@@ -90,7 +90,9 @@ impl Licence {
 }
 
 /// HTTP method of an endpoint.
-#[derive(Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq, Hash, PartialOrd, Ord,
+)]
 #[serde(rename_all = "UPPERCASE")]
 pub enum HttpMethod {
     /// GET

@@ -11,14 +11,20 @@ use std::fmt;
 pub(crate) const HELP_SEP: &str = "\u{1f}help: ";
 
 /// A serde error whose message carries a help line; the loader splits it into message and help.
-pub(crate) fn error_with_help<E: de::Error>(message: impl fmt::Display, help: impl fmt::Display) -> E {
+pub(crate) fn error_with_help<E: de::Error>(
+    message: impl fmt::Display,
+    help: impl fmt::Display,
+) -> E {
     E::custom(format!("{message}{HELP_SEP}{help}"))
 }
 
 /// The closest candidate to `word` (case-insensitive), when close enough: within
 /// Damerau-Levenshtein distance max(1, len/3), or Jaro-Winkler similarity above 0.85. Ties go to
 /// the smaller distance, then the higher similarity, then the alphabetically first candidate.
-pub fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub fn did_you_mean<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
     let lw = word.to_lowercase();
     let max_dist = (lw.chars().count() / 3).max(1);
     let mut best: Option<(usize, f64, &str)> = None;

@@ -15,7 +15,10 @@ pub fn render(diags: &[Diagnostic], sources: &SourceMap) -> String {
             }
             None => out.push_str("<project>: "),
         }
-        out.push_str(&format!("{}[{}/{}] {}", d.severity, d.code, d.name, d.message));
+        out.push_str(&format!(
+            "{}[{}/{}] {}",
+            d.severity, d.code, d.name, d.message
+        ));
         if let Some(h) = &d.help {
             out.push_str(&format!(" (help: {h})"));
         }

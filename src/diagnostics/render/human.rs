@@ -43,8 +43,12 @@ impl FileView {
     }
 
     fn span(&self, label: &Label) -> SourceSpan {
-        let start = (label.span.start as usize).saturating_sub(self.shift).min(self.text.len());
-        let end = (label.span.end as usize).saturating_sub(self.shift).min(self.text.len());
+        let start = (label.span.start as usize)
+            .saturating_sub(self.shift)
+            .min(self.text.len());
+        let end = (label.span.end as usize)
+            .saturating_sub(self.shift)
+            .min(self.text.len());
         SourceSpan::new(start.into(), end.saturating_sub(start))
     }
 }
@@ -141,9 +145,10 @@ fn build(d: &Diagnostic, sources: &SourceMap) -> Report {
         return report;
     };
     let view = FileView::of(sources, primary);
-    report
-        .labels
-        .push(LabeledSpan::new_primary_with_span(label_text(primary), view.span(primary)));
+    report.labels.push(LabeledSpan::new_primary_with_span(
+        label_text(primary),
+        view.span(primary),
+    ));
     for s in &d.secondary {
         if s.file == primary.file {
             report

@@ -20,7 +20,12 @@ pub enum OutputFormat {
 }
 
 /// Render `diags` in `format`.
-pub fn render(format: OutputFormat, diags: &[Diagnostic], sources: &SourceMap, color: bool) -> String {
+pub fn render(
+    format: OutputFormat,
+    diags: &[Diagnostic],
+    sources: &SourceMap,
+    color: bool,
+) -> String {
     match format {
         OutputFormat::Human => human::render(
             diags,

@@ -84,7 +84,11 @@ impl Rule for ConceptKindMismatch {
                                 ),
                             )
                             .label("a parameter concept")
-                            .with(decl.file, decl.item.id.span, "declared as `kind: parameter` here")
+                            .with(
+                                decl.file,
+                                decl.item.id.span,
+                                "declared as `kind: parameter` here",
+                            )
                             .fix("map the field to a response concept (declare one if needed)");
                         }
                     }

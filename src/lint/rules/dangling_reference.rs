@@ -55,16 +55,27 @@ fn missing<T>(
         return;
     }
     let help = match did_you_mean(&id.value, table.keys().map(String::as_str)) {
-        Some(c) => format!("did you mean `{c}`? Otherwise declare {kind} `{}`", id.value),
+        Some(c) => format!(
+            "did you mean `{c}`? Otherwise declare {kind} `{}`",
+            id.value
+        ),
         None => format!(
             "declare {kind} `{}` (under `{}`), or remove the reference",
             id.value,
-            if kind == "concept" { "aliases/" } else { "intents/" }
+            if kind == "concept" {
+                "aliases/"
+            } else {
+                "intents/"
+            }
         ),
     };
-    out.report(file, id.span, format!("{whose} references undeclared {kind} `{}`", id.value))
-        .label(format!("no {kind} with this id"))
-        .fix(help);
+    out.report(
+        file,
+        id.span,
+        format!("{whose} references undeclared {kind} `{}`", id.value),
+    )
+    .label(format!("no {kind} with this id"))
+    .fix(help);
 }
 
 impl Rule for DanglingReference {

@@ -45,7 +45,9 @@ fn check_ids<'a>(
                 out.report(file, id.span, format!("duplicate {kind} id `{}`", id.value))
                     .label("declared again here")
                     .with(*ffile, first.span, "first declared here")
-                    .fix(format!("rename one of the two {kind}s or delete the duplicate"));
+                    .fix(format!(
+                        "rename one of the two {kind}s or delete the duplicate"
+                    ));
             }
             None => {
                 seen.insert(&id.value, (file, id));
@@ -58,15 +60,35 @@ impl Rule for DuplicateId {
     fn check(&self, ctx: &Context, out: &mut Sink) {
         let p = ctx.project;
         check_ids("tool", p.tools.iter().map(|t| (t.file, &t.id)), out);
-        check_ids("domain", p.domains.iter().map(|d| (d.file, &d.item.id)), out);
+        check_ids(
+            "domain",
+            p.domains.iter().map(|d| (d.file, &d.item.id)),
+            out,
+        );
         check_ids("group", p.groups.iter().map(|d| (d.file, &d.item.id)), out);
-        check_ids("intent", p.intents.iter().map(|d| (d.file, &d.item.id)), out);
-        check_ids("concept", p.concepts.iter().map(|d| (d.file, &d.item.id)), out);
+        check_ids(
+            "intent",
+            p.intents.iter().map(|d| (d.file, &d.item.id)),
+            out,
+        );
+        check_ids(
+            "concept",
+            p.concepts.iter().map(|d| (d.file, &d.item.id)),
+            out,
+        );
         for t in &p.tools {
             check_ids("endpoint", t.endpoints.iter().map(|e| (t.file, &e.id)), out);
             for e in &t.endpoints {
-                check_ids("parameter", e.parameters.iter().map(|x| (t.file, &x.name)), out);
-                check_ids("response field", e.fields.iter().map(|x| (t.file, &x.name)), out);
+                check_ids(
+                    "parameter",
+                    e.parameters.iter().map(|x| (t.file, &x.name)),
+                    out,
+                );
+                check_ids(
+                    "response field",
+                    e.fields.iter().map(|x| (t.file, &x.name)),
+                    out,
+                );
             }
         }
     }

@@ -55,7 +55,9 @@ fn check<'a>(
                 )
                 .label("normalises to the same id")
                 .with(*ffile, first.span, "the other declaration")
-                .fix(format!("use one spelling for both, or rename one of the {kind}s"));
+                .fix(format!(
+                    "use one spelling for both, or rename one of the {kind}s"
+                ));
             }
             Some(_) => {}
             None => {
@@ -72,16 +74,56 @@ fn nfc(s: &str) -> String {
 impl Rule for IdCollision {
     fn check(&self, ctx: &Context, out: &mut Sink) {
         let p = ctx.project;
-        check("tool", p.tools.iter().map(|t| (t.file, &t.id)), normalise_id, out);
-        check("domain", p.domains.iter().map(|d| (d.file, &d.item.id)), normalise_id, out);
-        check("group", p.groups.iter().map(|d| (d.file, &d.item.id)), normalise_id, out);
-        check("intent", p.intents.iter().map(|d| (d.file, &d.item.id)), normalise_id, out);
-        check("concept", p.concepts.iter().map(|d| (d.file, &d.item.id)), normalise_id, out);
+        check(
+            "tool",
+            p.tools.iter().map(|t| (t.file, &t.id)),
+            normalise_id,
+            out,
+        );
+        check(
+            "domain",
+            p.domains.iter().map(|d| (d.file, &d.item.id)),
+            normalise_id,
+            out,
+        );
+        check(
+            "group",
+            p.groups.iter().map(|d| (d.file, &d.item.id)),
+            normalise_id,
+            out,
+        );
+        check(
+            "intent",
+            p.intents.iter().map(|d| (d.file, &d.item.id)),
+            normalise_id,
+            out,
+        );
+        check(
+            "concept",
+            p.concepts.iter().map(|d| (d.file, &d.item.id)),
+            normalise_id,
+            out,
+        );
         for t in &p.tools {
-            check("endpoint", t.endpoints.iter().map(|e| (t.file, &e.id)), normalise_id, out);
+            check(
+                "endpoint",
+                t.endpoints.iter().map(|e| (t.file, &e.id)),
+                normalise_id,
+                out,
+            );
             for e in &t.endpoints {
-                check("parameter", e.parameters.iter().map(|x| (t.file, &x.name)), nfc, out);
-                check("response field", e.fields.iter().map(|x| (t.file, &x.name)), nfc, out);
+                check(
+                    "parameter",
+                    e.parameters.iter().map(|x| (t.file, &x.name)),
+                    nfc,
+                    out,
+                );
+                check(
+                    "response field",
+                    e.fields.iter().map(|x| (t.file, &x.name)),
+                    nfc,
+                    out,
+                );
             }
         }
     }

@@ -125,8 +125,11 @@ impl Rule for InvalidBinding {
                                 Template::Text(s) => vec![s.as_str()],
                                 Template::Object(m) => m.values().map(String::as_str).collect(),
                             };
-                            if let Some((msg, help)) = texts.iter().find_map(|s| check_template(s)) {
-                                out.report(t.file, tpl.span, msg).label("in this template").fix(help);
+                            if let Some((msg, help)) = texts.iter().find_map(|s| check_template(s))
+                            {
+                                out.report(t.file, tpl.span, msg)
+                                    .label("in this template")
+                                    .fix(help);
                             }
                         }
                         for (name, value) in &b.set {
@@ -137,7 +140,9 @@ impl Rule for InvalidBinding {
                                         e.parameters.iter().map(|x| x.name.value.as_str()),
                                     ) {
                                         Some(c) => format!("did you mean `{c}`?"),
-                                        None => "declare the parameter on this endpoint".to_string(),
+                                        None => {
+                                            "declare the parameter on this endpoint".to_string()
+                                        }
                                     };
                                     out.report(
                                         t.file,

@@ -49,21 +49,40 @@ fn check(ctx: &Context, id: &Sp<String>, file: FileId, whose: &str, out: &mut Si
     }
     let help = match did_you_mean(&id.value, ctx.index.domains.keys().map(String::as_str)) {
         Some(c) => format!("did you mean `{c}`?"),
-        None => format!("declare domain `{}` under `domains:` in a file in intents/", id.value),
+        None => format!(
+            "declare domain `{}` under `domains:` in a file in intents/",
+            id.value
+        ),
     };
-    out.report(file, id.span, format!("{whose} names unknown domain `{}`", id.value))
-        .label("not a declared domain")
-        .fix(help);
+    out.report(
+        file,
+        id.span,
+        format!("{whose} names unknown domain `{}`", id.value),
+    )
+    .label("not a declared domain")
+    .fix(help);
 }
 
 impl Rule for UnknownDomain {
     fn check(&self, ctx: &Context, out: &mut Sink) {
         for t in &ctx.project.tools {
-            check(ctx, &t.domain, t.file, &format!("tool `{}`", t.id.value), out);
+            check(
+                ctx,
+                &t.domain,
+                t.file,
+                &format!("tool `{}`", t.id.value),
+                out,
+            );
         }
         for i in &ctx.project.intents {
             for d in &i.item.domains {
-                check(ctx, d, i.file, &format!("intent `{}`", i.item.id.value), out);
+                check(
+                    ctx,
+                    d,
+                    i.file,
+                    &format!("intent `{}`", i.item.id.value),
+                    out,
+                );
             }
         }
     }

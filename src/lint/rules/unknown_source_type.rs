@@ -62,9 +62,13 @@ fn check(known: &[String], st: &Sp<String>, file: FileId, whose: &str, out: &mut
             known.join(", ")
         ),
     };
-    out.report(file, st.span, format!("{whose} has unknown source type `{}`", st.value))
-        .label("unknown source type")
-        .fix(help);
+    out.report(
+        file,
+        st.span,
+        format!("{whose} has unknown source type `{}`", st.value),
+    )
+    .label("unknown source type")
+    .fix(help);
 }
 
 impl Rule for UnknownSourceType {
@@ -77,7 +81,13 @@ impl Rule for UnknownSourceType {
             for e in &t.endpoints {
                 for f in &e.fields {
                     if let Some(st) = &f.source_type {
-                        check(&known, st, t.file, &format!("field `{}`", f.name.value), out);
+                        check(
+                            &known,
+                            st,
+                            t.file,
+                            &format!("field `{}`", f.name.value),
+                            out,
+                        );
                     }
                 }
             }
