@@ -123,3 +123,31 @@ pub fn resolve(p: &Project, r: FieldRef) -> (&Tool, &Endpoint, &ResponseField) {
     let f = &e.fields[r.field];
     (t, e, f)
 }
+
+/// Groups a tool provides (any field of any endpoint in the group).
+pub fn tool_groups(tool: &Tool) -> std::collections::BTreeSet<&str> {
+    tool.endpoints
+        .iter()
+        .flat_map(|e| e.fields.iter())
+        .flat_map(|f| f.groups.iter().map(|g| g.value.as_str()))
+        .collect()
+}
+
+/// Candidate tools of an intent (Algorithm 1, candidate filter): tools whose domain is among the
+/// intent's domains and that provide at least one of its required groups. Indices into
+/// `project.tools`, in project order.
+pub fn intent_candidates(p: &Project, intent: &crate::model::Intent) -> Vec<usize> {
+    p.tools
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| intent.domains.iter().any(|d| d.value == t.domain.value))
+        .filter(|(_, t)| {
+            let groups = tool_groups(t);
+            intent
+                .required_groups
+                .iter()
+                .any(|g| groups.contains(g.value.as_str()))
+        })
+        .map(|(i, _)| i)
+        .collect()
+}

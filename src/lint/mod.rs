@@ -247,3 +247,80 @@ pub fn project_units(project: &Project) -> (UnitTable, Vec<Diagnostic>) {
         }
     }
 }
+
+/// The span of `offset..offset+len` (bytes) inside the string value declared at `span`,
+/// skipping an opening quote when the value is quoted in the source.
+pub fn inner_span(project: &Project, file: FileId, span: Span, offset: usize, len: usize) -> Span {
+    let text = project.sources.get(file).slice(span);
+    let skip = usize::from(text.starts_with('"') || text.starts_with('\''));
+    let start = span.start as usize + skip + offset;
+    let end = (start + len.max(1)).min(span.end as usize).max(start);
+    Span::new(start, end)
+}
+
+/// Every alias text of the project with what it leads to, in declaration order.
+pub fn alias_uses(project: &Project) -> Vec<AliasUse<'_>> {
+    let mut out = Vec::new();
+    for c in &project.concepts {
+        out.push(AliasUse {
+            text: &c.item.id.value,
+            file: c.file,
+            span: c.item.id.span,
+            concept: &c.item.id.value,
+            field: None,
+            implicit: true,
+        });
+        for texts in c.item.aliases.values() {
+            for t in texts {
+                out.push(AliasUse {
+                    text: &t.value,
+                    file: c.file,
+                    span: t.span,
+                    concept: &c.item.id.value,
+                    field: None,
+                    implicit: false,
+                });
+            }
+        }
+    }
+    for a in &project.aliases {
+        let al = &a.item.value;
+        if let Some(c) = &al.concept {
+            out.push(AliasUse {
+                text: &al.text.value,
+                file: a.file,
+                span: al.text.span,
+                concept: &c.value,
+                field: al.field.as_ref().map(|f| f.value.as_str()),
+                implicit: false,
+            });
+        } else if let Some(f) = &al.field {
+            out.push(AliasUse {
+                text: &al.text.value,
+                file: a.file,
+                span: al.text.span,
+                concept: "",
+                field: Some(&f.value),
+                implicit: false,
+            });
+        }
+    }
+    out
+}
+
+/// One alias text and its target.
+#[derive(Clone, Debug)]
+pub struct AliasUse<'a> {
+    /// The text as written.
+    pub text: &'a str,
+    /// Declaring file.
+    pub file: FileId,
+    /// Where the text is written.
+    pub span: Span,
+    /// Target concept id ("" for a field-only alias).
+    pub concept: &'a str,
+    /// Target field path, for field aliases.
+    pub field: Option<&'a str>,
+    /// True for a concept's own id (every concept id is also an alias of itself).
+    pub implicit: bool,
+}

@@ -1,0 +1,108 @@
+//! # convertible-unit (SR303)
+//!
+//! ## What it finds
+//! A field whose unit has the concept's dimension but is a different unit (NOMAD's joules for a
+//! band gap declared in eV). The finding names the conversion factor the compiler records.
+//!
+//! ## Why it matters for routing
+//! Nothing is wrong, but answers that compare providers must convert: the plan carries the
+//! factor, and this note makes every conversion visible in review.
+//!
+//! ## Invalid example
+//! ```yaml
+//! # file: aliases/a.yaml
+//! concepts:
+//!   - id: band_gap
+//!     unit: eV
+//! # file: schemas/nomad.yaml
+//! id: nomad
+//! title: NOMAD
+//! domain: materials_property
+//! endpoints:
+//!   - id: entries_query
+//!     method: POST
+//!     url: http://nomad-lab.eu/prod/v1/api/v1/entries/query
+//!     fields:
+//!       - name: results.properties.electronic.band_gap[].value
+//!         type: number
+//!         unit: J
+//!         unit_as_published: joule
+//!         concepts: [band_gap]
+//! ```
+//!
+//! ## Valid example
+//! ```yaml
+//! # file: aliases/a.yaml
+//! concepts:
+//!   - id: band_gap
+//!     unit: eV
+//! # file: schemas/mp.yaml
+//! id: materials_project
+//! title: Materials Project
+//! domain: materials_property
+//! endpoints:
+//!   - id: summary
+//!     method: GET
+//!     url: https://api.materialsproject.org/materials/summary/
+//!     fields:
+//!       - name: band_gap
+//!         type: number
+//!         unit: eV
+//!         concepts: [band_gap]
+//! ```
+
+use crate::graph::index;
+use crate::lint::{Context, DiagnosticExt, Rule, Sink};
+use crate::units::conversion_factor;
+
+/// See the module documentation.
+pub struct ConvertibleUnit;
+
+impl Rule for ConvertibleUnit {
+    fn check(&self, ctx: &Context, out: &mut Sink) {
+        let p = ctx.project;
+        for c in &p.concepts {
+            let id = &c.item.id.value;
+            let Some(cu) = &c.item.unit else { continue };
+            let Ok(canonical) = ctx.units.parse(&cu.value) else {
+                continue;
+            };
+            let Some(refs) = ctx.index.fields_by_concept.get(id) else {
+                continue;
+            };
+            for r in refs {
+                let (t, _, f) = index::resolve(p, *r);
+                let Some(u) = &f.unit else { continue };
+                let Ok(unit) = ctx.units.parse(&u.value) else {
+                    continue;
+                };
+                if unit.canonical == canonical.canonical {
+                    continue;
+                }
+                let Some(factor) = conversion_factor(&unit, &canonical) else {
+                    continue;
+                };
+                if factor == 1.0 {
+                    continue;
+                }
+                out.report(
+                    p.tools[r.tool].file,
+                    u.span,
+                    format!(
+                        "field `{}` of {} is in {}, concept `{id}` is in {}: 1 {} = {:e} {}",
+                        f.name.value,
+                        t.id.value,
+                        unit.canonical,
+                        canonical.canonical,
+                        unit.canonical,
+                        factor,
+                        canonical.canonical
+                    ),
+                )
+                .label(format!("× {factor:e} to {}", canonical.canonical))
+                .with(c.file, cu.span, "canonical unit")
+                .fix("nothing to fix: the compiled artifact records this factor for every plan");
+            }
+        }
+    }
+}

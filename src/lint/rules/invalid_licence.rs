@@ -1,0 +1,91 @@
+//! # invalid-licence (SR402)
+//!
+//! ## What it finds
+//! A licence `spdx` that is not a valid SPDX expression (checked with the `spdx` crate against
+//! the SPDX licence list) and not a `LicenseRef-<idstring>`. Imprecise names get the canonical
+//! id as a suggestion (`CC BY 4.0` -> `CC-BY-4.0`).
+//!
+//! ## Why it matters for routing
+//! Licence policy (may this answer be shown commercially?) is decided by machines reading the
+//! SPDX id; free text cannot be checked.
+//!
+//! ## Invalid example
+//! ```yaml
+//! # file: schemas/t.yaml
+//! id: oqmd
+//! title: OQMD
+//! domain: materials_property
+//! licence:
+//!   spdx: CC BY 4.0
+//!   attribution: OQMD
+//! endpoints: []
+//! ```
+//!
+//! ## Valid example
+//! ```yaml
+//! # file: schemas/t.yaml
+//! id: oqmd
+//! title: OQMD
+//! domain: materials_property
+//! licence:
+//!   spdx: CC-BY-4.0
+//!   attribution: OQMD
+//! endpoints: []
+//! ```
+
+use crate::lint::{Context, DiagnosticExt, Rule, Sink};
+use crate::model::{Licence, Sp};
+use crate::source::FileId;
+
+/// See the module documentation.
+pub struct InvalidLicence;
+
+/// Check an SPDX expression; returns a message and help when invalid.
+pub fn check_spdx(expr: &str) -> Option<(String, String)> {
+    match spdx::Expression::parse(expr) {
+        Ok(_) => None,
+        Err(e) => {
+            let suggestion = spdx::Expression::canonicalize(expr)
+                .ok()
+                .flatten()
+                .or_else(|| {
+                    spdx::imprecise_license_id(expr)
+                        .filter(|(_, len)| *len == expr.len())
+                        .map(|(id, _)| id.name.to_string())
+                });
+            let help = match suggestion {
+                Some(s) => format!("did you mean `{s}`?"),
+                None => "use an SPDX identifier (https://spdx.org/licenses/) or `LicenseRef-<name>` with the provider's wording".to_string(),
+            };
+            Some((
+                format!("`{expr}` is not a valid SPDX expression: {}", e.reason),
+                help,
+            ))
+        }
+    }
+}
+
+fn check(file: FileId, l: &Sp<Licence>, whose: &str, out: &mut Sink) {
+    if let Some((msg, help)) = check_spdx(&l.spdx.value) {
+        out.report(file, l.spdx.span, format!("{whose}: {msg}"))
+            .label("invalid licence expression")
+            .fix(help);
+    }
+}
+
+impl Rule for InvalidLicence {
+    fn check(&self, ctx: &Context, out: &mut Sink) {
+        for t in &ctx.project.tools {
+            if let Some(l) = &t.licence {
+                check(t.file, l, &format!("tool `{}`", t.id.value), out);
+            }
+            for e in &t.endpoints {
+                for f in &e.fields {
+                    if let Some(l) = &f.licence {
+                        check(t.file, l, &format!("field `{}`", f.name.value), out);
+                    }
+                }
+            }
+        }
+    }
+}

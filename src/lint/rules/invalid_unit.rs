@@ -1,0 +1,107 @@
+//! # invalid-unit (SR301)
+//!
+//! ## What it finds
+//! A `unit` (on a field or a concept) or a `unit_as_published` that the unit checker cannot
+//! parse, with the offending part of the string and a "did you mean". Declared units use the
+//! canonical grammar (`eV/atom`, `Å^3`, `g/cm^3`, `μB`, `W/(m·K)`); published spellings may also
+//! be HTML (`&Aring;<sup>3</sup>`) or pint (`kg / m ** 3`) forms. A concept `dimension` name that
+//! is not known is reported too.
+//!
+//! ## Why it matters for routing
+//! Plans attach units to every field and convert between providers; a unit that cannot be read
+//! carries no dimension, so conflicts and conversions go unchecked.
+//!
+//! ## Invalid example
+//! ```yaml
+//! # file: aliases/a.yaml
+//! concepts:
+//!   - id: band_gap
+//!     unit: ev/atomm
+//! ```
+//!
+//! ## Valid example
+//! ```yaml
+//! # file: aliases/a.yaml
+//! concepts:
+//!   - id: band_gap
+//!     unit: eV
+//! ```
+
+use crate::lint::{Context, DiagnosticExt, Rule, Sink, inner_span};
+use crate::model::Sp;
+use crate::source::FileId;
+use crate::units::Dimension;
+
+/// See the module documentation.
+pub struct InvalidUnit;
+
+fn check(
+    ctx: &Context,
+    file: FileId,
+    unit: &Sp<String>,
+    published: bool,
+    whose: &str,
+    out: &mut Sink,
+) {
+    let r = if published {
+        ctx.units.parse_published(&unit.value)
+    } else {
+        ctx.units.parse(&unit.value)
+    };
+    if let Err(e) = r {
+        let span = inner_span(ctx.project, file, unit.span, e.offset, e.len);
+        let help = match &e.suggestion {
+            Some(s) => format!("did you mean `{s}`?"),
+            None => "write the unit in the canonical grammar, e.g. `eV/atom`, `Å^3`, `g/cm^3`, `W/(m·K)`".to_string(),
+        };
+        let kind = if published { "published unit" } else { "unit" };
+        out.report(
+            file,
+            span,
+            format!("{whose} has invalid {kind} `{}`: {}", unit.value, e.message),
+        )
+        .label("cannot be read as a unit")
+        .fix(help);
+    }
+}
+
+impl Rule for InvalidUnit {
+    fn check(&self, ctx: &Context, out: &mut Sink) {
+        for c in &ctx.project.concepts {
+            let whose = format!("concept `{}`", c.item.id.value);
+            if let Some(u) = &c.item.unit {
+                check(ctx, c.file, u, false, &whose, out);
+            }
+            if let Some(d) = &c.item.dimension
+                && d.value != "none"
+                && Dimension::from_name(&d.value).is_none()
+            {
+                let names = Dimension::known_names();
+                let help = match crate::model::value::did_you_mean(&d.value, names.iter().copied()) {
+                    Some(s) => format!("did you mean `{s}`?"),
+                    None => "use a dimension name such as `energy`, `energy_per_atom`, `volume`, `dimensionless`, `count`, or `none` for non-numeric concepts".to_string(),
+                };
+                out.report(
+                    c.file,
+                    d.span,
+                    format!("{whose} has unknown dimension `{}`", d.value),
+                )
+                .label("unknown dimension name")
+                .fix(help);
+            }
+        }
+        for t in &ctx.project.tools {
+            for e in &t.endpoints {
+                for f in &e.fields {
+                    let whose = format!("field `{}`", f.name.value);
+                    if let Some(u) = &f.unit {
+                        check(ctx, t.file, u, false, &whose, out);
+                    }
+                    if let Some(u) = &f.unit_as_published {
+                        check(ctx, t.file, u, true, &whose, out);
+                    }
+                }
+            }
+        }
+    }
+}

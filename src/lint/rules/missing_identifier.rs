@@ -1,0 +1,65 @@
+//! # missing-identifier (SR507)
+//!
+//! ## What it finds
+//! An endpoint with response fields but no field marked `identifier: true`.
+//!
+//! ## Why it matters for routing
+//! Identifiers are projected in every plan so that answers can cite the record (`mp-149`, a DOI,
+//! a COD id); without one, values cannot be traced back or joined across tools.
+//!
+//! ## Invalid example
+//! ```yaml
+//! # file: schemas/t.yaml
+//! id: oqmd
+//! title: OQMD
+//! domain: materials_property
+//! endpoints:
+//!   - id: formationenergy
+//!     method: GET
+//!     url: http://oqmd.org/oqmdapi/formationenergy
+//!     fields:
+//!       - name: delta_e
+//!         type: number
+//! ```
+//!
+//! ## Valid example
+//! ```yaml
+//! # file: schemas/t.yaml
+//! id: oqmd
+//! title: OQMD
+//! domain: materials_property
+//! endpoints:
+//!   - id: formationenergy
+//!     method: GET
+//!     url: http://oqmd.org/oqmdapi/formationenergy
+//!     fields:
+//!       - name: entry_id
+//!         type: integer
+//!         identifier: true
+//!       - name: delta_e
+//!         type: number
+//! ```
+
+use crate::lint::{Context, DiagnosticExt, Rule, Sink};
+
+/// See the module documentation.
+pub struct MissingIdentifier;
+
+impl Rule for MissingIdentifier {
+    fn check(&self, ctx: &Context, out: &mut Sink) {
+        for t in &ctx.project.tools {
+            for e in &t.endpoints {
+                if e.fields.is_empty() || e.fields.iter().any(|f| f.is_identifier()) {
+                    continue;
+                }
+                out.report(
+                    t.file,
+                    e.id.span,
+                    format!("endpoint `{}/{}` has no identifier field", t.id.value, e.id.value),
+                )
+                .label("no `identifier: true` field")
+                .fix("mark the field that identifies each record (`material_id`, `DOI`, `file`) with `identifier: true`");
+            }
+        }
+    }
+}

@@ -1,0 +1,97 @@
+//! # missing-unit (SR304)
+//!
+//! ## What it finds
+//! A numeric field mapped to a dimensional concept (one whose canonical unit or dimension is not
+//! dimensionless) that declares no unit.
+//!
+//! ## Why it matters for routing
+//! Plans attach a unit to every field they project; without one, a reader LLM sees a bare number
+//! for a band gap or a modulus and may assume the wrong scale.
+//!
+//! ## Invalid example
+//! ```yaml
+//! # file: aliases/a.yaml
+//! concepts:
+//!   - id: bulk_modulus
+//!     unit: GPa
+//! # file: schemas/aflow.yaml
+//! id: aflow
+//! title: AFLOW
+//! domain: materials_property
+//! endpoints:
+//!   - id: aflux
+//!     method: GET
+//!     url: https://aflow.org/API/aflux/
+//!     fields:
+//!       - name: ael_bulk_modulus_vrh
+//!         type: number
+//!         concepts: [bulk_modulus]
+//! ```
+//!
+//! ## Valid example
+//! ```yaml
+//! # file: aliases/a.yaml
+//! concepts:
+//!   - id: bulk_modulus
+//!     unit: GPa
+//! # file: schemas/aflow.yaml
+//! id: aflow
+//! title: AFLOW
+//! domain: materials_property
+//! endpoints:
+//!   - id: aflux
+//!     method: GET
+//!     url: https://aflow.org/API/aflux/
+//!     fields:
+//!       - name: ael_bulk_modulus_vrh
+//!         type: number
+//!         unit: GPa
+//!         concepts: [bulk_modulus]
+//! ```
+
+use crate::graph::index;
+use crate::lint::{Context, DiagnosticExt, Rule, Sink};
+use crate::units::Dimension;
+
+/// See the module documentation.
+pub struct MissingUnit;
+
+impl Rule for MissingUnit {
+    fn check(&self, ctx: &Context, out: &mut Sink) {
+        let p = ctx.project;
+        for c in &p.concepts {
+            let dim = if let Some(u) = &c.item.unit {
+                ctx.units.parse(&u.value).ok().map(|u| (u.dim, u.canonical))
+            } else if let Some(d) = &c.item.dimension {
+                Dimension::from_name(&d.value).map(|dim| (dim, d.value.clone()))
+            } else {
+                None
+            };
+            let Some((dim, spelled)) = dim else { continue };
+            if dim.without_basis().is_dimensionless() {
+                continue;
+            }
+            let Some(refs) = ctx.index.fields_by_concept.get(&c.item.id.value) else {
+                continue;
+            };
+            for r in refs {
+                let (t, _, f) = index::resolve(p, *r);
+                if f.unit.is_some() || !f.ty.is_numeric() {
+                    continue;
+                }
+                out.report(
+                    p.tools[r.tool].file,
+                    f.name.span,
+                    format!(
+                        "numeric field `{}` of {} carries concept `{}` ({}) but declares no unit",
+                        f.name.value, t.id.value, c.item.id.value, dim
+                    ),
+                )
+                .label("no `unit`")
+                .fix(format!(
+                    "add `unit: {spelled}` (or the provider's unit) to the field"
+                ));
+            }
+        }
+    }
+}

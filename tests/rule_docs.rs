@@ -1,0 +1,118 @@
+//! Every rule's documented examples are run: each invalid example raises exactly one finding of
+//! that rule, each valid example none. The docs cannot drift from behaviour.
+
+use schemarouter::lint::{RULES, check_path};
+
+/// Rules whose invalid example cannot be written as text in a page.
+const NOT_REPRESENTABLE: &[&str] = &["invalid-encoding", "io-error"];
+
+/// Write an example (files introduced by `# file: <path>` lines) into a fresh project.
+fn materialise(example: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for sub in ["schemas", "intents", "aliases"] {
+        std::fs::create_dir_all(dir.path().join(sub)).unwrap();
+    }
+    let mut current: Option<(String, String)> = None;
+    let mut files = Vec::new();
+    for line in example.lines() {
+        if let Some(path) = line.strip_prefix("# file: ") {
+            if let Some(f) = current.take() {
+                files.push(f);
+            }
+            current = Some((path.trim().to_string(), String::new()));
+        } else if let Some((_, text)) = &mut current {
+            text.push_str(line);
+            text.push('\n');
+        } else {
+            panic!("example does not start with `# file: <path>`:\n{example}");
+        }
+    }
+    files.extend(current);
+    for (path, text) in files {
+        let p = dir.path().join(&path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    dir
+}
+
+fn findings(example: &str, code: &str) -> (usize, String) {
+    let dir = materialise(example);
+    let c = check_path(dir.path()).unwrap();
+    let list: Vec<String> = c
+        .diagnostics
+        .iter()
+        .map(|d| format!("{} {}: {}", d.code, d.name, d.message))
+        .collect();
+    (
+        c.diagnostics.iter().filter(|d| d.code == code).count(),
+        list.join("\n"),
+    )
+}
+
+#[test]
+fn every_rule_has_docs_with_examples() {
+    for e in RULES {
+        let docs = e.docs();
+        assert!(
+            docs.starts_with(&format!("# {} ({})", e.name, e.code)),
+            "{}: bad title",
+            e.name
+        );
+        for section in [
+            "## What it finds",
+            "## Why it matters for routing",
+            "## Invalid example",
+            "## Valid example",
+        ] {
+            assert!(docs.contains(section), "{} lacks {section}", e.name);
+        }
+        assert!(!e.summary().is_empty(), "{} has no summary", e.name);
+        if !NOT_REPRESENTABLE.contains(&e.name) {
+            assert!(
+                !e.examples("Invalid example").is_empty(),
+                "{} has no invalid example",
+                e.name
+            );
+        }
+        assert!(
+            !e.examples("Valid example").is_empty(),
+            "{} has no valid example",
+            e.name
+        );
+    }
+}
+
+#[test]
+fn invalid_examples_raise_exactly_one_finding() {
+    let mut failures = Vec::new();
+    for e in RULES {
+        for ex in e.examples("Invalid example") {
+            let (n, all) = findings(&ex, e.code);
+            if n != 1 {
+                failures.push(format!(
+                    "{} ({}): {n} findings in invalid example; all findings:\n{all}\n",
+                    e.name, e.code
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn valid_examples_raise_none() {
+    let mut failures = Vec::new();
+    for e in RULES {
+        for ex in e.examples("Valid example") {
+            let (n, all) = findings(&ex, e.code);
+            if n != 0 {
+                failures.push(format!(
+                    "{} ({}): {n} findings in valid example; all findings:\n{all}\n",
+                    e.name, e.code
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
