@@ -4,11 +4,13 @@
 //! Data flows one way: files -> [`model`] (via [`load`]) -> [`lint`] and [`graph`] ->
 //! [`artifact`] -> [`route`] / [`diff`] / [`eval`] -> [`cli`]. See `ARCHITECTURE.md`.
 
+pub mod artifact;
 pub mod cli;
 pub mod diagnostics;
 pub mod graph;
 pub mod lint;
 pub mod load;
 pub mod model;
+pub mod prompt;
 pub mod source;
 pub mod units;

@@ -5,8 +5,10 @@ use schemarouter::diagnostics::render::{OutputFormat, render};
 use schemarouter::lint::check_path;
 use std::path::Path;
 
-/// A minimal valid base project the cases add one file to.
+/// A minimal valid base project (no findings) the cases add one file to.
 const BASE_INTENTS: &str = "domains:\n  - id: materials_property\ngroups:\n  - id: electronic\nintents:\n  - id: electronic_property\n    description: Band gaps.\n    domains: [materials_property]\n    required_groups: [electronic]\n";
+const BASE_TOOL: &str = "id: base_tool\ntitle: Base\ndomain: materials_property\nsource_type: calculated\nprovenance: {publisher: Base Lab, citation: \"10.1000/base\"}\nlicence: {spdx: CC0-1.0}\nendpoints:\n  - id: e\n    method: GET\n    url: https://base.example/e\n    fields:\n      - {name: id, type: string, identifier: true}\n      - {name: efermi, type: number, unit: eV, groups: [electronic], concepts: [fermi_energy]}\n";
+const BASE_ALIASES: &str = "concepts:\n  - id: fermi_energy\n    unit: eV\n";
 
 fn project(files: &[(&str, &[u8])]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
@@ -14,6 +16,8 @@ fn project(files: &[(&str, &[u8])]) -> tempfile::TempDir {
         std::fs::create_dir_all(dir.path().join(sub)).unwrap();
     }
     std::fs::write(dir.path().join("intents/base.yaml"), BASE_INTENTS).unwrap();
+    std::fs::write(dir.path().join("schemas/base.yaml"), BASE_TOOL).unwrap();
+    std::fs::write(dir.path().join("aliases/base.yaml"), BASE_ALIASES).unwrap();
     for (name, bytes) in files {
         let p = dir.path().join(name);
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
@@ -165,12 +169,12 @@ fn yaml11_boolean_is_not_a_boolean() {
         "yaml11_boolean",
         &[(
             "aliases/x.yaml",
-            b"aliases:\n  - text: off\n    concept: band_gap\n",
+            b"aliases:\n  - text: off\n    concept: bulk_modulus\n",
         )],
     );
     // `off` is a string here, kept as the alias text; the alias is dangling, not a type error.
     assert!(
-        c.contains("alias `off` names undeclared concept `band_gap`"),
+        c.contains("alias `off` names undeclared concept `bulk_modulus`"),
         "{c}"
     );
     let c2 = snap(

@@ -5,6 +5,8 @@
 //! diff changes), 2 usage or I/O error.
 
 mod check;
+mod compile;
+mod graph;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -29,6 +31,12 @@ pub enum Command {
     Explain(check::ExplainArgs),
     /// Print the JSON Schema of a declaration file kind (tool, intent, alias, config).
     Schema(check::SchemaArgs),
+    /// Check, then write the frozen graph artifact and the intent-registry prompt.
+    Compile(compile::CompileArgs),
+    /// Node counts and routing-prompt sizes (ours vs prompt-all).
+    Stats(compile::StatsArgs),
+    /// Export the schema graph as Graphviz DOT, Mermaid or Cypher.
+    Graph(graph::GraphArgs),
 }
 
 /// Exit code for usage and I/O errors.
@@ -49,6 +57,9 @@ pub fn main() -> ExitCode {
         Command::Rules(a) => check::run_rules(a),
         Command::Explain(a) => check::run_explain(a),
         Command::Schema(a) => check::run_schema(a),
+        Command::Compile(a) => compile::run_compile(a),
+        Command::Stats(a) => compile::run_stats(a),
+        Command::Graph(a) => graph::run_graph(a),
     };
     ExitCode::from(code)
 }

@@ -191,15 +191,32 @@ impl Checked {
 ///
 /// Errors: only when the root itself cannot be read ([`crate::load::FatalError`]).
 pub fn check_path(root: &std::path::Path) -> Result<Checked, crate::load::FatalError> {
+    crate::prompt::warm_up();
     let loaded = crate::load::load_project(root)?;
     let project = loaded.project;
     let index = Index::build(&project);
     let (units, mut unit_diags) = project_units(&project);
+    let prompt_tokens = match crate::prompt::project_template(&project) {
+        Ok(template) => {
+            let inputs = crate::prompt::PromptInputs::from_project(&project, &index);
+            let text = crate::prompt::render_inputs(&inputs, template.as_deref());
+            Some(crate::prompt::count_tokens(&text))
+        }
+        Err(message) => {
+            let mut d = Diagnostic::new("SR010", "io-error", Severity::Error, message)
+                .help("fix `[prompt] template` in schemarouter.toml");
+            if let (Some(cf), Some(t)) = (project.config_file, &project.config.prompt.template) {
+                d = d.at(cf, t.span, "");
+            }
+            unit_diags.push(d);
+            None
+        }
+    };
     let ctx = Context {
         project: &project,
         index: &index,
         units: &units,
-        prompt_tokens: None,
+        prompt_tokens,
     };
     let mut load = loaded.diagnostics;
     load.append(&mut unit_diags);

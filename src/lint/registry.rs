@@ -201,6 +201,7 @@ registry! {
     "SR505" "unroutable-tool" unroutable_tool Warning Reachability true Some(&rules::unroutable_tool::UnroutableTool);
     "SR506" "unreachable-field" unreachable_field Warning Reachability true Some(&rules::unreachable_field::UnreachableField);
     "SR507" "missing-identifier" missing_identifier Warning Reachability true Some(&rules::missing_identifier::MissingIdentifier);
+    "SR601" "prompt-budget" prompt_budget Warning Prompt true Some(&rules::prompt_budget::PromptBudget);
     "SR901" "unused-suppression" unused_suppression Warning Suppression true None;
     "SR902" "suppression-without-reason" suppression_without_reason Warning Suppression true None;
     "SR903" "unknown-rule" unknown_rule Warning Suppression true None;

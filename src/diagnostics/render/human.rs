@@ -32,11 +32,14 @@ struct FileView {
 }
 
 impl FileView {
+    /// The file, named `path:line:column` of the label (our own character-based position;
+    /// miette's own header counts bytes, so it is turned off).
     fn of(sources: &SourceMap, label: &Label) -> FileView {
         let f = sources.get(label.file);
         let shift = if f.text.starts_with('\u{feff}') { 3 } else { 0 };
+        let (line, col) = f.line_col(label.span.start as usize);
         FileView {
-            name: f.name.clone(),
+            name: format!("{}:{line}:{col}", f.name),
             text: f.text[shift..].to_string(),
             shift,
         }
@@ -185,7 +188,8 @@ pub fn render(diags: &[Diagnostic], sources: &SourceMap, opts: HumanOptions) -> 
     let handler = GraphicalReportHandler::new_themed(theme)
         .with_width(opts.width)
         .with_links(false)
-        .with_urls(false);
+        .with_urls(false)
+        .without_primary_span_start();
     let mut out = String::new();
     for d in diags {
         let report = build(d, sources);

@@ -2,8 +2,12 @@
 //! [`crate::diagnostics::sort_diagnostics`] and returns the whole output as a string.
 
 pub mod concise;
+pub mod github;
+pub mod gitlab;
 pub mod human;
 pub mod json;
+pub mod junit;
+pub mod sarif;
 
 use super::Diagnostic;
 use crate::source::SourceMap;
@@ -17,6 +21,14 @@ pub enum OutputFormat {
     Concise,
     /// A JSON document with every finding and its positions.
     Json,
+    /// SARIF 2.1.0 (GitHub code scanning and other SARIF viewers).
+    Sarif,
+    /// GitHub Actions workflow annotations (`::error file=...::message`).
+    Github,
+    /// GitLab Code Quality report (JSON).
+    Gitlab,
+    /// JUnit XML, one test suite per file.
+    Junit,
 }
 
 /// Render `diags` in `format`.
@@ -37,5 +49,9 @@ pub fn render(
         ),
         OutputFormat::Concise => concise::render(diags, sources),
         OutputFormat::Json => json::render(diags, sources),
+        OutputFormat::Sarif => sarif::render(diags, sources),
+        OutputFormat::Github => github::render(diags, sources),
+        OutputFormat::Gitlab => gitlab::render(diags, sources),
+        OutputFormat::Junit => junit::render(diags, sources),
     }
 }

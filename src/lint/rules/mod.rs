@@ -34,6 +34,7 @@ pub mod missing_unit;
 pub mod multiple_documents;
 pub mod orphan_concept;
 pub mod parse_error;
+pub mod prompt_budget;
 pub mod suppression_without_reason;
 pub mod unit_as_published_mismatch;
 pub mod unit_conflict;

@@ -1,0 +1,237 @@
+//! Writing (atomically) and loading (with format and hash checks) the frozen artifact.
+//!
+//! `content_hash` is the blake3 of the `graph.json` bytes with the 64 hex digits of the
+//! `content_hash` value replaced by `0`s, so a loader verifies a file by hashing its bytes, not
+//! by re-serialising it. `graph.bin` is `SRGB` + format version (u32 LE) + the blake3 of the
+//! payload (32 bytes) + a MessagePack payload of the same artifact.
+
+use super::{FORMAT_VERSION, FrozenGraph};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+const HASH_KEY: &[u8] = b"\"content_hash\": \"";
+const BIN_MAGIC: &[u8; 4] = b"SRGB";
+
+/// Why an artifact could not be loaded.
+#[derive(Debug)]
+pub enum LoadError {
+    /// The file could not be read.
+    Io(std::io::Error),
+    /// The file is not a well-formed artifact (truncated, not JSON, missing fields).
+    Malformed(String),
+    /// Written by a newer schemarouter.
+    NewerFormat {
+        /// The file's format version.
+        found: u32,
+        /// The newest this build reads.
+        supported: u32,
+    },
+    /// The content hash does not match the bytes (edited or corrupted).
+    HashMismatch {
+        /// Hash recorded in the file.
+        recorded: String,
+        /// Hash of the bytes.
+        actual: String,
+    },
+}
+
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LoadError::Io(e) => write!(f, "cannot read the artifact: {e}"),
+            LoadError::Malformed(m) => write!(f, "the artifact is malformed or truncated: {m}"),
+            LoadError::NewerFormat { found, supported } => write!(
+                f,
+                "the artifact has format version {found}, newer than this schemarouter reads ({supported}); upgrade schemarouter or recompile the artifact"
+            ),
+            LoadError::HashMismatch { recorded, actual } => write!(
+                f,
+                "the artifact's content hash does not match its contents (recorded {recorded}, actual {actual}): it was edited or corrupted; recompile it with `schemarouter compile`"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// Serialise to the canonical JSON bytes, with both hashes filled in.
+pub fn to_json_bytes(fg: &FrozenGraph) -> Vec<u8> {
+    let mut body = fg.clone();
+    body.content_hash = "0".repeat(64);
+    let mut bytes = serde_json::to_vec_pretty(&body).unwrap_or_default();
+    bytes.push(b'\n');
+    let hash = blake3::hash(&bytes).to_hex().to_string();
+    if let Some(pos) = find(&bytes, HASH_KEY) {
+        let start = pos + HASH_KEY.len();
+        bytes[start..start + 64].copy_from_slice(hash.as_bytes());
+    }
+    bytes
+}
+
+/// The content hash the JSON form of `fg` would carry.
+pub fn json_content_hash(fg: &FrozenGraph) -> String {
+    let bytes = to_json_bytes(fg);
+    recorded_hash(&bytes).unwrap_or_default()
+}
+
+/// Serialise to the binary form.
+pub fn to_bin_bytes(fg: &FrozenGraph) -> Vec<u8> {
+    let payload = rmp_serde::to_vec_named(fg).unwrap_or_default();
+    let mut out = Vec::with_capacity(payload.len() + 40);
+    out.extend_from_slice(BIN_MAGIC);
+    out.extend_from_slice(&fg.format_version.to_le_bytes());
+    out.extend_from_slice(blake3::hash(&payload).as_bytes());
+    out.extend_from_slice(&payload);
+    out
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+fn recorded_hash(bytes: &[u8]) -> Option<String> {
+    let head = &bytes[..bytes.len().min(4096)];
+    let pos = find(head, HASH_KEY)? + HASH_KEY.len();
+    let h = bytes.get(pos..pos + 64)?;
+    std::str::from_utf8(h).ok().map(str::to_string)
+}
+
+/// Load and verify an artifact from bytes (JSON or binary, detected by the magic).
+pub fn load_bytes(bytes: &[u8]) -> Result<FrozenGraph, LoadError> {
+    if bytes.starts_with(BIN_MAGIC) {
+        return load_bin(bytes);
+    }
+    #[derive(serde::Deserialize)]
+    struct Header {
+        format_version: u32,
+    }
+    let fg: FrozenGraph = match serde_json::from_slice(bytes) {
+        Ok(fg) => fg,
+        Err(e) => {
+            if let Ok(h) = serde_json::from_slice::<Header>(bytes)
+                && h.format_version > FORMAT_VERSION
+            {
+                return Err(LoadError::NewerFormat {
+                    found: h.format_version,
+                    supported: FORMAT_VERSION,
+                });
+            }
+            return Err(LoadError::Malformed(e.to_string()));
+        }
+    };
+    if fg.format_version > FORMAT_VERSION {
+        return Err(LoadError::NewerFormat {
+            found: fg.format_version,
+            supported: FORMAT_VERSION,
+        });
+    }
+    let recorded =
+        recorded_hash(bytes).ok_or_else(|| LoadError::Malformed("no content_hash".into()))?;
+    let pos = find(bytes, HASH_KEY)
+        .map(|p| p + HASH_KEY.len())
+        .unwrap_or(0);
+    let mut hasher = blake3::Hasher::new();
+    hasher.update(&bytes[..pos]);
+    hasher.update(&[b'0'; 64]);
+    hasher.update(&bytes[pos + 64..]);
+    let actual = hasher.finalize().to_hex().to_string();
+    if actual != recorded {
+        return Err(LoadError::HashMismatch { recorded, actual });
+    }
+    Ok(fg)
+}
+
+fn load_bin(bytes: &[u8]) -> Result<FrozenGraph, LoadError> {
+    if bytes.len() < 40 {
+        return Err(LoadError::Malformed(
+            "binary artifact shorter than its header".into(),
+        ));
+    }
+    let version = u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]);
+    if version > FORMAT_VERSION {
+        return Err(LoadError::NewerFormat {
+            found: version,
+            supported: FORMAT_VERSION,
+        });
+    }
+    let recorded = &bytes[8..40];
+    let payload = &bytes[40..];
+    let actual = blake3::hash(payload);
+    if actual.as_bytes() != recorded {
+        return Err(LoadError::HashMismatch {
+            recorded: blake3::Hash::from_bytes(recorded.try_into().unwrap_or([0; 32]))
+                .to_hex()
+                .to_string(),
+            actual: actual.to_hex().to_string(),
+        });
+    }
+    rmp_serde::from_slice(payload).map_err(|e| LoadError::Malformed(e.to_string()))
+}
+
+/// Load and verify an artifact file (`graph.json` or `graph.bin`).
+///
+/// Errors: unreadable file, malformed or truncated content, a newer format, a hash mismatch.
+pub fn load(path: &Path) -> Result<FrozenGraph, LoadError> {
+    let bytes = std::fs::read(path).map_err(LoadError::Io)?;
+    load_bytes(&bytes)
+}
+
+impl FrozenGraph {
+    /// Load and verify an artifact file; see [`load`].
+    pub fn load(path: &Path) -> Result<FrozenGraph, LoadError> {
+        load(path)
+    }
+}
+
+/// Write `bytes` to `path` atomically: a temporary file in the same folder, flushed and synced,
+/// then renamed over the target. On any error the previous file is left untouched and the
+/// temporary file removed.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    write_atomic_with(path, |f| f.write_all(bytes))
+}
+
+/// [`write_atomic`] with a caller-supplied writer (used by tests to fail mid-write).
+pub fn write_atomic_with(
+    path: &Path,
+    write: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp: PathBuf = dir.join(format!(".{name}.tmp-{}", std::process::id()));
+    let result = (|| {
+        let mut f = std::fs::File::create(&tmp)?;
+        write(&mut f)?;
+        f.sync_all()?;
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn failed_write_leaves_previous_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("graph.json");
+        write_atomic(&p, b"old").unwrap();
+        let r = write_atomic_with(&p, |f| {
+            f.write_all(b"partial")?;
+            Err(std::io::Error::other("disk full"))
+        });
+        assert!(r.is_err());
+        assert_eq!(std::fs::read(&p).unwrap(), b"old");
+        let leftovers: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(leftovers.len(), 1);
+    }
+}

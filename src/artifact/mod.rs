@@ -1,0 +1,422 @@
+//! The frozen graph artifact: everything Algorithm 1 needs, precomputed, in a deterministic,
+//! versioned, hash-verified file (`graph.json`, or the compact `graph.bin`).
+//!
+//! Paper section 5: every router reads "a frozen JSON export of the schema graph" so every run
+//! uses an identical, versioned schema. Layout: header (`format_version`, `tool_version`,
+//! `project`, `content_hash`, `routing_fingerprint`), the typed graph as sorted node and edge
+//! lists, the routing tables (tools with endpoints, parameters and fields carrying their
+//! attachable metadata; intents; concepts), and the indices (`index`). All lists are sorted and
+//! all maps are ordered, so the same sources give the same bytes.
+
+pub mod build;
+pub mod io;
+
+use crate::graph::build::{GEdge, GNode};
+use crate::model::{Scalar, Template};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+pub use io::{LoadError, load, load_bytes};
+
+/// Current artifact format. Readers refuse newer formats.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// The artifact.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FrozenGraph {
+    /// Artifact format version ([`FORMAT_VERSION`] when written by this build).
+    pub format_version: u32,
+    /// Version of schemarouter that wrote it.
+    pub tool_version: String,
+    /// Project name and version from `schemarouter.toml`.
+    pub project: ProjectInfo,
+    /// blake3 (hex) of the `graph.json` bytes with this value's 64 digits replaced by `0`s.
+    pub content_hash: String,
+    /// blake3 (hex) of what can change a plan (descriptions and example queries excluded).
+    pub routing_fingerprint: String,
+    /// The typed schema graph, as sorted lists.
+    pub graph: GraphData,
+    /// Tools sorted by id.
+    pub tools: Vec<ToolData>,
+    /// Intents sorted by id.
+    pub intents: Vec<IntentData>,
+    /// Concepts sorted by id.
+    pub concepts: Vec<ConceptData>,
+    /// Domains sorted by id (id, description).
+    pub domains: Vec<NamedData>,
+    /// Field groups sorted by id (id, description).
+    pub groups: Vec<NamedData>,
+    /// Known source types.
+    pub source_types: Vec<String>,
+    /// Precomputed indices for Algorithm 1.
+    pub index: Indices,
+}
+
+/// Project identity.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProjectInfo {
+    /// Name.
+    pub name: String,
+    /// Version.
+    pub version: String,
+}
+
+/// Graph as sorted lists.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct GraphData {
+    /// Nodes sorted by id.
+    pub nodes: Vec<GNode>,
+    /// Edges sorted by (from, kind, to).
+    pub edges: Vec<GEdge>,
+}
+
+/// An id with an optional description.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NamedData {
+    /// Id.
+    pub id: String,
+    /// Description.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+}
+
+/// Provenance ready to attach to plan fields.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProvenanceData {
+    /// Publisher.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub publisher: Option<String>,
+    /// Method (DFT functional, instrument).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub method: Option<String>,
+    /// Citation / DOI.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub citation: Option<String>,
+    /// URL.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+}
+
+/// Licence ready to attach to plan fields.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LicenceData {
+    /// SPDX expression or LicenseRef.
+    pub spdx: String,
+    /// Provider wording.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wording: Option<String>,
+    /// Terms URL.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// Attribution text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attribution: Option<String>,
+    /// Whether the licence was confirmed.
+    pub verified: bool,
+}
+
+/// A tool with its routing data.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ToolData {
+    /// Id.
+    pub id: String,
+    /// Title.
+    pub title: String,
+    /// Other names users say.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub names: Vec<String>,
+    /// Description.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Domain id.
+    pub domain: String,
+    /// Tool-level source type.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_type: Option<String>,
+    /// Source types present on the tool or any of its fields (for the source filter).
+    pub source_types: Vec<String>,
+    /// Priority (default 0).
+    pub priority: i64,
+    /// True for web tools (deprioritised by the ranking).
+    pub is_web: bool,
+    /// Total response fields over all endpoints (ranking tie-break: fewest first).
+    pub total_fields: u32,
+    /// Provenance.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provenance: Option<ProvenanceData>,
+    /// Tool licence.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub licence: Option<LicenceData>,
+    /// Endpoints sorted by id.
+    pub endpoints: Vec<EndpointData>,
+}
+
+/// An endpoint with its parameters and fields.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct EndpointData {
+    /// Id.
+    pub id: String,
+    /// HTTP method.
+    pub method: String,
+    /// URL.
+    pub url: String,
+    /// Description.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// Parameters sorted by name.
+    pub parameters: Vec<ParamData>,
+    /// Fields sorted by name.
+    pub fields: Vec<FieldData>,
+    /// Indices of identifier fields.
+    pub identifiers: Vec<u32>,
+    /// Group id -> indices of the fields in the group.
+    pub group_fields: BTreeMap<String, Vec<u32>>,
+}
+
+/// A parameter.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ParamData {
+    /// Provider's name.
+    pub name: String,
+    /// Value type (`string`, `integer`, `number[]`, ...).
+    #[serde(rename = "type")]
+    pub ty: String,
+    /// Allowed values.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub enum_values: Vec<Scalar>,
+    /// Required.
+    pub required: bool,
+    /// Credential supplied by the client.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub auth: bool,
+    /// Provider default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default: Option<Scalar>,
+    /// Bindings from parameter concepts.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bind: Vec<BindingData>,
+    /// Separator when several bindings fill it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub join: Option<String>,
+    /// Description.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+}
+
+/// A binding from a concept.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BindingData {
+    /// Concept id.
+    pub concept: String,
+    /// Template (default `{value}`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub template: Option<Template>,
+    /// Companion parameters fixed by the binding.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub set: BTreeMap<String, Scalar>,
+}
+
+/// Unit metadata of a field.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct UnitData {
+    /// Canonical spelling.
+    pub canonical: String,
+    /// Dimension, human form ("energy per atom").
+    pub dimension: String,
+    /// Provider's spelling, when different.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub as_published: Option<String>,
+}
+
+/// A response field with everything a plan attaches.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FieldData {
+    /// Provider's JSON path.
+    pub name: String,
+    /// Value type.
+    #[serde(rename = "type")]
+    pub ty: String,
+    /// Unit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit: Option<UnitData>,
+    /// Identifier flag.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub identifier: bool,
+    /// Groups (sorted).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub groups: Vec<String>,
+    /// Concepts (sorted).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub concepts: Vec<String>,
+    /// Qualifiers.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub qualifiers: BTreeMap<String, String>,
+    /// Factor from this field's unit to each concept's canonical unit.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub concept_factors: BTreeMap<String, f64>,
+    /// Effective source type (field override or tool).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_type: Option<String>,
+    /// Field-level licence override (the tool's licence applies otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub licence: Option<LicenceData>,
+    /// Wire encoding when it differs from the type.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub encoding: Option<String>,
+    /// Missing-value marker.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub missing_value: Option<String>,
+    /// Description.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+}
+
+/// An intent with its precomputed candidates.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct IntentData {
+    /// Id.
+    pub id: String,
+    /// One-line description (in the prompt).
+    pub description: String,
+    /// Domains.
+    pub domains: Vec<String>,
+    /// Required groups.
+    pub required_groups: Vec<String>,
+    /// Example queries.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub examples: Vec<String>,
+    /// Candidate tool indices (domain and required-group filter applied; Algorithm 1 lines 3-5).
+    pub candidates: Vec<u32>,
+}
+
+/// A concept.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ConceptData {
+    /// Id.
+    pub id: String,
+    /// `response` or `parameter`.
+    pub kind: String,
+    /// Canonical unit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit: Option<String>,
+    /// Dimension (human form) of the canonical unit, or the declared dimension name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dimension: Option<String>,
+    /// Alias texts per language.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub aliases: BTreeMap<String, Vec<String>>,
+    /// Description.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+}
+
+/// How a field matches a concept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MatchKind {
+    /// The field carries the concept and its name is the concept's id or one of its aliases.
+    Exact,
+    /// The field carries the concept (through the alias layer) under another name.
+    Alias,
+    /// The field does not carry the concept, but its name contains the concept's id (ranking only).
+    Partial,
+}
+
+impl MatchKind {
+    /// Ranking score: exact 3, alias 2, partial 1 (Algorithm 1, concept-match ranking).
+    pub fn score(self) -> u32 {
+        match self {
+            MatchKind::Exact => 3,
+            MatchKind::Alias => 2,
+            MatchKind::Partial => 1,
+        }
+    }
+}
+
+/// A (tool, endpoint, field) posting of a concept.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Posting {
+    /// Tool index.
+    pub tool: u32,
+    /// Endpoint index within the tool.
+    pub endpoint: u32,
+    /// Field index within the endpoint.
+    pub field: u32,
+    /// Match kind.
+    pub kind: MatchKind,
+}
+
+/// A (tool, endpoint, parameter) reference.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct ParamPosting {
+    /// Tool index.
+    pub tool: u32,
+    /// Endpoint index within the tool.
+    pub endpoint: u32,
+    /// Parameter index within the endpoint.
+    pub parameter: u32,
+}
+
+/// A field reference.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct FieldKey {
+    /// Tool index.
+    pub tool: u32,
+    /// Endpoint index within the tool.
+    pub endpoint: u32,
+    /// Field index within the endpoint.
+    pub field: u32,
+}
+
+/// Precomputed indices (issue: "routing never scans the whole schema").
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Indices {
+    /// Normalised alias text (and every concept id) -> concept ids.
+    pub alias_to_concept: BTreeMap<String, Vec<String>>,
+    /// Normalised alias text -> the exact fields it means (field-targeted aliases).
+    pub alias_to_field: BTreeMap<String, Vec<FieldKey>>,
+    /// Concept id -> postings (exact and alias matches project; partial ones only rank).
+    pub concept_postings: BTreeMap<String, Vec<Posting>>,
+    /// Parameter concept -> parameters bound from it.
+    pub param_postings: BTreeMap<String, Vec<ParamPosting>>,
+    /// Normalised tool id, title and names -> tool index.
+    pub tool_names: BTreeMap<String, u32>,
+    /// Most words in one alias text (bounds the analyzer's n-gram scan).
+    pub max_alias_words: u32,
+}
+
+impl FrozenGraph {
+    /// The tool with this id.
+    pub fn tool(&self, id: &str) -> Option<(usize, &ToolData)> {
+        self.tools
+            .binary_search_by(|t| t.id.as_str().cmp(id))
+            .ok()
+            .map(|i| (i, &self.tools[i]))
+    }
+
+    /// The intent with this id.
+    pub fn intent(&self, id: &str) -> Option<&IntentData> {
+        self.intents
+            .binary_search_by(|t| t.id.as_str().cmp(id))
+            .ok()
+            .map(|i| &self.intents[i])
+    }
+
+    /// The concept with this id.
+    pub fn concept(&self, id: &str) -> Option<&ConceptData> {
+        self.concepts
+            .binary_search_by(|t| t.id.as_str().cmp(id))
+            .ok()
+            .map(|i| &self.concepts[i])
+    }
+
+    /// The field behind a key.
+    pub fn field(&self, k: FieldKey) -> &FieldData {
+        &self.tools[k.tool as usize].endpoints[k.endpoint as usize].fields[k.field as usize]
+    }
+
+    /// Count of response fields over all tools.
+    pub fn field_count(&self) -> usize {
+        self.tools.iter().map(|t| t.total_fields as usize).sum()
+    }
+}

@@ -1,0 +1,298 @@
+//! `compile`, `stats` and `graph`.
+
+use crate::artifact::{self, FrozenGraph, io};
+use crate::diagnostics::Summary;
+use crate::diagnostics::render::{self, OutputFormat};
+use crate::lint;
+use crate::prompt;
+use clap::Args;
+use std::path::{Path, PathBuf};
+
+/// Arguments of `schemarouter compile`.
+#[derive(Debug, Args)]
+pub struct CompileArgs {
+    /// Project folder.
+    #[arg(default_value = ".")]
+    pub path: PathBuf,
+    /// Output folder for `graph.json` (or `graph.bin`) and `intent_prompt.txt`.
+    #[arg(long, default_value = "build")]
+    pub out: PathBuf,
+    /// Artifact form: `json` (default), `bin` (compact MessagePack), or `both`.
+    #[arg(long, value_enum, default_value_t = ArtifactFormat::Json)]
+    pub format: ArtifactFormat,
+    /// Do not write: exit 1 when the files in --out differ from what compile would write.
+    #[arg(long)]
+    pub check: bool,
+}
+
+/// Artifact forms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ArtifactFormat {
+    /// graph.json
+    Json,
+    /// graph.bin
+    Bin,
+    /// both files
+    Both,
+}
+
+/// A compiled project: artifact, prompt text and the files to write.
+pub struct Compiled {
+    /// The artifact.
+    pub graph: FrozenGraph,
+    /// The intent-registry prompt.
+    pub prompt: String,
+    /// (file name, bytes) to write into the output folder.
+    pub files: Vec<(&'static str, Vec<u8>)>,
+}
+
+/// Check and compile a project; on errors print them to stderr and return the exit code.
+pub fn compile_project(path: &Path, format: ArtifactFormat) -> Result<Compiled, u8> {
+    let checked = match lint::check_path(path) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Err(super::EXIT_USAGE);
+        }
+    };
+    if checked.io_error {
+        eprint!(
+            "{}",
+            render::render(
+                OutputFormat::Concise,
+                &checked.diagnostics,
+                &checked.project.sources,
+                false
+            )
+        );
+        return Err(super::EXIT_USAGE);
+    }
+    if checked.has_errors() {
+        let errors: Vec<_> = checked
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == crate::diagnostics::Severity::Error)
+            .cloned()
+            .collect();
+        eprint!(
+            "{}",
+            render::render(
+                OutputFormat::Human,
+                &errors,
+                &checked.project.sources,
+                false
+            )
+        );
+        eprintln!(
+            "error: refusing to compile: `schemarouter check` found {} error(s)",
+            errors.len()
+        );
+        return Err(1);
+    }
+    let s = Summary::of(&checked.diagnostics);
+    if s.warnings + s.infos > 0 {
+        eprintln!(
+            "note: check found {} warning(s) and {} info(s); run `schemarouter check` for details",
+            s.warnings, s.infos
+        );
+    }
+    let template = match prompt::project_template(&checked.project) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Err(super::EXIT_USAGE);
+        }
+    };
+    let graph = artifact::build::compile(&checked.project, &checked.index, &checked.units);
+    let prompt_text = prompt::render(&graph, template.as_deref());
+    let mut files = Vec::new();
+    if matches!(format, ArtifactFormat::Json | ArtifactFormat::Both) {
+        files.push(("graph.json", io::to_json_bytes(&graph)));
+    }
+    if matches!(format, ArtifactFormat::Bin | ArtifactFormat::Both) {
+        files.push(("graph.bin", io::to_bin_bytes(&graph)));
+    }
+    files.push(("intent_prompt.txt", prompt_text.clone().into_bytes()));
+    Ok(Compiled {
+        graph,
+        prompt: prompt_text,
+        files,
+    })
+}
+
+/// Run `compile`.
+pub fn run_compile(args: CompileArgs) -> u8 {
+    let compiled = match compile_project(&args.path, args.format) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    if args.check {
+        let mut stale = Vec::new();
+        for (name, bytes) in &compiled.files {
+            let p = args.out.join(name);
+            match std::fs::read(&p) {
+                Ok(existing) if &existing == bytes => {}
+                Ok(_) => stale.push(format!("{} differs from the sources", p.display())),
+                Err(_) => stale.push(format!("{} is missing", p.display())),
+            }
+        }
+        if stale.is_empty() {
+            println!("up to date: {}", summary(&compiled, &args.out));
+            return 0;
+        }
+        for s in &stale {
+            eprintln!("stale: {s}");
+        }
+        eprintln!(
+            "error: the committed artifact does not match the sources; run `schemarouter compile {} --out {}`",
+            args.path.display(),
+            args.out.display()
+        );
+        return 1;
+    }
+    if let Err(e) = std::fs::create_dir_all(&args.out) {
+        eprintln!("error: cannot create `{}`: {e}", args.out.display());
+        return super::EXIT_USAGE;
+    }
+    for (name, bytes) in &compiled.files {
+        let p = args.out.join(name);
+        if let Err(e) = io::write_atomic(&p, bytes) {
+            eprintln!("error: cannot write `{}`: {e}", p.display());
+            return super::EXIT_USAGE;
+        }
+    }
+    println!("{}", summary(&compiled, &args.out));
+    0
+}
+
+fn summary(c: &Compiled, out: &Path) -> String {
+    let g = &c.graph;
+    let endpoints: usize = g.tools.iter().map(|t| t.endpoints.len()).sum();
+    let files: Vec<String> = c
+        .files
+        .iter()
+        .map(|(n, _)| out.join(n).display().to_string())
+        .collect();
+    format!(
+        "compiled {} {}: {} tools, {} endpoints, {} fields, {} concepts, {} intents; content hash {}; prompt {} tokens -> {}",
+        g.project.name,
+        g.project.version,
+        g.tools.len(),
+        endpoints,
+        g.field_count(),
+        g.concepts.len(),
+        g.intents.len(),
+        &g.content_hash[..16],
+        prompt::count_tokens(&c.prompt),
+        files.join(", ")
+    )
+}
+
+/// Arguments of `schemarouter stats`.
+#[derive(Debug, Args)]
+pub struct StatsArgs {
+    /// Project folder (ignored with --artifact).
+    #[arg(default_value = ".")]
+    pub path: PathBuf,
+    /// Read a compiled artifact instead of compiling the project.
+    #[arg(long)]
+    pub artifact: Option<PathBuf>,
+    /// `table` (default) or `json`.
+    #[arg(long, value_enum, default_value_t = super::check::TableFormat::Table)]
+    pub format: super::check::TableFormat,
+}
+
+/// Load an artifact, or compile the project in memory.
+pub fn graph_for(path: &Path, artifact: Option<&Path>) -> Result<(FrozenGraph, String), u8> {
+    match artifact {
+        Some(a) => match FrozenGraph::load(a) {
+            Ok(g) => {
+                let prompt_path = a.with_file_name("intent_prompt.txt");
+                let prompt = std::fs::read_to_string(prompt_path)
+                    .unwrap_or_else(|_| prompt::render(&g, None));
+                Ok((g, prompt))
+            }
+            Err(e) => {
+                eprintln!("error: {}: {e}", a.display());
+                Err(super::EXIT_USAGE)
+            }
+        },
+        None => compile_project(path, ArtifactFormat::Json).map(|c| (c.graph, c.prompt)),
+    }
+}
+
+/// The `stats` numbers.
+#[derive(Debug, serde::Serialize)]
+pub struct Stats {
+    /// Node counts per kind.
+    pub nodes: std::collections::BTreeMap<String, usize>,
+    /// Edge count.
+    pub edges: usize,
+    /// Alias texts in the index.
+    pub alias_texts: usize,
+    /// Intent-registry prompt tokens (o200k_base).
+    pub prompt_tokens: usize,
+    /// Prompt-all rendering tokens (o200k_base).
+    pub prompt_all_tokens: usize,
+    /// prompt_all_tokens / prompt_tokens.
+    pub ratio: f64,
+}
+
+/// Compute stats of an artifact and its prompt.
+pub fn stats(g: &FrozenGraph, prompt_text: &str) -> Stats {
+    let mut nodes = std::collections::BTreeMap::new();
+    for n in &g.graph.nodes {
+        *nodes.entry(format!("{:?}", n.kind)).or_insert(0) += 1;
+    }
+    let prompt_tokens = prompt::count_tokens(prompt_text);
+    let prompt_all_tokens = prompt::count_tokens(&prompt::render_prompt_all(g));
+    Stats {
+        nodes,
+        edges: g.graph.edges.len(),
+        alias_texts: g.index.alias_to_concept.len() + g.index.alias_to_field.len(),
+        prompt_tokens,
+        prompt_all_tokens,
+        ratio: if prompt_tokens == 0 {
+            0.0
+        } else {
+            prompt_all_tokens as f64 / prompt_tokens as f64
+        },
+    }
+}
+
+/// Render stats as a table.
+pub fn stats_table(s: &Stats) -> String {
+    let mut out = String::from("node kind          count\n");
+    for (k, v) in &s.nodes {
+        out.push_str(&format!("{k:<18} {v:>5}\n"));
+    }
+    out.push_str(&format!("{:<18} {:>5}\n", "edges", s.edges));
+    out.push_str(&format!("{:<18} {:>5}\n\n", "alias texts", s.alias_texts));
+    out.push_str("routing prompt                 tokens (o200k_base)\n");
+    out.push_str(&format!(
+        "{:<30} {:>7}\n",
+        "intent registry (ours)", s.prompt_tokens
+    ));
+    out.push_str(&format!(
+        "{:<30} {:>7}\n",
+        "prompt-all (whole schema)", s.prompt_all_tokens
+    ));
+    out.push_str(&format!("{:<30} {:>7.1}x\n", "ratio", s.ratio));
+    out
+}
+
+/// Run `stats`.
+pub fn run_stats(args: StatsArgs) -> u8 {
+    let (g, prompt_text) = match graph_for(&args.path, args.artifact.as_deref()) {
+        Ok(x) => x,
+        Err(c) => return c,
+    };
+    let s = stats(&g, &prompt_text);
+    match args.format {
+        super::check::TableFormat::Table => print!("{}", stats_table(&s)),
+        super::check::TableFormat::Json => {
+            println!("{}", serde_json::to_string_pretty(&s).unwrap_or_default())
+        }
+    }
+    0
+}

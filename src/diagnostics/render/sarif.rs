@@ -1,0 +1,210 @@
+//! SARIF 2.1.0 output (for GitHub code scanning and other SARIF viewers), built with the
+//! `serde-sarif` types.
+//!
+//! One run whose `tool.driver.rules` lists every rule of [`crate::lint::RULES`] in registry order
+//! (so a result's `ruleIndex` is the rule's position there), and one result per diagnostic in the
+//! order given. Locations are relative to the project root; columns count Unicode scalar values
+//! (`columnKind: "unicodeCodePoints"`), as [`Position::resolve`] computes them. A diagnostic
+//! without a file gets no location. The output depends only on the diagnostics and the sources,
+//! so it is identical between runs.
+
+use super::super::{Diagnostic, Label, Position, Severity};
+use crate::lint::{RULES, RuleEntry};
+use crate::source::SourceMap;
+use serde_sarif::sarif::{
+    ArtifactLocation, Location, Message, MultiformatMessageString, PhysicalLocation, PropertyBag,
+    Region, ReportingConfiguration, ReportingDescriptor, Result as SarifResult, ResultLevel, Run,
+    Sarif, Tool, ToolComponent,
+};
+
+/// The `$schema` written into every SARIF log.
+pub const SCHEMA_URI: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+
+/// The SARIF version written into every log.
+pub const SARIF_VERSION: &str = "2.1.0";
+
+/// Where to read about the tool: the package's repository or homepage when Cargo.toml names one,
+/// else its crates.io page.
+pub fn information_uri() -> &'static str {
+    match (env!("CARGO_PKG_REPOSITORY"), env!("CARGO_PKG_HOMEPAGE")) {
+        (repo, _) if !repo.is_empty() => repo,
+        (_, home) if !home.is_empty() => home,
+        _ => "https://crates.io/crates/schemarouter",
+    }
+}
+
+/// SARIF level name for a severity (`error`, `warning`, `note`).
+pub fn level_name(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "note",
+    }
+}
+
+fn result_level(severity: Severity) -> ResultLevel {
+    match severity {
+        Severity::Error => ResultLevel::Error,
+        Severity::Warning => ResultLevel::Warning,
+        Severity::Info => ResultLevel::Note,
+    }
+}
+
+fn text(s: impl Into<String>) -> MultiformatMessageString {
+    MultiformatMessageString::builder().text(s.into()).build()
+}
+
+fn descriptor(entry: &RuleEntry) -> ReportingDescriptor {
+    let docs = entry.docs();
+    ReportingDescriptor::builder()
+        .id(entry.code)
+        .name(entry.name)
+        .short_description(text(entry.summary()))
+        .full_description(text(docs.clone()))
+        .help(
+            MultiformatMessageString::builder()
+                .text(docs.clone())
+                .markdown(docs)
+                .build(),
+        )
+        .default_configuration(
+            ReportingConfiguration::builder()
+                .level(serde_json::Value::from(level_name(entry.default_severity)))
+                .build(),
+        )
+        .properties(
+            PropertyBag::builder()
+                .tags(vec![entry.category.as_str().to_string()])
+                .build(),
+        )
+        .build()
+}
+
+/// Percent-encode a `/`-separated relative path so that it is a valid URI reference: ASCII
+/// letters, digits, `-._~` and `/` stay, every other byte (spaces, `:`, `%`, non-ASCII UTF-8)
+/// becomes `%XX`.
+pub fn path_to_uri(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for b in path.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'/') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+fn location(label: &Label, sources: &SourceMap, with_message: bool) -> Location {
+    let p = Position::resolve(label, sources);
+    let region = Region::builder()
+        .start_line(p.line as i64)
+        .start_column(p.column as i64)
+        .end_line(p.end_line as i64)
+        .end_column(p.end_column as i64)
+        .build();
+    let physical = PhysicalLocation::builder()
+        .artifact_location(
+            ArtifactLocation::builder()
+                .uri(path_to_uri(&p.file))
+                .build(),
+        )
+        .region(region)
+        .build();
+    let message = if with_message && !label.message.is_empty() {
+        Some(Message::builder().text(label.message.clone()).build())
+    } else {
+        None
+    };
+    Location {
+        annotations: None,
+        id: None,
+        logical_locations: None,
+        message,
+        physical_location: Some(physical),
+        properties: None,
+        relationships: None,
+    }
+}
+
+fn result(d: &Diagnostic, sources: &SourceMap) -> SarifResult {
+    let mut message = d.message.clone();
+    if let Some(h) = &d.help {
+        message.push_str("\nhelp: ");
+        message.push_str(h);
+    }
+    let mut r = SarifResult::builder()
+        .rule_id(d.code)
+        .level(result_level(d.severity))
+        .message(Message::builder().text(message).build())
+        .build();
+    r.rule_index = RULES
+        .iter()
+        .position(|e| e.code == d.code)
+        .map(|i| i as i64);
+    if let Some(primary) = &d.primary {
+        r.locations = Some(vec![location(primary, sources, false)]);
+        if !d.secondary.is_empty() {
+            let related = d
+                .secondary
+                .iter()
+                .enumerate()
+                .map(|(i, l)| {
+                    let mut loc = location(l, sources, true);
+                    loc.id = Some(i as i64);
+                    loc
+                })
+                .collect();
+            r.related_locations = Some(related);
+        }
+    }
+    r
+}
+
+/// The SARIF log for these diagnostics, as a value.
+pub fn sarif(diags: &[Diagnostic], sources: &SourceMap) -> Sarif {
+    let driver = ToolComponent::builder()
+        .name("schemarouter")
+        .version(env!("CARGO_PKG_VERSION"))
+        .information_uri(information_uri())
+        .rules(RULES.iter().map(descriptor).collect::<Vec<_>>())
+        .build();
+    let run = Run::builder()
+        .tool(Tool::builder().driver(driver).build())
+        .column_kind(serde_json::Value::from("unicodeCodePoints"))
+        .results(diags.iter().map(|d| result(d, sources)).collect::<Vec<_>>())
+        .build();
+    Sarif::builder()
+        .schema(SCHEMA_URI)
+        .version(serde_json::Value::from(SARIF_VERSION))
+        .runs(vec![run])
+        .build()
+}
+
+/// The SARIF 2.1.0 log for these diagnostics, pretty-printed, ending in a newline.
+pub fn render(diags: &[Diagnostic], sources: &SourceMap) -> String {
+    let mut s =
+        serde_json::to_string_pretty(&sarif(diags, sources)).unwrap_or_else(|_| "{}".to_string());
+    s.push('\n');
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uris_are_percent_encoded() {
+        assert_eq!(path_to_uri("schemas/mp.yaml"), "schemas/mp.yaml");
+        assert_eq!(path_to_uri("schemas/a b:c.yaml"), "schemas/a%20b%3Ac.yaml");
+        assert_eq!(path_to_uri("aliases/밴.yaml"), "aliases/%EB%B0%B4.yaml");
+        assert_eq!(path_to_uri("100%.yaml"), "100%25.yaml");
+    }
+
+    #[test]
+    fn levels() {
+        assert_eq!(level_name(Severity::Info), "note");
+        assert_eq!(level_name(Severity::Warning), "warning");
+        assert_eq!(level_name(Severity::Error), "error");
+    }
+}

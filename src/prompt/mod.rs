@@ -1,0 +1,228 @@
+//! The generated intent-registry prompt (the Understand prompt of paper Appendix D, in our own
+//! words), the "prompt-all" rendering of the whole schema that the paper's baseline sends, and
+//! token counting with a real BPE tokenizer (tiktoken o200k_base).
+//!
+//! The registry prompt lists intents (id and one line), parameter concepts and the tool names
+//! users may say; it never contains tool or field descriptions, so it grows with intents, not
+//! with fields.
+
+use crate::artifact::FrozenGraph;
+use crate::model::normalise_alias;
+
+/// The built-in template. Placeholders: `{{intents}}`, `{{parameter_concepts}}`,
+/// `{{tool_names}}`, `{{source_types}}`.
+pub const DEFAULT_TEMPLATE: &str = r#"You route questions to data tools. Reply with one JSON object only:
+{"intent": <intent id or null>, "domain_concepts": [<requested properties, snake_case>], "parameters": {<parameter concept>: <value>}, "target_apis": [<tool ids>], "source_constraint": <source type or null>}
+Rules:
+- intent: one id below; null if none fits (then everything else empty).
+- domain_concepts: never empty when intent is set; list every property asked for.
+- parameters: only the parameter concepts below; values as written.
+- target_apis: tools the user names, else [].
+- source_constraint: experimental (measured), calculated (DFT, computed), literature (papers); else null. Allowed: {{source_types}}.
+- A vague question about a material, compound or company still gets the closest intent.
+Intents:
+{{intents}}
+Parameter concepts: {{parameter_concepts}}
+Tools: {{tool_names}}
+"#;
+
+/// What the registry prompt is made of.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PromptInputs {
+    /// (intent id, one-line description), sorted by id.
+    pub intents: Vec<(String, String)>,
+    /// Parameter concepts (concepts some parameter binds), sorted.
+    pub parameter_concepts: Vec<String>,
+    /// (tool id, names users say), sorted by id.
+    pub tools: Vec<(String, Vec<String>)>,
+    /// Known source types.
+    pub source_types: Vec<String>,
+}
+
+impl PromptInputs {
+    /// From a compiled artifact.
+    pub fn from_artifact(fg: &FrozenGraph) -> PromptInputs {
+        PromptInputs {
+            intents: fg
+                .intents
+                .iter()
+                .map(|i| (i.id.clone(), i.description.clone()))
+                .collect(),
+            parameter_concepts: fg
+                .concepts
+                .iter()
+                .filter(|c| fg.index.param_postings.contains_key(&c.id))
+                .map(|c| c.id.clone())
+                .collect(),
+            tools: fg
+                .tools
+                .iter()
+                .map(|t| {
+                    let mut names = vec![t.title.clone()];
+                    names.extend(t.names.iter().cloned());
+                    (t.id.clone(), names)
+                })
+                .collect(),
+            source_types: fg.source_types.clone(),
+        }
+    }
+
+    /// Straight from a loaded project (what `check` uses for the `prompt-budget` rule).
+    pub fn from_project(
+        p: &crate::model::Project,
+        ix: &crate::graph::index::Index,
+    ) -> PromptInputs {
+        let mut intents: Vec<(String, String)> = p
+            .intents
+            .iter()
+            .map(|i| (i.item.id.value.clone(), i.item.description.value.clone()))
+            .collect();
+        intents.sort();
+        intents.dedup_by(|a, b| a.0 == b.0);
+        let mut parameter_concepts: Vec<String> = ix
+            .params_by_concept
+            .keys()
+            .filter(|c| ix.concepts.contains_key(*c))
+            .cloned()
+            .collect();
+        parameter_concepts.sort();
+        let mut tools: Vec<(String, Vec<String>)> = p
+            .tools
+            .iter()
+            .map(|t| {
+                let mut names: Vec<String> = t.names.iter().map(|n| n.value.clone()).collect();
+                names.sort();
+                names.dedup();
+                names.insert(0, t.title.value.clone());
+                (t.id.value.clone(), names)
+            })
+            .collect();
+        tools.sort();
+        tools.dedup_by(|a, b| a.0 == b.0);
+        PromptInputs {
+            intents,
+            parameter_concepts,
+            tools,
+            source_types: p.source_types(),
+        }
+    }
+}
+
+/// Render the intent-registry prompt, with the built-in template or a custom one (placeholders
+/// as in [`DEFAULT_TEMPLATE`]).
+pub fn render_inputs(inputs: &PromptInputs, template: Option<&str>) -> String {
+    let intents: Vec<String> = inputs
+        .intents
+        .iter()
+        .map(|(id, d)| format!("- {id}: {}", d.trim()))
+        .collect();
+    // Tool id and title only: other names users say are resolved by the router's name index.
+    let tools: Vec<String> = inputs
+        .tools
+        .iter()
+        .map(|(id, names)| match names.first() {
+            Some(title) if normalise_alias(title) != normalise_alias(id) => {
+                format!("{id} ({title})")
+            }
+            _ => id.clone(),
+        })
+        .collect();
+    let mut out = template
+        .unwrap_or(DEFAULT_TEMPLATE)
+        .replace("{{intents}}", &intents.join("\n"))
+        .replace(
+            "{{parameter_concepts}}",
+            &inputs.parameter_concepts.join(", "),
+        )
+        .replace("{{tool_names}}", &tools.join(", "))
+        .replace("{{source_types}}", &inputs.source_types.join(", "));
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    out
+}
+
+/// Render the intent-registry prompt of an artifact.
+pub fn render(fg: &FrozenGraph, template: Option<&str>) -> String {
+    render_inputs(&PromptInputs::from_artifact(fg), template)
+}
+
+/// Read the project's custom template, if `[prompt] template` names one.
+///
+/// Errors: the file cannot be read (message names the path).
+pub fn project_template(p: &crate::model::Project) -> Result<Option<String>, String> {
+    let Some(t) = &p.config.prompt.template else {
+        return Ok(None);
+    };
+    let path = p.root.join(&t.value);
+    std::fs::read_to_string(&path)
+        .map(Some)
+        .map_err(|e| format!("cannot read prompt template `{}`: {e}", t.value))
+}
+
+/// The "prompt-all" rendering: every tool, endpoint, parameter and field with types, units and
+/// descriptions, as the paper's prompt-all baseline would send it (Appendix C).
+pub fn render_prompt_all(fg: &FrozenGraph) -> String {
+    let mut out = String::from(
+        "You can call the following tools. Choose the tools, endpoint, parameters and response fields that answer the user's question.\n\n",
+    );
+    for t in &fg.tools {
+        out.push_str(&format!("Tool {} ({})", t.id, t.title));
+        if let Some(st) = &t.source_type {
+            out.push_str(&format!(" [{st}]"));
+        }
+        out.push('\n');
+        if let Some(d) = &t.description {
+            out.push_str(&format!("  {d}\n"));
+        }
+        for e in &t.endpoints {
+            out.push_str(&format!("  Endpoint {} {} {}\n", e.id, e.method, e.url));
+            if let Some(d) = &e.description {
+                out.push_str(&format!("    {d}\n"));
+            }
+            for p in &e.parameters {
+                out.push_str(&format!(
+                    "    param {}: {}{}",
+                    p.name,
+                    p.ty,
+                    if p.required { " (required)" } else { "" }
+                ));
+                if !p.enum_values.is_empty() {
+                    let v: Vec<String> = p.enum_values.iter().map(|s| s.to_string()).collect();
+                    out.push_str(&format!(" one of {}", v.join("|")));
+                }
+                if let Some(d) = &p.description {
+                    out.push_str(&format!(" - {d}"));
+                }
+                out.push('\n');
+            }
+            for f in &e.fields {
+                out.push_str(&format!("    field {}: {}", f.name, f.ty));
+                if let Some(u) = &f.unit {
+                    out.push_str(&format!(" [{}]", u.canonical));
+                }
+                if let Some(d) = &f.description {
+                    out.push_str(&format!(" - {d}"));
+                }
+                out.push('\n');
+            }
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// Number of o200k_base tokens in `text`.
+pub fn count_tokens(text: &str) -> usize {
+    tiktoken_rs::o200k_base_singleton()
+        .encode_with_special_tokens(text)
+        .len()
+}
+
+/// Start loading the tokenizer on a background thread (it takes ~0.2 s), so that it overlaps
+/// with reading and checking the project. Later [`count_tokens`] calls wait for it.
+pub fn warm_up() {
+    std::thread::spawn(|| {
+        let _ = tiktoken_rs::o200k_base_singleton();
+    });
+}

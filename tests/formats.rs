@@ -1,0 +1,454 @@
+//! CI output formats: every format of `check --format` rendered for the `multi-finding` fixture
+//! (several severities in several files, a secondary label in another file, a non-ASCII line)
+//! and pinned as insta snapshots in the top-level `snapshots/` folder, plus exact checks of key
+//! fields, SARIF validation against the SARIF 2.1.0 JSON Schema, byte-identical re-rendering, and
+//! GitLab fingerprints that survive line shifts.
+
+use schemarouter::diagnostics::render::{OutputFormat, render};
+use schemarouter::diagnostics::{Diagnostic, Severity};
+use schemarouter::lint::{Checked, RULES, check_path};
+use schemarouter::source::SourceMap;
+use serde_json::Value;
+use std::path::Path;
+
+const MULTI: &str = "tests/fixtures/multi-finding";
+const VALID: &str = "tests/fixtures/valid-yaml";
+
+const FORMATS: [(OutputFormat, &str); 7] = [
+    (OutputFormat::Human, "human"),
+    (OutputFormat::Concise, "concise"),
+    (OutputFormat::Json, "json"),
+    (OutputFormat::Sarif, "sarif"),
+    (OutputFormat::Github, "github"),
+    (OutputFormat::Gitlab, "gitlab"),
+    (OutputFormat::Junit, "junit"),
+];
+
+fn checked(root: impl AsRef<Path>) -> Checked {
+    check_path(root.as_ref()).expect("fixture loads")
+}
+
+fn out(format: OutputFormat, c: &Checked) -> String {
+    render(format, &c.diagnostics, &c.project.sources, false)
+}
+
+fn json(s: &str) -> Value {
+    serde_json::from_str(s).expect("valid JSON")
+}
+
+/// The SARIF 2.1.0 JSON Schema (tests/sarif-schema-2.1.0.json, as shipped in serde-sarif's
+/// sources), compiled with format checks (`uri`, `uri-reference`, ...) on.
+///
+/// One `pattern` in the schema (`run.language`) has an unescaped `]`, which ECMA-262 only
+/// accepts under its web-compatibility annex, so the validator's meta-schema check rejects it;
+/// it is escaped here, in memory, to the same meaning. The file itself is kept as published.
+fn sarif_validator() -> jsonschema::Validator {
+    let text = include_str!("sarif-schema-2.1.0.json");
+    let bad = r#""^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}]?$""#;
+    assert!(
+        text.contains(bad),
+        "the known bad pattern moved; revisit this workaround"
+    );
+    let schema = json(&text.replace(bad, r#""^[a-zA-Z]{2}|^[a-zA-Z]{2}-[a-zA-Z]{2}\\]?$""#));
+    jsonschema::options()
+        .should_validate_formats(true)
+        .build(&schema)
+        .expect("SARIF schema compiles")
+}
+
+fn sarif_errors(sarif: &Value) -> Vec<String> {
+    sarif_validator()
+        .iter_errors(sarif)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect()
+}
+
+/// Validate a SARIF log against the SARIF 2.1.0 JSON Schema.
+fn assert_valid_sarif(sarif: &Value) {
+    let errors = sarif_errors(sarif);
+    assert!(
+        errors.is_empty(),
+        "SARIF is invalid:\n{}",
+        errors.join("\n")
+    );
+}
+
+#[test]
+fn the_schema_check_rejects_broken_sarif() {
+    let c = checked(MULTI);
+    let good = json(&out(OutputFormat::Sarif, &c));
+    let mut bad = good.clone();
+    bad["version"] = "2.0.0".into();
+    assert!(!sarif_errors(&bad).is_empty());
+    let mut bad = good.clone();
+    bad["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"]["startLine"] =
+        0.into();
+    assert!(!sarif_errors(&bad).is_empty());
+    let mut bad = good;
+    bad["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] =
+        "a b\\c".into();
+    assert!(
+        !sarif_errors(&bad).is_empty(),
+        "uri-reference format is checked"
+    );
+}
+
+/// The SARIF log with each `tool.driver.rules` entry cut down to `"<id> <name> <level>"`: the
+/// rule texts come from the rules' documentation (checked field by field in `sarif_fields`), and
+/// a doc edit should not change this snapshot.
+fn condense_sarif_rules(text: &str) -> String {
+    let mut sarif = json(text);
+    let rules = &mut sarif["runs"][0]["tool"]["driver"]["rules"];
+    let short: Vec<Value> = rules
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            Value::from(format!(
+                "{} {} {}",
+                r["id"].as_str().unwrap(),
+                r["name"].as_str().unwrap(),
+                r["defaultConfiguration"]["level"].as_str().unwrap()
+            ))
+        })
+        .collect();
+    *rules = Value::from(short);
+    let mut s = serde_json::to_string_pretty(&sarif).unwrap();
+    s.push('\n');
+    s
+}
+
+#[test]
+fn every_format_snapshot() {
+    let c = checked(MULTI);
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path("../snapshots");
+    settings.set_prepend_module_to_snapshot(true);
+    for (format, name) in FORMATS {
+        let mut text = out(format, &c);
+        if format == OutputFormat::Sarif {
+            text = condense_sarif_rules(&text);
+        }
+        settings.bind(|| insta::assert_snapshot!(format!("multi_finding_{name}"), text));
+    }
+}
+
+#[test]
+fn fixture_has_the_intended_findings() {
+    let c = checked(MULTI);
+    let found: Vec<(&str, Severity)> = c.diagnostics.iter().map(|d| (d.name, d.severity)).collect();
+    for expected in [
+        ("dangling-alias", Severity::Error),
+        ("dangling-reference", Severity::Error),
+        ("unknown-key", Severity::Error),
+        ("suppression-without-reason", Severity::Warning),
+        ("ignored-file", Severity::Info),
+    ] {
+        assert!(
+            found.contains(&expected),
+            "{expected:?} missing from {found:?}"
+        );
+    }
+    // The `allow(unknown-domain)` comment does suppress the unknown domain.
+    assert!(
+        !found.iter().any(|(n, _)| *n == "unknown-domain"),
+        "{found:?}"
+    );
+    // A secondary label in another file than the primary one.
+    assert!(c.diagnostics.iter().any(|d| {
+        d.primary
+            .as_ref()
+            .is_some_and(|p| d.secondary.iter().any(|s| s.file != p.file))
+    }));
+}
+
+#[test]
+fn rendering_twice_is_byte_identical() {
+    let a = checked(MULTI);
+    let b = checked(MULTI);
+    for (format, name) in FORMATS {
+        let first = out(format, &a);
+        assert_eq!(first, out(format, &a), "{name} differs on the same input");
+        assert_eq!(first, out(format, &b), "{name} differs between runs");
+    }
+}
+
+#[test]
+fn github_annotation_lines() {
+    let c = checked(MULTI);
+    let text = out(OutputFormat::Github, &c);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), c.diagnostics.len());
+    // Columns count characters: the Korean alias text before the span is 5 characters, 13 bytes.
+    assert!(
+        lines.contains(&"::error file=aliases/concepts.yaml,line=12,col=55,endLine=12,endColumn=92,title=SR201 dangling-alias::alias `밴드갭 폭` names field `materials_project/summary/material_id`, which does not carry concept `band_gap`%0Ahelp: add `band_gap` to the field's concepts in materials_project, or drop `concept:` from the alias"),
+        "{text}"
+    );
+    assert!(
+        lines.contains(&"::warning file=intents/registry.yaml,line=12,col=5,endLine=12,endColumn=42,title=SR902 suppression-without-reason::suppression has no reason%0Ahelp: add `-- <why this finding is acceptable>` after the rule list"),
+        "{text}"
+    );
+    assert!(
+        lines.contains(&"::notice file=schemas/notes.txt,line=1,col=1,endLine=1,endColumn=1,title=SR011 ignored-file::`schemas/notes.txt` is not a .yaml, .yml or .toml file and was skipped%0Ahelp: rename it with a declaration extension if it holds declarations"),
+        "{text}"
+    );
+    assert!(
+        lines.iter().any(|l| l.starts_with(
+            "::error file=schemas/oqmd.toml,line=19,col=1,endLine=19,endColumn=9,title=SR006 unknown-key::unknown key `requried`%0Ahelp: "
+        )),
+        "{text}"
+    );
+}
+
+#[test]
+fn sarif_fields() {
+    let c = checked(MULTI);
+    let sarif = json(&out(OutputFormat::Sarif, &c));
+    assert_eq!(sarif["version"], "2.1.0");
+    assert!(sarif["$schema"].as_str().unwrap().contains("sarif-2.1.0"));
+    let runs = sarif["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 1);
+    let run = &runs[0];
+    assert_eq!(run["columnKind"], "unicodeCodePoints");
+    let driver = &run["tool"]["driver"];
+    assert_eq!(driver["name"], "schemarouter");
+    assert_eq!(driver["version"], env!("CARGO_PKG_VERSION"));
+    assert!(
+        driver["informationUri"]
+            .as_str()
+            .unwrap()
+            .starts_with("https://")
+    );
+    let rules = driver["rules"].as_array().unwrap();
+    assert_eq!(rules.len(), RULES.len());
+    for (rule, entry) in rules.iter().zip(RULES) {
+        assert_eq!(rule["id"], entry.code);
+        assert_eq!(rule["name"], entry.name);
+        assert_eq!(rule["shortDescription"]["text"], entry.summary());
+        assert_eq!(rule["fullDescription"]["text"], entry.docs());
+        assert_eq!(rule["help"]["markdown"], entry.docs());
+        let level = match entry.default_severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "note",
+        };
+        assert_eq!(rule["defaultConfiguration"]["level"], level);
+    }
+    let results = run["results"].as_array().unwrap();
+    assert_eq!(results.len(), c.diagnostics.len());
+    for (r, d) in results.iter().zip(&c.diagnostics) {
+        assert_eq!(r["ruleId"], d.code);
+        let index = r["ruleIndex"].as_u64().unwrap() as usize;
+        assert_eq!(rules[index]["id"], d.code);
+        assert!(
+            r["message"]["text"]
+                .as_str()
+                .unwrap()
+                .starts_with(&d.message)
+        );
+        assert_eq!(
+            r["relatedLocations"].as_array().map_or(0, Vec::len),
+            d.secondary.len()
+        );
+    }
+    let alias = results.iter().find(|r| r["ruleId"] == "SR201").unwrap();
+    let loc = &alias["locations"][0]["physicalLocation"];
+    assert_eq!(loc["artifactLocation"]["uri"], "aliases/concepts.yaml");
+    assert_eq!(loc["region"]["startLine"], 12);
+    assert_eq!(loc["region"]["startColumn"], 55);
+    assert_eq!(loc["region"]["endColumn"], 92);
+    let related = &alias["relatedLocations"][0];
+    assert_eq!(related["message"]["text"], "the field");
+    assert_eq!(
+        related["physicalLocation"]["artifactLocation"]["uri"],
+        "schemas/mp.yaml"
+    );
+    let note = results.iter().find(|r| r["ruleId"] == "SR011").unwrap();
+    assert_eq!(note["level"], "note");
+}
+
+#[test]
+fn sarif_validates_against_the_schema() {
+    let c = checked(MULTI);
+    assert_valid_sarif(&json(&out(OutputFormat::Sarif, &c)));
+}
+
+#[test]
+fn sarif_for_a_clean_project_has_empty_results() {
+    let c = checked(VALID);
+    assert!(c.diagnostics.is_empty(), "{:?}", c.diagnostics);
+    let sarif = json(&out(OutputFormat::Sarif, &c));
+    assert_eq!(sarif["runs"][0]["results"], serde_json::json!([]));
+    assert_eq!(
+        sarif["runs"][0]["tool"]["driver"]["rules"]
+            .as_array()
+            .unwrap()
+            .len(),
+        RULES.len()
+    );
+    assert_valid_sarif(&sarif);
+}
+
+#[test]
+fn clean_project_in_every_format() {
+    let c = checked(VALID);
+    assert_eq!(out(OutputFormat::Github, &c), "");
+    assert_eq!(out(OutputFormat::Gitlab, &c), "[]\n");
+    let junit = out(OutputFormat::Junit, &c);
+    assert!(junit.contains("tests=\"1\" failures=\"0\""), "{junit}");
+    assert!(!junit.contains("<failure"), "{junit}");
+}
+
+#[test]
+fn finding_without_a_file() {
+    let d = Diagnostic::new(
+        "SR007",
+        "invalid-value",
+        Severity::Error,
+        "unit `bohr` in [units] is not valid: 5% off, \"really\" <bad>",
+    )
+    .help("write it as `<number> <unit>`");
+    let diags = [d];
+    let sources = SourceMap::new();
+    let sarif = json(&render(OutputFormat::Sarif, &diags, &sources, false));
+    let result = &sarif["runs"][0]["results"][0];
+    assert!(result.get("locations").is_none(), "{result}");
+    assert_eq!(result["ruleId"], "SR007");
+    assert_valid_sarif(&sarif);
+    assert_eq!(
+        render(OutputFormat::Github, &diags, &sources, false),
+        "::error title=SR007 invalid-value::unit `bohr` in [units] is not valid: 5%25 off, \"really\" <bad>%0Ahelp: write it as `<number> <unit>`\n"
+    );
+    let gitlab = json(&render(OutputFormat::Gitlab, &diags, &sources, false));
+    assert_eq!(gitlab[0]["location"]["path"], ".");
+    assert_eq!(gitlab[0]["location"]["lines"]["begin"], 1);
+    let junit = render(OutputFormat::Junit, &diags, &sources, false);
+    assert!(
+        junit.contains(
+            "<testsuite name=\"&lt;project&gt;\" tests=\"1\" failures=\"1\" errors=\"0\">"
+        ),
+        "{junit}"
+    );
+    assert!(
+        junit.contains("message=\"unit `bohr` in [units] is not valid: 5% off, &quot;really&quot; &lt;bad&gt;\" type=\"SR007\""),
+        "{junit}"
+    );
+}
+
+#[test]
+fn gitlab_report_shape() {
+    let c = checked(MULTI);
+    let report = json(&out(OutputFormat::Gitlab, &c));
+    let issues = report.as_array().unwrap();
+    assert_eq!(issues.len(), c.diagnostics.len());
+    for (i, d) in issues.iter().zip(&c.diagnostics) {
+        assert_eq!(i["check_name"], d.name);
+        let severity = match d.severity {
+            Severity::Error => "critical",
+            Severity::Warning => "major",
+            Severity::Info => "info",
+        };
+        assert_eq!(i["severity"], severity);
+        assert!(i["location"]["lines"]["begin"].as_u64().unwrap() >= 1);
+        assert!(i["description"].as_str().unwrap().contains(&d.message));
+    }
+    let prints: std::collections::BTreeSet<&str> = issues
+        .iter()
+        .map(|i| i["fingerprint"].as_str().unwrap())
+        .collect();
+    assert_eq!(prints.len(), issues.len(), "fingerprints are unique");
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+fn fingerprints(c: &Checked) -> Vec<(String, String)> {
+    json(&out(OutputFormat::Gitlab, c))
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| {
+            (
+                i["check_name"].as_str().unwrap().to_string(),
+                i["fingerprint"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn gitlab_fingerprints_survive_line_shifts() {
+    let before = checked(MULTI);
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(Path::new(MULTI), dir.path());
+    // Unrelated edits: comment lines at the top of every declaration file with a finding.
+    for f in [
+        "aliases/concepts.yaml",
+        "schemas/mp.yaml",
+        "intents/registry.yaml",
+    ] {
+        let p = dir.path().join(f);
+        let text = std::fs::read_to_string(&p).unwrap();
+        std::fs::write(&p, format!("# edited\n# again\n{text}")).unwrap();
+    }
+    let p = dir.path().join("schemas/oqmd.toml");
+    let text = std::fs::read_to_string(&p).unwrap();
+    std::fs::write(&p, format!("# edited\n{text}")).unwrap();
+    let after = checked(dir.path());
+    let lines = |c: &Checked| -> Vec<u64> {
+        json(&out(OutputFormat::Gitlab, c))
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["location"]["lines"]["begin"].as_u64().unwrap())
+            .collect()
+    };
+    assert_ne!(lines(&before), lines(&after), "the edit shifted lines");
+    let mut a = fingerprints(&before);
+    let mut b = fingerprints(&after);
+    a.sort();
+    b.sort();
+    assert_eq!(a, b);
+}
+
+#[test]
+fn gitlab_fingerprints_distinguish_identical_findings() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(Path::new(MULTI), dir.path());
+    // A second endpoint with the same dangling group on a field of the same name: same code,
+    // path and message as the first.
+    let p = dir.path().join("schemas/mp.yaml");
+    let text = std::fs::read_to_string(&p).unwrap();
+    std::fs::write(
+        &p,
+        format!(
+            "{text}  - id: details\n    method: GET\n    url: https://api.materialsproject.org/materials/details/\n    fields:\n      - name: band_gap\n        type: number\n        unit: eV\n        groups: [electronic, thermodynamics]\n        concepts: [band_gap]\n"
+        ),
+    )
+    .unwrap();
+    let c = checked(dir.path());
+    let prints: Vec<String> = fingerprints(&c)
+        .into_iter()
+        .filter(|(name, _)| name == "dangling-reference")
+        .map(|(_, f)| f)
+        .collect();
+    assert_eq!(prints.len(), 2, "{prints:?}");
+    assert_ne!(prints[0], prints[1]);
+    // The first occurrence keeps the fingerprint it had without the second.
+    let before: Vec<String> = fingerprints(&checked(MULTI))
+        .into_iter()
+        .filter(|(name, _)| name == "dangling-reference")
+        .map(|(_, f)| f)
+        .collect();
+    assert_eq!(before, prints[..1]);
+}
