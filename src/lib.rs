@@ -14,3 +14,4 @@ pub mod model;
 pub mod prompt;
 pub mod source;
 pub mod units;
+pub mod route;

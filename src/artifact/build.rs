@@ -485,6 +485,25 @@ fn build_indices(p: &Project, tools: &[ToolData], concepts: &[ConceptData]) -> I
             }
         }
     }
+    // Field names.
+    for (ti, t) in tools.iter().enumerate() {
+        for (ei, e) in t.endpoints.iter().enumerate() {
+            for (fi, f) in e.fields.iter().enumerate() {
+                let (full, leaf) = field_names(&f.name);
+                let k = FieldKey {
+                    tool: ti as u32,
+                    endpoint: ei as u32,
+                    field: fi as u32,
+                };
+                for key in [full, leaf] {
+                    let v = ix.field_names.entry(key).or_default();
+                    if !v.contains(&k) {
+                        v.push(k);
+                    }
+                }
+            }
+        }
+    }
     // Tool names.
     for (ti, t) in tools.iter().enumerate() {
         for n in std::iter::once(&t.id)

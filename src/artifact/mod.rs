@@ -381,6 +381,9 @@ pub struct Indices {
     pub param_postings: BTreeMap<String, Vec<ParamPosting>>,
     /// Normalised tool id, title and names -> tool index.
     pub tool_names: BTreeMap<String, u32>,
+    /// Normalised field name (full path and last segment) -> fields, for concept texts that are
+    /// field names rather than concepts.
+    pub field_names: BTreeMap<String, Vec<FieldKey>>,
     /// Most words in one alias text (bounds the analyzer's n-gram scan).
     pub max_alias_words: u32,
 }

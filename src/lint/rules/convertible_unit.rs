@@ -58,6 +58,15 @@ use crate::units::conversion_factor;
 /// See the module documentation.
 pub struct ConvertibleUnit;
 
+/// A conversion factor for messages: plain digits between 1e-4 and 1e6, scientific otherwise.
+pub fn fmt_factor(f: f64) -> String {
+    if f != 0.0 && (f.abs() < 1e-4 || f.abs() >= 1e6) {
+        format!("{f:e}")
+    } else {
+        format!("{f}")
+    }
+}
+
 impl Rule for ConvertibleUnit {
     fn check(&self, ctx: &Context, out: &mut Sink) {
         let p = ctx.project;
@@ -99,7 +108,7 @@ impl Rule for ConvertibleUnit {
                         canonical.canonical
                     ),
                 )
-                .label(format!("× {factor:e} to {}", canonical.canonical))
+                .label(format!("× {} to {}", fmt_factor(factor), canonical.canonical))
                 .with(c.file, cu.span, "canonical unit")
                 .fix("nothing to fix: the compiled artifact records this factor for every plan");
             }

@@ -1,0 +1,1 @@
+//! The Understand step (placeholder; replaced below).

@@ -1,0 +1,236 @@
+//! The router: the Understand step ([`analyzer`]) and Algorithm 1 ([`algorithm`]) over the frozen
+//! artifact, producing executable, provenance-annotated [`Plan`]s.
+//!
+//! Types follow paper Appendix D (`Understanding`) and section 4 (plans with per-field unit,
+//! source type, licence and provenance). JSON Schemas of both are published under
+//! `docs/schema/understanding.schema.json` and `docs/schema/plan.schema.json`.
+
+pub mod algorithm;
+pub mod analyzer;
+pub mod bind;
+pub mod explain;
+pub mod formula;
+
+use crate::artifact::{LicenceData, MatchKind, ProvenanceData};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+pub use algorithm::{Options, Projection, route};
+
+/// The Understand step's output (paper Appendix D).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Understanding {
+    /// Intent id, or null when no intent fits.
+    #[serde(default)]
+    pub intent: Option<String>,
+    /// What the user asks for: concept ids, alias texts or field names.
+    #[serde(default)]
+    pub domain_concepts: Vec<String>,
+    /// Parameters keyed by parameter concept (`formula`, `doi`, ...).
+    #[serde(default)]
+    pub parameters: BTreeMap<String, serde_json::Value>,
+    /// Tools the user names (ids, titles or names).
+    #[serde(default)]
+    pub target_apis: Vec<String>,
+    /// `experimental`, `calculated`, `literature`, ... or null.
+    #[serde(default)]
+    pub source_constraint: Option<String>,
+}
+
+/// Outcome of planning.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PlanStatus {
+    /// Every requested concept is covered and every required parameter is bound.
+    Planned,
+    /// Steps exist, but some requested concepts (or named tools) are not covered.
+    Partial,
+    /// A planned step lacks a required parameter that could not be bound.
+    MissingRequiredParameter,
+    /// No intent and no named tool, or no candidate tool survived the filters.
+    NoSuitableTool,
+}
+
+/// Why a field is in a plan.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum FieldReason {
+    /// Identifiers are always projected.
+    Identifier,
+    /// The field carries a requested concept.
+    Concept {
+        /// Concept id (or the requested text, for a direct field-name match).
+        concept: String,
+        /// The text the request used, when it differs from the concept id.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        via: Option<String>,
+        /// How the field matched.
+        #[serde(rename = "match")]
+        match_kind: MatchKindName,
+    },
+    /// The field is in one of the intent's required groups.
+    Group {
+        /// Group id.
+        group: String,
+    },
+    /// The projection variant `all` takes every field.
+    AllFields,
+}
+
+/// Serializable match kind names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum MatchKindName {
+    /// Exact field-name match.
+    Exact,
+    /// Match through the alias layer.
+    Alias,
+    /// An alias that names this exact field.
+    FieldAlias,
+}
+
+impl From<MatchKind> for MatchKindName {
+    fn from(k: MatchKind) -> Self {
+        match k {
+            MatchKind::Exact => MatchKindName::Exact,
+            MatchKind::Alias | MatchKind::Partial => MatchKindName::Alias,
+        }
+    }
+}
+
+/// Metadata attached to a planned field (paper: unit, source type, licence, provenance).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct FieldMeta {
+    /// Canonical unit of the field's values.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit: Option<String>,
+    /// Dimension of the unit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dimension: Option<String>,
+    /// The provider's own unit spelling, when different.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit_as_published: Option<String>,
+    /// Multiply by this to get the matched concept's canonical unit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub factor_to_canonical: Option<f64>,
+    /// The concept's canonical unit the factor converts to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub canonical_unit: Option<String>,
+    /// Effective source type.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_type: Option<String>,
+    /// Effective licence (field override or tool licence), with attribution.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<serde_json::Value>")]
+    pub licence: Option<LicenceData>,
+    /// The tool's provenance.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<serde_json::Value>")]
+    pub provenance: Option<ProvenanceData>,
+}
+
+/// A projected field.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct PlannedField {
+    /// The provider's JSON path.
+    pub name: String,
+    /// Whether it is an identifier.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub identifier: bool,
+    /// Why it is projected.
+    pub reasons: Vec<FieldReason>,
+    /// Attached metadata (absent with `--no-metadata`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub meta: Option<FieldMeta>,
+}
+
+/// One call of the plan.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Step {
+    /// Tool id.
+    pub tool: String,
+    /// Endpoint id.
+    pub endpoint: String,
+    /// HTTP method.
+    pub method: String,
+    /// URL.
+    pub url: String,
+    /// Bound parameters, in the tool's own names.
+    pub params: BTreeMap<String, serde_json::Value>,
+    /// Required parameters that could not be bound.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub missing_required: Vec<String>,
+    /// Credentials the client must supply (never bound from the query).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub auth: Vec<String>,
+    /// Understanding parameters this endpoint has no binding for (not invented, only reported).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unbound: Vec<String>,
+    /// Projected fields, sorted by name.
+    pub fields: Vec<PlannedField>,
+    /// Concept-match score (exact 3, alias 2, partial 1 per concept).
+    pub score: u32,
+    /// Why this tool was chosen.
+    pub why: String,
+}
+
+/// A named tool that is not planned.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct SkippedTool {
+    /// The name as requested.
+    pub requested: String,
+    /// Why it is not in the plan.
+    pub reason: String,
+}
+
+/// An executable plan.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Plan {
+    /// Outcome.
+    pub status: PlanStatus,
+    /// The artifact's routing fingerprint (plans are valid for this schema only).
+    pub routing_fingerprint: String,
+    /// The intent used.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub intent: Option<String>,
+    /// The source constraint applied.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_constraint: Option<String>,
+    /// Calls to make.
+    pub steps: Vec<Step>,
+    /// Requested concepts no planned field covers.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unmatched_concepts: Vec<String>,
+    /// Named tools that are unknown or excluded.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skipped_tools: Vec<SkippedTool>,
+    /// Notes from the Understand step and the router.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
+}
+
+impl Plan {
+    /// The set of (tool, endpoint) pairs.
+    pub fn tool_endpoints(&self) -> Vec<(String, String)> {
+        self.steps
+            .iter()
+            .map(|s| (s.tool.clone(), s.endpoint.clone()))
+            .collect()
+    }
+}
+
+/// JSON Schema of [`Understanding`] (pretty JSON with a final newline).
+pub fn understanding_schema() -> String {
+    let mut s = serde_json::to_string_pretty(&schemars::schema_for!(Understanding)).unwrap_or_default();
+    s.push('\n');
+    s
+}
+
+/// JSON Schema of [`Plan`] (pretty JSON with a final newline).
+pub fn plan_schema() -> String {
+    let mut s = serde_json::to_string_pretty(&schemars::schema_for!(Plan)).unwrap_or_default();
+    s.push('\n');
+    s
+}
