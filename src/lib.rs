@@ -7,11 +7,14 @@
 pub mod artifact;
 pub mod cli;
 pub mod diagnostics;
+pub mod diff;
+pub mod eval;
 pub mod graph;
 pub mod lint;
 pub mod load;
 pub mod model;
 pub mod prompt;
-pub mod source;
-pub mod units;
 pub mod route;
+pub mod source;
+pub mod synth;
+pub mod units;

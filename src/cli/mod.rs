@@ -6,7 +6,11 @@
 
 mod check;
 mod compile;
+mod diff;
+mod eval;
 mod graph;
+mod route;
+mod synth;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -37,6 +41,15 @@ pub enum Command {
     Stats(compile::StatsArgs),
     /// Export the schema graph as Graphviz DOT, Mermaid or Cypher.
     Graph(graph::GraphArgs),
+    /// Plan a query: the Understand step, then Algorithm 1 over a compiled artifact.
+    Route(route::RouteArgs),
+    /// Compare two schema versions: breaking, dangerous and safe changes.
+    Diff(diff::DiffArgs),
+    /// Measure routers on a benchmark file (the paper's metrics and baselines).
+    Eval(eval::EvalArgs),
+    /// Generate a synthetic inventory of N tools (for scaling measurements).
+    #[command(name = "gen")]
+    Gen(synth::GenArgs),
 }
 
 /// Exit code for usage and I/O errors.
@@ -60,6 +73,10 @@ pub fn main() -> ExitCode {
         Command::Compile(a) => compile::run_compile(a),
         Command::Stats(a) => compile::run_stats(a),
         Command::Graph(a) => graph::run_graph(a),
+        Command::Route(a) => route::run_route(a),
+        Command::Diff(a) => diff::run_diff(a),
+        Command::Eval(a) => eval::run_eval(a),
+        Command::Gen(a) => synth::run_gen(a),
     };
     ExitCode::from(code)
 }

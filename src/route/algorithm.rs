@@ -27,7 +27,17 @@ use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Field projection variants (paper ablations).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize, clap::ValueEnum)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    serde::Serialize,
+    serde::Deserialize,
+    clap::ValueEnum,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Projection {
     /// identifiers ∪ concept matches ∪ intent group fields (the paper's recall-first default).
@@ -79,8 +89,18 @@ fn resolve_concepts(g: &FrozenGraph, u: &Understanding) -> Vec<Requested> {
         if key.is_empty() || out.iter().any(|r| normalise_alias(&r.text) == key) {
             continue;
         }
-        let concepts = g.index.alias_to_concept.get(&key).cloned().unwrap_or_default();
-        let fields = g.index.alias_to_field.get(&key).cloned().unwrap_or_default();
+        let concepts = g
+            .index
+            .alias_to_concept
+            .get(&key)
+            .cloned()
+            .unwrap_or_default();
+        let fields = g
+            .index
+            .alias_to_field
+            .get(&key)
+            .cloned()
+            .unwrap_or_default();
         let field_names = if concepts.is_empty() && fields.is_empty() {
             g.index.field_names.get(&key).cloned().unwrap_or_default()
         } else {
@@ -114,13 +134,23 @@ fn match_tool(g: &FrozenGraph, ti: u32, req: &[Requested]) -> EndpointMatches {
         let field_hits: Vec<&FieldKey> = r.fields.iter().filter(|k| k.tool == ti).collect();
         if !field_hits.is_empty() {
             for k in field_hits {
-                let concept = g.field(*k).concepts.first().cloned().unwrap_or_else(|| r.text.clone());
-                let entry = out.entry(k.endpoint).or_default().entry(ri).or_insert((0, Vec::new()));
+                let concept = g
+                    .field(*k)
+                    .concepts
+                    .first()
+                    .cloned()
+                    .unwrap_or_else(|| r.text.clone());
+                let entry = out
+                    .entry(k.endpoint)
+                    .or_default()
+                    .entry(ri)
+                    .or_insert((0, Vec::new()));
                 entry.0 = entry.0.max(MatchKind::Exact.score());
                 entry.1.push((
                     k.field,
                     FieldReason::Concept {
-                        via: (normalise_alias(&concept) != normalise_alias(&r.text)).then(|| r.text.clone()),
+                        via: (normalise_alias(&concept) != normalise_alias(&r.text))
+                            .then(|| r.text.clone()),
                         concept,
                         match_kind: MatchKindName::FieldAlias,
                     },
@@ -129,16 +159,23 @@ fn match_tool(g: &FrozenGraph, ti: u32, req: &[Requested]) -> EndpointMatches {
             continue;
         }
         for c in &r.concepts {
-            let Some(list) = g.index.concept_postings.get(c) else { continue };
+            let Some(list) = g.index.concept_postings.get(c) else {
+                continue;
+            };
             for p in tool_postings(list, ti) {
-                let entry = out.entry(p.endpoint).or_default().entry(ri).or_insert((0, Vec::new()));
+                let entry = out
+                    .entry(p.endpoint)
+                    .or_default()
+                    .entry(ri)
+                    .or_insert((0, Vec::new()));
                 entry.0 = entry.0.max(p.kind.score());
                 if p.kind != MatchKind::Partial {
                     entry.1.push((
                         p.field,
                         FieldReason::Concept {
                             concept: c.clone(),
-                            via: (normalise_alias(c) != normalise_alias(&r.text)).then(|| r.text.clone()),
+                            via: (normalise_alias(c) != normalise_alias(&r.text))
+                                .then(|| r.text.clone()),
                             match_kind: p.kind.into(),
                         },
                     ));
@@ -146,7 +183,11 @@ fn match_tool(g: &FrozenGraph, ti: u32, req: &[Requested]) -> EndpointMatches {
             }
         }
         for k in r.field_names.iter().filter(|k| k.tool == ti) {
-            let entry = out.entry(k.endpoint).or_default().entry(ri).or_insert((0, Vec::new()));
+            let entry = out
+                .entry(k.endpoint)
+                .or_default()
+                .entry(ri)
+                .or_insert((0, Vec::new()));
             entry.0 = entry.0.max(MatchKind::Exact.score());
             entry.1.push((
                 k.field,
@@ -176,7 +217,8 @@ fn best_endpoint(t: &ToolData, matches: &EndpointMatches, groups: &[String]) -> 
             best = Some(key);
         }
     }
-    best.map(|(s, _, std::cmp::Reverse(e))| (s, e)).unwrap_or((0, 0))
+    best.map(|(s, _, std::cmp::Reverse(e))| (s, e))
+        .unwrap_or((0, 0))
 }
 
 fn resolve_tool(g: &FrozenGraph, name: &str) -> Option<u32> {
@@ -214,10 +256,14 @@ pub fn route(g: &FrozenGraph, u: &Understanding, opts: &Options) -> Plan {
     if let Some(c) = &constraint
         && !g.source_types.contains(c)
     {
-        plan.warnings.push(format!("unknown source constraint `{c}`: no tool can satisfy it"));
+        plan.warnings.push(format!(
+            "unknown source constraint `{c}`: no tool can satisfy it"
+        ));
     }
     plan.source_constraint = constraint.clone();
-    let groups: Vec<String> = intent.map(|i| i.required_groups.clone()).unwrap_or_default();
+    let groups: Vec<String> = intent
+        .map(|i| i.required_groups.clone())
+        .unwrap_or_default();
 
     // Lines 1-2: named tools override; otherwise the intent's candidates.
     let mut named: Vec<u32> = Vec::new();
@@ -264,7 +310,10 @@ pub fn route(g: &FrozenGraph, u: &Understanding, opts: &Options) -> Plan {
     let req = resolve_concepts(g, u);
     for r in &req {
         if r.concepts.is_empty() && r.fields.is_empty() && r.field_names.is_empty() {
-            plan.warnings.push(format!("`{}` is not a known concept, alias or field", r.text));
+            plan.warnings.push(format!(
+                "`{}` is not a known concept, alias or field",
+                r.text
+            ));
         }
     }
 
@@ -281,8 +330,20 @@ pub fn route(g: &FrozenGraph, u: &Understanding, opts: &Options) -> Plan {
         scored.sort_by(|a, b| {
             let ta = &g.tools[a.0 as usize];
             let tb = &g.tools[b.0 as usize];
-            (ta.is_web, std::cmp::Reverse(a.1), std::cmp::Reverse(ta.priority), ta.total_fields, &ta.id)
-                .cmp(&(tb.is_web, std::cmp::Reverse(b.1), std::cmp::Reverse(tb.priority), tb.total_fields, &tb.id))
+            (
+                ta.is_web,
+                std::cmp::Reverse(a.1),
+                std::cmp::Reverse(ta.priority),
+                ta.total_fields,
+                &ta.id,
+            )
+                .cmp(&(
+                    tb.is_web,
+                    std::cmp::Reverse(b.1),
+                    std::cmp::Reverse(tb.priority),
+                    tb.total_fields,
+                    &tb.id,
+                ))
         });
         scored.truncate(opts.k.max(1));
     }
@@ -385,13 +446,20 @@ pub fn route(g: &FrozenGraph, u: &Understanding, opts: &Options) -> Plan {
     plan
 }
 
-fn meta(g: &FrozenGraph, t: &ToolData, f: &crate::artifact::FieldData, reasons: &[FieldReason]) -> FieldMeta {
+fn meta(
+    g: &FrozenGraph,
+    t: &ToolData,
+    f: &crate::artifact::FieldData,
+    reasons: &[FieldReason],
+) -> FieldMeta {
     // The factor converts to the canonical unit of the concept the field was matched for (or
     // its first concept).
     let concept = reasons
         .iter()
         .find_map(|r| match r {
-            FieldReason::Concept { concept, .. } if f.concepts.contains(concept) => Some(concept.clone()),
+            FieldReason::Concept { concept, .. } if f.concepts.contains(concept) => {
+                Some(concept.clone())
+            }
             _ => None,
         })
         .or_else(|| f.concepts.first().cloned());
@@ -439,11 +507,15 @@ fn bind_parameters(g: &FrozenGraph, ti: u32, ei: u32, u: &Understanding) -> Boun
         };
         let mut bound_any = false;
         for id in &ids {
-            let Some(list) = g.index.param_postings.get(id) else { continue };
+            let Some(list) = g.index.param_postings.get(id) else {
+                continue;
+            };
             for p in list.iter().filter(|p| p.tool == ti && p.endpoint == ei) {
                 let param = &e.parameters[p.parameter as usize];
                 for b in param.bind.iter().filter(|b| &b.concept == id) {
-                    match bind::render(b.template.as_ref(), value).and_then(|v| bind::coerce(param, v)) {
+                    match bind::render(b.template.as_ref(), value)
+                        .and_then(|v| bind::coerce(param, v))
+                    {
                         Ok(v) => {
                             values.entry(param.name.clone()).or_default().push(v);
                             for (k, s) in &b.set {
@@ -451,7 +523,9 @@ fn bind_parameters(g: &FrozenGraph, ti: u32, ei: u32, u: &Understanding) -> Boun
                             }
                             bound_any = true;
                         }
-                        Err(msg) => warnings.push(format!("{}/{}: {msg}", g.tools[ti as usize].id, e.id)),
+                        Err(msg) => {
+                            warnings.push(format!("{}/{}: {msg}", g.tools[ti as usize].id, e.id))
+                        }
                     }
                 }
             }
@@ -462,7 +536,9 @@ fn bind_parameters(g: &FrozenGraph, ti: u32, ei: u32, u: &Understanding) -> Boun
     }
     let mut params: BTreeMap<String, Value> = BTreeMap::new();
     for (name, vs) in values {
-        let Some(param) = e.parameters.iter().find(|p| p.name == name) else { continue };
+        let Some(param) = e.parameters.iter().find(|p| p.name == name) else {
+            continue;
+        };
         let mut uniq: Vec<Value> = Vec::new();
         for v in vs {
             if !uniq.contains(&v) {
@@ -470,7 +546,12 @@ fn bind_parameters(g: &FrozenGraph, ti: u32, ei: u32, u: &Understanding) -> Boun
             }
         }
         let v = match (&param.join, uniq.len()) {
-            (Some(sep), n) if n > 1 => Value::String(uniq.iter().map(bind::value_text).collect::<Vec<_>>().join(sep)),
+            (Some(sep), n) if n > 1 => Value::String(
+                uniq.iter()
+                    .map(bind::value_text)
+                    .collect::<Vec<_>>()
+                    .join(sep),
+            ),
             _ => uniq.into_iter().next().unwrap_or(Value::Null),
         };
         params.insert(name, v);

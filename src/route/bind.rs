@@ -3,8 +3,8 @@
 
 use super::formula;
 use crate::artifact::ParamData;
-use crate::model::Template;
 use crate::model::Scalar;
+use crate::model::Template;
 use serde_json::Value;
 
 /// The text of a JSON value as a template input (`2023` -> "2023", arrays joined with `,`).
@@ -23,7 +23,8 @@ pub fn value_text(v: &Value) -> String {
 }
 
 fn transform(value: &str, name: &str) -> Result<String, String> {
-    let parsed = || formula::parse(value).ok_or_else(|| format!("`{value}` is not a chemical formula"));
+    let parsed =
+        || formula::parse(value).ok_or_else(|| format!("`{value}` is not a chemical formula"));
     Ok(match name {
         "hill_spaced" => formula::hill_spaced(&parsed()?),
         "alphabetical" => formula::alphabetical(&parsed()?),
@@ -118,8 +119,8 @@ pub fn value_is_valid(param: &ParamData, v: &Value) -> bool {
         t if t.ends_with("[]") || t == "array" => v.is_array() || v.is_string(),
         _ => true,
     };
-    let enum_ok = param.enum_values.is_empty()
-        || param.enum_values.iter().any(|e| &e.to_json() == v);
+    let enum_ok =
+        param.enum_values.is_empty() || param.enum_values.iter().any(|e| &e.to_json() == v);
     type_ok && enum_ok
 }
 
@@ -138,8 +139,14 @@ mod tests {
             render_text("chemical_formula_reduced=\"{value|alphabetical}\"", "WS2").unwrap(),
             "chemical_formula_reduced=\"S2W\""
         );
-        assert_eq!(render_text("{value|hill_spaced}", "Al2O3").unwrap(), "Al2 O3");
-        assert_eq!(render_text("from_publication_date:{value}-01-01", "2022").unwrap(), "from_publication_date:2022-01-01");
+        assert_eq!(
+            render_text("{value|hill_spaced}", "Al2O3").unwrap(),
+            "Al2 O3"
+        );
+        assert_eq!(
+            render_text("from_publication_date:{value}-01-01", "2022").unwrap(),
+            "from_publication_date:2022-01-01"
+        );
         assert_eq!(render_text("{value|element_count}", "NaCl").unwrap(), "2");
         assert!(render_text("{value|alphabetical}", "caffeine").is_err());
     }
@@ -157,7 +164,10 @@ mod tests {
             join: None,
             description: None,
         };
-        assert_eq!(coerce(&p, Value::String("2".into())).unwrap(), Value::from(2));
+        assert_eq!(
+            coerce(&p, Value::String("2".into())).unwrap(),
+            Value::from(2)
+        );
         assert!(coerce(&p, Value::String("two".into())).is_err());
         assert_eq!(value_text(&serde_json::json!(2023)), "2023");
         assert_eq!(value_text(&serde_json::json!(["Ti", "O"])), "Ti,O");

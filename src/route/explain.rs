@@ -50,7 +50,11 @@ pub fn explain(plan: &Plan) -> String {
                 .iter()
                 .map(|r| match r {
                     FieldReason::Identifier => "identifier".to_string(),
-                    FieldReason::Concept { concept, via, match_kind } => {
+                    FieldReason::Concept {
+                        concept,
+                        via,
+                        match_kind,
+                    } => {
                         let how = match match_kind {
                             MatchKindName::Exact => "exact",
                             MatchKindName::Alias => "alias",
@@ -80,7 +84,11 @@ pub fn explain(plan: &Plan) -> String {
                     bits.push(st.clone());
                 }
                 if let Some(l) = &m.licence {
-                    bits.push(if l.verified { l.spdx.clone() } else { format!("{} (unverified)", l.spdx) });
+                    bits.push(if l.verified {
+                        l.spdx.clone()
+                    } else {
+                        format!("{} (unverified)", l.spdx)
+                    });
                 }
                 if !bits.is_empty() {
                     line.push_str(&format!("  [{}]", bits.join(", ")));
@@ -91,10 +99,16 @@ pub fn explain(plan: &Plan) -> String {
         }
     }
     if !plan.unmatched_concepts.is_empty() {
-        out.push_str(&format!("\nUnmatched concepts: {}\n", plan.unmatched_concepts.join(", ")));
+        out.push_str(&format!(
+            "\nUnmatched concepts: {}\n",
+            plan.unmatched_concepts.join(", ")
+        ));
     }
     for s in &plan.skipped_tools {
-        out.push_str(&format!("Skipped named tool `{}`: {}\n", s.requested, s.reason));
+        out.push_str(&format!(
+            "Skipped named tool `{}`: {}\n",
+            s.requested, s.reason
+        ));
     }
     for w in &plan.warnings {
         out.push_str(&format!("Note: {w}\n"));

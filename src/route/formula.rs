@@ -128,7 +128,9 @@ fn gcd(a: u64, b: u64) -> u64 {
 
 /// Divide integer amounts by their greatest common divisor (`Li2O2` -> `LiO`).
 fn reduce(m: &BTreeMap<String, f64>) -> BTreeMap<String, f64> {
-    if m.values().all(|v| (v - v.round()).abs() < 1e-9 && *v >= 1.0) {
+    if m.values()
+        .all(|v| (v - v.round()).abs() < 1e-9 && *v >= 1.0)
+    {
         let g = m.values().fold(0u64, |g, v| gcd(g, v.round() as u64));
         if g > 1 {
             return m.iter().map(|(k, v)| (k.clone(), v / g as f64)).collect();

@@ -223,7 +223,8 @@ impl Plan {
 
 /// JSON Schema of [`Understanding`] (pretty JSON with a final newline).
 pub fn understanding_schema() -> String {
-    let mut s = serde_json::to_string_pretty(&schemars::schema_for!(Understanding)).unwrap_or_default();
+    let mut s =
+        serde_json::to_string_pretty(&schemars::schema_for!(Understanding)).unwrap_or_default();
     s.push('\n');
     s
 }

@@ -108,7 +108,11 @@ impl Rule for ConvertibleUnit {
                         canonical.canonical
                     ),
                 )
-                .label(format!("× {} to {}", fmt_factor(factor), canonical.canonical))
+                .label(format!(
+                    "× {} to {}",
+                    fmt_factor(factor),
+                    canonical.canonical
+                ))
                 .with(c.file, cu.span, "canonical unit")
                 .fix("nothing to fix: the compiled artifact records this factor for every plan");
             }

@@ -1,0 +1,159 @@
+//! `route`: the Understand step and Algorithm 1 on one query.
+
+use crate::artifact::FrozenGraph;
+use crate::route::analyzer::lexical::Lexical;
+use crate::route::analyzer::llm::Llm;
+use crate::route::analyzer::{Analysis, Analyzer};
+use crate::route::{self, Options, Projection, Understanding, explain};
+use clap::Args;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Arguments of `schemarouter route`.
+#[derive(Debug, Args)]
+pub struct RouteArgs {
+    /// The question (omit with --understanding).
+    pub query: Option<String>,
+    /// Compiled artifact.
+    #[arg(long, default_value = "build/graph.json")]
+    pub artifact: PathBuf,
+    /// Skip the Understand step: read an Understanding JSON file (`-` for stdin).
+    #[arg(long)]
+    pub understanding: Option<PathBuf>,
+    /// OpenAI-compatible server for the LLM Understand step (e.g. http://127.0.0.1:8000/v1).
+    #[arg(long, requires = "llm_model")]
+    pub llm_url: Option<String>,
+    /// Model name for --llm-url.
+    #[arg(long)]
+    pub llm_model: Option<String>,
+    /// Seconds before an LLM request times out.
+    #[arg(long, default_value_t = 30)]
+    pub llm_timeout: u64,
+    /// Environment variable holding the LLM API key (sent as a bearer token).
+    #[arg(long)]
+    pub llm_key_env: Option<String>,
+    /// Tools to plan when none is named.
+    #[arg(long, default_value_t = 1)]
+    pub k: usize,
+    /// Field projection variant.
+    #[arg(long, value_enum, default_value_t = Projection::Recall)]
+    pub projection: Projection,
+    /// Ignore the source constraint (ablation).
+    #[arg(long)]
+    pub no_source_routing: bool,
+    /// Do not attach unit, source type, licence and provenance (ablation).
+    #[arg(long)]
+    pub no_metadata: bool,
+    /// Human-readable explanation instead of JSON.
+    #[arg(long, conflicts_with = "json")]
+    pub explain: bool,
+    /// JSON even on a terminal.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Run `route`.
+pub fn run_route(args: RouteArgs) -> u8 {
+    let g = match FrozenGraph::load(&args.artifact) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("error: {}: {e}", args.artifact.display());
+            return super::EXIT_USAGE;
+        }
+    };
+    let analysis = match (&args.understanding, &args.query) {
+        (Some(path), _) => {
+            let text = if path.as_os_str() == "-" {
+                let mut s = String::new();
+                let _ = std::io::Read::read_to_string(&mut std::io::stdin(), &mut s);
+                s
+            } else {
+                match std::fs::read_to_string(path) {
+                    Ok(s) => s,
+                    Err(e) => {
+                        eprintln!("error: cannot read `{}`: {e}", path.display());
+                        return super::EXIT_USAGE;
+                    }
+                }
+            };
+            match serde_json::from_str::<Understanding>(&text) {
+                Ok(u) => Analysis {
+                    understanding: u,
+                    warnings: Vec::new(),
+                },
+                Err(e) => {
+                    eprintln!(
+                        "error: `{}` is not a valid Understanding: {e}",
+                        path.display()
+                    );
+                    return super::EXIT_USAGE;
+                }
+            }
+        }
+        (None, Some(q)) => {
+            let result = match (&args.llm_url, &args.llm_model) {
+                (Some(url), Some(model)) => {
+                    let prompt =
+                        std::fs::read_to_string(args.artifact.with_file_name("intent_prompt.txt"))
+                            .unwrap_or_else(|_| crate::prompt::render(&g, None));
+                    let key = args
+                        .llm_key_env
+                        .as_ref()
+                        .and_then(|k| std::env::var(k).ok());
+                    Llm::new(
+                        &g,
+                        url,
+                        model,
+                        prompt,
+                        Duration::from_secs(args.llm_timeout),
+                        key,
+                    )
+                    .understand(q)
+                }
+                _ => Lexical::new(&g).understand(q),
+            };
+            match result {
+                Ok(a) => a,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return super::EXIT_USAGE;
+                }
+            }
+        }
+        (None, None) => {
+            eprintln!("error: give a query or --understanding FILE");
+            return super::EXIT_USAGE;
+        }
+    };
+    let opts = Options {
+        k: args.k.max(1),
+        projection: args.projection,
+        source_routing: !args.no_source_routing,
+        metadata: !args.no_metadata,
+    };
+    let mut plan = route::route(&g, &analysis.understanding, &opts);
+    let mut warnings = analysis.warnings;
+    warnings.append(&mut plan.warnings);
+    plan.warnings = warnings;
+    let human = args.explain || (!args.json && std::io::stdout().is_terminal());
+    if human {
+        let u = &analysis.understanding;
+        println!(
+            "Understanding: intent={} concepts=[{}] parameters={} tools=[{}] source={}",
+            u.intent.as_deref().unwrap_or("null"),
+            u.domain_concepts.join(", "),
+            serde_json::to_string(&u.parameters).unwrap_or_default(),
+            u.target_apis.join(", "),
+            u.source_constraint.as_deref().unwrap_or("null")
+        );
+        print!("{}", explain::explain(&plan));
+    } else {
+        let out = serde_json::json!({
+            "understanding": analysis.understanding,
+            "plan": plan,
+        });
+        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+    }
+    0
+}

@@ -1,1 +1,0 @@
-//! The Understand step (placeholder; replaced below).

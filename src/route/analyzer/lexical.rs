@@ -1,0 +1,623 @@
+//! The offline, deterministic Understand step.
+//!
+//! 1. Parameters are extracted with well-tested patterns ([`super::params`]).
+//! 2. Tool names and concept aliases are matched against the compiled alias layer: n-grams of
+//!    normalised tokens, longest match first, with Korean particles and English possessives
+//!    and plurals stripped from the last word.
+//! 3. Source-constraint cue words ("measured", "DFT", "from the literature", 실험, 계산, 논문),
+//!    with negation ("not DFT", "계산값 말고").
+//! 4. The intent is inferred from evidence: requested concepts whose fields sit in an intent's
+//!    required groups on its candidate tools, named tools, parameter concepts the candidates
+//!    bind, and overlap with the intents' example queries. Without evidence the intent is null.
+
+use super::params::{self, Extracted};
+use super::{Analysis, Analyzer, AnalyzerError};
+use crate::artifact::{FrozenGraph, MatchKind};
+use crate::model::normalise_alias;
+use crate::route::Understanding;
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use unicode_normalization::UnicodeNormalization;
+
+/// Korean particles (longest first) stripped from the end of a word before lookup.
+const KO_PARTICLES: &[&str] = &[
+    "에서는",
+    "으로는",
+    "이랑은",
+    "에서",
+    "으로",
+    "에게",
+    "까지",
+    "부터",
+    "이랑",
+    "하고",
+    "에는",
+    "이나",
+    "의",
+    "은",
+    "는",
+    "이",
+    "가",
+    "을",
+    "를",
+    "로",
+    "에",
+    "와",
+    "과",
+    "랑",
+    "도",
+    "만",
+    "나",
+];
+
+/// Words that carry no meaning for intent inference.
+const STOP: &[&str] = &[
+    "the",
+    "a",
+    "an",
+    "of",
+    "in",
+    "on",
+    "for",
+    "to",
+    "and",
+    "or",
+    "is",
+    "are",
+    "what",
+    "which",
+    "how",
+    "me",
+    "give",
+    "tell",
+    "from",
+    "with",
+    "by",
+    "at",
+    "as",
+    "its",
+    "it",
+    "this",
+    "that",
+    "do",
+    "does",
+    "we",
+    "our",
+    "i",
+    "my",
+    "you",
+    "please",
+    "about",
+    "much",
+    "many",
+    "get",
+    "find",
+    "show",
+    "list",
+    "value",
+    "values",
+    "알려줘",
+    "좀",
+    "뭐야",
+    "얼마야",
+    "줘",
+    "값",
+];
+
+/// Source-constraint cue words.
+const CUES: &[(&str, &str)] = &[
+    ("experimental", "experimental"),
+    ("experimentally", "experimental"),
+    ("experiment", "experimental"),
+    ("measured", "experimental"),
+    ("measurement", "experimental"),
+    ("measure", "experimental"),
+    ("실험", "experimental"),
+    ("측정", "experimental"),
+    ("dft", "calculated"),
+    ("calculated", "calculated"),
+    ("computed", "calculated"),
+    ("computational", "calculated"),
+    ("first_principles", "calculated"),
+    ("ab_initio", "calculated"),
+    ("simulated", "calculated"),
+    ("계산", "calculated"),
+    ("literature", "literature"),
+    ("papers", "literature"),
+    ("publications", "literature"),
+    ("문헌", "literature"),
+    ("논문", "literature"),
+];
+
+const NEGATIONS: &[&str] = &[
+    "not", "no", "without", "rather", "instead", "except", "never",
+];
+const KO_NEGATIONS: &[&str] = &["말고", "아닌", "아니라", "대신", "제외"];
+
+/// A query token.
+#[derive(Clone, Debug)]
+struct Token {
+    /// Normalised text.
+    norm: String,
+    /// Variants of the normalised text without a particle, possessive or plural.
+    stems: Vec<String>,
+    /// Byte range in the query.
+    range: (usize, usize),
+}
+
+fn tokenize(query: &str) -> Vec<Token> {
+    let mut out = Vec::new();
+    let mut start: Option<usize> = None;
+    let is_word = |c: char| {
+        c.is_alphanumeric()
+            || matches!(
+                c,
+                '_' | '-' | '^' | '/' | '.' | '\'' | '’' | '²' | '³' | '·' | '+'
+            )
+    };
+    let push = |s: usize, e: usize, out: &mut Vec<Token>| {
+        let raw = query[s..e].trim_matches(|c: char| matches!(c, '.' | '\'' | '’' | '-' | '/'));
+        if raw.is_empty() {
+            return;
+        }
+        let offset = s + query[s..e].find(raw).unwrap_or(0);
+        let norm = normalise_alias(raw);
+        if norm.is_empty() {
+            return;
+        }
+        let mut stems = Vec::new();
+        for suffix in ["'s", "’s"] {
+            if let Some(x) = raw.strip_suffix(suffix) {
+                stems.push(normalise_alias(x));
+            }
+        }
+        for p in KO_PARTICLES {
+            if let Some(x) = norm.strip_suffix(p)
+                && x.chars().count() >= 1
+                && !x.ends_with('_')
+            {
+                stems.push(x.to_string());
+            }
+        }
+        if norm.len() > 3
+            && norm.is_ascii()
+            && let Some(x) = norm.strip_suffix('s')
+            && !x.ends_with('s')
+        {
+            stems.push(x.to_string());
+        }
+        out.push(Token {
+            norm,
+            stems,
+            range: (offset, offset + raw.len()),
+        });
+    };
+    for (i, c) in query.char_indices() {
+        if is_word(c) {
+            if start.is_none() {
+                start = Some(i);
+            }
+        } else if let Some(s) = start.take() {
+            push(s, i, &mut out);
+        }
+    }
+    if let Some(s) = start {
+        push(s, query.len(), &mut out);
+    }
+    out
+}
+
+/// The offline analyzer over one artifact (build once, reuse for every query).
+pub struct Lexical<'g> {
+    g: &'g FrozenGraph,
+    /// Per intent: content words of its examples and description.
+    intent_words: Vec<HashSet<String>>,
+    /// Per intent: candidate tool set.
+    candidates: Vec<HashSet<u32>>,
+    /// Per intent: parameter concepts its candidates bind.
+    intent_params: Vec<HashSet<String>>,
+    max_words: usize,
+}
+
+fn content_words(text: &str) -> HashSet<String> {
+    tokenize(&text.nfkc().collect::<String>())
+        .into_iter()
+        .map(|t| t.stems.first().cloned().unwrap_or(t.norm))
+        .filter(|w| !STOP.contains(&w.as_str()) && w.chars().count() > 1)
+        .collect()
+}
+
+impl<'g> Lexical<'g> {
+    /// Prepare the analyzer for an artifact.
+    pub fn new(g: &'g FrozenGraph) -> Lexical<'g> {
+        let mut intent_words = Vec::new();
+        let mut candidates = Vec::new();
+        let mut intent_params = Vec::new();
+        for i in &g.intents {
+            let mut w = content_words(&i.description);
+            for e in &i.examples {
+                w.extend(content_words(e));
+            }
+            intent_words.push(w);
+            candidates.push(i.candidates.iter().copied().collect::<HashSet<u32>>());
+            let mut ps = HashSet::new();
+            for (concept, list) in &g.index.param_postings {
+                if list.iter().any(|p| i.candidates.contains(&p.tool)) {
+                    ps.insert(concept.clone());
+                }
+            }
+            intent_params.push(ps);
+        }
+        Lexical {
+            g,
+            intent_words,
+            candidates,
+            intent_params,
+            max_words: (g.index.max_alias_words as usize).clamp(1, 6),
+        }
+    }
+
+    fn lookup<'a, T>(
+        &self,
+        map: &'a BTreeMap<String, T>,
+        tokens: &[Token],
+    ) -> Option<(&'a T, String)> {
+        let base: Vec<&str> = tokens.iter().map(|t| t.norm.as_str()).collect();
+        let key = base.join("_");
+        if let Some(v) = map.get(&key) {
+            return Some((v, key));
+        }
+        let last = tokens.last()?;
+        for stem in &last.stems {
+            let mut parts = base[..base.len() - 1].to_vec();
+            parts.push(stem);
+            let key = parts.join("_");
+            if let Some(v) = map.get(&key) {
+                return Some((v, key));
+            }
+        }
+        None
+    }
+}
+
+impl Analyzer for Lexical<'_> {
+    fn understand(&self, query: &str) -> Result<Analysis, AnalyzerError> {
+        Ok(self.analyse(query))
+    }
+}
+
+impl Lexical<'_> {
+    /// Understand one query (never fails).
+    pub fn analyse(&self, query: &str) -> Analysis {
+        let g = self.g;
+        let query: String = query.nfkc().collect();
+        let extracted: Vec<Extracted> = params::extract(&query);
+        let tokens = tokenize(&query);
+        let consumed = |t: &Token| {
+            extracted.iter().any(|e| {
+                t.range.0 < e.range.1
+                    && e.range.0 < t.range.1
+                    && e.concept != "formula"
+                    && e.concept != "compound_name"
+            })
+        };
+
+        // Tool names and concept aliases, longest match first.
+        let mut tools: Vec<u32> = Vec::new();
+        let mut concepts: Vec<(String, Vec<String>, bool)> = Vec::new(); // (text, concept ids, field alias)
+        let mut used = vec![false; tokens.len()];
+        let mut i = 0;
+        while i < tokens.len() {
+            if consumed(&tokens[i]) {
+                i += 1;
+                continue;
+            }
+            let mut advanced = false;
+            let max = self.max_words.min(tokens.len() - i);
+            for len in (1..=max).rev() {
+                let span = &tokens[i..i + len];
+                if span.iter().any(consumed) {
+                    continue;
+                }
+                if let Some((t, _)) = self.lookup(&g.index.tool_names, span) {
+                    if !tools.contains(t) {
+                        tools.push(*t);
+                    }
+                    used[i..i + len].iter_mut().for_each(|u| *u = true);
+                    i += len;
+                    advanced = true;
+                    break;
+                }
+                let c = self.lookup(&g.index.alias_to_concept, span);
+                let f = self.lookup(&g.index.alias_to_field, span);
+                if c.is_some() || f.is_some() {
+                    let is_field = f.is_some();
+                    let ids: Vec<String> =
+                        c.as_ref().map(|(v, _)| (*v).clone()).unwrap_or_default();
+                    let key = c.map(|(_, k)| k).or(f.map(|(_, k)| k)).unwrap_or_default();
+                    let text = query[span[0].range.0..span[len - 1].range.1].to_string();
+                    // Single short common words are weak evidence; skip stop words.
+                    if len == 1 && STOP.contains(&key.as_str()) {
+                        break;
+                    }
+                    if !concepts
+                        .iter()
+                        .any(|(_, ids2, _)| !ids.is_empty() && ids2 == &ids)
+                    {
+                        concepts.push((text, ids, is_field));
+                    }
+                    used[i..i + len].iter_mut().for_each(|u| *u = true);
+                    i += len;
+                    advanced = true;
+                    break;
+                }
+            }
+            if !advanced {
+                i += 1;
+            }
+        }
+
+        // Source constraint with negation.
+        let mut votes: BTreeMap<&str, i32> = BTreeMap::new();
+        for (ti, t) in tokens.iter().enumerate() {
+            let words: Vec<&str> = std::iter::once(t.norm.as_str())
+                .chain(t.stems.iter().map(String::as_str))
+                .collect();
+            let Some((_, st)) = CUES.iter().find(|(w, _)| {
+                words
+                    .iter()
+                    .any(|x| x.starts_with(w) && (x.len() - w.len()) <= 6 || x == w)
+            }) else {
+                continue;
+            };
+            let before = tokens[ti.saturating_sub(3)..ti]
+                .iter()
+                .any(|p| NEGATIONS.contains(&p.norm.as_str()) || p.norm == "than");
+            let after = tokens[ti + 1..(ti + 3).min(tokens.len())]
+                .iter()
+                .any(|p| KO_NEGATIONS.iter().any(|n| p.norm.starts_with(n)))
+                || KO_NEGATIONS.iter().any(|n| t.norm.contains(n));
+            *votes.entry(st).or_insert(0) += if before || after { -1 } else { 1 };
+        }
+        let source_constraint = votes
+            .iter()
+            .filter(|(st, v)| **v > 0 && g.source_types.iter().any(|s| s == *st))
+            .max_by_key(|(st, v)| (**v, std::cmp::Reverse(**st)))
+            .map(|(st, _)| st.to_string());
+
+        // Intent inference.
+        let query_words = content_words(&query);
+        let param_concepts: BTreeSet<&str> = extracted.iter().map(|e| e.concept).collect();
+        let mut best: Option<(f64, usize)> = None;
+        for (ii, intent) in g.intents.iter().enumerate() {
+            let cands = &self.candidates[ii];
+            let mut score = 0.0;
+            let mut evidence = false;
+            for (_, ids, _) in &concepts {
+                let mut strong = false;
+                let mut weak = false;
+                for id in ids {
+                    let Some(list) = g.index.concept_postings.get(id) else {
+                        continue;
+                    };
+                    for p in list
+                        .iter()
+                        .filter(|p| p.kind != MatchKind::Partial && cands.contains(&p.tool))
+                    {
+                        let f = &g.tools[p.tool as usize].endpoints[p.endpoint as usize].fields
+                            [p.field as usize];
+                        if f.groups
+                            .iter()
+                            .any(|gr| intent.required_groups.contains(gr))
+                        {
+                            strong = true;
+                            break;
+                        }
+                        weak = true;
+                    }
+                    if strong {
+                        break;
+                    }
+                }
+                if strong {
+                    score += 3.0;
+                    evidence = true;
+                } else if weak {
+                    score += 1.0;
+                    evidence = true;
+                }
+            }
+            for t in &tools {
+                if cands.contains(t) {
+                    score += 2.0;
+                    evidence = true;
+                } else if !intent.domains.contains(&g.tools[*t as usize].domain) {
+                    score -= 5.0;
+                }
+            }
+            for pc in &param_concepts {
+                if self.intent_params[ii].contains(*pc) {
+                    score += 0.5;
+                    evidence = true;
+                }
+            }
+            if let Some(st) = &source_constraint
+                && cands
+                    .iter()
+                    .any(|t| g.tools[*t as usize].source_types.contains(st))
+            {
+                score += 0.5;
+            }
+            let overlap = query_words.intersection(&self.intent_words[ii]).count() as f64;
+            score += overlap.min(3.0) * 0.75;
+            if overlap >= 2.0 {
+                evidence = true;
+            }
+            if !evidence {
+                continue;
+            }
+            let key = (score, ii);
+            if best.is_none_or(|(s, _)| score > s) {
+                best = Some(key);
+            }
+        }
+        let intent = best
+            .filter(|(s, _)| *s >= 1.5)
+            .map(|(_, ii)| &g.intents[ii]);
+
+        let mut u = Understanding {
+            intent: intent.map(|i| i.id.clone()),
+            ..Default::default()
+        };
+        let mut warnings = Vec::new();
+        if let Some(it) = intent {
+            let ii = g.intents.iter().position(|x| x.id == it.id).unwrap_or(0);
+            for (text, ids, field_alias) in &concepts {
+                let out = if ids.len() == 1 && !field_alias {
+                    ids[0].clone()
+                } else {
+                    text.clone()
+                };
+                if !u.domain_concepts.contains(&out) {
+                    u.domain_concepts.push(out);
+                }
+            }
+            u.target_apis = tools
+                .iter()
+                .map(|t| g.tools[*t as usize].id.clone())
+                .collect();
+            u.source_constraint = source_constraint.clone();
+            for e in &extracted {
+                u.parameters
+                    .entry(e.concept.to_string())
+                    .or_insert_with(|| e.value.clone());
+            }
+            // Free-text parameters the intent's tools take.
+            let binds = |c: &str| self.intent_params[ii].contains(c);
+            let has_id = [
+                "doi",
+                "cid",
+                "inchikey",
+                "smiles",
+                "formula",
+                "compound_name",
+                "arxiv_id",
+                "pmid",
+                "title",
+            ]
+            .iter()
+            .any(|c| u.parameters.contains_key(*c));
+            if binds("compound_name")
+                && !has_id
+                && let Some(name) =
+                    phrase_after(&query, &["of", "for"], &["from", "in", "according", "on"])
+            {
+                u.parameters.insert("compound_name".into(), name.into());
+            }
+            if binds("search_text")
+                && !u.parameters.contains_key("doi")
+                && !u.parameters.contains_key("title")
+                && let Some(topic) = phrase_after(
+                    &query,
+                    &["about", "on", "regarding", "concerning", "related to"],
+                    &["published", "since", "from", "in the", "after", "before"],
+                )
+                .or_else(|| phrase_before_ko(&query))
+            {
+                u.parameters.insert("search_text".into(), topic.into());
+            }
+            // Keep only parameters some tool binds (the router would not use others).
+            u.parameters
+                .retain(|k, _| g.index.param_postings.contains_key(k));
+        } else if !concepts.is_empty() || !tools.is_empty() {
+            warnings.push(
+                "no intent fits the evidence; the plan will be empty unless a tool is named"
+                    .to_string(),
+            );
+            u.target_apis = tools
+                .iter()
+                .map(|t| g.tools[*t as usize].id.clone())
+                .collect();
+            if !u.target_apis.is_empty() {
+                for (text, ids, field_alias) in &concepts {
+                    let out = if ids.len() == 1 && !field_alias {
+                        ids[0].clone()
+                    } else {
+                        text.clone()
+                    };
+                    u.domain_concepts.push(out);
+                }
+                for e in &extracted {
+                    u.parameters
+                        .entry(e.concept.to_string())
+                        .or_insert_with(|| e.value.clone());
+                }
+                u.source_constraint = source_constraint;
+            }
+        }
+        Analysis {
+            understanding: u,
+            warnings,
+        }
+    }
+}
+
+fn boundary(text: &str, word: &str) -> Option<usize> {
+    let lower = text.to_lowercase();
+    let mut from = 0;
+    while let Some(i) = lower[from..].find(word) {
+        let s = from + i;
+        let e = s + word.len();
+        let before = s == 0
+            || !lower[..s]
+                .chars()
+                .next_back()
+                .is_some_and(char::is_alphanumeric);
+        let after =
+            e == lower.len() || !lower[e..].chars().next().is_some_and(char::is_alphanumeric);
+        if before && after {
+            return Some(e);
+        }
+        from = e;
+    }
+    None
+}
+
+/// The phrase after the last of `keys` up to punctuation or one of `stops`.
+fn phrase_after<'a>(text: &'a str, keys: &[&str], stops: &[&str]) -> Option<&'a str> {
+    let start = keys.iter().filter_map(|k| boundary(text, k)).max()?;
+    let rest = &text[start..];
+    let mut end = rest
+        .find(['?', ';', ',', '.', '!', ':', '('])
+        .unwrap_or(rest.len());
+    for s in stops {
+        if let Some(i) = boundary(rest, s) {
+            end = end.min(i - s.len());
+        }
+    }
+    let phrase = rest[..end].trim().trim_start_matches("the ").trim();
+    let phrase = phrase
+        .strip_suffix(" papers")
+        .or(phrase.strip_suffix(" preprints"))
+        .unwrap_or(phrase)
+        .trim();
+    if phrase.is_empty() || phrase.split_whitespace().count() > 12 {
+        None
+    } else {
+        Some(phrase)
+    }
+}
+
+/// Korean topic phrases: the words before `에 관한` / `에 대한` / `관련`.
+fn phrase_before_ko(text: &str) -> Option<&str> {
+    for marker in ["에 관한", "에 대한", " 관련"] {
+        if let Some(i) = text.find(marker) {
+            let head = text[..i].trim();
+            let start = head.rfind(['.', ',', '?', '!']).map(|p| p + 1).unwrap_or(0);
+            let phrase = head[start..].trim();
+            if !phrase.is_empty() {
+                return Some(phrase);
+            }
+        }
+    }
+    None
+}

@@ -1,0 +1,492 @@
+//! Parameter extraction for the offline analyzer: DOIs, arXiv ids, PubChem CIDs, InChIKeys,
+//! material ids, years and year ranges, DART codes, result counts, quoted titles, chemical
+//! formulas and names. Each extractor returns the byte range it consumed, so concept matching
+//! does not read a DOI's digits as words.
+
+use super::names::{COMPOUND_NAMES_KO, ELEMENT_NAMES, FORMULA_STOP_WORDS, MATERIAL_NAMES};
+use crate::route::formula;
+use regex::Regex;
+use serde_json::Value;
+use std::sync::OnceLock;
+
+/// One extracted parameter.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Extracted {
+    /// Parameter concept (`doi`, `formula`, ...).
+    pub concept: &'static str,
+    /// Value.
+    pub value: Value,
+    /// Byte range in the query.
+    pub range: (usize, usize),
+}
+
+struct Patterns {
+    doi: Regex,
+    arxiv: Regex,
+    cid: Regex,
+    inchikey: Regex,
+    mp_id: Regex,
+    jvasp: Regex,
+    corp_code: Regex,
+    year_from: Regex,
+    year_to: Regex,
+    year_ko: Regex,
+    fiscal: Regex,
+    max_results: Regex,
+    quoted: Regex,
+    smiles: Regex,
+    word: Regex,
+}
+
+fn patterns() -> &'static Patterns {
+    static P: OnceLock<Patterns> = OnceLock::new();
+    P.get_or_init(|| Patterns {
+        doi: Regex::new(r#"(?i)\b(10\.\d{4,9}/[^\s"'<>]+)"#).expect("regex"),
+        arxiv: Regex::new(r"(?i)(?:arxiv[:\s]*)?\b(\d{4}\.\d{4,5}(?:v\d+)?)\b").expect("regex"),
+        cid: Regex::new(r"(?i)\bcid\s*[:#=]?\s*(\d{1,10})\b").expect("regex"),
+        inchikey: Regex::new(r"\b([A-Z]{14}-[A-Z]{10}-[A-Z])\b").expect("regex"),
+        mp_id: Regex::new(r"\b((?:mp|mvc)-\d+)\b").expect("regex"),
+        jvasp: Regex::new(r"\b(JVASP-\d+)\b").expect("regex"),
+        corp_code: Regex::new(r"\b(\d{8})\b").expect("regex"),
+        year_from: Regex::new(r"(?i)\b(?:since|after|from|starting(?: in)?|published since)\s+((?:19|20)\d{2})\b|((?:19|20)\d{2})\s*년?\s*(?:이후|부터)").expect("regex"),
+        year_to: Regex::new(r"(?i)\b(?:before|until|up to|through|by)\s+((?:19|20)\d{2})\b|((?:19|20)\d{2})\s*년?\s*(?:이전|까지)").expect("regex"),
+        year_ko: Regex::new(r"((?:19|20)\d{2})\s*년").expect("regex"),
+        fiscal: Regex::new(r"(?i)\b(?:in|for|fy|fiscal(?: year)?)\s*((?:19|20)\d{2})\b").expect("regex"),
+        max_results: Regex::new(r"(?i)\b(?:up to|top|first|at most|max(?:imum)?(?: of)?)\s+(\d{1,4})\b|최대\s*(\d{1,4})|(\d{1,4})\s*(?:개|편|건)").expect("regex"),
+        quoted: Regex::new(r#"["“]([^"”]{3,200})["”]"#).expect("regex"),
+        smiles: Regex::new(r"(?i)\bsmiles\s*[:=]?\s*([A-Za-z0-9@+\-\[\]\(\)=#$/\\%.]{3,})").expect("regex"),
+        word: Regex::new(r"[A-Za-z0-9()\[\]·.]+").expect("regex"),
+    })
+}
+
+fn taken(ranges: &[(usize, usize)], s: usize, e: usize) -> bool {
+    ranges.iter().any(|(a, b)| s < *b && *a < e)
+}
+
+fn group<'h>(c: &regex::Captures<'h>) -> Option<regex::Match<'h>> {
+    (1..c.len()).find_map(|i| c.get(i))
+}
+
+/// Extract parameters from a query.
+pub fn extract(query: &str) -> Vec<Extracted> {
+    let p = patterns();
+    let mut out: Vec<Extracted> = Vec::new();
+    let mut used: Vec<(usize, usize)> = Vec::new();
+    let push = |out: &mut Vec<Extracted>,
+                used: &mut Vec<(usize, usize)>,
+                concept: &'static str,
+                value: Value,
+                s: usize,
+                e: usize| {
+        if taken(used, s, e) {
+            return;
+        }
+        used.push((s, e));
+        if !out.iter().any(|x| x.concept == concept) {
+            out.push(Extracted {
+                concept,
+                value,
+                range: (s, e),
+            });
+        }
+    };
+    for c in p.doi.captures_iter(query) {
+        let m = c.get(1).expect("group");
+        let doi = m
+            .as_str()
+            .trim_end_matches(['.', ',', ';', ')', '?', ']', '!', ':']);
+        push(
+            &mut out,
+            &mut used,
+            "doi",
+            Value::String(doi.to_string()),
+            m.start(),
+            m.start() + doi.len(),
+        );
+    }
+    for c in p.inchikey.captures_iter(query) {
+        let m = c.get(1).expect("group");
+        push(
+            &mut out,
+            &mut used,
+            "inchikey",
+            Value::String(m.as_str().into()),
+            m.start(),
+            m.end(),
+        );
+    }
+    for c in p.cid.captures_iter(query) {
+        let m = c.get(1).expect("group");
+        if let Ok(n) = m.as_str().parse::<i64>() {
+            let all = c.get(0).expect("match");
+            push(
+                &mut out,
+                &mut used,
+                "cid",
+                Value::from(n),
+                all.start(),
+                all.end(),
+            );
+        }
+    }
+    for c in p
+        .mp_id
+        .captures_iter(query)
+        .chain(p.jvasp.captures_iter(query))
+    {
+        let m = c.get(1).expect("group");
+        push(
+            &mut out,
+            &mut used,
+            "material_id",
+            Value::String(m.as_str().into()),
+            m.start(),
+            m.end(),
+        );
+    }
+    for c in p.arxiv.captures_iter(query) {
+        let m = c.get(1).expect("group");
+        push(
+            &mut out,
+            &mut used,
+            "arxiv_id",
+            Value::String(m.as_str().into()),
+            m.start(),
+            m.end(),
+        );
+    }
+    for c in p.smiles.captures_iter(query) {
+        let m = c.get(1).expect("group");
+        if m.as_str().chars().any(|ch| "=()#[]@".contains(ch)) {
+            push(
+                &mut out,
+                &mut used,
+                "smiles",
+                Value::String(m.as_str().into()),
+                m.start(),
+                m.end(),
+            );
+        }
+    }
+    let lower = query.to_lowercase();
+    let dart_context = [
+        "dart",
+        "고유번호",
+        "corp code",
+        "corp_code",
+        "공시",
+        "사업보고서",
+        "보고서",
+        "filing",
+    ]
+    .iter()
+    .any(|k| lower.contains(k));
+    if dart_context {
+        for c in p.corp_code.captures_iter(query) {
+            let m = c.get(1).expect("group");
+            push(
+                &mut out,
+                &mut used,
+                "corp_code",
+                Value::String(m.as_str().into()),
+                m.start(),
+                m.end(),
+            );
+        }
+        for (needle, code) in [
+            ("사업보고서", "11011"),
+            ("annual report", "11011"),
+            ("annual", "11011"),
+            ("반기", "11012"),
+            ("half-year", "11012"),
+            ("semi-annual", "11012"),
+            ("1분기", "11013"),
+            ("first quarter", "11013"),
+            ("q1", "11013"),
+            ("3분기", "11014"),
+            ("third quarter", "11014"),
+            ("q3", "11014"),
+        ] {
+            if let Some(i) = lower.find(needle) {
+                push(
+                    &mut out,
+                    &mut used,
+                    "report_code",
+                    Value::String(code.into()),
+                    i,
+                    i + needle.len(),
+                );
+                break;
+            }
+        }
+    }
+    for c in p.year_from.captures_iter(query) {
+        let m = group(&c).expect("group");
+        if let Ok(y) = m.as_str().parse::<i64>() {
+            push(
+                &mut out,
+                &mut used,
+                "year_from",
+                Value::from(y),
+                m.start(),
+                m.end(),
+            );
+        }
+    }
+    for c in p.year_to.captures_iter(query) {
+        let m = group(&c).expect("group");
+        if let Ok(y) = m.as_str().parse::<i64>() {
+            push(
+                &mut out,
+                &mut used,
+                "year_to",
+                Value::from(y),
+                m.start(),
+                m.end(),
+            );
+        }
+    }
+    if dart_context {
+        for c in p
+            .year_ko
+            .captures_iter(query)
+            .chain(p.fiscal.captures_iter(query))
+        {
+            let m = c.get(1).expect("group");
+            if let Ok(y) = m.as_str().parse::<i64>() {
+                push(
+                    &mut out,
+                    &mut used,
+                    "fiscal_year",
+                    Value::from(y),
+                    m.start(),
+                    m.end(),
+                );
+            }
+        }
+    }
+    for c in p.max_results.captures_iter(query) {
+        let m = group(&c).expect("group");
+        if let Ok(n) = m.as_str().parse::<i64>()
+            && (1..=1000).contains(&n)
+        {
+            push(
+                &mut out,
+                &mut used,
+                "max_results",
+                Value::from(n),
+                m.start(),
+                m.end(),
+            );
+        }
+    }
+    for c in p.quoted.captures_iter(query) {
+        let m = c.get(1).expect("group");
+        push(
+            &mut out,
+            &mut used,
+            "title",
+            Value::String(m.as_str().trim().into()),
+            m.start(),
+            m.end(),
+        );
+    }
+    // Chemical names (longest first), then formulas written as tokens.
+    let mut names: Vec<(&str, &str, &'static str)> = Vec::new();
+    names.extend(MATERIAL_NAMES.iter().map(|(n, f)| (*n, *f, "formula")));
+    names.extend(ELEMENT_NAMES.iter().map(|(n, f)| (*n, *f, "formula")));
+    names.extend(
+        COMPOUND_NAMES_KO
+            .iter()
+            .map(|(n, f)| (*n, *f, "compound_name")),
+    );
+    names.sort_by_key(|(n, _, _)| std::cmp::Reverse(n.chars().count()));
+    for c in p.word.find_iter(query) {
+        let w = c.as_str().trim_end_matches(['.', '·']);
+        let w = w.strip_suffix("'s").unwrap_or(w);
+        if w.len() < 2
+            || FORMULA_STOP_WORDS.contains(&w)
+            || taken(&used, c.start(), c.start() + w.len())
+        {
+            continue;
+        }
+        let uppercase = w.chars().filter(|ch| ch.is_ascii_uppercase()).count();
+        let has_digit = w.chars().any(|ch| ch.is_ascii_digit());
+        let looks = (has_digit || uppercase >= 2 || (w.len() == 2 && uppercase == 1))
+            && w.chars()
+                .next()
+                .is_some_and(|ch| ch.is_ascii_uppercase() || ch == '(');
+        if !looks
+            || w.chars()
+                .all(|ch| ch.is_ascii_uppercase() || ch.is_ascii_digit())
+                && !has_digit
+                && w.len() > 2
+        {
+            continue;
+        }
+        if formula::parse(w).is_some() {
+            push(
+                &mut out,
+                &mut used,
+                "formula",
+                Value::String(w.to_string()),
+                c.start(),
+                c.start() + w.len(),
+            );
+        }
+    }
+    for (name, value, concept) in names {
+        if out.iter().any(|x| x.concept == concept) {
+            continue;
+        }
+        let mut from = 0;
+        while let Some(i) = lower[from..].find(name) {
+            let s = from + i;
+            let e = s + name.len();
+            from = e;
+            let before_ok = s == 0
+                || !lower[..s]
+                    .chars()
+                    .next_back()
+                    .is_some_and(char::is_alphanumeric);
+            // Korean names may carry a particle right after them; Latin names need a boundary.
+            let after_ok = e == lower.len()
+                || !lower[e..]
+                    .chars()
+                    .next()
+                    .is_some_and(|ch| ch.is_ascii_alphanumeric())
+                || !name.is_ascii();
+            let ko_short = name.chars().count() == 1;
+            if before_ok && after_ok && !ko_short && !taken(&used, s, e) {
+                push(
+                    &mut out,
+                    &mut used,
+                    concept,
+                    Value::String(value.to_string()),
+                    s,
+                    e,
+                );
+                break;
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn get(q: &str, concept: &str) -> Option<Value> {
+        extract(q)
+            .into_iter()
+            .find(|e| e.concept == concept)
+            .map(|e| e.value)
+    }
+
+    #[test]
+    fn identifiers() {
+        assert_eq!(
+            get(
+                "How many citations does Crossref record for 10.1063/1.4812323?",
+                "doi"
+            ),
+            Some("10.1063/1.4812323".into())
+        );
+        assert_eq!(
+            get("doi 10.1103/PhysRevLett.120.145301): Crossref", "doi"),
+            Some("10.1103/PhysRevLett.120.145301".into())
+        );
+        assert_eq!(
+            get("PubChem CID 702: what's the TPSA", "cid"),
+            Some(702.into())
+        );
+        assert_eq!(
+            get("InChIKey BSYNRYMUTXBXSQ-UHFFFAOYSA-N? I need", "inchikey"),
+            Some("BSYNRYMUTXBXSQ-UHFFFAOYSA-N".into())
+        );
+        assert_eq!(
+            get("magnetic moment of mp-13 (bcc iron)", "material_id"),
+            Some("mp-13".into())
+        );
+        assert_eq!(
+            get("see arXiv:2106.01234v2 please", "arxiv_id"),
+            Some("2106.01234v2".into())
+        );
+    }
+
+    #[test]
+    fn years_and_counts() {
+        assert_eq!(
+            get("papers published since 2022; list titles", "year_from"),
+            Some(2022.into())
+        );
+        assert_eq!(get("2020년 이후 논문", "year_from"), Some(2020.into()));
+        assert_eq!(
+            get("Find up to 5 arXiv preprints", "max_results"),
+            Some(5.into())
+        );
+        assert_eq!(
+            get(
+                "DART에서 고유번호 00126380 회사의 2023년 사업보고서 기준 매출액",
+                "corp_code"
+            ),
+            Some("00126380".into())
+        );
+        assert_eq!(
+            get(
+                "DART에서 고유번호 00126380 회사의 2023년 사업보고서 기준 매출액",
+                "fiscal_year"
+            ),
+            Some(2023.into())
+        );
+        assert_eq!(
+            get(
+                "DART에서 고유번호 00126380 회사의 2023년 사업보고서 기준 매출액",
+                "report_code"
+            ),
+            Some("11011".into())
+        );
+    }
+
+    #[test]
+    fn formulas_and_names() {
+        assert_eq!(
+            get(
+                "What is the band gap of LiFePO4 according to MP?",
+                "formula"
+            ),
+            Some("LiFePO4".into())
+        );
+        assert_eq!(get("Compare GaN's band gap", "formula"), Some("GaN".into()));
+        assert_eq!(
+            get("Poisson's ratio of tungsten from AFLOW", "formula"),
+            Some("W".into())
+        );
+        assert_eq!(get("Tell me about graphene.", "formula"), Some("C".into()));
+        assert_eq!(
+            get("What do we know about barium titanate?", "formula"),
+            Some("BaTiO3".into())
+        );
+        assert_eq!(
+            get("work function of platinum - what does MP give?", "formula"),
+            Some("Pt".into())
+        );
+        assert_eq!(
+            get("Materials Project에서 ZnO의 공간군 번호가 뭐야?", "formula"),
+            Some("ZnO".into())
+        );
+        assert_eq!(
+            get("카페인 정보 좀 줘", "compound_name"),
+            Some("caffeine".into())
+        );
+        assert_eq!(get("Is it In the DFT data?", "formula"), None);
+        assert_eq!(
+            get(
+                "What's the weather forecast for Daejeon tomorrow?",
+                "formula"
+            ),
+            None
+        );
+    }
+}
