@@ -128,6 +128,21 @@ const CUES: &[(&str, &str)] = &[
     ("논문", "literature"),
 ];
 
+/// Parameter concepts that name the entity a question is about.
+const ENTITY_PARAMS: &[&str] = &[
+    "formula",
+    "material_id",
+    "compound_name",
+    "cid",
+    "inchikey",
+    "smiles",
+    "doi",
+    "arxiv_id",
+    "pmid",
+    "corp_code",
+    "title",
+];
+
 const NEGATIONS: &[&str] = &[
     "not", "no", "without", "rather", "instead", "except", "never",
 ];
@@ -387,7 +402,10 @@ impl Lexical<'_> {
         // Intent inference.
         let query_words = content_words(&query);
         let param_concepts: BTreeSet<&str> = extracted.iter().map(|e| e.concept).collect();
-        let mut best: Option<(f64, usize)> = None;
+        // Parameters that identify an entity: a query naming only an entity is still classified
+        // (prompt rule: vague questions get the closest intent).
+        let entity = param_concepts.iter().any(|c| ENTITY_PARAMS.contains(c));
+        let mut best: Option<(f64, usize, usize)> = None;
         for (ii, intent) in g.intents.iter().enumerate() {
             let cands = &self.candidates[ii];
             let mut score = 0.0;
@@ -455,14 +473,24 @@ impl Lexical<'_> {
             if !evidence {
                 continue;
             }
-            let key = (score, ii);
-            if best.is_none_or(|(s, _)| score > s) {
-                best = Some(key);
+            // Ties go to the intent with more candidate tools binding the query's parameters.
+            let breadth = param_concepts
+                .iter()
+                .map(|pc| {
+                    g.index
+                        .param_postings
+                        .get(*pc)
+                        .map(|l| l.iter().filter(|p| cands.contains(&p.tool)).count())
+                        .unwrap_or(0)
+                })
+                .sum::<usize>();
+            if best.is_none_or(|(s, b, _)| score > s || (score == s && breadth > b)) {
+                best = Some((score, breadth, ii));
             }
         }
         let intent = best
-            .filter(|(s, _)| *s >= 1.5)
-            .map(|(_, ii)| &g.intents[ii]);
+            .filter(|(s, _, _)| *s >= 1.5 || (entity && *s > 0.0))
+            .map(|(_, _, ii)| &g.intents[ii]);
 
         let mut u = Understanding {
             intent: intent.map(|i| i.id.clone()),

@@ -336,7 +336,11 @@ pub fn extract(query: &str) -> Vec<Extracted> {
         }
     }
     for (name, value, concept) in names {
-        if out.iter().any(|x| x.concept == concept) {
+        // A material id already names the entity; a name beside it only describes it.
+        if out
+            .iter()
+            .any(|x| x.concept == concept || (concept == "formula" && x.concept == "material_id"))
+        {
             continue;
         }
         let mut from = 0;
