@@ -6,6 +6,7 @@
 
 mod check;
 mod compile;
+pub use compile::{Stats, stats, stats_table};
 mod diff;
 mod eval;
 mod graph;
