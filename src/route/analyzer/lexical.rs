@@ -458,12 +458,15 @@ impl Lexical<'_> {
                     evidence = true;
                 }
             }
+            // A source constraint favours intents whose tools are of that source type.
             if let Some(st) = &source_constraint
-                && cands
-                    .iter()
-                    .any(|t| g.tools[*t as usize].source_types.contains(st))
+                && !cands.is_empty()
             {
-                score += 0.5;
+                let matching = cands
+                    .iter()
+                    .filter(|t| g.tools[**t as usize].source_types.contains(st))
+                    .count();
+                score += 1.5 * matching as f64 / cands.len() as f64;
             }
             let overlap = query_words.intersection(&self.intent_words[ii]).count() as f64;
             score += overlap.min(3.0) * 0.75;
@@ -513,7 +516,13 @@ impl Lexical<'_> {
                 .iter()
                 .map(|t| g.tools[*t as usize].id.clone())
                 .collect();
-            u.source_constraint = source_constraint.clone();
+            // A cue no candidate of the intent can satisfy is topical ("DFT+U settings"), not a
+            // constraint.
+            u.source_constraint = source_constraint.clone().filter(|st| {
+                self.candidates[ii]
+                    .iter()
+                    .any(|t| g.tools[*t as usize].source_types.contains(st))
+            });
             for e in &extracted {
                 u.parameters
                     .entry(e.concept.to_string())

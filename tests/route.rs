@@ -1,0 +1,699 @@
+//! The router (issue 7): each line of Algorithm 1 on a small fixture inventory, golden plans for
+//! the shipped inventory's example queries, the lexical analyzer on a table of phrasings, and
+//! the LLM analyzer against a local OpenAI-compatible stub.
+
+use schemarouter::artifact::{self, FrozenGraph};
+use schemarouter::lint::check_path;
+use schemarouter::route::analyzer::Analyzer;
+use schemarouter::route::analyzer::lexical::Lexical;
+use schemarouter::route::analyzer::llm::Llm;
+use schemarouter::route::{
+    FieldReason, Options, Plan, PlanStatus, Projection, Understanding, route,
+};
+use serde_json::json;
+use std::path::Path;
+use std::sync::OnceLock;
+
+fn compile(root: &str) -> FrozenGraph {
+    let c = check_path(Path::new(root)).unwrap();
+    assert!(!c.has_errors(), "{:?}", c.diagnostics);
+    artifact::build::compile(&c.project, &c.index, &c.units)
+}
+
+fn mini() -> &'static FrozenGraph {
+    static G: OnceLock<FrozenGraph> = OnceLock::new();
+    G.get_or_init(|| compile("tests/fixtures/route-mini"))
+}
+
+fn shipped() -> &'static FrozenGraph {
+    static G: OnceLock<FrozenGraph> = OnceLock::new();
+    G.get_or_init(|| compile("."))
+}
+
+fn u(v: serde_json::Value) -> Understanding {
+    serde_json::from_value(v).unwrap()
+}
+
+fn tools(p: &Plan) -> Vec<&str> {
+    p.steps.iter().map(|s| s.tool.as_str()).collect()
+}
+
+fn fields(p: &Plan, step: usize) -> Vec<&str> {
+    p.steps[step]
+        .fields
+        .iter()
+        .map(|f| f.name.as_str())
+        .collect()
+}
+
+fn opts() -> Options {
+    Options::default()
+}
+
+#[test]
+fn candidates_by_domain_and_group_ranked_by_concept_match() {
+    // alpha and beta match band_gap exactly (3), delta by alias (2), web exactly but is a web
+    // tool; alpha beats beta on fewer fields (priorities tie).
+    let p = route(
+        mini(),
+        &u(json!({"intent": "anything_electronic", "domain_concepts": ["band_gap"]})),
+        &Options { k: 4, ..opts() },
+    );
+    assert_eq!(tools(&p), ["alpha", "beta", "delta", "web"]);
+    assert_eq!(
+        p.steps.iter().map(|s| s.score).collect::<Vec<_>>(),
+        [3, 3, 2, 3]
+    );
+    // The intent's domains filter: web is not a candidate of electronic_property.
+    let p = route(
+        mini(),
+        &u(json!({"intent": "electronic_property", "domain_concepts": ["band_gap"]})),
+        &Options { k: 9, ..opts() },
+    );
+    assert_eq!(tools(&p), ["alpha", "beta", "delta"]);
+    // The group filter: only alpha provides `mechanical`.
+    let p = route(
+        mini(),
+        &u(json!({"intent": "mechanical_property", "domain_concepts": []})),
+        &Options { k: 9, ..opts() },
+    );
+    assert_eq!(tools(&p), ["alpha"]);
+}
+
+#[test]
+fn ties_break_on_priority_then_fewest_fields() {
+    let p = route(
+        mini(),
+        &u(json!({"intent": "electronic_property"})),
+        &Options { k: 3, ..opts() },
+    );
+    // No concepts: all score 0; alpha and beta have priority 10, delta 1; alpha has 4 fields,
+    // beta 5.
+    assert_eq!(tools(&p), ["alpha", "beta", "delta"]);
+    // k defaults to 1.
+    let p = route(
+        mini(),
+        &u(json!({"intent": "electronic_property"})),
+        &opts(),
+    );
+    assert_eq!(tools(&p), ["alpha"]);
+}
+
+#[test]
+fn source_constraint_filters_and_field_override_counts() {
+    let p = route(
+        mini(),
+        &u(
+            json!({"intent": "electronic_property", "domain_concepts": ["band_gap"], "source_constraint": "experimental"}),
+        ),
+        &opts(),
+    );
+    assert_eq!(tools(&p), ["delta"]);
+    assert_eq!(p.status, PlanStatus::Planned);
+    let exp = p.steps[0]
+        .fields
+        .iter()
+        .find(|f| f.name == "exp_gap")
+        .unwrap();
+    assert_eq!(
+        exp.meta.as_ref().unwrap().source_type.as_deref(),
+        Some("experimental")
+    );
+    // --no-source-routing ignores it.
+    let p = route(
+        mini(),
+        &u(
+            json!({"intent": "electronic_property", "domain_concepts": ["band_gap"], "source_constraint": "experimental"}),
+        ),
+        &Options {
+            source_routing: false,
+            ..opts()
+        },
+    );
+    assert_eq!(tools(&p), ["alpha"]);
+}
+
+#[test]
+fn named_tools_override_and_unknown_or_excluded_names_are_reported() {
+    // Named by declared name, Korean name and title; every named tool is planned.
+    let p = route(
+        mini(),
+        &u(
+            json!({"intent": "electronic_property", "domain_concepts": ["band_gap"], "target_apis": ["Beta DB", "알파"]}),
+        ),
+        &opts(),
+    );
+    assert_eq!(tools(&p), ["beta", "alpha"]);
+    assert!(p.steps.iter().all(|s| s.why == "named in the request"));
+    // Unknown name: reported, plan partial.
+    let p = route(
+        mini(),
+        &u(
+            json!({"intent": "electronic_property", "domain_concepts": ["band_gap"], "target_apis": ["AL", "nope"]}),
+        ),
+        &opts(),
+    );
+    assert_eq!(tools(&p), ["alpha"]);
+    assert_eq!(p.status, PlanStatus::Partial);
+    assert_eq!(p.skipped_tools[0].requested, "nope");
+    // A named tool the source constraint excludes is reported, not dropped silently.
+    let p = route(
+        mini(),
+        &u(
+            json!({"intent": "electronic_property", "domain_concepts": ["band_gap"], "target_apis": ["beta"], "source_constraint": "experimental"}),
+        ),
+        &opts(),
+    );
+    assert!(p.steps.is_empty());
+    assert_eq!(p.status, PlanStatus::NoSuitableTool);
+    assert_eq!(p.skipped_tools[0].requested, "beta");
+    assert_eq!(
+        p.skipped_tools[0].reason,
+        "its source type is calculated and the request asks for experimental"
+    );
+    // A named tool outside the intent's domains is still planned (named tools override).
+    let p = route(
+        mini(),
+        &u(json!({"intent": "electronic_property", "target_apis": ["lit"]})),
+        &opts(),
+    );
+    assert_eq!(tools(&p), ["lit"]);
+}
+
+#[test]
+fn projection_variants() {
+    let q = u(json!({"intent": "electronic_property", "domain_concepts": ["band_gap"]}));
+    let recall = route(mini(), &q, &opts());
+    assert_eq!(fields(&recall, 0), ["band_gap", "gap_type", "id"]);
+    let minimal = route(
+        mini(),
+        &q,
+        &Options {
+            projection: Projection::Minimal,
+            ..opts()
+        },
+    );
+    assert_eq!(fields(&minimal, 0), ["band_gap", "id"]);
+    let all = route(
+        mini(),
+        &q,
+        &Options {
+            projection: Projection::All,
+            ..opts()
+        },
+    );
+    assert_eq!(fields(&all, 0), ["band_gap", "gap_type", "id", "k_vrh"]);
+    // Reasons.
+    let bg = &recall.steps[0].fields[0];
+    assert_eq!(
+        bg.reasons,
+        [
+            FieldReason::Concept {
+                concept: "band_gap".into(),
+                via: None,
+                match_kind: schemarouter::route::MatchKindName::Exact
+            },
+            FieldReason::Group {
+                group: "electronic".into()
+            },
+        ]
+    );
+    assert_eq!(recall.steps[0].fields[2].reasons, [FieldReason::Identifier]);
+}
+
+#[test]
+fn concepts_resolve_through_aliases_and_field_aliases() {
+    let p = route(
+        mini(),
+        &u(json!({"intent": "mechanical_property", "domain_concepts": ["bulk modulus"]})),
+        &Options {
+            projection: Projection::Minimal,
+            ..opts()
+        },
+    );
+    assert_eq!(fields(&p, 0), ["id", "k_vrh"]);
+    assert_eq!(
+        p.steps[0].fields[1].reasons,
+        [FieldReason::Concept {
+            concept: "bulk_modulus".into(),
+            via: None,
+            match_kind: schemarouter::route::MatchKindName::Alias
+        }]
+    );
+    let p = route(
+        mini(),
+        &u(json!({"intent": "electronic_property", "domain_concepts": ["Eg"]})),
+        &Options {
+            projection: Projection::Minimal,
+            ..opts()
+        },
+    );
+    assert_eq!(
+        p.steps[0].fields[0].reasons,
+        [FieldReason::Concept {
+            concept: "band_gap".into(),
+            via: Some("Eg".into()),
+            match_kind: schemarouter::route::MatchKindName::Exact
+        }]
+    );
+    // A field alias names one field of one tool.
+    let p = route(
+        mini(),
+        &u(json!({"intent": "electronic_property", "domain_concepts": ["alpha gap"]})),
+        &Options {
+            k: 2,
+            projection: Projection::Minimal,
+            ..opts()
+        },
+    );
+    assert_eq!(tools(&p), ["alpha", "beta"]);
+    assert_eq!(fields(&p, 0), ["band_gap", "id"]);
+    assert_eq!(fields(&p, 1), ["entry"]);
+}
+
+#[test]
+fn metadata_is_attached_and_can_be_turned_off() {
+    let q = u(
+        json!({"intent": "electronic_property", "domain_concepts": ["band_gap"], "target_apis": ["beta", "alpha"]}),
+    );
+    let p = route(mini(), &q, &opts());
+    let beta_gap = p.steps[0]
+        .fields
+        .iter()
+        .find(|f| f.name == "band_gap")
+        .unwrap()
+        .meta
+        .clone()
+        .unwrap();
+    assert_eq!(beta_gap.unit.as_deref(), Some("J"));
+    assert_eq!(beta_gap.factor_to_canonical, Some(6.241509074460763e18));
+    assert_eq!(beta_gap.canonical_unit.as_deref(), Some("eV"));
+    assert_eq!(beta_gap.licence.as_ref().unwrap().spdx, "CC0-1.0");
+    assert_eq!(
+        beta_gap.provenance.as_ref().unwrap().publisher.as_deref(),
+        Some("Test Lab")
+    );
+    let alpha_gap = p.steps[1]
+        .fields
+        .iter()
+        .find(|f| f.name == "band_gap")
+        .unwrap()
+        .meta
+        .clone()
+        .unwrap();
+    assert_eq!(
+        alpha_gap.licence.unwrap().attribution.as_deref(),
+        Some("Alpha DB, CC BY 4.0")
+    );
+    let p = route(
+        mini(),
+        &q,
+        &Options {
+            metadata: false,
+            ..opts()
+        },
+    );
+    assert!(
+        p.steps
+            .iter()
+            .flat_map(|s| s.fields.iter())
+            .all(|f| f.meta.is_none())
+    );
+}
+
+#[test]
+fn parameters_bind_through_concepts_and_missing_required_sets_status() {
+    let p = route(
+        mini(),
+        &u(
+            json!({"intent": "electronic_property", "parameters": {"formula": "WS2", "doi": "10.1/x"}, "target_apis": ["alpha", "beta"]}),
+        ),
+        &opts(),
+    );
+    assert_eq!(
+        p.steps[0].params,
+        serde_json::from_value::<std::collections::BTreeMap<String, serde_json::Value>>(
+            json!({"formula": "S2W"})
+        )
+        .unwrap()
+    );
+    assert_eq!(p.steps[0].auth, ["key"]);
+    assert_eq!(p.steps[0].unbound, ["doi"]);
+    assert_eq!(p.steps[1].params["composition"], json!("WS2"));
+    assert_eq!(p.status, PlanStatus::Planned);
+    let p = route(
+        mini(),
+        &u(
+            json!({"intent": "literature_search", "domain_concepts": ["title"], "parameters": {"search_text": "perovskites", "year_from": 2022}}),
+        ),
+        &opts(),
+    );
+    assert_eq!(p.steps[0].params["q"], json!("perovskites"));
+    assert_eq!(p.steps[0].params["filter"], json!("from:2022"));
+    assert_eq!(p.steps[0].missing_required, ["mailto"]);
+    assert_eq!(p.status, PlanStatus::MissingRequiredParameter);
+}
+
+#[test]
+fn empty_unknown_and_unmatched() {
+    let p = route(mini(), &u(json!({"intent": null})), &opts());
+    assert!(p.steps.is_empty());
+    assert_eq!(p.status, PlanStatus::NoSuitableTool);
+    let p = route(mini(), &u(json!({"intent": "teleportation"})), &opts());
+    assert_eq!(p.status, PlanStatus::NoSuitableTool);
+    assert_eq!(p.warnings, ["unknown intent `teleportation` ignored"]);
+    let p = route(
+        mini(),
+        &u(json!({"intent": "electronic_property", "domain_concepts": ["band_gap", "colour"]})),
+        &opts(),
+    );
+    assert_eq!(p.status, PlanStatus::Partial);
+    assert_eq!(p.unmatched_concepts, ["colour"]);
+    // A concept no candidate carries is unmatched, never fabricated.
+    let p = route(
+        mini(),
+        &u(json!({"intent": "literature_search", "domain_concepts": ["band_gap"]})),
+        &opts(),
+    );
+    assert_eq!(p.unmatched_concepts, ["band_gap"]);
+    assert_eq!(fields(&p, 0), ["doi", "title"]);
+}
+
+fn compact(g: &FrozenGraph, query: &str) -> serde_json::Value {
+    let a = Lexical::new(g).understand(query).unwrap();
+    let p = route(g, &a.understanding, &opts());
+    json!({
+        "query": query,
+        "understanding": a.understanding,
+        "status": p.status,
+        "steps": p.steps.iter().map(|s| json!({
+            "tool": s.tool, "endpoint": s.endpoint, "params": s.params,
+            "fields": s.fields.iter().map(|f| f.name.clone()).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+        "unmatched": p.unmatched_concepts,
+    })
+}
+
+#[test]
+fn golden_plans_for_example_queries() {
+    let g = shipped();
+    let mut all = Vec::new();
+    for i in &g.intents {
+        for q in &i.examples {
+            all.push(compact(g, q));
+        }
+    }
+    let mut s = insta::Settings::clone_current();
+    s.set_snapshot_path("../snapshots");
+    s.set_prepend_module_to_snapshot(true);
+    s.bind(|| insta::assert_json_snapshot!("example_query_plans", all));
+}
+
+#[test]
+fn plans_for_example_queries_are_valid() {
+    let g = shipped();
+    let lex = Lexical::new(g);
+    for i in &g.intents {
+        for q in &i.examples {
+            let a = lex.understand(q).unwrap();
+            let p = route(g, &a.understanding, &opts());
+            assert!(!p.steps.is_empty(), "no plan for {q:?}");
+            for s in &p.steps {
+                let (_, t) = g.tool(&s.tool).unwrap();
+                let e = t.endpoints.iter().find(|e| e.id == s.endpoint).unwrap();
+                for (name, v) in &s.params {
+                    let param = e
+                        .parameters
+                        .iter()
+                        .find(|x| &x.name == name)
+                        .unwrap_or_else(|| panic!("{q}: {name} not declared"));
+                    assert!(
+                        schemarouter::route::bind::value_is_valid(param, v),
+                        "{q}: {name}={v}"
+                    );
+                }
+                for f in &s.fields {
+                    assert!(
+                        e.fields.iter().any(|x| x.name == f.name),
+                        "{q}: field {}",
+                        f.name
+                    );
+                    let m = f.meta.as_ref().unwrap();
+                    assert!(
+                        m.source_type.is_some() && m.licence.is_some() && m.provenance.is_some(),
+                        "{q}: {}",
+                        f.name
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// (query, intent, concepts that must be present, tools, source constraint, parameters)
+type Row = (
+    &'static str,
+    Option<&'static str>,
+    &'static [&'static str],
+    &'static [&'static str],
+    Option<&'static str>,
+    serde_json::Value,
+);
+
+#[test]
+fn analyzer_phrasings() {
+    let g = shipped();
+    let lex = Lexical::new(g);
+    // (query, intent, concepts that must be present, tools, source constraint, parameters)
+    let table: &[Row] = &[
+        (
+            "What is the band gap of GaN?",
+            Some("electronic_property"),
+            &["band_gap"],
+            &[],
+            None,
+            json!({"formula": "GaN"}),
+        ),
+        (
+            "Eg of ZnO from MP",
+            Some("electronic_property"),
+            &["band_gap"],
+            &["materials_project"],
+            None,
+            json!({"formula": "ZnO"}),
+        ),
+        (
+            "GaN의 밴드갭 알려줘",
+            Some("electronic_property"),
+            &["band_gap"],
+            &[],
+            None,
+            json!({"formula": "GaN"}),
+        ),
+        (
+            "K_VRH of diamond",
+            Some("mechanical_property"),
+            &["K_VRH"],
+            &[],
+            None,
+            json!({"formula": "C"}),
+        ),
+        (
+            "오픈알렉스에서 10.1103/PhysRevLett.120.145301 인용 수",
+            Some("citation_impact"),
+            &["citation_count"],
+            &["openalex"],
+            None,
+            json!({"doi": "10.1103/PhysRevLett.120.145301"}),
+        ),
+        (
+            "measured density and temperature of our LiCoO2 pellets",
+            Some("experimental_measurement"),
+            &["density", "temperature"],
+            &[],
+            Some("experimental"),
+            json!({"formula": "LiCoO2"}),
+        ),
+        (
+            "DFT band gap of Si, not experimental",
+            Some("electronic_property"),
+            &["band_gap"],
+            &[],
+            Some("calculated"),
+            json!({"formula": "Si"}),
+        ),
+        (
+            "GaN 공간군, 계산값 말고 실험값으로",
+            Some("crystal_structure"),
+            &["space_group"],
+            &[],
+            Some("experimental"),
+            json!({"formula": "GaN"}),
+        ),
+        (
+            "What's the weather forecast for Daejeon tomorrow?",
+            None,
+            &[],
+            &[],
+            None,
+            json!({}),
+        ),
+        (
+            "Email the XRD results to my co-author and cc the lab manager.",
+            None,
+            &[],
+            &[],
+            None,
+            json!({}),
+        ),
+    ];
+    for (q, intent, concepts, tools, source, params) in table {
+        let a = lex.understand(q).unwrap().understanding;
+        assert_eq!(a.intent.as_deref(), *intent, "{q}: {a:?}");
+        for c in *concepts {
+            assert!(
+                a.domain_concepts.iter().any(|x| x == c),
+                "{q}: missing concept {c} in {:?}",
+                a.domain_concepts
+            );
+        }
+        assert_eq!(
+            a.target_apis,
+            tools.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+            "{q}"
+        );
+        assert_eq!(a.source_constraint.as_deref(), *source, "{q}");
+        let want: std::collections::BTreeMap<String, serde_json::Value> =
+            serde_json::from_value(params.clone()).unwrap();
+        for (k, v) in &want {
+            assert_eq!(
+                a.parameters.get(k),
+                Some(v),
+                "{q}: parameter {k} in {:?}",
+                a.parameters
+            );
+        }
+    }
+}
+
+/// A one-shot-per-connection HTTP stub that answers each request with the next canned body
+/// (after an optional delay).
+fn stub(replies: Vec<(u64, String)>) -> String {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    std::thread::spawn(move || {
+        for (delay, body) in replies {
+            let Ok((mut s, _)) = listener.accept() else {
+                return;
+            };
+            let mut buf = Vec::new();
+            let mut chunk = [0u8; 4096];
+            loop {
+                let n = s.read(&mut chunk).unwrap_or(0);
+                if n == 0 {
+                    break;
+                }
+                buf.extend_from_slice(&chunk[..n]);
+                let text = String::from_utf8_lossy(&buf);
+                if let Some(h) = text.find("\r\n\r\n") {
+                    let len = text[..h]
+                        .lines()
+                        .find_map(|l| {
+                            l.to_ascii_lowercase()
+                                .strip_prefix("content-length:")
+                                .map(|v| v.trim().parse::<usize>().unwrap_or(0))
+                        })
+                        .unwrap_or(0);
+                    if buf.len() >= h + 4 + len {
+                        break;
+                    }
+                }
+            }
+            std::thread::sleep(std::time::Duration::from_millis(delay));
+            let resp = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{}",
+                body.len(),
+                body
+            );
+            let _ = s.write_all(resp.as_bytes());
+        }
+    });
+    format!("http://{addr}/v1")
+}
+
+fn completion(content: &str) -> String {
+    json!({"choices": [{"message": {"role": "assistant", "content": content}}]}).to_string()
+}
+
+#[test]
+fn llm_analyzer_against_a_stub() {
+    let g = shipped();
+    let prompt = schemarouter::prompt::render(g, None);
+    let t = std::time::Duration::from_secs(5);
+    // Good reply (in a code fence, with a tool given by name).
+    let good = "```json\n{\"intent\": \"electronic_property\", \"domain_concepts\": [\"band gap\"], \"parameters\": {\"formula\": \"GaN\"}, \"target_apis\": [\"Materials Project\"], \"source_constraint\": null}\n```";
+    let url = stub(vec![(0, completion(good))]);
+    let a = Llm::new(g, &url, "m", prompt.clone(), t, None)
+        .understand("band gap of GaN on MP")
+        .unwrap();
+    assert_eq!(
+        a.understanding.intent.as_deref(),
+        Some("electronic_property")
+    );
+    assert_eq!(a.understanding.target_apis, ["materials_project"]);
+    assert!(a.warnings.is_empty());
+    // Unknown intent, tool, concept and parameter are dropped with warnings.
+    let odd = "{\"intent\": \"astrology\", \"domain_concepts\": [\"band_gap\", \"vibes\"], \"parameters\": {\"zodiac\": \"leo\"}, \"target_apis\": [\"Horoscope API\"], \"source_constraint\": \"vibes\"}";
+    let url = stub(vec![(0, completion(odd))]);
+    let a = Llm::new(g, &url, "m", prompt.clone(), t, None)
+        .understand("x")
+        .unwrap();
+    assert_eq!(a.understanding.intent, None);
+    assert_eq!(a.understanding.domain_concepts, ["band_gap"]);
+    assert_eq!(
+        a.warnings,
+        [
+            "dropped unknown intent `astrology`",
+            "dropped unknown concept `vibes`",
+            "dropped unknown parameter concept `zodiac`",
+            "dropped unknown tool `Horoscope API`",
+            "dropped unknown source constraint `vibes`",
+        ]
+    );
+    // Malformed once: retried.
+    let url = stub(vec![
+        (0, completion("sure! the intent is electronic")),
+        (0, completion(good)),
+    ]);
+    let a = Llm::new(g, &url, "m", prompt.clone(), t, None)
+        .understand("x")
+        .unwrap();
+    assert_eq!(
+        a.warnings[0],
+        "the first LLM reply was not valid JSON; retried once"
+    );
+    // Malformed twice: an error.
+    let url = stub(vec![(0, completion("no")), (0, completion("still no"))]);
+    let e = Llm::new(g, &url, "m", prompt.clone(), t, None)
+        .understand("x")
+        .unwrap_err();
+    assert!(
+        e.message
+            .starts_with("the LLM reply was not a JSON object twice"),
+        "{e}"
+    );
+    // Timeout.
+    let url = stub(vec![(3000, completion(good))]);
+    let e = Llm::new(
+        g,
+        &url,
+        "m",
+        prompt,
+        std::time::Duration::from_millis(300),
+        None,
+    )
+    .understand("x")
+    .unwrap_err();
+    assert!(e.message.contains("failed"), "{e}");
+}
