@@ -18,4 +18,21 @@ fn committed_json_schemas_are_current() {
             kind.name()
         );
     }
+    for (name, text) in [
+        ("understanding", schemarouter::route::understanding_schema()),
+        ("plan", schemarouter::route::plan_schema()),
+    ] {
+        let path = format!("docs/schema/{name}.schema.json");
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(committed == text, "{path} is stale: run `schemarouter schema {name} > {path}`");
+    }
+}
+
+#[test]
+fn rules_docs_are_current() {
+    let committed = std::fs::read_to_string("docs/rules.md").unwrap_or_default();
+    assert!(
+        committed == schemarouter::lint::registry::rules_markdown(),
+        "docs/rules.md is stale: run `schemarouter rules --format markdown > docs/rules.md`"
+    );
 }

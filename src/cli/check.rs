@@ -90,6 +90,8 @@ pub enum TableFormat {
     Table,
     /// JSON array.
     Json,
+    /// Markdown (`docs/rules.md`).
+    Markdown,
 }
 
 /// Run `rules`.
@@ -112,6 +114,7 @@ pub fn run_rules(args: RulesArgs) -> u8 {
                 .collect();
             println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
         }
+        TableFormat::Markdown => print!("{}", lint::registry::rules_markdown()),
     }
     0
 }
@@ -191,22 +194,22 @@ pub enum SchemaKind {
     Alias,
     /// schemarouter.toml.
     Config,
-}
-
-impl SchemaKind {
-    /// The matching file kind.
-    pub fn file_kind(self) -> FileKind {
-        match self {
-            SchemaKind::Tool => FileKind::Tool,
-            SchemaKind::Intent => FileKind::Intent,
-            SchemaKind::Alias => FileKind::Alias,
-            SchemaKind::Config => FileKind::Config,
-        }
-    }
+    /// An Understanding (the Understand step's output, `route --understanding`).
+    Understanding,
+    /// A plan (the output of `route`).
+    Plan,
 }
 
 /// Run `schema`.
 pub fn run_schema(args: SchemaArgs) -> u8 {
-    print!("{}", crate::model::json_schema(args.kind.file_kind()));
+    let text = match args.kind {
+        SchemaKind::Tool => crate::model::json_schema(FileKind::Tool),
+        SchemaKind::Intent => crate::model::json_schema(FileKind::Intent),
+        SchemaKind::Alias => crate::model::json_schema(FileKind::Alias),
+        SchemaKind::Config => crate::model::json_schema(FileKind::Config),
+        SchemaKind::Understanding => crate::route::understanding_schema(),
+        SchemaKind::Plan => crate::route::plan_schema(),
+    };
+    print!("{text}");
     0
 }

@@ -289,7 +289,9 @@ pub fn run_stats(args: StatsArgs) -> u8 {
     };
     let s = stats(&g, &prompt_text);
     match args.format {
-        super::check::TableFormat::Table => print!("{}", stats_table(&s)),
+        super::check::TableFormat::Table | super::check::TableFormat::Markdown => {
+            print!("{}", stats_table(&s))
+        }
         super::check::TableFormat::Json => {
             println!("{}", serde_json::to_string_pretty(&s).unwrap_or_default())
         }
