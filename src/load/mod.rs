@@ -374,45 +374,37 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
         found.truncate(limits.max_files as usize);
     }
 
-    // 4. Read and parse.
+    // 4. Plan the reads (limits are decided in sorted order), read and parse in parallel, then
+    // add files to the project in sorted order so file ids are deterministic.
+    enum Plan {
+        Read(String, PathBuf, FileKind, Format),
+        Skip(String, PathBuf, FileKind, Diagnostic),
+    }
+    let mut plans = Vec::new();
     let mut total: u64 = 0;
     for (name, path, kind) in found {
         let Some(format) = Format::from_path(&path) else {
-            let id =
-                project
-                    .sources
-                    .add(SourceFile::new(name.clone(), path.clone(), String::new()));
-            project.file_kinds.push(kind);
-            diags.push(
-                Diagnostic::new(
-                    codes::IGNORED_FILE.0,
-                    codes::IGNORED_FILE.1,
-                    Severity::Info,
-                    format!("`{name}` is not a .yaml, .yml or .toml file and was skipped"),
-                )
-                .at(id, Span::default(), "")
-                .help("rename it with a declaration extension if it holds declarations"),
-            );
+            let d = Diagnostic::new(
+                codes::IGNORED_FILE.0,
+                codes::IGNORED_FILE.1,
+                Severity::Info,
+                format!("`{name}` is not a .yaml, .yml or .toml file and was skipped"),
+            )
+            .help("rename it with a declaration extension if it holds declarations");
+            plans.push(Plan::Skip(name, path, kind, d));
             continue;
         };
         let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
         if size > limits.max_file_bytes {
-            let id =
-                project
-                    .sources
-                    .add(SourceFile::new(name.clone(), path.clone(), String::new()));
-            project.file_kinds.push(kind);
-            diags.push(
-                diag(
-                    codes::LIMIT_EXCEEDED,
-                    format!(
-                        "`{name}` is {size} bytes, larger than the limit of {} bytes",
-                        limits.max_file_bytes
-                    ),
-                )
-                .at(id, Span::default(), "")
-                .help("split the file or raise [limits] max-file-bytes in schemarouter.toml"),
-            );
+            let d = diag(
+                codes::LIMIT_EXCEEDED,
+                format!(
+                    "`{name}` is {size} bytes, larger than the limit of {} bytes",
+                    limits.max_file_bytes
+                ),
+            )
+            .help("split the file or raise [limits] max-file-bytes in schemarouter.toml");
+            plans.push(Plan::Skip(name, path, kind, d));
             continue;
         }
         total += size;
@@ -426,34 +418,46 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
             ).help("raise [limits] max-project-bytes in schemarouter.toml"));
             break;
         }
-        let bytes = match std::fs::read(&path) {
-            Ok(b) => b,
-            Err(e) => {
-                io_error = true;
-                diags.push(diag(codes::IO_ERROR, format!("cannot read `{name}`: {e}")));
-                continue;
+        plans.push(Plan::Read(name, path, kind, format));
+    }
+    use rayon::prelude::*;
+    let results: Vec<(Plan, Option<String>, Result<Parsed, ReadFailure>)> = plans
+        .into_par_iter()
+        .map(|plan| match &plan {
+            Plan::Skip(..) => (plan, None, Err(ReadFailure::Skipped)),
+            Plan::Read(_, path, kind, format) => {
+                let (text, result) = read_and_parse(path, *kind, *format, &limits);
+                (plan, text, result)
             }
-        };
-        let (text, bad) = match decode(bytes) {
-            Ok(t) => (t, None),
-            Err((t, at)) => (t, Some(at)),
-        };
-        let id = project.sources.add(SourceFile::new(name, path, text));
-        project.file_kinds.push(kind);
-        if let Some(at) = bad {
-            diags.push(encoding_diag(id, at));
-            continue;
-        }
-        let text = &project.sources.get(id).text;
-        let node = match parse_text(text, format, &limits) {
-            Ok(n) => n,
-            Err(e) => {
-                diags.push(e.to_diagnostic(id, format));
-                continue;
+        })
+        .collect();
+    for (plan, text, result) in results {
+        match plan {
+            Plan::Skip(name, path, kind, d) => {
+                let id = project
+                    .sources
+                    .add(SourceFile::new(name, path, String::new()));
+                project.file_kinds.push(kind);
+                diags.push(d.at(id, Span::default(), ""));
             }
-        };
-        if let Err(d) = read_declarations(&mut project, id, kind, &node) {
-            diags.push(*d);
+            Plan::Read(name, path, kind, format) => {
+                let Some(text) = text else {
+                    if let Err(ReadFailure::Io(e)) = result {
+                        io_error = true;
+                        diags.push(diag(codes::IO_ERROR, format!("cannot read `{name}`: {e}")));
+                    }
+                    continue;
+                };
+                let id = project.sources.add(SourceFile::new(name, path, text));
+                project.file_kinds.push(kind);
+                match result {
+                    Ok(parsed) => add_declarations(&mut project, id, parsed),
+                    Err(ReadFailure::Encoding(at)) => diags.push(encoding_diag(id, at)),
+                    Err(ReadFailure::Load(e)) => diags.push(e.to_diagnostic(id, format)),
+                    Err(ReadFailure::De(e)) => diags.push(de_diagnostic(e, id)),
+                    Err(ReadFailure::Io(_) | ReadFailure::Skipped) => {}
+                }
+            }
         }
     }
 
@@ -464,23 +468,62 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
     })
 }
 
-/// Read one parsed file into the project.
-fn read_declarations(
-    project: &mut Project,
-    id: FileId,
+/// What one declaration file holds.
+enum Parsed {
+    Tool(Box<Sp<Tool>>),
+    Intents(IntentFile),
+    Aliases(AliasFile),
+}
+
+/// Why one file could not be read into declarations.
+enum ReadFailure {
+    Skipped,
+    Io(String),
+    Encoding(usize),
+    Load(LoadError),
+    De(de::DeError),
+}
+
+/// Read, decode, parse and type one file (runs on the parallel pool). Returns the text (when it
+/// could be read) and the declarations or the failure.
+fn read_and_parse(
+    path: &Path,
     kind: FileKind,
-    node: &Node,
-) -> Result<(), Box<Diagnostic>> {
-    match kind {
-        FileKind::Tool => {
-            let tool: Tool = de::from_node(node).map_err(|e| Box::new(de_diagnostic(e, id)))?;
-            project.tools.push(Decl {
-                file: id,
-                item: Sp::new(tool, node.span),
-            });
+    format: Format,
+    limits: &Limits,
+) -> (Option<String>, Result<Parsed, ReadFailure>) {
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) => return (None, Err(ReadFailure::Io(e.to_string()))),
+    };
+    let text = match decode(bytes) {
+        Ok(t) => t,
+        Err((t, at)) => return (Some(t), Err(ReadFailure::Encoding(at))),
+    };
+    let result = match parse_text(&text, format, limits) {
+        Ok(node) => match kind {
+            FileKind::Tool => {
+                de::from_node::<Tool>(&node).map(|t| Parsed::Tool(Box::new(Sp::new(t, node.span))))
+            }
+            FileKind::Intent => de::from_node::<IntentFile>(&node).map(Parsed::Intents),
+            FileKind::Alias | FileKind::Config => {
+                de::from_node::<AliasFile>(&node).map(Parsed::Aliases)
+            }
         }
-        FileKind::Intent => {
-            let f: IntentFile = de::from_node(node).map_err(|e| Box::new(de_diagnostic(e, id)))?;
+        .map_err(ReadFailure::De),
+        Err(e) => Err(ReadFailure::Load(e)),
+    };
+    (Some(text), result)
+}
+
+/// Add one file's declarations to the project.
+fn add_declarations(project: &mut Project, id: FileId, parsed: Parsed) {
+    match parsed {
+        Parsed::Tool(tool) => project.tools.push(Decl {
+            file: id,
+            item: *tool,
+        }),
+        Parsed::Intents(f) => {
             for d in f.domains {
                 project.domains.push(Decl { file: id, item: d });
             }
@@ -491,8 +534,7 @@ fn read_declarations(
                 project.intents.push(Decl { file: id, item: i });
             }
         }
-        FileKind::Alias => {
-            let f: AliasFile = de::from_node(node).map_err(|e| Box::new(de_diagnostic(e, id)))?;
+        Parsed::Aliases(f) => {
             for c in f.concepts {
                 project.concepts.push(Decl { file: id, item: c });
             }
@@ -500,9 +542,7 @@ fn read_declarations(
                 project.aliases.push(Decl { file: id, item: a });
             }
         }
-        FileKind::Config => {}
     }
-    Ok(())
 }
 
 fn encoding_diag(id: FileId, at: usize) -> Diagnostic {
