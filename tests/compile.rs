@@ -49,8 +49,14 @@ fn shipped_prompt_is_golden() {
 #[test]
 fn committed_artifact_is_current() {
     let (_, bytes, prompt) = compile(Path::new("."));
-    assert!(std::fs::read("build/graph.json").unwrap() == bytes, "build/graph.json is stale: run `schemarouter compile . --out build`");
-    assert_eq!(std::fs::read_to_string("build/intent_prompt.txt").unwrap(), prompt);
+    assert!(
+        std::fs::read("build/graph.json").unwrap() == bytes,
+        "build/graph.json is stale: run `schemarouter compile . --out build`"
+    );
+    assert_eq!(
+        std::fs::read_to_string("build/intent_prompt.txt").unwrap(),
+        prompt
+    );
 }
 
 #[test]
@@ -64,7 +70,13 @@ fn same_bytes_twice_and_under_renamed_and_reordered_files() {
         let (stem, ext) = n.rsplit_once('.').unwrap();
         let inv: String = stem
             .chars()
-            .map(|c| if c.is_ascii_lowercase() { (b'z' - (c as u8 - b'a')) as char } else { c })
+            .map(|c| {
+                if c.is_ascii_lowercase() {
+                    (b'z' - (c as u8 - b'a')) as char
+                } else {
+                    c
+                }
+            })
             .collect();
         format!("x_{inv}.{ext}")
     });
@@ -86,22 +98,37 @@ fn yaml_and_toml_renderings_compile_to_the_same_bytes() {
         let name = &p.sources.get(t.file).name;
         let stem = Path::new(name).file_stem().unwrap().to_string_lossy();
         let text = toml::to_string(&t.item.value).unwrap();
-        std::fs::write(dir.path().join("schemas").join(format!("{stem}.toml")), text).unwrap();
+        std::fs::write(
+            dir.path().join("schemas").join(format!("{stem}.toml")),
+            text,
+        )
+        .unwrap();
     }
     let intents = IntentFile {
         domains: p.domains.iter().map(|d| d.item.clone()).collect(),
         groups: p.groups.iter().map(|d| d.item.clone()).collect(),
         intents: p.intents.iter().map(|d| d.item.clone()).collect(),
     };
-    std::fs::write(dir.path().join("intents/all.toml"), toml::to_string(&intents).unwrap()).unwrap();
+    std::fs::write(
+        dir.path().join("intents/all.toml"),
+        toml::to_string(&intents).unwrap(),
+    )
+    .unwrap();
     let aliases = AliasFile {
         concepts: p.concepts.iter().map(|d| d.item.clone()).collect(),
         aliases: p.aliases.iter().map(|d| d.item.clone()).collect(),
     };
-    std::fs::write(dir.path().join("aliases/all.toml"), toml::to_string(&aliases).unwrap()).unwrap();
+    std::fs::write(
+        dir.path().join("aliases/all.toml"),
+        toml::to_string(&aliases).unwrap(),
+    )
+    .unwrap();
     let (_, yaml_bytes, _) = compile(root);
     let (_, toml_bytes, _) = compile(dir.path());
-    assert!(yaml_bytes == toml_bytes, "TOML rendering compiled differently");
+    assert!(
+        yaml_bytes == toml_bytes,
+        "TOML rendering compiled differently"
+    );
 }
 
 #[test]
@@ -112,13 +139,28 @@ fn tampered_truncated_and_newer_artifacts_are_refused() {
     let text = String::from_utf8(bytes.clone()).unwrap();
     let tampered = text.replacen("\"priority\": 90", "\"priority\": 91", 1);
     assert_ne!(tampered, text);
-    assert!(matches!(io::load_bytes(tampered.as_bytes()), Err(LoadError::HashMismatch { .. })));
+    assert!(matches!(
+        io::load_bytes(tampered.as_bytes()),
+        Err(LoadError::HashMismatch { .. })
+    ));
     // Truncate.
-    assert!(matches!(io::load_bytes(&bytes[..bytes.len() / 2]), Err(LoadError::Malformed(_))));
+    assert!(matches!(
+        io::load_bytes(&bytes[..bytes.len() / 2]),
+        Err(LoadError::Malformed(_))
+    ));
     // Newer format.
     let newer = text.replacen("\"format_version\": 1", "\"format_version\": 99", 1);
     let err = io::load_bytes(newer.as_bytes()).unwrap_err();
-    assert!(matches!(err, LoadError::NewerFormat { found: 99, supported: 1 }), "{err}");
+    assert!(
+        matches!(
+            err,
+            LoadError::NewerFormat {
+                found: 99,
+                supported: 1
+            }
+        ),
+        "{err}"
+    );
     assert_eq!(
         err.to_string(),
         "the artifact has format version 99, newer than this schemarouter reads (1); upgrade schemarouter or recompile the artifact"
@@ -129,7 +171,10 @@ fn tampered_truncated_and_newer_artifacts_are_refused() {
     let mut bad = bin.clone();
     let last = bad.len() - 1;
     bad[last] ^= 1;
-    assert!(matches!(io::load_bytes(&bad), Err(LoadError::HashMismatch { .. })));
+    assert!(matches!(
+        io::load_bytes(&bad),
+        Err(LoadError::HashMismatch { .. })
+    ));
 }
 
 #[test]
@@ -171,16 +216,41 @@ fn indices_round_trip_and_match_the_sources() {
     let exact: Vec<String> = postings
         .iter()
         .filter(|p| p.kind == artifact::MatchKind::Exact)
-        .map(|p| format!("{}/{}", g.tools[p.tool as usize].id, g.field(artifact::FieldKey { tool: p.tool, endpoint: p.endpoint, field: p.field }).name))
+        .map(|p| {
+            format!(
+                "{}/{}",
+                g.tools[p.tool as usize].id,
+                g.field(artifact::FieldKey {
+                    tool: p.tool,
+                    endpoint: p.endpoint,
+                    field: p.field
+                })
+                .name
+            )
+        })
         .collect();
-    assert!(exact.contains(&"materials_project/band_gap".to_string()), "{exact:?}");
+    assert!(
+        exact.contains(&"materials_project/band_gap".to_string()),
+        "{exact:?}"
+    );
     let intent = g.intent("crystal_structure").unwrap();
-    let cands: Vec<&str> = intent.candidates.iter().map(|c| g.tools[*c as usize].id.as_str()).collect();
-    assert!(cands.contains(&"cod") && cands.contains(&"materials_project"), "{cands:?}");
+    let cands: Vec<&str> = intent
+        .candidates
+        .iter()
+        .map(|c| g.tools[*c as usize].id.as_str())
+        .collect();
+    assert!(
+        cands.contains(&"cod") && cands.contains(&"materials_project"),
+        "{cands:?}"
+    );
     // NOMAD joules convert to eV.
     let (ni, nomad) = g.tool("nomad").unwrap();
     let _ = ni;
-    let f = nomad.endpoints[0].fields.iter().find(|f| f.name == "results.properties.electronic.band_gap[].value").unwrap();
+    let f = nomad.endpoints[0]
+        .fields
+        .iter()
+        .find(|f| f.name == "results.properties.electronic.band_gap[].value")
+        .unwrap();
     assert_eq!(f.concept_factors["band_gap"], 6.241509074460763e18);
 }
 
@@ -190,7 +260,12 @@ fn stats_snapshot() {
     let s = schemarouter::cli::stats(&g, &prompt);
     let table = schemarouter::cli::stats_table(&s);
     settings().bind(|| insta::assert_snapshot!("shipped_stats", table));
-    assert!(s.prompt_all_tokens > 5 * s.prompt_tokens, "{} vs {}", s.prompt_all_tokens, s.prompt_tokens);
+    assert!(
+        s.prompt_all_tokens > 5 * s.prompt_tokens,
+        "{} vs {}",
+        s.prompt_all_tokens,
+        s.prompt_tokens
+    );
 }
 
 #[test]
@@ -217,7 +292,11 @@ fn graph_exports() {
             .arg(&src)
             .output()
             .unwrap();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         assert!(std::fs::metadata(dir.path().join("g.png")).unwrap().len() > 1000);
     }
 }

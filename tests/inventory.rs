@@ -112,7 +112,12 @@ fn inventory_counts() {
         ]
     );
     for i in &p.intents {
-        assert_eq!(i.item.examples.len(), 3, "intent {} needs three examples", i.item.id.value);
+        assert_eq!(
+            i.item.examples.len(),
+            3,
+            "intent {} needs three examples",
+            i.item.id.value
+        );
     }
 }
 

@@ -24,7 +24,10 @@ fn committed_json_schemas_are_current() {
     ] {
         let path = format!("docs/schema/{name}.schema.json");
         let committed = std::fs::read_to_string(&path).unwrap_or_default();
-        assert!(committed == text, "{path} is stale: run `schemarouter schema {name} > {path}`");
+        assert!(
+            committed == text,
+            "{path} is stale: run `schemarouter schema {name} > {path}`"
+        );
     }
 }
 

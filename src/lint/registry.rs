@@ -302,7 +302,11 @@ pub fn rules_markdown() -> String {
         out.push_str(&format!(
             "\nDefault level: {}.{}\n",
             e.default_severity.as_str(),
-            if e.configurable { "" } else { " Not configurable." }
+            if e.configurable {
+                ""
+            } else {
+                " Not configurable."
+            }
         ));
     }
     out
