@@ -193,6 +193,12 @@ impl Checked {
 pub fn check_path(root: &std::path::Path) -> Result<Checked, crate::load::FatalError> {
     crate::prompt::warm_up();
     let loaded = crate::load::load_project(root)?;
+    Ok(check_loaded(loaded))
+}
+
+/// Run every rule over an already loaded project (from disk or from
+/// [`crate::load::load_sources`]).
+pub fn check_loaded(loaded: crate::load::Loaded) -> Checked {
     let project = loaded.project;
     let index = Index::build(&project);
     let (units, mut unit_diags) = project_units(&project);
@@ -221,13 +227,13 @@ pub fn check_path(root: &std::path::Path) -> Result<Checked, crate::load::FatalE
     let mut load = loaded.diagnostics;
     load.append(&mut unit_diags);
     let diagnostics = run(&ctx, load);
-    Ok(Checked {
+    Checked {
         project,
         index,
         units,
         diagnostics,
         io_error: loaded.io_error,
-    })
+    }
 }
 
 /// The project's unit table (built-ins plus `[units]`), with findings for bad definitions.

@@ -468,6 +468,67 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
     })
 }
 
+/// Load a project from in-memory files (used by fuzzing and tests): `config` is the text of
+/// `schemarouter.toml`, `files` are (path relative to the root, text) pairs whose first folder
+/// (`schemas`, `intents`, `aliases`) gives the kind. Files are taken in sorted order.
+pub fn load_sources(config: Option<&str>, files: &[(&str, &str)]) -> Loaded {
+    let mut project = Project::default();
+    let mut diagnostics = Vec::new();
+    if let Some(text) = config {
+        let id = project
+            .sources
+            .add(SourceFile::new(CONFIG_FILE, CONFIG_FILE, text.to_string()));
+        project.file_kinds.push(FileKind::Config);
+        project.config_file = Some(id);
+        match parse_text(text, Format::Toml, &Limits::default()) {
+            Ok(node) => match de::from_node::<Config>(&node) {
+                Ok(c) => project.config = c,
+                Err(e) => diagnostics.push(de_diagnostic(e, id)),
+            },
+            Err(LoadError::Empty { .. }) => {}
+            Err(e) => diagnostics.push(e.to_diagnostic(id, Format::Toml)),
+        }
+    }
+    let limits = project.config.limits.clone();
+    let mut sorted: Vec<&(&str, &str)> = files.iter().collect();
+    sorted.sort_by_key(|(name, _)| *name);
+    for (name, text) in sorted {
+        let kind = match name.split('/').next() {
+            Some("schemas") => FileKind::Tool,
+            Some("intents") => FileKind::Intent,
+            _ => FileKind::Alias,
+        };
+        let id = project
+            .sources
+            .add(SourceFile::new(*name, *name, text.to_string()));
+        project.file_kinds.push(kind);
+        let Some(format) = Format::from_path(Path::new(name)) else {
+            continue;
+        };
+        let parsed = match parse_text(text, format, &limits) {
+            Ok(node) => match kind {
+                FileKind::Tool => de::from_node::<Tool>(&node)
+                    .map(|t| Parsed::Tool(Box::new(Sp::new(t, node.span)))),
+                FileKind::Intent => de::from_node::<IntentFile>(&node).map(Parsed::Intents),
+                _ => de::from_node::<AliasFile>(&node).map(Parsed::Aliases),
+            },
+            Err(e) => {
+                diagnostics.push(e.to_diagnostic(id, format));
+                continue;
+            }
+        };
+        match parsed {
+            Ok(p) => add_declarations(&mut project, id, p),
+            Err(e) => diagnostics.push(de_diagnostic(e, id)),
+        }
+    }
+    Loaded {
+        project,
+        diagnostics,
+        io_error: false,
+    }
+}
+
 /// What one declaration file holds.
 enum Parsed {
     Tool(Box<Sp<Tool>>),
