@@ -1,0 +1,218 @@
+//! Reading one side of a diff: a project folder, a compiled artifact (`graph.json` /
+//! `graph.bin`), or a git revision (`git:REF`, `git:REF:PATH`).
+//!
+//! Every side becomes the same comparable form: the compiled [`FrozenGraph`] (projects are
+//! compiled in memory), a [`Locator`] of declaration positions (empty for artifacts), the unit
+//! table the side's units were parsed with, and the side's `[diff] accept` entries.
+
+use super::git;
+use super::locate::Locator;
+use crate::artifact::{self, FrozenGraph};
+use crate::diagnostics::Severity;
+use crate::diagnostics::render::{OutputFormat, render};
+use crate::graph::index::Index;
+use crate::units::UnitTable;
+use std::path::Path;
+
+/// What a side was read from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SideKind {
+    /// A project folder.
+    Project,
+    /// A compiled artifact file.
+    Artifact,
+    /// A project at a git revision.
+    Git,
+}
+
+/// One `[diff] accept` entry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Acceptance {
+    /// The accepted change's fingerprint.
+    pub fingerprint: String,
+    /// Why the change is intended.
+    pub reason: String,
+}
+
+/// One side of a diff, in comparable form.
+#[derive(Clone, Debug)]
+pub struct Side {
+    /// The side as the user named it (`.`, `build/graph.json`, `git:HEAD~1`).
+    pub label: String,
+    /// What it was read from.
+    pub kind: SideKind,
+    /// The compiled schema.
+    pub graph: FrozenGraph,
+    /// Declaration positions (empty for artifacts).
+    pub locator: Locator,
+    /// Units known to the side (built-ins plus the project's `[units]`).
+    pub units: UnitTable,
+    /// `[diff] accept` entries of the side's configuration.
+    pub acceptances: Vec<Acceptance>,
+}
+
+/// Why a side could not be read (the CLI exits 2).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SideError {
+    /// One-line message.
+    pub message: String,
+    /// Further lines (the load diagnostics of a project that does not parse).
+    pub details: String,
+}
+
+impl SideError {
+    /// An error without details.
+    pub fn new(message: impl Into<String>) -> SideError {
+        SideError {
+            message: message.into(),
+            details: String::new(),
+        }
+    }
+}
+
+impl std::fmt::Display for SideError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for SideError {}
+
+/// A side prefix for file names: the folder as given, without `./` and trailing `/`
+/// (`""` for the current folder).
+pub fn display_prefix(spec: &str) -> String {
+    let mut s = spec.trim_end_matches('/');
+    while let Some(rest) = s.strip_prefix("./") {
+        s = rest;
+    }
+    if s == "." {
+        String::new()
+    } else {
+        s.to_string()
+    }
+}
+
+impl Side {
+    /// Open a side from its command-line spelling, relative to `cwd`: `git:REF[:PATH]`, an
+    /// artifact file, or a project folder.
+    ///
+    /// Errors: a path that does not exist, an unreadable or invalid artifact, a project with
+    /// load errors, a git revision or path that does not exist.
+    pub fn open(spec: &str, cwd: &Path) -> Result<Side, SideError> {
+        if let Some(rest) = spec.strip_prefix("git:") {
+            let (rev, path) = match rest.split_once(':') {
+                Some((r, p)) => (r, Some(p)),
+                None => (rest, None),
+            };
+            if rev.is_empty() {
+                return Err(SideError::new(format!(
+                    "`{spec}` names no revision; write `git:REF` or `git:REF:PATH`"
+                )));
+            }
+            return Side::from_git(cwd, rev, path, spec);
+        }
+        let path = cwd.join(spec);
+        let meta = std::fs::metadata(&path)
+            .map_err(|e| SideError::new(format!("cannot read `{spec}`: {e}")))?;
+        if meta.is_dir() {
+            Side::from_project_dir(&path, spec, &display_prefix(spec))
+        } else {
+            Side::from_artifact(&path, spec)
+        }
+    }
+
+    /// A compiled artifact file.
+    pub fn from_artifact(path: &Path, label: &str) -> Result<Side, SideError> {
+        let graph = FrozenGraph::load(path).map_err(|e| SideError::new(format!("{label}: {e}")))?;
+        Ok(Side::from_graph(graph, label))
+    }
+
+    /// An already compiled graph (no locations, built-in units, no acceptances).
+    pub fn from_graph(graph: FrozenGraph, label: &str) -> Side {
+        Side {
+            label: label.to_string(),
+            kind: SideKind::Artifact,
+            graph,
+            locator: Locator::default(),
+            units: UnitTable::builtin(),
+            acceptances: Vec::new(),
+        }
+    }
+
+    /// A project folder, compiled in memory; file names in locations are prefixed with
+    /// `prefix`.
+    ///
+    /// Errors: an unreadable folder, or a file that does not load (syntax or structure errors:
+    /// the diff would report its declarations as removed).
+    pub fn from_project_dir(root: &Path, label: &str, prefix: &str) -> Result<Side, SideError> {
+        let loaded =
+            crate::load::load_project(root).map_err(|e| SideError::new(format!("{label}: {e}")))?;
+        let errors: Vec<_> = loaded
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .cloned()
+            .collect();
+        if loaded.io_error || !errors.is_empty() {
+            return Err(SideError {
+                message: format!(
+                    "{label}: the project does not load ({} error(s)); fix them with `schemarouter check` first",
+                    errors.len().max(1)
+                ),
+                details: render(
+                    OutputFormat::Concise,
+                    &errors,
+                    &loaded.project.sources,
+                    false,
+                ),
+            });
+        }
+        let project = loaded.project;
+        let index = Index::build(&project);
+        let (units, _) = crate::lint::project_units(&project);
+        let graph = artifact::build::compile(&project, &index, &units);
+        let locator = Locator::from_project(&project, prefix);
+        let acceptances = project
+            .config
+            .diff
+            .accept
+            .iter()
+            .map(|a| Acceptance {
+                fingerprint: a.value.fingerprint.value.clone(),
+                reason: a.value.reason.value.clone(),
+            })
+            .collect();
+        Ok(Side {
+            label: label.to_string(),
+            kind: SideKind::Project,
+            graph,
+            locator,
+            units,
+            acceptances,
+        })
+    }
+
+    /// The project at revision `rev` of the git repository containing `cwd`, at the repository
+    /// root or at `path` (relative to the repository root, or to `cwd` when it starts with `./`
+    /// or `../`). File names in locations are relative to the repository root. Read with `git ls-tree` and
+    /// `git cat-file` into a temporary folder; the working tree is not touched.
+    pub fn from_git(
+        cwd: &Path,
+        rev: &str,
+        path: Option<&str>,
+        label: &str,
+    ) -> Result<Side, SideError> {
+        let sub = match path {
+            Some(p) => {
+                git::resolve_path(cwd, p).map_err(|m| SideError::new(format!("{label}: {m}")))?
+            }
+            None => String::new(),
+        };
+        let tree =
+            git::extract(cwd, rev, &sub).map_err(|m| SideError::new(format!("{label}: {m}")))?;
+        let mut side = Side::from_project_dir(tree.path(), label, &sub)?;
+        side.kind = SideKind::Git;
+        Ok(side)
+    }
+}

@@ -1,0 +1,416 @@
+//! Schema diff: one fixture pair per change code (edits of `tests/fixtures/diff/base` listed in
+//! `tests/fixtures/diff/cases.toml`) with its expected class and an insta snapshot of the human
+//! output; identity and reordering give no changes; several changes on one entity are all
+//! reported; acceptances; artifacts compare like projects; JSON, Markdown, GitHub and JUnit
+//! snapshots of a pull-request-sized diff with plan impact.
+
+use schemarouter::artifact::io;
+use schemarouter::diff::render::{DiffFormat, RenderOptions, render};
+use schemarouter::diff::{self, Class, FailOn, Report, Side, codes, plans};
+use serde::Deserialize;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/diff")
+}
+
+fn copy_dir(src: &Path, dst: &Path) {
+    std::fs::create_dir_all(dst).unwrap();
+    for e in std::fs::read_dir(src).unwrap() {
+        let e = e.unwrap();
+        let to = dst.join(e.file_name());
+        if e.file_type().unwrap().is_dir() {
+            copy_dir(&e.path(), &to);
+        } else {
+            std::fs::copy(e.path(), &to).unwrap();
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+struct Cases {
+    case: Vec<Case>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Case {
+    name: Option<String>,
+    code: String,
+    class: String,
+    #[serde(default)]
+    also: Vec<String>,
+    #[serde(default)]
+    edit: Vec<Edit>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Edit {
+    #[serde(default)]
+    side: Option<String>,
+    file: String,
+    find: Option<String>,
+    replace: Option<String>,
+    content: Option<String>,
+    #[serde(default)]
+    delete: bool,
+}
+
+fn apply(root: &Path, e: &Edit) {
+    let p = root.join(&e.file);
+    if e.delete {
+        std::fs::remove_file(&p).unwrap();
+    } else if let Some(c) = &e.content {
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, c).unwrap();
+    } else {
+        let find = e
+            .find
+            .as_deref()
+            .expect("edit needs find, content or delete");
+        let text = std::fs::read_to_string(&p).unwrap();
+        assert_eq!(
+            text.matches(find).count(),
+            1,
+            "`{find}` must occur once in {}",
+            e.file
+        );
+        std::fs::write(
+            &p,
+            text.replacen(find, e.replace.as_deref().unwrap_or(""), 1),
+        )
+        .unwrap();
+    }
+}
+
+fn side(root: &Path, label: &str) -> Side {
+    Side::from_project_dir(root, label, "").unwrap_or_else(|e| panic!("{e}: {}", e.details))
+}
+
+/// Copies of the base with `old_edits` / `new_edits` applied.
+fn pair(old_edits: &[&Edit], new_edits: &[&Edit]) -> (tempfile::TempDir, Side, Side) {
+    let dir = tempfile::tempdir().unwrap();
+    let (o, n) = (dir.path().join("old"), dir.path().join("new"));
+    copy_dir(&fixtures().join("base"), &o);
+    copy_dir(&fixtures().join("base"), &n);
+    for e in old_edits {
+        apply(&o, e);
+    }
+    for e in new_edits {
+        apply(&n, e);
+    }
+    let (so, sn) = (side(&o, "old"), side(&n, "new"));
+    (dir, so, sn)
+}
+
+fn edit(file: &str, find: &str, replace: &str) -> Edit {
+    Edit {
+        side: None,
+        file: file.into(),
+        find: Some(find.into()),
+        replace: Some(replace.into()),
+        content: None,
+        delete: false,
+    }
+}
+
+fn snapshot(name: &str, text: &str) {
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path("../snapshots");
+    settings.set_prepend_module_to_snapshot(true);
+    settings.bind(|| insta::assert_snapshot!(name, text));
+}
+
+fn human(r: &Report) -> String {
+    render(DiffFormat::Human, r, RenderOptions::default())
+}
+
+fn load_cases() -> Vec<Case> {
+    let text = std::fs::read_to_string(fixtures().join("cases.toml")).unwrap();
+    toml::from_str::<Cases>(&text).unwrap().case
+}
+
+#[test]
+fn every_code_has_a_fixture_case() {
+    let cases = load_cases();
+    let covered: BTreeSet<&str> = cases.iter().map(|c| c.code.as_str()).collect();
+    let all: BTreeSet<&str> = codes::ALL.iter().map(|e| e.code).collect();
+    let missing: Vec<_> = all.difference(&covered).collect();
+    let unknown: Vec<_> = covered.difference(&all).collect();
+    assert!(missing.is_empty(), "codes without a case: {missing:?}");
+    assert!(unknown.is_empty(), "cases with unknown codes: {unknown:?}");
+}
+
+#[test]
+fn each_change_code_is_detected_and_classified() {
+    for case in load_cases() {
+        let name = case.name.clone().unwrap_or_else(|| case.code.clone());
+        let olds: Vec<&Edit> = case
+            .edit
+            .iter()
+            .filter(|e| e.side.as_deref() == Some("old"))
+            .collect();
+        let news: Vec<&Edit> = case
+            .edit
+            .iter()
+            .filter(|e| e.side.as_deref() != Some("old"))
+            .collect();
+        let (_dir, old, new) = pair(&olds, &news);
+        let report = diff::diff(&old, &new);
+        let got: BTreeSet<&str> = report.changes.iter().map(|c| c.code).collect();
+        let mut want: BTreeSet<&str> = case.also.iter().map(String::as_str).collect();
+        want.insert(&case.code);
+        assert_eq!(got, want, "case `{name}`:\n{}", human(&report));
+        let main = report.changes.iter().find(|c| c.code == case.code).unwrap();
+        assert_eq!(main.class.as_str(), case.class, "case `{name}`");
+        assert_eq!(
+            codes::find(&case.code).unwrap().class,
+            main.class,
+            "case `{name}`"
+        );
+        // Fingerprints are stable: the same diff again gives the same ones.
+        let again = diff::diff(&old, &new);
+        assert_eq!(report, again);
+        snapshot(&format!("case_{}", name.replace('-', "_")), &human(&report));
+    }
+}
+
+#[test]
+fn identical_sides_have_no_changes() {
+    let base = fixtures().join("base");
+    let a = side(&base, "a");
+    let b = side(&base, "b");
+    let r = diff::diff(&a, &b);
+    assert!(r.changes.is_empty(), "{}", human(&r));
+    assert!(!r.fails(FailOn::Dangerous));
+}
+
+#[test]
+fn reordering_files_keys_and_lists_is_not_a_change() {
+    let a = side(&fixtures().join("base"), "base");
+    let b = side(&fixtures().join("reordered"), "reordered");
+    assert!(!b.graph.tools.is_empty() && !b.graph.concepts.is_empty());
+    let r = diff::diff(&a, &b);
+    assert!(r.changes.is_empty(), "{}", human(&r));
+    let r = diff::diff(&b, &a);
+    assert!(r.changes.is_empty(), "{}", human(&r));
+}
+
+#[test]
+fn several_changes_on_one_field_are_all_reported() {
+    let e = edit(
+        "schemas/alpha.yaml",
+        "        unit: eV\n        groups: [electronic]\n        concepts: [band_gap]\n        qualifiers: {method: GGA}\n        description: Band gap (GGA).\n",
+        "        unit: meV\n        concepts: [band_gap]\n        qualifiers: {method: GGA}\n        description: Band gap in meV.\n",
+    );
+    let (_d, old, new) = pair(&[], &[&e]);
+    let r = diff::diff(&old, &new);
+    let got: Vec<(&str, Class)> = r.changes.iter().map(|c| (c.code, c.class)).collect();
+    assert_eq!(
+        got,
+        vec![
+            ("field-group-removed", Class::Dangerous),
+            ("unit-rescaled", Class::Dangerous),
+            ("description-changed", Class::Safe),
+        ]
+    );
+    assert!(
+        r.changes
+            .iter()
+            .all(|c| c.entity == "tool/alpha/endpoint/summary/field/band_gap")
+    );
+    let unit = &r.changes[1];
+    assert_eq!(unit.factor, Some(1000.0));
+    assert!(unit.message.contains("factor of 1000"), "{}", unit.message);
+    let loc = unit.new_location.as_ref().unwrap();
+    assert_eq!((loc.file.as_str(), loc.line), ("schemas/alpha.yaml", 49));
+}
+
+#[test]
+fn renamed_field_is_one_change_and_other_edits_still_show() {
+    let e = edit(
+        "schemas/alpha.yaml",
+        "      - name: efermi\n        type: number\n        unit: eV\n",
+        "      - name: fermi_level\n        type: number\n        unit: eV\n        description: Fermi level.\n",
+    );
+    let (_d, old, new) = pair(&[], &[&e]);
+    let r = diff::diff(&old, &new);
+    let got: Vec<(&str, &str)> = r
+        .changes
+        .iter()
+        .map(|c| (c.code, c.entity.as_str()))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            ("field-renamed", "tool/alpha/endpoint/summary/field/efermi"),
+            (
+                "description-changed",
+                "tool/alpha/endpoint/summary/field/fermi_level"
+            ),
+        ]
+    );
+    let c = &r.changes[0];
+    assert!(c.message.contains("`efermi`") && c.message.contains("`fermi_level`"));
+    assert_eq!(c.old_location.as_ref().unwrap().line, 54);
+    assert_eq!(c.new_location.as_ref().unwrap().line, 54);
+}
+
+#[test]
+fn removals_point_at_the_surviving_parent_on_the_new_side() {
+    let e = edit(
+        "schemas/alpha.yaml",
+        "      - name: nsites\n        type: integer\n",
+        "",
+    );
+    let (_d, old, new) = pair(&[], &[&e]);
+    let r = diff::diff(&old, &new);
+    let c = &r.changes[0];
+    assert_eq!(c.code, "field-removed");
+    let o = c.old_location.as_ref().unwrap();
+    assert_eq!(
+        (o.file.as_str(), o.line, o.column),
+        ("schemas/alpha.yaml", 73, 15)
+    );
+    // The endpoint `summary` on the new side.
+    let n = c.new_location.as_ref().unwrap();
+    assert_eq!(
+        (n.file.as_str(), n.line, n.column),
+        ("schemas/alpha.yaml", 14, 9)
+    );
+}
+
+#[test]
+fn acceptances_silence_changes_and_unmatched_ones_are_reported() {
+    let removal = edit(
+        "schemas/alpha.yaml",
+        "      - name: nsites\n        type: integer\n",
+        "",
+    );
+    let (_d, old, new) = pair(&[], &[&removal]);
+    let r = diff::diff(&old, &new);
+    assert!(r.fails(FailOn::Breaking));
+    let fp = r.changes[0].fingerprint.clone();
+    let accept = edit(
+        "schemarouter.toml",
+        "version = \"1.0.0\"\n",
+        &format!(
+            "version = \"1.0.0\"\n\n[diff]\naccept = [\n  {{ fingerprint = \"{fp}\", reason = \"nsites moved to the structure endpoint\" }},\n  {{ fingerprint = \"0000000000000000\", reason = \"stale\" }},\n]\n"
+        ),
+    );
+    let (_d2, old, new) = pair(&[], &[&removal, &accept]);
+    let r = diff::diff(&old, &new);
+    assert_eq!(
+        r.changes[0].accepted.as_deref(),
+        Some("nsites moved to the structure endpoint")
+    );
+    assert!(!r.fails(FailOn::Breaking));
+    assert!(!r.fails(FailOn::Dangerous));
+    assert_eq!(r.counts().accepted, 1);
+    assert_eq!(r.unmatched_acceptances.len(), 1);
+    let u = &r.unmatched_acceptances[0];
+    assert_eq!(u.fingerprint, "0000000000000000");
+    assert_eq!(u.location.as_ref().unwrap().file, "schemarouter.toml");
+    let text = human(&r);
+    assert!(
+        text.contains("0000000000000000 (schemarouter.toml:"),
+        "{text}"
+    );
+    // Acceptances on the OLD side do not count.
+    let (_d3, old, new) = pair(&[&accept], &[&removal]);
+    assert!(diff::diff(&old, &new).fails(FailOn::Breaking));
+}
+
+#[test]
+fn gate_levels() {
+    let e = edit("schemas/alpha.yaml", "priority: 50", "priority: 60");
+    let (_d, old, new) = pair(&[], &[&e]);
+    let r = diff::diff(&old, &new);
+    assert!(!r.fails(FailOn::Breaking));
+    assert!(r.fails(FailOn::Dangerous));
+    assert!(!r.fails(FailOn::None));
+}
+
+/// The pull-request-sized pair under `tests/fixtures/diff/pr`.
+fn pr() -> (Side, Side) {
+    let root = fixtures().join("pr");
+    (
+        side(&root.join("old"), "old"),
+        side(&root.join("new"), "new"),
+    )
+}
+
+fn pr_report() -> Report {
+    let (old, new) = pr();
+    let inputs = plans::read_plans(&fixtures().join("pr/plans.json")).unwrap();
+    diff::diff_with_plans(&old, &new, &inputs)
+}
+
+#[test]
+fn pull_request_outputs() {
+    let r = pr_report();
+    let opts = RenderOptions {
+        fail_on: FailOn::Breaking,
+        color: false,
+    };
+    for (name, format) in [
+        ("pr_human", DiffFormat::Human),
+        ("pr_json", DiffFormat::Json),
+        ("pr_markdown", DiffFormat::Markdown),
+        ("pr_github", DiffFormat::Github),
+        ("pr_junit", DiffFormat::Junit),
+    ] {
+        snapshot(name, &render(format, &r, opts));
+    }
+    let json: serde_json::Value =
+        serde_json::from_str(&render(DiffFormat::Json, &r, opts)).unwrap();
+    assert_eq!(json["failed"], true);
+    assert!(
+        !r.plan_impact.as_ref().unwrap().changed.is_empty(),
+        "{}",
+        human(&r)
+    );
+}
+
+#[test]
+fn outputs_are_deterministic() {
+    let a = pr_report();
+    let b = pr_report();
+    for f in [DiffFormat::Json, DiffFormat::Markdown, DiffFormat::Junit] {
+        assert_eq!(
+            render(f, &a, RenderOptions::default()),
+            render(f, &b, RenderOptions::default())
+        );
+    }
+}
+
+#[test]
+fn artifacts_compare_like_projects() {
+    let (old, new) = pr();
+    let dir = tempfile::tempdir().unwrap();
+    let (oa, na) = (dir.path().join("old.json"), dir.path().join("new.bin"));
+    std::fs::write(&oa, io::to_json_bytes(&old.graph)).unwrap();
+    std::fs::write(&na, io::to_bin_bytes(&new.graph)).unwrap();
+    let ao = Side::from_artifact(&oa, "old.json").unwrap();
+    let an = Side::from_artifact(&na, "new.bin").unwrap();
+    let from_projects = diff::diff(&old, &new);
+    let from_artifacts = diff::diff(&ao, &an);
+    let key = |r: &Report| {
+        r.changes
+            .iter()
+            .map(|c| (c.code, c.entity.clone(), c.fingerprint.clone()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(key(&from_projects), key(&from_artifacts));
+    assert!(
+        from_artifacts
+            .changes
+            .iter()
+            .all(|c| c.old_location.is_none())
+    );
+    // Mixed: an artifact against a project.
+    let mixed = diff::diff(&ao, &new);
+    assert_eq!(key(&from_projects), key(&mixed));
+    // An artifact against itself.
+    assert!(diff::diff(&ao, &ao).changes.is_empty());
+}
