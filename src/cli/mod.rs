@@ -66,6 +66,7 @@ pub fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
+    crate::load::set_progress(stderr_progress());
     let code = match cli.command {
         Command::Check(a) => check::run_check(a),
         Command::Rules(a) => check::run_rules(a),
@@ -80,6 +81,12 @@ pub fn main() -> ExitCode {
         Command::Gen(a) => synth::run_gen(a),
     };
     ExitCode::from(code)
+}
+
+/// Whether progress bars may be drawn: stderr is a terminal and `CI` is not set.
+pub(crate) fn stderr_progress() -> bool {
+    use std::io::IsTerminal;
+    std::io::stderr().is_terminal() && std::env::var_os("CI").is_none()
 }
 
 /// Whether to colour output written to stdout.

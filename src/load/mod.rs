@@ -421,16 +421,26 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
         plans.push(Plan::Read(name, path, kind, format));
     }
     use rayon::prelude::*;
+    let bar = progress_bar(plans.len() as u64, "reading");
     let results: Vec<(Plan, Option<String>, Result<Parsed, ReadFailure>)> = plans
         .into_par_iter()
-        .map(|plan| match &plan {
-            Plan::Skip(..) => (plan, None, Err(ReadFailure::Skipped)),
-            Plan::Read(_, path, kind, format) => {
-                let (text, result) = read_and_parse(path, *kind, *format, &limits);
-                (plan, text, result)
+        .map(|plan| {
+            let out = match &plan {
+                Plan::Skip(..) => (plan, None, Err(ReadFailure::Skipped)),
+                Plan::Read(_, path, kind, format) => {
+                    let (text, result) = read_and_parse(path, *kind, *format, &limits);
+                    (plan, text, result)
+                }
+            };
+            if let Some(b) = &bar {
+                b.inc(1);
             }
+            out
         })
         .collect();
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
     for (plan, text, result) in results {
         match plan {
             Plan::Skip(name, path, kind, d) => {
@@ -466,6 +476,29 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
         diagnostics: diags,
         io_error,
     })
+}
+
+static PROGRESS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Allow progress bars on stderr for long loads (the CLI turns this on when stderr is a
+/// terminal and `CI` is not set).
+pub fn set_progress(on: bool) {
+    PROGRESS.store(on, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// A progress bar for `len` items when progress is on and the job is large enough to notice.
+pub fn progress_bar(len: u64, what: &str) -> Option<indicatif::ProgressBar> {
+    if !PROGRESS.load(std::sync::atomic::Ordering::Relaxed) || len < 500 {
+        return None;
+    }
+    let bar = indicatif::ProgressBar::new(len);
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("{msg:>10} [{bar:40}] {pos}/{len} files ({eta})")
+    {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar.set_message(what.to_string());
+    Some(bar)
 }
 
 /// Load a project from in-memory files (used by fuzzing and tests): `config` is the text of
