@@ -126,6 +126,21 @@ impl Project {
 pub fn normalise_id(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut pending_sep = false;
+    // NFKC leaves ASCII unchanged: skip it on the (common) ASCII path.
+    if s.is_ascii() {
+        for c in s.chars() {
+            if c.is_whitespace() || c == '-' || c == '_' {
+                pending_sep = true;
+            } else {
+                if pending_sep && !out.is_empty() {
+                    out.push('_');
+                }
+                pending_sep = false;
+                out.push(c.to_ascii_lowercase());
+            }
+        }
+        return out;
+    }
     for c in s.nfkc().flat_map(|c| c.to_lowercase()) {
         if c.is_whitespace() || c == '-' || c == '_' {
             pending_sep = true;
@@ -140,9 +155,9 @@ pub fn normalise_id(s: &str) -> String {
     out
 }
 
-/// Normalise alias text for matching queries: like [`normalise_id`] but also treats `.` and
-/// `'` as separators-free characters are kept (so `μB` and `K_VRH` survive), and maps the two
-/// micro signs and the two angstrom signs to one code point each (NFKC does this).
+/// Normalise alias text for matching queries: the same as [`normalise_id`] (case, spaces, `-`,
+/// `_`, and NFKC, which also maps the two micro signs and the two angstrom signs to one code
+/// point each); other punctuation is kept, so `μB` and `K_VRH` survive.
 pub fn normalise_alias(s: &str) -> String {
     normalise_id(s)
 }

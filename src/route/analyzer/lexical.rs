@@ -234,9 +234,14 @@ pub struct Lexical<'g> {
 }
 
 fn content_words(text: &str) -> HashSet<String> {
-    tokenize(&text.nfkc().collect::<String>())
-        .into_iter()
-        .map(|t| t.stems.first().cloned().unwrap_or(t.norm))
+    words_of(&tokenize(&text.nfkc().collect::<String>()))
+}
+
+/// Content words of tokens: stems where there are any, without stop words and single letters.
+fn words_of(tokens: &[Token]) -> HashSet<String> {
+    tokens
+        .iter()
+        .map(|t| t.stems.first().cloned().unwrap_or_else(|| t.norm.clone()))
         .filter(|w| !STOP.contains(&w.as_str()) && w.chars().count() > 1)
         .collect()
 }
@@ -400,7 +405,7 @@ impl Lexical<'_> {
             .map(|(st, _)| st.to_string());
 
         // Intent inference.
-        let query_words = content_words(&query);
+        let query_words = words_of(&tokens);
         let param_concepts: BTreeSet<&str> = extracted.iter().map(|e| e.concept).collect();
         // Parameters that identify an entity: a query naming only an entity is still classified
         // (prompt rule: vague questions get the closest intent).

@@ -20,6 +20,39 @@ pub struct Extracted {
     pub range: (usize, usize),
 }
 
+/// Latin names (lower case, words joined by one space) -> (value, concept), and names in other
+/// scripts sorted longest first.
+type NameIndex = (
+    std::collections::HashMap<&'static str, (&'static str, &'static str)>,
+    Vec<(&'static str, &'static str, &'static str)>,
+);
+
+fn name_index() -> &'static NameIndex {
+    static I: OnceLock<NameIndex> = OnceLock::new();
+    I.get_or_init(|| {
+        let mut latin = std::collections::HashMap::new();
+        let mut other = Vec::new();
+        let all = MATERIAL_NAMES
+            .iter()
+            .chain(ELEMENT_NAMES.iter())
+            .map(|(n, f)| (*n, *f, "formula"))
+            .chain(
+                COMPOUND_NAMES_KO
+                    .iter()
+                    .map(|(n, f)| (*n, *f, "compound_name")),
+            );
+        for (name, value, concept) in all {
+            if name.is_ascii() {
+                latin.entry(name).or_insert((value, concept));
+            } else {
+                other.push((name, value, concept));
+            }
+        }
+        other.sort_by_key(|(n, _, _)| std::cmp::Reverse(n.chars().count()));
+        (latin, other)
+    })
+}
+
 struct Patterns {
     doi: Regex,
     arxiv: Regex,
@@ -90,7 +123,12 @@ pub fn extract(query: &str) -> Vec<Extracted> {
             });
         }
     };
-    for c in p.doi.captures_iter(query) {
+    let lower = query.to_lowercase();
+    let has_digit = query.bytes().any(|b| b.is_ascii_digit());
+    for c in p
+        .doi
+        .captures_iter(if query.contains("10.") { query } else { "" })
+    {
         let m = c.get(1).expect("group");
         let doi = m
             .as_str()
@@ -104,7 +142,10 @@ pub fn extract(query: &str) -> Vec<Extracted> {
             m.start() + doi.len(),
         );
     }
-    for c in p.inchikey.captures_iter(query) {
+    for c in p
+        .inchikey
+        .captures_iter(if query.contains('-') { query } else { "" })
+    {
         let m = c.get(1).expect("group");
         push(
             &mut out,
@@ -115,7 +156,10 @@ pub fn extract(query: &str) -> Vec<Extracted> {
             m.end(),
         );
     }
-    for c in p.cid.captures_iter(query) {
+    for c in p
+        .cid
+        .captures_iter(if lower.contains("cid") { query } else { "" })
+    {
         let m = c.get(1).expect("group");
         if let Ok(n) = m.as_str().parse::<i64>() {
             let all = c.get(0).expect("match");
@@ -144,7 +188,11 @@ pub fn extract(query: &str) -> Vec<Extracted> {
             m.end(),
         );
     }
-    for c in p.arxiv.captures_iter(query) {
+    for c in p.arxiv.captures_iter(if has_digit && query.contains('.') {
+        query
+    } else {
+        ""
+    }) {
         let m = c.get(1).expect("group");
         push(
             &mut out,
@@ -155,7 +203,10 @@ pub fn extract(query: &str) -> Vec<Extracted> {
             m.end(),
         );
     }
-    for c in p.smiles.captures_iter(query) {
+    for c in p
+        .smiles
+        .captures_iter(if lower.contains("smiles") { query } else { "" })
+    {
         let m = c.get(1).expect("group");
         if m.as_str().chars().any(|ch| "=()#[]@".contains(ch)) {
             push(
@@ -168,7 +219,6 @@ pub fn extract(query: &str) -> Vec<Extracted> {
             );
         }
     }
-    let lower = query.to_lowercase();
     let dart_context = [
         "dart",
         "고유번호",
@@ -220,7 +270,8 @@ pub fn extract(query: &str) -> Vec<Extracted> {
             }
         }
     }
-    for c in p.year_from.captures_iter(query) {
+    let numeric = if has_digit { query } else { "" };
+    for c in p.year_from.captures_iter(numeric) {
         let m = group(&c).expect("group");
         if let Ok(y) = m.as_str().parse::<i64>() {
             push(
@@ -233,7 +284,7 @@ pub fn extract(query: &str) -> Vec<Extracted> {
             );
         }
     }
-    for c in p.year_to.captures_iter(query) {
+    for c in p.year_to.captures_iter(numeric) {
         let m = group(&c).expect("group");
         if let Ok(y) = m.as_str().parse::<i64>() {
             push(
@@ -265,7 +316,7 @@ pub fn extract(query: &str) -> Vec<Extracted> {
             }
         }
     }
-    for c in p.max_results.captures_iter(query) {
+    for c in p.max_results.captures_iter(numeric) {
         let m = group(&c).expect("group");
         if let Ok(n) = m.as_str().parse::<i64>()
             && (1..=1000).contains(&n)
@@ -280,7 +331,11 @@ pub fn extract(query: &str) -> Vec<Extracted> {
             );
         }
     }
-    for c in p.quoted.captures_iter(query) {
+    for c in p.quoted.captures_iter(if query.contains(['"', '“']) {
+        query
+    } else {
+        ""
+    }) {
         let m = c.get(1).expect("group");
         push(
             &mut out,
@@ -291,16 +346,7 @@ pub fn extract(query: &str) -> Vec<Extracted> {
             m.end(),
         );
     }
-    // Chemical names (longest first), then formulas written as tokens.
-    let mut names: Vec<(&str, &str, &'static str)> = Vec::new();
-    names.extend(MATERIAL_NAMES.iter().map(|(n, f)| (*n, *f, "formula")));
-    names.extend(ELEMENT_NAMES.iter().map(|(n, f)| (*n, *f, "formula")));
-    names.extend(
-        COMPOUND_NAMES_KO
-            .iter()
-            .map(|(n, f)| (*n, *f, "compound_name")),
-    );
-    names.sort_by_key(|(n, _, _)| std::cmp::Reverse(n.chars().count()));
+    // Formulas written as tokens, then chemical names.
     for c in p.word.find_iter(query) {
         let w = c.as_str().trim_end_matches(['.', '·']);
         let w = w.strip_suffix("'s").unwrap_or(w);
@@ -335,42 +381,83 @@ pub fn extract(query: &str) -> Vec<Extracted> {
             );
         }
     }
-    for (name, value, concept) in names {
-        // A material id already names the entity; a name beside it only describes it.
-        if out
-            .iter()
+    // A material id already names the entity; a name beside it only describes it.
+    let wanted = |out: &Vec<Extracted>, concept: &str| {
+        !out.iter()
             .any(|x| x.concept == concept || (concept == "formula" && x.concept == "material_id"))
-        {
-            continue;
+    };
+    let (latin, other) = name_index();
+    // Latin names: n-grams of words (longest first) looked up in a table.
+    let words: Vec<(usize, usize)> = {
+        let mut v = Vec::new();
+        let mut start = None;
+        for (i, ch) in lower.char_indices() {
+            if ch.is_ascii_alphanumeric() {
+                start.get_or_insert(i);
+            } else if let Some(s0) = start.take() {
+                v.push((s0, i));
+            }
         }
-        let mut from = 0;
-        while let Some(i) = lower[from..].find(name) {
-            let s = from + i;
-            let e = s + name.len();
-            from = e;
-            let before_ok = s == 0
-                || !lower[..s]
-                    .chars()
-                    .next_back()
-                    .is_some_and(char::is_alphanumeric);
-            // Korean names may carry a particle right after them; Latin names need a boundary.
-            let after_ok = e == lower.len()
-                || !lower[e..]
-                    .chars()
-                    .next()
-                    .is_some_and(|ch| ch.is_ascii_alphanumeric())
-                || !name.is_ascii();
-            let ko_short = name.chars().count() == 1;
-            if before_ok && after_ok && !ko_short && !taken(&used, s, e) {
+        if let Some(s0) = start {
+            v.push((s0, lower.len()));
+        }
+        v
+    };
+    'latin: for n in (1..=3).rev() {
+        for w in words.windows(n) {
+            let (s0, e0) = (w[0].0, w[n - 1].1);
+            // Words of one name are separated by spaces or hyphens only.
+            if w.windows(2)
+                .any(|p| !lower[p[0].1..p[1].0].chars().all(|c| c == ' ' || c == '-'))
+            {
+                continue;
+            }
+            let key: String = w
+                .iter()
+                .map(|(a, b)| &lower[*a..*b])
+                .collect::<Vec<_>>()
+                .join(" ");
+            if let Some((value, concept)) = latin.get(key.as_str())
+                && wanted(&out, concept)
+                && !taken(&used, s0, e0)
+            {
                 push(
                     &mut out,
                     &mut used,
                     concept,
                     Value::String(value.to_string()),
-                    s,
-                    e,
+                    s0,
+                    e0,
                 );
-                break;
+                if !wanted(&out, "formula") && !wanted(&out, "compound_name") {
+                    break 'latin;
+                }
+            }
+        }
+    }
+    // Other scripts (Korean): substring search, longest first; a particle may follow.
+    if !lower.is_ascii() {
+        for (name, value, concept) in other {
+            if !wanted(&out, concept) {
+                continue;
+            }
+            if let Some(s0) = lower.find(name) {
+                let e0 = s0 + name.len();
+                let before_ok = s0 == 0
+                    || !lower[..s0]
+                        .chars()
+                        .next_back()
+                        .is_some_and(char::is_alphanumeric);
+                if before_ok && name.chars().count() > 1 && !taken(&used, s0, e0) {
+                    push(
+                        &mut out,
+                        &mut used,
+                        concept,
+                        Value::String(value.to_string()),
+                        s0,
+                        e0,
+                    );
+                }
             }
         }
     }
