@@ -1,13 +1,254 @@
-//! `eval` (being written).
+//! `eval`: every router on a benchmark file, scored with the paper's metrics; and
+//! `eval scaling`: routing-prompt tokens over synthetic inventories of growing size.
 
-use clap::Args;
+use crate::artifact::FrozenGraph;
+use crate::eval::report::{self, Format};
+use crate::eval::{self, EvalOptions, LlmOptions, Mode, bench, plots, scaling};
+use clap::{Args, Subcommand};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// Arguments of `schemarouter eval`.
 #[derive(Debug, Args)]
-pub struct EvalArgs {}
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct EvalArgs {
+    /// `scaling`: the routing-cost table over synthetic inventories.
+    #[command(subcommand)]
+    pub command: Option<EvalCommand>,
+    /// Compiled artifact.
+    #[arg(long, default_value = "build/graph.json")]
+    pub artifact: PathBuf,
+    /// Benchmark file (format: bench/README.md).
+    #[arg(long, required = true)]
+    pub bench: Option<PathBuf>,
+    /// Understanding of the graph routers: the gold one, or the lexical analyzer on the query.
+    #[arg(long = "from", value_enum, default_value_t = Mode::Understanding)]
+    pub from: Mode,
+    /// Report format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Write SVG figures into this folder.
+    #[arg(long)]
+    pub plots: Option<PathBuf>,
+    /// Seed of the bootstrap resampling and of the fixture values.
+    #[arg(long, default_value_t = 42)]
+    pub seed: u64,
+    /// Bootstrap resamples.
+    #[arg(long, default_value_t = 1000)]
+    pub resamples: usize,
+    /// Timed routing runs per query and router (the median is reported).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    pub repeats: u64,
+    /// OpenAI-compatible server for the prompt-all baseline (e.g. http://127.0.0.1:8000/v1).
+    #[arg(long, requires = "llm_model")]
+    pub llm_url: Option<String>,
+    /// Model name for --llm-url.
+    #[arg(long)]
+    pub llm_model: Option<String>,
+    /// Seconds before an LLM request times out.
+    #[arg(long, default_value_t = 120)]
+    pub llm_timeout: u64,
+    /// Environment variable holding the LLM API key (sent as a bearer token).
+    #[arg(long)]
+    pub llm_key_env: Option<String>,
+}
+
+/// Subcommands of `eval`.
+#[derive(Debug, Subcommand)]
+pub enum EvalCommand {
+    /// Prompt-all vs intent-registry prompt tokens for synthetic inventories of several sizes.
+    Scaling(ScalingArgs),
+}
+
+/// Arguments of `schemarouter eval scaling`.
+#[derive(Debug, Args)]
+pub struct ScalingArgs {
+    /// Inventory sizes (tools), comma-separated.
+    #[arg(long, value_delimiter = ',', default_values_t = scaling::DEFAULT_SIZES.to_vec())]
+    pub sizes: Vec<usize>,
+    /// Generator seed.
+    #[arg(long, default_value_t = 42)]
+    pub seed: u64,
+    /// Response fields per generated tool, about.
+    #[arg(long, default_value_t = 30)]
+    pub fields: usize,
+    /// Also measure this compiled artifact (e.g. the shipped inventory) as a first row.
+    #[arg(long)]
+    pub artifact: Option<PathBuf>,
+    /// Report format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Write the SVG figure into this folder.
+    #[arg(long)]
+    pub plots: Option<PathBuf>,
+    /// Folder for the generated projects (default: a fresh folder under the system temp dir).
+    #[arg(long)]
+    pub work: Option<PathBuf>,
+    /// Keep the generated projects (under --work, as `tools-N`).
+    #[arg(long)]
+    pub keep: bool,
+}
+
+fn load_graph(path: &Path) -> Result<FrozenGraph, u8> {
+    FrozenGraph::load(path).map_err(|e| {
+        eprintln!("error: {}: {e}", path.display());
+        super::EXIT_USAGE
+    })
+}
 
 /// Run `eval`.
-pub fn run_eval(_args: EvalArgs) -> u8 {
-    eprintln!("error: eval is not implemented yet");
-    super::EXIT_USAGE
+pub fn run_eval(args: EvalArgs) -> u8 {
+    if let Some(EvalCommand::Scaling(s)) = args.command {
+        return run_scaling(s);
+    }
+    let Some(bench_path) = &args.bench else {
+        eprintln!("error: give --bench FILE");
+        return super::EXIT_USAGE;
+    };
+    let g = match load_graph(&args.artifact) {
+        Ok(g) => g,
+        Err(c) => return c,
+    };
+    let bench = match bench::load(bench_path) {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("error: {}: {e}", bench_path.display());
+            return super::EXIT_USAGE;
+        }
+    };
+    let llm = match (&args.llm_url, &args.llm_model) {
+        (Some(url), Some(model)) => Some(LlmOptions {
+            url: url.clone(),
+            model: model.clone(),
+            timeout: Duration::from_secs(args.llm_timeout),
+            api_key: args
+                .llm_key_env
+                .as_ref()
+                .and_then(|k| std::env::var(k).ok()),
+        }),
+        _ => None,
+    };
+    let opts = EvalOptions {
+        mode: args.from,
+        seed: args.seed,
+        resamples: args.resamples,
+        repeats: args.repeats as usize,
+        llm,
+    };
+    let label = bench_path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| bench_path.display().to_string());
+    let total = (eval::routers(&opts).len() * bench.queries.len()) as u64;
+    let bar = progress_bar(total, "routing", "runs");
+    let result = eval::evaluate(&g, &bench, &label, &opts, |kind, _| {
+        if let Some(b) = &bar {
+            b.set_message(kind.name());
+            b.inc(1);
+        }
+    });
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    if let Some(dir) = &args.plots {
+        match plots::write_eval_plot(dir, &result) {
+            Ok(p) => eprintln!("wrote {}", p.display()),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return super::EXIT_USAGE;
+            }
+        }
+    }
+    let out = match args.format {
+        Format::Text => report::text(&result),
+        Format::Json => report::json(&result),
+        Format::Markdown => report::markdown(&result),
+    };
+    print!("{out}");
+    0
+}
+
+fn run_scaling(args: ScalingArgs) -> u8 {
+    if args.sizes.is_empty() || args.sizes.contains(&0) {
+        eprintln!("error: --sizes needs tool counts of at least 1");
+        return super::EXIT_USAGE;
+    }
+    let (work, temporary) = match &args.work {
+        Some(w) => (w.clone(), false),
+        None => (
+            std::env::temp_dir().join(format!("schemarouter-scaling-{}", std::process::id())),
+            true,
+        ),
+    };
+    let mut rows = Vec::new();
+    if let Some(a) = &args.artifact {
+        let g = match load_graph(a) {
+            Ok(g) => g,
+            Err(c) => return c,
+        };
+        let registry = std::fs::read_to_string(a.with_file_name("intent_prompt.txt"))
+            .unwrap_or_else(|_| crate::prompt::render(&g, None));
+        rows.push(scaling::measure(
+            &format!("{} ({})", g.tools.len(), g.project.name),
+            &g,
+            &registry,
+            None,
+        ));
+    }
+    // One bar over the sizes; the loader's per-file bars would fight with it.
+    crate::load::set_progress(false);
+    let bar = progress_bar(args.sizes.len() as u64, "sizes", "sizes");
+    let result = scaling::run(&args.sizes, args.seed, args.fields, &work, args.keep, |n| {
+        if let Some(b) = &bar {
+            b.set_message(format!("{n} tools"));
+            b.inc(1);
+        }
+    });
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    if temporary && !args.keep {
+        let _ = std::fs::remove_dir_all(&work);
+    }
+    let mut report = match result {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return super::EXIT_USAGE;
+        }
+    };
+    rows.append(&mut report.rows);
+    report.rows = rows;
+    if let Some(dir) = &args.plots {
+        match plots::write_scaling_plot(dir, &report) {
+            Ok(p) => eprintln!("wrote {}", p.display()),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return super::EXIT_USAGE;
+            }
+        }
+    }
+    let out = match args.format {
+        Format::Text => report::scaling_text(&report),
+        Format::Json => report::scaling_json(&report),
+        Format::Markdown => report::scaling_markdown(&report),
+    };
+    print!("{out}");
+    0
+}
+
+/// A progress bar over `len` `unit`s on stderr, when progress bars are allowed (stderr is a
+/// terminal and `CI` is not set).
+fn progress_bar(len: u64, what: &str, unit: &str) -> Option<indicatif::ProgressBar> {
+    if !super::stderr_progress() || len == 0 {
+        return None;
+    }
+    let bar = indicatif::ProgressBar::new(len);
+    if let Ok(style) = indicatif::ProgressStyle::with_template(&format!(
+        "{{msg:>10}} [{{bar:40}}] {{pos}}/{{len}} {unit} ({{eta}})"
+    )) {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar.set_message(what.to_string());
+    Some(bar)
 }
