@@ -7,6 +7,7 @@ use crate::graph::build as gbuild;
 use crate::graph::index::Index;
 use crate::model::{Licence, Project, normalise_alias};
 use crate::units::{UnitTable, conversion_factor};
+use std::sync::Arc;
 
 fn licence_data(l: &Licence) -> LicenceData {
     LicenceData {
@@ -54,7 +55,7 @@ pub fn compile(p: &Project, ix: &Index, units: &UnitTable) -> FrozenGraph {
                 crate::model::ConceptKind::Response => "response".into(),
                 crate::model::ConceptKind::Parameter => "parameter".into(),
             },
-            unit: unit.map(|u| u.canonical),
+            unit: unit.map(|u| Arc::from(u.canonical)),
             dimension,
             aliases: c
                 .item
@@ -145,13 +146,14 @@ pub fn compile(p: &Project, ix: &Index, units: &UnitTable) -> FrozenGraph {
                     name: f.name.value.clone(),
                     ty: f.ty.value.to_string(),
                     unit: unit.map(|u| UnitData {
-                        dimension: u.dim.to_string(),
+                        dimension: Arc::from(u.dim.to_string()),
                         as_published: f
                             .unit_as_published
                             .as_ref()
                             .map(|s| s.value.clone())
-                            .filter(|s| *s != u.canonical),
-                        canonical: u.canonical,
+                            .filter(|s| *s != u.canonical)
+                            .map(Arc::from),
+                        canonical: Arc::from(u.canonical),
                     }),
                     identifier: f.is_identifier(),
                     groups,
@@ -162,8 +164,8 @@ pub fn compile(p: &Project, ix: &Index, units: &UnitTable) -> FrozenGraph {
                         .map(|(k, v)| (k.clone(), v.value.clone()))
                         .collect(),
                     concept_factors,
-                    source_type: st,
-                    licence: f.licence.as_ref().map(|l| licence_data(l)),
+                    source_type: st.map(Arc::from),
+                    licence: f.licence.as_ref().map(|l| Arc::new(licence_data(l))),
                     encoding: f.encoding.as_ref().map(|e| e.value.to_string()),
                     missing_value: opt(&f.missing_value),
                     description: opt(&f.description),
@@ -212,13 +214,15 @@ pub fn compile(p: &Project, ix: &Index, units: &UnitTable) -> FrozenGraph {
             source_types: source_types.into_iter().collect(),
             priority: t.priority.as_ref().map(|x| x.value).unwrap_or(0),
             total_fields: total,
-            provenance: t.provenance.as_ref().map(|pv| ProvenanceData {
-                publisher: opt(&pv.publisher),
-                method: opt(&pv.method),
-                citation: opt(&pv.citation),
-                url: opt(&pv.url),
+            provenance: t.provenance.as_ref().map(|pv| {
+                Arc::new(ProvenanceData {
+                    publisher: opt(&pv.publisher),
+                    method: opt(&pv.method),
+                    citation: opt(&pv.citation),
+                    url: opt(&pv.url),
+                })
             }),
-            licence: t.licence.as_ref().map(|l| licence_data(l)),
+            licence: t.licence.as_ref().map(|l| Arc::new(licence_data(l))),
             endpoints,
         });
     }

@@ -15,6 +15,7 @@ use crate::graph::build::{GEdge, GNode};
 use crate::model::{Scalar, Template};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 pub use io::{LoadError, load, load_bytes};
 
@@ -141,12 +142,12 @@ pub struct ToolData {
     pub is_web: bool,
     /// Total response fields over all endpoints (ranking tie-break: fewest first).
     pub total_fields: u32,
-    /// Provenance.
+    /// Provenance (shared with every plan field that carries it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub provenance: Option<ProvenanceData>,
-    /// Tool licence.
+    pub provenance: Option<Arc<ProvenanceData>>,
+    /// Tool licence (shared with every plan field that carries it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub licence: Option<LicenceData>,
+    pub licence: Option<Arc<LicenceData>>,
     /// Endpoints sorted by id.
     pub endpoints: Vec<EndpointData>,
 }
@@ -220,12 +221,12 @@ pub struct BindingData {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct UnitData {
     /// Canonical spelling.
-    pub canonical: String,
+    pub canonical: Arc<str>,
     /// Dimension, human form ("energy per atom").
-    pub dimension: String,
+    pub dimension: Arc<str>,
     /// Provider's spelling, when different.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub as_published: Option<String>,
+    pub as_published: Option<Arc<str>>,
 }
 
 /// A response field with everything a plan attaches.
@@ -256,10 +257,10 @@ pub struct FieldData {
     pub concept_factors: BTreeMap<String, f64>,
     /// Effective source type (field override or tool).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub source_type: Option<String>,
+    pub source_type: Option<Arc<str>>,
     /// Field-level licence override (the tool's licence applies otherwise).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub licence: Option<LicenceData>,
+    pub licence: Option<Arc<LicenceData>>,
     /// Wire encoding when it differs from the type.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub encoding: Option<String>,
@@ -298,7 +299,7 @@ pub struct ConceptData {
     pub kind: String,
     /// Canonical unit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub unit: Option<String>,
+    pub unit: Option<Arc<str>>,
     /// Dimension (human form) of the canonical unit, or the declared dimension name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dimension: Option<String>,

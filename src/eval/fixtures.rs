@@ -144,8 +144,8 @@ fn range_for(f: &FieldData) -> (f64, f64) {
     let Some(u) = &f.unit else {
         return (0.0, 1000.0);
     };
-    let dim = u.dimension.as_str();
-    let canonical = u.canonical.as_str();
+    let dim: &str = &u.dimension;
+    let canonical: &str = &u.canonical;
     match canonical {
         "eV" | "meV" if dim == "energy" => (0.0, 8.0),
         "eV/atom" => (-4.0, 1.0),
@@ -328,7 +328,7 @@ pub fn render_context(g: &FrozenGraph, steps: &[PlanStep], seed: u64) -> String 
                 }
             }
             if provenance.is_none() {
-                provenance = m.provenance.as_ref();
+                provenance = m.provenance.as_deref();
             }
         }
         if let Some(st) = step_source {

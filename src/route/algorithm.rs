@@ -476,7 +476,10 @@ fn meta(
         unit_as_published: f.unit.as_ref().and_then(|u| u.as_published.clone()),
         factor_to_canonical: factor.filter(|_| canonical.is_some()),
         canonical_unit: canonical.filter(|_| factor.is_some()),
-        source_type: f.source_type.clone().or_else(|| t.source_type.clone()),
+        source_type: f
+            .source_type
+            .clone()
+            .or_else(|| t.source_type.as_deref().map(std::sync::Arc::from)),
         licence: f.licence.clone().or_else(|| t.licence.clone()),
         provenance: t.provenance.clone(),
     }

@@ -73,7 +73,7 @@ pub fn explain(plan: &Plan) -> String {
             if let Some(m) = &f.meta {
                 let mut bits = Vec::new();
                 if let Some(u) = &m.unit {
-                    bits.push(u.clone());
+                    bits.push(u.to_string());
                 }
                 if let (Some(fac), Some(cu)) = (m.factor_to_canonical, &m.canonical_unit)
                     && fac != 1.0
@@ -81,11 +81,11 @@ pub fn explain(plan: &Plan) -> String {
                     bits.push(format!("x{fac:e} -> {cu}"));
                 }
                 if let Some(st) = &m.source_type {
-                    bits.push(st.clone());
+                    bits.push(st.to_string());
                 }
                 if let Some(l) = &m.licence {
                     bits.push(if l.verified {
-                        l.spdx.clone()
+                        l.spdx.to_string()
                     } else {
                         format!("{} (unverified)", l.spdx)
                     });

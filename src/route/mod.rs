@@ -15,6 +15,7 @@ use crate::artifact::{LicenceData, MatchKind, ProvenanceData};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 pub use algorithm::{Options, Projection, route};
 
@@ -105,30 +106,35 @@ impl From<MatchKind> for MatchKindName {
 pub struct FieldMeta {
     /// Canonical unit of the field's values.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub unit: Option<String>,
+    #[schemars(with = "Option<String>")]
+    pub unit: Option<Arc<str>>,
     /// Dimension of the unit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub dimension: Option<String>,
+    #[schemars(with = "Option<String>")]
+    pub dimension: Option<Arc<str>>,
     /// The provider's own unit spelling, when different.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub unit_as_published: Option<String>,
+    #[schemars(with = "Option<String>")]
+    pub unit_as_published: Option<Arc<str>>,
     /// Multiply by this to get the matched concept's canonical unit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub factor_to_canonical: Option<f64>,
     /// The concept's canonical unit the factor converts to.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub canonical_unit: Option<String>,
+    #[schemars(with = "Option<String>")]
+    pub canonical_unit: Option<Arc<str>>,
     /// Effective source type.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub source_type: Option<String>,
+    #[schemars(with = "Option<String>")]
+    pub source_type: Option<Arc<str>>,
     /// Effective licence (field override or tool licence), with attribution.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Option<serde_json::Value>")]
-    pub licence: Option<LicenceData>,
+    pub licence: Option<Arc<LicenceData>>,
     /// The tool's provenance.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Option<serde_json::Value>")]
-    pub provenance: Option<ProvenanceData>,
+    pub provenance: Option<Arc<ProvenanceData>>,
 }
 
 /// A projected field.

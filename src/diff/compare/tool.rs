@@ -146,8 +146,8 @@ fn tool(cx: &mut Ctx, e: &str, o: &ToolData, n: &ToolData) {
         cx,
         e,
         &format!("tool `{id}`"),
-        o.licence.as_ref(),
-        n.licence.as_ref(),
+        o.licence.as_deref(),
+        n.licence.as_deref(),
     );
     let pair = ToolPair { old: o, new: n };
     let rows = pairs(
@@ -687,8 +687,8 @@ fn field(cx: &mut Ctx, tp: &ToolPair, e: &str, path: &str, o: &FieldData, n: &Fi
             json(np),
             format!(
                 "published unit spelling of {what} changed from {} to {}",
-                op.map(String::as_str).unwrap_or("none"),
-                np.map(String::as_str).unwrap_or("none")
+                op.map(|s| &**s).unwrap_or("none"),
+                np.map(|s| &**s).unwrap_or("none")
             ),
         );
     }
@@ -787,7 +787,8 @@ fn field(cx: &mut Ctx, tp: &ToolPair, e: &str, path: &str, o: &FieldData, n: &Fi
         );
     }
     // Effective source type: reported here only when the tool-level change does not explain it.
-    let explained = o.source_type == tp.old.source_type && n.source_type == tp.new.source_type;
+    let explained = o.source_type.as_deref() == tp.old.source_type.as_deref()
+        && n.source_type.as_deref() == tp.new.source_type.as_deref();
     if o.source_type != n.source_type && !explained {
         cx.attr(
             codes::SOURCE_TYPE_CHANGED,
@@ -804,9 +805,9 @@ fn field(cx: &mut Ctx, tp: &ToolPair, e: &str, path: &str, o: &FieldData, n: &Fi
     }
     // Effective licence (override or the tool's), when an override is involved.
     if o.licence.is_some() || n.licence.is_some() {
-        let ol = o.licence.as_ref().or(tp.old.licence.as_ref());
-        let nl = n.licence.as_ref().or(tp.new.licence.as_ref());
-        let explained = ol == tp.old.licence.as_ref() && nl == tp.new.licence.as_ref();
+        let ol = o.licence.as_deref().or(tp.old.licence.as_deref());
+        let nl = n.licence.as_deref().or(tp.new.licence.as_deref());
+        let explained = ol == tp.old.licence.as_deref() && nl == tp.new.licence.as_deref();
         if ol != nl && !explained {
             licence(cx, e, &what, ol, nl);
         }
