@@ -290,9 +290,9 @@ pub fn compile(p: &Project, ix: &Index, units: &UnitTable) -> FrozenGraph {
         },
         content_hash: String::new(),
         routing_fingerprint: String::new(),
-        graph: GraphData {
-            nodes: g.sorted_nodes(),
-            edges: g.sorted_edges(),
+        graph: {
+            let (nodes, edges) = g.sorted();
+            GraphData { nodes, edges }
         },
         tools,
         intents,
@@ -319,8 +319,13 @@ fn field_names(name: &str) -> (String, String) {
     (full, normalise_alias(leaf))
 }
 
-fn squash(s: &str) -> String {
-    s.chars().filter(|c| c.is_alphanumeric()).collect()
+/// Lower-case words of a name, split on everything that is not a letter or digit.
+fn name_words(s: &str) -> Vec<String> {
+    s.to_lowercase()
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect()
 }
 
 fn build_indices(p: &Project, tools: &[ToolData], concepts: &[ConceptData]) -> Indices {
@@ -424,20 +429,25 @@ fn build_indices(p: &Project, tools: &[ToolData], concepts: &[ConceptData]) -> I
             }
         }
     }
-    // Partial postings: a field whose squashed name contains the squashed concept id (and that
-    // does not carry the concept). Ranking only. Built per concept over a name table.
-    let mut names: Vec<(String, FieldKey)> = Vec::new();
+    // Partial postings: a field whose name has every word of the concept id (`density` in
+    // `density_atomic`) without carrying the concept. Ranking only. Found through an inverted
+    // index of name words, so the cost grows with matches, not with concepts × fields.
+    let mut by_word: std::collections::HashMap<String, Vec<FieldKey>> =
+        std::collections::HashMap::new();
     for (ti, t) in tools.iter().enumerate() {
         for (ei, e) in t.endpoints.iter().enumerate() {
             for (fi, f) in e.fields.iter().enumerate() {
-                names.push((
-                    squash(&f.name.to_lowercase()),
-                    FieldKey {
-                        tool: ti as u32,
-                        endpoint: ei as u32,
-                        field: fi as u32,
-                    },
-                ));
+                let k = FieldKey {
+                    tool: ti as u32,
+                    endpoint: ei as u32,
+                    field: fi as u32,
+                };
+                let mut words = name_words(&f.name);
+                words.sort();
+                words.dedup();
+                for w in words {
+                    by_word.entry(w).or_default().push(k);
+                }
             }
         }
     }
@@ -445,27 +455,35 @@ fn build_indices(p: &Project, tools: &[ToolData], concepts: &[ConceptData]) -> I
         if c.kind != "response" {
             continue;
         }
-        let needle = squash(&c.id.to_lowercase());
-        if needle.len() < 4 {
+        let words = name_words(&c.id);
+        if words.is_empty() || words.iter().all(|w| w.len() < 3) {
             continue;
         }
-        for (name, k) in &names {
-            if !name.contains(&needle) {
-                continue;
-            }
+        let Some(rarest) = words
+            .iter()
+            .map(|w| by_word.get(w))
+            .min_by_key(|v| v.map_or(0, Vec::len))
+            .flatten()
+        else {
+            continue;
+        };
+        for k in rarest {
             let f = &tools[k.tool as usize].endpoints[k.endpoint as usize].fields[k.field as usize];
             if f.concepts.contains(&c.id) {
                 continue;
             }
-            ix.concept_postings
-                .entry(c.id.clone())
-                .or_default()
-                .push(Posting {
-                    tool: k.tool,
-                    endpoint: k.endpoint,
-                    field: k.field,
-                    kind: MatchKind::Partial,
-                });
+            let fw = name_words(&f.name);
+            if words.iter().all(|w| fw.contains(w)) {
+                ix.concept_postings
+                    .entry(c.id.clone())
+                    .or_default()
+                    .push(Posting {
+                        tool: k.tool,
+                        endpoint: k.endpoint,
+                        field: k.field,
+                        kind: MatchKind::Partial,
+                    });
+            }
         }
     }
     for v in ix.concept_postings.values_mut() {
@@ -520,40 +538,12 @@ fn build_indices(p: &Project, tools: &[ToolData], concepts: &[ConceptData]) -> I
     ix
 }
 
-fn hash_json<T: Serialize>(v: &T) -> String {
-    let bytes = serde_json::to_vec(v).unwrap_or_default();
-    blake3::hash(&bytes).to_hex().to_string()
-}
-
-/// blake3 of what can change a plan: the artifact without descriptions, example queries, the
-/// tool version and the project version.
+/// blake3 of what can change a plan: the artifact serialised without descriptions, example
+/// queries, the tool version, the project version and the hashes (streamed, no copy).
 pub fn routing_fingerprint(fg: &FrozenGraph) -> String {
-    let mut r = fg.clone();
-    r.content_hash = String::new();
-    r.routing_fingerprint = String::new();
-    r.tool_version = String::new();
-    r.project.version = String::new();
-    for t in &mut r.tools {
-        t.description = None;
-        for e in &mut t.endpoints {
-            e.description = None;
-            for p in &mut e.parameters {
-                p.description = None;
-            }
-            for f in &mut e.fields {
-                f.description = None;
-            }
-        }
-    }
-    for i in &mut r.intents {
-        i.description = String::new();
-        i.examples.clear();
-    }
-    for c in &mut r.concepts {
-        c.description = None;
-    }
-    for d in r.domains.iter_mut().chain(r.groups.iter_mut()) {
-        d.description = None;
-    }
-    hash_json(&(&r.tools, &r.intents, &r.concepts, &r.index, &r.source_types))
+    let mut hasher = blake3::Hasher::new();
+    super::with_mode(super::SerMode::Routing, || {
+        let _ = serde_json::to_writer(&mut hasher, fg);
+    });
+    hasher.finalize().to_hex().to_string()
 }

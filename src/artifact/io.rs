@@ -56,9 +56,9 @@ impl std::error::Error for LoadError {}
 
 /// Serialise to the canonical JSON bytes, with both hashes filled in.
 pub fn to_json_bytes(fg: &FrozenGraph) -> Vec<u8> {
-    let mut body = fg.clone();
-    body.content_hash = "0".repeat(64);
-    let mut bytes = serde_json::to_vec_pretty(&body).unwrap_or_default();
+    let mut bytes = super::with_mode(super::SerMode::ZeroHash, || {
+        serde_json::to_vec_pretty(fg).unwrap_or_default()
+    });
     bytes.push(b'\n');
     let hash = blake3::hash(&bytes).to_hex().to_string();
     if let Some(pos) = find(&bytes, HASH_KEY) {

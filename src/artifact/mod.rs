@@ -19,6 +19,60 @@ use std::sync::Arc;
 
 pub use io::{LoadError, load, load_bytes};
 
+/// How the artifact is being serialised: normally, with the content hash zeroed (to compute
+/// it), or as the routing view (prose, examples, versions and hashes left out) for the routing
+/// fingerprint. Set only by [`io`] and [`build`] around one serialisation on this thread.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum SerMode {
+    Normal,
+    ZeroHash,
+    Routing,
+}
+
+thread_local! {
+    static SER_MODE: std::cell::Cell<SerMode> = const { std::cell::Cell::new(SerMode::Normal) };
+}
+
+/// Run `f` with the serialisation mode set, restoring it afterwards.
+pub(crate) fn with_mode<T>(mode: SerMode, f: impl FnOnce() -> T) -> T {
+    let old = SER_MODE.with(|m| m.replace(mode));
+    let out = f();
+    SER_MODE.with(|m| m.set(old));
+    out
+}
+
+fn mode() -> SerMode {
+    SER_MODE.with(|m| m.get())
+}
+
+fn skip_prose(v: &Option<String>) -> bool {
+    v.is_none() || mode() == SerMode::Routing
+}
+
+fn skip_examples(v: &[String]) -> bool {
+    v.is_empty() || mode() == SerMode::Routing
+}
+
+fn ser_prose<S: serde::Serializer>(v: &str, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(if mode() == SerMode::Routing { "" } else { v })
+}
+
+fn ser_routing_blank<S: serde::Serializer>(v: &str, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(if mode() == SerMode::Routing { "" } else { v })
+}
+
+fn ser_content_hash<S: serde::Serializer>(v: &str, s: S) -> Result<S::Ok, S::Error> {
+    match mode() {
+        SerMode::Normal => s.serialize_str(v),
+        SerMode::ZeroHash => s.serialize_str(ZERO_HASH),
+        SerMode::Routing => s.serialize_str(""),
+    }
+}
+
+/// The content hash placeholder (64 zeros).
+pub(crate) const ZERO_HASH: &str =
+    "0000000000000000000000000000000000000000000000000000000000000000";
+
 /// Current artifact format. Readers refuse newer formats.
 pub const FORMAT_VERSION: u32 = 1;
 
@@ -28,12 +82,15 @@ pub struct FrozenGraph {
     /// Artifact format version ([`FORMAT_VERSION`] when written by this build).
     pub format_version: u32,
     /// Version of schemarouter that wrote it.
+    #[serde(serialize_with = "ser_routing_blank")]
     pub tool_version: String,
     /// Project name and version from `schemarouter.toml`.
     pub project: ProjectInfo,
     /// blake3 (hex) of the `graph.json` bytes with this value's 64 digits replaced by `0`s.
+    #[serde(serialize_with = "ser_content_hash")]
     pub content_hash: String,
     /// blake3 (hex) of what can change a plan (descriptions and example queries excluded).
+    #[serde(serialize_with = "ser_routing_blank")]
     pub routing_fingerprint: String,
     /// The typed schema graph, as sorted lists.
     pub graph: GraphData,
@@ -59,6 +116,7 @@ pub struct ProjectInfo {
     /// Name.
     pub name: String,
     /// Version.
+    #[serde(serialize_with = "ser_routing_blank")]
     pub version: String,
 }
 
@@ -67,7 +125,7 @@ pub struct ProjectInfo {
 pub struct GraphData {
     /// Nodes sorted by id.
     pub nodes: Vec<GNode>,
-    /// Edges sorted by (from, kind, to).
+    /// Edges as indices into `nodes`, sorted by (from, kind, to).
     pub edges: Vec<GEdge>,
 }
 
@@ -77,7 +135,7 @@ pub struct NamedData {
     /// Id.
     pub id: String,
     /// Description.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "skip_prose")]
     pub description: Option<String>,
 }
 
@@ -127,7 +185,7 @@ pub struct ToolData {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub names: Vec<String>,
     /// Description.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "skip_prose")]
     pub description: Option<String>,
     /// Domain id.
     pub domain: String,
@@ -162,7 +220,7 @@ pub struct EndpointData {
     /// URL.
     pub url: String,
     /// Description.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "skip_prose")]
     pub description: Option<String>,
     /// Parameters sorted by name.
     pub parameters: Vec<ParamData>,
@@ -200,7 +258,7 @@ pub struct ParamData {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub join: Option<String>,
     /// Description.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "skip_prose")]
     pub description: Option<String>,
 }
 
@@ -268,7 +326,7 @@ pub struct FieldData {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub missing_value: Option<String>,
     /// Description.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "skip_prose")]
     pub description: Option<String>,
 }
 
@@ -278,13 +336,14 @@ pub struct IntentData {
     /// Id.
     pub id: String,
     /// One-line description (in the prompt).
+    #[serde(serialize_with = "ser_prose")]
     pub description: String,
     /// Domains.
     pub domains: Vec<String>,
     /// Required groups.
     pub required_groups: Vec<String>,
     /// Example queries.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "skip_examples")]
     pub examples: Vec<String>,
     /// Candidate tool indices (domain and required-group filter applied; Algorithm 1 lines 3-5).
     pub candidates: Vec<u32>,
@@ -307,7 +366,7 @@ pub struct ConceptData {
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub aliases: BTreeMap<String, Vec<String>>,
     /// Description.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "skip_prose")]
     pub description: Option<String>,
 }
 
@@ -319,7 +378,8 @@ pub enum MatchKind {
     Exact,
     /// The field carries the concept (through the alias layer) under another name.
     Alias,
-    /// The field does not carry the concept, but its name contains the concept's id (ranking only).
+    /// The field does not carry the concept, but its name has every word of the concept's id
+    /// (ranking only).
     Partial,
 }
 

@@ -81,13 +81,14 @@ pub struct GNode {
     pub props: BTreeMap<String, String>,
 }
 
-/// An edge between two node ids, with optional properties.
+/// An edge as written in the artifact: indices into the sorted node list, kind and optional
+/// properties.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct GEdge {
-    /// Source node id.
-    pub from: String,
-    /// Target node id.
-    pub to: String,
+    /// Index of the source node in the sorted node list.
+    pub from: u32,
+    /// Index of the target node in the sorted node list.
+    pub to: u32,
     /// Kind.
     pub kind: EdgeKind,
     /// Extra properties (sorted).
@@ -95,10 +96,19 @@ pub struct GEdge {
     pub props: BTreeMap<String, String>,
 }
 
+/// An edge weight in the in-memory graph (petgraph holds the endpoints).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EdgeData {
+    /// Kind.
+    pub kind: EdgeKind,
+    /// Extra properties.
+    pub props: BTreeMap<String, String>,
+}
+
 /// The schema graph.
 pub struct SchemaGraph {
     /// The petgraph graph.
-    pub graph: DiGraph<GNode, GEdge>,
+    pub graph: DiGraph<GNode, EdgeData>,
     ids: HashMap<String, NodeIndex>,
 }
 
@@ -128,9 +138,7 @@ impl SchemaGraph {
     }
 
     fn edge(&mut self, from: NodeIndex, to: NodeIndex, kind: EdgeKind, props: &[(&str, String)]) {
-        let e = GEdge {
-            from: self.graph[from].id.clone(),
-            to: self.graph[to].id.clone(),
+        let e = EdgeData {
             kind,
             props: props
                 .iter()
@@ -145,21 +153,35 @@ impl SchemaGraph {
         self.ids.get(id).copied()
     }
 
-    /// Nodes sorted by id.
-    pub fn sorted_nodes(&self) -> Vec<GNode> {
-        let mut v: Vec<GNode> = self.graph.node_weights().cloned().collect();
-        v.sort();
-        v
-    }
-
-    /// Edges sorted by (from, kind, to, props).
-    pub fn sorted_edges(&self) -> Vec<GEdge> {
-        let mut v: Vec<GEdge> = self.graph.edge_weights().cloned().collect();
-        v.sort_by(|a, b| {
-            (&a.from, a.kind, &a.to, &a.props).cmp(&(&b.from, b.kind, &b.to, &b.props))
+    /// Nodes sorted by id, and edges as indices into that order, sorted by (from, kind, to,
+    /// props) without duplicates.
+    pub fn sorted(&self) -> (Vec<GNode>, Vec<GEdge>) {
+        let mut order: Vec<NodeIndex> = self.graph.node_indices().collect();
+        order.sort_by(|a, b| self.graph[*a].id.cmp(&self.graph[*b].id));
+        let mut position = vec![0u32; self.graph.node_count()];
+        for (pos, ix) in order.iter().enumerate() {
+            position[ix.index()] = pos as u32;
+        }
+        let nodes: Vec<GNode> = order.iter().map(|ix| self.graph[*ix].clone()).collect();
+        let mut edges: Vec<GEdge> = self
+            .graph
+            .edge_indices()
+            .filter_map(|e| {
+                let (a, b) = self.graph.edge_endpoints(e)?;
+                let w = &self.graph[e];
+                Some(GEdge {
+                    from: position[a.index()],
+                    to: position[b.index()],
+                    kind: w.kind,
+                    props: w.props.clone(),
+                })
+            })
+            .collect();
+        edges.sort_by(|a, b| {
+            (a.from, a.kind, a.to, &a.props).cmp(&(b.from, b.kind, b.to, &b.props))
         });
-        v.dedup();
-        v
+        edges.dedup();
+        (nodes, edges)
     }
 
     /// Count of nodes per kind.

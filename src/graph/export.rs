@@ -23,6 +23,7 @@ pub enum Focus {
 pub fn select(g: &FrozenGraph, focus: &Focus) -> Result<(Vec<GNode>, Vec<GEdge>), String> {
     let (start, depth, extra): (String, usize, Vec<String>) = match focus {
         Focus::All => return Ok((g.graph.nodes.clone(), g.graph.edges.clone())),
+
         Focus::Tool(t) => {
             if g.tool(t).is_none() {
                 return Err(format!("no tool `{t}` in the artifact"));
@@ -43,11 +44,14 @@ pub fn select(g: &FrozenGraph, focus: &Focus) -> Result<(Vec<GNode>, Vec<GEdge>)
     };
     let mut pg: DiGraph<usize, usize> = DiGraph::new();
     let mut ids: HashMap<&str, NodeIndex> = HashMap::new();
+    let mut index: Vec<NodeIndex> = Vec::with_capacity(g.graph.nodes.len());
     for (i, n) in g.graph.nodes.iter().enumerate() {
-        ids.insert(n.id.as_str(), pg.add_node(i));
+        let ix = pg.add_node(i);
+        ids.insert(n.id.as_str(), ix);
+        index.push(ix);
     }
     for (i, e) in g.graph.edges.iter().enumerate() {
-        if let (Some(a), Some(b)) = (ids.get(e.from.as_str()), ids.get(e.to.as_str())) {
+        if let (Some(a), Some(b)) = (index.get(e.from as usize), index.get(e.to as usize)) {
             pg.add_edge(*a, *b, i);
         }
     }
@@ -67,14 +71,26 @@ pub fn select(g: &FrozenGraph, focus: &Focus) -> Result<(Vec<GNode>, Vec<GEdge>)
         }
         frontier = next;
     }
-    let nodes: Vec<GNode> = keep.iter().map(|i| g.graph.nodes[*i].clone()).collect();
-    let names: BTreeSet<&str> = nodes.iter().map(|n| n.id.as_str()).collect();
+    // Renumber the kept nodes and their edges.
+    let kept: Vec<usize> = keep.iter().copied().collect();
+    let renumber: HashMap<usize, u32> = kept
+        .iter()
+        .enumerate()
+        .map(|(n, o)| (*o, n as u32))
+        .collect();
+    let nodes: Vec<GNode> = kept.iter().map(|i| g.graph.nodes[*i].clone()).collect();
     let edges = g
         .graph
         .edges
         .iter()
-        .filter(|e| names.contains(e.from.as_str()) && names.contains(e.to.as_str()))
-        .cloned()
+        .filter_map(|e| {
+            Some(GEdge {
+                from: *renumber.get(&(e.from as usize))?,
+                to: *renumber.get(&(e.to as usize))?,
+                kind: e.kind,
+                props: e.props.clone(),
+            })
+        })
         .collect();
     Ok((nodes, edges))
 }
@@ -114,8 +130,8 @@ pub fn to_dot(nodes: &[GNode], edges: &[GEdge]) -> String {
     for e in edges {
         out.push_str(&format!(
             "  \"{}\" -> \"{}\" [label=\"{:?}\"];\n",
-            dot_escape(&e.from),
-            dot_escape(&e.to),
+            dot_escape(&nodes[e.from as usize].id),
+            dot_escape(&nodes[e.to as usize].id),
             e.kind
         ));
     }
@@ -125,11 +141,6 @@ pub fn to_dot(nodes: &[GNode], edges: &[GEdge]) -> String {
 
 /// Mermaid flowchart.
 pub fn to_mermaid(nodes: &[GNode], edges: &[GEdge]) -> String {
-    let index: HashMap<&str, usize> = nodes
-        .iter()
-        .enumerate()
-        .map(|(i, n)| (n.id.as_str(), i))
-        .collect();
     let mut out = String::from("flowchart LR\n");
     for (i, n) in nodes.iter().enumerate() {
         let label = n.label.replace('"', "#quot;");
@@ -143,9 +154,7 @@ pub fn to_mermaid(nodes: &[GNode], edges: &[GEdge]) -> String {
         out.push_str(&format!("  n{i}{open}\"{label}\"{close}\n"));
     }
     for e in edges {
-        if let (Some(a), Some(b)) = (index.get(e.from.as_str()), index.get(e.to.as_str())) {
-            out.push_str(&format!("  n{a} -->|{:?}| n{b}\n", e.kind));
-        }
+        out.push_str(&format!("  n{} -->|{:?}| n{}\n", e.from, e.kind, e.to));
     }
     out
 }
@@ -171,11 +180,11 @@ pub fn to_cypher(nodes: &[GNode], edges: &[GEdge]) -> String {
             props.join(", ")
         ));
     }
-    let kinds: HashMap<&str, NodeKind> = nodes.iter().map(|n| (n.id.as_str(), n.kind)).collect();
     for e in edges {
-        let (Some(a), Some(b)) = (kinds.get(e.from.as_str()), kinds.get(e.to.as_str())) else {
+        let (Some(from), Some(to)) = (nodes.get(e.from as usize), nodes.get(e.to as usize)) else {
             continue;
         };
+        let (a, b) = (&from.kind, &to.kind);
         let props: Vec<String> = e
             .props
             .iter()
@@ -188,8 +197,8 @@ pub fn to_cypher(nodes: &[GNode], edges: &[GEdge]) -> String {
         };
         out.push_str(&format!(
             "MATCH (a:{a:?} {{id: {}}}), (b:{b:?} {{id: {}}}) CREATE (a)-[:{:?}{props}]->(b);\n",
-            cypher_str(&e.from),
-            cypher_str(&e.to),
+            cypher_str(&from.id),
+            cypher_str(&to.id),
             e.kind
         ));
     }

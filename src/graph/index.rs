@@ -48,6 +48,10 @@ pub struct Index {
     pub params_by_concept: BTreeMap<String, Vec<ParamRef>>,
     /// `tool/endpoint/field` -> field (first declaration).
     pub field_paths: BTreeMap<String, FieldRef>,
+    /// Domain id -> tools in that domain (indices into `project.tools`, in order).
+    pub tools_by_domain: BTreeMap<String, Vec<usize>>,
+    /// Per tool (index into `project.tools`): the groups its fields belong to.
+    pub tool_groups: Vec<std::collections::BTreeSet<String>>,
 }
 
 impl Index {
@@ -70,6 +74,12 @@ impl Index {
             ix.concepts.entry(c.item.id.value.clone()).or_insert(i);
         }
         for (ti, t) in p.tools.iter().enumerate() {
+            ix.tools_by_domain
+                .entry(t.domain.value.clone())
+                .or_default()
+                .push(ti);
+            ix.tool_groups
+                .push(tool_groups(t).into_iter().map(str::to_string).collect());
             for (ei, e) in t.endpoints.iter().enumerate() {
                 for (fi, f) in e.fields.iter().enumerate() {
                     let r = FieldRef {
@@ -135,19 +145,24 @@ pub fn tool_groups(tool: &Tool) -> std::collections::BTreeSet<&str> {
 
 /// Candidate tools of an intent (Algorithm 1, candidate filter): tools whose domain is among the
 /// intent's domains and that provide at least one of its required groups. Indices into
-/// `project.tools`, in project order.
-pub fn intent_candidates(p: &Project, intent: &crate::model::Intent) -> Vec<usize> {
-    p.tools
-        .iter()
-        .enumerate()
-        .filter(|(_, t)| intent.domains.iter().any(|d| d.value == t.domain.value))
-        .filter(|(_, t)| {
-            let groups = tool_groups(t);
-            intent
+/// `project.tools`, in project order. Looks only at the tools of the intent's domains.
+pub fn intent_candidates(ix: &Index, intent: &crate::model::Intent) -> Vec<usize> {
+    let mut out: Vec<usize> = Vec::new();
+    for d in &intent.domains {
+        let Some(tools) = ix.tools_by_domain.get(&d.value) else {
+            continue;
+        };
+        for &t in tools {
+            if intent
                 .required_groups
                 .iter()
-                .any(|g| groups.contains(g.value.as_str()))
-        })
-        .map(|(i, _)| i)
-        .collect()
+                .any(|g| ix.tool_groups[t].contains(&g.value))
+            {
+                out.push(t);
+            }
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
 }

@@ -72,7 +72,7 @@ impl Rule for UnroutableTool {
         let p = ctx.project;
         let mut reachable = vec![false; p.tools.len()];
         for i in &p.intents {
-            for t in index::intent_candidates(p, &i.item) {
+            for t in index::intent_candidates(ctx.index, &i.item) {
                 reachable[t] = true;
             }
         }

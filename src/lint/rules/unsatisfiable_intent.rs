@@ -57,7 +57,7 @@ pub struct UnsatisfiableIntent;
 impl Rule for UnsatisfiableIntent {
     fn check(&self, ctx: &Context, out: &mut Sink) {
         for i in &ctx.project.intents {
-            if !index::intent_candidates(ctx.project, &i.item).is_empty() {
+            if !index::intent_candidates(ctx.index, &i.item).is_empty() {
                 continue;
             }
             let domains: Vec<&str> = i.item.domains.iter().map(|d| d.value.as_str()).collect();
