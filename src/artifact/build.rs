@@ -26,6 +26,14 @@ fn opt(s: &Option<crate::model::Sp<String>>) -> Option<String> {
 /// Compile the project. The project should have passed `check` without errors; anything that
 /// does not resolve (an unparseable unit, a dangling reference) is left out rather than guessed.
 pub fn compile(p: &Project, ix: &Index, units: &UnitTable) -> FrozenGraph {
+    let mut fg = compile_unhashed(p, ix, units);
+    fg.content_hash = super::io::json_content_hash(&fg);
+    fg
+}
+
+/// [`compile`] without the content hash (empty): for callers that write the artifact with
+/// [`super::io::write_json`], which computes the hash while writing.
+pub fn compile_unhashed(p: &Project, ix: &Index, units: &UnitTable) -> FrozenGraph {
     let g = gbuild::build(p, ix, units);
 
     // Concept canonical units.
@@ -303,7 +311,6 @@ pub fn compile(p: &Project, ix: &Index, units: &UnitTable) -> FrozenGraph {
         index,
     };
     fg.routing_fingerprint = routing_fingerprint(&fg);
-    fg.content_hash = super::io::json_content_hash(&fg);
     fg
 }
 
@@ -543,7 +550,7 @@ fn build_indices(p: &Project, tools: &[ToolData], concepts: &[ConceptData]) -> I
 pub fn routing_fingerprint(fg: &FrozenGraph) -> String {
     let mut hasher = blake3::Hasher::new();
     super::with_mode(super::SerMode::Routing, || {
-        let _ = serde_json::to_writer(&mut hasher, fg);
+        let _ = rmp_serde::encode::write_named(&mut hasher, fg);
     });
     hasher.finalize().to_hex().to_string()
 }

@@ -54,24 +54,78 @@ impl std::fmt::Display for LoadError {
 
 impl std::error::Error for LoadError {}
 
-/// Serialise to the canonical JSON bytes, with both hashes filled in.
+/// A writer that feeds a blake3 hasher and remembers the first 4 KiB (where the header, with
+/// the content hash, is).
+struct HashingWriter<W: Write> {
+    inner: W,
+    hasher: blake3::Hasher,
+    head: Vec<u8>,
+}
+
+impl<W: Write> Write for HashingWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.hasher.update(&buf[..n]);
+        if self.head.len() < 4096 {
+            let take = n.min(4096 - self.head.len());
+            self.head.extend_from_slice(&buf[..take]);
+        }
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// Serialise the canonical JSON (content hash zeroed) into `out`; returns the content hash and
+/// the byte offset where the hash goes.
+fn stream_json<W: Write>(fg: &FrozenGraph, out: W) -> std::io::Result<(String, Option<usize>)> {
+    let mut w = HashingWriter {
+        inner: out,
+        hasher: blake3::Hasher::new(),
+        head: Vec::new(),
+    };
+    super::with_mode(super::SerMode::ZeroHash, || {
+        serde_json::to_writer_pretty(&mut w, fg).map_err(std::io::Error::other)
+    })?;
+    w.write_all(b"\n")?;
+    w.flush()?;
+    let offset = find(&w.head, HASH_KEY).map(|p| p + HASH_KEY.len());
+    Ok((w.hasher.finalize().to_hex().to_string(), offset))
+}
+
+/// The content hash the JSON form of `fg` carries (computed by streaming, without a copy).
+pub fn json_content_hash(fg: &FrozenGraph) -> String {
+    stream_json(fg, std::io::sink())
+        .map(|(h, _)| h)
+        .unwrap_or_default()
+}
+
+/// Serialise to the canonical JSON bytes, with the content hash filled in.
 pub fn to_json_bytes(fg: &FrozenGraph) -> Vec<u8> {
-    let mut bytes = super::with_mode(super::SerMode::ZeroHash, || {
-        serde_json::to_vec_pretty(fg).unwrap_or_default()
-    });
-    bytes.push(b'\n');
-    let hash = blake3::hash(&bytes).to_hex().to_string();
-    if let Some(pos) = find(&bytes, HASH_KEY) {
-        let start = pos + HASH_KEY.len();
+    let mut bytes = Vec::new();
+    if let Ok((hash, Some(start))) = stream_json(fg, &mut bytes) {
         bytes[start..start + 64].copy_from_slice(hash.as_bytes());
     }
     bytes
 }
 
-/// The content hash the JSON form of `fg` would carry.
-pub fn json_content_hash(fg: &FrozenGraph) -> String {
-    let bytes = to_json_bytes(fg);
-    recorded_hash(&bytes).unwrap_or_default()
+/// Write `graph.json` atomically without holding the whole text in memory: stream it into a
+/// temporary file while hashing, then patch the content hash in place, sync and rename.
+/// Returns the content hash.
+pub fn write_json(fg: &FrozenGraph, path: &Path) -> std::io::Result<String> {
+    let mut hash = String::new();
+    write_atomic_with(path, |f| {
+        let (h, offset) = stream_json(fg, std::io::BufWriter::new(&mut *f))?;
+        let offset =
+            offset.ok_or_else(|| std::io::Error::other("content_hash not found in the header"))?;
+        use std::io::{Seek, SeekFrom};
+        f.seek(SeekFrom::Start(offset as u64))?;
+        f.write_all(h.as_bytes())?;
+        hash = h;
+        Ok(())
+    })?;
+    Ok(hash)
 }
 
 /// Serialise to the binary form.
@@ -83,6 +137,50 @@ pub fn to_bin_bytes(fg: &FrozenGraph) -> Vec<u8> {
     out.extend_from_slice(blake3::hash(&payload).as_bytes());
     out.extend_from_slice(&payload);
     out
+}
+
+/// Write `graph.bin` atomically, streaming the payload and patching the header's hash.
+pub fn write_bin(fg: &FrozenGraph, path: &Path) -> std::io::Result<()> {
+    write_atomic_with(path, |f| {
+        let mut head = Vec::with_capacity(40);
+        head.extend_from_slice(BIN_MAGIC);
+        head.extend_from_slice(&fg.format_version.to_le_bytes());
+        head.extend_from_slice(&[0u8; 32]);
+        f.write_all(&head)?;
+        let mut w = HashingWriter {
+            inner: std::io::BufWriter::new(&mut *f),
+            hasher: blake3::Hasher::new(),
+            head: Vec::new(),
+        };
+        rmp_serde::encode::write_named(&mut w, fg).map_err(std::io::Error::other)?;
+        w.flush()?;
+        let hash = w.hasher.finalize();
+        drop(w);
+        use std::io::{Seek, SeekFrom};
+        f.seek(SeekFrom::Start(8))?;
+        f.write_all(hash.as_bytes())?;
+        Ok(())
+    })
+}
+
+/// Whether the artifact at `path` is exactly what `fg` would write: its bytes verify against
+/// its own content hash and that hash equals `fg`'s.
+pub fn is_current(fg: &FrozenGraph, path: &Path) -> bool {
+    match load(path) {
+        Ok(existing) => {
+            let ours = if fg.content_hash.is_empty() {
+                json_content_hash(fg)
+            } else {
+                fg.content_hash.clone()
+            };
+            if path.extension().is_some_and(|e| e == "bin") {
+                existing == *fg
+            } else {
+                existing.content_hash == ours
+            }
+        }
+        Err(_) => false,
+    }
 }
 
 fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {

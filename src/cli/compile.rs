@@ -36,14 +36,28 @@ pub enum ArtifactFormat {
     Both,
 }
 
-/// A compiled project: artifact, prompt text and the files to write.
+/// A compiled project: artifact (content hash not yet computed) and prompt text.
 pub struct Compiled {
     /// The artifact.
     pub graph: FrozenGraph,
     /// The intent-registry prompt.
     pub prompt: String,
-    /// (file name, bytes) to write into the output folder.
-    pub files: Vec<(&'static str, Vec<u8>)>,
+    /// Which artifact forms to write.
+    pub format: ArtifactFormat,
+}
+
+impl Compiled {
+    fn file_names(&self) -> Vec<&'static str> {
+        let mut v = Vec::new();
+        if matches!(self.format, ArtifactFormat::Json | ArtifactFormat::Both) {
+            v.push("graph.json");
+        }
+        if matches!(self.format, ArtifactFormat::Bin | ArtifactFormat::Both) {
+            v.push("graph.bin");
+        }
+        v.push("intent_prompt.txt");
+        v
+    }
 }
 
 /// Check and compile a project; on errors print them to stderr and return the exit code.
@@ -103,37 +117,39 @@ pub fn compile_project(path: &Path, format: ArtifactFormat) -> Result<Compiled, 
             return Err(super::EXIT_USAGE);
         }
     };
-    let graph = artifact::build::compile(&checked.project, &checked.index, &checked.units);
+    let graph = artifact::build::compile_unhashed(&checked.project, &checked.index, &checked.units);
+    // The loaded project is no longer needed: free it before the artifact is serialised.
+    drop(checked);
     let prompt_text = prompt::render(&graph, template.as_deref());
-    let mut files = Vec::new();
-    if matches!(format, ArtifactFormat::Json | ArtifactFormat::Both) {
-        files.push(("graph.json", io::to_json_bytes(&graph)));
-    }
-    if matches!(format, ArtifactFormat::Bin | ArtifactFormat::Both) {
-        files.push(("graph.bin", io::to_bin_bytes(&graph)));
-    }
-    files.push(("intent_prompt.txt", prompt_text.clone().into_bytes()));
     Ok(Compiled {
         graph,
         prompt: prompt_text,
-        files,
+        format,
     })
 }
 
 /// Run `compile`.
 pub fn run_compile(args: CompileArgs) -> u8 {
-    let compiled = match compile_project(&args.path, args.format) {
+    let mut compiled = match compile_project(&args.path, args.format) {
         Ok(c) => c,
         Err(code) => return code,
     };
     if args.check {
+        compiled.graph.content_hash = io::json_content_hash(&compiled.graph);
         let mut stale = Vec::new();
-        for (name, bytes) in &compiled.files {
+        for name in compiled.file_names() {
             let p = args.out.join(name);
-            match std::fs::read(&p) {
-                Ok(existing) if &existing == bytes => {}
-                Ok(_) => stale.push(format!("{} differs from the sources", p.display())),
-                Err(_) => stale.push(format!("{} is missing", p.display())),
+            let current = if name == "intent_prompt.txt" {
+                std::fs::read_to_string(&p).is_ok_and(|t| t == compiled.prompt)
+            } else {
+                io::is_current(&compiled.graph, &p)
+            };
+            if !current {
+                if p.exists() {
+                    stale.push(format!("{} differs from the sources", p.display()));
+                } else {
+                    stale.push(format!("{} is missing", p.display()));
+                }
             }
         }
         if stale.is_empty() {
@@ -154,9 +170,21 @@ pub fn run_compile(args: CompileArgs) -> u8 {
         eprintln!("error: cannot create `{}`: {e}", args.out.display());
         return super::EXIT_USAGE;
     }
-    for (name, bytes) in &compiled.files {
+    for name in compiled.file_names() {
         let p = args.out.join(name);
-        if let Err(e) = io::write_atomic(&p, bytes) {
+        let result = match name {
+            "graph.json" => {
+                io::write_json(&compiled.graph, &p).map(|h| compiled.graph.content_hash = h)
+            }
+            "graph.bin" => {
+                if compiled.graph.content_hash.is_empty() {
+                    compiled.graph.content_hash = io::json_content_hash(&compiled.graph);
+                }
+                io::write_bin(&compiled.graph, &p)
+            }
+            _ => io::write_atomic(&p, compiled.prompt.as_bytes()),
+        };
+        if let Err(e) = result {
             eprintln!("error: cannot write `{}`: {e}", p.display());
             return super::EXIT_USAGE;
         }
@@ -169,9 +197,9 @@ fn summary(c: &Compiled, out: &Path) -> String {
     let g = &c.graph;
     let endpoints: usize = g.tools.iter().map(|t| t.endpoints.len()).sum();
     let files: Vec<String> = c
-        .files
+        .file_names()
         .iter()
-        .map(|(n, _)| out.join(n).display().to_string())
+        .map(|n| out.join(n).display().to_string())
         .collect();
     format!(
         "compiled {} {}: {} tools, {} endpoints, {} fields, {} concepts, {} intents; content hash {}; prompt {} tokens -> {}",
@@ -182,7 +210,7 @@ fn summary(c: &Compiled, out: &Path) -> String {
         g.field_count(),
         g.concepts.len(),
         g.intents.len(),
-        &g.content_hash[..16],
+        g.content_hash.get(..16).unwrap_or(""),
         prompt::count_tokens(&c.prompt),
         files.join(", ")
     )
