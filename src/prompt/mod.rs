@@ -108,6 +108,10 @@ impl PromptInputs {
     }
 }
 
+/// Above this many tools the prompt stops listing them (their names are resolved by the
+/// router's name index instead), so the prompt's size depends on intents, not on tools.
+pub const MAX_LISTED_TOOLS: usize = 50;
+
 /// Render the intent-registry prompt, with the built-in template or a custom one (placeholders
 /// as in [`DEFAULT_TEMPLATE`]).
 pub fn render_inputs(inputs: &PromptInputs, template: Option<&str>) -> String {
