@@ -131,6 +131,14 @@ pub fn render_inputs(inputs: &PromptInputs, template: Option<&str>) -> String {
             _ => id.clone(),
         })
         .collect();
+    let tool_list = if tools.len() > MAX_LISTED_TOOLS {
+        format!(
+            "{} registered; copy the names the user writes, the router resolves them",
+            tools.len()
+        )
+    } else {
+        tools.join(", ")
+    };
     let mut out = template
         .unwrap_or(DEFAULT_TEMPLATE)
         .replace("{{intents}}", &intents.join("\n"))
@@ -138,7 +146,7 @@ pub fn render_inputs(inputs: &PromptInputs, template: Option<&str>) -> String {
             "{{parameter_concepts}}",
             &inputs.parameter_concepts.join(", "),
         )
-        .replace("{{tool_names}}", &tools.join(", "))
+        .replace("{{tool_names}}", &tool_list)
         .replace("{{source_types}}", &inputs.source_types.join(", "));
     if !out.ends_with('\n') {
         out.push('\n');
@@ -229,4 +237,33 @@ pub fn warm_up() {
     std::thread::spawn(|| {
         let _ = tiktoken_rs::o200k_base_singleton();
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn inputs(n: usize) -> PromptInputs {
+        PromptInputs {
+            intents: vec![("electronic_property".into(), "Band gaps.".into())],
+            parameter_concepts: vec!["formula".into()],
+            tools: (0..n)
+                .map(|i| (format!("tool_{i}"), vec![format!("Tool {i}")]))
+                .collect(),
+            source_types: vec!["calculated".into()],
+        }
+    }
+
+    #[test]
+    fn tools_are_listed_up_to_the_cap() {
+        let p = render_inputs(&inputs(2), None);
+        assert!(p.ends_with("Tools: tool_0, tool_1\n"), "{p}");
+        let p = render_inputs(&inputs(MAX_LISTED_TOOLS + 1), None);
+        assert!(
+            p.ends_with(
+                "Tools: 51 registered; copy the names the user writes, the router resolves them\n"
+            ),
+            "{p}"
+        );
+    }
 }
