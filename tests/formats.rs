@@ -194,7 +194,7 @@ fn github_annotation_lines() {
     );
     assert!(
         lines.iter().any(|l| l.starts_with(
-            "::error file=schemas/oqmd.toml,line=19,col=1,endLine=19,endColumn=9,title=SR006 unknown-key::unknown key `requried`%0Ahelp: "
+            "::error file=schemarouter.toml,line=6,col=1,endLine=6,endColumn=11,title=SR006 unknown-key::unknown key `fail-levle`%0Ahelp: did you mean `fail-level`?"
         )),
         "{text}"
     );

@@ -58,6 +58,7 @@ pub const EXIT_USAGE: u8 = 2;
 
 /// Entry point used by `src/main.rs`.
 pub fn main() -> ExitCode {
+    quiet_on_broken_pipe();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -81,6 +82,24 @@ pub fn main() -> ExitCode {
         Command::Gen(a) => synth::run_gen(a),
     };
     ExitCode::from(code)
+}
+
+/// A closed stdout (`schemarouter graph | head`) is not an error: exit quietly instead of
+/// panicking in `print!`.
+fn quiet_on_broken_pipe() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let msg = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if msg.contains("Broken pipe") || msg.contains("os error 32") {
+            std::process::exit(0);
+        }
+        default(info);
+    }));
 }
 
 /// Whether progress bars may be drawn: stderr is a terminal and `CI` is not set.

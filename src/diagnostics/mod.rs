@@ -119,7 +119,7 @@ impl Diagnostic {
         self
     }
 
-    /// Sort key: file name, line, column, code, message.
+    /// Sort key: file name, line, column, code, message; findings without a file last.
     fn sort_key<'a>(&'a self, sources: &'a SourceMap) -> (String, usize, usize, &'a str, &'a str) {
         match &self.primary {
             Some(l) => {
@@ -127,13 +127,14 @@ impl Diagnostic {
                 let (line, col) = f.line_col(l.span.start as usize);
                 (f.name.clone(), line, col, self.code, &self.message)
             }
-            None => (String::new(), 0, 0, self.code, &self.message),
+            // Project-wide findings come after every file.
+            None => ("\u{10FFFF}".to_string(), 0, 0, self.code, &self.message),
         }
     }
 }
 
-/// Sort diagnostics by (file, line, column, code, message) and drop exact duplicates, so that
-/// output is identical between runs and machines.
+/// Sort diagnostics by (file, line, column, code, message), project-wide findings last, and
+/// drop exact duplicates, so that output is identical between runs and machines.
 pub fn sort_diagnostics(diags: &mut Vec<Diagnostic>, sources: &SourceMap) {
     diags.sort_by(|a, b| {
         let ka = a.sort_key(sources);

@@ -27,6 +27,8 @@ pub struct Context<'a> {
     pub units: &'a UnitTable,
     /// Token count of the generated intent-registry prompt, when it could be built.
     pub prompt_tokens: Option<usize>,
+    /// Kinds of declaration files that failed to load (their declarations are missing).
+    pub failed_kinds: std::collections::BTreeSet<crate::model::FileKind>,
 }
 
 /// A lint rule. Implementations are unit structs registered in [`registry::RULES`].
@@ -128,18 +130,72 @@ pub fn effective_level(project: &Project, entry: &RuleEntry) -> Option<Severity>
     }
 }
 
+/// Kinds of the files whose load errors left their declarations out of the project.
+pub fn failed_kinds(
+    project: &Project,
+    load_diagnostics: &[Diagnostic],
+) -> std::collections::BTreeSet<crate::model::FileKind> {
+    load_diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error && d.code < "SR010")
+        .filter_map(|d| d.primary.as_ref())
+        .filter_map(|l| project.file_kinds.get(l.file.0 as usize).copied())
+        .collect()
+}
+
+/// Whether a rule's findings would be misleading because files of these kinds failed to load
+/// (a failed alias file makes concepts look undeclared, a failed tool file makes groups look
+/// empty, ...).
+fn depends_on_failed(
+    rule: &str,
+    failed: &std::collections::BTreeSet<crate::model::FileKind>,
+) -> bool {
+    use crate::model::FileKind::{Alias, Config, Intent, Tool};
+    if failed.is_empty() {
+        return false;
+    }
+    let needs: &[crate::model::FileKind] = match rule {
+        "dangling-reference" => &[Intent, Alias],
+        "unknown-domain" | "unreachable-group" | "unroutable-tool" => &[Intent],
+        "dangling-alias" => &[Alias],
+        "orphan-concept" | "empty-group" | "unsatisfiable-intent" => &[Tool],
+        "prompt-budget" => &[Tool, Intent, Alias, Config],
+        "unknown-source-type" => &[Config],
+        _ => &[],
+    };
+    needs.iter().any(|k| failed.contains(k))
+}
+
 /// Run every enabled rule, apply levels and suppressions, and return sorted diagnostics
 /// (load diagnostics passed in are included and go through the same levels and suppressions).
 pub fn run(ctx: &Context, load_diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    // When files failed to load, checks about what is missing would report consequences
+    // ("undeclared concept") instead of the cause: skip those that depend on the failed kinds.
+    let failed = &ctx.failed_kinds;
     let mut all = load_diagnostics;
+    let mut skipped: Vec<&str> = Vec::new();
     for entry in RULES.iter() {
         let Some(rule) = entry.rule else { continue };
         if effective_level(ctx.project, entry).is_none() {
             continue;
         }
+        if depends_on_failed(entry.name, failed) {
+            skipped.push(entry.name);
+            continue;
+        }
         let mut sink = Sink::new(entry);
         rule.check(ctx, &mut sink);
         all.extend(sink.diagnostics);
+    }
+    if !skipped.is_empty() {
+        all.push(registry::diagnostic_project(
+            "checks-skipped",
+            format!(
+                "some declaration files could not be read; skipped: {}",
+                skipped.join(", ")
+            ),
+            "fix the errors above and run `schemarouter check` again for the full report",
+        ));
     }
     // Configuration problems (unknown rule names in [lint.rules]).
     all.extend(registry::config_diagnostics(ctx.project));
@@ -218,11 +274,13 @@ pub fn check_loaded(loaded: crate::load::Loaded) -> Checked {
             None
         }
     };
+    let failed_kinds = failed_kinds(&project, &loaded.diagnostics);
     let ctx = Context {
         project: &project,
         index: &index,
         units: &units,
         prompt_tokens,
+        failed_kinds,
     };
     let mut load = loaded.diagnostics;
     load.append(&mut unit_diags);

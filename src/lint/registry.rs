@@ -171,6 +171,7 @@ registry! {
     "SR009" "limit-exceeded" limit_exceeded Error Load false None;
     "SR010" "io-error" io_error Error Load false None;
     "SR011" "ignored-file" ignored_file Info Load true None;
+    "SR012" "checks-skipped" checks_skipped Info Load true None;
     "SR101" "duplicate-id" duplicate_id Error Reference false Some(&rules::duplicate_id::DuplicateId);
     "SR102" "id-collision" id_collision Error Reference true Some(&rules::id_collision::IdCollision);
     "SR103" "dangling-reference" dangling_reference Error Reference false Some(&rules::dangling_reference::DanglingReference);
@@ -231,6 +232,19 @@ pub fn diagnostic(
         .help(help)
 }
 
+/// A project-wide diagnostic (no file) for a registry rule by name.
+pub fn diagnostic_project(
+    name: &str,
+    message: impl Into<String>,
+    help: impl Into<String>,
+) -> Diagnostic {
+    let entry = RULES
+        .iter()
+        .find(|e| e.name == name)
+        .expect("registered rule name");
+    Diagnostic::new(entry.code, entry.name, entry.default_severity, message).help(help)
+}
+
 /// Findings about `[lint.rules]`: unknown rule names.
 pub fn config_diagnostics(project: &Project) -> Vec<Diagnostic> {
     let Some(cf) = project.config_file else {
@@ -238,6 +252,21 @@ pub fn config_diagnostics(project: &Project) -> Vec<Diagnostic> {
     };
     let mut out = Vec::new();
     for (name, level) in &project.config.lint.rules {
+        if let Some(e) = find(name)
+            && !e.configurable
+        {
+            let span = find_key_span(&project.sources.get(cf).text, name).unwrap_or(level.span);
+            out.push(diagnostic(
+                "unknown-rule",
+                format!(
+                    "rule `{}` cannot be configured; this setting has no effect",
+                    e.name
+                ),
+                cf,
+                span,
+                "remove the entry: syntax and reference errors are always errors",
+            ));
+        }
         if find(name).is_none() {
             let help = match crate::model::value::did_you_mean(name, RULES.iter().map(|e| e.name)) {
                 Some(c) => format!("did you mean `{c}`?"),

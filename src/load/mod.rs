@@ -280,6 +280,13 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
 
     // 1. Configuration.
     let config_path = root.join(CONFIG_FILE);
+    if config_path.exists() && !config_path.is_file() {
+        io_error = true;
+        diags.push(
+            diag(codes::IO_ERROR, format!("`{CONFIG_FILE}` is not a file"))
+                .help("remove it or replace it with the configuration file"),
+        );
+    }
     if config_path.is_file() {
         match std::fs::read(&config_path) {
             Ok(bytes) => {
@@ -349,12 +356,68 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
         (project.config.paths.aliases.clone(), FileKind::Alias),
     ];
     let mut found: Vec<(String, PathBuf, FileKind)> = Vec::new();
+    let mut present = 0;
+    let mut visited = std::collections::BTreeSet::new();
     for (folder, kind) in &folders {
         let dir = root.join(folder);
-        if !dir.is_dir() {
+        if !dir.exists() {
+            let default = match kind {
+                FileKind::Tool => "schemas",
+                FileKind::Intent => "intents",
+                _ => "aliases",
+            };
+            if folder != default {
+                let mut d = diag(
+                    codes::IO_ERROR,
+                    format!("folder `{folder}` named in [paths] does not exist"),
+                )
+                .help("fix the path in schemarouter.toml (paths are relative to the project root)");
+                if let Some(cf) = project.config_file {
+                    let text = &project.sources.get(cf).text;
+                    if let Some(i) = text.find(&format!("\"{folder}\"")) {
+                        d = d.at(cf, Span::new(i, i + folder.len() + 2), "");
+                    }
+                }
+                diags.push(d);
+                io_error = true;
+            }
             continue;
         }
-        walk(&dir, &canonical_root, root, *kind, &mut found, &mut diags);
+        if !dir.is_dir() {
+            io_error = true;
+            diags.push(
+                diag(codes::IO_ERROR, format!("`{folder}` is not a folder")).help(format!(
+                    "`{folder}` must be the folder of the {} files",
+                    kind.name()
+                )),
+            );
+            continue;
+        }
+        present += 1;
+        if walk(
+            &dir,
+            &canonical_root,
+            root,
+            *kind,
+            &mut found,
+            &mut diags,
+            &mut visited,
+        ) {
+            io_error = true;
+        }
+    }
+    if present == 0 && diags.iter().all(|d| d.code != codes::IO_ERROR.0) {
+        let [s, i, a] = [
+            &project.config.paths.schemas,
+            &project.config.paths.intents,
+            &project.config.paths.aliases,
+        ];
+        return Err(FatalError {
+            message: format!(
+                "`{}` is not a schema project: it has none of the folders `{s}/`, `{i}/` and `{a}/`",
+                root.display()
+            ),
+        });
     }
     found.sort_by(|a, b| a.0.cmp(&b.0));
     found.retain(|(name, _, _)| !excludes.is_match(name));
@@ -648,6 +711,7 @@ fn encoding_diag(id: FileId, at: usize) -> Diagnostic {
     .help("save the file as UTF-8")
 }
 
+/// Collect the files under `dir`; returns true when a folder could not be read.
 fn walk(
     dir: &Path,
     canonical_root: &Path,
@@ -655,14 +719,37 @@ fn walk(
     kind: FileKind,
     found: &mut Vec<(String, PathBuf, FileKind)>,
     diags: &mut Vec<Diagnostic>,
-) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        diags.push(diag(
-            codes::IO_ERROR,
-            format!("cannot read folder `{}`", display_name(root, dir)),
-        ));
-        return;
+    visited: &mut std::collections::BTreeSet<PathBuf>,
+) -> bool {
+    // Each real folder is read once (symbolic links cannot make a loop).
+    if let Ok(real) = dir.canonicalize()
+        && !visited.insert(real)
+    {
+        diags.push(
+            Diagnostic::new(
+                codes::IGNORED_FILE.0,
+                codes::IGNORED_FILE.1,
+                Severity::Warning,
+                format!(
+                    "`{}` is a folder already read through another path (a symbolic link loop); not read again",
+                    display_name(root, dir)
+                ),
+            )
+            .help("remove the symbolic link"),
+        );
+        return false;
+    }
+    let entries = match std::fs::read_dir(dir) {
+        Ok(e) => e,
+        Err(e) => {
+            diags.push(diag(
+                codes::IO_ERROR,
+                format!("cannot read folder `{}`: {e}", display_name(root, dir)),
+            ));
+            return true;
+        }
     };
+    let mut failed = false;
     let mut entries: Vec<_> = entries.filter_map(Result::ok).collect();
     entries.sort_by_key(|e| e.file_name());
     for entry in entries {
@@ -693,12 +780,13 @@ fn walk(
             }
         }
         if path.is_dir() {
-            walk(&path, canonical_root, root, kind, found, diags);
+            failed |= walk(&path, canonical_root, root, kind, found, diags, visited);
         } else {
             // Recorded with an empty text so the note can name the file.
             found.push((name, path, kind));
         }
     }
+    failed
 }
 
 /// Path relative to the project root with `/` separators.

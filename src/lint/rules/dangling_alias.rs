@@ -71,7 +71,10 @@ impl Rule for DanglingAlias {
                 .with(a.file, alias.text.span, "the alias")
                 .fix(help);
             }
-            if let Some(f) = &alias.field {
+            // A field in a tool file that failed to load would look unknown: skip field targets.
+            if let Some(f) = &alias.field
+                && !ctx.failed_kinds.contains(&crate::model::FileKind::Tool)
+            {
                 match ix.field_paths.get(&f.value) {
                     None => {
                         let help = match did_you_mean(&f.value, ix.field_paths.keys().map(String::as_str)) {
