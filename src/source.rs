@@ -54,7 +54,7 @@ pub enum Format {
 impl Format {
     /// The format for a path's extension, or `None` for files that are not declarations.
     pub fn from_path(path: &Path) -> Option<Format> {
-        match path.extension()?.to_str()? {
+        match path.extension()?.to_str()?.to_ascii_lowercase().as_str() {
             "yaml" | "yml" => Some(Format::Yaml),
             "toml" => Some(Format::Toml),
             _ => None,

@@ -116,6 +116,16 @@ pub fn to_json_bytes(fg: &FrozenGraph) -> Vec<u8> {
 pub fn write_json(fg: &FrozenGraph, path: &Path) -> std::io::Result<String> {
     let mut hash = String::new();
     write_atomic_with(path, |f| {
+        hash = write_json_into(fg, f)?;
+        Ok(())
+    })?;
+    Ok(hash)
+}
+
+/// Stream `graph.json` into an open file and patch its content hash; returns the hash.
+pub fn write_json_into(fg: &FrozenGraph, f: &mut std::fs::File) -> std::io::Result<String> {
+    let mut hash = String::new();
+    (|| {
         let (h, offset) = stream_json(fg, std::io::BufWriter::new(&mut *f))?;
         let offset =
             offset.ok_or_else(|| std::io::Error::other("content_hash not found in the header"))?;
@@ -123,8 +133,8 @@ pub fn write_json(fg: &FrozenGraph, path: &Path) -> std::io::Result<String> {
         f.seek(SeekFrom::Start(offset as u64))?;
         f.write_all(h.as_bytes())?;
         hash = h;
-        Ok(())
-    })?;
+        Ok::<(), std::io::Error>(())
+    })()?;
     Ok(hash)
 }
 
@@ -141,7 +151,12 @@ pub fn to_bin_bytes(fg: &FrozenGraph) -> Vec<u8> {
 
 /// Write `graph.bin` atomically, streaming the payload and patching the header's hash.
 pub fn write_bin(fg: &FrozenGraph, path: &Path) -> std::io::Result<()> {
-    write_atomic_with(path, |f| {
+    write_atomic_with(path, |f| write_bin_into(fg, f))
+}
+
+/// Stream `graph.bin` into an open file and patch the header's hash.
+pub fn write_bin_into(fg: &FrozenGraph, f: &mut std::fs::File) -> std::io::Result<()> {
+    {
         let mut head = Vec::with_capacity(40);
         head.extend_from_slice(BIN_MAGIC);
         head.extend_from_slice(&fg.format_version.to_le_bytes());
@@ -160,7 +175,7 @@ pub fn write_bin(fg: &FrozenGraph, path: &Path) -> std::io::Result<()> {
         f.seek(SeekFrom::Start(8))?;
         f.write_all(hash.as_bytes())?;
         Ok(())
-    })
+    }
 }
 
 /// Whether the artifact at `path` is exactly what `fg` would write: its bytes verify against
@@ -286,6 +301,87 @@ impl FrozenGraph {
 /// temporary file removed.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     write_atomic_with(path, |f| f.write_all(bytes))
+}
+
+/// One file to write: its path and the writer that fills it.
+pub type WriteJob<'a> = (
+    PathBuf,
+    Box<dyn FnOnce(&mut std::fs::File) -> std::io::Result<()> + 'a>,
+);
+
+/// Write several files all-or-nothing: each goes to a temporary file in its folder (synced);
+/// only when every one succeeded are they renamed into place. On any error every temporary file
+/// is removed and no target is touched.
+pub fn write_all_atomic(
+    jobs: Vec<WriteJob<'_>>,
+) -> std::io::Result<()> {
+    // A target that exists but is not a file would fail the rename half-way through.
+    for (path, _) in &jobs {
+        if path.exists() && !path.is_file() {
+            return Err(std::io::Error::other(format!(
+                "{} exists and is not a file",
+                path.display()
+            )));
+        }
+    }
+    let mut temps: Vec<(PathBuf, PathBuf)> = Vec::new();
+    let mut result = Ok(());
+    for (path, job) in jobs {
+        let tmp = temp_path(&path);
+        let r = (|| {
+            let mut f = std::fs::File::create(&tmp)?;
+            job(&mut f)?;
+            f.sync_all()
+        })();
+        temps.push((tmp, path));
+        if let Err(e) = r {
+            result = Err(e);
+            break;
+        }
+    }
+    if result.is_ok() {
+        for (tmp, path) in &temps {
+            if let Err(e) = std::fs::rename(tmp, path) {
+                result = Err(std::io::Error::new(
+                    e.kind(),
+                    format!("{}: {e}", path.display()),
+                ));
+                break;
+            }
+        }
+    }
+    if result.is_err() {
+        for (tmp, _) in &temps {
+            let _ = std::fs::remove_file(tmp);
+        }
+    }
+    result
+}
+
+/// The temporary file used while writing `path`.
+fn temp_path(path: &Path) -> PathBuf {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    dir.join(format!(".{name}.tmp-{}", std::process::id()))
+}
+
+/// Remove temporary files left in `dir` by an interrupted earlier run.
+pub fn remove_stale_temps(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in entries.flatten() {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.') && name.contains(".tmp-") {
+            let _ = std::fs::remove_file(e.path());
+        }
+    }
 }
 
 /// [`write_atomic`] with a caller-supplied writer (used by tests to fail mid-write).

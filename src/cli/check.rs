@@ -26,7 +26,8 @@ pub struct CheckArgs {
 pub enum FailLevel {
     /// Fail on errors only.
     Error,
-    /// Fail on warnings and errors.
+    /// Fail on warnings and errors (`warn` is accepted too, as in the config).
+    #[value(alias = "warn")]
     Warning,
     /// Fail on any finding.
     Info,
@@ -65,6 +66,8 @@ pub fn run_check(args: CheckArgs) -> u8 {
         {
             Some(LevelSetting::Info) => Severity::Info,
             Some(LevelSetting::Warn) => Severity::Warning,
+            // `off`: findings never fail the run.
+            Some(LevelSetting::Off) => return 0,
             _ => Severity::Error,
         },
     };
@@ -78,7 +81,7 @@ pub fn run_check(args: CheckArgs) -> u8 {
 /// Arguments of `schemarouter rules`.
 #[derive(Debug, Args)]
 pub struct RulesArgs {
-    /// `table` (default) or `json`.
+    /// `table` (default), `json`, or `markdown` (the text of `docs/rules.md`).
     #[arg(long, value_enum, default_value_t = TableFormat::Table)]
     pub format: TableFormat,
 }
@@ -90,7 +93,7 @@ pub enum TableFormat {
     Table,
     /// JSON array.
     Json,
-    /// Markdown (`docs/rules.md`).
+    /// Markdown.
     Markdown,
 }
 

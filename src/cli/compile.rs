@@ -152,6 +152,16 @@ pub fn run_compile(args: CompileArgs) -> u8 {
                 }
             }
         }
+        // An artifact of the other form in the folder must match too.
+        for name in ["graph.json", "graph.bin"] {
+            let p = args.out.join(name);
+            if !compiled.file_names().contains(&name)
+                && p.is_file()
+                && !io::is_current(&compiled.graph, &p)
+            {
+                stale.push(format!("{} differs from the sources", p.display()));
+            }
+        }
         if stale.is_empty() {
             println!("up to date: {}", summary(&compiled, &args.out));
             return 0;
@@ -170,23 +180,76 @@ pub fn run_compile(args: CompileArgs) -> u8 {
         eprintln!("error: cannot create `{}`: {e}", args.out.display());
         return super::EXIT_USAGE;
     }
-    for name in compiled.file_names() {
-        let p = args.out.join(name);
-        let result = match name {
-            "graph.json" => {
-                io::write_json(&compiled.graph, &p).map(|h| compiled.graph.content_hash = h)
-            }
-            "graph.bin" => {
-                if compiled.graph.content_hash.is_empty() {
-                    compiled.graph.content_hash = io::json_content_hash(&compiled.graph);
-                }
-                io::write_bin(&compiled.graph, &p)
-            }
-            _ => io::write_atomic(&p, compiled.prompt.as_bytes()),
+    io::remove_stale_temps(&args.out);
+    if compiled.graph.content_hash.is_empty() && matches!(compiled.format, ArtifactFormat::Bin) {
+        compiled.graph.content_hash = io::json_content_hash(&compiled.graph);
+    }
+    // All files or none: a failure leaves every previous file untouched.
+    let json_hash = std::cell::RefCell::new(None);
+    let graph = &compiled.graph;
+    let prompt_text = compiled.prompt.clone();
+    let mut jobs: Vec<io::WriteJob<'_>> = Vec::new();
+    let wants_bin = matches!(compiled.format, ArtifactFormat::Bin | ArtifactFormat::Both);
+    let wants_json = matches!(compiled.format, ArtifactFormat::Json | ArtifactFormat::Both);
+    if wants_json {
+        let h = &json_hash;
+        jobs.push((
+            args.out.join("graph.json"),
+            Box::new(move |f| {
+                *h.borrow_mut() = Some(io::write_json_into(graph, f)?);
+                Ok(())
+            }),
+        ));
+    }
+    if wants_bin {
+        // The binary form carries the JSON form's content hash.
+        let mut bin_graph_hash = graph.content_hash.clone();
+        if bin_graph_hash.is_empty() {
+            bin_graph_hash = io::json_content_hash(graph);
+        }
+        let bin_graph = if bin_graph_hash == graph.content_hash {
+            None
+        } else {
+            let mut g = graph.clone();
+            g.content_hash = bin_graph_hash;
+            Some(g)
         };
-        if let Err(e) = result {
-            eprintln!("error: cannot write `{}`: {e}", p.display());
-            return super::EXIT_USAGE;
+        jobs.push((
+            args.out.join("graph.bin"),
+            Box::new(move |f| io::write_bin_into(bin_graph.as_ref().unwrap_or(graph), f)),
+        ));
+    }
+    jobs.push((
+        args.out.join("intent_prompt.txt"),
+        Box::new(move |f| {
+            use std::io::Write;
+            f.write_all(prompt_text.as_bytes())
+        }),
+    ));
+    if let Err(e) = io::write_all_atomic(jobs) {
+        eprintln!(
+            "error: cannot write into `{}`: {e}; nothing was changed",
+            args.out.display()
+        );
+        return super::EXIT_USAGE;
+    }
+    if let Some(h) = json_hash.into_inner() {
+        compiled.graph.content_hash = h;
+    }
+    // An artifact of the other form left from an earlier run no longer matches: remove it.
+    for (name, wanted) in [("graph.json", wants_json), ("graph.bin", wants_bin)] {
+        let p = args.out.join(name);
+        if !wanted && p.is_file() {
+            match std::fs::remove_file(&p) {
+                Ok(()) => eprintln!(
+                    "note: removed stale `{}` (not written by this run)",
+                    p.display()
+                ),
+                Err(e) => eprintln!(
+                    "warning: `{}` is stale and could not be removed: {e}",
+                    p.display()
+                ),
+            }
         }
     }
     println!("{}", summary(&compiled, &args.out));

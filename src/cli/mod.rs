@@ -34,7 +34,8 @@ pub enum Command {
     Rules(check::RulesArgs),
     /// Print a rule's documentation.
     Explain(check::ExplainArgs),
-    /// Print the JSON Schema of a declaration file kind (tool, intent, alias, config).
+    /// Print a JSON Schema: a declaration file kind (tool, intent, alias, config), an
+    /// Understanding, or a plan.
     Schema(check::SchemaArgs),
     /// Check, then write the frozen graph artifact and the intent-registry prompt.
     Compile(compile::CompileArgs),

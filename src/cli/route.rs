@@ -19,23 +19,23 @@ pub struct RouteArgs {
     #[arg(long, default_value = "build/graph.json")]
     pub artifact: PathBuf,
     /// Skip the Understand step: read an Understanding JSON file (`-` for stdin).
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["query", "llm_url"])]
     pub understanding: Option<PathBuf>,
     /// OpenAI-compatible server for the LLM Understand step (e.g. http://127.0.0.1:8000/v1).
     #[arg(long, requires = "llm_model")]
     pub llm_url: Option<String>,
     /// Model name for --llm-url.
-    #[arg(long)]
+    #[arg(long, requires = "llm_url")]
     pub llm_model: Option<String>,
     /// Seconds before an LLM request times out.
     #[arg(long, default_value_t = 30)]
     pub llm_timeout: u64,
     /// Environment variable holding the LLM API key (sent as a bearer token).
-    #[arg(long)]
+    #[arg(long, requires = "llm_url")]
     pub llm_key_env: Option<String>,
-    /// Tools to plan when none is named.
-    #[arg(long, default_value_t = 1)]
-    pub k: usize,
+    /// Tools to plan when none is named (at least 1).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    pub k: u64,
     /// Field projection variant.
     #[arg(long, value_enum, default_value_t = Projection::Recall)]
     pub projection: Projection,
@@ -59,6 +59,9 @@ pub fn run_route(args: RouteArgs) -> u8 {
         Ok(g) => g,
         Err(e) => {
             eprintln!("error: {}: {e}", args.artifact.display());
+            if !args.artifact.exists() {
+                eprintln!("help: compile the project first: `schemarouter compile . --out build`");
+            }
             return super::EXIT_USAGE;
         }
     };
@@ -127,7 +130,7 @@ pub fn run_route(args: RouteArgs) -> u8 {
         }
     };
     let opts = Options {
-        k: args.k.max(1),
+        k: args.k as usize,
         projection: args.projection,
         source_routing: !args.no_source_routing,
         metadata: !args.no_metadata,

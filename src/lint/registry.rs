@@ -178,6 +178,8 @@ registry! {
     "SR104" "unknown-source-type" unknown_source_type Error Reference true Some(&rules::unknown_source_type::UnknownSourceType);
     "SR105" "concept-kind-mismatch" concept_kind_mismatch Error Reference true Some(&rules::concept_kind_mismatch::ConceptKindMismatch);
     "SR106" "invalid-binding" invalid_binding Error Reference true Some(&rules::invalid_binding::InvalidBinding);
+    "SR107" "invalid-id" invalid_id Error Reference true Some(&rules::invalid_id::InvalidId);
+    "SR108" "invalid-url" invalid_url Error Reference true Some(&rules::invalid_url::InvalidUrl);
     "SR201" "dangling-alias" dangling_alias Error Alias true Some(&rules::dangling_alias::DanglingAlias);
     "SR202" "alias-collision" alias_collision Error Alias true Some(&rules::alias_collision::AliasCollision);
     "SR203" "alias-shadows-field" alias_shadows_field Warning Alias true Some(&rules::alias_shadows_field::AliasShadowsField);

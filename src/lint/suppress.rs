@@ -30,6 +30,8 @@ pub struct Suppression {
     pub reason: Option<String>,
     /// First and last covered line (1-based, inclusive).
     pub lines: (usize, usize),
+    /// What is wrong with a comment that starts like a suppression but is not one.
+    pub problem: Option<String>,
 }
 
 const MARKER: &str = "schemarouter:";
@@ -115,9 +117,30 @@ pub fn parse_file(file_id: FileId, file: &SourceFile) -> Vec<Suppression> {
             pos += "allow(".len();
             (false, b)
         } else {
+            let line_start = file.line_start(line_no);
+            out.push(Suppression {
+                file: file_id,
+                span: Span::new(line_start + hash, line_start + line.len()),
+                rules: Vec::new(),
+                reason: None,
+                lines: (line_no, line_no),
+                problem: Some(format!(
+                    "`{}` is not a suppression: expected `allow(<rule>) -- <reason>` or `allow-file(<rule>) -- <reason>`",
+                    rest_trim.split_whitespace().next().unwrap_or("")
+                )),
+            });
             continue;
         };
         let Some(close) = body.find(')') else {
+            let line_start = file.line_start(line_no);
+            out.push(Suppression {
+                file: file_id,
+                span: Span::new(line_start + hash, line_start + line.len()),
+                rules: Vec::new(),
+                reason: None,
+                lines: (line_no, line_no),
+                problem: Some("suppression has no closing `)`".to_string()),
+            });
             continue;
         };
         let list = &body[..close];
@@ -152,12 +175,16 @@ pub fn parse_file(file_id: FileId, file: &SourceFile) -> Vec<Suppression> {
                 None => (line_no, line_no),
             }
         };
+        let problem = rules
+            .is_empty()
+            .then(|| "suppression names no rule: write `allow(<rule>, ...)`".to_string());
         out.push(Suppression {
             file: file_id,
             span: Span::new(line_start + hash, line_start + line.len()),
             rules,
             reason,
             lines,
+            problem,
         });
     }
     out
@@ -205,6 +232,16 @@ pub fn apply(project: &Project, diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
         kept.push(d);
     }
     for (si, s) in sups.iter().enumerate() {
+        if let Some(problem) = &s.problem {
+            kept.push(registry::diagnostic(
+                "unknown-rule",
+                problem.clone(),
+                s.file,
+                s.span,
+                "fix the comment, or remove `schemarouter:` if it is not meant as a suppression",
+            ));
+            continue;
+        }
         if s.reason.is_none() {
             kept.push(registry::diagnostic(
                 "suppression-without-reason",

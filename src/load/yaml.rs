@@ -176,13 +176,23 @@ fn convert(n: YNode, text: &str) -> Node {
     Node { kind, span }
 }
 
+/// Parser options: YAML 1.2 core schema (strict booleans, no underscores in numbers), and
+/// budgets derived from the project's `[limits]` so that a file within `max-file-bytes` is never
+/// refused by a hidden budget; alias expansion is bounded by `max-aliases` and the replay limits.
 fn options(limits: &Limits) -> serde_saphyr::Options {
     let max_aliases = limits.max_aliases.min(usize::MAX as u64) as usize;
+    let bytes = limits.max_file_bytes.min(usize::MAX as u64 / 4) as usize;
     serde_saphyr::options! {
         strict_booleans: true,
+        underscored_numbers_as_strings: true,
         budget: serde_saphyr::budget! {
             max_aliases: max_aliases,
             max_documents: 16,
+            // Every node takes at least one byte of text; events are a few per node.
+            max_nodes: bytes.max(250_000),
+            max_events: bytes.saturating_mul(4).max(1_000_000),
+            max_total_scalar_bytes: bytes.max(1 << 20),
+            enforce_alias_anchor_ratio: false,
         },
         alias_limits: serde_saphyr::alias_limits! {
             max_total_replayed_events: 200_000,
@@ -209,6 +219,19 @@ fn clean_message(e: &serde_saphyr::Error) -> String {
     // Positions are printed by the renderer; drop the parser's own.
     if let Some(i) = msg.find(" at line ") {
         msg.truncate(i);
+    }
+    // Budget breaches come as debug text: say what they mean.
+    if let Some(rest) = msg.strip_prefix("budget breached: ") {
+        let what = rest.split([' ', '{']).next().unwrap_or(rest);
+        msg = match what {
+            "Nodes" => "the file has more YAML nodes than the parser's budget allows".to_string(),
+            "Events" => "the file has more YAML events than the parser's budget allows".to_string(),
+            "Aliases" => "the file uses more YAML aliases than `max-aliases` allows".to_string(),
+            "Anchors" => "the file declares too many YAML anchors".to_string(),
+            "Documents" => "the file has too many YAML documents".to_string(),
+            "Depth" => "the file nests deeper than the parser's budget allows".to_string(),
+            other => format!("the YAML parser's `{other}` budget was exceeded"),
+        };
     }
     msg
 }

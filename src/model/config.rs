@@ -109,7 +109,8 @@ pub enum LevelSetting {
     Off,
     /// Informational.
     Info,
-    /// Warning.
+    /// Warning (`warning` is accepted too).
+    #[serde(alias = "warning")]
     Warn,
     /// Error.
     Error,

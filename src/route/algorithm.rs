@@ -503,6 +503,18 @@ fn bind_parameters(g: &FrozenGraph, ti: u32, ei: u32, u: &Understanding) -> Boun
         if value.is_null() {
             continue;
         }
+        let scalar = |v: &Value| matches!(v, Value::String(_) | Value::Number(_) | Value::Bool(_));
+        let usable = scalar(value)
+            || value
+                .as_array()
+                .is_some_and(|a| !a.is_empty() && a.iter().all(scalar));
+        if !usable {
+            warnings.push(format!(
+                "parameter `{concept}` has a value that is not a string, number, boolean or list of them; not bound"
+            ));
+            unbound.push(concept.clone());
+            continue;
+        }
         let key = normalise_alias(concept);
         let ids: Vec<String> = match g.index.alias_to_concept.get(&key) {
             Some(v) => v.clone(),

@@ -699,8 +699,9 @@ impl Gen {
         GenFile {
             path: "schemarouter.toml".into(),
             text: format!(
-                "{}[project]\nname = \"synthetic-{n}\"\nversion = \"1.0.0\"\n\n[lint]\nfail-level = \"error\"\n",
-                self.header
+                "{}[project]\nname = \"synthetic-{n}\"\nversion = \"1.0.0\"\n\n[lint]\nfail-level = \"error\"\n# The registry prompt grows with the intents (about 3 per domain).\nprompt-budget = {}\n",
+                self.header,
+                1500 + 75 * domain_count(n)
             ),
         }
     }

@@ -55,6 +55,8 @@ struct Case {
     message: String,
     code: &'static str,
     body: String,
+    /// Errors fail; warnings and infos are reported as passing cases with their text.
+    failure: bool,
 }
 
 fn case(d: &Diagnostic, sources: &SourceMap) -> Case {
@@ -83,6 +85,7 @@ fn case(d: &Diagnostic, sources: &SourceMap) -> Case {
         message: d.message.clone(),
         code: d.code,
         body,
+        failure: d.severity == crate::diagnostics::Severity::Error,
     }
 }
 
@@ -115,16 +118,22 @@ pub fn render(diags: &[Diagnostic], sources: &SourceMap) -> String {
         out.push_str("</testsuites>\n");
         return out;
     }
+    let failures = suites
+        .iter()
+        .flat_map(|(_, c)| c.iter())
+        .filter(|c| c.failure)
+        .count();
     let _ = writeln!(
         out,
-        "<testsuites name=\"schemarouter\" tests=\"{total}\" failures=\"{total}\" errors=\"0\">"
+        "<testsuites name=\"schemarouter\" tests=\"{total}\" failures=\"{failures}\" errors=\"0\">"
     );
     for (file, cases) in &suites {
         let n = cases.len();
+        let f = cases.iter().filter(|c| c.failure).count();
         let file = escape_xml(file);
         let _ = writeln!(
             out,
-            "  <testsuite name=\"{file}\" tests=\"{n}\" failures=\"{n}\" errors=\"0\">"
+            "  <testsuite name=\"{file}\" tests=\"{n}\" failures=\"{f}\" errors=\"0\">"
         );
         for c in cases {
             let _ = writeln!(
@@ -132,13 +141,21 @@ pub fn render(diags: &[Diagnostic], sources: &SourceMap) -> String {
                 "    <testcase name=\"{}\" classname=\"{file}\">",
                 escape_xml(&c.name)
             );
-            let _ = writeln!(
-                out,
-                "      <failure message=\"{}\" type=\"{}\">{}</failure>",
-                escape_xml(&c.message),
-                escape_xml(c.code),
-                escape_xml_text(&c.body)
-            );
+            if c.failure {
+                let _ = writeln!(
+                    out,
+                    "      <failure message=\"{}\" type=\"{}\">{}</failure>",
+                    escape_xml(&c.message),
+                    escape_xml(c.code),
+                    escape_xml_text(&c.body)
+                );
+            } else {
+                let _ = writeln!(
+                    out,
+                    "      <system-out>{}</system-out>",
+                    escape_xml_text(&c.body)
+                );
+            }
             out.push_str("    </testcase>\n");
         }
         out.push_str("  </testsuite>\n");

@@ -45,7 +45,11 @@ pub fn requires_attribution(expr: &str) -> bool {
 }
 
 fn check(file: FileId, l: &Sp<Licence>, whose: &str, out: &mut Sink) {
-    if requires_attribution(&l.spdx.value) && l.attribution.is_none() {
+    // An invalid expression is reported by `invalid-licence` alone.
+    if requires_attribution(&l.spdx.value)
+        && l.attribution.is_none()
+        && super::invalid_licence::check_spdx(&l.spdx.value).is_none()
+    {
         out.report(
             file,
             l.spdx.span,

@@ -42,6 +42,23 @@ pub struct InvalidLicence;
 
 /// Check an SPDX expression; returns a message and help when invalid.
 pub fn check_spdx(expr: &str) -> Option<(String, String)> {
+    let trimmed = expr.trim();
+    if let Some(term) = trimmed
+        .split(|c: char| c.is_whitespace() || c == '(' || c == ')')
+        .find(|t| t.starts_with("LicenseRef-") && t.len() == "LicenseRef-".len())
+    {
+        return Some((
+            format!("`{term}` has no name after `LicenseRef-`"),
+            "name the terms, e.g. `LicenseRef-provider-terms`, and give the wording and URL"
+                .to_string(),
+        ));
+    }
+    if matches!(trimmed, "NOASSERTION" | "NONE") {
+        return Some((
+            format!("`{trimmed}` says nothing about the terms"),
+            "declare `LicenseRef-<name>` with the provider's wording and `verified: false` until checked".to_string(),
+        ));
+    }
     match spdx::Expression::parse(expr) {
         Ok(_) => None,
         Err(e) => {
@@ -52,7 +69,8 @@ pub fn check_spdx(expr: &str) -> Option<(String, String)> {
                     spdx::imprecise_license_id(expr)
                         .filter(|(_, len)| *len == expr.len())
                         .map(|(id, _)| id.name.to_string())
-                });
+                })
+                .filter(|s| s.trim() != trimmed && spdx::Expression::parse(s).is_ok());
             let help = match suggestion {
                 Some(s) => format!("did you mean `{s}`?"),
                 None => "use an SPDX identifier (https://spdx.org/licenses/) or `LicenseRef-<name>` with the provider's wording".to_string(),

@@ -67,16 +67,25 @@ impl Rule for UnsatisfiableIntent {
                 .iter()
                 .map(|g| g.value.as_str())
                 .collect();
-            out.report(
-                i.file,
-                i.item.id.span,
+            let message = if domains.is_empty() {
+                format!(
+                    "intent `{}` targets no domain, so no tool can be a candidate",
+                    i.item.id.value
+                )
+            } else if groups.is_empty() {
+                format!(
+                    "intent `{}` requires no field group, so no tool can be a candidate",
+                    i.item.id.value
+                )
+            } else {
                 format!(
                     "no tool in domain(s) {} provides any of the groups {} that intent `{}` requires",
                     domains.join(", "),
                     groups.join(", "),
                     i.item.id.value
-                ),
-            )
+                )
+            };
+            out.report(i.file, i.item.id.span, message)
             .label("no candidate tools")
             .fix("put the relevant fields of a tool in one of these groups, or change the intent's domains");
         }

@@ -140,6 +140,7 @@ const ENTITY_PARAMS: &[&str] = &[
     "arxiv_id",
     "pmid",
     "corp_code",
+    "report_code",
     "title",
 ];
 

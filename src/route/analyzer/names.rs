@@ -149,7 +149,6 @@ pub const MATERIAL_NAMES: &[(&str, &str)] = &[
     ("rutile", "TiO2"),
     ("anatase", "TiO2"),
     ("titania", "TiO2"),
-    ("perovskite", "CaTiO3"),
     ("barium titanate", "BaTiO3"),
     ("strontium titanate", "SrTiO3"),
     ("lead titanate", "PbTiO3"),

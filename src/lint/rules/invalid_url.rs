@@ -1,0 +1,126 @@
+//! # invalid-url (SR108)
+//!
+//! ## What it finds
+//! An endpoint `url` that is not an address a client can call: empty, with whitespace, without a
+//! scheme, with a scheme other than `http`/`https` (any scheme is allowed for `method: LOCAL`
+//! stores, but never `javascript:` or `data:`), or with a `{placeholder}` that names no parameter
+//! of the endpoint.
+//!
+//! ## Why it matters for routing
+//! Plans must be executable: the router fills path placeholders from bound parameters, and a
+//! placeholder no parameter fills leaves a URL that cannot be called.
+//!
+//! ## Invalid example
+//! ```yaml
+//! # file: schemas/t.yaml
+//! id: pubchem
+//! title: PubChem
+//! domain: chemistry
+//! endpoints:
+//!   - id: compound_property
+//!     method: GET
+//!     url: https://pubchem.ncbi.nlm.nih.gov/rest/pug/compound/{namespace}/{identifer}/property
+//!     parameters:
+//!       - name: namespace
+//!         type: string
+//!       - name: identifier
+//!         type: string
+//! ```
+//!
+//! ## Valid example
+//! ```yaml
+//! # file: schemas/t.yaml
+//! id: pubchem
+//! title: PubChem
+//! domain: chemistry
+//! endpoints:
+//!   - id: compound_property
+//!     method: GET
+//!     url: https://pubchem.ncbi.nlm.nih.gov/rest/pug/compound/{namespace}/{identifier}/property
+//!     parameters:
+//!       - name: namespace
+//!         type: string
+//!       - name: identifier
+//!         type: string
+//! ```
+
+use crate::lint::{Context, DiagnosticExt, Rule, Sink, inner_span};
+use crate::model::HttpMethod;
+use crate::model::value::did_you_mean;
+
+/// See the module documentation.
+pub struct InvalidUrl;
+
+impl Rule for InvalidUrl {
+    fn check(&self, ctx: &Context, out: &mut Sink) {
+        for t in &ctx.project.tools {
+            for e in &t.endpoints {
+                let url = &e.url.value;
+                let scheme = url.split_once("://").map(|(s, _)| s.to_ascii_lowercase());
+                let local = e.method.value == HttpMethod::Local;
+                let problem = if url.trim().is_empty() {
+                    Some("is empty".to_string())
+                } else if url.chars().any(|c| c.is_whitespace() || c.is_control()) {
+                    Some("contains whitespace".to_string())
+                } else {
+                    match &scheme {
+                        None => Some("has no scheme (`https://...`)".to_string()),
+                        Some(s)
+                            if s.is_empty()
+                                || !s
+                                    .chars()
+                                    .all(|c| c.is_ascii_alphanumeric() || "+.-".contains(c)) =>
+                        {
+                            Some(format!("has an invalid scheme `{s}`"))
+                        }
+                        Some(s) if s == "javascript" || s == "data" => {
+                            Some(format!("uses the `{s}:` scheme"))
+                        }
+                        Some(s) if !local && s != "http" && s != "https" => Some(format!(
+                            "uses the `{s}` scheme; only http and https are callable (use `method: LOCAL` for internal stores)"
+                        )),
+                        _ => None,
+                    }
+                };
+                if let Some(p) = problem {
+                    out.report(t.file, e.url.span, format!("url of endpoint `{}/{}` {p}", t.id.value, e.id.value))
+                        .label("not a callable address")
+                        .fix("write the endpoint's full address, e.g. `https://api.example.org/v1/items`");
+                    continue;
+                }
+                // Path placeholders must name parameters of the endpoint.
+                let mut rest = url.as_str();
+                let mut offset = 0;
+                while let Some(open) = rest.find('{') {
+                    let Some(close) = rest[open..].find('}') else {
+                        break;
+                    };
+                    let name = &rest[open + 1..open + close];
+                    if !e.parameters.iter().any(|x| x.name.value == name) {
+                        let span =
+                            inner_span(ctx.project, t.file, e.url.span, offset + open, close + 1);
+                        let help = match did_you_mean(
+                            name,
+                            e.parameters.iter().map(|x| x.name.value.as_str()),
+                        ) {
+                            Some(c) => format!("did you mean `{{{c}}}`?"),
+                            None => format!("declare a parameter `{name}` on this endpoint"),
+                        };
+                        out.report(
+                            t.file,
+                            span,
+                            format!(
+                                "url placeholder `{{{name}}}` names no parameter of `{}/{}`",
+                                t.id.value, e.id.value
+                            ),
+                        )
+                        .label("no such parameter")
+                        .fix(help);
+                    }
+                    offset += open + close + 1;
+                    rest = &rest[open + close + 1..];
+                }
+            }
+        }
+    }
+}
