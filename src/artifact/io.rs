@@ -312,9 +312,7 @@ pub type WriteJob<'a> = (
 /// Write several files all-or-nothing: each goes to a temporary file in its folder (synced);
 /// only when every one succeeded are they renamed into place. On any error every temporary file
 /// is removed and no target is touched.
-pub fn write_all_atomic(
-    jobs: Vec<WriteJob<'_>>,
-) -> std::io::Result<()> {
+pub fn write_all_atomic(jobs: Vec<WriteJob<'_>>) -> std::io::Result<()> {
     // A target that exists but is not a file would fail the rename half-way through.
     for (path, _) in &jobs {
         if path.exists() && !path.is_file() {
