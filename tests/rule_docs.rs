@@ -116,3 +116,32 @@ fn valid_examples_raise_none() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Each rule's invalid example, rendered (this rule's findings only) as human text and JSON, is
+/// pinned as an insta snapshot: a change in a message, span or help shows up in review.
+#[test]
+fn invalid_example_renderings() {
+    use schemarouter::diagnostics::render::{OutputFormat, render};
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path("../snapshots");
+    settings.set_prepend_module_to_snapshot(true);
+    for e in RULES {
+        for (i, ex) in e.examples("Invalid example").iter().enumerate() {
+            let dir = materialise(ex);
+            let c = check_path(dir.path()).unwrap();
+            let mine: Vec<_> = c
+                .diagnostics
+                .iter()
+                .filter(|d| d.code == e.code)
+                .cloned()
+                .collect();
+            let human = render(OutputFormat::Human, &mine, &c.project.sources, false);
+            let json = render(OutputFormat::Json, &mine, &c.project.sources, false);
+            let base = format!("{}_{}", e.name.replace('-', "_"), i);
+            settings.bind(|| {
+                insta::assert_snapshot!(format!("{base}_human"), human);
+                insta::assert_snapshot!(format!("{base}_json"), json);
+            });
+        }
+    }
+}

@@ -70,6 +70,7 @@ pub fn check_spdx(expr: &str) -> Option<(String, String)> {
                         .filter(|(_, len)| *len == expr.len())
                         .map(|(id, _)| id.name.to_string())
                 })
+                .or_else(|| spelled_id(trimmed))
                 .filter(|s| s.trim() != trimmed && spdx::Expression::parse(s).is_ok());
             let help = match suggestion {
                 Some(s) => format!("did you mean `{s}`?"),
@@ -81,6 +82,15 @@ pub fn check_spdx(expr: &str) -> Option<(String, String)> {
             ))
         }
     }
+}
+
+/// An SPDX id written with spaces or in another case (`CC BY 4.0`, `cc-by-4.0`).
+fn spelled_id(text: &str) -> Option<String> {
+    let candidate: String = text.split_whitespace().collect::<Vec<_>>().join("-");
+    spdx::identifiers::LICENSES
+        .iter()
+        .find(|l| l.name.eq_ignore_ascii_case(&candidate))
+        .map(|l| l.name.to_string())
 }
 
 fn check(file: FileId, l: &Sp<Licence>, whose: &str, out: &mut Sink) {
@@ -105,5 +115,29 @@ impl Rule for InvalidLicence {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggestions_and_edge_cases() {
+        let (_, help) = check_spdx("CC BY 4.0").unwrap();
+        assert_eq!(help, "did you mean `CC-BY-4.0`?");
+        assert!(check_spdx("CC-BY-4.0").is_none());
+        assert!(check_spdx("LicenseRef-aflow-terms").is_none());
+        assert!(check_spdx("MIT OR Apache-2.0").is_none());
+        assert_eq!(
+            check_spdx("LicenseRef-").unwrap().0,
+            "`LicenseRef-` has no name after `LicenseRef-`"
+        );
+        assert_eq!(
+            check_spdx("NOASSERTION").unwrap().0,
+            "`NOASSERTION` says nothing about the terms"
+        );
+        let (_, help) = check_spdx("MIT AND").unwrap();
+        assert!(!help.contains("MIT AND"), "{help}");
     }
 }
