@@ -167,6 +167,17 @@ pub fn project_template(p: &crate::model::Project) -> Result<Option<String>, Str
         return Ok(None);
     };
     let path = p.root.join(&t.value);
+    // Declarations never make the tool read outside the project.
+    let inside = match (path.canonicalize(), p.root.canonicalize()) {
+        (Ok(file), Ok(root)) => file.starts_with(root),
+        _ => false,
+    };
+    if path.exists() && !inside {
+        return Err(format!(
+            "prompt template `{}` is outside the project folder; it is not read",
+            t.value
+        ));
+    }
     std::fs::read_to_string(&path)
         .map(Some)
         .map_err(|e| format!("cannot read prompt template `{}`: {e}", t.value))
