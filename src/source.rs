@@ -62,11 +62,13 @@ impl Format {
     }
 }
 
-/// One loaded file: its display path (relative to the project root, `/`-separated), its text and
-/// the byte offset of every line start.
+/// One loaded file: its display path (relative to the project root, `/`-separated, unless a
+/// prefix was added with [`SourceMap::prefix_names`]), its text and the byte offset of every line
+/// start.
 #[derive(Clone, Debug)]
 pub struct SourceFile {
-    /// Path shown in diagnostics, relative to the project root with `/` separators.
+    /// Path shown in diagnostics, relative to the project root with `/` separators (after
+    /// [`SourceMap::prefix_names`], with the prefix in front).
     pub name: String,
     /// Absolute or caller-given path on disk (for reading only).
     pub path: PathBuf,
@@ -191,6 +193,18 @@ impl SourceMap {
     /// True when no file was added.
     pub fn is_empty(&self) -> bool {
         self.files.is_empty()
+    }
+
+    /// Put `prefix` in front of every file's display name (`path/to/project/` before
+    /// `schemas/x.yaml`), for output read from another folder than the project root; see
+    /// [`crate::diagnostics::paths`]. An empty prefix changes nothing.
+    pub fn prefix_names(&mut self, prefix: &str) {
+        if prefix.is_empty() {
+            return;
+        }
+        for f in &mut self.files {
+            f.name.insert_str(0, prefix);
+        }
     }
 
     /// Find a file by its display name.

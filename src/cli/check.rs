@@ -13,7 +13,9 @@ pub struct CheckArgs {
     /// Project folder (default: the current folder).
     #[arg(default_value = ".")]
     pub path: PathBuf,
-    /// Output format.
+    /// Output format. File paths: human and concise show them under PATH as typed; sarif,
+    /// github, gitlab and junit relative to the current folder (the repository root in CI), or
+    /// absolute when the project lies outside it; json relative to the project root.
     #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
     pub format: OutputFormat,
     /// Lowest severity that makes the command exit 1 (overrides `fail-level` in the config).
@@ -35,13 +37,16 @@ pub enum FailLevel {
 
 /// Run `check`; returns the exit code.
 pub fn run_check(args: CheckArgs) -> u8 {
-    let checked = match lint::check_path(&args.path) {
+    let mut checked = match lint::check_path(&args.path) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("error: {e}");
             return super::EXIT_USAGE;
         }
     };
+    let cwd = std::env::current_dir().ok();
+    let prefix = args.format.path_prefix(&args.path, cwd.as_deref());
+    checked.project.sources.prefix_names(&prefix);
     let out = render::render(
         args.format,
         &checked.diagnostics,

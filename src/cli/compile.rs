@@ -62,13 +62,18 @@ impl Compiled {
 
 /// Check and compile a project; on errors print them to stderr and return the exit code.
 pub fn compile_project(path: &Path, format: ArtifactFormat) -> Result<Compiled, u8> {
-    let checked = match lint::check_path(path) {
+    let mut checked = match lint::check_path(path) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("error: {e}");
             return Err(super::EXIT_USAGE);
         }
     };
+    if checked.io_error || checked.has_errors() {
+        // Only these failures print file names; show them under the path as typed.
+        let prefix = OutputFormat::Concise.path_prefix(path, None);
+        checked.project.sources.prefix_names(&prefix);
+    }
     if checked.io_error {
         eprint!(
             "{}",

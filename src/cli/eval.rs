@@ -51,6 +51,10 @@ pub struct EvalArgs {
     /// Environment variable holding the LLM API key (sent as a bearer token).
     #[arg(long)]
     pub llm_key_env: Option<String>,
+    /// Treat gold names the artifact does not declare as errors: report them and exit 1
+    /// without evaluating (by default they are warnings and the queries are still scored).
+    #[arg(long)]
+    pub strict: bool,
 }
 
 /// Subcommands of `eval`.
@@ -109,13 +113,31 @@ pub fn run_eval(args: EvalArgs) -> u8 {
         Ok(g) => g,
         Err(c) => return c,
     };
-    let bench = match bench::load(bench_path) {
+    let file = bench_path.display().to_string();
+    let (bench, locations) = match bench::load_located(bench_path) {
         Ok(b) => b,
         Err(e) => {
-            eprintln!("error: {}: {e}", bench_path.display());
+            eprint!("{}", e.render(&file));
             return super::EXIT_USAGE;
         }
     };
+    let unknown = bench::unknown_references(&g, &bench);
+    if !unknown.is_empty() {
+        eprint!(
+            "{}",
+            unknown_report(
+                &unknown,
+                &locations,
+                &file,
+                &g,
+                &bench.inventory,
+                args.strict
+            )
+        );
+        if args.strict {
+            return 1;
+        }
+    }
     let llm = match (&args.llm_url, &args.llm_model) {
         (Some(url), Some(model)) => Some(LlmOptions {
             url: url.clone(),
@@ -166,6 +188,47 @@ pub fn run_eval(args: EvalArgs) -> u8 {
     };
     print!("{out}");
     0
+}
+
+/// The stderr lines for gold names the artifact does not declare: one `warning:` (`error:` with
+/// --strict) line per name, `FILE:LINE:COL: query `id`: ...`, then a summary and a help line.
+fn unknown_report(
+    unknown: &[bench::UnknownReference],
+    locations: &bench::BenchLocations,
+    file: &str,
+    g: &FrozenGraph,
+    inventory: &str,
+    strict: bool,
+) -> String {
+    let level = if strict { "error" } else { "warning" };
+    let mut out = String::new();
+    for r in unknown {
+        match locations.of(r) {
+            Some(at) => out.push_str(&format!("{level}: {file}:{at}: {}\n", r.message())),
+            None => out.push_str(&format!("{level}: {file}: {}\n", r.message())),
+        }
+    }
+    let n = unknown.len();
+    let artifact = format!("{} {}", g.project.name, g.project.version);
+    let plural = if n == 1 { "" } else { "s" };
+    if strict {
+        out.push_str(&format!(
+            "error: {n} gold reference{plural} in {file} unknown to the artifact ({artifact}); not evaluated (--strict)\n"
+        ));
+    } else {
+        out.push_str(&format!(
+            "warning: {n} gold reference{plural} in {file} unknown to the artifact ({artifact}); their queries are scored, but those scores do not measure routing\n"
+        ));
+    }
+    if inventory != g.project.name {
+        out.push_str(&format!(
+            "help: the benchmark is written for inventory `{inventory}`, the artifact is `{}`: pass --artifact compiled from `{inventory}`\n",
+            g.project.name
+        ));
+    } else {
+        out.push_str("help: fix the names in the benchmark (or recompile the artifact if the inventory changed)\n");
+    }
+    out
 }
 
 fn run_scaling(args: ScalingArgs) -> u8 {

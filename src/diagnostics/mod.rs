@@ -6,6 +6,7 @@
 //! a help line. Positions are resolved to line/column only in [`Position::resolve`], through
 //! [`crate::source::SourceFile::line_col`].
 
+pub mod paths;
 pub mod render;
 
 use crate::source::{FileId, SourceMap, Span};
@@ -153,7 +154,8 @@ fn compare_labels(a: &Diagnostic, b: &Diagnostic) -> Ordering {
 /// A resolved position: file name and 1-based line/column of the start and end of a span.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Position {
-    /// File path relative to the project root.
+    /// File path: relative to the project root, or with the prefix the command line put in
+    /// front of every name (see [`paths`]).
     pub file: String,
     /// 1-based line of the span start.
     pub line: usize,

@@ -1,10 +1,20 @@
 //! Benchmark files (`bench/*.yaml`, format of `bench/README.md`): queries with their category,
 //! the gold Understand output and the gold plan.
+//!
+//! [`parse_located`] reads a file strictly (unknown keys, wrong shapes, an unsupported version,
+//! duplicate query ids and unknown categories are errors with a line, a column and a help line)
+//! and keeps where each query's id and gold names sit, so that [`unknown_references`] (gold
+//! names the compiled artifact does not know) can be reported at their place in the file.
 
+use crate::artifact::FrozenGraph;
+use crate::model::value::did_you_mean;
 use crate::route::Understanding;
+use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use serde_saphyr::Spanned;
 use std::collections::BTreeMap;
+use std::fmt;
 use std::path::Path;
 
 /// The paper's nine query categories, in report order.
@@ -72,65 +82,526 @@ pub struct GoldStep {
     pub fields: Vec<String>,
 }
 
+/// A place in a benchmark file: 1-based line and column (columns count characters).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct Pos {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, in characters.
+    pub column: usize,
+}
+
+impl fmt::Display for Pos {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.line, self.column)
+    }
+}
+
+/// What is wrong with a benchmark file: a message, where (when known), other places involved,
+/// and how to fix it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// One-sentence message.
+    pub message: String,
+    /// Where, when the parser says.
+    pub at: Option<Pos>,
+    /// Other places involved, each with what it is (the first use of a duplicate id).
+    pub related: Vec<(Pos, String)>,
+    /// How to fix it.
+    pub help: Option<String>,
+}
+
 /// Why a benchmark file could not be used.
 #[derive(Debug)]
 pub enum BenchError {
     /// The file could not be read.
     Io(std::io::Error),
     /// Not valid YAML or not the benchmark format.
-    Parse(String),
+    Parse(Problem),
     /// Well-formed but inconsistent (duplicate ids, unknown categories, unsupported version).
-    Invalid(String),
+    Invalid(Problem),
 }
 
-impl std::fmt::Display for BenchError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl BenchError {
+    /// The problem, for parse and validity errors.
+    pub fn problem(&self) -> Option<&Problem> {
+        match self {
+            BenchError::Io(_) => None,
+            BenchError::Parse(p) | BenchError::Invalid(p) => Some(p),
+        }
+    }
+
+    /// The error as printed on stderr for the benchmark file `file`: an `error: FILE:LINE:COL:
+    /// message` line, a `note:` line per related place and a `help:` line, each ending in a
+    /// newline.
+    pub fn render(&self, file: &str) -> String {
+        let p = match self {
+            BenchError::Io(e) => return format!("error: {file}: cannot read the benchmark: {e}\n"),
+            BenchError::Parse(p) | BenchError::Invalid(p) => p,
+        };
+        let mut out = match p.at {
+            Some(at) => format!("error: {file}:{at}: {}\n", p.message),
+            None => format!("error: {file}: {}\n", p.message),
+        };
+        for (at, what) in &p.related {
+            out.push_str(&format!("note: {file}:{at}: {what}\n"));
+        }
+        if let Some(h) = &p.help {
+            out.push_str(&format!("help: {h}\n"));
+        }
+        out
+    }
+}
+
+impl fmt::Display for BenchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             BenchError::Io(e) => write!(f, "cannot read the benchmark: {e}"),
-            BenchError::Parse(m) => write!(f, "the benchmark is not in the expected format: {m}"),
-            BenchError::Invalid(m) => write!(f, "the benchmark is invalid: {m}"),
+            BenchError::Parse(p) | BenchError::Invalid(p) => {
+                if let Some(at) = p.at {
+                    write!(f, "line {}, column {}: ", at.line, at.column)?;
+                }
+                f.write_str(&p.message)
+            }
         }
     }
 }
 
 impl std::error::Error for BenchError {}
 
+/// The help line for a file that is not in the benchmark format.
+pub const FORMAT_HELP: &str = "a benchmark is one YAML document with `version: 1`, `inventory` and `queries`; each query has `id`, `category`, `query`, `understanding` and `gold` (format: bench/README.md)";
+
+/// Where the names of one gold step sit in the file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StepLocations {
+    /// The tool id.
+    pub tool: Option<Pos>,
+    /// The endpoint id.
+    pub endpoint: Option<Pos>,
+    /// Parameter names (keys of `params`), in file order.
+    pub params: Vec<(String, Pos)>,
+    /// Field names, in file order.
+    pub fields: Vec<Pos>,
+}
+
+/// Where the names of one query sit in the file.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct QueryLocations {
+    /// The id.
+    pub id: Option<Pos>,
+    /// The category.
+    pub category: Option<Pos>,
+    /// The gold intent.
+    pub intent: Option<Pos>,
+    /// The gold steps, in order.
+    pub gold: Vec<StepLocations>,
+}
+
+/// Where the names of a benchmark sit in its file (empty when unknown, e.g. for a benchmark
+/// built in code).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BenchLocations {
+    /// The `version` value.
+    pub version: Option<Pos>,
+    /// The queries, in order.
+    pub queries: Vec<QueryLocations>,
+}
+
+impl BenchLocations {
+    /// Where an unknown reference sits, when known.
+    pub fn of(&self, r: &UnknownReference) -> Option<Pos> {
+        let q = self.queries.get(r.query_index)?;
+        if r.kind == RefKind::Intent {
+            return q.intent;
+        }
+        let s = q.gold.get(r.step?)?;
+        match r.kind {
+            RefKind::Intent => None,
+            RefKind::Tool => s.tool,
+            RefKind::Endpoint => s.endpoint,
+            RefKind::Parameter => s.params.iter().find(|(k, _)| *k == r.name).map(|(_, p)| *p),
+            RefKind::Field => s.fields.get(r.index?).copied(),
+        }
+    }
+}
+
+fn pos(loc: &serde_saphyr::Location) -> Option<Pos> {
+    (loc.line() > 0).then(|| Pos {
+        line: loc.line() as usize,
+        column: loc.column().max(1) as usize,
+    })
+}
+
+// The lenient second pass that records positions: only the located names, everything else
+// ignored (the strict pass has already checked the shape).
+
+#[derive(Deserialize)]
+struct RawBench {
+    #[serde(default)]
+    version: Option<Spanned<IgnoredAny>>,
+    #[serde(default)]
+    queries: Vec<RawQuery>,
+}
+
+#[derive(Deserialize)]
+struct RawQuery {
+    id: Spanned<String>,
+    category: Spanned<String>,
+    #[serde(default)]
+    understanding: RawUnderstanding,
+    #[serde(default)]
+    gold: Vec<RawStep>,
+}
+
+#[derive(Default, Deserialize)]
+struct RawUnderstanding {
+    #[serde(default)]
+    intent: Option<Spanned<String>>,
+}
+
+#[derive(Deserialize)]
+struct RawStep {
+    tool: Spanned<String>,
+    endpoint: Spanned<String>,
+    #[serde(default)]
+    params: Keys,
+    #[serde(default)]
+    fields: Vec<Spanned<String>>,
+}
+
+/// The keys of a mapping with their positions, values ignored.
+#[derive(Default)]
+struct Keys(Vec<Spanned<String>>);
+
+impl<'de> Deserialize<'de> for Keys {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Keys;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a mapping")
+            }
+            fn visit_unit<E>(self) -> Result<Keys, E> {
+                Ok(Keys::default())
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<Keys, A::Error> {
+                let mut keys = Vec::new();
+                while let Some((k, IgnoredAny)) = a.next_entry::<Spanned<String>, IgnoredAny>()? {
+                    keys.push(k);
+                }
+                Ok(Keys(keys))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+fn locations(text: &str) -> BenchLocations {
+    let Ok(raw) = serde_saphyr::from_str::<RawBench>(text) else {
+        return BenchLocations::default();
+    };
+    BenchLocations {
+        version: raw.version.as_ref().and_then(|v| pos(&v.referenced)),
+        queries: raw
+            .queries
+            .iter()
+            .map(|q| QueryLocations {
+                id: pos(&q.id.referenced),
+                category: pos(&q.category.referenced),
+                intent: q
+                    .understanding
+                    .intent
+                    .as_ref()
+                    .and_then(|i| pos(&i.referenced)),
+                gold: q
+                    .gold
+                    .iter()
+                    .map(|s| StepLocations {
+                        tool: pos(&s.tool.referenced),
+                        endpoint: pos(&s.endpoint.referenced),
+                        params: s
+                            .params
+                            .0
+                            .iter()
+                            .filter_map(|k| Some((k.value.clone(), pos(&k.referenced)?)))
+                            .collect(),
+                        fields: s.fields.iter().filter_map(|f| pos(&f.referenced)).collect(),
+                    })
+                    .collect(),
+            })
+            .collect(),
+    }
+}
+
+/// The parser's message without its own position prefix, snippet or trailing position.
+fn clean_message(e: &serde_saphyr::Error) -> String {
+    let mut msg = e.without_snippet().to_string();
+    if let Some(rest) = msg.strip_prefix("error: ") {
+        msg = rest.to_string();
+    }
+    if msg.starts_with("line ")
+        && let Some(i) = msg.find(": ")
+    {
+        msg = msg[i + 2..].to_string();
+    }
+    if let Some(first) = msg.lines().next() {
+        msg = first.to_string();
+    }
+    if let Some(i) = msg.find(" at line ") {
+        msg.truncate(i);
+    }
+    msg
+}
+
+/// For `unknown field `x`, expected one of a, b, c`: "did you mean `b`?" when one is close.
+fn unknown_field_help(message: &str) -> Option<String> {
+    let rest = message.strip_prefix("unknown field `")?;
+    let (name, rest) = rest.split_once('`')?;
+    let expected = rest
+        .strip_prefix(", expected one of ")
+        .or_else(|| rest.strip_prefix(", expected "))?;
+    let candidates: Vec<String> = expected
+        .split([',', ' '])
+        .map(|c| c.trim_matches('`'))
+        .filter(|c| !c.is_empty() && *c != "or")
+        .map(str::to_string)
+        .collect();
+    did_you_mean(name, candidates.iter().map(String::as_str))
+        .map(|c| format!("did you mean `{c}`?"))
+}
+
+fn parse_problem(e: &serde_saphyr::Error) -> Problem {
+    let message = match e.without_snippet() {
+        serde_saphyr::Error::DuplicateMappingKey { key: Some(k), .. } => {
+            format!("duplicate key `{k}`")
+        }
+        serde_saphyr::Error::DuplicateMappingKey { key: None, .. } => "duplicate key".into(),
+        serde_saphyr::Error::MultipleDocuments { .. } => {
+            "a second YAML document starts here; a benchmark is one document".into()
+        }
+        _ => {
+            let m = clean_message(e);
+            // The parser's event names, in the words of the format.
+            match m.as_str() {
+                "expected sequence start" => "expected a list".into(),
+                "expected mapping start" => "expected a mapping".into(),
+                "expected string scalar" => "expected a string".into(),
+                _ => m,
+            }
+        }
+    };
+    let help = unknown_field_help(&message).unwrap_or_else(|| FORMAT_HELP.to_string());
+    Problem {
+        message: format!("not a valid benchmark: {message}"),
+        at: e.location().as_ref().and_then(pos),
+        related: Vec::new(),
+        help: Some(help),
+    }
+}
+
 /// Parse a benchmark from YAML text and validate it (version 1, unique ids, known categories).
 ///
 /// Errors: [`BenchError::Parse`] for YAML or shape errors, [`BenchError::Invalid`] for the rest.
 pub fn parse(text: &str) -> Result<Bench, BenchError> {
+    parse_located(text).map(|(b, _)| b)
+}
+
+/// As [`parse`], also returning where the ids and gold names sit in the text.
+pub fn parse_located(text: &str) -> Result<(Bench, BenchLocations), BenchError> {
     let bench: Bench =
-        serde_saphyr::from_str(text).map_err(|e| BenchError::Parse(e.to_string()))?;
+        serde_saphyr::from_str(text).map_err(|e| BenchError::Parse(parse_problem(&e)))?;
+    let locs = locations(text);
+    let query_loc = |i: usize| locs.queries.get(i).cloned().unwrap_or_default();
     if bench.version != 1 {
-        return Err(BenchError::Invalid(format!(
-            "version {} is not supported (only 1)",
-            bench.version
-        )));
+        return Err(BenchError::Invalid(Problem {
+            message: format!("version {} is not supported (only 1)", bench.version),
+            at: locs.version,
+            related: Vec::new(),
+            help: Some("set `version: 1`".into()),
+        }));
     }
-    let mut seen = std::collections::BTreeSet::new();
-    for q in &bench.queries {
-        if !seen.insert(q.id.as_str()) {
-            return Err(BenchError::Invalid(format!(
-                "query id `{}` is used twice",
-                q.id
-            )));
+    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+    for (i, q) in bench.queries.iter().enumerate() {
+        if let Some(&first) = seen.get(q.id.as_str()) {
+            return Err(BenchError::Invalid(Problem {
+                message: format!("query id `{}` is used twice", q.id),
+                at: query_loc(i).id,
+                related: query_loc(first)
+                    .id
+                    .map(|p| (p, "first used here".to_string()))
+                    .into_iter()
+                    .collect(),
+                help: Some("give every query its own id".into()),
+            }));
         }
+        seen.insert(&q.id, i);
         if !CATEGORIES.contains(&q.category.as_str()) {
-            return Err(BenchError::Invalid(format!(
-                "query `{}` has unknown category `{}` (expected one of {})",
-                q.id,
-                q.category,
-                CATEGORIES.join(", ")
-            )));
+            let help = match did_you_mean(&q.category, CATEGORIES) {
+                Some(c) => format!("did you mean `{c}`?"),
+                None => format!("use one of {}", CATEGORIES.join(", ")),
+            };
+            return Err(BenchError::Invalid(Problem {
+                message: format!("query `{}` has unknown category `{}`", q.id, q.category),
+                at: query_loc(i).category,
+                related: Vec::new(),
+                help: Some(help),
+            }));
         }
     }
-    Ok(bench)
+    Ok((bench, locs))
 }
 
 /// Read and parse a benchmark file.
 ///
 /// Errors: [`BenchError::Io`] when the file cannot be read, else as [`parse`].
 pub fn load(path: &Path) -> Result<Bench, BenchError> {
+    load_located(path).map(|(b, _)| b)
+}
+
+/// Read and parse a benchmark file, with the places of its names (see [`parse_located`]).
+///
+/// Errors: as [`load`].
+pub fn load_located(path: &Path) -> Result<(Bench, BenchLocations), BenchError> {
     let text = std::fs::read_to_string(path).map_err(BenchError::Io)?;
-    parse(&text)
+    parse_located(&text)
+}
+
+/// What a gold reference names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RefKind {
+    /// The gold Understanding's intent.
+    Intent,
+    /// A gold step's tool.
+    Tool,
+    /// A gold step's endpoint.
+    Endpoint,
+    /// A key of a gold step's `params`.
+    Parameter,
+    /// One of a gold step's `fields`.
+    Field,
+}
+
+impl RefKind {
+    /// Lower-case name (`intent`, `tool`, ...).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RefKind::Intent => "intent",
+            RefKind::Tool => "tool",
+            RefKind::Endpoint => "endpoint",
+            RefKind::Parameter => "parameter",
+            RefKind::Field => "field",
+        }
+    }
+}
+
+/// A gold name that the compiled artifact does not declare.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct UnknownReference {
+    /// The query's id.
+    pub query: String,
+    /// The query's position in the benchmark (0-based).
+    #[serde(skip)]
+    pub query_index: usize,
+    /// What the name should be.
+    pub kind: RefKind,
+    /// The unknown name.
+    pub name: String,
+    /// Where it was looked for: the tool of an endpoint, `tool/endpoint` of a parameter or a
+    /// field.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scope: Option<String>,
+    /// A close declared name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suggestion: Option<String>,
+    /// Gold step (0-based), for all kinds but intents.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub step: Option<usize>,
+    /// Position in the step's `fields` (0-based), for fields.
+    #[serde(skip)]
+    pub index: Option<usize>,
+}
+
+impl UnknownReference {
+    /// One-line description: `query `q`: gold tool `x` is not in the artifact (did you mean
+    /// `y`?)`.
+    pub fn message(&self) -> String {
+        let scope = self.scope.as_deref().unwrap_or("");
+        let what = match self.kind {
+            RefKind::Intent => format!("gold intent `{}` is not in the artifact", self.name),
+            RefKind::Tool => format!("gold tool `{}` is not in the artifact", self.name),
+            RefKind::Endpoint => format!("tool `{scope}` has no endpoint `{}`", self.name),
+            RefKind::Parameter => format!("endpoint `{scope}` has no parameter `{}`", self.name),
+            RefKind::Field => format!("endpoint `{scope}` has no response field `{}`", self.name),
+        };
+        let hint = self
+            .suggestion
+            .as_ref()
+            .map(|s| format!(" (did you mean `{s}`?)"))
+            .unwrap_or_default();
+        format!("query `{}`: {what}{hint}", self.query)
+    }
+}
+
+/// Every gold name of `bench` that `g` does not declare, in query order: the gold intent, then
+/// per gold step its tool, or (for a known tool) its endpoint, or (for a known endpoint) each
+/// unknown parameter name and response field. `target_apis`, `domain_concepts`, parameter
+/// concepts and the source constraint are free text by design (a query may name a source the
+/// inventory lacks) and are not checked.
+pub fn unknown_references(g: &FrozenGraph, bench: &Bench) -> Vec<UnknownReference> {
+    let mut out = Vec::new();
+    for (qi, q) in bench.queries.iter().enumerate() {
+        let unknown =
+            |kind, name: &str, scope: Option<String>, suggestion: Option<&str>| UnknownReference {
+                query: q.id.clone(),
+                query_index: qi,
+                kind,
+                name: name.to_string(),
+                scope,
+                suggestion: suggestion.map(str::to_string),
+                step: None,
+                index: None,
+            };
+        if let Some(i) = &q.understanding.intent
+            && g.intent(i).is_none()
+        {
+            let s = did_you_mean(i, g.intents.iter().map(|x| x.id.as_str()));
+            out.push(unknown(RefKind::Intent, i, None, s));
+        }
+        for (si, step) in q.gold.iter().enumerate() {
+            let at = |mut r: UnknownReference, index: Option<usize>| {
+                r.step = Some(si);
+                r.index = index;
+                r
+            };
+            let Some((_, tool)) = g.tool(&step.tool) else {
+                let s = did_you_mean(&step.tool, g.tools.iter().map(|t| t.id.as_str()));
+                out.push(at(unknown(RefKind::Tool, &step.tool, None, s), None));
+                continue;
+            };
+            let Some(ep) = tool.endpoints.iter().find(|e| e.id == step.endpoint) else {
+                let s = did_you_mean(&step.endpoint, tool.endpoints.iter().map(|e| e.id.as_str()));
+                let r = unknown(RefKind::Endpoint, &step.endpoint, Some(tool.id.clone()), s);
+                out.push(at(r, None));
+                continue;
+            };
+            let scope = format!("{}/{}", tool.id, ep.id);
+            for name in step.params.keys() {
+                if !ep.parameters.iter().any(|p| p.name == *name) {
+                    let s = did_you_mean(name, ep.parameters.iter().map(|p| p.name.as_str()));
+                    let r = unknown(RefKind::Parameter, name, Some(scope.clone()), s);
+                    out.push(at(r, None));
+                }
+            }
+            for (fi, name) in step.fields.iter().enumerate() {
+                if !ep.fields.iter().any(|f| f.name == *name) {
+                    let s = did_you_mean(name, ep.fields.iter().map(|f| f.name.as_str()));
+                    let r = unknown(RefKind::Field, name, Some(scope.clone()), s);
+                    out.push(at(r, Some(fi)));
+                }
+            }
+        }
+    }
+    out
 }

@@ -2,7 +2,8 @@
 //! file in one pass, scored with the paper's planning and downstream-proxy metrics, and the
 //! routing-cost scaling measurement over synthetic inventories.
 //!
-//! - [`bench`]: the benchmark format (`bench/README.md`).
+//! - [`bench`]: the benchmark format (`bench/README.md`), its strict parsing with positions, and
+//!   the gold names the artifact does not declare.
 //! - [`metrics`]: per-query scores, aggregation, bootstrap CIs, and the metric definitions.
 //! - [`baselines`]: fetch-all, rule-based, lexical-retrieval (BM25) and prompt-all (LLM).
 //! - [`fixtures`]: deterministic field values and the retrieved context counted in tokens.
@@ -214,6 +215,9 @@ pub struct RunInfo {
     /// The prompt-all model, when run.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub llm_model: Option<String>,
+    /// Gold names (intents, tools, endpoints, parameters, fields) the artifact does not declare;
+    /// their queries are scored all the same, so their scores say little about routing.
+    pub unknown_gold_references: Vec<bench::UnknownReference>,
 }
 
 /// A complete evaluation.
@@ -379,6 +383,7 @@ pub fn evaluate(
             repeats: opts.repeats.max(1),
             tool_version: env!("CARGO_PKG_VERSION").to_string(),
             llm_model: opts.llm.as_ref().map(|l| l.model.clone()),
+            unknown_gold_references: bench::unknown_references(g, bench),
         },
         routers: results,
     }

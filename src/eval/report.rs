@@ -215,7 +215,29 @@ fn run_line(r: &EvalReport) -> String {
         i.llm_model
             .as_ref()
             .map(|m| format!("; prompt-all model {m}"))
-            .unwrap_or_default()
+            .unwrap_or_default(),
+    ) + &unknown_note(r)
+}
+
+/// `; N gold references unknown to the artifact ...` when there are any, else nothing.
+fn unknown_note(r: &EvalReport) -> String {
+    let u = &r.run.unknown_gold_references;
+    if u.is_empty() {
+        return String::new();
+    }
+    let mut queries: Vec<&str> = u.iter().map(|x| x.query.as_str()).collect();
+    queries.dedup();
+    const SHOWN: usize = 10;
+    let mut list = queries[..queries.len().min(SHOWN)].join(", ");
+    if queries.len() > SHOWN {
+        list.push_str(&format!(" and {} more", queries.len() - SHOWN));
+    }
+    format!(
+        "; {} gold reference{} unknown to the artifact, in {} quer{} ({list}): their scores do not measure routing",
+        u.len(),
+        if u.len() == 1 { "" } else { "s" },
+        queries.len(),
+        if queries.len() == 1 { "y" } else { "ies" },
     )
 }
 

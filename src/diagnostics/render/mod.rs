@@ -11,6 +11,7 @@ pub mod sarif;
 
 use super::Diagnostic;
 use crate::source::SourceMap;
+use std::path::Path;
 
 /// Output formats of `schemarouter check`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -29,6 +30,27 @@ pub enum OutputFormat {
     Gitlab,
     /// JUnit XML, one test suite per file.
     Junit,
+}
+
+impl OutputFormat {
+    /// The prefix to put in front of every file name (see [`super::paths`]) for a project
+    /// checked at `root` (as typed) from the folder `cwd`: the CI formats (SARIF, GitHub,
+    /// GitLab, JUnit) name files relative to `cwd` (absolute outside it), human and concise
+    /// under `root` as typed, JSON relative to the project root (no prefix). Without a `cwd`
+    /// the CI formats fall back to the typed path.
+    pub fn path_prefix(self, root: &Path, cwd: Option<&Path>) -> String {
+        match self {
+            OutputFormat::Json => String::new(),
+            OutputFormat::Human | OutputFormat::Concise => super::paths::typed_prefix(root),
+            OutputFormat::Sarif
+            | OutputFormat::Github
+            | OutputFormat::Gitlab
+            | OutputFormat::Junit => match cwd {
+                Some(cwd) => super::paths::cwd_prefix(root, cwd),
+                None => super::paths::typed_prefix(root),
+            },
+        }
+    }
 }
 
 /// Render `diags` in `format`.

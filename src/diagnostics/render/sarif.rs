@@ -3,7 +3,9 @@
 //!
 //! One run whose `tool.driver.rules` lists every rule of [`crate::lint::RULES`] in registry order
 //! (so a result's `ruleIndex` is the rule's position there), and one result per diagnostic in the
-//! order given. Locations are relative to the project root; columns count Unicode scalar values
+//! order given. Locations are file names as the renderers get them (relative to the current
+//! folder when `check` runs from outside the project, see [`crate::diagnostics::paths`]) as
+//! relative URI references, or `file://` URIs for absolute paths; columns count Unicode scalar values
 //! (`columnKind: "unicodeCodePoints"`), as [`Position::resolve`] computes them. A diagnostic
 //! without a file gets no location. The output depends only on the diagnostics and the sources,
 //! so it is identical between runs.
@@ -95,6 +97,22 @@ pub fn path_to_uri(path: &str) -> String {
     out
 }
 
+/// The `artifactLocation.uri` for a file name: a percent-encoded relative reference for a
+/// relative path (GitHub code scanning resolves it against the repository root), a `file://`
+/// URI for an absolute one (`/x/a.yaml` -> `file:///x/a.yaml`, `C:/x/a.yaml` ->
+/// `file:///C:/x/a.yaml`). No `uriBaseId` is written: a base may only qualify a relative
+/// reference, and GitHub takes relative ones from the repository root as they are.
+pub fn artifact_uri(path: &str) -> String {
+    let b = path.as_bytes();
+    if path.starts_with('/') {
+        format!("file://{}", path_to_uri(path))
+    } else if b.len() >= 3 && b[0].is_ascii_alphabetic() && b[1] == b':' && b[2] == b'/' {
+        format!("file:///{}{}", &path[..2], path_to_uri(&path[2..]))
+    } else {
+        path_to_uri(path)
+    }
+}
+
 fn location(label: &Label, sources: &SourceMap, with_message: bool) -> Location {
     let p = Position::resolve(label, sources);
     let region = Region::builder()
@@ -106,7 +124,7 @@ fn location(label: &Label, sources: &SourceMap, with_message: bool) -> Location 
     let physical = PhysicalLocation::builder()
         .artifact_location(
             ArtifactLocation::builder()
-                .uri(path_to_uri(&p.file))
+                .uri(artifact_uri(&p.file))
                 .build(),
         )
         .region(region)
@@ -199,6 +217,17 @@ mod tests {
         assert_eq!(path_to_uri("schemas/a b:c.yaml"), "schemas/a%20b%3Ac.yaml");
         assert_eq!(path_to_uri("aliases/밴.yaml"), "aliases/%EB%B0%B4.yaml");
         assert_eq!(path_to_uri("100%.yaml"), "100%25.yaml");
+    }
+
+    #[test]
+    fn artifact_uris() {
+        assert_eq!(
+            artifact_uri("sub/proj/schemas/mp.yaml"),
+            "sub/proj/schemas/mp.yaml"
+        );
+        assert_eq!(artifact_uri("/tmp/a b/x.yaml"), "file:///tmp/a%20b/x.yaml");
+        assert_eq!(artifact_uri("C:/work/x.yaml"), "file:///C:/work/x.yaml");
+        assert_eq!(artifact_uri("c:x.yaml"), "c%3Ax.yaml");
     }
 
     #[test]
