@@ -34,8 +34,21 @@ pub fn compile(p: &Project, ix: &Index, units: &UnitTable) -> FrozenGraph {
 /// [`compile`] without the content hash (empty): for callers that write the artifact with
 /// [`super::io::write_json`], which computes the hash while writing.
 pub fn compile_unhashed(p: &Project, ix: &Index, units: &UnitTable) -> FrozenGraph {
-    let g = gbuild::build(p, ix, units);
+    // The typed graph and the routing tables are independent: build them in parallel.
+    let (graph, mut fg) = rayon::join(
+        || {
+            let (nodes, edges) = gbuild::build(p, ix, units).into_sorted();
+            GraphData { nodes, edges }
+        },
+        || compile_tables(p, ix, units),
+    );
+    fg.graph = graph;
+    fg.routing_fingerprint = routing_fingerprint(&fg);
+    fg
+}
 
+/// Everything of the artifact but the graph (left empty) and the fingerprint.
+fn compile_tables(p: &Project, _ix: &Index, units: &UnitTable) -> FrozenGraph {
     // Concept canonical units.
     let mut concept_units = BTreeMap::new();
     let mut concepts: Vec<ConceptData> = Vec::new();
@@ -289,7 +302,7 @@ pub fn compile_unhashed(p: &Project, ix: &Index, units: &UnitTable) -> FrozenGra
     groups.sort_by(|a, b| a.id.cmp(&b.id));
     groups.dedup_by(|a, b| a.id == b.id);
 
-    let mut fg = FrozenGraph {
+    FrozenGraph {
         format_version: FORMAT_VERSION,
         tool_version: env!("CARGO_PKG_VERSION").to_string(),
         project: ProjectInfo {
@@ -298,10 +311,7 @@ pub fn compile_unhashed(p: &Project, ix: &Index, units: &UnitTable) -> FrozenGra
         },
         content_hash: String::new(),
         routing_fingerprint: String::new(),
-        graph: {
-            let (nodes, edges) = g.sorted();
-            GraphData { nodes, edges }
-        },
+        graph: GraphData::default(),
         tools,
         intents,
         concepts,
@@ -309,9 +319,7 @@ pub fn compile_unhashed(p: &Project, ix: &Index, units: &UnitTable) -> FrozenGra
         groups,
         source_types: p.source_types(),
         index,
-    };
-    fg.routing_fingerprint = routing_fingerprint(&fg);
-    fg
+    }
 }
 
 /// Normalised tokens of a field name's last path segment (`bulk_modulus.vrh` -> `vrh`,
@@ -548,9 +556,13 @@ fn build_indices(p: &Project, tools: &[ToolData], concepts: &[ConceptData]) -> I
 /// blake3 of what can change a plan: the artifact serialised without descriptions, example
 /// queries, the tool version, the project version and the hashes (streamed, no copy).
 pub fn routing_fingerprint(fg: &FrozenGraph) -> String {
-    let mut hasher = blake3::Hasher::new();
+    // Buffered: MessagePack emits many tiny writes, and blake3 is fast only on large chunks.
+    let mut w = std::io::BufWriter::with_capacity(1 << 18, blake3::Hasher::new());
     super::with_mode(super::SerMode::Routing, || {
-        let _ = rmp_serde::encode::write_named(&mut hasher, fg);
+        let _ = rmp_serde::encode::write_named(&mut w, fg);
     });
-    hasher.finalize().to_hex().to_string()
+    match w.into_inner() {
+        Ok(hasher) => hasher.finalize().to_hex().to_string(),
+        Err(_) => String::new(),
+    }
 }

@@ -69,6 +69,27 @@ fn ser_content_hash<S: serde::Serializer>(v: &str, s: S) -> Result<S::Ok, S::Err
     }
 }
 
+thread_local! {
+    static SKIP_GRAPH: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Run `f` (a deserialisation on this thread) with the `graph` section skipped, not built.
+pub(crate) fn without_graph<T>(f: impl FnOnce() -> T) -> T {
+    let old = SKIP_GRAPH.with(|m| m.replace(true));
+    let out = f();
+    SKIP_GRAPH.with(|m| m.set(old));
+    out
+}
+
+fn de_graph<'de, D: serde::Deserializer<'de>>(d: D) -> Result<GraphData, D::Error> {
+    if SKIP_GRAPH.with(|m| m.get()) {
+        serde::de::IgnoredAny::deserialize(d)?;
+        Ok(GraphData::default())
+    } else {
+        GraphData::deserialize(d)
+    }
+}
+
 /// The content hash placeholder (64 zeros).
 pub(crate) const ZERO_HASH: &str =
     "0000000000000000000000000000000000000000000000000000000000000000";
@@ -92,7 +113,9 @@ pub struct FrozenGraph {
     /// blake3 (hex) of what can change a plan (descriptions and example queries excluded).
     #[serde(serialize_with = "ser_routing_blank")]
     pub routing_fingerprint: String,
-    /// The typed schema graph, as sorted lists.
+    /// The typed schema graph, as sorted lists. Empty when loaded with
+    /// [`io::load_routing`] (routing does not read it).
+    #[serde(deserialize_with = "de_graph")]
     pub graph: GraphData,
     /// Tools sorted by id.
     pub tools: Vec<ToolData>,

@@ -124,7 +124,7 @@ pub fn compile_project(path: &Path, format: ArtifactFormat) -> Result<Compiled, 
     };
     let graph = artifact::build::compile_unhashed(&checked.project, &checked.index, &checked.units);
     // The loaded project is no longer needed: free it before the artifact is serialised.
-    drop(checked);
+    super::drop_in_background(checked);
     let prompt_text = prompt::render(&graph, template.as_deref());
     Ok(Compiled {
         graph,
@@ -258,6 +258,7 @@ pub fn run_compile(args: CompileArgs) -> u8 {
         }
     }
     println!("{}", summary(&compiled, &args.out));
+    super::drop_in_background(compiled);
     0
 }
 

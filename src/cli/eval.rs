@@ -94,7 +94,7 @@ pub struct ScalingArgs {
 }
 
 fn load_graph(path: &Path) -> Result<FrozenGraph, u8> {
-    FrozenGraph::load(path).map_err(|e| {
+    FrozenGraph::load_routing(path).map_err(|e| {
         eprintln!("error: {}: {e}", path.display());
         super::EXIT_USAGE
     })

@@ -55,7 +55,7 @@ pub struct RouteArgs {
 
 /// Run `route`.
 pub fn run_route(args: RouteArgs) -> u8 {
-    let g = match FrozenGraph::load(&args.artifact) {
+    let g = match FrozenGraph::load_routing(&args.artifact) {
         Ok(g) => g,
         Err(e) => {
             eprintln!("error: {}: {e}", args.artifact.display());
@@ -158,5 +158,6 @@ pub fn run_route(args: RouteArgs) -> u8 {
         });
         println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
     }
+    super::drop_in_background(g);
     0
 }

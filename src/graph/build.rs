@@ -153,6 +153,44 @@ impl SchemaGraph {
         self.ids.get(id).copied()
     }
 
+    /// [`Self::sorted`], consuming the graph (no copies of the nodes; sorts in parallel).
+    pub fn into_sorted(self) -> (Vec<GNode>, Vec<GEdge>) {
+        use rayon::prelude::*;
+        let (mut nodes, edges) = self.graph.into_nodes_edges();
+        let mut order: Vec<u32> = (0..nodes.len() as u32).collect();
+        // Node ids are unique, so an unstable sort gives the one order.
+        order.par_sort_unstable_by(|a, b| {
+            nodes[*a as usize]
+                .weight
+                .id
+                .cmp(&nodes[*b as usize].weight.id)
+        });
+        let mut position = vec![0u32; nodes.len()];
+        for (pos, ix) in order.iter().enumerate() {
+            position[*ix as usize] = pos as u32;
+        }
+        let mut slots: Vec<Option<GNode>> = nodes.drain(..).map(|n| Some(n.weight)).collect();
+        let nodes: Vec<GNode> = order
+            .iter()
+            .filter_map(|ix| slots[*ix as usize].take())
+            .collect();
+        let mut edges: Vec<GEdge> = edges
+            .into_iter()
+            .map(|e| GEdge {
+                from: position[e.source().index()],
+                to: position[e.target().index()],
+                kind: e.weight.kind,
+                props: e.weight.props,
+            })
+            .collect();
+        // The key is the whole edge, so an unstable sort is deterministic.
+        edges.par_sort_unstable_by(|a, b| {
+            (a.from, a.kind, a.to, &a.props).cmp(&(b.from, b.kind, b.to, &b.props))
+        });
+        edges.dedup();
+        (nodes, edges)
+    }
+
     /// Nodes sorted by id, and edges as indices into that order, sorted by (from, kind, to,
     /// props) without duplicates.
     pub fn sorted(&self) -> (Vec<GNode>, Vec<GEdge>) {

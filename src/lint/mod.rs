@@ -174,6 +174,7 @@ pub fn run(ctx: &Context, load_diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> 
     let failed = &ctx.failed_kinds;
     let mut all = load_diagnostics;
     let mut skipped: Vec<&str> = Vec::new();
+    let mut active = Vec::new();
     for entry in RULES.iter() {
         let Some(rule) = entry.rule else { continue };
         if effective_level(ctx.project, entry).is_none() {
@@ -183,10 +184,20 @@ pub fn run(ctx: &Context, load_diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> 
             skipped.push(entry.name);
             continue;
         }
-        let mut sink = Sink::new(entry);
-        rule.check(ctx, &mut sink);
-        all.extend(sink.diagnostics);
+        active.push((entry, rule));
     }
+    // Rules are independent readers of the context: run them in parallel; `collect` keeps the
+    // registry order, so the output does not depend on scheduling.
+    use rayon::prelude::*;
+    let found: Vec<Vec<Diagnostic>> = active
+        .par_iter()
+        .map(|(entry, rule)| {
+            let mut sink = Sink::new(entry);
+            rule.check(ctx, &mut sink);
+            sink.diagnostics
+        })
+        .collect();
+    all.extend(found.into_iter().flatten());
     if !skipped.is_empty() {
         all.push(registry::diagnostic_project(
             "checks-skipped",
@@ -256,8 +267,8 @@ pub fn check_path(root: &std::path::Path) -> Result<Checked, crate::load::FatalE
 /// [`crate::load::load_sources`]).
 pub fn check_loaded(loaded: crate::load::Loaded) -> Checked {
     let project = loaded.project;
-    let index = Index::build(&project);
-    let (units, mut unit_diags) = project_units(&project);
+    let (index, (units, mut unit_diags)) =
+        rayon::join(|| Index::build(&project), || project_units(&project));
     let prompt_tokens = match crate::prompt::project_template(&project) {
         Ok(template) => {
             let inputs = crate::prompt::PromptInputs::from_project(&project, &index);
