@@ -124,7 +124,6 @@ pub fn compile_project(path: &Path, format: ArtifactFormat) -> Result<Compiled, 
     };
     // File texts are only needed for diagnostics, which are done: free them first (at 10,000
     // tools they are over 100 MB of the peak).
-    let mut checked = checked;
     super::drop_in_background(std::mem::take(&mut checked.project.sources));
     let graph = artifact::build::compile_unhashed(&checked.project, &checked.index, &checked.units);
     // The loaded project is no longer needed: free it before the artifact is serialised.
