@@ -140,6 +140,9 @@ impl<'a> NodeDe<'a> {
         if matches!(self.node.kind, NodeKind::Null) && expected.starts_with("a string") {
             help = Some("write a value, or remove the key".to_string());
         }
+        if help.is_none() {
+            help = mismatch_help(&self.node.kind, expected);
+        }
         DeError::new(
             DeErrorKind::InvalidValue,
             format!("expected {expected}, found {}", self.node.describe()),
@@ -156,6 +159,68 @@ impl<'a> NodeDe<'a> {
     }
 }
 
+/// The help line for a value of the wrong kind when no more specific one applies: how to write
+/// what was expected, using the value that was written when it can be reused.
+fn mismatch_help(found: &NodeKind, expected: &str) -> Option<String> {
+    let help = if expected.starts_with("an integer") {
+        match found {
+            NodeKind::Str(s) if s.trim().parse::<i64>().is_ok() => {
+                format!("write the number without quotes: `{}`", s.trim())
+            }
+            NodeKind::Float(_, raw)
+                if raw
+                    .trim_start_matches(['-', '+'])
+                    .chars()
+                    .all(|c| c.is_ascii_digit() || c == '_') =>
+            {
+                format!(
+                    "the number is too large: write a whole number up to {}",
+                    i64::MAX
+                )
+            }
+            NodeKind::Float(f, _) if f.fract() == 0.0 && f.abs() < 9.0e18 => {
+                format!(
+                    "write a whole number without a decimal point: `{}`",
+                    *f as i64
+                )
+            }
+            _ => "write a whole number, e.g. `10`".to_string(),
+        }
+    } else if expected.starts_with("a number") {
+        match found {
+            NodeKind::Str(s) if s.trim().parse::<f64>().is_ok() => {
+                format!("write the number without quotes: `{}`", s.trim())
+            }
+            _ => "write a number, e.g. `1.5`".to_string(),
+        }
+    } else if expected.starts_with("a boolean") {
+        "write `true` or `false`".to_string()
+    } else if expected.starts_with("a list") {
+        match found {
+            NodeKind::Str(s) if !s.trim().is_empty() && !s.contains(['\n', '[', ']']) => {
+                format!(
+                    "write a list, even of one item: `[{}]`, or one `- item` per line",
+                    s.trim()
+                )
+            }
+            _ => "write a list: `[a, b]`, or one `- item` per line".to_string(),
+        }
+    } else if expected.starts_with("a string") {
+        match found {
+            NodeKind::Seq(_) | NodeKind::Map(_) => {
+                "write a single value; quote it (`\"...\"`) if it starts with `[` or `{` or holds `: `"
+                    .to_string()
+            }
+            _ => return None,
+        }
+    } else if expected.starts_with("a map") {
+        "write a map: one `key: value` per line (TOML: a table)".to_string()
+    } else {
+        return None;
+    };
+    Some(help)
+}
+
 macro_rules! signed {
     ($name:ident, $visit:ident, $t:ty) => {
         fn $name<V: Visitor<'de>>(self, v: V) -> Result<V::Value, DeError> {
@@ -164,7 +229,12 @@ macro_rules! signed {
                 DeError::new(
                     DeErrorKind::InvalidValue,
                     format!("integer {i} is out of range"),
-                    None,
+                    // Values are read as i64 first: that bounds the u64 range too.
+                    Some(format!(
+                        "write a whole number from {} to {}",
+                        <$t>::MIN,
+                        (<$t>::MAX as i128).min(i64::MAX as i128)
+                    )),
                 )
                 .at(self.node.span)
             })?;
@@ -638,6 +708,65 @@ mod tests {
         let m: std::collections::BTreeMap<Sp<String>, i64> = from_node(&n).unwrap();
         let (k, v) = m.into_iter().next().unwrap();
         assert_eq!((k.value.as_str(), k.span, v), ("a", Span::new(0, 1), 1));
+    }
+
+    #[test]
+    fn wrong_kinds_get_a_help_line() {
+        let help = |text: &str| {
+            let e = from_node::<Tool>(&yaml(text)).unwrap_err();
+            (e.message, e.help.unwrap_or_default())
+        };
+        let tool = |priority: &str| {
+            format!("id: t\ntitle: T\ndomain: d\npriority: {priority}\nendpoints: []\n")
+        };
+        assert_eq!(
+            help(&tool("high")),
+            (
+                "expected an integer, found the string `high`".into(),
+                "write a whole number, e.g. `10`".into()
+            )
+        );
+        assert_eq!(
+            help(&tool("\"90\"")).1,
+            "write the number without quotes: `90`"
+        );
+        assert_eq!(
+            help(&tool("2.0")).1,
+            "write a whole number without a decimal point: `2`"
+        );
+        assert_eq!(
+            help(&tool("99999999999999999999999")).1,
+            "the number is too large: write a whole number up to 9223372036854775807"
+        );
+        assert_eq!(
+            help("id: t\ntitle: [a, b]\ndomain: d\nendpoints: []\n").1,
+            "write a single value; quote it (`\"...\"`) if it starts with `[` or `{` or holds `: `"
+        );
+        assert_eq!(
+            help("id: t\ntitle: T\ndomain: d\nendpoints: 5\n").1,
+            "write a list: `[a, b]`, or one `- item` per line"
+        );
+        assert_eq!(
+            help("id: t\ntitle: T\ndomain: d\nendpoints: []\nnames: alpha\n").1,
+            "write a list, even of one item: `[alpha]`, or one `- item` per line"
+        );
+    }
+
+    #[test]
+    fn out_of_range_integers_name_the_range() {
+        let n = yaml("a: -1\n");
+        let e = from_node::<std::collections::BTreeMap<String, u32>>(&n).unwrap_err();
+        assert_eq!(e.message, "integer -1 is out of range");
+        assert_eq!(
+            e.help.as_deref(),
+            Some("write a whole number from 0 to 4294967295")
+        );
+        let n = yaml("a: -1\n");
+        let e = from_node::<std::collections::BTreeMap<String, u64>>(&n).unwrap_err();
+        assert_eq!(
+            e.help.as_deref(),
+            Some("write a whole number from 0 to 9223372036854775807")
+        );
     }
 
     #[test]
