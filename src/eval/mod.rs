@@ -2,7 +2,7 @@
 //! file in one pass, scored with the paper's planning and downstream-proxy metrics, and the
 //! routing-cost scaling measurement over synthetic inventories.
 //!
-//! - [`bench`]: the benchmark format (`bench/README.md`), its strict parsing with positions, and
+//! - [`bench`](mod@bench): the benchmark format (`bench/README.md`), its strict parsing with positions, and
 //!   the gold names the artifact does not declare.
 //! - [`metrics`]: per-query scores, aggregation, bootstrap CIs, and the metric definitions.
 //! - [`baselines`]: fetch-all, rule-based, lexical-retrieval (BM25) and prompt-all (LLM).
