@@ -80,16 +80,19 @@ pub fn run_route(args: RouteArgs) -> u8 {
                     }
                 }
             };
-            match serde_json::from_str::<Understanding>(&text) {
+            match parse_understanding(&text) {
                 Ok(u) => Analysis {
                     understanding: u,
                     warnings: Vec::new(),
                 },
                 Err(e) => {
-                    eprintln!(
-                        "error: `{}` is not a valid Understanding: {e}",
-                        path.display()
-                    );
+                    let name = if path.as_os_str() == "-" {
+                        "<stdin>".to_string()
+                    } else {
+                        path.display().to_string()
+                    };
+                    eprintln!("error: {name}:{e}");
+                    eprintln!("help: {UNDERSTANDING_HELP}");
                     return super::EXIT_USAGE;
                 }
             }
@@ -160,4 +163,84 @@ pub fn run_route(args: RouteArgs) -> u8 {
     }
     super::drop_in_background(g);
     0
+}
+
+const UNDERSTANDING_HELP: &str = "an Understanding is one JSON object: {\"intent\": <intent id or null>, \"domain_concepts\": [...], \"parameters\": {...}, \"target_apis\": [...], \"source_constraint\": <source type or null>} (`schemarouter schema understanding`)";
+
+/// Read an Understanding file's text: one JSON object (a UTF-8 byte-order mark is skipped). The
+/// error is `LINE:COL: message`, ready to follow the file name.
+fn parse_understanding(text: &str) -> Result<Understanding, String> {
+    let body = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let at = |e: &serde_json::Error| {
+        // serde_json counts columns in bytes and reports column 0 at a line end.
+        format!("{}:{}", e.line(), e.column().max(1))
+    };
+    let value: serde_json::Value = serde_json::from_str(body).map_err(|e| {
+        format!(
+            "{}: not a valid Understanding: {}",
+            at(&e),
+            strip_position(&e)
+        )
+    })?;
+    if !value.is_object() {
+        let found = match value {
+            serde_json::Value::Null => "null",
+            serde_json::Value::Bool(_) => "a boolean",
+            serde_json::Value::Number(_) => "a number",
+            serde_json::Value::String(_) => "a string",
+            serde_json::Value::Array(_) => "an array",
+            serde_json::Value::Object(_) => unreachable!(),
+        };
+        let start = body.len() - body.trim_start().len();
+        let line = body[..start].matches('\n').count() + 1;
+        let col = start - body[..start].rfind('\n').map_or(0, |i| i + 1) + 1;
+        return Err(format!(
+            "{line}:{col}: not a valid Understanding: expected a JSON object, found {found}"
+        ));
+    }
+    // Parsed again from the text (not the value) so errors keep their line and column.
+    serde_json::from_str::<Understanding>(body).map_err(|e| {
+        format!(
+            "{}: not a valid Understanding: {}",
+            at(&e),
+            strip_position(&e)
+        )
+    })
+}
+
+/// A serde_json error's message without its trailing " at line L column C".
+fn strip_position(e: &serde_json::Error) -> String {
+    let s = e.to_string();
+    match s.rfind(" at line ") {
+        Some(i) => s[..i].to_string(),
+        None => s,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_understanding;
+
+    #[test]
+    fn understanding_files() {
+        let u = parse_understanding("\u{feff}{\"intent\": \"x\", \"domain_concepts\": [\"y\"]}")
+            .unwrap();
+        assert_eq!(u.intent.as_deref(), Some("x"));
+        assert_eq!(
+            parse_understanding("[\"x\", [], {}, [], null]").unwrap_err(),
+            "1:1: not a valid Understanding: expected a JSON object, found an array"
+        );
+        assert_eq!(
+            parse_understanding("\n  []").unwrap_err(),
+            "2:3: not a valid Understanding: expected a JSON object, found an array"
+        );
+        assert_eq!(
+            parse_understanding("{\"intent\": 5}").unwrap_err(),
+            "1:12: not a valid Understanding: invalid type: integer `5`, expected a string"
+        );
+        assert_eq!(
+            parse_understanding("{\"intent\": \"x\",\n").unwrap_err(),
+            "2:1: not a valid Understanding: EOF while parsing a value"
+        );
+    }
 }
