@@ -335,3 +335,36 @@ fn unknown_references_in_the_library() {
     let dev = bench::load(Path::new("bench/dev.yaml")).unwrap();
     assert_eq!(bench::unknown_references(&shipped, &dev), vec![]);
 }
+
+#[test]
+fn an_empty_benchmark_is_an_error_not_an_empty_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let artifact = smoke_artifact(dir.path());
+    let out = eval(&artifact, "no-queries.yaml", &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr_lines(&out),
+        [
+            "error: tests/fixtures/eval-bench/no-queries.yaml:3:1: the benchmark has no queries: there is nothing to evaluate",
+            "help: add queries under `queries`, each with `id`, `category`, `query`, `understanding` and `gold` (format: bench/README.md)",
+        ]
+    );
+    assert!(out.stdout.is_empty(), "no report");
+}
+
+#[test]
+fn a_benchmark_that_is_not_utf8_names_the_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let artifact = smoke_artifact(dir.path());
+    // `qé-1` written in Latin-1: the byte 0xE9 at line 4, column 10.
+    let out = eval(&artifact, "latin-1.yaml", &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr_lines(&out),
+        [
+            "error: tests/fixtures/eval-bench/latin-1.yaml:4:10: the benchmark is not valid UTF-8 (first bad byte at offset 48)",
+            "help: save the file as UTF-8",
+        ]
+    );
+    assert!(out.stdout.is_empty(), "no report");
+}

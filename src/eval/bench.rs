@@ -400,7 +400,7 @@ fn parse_problem(e: &serde_saphyr::Error) -> Problem {
     }
 }
 
-/// Parse a benchmark from YAML text and validate it (version 1, unique ids, known categories).
+/// Parse a benchmark from YAML text and validate it (version 1, at least one query, unique ids, known categories).
 ///
 /// Errors: [`BenchError::Parse`] for YAML or shape errors, [`BenchError::Invalid`] for the rest.
 pub fn parse(text: &str) -> Result<Bench, BenchError> {
@@ -419,6 +419,29 @@ pub fn parse_located(text: &str) -> Result<(Bench, BenchLocations), BenchError> 
             at: locs.version,
             related: Vec::new(),
             help: Some("set `version: 1`".into()),
+        }));
+    }
+    if bench.queries.is_empty() {
+        // The top-level `queries` key (block style, column 1), pointed at when found.
+        let at = text
+            .trim_start_matches('\u{feff}')
+            .lines()
+            .position(|l| {
+                l.strip_prefix("queries")
+                    .is_some_and(|r| r.trim_start().starts_with(':'))
+            })
+            .map(|i| Pos {
+                line: i + 1,
+                column: 1,
+            });
+        return Err(BenchError::Invalid(Problem {
+            message: "the benchmark has no queries: there is nothing to evaluate".into(),
+            at,
+            related: Vec::new(),
+            help: Some(
+                "add queries under `queries`, each with `id`, `category`, `query`, `understanding` and `gold` (format: bench/README.md)"
+                    .into(),
+            ),
         }));
     }
     let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
@@ -463,7 +486,25 @@ pub fn load(path: &Path) -> Result<Bench, BenchError> {
 ///
 /// Errors: as [`load`].
 pub fn load_located(path: &Path) -> Result<(Bench, BenchLocations), BenchError> {
-    let text = std::fs::read_to_string(path).map_err(BenchError::Io)?;
+    let bytes = std::fs::read(path).map_err(BenchError::Io)?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        // The prefix is valid UTF-8 by definition.
+        let before = std::str::from_utf8(valid).unwrap_or_default();
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        BenchError::Invalid(Problem {
+            message: format!(
+                "the benchmark is not valid UTF-8 (first bad byte at offset {})",
+                valid.len()
+            ),
+            at: Some(Pos {
+                line: before.matches('\n').count() + 1,
+                column: before[line_start..].chars().count() + 1,
+            }),
+            related: Vec::new(),
+            help: Some("save the file as UTF-8".into()),
+        })
+    })?;
     parse_located(&text)
 }
 
