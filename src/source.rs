@@ -158,6 +158,8 @@ impl SourceFile {
 #[derive(Clone, Debug, Default)]
 pub struct SourceMap {
     files: Vec<SourceFile>,
+    /// The prefix given to [`SourceMap::prefix_names`] ("" when none).
+    prefix: String,
 }
 
 impl SourceMap {
@@ -204,6 +206,17 @@ impl SourceMap {
         }
         for f in &mut self.files {
             f.name.insert_str(0, prefix);
+        }
+        self.prefix.insert_str(0, prefix);
+    }
+
+    /// How the project root itself is named in output: the prefix given to
+    /// [`SourceMap::prefix_names`] without its trailing separator, or `.` when there is none.
+    pub fn root_name(&self) -> &str {
+        match self.prefix.trim_end_matches('/') {
+            "" if self.prefix.starts_with('/') => "/",
+            "" => ".",
+            p => p,
         }
     }
 

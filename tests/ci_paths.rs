@@ -150,7 +150,7 @@ fn ci_formats_name_files_relative_to_the_current_folder() {
     assert_eq!(related, ["path/to/project/schemas/mp.yaml"]);
 
     let mut gl = expected.clone();
-    gl.push(".".into()); // the project-wide finding
+    gl.push("path/to/project".into()); // the project-wide finding names the project folder
     assert_eq!(gitlab_paths(&check(root, "path/to/project", "gitlab")), gl);
 
     let mut suites = expected.clone();
@@ -173,6 +173,20 @@ fn ci_formats_name_files_relative_to_the_current_folder() {
     );
     let (primary, _) = sarif_uris(&check(root, "./path/to/project/", "sarif"));
     assert_eq!(primary, expected);
+}
+
+#[test]
+fn gitlab_names_the_project_folder_for_project_wide_findings() {
+    // From the project folder itself: `.`.
+    let repo = repo("p");
+    let out = Command::new(BIN)
+        .current_dir(repo.path().join("p"))
+        .args(["check", "--format", "gitlab"])
+        .output()
+        .unwrap();
+    let paths = gitlab_paths(&String::from_utf8(out.stdout).unwrap());
+    assert_eq!(paths.last().unwrap(), ".");
+    assert_eq!(paths[0], "aliases/concepts.yaml");
 }
 
 #[test]
@@ -228,10 +242,9 @@ fn a_project_outside_the_current_folder_gets_absolute_paths() {
         github_files(&check(&sibling, "../path/to/project", "github")),
         expected
     );
-    assert_eq!(
-        gitlab_paths(&check(&sibling, "../path/to/project", "gitlab"))[0],
-        expected[0]
-    );
+    let gl = gitlab_paths(&check(&sibling, "../path/to/project", "gitlab"));
+    assert_eq!(gl[0], expected[0]);
+    assert_eq!(gl.last().unwrap(), base.trim_end_matches('/'));
     let (primary, _) = sarif_uris(&check(&sibling, "../path/to/project", "sarif"));
     if cfg!(unix) {
         assert_eq!(primary[0], format!("file://{}", expected[0]));

@@ -11,7 +11,8 @@ use crate::source::SourceMap;
 use serde::Serialize;
 use std::collections::HashMap;
 
-/// Path reported for findings that belong to no file.
+/// Path reported for findings that belong to no file when the project is the current folder
+/// (from another folder, the project folder as the other files name it).
 pub const PROJECT_PATH: &str = ".";
 
 /// Code Quality severity for ours: error -> `critical`, warning -> `major`, info -> `info`.
@@ -66,7 +67,7 @@ pub fn render(diags: &[Diagnostic], sources: &SourceMap) -> String {
                     let p = Position::resolve(l, sources);
                     (p.file, p.line)
                 }
-                None => (PROJECT_PATH.to_string(), 1),
+                None => (sources.root_name().to_string(), 1),
             };
             let n = seen
                 .entry((d.code, path.clone(), d.message.as_str()))
