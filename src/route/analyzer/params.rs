@@ -92,6 +92,13 @@ fn patterns() -> &'static Patterns {
     })
 }
 
+/// A non-ASCII letter of the Latin script (`á`, `ü`, `ß`, `ł`, `ễ`, ...).
+fn latin_letter(ch: char) -> bool {
+    matches!(ch, '\u{00C0}'..='\u{024F}' | '\u{1E00}'..='\u{1EFF}')
+        && ch != '\u{00D7}'
+        && ch != '\u{00F7}'
+}
+
 fn taken(ranges: &[(usize, usize)], s: usize, e: usize) -> bool {
     ranges.iter().any(|(a, b)| s < *b && *a < e)
 }
@@ -353,6 +360,10 @@ pub fn extract(query: &str) -> Vec<Extracted> {
         if w.len() < 2
             || FORMULA_STOP_WORDS.contains(&w)
             || taken(&used, c.start(), c.start() + w.len())
+            // Part of a longer word in a Latin-script language (`Cuál` is not Cu); particles in
+            // other scripts attach to formulas (`ZnO의`).
+            || query[..c.start()].chars().next_back().is_some_and(latin_letter)
+            || query[c.end()..].chars().next().is_some_and(latin_letter)
         {
             continue;
         }
@@ -572,6 +583,16 @@ mod tests {
             Some("caffeine".into())
         );
         assert_eq!(get("Is it In the DFT data?", "formula"), None);
+        // An ASCII run inside a word with accented letters is not a formula.
+        assert_eq!(
+            get("¿Cuál es la banda prohibida del silicio?", "formula"),
+            None
+        );
+        assert_eq!(
+            get("Über die Dichte von GaN", "formula"),
+            Some("GaN".into())
+        );
+        assert_eq!(get("GaN의 밴드갭", "formula"), Some("GaN".into()));
         assert_eq!(
             get(
                 "What's the weather forecast for Daejeon tomorrow?",
