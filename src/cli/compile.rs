@@ -184,6 +184,14 @@ pub fn run_compile(args: CompileArgs) -> u8 {
         );
         return 1;
     }
+    if args.out.exists() && !args.out.is_dir() {
+        eprintln!(
+            "error: `{}` exists and is not a folder; nothing was written",
+            args.out.display()
+        );
+        eprintln!("help: pass a folder to --out (it is created when missing)");
+        return super::EXIT_USAGE;
+    }
     if let Err(e) = std::fs::create_dir_all(&args.out) {
         eprintln!("error: cannot create `{}`: {e}", args.out.display());
         return super::EXIT_USAGE;
