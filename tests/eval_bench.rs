@@ -368,3 +368,29 @@ fn a_benchmark_that_is_not_utf8_names_the_place() {
     );
     assert!(out.stdout.is_empty(), "no report");
 }
+
+#[test]
+fn a_plots_path_that_is_a_file_is_refused_before_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let artifact = smoke_artifact(dir.path());
+    let file = dir.path().join("plots");
+    std::fs::write(&file, "not a folder").unwrap();
+    let out = eval(
+        &artifact,
+        "../../../bench/smoke.yaml",
+        &["--plots", file.to_str().unwrap()],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr_lines(&out),
+        [
+            format!(
+                "error: --plots {}: the path exists and is not a folder",
+                file.display()
+            ),
+            "help: pass a folder to --plots (it is created when missing)".to_string(),
+        ]
+    );
+    assert!(out.stdout.is_empty(), "no report");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "not a folder");
+}

@@ -109,6 +109,12 @@ pub fn run_eval(args: EvalArgs) -> u8 {
         eprintln!("error: give --bench FILE");
         return super::EXIT_USAGE;
     };
+    // Before the (possibly long) run, not after it.
+    if let Some(Err(e)) = args.plots.as_deref().map(plots::check_dir) {
+        eprintln!("error: {e}");
+        eprintln!("help: pass a folder to --plots (it is created when missing)");
+        return super::EXIT_USAGE;
+    }
     let g = match load_graph(&args.artifact) {
         Ok(g) => g,
         Err(c) => return c,
@@ -234,6 +240,11 @@ fn unknown_report(
 fn run_scaling(args: ScalingArgs) -> u8 {
     if args.sizes.is_empty() || args.sizes.contains(&0) {
         eprintln!("error: --sizes needs tool counts of at least 1");
+        return super::EXIT_USAGE;
+    }
+    if let Some(Err(e)) = args.plots.as_deref().map(plots::check_dir) {
+        eprintln!("error: {e}");
+        eprintln!("help: pass a folder to --plots (it is created when missing)");
         return super::EXIT_USAGE;
     }
     let (work, temporary) = match &args.work {

@@ -191,7 +191,19 @@ pub fn prompt_tokens_svg(r: &ScalingReport) -> Result<String, String> {
     Ok(svg)
 }
 
+/// The error for a `--plots` path that exists and is not a folder, if it is one.
+pub fn check_dir(dir: &Path) -> Result<(), String> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(format!(
+            "--plots {}: the path exists and is not a folder",
+            dir.display()
+        ));
+    }
+    Ok(())
+}
+
 fn write(dir: &Path, name: &str, svg: &str) -> Result<PathBuf, String> {
+    check_dir(dir)?;
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     let p = dir.join(name);
     std::fs::write(&p, svg).map_err(|e| format!("cannot write {}: {e}", p.display()))?;
