@@ -236,6 +236,16 @@ fn parse_errors_carry_positions_and_help() {
         "line 3, column 1: not a valid benchmark: unknown field `querys`, expected one of version, inventory, queries"
     );
 
+    for version in ["-1", "1.5", "\"one\"", "99999999999", "[1]", "~"] {
+        let e =
+            bench::parse(&format!("version: {version}\ninventory: x\nqueries: []\n")).unwrap_err();
+        assert_eq!(
+            e.render("b.yaml"),
+            "error: b.yaml:1:10: not a valid benchmark: `version` must be the number 1\nhelp: set `version: 1`\n",
+            "version: {version}"
+        );
+    }
+
     let e = bench::parse("version: 2\ninventory: x\nqueries: []\n").unwrap_err();
     assert_eq!(
         e.render("b.yaml"),

@@ -409,8 +409,17 @@ pub fn parse(text: &str) -> Result<Bench, BenchError> {
 
 /// As [`parse`], also returning where the ids and gold names sit in the text.
 pub fn parse_located(text: &str) -> Result<(Bench, BenchLocations), BenchError> {
-    let bench: Bench =
-        serde_saphyr::from_str(text).map_err(|e| BenchError::Parse(parse_problem(&e)))?;
+    let bench: Bench = serde_saphyr::from_str(text).map_err(|e| {
+        let mut p = parse_problem(&e);
+        // A `version` that is not a whole number: the parser says "invalid u32" (the only u32
+        // of the format) or, for a list, "expected a string"; say what the value must be.
+        if p.message.ends_with("invalid u32") || (p.at.is_some() && p.at == locations(text).version)
+        {
+            p.message = "not a valid benchmark: `version` must be the number 1".into();
+            p.help = Some("set `version: 1`".into());
+        }
+        BenchError::Parse(p)
+    })?;
     let locs = locations(text);
     let query_loc = |i: usize| locs.queries.get(i).cloned().unwrap_or_default();
     if bench.version != 1 {
