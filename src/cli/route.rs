@@ -67,17 +67,33 @@ pub fn run_route(args: RouteArgs) -> u8 {
     };
     let analysis = match (&args.understanding, &args.query) {
         (Some(path), _) => {
-            let text = if path.as_os_str() == "-" {
-                let mut s = String::new();
-                let _ = std::io::Read::read_to_string(&mut std::io::stdin(), &mut s);
-                s
+            let shown = if path.as_os_str() == "-" {
+                "<stdin>".to_string()
             } else {
-                match std::fs::read_to_string(path) {
-                    Ok(s) => s,
-                    Err(e) => {
-                        eprintln!("error: cannot read `{}`: {e}", path.display());
-                        return super::EXIT_USAGE;
-                    }
+                path.display().to_string()
+            };
+            let bytes = if path.as_os_str() == "-" {
+                let mut b = Vec::new();
+                std::io::Read::read_to_end(&mut std::io::stdin(), &mut b).map(|_| b)
+            } else {
+                std::fs::read(path)
+            };
+            let bytes = match bytes {
+                Ok(b) => b,
+                Err(e) => {
+                    eprintln!("error: cannot read `{shown}`: {e}");
+                    return super::EXIT_USAGE;
+                }
+            };
+            let text = match String::from_utf8(bytes) {
+                Ok(s) => s,
+                Err(e) => {
+                    eprintln!(
+                        "error: {shown}: not a valid Understanding: not UTF-8 (first bad byte at offset {})",
+                        e.utf8_error().valid_up_to()
+                    );
+                    eprintln!("help: save the file as UTF-8");
+                    return super::EXIT_USAGE;
                 }
             };
             match parse_understanding(&text) {
@@ -86,12 +102,7 @@ pub fn run_route(args: RouteArgs) -> u8 {
                     warnings: Vec::new(),
                 },
                 Err(e) => {
-                    let name = if path.as_os_str() == "-" {
-                        "<stdin>".to_string()
-                    } else {
-                        path.display().to_string()
-                    };
-                    eprintln!("error: {name}:{e}");
+                    eprintln!("error: {shown}:{e}");
                     eprintln!("help: {UNDERSTANDING_HELP}");
                     return super::EXIT_USAGE;
                 }
