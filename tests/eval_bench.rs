@@ -404,3 +404,29 @@ fn a_plots_path_that_is_a_file_is_refused_before_the_run() {
     assert!(out.stdout.is_empty(), "no report");
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "not a folder");
 }
+
+#[test]
+fn parser_budgets_are_said_in_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let artifact = smoke_artifact(dir.path());
+    let help = "help: split the benchmark into smaller files, nest less deeply, or use fewer YAML anchors and aliases";
+    // Nested YAML aliases that would expand to 10^9 items.
+    let out = eval(&artifact, "alias-bomb.yaml", &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr_lines(&out),
+        [
+            "error: tests/fixtures/eval-bench/alias-bomb.yaml:15:22: not a valid benchmark: the file has more YAML nodes than the parser's budget allows",
+            help,
+        ]
+    );
+    let out = eval(&artifact, "too-deep.yaml", &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr_lines(&out),
+        [
+            "error: tests/fixtures/eval-bench/too-deep.yaml:3:265: not a valid benchmark: recursion limit exceeded",
+            help,
+        ]
+    );
+}

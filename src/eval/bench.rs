@@ -334,24 +334,10 @@ fn locations(text: &str) -> BenchLocations {
     }
 }
 
-/// The parser's message without its own position prefix, snippet or trailing position.
+/// The parser's message without its own position prefix, snippet or trailing position (budget
+/// breaches in words), as for declaration files.
 fn clean_message(e: &serde_saphyr::Error) -> String {
-    let mut msg = e.without_snippet().to_string();
-    if let Some(rest) = msg.strip_prefix("error: ") {
-        msg = rest.to_string();
-    }
-    if msg.starts_with("line ")
-        && let Some(i) = msg.find(": ")
-    {
-        msg = msg[i + 2..].to_string();
-    }
-    if let Some(first) = msg.lines().next() {
-        msg = first.to_string();
-    }
-    if let Some(i) = msg.find(" at line ") {
-        msg.truncate(i);
-    }
-    msg
+    crate::load::yaml::clean_message(e)
 }
 
 /// For `unknown field `x`, expected one of a, b, c`: "did you mean `b`?" when one is close.
@@ -391,7 +377,11 @@ fn parse_problem(e: &serde_saphyr::Error) -> Problem {
             }
         }
     };
-    let help = unknown_field_help(&message).unwrap_or_else(|| FORMAT_HELP.to_string());
+    let help = if crate::load::yaml::is_limit_message(&message) {
+        "split the benchmark into smaller files, nest less deeply, or use fewer YAML anchors and aliases".to_string()
+    } else {
+        unknown_field_help(&message).unwrap_or_else(|| FORMAT_HELP.to_string())
+    };
     Problem {
         message: format!("not a valid benchmark: {message}"),
         at: e.location().as_ref().and_then(pos),

@@ -202,7 +202,7 @@ fn options(limits: &Limits) -> serde_saphyr::Options {
     }
 }
 
-fn clean_message(e: &serde_saphyr::Error) -> String {
+pub(crate) fn clean_message(e: &serde_saphyr::Error) -> String {
     let mut msg = e.without_snippet().to_string();
     if let Some(rest) = msg.strip_prefix("error: ") {
         msg = rest.to_string();
