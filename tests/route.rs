@@ -134,6 +134,46 @@ fn source_constraint_filters_and_field_override_counts() {
 }
 
 #[test]
+fn source_constraint_synonyms_are_read_as_the_standard_types() {
+    let exact = route(
+        mini(),
+        &u(
+            json!({"intent": "electronic_property", "domain_concepts": ["band_gap"], "source_constraint": "experimental"}),
+        ),
+        &opts(),
+    );
+    for word in ["measured", " Measured ", "EXPERIMENTAL", "lab"] {
+        let p = route(
+            mini(),
+            &u(
+                json!({"intent": "electronic_property", "domain_concepts": ["band_gap"], "source_constraint": word}),
+            ),
+            &opts(),
+        );
+        assert_eq!(tools(&p), ["delta"], "{word}");
+        assert_eq!(p.source_constraint.as_deref(), Some("experimental"));
+        assert_eq!(p.steps, exact.steps);
+        assert_eq!(
+            p.warnings,
+            [format!("source constraint `{word}` read as `experimental`")]
+        );
+    }
+    // A word that is no source type stays an unknown constraint that no tool satisfies.
+    let p = route(
+        mini(),
+        &u(
+            json!({"intent": "electronic_property", "domain_concepts": ["band_gap"], "source_constraint": "vibes"}),
+        ),
+        &opts(),
+    );
+    assert!(p.steps.is_empty());
+    assert_eq!(
+        p.warnings,
+        ["unknown source constraint `vibes`: no tool can satisfy it"]
+    );
+}
+
+#[test]
 fn named_tools_override_and_unknown_or_excluded_names_are_reported() {
     // Named by declared name, Korean name and title; every named tool is planned.
     let p = route(

@@ -19,6 +19,8 @@ pub enum LoadError {
     Io(std::io::Error),
     /// The file is not a well-formed artifact (truncated, not JSON, missing fields).
     Malformed(String),
+    /// Well-formed JSON (or another file) that is not a schemarouter artifact at all.
+    NotAnArtifact,
     /// Written by a newer schemarouter.
     NewerFormat {
         /// The file's format version.
@@ -40,6 +42,10 @@ impl std::fmt::Display for LoadError {
         match self {
             LoadError::Io(e) => write!(f, "cannot read the artifact: {e}"),
             LoadError::Malformed(m) => write!(f, "the artifact is malformed or truncated: {m}"),
+            LoadError::NotAnArtifact => write!(
+                f,
+                "not a schemarouter artifact (no `format_version`); pass the `graph.json` or `graph.bin` written by `schemarouter compile`"
+            ),
             LoadError::NewerFormat { found, supported } => write!(
                 f,
                 "the artifact has format version {found}, newer than this schemarouter reads ({supported}); upgrade schemarouter or recompile the artifact"
@@ -261,6 +267,12 @@ fn load_bytes_with(bytes: &[u8], skip_graph: bool) -> Result<FrozenGraph, LoadEr
                     found: h.format_version,
                     supported: FORMAT_VERSION,
                 });
+            }
+            // Complete JSON without the artifact's header is some other file, not a damaged one.
+            if serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_ok()
+                && serde_json::from_slice::<Header>(bytes).is_err()
+            {
+                return Err(LoadError::NotAnArtifact);
             }
             return Err(e);
         }
@@ -501,6 +513,21 @@ mod tests {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         let c = crate::lint::check_path(root).unwrap();
         crate::artifact::build::compile(&c.project, &c.index, &c.units)
+    }
+
+    #[test]
+    fn other_json_is_not_an_artifact_but_a_cut_artifact_is_malformed() {
+        for other in [&b"{\"tools\": []}"[..], b"[1, 2]", b"\"text\""] {
+            let e = load_bytes(other).unwrap_err();
+            assert!(matches!(e, LoadError::NotAnArtifact), "{e}");
+            assert_eq!(
+                e.to_string(),
+                "not a schemarouter artifact (no `format_version`); pass the `graph.json` or `graph.bin` written by `schemarouter compile`"
+            );
+        }
+        let json = to_json_bytes(&shipped());
+        let cut = &json[..json.len() / 2];
+        assert!(matches!(load_bytes(cut), Err(LoadError::Malformed(_))));
     }
 
     #[test]

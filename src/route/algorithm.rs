@@ -249,7 +249,17 @@ pub fn route(g: &FrozenGraph, u: &Understanding, opts: &Options) -> Plan {
     };
     plan.intent = intent.map(|i| i.id.clone());
     let constraint = if opts.source_routing {
-        u.source_constraint.clone().filter(|s| !s.is_empty())
+        u.source_constraint
+            .as_deref()
+            .filter(|s| !s.trim().is_empty())
+            .map(|c| match canonical_source_type(c, &g.source_types) {
+                Some(known) if known != c => {
+                    plan.warnings
+                        .push(format!("source constraint `{c}` read as `{known}`"));
+                    known
+                }
+                _ => c.to_string(),
+            })
     } else {
         None
     };
@@ -596,4 +606,26 @@ fn bind_parameters(g: &FrozenGraph, ti: u32, ei: u32, u: &Understanding) -> Boun
         }
     }
     (params, missing, auth, unbound, warnings)
+}
+
+/// Words an Understand step (an LLM above all) uses for the standard source types, mapped to
+/// them: `measured` -> `experimental`, `computed`/`DFT` -> `calculated`, `published` ->
+/// `literature`. Case and surrounding space are ignored. Returns the inventory's own spelling when
+/// `c` names one of `known` (or a synonym of one), `None` otherwise.
+pub fn canonical_source_type(c: &str, known: &[String]) -> Option<String> {
+    let c = c.trim().to_lowercase();
+    if let Some(k) = known.iter().find(|k| k.to_lowercase() == c) {
+        return Some(k.clone());
+    }
+    let target = match c.as_str() {
+        "measured" | "measurement" | "measurements" | "experiment" | "experiments"
+        | "experimentally" | "lab" | "laboratory" | "empirical" | "observed" => "experimental",
+        "computed" | "computational" | "computation" | "simulated" | "simulation"
+        | "theoretical" | "theory" | "dft" | "predicted" | "calculation" | "calculations"
+        | "ab initio" => "calculated",
+        "published" | "publication" | "publications" | "paper" | "papers" | "journal"
+        | "article" | "articles" | "reported" => "literature",
+        _ => return None,
+    };
+    known.iter().find(|k| k.as_str() == target).cloned()
 }
