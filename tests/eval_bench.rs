@@ -217,6 +217,43 @@ fn strict_passes_a_clean_benchmark_and_names_a_mismatched_inventory() {
 }
 
 #[test]
+fn a_renamed_inventory_with_every_name_known_is_a_warning_or_a_strict_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let artifact = smoke_artifact(dir.path());
+    let text = std::fs::read_to_string("bench/smoke.yaml")
+        .unwrap()
+        .replace("inventory: smoke-3", "inventory: smoke-4");
+    assert!(text.contains("inventory: smoke-4"));
+    let bench_file = dir.path().join("renamed.yaml");
+    std::fs::write(&bench_file, text).unwrap();
+    let run = |extra: &[&str]| {
+        Command::new(BIN)
+            .args(["eval", "--repeats", "1", "--resamples", "20", "--bench"])
+            .arg(&bench_file)
+            .arg("--artifact")
+            .arg(&artifact)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let file = bench_file.display().to_string();
+    let expected = |level: &str| {
+        vec![
+            format!("{level}: {file}: the benchmark is written for inventory `smoke-4`, the artifact is `smoke-3` (1.0.0); every gold name resolves, so the queries are scored"),
+            "help: pass --artifact compiled from `smoke-4`, or set `inventory: smoke-3` in the benchmark if it is meant for this one".to_string(),
+        ]
+    };
+    let out = run(&[]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(stderr_lines(&out), expected("warning"));
+    assert!(!out.stdout.is_empty());
+    let out = run(&["--strict"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stderr_lines(&out), expected("error"));
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
 fn parse_errors_carry_positions_and_help() {
     let e = bench::parse("version: 1\ninventory: x\nquerys: []\n").unwrap_err();
     let BenchError::Parse(p) = &e else {

@@ -143,6 +143,20 @@ pub fn run_eval(args: EvalArgs) -> u8 {
         if args.strict {
             return 1;
         }
+    } else if bench.inventory != g.project.name {
+        // Every name resolves, but the benchmark was written for another inventory.
+        let level = if args.strict { "error" } else { "warning" };
+        eprintln!(
+            "{level}: {file}: the benchmark is written for inventory `{}`, the artifact is `{}` ({}); every gold name resolves, so the queries are scored",
+            bench.inventory, g.project.name, g.project.version
+        );
+        eprintln!(
+            "help: pass --artifact compiled from `{}`, or set `inventory: {}` in the benchmark if it is meant for this one",
+            bench.inventory, g.project.name
+        );
+        if args.strict {
+            return 1;
+        }
     }
     let llm = match (&args.llm_url, &args.llm_model) {
         (Some(url), Some(model)) => Some(LlmOptions {
