@@ -384,6 +384,38 @@ fn wrong_type_and_missing_key() {
 }
 
 #[test]
+fn every_missing_key_is_reported_in_one_run() {
+    let dir = project(&[
+        (
+            "schemas/t.yaml",
+            b"id: x
+endpoints:
+  - id: e
+    fields:
+      - name: f
+",
+        ),
+        ("schemas/u.toml", b"id = \"y\"\n[[endpoints]]\nid = \"e\"\n"),
+    ]);
+    let c = concise(dir.path());
+    let errors: Vec<&str> = c.lines().filter(|l| l.contains("error[")).collect();
+    assert_eq!(
+        errors,
+        [
+            "schemas/t.yaml:1:1: error[SR008/missing-key] missing required key `domain` (help: add `domain` to this map)",
+            "schemas/t.yaml:1:1: error[SR008/missing-key] missing required key `title` (help: add `title` to this map)",
+            "schemas/t.yaml:3:5: error[SR008/missing-key] missing required key `method` (help: add `method` to this map)",
+            "schemas/t.yaml:3:5: error[SR008/missing-key] missing required key `url` (help: add `url` to this map)",
+            "schemas/t.yaml:5:9: error[SR008/missing-key] missing required key `type` (help: add `type` to this map)",
+            "schemas/u.toml:1:1: error[SR008/missing-key] missing required key `domain` (help: add `domain` to this map)",
+            "schemas/u.toml:1:1: error[SR008/missing-key] missing required key `title` (help: add `title` to this map)",
+            "schemas/u.toml:2:1: error[SR008/missing-key] missing required key `method` (help: add `method` to this map)",
+            "schemas/u.toml:2:1: error[SR008/missing-key] missing required key `url` (help: add `url` to this map)",
+        ]
+    );
+}
+
+#[test]
 fn other_files_are_noted_not_parsed() {
     let c = snap("ignored_file", &[("schemas/tool.json", b"{\"id\": \"x\"}")]);
     assert_eq!(

@@ -38,6 +38,15 @@ pub struct DeError {
 }
 
 impl DeError {
+    /// The error for a map that lacks the required key `field` (span unset).
+    pub fn missing_key(field: &str) -> DeError {
+        DeError::new(
+            DeErrorKind::MissingKey,
+            format!("missing required key `{field}`"),
+            Some(format!("add `{field}` to this map")),
+        )
+    }
+
     fn new(kind: DeErrorKind, message: impl Into<String>, help: Option<String>) -> DeError {
         DeError {
             kind,
@@ -86,11 +95,7 @@ impl de::Error for DeError {
     }
 
     fn missing_field(field: &'static str) -> Self {
-        DeError::new(
-            DeErrorKind::MissingKey,
-            format!("missing required key `{field}`"),
-            Some(format!("add `{field}` to this map")),
-        )
+        DeError::missing_key(field)
     }
 
     fn unknown_variant(variant: &str, expected: &'static [&'static str]) -> Self {

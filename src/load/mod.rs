@@ -7,6 +7,7 @@
 
 pub mod de;
 pub mod node;
+pub mod required;
 pub mod toml;
 pub mod yaml;
 
@@ -527,7 +528,9 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
                     Ok(parsed) => add_declarations(&mut project, id, parsed),
                     Err(ReadFailure::Encoding(at)) => diags.push(encoding_diag(id, at)),
                     Err(ReadFailure::Load(e)) => diags.push(e.to_diagnostic(id, format)),
-                    Err(ReadFailure::De(e)) => diags.push(de_diagnostic(e, id)),
+                    Err(ReadFailure::De(errors)) => {
+                        diags.extend(errors.into_iter().map(|e| de_diagnostic(e, id)))
+                    }
                     Err(ReadFailure::Io(_) | ReadFailure::Skipped) => {}
                 }
             }
@@ -602,12 +605,7 @@ pub fn load_sources(config: Option<&str>, files: &[(&str, &str)]) -> Loaded {
             continue;
         };
         let parsed = match parse_text(text, format, &limits) {
-            Ok(node) => match kind {
-                FileKind::Tool => de::from_node::<Tool>(&node)
-                    .map(|t| Parsed::Tool(Box::new(Sp::new(t, node.span)))),
-                FileKind::Intent => de::from_node::<IntentFile>(&node).map(Parsed::Intents),
-                _ => de::from_node::<AliasFile>(&node).map(Parsed::Aliases),
-            },
+            Ok(node) => type_node(&node, kind),
             Err(e) => {
                 diagnostics.push(e.to_diagnostic(id, format));
                 continue;
@@ -615,7 +613,9 @@ pub fn load_sources(config: Option<&str>, files: &[(&str, &str)]) -> Loaded {
         };
         match parsed {
             Ok(p) => add_declarations(&mut project, id, p),
-            Err(e) => diagnostics.push(de_diagnostic(e, id)),
+            Err(errors) => {
+                diagnostics.extend(errors.into_iter().map(|e| de_diagnostic(e, id)));
+            }
         }
     }
     Loaded {
@@ -623,6 +623,39 @@ pub fn load_sources(config: Option<&str>, files: &[(&str, &str)]) -> Loaded {
         diagnostics,
         io_error: false,
     }
+}
+
+/// Read a declaration file's node tree into its typed form. A missing required key is reported
+/// together with every other missing required key of the file ([`required::missing_keys`]), not
+/// one per run; other errors come one per file.
+fn type_node(node: &Node, kind: FileKind) -> Result<Parsed, Vec<de::DeError>> {
+    let typed = match kind {
+        FileKind::Tool => {
+            de::from_node::<Tool>(node).map(|t| Parsed::Tool(Box::new(Sp::new(t, node.span))))
+        }
+        FileKind::Intent => de::from_node::<IntentFile>(node).map(Parsed::Intents),
+        FileKind::Alias | FileKind::Config => de::from_node::<AliasFile>(node).map(Parsed::Aliases),
+    };
+    typed.map_err(|e| {
+        if e.kind != de::DeErrorKind::MissingKey {
+            return vec![e];
+        }
+        let all = required::missing_keys(node, kind);
+        // Use the full list only when it agrees with what the typed read found.
+        if !all
+            .iter()
+            .any(|m| e.message.contains(&format!("`{}`", m.key)))
+        {
+            return vec![e];
+        }
+        all.into_iter()
+            .map(|m| {
+                let mut d = de::DeError::missing_key(&m.key);
+                d.span = Some(m.map);
+                d
+            })
+            .collect()
+    })
 }
 
 /// What one declaration file holds.
@@ -638,7 +671,7 @@ enum ReadFailure {
     Io(String),
     Encoding(usize),
     Load(LoadError),
-    De(de::DeError),
+    De(Vec<de::DeError>),
 }
 
 /// Read, decode, parse and type one file (runs on the parallel pool). Returns the text (when it
@@ -658,16 +691,7 @@ fn read_and_parse(
         Err((t, at)) => return (Some(t), Err(ReadFailure::Encoding(at))),
     };
     let result = match parse_text(&text, format, limits) {
-        Ok(node) => match kind {
-            FileKind::Tool => {
-                de::from_node::<Tool>(&node).map(|t| Parsed::Tool(Box::new(Sp::new(t, node.span))))
-            }
-            FileKind::Intent => de::from_node::<IntentFile>(&node).map(Parsed::Intents),
-            FileKind::Alias | FileKind::Config => {
-                de::from_node::<AliasFile>(&node).map(Parsed::Aliases)
-            }
-        }
-        .map_err(ReadFailure::De),
+        Ok(node) => type_node(&node, kind).map_err(ReadFailure::De),
         Err(e) => Err(ReadFailure::Load(e)),
     };
     (Some(text), result)
