@@ -173,7 +173,37 @@ fn convert(n: YNode, text: &str) -> Node {
                 .collect(),
         ),
     };
+    let span = flow_extent(span, &kind, text);
     Node { kind, span }
+}
+
+/// The parser gives a collection's start only; for a flow collection (`[a, b]`, `{k: v}`) widen
+/// the span to its closing bracket, so a diagnostic underlines the whole value. Block
+/// collections keep their start (their extent is many lines).
+fn flow_extent(span: Span, kind: &NodeKind, text: &str) -> Span {
+    let (open, close, last_end) = match kind {
+        NodeKind::Seq(items) => ('[', ']', items.last().map(|n| n.span.end)),
+        NodeKind::Map(entries) => ('{', '}', entries.last().map(|(_, n)| n.span.end)),
+        _ => return span,
+    };
+    let start = span.start as usize;
+    if !text[start.min(text.len())..].starts_with(open) {
+        return span;
+    }
+    let from = last_end.map_or(start + 1, |e| (e as usize).max(start + 1));
+    let Some(rest) = text.get(from..) else {
+        return span;
+    };
+    // After the last item only spaces, line breaks and a trailing comma can come before the
+    // closing bracket.
+    for (i, c) in rest.char_indices() {
+        match c {
+            ' ' | '\t' | '\r' | '\n' | ',' => continue,
+            c if c == close => return Span::new(start, from + i + 1),
+            _ => return span,
+        }
+    }
+    span
 }
 
 /// Parser options: YAML 1.2 core schema (strict booleans, no underscores in numbers), and
