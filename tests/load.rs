@@ -416,6 +416,19 @@ endpoints:
 }
 
 #[test]
+fn a_toml_body_in_a_yaml_file_gets_a_hint() {
+    let dir = project(&[(
+        "schemas/t.yaml",
+        b"id = \"y\"\ntitle = \"Y\"\n[[endpoints]]\nid = \"e\"\n",
+    )]);
+    let c = concise(dir.path());
+    assert_eq!(
+        c.lines().next().unwrap(),
+        "schemas/t.yaml:1:1: error[SR007/invalid-value] expected a map, found the string `id = \"y\" title = \"Y\" [[endpoints]] id = ` (help: this looks like TOML (`key = value`): give the file a `.toml` extension, or write it as YAML (`key: value`))"
+    );
+}
+
+#[test]
 fn other_files_are_noted_not_parsed() {
     let c = snap("ignored_file", &[("schemas/tool.json", b"{\"id\": \"x\"}")]);
     assert_eq!(

@@ -636,7 +636,17 @@ fn type_node(node: &Node, kind: FileKind) -> Result<Parsed, Vec<de::DeError>> {
         FileKind::Intent => de::from_node::<IntentFile>(node).map(Parsed::Intents),
         FileKind::Alias | FileKind::Config => de::from_node::<AliasFile>(node).map(Parsed::Aliases),
     };
-    typed.map_err(|e| {
+    typed.map_err(|mut e| {
+        // A whole file read as one string: a TOML body in a `.yaml` file (YAML folds its
+        // `key = value` lines into one plain scalar).
+        if let node::NodeKind::Str(s) = &node.kind
+            && (s.contains(" = ") || s.contains("=\"") || s.starts_with('['))
+        {
+            e.help = Some(
+                "this looks like TOML (`key = value`): give the file a `.toml` extension, or write it as YAML (`key: value`)"
+                    .to_string(),
+            );
+        }
         if e.kind != de::DeErrorKind::MissingKey {
             return vec![e];
         }
