@@ -124,6 +124,7 @@ const CUES: &[(&str, &str)] = &[
     ("literature", "literature"),
     ("papers", "literature"),
     ("publications", "literature"),
+    ("preprint", "literature"),
     ("문헌", "literature"),
     ("논문", "literature"),
 ];
@@ -142,6 +143,7 @@ const ENTITY_PARAMS: &[&str] = &[
     "corp_code",
     "report_code",
     "title",
+    "author",
 ];
 
 const NEGATIONS: &[&str] = &[
@@ -298,6 +300,16 @@ impl<'g> Lexical<'g> {
         }
         None
     }
+
+    /// Whether any run of the tokens is a tool's name.
+    fn names_tool(&self, tokens: &[Token]) -> bool {
+        (0..tokens.len()).any(|i| {
+            (i + 1..=tokens.len().min(i + self.max_words)).any(|j| {
+                self.lookup(&self.g.index.tool_names, &tokens[i..j])
+                    .is_some()
+            })
+        })
+    }
 }
 
 impl Analyzer for Lexical<'_> {
@@ -311,7 +323,15 @@ impl Lexical<'_> {
     pub fn analyse(&self, query: &str) -> Analysis {
         let g = self.g;
         let query: String = query.nfkc().collect();
-        let extracted: Vec<Extracted> = params::extract(&query);
+        let mut extracted: Vec<Extracted> = params::extract(&query);
+        // "indexed by OpenAlex": a tool's name after `by` is not an author.
+        extracted.retain(|e| {
+            e.concept != "author"
+                || !e
+                    .value
+                    .as_str()
+                    .is_some_and(|name| self.names_tool(&tokenize(name)))
+        });
         let tokens = tokenize(&query);
         let consumed = |t: &Token| {
             extracted.iter().any(|e| {
@@ -358,6 +378,22 @@ impl Lexical<'_> {
                     let text = query[span[0].range.0..span[len - 1].range.1].to_string();
                     // Single short common words are weak evidence; skip stop words.
                     if len == 1 && STOP.contains(&key.as_str()) {
+                        break;
+                    }
+                    // A label right before the value it names ("DOI 10.1038/...") introduces
+                    // a parameter; it does not ask for that field.
+                    let end = span[len - 1].range.1;
+                    let label = extracted.iter().any(|e| {
+                        ids.iter().any(|id| id == e.concept)
+                            && e.range.0 >= end
+                            && query[end..e.range.0]
+                                .chars()
+                                .all(|c| c.is_whitespace() || matches!(c, ':' | '#' | '='))
+                    });
+                    if label {
+                        used[i..i + len].iter_mut().for_each(|u| *u = true);
+                        i += len;
+                        advanced = true;
                         break;
                     }
                     if !concepts
@@ -556,17 +592,35 @@ impl Lexical<'_> {
             {
                 u.parameters.insert("compound_name".into(), name.into());
             }
+            // The topic ends where the author begins ("on X by Y").
+            let topic_stops: &[&str] = if u.parameters.contains_key("author") {
+                &[
+                    "published",
+                    "since",
+                    "from",
+                    "in the",
+                    "after",
+                    "before",
+                    "by",
+                ]
+            } else {
+                &["published", "since", "from", "in the", "after", "before"]
+            };
             if binds("search_text")
                 && !u.parameters.contains_key("doi")
                 && !u.parameters.contains_key("title")
                 && let Some(topic) = phrase_after(
                     &query,
                     &["about", "on", "regarding", "concerning", "related to"],
-                    &["published", "since", "from", "in the", "after", "before"],
+                    topic_stops,
                 )
                 .or_else(|| phrase_before_ko(&query))
             {
                 u.parameters.insert("search_text".into(), topic.into());
+            }
+            // An author only means something to tools that search by author.
+            if !binds("author") {
+                u.parameters.remove("author");
             }
             // Keep only parameters some tool binds (the router would not use others).
             u.parameters
@@ -663,4 +717,126 @@ fn phrase_before_ko(text: &str) -> Option<&str> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+    use std::sync::OnceLock;
+
+    fn shipped() -> &'static FrozenGraph {
+        static G: OnceLock<FrozenGraph> = OnceLock::new();
+        G.get_or_init(|| {
+            let c = crate::lint::check_path(std::path::Path::new(env!("CARGO_MANIFEST_DIR")))
+                .expect("shipped project loads");
+            assert!(!c.has_errors(), "{:?}", c.diagnostics);
+            crate::artifact::build::compile(&c.project, &c.index, &c.units)
+        })
+    }
+
+    fn understand(q: &str) -> Understanding {
+        Lexical::new(shipped()).analyse(q).understanding
+    }
+
+    fn want(v: serde_json::Value) -> Understanding {
+        serde_json::from_value(v).expect("an Understanding")
+    }
+
+    #[test]
+    fn citation_counts_in_verb_phrasings() {
+        // "been cited" asks for the count; the "DOI" label before the id is not a request.
+        assert_eq!(
+            understand("Has the paper with DOI 10.1063/1.4812323 been cited much in Crossref?"),
+            want(json!({
+                "intent": "citation_impact",
+                "domain_concepts": ["citation_count"],
+                "parameters": {"doi": "10.1063/1.4812323"},
+                "target_apis": ["crossref"],
+                "source_constraint": null
+            }))
+        );
+    }
+
+    #[test]
+    fn metal_or_insulator_questions() {
+        for q in [
+            "Tell me if NiO is an insulator",
+            "Is NiO a metal or an insulator?",
+        ] {
+            assert_eq!(
+                understand(q),
+                want(json!({
+                    "intent": "electronic_property",
+                    "domain_concepts": ["is_metal"],
+                    "parameters": {"formula": "NiO"},
+                    "target_apis": [],
+                    "source_constraint": null
+                })),
+                "{q}"
+            );
+        }
+    }
+
+    #[test]
+    fn authors_after_by() {
+        assert_eq!(
+            understand("Preprints by Gerbrand Ceder on cathode coatings"),
+            want(json!({
+                "intent": "literature_search",
+                "domain_concepts": [],
+                "parameters": {"author": "Gerbrand Ceder", "search_text": "cathode coatings"},
+                "target_apis": [],
+                "source_constraint": "literature"
+            }))
+        );
+        assert_eq!(
+            understand("Recent arXiv papers authored by J. K. Nørskov after 2018"),
+            want(json!({
+                "intent": "literature_search",
+                "domain_concepts": [],
+                "parameters": {"author": "J. K. Nørskov", "year_from": 2018},
+                "target_apis": ["arxiv"],
+                "source_constraint": "literature"
+            }))
+        );
+        // A tool's name after `by` is not an author.
+        let u = understand("Perovskite solar cell papers indexed by OpenAlex");
+        assert!(!u.parameters.contains_key("author"), "{u:?}");
+        // Outside literature questions a capitalised word after `by` is not kept as an author.
+        let u = understand("Band gap of GaAs measured by Raman");
+        assert!(!u.parameters.contains_key("author"), "{u:?}");
+    }
+
+    #[test]
+    fn bare_year_in_a_filing_question_is_the_fiscal_year() {
+        assert_eq!(
+            understand("LG Chem revenue, 2021, DART"),
+            want(json!({
+                "intent": "corporate_disclosure",
+                "domain_concepts": ["revenue"],
+                "parameters": {"fiscal_year": 2021},
+                "target_apis": ["dart"],
+                "source_constraint": null
+            }))
+        );
+        // A range stays a range.
+        assert_eq!(
+            understand("DART filings of corp 00126380 since 2020"),
+            want(json!({
+                "intent": "corporate_disclosure",
+                "domain_concepts": [],
+                "parameters": {"corp_code": "00126380", "year_from": 2020},
+                "target_apis": ["dart"],
+                "source_constraint": null
+            }))
+        );
+    }
+
+    #[test]
+    fn one_formula_per_understanding() {
+        // Parameters hold one value each: the first formula is the one bound.
+        let u = understand("Compare the band gaps of ZnO, GaN and SiC");
+        assert_eq!(u.parameters.get("formula"), Some(&json!("ZnO")), "{u:?}");
+    }
 }

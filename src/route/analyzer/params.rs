@@ -65,6 +65,8 @@ struct Patterns {
     year_to: Regex,
     year_ko: Regex,
     fiscal: Regex,
+    bare_year: Regex,
+    author: Regex,
     max_results: Regex,
     quoted: Regex,
     smiles: Regex,
@@ -85,6 +87,13 @@ fn patterns() -> &'static Patterns {
         year_to: Regex::new(r"(?i)\b(?:before|until|up to|through|by)\s+((?:19|20)\d{2})\b|((?:19|20)\d{2})\s*년?\s*(?:이전|까지)").expect("regex"),
         year_ko: Regex::new(r"((?:19|20)\d{2})\s*년").expect("regex"),
         fiscal: Regex::new(r"(?i)\b(?:in|for|fy|fiscal(?: year)?)\s*((?:19|20)\d{2})\b").expect("regex"),
+        bare_year: Regex::new(r"\b((?:19|20)\d{2})\b").expect("regex"),
+        // `by` / `author:` then a capitalised personal name: initials, 1-4 capitalised words,
+        // lower-case particles between them (`van der`, `de`).
+        author: Regex::new(
+            r"\b(?:[Bb]y|[Aa]uthors?:?)\s+(?:(?:Dr|Prof|Professor)\.?\s+)?((?:\p{Lu}\.\s?){0,3}\p{Lu}\p{Ll}+(?:[-'’]\p{Lu}?\p{Ll}+)*(?:\s+(?:(?:van|von|de|der|den|da|di|del|du|la|le)\s+)*(?:\p{Lu}\.\s?){0,3}\p{Lu}\p{Ll}+(?:[-'’]\p{Lu}?\p{Ll}+)*){0,3})\b",
+        )
+        .expect("regex"),
         max_results: Regex::new(r"(?i)\b(?:up to|top|first|at most|max(?:imum)?(?: of)?)\s+(\d{1,4})\b|최대\s*(\d{1,4})|(\d{1,4})\s*(?:개|편|건)").expect("regex"),
         quoted: Regex::new(r#"["“]([^"”]{3,200})["”]"#).expect("regex"),
         smiles: Regex::new(r"(?i)\bsmiles\s*[:=]?\s*([A-Za-z0-9@+\-\[\]\(\)=#$/\\%.]{3,})").expect("regex"),
@@ -106,6 +115,12 @@ fn taken(ranges: &[(usize, usize)], s: usize, e: usize) -> bool {
 fn group<'h>(c: &regex::Captures<'h>) -> Option<regex::Match<'h>> {
     (1..c.len()).find_map(|i| c.get(i))
 }
+
+/// Capitalised words that start a phrase after `by` but are not a personal name.
+const NOT_NAMES: &[&str] = &[
+    "The", "This", "That", "These", "Those", "A", "An", "Which", "What", "Whom", "Each", "Using",
+    "Source", "Year", "Date", "Type", "Default",
+];
 
 /// Extract parameters from a query.
 pub fn extract(query: &str) -> Vec<Extracted> {
@@ -234,7 +249,11 @@ pub fn extract(query: &str) -> Vec<Extracted> {
         "공시",
         "사업보고서",
         "보고서",
+        "재무",
         "filing",
+        "financial statement",
+        "disclosure",
+        "annual report",
     ]
     .iter()
     .any(|k| lower.contains(k));
@@ -322,6 +341,26 @@ pub fn extract(query: &str) -> Vec<Extracted> {
                 );
             }
         }
+        // A bare year in a filing question is the business year ("operating profit 2022"),
+        // unless the question already gives a range.
+        let ranged = out
+            .iter()
+            .any(|x| x.concept == "year_from" || x.concept == "year_to");
+        if !ranged {
+            for c in p.bare_year.captures_iter(query) {
+                let m = c.get(1).expect("group");
+                if let Ok(y) = m.as_str().parse::<i64>() {
+                    push(
+                        &mut out,
+                        &mut used,
+                        "fiscal_year",
+                        Value::from(y),
+                        m.start(),
+                        m.end(),
+                    );
+                }
+            }
+        }
     }
     for c in p.max_results.captures_iter(numeric) {
         let m = group(&c).expect("group");
@@ -337,6 +376,38 @@ pub fn extract(query: &str) -> Vec<Extracted> {
                 m.end(),
             );
         }
+    }
+    // Authors: a capitalised name after `by` (not `published by`, a publisher; not a name
+    // starting with an article or question word). The analyzer drops names of tools.
+    for c in p
+        .author
+        .captures_iter(if lower.contains("by") || lower.contains("author") {
+            query
+        } else {
+            ""
+        })
+    {
+        let all = c.get(0).expect("match");
+        let m = c.get(1).expect("group");
+        let name = m.as_str();
+        let name = name
+            .strip_suffix("'s")
+            .or(name.strip_suffix("’s"))
+            .unwrap_or(name);
+        let first = name.split_whitespace().next().unwrap_or("");
+        let before = lower[..all.start()].trim_end();
+        if before.ends_with("published") || before.ends_with("cited") || NOT_NAMES.contains(&first)
+        {
+            continue;
+        }
+        push(
+            &mut out,
+            &mut used,
+            "author",
+            Value::String(name.to_string()),
+            m.start(),
+            m.start() + name.len(),
+        );
     }
     for c in p.quoted.captures_iter(if query.contains(['"', '“']) {
         query
@@ -549,6 +620,28 @@ mod tests {
             ),
             Some("11011".into())
         );
+    }
+
+    #[test]
+    fn authors_and_bare_filing_years() {
+        assert_eq!(
+            get("articles by Prof. Anubhav Jain since 2019", "author"),
+            Some("Anubhav Jain".into())
+        );
+        assert_eq!(
+            get("work by Jan van der Berg's group", "author"),
+            Some("Jan van der Berg".into())
+        );
+        assert_eq!(get("papers published by Elsevier", "author"), None);
+        assert_eq!(get("sorted by The Date field", "author"), None);
+        assert_eq!(get("band gap by DFT", "author"), None);
+        // "Li Chen" is a name, not lithium.
+        assert_eq!(get("papers by Li Chen", "formula"), None);
+        assert_eq!(
+            get("net income 2019 in the annual report (DART)", "fiscal_year"),
+            Some(2019.into())
+        );
+        assert_eq!(get("papers on MOFs, 2019", "fiscal_year"), None);
     }
 
     #[test]
