@@ -417,39 +417,15 @@ impl PromptAll {
     ///
     /// Errors: the request fails, the server answers non-2xx, or the reply has no JSON object.
     pub fn plan(&self, g: &FrozenGraph, query: &str) -> Result<Vec<PlanStep>, String> {
-        let body = serde_json::json!({
-            "model": self.model,
-            "temperature": 0,
-            "messages": [
-                {"role": "system", "content": self.system},
-                {"role": "user", "content": query},
-            ],
-        });
-        let mut req = self
-            .agent
-            .post(&self.endpoint)
-            .header("Content-Type", "application/json");
-        if let Some(k) = &self.api_key {
-            req = req.header("Authorization", &format!("Bearer {k}"));
-        }
-        let resp = req
-            .send(body.to_string())
-            .map_err(|e| format!("LLM request to {} failed: {e}", self.endpoint))?;
-        let status = resp.status().as_u16();
-        let text = resp
-            .into_body()
-            .read_to_string()
-            .map_err(|e| format!("cannot read the LLM reply: {e}"))?;
-        if !(200..300).contains(&status) {
-            return Err(format!("LLM server answered HTTP {status}"));
-        }
-        let v: Value =
-            serde_json::from_str(&text).map_err(|e| format!("LLM reply is not JSON: {e}"))?;
-        let content = v
-            .pointer("/choices/0/message/content")
-            .and_then(Value::as_str)
-            .ok_or("LLM reply has no choices[0].message.content")?;
-        let plan = crate::route::analyzer::llm::extract_json(content)
+        let content = crate::route::analyzer::llm::chat(
+            &self.agent,
+            &self.endpoint,
+            &self.model,
+            self.api_key.as_deref(),
+            &self.system,
+            query,
+        )?;
+        let plan = crate::route::analyzer::llm::extract_json(&content)
             .ok_or("the LLM reply has no JSON object")?;
         Ok(parse_plan(g, &plan))
     }

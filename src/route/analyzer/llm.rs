@@ -57,49 +57,66 @@ impl<'g> Llm<'g> {
     }
 
     fn ask(&self, query: &str) -> Result<String, AnalyzerError> {
-        let body = serde_json::json!({
-            "model": self.model,
-            "temperature": 0,
-            "messages": [
-                {"role": "system", "content": self.prompt},
-                {"role": "user", "content": query},
-            ],
-        });
-        let mut req = self
-            .agent
-            .post(&self.endpoint)
-            .header("Content-Type", "application/json");
-        if let Some(k) = &self.api_key {
-            req = req.header("Authorization", &format!("Bearer {k}"));
-        }
-        let resp = req.send(body.to_string()).map_err(|e| AnalyzerError {
-            message: format!("LLM request to {} failed: {e}", self.endpoint),
-        })?;
-        let status = resp.status().as_u16();
-        let text = resp
-            .into_body()
-            .read_to_string()
-            .map_err(|e| AnalyzerError {
-                message: format!("cannot read the LLM reply: {e}"),
-            })?;
-        if !(200..300).contains(&status) {
-            return Err(AnalyzerError {
-                message: format!(
-                    "LLM server answered HTTP {status}: {}",
-                    text.chars().take(200).collect::<String>()
-                ),
-            });
-        }
-        let v: Value = serde_json::from_str(&text).map_err(|e| AnalyzerError {
-            message: format!("LLM server reply is not JSON: {e}"),
-        })?;
-        v.pointer("/choices/0/message/content")
-            .and_then(Value::as_str)
-            .map(str::to_string)
-            .ok_or_else(|| AnalyzerError {
-                message: "LLM reply has no choices[0].message.content".into(),
-            })
+        chat(
+            &self.agent,
+            &self.endpoint,
+            &self.model,
+            self.api_key.as_deref(),
+            &self.prompt,
+            query,
+        )
+        .map_err(|message| AnalyzerError { message })
     }
+}
+
+/// One OpenAI-compatible chat completion at temperature 0: `system` and `user` messages posted
+/// to `endpoint` (`.../chat/completions`), with a bearer token when `api_key` is given.
+/// Returns `choices[0].message.content`.
+///
+/// Errors (as a message): the request fails, the server answers non-2xx (with the first 200
+/// characters of its body), the reply is not JSON or has no content.
+pub fn chat(
+    agent: &ureq::Agent,
+    endpoint: &str,
+    model: &str,
+    api_key: Option<&str>,
+    system: &str,
+    user: &str,
+) -> Result<String, String> {
+    let body = serde_json::json!({
+        "model": model,
+        "temperature": 0,
+        "messages": [
+            {"role": "system", "content": system},
+            {"role": "user", "content": user},
+        ],
+    });
+    let mut req = agent
+        .post(endpoint)
+        .header("Content-Type", "application/json");
+    if let Some(k) = api_key {
+        req = req.header("Authorization", &format!("Bearer {k}"));
+    }
+    let resp = req
+        .send(body.to_string())
+        .map_err(|e| format!("LLM request to {endpoint} failed: {e}"))?;
+    let status = resp.status().as_u16();
+    let text = resp
+        .into_body()
+        .read_to_string()
+        .map_err(|e| format!("cannot read the LLM reply: {e}"))?;
+    if !(200..300).contains(&status) {
+        return Err(format!(
+            "LLM server answered HTTP {status}: {}",
+            text.chars().take(200).collect::<String>()
+        ));
+    }
+    let v: Value =
+        serde_json::from_str(&text).map_err(|e| format!("LLM server reply is not JSON: {e}"))?;
+    v.pointer("/choices/0/message/content")
+        .and_then(Value::as_str)
+        .map(str::to_string)
+        .ok_or_else(|| "LLM reply has no choices[0].message.content".to_string())
 }
 
 /// The JSON object inside a model reply (plain, or in a ``` fence, or surrounded by prose).
