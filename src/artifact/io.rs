@@ -464,30 +464,13 @@ pub fn remove_stale_temps(dir: &Path) {
     }
 }
 
-/// [`write_atomic`] with a caller-supplied writer (used by tests to fail mid-write).
+/// [`write_atomic`] with a caller-supplied writer (used by tests to fail mid-write): one
+/// [`write_all_atomic`] job.
 pub fn write_atomic_with(
     path: &Path,
     write: impl FnOnce(&mut std::fs::File) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    let tmp: PathBuf = dir.join(format!(".{name}.tmp-{}", std::process::id()));
-    let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
-        write(&mut f)?;
-        f.sync_all()?;
-        std::fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = std::fs::remove_file(&tmp);
-    }
-    result
+    write_all_atomic(vec![(path.to_path_buf(), Box::new(write))])
 }
 
 #[cfg(test)]
