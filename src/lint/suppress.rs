@@ -107,6 +107,18 @@ pub fn parse_file(file_id: FileId, file: &SourceFile) -> Vec<Suppression> {
         let Some(rest) = trimmed.strip_prefix(MARKER) else {
             continue;
         };
+        // A comment that starts like a suppression but cannot be read: reported, never ignored.
+        let malformed = |problem: String| {
+            let line_start = file.line_start(line_no);
+            Suppression {
+                file: file_id,
+                span: Span::new(line_start + hash, line_start + line.len()),
+                rules: Vec::new(),
+                reason: None,
+                lines: (line_no, line_no),
+                problem: Some(problem),
+            }
+        };
         let rest_offset = hash + 1 + (comment.len() - trimmed.len()) + MARKER.len();
         let rest_trim = rest.trim_start();
         let mut pos = rest_offset + (rest.len() - rest_trim.len());
@@ -117,30 +129,16 @@ pub fn parse_file(file_id: FileId, file: &SourceFile) -> Vec<Suppression> {
             pos += "allow(".len();
             (false, b)
         } else {
-            let line_start = file.line_start(line_no);
-            out.push(Suppression {
-                file: file_id,
-                span: Span::new(line_start + hash, line_start + line.len()),
-                rules: Vec::new(),
-                reason: None,
-                lines: (line_no, line_no),
-                problem: Some(format!(
+            out.push(malformed(
+                format!(
                     "`{}` is not a suppression: expected `allow(<rule>) -- <reason>` or `allow-file(<rule>) -- <reason>`",
                     rest_trim.split_whitespace().next().unwrap_or("")
-                )),
-            });
+                ),
+            ));
             continue;
         };
         let Some(close) = body.find(')') else {
-            let line_start = file.line_start(line_no);
-            out.push(Suppression {
-                file: file_id,
-                span: Span::new(line_start + hash, line_start + line.len()),
-                rules: Vec::new(),
-                reason: None,
-                lines: (line_no, line_no),
-                problem: Some("suppression has no closing `)`".to_string()),
-            });
+            out.push(malformed("suppression has no closing `)`".to_string()));
             continue;
         };
         let list = &body[..close];
