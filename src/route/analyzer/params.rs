@@ -297,69 +297,48 @@ pub fn extract(query: &str) -> Vec<Extracted> {
         }
     }
     let numeric = if has_digit { query } else { "" };
-    for c in p.year_from.captures_iter(numeric) {
-        let m = group(&c).expect("group");
-        if let Ok(y) = m.as_str().parse::<i64>() {
-            push(
-                &mut out,
-                &mut used,
-                "year_from",
-                Value::from(y),
-                m.start(),
-                m.end(),
-            );
-        }
-    }
-    for c in p.year_to.captures_iter(numeric) {
-        let m = group(&c).expect("group");
-        if let Ok(y) = m.as_str().parse::<i64>() {
-            push(
-                &mut out,
-                &mut used,
-                "year_to",
-                Value::from(y),
-                m.start(),
-                m.end(),
-            );
-        }
-    }
-    if dart_context {
-        for c in p
-            .year_ko
-            .captures_iter(query)
-            .chain(p.fiscal.captures_iter(query))
-        {
-            let m = c.get(1).expect("group");
+    // Years: the first group of each match, as an integer, bound to `concept`.
+    let push_years = |out: &mut Vec<Extracted>,
+                      used: &mut Vec<(usize, usize)>,
+                      matches: &mut dyn Iterator<Item = regex::Captures>,
+                      concept: &'static str| {
+        for c in matches {
+            let m = group(&c).expect("group");
             if let Ok(y) = m.as_str().parse::<i64>() {
-                push(
-                    &mut out,
-                    &mut used,
-                    "fiscal_year",
-                    Value::from(y),
-                    m.start(),
-                    m.end(),
-                );
+                push(out, used, concept, Value::from(y), m.start(), m.end());
             }
         }
+    };
+    push_years(
+        &mut out,
+        &mut used,
+        &mut p.year_from.captures_iter(numeric),
+        "year_from",
+    );
+    push_years(
+        &mut out,
+        &mut used,
+        &mut p.year_to.captures_iter(numeric),
+        "year_to",
+    );
+    if dart_context {
+        let mut stated = p
+            .year_ko
+            .captures_iter(query)
+            .chain(p.fiscal.captures_iter(query));
+        push_years(&mut out, &mut used, &mut stated, "fiscal_year");
         // A bare year in a filing question is the business year ("operating profit 2022"),
         // unless the question already gives a range.
         let ranged = out
             .iter()
             .any(|x| x.concept == "year_from" || x.concept == "year_to");
         if !ranged {
-            for c in p.bare_year.captures_iter(query) {
-                let m = c.get(1).expect("group");
-                if let Ok(y) = m.as_str().parse::<i64>() {
-                    push(
-                        &mut out,
-                        &mut used,
-                        "fiscal_year",
-                        Value::from(y),
-                        m.start(),
-                        m.end(),
-                    );
-                }
-            }
+            push_years(
+                &mut out,
+                &mut used,
+                &mut p.bare_year.captures_iter(query),
+                "fiscal_year",
+            );
         }
     }
     for c in p.max_results.captures_iter(numeric) {
