@@ -10,6 +10,7 @@ pub mod diagnostics;
 pub mod diff;
 pub mod eval;
 pub mod graph;
+pub mod import;
 pub mod lint;
 pub mod load;
 pub mod model;

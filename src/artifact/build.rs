@@ -214,6 +214,7 @@ fn compile_tables(p: &Project, _ix: &Index, units: &UnitTable) -> FrozenGraph {
                     .and_then(|v| v.as_str().map(str::to_string))
                     .unwrap_or_default(),
                 url: e.url.value.clone(),
+                mcp_tool: opt(&e.mcp_tool),
                 description: opt(&e.description),
                 parameters: params,
                 fields,

@@ -242,6 +242,9 @@ pub struct EndpointData {
     pub method: String,
     /// URL.
     pub url: String,
+    /// For `MCP` endpoints: the MCP tool name sent in `tools/call`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mcp_tool: Option<String>,
     /// Description.
     #[serde(default, skip_serializing_if = "skip_prose")]
     pub description: Option<String>,

@@ -10,6 +10,7 @@ pub use compile::{Stats, stats, stats_table};
 mod diff;
 mod eval;
 mod graph;
+mod import;
 mod route;
 mod synth;
 
@@ -49,6 +50,9 @@ pub enum Command {
     Diff(diff::DiffArgs),
     /// Measure routers on a benchmark file (the paper's metrics and baselines).
     Eval(eval::EvalArgs),
+    /// Write declaration files from an OpenAPI / Swagger document, an MCP server's tool list or
+    /// an OpenAI / Anthropic function-tool list.
+    Import(import::ImportArgs),
     /// Generate a synthetic inventory of N tools (for scaling measurements).
     #[command(name = "gen")]
     Gen(synth::GenArgs),
@@ -90,6 +94,7 @@ pub fn main() -> ExitCode {
         Command::Route(a) => route::run_route(a),
         Command::Diff(a) => diff::run_diff(a),
         Command::Eval(a) => eval::run_eval(a),
+        Command::Import(a) => import::run_import(a),
         Command::Gen(a) => synth::run_gen(a),
     };
     ExitCode::from(code)

@@ -148,6 +148,18 @@ impl Side {
     pub fn from_project_dir(root: &Path, label: &str, prefix: &str) -> Result<Side, SideError> {
         let loaded =
             crate::load::load_project(root).map_err(|e| SideError::new(format!("{label}: {e}")))?;
+        Side::from_loaded(loaded, label, prefix)
+    }
+
+    /// A loaded project (from disk or from memory, [`crate::load::load_sources`]), compiled in
+    /// memory; file names in locations are prefixed with `prefix`.
+    ///
+    /// Errors: a file that does not load.
+    pub fn from_loaded(
+        loaded: crate::load::Loaded,
+        label: &str,
+        prefix: &str,
+    ) -> Result<Side, SideError> {
         let errors: Vec<_> = loaded
             .diagnostics
             .iter()

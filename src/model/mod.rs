@@ -18,7 +18,8 @@ pub use config::{Config, LevelSetting};
 pub use intent::{Domain, FieldGroup, Intent, IntentFile};
 pub use spanned::Sp;
 pub use tool::{
-    Binding, Endpoint, HttpMethod, Licence, Parameter, Provenance, ResponseField, Tool,
+    Annotations, Binding, Endpoint, HttpMethod, Licence, McpServer, ParamLocation, Parameter,
+    Provenance, ResponseField, Tool,
 };
 pub use value::{Scalar, Template, ValueType};
 

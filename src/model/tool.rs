@@ -40,8 +40,29 @@ pub struct Tool {
     /// The data licence.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub licence: Option<Sp<Licence>>,
+    /// The MCP server this tool's `MCP` endpoints are called on (set by `import mcp`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mcp_server: Option<Sp<McpServer>>,
     /// The callable endpoints (at least one).
     pub endpoints: Vec<Sp<Endpoint>>,
+}
+
+/// How to reach the MCP server of a tool whose endpoints are MCP tools (`method: MCP`).
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct McpServer {
+    /// The server's own name (`serverInfo.name` from `initialize`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<Sp<String>>,
+    /// The server's own version (`serverInfo.version`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<Sp<String>>,
+    /// The command line that starts the server on stdio (`npx -y @modelcontextprotocol/server-memory`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<Sp<String>>,
+    /// The streamable-HTTP endpoint of the server (`http://127.0.0.1:8000/mcp`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<Sp<String>>,
 }
 
 /// Provenance of a tool's data (paper section 4: provenance attached to every planned field).
@@ -105,8 +126,34 @@ pub enum HttpMethod {
     Patch,
     /// DELETE
     Delete,
+    /// HEAD
+    Head,
+    /// OPTIONS
+    Options,
+    /// TRACE
+    Trace,
     /// Not HTTP (a local store or a file download).
     Local,
+    /// An MCP tool, called with `tools/call` on the tool's `mcp_server`; `mcp_tool` names it.
+    Mcp,
+}
+
+impl HttpMethod {
+    /// The upper-case spelling used in declarations and plans (`GET`, `MCP`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HttpMethod::Get => "GET",
+            HttpMethod::Post => "POST",
+            HttpMethod::Put => "PUT",
+            HttpMethod::Patch => "PATCH",
+            HttpMethod::Delete => "DELETE",
+            HttpMethod::Head => "HEAD",
+            HttpMethod::Options => "OPTIONS",
+            HttpMethod::Trace => "TRACE",
+            HttpMethod::Local => "LOCAL",
+            HttpMethod::Mcp => "MCP",
+        }
+    }
 }
 
 /// One callable endpoint of a tool (paper node `Endpoint`).
@@ -115,19 +162,87 @@ pub enum HttpMethod {
 pub struct Endpoint {
     /// Endpoint id, unique within the tool (`summary`).
     pub id: Sp<String>,
-    /// HTTP method (`GET`, `POST`, ...; `LOCAL` for an internal store).
+    /// HTTP method (`GET`, `POST`, ...; `LOCAL` for an internal store; `MCP` for an MCP tool).
     pub method: Sp<HttpMethod>,
-    /// Full URL or URL template of the endpoint.
+    /// Full URL or URL template of the endpoint (`mcp://<server>/<tool>` for an MCP tool).
     pub url: Sp<String>,
     /// What the endpoint returns.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<Sp<String>>,
+    /// For `method: MCP`: the MCP tool name sent in `tools/call` (the provider's spelling).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mcp_tool: Option<Sp<String>>,
+    /// Behaviour hints (MCP tool annotations; also set for HTTP endpoints by hand).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub annotations: Option<Sp<Annotations>>,
+    /// True when a destructive endpoint may be planned (see the `destructive-endpoint` rule).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allow_destructive: Option<Sp<bool>>,
     /// Request parameters.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub parameters: Vec<Sp<Parameter>>,
     /// Response fields.
     #[serde(default)]
     pub fields: Vec<Sp<ResponseField>>,
+}
+
+/// Behaviour hints of an endpoint, after MCP's `ToolAnnotations` (revision 2025-06-18). Hints
+/// are not guarantees: they come from the server.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Annotations {
+    /// The endpoint does not modify its environment (MCP `readOnlyHint`; default false).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<Sp<bool>>,
+    /// The endpoint may perform destructive updates (MCP `destructiveHint`; MCP's default is true
+    /// when `read_only` is false).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub destructive: Option<Sp<bool>>,
+    /// Calling it twice with the same arguments has no further effect (MCP `idempotentHint`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idempotent: Option<Sp<bool>>,
+    /// The endpoint reaches an open world of external entities (MCP `openWorldHint`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub open_world: Option<Sp<bool>>,
+}
+
+impl Endpoint {
+    /// Whether the endpoint may destroy data: its annotations say so (explicitly, or by MCP's
+    /// default: `destructive` absent and `read_only: false`), or it is an HTTP `DELETE`.
+    pub fn is_destructive(&self) -> bool {
+        if let Some(a) = &self.annotations {
+            if let Some(d) = &a.destructive {
+                return d.value;
+            }
+            if let Some(r) = &a.read_only {
+                return !r.value;
+            }
+        }
+        self.method.value == HttpMethod::Delete
+    }
+
+    /// Whether the declaration allows planning a destructive endpoint (absent means no).
+    pub fn destructive_allowed(&self) -> bool {
+        self.allow_destructive.as_ref().is_some_and(|a| a.value)
+    }
+}
+
+/// Where a parameter is sent (OpenAPI `in`, plus `body` for JSON request-body properties).
+#[derive(
+    Clone, Copy, Debug, Deserialize, Serialize, JsonSchema, PartialEq, Eq, Hash, PartialOrd, Ord,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum ParamLocation {
+    /// The URL query string.
+    Query,
+    /// A `{name}` segment of the URL template.
+    Path,
+    /// An HTTP header.
+    Header,
+    /// A cookie.
+    Cookie,
+    /// A property of the JSON request body (or of an MCP tool's `arguments`).
+    Body,
 }
 
 /// A request parameter (paper node `Parameter`).
@@ -162,6 +277,20 @@ pub struct Parameter {
     /// What the parameter means.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<Sp<String>>,
+    /// Where the value is sent (default: the query string, or the body for `POST`/`MCP`).
+    #[serde(default, rename = "in", skip_serializing_if = "Option::is_none")]
+    pub location: Option<Sp<ParamLocation>>,
+    /// JSON-Schema `format` of the value as published (`int64`, `uri`, `email`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<Sp<String>>,
+    /// OpenAPI serialisation style when it is not the location's default (`form`, `simple`,
+    /// `spaceDelimited`, `pipeDelimited`, `deepObject`, `matrix`, `label`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub style: Option<Sp<String>>,
+    /// OpenAPI `explode` when it is not the style's default: whether array items are sent as
+    /// repeated parameters (`true`) or joined into one value (`false`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub explode: Option<Sp<bool>>,
 }
 
 impl Parameter {
@@ -241,6 +370,16 @@ pub struct ResponseField {
     /// What the field holds.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<Sp<String>>,
+    /// Whether every record carries the field (the response schema's `required`; absent means
+    /// unknown).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub required: Option<Sp<bool>>,
+    /// Whether the value may be `null` (JSON Schema `nullable` or a `null` type).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nullable: Option<Sp<bool>>,
+    /// JSON-Schema `format` of the value as published (`int64`, `uri`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<Sp<String>>,
 }
 
 impl ResponseField {

@@ -18,8 +18,8 @@
 
 use super::bind;
 use super::{
-    FieldMeta, FieldReason, MatchKindName, Plan, PlanStatus, PlannedField, SkippedTool, Step,
-    Understanding,
+    FieldMeta, FieldReason, MatchKindName, McpCall, Plan, PlanStatus, PlannedField, SkippedTool,
+    Step, Understanding,
 };
 use crate::artifact::{FieldKey, FrozenGraph, MatchKind, Posting, ToolData};
 use crate::model::normalise_alias;
@@ -429,6 +429,10 @@ pub fn route(g: &FrozenGraph, u: &Understanding, opts: &Options) -> Plan {
             endpoint: e.id.clone(),
             method: e.method.clone(),
             url: e.url.clone(),
+            call: e.mcp_tool.as_ref().map(|name| McpCall {
+                name: name.clone(),
+                arguments: params.clone(),
+            }),
             params,
             missing_required: missing,
             auth,

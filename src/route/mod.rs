@@ -165,6 +165,10 @@ pub struct Step {
     pub url: String,
     /// Bound parameters, in the tool's own names.
     pub params: BTreeMap<String, serde_json::Value>,
+    /// For an MCP endpoint: the `tools/call` request parameters to send (`{"name": <MCP tool>,
+    /// "arguments": <params>}`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub call: Option<McpCall>,
     /// Required parameters that could not be bound.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub missing_required: Vec<String>,
@@ -180,6 +184,16 @@ pub struct Step {
     pub score: u32,
     /// Why this tool was chosen.
     pub why: String,
+}
+
+/// The `params` of an MCP `tools/call` request (MCP revision 2025-06-18, section "Calling
+/// tools").
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct McpCall {
+    /// The MCP tool name.
+    pub name: String,
+    /// The arguments object: the bound parameters.
+    pub arguments: BTreeMap<String, serde_json::Value>,
 }
 
 /// A named tool that is not planned.

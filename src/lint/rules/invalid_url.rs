@@ -3,8 +3,10 @@
 //! ## What it finds
 //! An endpoint `url` that is not an address a client can call: empty, with whitespace, without a
 //! scheme, with a scheme other than `http`/`https` (any scheme is allowed for `method: LOCAL`
-//! stores, but never `javascript:` or `data:`), or with a `{placeholder}` that names no parameter
-//! of the endpoint.
+//! stores, but never `javascript:` or `data:`; `method: MCP` endpoints use `mcp://<server>/<tool>`
+//! and name their MCP tool in `mcp_tool`), or with a `{placeholder}` that names no parameter of
+//! the endpoint. A URL may start with a placeholder for its base URL (`{base_url}/pets`) when the
+//! endpoint declares that parameter (imported documents that publish no absolute server).
 //!
 //! ## Why it matters for routing
 //! Plans must be executable: the router fills path placeholders from bound parameters, and a
@@ -58,12 +60,30 @@ impl Rule for InvalidUrl {
                 let url = &e.url.value;
                 let scheme = url.split_once("://").map(|(s, _)| s.to_ascii_lowercase());
                 let local = e.method.value == HttpMethod::Local;
+                let mcp = e.method.value == HttpMethod::Mcp;
+                let base_placeholder = url
+                    .strip_prefix('{')
+                    .and_then(|r| r.split_once('}'))
+                    .is_some_and(|(name, _)| e.parameters.iter().any(|p| p.name.value == name));
                 let problem = if url.trim().is_empty() {
                     Some("is empty".to_string())
                 } else if url.chars().any(|c| c.is_whitespace() || c.is_control()) {
                     Some("contains whitespace".to_string())
                 } else {
                     match &scheme {
+                        _ if mcp && scheme.as_deref() != Some("mcp") => Some(
+                            "is not an MCP address; an MCP endpoint's url is `mcp://<server>/<tool>`"
+                                .to_string(),
+                        ),
+                        _ if mcp && e.mcp_tool.is_none() => Some(
+                            "belongs to an MCP endpoint without `mcp_tool` (the name sent in `tools/call`)"
+                                .to_string(),
+                        ),
+                        Some(s) if s == "mcp" && !mcp => Some(
+                            "uses the `mcp` scheme, which only `method: MCP` endpoints can call".to_string(),
+                        ),
+                        _ if mcp => None,
+                        None if base_placeholder => None,
                         None => Some("has no scheme (`https://...`)".to_string()),
                         Some(s)
                             if s.is_empty()

@@ -1,0 +1,271 @@
+//! `schemarouter import openapi|mcp|openai SOURCE...`: write declaration files from the tool
+//! catalogs people already have.
+
+use super::EXIT_USAGE;
+use crate::diagnostics::render::{OutputFormat, render};
+use crate::diff::render::{DiffFormat, RenderOptions};
+use crate::import::run::{FileStatus, Kind};
+use crate::import::{ImportRequest, Options, SourceSpec, mcp_client};
+use crate::source::Format;
+use clap::{Args, ValueEnum};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// What the source is.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum KindArg {
+    /// An OpenAPI 3.0 / 3.1 or Swagger 2.0 document (JSON or YAML).
+    Openapi,
+    /// An MCP `tools/list` result saved to a file, or a live server (`--command`, `--url`).
+    Mcp,
+    /// An OpenAI or Anthropic function-tool list (JSON).
+    Openai,
+}
+
+/// File format of the declarations written.
+#[derive(Clone, Copy, Debug, Default, ValueEnum)]
+pub enum FileFormat {
+    /// YAML (default).
+    #[default]
+    Yaml,
+    /// TOML.
+    Toml,
+}
+
+/// How findings and the summary are printed.
+#[derive(Clone, Copy, Debug, Default, ValueEnum, PartialEq, Eq)]
+pub enum MessageFormat {
+    /// Code frames with carets and help (default).
+    #[default]
+    Human,
+    /// One line per finding.
+    Concise,
+    /// One JSON document: files, findings and upstream changes.
+    Json,
+}
+
+/// Arguments of `import`.
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// What the sources are.
+    #[arg(value_enum)]
+    pub kind: KindArg,
+    /// Source files (one tool each).
+    pub sources: Vec<PathBuf>,
+    /// `mcp`: start this MCP server on stdio and read its tools (`"npx -y @modelcontextprotocol/server-memory"`).
+    #[arg(long, value_name = "CMD ARGS...")]
+    pub command: Option<String>,
+    /// `mcp`: read the tools of this streamable-HTTP MCP server.
+    #[arg(long, value_name = "URL")]
+    pub url: Option<String>,
+    /// The project folder (default: the current folder; created when missing).
+    #[arg(long, default_value = ".")]
+    pub project: PathBuf,
+    /// Tool id (default: from the source's title).
+    #[arg(long)]
+    pub tool: Option<String>,
+    /// Domain id (default: the tool id; declared under `intents/` when the project lacks it).
+    #[arg(long)]
+    pub domain: Option<String>,
+    /// Where tool files go (default: the project's `schemas/`).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Import only endpoints whose id, source name (operationId, MCP tool name) or path matches
+    /// this glob.
+    #[arg(long, value_name = "GLOB")]
+    pub only: Option<String>,
+    /// Print what would change; write nothing.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Format of new declaration files (existing files keep theirs).
+    #[arg(long, value_enum, default_value_t)]
+    pub format: FileFormat,
+    /// How findings and the summary are printed.
+    #[arg(long, value_enum, default_value_t)]
+    pub message_format: MessageFormat,
+    /// Seconds a live MCP server has to answer `initialize` and `tools/list`.
+    #[arg(long, default_value_t = 60)]
+    pub timeout: u64,
+}
+
+/// Run `import`.
+pub fn run_import(args: ImportArgs) -> u8 {
+    let kind = match args.kind {
+        KindArg::Openapi => Kind::OpenApi,
+        KindArg::Mcp => Kind::Mcp,
+        KindArg::Openai => Kind::OpenAi,
+    };
+    let mut sources: Vec<SourceSpec> = args.sources.iter().cloned().map(SourceSpec::File).collect();
+    if args.command.is_some() || args.url.is_some() {
+        if kind != Kind::Mcp {
+            eprintln!("error: `--command` and `--url` are for `import mcp`");
+            return EXIT_USAGE;
+        }
+        if let Some(c) = &args.command {
+            if c.trim().is_empty() {
+                eprintln!(
+                    "error: `--command` is empty\n  help: give the command line that starts the server, e.g. --command \"npx -y @modelcontextprotocol/server-memory\""
+                );
+                return EXIT_USAGE;
+            }
+            sources.push(SourceSpec::Live(mcp_client::Server::Command(c.clone())));
+        }
+        if let Some(u) = &args.url {
+            if !(u.starts_with("http://") || u.starts_with("https://")) {
+                eprintln!(
+                    "error: `--url {u}` is not an http(s) URL\n  help: give the server's streamable-HTTP endpoint, e.g. --url http://127.0.0.1:8000/mcp"
+                );
+                return EXIT_USAGE;
+            }
+            sources.push(SourceSpec::Live(mcp_client::Server::Url(u.clone())));
+        }
+    }
+    if sources.is_empty() {
+        let what = match kind {
+            Kind::Mcp => "a saved tools/list file, or --command / --url",
+            _ => "a source file",
+        };
+        eprintln!("error: nothing to import: give {what}");
+        return EXIT_USAGE;
+    }
+    let only = match &args.only {
+        Some(g) => match globset::Glob::new(g) {
+            Ok(g) => Some(g.compile_matcher()),
+            Err(e) => {
+                eprintln!("error: `--only {g}` is not a glob: {e}");
+                return EXIT_USAGE;
+            }
+        },
+        None => None,
+    };
+    for (flag, v) in [("--tool", &args.tool), ("--domain", &args.domain)] {
+        if let Some(v) = v
+            && (v.is_empty()
+                || v.chars()
+                    .any(|c| !(c.is_alphanumeric() || "_-.".contains(c))))
+        {
+            eprintln!(
+                "error: `{flag} {v}` is not an id\n  help: ids use letters, digits, `_`, `-` and `.`"
+            );
+            return EXIT_USAGE;
+        }
+    }
+    let req = ImportRequest {
+        kind,
+        sources,
+        project: args.project.clone(),
+        out: args.out.clone(),
+        format: match args.format {
+            FileFormat::Yaml => Format::Yaml,
+            FileFormat::Toml => Format::Toml,
+        },
+        options: Options {
+            tool: args.tool.clone(),
+            domain: args.domain.clone(),
+            only,
+            source_stem: String::new(),
+        },
+        dry_run: args.dry_run,
+        timeout: Duration::from_secs(args.timeout.max(1)),
+    };
+    let outcome = match crate::import::run(&req) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return EXIT_USAGE;
+        }
+    };
+    let refused = outcome.refused();
+    if args.message_format == MessageFormat::Json {
+        let findings: serde_json::Value = serde_json::from_str(&render(
+            OutputFormat::Json,
+            &outcome.findings,
+            &outcome.sources,
+            false,
+        ))
+        .unwrap_or(serde_json::Value::Null);
+        let files: Vec<serde_json::Value> = outcome
+            .files
+            .iter()
+            .map(|f| {
+                serde_json::json!({
+                    "path": f.path.display().to_string(),
+                    "tool": f.tool,
+                    "status": match f.status { FileStatus::New => "new", FileStatus::Updated => "updated", FileStatus::Unchanged => "unchanged" },
+                    "endpoints": f.counts.0,
+                    "parameters": f.counts.1,
+                    "fields": f.counts.2,
+                    "changes": f.changes.as_ref().map(|r| serde_json::to_value(r).unwrap_or_default()),
+                })
+            })
+            .collect();
+        let doc = serde_json::json!({
+            "refused": refused,
+            "dry_run": args.dry_run,
+            "written": outcome.written,
+            "files": files,
+            "support_files": outcome.support_files.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
+            "notes": outcome.notes,
+            "findings": findings,
+        });
+        println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+        return if refused { 1 } else { 0 };
+    }
+    let color = super::stdout_color();
+    if !outcome.findings.is_empty() {
+        let f = match args.message_format {
+            MessageFormat::Concise => OutputFormat::Concise,
+            _ => OutputFormat::Human,
+        };
+        eprint!("{}", render(f, &outcome.findings, &outcome.sources, color));
+    }
+    if refused {
+        eprintln!("import refused: nothing was written (fix the errors above, then import again)");
+        return 1;
+    }
+    let verb = if args.dry_run { "would write" } else { "wrote" };
+    for f in &outcome.files {
+        let status = match f.status {
+            FileStatus::New => "new",
+            FileStatus::Updated => "updated",
+            FileStatus::Unchanged => "unchanged",
+        };
+        println!(
+            "{status:<9} {}  ({}: {} endpoint(s), {} parameter(s), {} field(s))",
+            f.path.display(),
+            f.tool,
+            f.counts.0,
+            f.counts.1,
+            f.counts.2
+        );
+        if let Some(r) = &f.changes {
+            let text = crate::diff::render::render(
+                DiffFormat::Human,
+                r,
+                RenderOptions {
+                    fail_on: crate::diff::FailOn::None,
+                    color,
+                },
+            );
+            println!("  upstream changes:");
+            for l in text.lines() {
+                println!("    {l}");
+            }
+        }
+    }
+    for p in &outcome.support_files {
+        println!("{verb:<9} {}", p.display());
+    }
+    for n in &outcome.notes {
+        println!("note: {n}");
+    }
+    if args.dry_run {
+        println!("dry run: nothing was written");
+    } else if outcome.written {
+        println!(
+            "next: `schemarouter check {}` lists what a person must add (concepts, units, groups, intents, source type, licence verification)",
+            args.project.display()
+        );
+    }
+    0
+}

@@ -1,0 +1,244 @@
+//! MCP `tools/list` results (saved to a file, or read from a live server by [`super::mcp_client`]):
+//! one tool per server, one endpoint per MCP tool (`method: MCP`, `mcp_tool: <name>`).
+//!
+//! `inputSchema` becomes parameters and `outputSchema` response fields, by the shared JSON-Schema
+//! mapping; each tool's schemas are JSON Schema documents of their own, so `#/$defs/...`
+//! references resolve inside them. A tool without `outputSchema` gets one `result` field and a
+//! finding (field projection cannot help). `annotations` become the endpoint's hints.
+//!
+//! Accepted file shapes: a `tools/list` result (`{"tools": [...], "nextCursor": ...}`), the
+//! JSON-RPC response around it (`{"jsonrpc": "2.0", "result": {...}}`), a list of either (the
+//! pages of one listing), or a bare list of tools; an optional top-level `serverInfo` names the
+//! server.
+
+use super::refs::{Loc, Resolver};
+use super::schema::Mapper;
+use super::{Imported, Options, codes, unique};
+use crate::diagnostics::Severity;
+use crate::model::{Annotations, Endpoint, HttpMethod, McpServer, Sp, Tool};
+use serde_json::Value;
+use std::collections::BTreeSet;
+
+/// Where the server came from (for the tool's `mcp_server`).
+#[derive(Clone, Debug, Default)]
+pub struct ServerOrigin {
+    /// The command line (stdio).
+    pub command: Option<String>,
+    /// The URL (streamable HTTP).
+    pub url: Option<String>,
+}
+
+/// The tool objects of a `tools/list` file, as locations.
+fn tool_locs<'a>(root: &Loc<'a>, out: &mut Vec<Loc<'a>>) -> bool {
+    match root.value {
+        Value::Object(o) if o.contains_key("result") => match root.get("result") {
+            Some(r) => tool_locs(&r, out),
+            None => false,
+        },
+        Value::Object(o) if o.contains_key("tools") => {
+            let Some(t) = root.get("tools") else {
+                return false;
+            };
+            let Value::Array(a) = t.value else {
+                return false;
+            };
+            for i in 0..a.len() {
+                out.extend(t.get(&i.to_string()));
+            }
+            true
+        }
+        Value::Array(a) => {
+            let mut ok = true;
+            for i in 0..a.len() {
+                let Some(item) = root.get(&i.to_string()) else {
+                    continue;
+                };
+                if item.value.get("name").is_some() && item.value.get("tools").is_none() {
+                    out.push(item);
+                } else {
+                    ok &= tool_locs(&item, out);
+                }
+            }
+            ok
+        }
+        _ => false,
+    }
+}
+
+fn str_at<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
+    v.get(key)
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+}
+
+/// Import a `tools/list` result (the resolver's root document).
+pub fn import(r: &Resolver, opts: &Options, origin: &ServerOrigin) -> Imported {
+    let mut m = Mapper::new(r);
+    let root = r.root();
+    let mut tools = Vec::new();
+    if !tool_locs(&root, &mut tools) {
+        let hint = if root.value.get("openapi").is_some() || root.value.get("swagger").is_some() {
+            "this is an OpenAPI document: use `schemarouter import openapi`"
+        } else {
+            "save the `result` of a `tools/list` request: `{\"tools\": [{\"name\": ..., \"inputSchema\": {...}}]}`"
+        };
+        m.report(
+            codes::UNSUPPORTED_SOURCE,
+            Severity::Error,
+            &root,
+            "not an MCP tools/list result: no `tools` list found",
+            hint,
+        );
+        return Imported::failed(m.findings);
+    }
+    let info = root.value.get("serverInfo").cloned().unwrap_or(Value::Null);
+    let server_name = str_at(&info, "name").map(str::to_string);
+    let title = str_at(&info, "title")
+        .or(server_name.as_deref())
+        .map(str::to_string)
+        .unwrap_or_else(|| opts.source_stem.clone());
+    let tool_id = opts
+        .tool
+        .clone()
+        .unwrap_or_else(|| super::tool_id(&title, &opts.source_stem));
+    let mut used = BTreeSet::new();
+    let mut endpoints = Vec::new();
+    for t in &tools {
+        let Some(name) = str_at(t.value, "name") else {
+            m.report(
+                codes::UNSUPPORTED_SOURCE,
+                Severity::Error,
+                t,
+                "an MCP tool without a `name`",
+                "every tool in `tools/list` has a `name` (MCP revision 2025-06-18, `Tool`)",
+            );
+            continue;
+        };
+        let id = unique(super::snake(name), &mut used);
+        if !opts.selects(&[id.as_str(), name]) {
+            continue;
+        }
+        m.begin(format!("{tool_id}/{id}"));
+        let description = str_at(t.value, "description")
+            .or_else(|| str_at(t.value, "title"))
+            .map(str::to_string);
+        let mut e = Endpoint {
+            id: Sp::synthetic(id.clone()),
+            method: Sp::synthetic(HttpMethod::Mcp),
+            url: Sp::synthetic(format!("mcp://{tool_id}/{}", url_segment(name))),
+            description: description.map(Sp::synthetic),
+            mcp_tool: Some(Sp::synthetic(name.to_string())),
+            annotations: annotations(t.value.get("annotations")),
+            allow_destructive: None,
+            parameters: Vec::new(),
+            fields: Vec::new(),
+        };
+        let base = format!("{}/inputSchema", t.pointer);
+        if t.value.get("inputSchema").is_some()
+            && let Some(input) = r.scoped(t.doc, &base)
+        {
+            e.parameters = m.body_parameters(&input, true, None);
+        }
+        let out_ptr = format!("{}/outputSchema", t.pointer);
+        match r.scoped(t.doc, &out_ptr).filter(|l| l.value.is_object()) {
+            Some(output) => {
+                let (fields, _records) = m.response_fields(&output);
+                e.fields = fields;
+            }
+            None => {
+                e.fields = vec![super::result_field(
+                    "The tool's result content (the tool declares no outputSchema).",
+                )];
+                m.report(
+                    codes::NO_RESPONSE_SCHEMA,
+                    Severity::Warning,
+                    t,
+                    format!("MCP tool `{name}` declares no `outputSchema`; imported with one field `result`"),
+                    "field projection cannot help for this tool: its whole result reaches the reader. Ask the server to declare an outputSchema (MCP 2025-06-18), or declare the fields by hand",
+                );
+            }
+        }
+        endpoints.push(Sp::synthetic(e));
+    }
+    if endpoints.is_empty() && m.findings.iter().all(|d| d.severity != Severity::Error) {
+        let why = if opts.only.is_some() {
+            "no MCP tool matches `--only`"
+        } else {
+            "the server lists no tools"
+        };
+        m.report(
+            codes::UNSUPPORTED_SOURCE,
+            Severity::Error,
+            &root,
+            format!("nothing to import: {why}"),
+            "a tool needs at least one endpoint",
+        );
+    }
+    let server = McpServer {
+        name: server_name.clone().map(Sp::synthetic),
+        version: str_at(&info, "version").map(|s| Sp::synthetic(s.to_string())),
+        command: origin.command.clone().map(Sp::synthetic),
+        url: origin.url.clone().map(Sp::synthetic),
+    };
+    let has_server = server.name.is_some() || server.command.is_some() || server.url.is_some();
+    let domain = opts.domain_for(&tool_id);
+    let tool = Tool {
+        id: Sp::synthetic(tool_id),
+        title: Sp::synthetic(title),
+        names: Vec::new(),
+        description: str_at(root.value, "instructions")
+            .and_then(super::first_paragraph)
+            .map(Sp::synthetic),
+        domain: Sp::synthetic(domain),
+        source_type: None,
+        priority: None,
+        provenance: None,
+        licence: None,
+        mcp_server: has_server.then(|| Sp::synthetic(server)),
+        endpoints,
+    };
+    Imported {
+        tool: Some(tool),
+        source_kind: "MCP tools/list".to_string(),
+        source_version: str_at(&info, "version").map(str::to_string),
+        findings: m.findings,
+    }
+}
+
+/// MCP tool annotations as endpoint hints.
+fn annotations(v: Option<&Value>) -> Option<Sp<Annotations>> {
+    let v = v?;
+    let b = |k: &str| v.get(k).and_then(Value::as_bool).map(Sp::synthetic);
+    let a = Annotations {
+        read_only: b("readOnlyHint"),
+        destructive: b("destructiveHint"),
+        idempotent: b("idempotentHint"),
+        open_world: b("openWorldHint"),
+    };
+    (a != Annotations::default()).then(|| Sp::synthetic(a))
+}
+
+/// A tool name as one URL path segment (percent-encoding what a URL cannot hold).
+fn url_segment(name: &str) -> String {
+    let mut s = String::new();
+    for b in name.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {
+            s.push(b as char);
+        } else {
+            s.push_str(&format!("%{b:02X}"));
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn url_segments_are_encoded() {
+        assert_eq!(url_segment("get_file info"), "get_file%20info");
+        assert_eq!(url_segment("a/b"), "a%2Fb");
+    }
+}

@@ -1,0 +1,115 @@
+//! A live MCP server's tool list, read with the official Rust SDK (`rmcp`): start the server
+//! (a child process on stdio, or a streamable-HTTP endpoint), run `initialize`, page through
+//! `tools/list`, shut it down. Everything happens within one timeout; a server that does not
+//! answer in time is stopped and reported.
+//!
+//! The result is a JSON document in the saved-file shape ([`super::mcp`]), so live and saved
+//! tool lists go through the same mapping.
+
+use rmcp::ServiceExt;
+use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+use serde_json::{Value, json};
+use std::process::Stdio;
+use std::time::Duration;
+
+/// Where the server is.
+#[derive(Clone, Debug)]
+pub enum Server {
+    /// A command line started as a child process speaking MCP on stdio.
+    Command(String),
+    /// A streamable-HTTP endpoint (`http://127.0.0.1:8000/mcp`).
+    Url(String),
+}
+
+/// The `tools/list` of a live server, as `{"serverInfo": ..., "instructions": ..., "tools":
+/// [...]}` (JSON text, pretty-printed so that findings can point at lines).
+///
+/// Errors: a command that cannot be split or started, a server that fails `initialize` or
+/// `tools/list`, or that does not finish within `timeout` (its stderr tail is included).
+pub fn list_tools(server: &Server, timeout: Duration) -> Result<String, String> {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the async runtime: {e}"))?;
+    let result = rt.block_on(async {
+        match tokio::time::timeout(timeout, fetch(server)).await {
+            Ok(r) => r,
+            Err(_) => Err(format!(
+                "the server did not finish `initialize` and `tools/list` within {} s (raise `--timeout`)",
+                timeout.as_secs()
+            )),
+        }
+    });
+    // Child processes are killed when their transport is dropped (inside `fetch`).
+    rt.shutdown_timeout(Duration::from_secs(2));
+    result
+}
+
+async fn fetch(server: &Server) -> Result<String, String> {
+    match server {
+        Server::Command(cmdline) => {
+            let words = shlex::split(cmdline)
+                .filter(|w| !w.is_empty())
+                .ok_or_else(|| {
+                    format!("cannot split the command `{cmdline}` into words (unbalanced quotes?)")
+                })?;
+            let mut cmd = tokio::process::Command::new(&words[0]);
+            cmd.args(&words[1..]);
+            let (transport, stderr) = TokioChildProcess::builder(cmd)
+                .stderr(Stdio::piped())
+                .spawn()
+                .map_err(|e| format!("cannot start `{}`: {e}", words[0]))?;
+            // Keep the last lines of the server's stderr for error messages.
+            let tail = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+            if let Some(err) = stderr {
+                let tail = tail.clone();
+                tokio::spawn(async move {
+                    use tokio::io::AsyncBufReadExt;
+                    let mut lines = tokio::io::BufReader::new(err).lines();
+                    while let Ok(Some(l)) = lines.next_line().await {
+                        let mut t = tail.lock().unwrap_or_else(|p| p.into_inner());
+                        t.push(l);
+                        if t.len() > 8 {
+                            t.remove(0);
+                        }
+                    }
+                });
+            }
+            let r = session(().serve(transport).await).await;
+            r.map_err(|e| {
+                let t = tail.lock().map(|t| t.join("\n")).unwrap_or_default();
+                if t.trim().is_empty() {
+                    e
+                } else {
+                    format!("{e}\nthe server's last stderr lines:\n{t}")
+                }
+            })
+        }
+        Server::Url(url) => {
+            let transport = StreamableHttpClientTransport::from_uri(url.as_str());
+            session(().serve(transport).await).await
+        }
+    }
+}
+
+async fn session<E: std::fmt::Display>(
+    running: Result<rmcp::service::RunningService<rmcp::RoleClient, ()>, E>,
+) -> Result<String, String> {
+    let client = running.map_err(|e| format!("`initialize` failed: {e}"))?;
+    let info = client.peer_info().map(|i| (*i).clone());
+    let tools = client.list_all_tools().await;
+    let _ = client.cancel().await;
+    let tools = tools.map_err(|e| format!("`tools/list` failed: {e}"))?;
+    let tools: Vec<Value> = tools
+        .iter()
+        .map(|t| serde_json::to_value(t).unwrap_or(Value::Null))
+        .collect();
+    let mut doc = json!({ "tools": tools });
+    if let Some(info) = info {
+        doc["serverInfo"] = serde_json::to_value(&info.server_info).unwrap_or(Value::Null);
+        if let Some(i) = &info.instructions {
+            doc["instructions"] = Value::String(i.clone());
+        }
+    }
+    serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())
+}

@@ -1,0 +1,140 @@
+//! Re-import: fold a freshly imported tool into the declaration file a person has been editing.
+//!
+//! The source owns which endpoints, parameters and fields exist, their types, formats,
+//! requiredness, defaults, enums, URLs, methods, annotations and descriptions. A person owns
+//! everything the source cannot know: the tool's title, names (aliases), domain, source type,
+//! priority, provenance and licence (wording and verification), and per field its concepts,
+//! unit, published unit, groups, qualifiers, identifier flag, source type, licence, encoding and
+//! missing-value marker; per parameter its bindings and join separator; per endpoint
+//! `allow_destructive`. Matching is by endpoint id, parameter name and field name.
+//!
+//! A declaration that the source no longer has is removed (and reported by the re-import's
+//! diff as a removal); one that a person added by hand is therefore removed too, unless the
+//! source has it.
+
+use crate::model::{Endpoint, Parameter, ResponseField, Tool};
+
+/// The merged tool: `new`'s shape with `old`'s person-owned values.
+pub fn merge(old: &Tool, mut new: Tool) -> Tool {
+    new.title = old.title.clone();
+    new.names = old.names.clone();
+    new.domain = old.domain.clone();
+    new.source_type = old.source_type.clone();
+    new.priority = old.priority.clone();
+    if old.provenance.is_some() {
+        new.provenance = old.provenance.clone();
+    }
+    if old.licence.is_some() {
+        new.licence = old.licence.clone();
+    }
+    if new.description.is_none() {
+        new.description = old.description.clone();
+    }
+    if new.mcp_server.is_none() {
+        new.mcp_server = old.mcp_server.clone();
+    }
+    for e in &mut new.endpoints {
+        if let Some(o) = old
+            .endpoints
+            .iter()
+            .find(|o| o.value.id.value == e.value.id.value)
+        {
+            merge_endpoint(&o.value, &mut e.value);
+        }
+    }
+    new
+}
+
+fn merge_endpoint(old: &Endpoint, new: &mut Endpoint) {
+    new.allow_destructive = old.allow_destructive.clone();
+    if new.description.is_none() {
+        new.description = old.description.clone();
+    }
+    if new.annotations.is_none() {
+        new.annotations = old.annotations.clone();
+    }
+    for p in &mut new.parameters {
+        if let Some(o) = old
+            .parameters
+            .iter()
+            .find(|o| o.value.name.value == p.value.name.value)
+        {
+            merge_param(&o.value, &mut p.value);
+        }
+    }
+    for f in &mut new.fields {
+        if let Some(o) = old
+            .fields
+            .iter()
+            .find(|o| o.value.name.value == f.value.name.value)
+        {
+            merge_field(&o.value, &mut f.value);
+        }
+    }
+}
+
+fn merge_param(old: &Parameter, new: &mut Parameter) {
+    new.bind = old.bind.clone();
+    new.join = old.join.clone().or(new.join.take());
+    if new.auth.is_none() {
+        new.auth = old.auth.clone();
+    }
+    if new.description.is_none() {
+        new.description = old.description.clone();
+    }
+}
+
+fn merge_field(old: &ResponseField, new: &mut ResponseField) {
+    new.unit = old.unit.clone();
+    new.unit_as_published = old.unit_as_published.clone();
+    new.identifier = old.identifier.clone();
+    new.groups = old.groups.clone();
+    new.concepts = old.concepts.clone();
+    new.qualifiers = old.qualifiers.clone();
+    new.source_type = old.source_type.clone();
+    new.licence = old.licence.clone();
+    new.encoding = old.encoding.clone();
+    new.missing_value = old.missing_value.clone();
+    if new.description.is_none() {
+        new.description = old.description.clone();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::import::emit::parse_tool;
+    use crate::source::Format;
+
+    #[test]
+    fn person_owned_values_survive_a_reimport() {
+        let old = parse_tool(
+            "id: t\ntitle: My title\nnames: [tee]\ndomain: mine\nsource_type: calculated\npriority: 5\nendpoints:\n  - id: e\n    method: GET\n    url: https://x.org/a\n    description: old text\n    parameters:\n      - name: q\n        type: string\n        bind:\n          - concept: formula\n    fields:\n      - name: gap\n        type: number\n        unit: eV\n        concepts: [band_gap]\n        groups: [electronic]\n      - name: gone\n        type: string\n",
+            Format::Yaml,
+        )
+        .unwrap();
+        let new = parse_tool(
+            "id: t\ntitle: Upstream title\ndomain: t\nendpoints:\n  - id: e\n    method: GET\n    url: https://x.org/b\n    description: new text\n    parameters:\n      - name: q\n        type: integer\n    fields:\n      - name: gap\n        type: string\n      - name: added\n        type: boolean\n",
+            Format::Yaml,
+        )
+        .unwrap();
+        let m = merge(&old, new);
+        assert_eq!(m.title.value, "My title");
+        assert_eq!(m.domain.value, "mine");
+        assert_eq!(m.priority.as_ref().unwrap().value, 5);
+        let e = &m.endpoints[0].value;
+        assert_eq!(e.url.value, "https://x.org/b");
+        assert_eq!(e.description.as_ref().unwrap().value, "new text");
+        assert_eq!(e.parameters[0].value.ty.value.to_string(), "integer");
+        assert_eq!(e.parameters[0].value.bind[0].value.concept.value, "formula");
+        let names: Vec<&str> = e
+            .fields
+            .iter()
+            .map(|f| f.value.name.value.as_str())
+            .collect();
+        assert_eq!(names, vec!["gap", "added"]);
+        assert_eq!(e.fields[0].value.ty.value.to_string(), "string");
+        assert_eq!(e.fields[0].value.unit.as_ref().unwrap().value, "eV");
+        assert_eq!(e.fields[0].value.concepts[0].value, "band_gap");
+    }
+}

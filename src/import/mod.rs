@@ -1,0 +1,361 @@
+//! Importers: the tool catalogs people already have, turned into declaration files.
+//!
+//! - [`openapi`]: OpenAPI 3.0 / 3.1 and Swagger 2.0 documents (JSON or YAML);
+//! - [`mcp`]: MCP `tools/list` results, saved to a file or read from a live server
+//!   ([`mcp_client`], stdio or streamable HTTP);
+//! - [`openai`]: OpenAI / Anthropic function-tool lists.
+//!
+//! Each importer maps its source into a [`Tool`] (through the shared JSON-Schema mapping in
+//! [`schema`], with `$ref`s resolved by [`refs`]); [`merge`] folds it into an existing
+//! declaration file (the source owns endpoints, parameters, fields, types and descriptions; a
+//! person owns concepts, units, groups, source type, licence wording and verification, aliases,
+//! priority and suppression comments); [`emit`] writes the file text; [`run`] writes every file
+//! of an import or none. Findings of the importers use the codes in [`codes`] (the SR7xx family
+//! of the rule table). The full mapping is documented in `docs/import.md`.
+
+pub mod doc;
+pub mod emit;
+pub mod mcp;
+pub mod mcp_client;
+pub mod merge;
+pub mod openai;
+pub mod openapi;
+pub mod refs;
+pub mod run;
+pub mod schema;
+
+use crate::diagnostics::Diagnostic;
+use crate::model::{Licence, ResponseField, Sp, Tool, ValueType};
+use serde_json::Value;
+use std::collections::BTreeSet;
+
+pub use run::{ImportRequest, Outcome, SourceSpec, run};
+
+/// Codes and names of the importers' findings (documented in the rule table).
+pub mod codes {
+    /// A `$ref` to a remote document (never fetched).
+    pub const REMOTE_REFERENCE: (&str, &str) = ("SR701", "remote-reference");
+    /// A `$ref` that leads nowhere.
+    pub const UNRESOLVED_REFERENCE: (&str, &str) = ("SR702", "unresolved-reference");
+    /// A reference cycle, cut with a marker.
+    pub const REFERENCE_CYCLE: (&str, &str) = ("SR703", "reference-cycle");
+    /// A schema that expands past the importer's budget.
+    pub const EXPANSION_LIMIT: (&str, &str) = ("SR704", "expansion-limit");
+    /// A document that is not of the kind imported, or has nothing to import.
+    pub const UNSUPPORTED_SOURCE: (&str, &str) = ("SR705", "unsupported-source");
+    /// A property or parameter name that cannot be declared (or is declared twice).
+    pub const UNSUPPORTED_NAME: (&str, &str) = ("SR706", "unsupported-name");
+    /// An endpoint whose response has no JSON schema: one `result` field.
+    pub const NO_RESPONSE_SCHEMA: (&str, &str) = ("SR707", "no-response-schema");
+    /// A licence that is not an SPDX id, imported as `LicenseRef-`.
+    pub const UNRECOGNISED_LICENCE: (&str, &str) = ("SR708", "unrecognised-licence");
+}
+
+/// What an importer was asked for (the command-line options that shape the mapping).
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// `--tool`: the tool id (default: from the source's title).
+    pub tool: Option<String>,
+    /// `--domain`: the domain id (default: the tool id).
+    pub domain: Option<String>,
+    /// `--only`: import only endpoints whose id, source name or path matches.
+    pub only: Option<globset::GlobMatcher>,
+    /// The source file's stem (`petstore` for `petstore.yaml`), the fallback tool id.
+    pub source_stem: String,
+}
+
+impl Options {
+    /// Whether an endpoint known by these names passes `--only`.
+    pub fn selects(&self, names: &[&str]) -> bool {
+        match &self.only {
+            None => true,
+            Some(g) => names.iter().any(|n| !n.is_empty() && g.is_match(n)),
+        }
+    }
+
+    /// The domain of an imported tool.
+    pub fn domain_for(&self, tool_id: &str) -> String {
+        self.domain.clone().unwrap_or_else(|| tool_id.to_string())
+    }
+}
+
+/// The result of mapping one source into one tool.
+#[derive(Debug)]
+pub struct Imported {
+    /// The tool, unless the source was refused.
+    pub tool: Option<Tool>,
+    /// What the source is (`OpenAPI 3.0.3`, `MCP tools/list`).
+    pub source_kind: String,
+    /// The source's own version (`info.version`, `serverInfo.version`).
+    pub source_version: Option<String>,
+    /// Findings (an error refuses the whole import).
+    pub findings: Vec<Diagnostic>,
+}
+
+impl Imported {
+    /// A refused source.
+    pub fn failed(findings: Vec<Diagnostic>) -> Imported {
+        Imported {
+            tool: None,
+            source_kind: String::new(),
+            source_version: None,
+            findings,
+        }
+    }
+}
+
+/// Lower snake case of a name: camel-case boundaries and every run of other characters become
+/// `_` (`getPetById` → `get_pet_by_id`, `GET /pets/{id}` → `get_pets_id`).
+pub fn snake(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 4);
+    let chars: Vec<char> = s.chars().collect();
+    let mut pending = false;
+    for (i, &c) in chars.iter().enumerate() {
+        if c.is_alphanumeric() {
+            let boundary = c.is_uppercase()
+                && i > 0
+                && (chars[i - 1].is_lowercase()
+                    || chars[i - 1].is_ascii_digit()
+                    || (chars[i - 1].is_uppercase()
+                        && chars.get(i + 1).is_some_and(|n| n.is_lowercase())));
+            if (pending || boundary) && !out.is_empty() && !out.ends_with('_') {
+                out.push('_');
+            }
+            pending = false;
+            out.extend(c.to_lowercase());
+        } else {
+            pending = true;
+        }
+    }
+    out
+}
+
+/// A unique endpoint id: the `operationId` (or `method` + path) in snake case, with `_2`, `_3`,
+/// ... when two operations would share one.
+pub fn endpoint_id(
+    op_id: Option<&str>,
+    method: &str,
+    path: &str,
+    used: &mut BTreeSet<String>,
+) -> String {
+    let base = match op_id.map(snake).filter(|s| !s.is_empty()) {
+        Some(s) => s,
+        None => {
+            let p = snake(path);
+            if p.is_empty() {
+                method.to_string()
+            } else {
+                format!("{method}_{p}")
+            }
+        }
+    };
+    unique(base, used)
+}
+
+/// `base`, or `base_2`, `base_3`, ... whichever is not yet in `used`; recorded as used.
+pub fn unique(base: String, used: &mut BTreeSet<String>) -> String {
+    let mut id = base.clone();
+    let mut n = 2;
+    while used.contains(&id) {
+        id = format!("{base}_{n}");
+        n += 1;
+    }
+    used.insert(id.clone());
+    id
+}
+
+/// The tool id for a source titled `title`: its snake case, or the file stem.
+pub fn tool_id(title: &str, stem: &str) -> String {
+    let t = snake(title);
+    if t.is_empty() || t.len() > 60 {
+        let s = snake(stem);
+        if s.is_empty() {
+            "imported".to_string()
+        } else {
+            s
+        }
+    } else {
+        t
+    }
+}
+
+/// The first paragraph of a description, at most about 400 characters (cut at a sentence or
+/// word boundary), for tool descriptions (which are prose about the tool, not its reference).
+pub fn first_paragraph(s: &str) -> Option<String> {
+    let p = s
+        .split("\n\n")
+        .map(str::trim)
+        .find(|p| !p.is_empty() && !p.starts_with('#'))?;
+    let p: String = p.split_whitespace().collect::<Vec<_>>().join(" ");
+    if p.chars().count() <= 400 {
+        return Some(p);
+    }
+    let cut: String = p.chars().take(400).collect();
+    let at = cut
+        .rfind(". ")
+        .map(|i| i + 1)
+        .or_else(|| cut.rfind(' '))
+        .unwrap_or(cut.len());
+    Some(format!("{}…", cut[..at].trim_end()))
+}
+
+/// An operation's description: its `summary`, else its `description`, trimmed.
+pub fn summary_text(op: &Value) -> Option<String> {
+    ["summary", "description"]
+        .iter()
+        .filter_map(|k| op.get(*k).and_then(Value::as_str))
+        .map(str::trim)
+        .find(|s| !s.is_empty())
+        .map(str::to_string)
+}
+
+/// The one field of an endpoint whose response has no schema.
+pub fn result_field(description: &str) -> Sp<ResponseField> {
+    Sp::synthetic(ResponseField {
+        name: Sp::synthetic("result".to_string()),
+        ty: Sp::synthetic(ValueType::Any),
+        unit: None,
+        unit_as_published: None,
+        identifier: None,
+        groups: Vec::new(),
+        concepts: Vec::new(),
+        qualifiers: Default::default(),
+        source_type: None,
+        licence: None,
+        encoding: None,
+        missing_value: None,
+        description: Some(Sp::synthetic(description.to_string())),
+        required: None,
+        nullable: None,
+        format: None,
+    })
+}
+
+/// A licence from a source's licence name (or SPDX identifier) and URL: the SPDX expression
+/// when the `spdx` crate recognises it (exactly, or as an imprecise spelling of one id), else
+/// `LicenseRef-<name>`. Always `verified: false`: the licence of an API description is not
+/// necessarily the licence of the data it serves, which only a person can confirm.
+pub fn licence_from(name: Option<&str>, url: Option<&str>, place: &str) -> Option<Licence> {
+    let name = name.map(str::trim).filter(|s| !s.is_empty());
+    let url = url.map(str::trim).filter(|s| !s.is_empty());
+    if name.is_none() && url.is_none() {
+        return None;
+    }
+    let spdx = match name {
+        Some(n) => spdx_of(n).unwrap_or_else(|| licence_ref(n)),
+        None => "LicenseRef-unnamed".to_string(),
+    };
+    Some(Licence {
+        spdx: Sp::synthetic(spdx),
+        wording: Some(Sp::synthetic(match name {
+            Some(n) => {
+                format!("As published in {place}: \"{n}\". Not yet confirmed to cover the data.")
+            }
+            None => format!("{place} gives only a URL. Not yet confirmed to cover the data."),
+        })),
+        url: url.map(|u| Sp::synthetic(u.to_string())),
+        attribution: None,
+        verified: Some(Sp::synthetic(false)),
+    })
+}
+
+/// The SPDX expression a licence name stands for, if the `spdx` crate recognises it.
+pub fn spdx_of(name: &str) -> Option<String> {
+    if spdx::Expression::parse(name).is_ok() {
+        return Some(name.to_string());
+    }
+    if let Ok(Some(c)) = spdx::Expression::canonicalize(name)
+        && spdx::Expression::parse(&c).is_ok()
+    {
+        return Some(c);
+    }
+    let (id, len) = spdx::imprecise_license_id(name)?;
+    (len >= name.trim().len()).then(|| id.name.to_string())
+}
+
+/// `LicenseRef-` and the name with every character outside `[A-Za-z0-9.-]` turned into `-`.
+pub fn licence_ref(name: &str) -> String {
+    let mut s = String::from("LicenseRef-");
+    let mut dash = false;
+    for c in name.trim().chars() {
+        if c.is_ascii_alphanumeric() || c == '.' {
+            s.push(c);
+            dash = false;
+        } else if !dash {
+            s.push('-');
+            dash = true;
+        }
+    }
+    let t = s.trim_end_matches('-').to_string();
+    if t == "LicenseRef" {
+        "LicenseRef-unnamed".into()
+    } else {
+        t
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn snake_case_ids() {
+        assert_eq!(snake("getPetById"), "get_pet_by_id");
+        assert_eq!(snake("HTTPServerList"), "http_server_list");
+        assert_eq!(snake("/pets/{petId}/photos"), "pets_pet_id_photos");
+        assert_eq!(snake("list-repos.v2"), "list_repos_v2");
+        assert_eq!(snake("Ünïcode Tool"), "ünïcode_tool");
+    }
+
+    #[test]
+    fn endpoint_ids_are_unique() {
+        let mut used = BTreeSet::new();
+        assert_eq!(
+            endpoint_id(Some("listPets"), "get", "/pets", &mut used),
+            "list_pets"
+        );
+        assert_eq!(
+            endpoint_id(Some("list_pets"), "get", "/x", &mut used),
+            "list_pets_2"
+        );
+        assert_eq!(
+            endpoint_id(None, "get", "/pets/{id}", &mut used),
+            "get_pets_id"
+        );
+        assert_eq!(endpoint_id(None, "get", "/", &mut used), "get");
+    }
+
+    #[test]
+    fn licences_map_to_spdx_or_licence_ref() {
+        let l = licence_from(
+            Some("Apache 2.0"),
+            Some("https://www.apache.org/licenses/LICENSE-2.0.html"),
+            "x",
+        )
+        .unwrap();
+        assert_eq!(l.spdx.value, "Apache-2.0");
+        assert!(!l.is_verified());
+        assert_eq!(
+            licence_from(Some("MIT"), None, "x").unwrap().spdx.value,
+            "MIT"
+        );
+        assert_eq!(
+            licence_from(Some("Proprietary — see terms"), None, "x")
+                .unwrap()
+                .spdx
+                .value,
+            "LicenseRef-Proprietary-see-terms"
+        );
+        assert!(licence_from(None, None, "x").is_none());
+    }
+
+    #[test]
+    fn first_paragraphs_are_short() {
+        assert_eq!(
+            first_paragraph("# Title\n\nThe API.\nMore.\n\nSecond.").unwrap(),
+            "The API. More."
+        );
+        let long = "word ".repeat(200);
+        assert!(first_paragraph(&long).unwrap().chars().count() <= 401);
+    }
+}

@@ -1,0 +1,156 @@
+//! Function-tool lists of model APIs: one tool per file, one endpoint per function
+//! (`method: LOCAL`, `url: function://<name>`: the application calls the function itself).
+//!
+//! Accepted shapes: OpenAI Chat Completions tools (`[{"type": "function", "function": {"name",
+//! "description", "parameters"}}]`), the Responses API's flat form (`[{"type": "function",
+//! "name", "parameters"}]`), Anthropic tools (`[{"name", "description", "input_schema"}]`), the
+//! legacy `functions` list, and any of these wrapped in an object under `tools` or
+//! `functions` (a saved request body). `parameters` / `input_schema` become parameters by the
+//! shared JSON-Schema mapping; function tools declare no result schema, so each endpoint gets
+//! one `result` field and a finding.
+
+use super::refs::{Loc, Resolver};
+use super::schema::Mapper;
+use super::{Imported, Options, codes, unique};
+use crate::diagnostics::Severity;
+use crate::model::{Endpoint, HttpMethod, Sp, Tool};
+use serde_json::Value;
+use std::collections::BTreeSet;
+
+fn str_at<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
+    v.get(key)
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+}
+
+/// The function objects of the file: (the object holding `name`, the key of its schema).
+fn functions<'a>(root: &Loc<'a>) -> Option<Vec<(Loc<'a>, &'static str)>> {
+    let list = match root.value {
+        Value::Array(_) => root.clone(),
+        Value::Object(o) if o.contains_key("tools") => root.get("tools")?,
+        Value::Object(o) if o.contains_key("functions") => root.get("functions")?,
+        Value::Object(o) if o.contains_key("name") => {
+            return one(root).map(|f| vec![f]);
+        }
+        _ => return None,
+    };
+    let Value::Array(a) = list.value else {
+        return None;
+    };
+    let mut out = Vec::new();
+    for i in 0..a.len() {
+        let item = list.get(&i.to_string())?;
+        out.push(one(&item)?);
+    }
+    Some(out)
+}
+
+fn one<'a>(item: &Loc<'a>) -> Option<(Loc<'a>, &'static str)> {
+    if let Some(f) = item.get("function").filter(|f| f.value.is_object()) {
+        return Some((f, "parameters"));
+    }
+    if item.value.get("input_schema").is_some() {
+        return Some((item.clone(), "input_schema"));
+    }
+    if item.value.get("name").is_some() {
+        return Some((item.clone(), "parameters"));
+    }
+    None
+}
+
+/// Import a function-tool list (the resolver's root document).
+pub fn import(r: &Resolver, opts: &Options) -> Imported {
+    let mut m = Mapper::new(r);
+    let root = r.root();
+    let Some(fns) = functions(&root) else {
+        m.report(
+            codes::UNSUPPORTED_SOURCE,
+            Severity::Error,
+            &root,
+            "not a function-tool list: expected a list of `{\"type\": \"function\", \"function\": {...}}` (OpenAI) or `{\"name\", \"input_schema\"}` (Anthropic) objects",
+            "save the `tools` array of your chat request; for an MCP server use `schemarouter import mcp`",
+        );
+        return Imported::failed(m.findings);
+    };
+    let tool_id = opts
+        .tool
+        .clone()
+        .unwrap_or_else(|| super::tool_id(&opts.source_stem, "functions"));
+    let mut used = BTreeSet::new();
+    let mut endpoints = Vec::new();
+    for (f, schema_key) in &fns {
+        let Some(name) = str_at(f.value, "name") else {
+            m.report(
+                codes::UNSUPPORTED_SOURCE,
+                Severity::Error,
+                f,
+                "a function tool without a `name`",
+                "every function tool has a `name`",
+            );
+            continue;
+        };
+        let id = unique(super::snake(name), &mut used);
+        if !opts.selects(&[id.as_str(), name]) {
+            continue;
+        }
+        m.begin(format!("{tool_id}/{id}"));
+        let mut e = Endpoint {
+            id: Sp::synthetic(id),
+            method: Sp::synthetic(HttpMethod::Local),
+            url: Sp::synthetic(format!("function://{name}")),
+            description: str_at(f.value, "description").map(|s| Sp::synthetic(s.to_string())),
+            mcp_tool: None,
+            annotations: None,
+            allow_destructive: None,
+            parameters: Vec::new(),
+            fields: vec![super::result_field(
+                "The function's return value (function tools declare no result schema).",
+            )],
+        };
+        if let Some(s) = r.scoped(f.doc, &format!("{}/{schema_key}", f.pointer)) {
+            e.parameters = m.body_parameters(&s, true, None);
+        }
+        endpoints.push(Sp::synthetic(e));
+    }
+    if !endpoints.is_empty() {
+        m.report(
+            codes::NO_RESPONSE_SCHEMA,
+            Severity::Info,
+            &root,
+            format!(
+                "function tools declare no result schema; each of the {} endpoint(s) has one field `result`",
+                endpoints.len()
+            ),
+            "field projection cannot help for function tools unless you declare their result fields by hand",
+        );
+    }
+    if endpoints.is_empty() && m.findings.iter().all(|d| d.severity != Severity::Error) {
+        m.report(
+            codes::UNSUPPORTED_SOURCE,
+            Severity::Error,
+            &root,
+            "nothing to import: no function matches",
+            "a tool needs at least one endpoint; check `--only`",
+        );
+    }
+    let domain = opts.domain_for(&tool_id);
+    Imported {
+        tool: Some(Tool {
+            id: Sp::synthetic(tool_id.clone()),
+            title: Sp::synthetic(opts.source_stem.clone()),
+            names: Vec::new(),
+            description: None,
+            domain: Sp::synthetic(domain),
+            source_type: None,
+            priority: None,
+            provenance: None,
+            licence: None,
+            mcp_server: None,
+            endpoints,
+        }),
+        source_kind: "function-tool list".to_string(),
+        source_version: None,
+        findings: m.findings,
+    }
+}

@@ -1,0 +1,810 @@
+//! OpenAPI 3.0 / 3.1 and Swagger 2.0 documents: one tool per document, one endpoint per
+//! operation. The full mapping table is in `docs/import.md`.
+
+use super::refs::{Loc, Resolver};
+use super::schema::Mapper;
+use super::{Imported, Options, codes, endpoint_id, licence_from, summary_text};
+use crate::diagnostics::Severity;
+use crate::model::{Endpoint, HttpMethod, ParamLocation, Parameter, Provenance, Sp, Tool};
+use serde_json::Value;
+use std::collections::BTreeSet;
+
+const METHODS: &[(&str, HttpMethod)] = &[
+    ("get", HttpMethod::Get),
+    ("put", HttpMethod::Put),
+    ("post", HttpMethod::Post),
+    ("delete", HttpMethod::Delete),
+    ("options", HttpMethod::Options),
+    ("head", HttpMethod::Head),
+    ("patch", HttpMethod::Patch),
+    ("trace", HttpMethod::Trace),
+];
+
+/// Which specification a document follows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Spec {
+    Swagger2,
+    OpenApi3,
+}
+
+fn str_at<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
+    v.get(key)
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+}
+
+/// Import one OpenAPI or Swagger document (the resolver's root document).
+pub fn import(r: &Resolver, opts: &Options) -> Imported {
+    let mut m = Mapper::new(r);
+    let root = r.root();
+    let doc = root.value;
+    let (spec, spec_name) = match (str_at(doc, "openapi"), str_at(doc, "swagger")) {
+        (Some(v), _) if v.starts_with("3.") => (Spec::OpenApi3, format!("OpenAPI {v}")),
+        (_, Some("2.0")) => (Spec::Swagger2, "Swagger 2.0".to_string()),
+        (Some(v), _) | (_, Some(v)) => {
+            m.report(
+                codes::UNSUPPORTED_SOURCE,
+                Severity::Error,
+                &root
+                    .get("openapi")
+                    .or_else(|| root.get("swagger"))
+                    .unwrap_or(root.clone()),
+                format!("OpenAPI version `{v}` is not supported (3.0, 3.1 and Swagger 2.0 are)"),
+                "convert the document to OpenAPI 3.x first",
+            );
+            return Imported::failed(m.findings);
+        }
+        (None, None) => {
+            let hint = if doc.get("tools").is_some() || doc.as_array().is_some() {
+                "this looks like a tool list: use `schemarouter import mcp` or `import openai`"
+            } else {
+                "an OpenAPI document starts with `openapi: 3.x` (or `swagger: \"2.0\"`)"
+            };
+            m.report(
+                codes::UNSUPPORTED_SOURCE,
+                Severity::Error,
+                &root,
+                "not an OpenAPI or Swagger document: it has no `openapi` or `swagger` version key",
+                hint,
+            );
+            return Imported::failed(m.findings);
+        }
+    };
+    let info = doc.get("info").cloned().unwrap_or(Value::Null);
+    let title = str_at(&info, "title")
+        .map(str::to_string)
+        .unwrap_or_else(|| opts.source_stem.clone());
+    let tool_id = opts
+        .tool
+        .clone()
+        .unwrap_or_else(|| super::tool_id(&title, &opts.source_stem));
+    let base = base_url(spec, doc);
+
+    let mut endpoints: Vec<Sp<Endpoint>> = Vec::new();
+    let mut used_ids = BTreeSet::new();
+    let Some(paths) = root.get("paths") else {
+        m.report(
+            codes::UNSUPPORTED_SOURCE,
+            Severity::Error,
+            &root,
+            "the document has no `paths`: there is nothing to import",
+            "add the API's operations under `paths` (webhook-only documents cannot be imported)",
+        );
+        return Imported::failed(m.findings);
+    };
+    let Value::Object(path_map) = paths.value else {
+        m.report(
+            codes::UNSUPPORTED_SOURCE,
+            Severity::Error,
+            &paths,
+            "`paths` is not a map of paths to path items",
+            "write `paths:` as a map (`/pets: {get: ...}`)",
+        );
+        return Imported::failed(m.findings);
+    };
+    for path in path_map.keys() {
+        let Some(item) = paths.get(path) else {
+            continue;
+        };
+        // A path item may itself be a reference (OpenAPI 3.x).
+        let item = match item.value.get("$ref").and_then(Value::as_str) {
+            Some(r) => match m.r.follow(&item, r) {
+                Ok(t) => t,
+                Err(_) => {
+                    let _ = m.view(&item); // reports the unresolved reference
+                    continue;
+                }
+            },
+            None => item,
+        };
+        if !item.value.is_object() {
+            continue;
+        }
+        let path_params = item.get("parameters");
+        let path_servers = server_of(item.value);
+        for (mname, method) in METHODS {
+            let Some(op) = item.get(mname) else { continue };
+            if !op.value.is_object() {
+                continue;
+            }
+            let op_id = str_at(op.value, "operationId");
+            let id = endpoint_id(op_id, mname, path, &mut used_ids);
+            if !opts.selects(&[id.as_str(), op_id.unwrap_or(""), path]) {
+                continue;
+            }
+            m.begin(format!("{tool_id}/{id}"));
+            let server = server_of(op.value)
+                .or_else(|| path_servers.clone())
+                .map(|s| resolve_server(&s, &base))
+                .unwrap_or_else(|| base.clone());
+            let mut e = Endpoint {
+                id: Sp::synthetic(id.clone()),
+                method: Sp::synthetic(*method),
+                url: Sp::synthetic(join_url(&server.url, path)),
+                description: summary_text(op.value).map(Sp::synthetic),
+                mcp_tool: None,
+                annotations: None,
+                allow_destructive: None,
+                parameters: Vec::new(),
+                fields: Vec::new(),
+            };
+            let mut params: Vec<Sp<Parameter>> = Vec::new();
+            if let Some(b) = &server.placeholder {
+                params.push(base_param(b));
+            }
+            // Operation-level parameters override path-level ones with the same name and `in`.
+            let mut list: Vec<(Loc, Value)> = Vec::new();
+            for src in [op.get("parameters"), path_params.clone()]
+                .into_iter()
+                .flatten()
+            {
+                let Value::Array(a) = src.value else { continue };
+                for i in 0..a.len() {
+                    let Some(p) = src.get(&i.to_string()) else {
+                        continue;
+                    };
+                    let p = match p.value.get("$ref").and_then(Value::as_str) {
+                        Some(r) => match m.r.follow(&p, r) {
+                            Ok(t) => t,
+                            Err(_) => {
+                                let _ = m.view(&p);
+                                continue;
+                            }
+                        },
+                        None => p,
+                    };
+                    let key = (str_at(p.value, "name"), str_at(p.value, "in"));
+                    if list
+                        .iter()
+                        .any(|(q, _)| (str_at(q.value, "name"), str_at(q.value, "in")) == key)
+                    {
+                        continue;
+                    }
+                    list.push((p.clone(), p.value.clone()));
+                }
+            }
+            let mut form_body: Vec<Sp<Parameter>> = Vec::new();
+            for (p, _) in &list {
+                let Some(name) = str_at(p.value, "name") else {
+                    continue;
+                };
+                let loc_name = str_at(p.value, "in").unwrap_or("query");
+                let required =
+                    p.value.get("required") == Some(&Value::Bool(true)) || loc_name == "path";
+                match (spec, loc_name) {
+                    (Spec::Swagger2, "body") => {
+                        if let Some(s) = p.get("schema") {
+                            params.extend(m.body_parameters(
+                                &s,
+                                required,
+                                Some(ParamLocation::Body),
+                            ));
+                        }
+                        continue;
+                    }
+                    (Spec::Swagger2, "formData") => {
+                        let mut q = m.parameter(name, Some(p), required, Some(ParamLocation::Body));
+                        swagger_collection(&mut q, p.value);
+                        form_body.push(q);
+                        continue;
+                    }
+                    _ => {}
+                }
+                let location = match loc_name {
+                    "path" => ParamLocation::Path,
+                    "header" => ParamLocation::Header,
+                    "cookie" => ParamLocation::Cookie,
+                    _ => ParamLocation::Query,
+                };
+                let schema = match spec {
+                    Spec::Swagger2 => Some(p.clone()),
+                    Spec::OpenApi3 => p.get("schema").or_else(|| first_media_schema(p)),
+                };
+                let mut q = m.parameter(name, schema.as_ref(), required, Some(location));
+                if q.value.description.is_none()
+                    && let Some(d) = str_at(p.value, "description")
+                {
+                    q.value.description = Some(Sp::synthetic(d.to_string()));
+                }
+                match spec {
+                    Spec::OpenApi3 => openapi_style(&mut q, p.value, location),
+                    Spec::Swagger2 => swagger_collection(&mut q, p.value),
+                }
+                params.push(q);
+            }
+            params.extend(form_body);
+            // OpenAPI 3 request body.
+            if spec == Spec::OpenApi3
+                && let Some(body) = op.get("requestBody")
+            {
+                let body = match body.value.get("$ref").and_then(Value::as_str) {
+                    Some(r) => m.r.follow(&body, r).ok(),
+                    None => Some(body),
+                };
+                if let Some(body) = body {
+                    let required = body.value.get("required") == Some(&Value::Bool(true));
+                    if let Some(s) = body_schema(&body) {
+                        params.extend(m.body_parameters(&s, required, Some(ParamLocation::Body)));
+                    }
+                }
+            }
+            // Security schemes become `auth` parameters.
+            params.extend(auth_params(spec, doc, op.value));
+            e.parameters = dedupe_params(&mut m, &op, params);
+            // Response fields from the success response.
+            match success_response(&mut m, &op) {
+                Some((status, resp)) => {
+                    let schema = match spec {
+                        Spec::Swagger2 => resp
+                            .get("schema")
+                            .map(|s| (s, "application/json".to_string())),
+                        Spec::OpenApi3 => json_media(&resp),
+                    };
+                    match schema {
+                        Some((s, _)) => {
+                            let (fields, _records) = m.response_fields(&s);
+                            e.fields = fields;
+                        }
+                        None => {
+                            if let Some(media) = other_media(&resp) {
+                                e.fields = vec![super::result_field(&format!(
+                                    "The {status} response body ({media}), as text."
+                                ))];
+                                let ctx = m.context.clone();
+                                m.report(
+                                    codes::NO_RESPONSE_SCHEMA,
+                                    Severity::Info,
+                                    &resp,
+                                    format!("`{ctx}`: the {status} response is `{media}`, not JSON; imported as one field `result`"),
+                                    "field projection cannot select parts of a non-JSON response",
+                                );
+                            }
+                        }
+                    }
+                }
+                None => {}
+            }
+            endpoints.push(Sp::synthetic(e));
+        }
+    }
+    if endpoints.is_empty() && m.findings.iter().all(|d| d.severity != Severity::Error) {
+        let why = if opts.only.is_some() {
+            "no operation matches `--only`"
+        } else {
+            "the document declares no operations"
+        };
+        m.report(
+            codes::UNSUPPORTED_SOURCE,
+            Severity::Error,
+            &paths,
+            format!("nothing to import: {why}"),
+            "a tool needs at least one endpoint; check `--only` or the document's `paths`",
+        );
+    }
+
+    let provenance = Provenance {
+        publisher: str_at(&info, "x-providerName")
+            .or_else(|| info.get("contact").and_then(|c| str_at(c, "name")))
+            .map(|s| Sp::synthetic(s.to_string())),
+        method: None,
+        citation: None,
+        url: info
+            .get("contact")
+            .and_then(|c| str_at(c, "url"))
+            .or_else(|| doc.get("externalDocs").and_then(|c| str_at(c, "url")))
+            .map(str::to_string)
+            .or_else(|| base.origin())
+            .map(Sp::synthetic),
+    };
+    let licence = info.get("license").and_then(|l| {
+        licence_from(
+            str_at(l, "identifier").or_else(|| str_at(l, "name")),
+            str_at(l, "url"),
+            "`info.license` of the API description",
+        )
+    });
+    if let Some(l) = &licence
+        && l.spdx.value.starts_with("LicenseRef-")
+        && let Some(at) = root.get("info").and_then(|i| i.get("license"))
+    {
+        m.report(
+            codes::UNRECOGNISED_LICENCE,
+            Severity::Info,
+            &at,
+            format!("licence `{}` is not an SPDX id; imported as `{}`", str_at(at.value, "name").unwrap_or(""), l.spdx.value),
+            "write the SPDX expression in `licence.spdx` if there is one (https://spdx.org/licenses/)",
+        );
+    }
+    let domain = opts.domain_for(&tool_id);
+    let tool = Tool {
+        id: Sp::synthetic(tool_id),
+        title: Sp::synthetic(title),
+        names: Vec::new(),
+        description: info
+            .get("description")
+            .and_then(Value::as_str)
+            .and_then(super::first_paragraph)
+            .map(Sp::synthetic),
+        domain: Sp::synthetic(domain),
+        source_type: None,
+        priority: None,
+        provenance: (provenance.publisher.is_some() || provenance.url.is_some())
+            .then(|| Sp::synthetic(provenance)),
+        licence: licence.map(Sp::synthetic),
+        mcp_server: None,
+        endpoints,
+    };
+    Imported {
+        tool: Some(tool),
+        source_kind: spec_name,
+        source_version: str_at(&info, "version").map(str::to_string),
+        findings: m.findings,
+    }
+}
+
+/// The base URL of the API, or a `{base_url}` placeholder when the document names no absolute
+/// server.
+#[derive(Clone, Debug)]
+struct Base {
+    url: String,
+    /// Set when `url` starts with a placeholder parameter.
+    placeholder: Option<String>,
+}
+
+impl Base {
+    fn origin(&self) -> Option<String> {
+        if self.placeholder.is_some() {
+            return None;
+        }
+        let (scheme, rest) = self.url.split_once("://")?;
+        let host = rest.split('/').next()?;
+        Some(format!("{scheme}://{host}"))
+    }
+}
+
+const BASE_PARAM: &str = "base_url";
+
+fn base_param(hint: &str) -> Sp<Parameter> {
+    Sp::synthetic(Parameter {
+        name: Sp::synthetic(BASE_PARAM.to_string()),
+        ty: Sp::synthetic(crate::model::ValueType::String),
+        enum_values: None,
+        required: Some(Sp::synthetic(true)),
+        default: None,
+        auth: None,
+        bind: Vec::new(),
+        join: None,
+        description: Some(Sp::synthetic(format!(
+            "The API's base URL (scheme and host): {hint}"
+        ))),
+        location: Some(Sp::synthetic(ParamLocation::Path)),
+        format: Some(Sp::synthetic("uri".to_string())),
+        style: None,
+        explode: None,
+    })
+}
+
+/// The first `servers` entry of an object, with its variables.
+fn server_of(v: &Value) -> Option<(String, Value)> {
+    let s = v.get("servers")?.as_array()?.first()?;
+    let url = s.get("url")?.as_str()?.trim().to_string();
+    Some((url, s.get("variables").cloned().unwrap_or(Value::Null)))
+}
+
+/// Substitute server variables with their defaults.
+fn substitute(url: &str, vars: &Value) -> String {
+    let mut out = url.to_string();
+    if let Value::Object(o) = vars {
+        for (k, v) in o {
+            let d = v
+                .get("default")
+                .map(|d| match d {
+                    Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                })
+                .unwrap_or_default();
+            out = out.replace(&format!("{{{k}}}"), &d);
+        }
+    }
+    out
+}
+
+fn resolve_server((url, vars): &(String, Value), base: &Base) -> Base {
+    let url = substitute(url, vars);
+    if url.contains("://") {
+        return Base {
+            url,
+            placeholder: None,
+        };
+    }
+    // A relative server URL: relative to the document's own base.
+    match base.origin() {
+        Some(o) if url.starts_with('/') => Base {
+            url: format!("{o}{url}"),
+            placeholder: None,
+        },
+        _ => Base {
+            placeholder: Some(format!(
+                "the description gives only the relative server `{url}`"
+            )),
+            url: format!(
+                "{{{BASE_PARAM}}}{}",
+                if url.starts_with('/') {
+                    url.clone()
+                } else {
+                    format!("/{url}")
+                }
+            ),
+        },
+    }
+}
+
+fn base_url(spec: Spec, doc: &Value) -> Base {
+    match spec {
+        Spec::OpenApi3 => {
+            let origin = doc
+                .get("info")
+                .and_then(|i| i.get("x-origin"))
+                .and_then(Value::as_array)
+                .and_then(|a| a.first())
+                .and_then(|o| str_at(o, "url"))
+                .and_then(|u| {
+                    let (scheme, rest) = u.split_once("://")?;
+                    Some(format!("{scheme}://{}", rest.split('/').next()?))
+                });
+            match server_of(doc) {
+                Some(s) => {
+                    let fallback = Base {
+                        url: origin.clone().unwrap_or_default(),
+                        placeholder: origin.is_none().then(String::new),
+                    };
+                    resolve_server(&s, &fallback)
+                }
+                None => Base {
+                    url: format!("{{{BASE_PARAM}}}"),
+                    placeholder: Some("the description names no server".to_string()),
+                },
+            }
+        }
+        Spec::Swagger2 => {
+            let base_path = str_at(doc, "basePath").unwrap_or("");
+            let base_path = base_path.trim_end_matches('/');
+            match str_at(doc, "host") {
+                Some(host) => {
+                    let schemes: Vec<&str> = doc
+                        .get("schemes")
+                        .and_then(Value::as_array)
+                        .map(|a| a.iter().filter_map(Value::as_str).collect())
+                        .unwrap_or_default();
+                    let scheme = if schemes.is_empty() || schemes.contains(&"https") {
+                        "https"
+                    } else {
+                        schemes[0]
+                    };
+                    Base {
+                        url: format!("{scheme}://{host}{base_path}"),
+                        placeholder: None,
+                    }
+                }
+                None => Base {
+                    url: format!("{{{BASE_PARAM}}}{base_path}"),
+                    placeholder: Some("the description names no `host`".to_string()),
+                },
+            }
+        }
+    }
+}
+
+fn join_url(server: &str, path: &str) -> String {
+    let s = server.trim_end_matches('/');
+    if path.starts_with('/') {
+        format!("{s}{path}")
+    } else {
+        format!("{s}/{path}")
+    }
+}
+
+/// OpenAPI 3 `style` / `explode`, kept only where they differ from the location's default.
+fn openapi_style(p: &mut Sp<Parameter>, v: &Value, location: ParamLocation) {
+    let default_style = match location {
+        ParamLocation::Query | ParamLocation::Cookie => "form",
+        _ => "simple",
+    };
+    let style = str_at(v, "style").unwrap_or(default_style);
+    if style != default_style {
+        p.value.style = Some(Sp::synthetic(style.to_string()));
+    }
+    let default_explode = style == "form";
+    if let Some(Value::Bool(x)) = v.get("explode")
+        && *x != default_explode
+    {
+        p.value.explode = Some(Sp::synthetic(*x));
+    }
+    // Arrays are sent as OpenAPI 3 sends them by default: say so when not repeated.
+    if matches!(p.value.ty.value, crate::model::ValueType::Array(_))
+        && p.value.explode.is_none()
+        && !default_explode
+        && location == ParamLocation::Query
+    {
+        p.value.explode = Some(Sp::synthetic(false));
+    }
+}
+
+/// Swagger 2.0 `collectionFormat` of array parameters (default `csv`: comma-joined).
+fn swagger_collection(p: &mut Sp<Parameter>, v: &Value) {
+    if !matches!(p.value.ty.value, crate::model::ValueType::Array(_)) {
+        return;
+    }
+    match str_at(v, "collectionFormat").unwrap_or("csv") {
+        "multi" => p.value.explode = Some(Sp::synthetic(true)),
+        "ssv" => {
+            p.value.style = Some(Sp::synthetic("spaceDelimited".into()));
+            p.value.explode = Some(Sp::synthetic(false));
+        }
+        "pipes" => {
+            p.value.style = Some(Sp::synthetic("pipeDelimited".into()));
+            p.value.explode = Some(Sp::synthetic(false));
+        }
+        "tsv" => {
+            p.value.style = Some(Sp::synthetic("tabDelimited".into()));
+            p.value.explode = Some(Sp::synthetic(false));
+        }
+        _ => {
+            p.value.join = Some(Sp::synthetic(",".into()));
+            p.value.explode = Some(Sp::synthetic(false));
+        }
+    }
+}
+
+fn is_json(media: &str) -> bool {
+    let m = media
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    m == "application/json" || m.ends_with("+json") || m == "*/*" || m == "application/*"
+}
+
+/// The schema of the JSON media type of a `content` map, preferring `application/json`.
+fn json_media<'a>(holder: &Loc<'a>) -> Option<(Loc<'a>, String)> {
+    let content = holder.get("content")?;
+    let Value::Object(o) = content.value else {
+        return None;
+    };
+    let mut keys: Vec<&String> = o.keys().filter(|k| is_json(k)).collect();
+    keys.sort_by_key(|k| {
+        let k = k.to_ascii_lowercase();
+        (!k.starts_with("application/json"), !k.ends_with("+json"), k)
+    });
+    let k = keys.first()?;
+    let media = content.get(k)?;
+    Some((media.get("schema")?, (*k).clone()))
+}
+
+/// A non-JSON media type of a response, if it has any content.
+fn other_media(holder: &Loc<'_>) -> Option<String> {
+    let content = holder.value.get("content")?.as_object()?;
+    content.keys().next().cloned()
+}
+
+fn first_media_schema<'a>(p: &Loc<'a>) -> Option<Loc<'a>> {
+    let content = p.get("content")?;
+    let k = content.value.as_object()?.keys().next()?.clone();
+    content.get(&k)?.get("schema")
+}
+
+/// The schema of a request body: JSON first, then form encodings.
+fn body_schema<'a>(body: &Loc<'a>) -> Option<Loc<'a>> {
+    if let Some((s, _)) = json_media(body) {
+        return Some(s);
+    }
+    let content = body.get("content")?;
+    for k in ["application/x-www-form-urlencoded", "multipart/form-data"] {
+        if let Some(s) = content.get(k).and_then(|m| m.get("schema")) {
+            return Some(s);
+        }
+    }
+    None
+}
+
+/// The success response: 200, else 201, else the first 2xx (or `2XX`).
+fn success_response<'a>(m: &mut Mapper<'a>, op: &Loc<'a>) -> Option<(String, Loc<'a>)> {
+    let responses = op.get("responses")?;
+    let Value::Object(o) = responses.value else {
+        return None;
+    };
+    let mut codes: Vec<&String> = o
+        .keys()
+        .filter(|k| k.starts_with('2') && k.len() == 3)
+        .collect();
+    codes.sort_by_key(|k| {
+        (
+            k.as_str() != "200",
+            k.as_str() != "201",
+            k.to_ascii_uppercase(),
+        )
+    });
+    let k = codes.first()?.to_string();
+    let resp = responses.get(&k)?;
+    let resp = match resp.value.get("$ref").and_then(Value::as_str) {
+        Some(r) => match m.r.follow(&resp, r) {
+            Ok(t) => t,
+            Err(_) => {
+                let _ = m.view(&resp);
+                return None;
+            }
+        },
+        None => resp,
+    };
+    Some((k, resp))
+}
+
+/// `auth` parameters for the security requirements of an operation (or the document).
+fn auth_params(spec: Spec, doc: &Value, op: &Value) -> Vec<Sp<Parameter>> {
+    let reqs = op.get("security").or_else(|| doc.get("security"));
+    let Some(Value::Array(alternatives)) = reqs else {
+        return Vec::new();
+    };
+    let schemes = match spec {
+        Spec::OpenApi3 => doc.get("components").and_then(|c| c.get("securitySchemes")),
+        Spec::Swagger2 => doc.get("securityDefinitions"),
+    };
+    let optional = alternatives
+        .iter()
+        .any(|a| a.as_object().is_some_and(|o| o.is_empty()));
+    let mut out: Vec<Sp<Parameter>> = Vec::new();
+    let mut per_alternative: Vec<BTreeSet<String>> = Vec::new();
+    for alt in alternatives {
+        let Value::Object(o) = alt else { continue };
+        let mut names = BTreeSet::new();
+        for scheme_name in o.keys() {
+            let Some(s) = schemes.and_then(|s| s.get(scheme_name)) else {
+                continue;
+            };
+            let ty = str_at(s, "type").unwrap_or("");
+            let (name, location, what) = match ty {
+                "apiKey" => {
+                    let Some(n) = str_at(s, "name") else { continue };
+                    let loc = match str_at(s, "in") {
+                        Some("header") => ParamLocation::Header,
+                        Some("cookie") => ParamLocation::Cookie,
+                        _ => ParamLocation::Query,
+                    };
+                    (
+                        n.to_string(),
+                        loc,
+                        format!("API key (security scheme `{scheme_name}`)"),
+                    )
+                }
+                "http" | "basic" | "oauth2" | "openIdConnect" => {
+                    let what = match (ty, str_at(s, "scheme")) {
+                        ("http", Some(sc)) => format!("`{sc}` credentials"),
+                        ("basic", _) => "HTTP basic credentials".to_string(),
+                        ("oauth2", _) => "an OAuth 2 bearer token".to_string(),
+                        ("openIdConnect", _) => "an OpenID Connect bearer token".to_string(),
+                        _ => "credentials".to_string(),
+                    };
+                    (
+                        "Authorization".to_string(),
+                        ParamLocation::Header,
+                        format!(
+                            "{what} (security scheme `{scheme_name}`), sent as the `Authorization` header"
+                        ),
+                    )
+                }
+                _ => continue,
+            };
+            names.insert(name.clone());
+            if out.iter().any(|p| p.value.name.value == name) {
+                continue;
+            }
+            out.push(Sp::synthetic(Parameter {
+                name: Sp::synthetic(name),
+                ty: Sp::synthetic(crate::model::ValueType::String),
+                enum_values: None,
+                required: None,
+                default: None,
+                auth: Some(Sp::synthetic(true)),
+                bind: Vec::new(),
+                join: None,
+                description: Some(Sp::synthetic(what)),
+                location: Some(Sp::synthetic(location)),
+                format: None,
+                style: None,
+                explode: None,
+            }));
+        }
+        per_alternative.push(names);
+    }
+    for p in &mut out {
+        let needed = !optional
+            && !per_alternative.is_empty()
+            && per_alternative
+                .iter()
+                .all(|a| a.contains(&p.value.name.value));
+        if needed {
+            p.value.required = Some(Sp::synthetic(true));
+        }
+    }
+    out
+}
+
+/// Keep the first parameter of each name (the declaration addresses parameters by name),
+/// reporting the others.
+fn dedupe_params(
+    m: &mut Mapper<'_>,
+    op: &Loc<'_>,
+    params: Vec<Sp<Parameter>>,
+) -> Vec<Sp<Parameter>> {
+    let mut out: Vec<Sp<Parameter>> = Vec::new();
+    for p in params {
+        if let Some(first) = out
+            .iter()
+            .find(|q| q.value.name.value == p.value.name.value)
+        {
+            let ctx = m.context.clone();
+            let (a, b) = (
+                first
+                    .value
+                    .location
+                    .as_ref()
+                    .map(|l| format!("{:?}", l.value).to_lowercase()),
+                p.value
+                    .location
+                    .as_ref()
+                    .map(|l| format!("{:?}", l.value).to_lowercase()),
+            );
+            m.report(
+                codes::UNSUPPORTED_NAME,
+                Severity::Warning,
+                op,
+                format!(
+                    "`{ctx}`: parameter `{}` is declared twice ({} and {}); the second is not imported",
+                    p.value.name.value,
+                    a.unwrap_or_else(|| "query".into()),
+                    b.unwrap_or_else(|| "query".into())
+                ),
+                "parameter names must be unique within an endpoint; declare the second by hand under another name if a plan needs it",
+            );
+            continue;
+        }
+        if p.value.name.value.contains('/') || p.value.name.value.chars().any(char::is_control) {
+            let ctx = m.context.clone();
+            m.report(
+                codes::UNSUPPORTED_NAME,
+                Severity::Warning,
+                op,
+                format!(
+                    "`{ctx}`: parameter name `{}` contains `/` or control characters; not imported",
+                    p.value.name.value
+                ),
+                "declare the parameter by hand if a plan needs it",
+            );
+            continue;
+        }
+        out.push(p);
+    }
+    out
+}

@@ -1,0 +1,374 @@
+//! `$ref` resolution over the documents of one import: local JSON pointers (`#/components/
+//! schemas/Pet`, `#/$defs/Item`), relative files (`common.yaml#/Error`, `./pet.json`), and
+//! refusal of remote references (`http:`, `https:`, `//host`): nothing is fetched.
+//!
+//! Every referenced file is read before mapping starts ([`Resolver::preload`]), so the mapping
+//! itself works on shared, immutable documents. Cycles are the mapper's business: a schema
+//! location is identified by [`Loc::key`], and the mapper keeps the stack of locations it is
+//! expanding.
+
+use super::doc::{SourceDoc, escape_segment, pointer_segments};
+use crate::diagnostics::{Diagnostic, Severity};
+use crate::source::{FileId, SourceFile, SourceMap};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+
+/// Most files one import may read through relative references.
+pub const MAX_REF_FILES: usize = 200;
+
+/// A place in one of the import's documents.
+#[derive(Clone, Debug)]
+pub struct Loc<'a> {
+    /// Index of the document in the resolver.
+    pub doc: usize,
+    /// The value there.
+    pub value: &'a Value,
+    /// The JSON pointer of the value in its document.
+    pub pointer: String,
+    /// The pointer that `#` references written here start from: `""` for the document root,
+    /// `/tools/3/inputSchema` inside an MCP tool (each tool's schema is a JSON Schema document of
+    /// its own, with its own `$defs`).
+    pub scope: Rc<str>,
+}
+
+impl<'a> Loc<'a> {
+    /// A stable identity for cycle detection: `doc#pointer`.
+    pub fn key(&self) -> String {
+        format!("{}#{}", self.doc, self.pointer)
+    }
+
+    /// The value under key or index `seg` of this one, if any.
+    pub fn get(&self, seg: &str) -> Option<Loc<'a>> {
+        let v = match self.value {
+            Value::Object(o) => o.get(seg)?,
+            Value::Array(a) => a.get(seg.parse::<usize>().ok()?)?,
+            _ => return None,
+        };
+        Some(self.child(v, seg))
+    }
+
+    /// A value inside this one, reached by key or index `seg`.
+    pub fn child(&self, value: &'a Value, seg: &str) -> Loc<'a> {
+        Loc {
+            doc: self.doc,
+            value,
+            pointer: format!("{}/{}", self.pointer, escape_segment(seg)),
+            scope: self.scope.clone(),
+        }
+    }
+}
+
+/// Why a reference could not be followed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RefError {
+    /// A remote reference (never fetched).
+    Remote(String),
+    /// A pointer or file that does not exist.
+    Unresolved {
+        /// The reference as written.
+        reference: String,
+        /// Why.
+        reason: String,
+    },
+}
+
+/// The documents of one import and the resolution of references between them.
+pub struct Resolver {
+    /// Documents: the first is the root source.
+    pub docs: Vec<SourceDoc>,
+    /// The source map the documents' diagnostics refer to.
+    pub sources: SourceMap,
+    by_path: BTreeMap<PathBuf, usize>,
+}
+
+impl Resolver {
+    /// A resolver over the root document.
+    pub fn new(root: SourceDoc, sources: SourceMap) -> Resolver {
+        let mut by_path = BTreeMap::new();
+        by_path.insert(normal(&root.path), 0);
+        Resolver {
+            docs: vec![root],
+            sources,
+            by_path,
+        }
+    }
+
+    /// Read every file that the documents reference, transitively. A file that cannot be read
+    /// or parsed is an error diagnostic at the reference.
+    pub fn preload(&mut self) -> Vec<Diagnostic> {
+        let mut errors = Vec::new();
+        let mut next = 0;
+        while next < self.docs.len() {
+            let mut refs = Vec::new();
+            collect_refs(&self.docs[next].value, &mut String::new(), &mut refs);
+            let base = self.docs[next].path.clone();
+            for (pointer, r) in refs {
+                let (file, _) = split_ref(&r);
+                if file.is_empty() || is_remote(&r) {
+                    continue;
+                }
+                let path = normal(&base.parent().unwrap_or(Path::new(".")).join(file));
+                if self.by_path.contains_key(&path) {
+                    continue;
+                }
+                let at = self.docs[next].span_of(&pointer);
+                let file_id = self.docs[next].file;
+                if self.docs.len() >= MAX_REF_FILES {
+                    errors.push(
+                        Diagnostic::new(
+                            "SR009",
+                            "limit-exceeded",
+                            Severity::Error,
+                            format!(
+                                "more than {MAX_REF_FILES} files are referenced (limit of files one import reads)"
+                            ),
+                        )
+                        .at(file_id, at, "one too many")
+                        .help("bundle the description into fewer files first (e.g. `redocly bundle`)"),
+                    );
+                    return errors;
+                }
+                let text = match std::fs::read(&path) {
+                    Ok(b) if b.len() as u64 > super::doc::MAX_SOURCE_BYTES => Err(format!(
+                        "it is larger than the limit of {} MiB",
+                        super::doc::MAX_SOURCE_BYTES / 1024 / 1024
+                    )),
+                    Ok(b) => String::from_utf8(b).map_err(|_| "it is not UTF-8 text".to_string()),
+                    Err(e) => Err(e.to_string()),
+                };
+                let text = match text {
+                    Ok(t) => t,
+                    Err(reason) => {
+                        errors.push(
+                            Diagnostic::new(
+                                "SR702",
+                                "unresolved-reference",
+                                Severity::Error,
+                                format!("`$ref: {r}` names the file `{file}`, which cannot be read: {reason}"),
+                            )
+                            .at(file_id, at, "referenced here")
+                            .help("put the referenced file beside the document, or bundle the description into one file"),
+                        );
+                        // Remember the path so that the same failure is reported once.
+                        self.by_path.insert(path, usize::MAX);
+                        continue;
+                    }
+                };
+                let name = path.display().to_string();
+                let id =
+                    self.sources
+                        .add(SourceFile::new(name.clone(), path.clone(), text.clone()));
+                match SourceDoc::parse(&name, &path, id, text) {
+                    Ok(d) => {
+                        self.by_path.insert(path, self.docs.len());
+                        self.docs.push(d);
+                    }
+                    Err(e) => {
+                        errors.push(*e);
+                        self.by_path.insert(path, usize::MAX);
+                    }
+                }
+            }
+            next += 1;
+        }
+        errors
+    }
+
+    /// The root document's value as a location.
+    pub fn root(&self) -> Loc<'_> {
+        Loc {
+            doc: 0,
+            value: &self.docs[0].value,
+            pointer: String::new(),
+            scope: Rc::from(""),
+        }
+    }
+
+    /// The value at `pointer` in document `doc`, as the root of a schema document of its own
+    /// (its `#` references start there).
+    pub fn scoped<'a>(&'a self, doc: usize, pointer: &str) -> Option<Loc<'a>> {
+        let v = lookup(&self.docs[doc].value, pointer)?;
+        Some(Loc {
+            doc,
+            value: v,
+            pointer: pointer.to_string(),
+            scope: Rc::from(pointer),
+        })
+    }
+
+    /// Follow `$ref` `reference`, written at `from`.
+    pub fn follow<'a>(&'a self, from: &Loc<'_>, reference: &str) -> Result<Loc<'a>, RefError> {
+        if is_remote(reference) {
+            return Err(RefError::Remote(reference.to_string()));
+        }
+        let (file, fragment) = split_ref(reference);
+        let doc = if file.is_empty() {
+            from.doc
+        } else {
+            let base = &self.docs[from.doc].path;
+            let path = normal(&base.parent().unwrap_or(Path::new(".")).join(file));
+            match self.by_path.get(&path) {
+                Some(&i) if i != usize::MAX => i,
+                _ => {
+                    return Err(RefError::Unresolved {
+                        reference: reference.to_string(),
+                        reason: format!("the file `{file}` could not be read"),
+                    });
+                }
+            }
+        };
+        if !fragment.is_empty() && !fragment.starts_with('/') {
+            return Err(RefError::Unresolved {
+                reference: reference.to_string(),
+                reason: "only JSON-pointer fragments (`#/...`) are supported, not anchors"
+                    .to_string(),
+            });
+        }
+        let scope: Rc<str> = if file.is_empty() {
+            from.scope.clone()
+        } else {
+            Rc::from("")
+        };
+        let pointer = format!("{scope}{fragment}");
+        match lookup(&self.docs[doc].value, &pointer) {
+            Some(v) => Ok(Loc {
+                doc,
+                value: v,
+                pointer,
+                scope,
+            }),
+            None => Err(RefError::Unresolved {
+                reference: reference.to_string(),
+                reason: "the pointer leads nowhere in the document".to_string(),
+            }),
+        }
+    }
+
+    /// The file id of document `doc`.
+    pub fn file(&self, doc: usize) -> FileId {
+        self.docs[doc].file
+    }
+}
+
+/// The value at a JSON pointer.
+pub fn lookup<'a>(root: &'a Value, pointer: &str) -> Option<&'a Value> {
+    let mut v = root;
+    for seg in pointer_segments(pointer) {
+        v = match v {
+            Value::Object(o) => o.get(&seg)?,
+            Value::Array(a) => a.get(seg.parse::<usize>().ok()?)?,
+            _ => return None,
+        };
+    }
+    Some(v)
+}
+
+/// Whether a reference leaves the machine.
+pub fn is_remote(r: &str) -> bool {
+    let lower = r.trim().to_ascii_lowercase();
+    lower.starts_with("http:") || lower.starts_with("https:") || lower.starts_with("//")
+}
+
+/// Split `file#fragment` (the fragment without `#`).
+fn split_ref(r: &str) -> (&str, &str) {
+    match r.split_once('#') {
+        Some((f, frag)) => (f, frag),
+        None => (r, ""),
+    }
+}
+
+/// Every `$ref` string under `v`, with the JSON pointer of the object holding it.
+fn collect_refs(v: &Value, at: &mut String, out: &mut Vec<(String, String)>) {
+    match v {
+        Value::Object(o) => {
+            if let Some(Value::String(r)) = o.get("$ref") {
+                out.push((at.clone(), r.clone()));
+            }
+            for (k, x) in o {
+                let len = at.len();
+                at.push('/');
+                at.push_str(&escape_segment(k));
+                collect_refs(x, at, out);
+                at.truncate(len);
+            }
+        }
+        Value::Array(a) => {
+            for (i, x) in a.iter().enumerate() {
+                let len = at.len();
+                at.push('/');
+                at.push_str(&i.to_string());
+                collect_refs(x, at, out);
+                at.truncate(len);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A path with `.` and `..` components folded (without touching the file system).
+fn normal(p: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn resolver(text: &str) -> Resolver {
+        let mut sources = SourceMap::new();
+        let id = sources.add(SourceFile::new("a.json", "a.json", text.to_string()));
+        let d = SourceDoc::parse("a.json", Path::new("a.json"), id, text.to_string()).unwrap();
+        Resolver::new(d, sources)
+    }
+
+    #[test]
+    fn local_pointers_resolve() {
+        let r = resolver(r#"{"components": {"schemas": {"A/B": {"type": "string"}}}}"#);
+        let l = r.follow(&r.root(), "#/components/schemas/A~1B").unwrap();
+        assert_eq!(l.value, &serde_json::json!({"type": "string"}));
+        assert_eq!(l.key(), "0#/components/schemas/A~1B");
+    }
+
+    #[test]
+    fn remote_and_dangling_references_are_refused() {
+        let r = resolver(r#"{"a": 1}"#);
+        assert_eq!(
+            r.follow(&r.root(), "https://example.org/s.json#/X").err(),
+            Some(RefError::Remote("https://example.org/s.json#/X".into()))
+        );
+        assert!(matches!(
+            r.follow(&r.root(), "#/nowhere").err(),
+            Some(RefError::Unresolved { .. })
+        ));
+    }
+
+    #[test]
+    fn a_root_scopes_local_pointers() {
+        let r = resolver(r#"{"tools": [{"inputSchema": {"$defs": {"X": {"type": "integer"}}}}]}"#);
+        let scope = r.scoped(0, "/tools/0/inputSchema").unwrap();
+        let l = r.follow(&scope, "#/$defs/X").unwrap();
+        assert_eq!(l.value, &serde_json::json!({"type": "integer"}));
+    }
+
+    #[test]
+    fn paths_are_folded() {
+        assert_eq!(
+            normal(Path::new("a/./b/../c.yaml")),
+            PathBuf::from("a/c.yaml")
+        );
+    }
+}

@@ -1,0 +1,516 @@
+//! One import from start to finish: read the sources, map each into a tool, fold each into its
+//! existing declaration file (if any), render the files, classify what changed upstream, and
+//! write every file or none.
+
+use super::doc::SourceDoc;
+use super::emit::{self, Carried, Header};
+use super::refs::Resolver;
+use super::{Imported, Options, mcp, mcp_client, merge, openai, openapi};
+use crate::diagnostics::{Diagnostic, Severity};
+use crate::diff::{Report, Side};
+use crate::model::{FileKind, Tool};
+use crate::source::{Format, SourceFile, SourceMap};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// What is imported.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// OpenAPI 3.x / Swagger 2.0.
+    OpenApi,
+    /// MCP `tools/list`.
+    Mcp,
+    /// OpenAI / Anthropic function tools.
+    OpenAi,
+}
+
+impl Kind {
+    /// The subcommand name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::OpenApi => "openapi",
+            Kind::Mcp => "mcp",
+            Kind::OpenAi => "openai",
+        }
+    }
+}
+
+/// Where a source comes from.
+#[derive(Clone, Debug)]
+pub enum SourceSpec {
+    /// A file.
+    File(PathBuf),
+    /// A live MCP server.
+    Live(mcp_client::Server),
+}
+
+/// An import, as the command line asked for it.
+#[derive(Clone, Debug)]
+pub struct ImportRequest {
+    /// What the sources are.
+    pub kind: Kind,
+    /// The sources (one tool each).
+    pub sources: Vec<SourceSpec>,
+    /// The project folder (created when missing).
+    pub project: PathBuf,
+    /// Where tool files go (default: the project's `schemas/`).
+    pub out: Option<PathBuf>,
+    /// The format of new files (existing files keep theirs).
+    pub format: Format,
+    /// Mapping options.
+    pub options: Options,
+    /// Report only; write nothing.
+    pub dry_run: bool,
+    /// Timeout for a live MCP server.
+    pub timeout: Duration,
+}
+
+/// What happened to one declaration file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FileStatus {
+    /// Created.
+    New,
+    /// Changed.
+    Updated,
+    /// Already up to date.
+    Unchanged,
+}
+
+/// One file of the import.
+#[derive(Debug)]
+pub struct FileReport {
+    /// The path written (or that would be written).
+    pub path: PathBuf,
+    /// What happened.
+    pub status: FileStatus,
+    /// The tool id.
+    pub tool: String,
+    /// Counts: endpoints, parameters, fields.
+    pub counts: (usize, usize, usize),
+    /// For an updated file: what changed upstream, classified like `diff`.
+    pub changes: Option<Report>,
+}
+
+/// The result of an import.
+#[derive(Debug, Default)]
+pub struct Outcome {
+    /// Every source document (for rendering the findings).
+    pub sources: SourceMap,
+    /// Findings of the importers; any error means nothing was written.
+    pub findings: Vec<Diagnostic>,
+    /// The declaration files.
+    pub files: Vec<FileReport>,
+    /// Other files written (the domain declaration, editor schemas).
+    pub support_files: Vec<PathBuf>,
+    /// Notes for the user (suppression comments that could not be carried over, ...).
+    pub notes: Vec<String>,
+    /// Whether files were written.
+    pub written: bool,
+}
+
+impl Outcome {
+    /// Whether the import was refused (an error finding).
+    pub fn refused(&self) -> bool {
+        self.findings.iter().any(|d| d.severity == Severity::Error)
+    }
+}
+
+/// The stem of a source for default ids (`petstore` for `specs/petstore.yaml`).
+fn stem(spec: &SourceSpec) -> String {
+    match spec {
+        SourceSpec::File(p) => p
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "imported".into()),
+        SourceSpec::Live(mcp_client::Server::Command(c)) => {
+            // The package or program name: the last word that does not start with `-`.
+            let words = shlex::split(c).unwrap_or_default();
+            let w = words
+                .iter()
+                .rev()
+                .find(|w| !w.starts_with('-') && !w.contains('/') || w.starts_with('@'))
+                .or(words.first())
+                .cloned()
+                .unwrap_or_else(|| "mcp".into());
+            w.rsplit('/').next().unwrap_or(&w).to_string()
+        }
+        SourceSpec::Live(mcp_client::Server::Url(u)) => u
+            .split("://")
+            .nth(1)
+            .and_then(|r| r.split(['/', ':']).next())
+            .unwrap_or("mcp")
+            .to_string(),
+    }
+}
+
+/// Run an import.
+///
+/// Errors (exit code 2): an unreadable source, a live server that cannot be reached, a project
+/// path that is not a folder, a write that fails. Refused sources are not errors here: they are
+/// error findings in the [`Outcome`] (exit code 1).
+pub fn run(req: &ImportRequest) -> Result<Outcome, String> {
+    if req.options.tool.is_some() && req.sources.len() > 1 {
+        return Err("`--tool` names one tool; give one source per import when you set it".into());
+    }
+    let mut out = Outcome::default();
+    // Map every source.
+    let mut imported: Vec<(Imported, Header)> = Vec::new();
+    for spec in &req.sources {
+        let (name, path, text, origin) = match spec {
+            SourceSpec::File(p) => {
+                let meta = std::fs::metadata(p)
+                    .map_err(|e| format!("cannot read `{}`: {e}", p.display()))?;
+                if meta.is_dir() {
+                    return Err(format!(
+                        "`{}` is a folder; name the document file",
+                        p.display()
+                    ));
+                }
+                if meta.len() > super::doc::MAX_SOURCE_BYTES {
+                    return Err(format!(
+                        "`{}` is {} MiB, larger than the limit of {} MiB",
+                        p.display(),
+                        meta.len() / 1024 / 1024,
+                        super::doc::MAX_SOURCE_BYTES / 1024 / 1024
+                    ));
+                }
+                let bytes =
+                    std::fs::read(p).map_err(|e| format!("cannot read `{}`: {e}", p.display()))?;
+                let text = match String::from_utf8(bytes) {
+                    Ok(t) => t,
+                    Err(e) => {
+                        let at = e.utf8_error().valid_up_to();
+                        let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
+                        let id = out.sources.add(SourceFile::new(
+                            p.display().to_string(),
+                            p.clone(),
+                            lossy,
+                        ));
+                        out.findings.push(
+                            Diagnostic::new(
+                                "SR002",
+                                "invalid-encoding",
+                                Severity::Error,
+                                "the document is not valid UTF-8",
+                            )
+                            .at(
+                                id,
+                                crate::source::Span::new(at, at + 1),
+                                "first invalid byte",
+                            )
+                            .help("save the document as UTF-8"),
+                        );
+                        continue;
+                    }
+                };
+                (
+                    p.display().to_string(),
+                    p.clone(),
+                    text,
+                    mcp::ServerOrigin::default(),
+                )
+            }
+            SourceSpec::Live(server) => {
+                let text = mcp_client::list_tools(server, req.timeout)?;
+                let (name, origin) = match server {
+                    mcp_client::Server::Command(c) => (
+                        format!("`{c}`"),
+                        mcp::ServerOrigin {
+                            command: Some(c.clone()),
+                            url: None,
+                        },
+                    ),
+                    mcp_client::Server::Url(u) => (
+                        u.clone(),
+                        mcp::ServerOrigin {
+                            command: None,
+                            url: Some(u.clone()),
+                        },
+                    ),
+                };
+                (name.clone(), PathBuf::from("tools-list.json"), text, origin)
+            }
+        };
+        let mut sources = std::mem::take(&mut out.sources);
+        let id = sources.add(SourceFile::new(name.clone(), path.clone(), text.clone()));
+        let doc = match SourceDoc::parse(&name, &path, id, text) {
+            Ok(d) => d,
+            Err(e) => {
+                out.findings.push(*e);
+                out.sources = sources;
+                continue;
+            }
+        };
+        let hash = doc.hash.clone();
+        let mut r = Resolver::new(doc, sources);
+        let pre = r.preload();
+        let opts = Options {
+            source_stem: stem(spec),
+            ..req.options.clone()
+        };
+        let imp = match req.kind {
+            Kind::OpenApi => openapi::import(&r, &opts),
+            Kind::Mcp => mcp::import(&r, &opts, &origin),
+            Kind::OpenAi => openai::import(&r, &opts),
+        };
+        out.findings.extend(pre);
+        let header = Header {
+            kind: req.kind.as_str().to_string(),
+            source: match spec {
+                SourceSpec::File(p) => p
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or(name.clone()),
+                SourceSpec::Live(_) => name.clone(),
+            },
+            source_kind: imp.source_kind.clone(),
+            version: imp.source_version.clone(),
+            hash,
+        };
+        out.sources = r.sources;
+        out.findings.extend(imp.findings.iter().cloned());
+        imported.push((imp, header));
+    }
+    crate::diagnostics::sort_diagnostics(&mut out.findings, &out.sources);
+    if out.refused() {
+        return Ok(out);
+    }
+
+    // The project as it is.
+    let project_dir = &req.project;
+    if project_dir.exists() && !project_dir.is_dir() {
+        return Err(format!("`{}` is not a folder", project_dir.display()));
+    }
+    let existing = if project_dir.is_dir()
+        && std::fs::read_dir(project_dir)
+            .map(|mut d| d.next().is_some())
+            .unwrap_or(false)
+    {
+        crate::load::load_project(project_dir).ok()
+    } else {
+        None
+    };
+    let paths = existing
+        .as_ref()
+        .map(|l| l.project.config.paths.clone())
+        .unwrap_or_default();
+    let schemas_dir = req
+        .out
+        .clone()
+        .unwrap_or_else(|| project_dir.join(&paths.schemas));
+    let intents_dir = project_dir.join(&paths.intents);
+    let schema_file = project_dir.join("docs/schema/tool.schema.json");
+    let intent_schema_file = project_dir.join("docs/schema/intent.schema.json");
+
+    let mut jobs: Vec<(PathBuf, String)> = Vec::new();
+    let mut seen_ids: Vec<String> = Vec::new();
+    let mut new_domains: Vec<(String, String)> = Vec::new();
+    for (imp, header) in imported {
+        let Some(tool) = imp.tool else { continue };
+        let id = tool.id.value.clone();
+        if seen_ids.contains(&id) {
+            return Err(format!(
+                "two sources import the same tool id `{id}`; import them one at a time with `--tool`"
+            ));
+        }
+        seen_ids.push(id.clone());
+        // An existing declaration of this tool: its file, text and format.
+        let found = existing.as_ref().and_then(|l| {
+            l.project
+                .tools
+                .iter()
+                .find(|t| t.item.value.id.value == id)
+                .map(|t| {
+                    let f = l.project.sources.get(t.file);
+                    (f.path.clone(), f.text.clone())
+                })
+        });
+        let (path, old_text) = match found {
+            Some((p, text)) => (p, Some(text)),
+            None => {
+                let ext = match req.format {
+                    Format::Yaml => "yaml",
+                    Format::Toml => "toml",
+                };
+                let p = schemas_dir.join(format!("{id}.{ext}"));
+                let old = if p.exists() {
+                    Some(
+                        std::fs::read_to_string(&p)
+                            .map_err(|e| format!("cannot read `{}`: {e}", p.display()))?,
+                    )
+                } else {
+                    None
+                };
+                (p, old)
+            }
+        };
+        let format = Format::from_path(&path).unwrap_or(req.format);
+        let (tool, carried, old_tool) = match &old_text {
+            Some(text) => {
+                let Some(old) = emit::parse_tool(text, format) else {
+                    return Err(format!(
+                        "`{}` exists but does not load as a tool declaration; fix it (`schemarouter check`) or move it away, then import again",
+                        path.display()
+                    ));
+                };
+                let (carried, lost): (Vec<Carried>, _) = emit::carried_comments(text, format, &old);
+                for (line, c) in lost {
+                    out.notes.push(format!(
+                        "{}:{line}: the comment `{c}` is not above a declaration the import rewrites; it was not carried over",
+                        path.display()
+                    ));
+                }
+                (merge::merge(&old, tool), carried, Some(old))
+            }
+            None => (tool, Vec::new(), None),
+        };
+        let dir = path.parent().unwrap_or(Path::new("."));
+        let schema_rel = emit::relative(&absolute(dir), &absolute(&schema_file));
+        let text = emit::render(
+            &tool,
+            format,
+            &header,
+            &schema_rel.to_string_lossy().replace('\\', "/"),
+            &carried,
+        )
+        .map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
+        // Never write a file that does not load back to the same declaration.
+        match emit::parse_tool(&text, format) {
+            Some(back) if back == tool => {}
+            _ => {
+                return Err(format!(
+                    "internal error: the file for `{id}` would not load back as written; please report this with the source document"
+                ));
+            }
+        }
+        let counts = (
+            tool.endpoints.len(),
+            tool.endpoints
+                .iter()
+                .map(|e| e.value.parameters.len())
+                .sum(),
+            tool.endpoints.iter().map(|e| e.value.fields.len()).sum(),
+        );
+        let status = match &old_text {
+            None => FileStatus::New,
+            Some(t) if *t == text => FileStatus::Unchanged,
+            Some(_) => FileStatus::Updated,
+        };
+        let changes = match (&old_text, old_tool) {
+            (Some(old), Some(_)) if status == FileStatus::Updated => {
+                upstream_changes(&path, old, &text, format)
+            }
+            _ => None,
+        };
+        // The tool's domain must exist for the project to load.
+        let domain = tool.domain.value.clone();
+        let declared = existing.as_ref().is_some_and(|l| {
+            l.project
+                .domains
+                .iter()
+                .any(|d| d.item.value.id.value == domain)
+        });
+        if !declared && !new_domains.iter().any(|(d, _)| *d == domain) {
+            new_domains.push((domain, tool.title.value.clone()));
+        }
+        if status != FileStatus::Unchanged {
+            jobs.push((path.clone(), text));
+        }
+        out.files.push(FileReport {
+            path,
+            status,
+            tool: id,
+            counts,
+            changes,
+        });
+    }
+    for (domain, title) in new_domains {
+        let mut p = intents_dir.join(format!("{domain}.yaml"));
+        if p.exists() {
+            p = intents_dir.join(format!("{domain}_domain.yaml"));
+        }
+        let rel = emit::relative(&absolute(&intents_dir), &absolute(&intent_schema_file));
+        let text = format!(
+            "# yaml-language-server: $schema={}\n# Declared by `schemarouter import` for the imported tool `{title}`: add its field\n# groups and intents here so that questions can reach it.\ndomains:\n  - id: {}\n    description: {}\n",
+            rel.to_string_lossy().replace('\\', "/"),
+            yaml_scalar(&domain),
+            yaml_scalar(&format!("Tools imported from {title}.")),
+        );
+        out.support_files.push(p.clone());
+        jobs.push((p, text));
+    }
+    for (file, kind) in [
+        (&schema_file, FileKind::Tool),
+        (&intent_schema_file, FileKind::Intent),
+    ] {
+        if !file.exists() && !jobs.is_empty() {
+            out.support_files.push(file.clone());
+            jobs.push((file.clone(), crate::model::json_schema(kind)));
+        }
+    }
+    if req.dry_run || jobs.is_empty() {
+        return Ok(out);
+    }
+    for (p, _) in &jobs {
+        if let Some(d) = p.parent() {
+            std::fs::create_dir_all(d)
+                .map_err(|e| format!("cannot create `{}`: {e}", d.display()))?;
+        }
+    }
+    let write: Vec<crate::artifact::io::WriteJob> = jobs
+        .iter()
+        .map(|(p, t)| {
+            let t = t.clone();
+            (
+                p.clone(),
+                Box::new(move |f: &mut std::fs::File| std::io::Write::write_all(f, t.as_bytes()))
+                    as Box<dyn FnOnce(&mut std::fs::File) -> std::io::Result<()>>,
+            )
+        })
+        .collect();
+    crate::artifact::io::write_all_atomic(write)
+        .map_err(|e| format!("cannot write the imported files: {e}"))?;
+    out.written = true;
+    Ok(out)
+}
+
+/// A plain or quoted YAML scalar for a generated id or sentence.
+fn yaml_scalar(s: &str) -> String {
+    let plain = !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_alphanumeric() || " _-.,()".contains(c))
+        && !s.starts_with([' ', '-'])
+        && !s.ends_with(' ');
+    if plain {
+        s.to_string()
+    } else {
+        serde_json::to_string(s).unwrap_or_default()
+    }
+}
+
+fn absolute(p: &Path) -> PathBuf {
+    if p.is_absolute() {
+        p.to_path_buf()
+    } else {
+        std::env::current_dir().unwrap_or_default().join(p)
+    }
+}
+
+/// What changed between the old and new text of one tool file, as `diff` classifies it.
+fn upstream_changes(path: &Path, old: &str, new: &str, format: Format) -> Option<Report> {
+    let name = format!("schemas/{}", path.file_name()?.to_string_lossy());
+    let _ = format;
+    let side = |text: &str, label: &str| {
+        let loaded = crate::load::load_sources(None, &[(name.as_str(), text)]);
+        Side::from_loaded(loaded, label, "")
+    };
+    let o = side(old, "before").ok()?;
+    let n = side(new, "after").ok()?;
+    Some(crate::diff::diff(&o, &n))
+}
+
+/// The tool of a declaration file on disk (for tests and tools).
+pub fn read_tool(path: &Path) -> Option<Tool> {
+    let text = std::fs::read_to_string(path).ok()?;
+    emit::parse_tool(&text, Format::from_path(path)?)
+}

@@ -1,0 +1,945 @@
+//! The JSON-Schema mapping shared by every importer: a request schema becomes parameters, a
+//! response schema becomes response fields.
+//!
+//! | JSON Schema | declaration |
+//! |---|---|
+//! | nested `properties` | dotted field paths (`bulk_modulus.vrh`) |
+//! | `type: array` of objects | `[]` paths (`authors[].name`) |
+//! | `type: array` of scalars | one field of type `string[]`, `number[][]`, ... |
+//! | `required` | `required: true` (every level of the path required) |
+//! | `nullable`, `type: [x, "null"]`, `x-nullable`, `oneOf [x, null]` | `nullable: true` |
+//! | `allOf` | properties and `required` merged |
+//! | `oneOf` / `anyOf` of objects | the union of their properties, all optional |
+//! | several non-null types | `any` |
+//! | `format: date` / `date-time` | type `date` / `datetime`; other formats kept in `format` |
+//! | a non-object response | one field `result` |
+//! | `$ref` | followed (local pointers, relative files); a cycle is cut with a marker field |
+//!
+//! Expansion is bounded: at most [`MAX_FIELDS`] fields per endpoint, [`MAX_STEPS`] schema
+//! visits per endpoint and [`MAX_PATH_DEPTH`] levels per path; cutting is reported.
+
+use super::refs::{Loc, RefError, Resolver};
+use crate::diagnostics::{Diagnostic, Severity};
+use crate::model::{Parameter, ResponseField, Scalar, Sp, ValueType};
+use serde_json::Value;
+
+/// Most response fields imported for one endpoint.
+pub const MAX_FIELDS: usize = 2_000;
+/// Most schema visits for one endpoint (reference expansion budget).
+pub const MAX_STEPS: usize = 200_000;
+/// Deepest chain of references being expanded at once.
+pub const MAX_REF_DEPTH: usize = 64;
+/// Deepest field path (object levels).
+pub const MAX_PATH_DEPTH: usize = 24;
+
+/// A normalised schema: what a value is, after references, `allOf`, `oneOf`/`anyOf` and type
+/// lists are taken into account.
+#[derive(Clone, Debug)]
+pub struct View<'a> {
+    /// The shape.
+    pub kind: Kind<'a>,
+    /// The value may be null.
+    pub nullable: bool,
+    /// `description` (or `title` when there is no description).
+    pub description: Option<String>,
+    /// `format`.
+    pub format: Option<String>,
+    /// `enum` values that are scalars.
+    pub enum_values: Vec<Scalar>,
+    /// `default`, when a scalar.
+    pub default: Option<Scalar>,
+    /// References followed to reach this view (pushed on the cycle stack while its children are
+    /// walked).
+    pub via: Vec<String>,
+    /// A reference that was not expanded because it is already being expanded (a cycle).
+    pub cycle: Option<String>,
+}
+
+/// The shape of a [`View`].
+#[derive(Clone, Debug)]
+pub enum Kind<'a> {
+    /// An object: its properties (name, schema, required) in document order.
+    Object(Vec<(String, Loc<'a>, bool)>),
+    /// An array and its item schema (`None`: items not declared).
+    Array(Option<Box<Loc<'a>>>),
+    /// A scalar of this type.
+    Scalar(ValueType),
+    /// Anything (no type, several types, a cut cycle).
+    Any,
+}
+
+/// Maps schemas of one source into parameters and fields, collecting findings.
+pub struct Mapper<'r> {
+    /// The documents.
+    pub r: &'r Resolver,
+    /// Findings so far (errors refuse the import; warnings and infos are printed).
+    pub findings: Vec<Diagnostic>,
+    stack: Vec<String>,
+    steps: usize,
+    fields: usize,
+    cut_reported: bool,
+    /// Where the current endpoint is, for messages (`pets/list_pets`).
+    pub context: String,
+}
+
+/// One imported response field before it becomes a declaration.
+type FieldList = Vec<Sp<ResponseField>>;
+
+fn scalar(v: &Value) -> Option<Scalar> {
+    match v {
+        Value::String(s) => Some(Scalar::String(s.clone())),
+        Value::Bool(b) => Some(Scalar::Boolean(*b)),
+        Value::Number(n) => n
+            .as_i64()
+            .map(Scalar::Integer)
+            .or_else(|| n.as_f64().map(Scalar::Number)),
+        _ => None,
+    }
+}
+
+fn text(v: Option<&Value>) -> Option<String> {
+    v.and_then(Value::as_str)
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+}
+
+/// The declaration type of a JSON-Schema scalar type name and format.
+fn scalar_type(name: &str, format: Option<&str>) -> Option<ValueType> {
+    Some(match name {
+        "string" => match format {
+            Some("date") => ValueType::Date,
+            Some("date-time") => ValueType::DateTime,
+            _ => ValueType::String,
+        },
+        "integer" => ValueType::Integer,
+        "number" => ValueType::Number,
+        "boolean" => ValueType::Boolean,
+        // Swagger 2.0 `type: file` (a download or an upload).
+        "file" => ValueType::String,
+        _ => return None,
+    })
+}
+
+impl<'r> Mapper<'r> {
+    /// A mapper over the resolver's documents.
+    pub fn new(r: &'r Resolver) -> Mapper<'r> {
+        Mapper {
+            r,
+            findings: Vec::new(),
+            stack: Vec::new(),
+            steps: 0,
+            fields: 0,
+            cut_reported: false,
+            context: String::new(),
+        }
+    }
+
+    /// Start a new endpoint: budgets reset.
+    pub fn begin(&mut self, context: impl Into<String>) {
+        self.context = context.into();
+        self.stack.clear();
+        self.steps = 0;
+        self.fields = 0;
+        self.cut_reported = false;
+    }
+
+    /// A finding at `loc`.
+    pub fn report(
+        &mut self,
+        code: (&'static str, &'static str),
+        severity: Severity,
+        loc: &Loc<'_>,
+        message: impl Into<String>,
+        help: impl Into<String>,
+    ) {
+        let doc = &self.r.docs[loc.doc];
+        let span = doc.span_of(&loc.pointer);
+        self.findings.push(
+            Diagnostic::new(code.0, code.1, severity, message)
+                .at(doc.file, span, "")
+                .help(help),
+        );
+    }
+
+    fn over_budget(&mut self, loc: &Loc<'_>) -> bool {
+        self.steps += 1;
+        if self.steps <= MAX_STEPS && self.fields < MAX_FIELDS {
+            return false;
+        }
+        if !self.cut_reported {
+            self.cut_reported = true;
+            let ctx = self.context.clone();
+            self.report(
+                super::codes::EXPANSION_LIMIT,
+                Severity::Warning,
+                loc,
+                format!(
+                    "`{ctx}`: the schema expands to more than {MAX_FIELDS} fields (or {MAX_STEPS} schema visits); the rest is cut"
+                ),
+                "fields past the cut are not imported; declare the ones you need by hand, or simplify the schema",
+            );
+        }
+        true
+    }
+
+    /// Normalise the schema at `loc`.
+    pub fn view<'a>(&mut self, loc: &Loc<'a>) -> View<'a>
+    where
+        'r: 'a,
+    {
+        let mut via = Vec::new();
+        let loc = loc.clone();
+        // Follow a reference (a chain of them recursively).
+        let hops = 0;
+        if let Some(r) = loc.value.get("$ref").and_then(Value::as_str) {
+            let r = r.to_string();
+            let siblings = loc.clone();
+            match self.r.follow(&loc, &r) {
+                Ok(target) => {
+                    let key = target.key();
+                    if self.stack.contains(&key)
+                        || via.contains(&key)
+                        || hops > 64
+                        || self.stack.len() > MAX_REF_DEPTH
+                    {
+                        let ctx = self.context.clone();
+                        self.report(
+                            super::codes::REFERENCE_CYCLE,
+                            Severity::Info,
+                            &siblings,
+                            format!("`{ctx}`: `$ref: {r}` refers back to a schema being expanded (a cycle); cut here"),
+                            "the field is imported as an object marked recursive; declare deeper fields by hand if a plan needs them",
+                        );
+                        return View {
+                            kind: Kind::Any,
+                            nullable: false,
+                            description: text(siblings.value.get("description")),
+                            format: None,
+                            enum_values: Vec::new(),
+                            default: None,
+                            via,
+                            cycle: Some(r),
+                        };
+                    }
+                    via.push(key.clone());
+                    // OpenAPI 3.1 / JSON Schema 2020-12 let siblings refine a reference; keep
+                    // a sibling description over the target's.
+                    let desc = text(siblings.value.get("description"));
+                    // While the target is normalised (its `allOf` members may refer back to
+                    // it), it counts as being expanded.
+                    self.stack.push(key);
+                    let mut v = if target.value.get("$ref").is_some() {
+                        self.view(&target)
+                    } else {
+                        self.view_inner(&target, Vec::new())
+                    };
+                    self.stack.pop();
+                    via.extend(std::mem::take(&mut v.via));
+                    v.via = via;
+                    if desc.is_some() {
+                        v.description = desc;
+                    }
+                    if siblings.value.get("nullable") == Some(&Value::Bool(true)) {
+                        v.nullable = true;
+                    }
+                    return v;
+                }
+                Err(e) => {
+                    let (code, message, help) = match e {
+                        RefError::Remote(r) => (
+                            super::codes::REMOTE_REFERENCE,
+                            format!("`$ref: {r}` is a remote reference; nothing is fetched"),
+                            "download the referenced document beside this one and write the reference as a relative file, or bundle the description first".to_string(),
+                        ),
+                        RefError::Unresolved { reference, reason } => (
+                            super::codes::UNRESOLVED_REFERENCE,
+                            format!("`$ref: {reference}` cannot be resolved: {reason}"),
+                            "fix the reference so that it points at a schema in this document (e.g. `#/components/schemas/Name`)".to_string(),
+                        ),
+                    };
+                    self.report(code, Severity::Error, &siblings, message, help);
+                    return View {
+                        kind: Kind::Any,
+                        nullable: false,
+                        description: None,
+                        format: None,
+                        enum_values: Vec::new(),
+                        default: None,
+                        via,
+                        cycle: None,
+                    };
+                }
+            }
+        }
+        self.view_inner(&loc, via)
+    }
+
+    fn view_inner<'a>(&mut self, loc: &Loc<'a>, via: Vec<String>) -> View<'a>
+    where
+        'r: 'a,
+    {
+        let v = loc.value;
+        let mut out = View {
+            kind: Kind::Any,
+            nullable: false,
+            description: text(v.get("description")).or_else(|| text(v.get("title"))),
+            format: text(v.get("format")),
+            enum_values: Vec::new(),
+            default: v.get("default").and_then(scalar),
+            via,
+            cycle: None,
+        };
+        if self.over_budget(loc) {
+            return out;
+        }
+        let Value::Object(o) = v else {
+            // `true` / `{}` schemas accept anything.
+            return out;
+        };
+        if let Some(Value::Array(e)) = o.get("enum") {
+            for x in e {
+                match scalar(x) {
+                    Some(s) if !out.enum_values.contains(&s) => out.enum_values.push(s),
+                    Some(_) => {}
+                    None if x.is_null() => out.nullable = true,
+                    None => {}
+                }
+            }
+        }
+        if o.get("nullable") == Some(&Value::Bool(true))
+            || o.get("x-nullable") == Some(&Value::Bool(true))
+        {
+            out.nullable = true;
+        }
+        // The declared type(s).
+        let mut types: Vec<&str> = match o.get("type") {
+            Some(Value::String(t)) => vec![t.as_str()],
+            Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
+            _ => Vec::new(),
+        };
+        if types.contains(&"null") {
+            out.nullable = true;
+            types.retain(|t| *t != "null");
+        }
+        // allOf: merge every member.
+        let mut props: Vec<(String, Loc<'a>, bool)> = Vec::new();
+        let mut required: Vec<String> = Vec::new();
+        let mut objecty = types.contains(&"object") || o.contains_key("properties");
+        let mut member_kind: Option<Kind<'a>> = None;
+        let mut member_via = Vec::new();
+        if let Some(all) = loc.get("allOf")
+            && let Value::Array(items) = all.value
+        {
+            for (i, _) in items.iter().enumerate() {
+                let Some(m) = all.get(&i.to_string()) else {
+                    continue;
+                };
+                let mv = self.view(&m);
+                member_via.extend(mv.via.iter().cloned());
+                if out.description.is_none() {
+                    out.description = mv.description.clone();
+                }
+                if out.format.is_none() {
+                    out.format = mv.format.clone();
+                }
+                out.nullable |= mv.nullable;
+                match mv.kind {
+                    Kind::Object(ps) => {
+                        objecty = true;
+                        for p in ps {
+                            merge_prop(&mut props, p);
+                        }
+                    }
+                    Kind::Any => {}
+                    other => member_kind = Some(other),
+                }
+            }
+        }
+        // oneOf / anyOf: the union, every property optional.
+        let mut alternatives_scalar: Vec<ValueType> = Vec::new();
+        let mut alternatives_other = false;
+        for key in ["oneOf", "anyOf"] {
+            let Some(alts) = loc.get(key) else { continue };
+            let Value::Array(items) = alts.value else {
+                continue;
+            };
+            for (i, _) in items.iter().enumerate() {
+                let Some(m) = alts.get(&i.to_string()) else {
+                    continue;
+                };
+                // A bare `{type: null}` alternative only makes the value nullable.
+                if m.value.get("type").and_then(Value::as_str) == Some("null") {
+                    out.nullable = true;
+                    continue;
+                }
+                let mv = self.view(&m);
+                member_via.extend(mv.via.iter().cloned());
+                out.nullable |= mv.nullable;
+                if out.description.is_none() {
+                    out.description = mv.description.clone();
+                }
+                match mv.kind {
+                    Kind::Object(ps) => {
+                        objecty = true;
+                        for (n, l, _) in ps {
+                            merge_prop(&mut props, (n, l, false));
+                        }
+                    }
+                    Kind::Scalar(t) => {
+                        if !alternatives_scalar.contains(&t) {
+                            alternatives_scalar.push(t)
+                        }
+                    }
+                    Kind::Array(items) => {
+                        alternatives_other = true;
+                        member_kind.get_or_insert(Kind::Array(items));
+                    }
+                    Kind::Any => alternatives_other = true,
+                }
+            }
+        }
+        out.via.extend(member_via);
+        // Own properties.
+        if let Some(p) = loc.get("properties")
+            && let Value::Object(map) = p.value
+        {
+            for (name, _) in map {
+                if let Some(l) = p.get(name) {
+                    merge_prop(&mut props, (name.clone(), l, false));
+                }
+            }
+        }
+        if let Some(Value::Array(r)) = o.get("required") {
+            required.extend(r.iter().filter_map(Value::as_str).map(str::to_string));
+        }
+        for (n, _, req) in props.iter_mut() {
+            if required.contains(n) {
+                *req = true;
+            }
+        }
+        // Decide the kind.
+        let non_object_types: Vec<&str> =
+            types.iter().copied().filter(|t| *t != "object").collect();
+        out.kind = if objecty && non_object_types.is_empty() {
+            Kind::Object(props)
+        } else if non_object_types.len() > 1 || (objecty && !non_object_types.is_empty()) {
+            Kind::Any
+        } else if non_object_types == ["array"] {
+            Kind::Array(loc.get("items").map(Box::new))
+        } else if let Some(t) = non_object_types.first() {
+            match scalar_type(t, out.format.as_deref()) {
+                Some(t) => Kind::Scalar(t),
+                None => Kind::Any,
+            }
+        } else if let Some(k) = member_kind {
+            if alternatives_other || !alternatives_scalar.is_empty() {
+                Kind::Any
+            } else {
+                k
+            }
+        } else if alternatives_scalar.len() == 1 && !alternatives_other {
+            Kind::Scalar(alternatives_scalar[0].clone())
+        } else if o.contains_key("items") {
+            Kind::Array(loc.get("items").map(Box::new))
+        } else if o.contains_key("additionalProperties") {
+            Kind::Object(Vec::new())
+        } else {
+            Kind::Any
+        };
+        out
+    }
+
+    /// The declaration type of a view (arrays with their item types, objects as `object`).
+    pub fn value_type(&mut self, v: &View<'_>) -> ValueType {
+        match &v.kind {
+            Kind::Scalar(t) => t.clone(),
+            Kind::Object(_) => ValueType::Object,
+            Kind::Any if v.cycle.is_some() => ValueType::Object,
+            Kind::Any => ValueType::Any,
+            Kind::Array(None) => ValueType::Array(Box::new(ValueType::Any)),
+            Kind::Array(Some(items)) => {
+                let items = (**items).clone();
+                let iv = self.view(&items);
+                ValueType::Array(Box::new(self.value_type(&iv)))
+            }
+        }
+    }
+
+    /// Response fields of a response schema. Returns the fields and whether the records are the
+    /// items of a top-level array (`records: "[]"`).
+    pub fn response_fields(&mut self, loc: &Loc<'_>) -> (FieldList, bool) {
+        let mut out = Vec::new();
+        let v = self.view(loc);
+        match &v.kind {
+            Kind::Object(props) if !props.is_empty() => {
+                let props = props.clone();
+                self.with_via(&v.via, |m| m.walk(&props, "", true, 0, &mut out));
+                (out, false)
+            }
+            Kind::Array(Some(items)) => {
+                let items = (**items).clone();
+                let iv = self.view(&items);
+                if let Kind::Object(props) = &iv.kind
+                    && !props.is_empty()
+                {
+                    let props = props.clone();
+                    let mut via = v.via.clone();
+                    via.extend(iv.via.iter().cloned());
+                    self.with_via(&via, |m| m.walk(&props, "", true, 0, &mut out));
+                    return (out, true);
+                }
+                let ty = ValueType::Array(Box::new(self.value_type(&iv)));
+                out.push(leaf("result", ty, &v, true));
+                (out, false)
+            }
+            _ => {
+                let ty = self.value_type(&v);
+                out.push(leaf("result", ty, &v, true));
+                (out, false)
+            }
+        }
+    }
+
+    fn with_via<T>(&mut self, via: &[String], f: impl FnOnce(&mut Self) -> T) -> T {
+        let n = self.stack.len();
+        self.stack.extend(via.iter().cloned());
+        let r = f(self);
+        self.stack.truncate(n);
+        r
+    }
+
+    fn walk(
+        &mut self,
+        props: &[(String, Loc<'_>, bool)],
+        prefix: &str,
+        required: bool,
+        depth: usize,
+        out: &mut FieldList,
+    ) {
+        for (name, loc, req) in props {
+            if self.fields >= MAX_FIELDS {
+                self.over_budget(loc);
+                return;
+            }
+            if name.is_empty() || name.contains('/') || name.chars().any(char::is_control) {
+                let ctx = self.context.clone();
+                self.report(
+                    super::codes::UNSUPPORTED_NAME,
+                    Severity::Warning,
+                    loc,
+                    format!("`{ctx}`: property `{name}` cannot be a field name (empty, or with `/` or control characters); not imported"),
+                    "field paths join names with `.` and address fields as `tool/endpoint/field`; declare the value by hand under another name if a plan needs it",
+                );
+                continue;
+            }
+            let path = if prefix.is_empty() {
+                name.clone()
+            } else {
+                format!("{prefix}.{name}")
+            };
+            let req = required && *req;
+            let v = self.view(loc);
+            let via = v.via.clone();
+            match &v.kind {
+                Kind::Object(ps) if !ps.is_empty() && depth < MAX_PATH_DEPTH => {
+                    let ps = ps.clone();
+                    self.with_via(&via, |m| m.walk(&ps, &path, req, depth + 1, out));
+                }
+                Kind::Array(Some(items)) if depth < MAX_PATH_DEPTH => {
+                    let items = (**items).clone();
+                    let iv = self.with_via(&via, |m| m.view(&items));
+                    match &iv.kind {
+                        Kind::Object(ps) if !ps.is_empty() => {
+                            let ps = ps.clone();
+                            let mut all = via.clone();
+                            all.extend(iv.via.iter().cloned());
+                            let p = format!("{path}[]");
+                            self.with_via(&all, |m| m.walk(&ps, &p, req, depth + 1, out));
+                        }
+                        _ => {
+                            let inner = self.with_via(&via, |m| m.value_type(&iv));
+                            let mut f = leaf(&path, ValueType::Array(Box::new(inner)), &v, req);
+                            if let Some(r) = &iv.cycle {
+                                mark_recursive(&mut f, r);
+                            }
+                            out.push(f);
+                            self.fields += 1;
+                        }
+                    }
+                }
+                _ => {
+                    let ty = self.with_via(&via, |m| m.value_type(&v));
+                    let mut f = leaf(&path, ty, &v, req);
+                    if let Some(r) = &v.cycle {
+                        mark_recursive(&mut f, r);
+                    } else if depth >= MAX_PATH_DEPTH && matches!(v.kind, Kind::Object(_)) {
+                        let ctx = self.context.clone();
+                        self.report(
+                            super::codes::EXPANSION_LIMIT,
+                            Severity::Warning,
+                            loc,
+                            format!("`{ctx}`: field `{path}` is nested deeper than {MAX_PATH_DEPTH} levels; imported as one object"),
+                            "declare the deeper fields by hand if a plan needs them",
+                        );
+                    }
+                    out.push(f);
+                    self.fields += 1;
+                }
+            }
+        }
+    }
+
+    /// Parameters from the properties of a request-body (or MCP `inputSchema`) schema; a
+    /// non-object body becomes one parameter `body`.
+    pub fn body_parameters(
+        &mut self,
+        loc: &Loc<'_>,
+        body_required: bool,
+        location: Option<crate::model::ParamLocation>,
+    ) -> Vec<Sp<Parameter>> {
+        let v = self.view(loc);
+        let mut out = Vec::new();
+        match &v.kind {
+            Kind::Object(props) => {
+                let props = props.clone();
+                let via = v.via.clone();
+                self.with_via(&via, |m| {
+                    for (name, l, req) in &props {
+                        let pv = m.view(l);
+                        let ty = m.with_via(&pv.via.clone(), |m| m.value_type(&pv));
+                        out.push(param(name, ty, &pv, body_required && *req, location));
+                    }
+                });
+            }
+            Kind::Any if loc.value.as_object().is_none_or(|o| o.is_empty()) => {}
+            _ => {
+                let ty = self.value_type(&v);
+                out.push(param("body", ty, &v, body_required, location));
+            }
+        }
+        out
+    }
+
+    /// One parameter from its schema (OpenAPI `parameters` entries).
+    pub fn parameter(
+        &mut self,
+        name: &str,
+        schema: Option<&Loc<'_>>,
+        required: bool,
+        location: Option<crate::model::ParamLocation>,
+    ) -> Sp<Parameter> {
+        match schema {
+            Some(s) => {
+                let v = self.view(s);
+                let ty = self.value_type(&v);
+                param(name, ty, &v, required, location)
+            }
+            None => param(
+                name,
+                ValueType::String,
+                &View {
+                    kind: Kind::Scalar(ValueType::String),
+                    nullable: false,
+                    description: None,
+                    format: None,
+                    enum_values: Vec::new(),
+                    default: None,
+                    via: Vec::new(),
+                    cycle: None,
+                },
+                required,
+                location,
+            ),
+        }
+    }
+}
+
+/// Merge a property into a list: a later declaration of the same name refines the earlier
+/// (`allOf` members), keeping `required` if either says so.
+fn merge_prop<'a>(props: &mut Vec<(String, Loc<'a>, bool)>, p: (String, Loc<'a>, bool)) {
+    if let Some(existing) = props.iter_mut().find(|(n, _, _)| *n == p.0) {
+        existing.2 |= p.2;
+        // Keep the first schema: allOf members that restate a property usually only narrow it.
+        return;
+    }
+    props.push(p);
+}
+
+/// Note on a field where a reference cycle was cut.
+fn mark_recursive(f: &mut Sp<ResponseField>, reference: &str) {
+    let note = format!("Recursive: `{reference}` is not expanded again (reference cycle).");
+    f.value.description = Some(Sp::synthetic(match &f.value.description {
+        Some(d) => format!("{} {note}", d.value),
+        None => note,
+    }));
+}
+
+fn leaf(name: &str, ty: ValueType, v: &View<'_>, required: bool) -> Sp<ResponseField> {
+    Sp::synthetic(ResponseField {
+        name: Sp::synthetic(name.to_string()),
+        ty: Sp::synthetic(ty),
+        unit: None,
+        unit_as_published: None,
+        identifier: None,
+        groups: Vec::new(),
+        concepts: Vec::new(),
+        qualifiers: Default::default(),
+        source_type: None,
+        licence: None,
+        encoding: None,
+        missing_value: None,
+        description: v.description.clone().map(Sp::synthetic),
+        required: required.then(|| Sp::synthetic(true)),
+        nullable: v.nullable.then(|| Sp::synthetic(true)),
+        format: v
+            .format
+            .clone()
+            .filter(|f| f != "date" && f != "date-time")
+            .map(Sp::synthetic),
+    })
+}
+
+fn param(
+    name: &str,
+    ty: ValueType,
+    v: &View<'_>,
+    required: bool,
+    location: Option<crate::model::ParamLocation>,
+) -> Sp<Parameter> {
+    Sp::synthetic(Parameter {
+        name: Sp::synthetic(name.to_string()),
+        ty: Sp::synthetic(ty),
+        enum_values: (!v.enum_values.is_empty())
+            .then(|| v.enum_values.iter().cloned().map(Sp::synthetic).collect()),
+        required: required.then(|| Sp::synthetic(true)),
+        default: v.default.clone().map(Sp::synthetic),
+        auth: None,
+        bind: Vec::new(),
+        join: None,
+        description: v.description.clone().map(Sp::synthetic),
+        location: location.map(Sp::synthetic),
+        format: v
+            .format
+            .clone()
+            .filter(|f| f != "date" && f != "date-time")
+            .map(Sp::synthetic),
+        style: None,
+        explode: None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::import::doc::SourceDoc;
+    use crate::source::{SourceFile, SourceMap};
+    use std::path::Path;
+
+    fn resolver(v: serde_json::Value) -> Resolver {
+        let text = v.to_string();
+        let mut sources = SourceMap::new();
+        let id = sources.add(SourceFile::new("a.json", "a.json", text.clone()));
+        Resolver::new(
+            SourceDoc::parse("a.json", Path::new("a.json"), id, text).unwrap(),
+            sources,
+        )
+    }
+
+    fn names(fields: &FieldList) -> Vec<String> {
+        fields
+            .iter()
+            .map(|f| {
+                let mut s = format!("{}: {}", f.name.value, f.ty.value);
+                if f.required.is_some() {
+                    s.push_str(" required");
+                }
+                if f.nullable.is_some() {
+                    s.push_str(" nullable");
+                }
+                s
+            })
+            .collect()
+    }
+
+    fn fields_of(doc: serde_json::Value) -> (Vec<String>, bool, Vec<String>) {
+        let r = resolver(doc);
+        let mut m = Mapper::new(&r);
+        m.begin("t/e");
+        let loc = r.root().get("schema").unwrap();
+        let (f, records) = m.response_fields(&loc);
+        let findings = m
+            .findings
+            .iter()
+            .map(|d| format!("{} {}", d.code, d.message))
+            .collect();
+        (names(&f), records, findings)
+    }
+
+    #[test]
+    fn nested_objects_and_arrays_flatten() {
+        let (f, records, _) = fields_of(serde_json::json!({"schema": {
+        "type": "object", "required": ["id", "authors"],
+        "properties": {
+            "id": {"type": "string"},
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "matrix": {"type": "array", "items": {"type": "array", "items": {"type": "number"}}},
+            "authors": {"type": "array", "items": {"type": "object", "required": ["name"],
+                "properties": {"name": {"type": "string"}, "orcid": {"type": ["string", "null"]}}}},
+            "meta": {"type": "object", "properties": {"created": {"type": "string", "format": "date-time"}}},
+            "extra": {"type": "object", "additionalProperties": true}
+        }}}));
+        assert_eq!(
+            f,
+            vec![
+                "authors[].name: string required",
+                "authors[].orcid: string nullable",
+                "extra: object",
+                "id: string required",
+                "matrix: number[][]",
+                "meta.created: datetime",
+                "tags: string[]",
+            ]
+        );
+        assert!(!records);
+    }
+
+    #[test]
+    fn all_of_merges_and_one_of_is_optional_union() {
+        let (f, _, _) = fields_of(serde_json::json!({
+        "components": {"schemas": {
+            "Base": {"type": "object", "required": ["id"], "properties": {"id": {"type": "integer"}}},
+            "Cat": {"type": "object", "required": ["meow"], "properties": {"meow": {"type": "boolean"}}},
+            "Dog": {"type": "object", "properties": {"bark": {"type": "string"}}}
+        }},
+        "schema": {"allOf": [
+            {"$ref": "#/components/schemas/Base"},
+            {"type": "object", "properties": {"pet": {"oneOf": [
+                {"$ref": "#/components/schemas/Cat"}, {"$ref": "#/components/schemas/Dog"}]}}}
+        ]}}));
+        assert_eq!(
+            f,
+            vec![
+                "id: integer required",
+                "pet.meow: boolean",
+                "pet.bark: string"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_cycle_is_cut_with_a_marker() {
+        let (f, _, findings) = fields_of(serde_json::json!({
+            "components": {"schemas": {"Node": {"type": "object", "properties": {
+                "name": {"type": "string"},
+                "children": {"type": "array", "items": {"$ref": "#/components/schemas/Node"}}}}}},
+            "schema": {"$ref": "#/components/schemas/Node"}}));
+        assert_eq!(f, vec!["children: object[]", "name: string"]);
+        assert_eq!(findings.len(), 1);
+        assert!(
+            findings[0].starts_with("SR703 `t/e`: `$ref: #/components/schemas/Node` refers back")
+        );
+    }
+
+    #[test]
+    fn a_root_array_of_records_and_a_scalar_response() {
+        let (f, records, _) = fields_of(serde_json::json!({"schema": {
+            "type": "array", "items": {"type": "object", "properties": {"id": {"type": "integer"}}}}}));
+        assert_eq!(f, vec!["id: integer"]);
+        assert!(records);
+        let (f, records, _) = fields_of(serde_json::json!({"schema": {"type": "string"}}));
+        assert_eq!(f, vec!["result: string required"]);
+        assert!(!records);
+        let (f, _, _) = fields_of(
+            serde_json::json!({"schema": {"type": "array", "items": {"type": "integer"}}}),
+        );
+        assert_eq!(f, vec!["result: integer[] required"]);
+    }
+
+    #[test]
+    fn nullable_spellings() {
+        let (f, _, _) = fields_of(
+            serde_json::json!({"schema": {"type": "object", "properties": {
+                "a": {"type": "string", "nullable": true},
+                "b": {"anyOf": [{"type": "number"}, {"type": "null"}]},
+                "c": {"type": "integer", "x-nullable": true},
+                "d": {"type": ["string", "integer"]}
+            }}}),
+        );
+        assert_eq!(
+            f,
+            vec![
+                "a: string nullable",
+                "b: number nullable",
+                "c: integer nullable",
+                "d: any"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_dangling_and_a_remote_reference_are_errors() {
+        let (_, _, findings) = fields_of(
+            serde_json::json!({"schema": {"type": "object", "properties": {
+            "a": {"$ref": "#/components/schemas/Missing"},
+            "b": {"$ref": "https://example.org/x.json"}}}}),
+        );
+        assert_eq!(
+            findings,
+            vec![
+                "SR702 `$ref: #/components/schemas/Missing` cannot be resolved: the pointer leads nowhere in the document",
+                "SR701 `$ref: https://example.org/x.json` is a remote reference; nothing is fetched",
+            ]
+        );
+    }
+
+    #[test]
+    fn exponential_schemas_are_cut() {
+        // Each level refers to the next twice: 2^30 paths without a budget.
+        let mut schemas = serde_json::Map::new();
+        for i in 0..30 {
+            schemas.insert(
+                format!("L{i}"),
+                serde_json::json!({"type": "object", "properties": {
+                    "a": {"$ref": format!("#/components/schemas/L{}", i + 1)},
+                    "b": {"$ref": format!("#/components/schemas/L{}", i + 1)}}}),
+            );
+        }
+        schemas.insert("L30".into(), serde_json::json!({"type": "string"}));
+        let (f, _, findings) = fields_of(serde_json::json!({
+            "components": {"schemas": schemas},
+            "schema": {"$ref": "#/components/schemas/L0"}}));
+        assert!(f.len() <= MAX_FIELDS);
+        assert!(findings.iter().any(|x| x.starts_with("SR704")));
+    }
+
+    #[test]
+    fn body_parameters_keep_array_items_and_required() {
+        let r = resolver(serde_json::json!({"schema": {"allOf": [
+            {"type": "object", "required": ["ids"], "properties": {"ids": {"type": "array", "items": {"type": "integer"}}}},
+            {"type": "object", "properties": {"mode": {"type": "string", "enum": ["a", "b"], "default": "a"}}}
+        ]}}));
+        let mut m = Mapper::new(&r);
+        let loc = r.root().get("schema").unwrap();
+        let p = m.body_parameters(&loc, true, None);
+        let shown: Vec<String> = p
+            .iter()
+            .map(|p| {
+                format!(
+                    "{} {} {} {:?} {:?}",
+                    p.name.value,
+                    p.ty.value,
+                    p.is_required(),
+                    p.enum_values.as_ref().map(|e| e.len()),
+                    p.default.as_ref().map(|d| d.value.to_string())
+                )
+            })
+            .collect();
+        assert_eq!(
+            shown,
+            vec![
+                "ids integer[] true None None",
+                "mode string false Some(2) Some(\"a\")"
+            ]
+        );
+    }
+}
