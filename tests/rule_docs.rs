@@ -1,7 +1,10 @@
 //! Every rule's documented examples are run: each invalid example raises exactly one finding of
 //! that rule, each valid example none. The docs cannot drift from behaviour.
 
+use schemarouter::diagnostics::Diagnostic;
+use schemarouter::lint::registry::{Category, RuleEntry};
 use schemarouter::lint::{RULES, check_path};
+use schemarouter::source::SourceMap;
 
 /// Rules whose invalid example cannot be written as text in a page.
 const NOT_REPRESENTABLE: &[&str] = &["invalid-encoding", "io-error"];
@@ -36,16 +39,38 @@ fn materialise(example: &str) -> tempfile::TempDir {
     dir
 }
 
-fn findings(example: &str, code: &str) -> (usize, String) {
+/// The findings an example raises: `check` of the project, or for import rules the findings of
+/// `schemarouter import openapi source/api.yaml`.
+fn example_findings(entry: &RuleEntry, example: &str) -> (Vec<Diagnostic>, SourceMap) {
     let dir = materialise(example);
+    if entry.category == Category::Import {
+        let req = schemarouter::import::ImportRequest {
+            kind: schemarouter::import::run::Kind::OpenApi,
+            sources: vec![schemarouter::import::SourceSpec::File(
+                dir.path().join("source/api.yaml"),
+            )],
+            project: dir.path().join("project"),
+            out: None,
+            format: schemarouter::source::Format::Yaml,
+            options: Default::default(),
+            dry_run: true,
+            timeout: std::time::Duration::from_secs(5),
+        };
+        let o = schemarouter::import::run(&req).unwrap();
+        return (o.findings, o.sources);
+    }
     let c = check_path(dir.path()).unwrap();
-    let list: Vec<String> = c
-        .diagnostics
+    (c.diagnostics, c.project.sources)
+}
+
+fn findings(entry: &RuleEntry, example: &str) -> (usize, String) {
+    let (diags, _) = example_findings(entry, example);
+    let list: Vec<String> = diags
         .iter()
         .map(|d| format!("{} {}: {}", d.code, d.name, d.message))
         .collect();
     (
-        c.diagnostics.iter().filter(|d| d.code == code).count(),
+        diags.iter().filter(|d| d.code == entry.code).count(),
         list.join("\n"),
     )
 }
@@ -88,7 +113,7 @@ fn invalid_examples_raise_exactly_one_finding() {
     let mut failures = Vec::new();
     for e in RULES {
         for ex in e.examples("Invalid example") {
-            let (n, all) = findings(&ex, e.code);
+            let (n, all) = findings(e, &ex);
             if n != 1 {
                 failures.push(format!(
                     "{} ({}): {n} findings in invalid example; all findings:\n{all}\n",
@@ -105,7 +130,7 @@ fn valid_examples_raise_none() {
     let mut failures = Vec::new();
     for e in RULES {
         for ex in e.examples("Valid example") {
-            let (n, all) = findings(&ex, e.code);
+            let (n, all) = findings(e, &ex);
             if n != 0 {
                 failures.push(format!(
                     "{} ({}): {n} findings in valid example; all findings:\n{all}\n",
@@ -127,16 +152,10 @@ fn invalid_example_renderings() {
     settings.set_prepend_module_to_snapshot(true);
     for e in RULES {
         for (i, ex) in e.examples("Invalid example").iter().enumerate() {
-            let dir = materialise(ex);
-            let c = check_path(dir.path()).unwrap();
-            let mine: Vec<_> = c
-                .diagnostics
-                .iter()
-                .filter(|d| d.code == e.code)
-                .cloned()
-                .collect();
-            let human = render(OutputFormat::Human, &mine, &c.project.sources, false);
-            let json = render(OutputFormat::Json, &mine, &c.project.sources, false);
+            let (diags, sources) = example_findings(e, ex);
+            let mine: Vec<_> = diags.iter().filter(|d| d.code == e.code).cloned().collect();
+            let human = render(OutputFormat::Human, &mine, &sources, false);
+            let json = render(OutputFormat::Json, &mine, &sources, false);
             let base = format!("{}_{}", e.name.replace('-', "_"), i);
             settings.bind(|| {
                 insta::assert_snapshot!(format!("{base}_human"), human);

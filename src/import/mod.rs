@@ -264,6 +264,11 @@ pub fn spdx_of(name: &str) -> Option<String> {
     if spdx::Expression::parse(name).is_ok() {
         return Some(name.to_string());
     }
+    // `CC BY 4.0`, `CC-BY 4.0`: the id with spaces for dashes.
+    let dashed: String = name.trim().split_whitespace().collect::<Vec<_>>().join("-");
+    if let Some(id) = spdx::license_id(&dashed) {
+        return Some(id.name.to_string());
+    }
     if let Ok(Some(c)) = spdx::Expression::canonicalize(name)
         && spdx::Expression::parse(&c).is_ok()
     {

@@ -358,7 +358,11 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
     Imported {
         tool: Some(tool),
         source_kind: spec_name,
-        source_version: str_at(&info, "version").map(str::to_string),
+        source_version: match info.get("version") {
+            Some(Value::String(s)) => Some(s.trim().to_string()),
+            Some(Value::Number(n)) => Some(n.to_string()),
+            _ => None,
+        },
         findings: m.findings,
     }
 }
@@ -557,7 +561,8 @@ fn swagger_collection(p: &mut Sp<Parameter>, v: &Value) {
         return;
     }
     match str_at(v, "collectionFormat").unwrap_or("csv") {
-        "multi" => p.value.explode = Some(Sp::synthetic(true)),
+        // Repeated parameters: the declaration's default for arrays.
+        "multi" => {}
         "ssv" => {
             p.value.style = Some(Sp::synthetic("spaceDelimited".into()));
             p.value.explode = Some(Sp::synthetic(false));

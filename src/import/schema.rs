@@ -78,6 +78,9 @@ pub struct Mapper<'r> {
     steps: usize,
     fields: usize,
     cut_reported: bool,
+    /// Cycles already reported (by the place of the `$ref`), so that a schema shared by many
+    /// endpoints is reported once.
+    cycles_reported: std::collections::BTreeSet<String>,
     /// Where the current endpoint is, for messages (`pets/list_pets`).
     pub context: String,
 }
@@ -130,6 +133,7 @@ impl<'r> Mapper<'r> {
             steps: 0,
             fields: 0,
             cut_reported: false,
+            cycles_reported: Default::default(),
             context: String::new(),
         }
     }
@@ -194,6 +198,11 @@ impl<'r> Mapper<'r> {
         if let Some(r) = loc.value.get("$ref").and_then(Value::as_str) {
             let r = r.to_string();
             let siblings = loc.clone();
+            // Findings about the reference point at its `$ref` value.
+            let at_ref = match loc.get("$ref") {
+                Some(l) => l,
+                None => loc.clone(),
+            };
             match self.r.follow(&loc, &r) {
                 Ok(target) => {
                     let key = target.key();
@@ -203,13 +212,15 @@ impl<'r> Mapper<'r> {
                         || self.stack.len() > MAX_REF_DEPTH
                     {
                         let ctx = self.context.clone();
-                        self.report(
-                            super::codes::REFERENCE_CYCLE,
-                            Severity::Info,
-                            &siblings,
-                            format!("`{ctx}`: `$ref: {r}` refers back to a schema being expanded (a cycle); cut here"),
-                            "the field is imported as an object marked recursive; declare deeper fields by hand if a plan needs them",
-                        );
+                        if self.cycles_reported.insert(siblings.key()) {
+                            self.report(
+                                super::codes::REFERENCE_CYCLE,
+                                Severity::Info,
+                                &at_ref,
+                                format!("`$ref: {r}` refers back to a schema being expanded (a cycle); cut here (first met in `{ctx}`)"),
+                                "the field is imported as an object marked recursive; declare deeper fields by hand if a plan needs them",
+                            );
+                        }
                         return View {
                             kind: Kind::Any,
                             nullable: false,
@@ -257,7 +268,7 @@ impl<'r> Mapper<'r> {
                             "fix the reference so that it points at a schema in this document (e.g. `#/components/schemas/Name`)".to_string(),
                         ),
                     };
-                    self.report(code, Severity::Error, &siblings, message, help);
+                    self.report(code, Severity::Error, &at_ref, message, help);
                     return View {
                         kind: Kind::Any,
                         nullable: false,
@@ -553,8 +564,9 @@ impl<'r> Mapper<'r> {
                             let ps = ps.clone();
                             let mut all = via.clone();
                             all.extend(iv.via.iter().cloned());
+                            // Within each item (record), requiredness starts afresh.
                             let p = format!("{path}[]");
-                            self.with_via(&all, |m| m.walk(&ps, &p, req, depth + 1, out));
+                            self.with_via(&all, |m| m.walk(&ps, &p, true, depth + 1, out));
                         }
                         _ => {
                             let inner = self.with_via(&via, |m| m.value_type(&iv));

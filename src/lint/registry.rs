@@ -27,6 +27,8 @@ pub enum Category {
     Prompt,
     /// Suppression comments and configuration.
     Suppression,
+    /// Findings of `schemarouter import` about its sources.
+    Import,
 }
 
 impl Category {
@@ -41,6 +43,7 @@ impl Category {
             Category::Reachability => "reachability",
             Category::Prompt => "prompt",
             Category::Suppression => "suppression",
+            Category::Import => "import",
         }
     }
 }
@@ -204,7 +207,16 @@ registry! {
     "SR505" "unroutable-tool" unroutable_tool Warning Reachability true Some(&rules::unroutable_tool::UnroutableTool);
     "SR506" "unreachable-field" unreachable_field Warning Reachability true Some(&rules::unreachable_field::UnreachableField);
     "SR507" "missing-identifier" missing_identifier Warning Reachability true Some(&rules::missing_identifier::MissingIdentifier);
+    "SR508" "destructive-endpoint" destructive_endpoint Warning Reachability true Some(&rules::destructive_endpoint::DestructiveEndpoint);
     "SR601" "prompt-budget" prompt_budget Warning Prompt true Some(&rules::prompt_budget::PromptBudget);
+    "SR701" "remote-reference" remote_reference Error Import false None;
+    "SR702" "unresolved-reference" unresolved_reference Error Import false None;
+    "SR703" "reference-cycle" reference_cycle Info Import false None;
+    "SR704" "expansion-limit" expansion_limit Warning Import false None;
+    "SR705" "unsupported-source" unsupported_source Error Import false None;
+    "SR706" "unsupported-name" unsupported_name Warning Import false None;
+    "SR707" "no-response-schema" no_response_schema Warning Import false None;
+    "SR708" "unrecognised-licence" unrecognised_licence Info Import false None;
     "SR901" "unused-suppression" unused_suppression Warning Suppression true None;
     "SR902" "suppression-without-reason" suppression_without_reason Warning Suppression true None;
     "SR903" "unknown-rule" unknown_rule Warning Suppression true None;

@@ -287,8 +287,9 @@ pub struct Parameter {
     /// `spaceDelimited`, `pipeDelimited`, `deepObject`, `matrix`, `label`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub style: Option<Sp<String>>,
-    /// OpenAPI `explode` when it is not the style's default: whether array items are sent as
-    /// repeated parameters (`true`) or joined into one value (`false`).
+    /// Whether array items are sent as repeated parameters (`true`, the default for arrays, as
+    /// OpenAPI 3's `form` style does) or joined into one value (`false`; with `join` as the
+    /// separator, `,` by default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub explode: Option<Sp<bool>>,
 }

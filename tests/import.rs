@@ -1,0 +1,276 @@
+//! `schemarouter import` end to end on real files: the written declarations are pinned as insta
+//! snapshots (`snapshots/import__*.snap`), every written project loads in `check` with no error,
+//! and the converter faults other tools are known for are tested one by one.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_schemarouter"))
+}
+
+fn fixture(p: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/import")
+        .join(p)
+}
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn run(args: &[&str], cwd: &Path) -> Run {
+    let o = bin().args(args).current_dir(cwd).env("NO_COLOR", "1").output().unwrap();
+    Run {
+        code: o.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+    }
+}
+
+/// Import `source` into a fresh project; returns the project and the run.
+fn import(kind: &str, source: &Path, extra: &[&str]) -> (tempfile::TempDir, Run) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut args = vec!["import", kind, source.to_str().unwrap(), "--project", "proj"];
+    args.extend_from_slice(extra);
+    let r = run(&args, dir.path());
+    (dir, r)
+}
+
+/// The one tool file written, with the header's content hash line made stable.
+fn tool_file(dir: &Path) -> String {
+    let schemas = dir.join("proj/schemas");
+    let mut files: Vec<_> = std::fs::read_dir(&schemas)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 1, "{files:?}");
+    std::fs::read_to_string(&files[0]).unwrap()
+}
+
+fn check_clean(dir: &Path) -> String {
+    let r = run(&["check", "proj", "--format", "concise"], dir);
+    assert!(r.code == 0, "check failed ({}):\n{}{}", r.code, r.stdout, r.stderr);
+    assert!(!r.stdout.contains("error["), "{}", r.stdout);
+    r.stdout
+}
+
+fn settings() -> insta::Settings {
+    let mut s = insta::Settings::clone_current();
+    s.set_snapshot_path("../snapshots");
+    s.set_prepend_module_to_snapshot(true);
+    s
+}
+
+#[test]
+fn openapi_3_0_petstore() {
+    let (dir, r) = import("openapi", &fixture("petstore-3.0.yaml"), &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let text = tool_file(dir.path());
+    settings().bind(|| insta::assert_snapshot!("petstore_3_0", text));
+    // Path-item parameters are merged into each operation, never an operation of their own.
+    assert_eq!(text.matches("\n  - id: ").count(), 3);
+    assert_eq!(text.matches("name: X-Trace").count(), 2);
+    // The allOf request body keeps the properties of every member.
+    for p in ["name: id", "name: name", "name: owner", "name: tag"] {
+        assert!(text.contains(&format!("      - {p}\n        type")), "{p}");
+    }
+    check_clean(dir.path());
+    assert!(dir.path().join("proj/intents/swagger_petstore.yaml").is_file());
+}
+
+#[test]
+fn swagger_2_0() {
+    let (dir, r) = import("openapi", &fixture("swagger-2.0.json"), &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let text = tool_file(dir.path());
+    settings().bind(|| insta::assert_snapshot!("swagger_2_0", text));
+    // schemes + host + basePath; https preferred.
+    assert!(text.contains("url: https://api.crystals.example.org/v2/structures\n"));
+    // An array parameter keeps its item type; a nested array of numbers is number[][].
+    assert!(text.contains("name: elements\n        type: string[]"));
+    assert!(text.contains("name: cell\n        type: number[][]"));
+    // A `file` response is one field `result`, not dropped.
+    assert!(text.contains("name: result\n        type: string"));
+    let checked = check_clean(dir.path());
+    assert!(checked.contains("SR508/destructive-endpoint"), "{checked}");
+}
+
+#[test]
+fn openapi_3_1_type_lists_refs_and_servers() {
+    let (dir, r) = import("openapi", &fixture("openapi-3.1.yaml"), &["--tool", "lit", "--domain", "literature"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let text = tool_file(dir.path());
+    settings().bind(|| insta::assert_snapshot!("openapi_3_1", text));
+    assert!(text.contains("id: lit\n"));
+    assert!(text.contains("domain: literature\n"));
+    assert!(text.contains("url: https://eu.lit.example.org/api/works\n"));
+    assert!(r.stderr.contains("SR703"), "{}", r.stderr);
+    check_clean(dir.path());
+}
+
+#[test]
+fn relative_file_references_are_followed() {
+    let (dir, r) = import("openapi", &fixture("split/api.yaml"), &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let text = tool_file(dir.path());
+    assert!(text.contains("name: items[].price.amount\n        type: number"), "{text}");
+    assert!(text.contains("name: items[].sku\n        type: string\n        required: true"), "{text}");
+}
+
+#[test]
+fn remote_references_are_refused_and_nothing_is_written() {
+    let (dir, r) = import("openapi", &fixture("remote-ref.yaml"), &["--message-format", "concise"]);
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.contains("remote-ref.yaml:11:30: error[SR701/remote-reference] `$ref: https://schemas.example.org/x.json#/X` is a remote reference; nothing is fetched"),
+        "{}",
+        r.stderr
+    );
+    assert!(!dir.path().join("proj").exists());
+}
+
+#[test]
+fn syntax_errors_have_positions() {
+    let (_, r) = import("openapi", &fixture("bad-syntax.json"), &["--message-format", "concise"]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("bad-syntax.json:5:62: error[SR001/parse-error] invalid JSON: trailing comma"), "{}", r.stderr);
+    let (_, r) = import("openapi", &fixture("bad-syntax.yaml"), &["--message-format", "concise"]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("bad-syntax.yaml:8:18: error[SR001/parse-error] invalid YAML: unclosed bracket"), "{}", r.stderr);
+}
+
+#[test]
+fn the_wrong_kind_of_source_says_which_command_fits() {
+    let (_, r) = import("openapi", &fixture("functions-anthropic.json"), &["--message-format", "concise"]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("SR705/unsupported-source"), "{}", r.stderr);
+    assert!(r.stderr.contains("use `schemarouter import mcp` or `import openai`"), "{}", r.stderr);
+    let (_, r) = import("mcp", &fixture("petstore-3.0.yaml"), &["--message-format", "concise"]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("this is an OpenAPI document: use `schemarouter import openapi`"), "{}", r.stderr);
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = run(&["import", "openapi", "missing.yaml"], dir.path());
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.starts_with("error: cannot read `missing.yaml`"), "{}", r.stderr);
+    let r = run(&["import", "openapi"], dir.path());
+    assert_eq!(r.code, 2);
+    let r = run(&["import", "openapi", "--command", "x"], dir.path());
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("`--command` and `--url` are for `import mcp`"));
+    let r = run(&["import", "mcp", "--command", "/nonexistent/server"], dir.path());
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("cannot start `/nonexistent/server`"), "{}", r.stderr);
+}
+
+#[test]
+fn function_tool_lists() {
+    for (f, endpoints) in [("functions-openai.json", 2), ("functions-anthropic.json", 1)] {
+        let (dir, r) = import("openai", &fixture(f), &[]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let text = tool_file(dir.path());
+        assert_eq!(text.matches("\n  - id: ").count(), endpoints, "{text}");
+        assert!(text.contains("method: LOCAL\n    url: function://"), "{text}");
+        assert!(r.stderr.contains("SR707"), "{}", r.stderr);
+        check_clean(dir.path());
+        if f == "functions-openai.json" {
+            settings().bind(|| insta::assert_snapshot!("functions_openai", text));
+            assert!(text.contains("name: ids\n        type: integer[]"));
+        }
+    }
+}
+
+#[test]
+fn saved_mcp_tools_list() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/mcp/memory-tools-list.rpc.json");
+    let (dir, r) = import("mcp", &src, &["--tool", "memory"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let text = tool_file(dir.path());
+    settings().bind(|| insta::assert_snapshot!("mcp_memory", text));
+    let checked = check_clean(dir.path());
+    assert_eq!(checked.matches("SR508/destructive-endpoint").count(), 3, "{checked}");
+}
+
+#[test]
+fn only_selects_endpoints() {
+    let (dir, r) = import("openapi", &fixture("petstore-3.0.yaml"), &["--only", "*pet_by_id"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let text = tool_file(dir.path());
+    assert_eq!(text.matches("\n  - id: ").count(), 1);
+    assert!(text.contains("id: show_pet_by_id"));
+    let (_, r) = import("openapi", &fixture("petstore-3.0.yaml"), &["--only", "nothing*", "--message-format", "concise"]);
+    assert_eq!(r.code, 1);
+    assert!(r.stderr.contains("nothing to import: no operation matches `--only`"), "{}", r.stderr);
+}
+
+#[test]
+fn toml_output_loads() {
+    let (dir, r) = import("openapi", &fixture("swagger-2.0.json"), &["--format", "toml"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let text = std::fs::read_to_string(dir.path().join("proj/schemas/crystal_archive.toml")).unwrap();
+    assert!(text.starts_with("#:schema ../docs/schema/tool.schema.json\n# Imported by"));
+    check_clean(dir.path());
+}
+
+#[test]
+fn reimport_keeps_what_a_person_added_and_reports_upstream_changes() {
+    let (dir, r) = import("openapi", &fixture("petstore-3.0.yaml"), &[]);
+    assert_eq!(r.code, 0);
+    let path = dir.path().join("proj/schemas/swagger_petstore.yaml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    // A person adds a source type, a concept, a unit, a group and a suppression comment.
+    let edited = text
+        .replace("domain: swagger_petstore\n", "domain: swagger_petstore\nsource_type: web\npriority: 7\n")
+        .replacen(
+            "      - name: tag\n        type: string\n        nullable: true\n",
+            "      # schemarouter: allow(unreachable-field) -- shown to people only\n      - name: tag\n        type: string\n        nullable: true\n        unit: m\n",
+            1,
+        );
+    assert_ne!(edited, text);
+    std::fs::write(&path, &edited).unwrap();
+    // Upstream renames a field and drops an operation.
+    let upstream = std::fs::read_to_string(fixture("petstore-3.0.yaml")).unwrap();
+    let changed = upstream
+        .replace("        name: {type: string}\n", "        nickname: {type: string}\n")
+        .replace("required: [id, name]", "required: [id]");
+    let changed = changed.replace(
+        &changed[changed.find("    post:").unwrap()..changed.find("  /pets/{petId}:").unwrap()],
+        "",
+    );
+    let src = dir.path().join("petstore-v2.yaml");
+    std::fs::write(&src, changed).unwrap();
+    // Dry run: a report, nothing written.
+    let r = run(&["import", "openapi", src.to_str().unwrap(), "--project", "proj", "--dry-run"], dir.path());
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.starts_with("updated"), "{}", r.stdout);
+    assert!(r.stdout.contains("dry run: nothing was written"));
+    assert!(r.stdout.contains("breaking"), "{}", r.stdout);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), edited);
+    // The real run.
+    let r = run(&["import", "openapi", src.to_str().unwrap(), "--project", "proj"], dir.path());
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let after = std::fs::read_to_string(&path).unwrap();
+    assert!(after.contains("source_type: web\npriority: 7\n"), "{after}");
+    assert!(after.contains("      # schemarouter: allow(unreachable-field) -- shown to people only\n      - name: tag\n"), "{after}");
+    assert!(after.contains("        unit: m\n"), "{after}");
+    assert!(after.contains("name: nickname"));
+    assert!(!after.contains("id: create_pets"));
+    // Importing the same source again changes nothing.
+    let r = run(&["import", "openapi", src.to_str().unwrap(), "--project", "proj"], dir.path());
+    assert!(r.stdout.starts_with("unchanged"), "{}", r.stdout);
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), after);
+}
+
+#[test]
+fn output_is_deterministic() {
+    let (a, _) = import("openapi", &fixture("openapi-3.1.yaml"), &[]);
+    let (b, _) = import("openapi", &fixture("openapi-3.1.yaml"), &[]);
+    assert_eq!(tool_file(a.path()), tool_file(b.path()));
+}
