@@ -22,7 +22,12 @@ struct Run {
 }
 
 fn run(args: &[&str], cwd: &Path) -> Run {
-    let o = bin().args(args).current_dir(cwd).env("NO_COLOR", "1").output().unwrap();
+    let o = bin()
+        .args(args)
+        .current_dir(cwd)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
     Run {
         code: o.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
@@ -33,7 +38,13 @@ fn run(args: &[&str], cwd: &Path) -> Run {
 /// Import `source` into a fresh project; returns the project and the run.
 fn import(kind: &str, source: &Path, extra: &[&str]) -> (tempfile::TempDir, Run) {
     let dir = tempfile::tempdir().unwrap();
-    let mut args = vec!["import", kind, source.to_str().unwrap(), "--project", "proj"];
+    let mut args = vec![
+        "import",
+        kind,
+        source.to_str().unwrap(),
+        "--project",
+        "proj",
+    ];
     args.extend_from_slice(extra);
     let r = run(&args, dir.path());
     (dir, r)
@@ -53,7 +64,13 @@ fn tool_file(dir: &Path) -> String {
 
 fn check_clean(dir: &Path) -> String {
     let r = run(&["check", "proj", "--format", "concise"], dir);
-    assert!(r.code == 0, "check failed ({}):\n{}{}", r.code, r.stdout, r.stderr);
+    assert!(
+        r.code == 0,
+        "check failed ({}):\n{}{}",
+        r.code,
+        r.stdout,
+        r.stderr
+    );
     assert!(!r.stdout.contains("error["), "{}", r.stdout);
     r.stdout
 }
@@ -79,7 +96,11 @@ fn openapi_3_0_petstore() {
         assert!(text.contains(&format!("      - {p}\n        type")), "{p}");
     }
     check_clean(dir.path());
-    assert!(dir.path().join("proj/intents/swagger_petstore.yaml").is_file());
+    assert!(
+        dir.path()
+            .join("proj/intents/swagger_petstore.yaml")
+            .is_file()
+    );
 }
 
 #[test]
@@ -101,7 +122,11 @@ fn swagger_2_0() {
 
 #[test]
 fn openapi_3_1_type_lists_refs_and_servers() {
-    let (dir, r) = import("openapi", &fixture("openapi-3.1.yaml"), &["--tool", "lit", "--domain", "literature"]);
+    let (dir, r) = import(
+        "openapi",
+        &fixture("openapi-3.1.yaml"),
+        &["--tool", "lit", "--domain", "literature"],
+    );
     assert_eq!(r.code, 0, "{}", r.stderr);
     let text = tool_file(dir.path());
     settings().bind(|| insta::assert_snapshot!("openapi_3_1", text));
@@ -117,13 +142,23 @@ fn relative_file_references_are_followed() {
     let (dir, r) = import("openapi", &fixture("split/api.yaml"), &[]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let text = tool_file(dir.path());
-    assert!(text.contains("name: items[].price.amount\n        type: number"), "{text}");
-    assert!(text.contains("name: items[].sku\n        type: string\n        required: true"), "{text}");
+    assert!(
+        text.contains("name: items[].price.amount\n        type: number"),
+        "{text}"
+    );
+    assert!(
+        text.contains("name: items[].sku\n        type: string\n        required: true"),
+        "{text}"
+    );
 }
 
 #[test]
 fn remote_references_are_refused_and_nothing_is_written() {
-    let (dir, r) = import("openapi", &fixture("remote-ref.yaml"), &["--message-format", "concise"]);
+    let (dir, r) = import(
+        "openapi",
+        &fixture("remote-ref.yaml"),
+        &["--message-format", "concise"],
+    );
     assert_eq!(r.code, 1);
     assert!(
         r.stderr.contains("remote-ref.yaml:11:30: error[SR701/remote-reference] `$ref: https://schemas.example.org/x.json#/X` is a remote reference; nothing is fetched"),
@@ -135,23 +170,65 @@ fn remote_references_are_refused_and_nothing_is_written() {
 
 #[test]
 fn syntax_errors_have_positions() {
-    let (_, r) = import("openapi", &fixture("bad-syntax.json"), &["--message-format", "concise"]);
+    let (_, r) = import(
+        "openapi",
+        &fixture("bad-syntax.json"),
+        &["--message-format", "concise"],
+    );
     assert_eq!(r.code, 1);
-    assert!(r.stderr.contains("bad-syntax.json:5:62: error[SR001/parse-error] invalid JSON: trailing comma"), "{}", r.stderr);
-    let (_, r) = import("openapi", &fixture("bad-syntax.yaml"), &["--message-format", "concise"]);
+    assert!(
+        r.stderr.contains(
+            "bad-syntax.json:5:62: error[SR001/parse-error] invalid JSON: trailing comma"
+        ),
+        "{}",
+        r.stderr
+    );
+    let (_, r) = import(
+        "openapi",
+        &fixture("bad-syntax.yaml"),
+        &["--message-format", "concise"],
+    );
     assert_eq!(r.code, 1);
-    assert!(r.stderr.contains("bad-syntax.yaml:8:18: error[SR001/parse-error] invalid YAML: unclosed bracket"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains(
+            "bad-syntax.yaml:8:18: error[SR001/parse-error] invalid YAML: unclosed bracket"
+        ),
+        "{}",
+        r.stderr
+    );
 }
 
 #[test]
 fn the_wrong_kind_of_source_says_which_command_fits() {
-    let (_, r) = import("openapi", &fixture("functions-anthropic.json"), &["--message-format", "concise"]);
+    let (_, r) = import(
+        "openapi",
+        &fixture("functions-anthropic.json"),
+        &["--message-format", "concise"],
+    );
     assert_eq!(r.code, 1);
-    assert!(r.stderr.contains("SR705/unsupported-source"), "{}", r.stderr);
-    assert!(r.stderr.contains("use `schemarouter import mcp` or `import openai`"), "{}", r.stderr);
-    let (_, r) = import("mcp", &fixture("petstore-3.0.yaml"), &["--message-format", "concise"]);
+    assert!(
+        r.stderr.contains("SR705/unsupported-source"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr
+            .contains("use `schemarouter import mcp` or `import openai`"),
+        "{}",
+        r.stderr
+    );
+    let (_, r) = import(
+        "mcp",
+        &fixture("petstore-3.0.yaml"),
+        &["--message-format", "concise"],
+    );
     assert_eq!(r.code, 1);
-    assert!(r.stderr.contains("this is an OpenAPI document: use `schemarouter import openapi`"), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("this is an OpenAPI document: use `schemarouter import openapi`"),
+        "{}",
+        r.stderr
+    );
 }
 
 #[test]
@@ -159,25 +236,45 @@ fn usage_errors_exit_2() {
     let dir = tempfile::tempdir().unwrap();
     let r = run(&["import", "openapi", "missing.yaml"], dir.path());
     assert_eq!(r.code, 2);
-    assert!(r.stderr.starts_with("error: cannot read `missing.yaml`"), "{}", r.stderr);
+    assert!(
+        r.stderr.starts_with("error: cannot read `missing.yaml`"),
+        "{}",
+        r.stderr
+    );
     let r = run(&["import", "openapi"], dir.path());
     assert_eq!(r.code, 2);
     let r = run(&["import", "openapi", "--command", "x"], dir.path());
     assert_eq!(r.code, 2);
-    assert!(r.stderr.contains("`--command` and `--url` are for `import mcp`"));
-    let r = run(&["import", "mcp", "--command", "/nonexistent/server"], dir.path());
+    assert!(
+        r.stderr
+            .contains("`--command` and `--url` are for `import mcp`")
+    );
+    let r = run(
+        &["import", "mcp", "--command", "/nonexistent/server"],
+        dir.path(),
+    );
     assert_eq!(r.code, 2);
-    assert!(r.stderr.contains("cannot start `/nonexistent/server`"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("cannot start `/nonexistent/server`"),
+        "{}",
+        r.stderr
+    );
 }
 
 #[test]
 fn function_tool_lists() {
-    for (f, endpoints) in [("functions-openai.json", 2), ("functions-anthropic.json", 1)] {
+    for (f, endpoints) in [
+        ("functions-openai.json", 2),
+        ("functions-anthropic.json", 1),
+    ] {
         let (dir, r) = import("openai", &fixture(f), &[]);
         assert_eq!(r.code, 0, "{}", r.stderr);
         let text = tool_file(dir.path());
         assert_eq!(text.matches("\n  - id: ").count(), endpoints, "{text}");
-        assert!(text.contains("method: LOCAL\n    url: function://"), "{text}");
+        assert!(
+            text.contains("method: LOCAL\n    url: function://"),
+            "{text}"
+        );
         assert!(r.stderr.contains("SR707"), "{}", r.stderr);
         check_clean(dir.path());
         if f == "functions-openai.json" {
@@ -189,32 +286,55 @@ fn function_tool_lists() {
 
 #[test]
 fn saved_mcp_tools_list() {
-    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/mcp/memory-tools-list.rpc.json");
+    let src =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/mcp/memory-tools-list.rpc.json");
     let (dir, r) = import("mcp", &src, &["--tool", "memory"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let text = tool_file(dir.path());
     settings().bind(|| insta::assert_snapshot!("mcp_memory", text));
     let checked = check_clean(dir.path());
-    assert_eq!(checked.matches("SR508/destructive-endpoint").count(), 3, "{checked}");
+    assert_eq!(
+        checked.matches("SR508/destructive-endpoint").count(),
+        3,
+        "{checked}"
+    );
 }
 
 #[test]
 fn only_selects_endpoints() {
-    let (dir, r) = import("openapi", &fixture("petstore-3.0.yaml"), &["--only", "*pet_by_id"]);
+    let (dir, r) = import(
+        "openapi",
+        &fixture("petstore-3.0.yaml"),
+        &["--only", "*pet_by_id"],
+    );
     assert_eq!(r.code, 0, "{}", r.stderr);
     let text = tool_file(dir.path());
     assert_eq!(text.matches("\n  - id: ").count(), 1);
     assert!(text.contains("id: show_pet_by_id"));
-    let (_, r) = import("openapi", &fixture("petstore-3.0.yaml"), &["--only", "nothing*", "--message-format", "concise"]);
+    let (_, r) = import(
+        "openapi",
+        &fixture("petstore-3.0.yaml"),
+        &["--only", "nothing*", "--message-format", "concise"],
+    );
     assert_eq!(r.code, 1);
-    assert!(r.stderr.contains("nothing to import: no operation matches `--only`"), "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("nothing to import: no operation matches `--only`"),
+        "{}",
+        r.stderr
+    );
 }
 
 #[test]
 fn toml_output_loads() {
-    let (dir, r) = import("openapi", &fixture("swagger-2.0.json"), &["--format", "toml"]);
+    let (dir, r) = import(
+        "openapi",
+        &fixture("swagger-2.0.json"),
+        &["--format", "toml"],
+    );
     assert_eq!(r.code, 0, "{}", r.stderr);
-    let text = std::fs::read_to_string(dir.path().join("proj/schemas/crystal_archive.toml")).unwrap();
+    let text =
+        std::fs::read_to_string(dir.path().join("proj/schemas/crystal_archive.toml")).unwrap();
     assert!(text.starts_with("#:schema ../docs/schema/tool.schema.json\n# Imported by"));
     check_clean(dir.path());
 }
@@ -238,7 +358,10 @@ fn reimport_keeps_what_a_person_added_and_reports_upstream_changes() {
     // Upstream renames a field and drops an operation.
     let upstream = std::fs::read_to_string(fixture("petstore-3.0.yaml")).unwrap();
     let changed = upstream
-        .replace("        name: {type: string}\n", "        nickname: {type: string}\n")
+        .replace(
+            "        name: {type: string}\n",
+            "        nickname: {type: string}\n",
+        )
         .replace("required: [id, name]", "required: [id]");
     let changed = changed.replace(
         &changed[changed.find("    post:").unwrap()..changed.find("  /pets/{petId}:").unwrap()],
@@ -247,14 +370,33 @@ fn reimport_keeps_what_a_person_added_and_reports_upstream_changes() {
     let src = dir.path().join("petstore-v2.yaml");
     std::fs::write(&src, changed).unwrap();
     // Dry run: a report, nothing written.
-    let r = run(&["import", "openapi", src.to_str().unwrap(), "--project", "proj", "--dry-run"], dir.path());
+    let r = run(
+        &[
+            "import",
+            "openapi",
+            src.to_str().unwrap(),
+            "--project",
+            "proj",
+            "--dry-run",
+        ],
+        dir.path(),
+    );
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(r.stdout.starts_with("updated"), "{}", r.stdout);
     assert!(r.stdout.contains("dry run: nothing was written"));
     assert!(r.stdout.contains("breaking"), "{}", r.stdout);
     assert_eq!(std::fs::read_to_string(&path).unwrap(), edited);
     // The real run.
-    let r = run(&["import", "openapi", src.to_str().unwrap(), "--project", "proj"], dir.path());
+    let r = run(
+        &[
+            "import",
+            "openapi",
+            src.to_str().unwrap(),
+            "--project",
+            "proj",
+        ],
+        dir.path(),
+    );
     assert_eq!(r.code, 0, "{}", r.stderr);
     let after = std::fs::read_to_string(&path).unwrap();
     assert!(after.contains("source_type: web\npriority: 7\n"), "{after}");
@@ -263,7 +405,16 @@ fn reimport_keeps_what_a_person_added_and_reports_upstream_changes() {
     assert!(after.contains("name: nickname"));
     assert!(!after.contains("id: create_pets"));
     // Importing the same source again changes nothing.
-    let r = run(&["import", "openapi", src.to_str().unwrap(), "--project", "proj"], dir.path());
+    let r = run(
+        &[
+            "import",
+            "openapi",
+            src.to_str().unwrap(),
+            "--project",
+            "proj",
+        ],
+        dir.path(),
+    );
     assert!(r.stdout.starts_with("unchanged"), "{}", r.stdout);
     assert_eq!(std::fs::read_to_string(&path).unwrap(), after);
 }

@@ -43,6 +43,7 @@ fn materialise(example: &str) -> tempfile::TempDir {
 /// `schemarouter import openapi source/api.yaml`.
 fn example_findings(entry: &RuleEntry, example: &str) -> (Vec<Diagnostic>, SourceMap) {
     let dir = materialise(example);
+    let prefix = format!("{}/", dir.path().display());
     if entry.category == Category::Import {
         let req = schemarouter::import::ImportRequest {
             kind: schemarouter::import::run::Kind::OpenApi,
@@ -56,7 +57,15 @@ fn example_findings(entry: &RuleEntry, example: &str) -> (Vec<Diagnostic>, Sourc
             dry_run: true,
             timeout: std::time::Duration::from_secs(5),
         };
-        let o = schemarouter::import::run(&req).unwrap();
+        let mut o = schemarouter::import::run(&req).unwrap();
+        // Name the source as the example does, without the temporary folder.
+        let mut named = SourceMap::new();
+        for (_, f) in o.sources.iter() {
+            let mut f = f.clone();
+            f.name = f.name.trim_start_matches(prefix.as_str()).to_string();
+            named.add(f);
+        }
+        o.sources = named;
         return (o.findings, o.sources);
     }
     let c = check_path(dir.path()).unwrap();

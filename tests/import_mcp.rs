@@ -1,0 +1,328 @@
+//! `schemarouter import mcp --command / --url` against real MCP servers, started by the import
+//! itself: the reference servers from npm (`server-everything`, `server-filesystem`,
+//! `server-memory`) and PyPI (`mcp-server-time`, `mcp-server-git`), and `tests/mcp/
+//! paged_server.mjs`, a small server on the official TypeScript SDK whose `tools/list` is paged
+//! and whose outputSchemas use nested objects, arrays and `$defs` references (one a cycle),
+//! over stdio and over streamable HTTP.
+//!
+//! `.ci/run` installs the servers (`npm install --prefix tests/mcp`, a `.venv` with the PyPI
+//! servers). Without them the tests say so and pass, except under `CI`, where a missing server
+//! is a failure.
+
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The program, if installed; under CI its absence fails the test.
+fn installed(p: PathBuf) -> Option<PathBuf> {
+    if p.exists() {
+        return Some(p);
+    }
+    if std::env::var_os("CI").is_some() {
+        panic!("{} is not installed (.ci/run installs it)", p.display());
+    }
+    eprintln!(
+        "skipped: {} is not installed (run the install steps of .ci/run)",
+        p.display()
+    );
+    None
+}
+
+fn node_bin(name: &str) -> Option<PathBuf> {
+    installed(root().join("tests/mcp/node_modules/.bin").join(name))
+}
+
+fn venv_bin(name: &str) -> Option<PathBuf> {
+    installed(root().join(".venv/bin").join(name))
+}
+
+fn node() -> Option<PathBuf> {
+    // The SDK the paged server imports must be installed too.
+    installed(root().join("tests/mcp/node_modules/@modelcontextprotocol/sdk/package.json"))?;
+    Some(PathBuf::from("node"))
+}
+
+struct Imported {
+    _dir: tempfile::TempDir,
+    text: String,
+    stderr: String,
+    check: String,
+}
+
+fn import(args: &[&str]) -> Imported {
+    let dir = tempfile::tempdir().unwrap();
+    let mut all = vec!["import", "mcp"];
+    all.extend_from_slice(args);
+    all.extend_from_slice(&[
+        "--project",
+        "proj",
+        "--timeout",
+        "60",
+        "--message-format",
+        "concise",
+    ]);
+    let o = Command::new(env!("CARGO_BIN_EXE_schemarouter"))
+        .args(&all)
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(0), "{all:?}\n{stderr}");
+    let schemas = dir.path().join("proj/schemas");
+    let file = std::fs::read_dir(&schemas)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let text = std::fs::read_to_string(file).unwrap();
+    let c = Command::new(env!("CARGO_BIN_EXE_schemarouter"))
+        .args(["check", "proj", "--format", "concise"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let check = String::from_utf8_lossy(&c.stdout).into_owned();
+    assert_eq!(c.status.code(), Some(0), "{check}");
+    assert!(!check.contains("error["), "{check}");
+    Imported {
+        _dir: dir,
+        text,
+        stderr,
+        check,
+    }
+}
+
+fn endpoint_ids(text: &str) -> Vec<String> {
+    text.lines()
+        .filter_map(|l| l.strip_prefix("  - id: "))
+        .map(str::to_string)
+        .collect()
+}
+
+/// The declaration without its header and server block (which name the transport).
+fn body(text: &str) -> String {
+    text.split("\nendpoints:\n").nth(1).unwrap().to_string()
+}
+
+#[test]
+fn paged_server_over_stdio_and_http_gives_the_same_tool() {
+    let Some(node) = node() else { return };
+    let script = root().join("tests/mcp/paged_server.mjs");
+    let cmd = format!("{} {}", node.display(), script.display());
+    let stdio = import(&["--command", &cmd, "--tool", "paged"]);
+    assert_eq!(
+        endpoint_ids(&stdio.text),
+        vec![
+            "get_material",
+            "search_papers",
+            "taxonomy",
+            "summarize",
+            "delete_sample"
+        ]
+    );
+    // Nested objects and `$defs` references inside the outputSchema.
+    for f in [
+        "      - name: structure.lattice.a\n        type: number\n",
+        "      - name: structure.sites[].xyz\n        type: number[]\n",
+        "      - name: results[].authors[].orcid\n        type: string\n",
+        "      - name: band_gap\n        type: number\n        description: Band gap, eV\n        nullable: true\n",
+        "      - name: root.children\n        type: object[]\n",
+    ] {
+        assert!(stdio.text.contains(f), "{f}\n{}", stdio.text);
+    }
+    assert!(
+        stdio
+            .text
+            .contains("mcp_server:\n  name: paged-materials\n  version: \"0.3.1\"\n"),
+        "{}",
+        stdio.text
+    );
+    assert_eq!(
+        stdio.stderr.matches("SR707/no-response-schema").count(),
+        2,
+        "{}",
+        stdio.stderr
+    );
+    assert_eq!(
+        stdio.stderr.matches("SR703/reference-cycle").count(),
+        1,
+        "{}",
+        stdio.stderr
+    );
+    assert!(
+        stdio
+            .check
+            .contains("endpoint `paged/delete_sample` may destroy data"),
+        "{}",
+        stdio.check
+    );
+
+    // The same server over streamable HTTP.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut child = Command::new(&node)
+        .arg(&script)
+        .args(["--http", &port.to_string()])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    struct Kill(std::process::Child);
+    impl Drop for Kill {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let mut err = std::io::BufReader::new(child.stderr.take().unwrap());
+    let guard = Kill(child);
+    let mut line = String::new();
+    err.read_line(&mut line).unwrap();
+    assert!(line.starts_with("listening"), "{line}");
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let http = import(&["--url", &url, "--tool", "paged"]);
+    drop(guard);
+    assert_eq!(body(&http.text), body(&stdio.text));
+    assert!(
+        http.text.contains(&format!("  url: {url}\n")),
+        "{}",
+        http.text
+    );
+}
+
+#[test]
+fn reference_servers_from_npm() {
+    let Some(everything) = node_bin("mcp-server-everything") else {
+        return;
+    };
+    let Some(filesystem) = node_bin("mcp-server-filesystem") else {
+        return;
+    };
+    let Some(memory) = node_bin("mcp-server-memory") else {
+        return;
+    };
+    let e = import(&["--command", everything.to_str().unwrap()]);
+    let ids = endpoint_ids(&e.text);
+    assert!(
+        ids.contains(&"echo".to_string()) && ids.contains(&"get_sum".to_string()),
+        "{ids:?}"
+    );
+    assert!(
+        e.stderr
+            .contains("MCP tool `echo` declares no `outputSchema`"),
+        "{}",
+        e.stderr
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let f = import(&[
+        "--command",
+        &format!("{} {}", filesystem.display(), dir.path().display()),
+    ]);
+    let ids = endpoint_ids(&f.text);
+    assert!(
+        ids.contains(&"read_text_file".to_string()) && ids.contains(&"write_file".to_string()),
+        "{ids:?}"
+    );
+    let m = import(&["--command", memory.to_str().unwrap(), "--tool", "memory"]);
+    assert_eq!(
+        endpoint_ids(&m.text),
+        vec![
+            "create_entities",
+            "create_relations",
+            "add_observations",
+            "delete_entities",
+            "delete_observations",
+            "delete_relations",
+            "read_graph",
+            "search_nodes",
+            "open_nodes"
+        ]
+    );
+    assert_eq!(
+        m.check.matches("SR508/destructive-endpoint").count(),
+        3,
+        "{}",
+        m.check
+    );
+}
+
+#[test]
+fn reference_servers_from_pypi() {
+    let Some(time) = venv_bin("mcp-server-time") else {
+        return;
+    };
+    let Some(git) = venv_bin("mcp-server-git") else {
+        return;
+    };
+    let t = import(&["--command", time.to_str().unwrap()]);
+    assert_eq!(
+        endpoint_ids(&t.text),
+        vec!["get_current_time", "convert_time"]
+    );
+    assert!(
+        t.text
+            .contains("      - name: timezone\n        type: string\n"),
+        "{}",
+        t.text
+    );
+    assert!(
+        t.text.contains("    annotations:\n      read_only: true\n"),
+        "{}",
+        t.text
+    );
+    let repo = root();
+    let g = import(&[
+        "--command",
+        &format!("{} --repository {}", git.display(), repo.display()),
+    ]);
+    let ids = endpoint_ids(&g.text);
+    assert!(
+        ids.contains(&"git_status".to_string()) && ids.contains(&"git_log".to_string()),
+        "{ids:?}"
+    );
+}
+
+#[test]
+fn a_server_that_exits_is_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_schemarouter"))
+        .args([
+            "import",
+            "mcp",
+            "--command",
+            "sh -c 'echo broken >&2; exit 3'",
+            "--timeout",
+            "20",
+        ])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{stderr}");
+    assert!(stderr.starts_with("error: `initialize` failed"), "{stderr}");
+    assert!(!Path::new(&dir.path().join("schemas")).exists());
+}
+
+#[test]
+fn a_server_that_never_answers_times_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let start = std::time::Instant::now();
+    let o = Command::new(env!("CARGO_BIN_EXE_schemarouter"))
+        .args(["import", "mcp", "--command", "sleep 30", "--timeout", "2"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("did not finish `initialize` and `tools/list` within 2 s"),
+        "{stderr}"
+    );
+    assert!(start.elapsed().as_secs() < 25);
+}
