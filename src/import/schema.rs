@@ -848,7 +848,7 @@ mod tests {
         assert_eq!(f, vec!["children: object[]", "name: string"]);
         assert_eq!(findings.len(), 1);
         assert!(
-            findings[0].starts_with("SR703 `t/e`: `$ref: #/components/schemas/Node` refers back")
+            findings[0].starts_with("SR703 `$ref: #/components/schemas/Node` refers back")
         );
     }
 
