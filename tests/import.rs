@@ -425,3 +425,91 @@ fn output_is_deterministic() {
     let (b, _) = import("openapi", &fixture("openapi-3.1.yaml"), &[]);
     assert_eq!(tool_file(a.path()), tool_file(b.path()));
 }
+
+#[test]
+fn plans_for_mcp_endpoints_carry_the_tools_call_request() {
+    let src =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/mcp/memory-tools-list.rpc.json");
+    let (dir, r) = import("mcp", &src, &["--tool", "memory"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let r = run(&["compile", "proj", "--out", "proj/build"], dir.path());
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let u = dir.path().join("u.json");
+    std::fs::write(
+        &u,
+        r#"{"intent": null, "target_apis": ["memory"], "domain_concepts": ["observations"]}"#,
+    )
+    .unwrap();
+    let r = run(
+        &[
+            "route",
+            "--artifact",
+            "proj/build/graph.json",
+            "--understanding",
+            u.to_str().unwrap(),
+            "--json",
+        ],
+        dir.path(),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let step = &v["plan"]["steps"][0];
+    // A read-only endpoint is preferred over `create_entities`, whose output has the same field.
+    assert_eq!(step["endpoint"], "open_nodes");
+    assert_eq!(step["method"], "MCP");
+    assert_eq!(
+        step["call"],
+        serde_json::json!({"name": "open_nodes", "arguments": {}})
+    );
+    assert_eq!(step["missing_required"], serde_json::json!(["names"]));
+}
+
+#[test]
+fn destructive_endpoints_are_never_planned() {
+    let src =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/mcp/memory-tools-list.rpc.json");
+    let (dir, _) = import("mcp", &src, &["--tool", "memory", "--only", "delete_*"]);
+    let r = run(&["compile", "proj", "--out", "proj/build"], dir.path());
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let u = dir.path().join("u.json");
+    std::fs::write(
+        &u,
+        r#"{"target_apis": ["memory"], "domain_concepts": ["entityNames"]}"#,
+    )
+    .unwrap();
+    let r = run(
+        &[
+            "route",
+            "--artifact",
+            "proj/build/graph.json",
+            "--understanding",
+            u.to_str().unwrap(),
+            "--json",
+        ],
+        dir.path(),
+    );
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["plan"]["steps"], serde_json::json!([]));
+    assert_eq!(
+        v["plan"]["skipped_tools"][0]["reason"],
+        "every endpoint of the tool may destroy data and none is marked `allow_destructive`"
+    );
+}
+
+#[test]
+fn out_writes_tool_files_elsewhere() {
+    let (dir, r) = import(
+        "openapi",
+        &fixture("petstore-3.0.yaml"),
+        &["--out", "proj/schemas/imported"],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let f = dir
+        .path()
+        .join("proj/schemas/imported/swagger_petstore.yaml");
+    let text = std::fs::read_to_string(f).unwrap();
+    assert!(
+        text.starts_with("# yaml-language-server: $schema=../../docs/schema/tool.schema.json\n")
+    );
+    check_clean(dir.path());
+}

@@ -47,8 +47,11 @@ fn documents(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// Import one document into a fresh project and check it. Returns (refusal codes, or counts).
-fn one(path: &Path) -> Result<Result<(usize, usize), Vec<String>>, String> {
+/// Endpoint and field counts of an import, or the codes of its refusal; `Err` for a failure.
+type DocResult = Result<Result<(usize, usize), Vec<String>>, String>;
+
+/// Import one document into a fresh project and check it.
+fn one(path: &Path) -> DocResult {
     let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
     let req = ImportRequest {
         kind: Kind::OpenApi,
@@ -95,10 +98,7 @@ fn run_corpus(dir: &Path) -> Tally {
     use rayon::prelude::*;
     let docs = documents(dir);
     assert!(!docs.is_empty(), "no documents under {}", dir.display());
-    let results: Vec<(
-        PathBuf,
-        std::thread::Result<Result<Result<(usize, usize), Vec<String>>, String>>,
-    )> = docs
+    let results: Vec<(PathBuf, std::thread::Result<DocResult>)> = docs
         .par_iter()
         .map(|p| (p.clone(), std::panic::catch_unwind(|| one(p))))
         .collect();

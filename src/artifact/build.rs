@@ -215,6 +215,12 @@ fn compile_tables(p: &Project, _ix: &Index, units: &UnitTable) -> FrozenGraph {
                     .unwrap_or_default(),
                 url: e.url.value.clone(),
                 mcp_tool: opt(&e.mcp_tool),
+                destructive: e.is_destructive() && !e.destructive_allowed(),
+                writes: e
+                    .annotations
+                    .as_ref()
+                    .and_then(|a| a.read_only.as_ref())
+                    .is_some_and(|r| !r.value),
                 description: opt(&e.description),
                 parameters: params,
                 fields,

@@ -245,6 +245,13 @@ pub struct EndpointData {
     /// For `MCP` endpoints: the MCP tool name sent in `tools/call`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mcp_tool: Option<String>,
+    /// The endpoint may destroy data and is not marked `allow_destructive` (never planned).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub destructive: bool,
+    /// The annotations say the endpoint writes (`read_only: false`): ranked after read-only
+    /// endpoints of the same score.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub writes: bool,
     /// Description.
     #[serde(default, skip_serializing_if = "skip_prose")]
     pub description: Option<String>,

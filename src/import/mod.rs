@@ -265,7 +265,7 @@ pub fn spdx_of(name: &str) -> Option<String> {
         return Some(name.to_string());
     }
     // `CC BY 4.0`, `CC-BY 4.0`: the id with spaces for dashes.
-    let dashed: String = name.trim().split_whitespace().collect::<Vec<_>>().join("-");
+    let dashed: String = name.split_whitespace().collect::<Vec<_>>().join("-");
     if let Some(id) = spdx::license_id(&dashed) {
         return Some(id.name.to_string());
     }

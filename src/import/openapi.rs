@@ -253,8 +253,8 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
             params.extend(auth_params(spec, doc, op.value));
             e.parameters = dedupe_params(&mut m, &op, params);
             // Response fields from the success response.
-            match success_response(&mut m, &op) {
-                Some((status, resp)) => {
+            if let Some((status, resp)) = success_response(&mut m, &op) {
+                {
                     let schema = match spec {
                         Spec::Swagger2 => resp
                             .get("schema")
@@ -283,7 +283,6 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
                         }
                     }
                 }
-                None => {}
             }
             endpoints.push(Sp::synthetic(e));
         }

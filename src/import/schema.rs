@@ -847,9 +847,7 @@ mod tests {
             "schema": {"$ref": "#/components/schemas/Node"}}));
         assert_eq!(f, vec!["children: object[]", "name: string"]);
         assert_eq!(findings.len(), 1);
-        assert!(
-            findings[0].starts_with("SR703 `$ref: #/components/schemas/Node` refers back")
-        );
+        assert!(findings[0].starts_with("SR703 `$ref: #/components/schemas/Node` refers back"));
     }
 
     #[test]

@@ -202,23 +202,27 @@ fn match_tool(g: &FrozenGraph, ti: u32, req: &[Requested]) -> EndpointMatches {
     out
 }
 
-/// Score and best endpoint of a tool: (score, endpoint index).
-fn best_endpoint(t: &ToolData, matches: &EndpointMatches, groups: &[String]) -> (u32, u32) {
-    let mut best: Option<(u32, bool, std::cmp::Reverse<u32>)> = None;
+/// Score and best endpoint of a tool: (score, endpoint index), or `None` when every endpoint
+/// is destructive (never planned unless declared `allow_destructive`). Among endpoints of equal
+/// score, read-only ones come before ones whose annotations say they write.
+fn best_endpoint(t: &ToolData, matches: &EndpointMatches, groups: &[String]) -> Option<(u32, u32)> {
+    let mut best: Option<(u32, bool, bool, std::cmp::Reverse<u32>)> = None;
     for (ei, e) in t.endpoints.iter().enumerate() {
+        if e.destructive {
+            continue;
+        }
         let ei = ei as u32;
         let score: u32 = matches
             .get(&ei)
             .map(|m| m.values().map(|(s, _)| *s).sum())
             .unwrap_or(0);
         let provides = groups.iter().any(|g| e.group_fields.contains_key(g));
-        let key = (score, provides, std::cmp::Reverse(ei));
+        let key = (score, !e.writes, provides, std::cmp::Reverse(ei));
         if best.is_none_or(|b| key > b) {
             best = Some(key);
         }
     }
-    best.map(|(s, _, std::cmp::Reverse(e))| (s, e))
-        .unwrap_or((0, 0))
+    best.map(|(s, _, _, std::cmp::Reverse(e))| (s, e))
 }
 
 fn resolve_tool(g: &FrozenGraph, name: &str) -> Option<u32> {
@@ -328,14 +332,18 @@ pub fn route(g: &FrozenGraph, u: &Understanding, opts: &Options) -> Plan {
     }
 
     // Lines 4-5: score and rank.
-    let mut scored: Vec<(u32, u32, u32, EndpointMatches)> = candidates
-        .iter()
-        .map(|&t| {
-            let m = match_tool(g, t, &req);
-            let (score, ep) = best_endpoint(&g.tools[t as usize], &m, &groups);
-            (t, score, ep, m)
-        })
-        .collect();
+    let mut scored: Vec<(u32, u32, u32, EndpointMatches)> = Vec::new();
+    for &t in &candidates {
+        let m = match_tool(g, t, &req);
+        match best_endpoint(&g.tools[t as usize], &m, &groups) {
+            Some((score, ep)) => scored.push((t, score, ep, m)),
+            None if has_named => plan.skipped_tools.push(SkippedTool {
+                requested: g.tools[t as usize].id.clone(),
+                reason: "every endpoint of the tool may destroy data and none is marked `allow_destructive`".to_string(),
+            }),
+            None => {}
+        }
+    }
     if !has_named {
         scored.sort_by(|a, b| {
             let ta = &g.tools[a.0 as usize];
