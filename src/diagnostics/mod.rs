@@ -137,11 +137,21 @@ impl Diagnostic {
 /// Sort diagnostics by (file, line, column, code, message), project-wide findings last, and
 /// drop exact duplicates, so that output is identical between runs and machines.
 pub fn sort_diagnostics(diags: &mut Vec<Diagnostic>, sources: &SourceMap) {
-    diags.sort_by(|a, b| {
-        let ka = a.sort_key(sources);
-        let kb = b.sort_key(sources);
-        ka.cmp(&kb).then_with(|| compare_labels(a, b))
+    // Positions are computed once per diagnostic: on a long line (minified JSON) a column costs
+    // a scan of the line.
+    let mut keyed: Vec<((String, usize, usize), Diagnostic)> = diags
+        .drain(..)
+        .map(|d| {
+            let (file, line, col, _, _) = d.sort_key(sources);
+            ((file, line, col), d)
+        })
+        .collect();
+    keyed.sort_by(|(ka, a), (kb, b)| {
+        ka.cmp(kb)
+            .then_with(|| (a.code, &a.message).cmp(&(b.code, &b.message)))
+            .then_with(|| compare_labels(a, b))
     });
+    diags.extend(keyed.into_iter().map(|(_, d)| d));
     diags.dedup();
 }
 

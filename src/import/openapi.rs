@@ -258,13 +258,26 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
                     let schema = match spec {
                         Spec::Swagger2 => resp
                             .get("schema")
-                            .map(|s| (s, "application/json".to_string())),
+                            .map(|s| (Some(s), "application/json".to_string())),
                         Spec::OpenApi3 => json_media(&resp),
                     };
                     match schema {
-                        Some((s, _)) => {
+                        Some((Some(s), _)) => {
                             let (fields, _records) = m.response_fields(&s);
                             e.fields = fields;
+                        }
+                        Some((None, media)) => {
+                            e.fields = vec![super::result_field(&format!(
+                                "The {status} response body ({media}); the description gives no schema."
+                            ))];
+                            let ctx = m.context.clone();
+                            m.report(
+                                codes::NO_RESPONSE_SCHEMA,
+                                Severity::Info,
+                                &resp,
+                                format!("`{ctx}`: the {status} response (`{media}`) has no schema; imported as one field `result`"),
+                                "field projection cannot select parts of a response without a schema; add one to the description, or declare the fields by hand",
+                            );
                         }
                         None => {
                             if let Some(media) = other_media(&resp) {
@@ -592,7 +605,7 @@ fn is_json(media: &str) -> bool {
 }
 
 /// The schema of the JSON media type of a `content` map, preferring `application/json`.
-fn json_media<'a>(holder: &Loc<'a>) -> Option<(Loc<'a>, String)> {
+fn json_media<'a>(holder: &Loc<'a>) -> Option<(Option<Loc<'a>>, String)> {
     let content = holder.get("content")?;
     let Value::Object(o) = content.value else {
         return None;
@@ -604,7 +617,7 @@ fn json_media<'a>(holder: &Loc<'a>) -> Option<(Loc<'a>, String)> {
     });
     let k = keys.first()?;
     let media = content.get(k)?;
-    Some((media.get("schema")?, (*k).clone()))
+    Some((media.get("schema"), (*k).clone()))
 }
 
 /// A non-JSON media type of a response, if it has any content.
@@ -622,7 +635,7 @@ fn first_media_schema<'a>(p: &Loc<'a>) -> Option<Loc<'a>> {
 /// The schema of a request body: JSON first, then form encodings.
 fn body_schema<'a>(body: &Loc<'a>) -> Option<Loc<'a>> {
     if let Some((s, _)) = json_media(body) {
-        return Some(s);
+        return s;
     }
     let content = body.get("content")?;
     for k in ["application/x-www-form-urlencoded", "multipart/form-data"] {
