@@ -217,7 +217,18 @@ pub fn run_import(args: ImportArgs) -> u8 {
             MessageFormat::Concise => OutputFormat::Concise,
             _ => OutputFormat::Human,
         };
-        eprint!("{}", render(f, &outcome.findings, &outcome.sources, color));
+        // A refused import shows what refused it; the other findings would change anyway.
+        let shown: Vec<_> = if refused {
+            outcome
+                .findings
+                .iter()
+                .filter(|d| d.severity == crate::diagnostics::Severity::Error)
+                .cloned()
+                .collect()
+        } else {
+            outcome.findings.clone()
+        };
+        eprint!("{}", render(f, &shown, &outcome.sources, color));
     }
     if refused {
         eprintln!("import refused: nothing was written (fix the errors above, then import again)");

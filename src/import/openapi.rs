@@ -83,6 +83,7 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
 
     let mut endpoints: Vec<Sp<Endpoint>> = Vec::new();
     let mut used_ids = BTreeSet::new();
+    let mut total_fields = 0usize;
     let Some(paths) = root.get("paths") else {
         m.report(
             codes::UNSUPPORTED_SOURCE,
@@ -297,7 +298,22 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
                     }
                 }
             }
+            total_fields += e.fields.len() + e.parameters.len();
             endpoints.push(Sp::synthetic(e));
+            if total_fields > super::schema::MAX_DOCUMENT_FIELDS {
+                m.report(
+                    codes::EXPANSION_LIMIT,
+                    Severity::Error,
+                    &op,
+                    format!(
+                        "the document expands to more than {} fields and parameters (after {} operations); too large for one declaration file",
+                        super::schema::MAX_DOCUMENT_FIELDS,
+                        endpoints.len()
+                    ),
+                    "import a part of the API with `--only` (e.g. `--only '/users/*'`)",
+                );
+                return Imported::failed(m.findings);
+            }
         }
     }
     if endpoints.is_empty() && m.findings.iter().all(|d| d.severity != Severity::Error) {

@@ -154,7 +154,7 @@ pub fn run(req: &ImportRequest) -> Result<Outcome, String> {
     }
     let mut out = Outcome::default();
     // Map every source.
-    let mut imported: Vec<(Imported, Header)> = Vec::new();
+    let mut imported: Vec<(Imported, Header, crate::source::FileId)> = Vec::new();
     for spec in &req.sources {
         let (name, path, text, origin) = match spec {
             SourceSpec::File(p) => {
@@ -269,7 +269,7 @@ pub fn run(req: &ImportRequest) -> Result<Outcome, String> {
         };
         out.sources = r.sources;
         out.findings.extend(imp.findings.iter().cloned());
-        imported.push((imp, header));
+        imported.push((imp, header, id));
     }
     crate::diagnostics::sort_diagnostics(&mut out.findings, &out.sources);
     if out.refused() {
@@ -305,7 +305,7 @@ pub fn run(req: &ImportRequest) -> Result<Outcome, String> {
     let mut jobs: Vec<(PathBuf, String)> = Vec::new();
     let mut seen_ids: Vec<String> = Vec::new();
     let mut new_domains: Vec<(String, String)> = Vec::new();
-    for (imp, header) in imported {
+    for (imp, header, header_file) in imported {
         let Some(tool) = imp.tool else { continue };
         let id = tool.id.value.clone();
         if seen_ids.contains(&id) {
@@ -383,6 +383,29 @@ pub fn run(req: &ImportRequest) -> Result<Outcome, String> {
                 ));
             }
         }
+        // `check` must be able to read what is written.
+        let limit = existing
+            .as_ref()
+            .map(|l| l.project.config.limits.max_file_bytes)
+            .unwrap_or_else(|| crate::model::config::Limits::default().max_file_bytes);
+        if text.len() as u64 > limit {
+            out.findings.push(
+                Diagnostic::new(
+                    super::codes::EXPANSION_LIMIT.0,
+                    super::codes::EXPANSION_LIMIT.1,
+                    Severity::Error,
+                    format!(
+                        "the declaration of `{id}` would be {:.1} MiB ({} endpoints), more than the {:.0} MiB that `check` reads per file",
+                        text.len() as f64 / 1048576.0,
+                        tool.endpoints.len(),
+                        limit as f64 / 1048576.0
+                    ),
+                )
+                .at(header_file, crate::source::Span::new(0, 0), "")
+                .help("import a part of the API with `--only` (e.g. `--only 'list_*'`), or raise `max-file-bytes` under [limits] in schemarouter.toml"),
+            );
+            continue;
+        }
         let counts = (
             tool.endpoints.len(),
             tool.endpoints
@@ -423,6 +446,9 @@ pub fn run(req: &ImportRequest) -> Result<Outcome, String> {
             counts,
             changes,
         });
+    }
+    if out.refused() {
+        return Ok(out);
     }
     for (domain, title) in new_domains {
         let mut p = intents_dir.join(format!("{domain}.yaml"));

@@ -16,15 +16,23 @@
 //! | `$ref` | followed (local pointers, relative files); a cycle is cut with a marker field |
 //!
 //! Expansion is bounded: at most [`MAX_FIELDS`] fields per endpoint, [`MAX_STEPS`] schema
-//! visits per endpoint and [`MAX_PATH_DEPTH`] levels per path; cutting is reported.
+//! visits per endpoint, [`MAX_PATH_DEPTH`] levels and [`MAX_NESTED_SCHEMAS`] named schemas per
+//! path; cutting is reported.
 
 use super::refs::{Loc, RefError, Resolver};
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::model::{Parameter, ResponseField, Scalar, Sp, ValueType};
 use serde_json::Value;
 
+/// Most fields and parameters one document may expand to (about the 8 MiB a declaration file
+/// may have): past it the import is refused early, with a hint to use `--only`.
+pub const MAX_DOCUMENT_FIELDS: usize = 120_000;
 /// Most response fields imported for one endpoint.
-pub const MAX_FIELDS: usize = 2_000;
+pub const MAX_FIELDS: usize = 1_000;
+/// Most named schemas (reference targets) a field path may run through before the field is
+/// imported as one object: APIs whose objects embed each other (expandable references) would
+/// otherwise expand into every object of the API under every endpoint.
+pub const MAX_NESTED_SCHEMAS: usize = 4;
 /// Most schema visits for one endpoint (reference expansion budget).
 pub const MAX_STEPS: usize = 200_000;
 /// Deepest chain of references being expanded at once.
@@ -78,6 +86,7 @@ pub struct Mapper<'r> {
     steps: usize,
     fields: usize,
     cut_reported: bool,
+    nesting_reported: bool,
     /// Cycles already reported (by the place of the `$ref`), so that a schema shared by many
     /// endpoints is reported once.
     cycles_reported: std::collections::BTreeSet<String>,
@@ -133,6 +142,7 @@ impl<'r> Mapper<'r> {
             steps: 0,
             fields: 0,
             cut_reported: false,
+            nesting_reported: false,
             cycles_reported: Default::default(),
             context: String::new(),
         }
@@ -369,6 +379,7 @@ impl<'r> Mapper<'r> {
         // oneOf / anyOf: the union, every property optional.
         let mut alternatives_scalar: Vec<ValueType> = Vec::new();
         let mut alternatives_other = false;
+        let mut alternatives_object = false;
         for key in ["oneOf", "anyOf"] {
             let Some(alts) = loc.get(key) else { continue };
             let Value::Array(items) = alts.value else {
@@ -392,6 +403,7 @@ impl<'r> Mapper<'r> {
                 match mv.kind {
                     Kind::Object(ps) => {
                         objecty = true;
+                        alternatives_object = true;
                         for (n, l, _) in ps {
                             merge_prop(&mut props, (n, l, false));
                         }
@@ -431,7 +443,10 @@ impl<'r> Mapper<'r> {
         // Decide the kind.
         let non_object_types: Vec<&str> =
             types.iter().copied().filter(|t| *t != "object").collect();
-        out.kind = if objecty && non_object_types.is_empty() {
+        out.kind = if alternatives_object && (!alternatives_scalar.is_empty() || alternatives_other) {
+            // An id or an embedded object (`anyOf: [string, Customer]`): no one shape.
+            Kind::Any
+        } else if objecty && non_object_types.is_empty() {
             Kind::Object(props)
         } else if non_object_types.len() > 1 || (objecty && !non_object_types.is_empty()) {
             Kind::Any
@@ -551,6 +566,36 @@ impl<'r> Mapper<'r> {
             let req = required && *req;
             let v = self.view(loc);
             let via = v.via.clone();
+            if !via.is_empty()
+                && self.stack.len() + via.len() > MAX_NESTED_SCHEMAS
+                && matches!(&v.kind, Kind::Object(ps) if !ps.is_empty())
+                || matches!(&v.kind, Kind::Array(Some(_)) if !via.is_empty() && self.stack.len() + via.len() > MAX_NESTED_SCHEMAS)
+            {
+                let ty = match &v.kind {
+                    Kind::Array(_) => ValueType::Array(Box::new(ValueType::Any)),
+                    _ => ValueType::Object,
+                };
+                let mut f = leaf(&path, ty, &v, req);
+                let note = format!("Not expanded: nested inside more than {MAX_NESTED_SCHEMAS} named schemas.");
+                f.value.description = Some(Sp::synthetic(match &f.value.description {
+                    Some(d) => format!("{} {note}", d.value),
+                    None => note,
+                }));
+                out.push(f);
+                self.fields += 1;
+                if !self.nesting_reported {
+                    self.nesting_reported = true;
+                    let ctx = self.context.clone();
+                    self.report(
+                        super::codes::EXPANSION_LIMIT,
+                        Severity::Info,
+                        loc,
+                        format!("fields nested inside more than {MAX_NESTED_SCHEMAS} named schemas are imported as one object each (first: `{path}` of `{ctx}`)"),
+                        "declare the deeper fields by hand if a plan needs them",
+                    );
+                }
+                continue;
+            }
             match &v.kind {
                 Kind::Object(ps) if !ps.is_empty() && depth < MAX_PATH_DEPTH => {
                     let ps = ps.clone();
