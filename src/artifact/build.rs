@@ -215,6 +215,7 @@ fn compile_tables(p: &Project, _ix: &Index, units: &UnitTable) -> FrozenGraph {
                     .unwrap_or_default(),
                 url: e.url.value.clone(),
                 description: opt(&e.description),
+                records: opt(&e.records),
                 parameters: params,
                 fields,
                 identifiers,

@@ -408,7 +408,7 @@ pub fn route(g: &FrozenGraph, u: &Understanding, opts: &Options) -> Plan {
                 PlannedField {
                     name: fd.name.clone(),
                     identifier: fd.identifier,
-                    meta: opts.metadata.then(|| meta(g, t, fd, &reasons)),
+                    meta: opts.metadata.then(|| field_meta(g, t, fd, &reasons)),
                     reasons,
                 }
             })
@@ -429,6 +429,7 @@ pub fn route(g: &FrozenGraph, u: &Understanding, opts: &Options) -> Plan {
             endpoint: e.id.clone(),
             method: e.method.clone(),
             url: e.url.clone(),
+            records: e.records.clone(),
             params,
             missing_required: missing,
             auth,
@@ -456,7 +457,8 @@ pub fn route(g: &FrozenGraph, u: &Understanding, opts: &Options) -> Plan {
     plan
 }
 
-fn meta(
+/// The metadata a plan attaches to a field (unit, conversion factor to the matched concept's canonical unit, source type, licence, provenance).
+pub(crate) fn field_meta(
     g: &FrozenGraph,
     t: &ToolData,
     f: &crate::artifact::FieldData,
