@@ -441,16 +441,16 @@ fn project_step(
             info.scope = Scope::Record;
             for (w, rec) in walked.drain(..).zip(records.iter_mut()) {
                 match w {
-                    Walked::Absent => {
-                        missing.add(&rec.at, || format!("no `{}` in the record", fd.name))
-                    }
+                    Walked::Absent => missing.add(&rec.at, || "not in the record".to_string()),
                     Walked::Shape(m) => shape.add(&rec.at, || m),
                     Walked::Found(v) => {
                         let (v, nulls, bad) = decode(&v, depth, wire);
+                        let mismatched = bad.is_some();
                         if let Some(m) = bad {
                             mismatch.add(&rec.at, || m);
                         }
                         match v {
+                            Value::Null if mismatched => {}
                             Value::Null => no_value.add(&rec.at, || nulls_message(fd)),
                             v => {
                                 if nulls && depth == 0 {
@@ -471,16 +471,25 @@ fn project_step(
             }
             if records.is_empty() {
                 info.scope = Scope::Absent;
-                missing.add("", || "the response has no records".to_string());
             }
+        } else if !root.is_object() {
+            // A top-level array has no envelope.
+            *missing = Tally {
+                count: recs.len(),
+                records: Vec::new(),
+                message: Some(format!("in none of the {} record(s)", recs.len())),
+            };
         } else {
             match path::walk(root, &segs, xml) {
                 Walked::Found(v) => {
                     let (v, _, bad) = decode(&v, depth, wire);
+                    let mismatched = bad.is_some();
                     if let Some(m) = bad {
                         mismatch.add("$", || m);
                     }
-                    if v.is_null() {
+                    if v.is_null() && mismatched {
+                        info.scope = Scope::Envelope;
+                    } else if v.is_null() {
                         no_value.add("$", || nulls_message(fd));
                         info.scope = Scope::Envelope;
                     } else {
@@ -493,9 +502,16 @@ fn project_step(
                     }
                 }
                 Walked::Shape(m) => shape.add("$", || m),
-                Walked::Absent => missing.add("", || {
-                    format!("no `{}` in any record nor in the envelope", fd.name)
-                }),
+                Walked::Absent => {
+                    *missing = Tally {
+                        count: recs.len(),
+                        records: Vec::new(),
+                        message: Some(format!(
+                            "in none of the {} record(s) and not in the envelope",
+                            recs.len()
+                        )),
+                    };
+                }
             }
         }
         let [missing, no_value, mismatch, shape] = tallies;
@@ -506,8 +522,6 @@ fn project_step(
             (IssueKind::TypeMismatch, mismatch),
         ] {
             if t.count > 0 {
-                let mut t = t;
-                t.records.retain(|r| !r.is_empty());
                 issues.push(issue(Some(&fd.name), kind, t));
             }
         }
@@ -528,8 +542,8 @@ fn project_step(
 
 fn nulls_message(fd: &FieldData) -> String {
     match &fd.missing_value {
-        Some(m) => format!("`{}` is null or the missing-value marker `{m}`", fd.name),
-        None => format!("`{}` is null", fd.name),
+        Some(m) => format!("null or the missing-value marker `{m}`"),
+        None => "null".to_string(),
     }
 }
 

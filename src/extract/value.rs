@@ -125,11 +125,11 @@ fn digits(s: &str) -> bool {
     !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
 }
 
-/// `YYYY`, `YYYY-MM` or `YYYY-MM-DD`.
+/// `YYYY`, `YYYY-MM`, `YYYY-MM-DD` or the ISO 8601 basic form `YYYYMMDD` (Open DART).
 pub fn is_date(s: &str) -> bool {
     let p: Vec<&str> = s.split('-').collect();
     match p.as_slice() {
-        [y] => y.len() == 4 && digits(y),
+        [y] => (y.len() == 4 || y.len() == 8) && digits(y),
         [y, m] => y.len() == 4 && digits(y) && m.len() == 2 && digits(m),
         [y, m, d] => {
             y.len() == 4 && digits(y) && m.len() == 2 && digits(m) && d.len() == 2 && digits(d)
@@ -166,12 +166,13 @@ pub fn convert(v: &Value, factor: f64) -> Value {
     }
 }
 
-/// Round to 10 significant digits (drops the binary noise of a factor multiplication).
+/// Round to 6 significant digits (drops the binary noise of a factor multiplication; providers
+/// publish fewer digits than that).
 pub fn round_sig(x: f64) -> f64 {
     if x == 0.0 || !x.is_finite() {
         return x;
     }
-    let s = format!("{x:.9e}");
+    let s = format!("{x:.5e}");
     s.parse().unwrap_or(x)
 }
 
@@ -241,13 +242,14 @@ mod tests {
         ));
         assert!(is_datetime("2023-05-04T17:59:59Z"));
         assert!(!is_datetime("2023-05-04"));
+        assert!(is_date("20240312"));
     }
 
     #[test]
-    fn converts_with_ten_significant_digits() {
+    fn converts_with_six_significant_digits() {
         assert_eq!(
             convert(&json!([1.0e-19, null]), 6.241509074460763e18),
-            json!([0.6241509074, null])
+            json!([0.624151, null])
         );
     }
 }
