@@ -458,7 +458,7 @@ pub fn route(g: &FrozenGraph, u: &Understanding, opts: &Options) -> Plan {
 }
 
 /// The metadata a plan attaches to a field (unit, conversion factor to the matched concept's canonical unit, source type, licence, provenance).
-pub(crate) fn field_meta(
+pub fn field_meta(
     g: &FrozenGraph,
     t: &ToolData,
     f: &crate::artifact::FieldData,
