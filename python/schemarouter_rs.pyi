@@ -65,13 +65,18 @@ class Router:
         """Plan an Understanding dict (Understanding JSON Schema); returns the plan dict.
         Raises ``RouteError`` when the dict is not a valid Understanding."""
     def extract(
-        self, plan: Union[Dict[str, Any], str], responses: Iterable[Response]
+        self,
+        plan: Union[Dict[str, Any], str],
+        responses: Iterable[Response],
+        *,
+        count_tokens: bool = True,
     ) -> Dict[str, Any]:
         """Project one raw response per plan step (in step order) to the planned fields, with unit,
         conversion to the canonical unit, source type, licence and provenance. ``plan`` is a plan
         dict, what ``route`` returns, or its JSON text; a response is a dict or list (JSON values)
         or JSON or XML text. Returns ``{"steps": [...], "issues": [...], "context": str,
-        "context_tokens": int}``. Raises ``ExtractError``."""
+        "context_tokens": int}`` (``context_tokens`` left out with ``count_tokens=False``; JSON
+        text is read keeping only what the step reaches). Raises ``ExtractError``."""
     @property
     def prompt(self) -> str:
         """The intent-registry prompt for the Understand step's model."""

@@ -89,8 +89,8 @@ fn compare(seed: u64) -> (usize, f64, f64, f64) {
         assert!(missing.is_empty(), "{}: {missing:?}", q.id);
         n += 1;
         est += estimate;
-        got += x.context_tokens as f64;
-        worst = worst.max((x.context_tokens as f64 - estimate).abs() / estimate);
+        got += x.context_tokens.unwrap_or(0) as f64;
+        worst = worst.max((x.context_tokens.unwrap_or(0) as f64 - estimate).abs() / estimate);
     }
     (n, est / n as f64, got / n as f64, worst)
 }

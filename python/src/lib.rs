@@ -77,8 +77,14 @@ fn to_py<'py, T: Serialize>(py: Python<'py>, v: &T) -> PyResult<Bound<'py, PyAny
     pythonize(py, v).map_err(|e| PyErr::from(e))
 }
 
-/// One response as a document: a dict or list (JSON values), or JSON / XML text (str or bytes).
-fn document(obj: &Bound<'_, PyAny>, i: usize) -> PyResult<Document> {
+/// One response as a document: a dict or list (JSON values), or JSON / XML text (str or bytes;
+/// JSON text is read keeping only what the step reaches).
+fn document(
+    obj: &Bound<'_, PyAny>,
+    i: usize,
+    g: &FrozenGraph,
+    step: Option<&route::Step>,
+) -> PyResult<Document> {
     let name = format!("response {}", i + 1);
     let text: Option<String> = if let Ok(s) = obj.cast::<PyString>() {
         Some(s.to_cow()?.into_owned())
@@ -95,12 +101,18 @@ fn document(obj: &Bound<'_, PyAny>, i: usize) -> PyResult<Document> {
         None
     };
     match text {
-        Some(t) => extract::parse_response(&t, Some(&name)).map_err(errors::extract),
+        Some(t) => match step {
+            Some(s) => extract::parse_step_response(&t, Some(&name), g, s),
+            None => extract::parse_response(&t, Some(&name)),
+        }
+        .map_err(errors::extract),
         None => depythonize::<serde_json::Value>(obj)
             .map(Document::Json)
             .map_err(|e| {
                 errors::new::<ExtractError>(
-                    format!("{name}: not a JSON value ({e}); pass a dict, a list, or JSON or XML text"),
+                    format!(
+                        "{name}: not a JSON value ({e}); pass a dict, a list, or JSON or XML text"
+                    ),
                     Some(name.clone()),
                     None,
                     None,
@@ -132,21 +144,23 @@ impl Router {
     #[staticmethod]
     fn load(py: Python<'_>, path: PathBuf) -> PyResult<Router> {
         let shown = path.display().to_string();
-        let (loaded, prompt) = py.detach(|| {
-            let bytes = std::fs::read(&path).map_err(|e| (true, format!("cannot read: {e}")))?;
-            let g = schemarouter::artifact::io::load_routing_bytes(&bytes)
-                .map_err(|e| (false, e.to_string()))?;
-            let prompt = std::fs::read_to_string(path.with_file_name("intent_prompt.txt"))
-                .unwrap_or_else(|_| schemarouter::prompt::render(&g, None));
-            Ok::<_, (bool, String)>((Loaded::new(g, |g| Lexical::new(g)), prompt))
-        })
-        .map_err(|(io, m)| {
-            if io {
-                errors::new::<LoadError>(m, Some(shown.clone()), None, None)
-            } else {
-                errors::new::<ArtifactError>(m, Some(shown.clone()), None, None)
-            }
-        })?;
+        let (loaded, prompt) = py
+            .detach(|| {
+                let bytes =
+                    std::fs::read(&path).map_err(|e| (true, format!("cannot read: {e}")))?;
+                let g = schemarouter::artifact::io::load_routing_bytes(&bytes)
+                    .map_err(|e| (false, e.to_string()))?;
+                let prompt = std::fs::read_to_string(path.with_file_name("intent_prompt.txt"))
+                    .unwrap_or_else(|_| schemarouter::prompt::render(&g, None));
+                Ok::<_, (bool, String)>((Loaded::new(g, |g| Lexical::new(g)), prompt))
+            })
+            .map_err(|(io, m)| {
+                if io {
+                    errors::new::<LoadError>(m, Some(shown.clone()), None, None)
+                } else {
+                    errors::new::<ArtifactError>(m, Some(shown.clone()), None, None)
+                }
+            })?;
         Ok(Router {
             loaded: Arc::new(loaded),
             prompt,
@@ -166,18 +180,19 @@ impl Router {
     ) -> PyResult<Bound<'py, PyAny>> {
         let opts = options(k, projection)?;
         let loaded = &self.loaded;
-        let (u, plan) = py.detach(|| {
-            let analysis = loaded
-                .borrow_dependent()
-                .understand(question)
-                .map_err(|e| e.to_string())?;
-            let mut plan = route::route(loaded.borrow_owner(), &analysis.understanding, &opts);
-            let mut warnings = analysis.warnings;
-            warnings.append(&mut plan.warnings);
-            plan.warnings = warnings;
-            Ok::<_, String>((analysis.understanding, plan))
-        })
-        .map_err(|m| errors::new::<RouteError>(m, None, None, None))?;
+        let (u, plan) = py
+            .detach(|| {
+                let analysis = loaded
+                    .borrow_dependent()
+                    .understand(question)
+                    .map_err(|e| e.to_string())?;
+                let mut plan = route::route(loaded.borrow_owner(), &analysis.understanding, &opts);
+                let mut warnings = analysis.warnings;
+                warnings.append(&mut plan.warnings);
+                plan.warnings = warnings;
+                Ok::<_, String>((analysis.understanding, plan))
+            })
+            .map_err(|m| errors::new::<RouteError>(m, None, None, None))?;
         to_py(
             py,
             &Routed {
@@ -209,18 +224,20 @@ impl Router {
     /// Project the raw responses of a plan's steps (one per step, in step order; each a dict,
     /// a list, or JSON or XML text) to the planned fields with unit, source type, licence and
     /// provenance. `plan` is a plan dict, what `route` returns, or their JSON text. Returns
-    /// `{"steps": [...], "issues": [...], "context": str, "context_tokens": int}`.
+    /// `{"steps": [...], "issues": [...], "context": str, "context_tokens": int}`
+    /// (`context_tokens` left out with `count_tokens=False`).
+    #[pyo3(signature = (plan, responses, *, count_tokens = true))]
     fn extract<'py>(
         &self,
         py: Python<'py>,
         plan: &Bound<'py, PyAny>,
         responses: &Bound<'py, PyAny>,
+        count_tokens: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         let plan = plan_of(plan)?;
         let items: Vec<Bound<'py, PyAny>> = if let Ok(l) = responses.cast::<PyList>() {
             l.iter().collect()
-        } else if responses.is_instance_of::<PyString>() || responses.is_instance_of::<PyBytes>()
-        {
+        } else if responses.is_instance_of::<PyString>() || responses.is_instance_of::<PyBytes>() {
             return Err(errors::new::<ExtractError>(
                 "responses must be a list with one response per plan step".into(),
                 None,
@@ -228,18 +245,16 @@ impl Router {
                 None,
             ));
         } else {
-            responses
-                .try_iter()?
-                .collect::<PyResult<Vec<_>>>()?
+            responses.try_iter()?.collect::<PyResult<Vec<_>>>()?
         };
+        let g = self.loaded.borrow_owner();
         let docs = items
             .iter()
             .enumerate()
-            .map(|(i, o)| document(o, i))
+            .map(|(i, o)| document(o, i, g, plan.steps.get(i)))
             .collect::<PyResult<Vec<_>>>()?;
-        let g = self.loaded.borrow_owner();
         let x = py
-            .detach(|| extract::extract(g, &plan, &docs))
+            .detach(|| extract::extract_with(g, &plan, &docs, count_tokens))
             .map_err(errors::extract)?;
         to_py(py, &x)
     }
@@ -318,10 +333,9 @@ fn check<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, PyAny>> {
     let json = py
         .detach(|| {
             let c = schemarouter::lint::check_path(&path)?;
-            Ok::<_, schemarouter::load::FatalError>(schemarouter::diagnostics::render::json::render(
-                &c.diagnostics,
-                &c.project.sources,
-            ))
+            Ok::<_, schemarouter::load::FatalError>(
+                schemarouter::diagnostics::render::json::render(&c.diagnostics, &c.project.sources),
+            )
         })
         .map_err(|e| errors::new::<LoadError>(e.to_string(), Some(shown), None, None))?;
     let v: serde_json::Value = serde_json::from_str(&json)
@@ -373,7 +387,10 @@ enum Failure {
     Diagnostics(String),
 }
 
-fn compile_into(path: &std::path::Path, out: &std::path::Path) -> Result<serde_json::Value, Failure> {
+fn compile_into(
+    path: &std::path::Path,
+    out: &std::path::Path,
+) -> Result<serde_json::Value, Failure> {
     use schemarouter::artifact::io;
     let c = schemarouter::lint::check_path(path).map_err(|e| Failure::Load(e.to_string()))?;
     if c.io_error || c.has_errors() {

@@ -195,6 +195,9 @@ def test_extract_inputs_dict_text_bytes_and_route_output(router):
         "band_gap = 3.7016 eV",
     ]
     assert as_text["context_tokens"] == 198
+    uncounted = router.extract(routed, [text], count_tokens=False)
+    assert "context_tokens" not in uncounted
+    assert uncounted["context"] == as_text["context"]
     src = step["source"]
     assert (src["title"], src["source_type"], src["licence"]["spdx"]) == ("Materials Project", "calculated", "CC-BY-4.0")
 

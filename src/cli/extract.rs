@@ -3,7 +3,7 @@
 
 use crate::artifact::FrozenGraph;
 use crate::extract::report::IssueKind;
-use crate::extract::{self, Document, Extraction, parse_plan, parse_response};
+use crate::extract::{self, Document, Extraction, parse_plan, parse_step_response};
 use clap::Args;
 use std::path::PathBuf;
 
@@ -80,7 +80,10 @@ pub fn run_extract(args: ExtractArgs) -> u8 {
                 eprintln!("{what}: {step}{field}{}{count}", i.message);
             }
             if !args.json {
-                eprintln!("reader context: {} tokens (o200k_base)", x.context_tokens);
+                eprintln!(
+                    "reader context: {} tokens (o200k_base)",
+                    x.context_tokens.unwrap_or(0)
+                );
             }
             if findings > 0 { 1 } else { 0 }
         }
@@ -160,7 +163,12 @@ fn run(args: &ExtractArgs) -> Result<Extraction, extract::ExtractError> {
             )));
         }
         let path = PathBuf::from(file);
-        slots[i] = Some(parse_response(&read(&path)?, Some(file))?);
+        slots[i] = Some(parse_step_response(
+            &read(&path)?,
+            Some(file),
+            &g,
+            &plan.steps[i],
+        )?);
     }
     let missing: Vec<String> = slots
         .iter()

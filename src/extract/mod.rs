@@ -4,6 +4,7 @@
 //!
 //! - [`path`]: field and records paths (`a.b`, `items[]`, `result.{}`, `category@term`);
 //! - [`records`]: where an endpoint's records sit (its declared `records` path);
+//! - [`prune`]: JSON read keeping only what a step's paths reach;
 //! - [`value`]: declared type, wire encoding, missing-value markers, unit conversion;
 //! - [`xml`]: XML responses (arXiv's Atom feed) read into the same shape;
 //! - [`render`]: the reader context text;
@@ -14,6 +15,7 @@
 //! type are reported and left out; nothing is coerced or guessed.
 
 pub mod path;
+pub mod prune;
 pub mod records;
 pub mod render;
 pub mod report;
@@ -99,6 +101,34 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
 /// Parse a response body: XML when it starts with `<` (after white space and a BOM), JSON
 /// otherwise. `file` names the input in errors, which carry line and column.
 pub fn parse_response(text: &str, file: Option<&str>) -> Result<Document, ExtractError> {
+    parse_with(text, file, None)
+}
+
+/// Parse the response of one plan step, keeping only what the step's records path and field
+/// paths reach ([`prune`]); the projection is the same as with [`parse_response`], faster.
+pub fn parse_step_response(
+    text: &str,
+    file: Option<&str>,
+    g: &FrozenGraph,
+    step: &Step,
+) -> Result<Document, ExtractError> {
+    let keep = endpoint(g, step).and_then(|e| {
+        let records = records::parse_records(e.records.as_deref()).ok()?;
+        let fields = step
+            .fields
+            .iter()
+            .map(|f| path::parse(&f.name, false).ok())
+            .collect::<Option<Vec<_>>>()?;
+        Some(prune::Keep::new(&records, &fields))
+    });
+    parse_with(text, file, keep.as_ref())
+}
+
+fn parse_with(
+    text: &str,
+    file: Option<&str>,
+    keep: Option<&prune::Keep>,
+) -> Result<Document, ExtractError> {
     let body = text.trim_start_matches('\u{feff}');
     let at = |message: String, line: usize, column: usize| ExtractError {
         message,
@@ -115,7 +145,11 @@ pub fn parse_response(text: &str, file: Option<&str>) -> Result<Document, Extrac
             }
         };
     }
-    match serde_json::from_str::<Value>(body) {
+    let parsed = match keep {
+        Some(k) => prune::parse(body, k),
+        None => serde_json::from_str::<Value>(body),
+    };
+    match parsed {
         Ok(v) => Ok(Document::Json(v)),
         Err(e) => {
             let msg = e.to_string();
@@ -272,16 +306,28 @@ pub struct Extraction {
     pub issues: Vec<Issue>,
     /// The reader context ([`render::context`]).
     pub context: String,
-    /// o200k_base tokens of `context`.
-    pub context_tokens: usize,
+    /// o200k_base tokens of `context` (absent when not counted).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context_tokens: Option<usize>,
 }
 
 /// Project `responses` (one per plan step, in step order) through `plan` against the artifact
-/// the plan was made from.
+/// the plan was made from, counting the reader context's tokens.
 pub fn extract(
     g: &FrozenGraph,
     plan: &Plan,
     responses: &[Document],
+) -> Result<Extraction, ExtractError> {
+    extract_with(g, plan, responses, true)
+}
+
+/// [`extract`], counting the reader context's tokens only when `count_tokens` (tokenizing is
+/// the larger part of the cost for large responses).
+pub fn extract_with(
+    g: &FrozenGraph,
+    plan: &Plan,
+    responses: &[Document],
+    count_tokens: bool,
 ) -> Result<Extraction, ExtractError> {
     if responses.len() != plan.steps.len() {
         return Err(ExtractError::new(format!(
@@ -312,10 +358,10 @@ pub fn extract(
         steps.push(project_step(g, i, s, doc, &mut issues)?);
     }
     let context = render::context(&steps);
-    let context_tokens = if context.is_empty() {
-        0
-    } else {
-        crate::prompt::count_tokens(&context)
+    let context_tokens = match (count_tokens, context.is_empty()) {
+        (false, _) => None,
+        (true, true) => Some(0),
+        (true, false) => Some(crate::prompt::count_tokens(&context)),
     };
     Ok(Extraction {
         steps,
