@@ -5,6 +5,7 @@
 //! as the CLI's JSON and the published JSON Schemas); errors are typed exceptions carrying the
 //! message, file, line and column the CLI reports.
 
+mod convert;
 mod errors;
 
 use errors::{ArtifactError, CompileError, ExtractError, LoadError, RouteError, SchemaRouterError};
@@ -253,10 +254,25 @@ impl Router {
             .enumerate()
             .map(|(i, o)| document(o, i, g, plan.steps.get(i)))
             .collect::<PyResult<Vec<_>>>()?;
-        let x = py
+        let mut x = py
             .detach(|| extract::extract_with(g, &plan, &docs, count_tokens))
             .map_err(errors::extract)?;
-        to_py(py, &x)
+        // The records are the bulk of the result: convert them directly, with one Python string
+        // per field name, instead of through serde.
+        let records: Vec<Vec<extract::Record>> = x
+            .steps
+            .iter_mut()
+            .map(|s| std::mem::take(&mut s.records))
+            .collect();
+        let out = to_py(py, &x)?;
+        let steps = out.get_item("steps")?;
+        let mut keys = convert::Keys::default();
+        for (i, recs) in records.iter().enumerate() {
+            steps
+                .get_item(i)?
+                .set_item("records", convert::records(py, recs, &mut keys)?)?;
+        }
+        Ok(out)
     }
 
     /// The intent-registry prompt (what the Understand step's model reads).

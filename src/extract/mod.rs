@@ -490,7 +490,7 @@ fn project_step(
                     Walked::Absent => missing.add(&rec.at, || "not in the record".to_string()),
                     Walked::Shape(m) => shape.add(&rec.at, || m),
                     Walked::Found(v) => {
-                        let (v, nulls, bad) = decode(&v, depth, wire);
+                        let (v, nulls, bad) = decode(v, depth, wire);
                         let mismatched = bad.is_some();
                         if let Some(m) = bad {
                             mismatch.add(&rec.at, || m);
@@ -528,7 +528,7 @@ fn project_step(
         } else {
             match path::walk(root, &segs, xml) {
                 Walked::Found(v) => {
-                    let (v, _, bad) = decode(&v, depth, wire);
+                    let (v, _, bad) = decode(v, depth, wire);
                     let mismatched = bad.is_some();
                     if let Some(m) = bad {
                         mismatch.add("$", || m);
@@ -595,7 +595,7 @@ fn nulls_message(fd: &FieldData) -> String {
 
 /// Decode the leaves of a walked value (`depth` array levels). Returns the value (mismatched
 /// leaves become `null`), whether a leaf had no value, and the first mismatch.
-fn decode(v: &Value, depth: usize, w: Wire<'_>) -> (Value, bool, Option<String>) {
+fn decode(v: Value, depth: usize, w: Wire<'_>) -> (Value, bool, Option<String>) {
     if depth == 0 {
         return match value::read(v, w) {
             Leaf::Value(v) => (v, false, None),
