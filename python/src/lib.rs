@@ -75,7 +75,7 @@ fn options(k: usize, projection: &str) -> PyResult<Options> {
 }
 
 fn to_py<'py, T: Serialize>(py: Python<'py>, v: &T) -> PyResult<Bound<'py, PyAny>> {
-    pythonize(py, v).map_err(|e| PyErr::from(e))
+    pythonize(py, v).map_err(PyErr::from)
 }
 
 /// One response as a document: a dict or list (JSON values), or JSON / XML text (str or bytes;
