@@ -274,3 +274,13 @@ def test_threads_share_one_router(router):
 
     with ThreadPoolExecutor(max_workers=8) as pool:
         assert sorted(pool.map(work, range(8))) == list(range(8))
+
+
+def test_results_follow_the_published_json_schemas(router):
+    jsonschema = pytest.importorskip("jsonschema")
+    plan_schema = json.loads((ROOT / "docs" / "schema" / "plan.schema.json").read_text(encoding="utf-8"))
+    u_schema = json.loads((ROOT / "docs" / "schema" / "understanding.schema.json").read_text(encoding="utf-8"))
+    out = router.route(QUESTION, k=2, projection="all")
+    jsonschema.validate(out["plan"], plan_schema)
+    jsonschema.validate(out["understanding"], u_schema)
+    jsonschema.validate(router.route_understanding({}), plan_schema)
