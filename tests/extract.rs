@@ -226,3 +226,24 @@ fn shape_and_fingerprint_findings() {
         x.context
     );
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::test_runner::Config::with_cases(256))]
+
+    /// Arbitrary bodies (text, JSON-like fragments, XML-like fragments) never panic: they are
+    /// projected or refused with an error.
+    #[test]
+    fn arbitrary_bodies_never_panic(body in proptest::string::string_regex(
+        r#"(\{|\}|\[|\]|"data"|"band_gap"|"material_id"|:|,|1\.5|"x"|null|true|<entry>|</entry>|<feed>|</feed>|&amp;| |\n){0,40}"#
+    ).unwrap(), text in ".{0,64}") {
+        let g = graph();
+        let plan = all_fields_plan("materials_project", "summary");
+        for b in [&body, &text] {
+            for doc in [parse_response(b, None), extract::parse_step_response(b, None, g, &plan.steps[0])] {
+                if let Ok(d) = doc {
+                    let _ = extract::extract(g, &plan, &[d]);
+                }
+            }
+        }
+    }
+}

@@ -9,6 +9,9 @@ use quick_xml::events::{BytesStart, Event};
 use quick_xml::{Reader, XmlVersion};
 use serde_json::{Map, Value};
 
+/// Deepest element nesting read (JSON input has serde_json's limit of 128).
+pub const MAX_DEPTH: usize = 256;
+
 /// An XML parse error: message and byte offset.
 pub type XmlError = (String, usize);
 
@@ -75,6 +78,9 @@ pub fn parse(text: &str) -> Result<Value, XmlError> {
         let ev = reader.read_event().map_err(|e| (e.to_string(), pos))?;
         match ev {
             Event::Start(e) => {
+                if stack.len() >= MAX_DEPTH {
+                    return Err((format!("elements nested deeper than {MAX_DEPTH}"), pos));
+                }
                 let name = e.name().as_ref().to_string();
                 let node = Node::start(&e).map_err(|m| (m, pos))?;
                 stack.push((name, node));
