@@ -2,8 +2,10 @@
 //! the same dicts serde would give, with one Python string per distinct key.
 
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use pythonize::depythonize;
 use schemarouter::extract::Record;
+use schemarouter::extract::prune::Keep;
 use serde_json::Value;
 use std::collections::HashMap;
 
@@ -84,4 +86,41 @@ pub fn records<'py>(
         out.append(d)?;
     }
     Ok(out)
+}
+
+/// A Python response (dicts, lists, scalars) as JSON, converting only what `keep` names (the
+/// same pruning as for JSON text).
+pub fn pruned(obj: &Bound<'_, PyAny>, keep: &Keep) -> Result<Value, pythonize::PythonizeError> {
+    if keep.keeps_all() {
+        return depythonize(obj);
+    }
+    if let Ok(d) = obj.cast::<PyDict>() {
+        let mut out = serde_json::Map::new();
+        for (k, v) in d.iter() {
+            let Ok(ks) = k.cast::<PyString>() else {
+                // Not a JSON object key: convert the whole dict to get serde's error.
+                return depythonize(obj);
+            };
+            let key = ks.to_cow().map_err(pythonize::PythonizeError::from)?;
+            if let Some(child) = keep.child(&key) {
+                out.insert(key.into_owned(), pruned(&v, &child)?);
+            }
+        }
+        return Ok(Value::Object(out));
+    }
+    if let Ok(l) = obj.cast::<PyList>() {
+        return l
+            .iter()
+            .map(|x| pruned(&x, keep))
+            .collect::<Result<Vec<_>, _>>()
+            .map(Value::Array);
+    }
+    if let Ok(t) = obj.cast::<PyTuple>() {
+        return t
+            .iter()
+            .map(|x| pruned(&x, keep))
+            .collect::<Result<Vec<_>, _>>()
+            .map(Value::Array);
+    }
+    depythonize(obj)
 }

@@ -107,7 +107,12 @@ fn document(
             None => extract::parse_response(&t, Some(&name)),
         }
         .map_err(errors::extract),
-        None => depythonize::<serde_json::Value>(obj)
+        None => step
+            .and_then(|s| extract::prune::for_step(g, s))
+            .map_or_else(
+                || depythonize::<serde_json::Value>(obj),
+                |k| convert::pruned(obj, &k),
+            )
             .map(Document::Json)
             .map_err(|e| {
                 errors::new::<ExtractError>(

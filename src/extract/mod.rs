@@ -112,16 +112,7 @@ pub fn parse_step_response(
     g: &FrozenGraph,
     step: &Step,
 ) -> Result<Document, ExtractError> {
-    let keep = endpoint(g, step).and_then(|e| {
-        let records = records::parse_records(e.records.as_deref()).ok()?;
-        let fields = step
-            .fields
-            .iter()
-            .map(|f| path::parse(&f.name, false).ok())
-            .collect::<Option<Vec<_>>>()?;
-        Some(prune::Keep::new(&records, &fields))
-    });
-    parse_with(text, file, keep.as_ref())
+    parse_with(text, file, prune::for_step(g, step).as_ref())
 }
 
 fn parse_with(

@@ -68,6 +68,41 @@ impl Keep {
     }
 }
 
+impl Keep {
+    /// Whether the whole subtree is kept.
+    pub fn keeps_all(&self) -> bool {
+        self.all
+    }
+
+    /// What to keep under member `key` (`None`: skip it).
+    pub fn child(&self, key: &str) -> Option<std::borrow::Cow<'_, Keep>> {
+        use std::borrow::Cow;
+        match (self.children.get(key), self.members.as_deref()) {
+            (Some(c), Some(m)) => {
+                let mut both = c.clone();
+                both.merge(m);
+                Some(Cow::Owned(both))
+            }
+            (Some(c), None) => Some(Cow::Borrowed(c)),
+            (None, Some(m)) => Some(Cow::Borrowed(m)),
+            (None, None) => None,
+        }
+    }
+}
+
+/// What to keep of a step's response, from its endpoint's records path and planned fields
+/// (`None` when a path does not parse: keep everything).
+pub fn for_step(g: &crate::artifact::FrozenGraph, step: &crate::route::Step) -> Option<Keep> {
+    let e = super::endpoint(g, step)?;
+    let records = super::records::parse_records(e.records.as_deref()).ok()?;
+    let fields = step
+        .fields
+        .iter()
+        .map(|f| super::path::parse(&f.name, false).ok())
+        .collect::<Option<Vec<_>>>()?;
+    Some(Keep::new(&records, &fields))
+}
+
 enum Key<'de> {
     Borrowed(&'de str),
     Owned(String),
@@ -156,22 +191,11 @@ impl<'de> Visitor<'de> for &Keep {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         let mut out = Map::new();
         while let Some(k) = map.next_key::<Key<'de>>()? {
-            let child = self.children.get(k.as_str());
-            let node = match (child, self.members.as_deref()) {
-                (Some(c), Some(m)) => {
-                    let mut both = c.clone();
-                    both.merge(m);
-                    out.insert(k.as_str().to_string(), map.next_value_seed(&both)?);
-                    continue;
-                }
-                (Some(c), None) => c,
-                (None, Some(m)) => m,
-                (None, None) => {
-                    map.next_value::<IgnoredAny>()?;
-                    continue;
-                }
+            let Some(node) = self.child(k.as_str()) else {
+                map.next_value::<IgnoredAny>()?;
+                continue;
             };
-            let v = map.next_value_seed(node)?;
+            let v = map.next_value_seed(node.as_ref())?;
             out.insert(
                 match k {
                     Key::Owned(s) => s,
