@@ -7,7 +7,6 @@
 use super::path::Seg;
 use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
-use std::collections::HashMap;
 use std::fmt;
 
 /// What to keep under one node of the document.
@@ -15,8 +14,8 @@ use std::fmt;
 pub struct Keep {
     /// Keep the whole subtree.
     all: bool,
-    /// Keys to descend into.
-    children: HashMap<String, Keep>,
+    /// Keys to descend into (few per node: a linear scan beats hashing).
+    children: Vec<(String, Keep)>,
     /// Applies to every member (a `{}` step).
     members: Option<Box<Keep>>,
 }
@@ -34,18 +33,29 @@ impl Keep {
             return;
         }
         for (k, v) in &other.children {
-            self.children.entry(k.clone()).or_default().merge(v);
+            self.entry(k).merge(v);
         }
         if let Some(m) = &other.members {
             self.members.get_or_insert_with(Box::default).merge(m);
         }
     }
 
+    fn entry(&mut self, key: &str) -> &mut Keep {
+        let i = match self.children.iter().position(|(k, _)| k == key) {
+            Some(i) => i,
+            None => {
+                self.children.push((key.to_string(), Keep::default()));
+                self.children.len() - 1
+            }
+        };
+        &mut self.children[i].1
+    }
+
     fn at(&mut self, segs: &[Seg]) -> &mut Keep {
         let mut cur = self;
         for s in segs {
             if !s.key.is_empty() {
-                cur = cur.children.entry(s.key.clone()).or_default();
+                cur = cur.entry(&s.key);
             }
             if s.members {
                 cur = cur.members.get_or_insert_with(Box::default);
@@ -77,7 +87,12 @@ impl Keep {
     /// What to keep under member `key` (`None`: skip it).
     pub fn child(&self, key: &str) -> Option<std::borrow::Cow<'_, Keep>> {
         use std::borrow::Cow;
-        match (self.children.get(key), self.members.as_deref()) {
+        let child = self
+            .children
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, c)| c);
+        match (child, self.members.as_deref()) {
             (Some(c), Some(m)) => {
                 let mut both = c.clone();
                 both.merge(m);
