@@ -235,43 +235,11 @@ pub fn render_prompt_all(fg: &FrozenGraph) -> String {
     out
 }
 
-/// Number of o200k_base tokens in `text`. Long texts are counted in pieces on rayon threads,
-/// cut only after a newline that is followed by a character that is neither white space nor
-/// `/`: no o200k pre-tokenizer piece spans such a cut (newline runs end at it, and only `/`
-/// or more line breaks may follow a newline inside a punctuation piece), so the sum is the
-/// exact count.
+/// Number of o200k_base tokens in `text`.
 pub fn count_tokens(text: &str) -> usize {
-    count_tokens_in_pieces(text, 64 * 1024)
-}
-
-fn count_tokens_in_pieces(text: &str, piece: usize) -> usize {
-    use rayon::prelude::*;
-    let bpe = tiktoken_rs::o200k_base_singleton();
-    if text.len() <= piece {
-        return bpe.encode_with_special_tokens(text).len();
-    }
-    let mut pieces = Vec::new();
-    let mut start = 0;
-    while text.len() - start > piece {
-        let from = text.floor_char_boundary(start + piece);
-        let cut = text[from..]
-            .match_indices('\n')
-            .map(|(i, _)| from + i + 1)
-            .find(|&c| {
-                text[c..]
-                    .chars()
-                    .next()
-                    .is_some_and(|ch| !ch.is_whitespace() && ch != '/')
-            });
-        let Some(cut) = cut else { break };
-        pieces.push(&text[start..cut]);
-        start = cut;
-    }
-    pieces.push(&text[start..]);
-    pieces
-        .par_iter()
-        .map(|p| bpe.encode_with_special_tokens(p).len())
-        .sum()
+    tiktoken_rs::o200k_base_singleton()
+        .encode_with_special_tokens(text)
+        .len()
 }
 
 /// Start loading the tokenizer on a background thread (it takes ~0.2 s), so that it overlaps
@@ -285,24 +253,6 @@ pub fn warm_up() {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn counting_in_pieces_is_exact() {
-        let mut text = String::new();
-        for i in 0..400 {
-            text.push_str(&format!(
-                "record {i}\nband_gap = {}.{} eV\ntitle = Phospho‐olivines (LiFePO4) — {i}.\n  indented\n/path/{i}\n\n",
-                i % 7,
-                i * 13 % 100
-            ));
-        }
-        let whole = tiktoken_rs::o200k_base_singleton()
-            .encode_with_special_tokens(&text)
-            .len();
-        for piece in [50, 333, 4096] {
-            assert_eq!(count_tokens_in_pieces(&text, piece), whole, "piece {piece}");
-        }
-    }
 
     fn inputs(n: usize) -> PromptInputs {
         PromptInputs {
