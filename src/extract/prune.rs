@@ -87,11 +87,7 @@ impl Keep {
     /// What to keep under member `key` (`None`: skip it).
     pub fn child(&self, key: &str) -> Option<std::borrow::Cow<'_, Keep>> {
         use std::borrow::Cow;
-        let child = self
-            .children
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, c)| c);
+        let child = self.children.iter().find(|(k, _)| k == key).map(|(_, c)| c);
         match (child, self.members.as_deref()) {
             (Some(c), Some(m)) => {
                 let mut both = c.clone();
