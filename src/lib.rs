@@ -2,13 +2,15 @@
 //! router that consumes its output (the SchemaRouter paper, arXiv 2608.21375).
 //!
 //! Data flows one way: files -> [`model`] (via [`load`]) -> [`lint`] and [`graph`] ->
-//! [`artifact`] -> [`route`] / [`diff`] / [`eval`] -> [`cli`]. See `ARCHITECTURE.md`.
+//! [`artifact`] -> [`route`] / [`diff`] / [`eval`] -> [`cli`]; [`extract`] applies a plan to
+//! the responses of its steps. See `ARCHITECTURE.md`.
 
 pub mod artifact;
 pub mod cli;
 pub mod diagnostics;
 pub mod diff;
 pub mod eval;
+pub mod extract;
 pub mod graph;
 pub mod import;
 pub mod lint;

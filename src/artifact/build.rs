@@ -222,6 +222,7 @@ fn compile_tables(p: &Project, _ix: &Index, units: &UnitTable) -> FrozenGraph {
                     .and_then(|a| a.read_only.as_ref())
                     .is_some_and(|r| !r.value),
                 description: opt(&e.description),
+                records: opt(&e.records),
                 parameters: params,
                 fields,
                 identifiers,

@@ -255,6 +255,9 @@ pub struct EndpointData {
     /// Description.
     #[serde(default, skip_serializing_if = "skip_prose")]
     pub description: Option<String>,
+    /// Where the records sit in the response (`data[]`); absent means the root.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub records: Option<String>,
     /// Parameters sorted by name.
     pub parameters: Vec<ParamData>,
     /// Fields sorted by name.

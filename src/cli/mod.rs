@@ -9,6 +9,7 @@ mod compile;
 pub use compile::{Stats, stats, stats_table};
 mod diff;
 mod eval;
+mod extract;
 mod graph;
 mod import;
 mod route;
@@ -46,6 +47,9 @@ pub enum Command {
     Graph(graph::GraphArgs),
     /// Plan a query: the Understand step, then Algorithm 1 over a compiled artifact.
     Route(route::RouteArgs),
+    /// Apply a plan to the recorded responses of its steps: only the planned fields, with unit,
+    /// source type, licence and provenance (the reader context).
+    Extract(extract::ExtractArgs),
     /// Compare two schema versions: breaking, dangerous and safe changes.
     Diff(diff::DiffArgs),
     /// Measure routers on a benchmark file (the paper's metrics and baselines).
@@ -92,6 +96,7 @@ pub fn main() -> ExitCode {
         Command::Stats(a) => compile::run_stats(a),
         Command::Graph(a) => graph::run_graph(a),
         Command::Route(a) => route::run_route(a),
+        Command::Extract(a) => extract::run_extract(a),
         Command::Diff(a) => diff::run_diff(a),
         Command::Eval(a) => eval::run_eval(a),
         Command::Import(a) => import::run_import(a),

@@ -93,6 +93,7 @@ pub mod codes {
         ENDPOINT_ADDED = "endpoint-added", Safe, "An endpoint was added.";
         ENDPOINT_METHOD_CHANGED = "endpoint-method-changed", Breaking, "An endpoint's HTTP method changed.";
         ENDPOINT_URL_CHANGED = "endpoint-url-changed", Dangerous, "An endpoint's URL changed.";
+        ENDPOINT_RECORDS_CHANGED = "endpoint-records-changed", Breaking, "Where an endpoint's records sit in its response changed (projection reads other values).";
         PARAMETER_REMOVED = "parameter-removed", Breaking, "A request parameter was removed.";
         PARAMETER_ADDED_REQUIRED = "parameter-added-required", Breaking, "A required request parameter was added.";
         PARAMETER_ADDED = "parameter-added", Safe, "An optional request parameter was added.";

@@ -363,3 +363,110 @@ pub fn context_tokens(g: &FrozenGraph, steps: &[PlanStep], seed: u64) -> usize {
         count_tokens(&text)
     }
 }
+
+/// The fixture value of a field as JSON (the same draws as [`value`]: numbers, integers and
+/// booleans typed, everything else a string; arrays of three).
+pub fn json_value(seed: u64, tool: &str, endpoint: &str, f: &FieldData) -> serde_json::Value {
+    let mut r = SplitMix64::keyed(seed, &format!("{tool}/{endpoint}/{}", f.name));
+    let typed = |s: String, ty: &str| -> serde_json::Value {
+        let parsed = match ty {
+            "integer" | "number" if !f.identifier => serde_json::from_str(&s).ok(),
+            "boolean" => serde_json::from_str(&s).ok(),
+            _ => None,
+        };
+        parsed.unwrap_or(serde_json::Value::String(s))
+    };
+    match f.ty.strip_suffix("[]") {
+        Some(inner) => serde_json::Value::Array(
+            (0..3)
+                .map(|_| typed(scalar(&mut r, inner, f, tool), inner))
+                .collect(),
+        ),
+        None => typed(scalar(&mut r, &f.ty, f, tool), &f.ty),
+    }
+}
+
+/// A response of `tool/endpoint` holding one record with the fixture values of `fields`, at
+/// their declared paths, under the endpoint's records path: what [`render_context`] assumes
+/// the provider answered.
+pub fn response(
+    g: &FrozenGraph,
+    tool: &str,
+    endpoint: &str,
+    fields: &[&str],
+    seed: u64,
+) -> serde_json::Value {
+    use serde_json::{Map, Value};
+    let Some(ep) = super::metrics::endpoint(g, tool, endpoint) else {
+        return Value::Null;
+    };
+    let mut record = Value::Object(Map::new());
+    for name in fields {
+        let Some(fd) = ep.fields.iter().find(|f| f.name == *name) else {
+            continue;
+        };
+        let Ok(segs) = crate::extract::path::parse(&fd.name, false) else {
+            continue;
+        };
+        place(&mut record, &segs, json_value(seed, tool, endpoint, fd));
+    }
+    let segs = crate::extract::records::parse_records(ep.records.as_deref()).unwrap_or_default();
+    wrap(record, &segs)
+}
+
+/// Put `v` at `segs` inside `at`, one element per `[]` (shared with earlier fields).
+fn place(at: &mut serde_json::Value, segs: &[crate::extract::path::Seg], v: serde_json::Value) {
+    use serde_json::{Map, Value};
+    let Some((seg, rest)) = segs.split_first() else {
+        *at = v;
+        return;
+    };
+    let mut cur = at;
+    if !seg.key.is_empty() {
+        let Value::Object(m) = cur else { return };
+        cur = m.entry(seg.key.clone()).or_insert_with(|| {
+            if seg.arrays > 0 || !rest.is_empty() {
+                Value::Null
+            } else {
+                Value::Object(Map::new())
+            }
+        });
+    }
+    for _ in 0..seg.arrays {
+        if !cur.is_array() {
+            *cur = Value::Array(vec![Value::Null]);
+        }
+        let Value::Array(a) = cur else { return };
+        cur = &mut a[0];
+    }
+    if rest.is_empty() {
+        *cur = v;
+    } else {
+        if !cur.is_object() {
+            *cur = Value::Object(Map::new());
+        }
+        place(cur, rest, v);
+    }
+}
+
+/// Wrap a record in its records path (`data[]` -> `{"data": [record]}`).
+fn wrap(record: serde_json::Value, segs: &[crate::extract::path::Seg]) -> serde_json::Value {
+    use serde_json::{Map, Value};
+    let mut v = record;
+    for seg in segs.iter().rev() {
+        if seg.members {
+            let mut m = Map::new();
+            m.insert("1".into(), v);
+            v = Value::Object(m);
+        }
+        for _ in 0..seg.arrays {
+            v = Value::Array(vec![v]);
+        }
+        if !seg.key.is_empty() {
+            let mut m = Map::new();
+            m.insert(seg.key.clone(), v);
+            v = Value::Object(m);
+        }
+    }
+    v
+}

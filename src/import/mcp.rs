@@ -128,6 +128,7 @@ pub fn import(r: &Resolver, opts: &Options, origin: &ServerOrigin) -> Imported {
             method: Sp::synthetic(HttpMethod::Mcp),
             url: Sp::synthetic(format!("mcp://{tool_id}/{}", url_segment(name))),
             description: description.map(Sp::synthetic),
+            records: None,
             mcp_tool: Some(Sp::synthetic(name.to_string())),
             annotations: annotations(t.value.get("annotations")),
             allow_destructive: None,
@@ -143,8 +144,9 @@ pub fn import(r: &Resolver, opts: &Options, origin: &ServerOrigin) -> Imported {
         let out_ptr = format!("{}/outputSchema", t.pointer);
         match r.scoped(t.doc, &out_ptr).filter(|l| l.value.is_object()) {
             Some(output) => {
-                let (fields, _records) = m.response_fields(&output);
+                let (fields, records) = m.response_fields(&output);
                 e.fields = fields;
+                e.records = records.then(|| Sp::synthetic("[]".to_string()));
             }
             None => {
                 e.fields = vec![super::result_field(

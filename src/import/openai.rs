@@ -100,6 +100,7 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
             method: Sp::synthetic(HttpMethod::Local),
             url: Sp::synthetic(format!("function://{name}")),
             description: str_at(f.value, "description").map(|s| Sp::synthetic(s.to_string())),
+            records: None,
             mcp_tool: None,
             annotations: None,
             allow_destructive: None,

@@ -144,6 +144,7 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
                 method: Sp::synthetic(*method),
                 url: Sp::synthetic(join_url(&server.url, path)),
                 description: summary_text(op.value).map(Sp::synthetic),
+                records: None,
                 mcp_tool: None,
                 annotations: None,
                 allow_destructive: None,
@@ -264,8 +265,9 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
                     };
                     match schema {
                         Some((Some(s), _)) => {
-                            let (fields, _records) = m.response_fields(&s);
+                            let (fields, records) = m.response_fields(&s);
                             e.fields = fields;
+                            e.records = records.then(|| Sp::synthetic("[]".to_string()));
                         }
                         Some((None, media)) => {
                             e.fields = vec![super::result_field(&format!(

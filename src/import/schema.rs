@@ -443,7 +443,8 @@ impl<'r> Mapper<'r> {
         // Decide the kind.
         let non_object_types: Vec<&str> =
             types.iter().copied().filter(|t| *t != "object").collect();
-        out.kind = if alternatives_object && (!alternatives_scalar.is_empty() || alternatives_other) {
+        out.kind = if alternatives_object && (!alternatives_scalar.is_empty() || alternatives_other)
+        {
             // An id or an embedded object (`anyOf: [string, Customer]`): no one shape.
             Kind::Any
         } else if objecty && non_object_types.is_empty() {
@@ -576,7 +577,9 @@ impl<'r> Mapper<'r> {
                     _ => ValueType::Object,
                 };
                 let mut f = leaf(&path, ty, &v, req);
-                let note = format!("Not expanded: nested inside more than {MAX_NESTED_SCHEMAS} named schemas.");
+                let note = format!(
+                    "Not expanded: nested inside more than {MAX_NESTED_SCHEMAS} named schemas."
+                );
                 f.value.description = Some(Sp::synthetic(match &f.value.description {
                     Some(d) => format!("{} {note}", d.value),
                     None => note,

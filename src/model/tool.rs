@@ -178,6 +178,12 @@ pub struct Endpoint {
     /// True when a destructive endpoint may be planned (see the `destructive-endpoint` rule).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub allow_destructive: Option<Sp<bool>>,
+    /// Where the records sit in the response (`data[]`, `message.items[]`, `result.{}` for the
+    /// object members of a map keyed by id, `[]` for a top-level array); the response root is one
+    /// record by default. Field names are paths inside one record; a field no record carries is
+    /// looked up in the envelope (the response root).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub records: Option<Sp<String>>,
     /// Request parameters.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub parameters: Vec<Sp<Parameter>>,

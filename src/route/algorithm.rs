@@ -416,7 +416,7 @@ pub fn route(g: &FrozenGraph, u: &Understanding, opts: &Options) -> Plan {
                 PlannedField {
                     name: fd.name.clone(),
                     identifier: fd.identifier,
-                    meta: opts.metadata.then(|| meta(g, t, fd, &reasons)),
+                    meta: opts.metadata.then(|| field_meta(g, t, fd, &reasons)),
                     reasons,
                 }
             })
@@ -441,6 +441,7 @@ pub fn route(g: &FrozenGraph, u: &Understanding, opts: &Options) -> Plan {
                 name: name.clone(),
                 arguments: params.clone(),
             }),
+            records: e.records.clone(),
             params,
             missing_required: missing,
             auth,
@@ -468,7 +469,8 @@ pub fn route(g: &FrozenGraph, u: &Understanding, opts: &Options) -> Plan {
     plan
 }
 
-fn meta(
+/// The metadata a plan attaches to a field (unit, conversion factor to the matched concept's canonical unit, source type, licence, provenance).
+pub fn field_meta(
     g: &FrozenGraph,
     t: &ToolData,
     f: &crate::artifact::FieldData,

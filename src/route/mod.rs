@@ -163,6 +163,9 @@ pub struct Step {
     pub method: String,
     /// URL.
     pub url: String,
+    /// Where the records sit in the endpoint's response (`data[]`); absent means the root.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub records: Option<String>,
     /// Bound parameters, in the tool's own names.
     pub params: BTreeMap<String, serde_json::Value>,
     /// For an MCP endpoint: the `tools/call` request parameters to send (`{"name": <MCP tool>,

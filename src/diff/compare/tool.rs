@@ -289,6 +289,21 @@ fn endpoint(cx: &mut Ctx, tp: &ToolPair, e: &str, o: &EndpointData, n: &Endpoint
             format!("URL of `{path}` changed from {} to {}", o.url, n.url),
         );
     }
+    if o.records != n.records {
+        let show = |r: &Option<String>| r.as_deref().unwrap_or("the root").to_string();
+        cx.attr(
+            codes::ENDPOINT_RECORDS_CHANGED,
+            e,
+            "records",
+            s(&show(&o.records)),
+            s(&show(&n.records)),
+            format!(
+                "records of `{path}` changed from {} to {}",
+                show(&o.records),
+                show(&n.records)
+            ),
+        );
+    }
     cx.description(
         e,
         &format!("endpoint `{path}`"),

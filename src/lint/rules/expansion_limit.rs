@@ -1,9 +1,11 @@
 //! # expansion-limit (SR704)
 //!
 //! ## What it finds
-//! A response schema that expands to more than 2,000 fields for one endpoint (or more than 200,000
-//! schema visits, or paths deeper than 24 levels). The importer keeps what it expanded and cuts the
-//! rest.
+//! A response schema that expands past the importer's budget: a field path running through more
+//! than 4 named schemas (imported as one object; an info), more than 1,000 fields or 200,000
+//! schema visits for one endpoint, or paths deeper than 24 levels (the rest is cut; a warning); or
+//! a document too large for one declaration file (more than 120,000 fields and parameters, or more
+//! than the 8 MiB `check` reads per file; the import is refused with a hint to use `--only`).
 //!
 //! ## Why it matters for routing
 //! Schemas that reuse the same sub-schema under many properties grow exponentially when expanded;

@@ -25,6 +25,7 @@ pub mod invalid_binding;
 pub mod invalid_encoding;
 pub mod invalid_id;
 pub mod invalid_licence;
+pub mod invalid_records_path;
 pub mod invalid_unit;
 pub mod invalid_url;
 pub mod invalid_value;

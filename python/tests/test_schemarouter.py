@@ -1,0 +1,286 @@
+"""pytest over the built wheel: every function on the shipped artifact, every error type,
+concurrent use from threads, and projection of the recorded provider responses (whose reader
+context must equal the Rust snapshots under snapshots/)."""
+
+import json
+import shutil
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+import schemarouter_rs as sr
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACT = ROOT / "build" / "graph.json"
+RESPONSES = ROOT / "tests" / "fixtures" / "responses"
+QUESTION = "What is the band gap of LiFePO4 according to the Materials Project?"
+UNDERSTANDING = {
+    "intent": "electronic_property",
+    "domain_concepts": ["band_gap"],
+    "parameters": {"formula": "LiFePO4"},
+    "target_apis": ["materials_project"],
+    "source_constraint": None,
+}
+
+
+@pytest.fixture(scope="module")
+def router():
+    return sr.Router.load(ARTIFACT)
+
+
+@pytest.fixture(scope="module")
+def graph():
+    return json.loads(ARTIFACT.read_text(encoding="utf-8"))
+
+
+def test_artifact_info_prompt_and_intents(router, graph):
+    info = router.artifact_info
+    assert {k: info[k] for k in ("project", "tools", "endpoints", "fields", "concepts", "intents")} == {
+        "project": "materials-16",
+        "tools": 16,
+        "endpoints": 17,
+        "fields": 398,
+        "concepts": 190,
+        "intents": 13,
+    }
+    assert info["content_hash"] == graph["content_hash"]
+    assert info["routing_fingerprint"] == graph["routing_fingerprint"]
+    assert info["path"] == str(ARTIFACT)
+    assert router.prompt == (ROOT / "build" / "intent_prompt.txt").read_text(encoding="utf-8")
+    ids = [i["id"] for i in router.intents]
+    assert ids == sorted(i["id"] for i in graph["intents"])
+    assert router.intents[0].keys() == {"id", "description", "domains", "required_groups", "examples"}
+    assert repr(router) == f"Router(\"{ARTIFACT}\": materials-16 1.0.0, 16 tools)"
+
+
+def test_route_question(router):
+    out = router.route(QUESTION)
+    assert out["understanding"] == UNDERSTANDING
+    plan = out["plan"]
+    assert plan["status"] == "planned"
+    assert [(s["tool"], s["endpoint"], s["records"]) for s in plan["steps"]] == [
+        ("materials_project", "summary", "data[]")
+    ]
+    assert [f["name"] for f in plan["steps"][0]["fields"]] == [
+        "band_gap",
+        "efermi",
+        "is_gap_direct",
+        "is_metal",
+        "material_id",
+        "weighted_work_function",
+    ]
+    meta = plan["steps"][0]["fields"][0]["meta"]
+    assert (meta["unit"], meta["source_type"], meta["licence"]["spdx"]) == ("eV", "calculated", "CC-BY-4.0")
+    assert plan["routing_fingerprint"] == router.artifact_info["routing_fingerprint"]
+
+
+def test_route_understanding_matches_route(router):
+    plan = router.route_understanding(UNDERSTANDING)
+    assert plan == router.route(QUESTION)["plan"]
+    minimal = router.route_understanding(UNDERSTANDING, projection="minimal")
+    assert [f["name"] for f in minimal["steps"][0]["fields"]] == ["band_gap", "material_id"]
+    every = router.route_understanding(UNDERSTANDING, projection="all")
+    assert len(every["steps"][0]["fields"]) == 46
+    two = router.route_understanding({"intent": "electronic_property", "domain_concepts": ["band_gap"]}, k=2)
+    assert len(two["steps"]) == 2
+    assert router.route_understanding({})["status"] == "no_suitable_tool"
+
+
+def test_route_errors(router):
+    with pytest.raises(sr.RouteError) as e:
+        router.route_understanding({"intnet": "electronic_property"})
+    assert e.value.message.startswith("not a valid Understanding: unknown field `intnet`")
+    assert (e.value.file, e.value.line, e.value.column) == (None, None, None)
+    with pytest.raises(sr.RouteError, match="unknown projection `best`"):
+        router.route(QUESTION, projection="best")
+    with pytest.raises(sr.RouteError, match="k must be at least 1"):
+        router.route(QUESTION, k=0)
+    assert issubclass(sr.RouteError, sr.SchemaRouterError)
+
+
+def test_load_errors(tmp_path):
+    with pytest.raises(sr.LoadError) as e:
+        sr.Router.load(tmp_path / "missing.json")
+    assert e.value.file == str(tmp_path / "missing.json")
+    assert e.value.message.startswith("cannot read: ")
+    bad = tmp_path / "graph.json"
+    text = ARTIFACT.read_text(encoding="utf-8").replace('"materials-16"', '"materials-17"', 1)
+    bad.write_text(text, encoding="utf-8")
+    with pytest.raises(sr.ArtifactError) as e:
+        sr.Router.load(bad)
+    assert "content hash" in e.value.message
+    bad.write_text("[1, 2]", encoding="utf-8")
+    with pytest.raises(sr.ArtifactError):
+        sr.Router.load(bad)
+    for cls in (sr.LoadError, sr.ArtifactError, sr.ExtractError, sr.CompileError):
+        assert issubclass(cls, sr.SchemaRouterError)
+
+
+def test_binary_artifact(tmp_path):
+    import subprocess
+
+    exe = shutil.which("schemarouter") or str(ROOT / "target" / "debug" / "schemarouter")
+    if not Path(exe).exists():
+        pytest.skip("the schemarouter CLI is not built")
+    subprocess.run([exe, "compile", str(ROOT), "--out", str(tmp_path), "--format", "bin"], check=True, capture_output=True)
+    r = sr.Router.load(tmp_path / "graph.bin")
+    assert r.route_understanding(UNDERSTANDING) == sr.Router.load(ARTIFACT).route_understanding(UNDERSTANDING)
+
+
+def all_fields_plan(graph, tool, endpoint):
+    t = next(t for t in graph["tools"] if t["id"] == tool)
+    e = next(e for e in t["endpoints"] if e["id"] == endpoint)
+    return {
+        "status": "planned",
+        "routing_fingerprint": graph["routing_fingerprint"],
+        "steps": [
+            {
+                "tool": tool,
+                "endpoint": endpoint,
+                "method": e["method"],
+                "url": e["url"],
+                "params": {},
+                "fields": [
+                    {"name": f["name"], "identifier": f.get("identifier", False), "reasons": [{"kind": "all_fields"}]}
+                    for f in e["fields"]
+                ],
+                "score": 0,
+                "why": "",
+            }
+        ],
+    }
+
+
+def snapshot_context(name):
+    """The reader context in the Rust snapshot of this fixture."""
+    text = (ROOT / "snapshots" / f"extract__extract_{name}.snap").read_text(encoding="utf-8")
+    body = text.split("\n---\n", 1)[1]
+    context, rest = body.split("--- ", 1)
+    return context, int(rest.split(" ", 1)[0])
+
+
+def endpoints(graph):
+    return [(t["id"], e["id"]) for t in graph["tools"] for e in t["endpoints"]]
+
+
+def test_extract_every_fixture_matches_the_rust_snapshots(router, graph):
+    assert len(endpoints(graph)) == 17
+    for tool, endpoint in endpoints(graph):
+        name = f"{tool}.{endpoint}"
+        path = next(RESPONSES.glob(f"{name}.*"))
+        x = router.extract(all_fields_plan(graph, tool, endpoint), [path.read_text(encoding="utf-8")])
+        assert (x["context"], x["context_tokens"]) == snapshot_context(name), name
+        assert x["steps"][0]["records"], name
+
+
+def test_extract_inputs_dict_text_bytes_and_route_output(router):
+    routed = router.route(QUESTION)
+    path = RESPONSES / "materials_project.summary.json"
+    text = path.read_text(encoding="utf-8")
+    as_text = router.extract(routed, [text])
+    assert router.extract(routed["plan"], [json.loads(text)]) == as_text
+    assert router.extract(json.dumps(routed), (path.read_bytes(),)) == as_text
+    step = as_text["steps"][0]
+    assert [r["values"]["band_gap"] for r in step["records"]] == [3.7016, 3.2101]
+    assert [(i["field"], i["kind"], i.get("records", [])) for i in as_text["issues"]] == [
+        ("efermi", "missing", ["data[1]"]),
+        ("weighted_work_function", "missing", []),
+    ]
+    assert as_text["context"].splitlines()[:4] == [
+        "[materials_project/summary] 2 records",
+        "record 1",
+        "material_id = mp-19017",
+        "band_gap = 3.7016 eV",
+    ]
+    assert as_text["context_tokens"] == 198
+    uncounted = router.extract(routed, [text], count_tokens=False)
+    assert "context_tokens" not in uncounted
+    assert uncounted["context"] == as_text["context"]
+    src = step["source"]
+    assert (src["title"], src["source_type"], src["licence"]["spdx"]) == ("Materials Project", "calculated", "CC-BY-4.0")
+
+
+def test_extract_xml_and_conversion(router, graph):
+    x = router.extract(all_fields_plan(graph, "arxiv", "query"), [(RESPONSES / "arxiv.query.xml").read_bytes()])
+    assert x["steps"][0]["format"] == "xml"
+    assert x["steps"][0]["envelope"]["opensearch:totalResults"] == 4817
+    nomad = router.extract(
+        all_fields_plan(graph, "nomad", "entries_query"),
+        [json.loads((RESPONSES / "nomad.entries_query.json").read_text(encoding="utf-8"))],
+    )
+    first = nomad["steps"][0]["records"][0]
+    key = "results.properties.structures.structure_conventional.cell_volume"
+    assert (first["values"][key], first["canonical"][key]) == (4.6011e-29, 46.011)
+    info = next(f for f in nomad["steps"][0]["fields"] if f["name"] == key)
+    assert (info["unit"], info["canonical_unit"]) == ("m^3", "Å^3")
+
+
+def test_extract_errors(router):
+    routed = router.route(QUESTION)
+    with pytest.raises(sr.ExtractError) as e:
+        router.extract(routed, ['{\n  "data": [1,\n  }'])
+    assert (e.value.file, e.value.line, e.value.column) == ("response 1", 3, 3)
+    assert e.value.message == "invalid JSON: expected value (responses must be JSON or XML documents)"
+    with pytest.raises(sr.ExtractError) as e:
+        router.extract(routed, [])
+    assert e.value.message.startswith("the plan has 1 step(s) but 0 response(s) were given")
+    with pytest.raises(sr.ExtractError, match="one response per plan step"):
+        router.extract(routed, "{}")
+    with pytest.raises(sr.ExtractError, match="not a plan"):
+        router.extract({"steps": 3}, [])
+    with pytest.raises(sr.ExtractError) as e:
+        router.extract(routed, ["<feed><entry></feed>"])
+    assert e.value.message.startswith("invalid XML: ")
+    with pytest.raises(sr.ExtractError, match="not UTF-8"):
+        router.extract(routed, [b"\xff\xfe"])
+
+
+def test_check_and_compile(tmp_path):
+    diags = sr.check(ROOT)
+    assert sum(d["severity"] == "error" for d in diags) == 0
+    assert sum(d["severity"] == "warning" for d in diags) == 3
+    bad = sr.check(ROOT / "tests" / "fixtures" / "invalid-basic")
+    assert [(d["code"], d["location"]["line"]) for d in bad if d["severity"] == "error"] == [("SR103", 5), ("SR006", 19)]
+    summary = sr.compile(ROOT, tmp_path / "out")
+    assert summary["content_hash"] == json.loads(ARTIFACT.read_text(encoding="utf-8"))["content_hash"]
+    assert (tmp_path / "out" / "graph.json").read_bytes() == ARTIFACT.read_bytes()
+    assert (summary["tools"], summary["fields"]) == (16, 398)
+    with pytest.raises(sr.CompileError) as e:
+        sr.compile(ROOT / "tests" / "fixtures" / "invalid-basic", tmp_path / "bad")
+    assert (e.value.file, e.value.line, e.value.column) == ("intents/extra.yaml", 5, 23)
+    assert e.value.message.startswith("refusing to compile: 2 error(s); first: SR103 dangling-reference")
+    assert len(e.value.diagnostics) == len(bad)
+    assert not (tmp_path / "bad" / "graph.json").exists()
+    with pytest.raises(sr.LoadError):
+        sr.check(tmp_path / "no-such-project")
+
+
+def test_threads_share_one_router(router):
+    expected_route = router.route(QUESTION)
+    expected_plan = router.route_understanding(UNDERSTANDING)
+    response = (RESPONSES / "materials_project.summary.json").read_text(encoding="utf-8")
+    expected_x = router.extract(expected_route, [response])
+    barrier = threading.Barrier(8)
+
+    def work(i):
+        barrier.wait()
+        for _ in range(50):
+            assert router.route(QUESTION) == expected_route
+            assert router.route_understanding(UNDERSTANDING) == expected_plan
+            assert router.extract(expected_route, [response]) == expected_x
+        return i
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        assert sorted(pool.map(work, range(8))) == list(range(8))
+
+
+def test_results_follow_the_published_json_schemas(router):
+    jsonschema = pytest.importorskip("jsonschema")
+    plan_schema = json.loads((ROOT / "docs" / "schema" / "plan.schema.json").read_text(encoding="utf-8"))
+    u_schema = json.loads((ROOT / "docs" / "schema" / "understanding.schema.json").read_text(encoding="utf-8"))
+    out = router.route(QUESTION, k=2, projection="all")
+    jsonschema.validate(out["plan"], plan_schema)
+    jsonschema.validate(out["understanding"], u_schema)
+    jsonschema.validate(router.route_understanding({}), plan_schema)

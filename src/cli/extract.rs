@@ -1,0 +1,206 @@
+//! `extract`: apply a plan to the recorded responses of its steps and print the reader context
+//! (or the structured result with `--json`).
+
+use crate::artifact::FrozenGraph;
+use crate::extract::report::IssueKind;
+use crate::extract::{self, Document, Extraction, parse_plan, parse_step_response};
+use clap::Args;
+use std::path::PathBuf;
+
+/// Arguments of `schemarouter extract`.
+#[derive(Debug, Args)]
+pub struct ExtractArgs {
+    /// The plan: what `route --json` prints, or its `plan` object.
+    #[arg(long)]
+    pub plan: PathBuf,
+    /// A step's response: `STEP=FILE`, where STEP is the step number (1-based), the tool id or
+    /// `tool/endpoint`; one per step. FILE is a JSON or XML body.
+    #[arg(long = "response", value_name = "STEP=FILE", required = true)]
+    pub responses: Vec<String>,
+    /// Compiled artifact the plan was made from.
+    #[arg(long, default_value = "build/graph.json")]
+    pub artifact: PathBuf,
+    /// Print the structured result (records with per-field metadata, issues, reader context and
+    /// its token count) as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Run `extract`. Exit 0 when every planned field was found with its declared type, 1 when the
+/// report has findings (missing fields, typed mismatches, shape problems), 2 for usage and input
+/// errors.
+pub fn run_extract(args: ExtractArgs) -> u8 {
+    match run(&args) {
+        Ok(x) => {
+            if args.json {
+                match serde_json::to_string_pretty(&x) {
+                    Ok(s) => println!("{s}"),
+                    Err(e) => {
+                        eprintln!("error: {e}");
+                        return super::EXIT_USAGE;
+                    }
+                }
+            } else {
+                print!("{}", x.context);
+            }
+            let mut findings = 0;
+            for i in &x.issues {
+                let what = match i.kind {
+                    IssueKind::NoValue => "note",
+                    _ => {
+                        findings += 1;
+                        "warning"
+                    }
+                };
+                let step = if i.tool.is_empty() {
+                    String::new()
+                } else {
+                    format!("step {} {}/{}: ", i.step + 1, i.tool, i.endpoint)
+                };
+                let field = i
+                    .field
+                    .as_deref()
+                    .map(|f| format!("{f}: "))
+                    .unwrap_or_default();
+                let n = x.steps.get(i.step).map_or(0, |s| s.records.len());
+                let count = if i.count > 0 && !i.records.is_empty() {
+                    format!(
+                        " ({} of {n} records: {}{})",
+                        i.count,
+                        i.records.join(", "),
+                        if i.count > i.records.len() {
+                            ", ..."
+                        } else {
+                            ""
+                        }
+                    )
+                } else {
+                    String::new()
+                };
+                eprintln!("{what}: {step}{field}{}{count}", i.message);
+            }
+            if !args.json {
+                eprintln!(
+                    "reader context: {} tokens (o200k_base)",
+                    x.context_tokens.unwrap_or(0)
+                );
+            }
+            if findings > 0 { 1 } else { 0 }
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            super::EXIT_USAGE
+        }
+    }
+}
+
+fn read(path: &std::path::Path) -> Result<String, extract::ExtractError> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| extract::ExtractError::new(format!("{}: cannot read: {e}", path.display())))?;
+    String::from_utf8(bytes).map_err(|e| extract::ExtractError {
+        message: "not UTF-8 text".into(),
+        file: Some(path.display().to_string()),
+        line: None,
+        column: Some(e.utf8_error().valid_up_to() + 1),
+    })
+}
+
+fn run(args: &ExtractArgs) -> Result<Extraction, extract::ExtractError> {
+    let g = FrozenGraph::load_routing(&args.artifact).map_err(|e| {
+        extract::ExtractError::new(format!(
+            "{}: {e}{}",
+            args.artifact.display(),
+            if args.artifact.exists() {
+                ""
+            } else {
+                " (compile the project first: `schemarouter compile . --out build`)"
+            }
+        ))
+    })?;
+    let shown = args.plan.display().to_string();
+    let plan = parse_plan(&read(&args.plan)?, Some(&shown))?;
+    let mut slots: Vec<Option<Document>> = vec![None; plan.steps.len()];
+    for r in &args.responses {
+        let Some((step, file)) = r.split_once('=') else {
+            return Err(extract::ExtractError::new(format!(
+                "--response `{r}`: expected STEP=FILE (e.g. 1=mp.json or materials_project=mp.json)"
+            )));
+        };
+        let matches: Vec<usize> = match step.parse::<usize>() {
+            Ok(n) if n >= 1 && n <= plan.steps.len() => vec![n - 1],
+            Ok(n) => {
+                return Err(extract::ExtractError::new(format!(
+                    "--response `{r}`: the plan has {} step(s), not {n}",
+                    plan.steps.len()
+                )));
+            }
+            Err(_) => plan
+                .steps
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.tool == step || format!("{}/{}", s.tool, s.endpoint) == step)
+                .map(|(i, _)| i)
+                .collect(),
+        };
+        let i = match matches.as_slice() {
+            [i] => *i,
+            [] => {
+                return Err(extract::ExtractError::new(format!(
+                    "--response `{r}`: no plan step is `{step}` (steps: {})",
+                    steps_list(&plan)
+                )));
+            }
+            _ => {
+                return Err(extract::ExtractError::new(format!(
+                    "--response `{r}`: `{step}` names several steps; use the step number"
+                )));
+            }
+        };
+        if slots[i].is_some() {
+            return Err(extract::ExtractError::new(format!(
+                "--response `{r}`: step {} already has a response",
+                i + 1
+            )));
+        }
+        let path = PathBuf::from(file);
+        slots[i] = Some(parse_step_response(
+            &read(&path)?,
+            Some(file),
+            &g,
+            &plan.steps[i],
+        )?);
+    }
+    let missing: Vec<String> = slots
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.is_none())
+        .map(|(i, _)| {
+            format!(
+                "{} ({}/{})",
+                i + 1,
+                plan.steps[i].tool,
+                plan.steps[i].endpoint
+            )
+        })
+        .collect();
+    if !missing.is_empty() {
+        return Err(extract::ExtractError::new(format!(
+            "no response for step(s) {}; give one --response STEP=FILE per step",
+            missing.join(", ")
+        )));
+    }
+    let docs: Vec<Document> = slots.into_iter().flatten().collect();
+    extract::extract(&g, &plan, &docs)
+}
+
+fn steps_list(plan: &crate::route::Plan) -> String {
+    if plan.steps.is_empty() {
+        return "none".into();
+    }
+    plan.steps
+        .iter()
+        .enumerate()
+        .map(|(i, s)| format!("{} {}/{}", i + 1, s.tool, s.endpoint))
+        .collect::<Vec<_>>()
+        .join(", ")
+}

@@ -1,0 +1,249 @@
+//! Response projection on recorded responses of every shipped endpoint
+//! (`tests/fixtures/responses/<tool>.<endpoint>.json|xml`, in the shapes the providers document,
+//! with nested records, arrays of records, missing fields, nulls and wrong types): the reader
+//! context, the findings and the first record are snapshots.
+
+use schemarouter::artifact::FrozenGraph;
+use schemarouter::extract::{self, Document, ExtractError, parse_plan, parse_response};
+use schemarouter::route::{FieldReason, Plan, PlanStatus, PlannedField, Step};
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::OnceLock;
+
+fn snapshot(name: &str, text: &str) {
+    let mut s = insta::Settings::clone_current();
+    s.set_snapshot_path("../snapshots");
+    s.set_prepend_module_to_snapshot(true);
+    s.bind(|| insta::assert_snapshot!(name.to_string(), text));
+}
+
+fn graph() -> &'static FrozenGraph {
+    static G: OnceLock<FrozenGraph> = OnceLock::new();
+    G.get_or_init(|| FrozenGraph::load_routing(Path::new("build/graph.json")).unwrap())
+}
+
+/// A plan with one step taking every declared field of `tool/endpoint` (metadata from the
+/// artifact).
+fn all_fields_plan(tool: &str, endpoint: &str) -> Plan {
+    let g = graph();
+    let (_, t) = g.tool(tool).unwrap();
+    let e = t.endpoints.iter().find(|e| e.id == endpoint).unwrap();
+    Plan {
+        status: PlanStatus::Planned,
+        routing_fingerprint: g.routing_fingerprint.clone(),
+        intent: None,
+        source_constraint: None,
+        steps: vec![Step {
+            tool: tool.into(),
+            endpoint: endpoint.into(),
+            method: e.method.clone(),
+            url: e.url.clone(),
+            records: e.records.clone(),
+            call: None,
+            params: BTreeMap::new(),
+            missing_required: vec![],
+            auth: vec![],
+            unbound: vec![],
+            fields: e
+                .fields
+                .iter()
+                .map(|f| PlannedField {
+                    name: f.name.clone(),
+                    identifier: f.identifier,
+                    reasons: vec![FieldReason::AllFields],
+                    meta: None,
+                })
+                .collect(),
+            score: 0,
+            why: String::new(),
+        }],
+        unmatched_concepts: vec![],
+        skipped_tools: vec![],
+        warnings: vec![],
+    }
+}
+
+fn fixture_text(name: &str) -> String {
+    let dir = Path::new("tests/fixtures/responses");
+    ["json", "xml"]
+        .iter()
+        .find_map(|ext| std::fs::read_to_string(dir.join(format!("{name}.{ext}"))).ok())
+        .unwrap()
+}
+
+fn fixture(name: &str) -> Document {
+    let dir = Path::new("tests/fixtures/responses");
+    for ext in ["json", "xml"] {
+        let p = dir.join(format!("{name}.{ext}"));
+        if let Ok(text) = std::fs::read_to_string(&p) {
+            return parse_response(&text, Some(&p.display().to_string())).unwrap();
+        }
+    }
+    panic!("no fixture {name}");
+}
+
+fn rendering(x: &extract::Extraction) -> String {
+    let mut out = x.context.clone();
+    out.push_str(&format!(
+        "--- {} tokens\n--- issues\n",
+        x.context_tokens.unwrap_or(0)
+    ));
+    for i in &x.issues {
+        out.push_str(&format!(
+            "{:?} {} [{}] x{}: {}\n",
+            i.kind,
+            i.field.as_deref().unwrap_or("-"),
+            i.records.join(", "),
+            i.count,
+            i.message
+        ));
+    }
+    let s = &x.steps[0];
+    out.push_str("--- first record\n");
+    out.push_str(
+        &serde_json::to_string_pretty(&serde_json::json!({
+            "records": s.records.len(),
+            "envelope": s.envelope,
+            "first": s.records.first(),
+        }))
+        .unwrap(),
+    );
+    out.push('\n');
+    out
+}
+
+#[test]
+fn every_shipped_endpoint_has_a_fixture_and_projects() {
+    let g = graph();
+    let mut names = Vec::new();
+    for t in &g.tools {
+        for e in &t.endpoints {
+            let name = format!("{}.{}", t.id, e.id);
+            let plan = all_fields_plan(&t.id, &e.id);
+            let x = extract::extract(g, &plan, &[fixture(&name)]).unwrap();
+            // Reading only what the plan reaches gives the same projection.
+            let text = fixture_text(&name);
+            let pruned = extract::parse_step_response(&text, None, g, &plan.steps[0]).unwrap();
+            assert_eq!(extract::extract(g, &plan, &[pruned]).unwrap(), x, "{name}");
+            assert!(
+                !x.steps[0].records.is_empty(),
+                "{name}: no records found under {:?}",
+                e.records
+            );
+            snapshot(&format!("extract_{name}"), &rendering(&x));
+            names.push(name);
+        }
+    }
+    assert_eq!(names.len(), 17);
+}
+
+#[test]
+fn routed_plan_projects_to_the_planned_fields_only() {
+    let g = graph();
+    let u = schemarouter::route::Understanding {
+        intent: Some("electronic_property".into()),
+        domain_concepts: vec!["band_gap".into()],
+        parameters: [("formula".to_string(), serde_json::json!("LiFePO4"))].into(),
+        target_apis: vec!["materials_project".into()],
+        source_constraint: None,
+    };
+    let plan = schemarouter::route::route(g, &u, &schemarouter::route::Options::default());
+    let x = extract::extract(g, &plan, &[fixture("materials_project.summary")]).unwrap();
+    snapshot("extract_routed_materials_project", &rendering(&x));
+}
+
+#[test]
+fn plan_files_and_errors() {
+    let g = graph();
+    let plan = all_fields_plan("materials_project", "summary");
+    let wrapped = serde_json::json!({"understanding": {}, "plan": plan}).to_string();
+    assert_eq!(parse_plan(&wrapped, None).unwrap(), plan);
+    assert_eq!(
+        parse_plan(&serde_json::to_string(&plan).unwrap(), None).unwrap(),
+        plan
+    );
+    let e = parse_plan("{\"steps\": 3}", Some("p.json")).unwrap_err();
+    assert_eq!(
+        e.message,
+        "not a plan (`route --json` output or its `plan` object): invalid type: integer `3`, expected a sequence"
+    );
+
+    let e = parse_response("{\n  \"data\": [1,\n  }", Some("r.json")).unwrap_err();
+    assert_eq!(
+        (e.to_string(), e.line, e.column),
+        (
+            "r.json:3:3: invalid JSON: expected value (responses must be JSON or XML documents)"
+                .to_string(),
+            Some(3),
+            Some(3)
+        )
+    );
+    let e = parse_response("<feed>\n<entry></feed>", Some("a.xml")).unwrap_err();
+    assert_eq!(e.file.as_deref(), Some("a.xml"));
+    assert_eq!(e.line, Some(2));
+    assert!(e.message.starts_with("invalid XML: "), "{}", e.message);
+
+    let e: ExtractError = extract::extract(g, &plan, &[]).unwrap_err();
+    assert_eq!(
+        e.message,
+        "the plan has 1 step(s) but 0 response(s) were given; give one response per step, in step order"
+    );
+    let mut other = plan.clone();
+    other.steps[0].tool = "nope".into();
+    let e = extract::extract(g, &other, &[Document::Json(serde_json::json!({}))]).unwrap_err();
+    assert_eq!(
+        e.message,
+        "plan step 1 names tool `nope`, which the artifact does not have"
+    );
+}
+
+#[test]
+fn shape_and_fingerprint_findings() {
+    let g = graph();
+    let mut plan = all_fields_plan("materials_project", "summary");
+    plan.routing_fingerprint = "0123456789abcdef0123".into();
+    plan.steps[0].fields.truncate(2);
+    let doc = Document::Json(serde_json::json!({"data": {"band_gap": 1}}));
+    let x = extract::extract(g, &plan, &[doc]).unwrap();
+    let kinds: Vec<String> = x
+        .issues
+        .iter()
+        .map(|i| format!("{:?}: {}", i.kind, i.message))
+        .collect();
+    assert_eq!(
+        kinds[..2],
+        [
+            format!(
+                "FingerprintMismatch: the plan was made for routing fingerprint 0123456789abcdef, the artifact has {}; re-route with this artifact",
+                &g.routing_fingerprint[..16]
+            ),
+            "Shape: response does not match records path `data[]`: expected an array at `data[]`, found object".to_string()
+        ]
+    );
+    assert!(
+        x.context
+            .starts_with("[materials_project/summary] no records\nsource_type = calculated\n"),
+        "{}",
+        x.context
+    );
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::test_runner::Config::with_cases(256))]
+
+    /// Arbitrary bodies (text, JSON-like fragments, XML-like fragments) never panic: they are
+    /// projected or refused with an error.
+    #[test]
+    fn arbitrary_bodies_never_panic(body in proptest::string::string_regex(
+        r#"(\{|\}|\[|\]|"data"|"band_gap"|"material_id"|:|,|1\.5|"x"|null|true|<entry>|</entry>|<feed>|</feed>|&amp;| |\n){0,40}"#
+    ).unwrap(), text in ".{0,64}") {
+        let g = graph();
+        let plan = all_fields_plan("materials_project", "summary");
+        for b in [&body, &text] {
+            let docs = [parse_response(b, None), extract::parse_step_response(b, None, g, &plan.steps[0])];
+            for d in docs.into_iter().flatten() {
+                let _ = extract::extract(g, &plan, &[d]);
+            }
+        }
+    }
+}
