@@ -454,14 +454,15 @@ fn plans_for_mcp_endpoints_carry_the_tools_call_request() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
     let step = &v["plan"]["steps"][0];
-    // A read-only endpoint is preferred over `create_entities`, whose output has the same field.
-    assert_eq!(step["endpoint"], "open_nodes");
+    // Of the endpoints whose output has the field, a read-only one that needs no argument the
+    // Understanding lacks is preferred (`create_entities` writes, `open_nodes` needs `names`).
+    assert_eq!(step["endpoint"], "read_graph");
     assert_eq!(step["method"], "MCP");
     assert_eq!(
         step["call"],
-        serde_json::json!({"name": "open_nodes", "arguments": {}})
+        serde_json::json!({"name": "read_graph", "arguments": {}})
     );
-    assert_eq!(step["missing_required"], serde_json::json!(["names"]));
+    assert_eq!(v["plan"]["status"], "planned");
 }
 
 #[test]
@@ -512,4 +513,299 @@ fn out_writes_tool_files_elsewhere() {
         text.starts_with("# yaml-language-server: $schema=../../docs/schema/tool.schema.json\n")
     );
     check_clean(dir.path());
+}
+
+/// Write `files` (path, text) under a fresh folder.
+fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (p, t) in files {
+        let p = dir.path().join(p);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, t).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn parent_folder_references_resolve_from_any_current_folder() {
+    let dir = tree(&[
+        (
+            "api/v1/main.yaml",
+            "openapi: 3.0.3\ninfo: {title: Up, version: '1'}\nservers: [{url: 'https://up.example.org'}]\npaths:\n  /a:\n    get:\n      parameters: [{$ref: '../../shared/params.yaml#/Limit'}]\n      responses:\n        '200':\n          description: ok\n          content: {application/json: {schema: {$ref: '../../shared/schemas.yaml#/A'}}}\n",
+        ),
+        (
+            "shared/params.yaml",
+            "Limit: {name: limit, in: query, schema: {type: integer}}\n",
+        ),
+        (
+            "shared/schemas.yaml",
+            "A: {type: object, properties: {x: {type: string}}}\n",
+        ),
+    ]);
+    let r = run(
+        &["import", "openapi", "main.yaml", "--project", "../../proj"],
+        &dir.path().join("api/v1"),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let text = std::fs::read_to_string(dir.path().join("proj/schemas/up.yaml")).unwrap();
+    assert!(
+        text.contains("name: limit\n        type: integer"),
+        "{text}"
+    );
+    assert!(text.contains("name: x\n        type: string"), "{text}");
+}
+
+#[test]
+fn absolute_and_file_url_references_are_refused() {
+    for r in ["/etc/passwd", "file:///etc/passwd", "C:/x.json#/A"] {
+        let doc = format!(
+            "openapi: 3.0.3\ninfo: {{title: Abs, version: '1'}}\npaths:\n  /a:\n    get:\n      responses:\n        '200':\n          description: ok\n          content: {{application/json: {{schema: {{$ref: '{r}'}}}}}}\n"
+        );
+        let dir = tree(&[("api.yaml", &doc)]);
+        let out = run(
+            &[
+                "import",
+                "openapi",
+                "api.yaml",
+                "--message-format",
+                "concise",
+            ],
+            dir.path(),
+        );
+        assert_eq!(out.code, 1, "{r}: {}", out.stderr);
+        assert!(
+            out.stderr.contains("error[SR701/remote-reference]"),
+            "{r}: {}",
+            out.stderr
+        );
+        assert!(!dir.path().join("schemas").exists());
+    }
+}
+
+#[test]
+fn duplicate_json_keys_are_refused() {
+    let dir = tree(&[(
+        "api.json",
+        "{\"openapi\": \"3.0.0\", \"info\": {\"title\": \"A\", \"title\": \"B\", \"version\": \"1\"}, \"paths\": {}}",
+    )]);
+    let r = run(
+        &[
+            "import",
+            "openapi",
+            "api.json",
+            "--message-format",
+            "concise",
+        ],
+        dir.path(),
+    );
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr
+            .contains("api.json:1:51: error[SR005/duplicate-key] duplicate key `title`"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn names_that_cannot_be_declared_are_reported_not_written() {
+    // MCP arguments and output properties with `/`, empty names, control characters, and a
+    // dotted name next to the nested object it collides with.
+    let list = r#"{"tools": [{"name": "odd", "inputSchema": {"type": "object", "properties": {"a/b": {"type": "string"}, "": {"type": "string"}, "c\td": {"type": "string"}, "ok": {"type": "string"}}},
+      "outputSchema": {"type": "object", "properties": {"q.r": {"type": "string"}, "q": {"type": "object", "properties": {"r": {"type": "integer"}}}, "s/t": {"type": "string"}}}}]}"#;
+    let dir = tree(&[("tools.json", list)]);
+    let r = run(
+        &[
+            "import",
+            "mcp",
+            "tools.json",
+            "--project",
+            "proj",
+            "--message-format",
+            "concise",
+        ],
+        dir.path(),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        r.stderr.matches("warning[SR706/unsupported-name]").count(),
+        5,
+        "{}",
+        r.stderr
+    );
+    let text = tool_file(dir.path());
+    assert!(text.contains("      - name: ok\n"), "{text}");
+    assert!(!text.contains("a/b"), "{text}");
+    check_clean(dir.path());
+}
+
+#[test]
+fn path_placeholders_without_parameters_get_one() {
+    let doc = "openapi: 3.0.3\ninfo: {title: Ph, version: '1'}\nservers: [{url: 'https://ph.example.org'}]\npaths:\n  /c/{Id}/d-{slug}:\n    get:\n      responses: {'200': {description: ok, content: {application/json: {schema: {type: object, properties: {a: {type: string}}}}}}}\n";
+    let dir = tree(&[("api.yaml", doc)]);
+    let r = run(
+        &[
+            "import",
+            "openapi",
+            "api.yaml",
+            "--project",
+            "proj",
+            "--message-format",
+            "concise",
+        ],
+        dir.path(),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        r.stderr
+            .matches("has no parameter; imported as a required string path parameter")
+            .count(),
+        2,
+        "{}",
+        r.stderr
+    );
+    check_clean(dir.path());
+}
+
+#[test]
+fn read_only_and_write_only_properties() {
+    let doc = "openapi: 3.0.3\ninfo: {title: Orders, version: '1'}\nservers: [{url: 'https://o.example.org'}]\npaths:\n  /orders:\n    post:\n      requestBody: {required: true, content: {application/json: {schema: {$ref: '#/components/schemas/Order'}}}}\n      responses: {'201': {description: ok, content: {application/json: {schema: {$ref: '#/components/schemas/Order'}}}}}\ncomponents:\n  schemas:\n    Order:\n      type: object\n      required: [id, item]\n      properties:\n        id: {type: string, readOnly: true}\n        item: {type: string}\n        secret: {type: string, writeOnly: true}\n";
+    let dir = tree(&[("api.yaml", doc)]);
+    let r = run(
+        &["import", "openapi", "api.yaml", "--project", "proj"],
+        dir.path(),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let text = tool_file(dir.path());
+    let (params, fields) = text.split_at(text.find("    fields:").unwrap());
+    assert!(
+        !params.contains("name: id\n")
+            && params.contains("name: secret\n")
+            && params.contains("name: item\n"),
+        "{text}"
+    );
+    assert!(
+        fields.contains("name: id\n") && !fields.contains("name: secret\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn reimport_with_only_keeps_the_endpoints_it_did_not_select() {
+    let (dir, r) = import("openapi", &fixture("petstore-3.0.yaml"), &[]);
+    assert_eq!(r.code, 0);
+    let src = fixture("petstore-3.0.yaml");
+    let r = run(
+        &[
+            "import",
+            "openapi",
+            src.to_str().unwrap(),
+            "--project",
+            "proj",
+            "--only",
+            "list_pets",
+        ],
+        dir.path(),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.starts_with("unchanged"), "{}", r.stdout);
+    let text = tool_file(dir.path());
+    assert_eq!(text.matches("\n  - id: ").count(), 3, "{text}");
+}
+
+#[test]
+fn built_in_model_tools_are_skipped_with_a_warning() {
+    let list = r#"[{"type": "web_search_preview"}, {"type": "function", "function": {"name": "f", "parameters": {"type": "object", "properties": {"x": {"type": "string"}}}}}, {"type": "computer_20241022", "name": "computer", "display_width_px": 1024}]"#;
+    let dir = tree(&[("tools.json", list)]);
+    let r = run(
+        &[
+            "import",
+            "openai",
+            "tools.json",
+            "--project",
+            "proj",
+            "--message-format",
+            "concise",
+        ],
+        dir.path(),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        r.stderr
+            .matches("is a built-in tool of the model API")
+            .count(),
+        2,
+        "{}",
+        r.stderr
+    );
+    let text = tool_file(dir.path());
+    assert_eq!(text.matches("\n  - id: ").count(), 1, "{text}");
+}
+
+#[test]
+fn more_usage_errors() {
+    let dir = tree(&[("a.json", "[]")]);
+    for (args, msg) in [
+        (
+            vec!["import", "openapi", "a.json", "--tool", ".hidden"],
+            "`--tool .hidden` is not an id",
+        ),
+        (
+            vec!["import", "openapi", "a.json", "--tool", ".."],
+            "`--tool ..` is not an id",
+        ),
+        (
+            vec![
+                "import",
+                "mcp",
+                "--command",
+                "x",
+                "--url",
+                "http://127.0.0.1:9/mcp",
+            ],
+            "either `--command` or `--url`",
+        ),
+        (
+            vec!["import", "mcp", "a.json", "--command", "x"],
+            "either source files or a live server",
+        ),
+        (
+            vec!["import", "openapi", "a.json", "--only", "[z-a"],
+            "is not a glob",
+        ),
+        (
+            vec![
+                "import",
+                "mcp",
+                "--url",
+                "http://127.0.0.1:9/mcp",
+                "--timeout",
+                "5",
+            ],
+            "cannot reach the MCP server at http://127.0.0.1:9/mcp",
+        ),
+    ] {
+        let r = run(&args, dir.path());
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert!(r.stderr.contains(msg), "{args:?}: {}", r.stderr);
+    }
+}
+
+#[test]
+fn a_broken_tool_file_in_the_project_stops_the_import() {
+    let (dir, _) = import("openapi", &fixture("petstore-3.0.yaml"), &[]);
+    std::fs::write(dir.path().join("proj/schemas/mine.yaml"), "id: [broken\n").unwrap();
+    let src = fixture("petstore-3.0.yaml");
+    let r = run(
+        &[
+            "import",
+            "openapi",
+            src.to_str().unwrap(),
+            "--project",
+            "proj",
+        ],
+        dir.path(),
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("do not load"), "{}", r.stderr);
 }

@@ -96,6 +96,18 @@ pub fn run_import(args: ImportArgs) -> u8 {
         KindArg::Openai => Kind::OpenAi,
     };
     let mut sources: Vec<SourceSpec> = args.sources.iter().cloned().map(SourceSpec::File).collect();
+    if args.command.is_some() && args.url.is_some() {
+        eprintln!(
+            "error: give either `--command` or `--url`, not both\n  help: import one server per run"
+        );
+        return EXIT_USAGE;
+    }
+    if (args.command.is_some() || args.url.is_some()) && !args.sources.is_empty() {
+        eprintln!(
+            "error: give either source files or a live server (`--command` / `--url`), not both\n  help: import them in separate runs"
+        );
+        return EXIT_USAGE;
+    }
     if args.command.is_some() || args.url.is_some() {
         if kind != Kind::Mcp {
             eprintln!("error: `--command` and `--url` are for `import mcp`");
@@ -140,12 +152,12 @@ pub fn run_import(args: ImportArgs) -> u8 {
     };
     for (flag, v) in [("--tool", &args.tool), ("--domain", &args.domain)] {
         if let Some(v) = v
-            && (v.is_empty()
+            && (!v.starts_with(|c: char| c.is_alphanumeric())
                 || v.chars()
                     .any(|c| !(c.is_alphanumeric() || "_-.".contains(c))))
         {
             eprintln!(
-                "error: `{flag} {v}` is not an id\n  help: ids use letters, digits, `_`, `-` and `.`"
+                "error: `{flag} {v}` is not an id\n  help: ids start with a letter or digit and use letters, digits, `_`, `-` and `.`"
             );
             return EXIT_USAGE;
         }
@@ -259,7 +271,7 @@ pub fn run_import(args: ImportArgs) -> u8 {
                 },
             );
             println!("  upstream changes:");
-            for l in text.lines() {
+            for l in text.lines().filter(|l| !l.contains("(--fail-on ")) {
                 println!("    {l}");
             }
         }

@@ -82,13 +82,30 @@ impl SourceDoc {
                 Ok(v) => (v, DocFormat::Json, OnceLock::new()),
                 Err((message, offset)) => {
                     let offset = offset + (text.len() - body.len());
-                    return Err(Box::new(
-                        error(
+                    let (code, message, help) = if message.starts_with("duplicate key") {
+                        (
+                            crate::load::codes::DUPLICATE_KEY,
+                            message,
+                            "remove one of the two entries: JSON readers silently keep only one of them",
+                        )
+                    } else if message.contains("recursion limit") {
+                        (
+                            crate::load::codes::LIMIT_EXCEEDED,
+                            "input limit exceeded: the JSON nests deeper than 128 levels"
+                                .to_string(),
+                            "no real API description nests this deep; check that the file is what you meant to import",
+                        )
+                    } else {
+                        (
                             crate::load::codes::PARSE_ERROR,
                             format!("invalid JSON: {message}"),
+                            "fix the JSON syntax at this position (a JSON validator shows the same place)",
                         )
-                        .at(file, Span::new(offset, offset), "here")
-                        .help("fix the JSON syntax at this position (a JSON validator shows the same place)"),
+                    };
+                    return Err(Box::new(
+                        error(code, message)
+                            .at(file, Span::new(offset, offset), "here")
+                            .help(help),
                     ));
                 }
             }
@@ -175,7 +192,8 @@ fn parse_json(text: &str) -> Result<Value, (String, usize)> {
     // serde_json's own recursion limit (128 levels) guards the stack; deeper documents are
     // refused with its message.
     let mut de = serde_json::Deserializer::from_str(text);
-    let parsed = serde::Deserialize::deserialize(&mut de).and_then(|v: Value| de.end().map(|_| v));
+    let parsed =
+        serde::Deserialize::deserialize(&mut de).and_then(|v: Strict| de.end().map(|_| v.0));
     parsed.map_err(|e| {
         let offset = offset_of(text, e.line(), e.column());
         let msg = e.to_string();
@@ -186,6 +204,63 @@ fn parse_json(text: &str) -> Result<Value, (String, usize)> {
         };
         (msg, offset)
     })
+}
+
+/// A JSON value read with duplicate keys refused (`serde_json::Value` keeps the last silently).
+struct Strict(Value);
+
+impl<'de> serde::Deserialize<'de> for Strict {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Strict, D::Error> {
+        d.deserialize_any(StrictVisitor).map(Strict)
+    }
+}
+
+struct StrictVisitor;
+
+impl<'de> serde::de::Visitor<'de> for StrictVisitor {
+    type Value = Value;
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(Value::from(v))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_string()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut out = Vec::new();
+        while let Some(Strict(v)) = seq.next_element()? {
+            out.push(v);
+        }
+        Ok(Value::Array(out))
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut out = serde_json::Map::new();
+        while let Some(k) = map.next_key::<String>()? {
+            if out.contains_key(&k) {
+                return Err(serde::de::Error::custom(format!("duplicate key `{k}`")));
+            }
+            let Strict(v) = map.next_value()?;
+            out.insert(k, v);
+        }
+        Ok(Value::Object(out))
+    }
 }
 
 /// Byte offset of a 1-based line and column (columns in bytes, as serde_json counts them).
@@ -291,6 +366,15 @@ mod tests {
     fn pointer_segments_are_unescaped() {
         let s: Vec<String> = pointer_segments("#/paths/~1a~1b/x~0y").collect();
         assert_eq!(s, vec!["paths", "/a/b", "x~y"]);
+    }
+
+    #[test]
+    fn json_duplicate_keys_and_deep_nesting_are_errors() {
+        let e = doc("a.json", "{\"a\": 1, \"a\": 2}").err().unwrap();
+        assert_eq!((e.code, e.message.as_str()), ("SR005", "duplicate key `a`"));
+        let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+        let e = doc("a.json", &deep).err().unwrap();
+        assert_eq!(e.code, "SR009");
     }
 
     #[test]

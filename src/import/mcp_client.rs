@@ -55,6 +55,8 @@ async fn fetch(server: &Server) -> Result<String, String> {
                 })?;
             let mut cmd = tokio::process::Command::new(&words[0]);
             cmd.args(&words[1..]);
+            // A server that ignores the end of its input and SIGTERM is killed, never left behind.
+            cmd.kill_on_drop(true);
             let (transport, stderr) = TokioChildProcess::builder(cmd)
                 .stderr(Stdio::piped())
                 .spawn()
@@ -77,6 +79,11 @@ async fn fetch(server: &Server) -> Result<String, String> {
             }
             let r = session(().serve(transport).await).await;
             r.map_err(|e| {
+                let e = if e.contains("connection closed") {
+                    format!("{e} (the server closed its output: did `{}` exit, or print something other than JSON-RPC?)", words[0])
+                } else {
+                    e
+                };
                 let t = tail.lock().map(|t| t.join("\n")).unwrap_or_default();
                 if t.trim().is_empty() {
                     e
@@ -87,7 +94,19 @@ async fn fetch(server: &Server) -> Result<String, String> {
         }
         Server::Url(url) => {
             let transport = StreamableHttpClientTransport::from_uri(url.as_str());
-            session(().serve(transport).await).await
+            session(().serve(transport).await).await.map_err(|e| {
+                let hint = if url.starts_with("https:") {
+                    "this build speaks plain HTTP only; reach the server over http:// (loopback or a private network)"
+                } else {
+                    "is the server running, and is this its streamable-HTTP endpoint (often ending in `/mcp`)?"
+                };
+                let e = if e.contains("Transport") || e.contains("error sending request") {
+                    format!("cannot reach the MCP server at {url}")
+                } else {
+                    e
+                };
+                format!("{e}\n  help: {hint}")
+            })
         }
     }
 }
@@ -98,7 +117,9 @@ async fn session<E: std::fmt::Display>(
     let client = running.map_err(|e| format!("`initialize` failed: {e}"))?;
     let info = client.peer_info().map(|i| (*i).clone());
     let tools = client.list_all_tools().await;
-    let _ = client.cancel().await;
+    // Closing is best effort: a server that does not stop in time is killed on drop, and the
+    // list already received is kept.
+    let _ = tokio::time::timeout(Duration::from_secs(3), client.cancel()).await;
     let tools = tools.map_err(|e| format!("`tools/list` failed: {e}"))?;
     let tools: Vec<Value> = tools
         .iter()

@@ -274,8 +274,22 @@ pub fn spdx_of(name: &str) -> Option<String> {
     {
         return Some(c);
     }
-    let (id, len) = spdx::imprecise_license_id(name)?;
-    (len >= name.trim().len()).then(|| id.name.to_string())
+    if let Some((id, len)) = spdx::imprecise_license_id(name)
+        && len >= name.trim().len()
+    {
+        return Some(id.name.to_string());
+    }
+    // `MIT License`, `Apache License 2.0`, `BSD licence`.
+    let lower = name.trim().to_ascii_lowercase();
+    for word in [" license", " licence"] {
+        if let Some(i) = lower.find(word) {
+            let shorter = format!("{}{}", &name.trim()[..i], &name.trim()[i + word.len()..]);
+            if !shorter.trim().is_empty() && shorter.trim() != name.trim() {
+                return spdx_of(shorter.trim());
+            }
+        }
+    }
+    None
 }
 
 /// `LicenseRef-` and the name with every character outside `[A-Za-z0-9.-]` turned into `-`.

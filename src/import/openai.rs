@@ -41,6 +41,13 @@ fn functions<'a>(root: &Loc<'a>) -> Option<Vec<(Loc<'a>, &'static str)>> {
     let mut out = Vec::new();
     for i in 0..a.len() {
         let item = list.get(&i.to_string())?;
+        // Built-in tools of the model API (`web_search_preview`, `computer_20241022`, ...) are
+        // not the application's functions: kept aside, reported by the caller.
+        let ty = item.value.get("type").and_then(Value::as_str);
+        if ty.is_some_and(|t| t != "function" && t != "custom") {
+            out.push((item, "built-in"));
+            continue;
+        }
         out.push(one(&item)?);
     }
     Some(out)
@@ -80,6 +87,17 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
     let mut used = BTreeSet::new();
     let mut endpoints = Vec::new();
     for (f, schema_key) in &fns {
+        if *schema_key == "built-in" {
+            let ty = f.value.get("type").and_then(Value::as_str).unwrap_or("");
+            m.report(
+                codes::UNSUPPORTED_SOURCE,
+                Severity::Warning,
+                f,
+                format!("`{ty}` is a built-in tool of the model API, not a function the application calls; not imported"),
+                "only function (and Anthropic `custom`) tools are imported",
+            );
+            continue;
+        }
         let Some(name) = str_at(f.value, "name") else {
             m.report(
                 codes::UNSUPPORTED_SOURCE,

@@ -189,6 +189,16 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
             let mut form_body: Vec<Sp<Parameter>> = Vec::new();
             for (p, _) in &list {
                 let Some(name) = str_at(p.value, "name") else {
+                    let ctx = m.context.clone();
+                    m.report(
+                        codes::UNSUPPORTED_NAME,
+                        Severity::Warning,
+                        p,
+                        format!(
+                            "`{ctx}`: a parameter without a `name` (or not an object); not imported"
+                        ),
+                        "every OpenAPI parameter object has a `name` and an `in`",
+                    );
                     continue;
                 };
                 let loc_name = str_at(p.value, "in").unwrap_or("query");
@@ -253,6 +263,24 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
             }
             // Security schemes become `auth` parameters.
             params.extend(auth_params(spec, doc, op.value));
+            // Every `{placeholder}` of the path needs a parameter to fill it.
+            for name in placeholders(path) {
+                if !params.iter().any(|p| p.value.name.value == name) {
+                    let ctx = m.context.clone();
+                    m.report(
+                        codes::UNSUPPORTED_NAME,
+                        Severity::Warning,
+                        &op,
+                        format!("`{ctx}`: the path placeholder `{{{name}}}` has no parameter; imported as a required string path parameter"),
+                        "declare the path parameter in the description (`in: path`, `required: true`) with its type",
+                    );
+                    let mut q = m.parameter(&name, None, true, Some(ParamLocation::Path));
+                    q.value.description = Some(Sp::synthetic(
+                        "Path segment (the description declares no parameter for it).".to_string(),
+                    ));
+                    params.push(q);
+                }
+            }
             e.parameters = dedupe_params(&mut m, &op, params);
             // Response fields from the success response.
             if let Some((status, resp)) = success_response(&mut m, &op) {
@@ -548,6 +576,23 @@ fn base_url(spec: Spec, doc: &Value) -> Base {
             }
         }
     }
+}
+
+/// The `{name}` placeholders of a path template, in order.
+fn placeholders(path: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = path;
+    while let Some(open) = rest.find('{') {
+        let Some(close) = rest[open..].find('}') else {
+            break;
+        };
+        let name = &rest[open + 1..open + close];
+        if !name.is_empty() && !out.iter().any(|n| n == name) {
+            out.push(name.to_string());
+        }
+        rest = &rest[open + close + 1..];
+    }
+    out
 }
 
 fn join_url(server: &str, path: &str) -> String {

@@ -265,10 +265,23 @@ pub fn lookup<'a>(root: &'a Value, pointer: &str) -> Option<&'a Value> {
     Some(v)
 }
 
-/// Whether a reference leaves the machine.
+/// Whether a reference leaves the document's folder tree in a way the importer refuses: another
+/// host (`http:`, `https:`, `//host`), any other URL scheme (`file:`, `urn:`), or an absolute
+/// path (which would read any file of the machine into a declaration).
 pub fn is_remote(r: &str) -> bool {
-    let lower = r.trim().to_ascii_lowercase();
-    lower.starts_with("http:") || lower.starts_with("https:") || lower.starts_with("//")
+    let t = r.trim();
+    let lower = t.to_ascii_lowercase();
+    let file = t.split('#').next().unwrap_or("");
+    let scheme = file.split_once(':').is_some_and(|(s, _)| {
+        s.len() > 1
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "+.-".contains(c))
+    });
+    let drive = file.len() > 2
+        && file.as_bytes()[0].is_ascii_alphabetic()
+        && file.as_bytes()[1] == b':'
+        && (file.as_bytes()[2] == b'/' || file.as_bytes()[2] == b'\\');
+    lower.starts_with("//") || scheme || drive || file.starts_with('/') || file.starts_with('\\')
 }
 
 /// Split `file#fragment` (the fragment without `#`).
@@ -309,14 +322,14 @@ fn collect_refs(v: &Value, at: &mut String, out: &mut Vec<(String, String)>) {
 
 /// A path with `.` and `..` components folded (without touching the file system).
 fn normal(p: &Path) -> PathBuf {
+    // Relative to the current folder first, so that `..` steps above it are kept exactly.
+    let p = std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
     let mut out = PathBuf::new();
     for c in p.components() {
         match c {
             std::path::Component::CurDir => {}
             std::path::Component::ParentDir => {
-                if !out.pop() {
-                    out.push("..");
-                }
+                out.pop();
             }
             other => out.push(other.as_os_str()),
         }
@@ -366,9 +379,8 @@ mod tests {
 
     #[test]
     fn paths_are_folded() {
-        assert_eq!(
-            normal(Path::new("a/./b/../c.yaml")),
-            PathBuf::from("a/c.yaml")
-        );
+        let here = std::env::current_dir().unwrap();
+        assert_eq!(normal(Path::new("a/./b/../c.yaml")), here.join("a/c.yaml"));
+        assert_eq!(normal(Path::new("/x/y/../../z")), PathBuf::from("/z"));
     }
 }

@@ -290,6 +290,31 @@ pub fn run(req: &ImportRequest) -> Result<Outcome, String> {
     } else {
         None
     };
+    // A tool file that does not load cannot be merged into: refuse rather than write a second
+    // declaration of the same tool next to it.
+    if let Some(l) = &existing {
+        let broken: Vec<String> = l
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .filter_map(|d| d.primary.as_ref())
+            .filter(|p| l.project.file_kinds.get(p.file.0 as usize) == Some(&FileKind::Tool))
+            .map(|p| l.project.sources.get(p.file).name.clone())
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        if !broken.is_empty() {
+            return Err(format!(
+                "the project's tool file(s) {} do not load, so an import cannot tell whether they declare the imported tool\n  help: fix them (`schemarouter check {}`) or move them away, then import again",
+                broken
+                    .iter()
+                    .map(|b| format!("`{b}`"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                project_dir.display()
+            ));
+        }
+    }
     let paths = existing
         .as_ref()
         .map(|l| l.project.config.paths.clone())
@@ -360,7 +385,26 @@ pub fn run(req: &ImportRequest) -> Result<Outcome, String> {
                         path.display()
                     ));
                 }
-                (merge::merge(&old, tool), carried, Some(old))
+                let mut merged = merge::merge(&old, tool);
+                // With `--only`, the endpoints it did not select are not the source's to remove.
+                if let Some(only) = &req.options.only {
+                    for e in &old.endpoints {
+                        let names = [
+                            e.value.id.value.as_str(),
+                            e.value.mcp_tool.as_ref().map_or("", |m| m.value.as_str()),
+                        ];
+                        let selected = names.iter().any(|n| !n.is_empty() && only.is_match(n));
+                        if !selected
+                            && !merged
+                                .endpoints
+                                .iter()
+                                .any(|n| n.value.id.value == e.value.id.value)
+                        {
+                            merged.endpoints.push(e.clone());
+                        }
+                    }
+                }
+                (merged, carried, Some(old))
             }
             None => (tool, Vec::new(), None),
         };

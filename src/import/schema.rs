@@ -61,6 +61,10 @@ pub struct View<'a> {
     pub via: Vec<String>,
     /// A reference that was not expanded because it is already being expanded (a cycle).
     pub cycle: Option<String>,
+    /// `readOnly: true`: sent by the server only (never a request parameter).
+    pub read_only: bool,
+    /// `writeOnly: true`: sent by the client only (never a response field).
+    pub write_only: bool,
 }
 
 /// The shape of a [`View`].
@@ -240,6 +244,8 @@ impl<'r> Mapper<'r> {
                             default: None,
                             via,
                             cycle: Some(r),
+                            read_only: false,
+                            write_only: false,
                         };
                     }
                     via.push(key.clone());
@@ -263,13 +269,19 @@ impl<'r> Mapper<'r> {
                     if siblings.value.get("nullable") == Some(&Value::Bool(true)) {
                         v.nullable = true;
                     }
+                    v.read_only |= siblings.value.get("readOnly") == Some(&Value::Bool(true));
+                    v.write_only |= siblings.value.get("writeOnly") == Some(&Value::Bool(true));
                     return v;
                 }
                 Err(e) => {
                     let (code, message, help) = match e {
                         RefError::Remote(r) => (
                             super::codes::REMOTE_REFERENCE,
-                            format!("`$ref: {r}` is a remote reference; nothing is fetched"),
+                            if r.trim_start().starts_with('/') && !r.trim_start().starts_with("//") {
+                                format!("`$ref: {r}` is an absolute path; only paths relative to the document are followed")
+                            } else {
+                                format!("`$ref: {r}` is a remote reference; nothing is fetched")
+                            },
                             "download the referenced document beside this one and write the reference as a relative file, or bundle the description first".to_string(),
                         ),
                         RefError::Unresolved { reference, reason } => (
@@ -278,7 +290,10 @@ impl<'r> Mapper<'r> {
                             "fix the reference so that it points at a schema in this document (e.g. `#/components/schemas/Name`)".to_string(),
                         ),
                     };
-                    self.report(code, Severity::Error, &at_ref, message, help);
+                    // A file that could not be read was reported once, where it was read.
+                    if !message.ends_with("could not be read") {
+                        self.report(code, Severity::Error, &at_ref, message, help);
+                    }
                     return View {
                         kind: Kind::Any,
                         nullable: false,
@@ -288,6 +303,8 @@ impl<'r> Mapper<'r> {
                         default: None,
                         via,
                         cycle: None,
+                        read_only: false,
+                        write_only: false,
                     };
                 }
             }
@@ -309,6 +326,8 @@ impl<'r> Mapper<'r> {
             default: v.get("default").and_then(scalar),
             via,
             cycle: None,
+            read_only: false,
+            write_only: false,
         };
         if self.over_budget(loc) {
             return out;
@@ -317,6 +336,8 @@ impl<'r> Mapper<'r> {
             // `true` / `{}` schemas accept anything.
             return out;
         };
+        out.read_only = o.get("readOnly") == Some(&Value::Bool(true));
+        out.write_only = o.get("writeOnly") == Some(&Value::Bool(true));
         if let Some(Value::Array(e)) = o.get("enum") {
             for x in e {
                 match scalar(x) {
@@ -416,6 +437,12 @@ impl<'r> Mapper<'r> {
                     Kind::Array(items) => {
                         alternatives_other = true;
                         member_kind.get_or_insert(Kind::Array(items));
+                    }
+                    // A cut cycle (`anyOf: [{$ref: Self}, {type: null}]`) is an object.
+                    Kind::Any if mv.cycle.is_some() => {
+                        objecty = true;
+                        alternatives_object = true;
+                        out.cycle = mv.cycle.clone();
                     }
                     Kind::Any => alternatives_other = true,
                 }
@@ -566,6 +593,20 @@ impl<'r> Mapper<'r> {
             };
             let req = required && *req;
             let v = self.view(loc);
+            if v.write_only {
+                continue;
+            }
+            if out.iter().any(|f| f.value.name.value == path) {
+                let ctx = self.context.clone();
+                self.report(
+                    super::codes::UNSUPPORTED_NAME,
+                    Severity::Warning,
+                    loc,
+                    format!("`{ctx}`: field path `{path}` is reached twice (a property name with `.` next to a nested object); the second is not imported"),
+                    "field paths join names with `.`; declare the second value by hand under another name if a plan needs it",
+                );
+                continue;
+            }
             let via = v.via.clone();
             if !via.is_empty()
                 && self.stack.len() + via.len() > MAX_NESTED_SCHEMAS
@@ -666,6 +707,24 @@ impl<'r> Mapper<'r> {
                 self.with_via(&via, |m| {
                     for (name, l, req) in &props {
                         let pv = m.view(l);
+                        if pv.read_only {
+                            continue;
+                        }
+                        if name.is_empty()
+                            || name.contains('/')
+                            || name.chars().any(char::is_control)
+                            || out.iter().any(|p: &Sp<Parameter>| p.value.name.value == *name)
+                        {
+                            let ctx = m.context.clone();
+                            m.report(
+                                super::codes::UNSUPPORTED_NAME,
+                                Severity::Warning,
+                                l,
+                                format!("`{ctx}`: property `{name}` cannot be a parameter name (empty, repeated, or with `/` or control characters); not imported"),
+                                "parameters are addressed by name; declare the value by hand under another name if a plan needs it",
+                            );
+                            continue;
+                        }
                         let ty = m.with_via(&pv.via.clone(), |m| m.value_type(&pv));
                         out.push(param(name, ty, &pv, body_required && *req, location));
                     }
@@ -706,6 +765,8 @@ impl<'r> Mapper<'r> {
                     default: None,
                     via: Vec::new(),
                     cycle: None,
+                    read_only: false,
+                    write_only: false,
                 },
                 required,
                 location,

@@ -205,8 +205,26 @@ fn match_tool(g: &FrozenGraph, ti: u32, req: &[Requested]) -> EndpointMatches {
 /// Score and best endpoint of a tool: (score, endpoint index), or `None` when every endpoint
 /// is destructive (never planned unless declared `allow_destructive`). Among endpoints of equal
 /// score, read-only ones come before ones whose annotations say they write.
-fn best_endpoint(t: &ToolData, matches: &EndpointMatches, groups: &[String]) -> Option<(u32, u32)> {
-    let mut best: Option<(u32, bool, bool, std::cmp::Reverse<u32>)> = None;
+///
+/// Ties on score and group break by, in order: fewer required parameters that nothing in the
+/// Understanding can fill (no default, no binding to a given parameter concept), then reading
+/// before writing (annotations; HTTP `PUT`, `PATCH`, `DELETE` write, `GET` reads), then
+/// declaration order.
+fn best_endpoint(
+    t: &ToolData,
+    matches: &EndpointMatches,
+    groups: &[String],
+    given: &BTreeMap<String, Value>,
+) -> Option<(u32, u32)> {
+    type Key = (
+        u32,
+        bool,
+        std::cmp::Reverse<usize>,
+        bool,
+        u8,
+        std::cmp::Reverse<u32>,
+    );
+    let mut best: Option<Key> = None;
     for (ei, e) in t.endpoints.iter().enumerate() {
         if e.destructive {
             continue;
@@ -217,12 +235,30 @@ fn best_endpoint(t: &ToolData, matches: &EndpointMatches, groups: &[String]) -> 
             .map(|m| m.values().map(|(s, _)| *s).sum())
             .unwrap_or(0);
         let provides = groups.iter().any(|g| e.group_fields.contains_key(g));
-        let key = (score, !e.writes, provides, std::cmp::Reverse(ei));
+        let unfilled = e
+            .parameters
+            .iter()
+            .filter(|p| p.required && !p.auth && p.default.is_none())
+            .filter(|p| !p.bind.iter().any(|b| given.contains_key(&b.concept)))
+            .count();
+        let method = match e.method.as_str() {
+            "GET" | "LOCAL" | "MCP" => 2,
+            "POST" => 1,
+            _ => 0,
+        };
+        let key = (
+            score,
+            provides,
+            std::cmp::Reverse(unfilled),
+            !e.writes,
+            method,
+            std::cmp::Reverse(ei),
+        );
         if best.is_none_or(|b| key > b) {
             best = Some(key);
         }
     }
-    best.map(|(s, _, _, std::cmp::Reverse(e))| (s, e))
+    best.map(|(s, _, _, _, _, std::cmp::Reverse(e))| (s, e))
 }
 
 fn resolve_tool(g: &FrozenGraph, name: &str) -> Option<u32> {
@@ -335,7 +371,7 @@ pub fn route(g: &FrozenGraph, u: &Understanding, opts: &Options) -> Plan {
     let mut scored: Vec<(u32, u32, u32, EndpointMatches)> = Vec::new();
     for &t in &candidates {
         let m = match_tool(g, t, &req);
-        match best_endpoint(&g.tools[t as usize], &m, &groups) {
+        match best_endpoint(&g.tools[t as usize], &m, &groups, &u.parameters) {
             Some((score, ep)) => scored.push((t, score, ep, m)),
             None if has_named => plan.skipped_tools.push(SkippedTool {
                 requested: g.tools[t as usize].id.clone(),
