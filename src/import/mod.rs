@@ -9,7 +9,7 @@
 //! [`schema`], with `$ref`s resolved by [`refs`]); [`merge`] folds it into an existing
 //! declaration file (the source owns endpoints, parameters, fields, types and descriptions; a
 //! person owns concepts, units, groups, source type, licence wording and verification, aliases,
-//! priority and suppression comments); [`emit`] writes the file text; [`run`] writes every file
+//! priority and suppression comments); [`emit`] writes the file text; [`mod@run`] writes every file
 //! of an import or none. Findings of the importers use the codes in [`codes`] (the SR7xx family
 //! of the rule table). The full mapping is documented in `docs/import.md`.
 
