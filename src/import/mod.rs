@@ -261,6 +261,19 @@ pub fn licence_from(name: Option<&str>, url: Option<&str>, place: &str) -> Optio
 
 /// The SPDX expression a licence name stands for, if the `spdx` crate recognises it.
 pub fn spdx_of(name: &str) -> Option<String> {
+    // Only what the licence rules accept: a valid, non-deprecated expression (`LGPL-2.1` is
+    // deprecated; its canonical form is `LGPL-2.1-only`).
+    let candidate = spdx_candidate(name)?;
+    if spdx::Expression::parse(&candidate).is_ok() {
+        return Some(candidate);
+    }
+    match spdx::Expression::canonicalize(&candidate) {
+        Ok(Some(c)) if spdx::Expression::parse(&c).is_ok() => Some(c),
+        _ => None,
+    }
+}
+
+fn spdx_candidate(name: &str) -> Option<String> {
     if spdx::Expression::parse(name).is_ok() {
         return Some(name.to_string());
     }
@@ -285,7 +298,7 @@ pub fn spdx_of(name: &str) -> Option<String> {
         if let Some(i) = lower.find(word) {
             let shorter = format!("{}{}", &name.trim()[..i], &name.trim()[i + word.len()..]);
             if !shorter.trim().is_empty() && shorter.trim() != name.trim() {
-                return spdx_of(shorter.trim());
+                return spdx_candidate(shorter.trim());
             }
         }
     }

@@ -493,11 +493,19 @@ fn substitute(url: &str, vars: &Value) -> String {
 }
 
 fn resolve_server((url, vars): &(String, Value), base: &Base) -> Base {
-    let url = substitute(url, vars);
-    if url.contains("://") {
+    let url = encode_spaces(&substitute(url, vars));
+    if let Some((scheme, _)) = url.split_once("://") {
+        if scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https") {
+            return Base {
+                url,
+                placeholder: None,
+            };
+        }
         return Base {
-            url,
-            placeholder: None,
+            url: format!("{{{BASE_PARAM}}}"),
+            placeholder: Some(format!(
+                "the description's server `{url}` is not an http(s) address"
+            )),
         };
     }
     // A relative server URL: relative to the document's own base.
@@ -531,6 +539,7 @@ fn base_url(spec: Spec, doc: &Value) -> Base {
                 .and_then(Value::as_array)
                 .and_then(|a| a.first())
                 .and_then(|o| str_at(o, "url"))
+                .filter(|u| u.starts_with("http://") || u.starts_with("https://"))
                 .and_then(|u| {
                     let (scheme, rest) = u.split_once("://")?;
                     Some(format!("{scheme}://{}", rest.split('/').next()?))
@@ -597,11 +606,31 @@ fn placeholders(path: &str) -> Vec<String> {
 
 fn join_url(server: &str, path: &str) -> String {
     let s = server.trim_end_matches('/');
+    let path = encode_spaces(path);
     if path.starts_with('/') {
         format!("{s}{path}")
     } else {
         format!("{s}/{path}")
     }
+}
+
+/// Whitespace in a URL percent-encoded (a URL cannot hold it; some descriptions write it).
+fn encode_spaces(url: &str) -> String {
+    if !url.chars().any(char::is_whitespace) {
+        return url.to_string();
+    }
+    let mut out = String::with_capacity(url.len() + 8);
+    for c in url.trim().chars() {
+        if c.is_whitespace() {
+            let mut b = [0u8; 4];
+            for byte in c.encode_utf8(&mut b).bytes() {
+                out.push_str(&format!("%{byte:02X}"));
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// OpenAPI 3 `style` / `explode`, kept only where they differ from the location's default.
