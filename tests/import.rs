@@ -319,7 +319,7 @@ fn only_selects_endpoints() {
     assert_eq!(r.code, 1);
     assert!(
         r.stderr
-            .contains("nothing to import: no operation matches `--only`"),
+            .contains("nothing to import: nothing matches `--only`"),
         "{}",
         r.stderr
     );

@@ -163,20 +163,12 @@ pub fn import(r: &Resolver, opts: &Options, origin: &ServerOrigin) -> Imported {
         }
         endpoints.push(Sp::synthetic(e));
     }
-    if endpoints.is_empty() && m.findings.iter().all(|d| d.severity != Severity::Error) {
-        let why = if opts.only.is_some() {
-            "no MCP tool matches `--only`"
-        } else {
-            "the server lists no tools"
-        };
-        m.report(
-            codes::UNSUPPORTED_SOURCE,
-            Severity::Error,
-            &root,
-            format!("nothing to import: {why}"),
-            "a tool needs at least one endpoint",
-        );
-    }
+    m.require_endpoints(
+        endpoints.len(),
+        &root,
+        opts.only.is_some(),
+        "the server lists no tools",
+    );
     let server = McpServer {
         name: server_name.clone().map(Sp::synthetic),
         version: str_at(&info, "version").map(|s| Sp::synthetic(s.to_string())),

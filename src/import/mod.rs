@@ -212,22 +212,8 @@ pub fn summary_text(op: &Value) -> Option<String> {
 /// The one field of an endpoint whose response has no schema.
 pub fn result_field(description: &str) -> Sp<ResponseField> {
     Sp::synthetic(ResponseField {
-        name: Sp::synthetic("result".to_string()),
-        ty: Sp::synthetic(ValueType::Any),
-        unit: None,
-        unit_as_published: None,
-        identifier: None,
-        groups: Vec::new(),
-        concepts: Vec::new(),
-        qualifiers: Default::default(),
-        source_type: None,
-        licence: None,
-        encoding: None,
-        missing_value: None,
         description: Some(Sp::synthetic(description.to_string())),
-        required: None,
-        nullable: None,
-        format: None,
+        ..ResponseField::new("result", ValueType::Any)
     })
 }
 

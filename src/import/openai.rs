@@ -144,15 +144,12 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
             "field projection cannot help for function tools unless you declare their result fields by hand",
         );
     }
-    if endpoints.is_empty() && m.findings.iter().all(|d| d.severity != Severity::Error) {
-        m.report(
-            codes::UNSUPPORTED_SOURCE,
-            Severity::Error,
-            &root,
-            "nothing to import: no function matches",
-            "a tool needs at least one endpoint; check `--only`",
-        );
-    }
+    m.require_endpoints(
+        endpoints.len(),
+        &root,
+        opts.only.is_some(),
+        "the list declares no functions",
+    );
     let domain = opts.domain_for(&tool_id);
     Imported {
         tool: Some(Tool {

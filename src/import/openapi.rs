@@ -346,20 +346,12 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
             }
         }
     }
-    if endpoints.is_empty() && m.findings.iter().all(|d| d.severity != Severity::Error) {
-        let why = if opts.only.is_some() {
-            "no operation matches `--only`"
-        } else {
-            "the document declares no operations"
-        };
-        m.report(
-            codes::UNSUPPORTED_SOURCE,
-            Severity::Error,
-            &paths,
-            format!("nothing to import: {why}"),
-            "a tool needs at least one endpoint; check `--only` or the document's `paths`",
-        );
-    }
+    m.require_endpoints(
+        endpoints.len(),
+        &paths,
+        opts.only.is_some(),
+        "the document declares no operations",
+    );
 
     let provenance = Provenance {
         publisher: str_at(&info, "x-providerName")
@@ -449,21 +441,13 @@ const BASE_PARAM: &str = "base_url";
 
 fn base_param(hint: &str) -> Sp<Parameter> {
     Sp::synthetic(Parameter {
-        name: Sp::synthetic(BASE_PARAM.to_string()),
-        ty: Sp::synthetic(crate::model::ValueType::String),
-        enum_values: None,
         required: Some(Sp::synthetic(true)),
-        default: None,
-        auth: None,
-        bind: Vec::new(),
-        join: None,
         description: Some(Sp::synthetic(format!(
             "The API's base URL (scheme and host): {hint}"
         ))),
         location: Some(Sp::synthetic(ParamLocation::Path)),
         format: Some(Sp::synthetic("uri".to_string())),
-        style: None,
-        explode: None,
+        ..Parameter::new(BASE_PARAM, crate::model::ValueType::String)
     })
 }
 
@@ -830,19 +814,10 @@ fn auth_params(spec: Spec, doc: &Value, op: &Value) -> Vec<Sp<Parameter>> {
                 continue;
             }
             out.push(Sp::synthetic(Parameter {
-                name: Sp::synthetic(name),
-                ty: Sp::synthetic(crate::model::ValueType::String),
-                enum_values: None,
-                required: None,
-                default: None,
                 auth: Some(Sp::synthetic(true)),
-                bind: Vec::new(),
-                join: None,
                 description: Some(Sp::synthetic(what)),
                 location: Some(Sp::synthetic(location)),
-                format: None,
-                style: None,
-                explode: None,
+                ..Parameter::new(name, crate::model::ValueType::String)
             }));
         }
         per_alternative.push(names);

@@ -179,6 +179,26 @@ impl<'r> Mapper<'r> {
         );
     }
 
+    /// At the end of a source: refuse it when it gave no endpoint (and nothing else refused it).
+    /// `only` says whether `--only` was given; `none` says what the source lacks.
+    pub fn require_endpoints(&mut self, count: usize, loc: &Loc<'_>, only: bool, none: &str) {
+        if count > 0 || self.findings.iter().any(|d| d.severity == Severity::Error) {
+            return;
+        }
+        let why = if only {
+            "nothing matches `--only`".to_string()
+        } else {
+            none.to_string()
+        };
+        self.report(
+            super::codes::UNSUPPORTED_SOURCE,
+            Severity::Error,
+            loc,
+            format!("nothing to import: {why}"),
+            "a tool needs at least one endpoint; check `--only` or the source",
+        );
+    }
+
     fn over_budget(&mut self, loc: &Loc<'_>) -> bool {
         self.steps += 1;
         if self.steps <= MAX_STEPS && self.fields < MAX_FIELDS {
@@ -797,27 +817,20 @@ fn mark_recursive(f: &mut Sp<ResponseField>, reference: &str) {
 
 fn leaf(name: &str, ty: ValueType, v: &View<'_>, required: bool) -> Sp<ResponseField> {
     Sp::synthetic(ResponseField {
-        name: Sp::synthetic(name.to_string()),
-        ty: Sp::synthetic(ty),
-        unit: None,
-        unit_as_published: None,
-        identifier: None,
-        groups: Vec::new(),
-        concepts: Vec::new(),
-        qualifiers: Default::default(),
-        source_type: None,
-        licence: None,
-        encoding: None,
-        missing_value: None,
         description: v.description.clone().map(Sp::synthetic),
         required: required.then(|| Sp::synthetic(true)),
         nullable: v.nullable.then(|| Sp::synthetic(true)),
-        format: v
-            .format
-            .clone()
-            .filter(|f| f != "date" && f != "date-time")
-            .map(Sp::synthetic),
+        format: published_format(v),
+        ..ResponseField::new(name, ty)
     })
+}
+
+/// The `format` worth keeping (dates and date-times are types of their own).
+fn published_format(v: &View<'_>) -> Option<Sp<String>> {
+    v.format
+        .clone()
+        .filter(|f| f != "date" && f != "date-time")
+        .map(Sp::synthetic)
 }
 
 fn param(
@@ -828,24 +841,14 @@ fn param(
     location: Option<crate::model::ParamLocation>,
 ) -> Sp<Parameter> {
     Sp::synthetic(Parameter {
-        name: Sp::synthetic(name.to_string()),
-        ty: Sp::synthetic(ty),
         enum_values: (!v.enum_values.is_empty())
             .then(|| v.enum_values.iter().cloned().map(Sp::synthetic).collect()),
         required: required.then(|| Sp::synthetic(true)),
         default: v.default.clone().map(Sp::synthetic),
-        auth: None,
-        bind: Vec::new(),
-        join: None,
         description: v.description.clone().map(Sp::synthetic),
         location: location.map(Sp::synthetic),
-        format: v
-            .format
-            .clone()
-            .filter(|f| f != "date" && f != "date-time")
-            .map(Sp::synthetic),
-        style: None,
-        explode: None,
+        format: published_format(v),
+        ..Parameter::new(name, ty)
     })
 }
 

@@ -301,6 +301,26 @@ pub struct Parameter {
 }
 
 impl Parameter {
+    /// A parameter with a name and a type and nothing else declared (for generated
+    /// declarations).
+    pub fn new(name: impl Into<String>, ty: ValueType) -> Parameter {
+        Parameter {
+            name: Sp::synthetic(name.into()),
+            ty: Sp::synthetic(ty),
+            enum_values: None,
+            required: None,
+            default: None,
+            auth: None,
+            bind: Vec::new(),
+            join: None,
+            description: None,
+            location: None,
+            format: None,
+            style: None,
+            explode: None,
+        }
+    }
+
     /// Whether the parameter is required (absent means optional).
     pub fn is_required(&self) -> bool {
         self.required.as_ref().is_some_and(|r| r.value)
@@ -390,6 +410,28 @@ pub struct ResponseField {
 }
 
 impl ResponseField {
+    /// A field with a name and a type and nothing else declared (for generated declarations).
+    pub fn new(name: impl Into<String>, ty: ValueType) -> ResponseField {
+        ResponseField {
+            name: Sp::synthetic(name.into()),
+            ty: Sp::synthetic(ty),
+            unit: None,
+            unit_as_published: None,
+            identifier: None,
+            groups: Vec::new(),
+            concepts: Vec::new(),
+            qualifiers: BTreeMap::new(),
+            source_type: None,
+            licence: None,
+            encoding: None,
+            missing_value: None,
+            description: None,
+            required: None,
+            nullable: None,
+            format: None,
+        }
+    }
+
     /// Whether the field is an identifier (absent means no).
     pub fn is_identifier(&self) -> bool {
         self.identifier.as_ref().is_some_and(|i| i.value)
