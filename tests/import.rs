@@ -809,3 +809,27 @@ fn a_broken_tool_file_in_the_project_stops_the_import() {
     assert_eq!(r.code, 2, "{}", r.stderr);
     assert!(r.stderr.contains("do not load"), "{}", r.stderr);
 }
+
+#[test]
+fn json_messages_cover_io_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = run(
+        &[
+            "import",
+            "openapi",
+            "missing.json",
+            "--message-format",
+            "json",
+        ],
+        dir.path(),
+    );
+    assert_eq!(r.code, 2);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(v["written"], false);
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("cannot read `missing.json`")
+    );
+}

@@ -183,6 +183,10 @@ pub fn run_import(args: ImportArgs) -> u8 {
     let outcome = match crate::import::run(&req) {
         Ok(o) => o,
         Err(e) => {
+            if args.message_format == MessageFormat::Json {
+                let doc = serde_json::json!({"refused": true, "written": false, "error": e});
+                println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+            }
             eprintln!("error: {e}");
             return EXIT_USAGE;
         }
