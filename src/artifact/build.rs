@@ -189,6 +189,8 @@ fn compile_tables(p: &Project, _ix: &Index, units: &UnitTable) -> FrozenGraph {
                     licence: f.licence.as_ref().map(|l| Arc::new(licence_data(l))),
                     encoding: f.encoding.as_ref().map(|e| e.value.to_string()),
                     missing_value: opt(&f.missing_value),
+                    required: f.required.as_ref().map(|r| r.value),
+                    nullable: f.nullable.as_ref().map(|r| r.value),
                     description: opt(&f.description),
                 });
             }

@@ -361,6 +361,12 @@ pub struct FieldData {
     /// Missing-value marker.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub missing_value: Option<String>,
+    /// Whether every record carries the field, when declared.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub required: Option<bool>,
+    /// Whether the value may be null, when declared.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nullable: Option<bool>,
     /// Description.
     #[serde(default, skip_serializing_if = "skip_prose")]
     pub description: Option<String>,

@@ -132,6 +132,10 @@ pub mod codes {
         FIELD_QUALIFIER_CHANGED = "field-qualifier-changed", Dangerous, "A field's qualifiers (method, average, ...) changed.";
         FIELD_ENCODING_CHANGED = "field-encoding-changed", Dangerous, "A field's wire encoding changed.";
         FIELD_MISSING_VALUE_CHANGED = "field-missing-value-changed", Dangerous, "A field's missing-value marker changed.";
+        FIELD_BECAME_OPTIONAL = "field-became-optional", Dangerous, "A required response field is no longer required (records may lack it).";
+        FIELD_BECAME_REQUIRED = "field-became-required", Safe, "A response field is now required in every record.";
+        FIELD_BECAME_NULLABLE = "field-became-nullable", Dangerous, "A response field may now be null.";
+        FIELD_NO_LONGER_NULLABLE = "field-no-longer-nullable", Safe, "A response field may no longer be null.";
         INTENT_REMOVED = "intent-removed", Breaking, "An intent was removed.";
         INTENT_ADDED = "intent-added", Safe, "An intent was added.";
         INTENT_GROUPS_CHANGED = "intent-groups-changed", Dangerous, "An intent's required groups changed (candidates and projections change).";

@@ -787,6 +787,49 @@ fn field(cx: &mut Ctx, tp: &ToolPair, e: &str, path: &str, o: &FieldData, n: &Fi
             ),
         );
     }
+    let req = |x: Option<bool>| x == Some(true);
+    if req(o.required) != req(n.required) {
+        let (code, message) = if req(o.required) {
+            (
+                codes::FIELD_BECAME_OPTIONAL,
+                format!("{what} is no longer required: records may lack it"),
+            )
+        } else {
+            (
+                codes::FIELD_BECAME_REQUIRED,
+                format!("{what} is now required in every record"),
+            )
+        };
+        cx.attr(
+            code,
+            e,
+            "required",
+            json(o.required),
+            json(n.required),
+            message,
+        );
+    }
+    if req(o.nullable) != req(n.nullable) {
+        let (code, message) = if req(n.nullable) {
+            (
+                codes::FIELD_BECAME_NULLABLE,
+                format!("{what} may now be null"),
+            )
+        } else {
+            (
+                codes::FIELD_NO_LONGER_NULLABLE,
+                format!("{what} may no longer be null"),
+            )
+        };
+        cx.attr(
+            code,
+            e,
+            "nullable",
+            json(o.nullable),
+            json(n.nullable),
+            message,
+        );
+    }
     if o.missing_value != n.missing_value {
         cx.attr(
             codes::FIELD_MISSING_VALUE_CHANGED,
