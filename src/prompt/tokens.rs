@@ -79,10 +79,7 @@ fn piece_tokens(piece: &[u8]) -> usize {
     let mut pair: Vec<u32> = (0..starts.len() - 1)
         .map(|i| pair_rank(&starts, i))
         .collect();
-    loop {
-        let Some((i, &best)) = pair.iter().enumerate().min_by_key(|&(i, r)| (*r, i)) else {
-            break;
-        };
+    while let Some((i, &best)) = pair.iter().enumerate().min_by_key(|&(i, r)| (*r, i)) {
         if best == u32::MAX {
             break;
         }
