@@ -811,6 +811,30 @@ mod tests {
         );
     }
 
+    /// A generated inventory (the `gen` command's files) parses identically too.
+    #[test]
+    fn same_trees_as_the_serde_front_end_on_a_generated_inventory() {
+        let generated = crate::synth::generate(&crate::synth::GenConfig {
+            tools: 60,
+            seed: 11,
+            fields_per_tool: 30,
+        });
+        let limits = Limits::default();
+        let mut yaml = 0;
+        for f in &generated.files {
+            if f.path.ends_with(".yaml") {
+                yaml += 1;
+                assert_eq!(
+                    parse(&f.text, &limits),
+                    parse_reference(&f.text, &limits),
+                    "{}",
+                    f.path
+                );
+            }
+        }
+        assert!(yaml > 60, "{yaml}");
+    }
+
     fn short(r: &Result<Node, LoadError>) -> String {
         let s = format!("{r:?}");
         s.chars().take(400).collect()
