@@ -18,6 +18,7 @@ pub mod load;
 pub mod model;
 pub mod prompt;
 pub mod route;
+pub mod serve;
 pub mod source;
 pub mod synth;
 pub mod units;
