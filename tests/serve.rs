@@ -44,7 +44,9 @@ fn python() -> Option<PathBuf> {
             py.display()
         );
     }
-    eprintln!("skipped: .venv with the MCP SDK and the validators is not installed (run the install steps of .ci/run)");
+    eprintln!(
+        "skipped: .venv with the MCP SDK and the validators is not installed (run the install steps of .ci/run)"
+    );
     None
 }
 
@@ -246,7 +248,11 @@ fn http_api_against_its_openapi_description() {
         .filter(|v| v["route"] == "/v1/route" && v["status"] == 200)
         .collect();
     assert_eq!(routed.len(), 66, "{rest}");
-    assert!(routed.iter().all(|v| v["artifact"] == hash && v["face"] == "http"));
+    assert!(
+        routed
+            .iter()
+            .all(|v| v["artifact"] == hash && v["face"] == "http")
+    );
 }
 
 /// Two artifacts that plan differently (materials_project's priority changed), and a corrupted
@@ -256,7 +262,11 @@ fn two_artifacts(dir: &Path) -> serde_json::Value {
     for sub in ["schemas", "intents", "aliases"] {
         copy_dir(&root().join(sub), &proj.join(sub));
     }
-    std::fs::copy(root().join("schemarouter.toml"), proj.join("schemarouter.toml")).unwrap();
+    std::fs::copy(
+        root().join("schemarouter.toml"),
+        proj.join("schemarouter.toml"),
+    )
+    .unwrap();
     let mp = proj.join("schemas/materials_project.yaml");
     let text = std::fs::read_to_string(&mp).unwrap();
     assert!(text.contains("\npriority: 90\n"));
@@ -283,7 +293,11 @@ fn two_artifacts(dir: &Path) -> serde_json::Value {
     assert_ne!(a["routing_fingerprint"], b["routing_fingerprint"]);
     let bad = dir.join("bad.json");
     let text = std::fs::read_to_string(proj.join("build/graph.json")).unwrap();
-    std::fs::write(&bad, text.replacen("\"priority\": 91", "\"priority\": 92", 1)).unwrap();
+    std::fs::write(
+        &bad,
+        text.replacen("\"priority\": 91", "\"priority\": 92", 1),
+    )
+    .unwrap();
     serde_json::json!({"a": a, "b": b, "bad": bad})
 }
 
@@ -427,7 +441,10 @@ fn bad_start_up_options_exit_2() {
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
     let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.starts_with(&format!("error: cannot listen on {addr}: ")), "{err}");
+    assert!(
+        err.starts_with(&format!("error: cannot listen on {addr}: ")),
+        "{err}"
+    );
 }
 
 #[test]

@@ -2,8 +2,7 @@
 //! streamable HTTP.
 
 use super::serve::{
-    ServerArgs, announce, bind, open_core, runtime, shutdown_signal, start_reloaders,
-    warn_exposed,
+    ServerArgs, announce, bind, open_core, runtime, shutdown_signal, start_reloaders, warn_exposed,
 };
 use clap::{Args, ValueEnum};
 use std::net::SocketAddr;
@@ -77,8 +76,11 @@ pub fn run_mcp(args: McpArgs) -> u8 {
                 start_reloaders(&core, args.server.watch_ms);
                 announce(&core, "mcp-http", &format!("http://{addr}/mcp"));
                 let cancel = tokio_util::sync::CancellationToken::new();
-                let app =
-                    crate::serve::mcp::http_router(core.clone(), addr.ip().is_loopback(), cancel.clone());
+                let app = crate::serve::mcp::http_router(
+                    core.clone(),
+                    addr.ip().is_loopback(),
+                    cancel.clone(),
+                );
                 let c = core.clone();
                 let shutdown = async move {
                     shutdown_signal(c).await;

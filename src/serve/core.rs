@@ -309,7 +309,10 @@ pub fn route_request_from_value(value: serde_json::Value) -> Result<RouteRequest
     if !value.is_object() {
         return Err(ApiError::bad(
             "invalid_request",
-            format!("expected a JSON object, found {}; {REQUEST_SHAPE}", kind(&value)),
+            format!(
+                "expected a JSON object, found {}; {REQUEST_SHAPE}",
+                kind(&value)
+            ),
         ));
     }
     serde_json::from_value(value).map_err(|e| {
@@ -423,6 +426,11 @@ impl Core {
         self.current.load_full()
     }
 
+    /// Whether one log line per request is written.
+    pub fn logs_requests(&self) -> bool {
+        self.log_requests
+    }
+
     /// Whether a bearer token is required.
     pub fn requires_token(&self) -> bool {
         self.token.is_some()
@@ -449,9 +457,7 @@ impl Core {
         let presented = h
             .strip_prefix(b"Bearer ")
             .or_else(|| h.strip_prefix(b"bearer "))
-            .ok_or_else(|| {
-                unauthorized("the Authorization header must be `Bearer <token>`")
-            })?;
+            .ok_or_else(|| unauthorized("the Authorization header must be `Bearer <token>`"))?;
         if token.matches(presented.trim_ascii()) {
             Ok(())
         } else {
@@ -465,14 +471,17 @@ impl Core {
     ///
     /// Errors: 503 `overloaded` when `max_concurrency` requests are already running.
     pub fn permit(&self) -> Result<tokio::sync::OwnedSemaphorePermit, ApiError> {
-        self.permits.clone().try_acquire_owned().map_err(|_| ApiError {
-            status: 503,
-            code: "overloaded",
-            message: format!(
-                "{} requests are already running (--max-concurrency); retry shortly",
-                self.limits.max_concurrency
-            ),
-        })
+        self.permits
+            .clone()
+            .try_acquire_owned()
+            .map_err(|_| ApiError {
+                status: 503,
+                code: "overloaded",
+                message: format!(
+                    "{} requests are already running (--max-concurrency); retry shortly",
+                    self.limits.max_concurrency
+                ),
+            })
     }
 
     /// Plan one request on the current snapshot: the lexical Understand step for a question,
@@ -510,7 +519,9 @@ impl Core {
             (None, None) => {
                 return Err(ApiError::bad(
                     "invalid_request",
-                    format!("give `question` (a text) or `understanding` (an object); {REQUEST_SHAPE}"),
+                    format!(
+                        "give `question` (a text) or `understanding` (an object); {REQUEST_SHAPE}"
+                    ),
                 ));
             }
             (Some(q), None) => {
@@ -720,12 +731,16 @@ mod tests {
             .route(&parse_route_request(br#"{"question": "band gap of LiFePO4", "k": 1}"#).unwrap())
             .unwrap();
         assert_eq!(r.artifact_hash, c.snapshot().summary.content_hash);
-        assert_eq!(r.plan.routing_fingerprint, c.snapshot().summary.routing_fingerprint);
+        assert_eq!(
+            r.plan.routing_fingerprint,
+            c.snapshot().summary.routing_fingerprint
+        );
         let e = parse_route_request(b"{\"question\": 5}").unwrap_err();
         assert_eq!(e.code, "invalid_request");
         assert!(
-            e.message
-                .starts_with("not a valid route request: invalid type: integer `5`, expected a string"),
+            e.message.starts_with(
+                "not a valid route request: invalid type: integer `5`, expected a string"
+            ),
             "{}",
             e.message
         );
@@ -766,6 +781,30 @@ mod tests {
             c.route(&k0).unwrap_err().message,
             "`k` must be between 1 and 1000, got 0"
         );
+    }
+
+    #[test]
+    fn requests_beyond_the_concurrency_limit_get_503() {
+        let c = Core::open(Config {
+            artifact: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("build/graph.json"),
+            limits: Limits {
+                max_concurrency: 2,
+                ..Limits::default()
+            },
+            token: None,
+            log_requests: false,
+        })
+        .unwrap();
+        let a = c.permit().unwrap();
+        let _b = c.permit().unwrap();
+        let e = c.permit().unwrap_err();
+        assert_eq!((e.status, e.code), (503, "overloaded"));
+        assert_eq!(
+            e.message,
+            "2 requests are already running (--max-concurrency); retry shortly"
+        );
+        drop(a);
+        assert!(c.permit().is_ok());
     }
 
     #[test]

@@ -122,12 +122,18 @@ async fn guard(State(core): State<Arc<Core>>, req: Request, next: Next) -> Respo
     let latency = start.elapsed();
     let status = resp.status().as_u16();
     core.metrics.finish(&route, status, latency);
-    let hash = resp
-        .headers()
-        .get(ARTIFACT_HEADER)
-        .and_then(|h| h.to_str().ok())
-        .unwrap_or("");
-    core.log_request("http", &route, status, latency, hash);
+    if core.logs_requests() {
+        // The artifact that answered, or (for answers that did not use it) the one served.
+        let hash = resp
+            .headers()
+            .get(ARTIFACT_HEADER)
+            .and_then(|h| h.to_str().ok())
+            .map_or_else(
+                || core.snapshot().summary.content_hash.clone(),
+                str::to_string,
+            );
+        core.log_request("http", &route, status, latency, &hash);
+    }
     resp
 }
 
@@ -187,7 +193,11 @@ async fn intents(State(core): State<Arc<Core>>) -> Response {
         })
         .collect();
     let body = serde_json::json!({"intents": list, "artifact_hash": s.summary.content_hash});
-    json(StatusCode::OK, to_json(&body), Some(&s.summary.content_hash))
+    json(
+        StatusCode::OK,
+        to_json(&body),
+        Some(&s.summary.content_hash),
+    )
 }
 
 async fn prompt(State(core): State<Arc<Core>>) -> Response {
@@ -208,7 +218,11 @@ async fn tool(State(core): State<Arc<Core>>, Path(id): Path<String>) -> Response
     match s.graph().tool(&id) {
         Some((_, t)) => {
             let body = serde_json::json!({"tool": t, "artifact_hash": s.summary.content_hash});
-            json(StatusCode::OK, to_json(&body), Some(&s.summary.content_hash))
+            json(
+                StatusCode::OK,
+                to_json(&body),
+                Some(&s.summary.content_hash),
+            )
         }
         None => {
             let ids: Vec<&str> = s.graph().tools.iter().map(|t| t.id.as_str()).collect();
@@ -233,7 +247,11 @@ async fn healthz() -> Response {
 async fn readyz(State(core): State<Arc<Core>>) -> Response {
     let s = core.snapshot();
     let body = serde_json::json!({"status": "ready", "artifact": s.summary});
-    json(StatusCode::OK, to_json(&body), Some(&s.summary.content_hash))
+    json(
+        StatusCode::OK,
+        to_json(&body),
+        Some(&s.summary.content_hash),
+    )
 }
 
 async fn metrics(State(core): State<Arc<Core>>) -> Response {
@@ -273,10 +291,7 @@ async fn method_not_allowed(method: Method, uri: Uri) -> Response {
     let mut r = error_response(&ApiError {
         status: 405,
         code: "method_not_allowed",
-        message: format!(
-            "{method} is not allowed on {}; use {allowed}",
-            uri.path()
-        ),
+        message: format!("{method} is not allowed on {}; use {allowed}", uri.path()),
     });
     r.headers_mut()
         .insert(header::ALLOW, HeaderValue::from_static(allowed));

@@ -289,7 +289,9 @@ impl McpServer {
             }
             other => Err(ErrorData::new(
                 ErrorCode::INVALID_PARAMS,
-                format!("unknown tool `{other}`; the tools are route, explain_plan and list_intents"),
+                format!(
+                    "unknown tool `{other}`; the tools are route, explain_plan and list_intents"
+                ),
                 Some(json!({"code": "unknown_tool"})),
             )),
         }
@@ -298,8 +300,10 @@ impl McpServer {
     fn log(&self, route: &str, status: u16, start: Instant) {
         let latency = start.elapsed();
         self.core.metrics.finish(route, status, latency);
-        let hash = self.core.snapshot().summary.content_hash.clone();
-        self.core.log_request("mcp", route, status, latency, &hash);
+        if self.core.logs_requests() {
+            let hash = self.core.snapshot().summary.content_hash.clone();
+            self.core.log_request("mcp", route, status, latency, &hash);
+        }
     }
 }
 
@@ -392,7 +396,9 @@ impl ServerHandler for McpServer {
             .with_mime_type("application/json"),
             other => {
                 return Err(ErrorData::resource_not_found(
-                    format!("no resource `{other}`; the resources are {PROMPT_URI} and {ARTIFACT_URI}"),
+                    format!(
+                        "no resource `{other}`; the resources are {PROMPT_URI} and {ARTIFACT_URI}"
+                    ),
                     None,
                 ));
             }

@@ -64,10 +64,9 @@ impl Metrics {
     pub fn new() -> Metrics {
         let mut registry = Registry::with_prefix("schemarouter");
         let requests = Family::<RequestLabels, Counter>::default();
-        let latency =
-            Family::<RouteLabels, Histogram, fn() -> Histogram>::new_with_constructor(
-                latency_histogram,
-            );
+        let latency = Family::<RouteLabels, Histogram, fn() -> Histogram>::new_with_constructor(
+            latency_histogram,
+        );
         let in_flight = Gauge::default();
         let artifact = Family::<ArtifactLabels, Gauge>::default();
         let loaded_at = Gauge::<f64, AtomicU64>::default();

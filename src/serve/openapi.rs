@@ -68,11 +68,17 @@ fn errors(extra: &[(&str, &str)]) -> Map<String, Value> {
     }
     m.insert(
         "401".into(),
-        json_response("A bearer token is required (--token-file) and missing or wrong", "Error"),
+        json_response(
+            "A bearer token is required (--token-file) and missing or wrong",
+            "Error",
+        ),
     );
     m.insert(
         "503".into(),
-        json_response("Too many requests at once (--max-concurrency); retry", "Error"),
+        json_response(
+            "Too many requests at once (--max-concurrency); retry",
+            "Error",
+        ),
     );
     m.insert(
         "default".into(),
@@ -202,13 +208,19 @@ pub fn document() -> String {
         schemas.extend(o);
     }
     let mut route_responses = errors(&[
-        ("400", "Not JSON, not a route request, or a request to fix (the message says what)"),
+        (
+            "400",
+            "Not JSON, not a route request, or a request to fix (the message says what)",
+        ),
         ("413", "The body is larger than --max-body-bytes"),
         ("415", "The body is not JSON"),
     ]);
     route_responses.insert(
         "200".into(),
-        json_response("The plan, with the Understanding and the artifact hash", "RouteResponse"),
+        json_response(
+            "The plan, with the Understanding and the artifact hash",
+            "RouteResponse",
+        ),
     );
     let doc = json!({
         "openapi": "3.1.0",
