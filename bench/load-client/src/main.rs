@@ -1,4 +1,4 @@
-//! Load client for `schemarouter serve` (used by `bench/serve_load.sh`): `--requests` route
+//! Load client for `schemarouter serve` (`serve-load`, used by `bench/serve_load.sh`): `--requests` route
 //! requests at `--concurrency` over kept-alive connections (one ureq agent per thread), bounded
 //! by count and by `--max-seconds`. Optionally replaces the served artifact file once in the
 //! middle (`--reload-at N --artifact FILE --swap NEW`: a copy and an atomic rename, as
@@ -116,9 +116,11 @@ fn main() {
         0usize,
         BTreeMap::<String, usize>::new(),
     )));
+    let first_error = Arc::new(Mutex::new(None::<String>));
     let start = Instant::now();
     let threads: Vec<_> = (0..args.concurrency)
         .map(|_| {
+            let first_error = first_error.clone();
             let (next, results, url, body, token) = (
                 next.clone(),
                 results.clone(),
@@ -151,7 +153,13 @@ fn main() {
                             lat.push(t.elapsed().as_micros() as u32);
                             *hashes.entry(h).or_default() += 1;
                         }
-                        _ => errors += 1,
+                        other => {
+                            errors += 1;
+                            let mut f = first_error.lock().unwrap();
+                            if f.is_none() {
+                                *f = Some(format!("{other:?}"));
+                            }
+                        }
                     }
                 }
                 let mut r = results.lock().unwrap();
@@ -186,6 +194,7 @@ fn main() {
             "p99_us": pct(&lat, 0.99),
             "max_us": lat.last().copied().unwrap_or(0),
             "hashes": hashes,
+            "first_error": *first_error.lock().unwrap(),
         })
     );
 }
