@@ -322,7 +322,7 @@ fn compile_tables(p: &Project, _ix: &Index, units: &UnitTable) -> FrozenGraph {
         content_hash: String::new(),
         routing_fingerprint: String::new(),
         graph: GraphData::default(),
-        tools,
+        tools: tools.into(),
         intents,
         concepts,
         domains,
@@ -353,8 +353,38 @@ fn name_words(s: &str) -> Vec<String> {
         .collect()
 }
 
+/// [`Indices`] while it is built (ordered maps, converted at the end).
+#[derive(Default)]
+struct IndexMaps {
+    alias_to_concept: BTreeMap<String, Vec<String>>,
+    alias_to_field: BTreeMap<String, Vec<FieldKey>>,
+    concept_postings: BTreeMap<String, Vec<Posting>>,
+    param_postings: BTreeMap<String, Vec<ParamPosting>>,
+    tool_names: BTreeMap<String, u32>,
+    field_names: BTreeMap<String, Vec<FieldKey>>,
+    max_alias_words: u32,
+}
+
+impl From<IndexMaps> for Indices {
+    fn from(m: IndexMaps) -> Indices {
+        Indices {
+            alias_to_concept: m.alias_to_concept.into(),
+            alias_to_field: m.alias_to_field.into(),
+            concept_postings: m.concept_postings.into(),
+            param_postings: m.param_postings.into(),
+            tool_names: m.tool_names.into(),
+            field_names: m.field_names.into(),
+            max_alias_words: m.max_alias_words,
+        }
+    }
+}
+
 fn build_indices(p: &Project, tools: &[ToolData], concepts: &[ConceptData]) -> Indices {
-    let mut ix = Indices::default();
+    build_index_maps(p, tools, concepts).into()
+}
+
+fn build_index_maps(p: &Project, tools: &[ToolData], concepts: &[ConceptData]) -> IndexMaps {
+    let mut ix = IndexMaps::default();
     // Alias texts -> concepts (concept ids are aliases of themselves).
     let mut concept_aliases: BTreeMap<&str, Vec<String>> = BTreeMap::new();
     for c in concepts {

@@ -8,8 +8,10 @@
 //! attachable metadata; intents; concepts), and the indices (`index`). All lists are sorted and
 //! all maps are ordered, so the same sources give the same bytes.
 
+pub mod bin;
 pub mod build;
 pub mod io;
+pub mod lazy;
 
 use crate::graph::build::{GEdge, GNode};
 use crate::model::{Scalar, Template};
@@ -17,7 +19,8 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-pub use io::{LoadError, load, load_bytes};
+pub use io::{LoadError, load, load_bytes, load_routing, load_routing_bytes};
+pub use lazy::{LazyMap, LazyVec};
 
 /// How the artifact is being serialised: normally, with the content hash zeroed (to compute
 /// it), or as the routing view (prose, examples, versions and hashes left out) for the routing
@@ -94,11 +97,12 @@ fn de_graph<'de, D: serde::Deserializer<'de>>(d: D) -> Result<GraphData, D::Erro
 pub(crate) const ZERO_HASH: &str =
     "0000000000000000000000000000000000000000000000000000000000000000";
 
-/// Current artifact format. Readers refuse newer formats.
-pub const FORMAT_VERSION: u32 = 1;
+/// Current artifact format. Readers refuse other formats (older ones with a "recompile"
+/// error).
+pub const FORMAT_VERSION: u32 = 2;
 
 /// The artifact.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, rkyv::Archive, rkyv::Serialize)]
 pub struct FrozenGraph {
     /// Artifact format version ([`FORMAT_VERSION`] when written by this build).
     pub format_version: u32,
@@ -116,9 +120,11 @@ pub struct FrozenGraph {
     /// The typed schema graph, as sorted lists. Empty when loaded with
     /// [`io::load_routing`] (routing does not read it).
     #[serde(deserialize_with = "de_graph")]
+    #[rkyv(with = rkyv::with::Skip)]
     pub graph: GraphData,
-    /// Tools sorted by id.
-    pub tools: Vec<ToolData>,
+    /// Tools sorted by id (archive-backed and converted on first read when loaded from
+    /// `graph.bin`).
+    pub tools: LazyVec<ToolData>,
     /// Intents sorted by id.
     pub intents: Vec<IntentData>,
     /// Concepts sorted by id.
@@ -134,7 +140,7 @@ pub struct FrozenGraph {
 }
 
 /// Project identity.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
 pub struct ProjectInfo {
     /// Name.
     pub name: String,
@@ -153,7 +159,7 @@ pub struct GraphData {
 }
 
 /// An id with an optional description.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
 pub struct NamedData {
     /// Id.
     pub id: String,
@@ -163,7 +169,7 @@ pub struct NamedData {
 }
 
 /// Provenance ready to attach to plan fields.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
 pub struct ProvenanceData {
     /// Publisher.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -180,7 +186,7 @@ pub struct ProvenanceData {
 }
 
 /// Licence ready to attach to plan fields.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
 pub struct LicenceData {
     /// SPDX expression or LicenseRef.
     pub spdx: String,
@@ -198,7 +204,7 @@ pub struct LicenceData {
 }
 
 /// A tool with its routing data.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
 pub struct ToolData {
     /// Id.
     pub id: String,
@@ -234,7 +240,7 @@ pub struct ToolData {
 }
 
 /// An endpoint with its parameters and fields.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
 pub struct EndpointData {
     /// Id.
     pub id: String,
@@ -269,7 +275,7 @@ pub struct EndpointData {
 }
 
 /// A parameter.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
 pub struct ParamData {
     /// Provider's name.
     pub name: String,
@@ -299,7 +305,7 @@ pub struct ParamData {
 }
 
 /// A binding from a concept.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
 pub struct BindingData {
     /// Concept id.
     pub concept: String,
@@ -312,7 +318,7 @@ pub struct BindingData {
 }
 
 /// Unit metadata of a field.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
 pub struct UnitData {
     /// Canonical spelling.
     pub canonical: Arc<str>,
@@ -324,7 +330,7 @@ pub struct UnitData {
 }
 
 /// A response field with everything a plan attaches.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
 pub struct FieldData {
     /// Provider's JSON path.
     pub name: String,
@@ -373,7 +379,7 @@ pub struct FieldData {
 }
 
 /// An intent with its precomputed candidates.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
 pub struct IntentData {
     /// Id.
     pub id: String,
@@ -392,7 +398,7 @@ pub struct IntentData {
 }
 
 /// A concept.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
 pub struct ConceptData {
     /// Id.
     pub id: String,
@@ -413,7 +419,7 @@ pub struct ConceptData {
 }
 
 /// How a field matches a concept.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MatchKind {
     /// The field carries the concept and its name is the concept's id or one of its aliases.
@@ -437,7 +443,7 @@ impl MatchKind {
 }
 
 /// A (tool, endpoint, field) posting of a concept.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
 pub struct Posting {
     /// Tool index.
     pub tool: u32,
@@ -450,7 +456,7 @@ pub struct Posting {
 }
 
 /// A (tool, endpoint, parameter) reference.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
 pub struct ParamPosting {
     /// Tool index.
     pub tool: u32,
@@ -461,7 +467,7 @@ pub struct ParamPosting {
 }
 
 /// A field reference.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
 pub struct FieldKey {
     /// Tool index.
     pub tool: u32,
@@ -472,21 +478,21 @@ pub struct FieldKey {
 }
 
 /// Precomputed indices (issue: "routing never scans the whole schema").
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, rkyv::Archive, rkyv::Serialize)]
 pub struct Indices {
     /// Normalised alias text (and every concept id) -> concept ids.
-    pub alias_to_concept: BTreeMap<String, Vec<String>>,
+    pub alias_to_concept: LazyMap<Vec<String>>,
     /// Normalised alias text -> the exact fields it means (field-targeted aliases).
-    pub alias_to_field: BTreeMap<String, Vec<FieldKey>>,
+    pub alias_to_field: LazyMap<Vec<FieldKey>>,
     /// Concept id -> postings (exact and alias matches project; partial ones only rank).
-    pub concept_postings: BTreeMap<String, Vec<Posting>>,
+    pub concept_postings: LazyMap<Vec<Posting>>,
     /// Parameter concept -> parameters bound from it.
-    pub param_postings: BTreeMap<String, Vec<ParamPosting>>,
+    pub param_postings: LazyMap<Vec<ParamPosting>>,
     /// Normalised tool id, title and names -> tool index.
-    pub tool_names: BTreeMap<String, u32>,
+    pub tool_names: LazyMap<u32>,
     /// Normalised field name (full path and last segment) -> fields, for concept texts that are
     /// field names rather than concepts.
-    pub field_names: BTreeMap<String, Vec<FieldKey>>,
+    pub field_names: LazyMap<Vec<FieldKey>>,
     /// Most words in one alias text (bounds the analyzer's n-gram scan).
     pub max_alias_words: u32,
 }

@@ -17,9 +17,14 @@ pub struct CompileArgs {
     /// Output folder for `graph.json` (or `graph.bin`) and `intent_prompt.txt`.
     #[arg(long, default_value = "build")]
     pub out: PathBuf,
-    /// Artifact form: `json` (default), `bin` (compact MessagePack), or `both`.
+    /// Artifact form: `json` (default, compact), `bin` (the memory-mapped binary form that
+    /// `route` opens fastest), or `both`.
     #[arg(long, value_enum, default_value_t = ArtifactFormat::Json)]
     pub format: ArtifactFormat,
+    /// Write `graph.json` indented, for people (it carries the compact form's content hash and
+    /// loads more slowly).
+    #[arg(long)]
+    pub pretty: bool,
     /// Do not write: exit 1 when the files in --out differ from what compile would write.
     #[arg(long)]
     pub check: bool,
@@ -209,10 +214,15 @@ pub fn run_compile(args: CompileArgs) -> u8 {
     let wants_json = matches!(compiled.format, ArtifactFormat::Json | ArtifactFormat::Both);
     if wants_json {
         let h = &json_hash;
+        let pretty = args.pretty;
         jobs.push((
             args.out.join("graph.json"),
             Box::new(move |f| {
-                *h.borrow_mut() = Some(io::write_json_into(graph, f)?);
+                *h.borrow_mut() = Some(if pretty {
+                    io::write_json_pretty_into(graph, f)?
+                } else {
+                    io::write_json_into(graph, f)?
+                });
                 Ok(())
             }),
         ));

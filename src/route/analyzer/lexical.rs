@@ -279,9 +279,9 @@ impl<'g> Lexical<'g> {
         }
     }
 
-    fn lookup<'a, T>(
+    fn lookup<'a, T: crate::artifact::lazy::Stored>(
         &self,
-        map: &'a BTreeMap<String, T>,
+        map: &'a crate::artifact::LazyMap<T>,
         tokens: &[Token],
     ) -> Option<(&'a T, String)> {
         let base: Vec<&str> = tokens.iter().map(|t| t.norm.as_str()).collect();
