@@ -554,7 +554,7 @@ mod tests {
         let fg = shipped();
         // Change one byte inside the graph section: both loads refuse it.
         let mut json = to_json_bytes(&fg);
-        let at = find(&json, b"\"nodes\"").unwrap() + 40;
+        let at = find(&json, b"\"nodes\":[{\"id\":\"concept:").unwrap() + 25;
         json[at] = if json[at] == b'a' { b'b' } else { b'a' };
         assert!(matches!(
             load_bytes(&json),
@@ -637,9 +637,9 @@ mod tests {
         let bin = to_bin_bytes(&fg);
         let (routing, _) = sections(&bin);
         let mut refused = 0;
-        let step = (routing.len() / 997).max(1);
+        let step = (routing.len() / 151).max(1);
         for at in (routing.clone()).step_by(step) {
-            for flip in [0x01u8, 0x80, 0xff] {
+            for flip in [0x01u8, 0xff] {
                 let mut bad = bin.clone();
                 bad[at] ^= flip;
                 let bad = rehashed(bad);
@@ -656,7 +656,7 @@ mod tests {
                 }
             }
         }
-        assert!(refused > 100, "only {refused} damaged archives were refused");
+        assert!(refused > 20, "only {refused} damaged archives were refused");
         // The root pointer itself (the last bytes of the archive).
         let mut bad = bin.clone();
         for b in &mut bad[routing.end - 8..routing.end] {

@@ -130,9 +130,17 @@ pub fn compile_project(path: &Path, format: ArtifactFormat) -> Result<Compiled, 
     // File texts are only needed for diagnostics, which are done: free them first (at 10,000
     // tools they are over 100 MB of the peak).
     super::drop_in_background(std::mem::take(&mut checked.project.sources));
-    let graph = artifact::build::compile_unhashed(&checked.project, &checked.index, &checked.units);
-    // The loaded project is no longer needed: free it before the artifact is serialised.
-    super::drop_in_background(checked);
+    // The checked project is consumed: each tool's declaration is freed as its routing table
+    // is built, so the project and the artifact never peak together.
+    let lint::Checked {
+        project,
+        index,
+        units,
+        diagnostics,
+        ..
+    } = checked;
+    super::drop_in_background(diagnostics);
+    let graph = artifact::build::compile_owned(project, index, &units);
     let prompt_text = prompt::render(&graph, template.as_deref());
     Ok(Compiled {
         graph,
