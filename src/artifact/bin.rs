@@ -73,9 +73,11 @@ fn finish<W: Write>(w: std::io::BufWriter<Hashing<W>>) -> std::io::Result<(u64, 
 pub fn write<W: Write + Seek>(fg: &FrozenGraph, out: &mut W) -> std::io::Result<()> {
     out.write_all(&[0u8; HEADER_LEN])?;
     let w = hashing(&mut *out);
-    let w = rkyv::api::high::to_bytes_in::<_, RkyvError>(fg, rkyv::ser::writer::IoWriter::new(w))
-        .map_err(std::io::Error::other)?
-        .into_inner();
+    let w = super::shared::sharing(|| {
+        rkyv::api::high::to_bytes_in::<_, RkyvError>(fg, rkyv::ser::writer::IoWriter::new(w))
+    })
+    .map_err(std::io::Error::other)?
+    .into_inner();
     let (routing_len, routing_hash) = finish(w)?;
     let mut w = hashing(&mut *out);
     rmp_serde::encode::write_named(&mut w, &fg.graph).map_err(std::io::Error::other)?;

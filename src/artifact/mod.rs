@@ -12,11 +12,13 @@ pub mod bin;
 pub mod build;
 pub mod io;
 pub mod lazy;
+pub mod shared;
 
 use crate::graph::build::{GEdge, GNode};
 use crate::model::{Scalar, Template};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use shared::{Shared, SharedKeys};
 use std::sync::Arc;
 
 pub use io::{LoadError, load, load_bytes, load_routing, load_routing_bytes};
@@ -215,13 +217,16 @@ pub struct ToolData {
     pub names: Vec<String>,
     /// Description.
     #[serde(default, skip_serializing_if = "skip_prose")]
+    #[rkyv(with = rkyv::with::Map<Shared>)]
     pub description: Option<String>,
     /// Domain id.
+    #[rkyv(with = Shared)]
     pub domain: String,
     /// Tool-level source type.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source_type: Option<String>,
     /// Source types present on the tool or any of its fields (for the source filter).
+    #[rkyv(with = rkyv::with::Map<Shared>)]
     pub source_types: Vec<String>,
     /// Priority (default 0).
     pub priority: i64,
@@ -260,9 +265,11 @@ pub struct EndpointData {
     pub writes: bool,
     /// Description.
     #[serde(default, skip_serializing_if = "skip_prose")]
+    #[rkyv(with = rkyv::with::Map<Shared>)]
     pub description: Option<String>,
     /// Where the records sit in the response (`data[]`); absent means the root.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[rkyv(with = rkyv::with::Map<Shared>)]
     pub records: Option<String>,
     /// Parameters sorted by name.
     pub parameters: Vec<ParamData>,
@@ -271,6 +278,7 @@ pub struct EndpointData {
     /// Indices of identifier fields.
     pub identifiers: Vec<u32>,
     /// Group id -> indices of the fields in the group.
+    #[rkyv(with = SharedKeys)]
     pub group_fields: BTreeMap<String, Vec<u32>>,
 }
 
@@ -278,6 +286,7 @@ pub struct EndpointData {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
 pub struct ParamData {
     /// Provider's name.
+    #[rkyv(with = Shared)]
     pub name: String,
     /// Value type (`string`, `integer`, `number[]`, ...).
     #[serde(rename = "type")]
@@ -298,9 +307,11 @@ pub struct ParamData {
     pub bind: Vec<BindingData>,
     /// Separator when several bindings fill it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[rkyv(with = rkyv::with::Map<Shared>)]
     pub join: Option<String>,
     /// Description.
     #[serde(default, skip_serializing_if = "skip_prose")]
+    #[rkyv(with = rkyv::with::Map<Shared>)]
     pub description: Option<String>,
 }
 
@@ -308,12 +319,14 @@ pub struct ParamData {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
 pub struct BindingData {
     /// Concept id.
+    #[rkyv(with = Shared)]
     pub concept: String,
     /// Template (default `{value}`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub template: Option<Template>,
     /// Companion parameters fixed by the binding.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[rkyv(with = SharedKeys)]
     pub set: BTreeMap<String, Scalar>,
 }
 
@@ -333,6 +346,7 @@ pub struct UnitData {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
 pub struct FieldData {
     /// Provider's JSON path.
+    #[rkyv(with = Shared)]
     pub name: String,
     /// Value type.
     #[serde(rename = "type")]
@@ -345,15 +359,19 @@ pub struct FieldData {
     pub identifier: bool,
     /// Groups (sorted).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[rkyv(with = rkyv::with::Map<Shared>)]
     pub groups: Vec<String>,
     /// Concepts (sorted).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[rkyv(with = rkyv::with::Map<Shared>)]
     pub concepts: Vec<String>,
     /// Qualifiers.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[rkyv(with = SharedKeys)]
     pub qualifiers: BTreeMap<String, String>,
     /// Factor from this field's unit to each concept's canonical unit.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[rkyv(with = SharedKeys)]
     pub concept_factors: BTreeMap<String, f64>,
     /// Effective source type (field override or tool).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -363,9 +381,11 @@ pub struct FieldData {
     pub licence: Option<Arc<LicenceData>>,
     /// Wire encoding when it differs from the type.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[rkyv(with = rkyv::with::Map<Shared>)]
     pub encoding: Option<String>,
     /// Missing-value marker.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[rkyv(with = rkyv::with::Map<Shared>)]
     pub missing_value: Option<String>,
     /// Whether every record carries the field, when declared.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -375,6 +395,7 @@ pub struct FieldData {
     pub nullable: Option<bool>,
     /// Description.
     #[serde(default, skip_serializing_if = "skip_prose")]
+    #[rkyv(with = rkyv::with::Map<Shared>)]
     pub description: Option<String>,
 }
 
