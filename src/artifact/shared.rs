@@ -133,3 +133,38 @@ where
         Ok(out)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(Archive, Serialize, Deserialize, Debug, PartialEq)]
+    struct Sample {
+        #[rkyv(with = Shared)]
+        a: String,
+        #[rkyv(with = rkyv::with::Map<Shared>)]
+        b: Vec<String>,
+        #[rkyv(with = SharedKeys)]
+        m: BTreeMap<String, u32>,
+    }
+
+    #[test]
+    fn equal_texts_are_written_once_and_round_trip() {
+        let text = "a text long enough not to be inlined";
+        let v = Sample {
+            a: text.into(),
+            b: vec![text.into(), "other text, also long enough".into(), text.into()],
+            m: [(text.to_string(), 1), ("k".to_string(), 2)].into(),
+        };
+        let bytes = sharing(|| rkyv::to_bytes::<rkyv::rancor::Error>(&v)).unwrap();
+        let n = bytes.windows(text.len()).filter(|w| *w == text.as_bytes()).count();
+        assert_eq!(n, 1);
+        let a = rkyv::access::<ArchivedSample, rkyv::rancor::Error>(&bytes).unwrap();
+        let back: Sample = rkyv::deserialize::<Sample, rkyv::rancor::Error>(a).unwrap();
+        assert_eq!(back, v);
+        // Outside `sharing`, every text is written where it is used (still valid).
+        let plain = rkyv::to_bytes::<rkyv::rancor::Error>(&v).unwrap();
+        let n = plain.windows(text.len()).filter(|w| *w == text.as_bytes()).count();
+        assert_eq!(n, 4);
+    }
+}
