@@ -12,21 +12,73 @@
 //! | 16 | 8 | graph section length `G` (u64) |
 //! | 24 | 32 | blake3 of the routing section |
 //! | 56 | 32 | blake3 of the graph section |
-//! | 88 | 8 | zero |
-//! | 96 | `R` | routing section: rkyv 0.8 archive of the artifact without its graph |
+//! | 88 | 8 | length `T` of the tool area at the start of the routing section (u64) |
+//! | 96 | `R` | routing section: the tool area (`T` bytes: one rkyv 0.8 archive per tool, each starting at a multiple of 16), then the root archive (the artifact without its graph; `tools` is the list of (offset, length) of the tools' archives) |
 //! | 96 + `R` | `G` | graph section: MessagePack of the `graph` (nodes and edges) |
 //!
-//! The routing section starts at a multiple of 16 from the start of the file, so a memory map
-//! (page-aligned) satisfies the archive's alignment. Its strings behind shared pointers (unit
-//! spellings, dimensions, source types, licences, provenance) are written once and shared. The
-//! routing section carries the artifact's `content_hash`, which is defined over the JSON form
-//! (see [`super::io`]); the two section hashes protect the bytes of this file.
+//! Every archive starts at a multiple of 16 from the start of the file, so a memory map
+//! (page-aligned) satisfies its alignment. Each tool is its own archive so that the tools are
+//! validated in parallel (and their shared strings are looked up in small tables); texts that a
+//! tool repeats, and the unit, source type and licence values behind shared pointers, are
+//! written once per tool. The routing section carries the artifact's `content_hash`, which is
+//! defined over the JSON form (see [`super::io`]); the two section hashes protect the bytes of
+//! this file.
 
 use super::lazy::{Backing, LazyMap, LazyVec};
-use super::{ArchivedFrozenGraph, FORMAT_VERSION, FrozenGraph, GraphData, Indices, LoadError};
-use rkyv::rancor::Error as RkyvError;
+use super::{
+    ArchivedFrozenGraph, ArchivedToolData, FORMAT_VERSION, FrozenGraph, GraphData, Indices,
+    LoadError, ToolData,
+};
+use rayon::prelude::*;
+use rkyv::rancor::{Error as RkyvError, Fallible};
+use rkyv::ser::{Allocator, Writer};
+use rkyv::vec::{ArchivedVec, VecResolver};
+use rkyv::with::{ArchiveWith, SerializeWith};
+use std::cell::RefCell;
 use std::io::{Seek, SeekFrom, Write};
 use std::sync::Arc;
+
+/// Where one tool's archive sits in the tool area.
+#[derive(Clone, Copy, Debug, rkyv::Archive, rkyv::Serialize)]
+pub struct ToolSpan {
+    /// Byte offset from the start of the routing section (a multiple of 16).
+    pub offset: u64,
+    /// Length in bytes.
+    pub len: u64,
+}
+
+thread_local! {
+    /// The spans of the tool archives being written on this thread (set by [`write`]).
+    static SPANS: RefCell<Vec<ToolSpan>> = const { RefCell::new(Vec::new()) };
+}
+
+/// `with` wrapper for `FrozenGraph::tools` in the root archive: the list of [`ToolSpan`]s of
+/// the tools' own archives (written before the root by [`write`]).
+pub struct ToolSpans;
+
+impl ArchiveWith<LazyVec<ToolData>> for ToolSpans {
+    type Archived = ArchivedVec<ArchivedToolSpan>;
+    type Resolver = VecResolver;
+    fn resolve_with(
+        _: &LazyVec<ToolData>,
+        resolver: VecResolver,
+        out: rkyv::Place<Self::Archived>,
+    ) {
+        let n = SPANS.with(|s| s.borrow().len());
+        ArchivedVec::resolve_from_len(n, resolver, out);
+    }
+}
+
+impl<S> SerializeWith<LazyVec<ToolData>, S> for ToolSpans
+where
+    S: Fallible + Allocator + Writer + ?Sized,
+    S::Error: rkyv::rancor::Source,
+{
+    fn serialize_with(_: &LazyVec<ToolData>, s: &mut S) -> Result<VecResolver, S::Error> {
+        let spans = SPANS.with(|sp| sp.borrow().clone());
+        ArchivedVec::serialize_from_slice(&spans, s)
+    }
+}
 
 /// First four bytes of every binary artifact.
 pub const MAGIC: &[u8; 4] = b"SRGB";
@@ -70,14 +122,36 @@ fn finish<W: Write>(w: std::io::BufWriter<Hashing<W>>) -> std::io::Result<(u64, 
 }
 
 /// Stream the binary artifact into `out` (positioned at its start), then patch the header.
+/// The tools' archives are built in parallel and written in tool order.
 pub fn write<W: Write + Seek>(fg: &FrozenGraph, out: &mut W) -> std::io::Result<()> {
+    let tools: Vec<rkyv::util::AlignedVec> = (0..fg.tools.len())
+        .into_par_iter()
+        .map(|i| super::shared::sharing(|| rkyv::to_bytes::<RkyvError>(&fg.tools[i])))
+        .collect::<Result<_, _>>()
+        .map_err(std::io::Error::other)?;
     out.write_all(&[0u8; HEADER_LEN])?;
-    let w = hashing(&mut *out);
-    let w = super::shared::sharing(|| {
+    let mut w = hashing(&mut *out);
+    let mut spans = Vec::with_capacity(tools.len());
+    let mut at = 0u64;
+    for t in &tools {
+        spans.push(ToolSpan {
+            offset: at,
+            len: t.len() as u64,
+        });
+        w.write_all(t)?;
+        at += t.len() as u64;
+        let pad = (16 - at % 16) % 16;
+        w.write_all(&[0u8; 16][..pad as usize])?;
+        at += pad;
+    }
+    drop(tools);
+    let tool_area = at;
+    let old = SPANS.with(|s| s.replace(spans));
+    let root = super::shared::sharing(|| {
         rkyv::api::high::to_bytes_in::<_, RkyvError>(fg, rkyv::ser::writer::IoWriter::new(w))
-    })
-    .map_err(std::io::Error::other)?
-    .into_inner();
+    });
+    SPANS.with(|s| *s.borrow_mut() = old);
+    let w = root.map_err(std::io::Error::other)?.into_inner();
     let (routing_len, routing_hash) = finish(w)?;
     let mut w = hashing(&mut *out);
     rmp_serde::encode::write_named(&mut w, &fg.graph).map_err(std::io::Error::other)?;
@@ -89,7 +163,7 @@ pub fn write<W: Write + Seek>(fg: &FrozenGraph, out: &mut W) -> std::io::Result<
     head.extend_from_slice(&graph_len.to_le_bytes());
     head.extend_from_slice(routing_hash.as_bytes());
     head.extend_from_slice(graph_hash.as_bytes());
-    head.resize(HEADER_LEN, 0);
+    head.extend_from_slice(&tool_area.to_le_bytes());
     out.seek(SeekFrom::Start(0))?;
     out.write_all(&head)?;
     out.seek(SeekFrom::End(0))?;
@@ -108,6 +182,7 @@ pub fn to_bytes(fg: &FrozenGraph) -> Vec<u8> {
 /// The checked header of a binary artifact.
 struct Header {
     routing: std::ops::Range<usize>,
+    tool_area: usize,
     graph: std::ops::Range<usize>,
     routing_hash: [u8; 32],
     graph_hash: [u8; 32],
@@ -145,12 +220,19 @@ fn header(bytes: &[u8]) -> Result<Header, LoadError> {
         )));
     }
     let (r, g) = (r as usize, g as usize);
+    let t = u64_at(bytes, 88);
+    if t > r as u64 || t % 16 != 0 {
+        return Err(LoadError::Malformed(format!(
+            "binary artifact: tool area of {t} bytes does not fit a routing section of {r}"
+        )));
+    }
     let mut routing_hash = [0u8; 32];
     routing_hash.copy_from_slice(&bytes[24..56]);
     let mut graph_hash = [0u8; 32];
     graph_hash.copy_from_slice(&bytes[56..88]);
     Ok(Header {
         routing: HEADER_LEN..HEADER_LEN + r,
+        tool_area: t as usize,
         graph: HEADER_LEN + r..HEADER_LEN + r + g,
         routing_hash,
         graph_hash,
@@ -209,7 +291,12 @@ pub(crate) fn load_file(file: &std::fs::File, with_graph: bool) -> Result<Frozen
         None
     };
     let routing = h.routing.clone();
-    let fg = load_routing_section(Arc::new(Bytes::Map(map)), routing, &h.routing_hash)?;
+    let fg = load_routing_section(
+        Arc::new(Bytes::Map(map)),
+        routing,
+        h.tool_area,
+        &h.routing_hash,
+    )?;
     Ok(with(fg, graph))
 }
 
@@ -224,7 +311,7 @@ pub(crate) fn load_slice(bytes: &[u8], with_graph: bool) -> Result<FrozenGraph, 
     let mut v = rkyv::util::AlignedVec::<16>::with_capacity(h.routing.len());
     v.extend_from_slice(&bytes[h.routing.clone()]);
     let len = v.len();
-    let fg = load_routing_section(Arc::new(Bytes::Aligned(v)), 0..len, &h.routing_hash)?;
+    let fg = load_routing_section(Arc::new(Bytes::Aligned(v)), 0..len, h.tool_area, &h.routing_hash)?;
     Ok(with(fg, graph))
 }
 
@@ -242,19 +329,45 @@ fn load_graph(bytes: &[u8], h: &Header) -> Result<GraphData, LoadError> {
         .map_err(|e| LoadError::Malformed(format!("graph section of the binary artifact: {e}")))
 }
 
+/// Validate the root archive and every tool's archive (in parallel); returns the root and the
+/// tools' archived roots.
+fn validate(
+    section: &[u8],
+    tool_area: usize,
+) -> Result<(&ArchivedFrozenGraph, Vec<usize>), String> {
+    let (tools, root) = section.split_at(tool_area);
+    let a = rkyv::access::<ArchivedFrozenGraph, RkyvError>(root).map_err(|e| e.to_string())?;
+    let ptrs = a
+        .tools
+        .as_slice()
+        .par_iter()
+        .enumerate()
+        .map(|(i, span)| {
+            let (off, len) = (span.offset.to_native(), span.len.to_native());
+            let bytes = off
+                .checked_add(len)
+                .filter(|end| off % 16 == 0 && *end <= tools.len() as u64)
+                .map(|end| &tools[off as usize..end as usize])
+                .ok_or_else(|| format!("tool {i}: archive span {off}+{len} is out of bounds"))?;
+            rkyv::access::<ArchivedToolData, RkyvError>(bytes)
+                .map(|t| t as *const ArchivedToolData as usize)
+                .map_err(|e| format!("tool {i}: {e}"))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    Ok((a, ptrs))
+}
+
 fn load_routing_section(
     backing: Arc<Bytes>,
     range: std::ops::Range<usize>,
+    tool_area: usize,
     recorded: &[u8; 32],
 ) -> Result<FrozenGraph, LoadError> {
     let section = &backing.as_slice()[range];
-    // Hash on one core while the other validates.
-    let (checked, actual) = rayon::join(
-        || rkyv::access::<ArchivedFrozenGraph, RkyvError>(section),
-        || hash(section),
-    );
+    // Hash while validating (both spread over every core).
+    let (checked, actual) = rayon::join(|| validate(section, tool_area), || hash(section));
     verify(recorded, actual)?;
-    let a = checked.map_err(|e| {
+    let (a, tool_ptrs) = checked.map_err(|e| {
         LoadError::Malformed(format!("routing section of the binary artifact: {e}"))
     })?;
     let owner: Backing = backing.clone();
@@ -281,7 +394,15 @@ fn load_routing_section(
         content_hash: a.content_hash.as_str().to_string(),
         routing_fingerprint: a.routing_fingerprint.as_str().to_string(),
         graph: GraphData::default(),
-        tools: unsafe { LazyVec::archived(&a.tools, owner) },
+        tools: unsafe {
+            LazyVec::archived(
+                tool_ptrs
+                    .into_iter()
+                    .map(|p| p as *const ArchivedToolData)
+                    .collect(),
+                owner,
+            )
+        },
         intents: rkyv::deserialize(&a.intents).map_err(de)?,
         concepts: rkyv::deserialize(&a.concepts).map_err(de)?,
         domains: rkyv::deserialize(&a.domains).map_err(de)?,

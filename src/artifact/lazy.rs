@@ -23,6 +23,24 @@ use std::sync::{Arc, OnceLock};
 /// by every value that points into them.
 pub(crate) type Backing = Arc<dyn std::any::Any + Send + Sync>;
 
+/// Read-only pointers to archived values, valid while the [`Backing`] beside them lives. Each
+/// has been validated (bytecheck) before the view is made.
+struct ArchPtrs<A> {
+    ptrs: Box<[*const A]>,
+}
+
+impl<A> ArchPtrs<A> {
+    fn get(&self, i: usize) -> &A {
+        // SAFETY: every pointer is the validated root of an archive inside the backing bytes,
+        // which the owning value keeps alive (the `_backing` field) and which are never written.
+        unsafe { &*self.ptrs[i] }
+    }
+}
+
+// SAFETY: as for `ArchSlice`.
+unsafe impl<A> Send for ArchPtrs<A> {}
+unsafe impl<A> Sync for ArchPtrs<A> {}
+
 /// A read-only view of `len` archived values at `ptr`, valid while the [`Backing`] beside it
 /// lives. The archive has been validated (bytecheck) before a view is made.
 struct ArchSlice<A> {
@@ -76,7 +94,7 @@ impl<T> Stored for T where
 enum VecRepr<T: Archive> {
     Owned(Vec<T>),
     Archived {
-        items: ArchSlice<T::Archived>,
+        items: ArchPtrs<T::Archived>,
         cells: Box<[OnceLock<T>]>,
         _backing: Backing,
     },
@@ -89,19 +107,18 @@ pub struct LazyVec<T: Archive> {
 }
 
 impl<T: Stored> LazyVec<T> {
-    /// A view over an archived list.
+    /// A view over archived elements (each the validated root of its own archive).
     ///
     /// # Safety
-    /// `items` must point into validated bytes that `backing` keeps alive and unchanged.
-    pub(crate) unsafe fn archived(items: &ArchivedVec<T::Archived>, backing: Backing) -> Self {
-        let s = items.as_slice();
+    /// Every pointer must point at validated bytes that `backing` keeps alive and unchanged.
+    pub(crate) unsafe fn archived(items: Vec<*const T::Archived>, backing: Backing) -> Self {
+        let n = items.len();
         LazyVec {
             repr: VecRepr::Archived {
-                items: ArchSlice {
-                    ptr: s.as_ptr(),
-                    len: s.len(),
+                items: ArchPtrs {
+                    ptrs: items.into_boxed_slice(),
                 },
-                cells: (0..s.len()).map(|_| OnceLock::new()).collect(),
+                cells: (0..n).map(|_| OnceLock::new()).collect(),
                 _backing: backing,
             },
         }
@@ -111,7 +128,7 @@ impl<T: Stored> LazyVec<T> {
     pub fn len(&self) -> usize {
         match &self.repr {
             VecRepr::Owned(v) => v.len(),
-            VecRepr::Archived { items, .. } => items.len,
+            VecRepr::Archived { items, .. } => items.ptrs.len(),
         }
     }
 
@@ -242,35 +259,6 @@ impl<T: Stored + serde::Serialize> serde::Serialize for LazyVec<T> {
 impl<'de, T: Archive + serde::Deserialize<'de>> serde::Deserialize<'de> for LazyVec<T> {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         Vec::<T>::deserialize(d).map(Into::into)
-    }
-}
-
-impl<T: Archive> Archive for LazyVec<T> {
-    type Archived = ArchivedVec<T::Archived>;
-    type Resolver = VecResolver;
-    fn resolve(&self, resolver: VecResolver, out: Place<Self::Archived>) {
-        let len = match &self.repr {
-            VecRepr::Owned(v) => v.len(),
-            VecRepr::Archived { items, .. } => items.len,
-        };
-        ArchivedVec::resolve_from_len(len, resolver, out);
-    }
-}
-
-impl<T, S> rkyv::Serialize<S> for LazyVec<T>
-where
-    T: Stored + rkyv::Serialize<S>,
-    S: Fallible + Allocator + Writer + ?Sized,
-    S::Error: Source,
-{
-    fn serialize(&self, s: &mut S) -> Result<VecResolver, S::Error> {
-        match &self.repr {
-            VecRepr::Owned(v) => ArchivedVec::serialize_from_slice(v, s),
-            VecRepr::Archived { .. } => ArchivedVec::<T::Archived>::serialize_from_iter::<T, _, _>(
-                self.iter(),
-                s,
-            ),
-        }
     }
 }
 

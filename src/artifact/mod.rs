@@ -126,6 +126,7 @@ pub struct FrozenGraph {
     pub graph: GraphData,
     /// Tools sorted by id (archive-backed and converted on first read when loaded from
     /// `graph.bin`).
+    #[rkyv(with = bin::ToolSpans)]
     pub tools: LazyVec<ToolData>,
     /// Intents sorted by id.
     pub intents: Vec<IntentData>,
