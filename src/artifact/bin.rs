@@ -349,7 +349,12 @@ fn validate(
                 .filter(|end| off % 16 == 0 && *end <= tools.len() as u64)
                 .map(|end| &tools[off as usize..end as usize])
                 .ok_or_else(|| format!("tool {i}: archive span {off}+{len} is out of bounds"))?;
-            rkyv::access::<ArchivedToolData, RkyvError>(bytes)
+            // Sized for the tool's shared pointers up front (no rehashing while validating).
+            let mut ctx = rkyv::validation::Validator::new(
+                rkyv::validation::archive::ArchiveValidator::new(bytes),
+                rkyv::validation::shared::SharedValidator::with_capacity(bytes.len() / 48),
+            );
+            rkyv::api::access_with_context::<ArchivedToolData, _, RkyvError>(bytes, &mut ctx)
                 .map(|t| t as *const ArchivedToolData as usize)
                 .map_err(|e| format!("tool {i}: {e}"))
         })

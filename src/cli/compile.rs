@@ -210,7 +210,11 @@ pub fn run_compile(args: CompileArgs) -> u8 {
         return super::EXIT_USAGE;
     }
     io::remove_stale_temps(&args.out);
-    if compiled.graph.content_hash.is_empty() && matches!(compiled.format, ArtifactFormat::Bin) {
+    // The binary form carries the JSON form's content hash: compute it first (streamed, no
+    // copy) rather than cloning the artifact to give it one.
+    if compiled.graph.content_hash.is_empty()
+        && matches!(compiled.format, ArtifactFormat::Bin | ArtifactFormat::Both)
+    {
         compiled.graph.content_hash = io::json_content_hash(&compiled.graph);
     }
     // All files or none: a failure leaves every previous file untouched.
