@@ -311,7 +311,12 @@ pub(crate) fn load_slice(bytes: &[u8], with_graph: bool) -> Result<FrozenGraph, 
     let mut v = rkyv::util::AlignedVec::<16>::with_capacity(h.routing.len());
     v.extend_from_slice(&bytes[h.routing.clone()]);
     let len = v.len();
-    let fg = load_routing_section(Arc::new(Bytes::Aligned(v)), 0..len, h.tool_area, &h.routing_hash)?;
+    let fg = load_routing_section(
+        Arc::new(Bytes::Aligned(v)),
+        0..len,
+        h.tool_area,
+        &h.routing_hash,
+    )?;
     Ok(with(fg, graph))
 }
 

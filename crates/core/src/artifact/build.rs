@@ -243,7 +243,6 @@ where
     }
 }
 
-
 /// One tool's routing table (Algorithm 1 reads these: endpoints, parameters with bindings,
 /// fields with their attachable metadata).
 fn compile_tool(

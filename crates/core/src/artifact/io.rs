@@ -674,9 +674,11 @@ mod tests {
         let fg = shipped();
         let mut bin = to_bin_bytes(&fg);
         bin[4..8].copy_from_slice(&1u32.to_le_bytes());
-        let json = String::from_utf8(to_json_bytes(&fg))
-            .unwrap()
-            .replacen("\"format_version\":2", "\"format_version\":1", 1);
+        let json = String::from_utf8(to_json_bytes(&fg)).unwrap().replacen(
+            "\"format_version\":2",
+            "\"format_version\":1",
+            1,
+        );
         // A version-1 file as written by the previous release: indented, MessagePack binary.
         let v1_json = json.replacen("{", "{\n  ", 1);
         let mut v1_bin = b"SRGB".to_vec();
@@ -720,9 +722,10 @@ mod tests {
         assert!(pretty.starts_with(b"{\n  \"format_version\": 2,"));
         assert_eq!(load(&p).unwrap(), fg);
         assert!(is_current(&fg, &p));
-        let edited = String::from_utf8(pretty)
-            .unwrap()
-            .replacen("\"priority\": 90", "\"priority\": 91", 1);
+        let edited =
+            String::from_utf8(pretty)
+                .unwrap()
+                .replacen("\"priority\": 90", "\"priority\": 91", 1);
         assert!(matches!(
             load_bytes(edited.as_bytes()),
             Err(LoadError::HashMismatch { .. })

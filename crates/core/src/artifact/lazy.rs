@@ -357,7 +357,9 @@ impl<V: Stored> LazyMap<V> {
     }
 
     /// Entries in key order.
-    pub fn iter(&self) -> impl DoubleEndedIterator<Item = (&String, &V)> + ExactSizeIterator + Clone {
+    pub fn iter(
+        &self,
+    ) -> impl DoubleEndedIterator<Item = (&String, &V)> + ExactSizeIterator + Clone {
         (0..self.len()).map(move |i| self.entry(i))
     }
 

@@ -17,8 +17,8 @@ pub mod shared;
 use crate::graph::build::{GEdge, GNode};
 use crate::model::{Scalar, Template};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 use shared::{Shared, SharedKeys};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 pub use io::{LoadError, load, load_bytes, load_routing, load_routing_bytes};
@@ -143,7 +143,17 @@ pub struct FrozenGraph {
 }
 
 /// Project identity.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
+#[derive(
+    Clone,
+    Debug,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
 pub struct ProjectInfo {
     /// Name.
     pub name: String,
@@ -162,7 +172,17 @@ pub struct GraphData {
 }
 
 /// An id with an optional description.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
+#[derive(
+    Clone,
+    Debug,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
 pub struct NamedData {
     /// Id.
     pub id: String,
@@ -172,7 +192,17 @@ pub struct NamedData {
 }
 
 /// Provenance ready to attach to plan fields.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
+#[derive(
+    Clone,
+    Debug,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
 pub struct ProvenanceData {
     /// Publisher.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -189,7 +219,17 @@ pub struct ProvenanceData {
 }
 
 /// Licence ready to attach to plan fields.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
+#[derive(
+    Clone,
+    Debug,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
 pub struct LicenceData {
     /// SPDX expression or LicenseRef.
     pub spdx: String,
@@ -207,7 +247,16 @@ pub struct LicenceData {
 }
 
 /// A tool with its routing data.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
+#[derive(
+    Clone,
+    Debug,
+    PartialEq,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
 pub struct ToolData {
     /// Id.
     pub id: String,
@@ -246,7 +295,16 @@ pub struct ToolData {
 }
 
 /// An endpoint with its parameters and fields.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
+#[derive(
+    Clone,
+    Debug,
+    PartialEq,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
 pub struct EndpointData {
     /// Id.
     pub id: String,
@@ -284,7 +342,16 @@ pub struct EndpointData {
 }
 
 /// A parameter.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
+#[derive(
+    Clone,
+    Debug,
+    PartialEq,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
 pub struct ParamData {
     /// Provider's name.
     #[rkyv(with = Shared)]
@@ -317,7 +384,16 @@ pub struct ParamData {
 }
 
 /// A binding from a concept.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
+#[derive(
+    Clone,
+    Debug,
+    PartialEq,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
 pub struct BindingData {
     /// Concept id.
     #[rkyv(with = Shared)]
@@ -332,7 +408,16 @@ pub struct BindingData {
 }
 
 /// Unit metadata of a field.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
+#[derive(
+    Clone,
+    Debug,
+    PartialEq,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
 pub struct UnitData {
     /// Canonical spelling.
     pub canonical: Arc<str>,
@@ -344,7 +429,16 @@ pub struct UnitData {
 }
 
 /// A response field with everything a plan attaches.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
+#[derive(
+    Clone,
+    Debug,
+    PartialEq,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
 pub struct FieldData {
     /// Provider's JSON path.
     #[rkyv(with = Shared)]
@@ -401,7 +495,16 @@ pub struct FieldData {
 }
 
 /// An intent with its precomputed candidates.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
+#[derive(
+    Clone,
+    Debug,
+    PartialEq,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
 pub struct IntentData {
     /// Id.
     pub id: String,
@@ -420,7 +523,16 @@ pub struct IntentData {
 }
 
 /// A concept.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
+#[derive(
+    Clone,
+    Debug,
+    PartialEq,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
 pub struct ConceptData {
     /// Id.
     pub id: String,
@@ -441,7 +553,21 @@ pub struct ConceptData {
 }
 
 /// How a field matches a concept.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum MatchKind {
     /// The field carries the concept and its name is the concept's id or one of its aliases.
@@ -465,7 +591,21 @@ impl MatchKind {
 }
 
 /// A (tool, endpoint, field) posting of a concept.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
 pub struct Posting {
     /// Tool index.
     pub tool: u32,
@@ -478,7 +618,21 @@ pub struct Posting {
 }
 
 /// A (tool, endpoint, parameter) reference.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
 pub struct ParamPosting {
     /// Tool index.
     pub tool: u32,
@@ -489,7 +643,21 @@ pub struct ParamPosting {
 }
 
 /// A field reference.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
 pub struct FieldKey {
     /// Tool index.
     pub tool: u32,
@@ -500,7 +668,9 @@ pub struct FieldKey {
 }
 
 /// Precomputed indices (issue: "routing never scans the whole schema").
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, rkyv::Archive, rkyv::Serialize)]
+#[derive(
+    Clone, Debug, Default, PartialEq, Serialize, Deserialize, rkyv::Archive, rkyv::Serialize,
+)]
 pub struct Indices {
     /// Normalised alias text (and every concept id) -> concept ids.
     pub alias_to_concept: LazyMap<Vec<String>>,

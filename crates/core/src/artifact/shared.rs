@@ -95,7 +95,11 @@ pub struct SharedKeys;
 impl<V: Archive> ArchiveWith<BTreeMap<String, V>> for SharedKeys {
     type Archived = ArchivedVec<Entry<ArchivedShared, V::Archived>>;
     type Resolver = VecResolver;
-    fn resolve_with(field: &BTreeMap<String, V>, resolver: VecResolver, out: Place<Self::Archived>) {
+    fn resolve_with(
+        field: &BTreeMap<String, V>,
+        resolver: VecResolver,
+        out: Place<Self::Archived>,
+    ) {
         ArchivedVec::resolve_from_len(field.len(), resolver, out);
     }
 }
@@ -106,11 +110,12 @@ where
     S: Fallible + Allocator + Writer + ?Sized,
 {
     fn serialize_with(field: &BTreeMap<String, V>, s: &mut S) -> Result<VecResolver, S::Error> {
-        let entries: Vec<rkyv::collections::util::EntryAdapter<SharedKey<'_>, &V, SharedKey<'_>, V>> =
-            field
-                .iter()
-                .map(|(k, v)| rkyv::collections::util::EntryAdapter::new(SharedKey(k), v))
-                .collect();
+        let entries: Vec<
+            rkyv::collections::util::EntryAdapter<SharedKey<'_>, &V, SharedKey<'_>, V>,
+        > = field
+            .iter()
+            .map(|(k, v)| rkyv::collections::util::EntryAdapter::new(SharedKey(k), v))
+            .collect();
         ArchivedVec::serialize_from_slice(&entries, s)
     }
 }
@@ -153,18 +158,28 @@ mod tests {
         let text = "a text long enough not to be inlined";
         let v = Sample {
             a: text.into(),
-            b: vec![text.into(), "other text, also long enough".into(), text.into()],
+            b: vec![
+                text.into(),
+                "other text, also long enough".into(),
+                text.into(),
+            ],
             m: [(text.to_string(), 1), ("k".to_string(), 2)].into(),
         };
         let bytes = sharing(|| rkyv::to_bytes::<rkyv::rancor::Error>(&v)).unwrap();
-        let n = bytes.windows(text.len()).filter(|w| *w == text.as_bytes()).count();
+        let n = bytes
+            .windows(text.len())
+            .filter(|w| *w == text.as_bytes())
+            .count();
         assert_eq!(n, 1);
         let a = rkyv::access::<ArchivedSample, rkyv::rancor::Error>(&bytes).unwrap();
         let back: Sample = rkyv::deserialize::<Sample, rkyv::rancor::Error>(a).unwrap();
         assert_eq!(back, v);
         // Outside `sharing`, every text is written where it is used (still valid).
         let plain = rkyv::to_bytes::<rkyv::rancor::Error>(&v).unwrap();
-        let n = plain.windows(text.len()).filter(|w| *w == text.as_bytes()).count();
+        let n = plain
+            .windows(text.len())
+            .filter(|w| *w == text.as_bytes())
+            .count();
         assert_eq!(n, 4);
     }
 }
