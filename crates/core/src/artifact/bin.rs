@@ -221,7 +221,7 @@ fn header(bytes: &[u8]) -> Result<Header, LoadError> {
     }
     let (r, g) = (r as usize, g as usize);
     let t = u64_at(bytes, 88);
-    if t > r as u64 || t % 16 != 0 {
+    if t > r as u64 || !t.is_multiple_of(16) {
         return Err(LoadError::Malformed(format!(
             "binary artifact: tool area of {t} bytes does not fit a routing section of {r}"
         )));
@@ -351,7 +351,7 @@ fn validate(
             let (off, len) = (span.offset.to_native(), span.len.to_native());
             let bytes = off
                 .checked_add(len)
-                .filter(|end| off % 16 == 0 && *end <= tools.len() as u64)
+                .filter(|end| off.is_multiple_of(16) && *end <= tools.len() as u64)
                 .map(|end| &tools[off as usize..end as usize])
                 .ok_or_else(|| format!("tool {i}: archive span {off}+{len} is out of bounds"))?;
             // Sized for the tool's shared pointers up front (no rehashing while validating).

@@ -524,7 +524,7 @@ impl Lexical<'_> {
                 .map(|pc| {
                     g.index
                         .param_postings
-                        .get(*pc)
+                        .get(pc)
                         .map(|l| l.iter().filter(|p| cands.contains(&p.tool)).count())
                         .unwrap_or(0)
                 })
