@@ -30,7 +30,7 @@ class LoadError(SchemaRouterError):
     """A file or project could not be read."""
 
 class ArtifactError(SchemaRouterError):
-    """A file is not a valid artifact (malformed, newer format, or content hash mismatch)."""
+    """A file is not a valid artifact (malformed, an older or newer format, or content hash mismatch)."""
 
 class RouteError(SchemaRouterError):
     """Bad routing input: an invalid Understanding, projection or ``k``."""

@@ -137,7 +137,7 @@ fn tampered_truncated_and_newer_artifacts_are_refused() {
     assert_eq!(io::load_bytes(&bytes).unwrap(), g);
     // Tamper with a value.
     let text = String::from_utf8(bytes.clone()).unwrap();
-    let tampered = text.replacen("\"priority\": 90", "\"priority\": 91", 1);
+    let tampered = text.replacen("\"priority\":90", "\"priority\":91", 1);
     assert_ne!(tampered, text);
     assert!(matches!(
         io::load_bytes(tampered.as_bytes()),
@@ -149,21 +149,21 @@ fn tampered_truncated_and_newer_artifacts_are_refused() {
         Err(LoadError::Malformed(_))
     ));
     // Newer format.
-    let newer = text.replacen("\"format_version\": 1", "\"format_version\": 99", 1);
+    let newer = text.replacen("\"format_version\":2", "\"format_version\":99", 1);
     let err = io::load_bytes(newer.as_bytes()).unwrap_err();
     assert!(
         matches!(
             err,
             LoadError::NewerFormat {
                 found: 99,
-                supported: 1
+                supported: 2
             }
         ),
         "{err}"
     );
     assert_eq!(
         err.to_string(),
-        "the artifact has format version 99, newer than this schemarouter reads (1); upgrade schemarouter or recompile the artifact"
+        "the artifact has format version 99, newer than this schemarouter reads (2); upgrade schemarouter or recompile the artifact"
     );
     // Binary form round-trips and detects tampering too.
     let bin = io::to_bin_bytes(&g);

@@ -77,7 +77,10 @@ fn compile_files(files: &[(String, String)]) -> Vec<u8> {
     let c = schemarouter::lint::check_loaded(loaded);
     assert!(!c.has_errors(), "{:?}", c.diagnostics);
     let g = artifact::build::compile(&c.project, &c.index, &c.units);
-    artifact::io::to_json_bytes(&g)
+    // Both forms: the compact JSON and the binary artifact.
+    let mut bytes = artifact::io::to_json_bytes(&g);
+    bytes.extend(artifact::io::to_bin_bytes(&g));
+    bytes
 }
 
 proptest! {

@@ -157,10 +157,11 @@ impl Router {
         let shown = path.display().to_string();
         let (loaded, prompt) = py
             .detach(|| {
-                let bytes =
-                    std::fs::read(&path).map_err(|e| (true, format!("cannot read: {e}")))?;
-                let g = schemarouter::artifact::io::load_routing_bytes(&bytes)
-                    .map_err(|e| (false, e.to_string()))?;
+                // `graph.bin` is memory-mapped; only the routing part is read.
+                let g = schemarouter::artifact::io::load_routing(&path).map_err(|e| match e {
+                    schemarouter::artifact::LoadError::Io(e) => (true, format!("cannot read: {e}")),
+                    e => (false, e.to_string()),
+                })?;
                 let prompt = std::fs::read_to_string(path.with_file_name("intent_prompt.txt"))
                     .unwrap_or_else(|_| schemarouter::prompt::render(&g, None));
                 Ok::<_, (bool, String)>((Loaded::new(g, |g| Lexical::new(g)), prompt))

@@ -17,9 +17,14 @@ pub struct CompileArgs {
     /// Output folder for `graph.json` (or `graph.bin`) and `intent_prompt.txt`.
     #[arg(long, default_value = "build")]
     pub out: PathBuf,
-    /// Artifact form: `json` (default), `bin` (compact MessagePack), or `both`.
+    /// Artifact form: `json` (default, compact), `bin` (the memory-mapped binary form that
+    /// `route` opens fastest), or `both`.
     #[arg(long, value_enum, default_value_t = ArtifactFormat::Json)]
     pub format: ArtifactFormat,
+    /// Write `graph.json` indented, for people (it carries the compact form's content hash and
+    /// loads more slowly).
+    #[arg(long)]
+    pub pretty: bool,
     /// Do not write: exit 1 when the files in --out differ from what compile would write.
     #[arg(long)]
     pub check: bool,
@@ -125,9 +130,17 @@ pub fn compile_project(path: &Path, format: ArtifactFormat) -> Result<Compiled, 
     // File texts are only needed for diagnostics, which are done: free them first (at 10,000
     // tools they are over 100 MB of the peak).
     super::drop_in_background(std::mem::take(&mut checked.project.sources));
-    let graph = artifact::build::compile_unhashed(&checked.project, &checked.index, &checked.units);
-    // The loaded project is no longer needed: free it before the artifact is serialised.
-    super::drop_in_background(checked);
+    // The checked project is consumed: each tool's declaration is freed as its routing table
+    // is built, so the project and the artifact never peak together.
+    let lint::Checked {
+        project,
+        index,
+        units,
+        diagnostics,
+        ..
+    } = checked;
+    super::drop_in_background(diagnostics);
+    let graph = artifact::build::compile_owned(project, index, &units);
     let prompt_text = prompt::render(&graph, template.as_deref());
     Ok(Compiled {
         graph,
@@ -197,7 +210,11 @@ pub fn run_compile(args: CompileArgs) -> u8 {
         return super::EXIT_USAGE;
     }
     io::remove_stale_temps(&args.out);
-    if compiled.graph.content_hash.is_empty() && matches!(compiled.format, ArtifactFormat::Bin) {
+    // The binary form carries the JSON form's content hash: compute it first (streamed, no
+    // copy) rather than cloning the artifact to give it one.
+    if compiled.graph.content_hash.is_empty()
+        && matches!(compiled.format, ArtifactFormat::Bin | ArtifactFormat::Both)
+    {
         compiled.graph.content_hash = io::json_content_hash(&compiled.graph);
     }
     // All files or none: a failure leaves every previous file untouched.
@@ -209,10 +226,15 @@ pub fn run_compile(args: CompileArgs) -> u8 {
     let wants_json = matches!(compiled.format, ArtifactFormat::Json | ArtifactFormat::Both);
     if wants_json {
         let h = &json_hash;
+        let pretty = args.pretty;
         jobs.push((
             args.out.join("graph.json"),
             Box::new(move |f| {
-                *h.borrow_mut() = Some(io::write_json_into(graph, f)?);
+                *h.borrow_mut() = Some(if pretty {
+                    io::write_json_pretty_into(graph, f)?
+                } else {
+                    io::write_json_into(graph, f)?
+                });
                 Ok(())
             }),
         ));

@@ -5,8 +5,9 @@
 use super::*;
 use crate::graph::build as gbuild;
 use crate::graph::index::Index;
-use crate::model::{Licence, Project, normalise_alias};
-use crate::units::{UnitTable, conversion_factor};
+use crate::model::{Decl, Licence, Project, Tool, normalise_alias};
+use crate::units::{UnitCache, UnitTable, conversion_factor};
+use rayon::prelude::*;
 use std::sync::Arc;
 
 fn licence_data(l: &Licence) -> LicenceData {
@@ -31,24 +32,70 @@ pub fn compile(p: &Project, ix: &Index, units: &UnitTable) -> FrozenGraph {
     fg
 }
 
+/// Every unit spelling of the project (concept units and field units).
+fn unit_cache(p: &Project, units: &UnitTable) -> UnitCache {
+    let concepts = p
+        .concepts
+        .iter()
+        .filter_map(|c| c.item.unit.as_ref().map(|u| u.value.as_str()));
+    let fields = p
+        .tools
+        .iter()
+        .flat_map(|t| t.endpoints.iter())
+        .flat_map(|e| e.fields.iter())
+        .filter_map(|f| f.unit.as_ref().map(|u| u.value.as_str()));
+    UnitCache::new(units, concepts.chain(fields))
+}
+
 /// [`compile`] without the content hash (empty): for callers that write the artifact with
 /// [`super::io::write_json`], which computes the hash while writing.
 pub fn compile_unhashed(p: &Project, ix: &Index, units: &UnitTable) -> FrozenGraph {
+    let cache = unit_cache(p, units);
     // The typed graph and the routing tables are independent: build them in parallel.
     let (graph, mut fg) = rayon::join(
         || {
-            let (nodes, edges) = gbuild::build(p, ix, units).into_sorted();
+            let (nodes, edges) = gbuild::build(p, ix, &cache).into_sorted();
             GraphData { nodes, edges }
         },
-        || compile_tables(p, ix, units),
+        || compile_tables(p, p.tools.iter().collect(), &cache),
     );
     fg.graph = graph;
     fg.routing_fingerprint = routing_fingerprint(&fg);
     fg
 }
 
-/// Everything of the artifact but the graph (left empty) and the fingerprint.
-fn compile_tables(p: &Project, _ix: &Index, units: &UnitTable) -> FrozenGraph {
+/// [`compile_unhashed`] that consumes the checked project, so that it and the artifact never
+/// peak together: the typed graph is built first, then each tool's declaration is freed as
+/// soon as its routing table is built (on rayon threads, collected in tool order).
+pub fn compile_owned(mut p: Project, ix: Index, units: &UnitTable) -> FrozenGraph {
+    let cache = unit_cache(&p, units);
+    let (nodes, edges) = gbuild::build(&p, &ix, &cache).into_sorted();
+    drop(ix);
+    let tools = std::mem::take(&mut p.tools);
+    let mut fg = compile_tables(&p, tools, &cache);
+    drop(p);
+    fg.graph = GraphData { nodes, edges };
+    fg.routing_fingerprint = routing_fingerprint(&fg);
+    fg
+}
+
+/// Shared strings for the values many fields repeat (source types), so each is one allocation
+/// and is written once in `graph.bin`.
+#[derive(Default)]
+struct Interner(std::collections::HashMap<String, Arc<str>>);
+
+impl Interner {
+    fn get(&self, s: &str) -> Arc<str> {
+        self.0.get(s).cloned().unwrap_or_else(|| Arc::from(s))
+    }
+}
+
+/// Everything of the artifact but the graph (left empty) and the fingerprint. `tools` are the
+/// tool declarations, borrowed or owned (owned ones are freed as they are converted).
+fn compile_tables<T>(p: &Project, mut tools_in: Vec<T>, cache: &UnitCache) -> FrozenGraph
+where
+    T: std::borrow::Borrow<Decl<Tool>> + Send,
+{
     // Concept canonical units.
     let mut concept_units = BTreeMap::new();
     let mut concepts: Vec<ConceptData> = Vec::new();
@@ -57,18 +104,14 @@ fn compile_tables(p: &Project, _ix: &Index, units: &UnitTable) -> FrozenGraph {
         if !seen_concepts.insert(c.item.id.value.clone()) {
             continue;
         }
-        let unit = c
-            .item
-            .unit
-            .as_ref()
-            .and_then(|u| units.parse(&u.value).ok());
+        let unit = c.item.unit.as_ref().and_then(|u| cache.get(&u.value));
         let dimension = match (&unit, &c.item.dimension) {
-            (Some(u), _) => Some(u.dim.to_string()),
+            (Some(u), _) => Some(u.dimension.to_string()),
             (None, Some(d)) => Some(d.value.clone()),
             _ => None,
         };
         if let Some(u) = &unit {
-            concept_units.insert(c.item.id.value.clone(), u.clone());
+            concept_units.insert(c.item.id.value.clone(), u.unit.clone());
         }
         concepts.push(ConceptData {
             id: c.item.id.value.clone(),
@@ -76,7 +119,7 @@ fn compile_tables(p: &Project, _ix: &Index, units: &UnitTable) -> FrozenGraph {
                 crate::model::ConceptKind::Response => "response".into(),
                 crate::model::ConceptKind::Parameter => "parameter".into(),
             },
-            unit: unit.map(|u| Arc::from(u.canonical)),
+            unit: unit.map(|u| u.canonical.clone()),
             dimension,
             aliases: c
                 .item
@@ -89,174 +132,42 @@ fn compile_tables(p: &Project, _ix: &Index, units: &UnitTable) -> FrozenGraph {
     }
     concepts.sort_by(|a, b| a.id.cmp(&b.id));
 
-    // Tools, sorted by id; endpoints by id; parameters and fields by name.
-    let mut tool_order: Vec<usize> = (0..p.tools.len()).collect();
-    tool_order.sort_by(|a, b| p.tools[*a].id.value.cmp(&p.tools[*b].id.value));
-    tool_order.dedup_by(|a, b| p.tools[*a].id.value == p.tools[*b].id.value);
-    let mut tools = Vec::new();
-    for &ti in &tool_order {
-        let t = &p.tools[ti];
-        let tool_st = opt(&t.source_type);
-        let mut source_types = std::collections::BTreeSet::new();
-        if let Some(st) = &tool_st {
-            source_types.insert(st.clone());
-        }
-        let mut endpoints = Vec::new();
-        let mut total = 0u32;
-        let mut eps: Vec<_> = t.endpoints.iter().collect();
-        eps.sort_by(|a, b| a.id.value.cmp(&b.id.value));
-        eps.dedup_by(|a, b| a.id.value == b.id.value);
-        for e in eps {
-            let mut params: Vec<ParamData> = e
-                .parameters
-                .iter()
-                .map(|x| ParamData {
-                    name: x.name.value.clone(),
-                    ty: x.ty.value.to_string(),
-                    enum_values: x
-                        .enum_values
-                        .as_ref()
-                        .map(|v| v.iter().map(|s| s.value.clone()).collect())
-                        .unwrap_or_default(),
-                    required: x.is_required(),
-                    auth: x.is_auth(),
-                    default: x.default.as_ref().map(|d| d.value.clone()),
-                    bind: x
-                        .bind
-                        .iter()
-                        .map(|b| BindingData {
-                            concept: b.concept.value.clone(),
-                            template: b.template.as_ref().map(|t| t.value.clone()),
-                            set: b
-                                .set
-                                .iter()
-                                .map(|(k, v)| (k.clone(), v.value.clone()))
-                                .collect(),
-                        })
-                        .collect(),
-                    join: opt(&x.join),
-                    description: opt(&x.description),
-                })
-                .collect();
-            params.sort_by(|a, b| a.name.cmp(&b.name));
-            params.dedup_by(|a, b| a.name == b.name);
-            let mut fields: Vec<FieldData> = Vec::new();
-            for f in &e.fields {
-                let unit = f.unit.as_ref().and_then(|u| units.parse(&u.value).ok());
-                let mut concept_factors = BTreeMap::new();
-                if let Some(u) = &unit {
-                    for c in &f.concepts {
-                        if let Some(cu) = concept_units.get(&c.value)
-                            && let Some(factor) = conversion_factor(u, cu)
-                        {
-                            concept_factors.insert(c.value.clone(), factor);
-                        }
-                    }
-                }
-                let st = opt(&f.source_type).or_else(|| tool_st.clone());
-                if let Some(s) = &st {
-                    source_types.insert(s.clone());
-                }
-                let mut groups: Vec<String> = f.groups.iter().map(|g| g.value.clone()).collect();
-                groups.sort();
-                groups.dedup();
-                let mut cs: Vec<String> = f.concepts.iter().map(|g| g.value.clone()).collect();
-                cs.sort();
-                cs.dedup();
-                fields.push(FieldData {
-                    name: f.name.value.clone(),
-                    ty: f.ty.value.to_string(),
-                    unit: unit.map(|u| UnitData {
-                        dimension: Arc::from(u.dim.to_string()),
-                        as_published: f
-                            .unit_as_published
-                            .as_ref()
-                            .map(|s| s.value.clone())
-                            .filter(|s| *s != u.canonical)
-                            .map(Arc::from),
-                        canonical: Arc::from(u.canonical),
-                    }),
-                    identifier: f.is_identifier(),
-                    groups,
-                    concepts: cs,
-                    qualifiers: f
-                        .qualifiers
-                        .iter()
-                        .map(|(k, v)| (k.clone(), v.value.clone()))
-                        .collect(),
-                    concept_factors,
-                    source_type: st.map(Arc::from),
-                    licence: f.licence.as_ref().map(|l| Arc::new(licence_data(l))),
-                    encoding: f.encoding.as_ref().map(|e| e.value.to_string()),
-                    missing_value: opt(&f.missing_value),
-                    required: f.required.as_ref().map(|r| r.value),
-                    nullable: f.nullable.as_ref().map(|r| r.value),
-                    description: opt(&f.description),
-                });
+    // Source types every field may repeat.
+    let mut interner = Interner::default();
+    for t in &tools_in {
+        let t: &Tool = t.borrow();
+        let field_sts = t
+            .endpoints
+            .iter()
+            .flat_map(|e| e.fields.iter())
+            .filter_map(|f| f.source_type.as_ref());
+        for st in t.source_type.iter().chain(field_sts) {
+            if !interner.0.contains_key(&st.value) {
+                interner
+                    .0
+                    .insert(st.value.clone(), Arc::from(st.value.as_str()));
             }
-            fields.sort_by(|a, b| a.name.cmp(&b.name));
-            fields.dedup_by(|a, b| a.name == b.name);
-            let identifiers = fields
-                .iter()
-                .enumerate()
-                .filter(|(_, f)| f.identifier)
-                .map(|(i, _)| i as u32)
-                .collect();
-            let mut group_fields: BTreeMap<String, Vec<u32>> = BTreeMap::new();
-            for (i, f) in fields.iter().enumerate() {
-                for g in &f.groups {
-                    group_fields.entry(g.clone()).or_default().push(i as u32);
-                }
-            }
-            total += fields.len() as u32;
-            endpoints.push(EndpointData {
-                id: e.id.value.clone(),
-                method: serde_json::to_value(e.method.value)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_string))
-                    .unwrap_or_default(),
-                url: e.url.value.clone(),
-                mcp_tool: opt(&e.mcp_tool),
-                destructive: e.is_destructive() && !e.destructive_allowed(),
-                writes: e
-                    .annotations
-                    .as_ref()
-                    .and_then(|a| a.read_only.as_ref())
-                    .is_some_and(|r| !r.value),
-                description: opt(&e.description),
-                records: opt(&e.records),
-                parameters: params,
-                fields,
-                identifiers,
-                group_fields,
-            });
         }
-        let mut names: Vec<String> = t.names.iter().map(|n| n.value.clone()).collect();
-        names.sort();
-        names.dedup();
-        tools.push(ToolData {
-            id: t.id.value.clone(),
-            title: t.title.value.clone(),
-            names,
-            description: opt(&t.description),
-            domain: t.domain.value.clone(),
-            is_web: tool_st.as_deref() == Some("web") || t.domain.value == "web",
-            source_type: tool_st,
-            source_types: source_types.into_iter().collect(),
-            priority: t.priority.as_ref().map(|x| x.value).unwrap_or(0),
-            total_fields: total,
-            provenance: t.provenance.as_ref().map(|pv| {
-                Arc::new(ProvenanceData {
-                    publisher: opt(&pv.publisher),
-                    method: opt(&pv.method),
-                    citation: opt(&pv.citation),
-                    url: opt(&pv.url),
-                })
-            }),
-            licence: t.licence.as_ref().map(|l| Arc::new(licence_data(l))),
-            endpoints,
-        });
     }
+
+    // Tools, sorted by id (the first of duplicate ids wins), converted in parallel and
+    // collected in that order; endpoints by id; parameters and fields by name.
+    tools_in.sort_by(|a, b| {
+        let (a, b): (&Tool, &Tool) = (a.borrow(), b.borrow());
+        a.id.value.cmp(&b.id.value)
+    });
+    tools_in.dedup_by(|a, b| {
+        let (a, b): (&Tool, &Tool) = ((*a).borrow(), (*b).borrow());
+        a.id.value == b.id.value
+    });
+    let tools: Vec<ToolData> = tools_in
+        .into_par_iter()
+        .map(|t| {
+            let out = compile_tool(t.borrow(), &concept_units, cache, &interner);
+            drop(t);
+            out
+        })
+        .collect();
 
     // Intents with candidates (Algorithm 1, lines 3-5, precomputed).
     let mut intents: Vec<IntentData> = Vec::new();
@@ -322,13 +233,182 @@ fn compile_tables(p: &Project, _ix: &Index, units: &UnitTable) -> FrozenGraph {
         content_hash: String::new(),
         routing_fingerprint: String::new(),
         graph: GraphData::default(),
-        tools,
+        tools: tools.into(),
         intents,
         concepts,
         domains,
         groups,
         source_types: p.source_types(),
         index,
+    }
+}
+
+/// One tool's routing table (Algorithm 1 reads these: endpoints, parameters with bindings,
+/// fields with their attachable metadata).
+fn compile_tool(
+    t: &Decl<Tool>,
+    concept_units: &BTreeMap<String, crate::units::Unit>,
+    cache: &UnitCache,
+    interner: &Interner,
+) -> ToolData {
+    let tool_st = opt(&t.source_type);
+    let mut source_types = std::collections::BTreeSet::new();
+    if let Some(st) = &tool_st {
+        source_types.insert(st.clone());
+    }
+    let mut endpoints = Vec::new();
+    let mut total = 0u32;
+    let mut eps: Vec<_> = t.endpoints.iter().collect();
+    eps.sort_by(|a, b| a.id.value.cmp(&b.id.value));
+    eps.dedup_by(|a, b| a.id.value == b.id.value);
+    for e in eps {
+        let mut params: Vec<ParamData> = e
+            .parameters
+            .iter()
+            .map(|x| ParamData {
+                name: x.name.value.clone(),
+                ty: x.ty.value.to_string(),
+                enum_values: x
+                    .enum_values
+                    .as_ref()
+                    .map(|v| v.iter().map(|s| s.value.clone()).collect())
+                    .unwrap_or_default(),
+                required: x.is_required(),
+                auth: x.is_auth(),
+                default: x.default.as_ref().map(|d| d.value.clone()),
+                bind: x
+                    .bind
+                    .iter()
+                    .map(|b| BindingData {
+                        concept: b.concept.value.clone(),
+                        template: b.template.as_ref().map(|t| t.value.clone()),
+                        set: b
+                            .set
+                            .iter()
+                            .map(|(k, v)| (k.clone(), v.value.clone()))
+                            .collect(),
+                    })
+                    .collect(),
+                join: opt(&x.join),
+                description: opt(&x.description),
+            })
+            .collect();
+        params.sort_by(|a, b| a.name.cmp(&b.name));
+        params.dedup_by(|a, b| a.name == b.name);
+        let mut fields: Vec<FieldData> = Vec::new();
+        for f in &e.fields {
+            let unit = f.unit.as_ref().and_then(|u| cache.get(&u.value));
+            let mut concept_factors = BTreeMap::new();
+            if let Some(u) = unit.map(|u| &u.unit) {
+                for c in &f.concepts {
+                    if let Some(cu) = concept_units.get(&c.value)
+                        && let Some(factor) = conversion_factor(u, cu)
+                    {
+                        concept_factors.insert(c.value.clone(), factor);
+                    }
+                }
+            }
+            let st = opt(&f.source_type).or_else(|| tool_st.clone());
+            if let Some(s) = &st {
+                source_types.insert(s.clone());
+            }
+            let mut groups: Vec<String> = f.groups.iter().map(|g| g.value.clone()).collect();
+            groups.sort();
+            groups.dedup();
+            let mut cs: Vec<String> = f.concepts.iter().map(|g| g.value.clone()).collect();
+            cs.sort();
+            cs.dedup();
+            fields.push(FieldData {
+                name: f.name.value.clone(),
+                ty: f.ty.value.to_string(),
+                unit: unit.map(|u| UnitData {
+                    dimension: u.dimension.clone(),
+                    as_published: f
+                        .unit_as_published
+                        .as_ref()
+                        .filter(|s| *s.value != *u.canonical)
+                        .map(|s| Arc::from(s.value.as_str())),
+                    canonical: u.canonical.clone(),
+                }),
+                identifier: f.is_identifier(),
+                groups,
+                concepts: cs,
+                qualifiers: f
+                    .qualifiers
+                    .iter()
+                    .map(|(k, v)| (k.clone(), v.value.clone()))
+                    .collect(),
+                concept_factors,
+                source_type: st.as_deref().map(|s| interner.get(s)),
+                licence: f.licence.as_ref().map(|l| Arc::new(licence_data(l))),
+                encoding: f.encoding.as_ref().map(|e| e.value.to_string()),
+                missing_value: opt(&f.missing_value),
+                required: f.required.as_ref().map(|r| r.value),
+                nullable: f.nullable.as_ref().map(|r| r.value),
+                description: opt(&f.description),
+            });
+        }
+        fields.sort_by(|a, b| a.name.cmp(&b.name));
+        fields.dedup_by(|a, b| a.name == b.name);
+        let identifiers = fields
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| f.identifier)
+            .map(|(i, _)| i as u32)
+            .collect();
+        let mut group_fields: BTreeMap<String, Vec<u32>> = BTreeMap::new();
+        for (i, f) in fields.iter().enumerate() {
+            for g in &f.groups {
+                group_fields.entry(g.clone()).or_default().push(i as u32);
+            }
+        }
+        total += fields.len() as u32;
+        endpoints.push(EndpointData {
+            id: e.id.value.clone(),
+            method: serde_json::to_value(e.method.value)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default(),
+            url: e.url.value.clone(),
+            mcp_tool: opt(&e.mcp_tool),
+            destructive: e.is_destructive() && !e.destructive_allowed(),
+            writes: e
+                .annotations
+                .as_ref()
+                .and_then(|a| a.read_only.as_ref())
+                .is_some_and(|r| !r.value),
+            description: opt(&e.description),
+            records: opt(&e.records),
+            parameters: params,
+            fields,
+            identifiers,
+            group_fields,
+        });
+    }
+    let mut names: Vec<String> = t.names.iter().map(|n| n.value.clone()).collect();
+    names.sort();
+    names.dedup();
+    ToolData {
+        id: t.id.value.clone(),
+        title: t.title.value.clone(),
+        names,
+        description: opt(&t.description),
+        domain: t.domain.value.clone(),
+        is_web: tool_st.as_deref() == Some("web") || t.domain.value == "web",
+        source_type: tool_st,
+        source_types: source_types.into_iter().collect(),
+        priority: t.priority.as_ref().map(|x| x.value).unwrap_or(0),
+        total_fields: total,
+        provenance: t.provenance.as_ref().map(|pv| {
+            Arc::new(ProvenanceData {
+                publisher: opt(&pv.publisher),
+                method: opt(&pv.method),
+                citation: opt(&pv.citation),
+                url: opt(&pv.url),
+            })
+        }),
+        licence: t.licence.as_ref().map(|l| Arc::new(licence_data(l))),
+        endpoints,
     }
 }
 
@@ -353,8 +433,38 @@ fn name_words(s: &str) -> Vec<String> {
         .collect()
 }
 
+/// [`Indices`] while it is built (ordered maps, converted at the end).
+#[derive(Default)]
+struct IndexMaps {
+    alias_to_concept: BTreeMap<String, Vec<String>>,
+    alias_to_field: BTreeMap<String, Vec<FieldKey>>,
+    concept_postings: BTreeMap<String, Vec<Posting>>,
+    param_postings: BTreeMap<String, Vec<ParamPosting>>,
+    tool_names: BTreeMap<String, u32>,
+    field_names: BTreeMap<String, Vec<FieldKey>>,
+    max_alias_words: u32,
+}
+
+impl From<IndexMaps> for Indices {
+    fn from(m: IndexMaps) -> Indices {
+        Indices {
+            alias_to_concept: m.alias_to_concept.into(),
+            alias_to_field: m.alias_to_field.into(),
+            concept_postings: m.concept_postings.into(),
+            param_postings: m.param_postings.into(),
+            tool_names: m.tool_names.into(),
+            field_names: m.field_names.into(),
+            max_alias_words: m.max_alias_words,
+        }
+    }
+}
+
 fn build_indices(p: &Project, tools: &[ToolData], concepts: &[ConceptData]) -> Indices {
-    let mut ix = Indices::default();
+    build_index_maps(p, tools, concepts).into()
+}
+
+fn build_index_maps(p: &Project, tools: &[ToolData], concepts: &[ConceptData]) -> IndexMaps {
+    let mut ix = IndexMaps::default();
     // Alias texts -> concepts (concept ids are aliases of themselves).
     let mut concept_aliases: BTreeMap<&str, Vec<String>> = BTreeMap::new();
     for c in concepts {
@@ -563,16 +673,60 @@ fn build_indices(p: &Project, tools: &[ToolData], concepts: &[ConceptData]) -> I
     ix
 }
 
-/// blake3 of what can change a plan: the artifact serialised without descriptions, example
-/// queries, the tool version, the project version and the hashes (streamed, no copy).
+/// blake3 of what can change a plan: the routing tables and indices serialised (MessagePack,
+/// named fields) without descriptions, example queries, the tool version, the project version
+/// and the hashes. The typed graph is left out (Algorithm 1 never reads it). Each tool's table
+/// is hashed on its own, in parallel, and the digest is taken over the rest followed by the
+/// tools' digests in tool order, so the value does not depend on the thread count.
 pub fn routing_fingerprint(fg: &FrozenGraph) -> String {
-    // Buffered: MessagePack emits many tiny writes, and blake3 is fast only on large chunks.
-    let mut w = std::io::BufWriter::with_capacity(1 << 18, blake3::Hasher::new());
-    super::with_mode(super::SerMode::Routing, || {
-        let _ = rmp_serde::encode::write_named(&mut w, fg);
-    });
-    match w.into_inner() {
-        Ok(hasher) => hasher.finalize().to_hex().to_string(),
-        Err(_) => String::new(),
+    #[derive(serde::Serialize)]
+    struct Rest<'a> {
+        format_version: u32,
+        project: &'a ProjectInfo,
+        intents: &'a [IntentData],
+        concepts: &'a [ConceptData],
+        domains: &'a [NamedData],
+        groups: &'a [NamedData],
+        source_types: &'a [String],
+        index: &'a Indices,
     }
+    fn digest(v: &impl serde::Serialize) -> blake3::Hash {
+        // Buffered: MessagePack emits many tiny writes, and blake3 is fast only on large chunks.
+        let mut w = std::io::BufWriter::with_capacity(1 << 16, blake3::Hasher::new());
+        super::with_mode(super::SerMode::Routing, || {
+            let _ = rmp_serde::encode::write_named(&mut w, v);
+        });
+        match w.into_inner() {
+            Ok(h) => h.finalize(),
+            Err(_) => blake3::Hash::from_bytes([0; 32]),
+        }
+    }
+    let (rest, tools) = rayon::join(
+        || {
+            digest(&Rest {
+                format_version: fg.format_version,
+                project: &fg.project,
+                intents: &fg.intents,
+                concepts: &fg.concepts,
+                domains: &fg.domains,
+                groups: &fg.groups,
+                source_types: &fg.source_types,
+                index: &fg.index,
+            })
+        },
+        || {
+            (0..fg.tools.len())
+                .into_par_iter()
+                .map(|i| digest(&fg.tools[i]))
+                .collect::<Vec<_>>()
+        },
+    );
+    let mut h = blake3::Hasher::new();
+    h.update(b"schemarouter routing fingerprint 2\0");
+    h.update(rest.as_bytes());
+    h.update(&(tools.len() as u64).to_le_bytes());
+    for t in &tools {
+        h.update(t.as_bytes());
+    }
+    h.finalize().to_hex().to_string()
 }

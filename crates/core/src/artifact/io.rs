@@ -1,16 +1,20 @@
 //! Writing (atomically) and loading (with format and hash checks) the frozen artifact.
 //!
-//! `content_hash` is the blake3 of the `graph.json` bytes with the 64 hex digits of the
-//! `content_hash` value replaced by `0`s, so a loader verifies a file by hashing its bytes, not
-//! by re-serialising it. `graph.bin` is `SRGB` + format version (u32 LE) + the blake3 of the
-//! payload (32 bytes) + a MessagePack payload of the same artifact.
+//! `graph.json` is compact JSON (one line; `compile --pretty` writes an indented copy for
+//! people). Its `content_hash` is the blake3 of the compact JSON bytes with the 64 hex digits
+//! of the `content_hash` value replaced by `0`s: that byte form (serde_json's compact output of
+//! the artifact, keys in declaration order, lists sorted, maps ordered, a final newline) is the
+//! documented, stable definition of the hash, so a loader verifies a compact file by hashing
+//! its bytes, not by re-serialising it; an indented file is verified by re-serialising it
+//! compactly. `graph.bin` (see [`super::bin`]) is memory-mapped and carries the same
+//! `content_hash` plus blake3 hashes of its two sections.
 
-use super::{FORMAT_VERSION, FrozenGraph};
+use super::{FORMAT_VERSION, FrozenGraph, bin};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-const HASH_KEY: &[u8] = b"\"content_hash\": \"";
-const BIN_MAGIC: &[u8; 4] = b"SRGB";
+const HASH_KEY: &[u8] = b"\"content_hash\":\"";
+const PRETTY_HASH_KEY: &[u8] = b"\"content_hash\": \"";
 
 /// Why an artifact could not be loaded.
 #[derive(Debug)]
@@ -21,6 +25,13 @@ pub enum LoadError {
     Malformed(String),
     /// Well-formed JSON (or another file) that is not a schemarouter artifact at all.
     NotAnArtifact,
+    /// Written by an older schemarouter in a format this build no longer reads.
+    OldFormat {
+        /// The file's format version.
+        found: u32,
+        /// The format this build reads.
+        supported: u32,
+    },
     /// Written by a newer schemarouter.
     NewerFormat {
         /// The file's format version.
@@ -46,6 +57,10 @@ impl std::fmt::Display for LoadError {
                 f,
                 "not a schemarouter artifact (no `format_version`); pass the `graph.json` or `graph.bin` written by `schemarouter compile`"
             ),
+            LoadError::OldFormat { found, supported } => write!(
+                f,
+                "the artifact has format version {found}, older than this schemarouter reads ({supported}); recompile it with `schemarouter compile`"
+            ),
             LoadError::NewerFormat { found, supported } => write!(
                 f,
                 "the artifact has format version {found}, newer than this schemarouter reads ({supported}); upgrade schemarouter or recompile the artifact"
@@ -59,6 +74,24 @@ impl std::fmt::Display for LoadError {
 }
 
 impl std::error::Error for LoadError {}
+
+/// Refuse format versions other than [`FORMAT_VERSION`]: older ones must be recompiled, newer
+/// ones need a newer schemarouter.
+pub(crate) fn check_version(found: u32) -> Result<(), LoadError> {
+    if found < FORMAT_VERSION {
+        return Err(LoadError::OldFormat {
+            found,
+            supported: FORMAT_VERSION,
+        });
+    }
+    if found > FORMAT_VERSION {
+        return Err(LoadError::NewerFormat {
+            found,
+            supported: FORMAT_VERSION,
+        });
+    }
+    Ok(())
+}
 
 /// A writer that feeds a blake3 hasher and remembers the first 4 KiB (where the header, with
 /// the content hash, is).
@@ -99,7 +132,7 @@ fn stream_json<W: Write>(fg: &FrozenGraph, out: W) -> std::io::Result<(String, O
         },
     );
     super::with_mode(super::SerMode::ZeroHash, || {
-        serde_json::to_writer_pretty(&mut w, fg).map_err(std::io::Error::other)
+        serde_json::to_writer(&mut w, fg).map_err(std::io::Error::other)
     })?;
     w.write_all(b"\n")?;
     let mut w = w.into_inner().map_err(|e| e.into_error())?;
@@ -152,48 +185,44 @@ pub fn write_json_into(fg: &FrozenGraph, f: &mut std::fs::File) -> std::io::Resu
     Ok(hash)
 }
 
-/// Serialise to the binary form.
+/// Serialise to the binary form (see [`super::bin`]).
 pub fn to_bin_bytes(fg: &FrozenGraph) -> Vec<u8> {
-    let payload = rmp_serde::to_vec_named(fg).unwrap_or_default();
-    let mut out = Vec::with_capacity(payload.len() + 40);
-    out.extend_from_slice(BIN_MAGIC);
-    out.extend_from_slice(&fg.format_version.to_le_bytes());
-    out.extend_from_slice(blake3::hash(&payload).as_bytes());
-    out.extend_from_slice(&payload);
-    out
+    bin::to_bytes(fg)
 }
 
-/// Write `graph.bin` atomically, streaming the payload and patching the header's hash.
+/// Write `graph.bin` atomically.
 pub fn write_bin(fg: &FrozenGraph, path: &Path) -> std::io::Result<()> {
     write_atomic_with(path, |f| write_bin_into(fg, f))
 }
 
-/// Stream `graph.bin` into an open file and patch the header's hash.
+/// Stream `graph.bin` into an open file and patch its header.
 pub fn write_bin_into(fg: &FrozenGraph, f: &mut std::fs::File) -> std::io::Result<()> {
-    {
-        let mut head = Vec::with_capacity(40);
-        head.extend_from_slice(BIN_MAGIC);
-        head.extend_from_slice(&fg.format_version.to_le_bytes());
-        head.extend_from_slice(&[0u8; 32]);
-        f.write_all(&head)?;
-        let mut w = std::io::BufWriter::with_capacity(
-            WRITE_BUFFER,
-            HashingWriter {
-                inner: &mut *f,
-                hasher: blake3::Hasher::new(),
-                head: Vec::new(),
-            },
-        );
-        rmp_serde::encode::write_named(&mut w, fg).map_err(std::io::Error::other)?;
-        let mut w = w.into_inner().map_err(|e| e.into_error())?;
-        w.flush()?;
-        let hash = w.hasher.finalize();
-        drop(w);
-        use std::io::{Seek, SeekFrom};
-        f.seek(SeekFrom::Start(8))?;
-        f.write_all(hash.as_bytes())?;
-        Ok(())
-    }
+    bin::write(fg, f)
+}
+
+/// Write the indented JSON form (`compile --pretty`) into an open file. It carries the content
+/// hash of the compact form (computed here when `fg` has none); returns that hash.
+pub fn write_json_pretty_into(fg: &FrozenGraph, f: &mut std::fs::File) -> std::io::Result<String> {
+    let hash = if fg.content_hash.is_empty() {
+        json_content_hash(fg)
+    } else {
+        fg.content_hash.clone()
+    };
+    let mut w = std::io::BufWriter::with_capacity(WRITE_BUFFER, &mut *f);
+    let with_hash;
+    let fg = if fg.content_hash == hash {
+        fg
+    } else {
+        with_hash = FrozenGraph {
+            content_hash: hash.clone(),
+            ..fg.clone()
+        };
+        &with_hash
+    };
+    serde_json::to_writer_pretty(&mut w, fg).map_err(std::io::Error::other)?;
+    w.write_all(b"\n")?;
+    w.flush()?;
+    Ok(hash)
 }
 
 /// Whether the artifact at `path` is exactly what `fg` would write: its bytes verify against
@@ -206,11 +235,7 @@ pub fn is_current(fg: &FrozenGraph, path: &Path) -> bool {
             } else {
                 fg.content_hash.clone()
             };
-            if path.extension().is_some_and(|e| e == "bin") {
-                existing == *fg
-            } else {
-                existing.content_hash == ours
-            }
+            existing.content_hash == ours
         }
         Err(_) => false,
     }
@@ -241,8 +266,13 @@ pub fn load_routing_bytes(bytes: &[u8]) -> Result<FrozenGraph, LoadError> {
 
 fn load_bytes_with(bytes: &[u8], skip_graph: bool) -> Result<FrozenGraph, LoadError> {
     let parse = |f: &dyn Fn() -> Result<FrozenGraph, LoadError>| parse_with(skip_graph, f);
-    if bytes.starts_with(BIN_MAGIC) {
-        return load_bin(bytes, skip_graph);
+    if bytes.starts_with(bin::MAGIC) {
+        return bin::load_slice(bytes, !skip_graph);
+    }
+    if find(&bytes[..bytes.len().min(4096)], HASH_KEY).is_none()
+        && find(&bytes[..bytes.len().min(4096)], PRETTY_HASH_KEY).is_some()
+    {
+        return load_pretty(bytes, skip_graph);
     }
     #[derive(serde::Deserialize)]
     struct Header {
@@ -260,13 +290,8 @@ fn load_bytes_with(bytes: &[u8], skip_graph: bool) -> Result<FrozenGraph, LoadEr
     let fg: FrozenGraph = match parsed {
         Ok(fg) => fg,
         Err(e) => {
-            if let Ok(h) = serde_json::from_slice::<Header>(bytes)
-                && h.format_version > FORMAT_VERSION
-            {
-                return Err(LoadError::NewerFormat {
-                    found: h.format_version,
-                    supported: FORMAT_VERSION,
-                });
+            if let Ok(h) = serde_json::from_slice::<Header>(bytes) {
+                check_version(h.format_version)?;
             }
             // Complete JSON without the artifact's header is some other file, not a damaged one.
             if serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_ok()
@@ -277,12 +302,7 @@ fn load_bytes_with(bytes: &[u8], skip_graph: bool) -> Result<FrozenGraph, LoadEr
             return Err(e);
         }
     };
-    if fg.format_version > FORMAT_VERSION {
-        return Err(LoadError::NewerFormat {
-            found: fg.format_version,
-            supported: FORMAT_VERSION,
-        });
-    }
+    check_version(fg.format_version)?;
     let recorded =
         recorded_hash(bytes).ok_or_else(|| LoadError::Malformed("no content_hash".into()))?;
     let actual = actual.ok_or_else(|| LoadError::Malformed("no content_hash".into()))?;
@@ -317,53 +337,57 @@ fn parse_with(
     }
 }
 
-fn load_bin(bytes: &[u8], skip_graph: bool) -> Result<FrozenGraph, LoadError> {
-    if bytes.len() < 40 {
-        return Err(LoadError::Malformed(
-            "binary artifact shorter than its header".into(),
-        ));
+/// Load an indented (`compile --pretty`) JSON artifact: parsed in full and verified by
+/// re-serialising it compactly (the content hash is defined over the compact form).
+fn load_pretty(bytes: &[u8], skip_graph: bool) -> Result<FrozenGraph, LoadError> {
+    #[derive(serde::Deserialize)]
+    struct Header {
+        format_version: u32,
     }
-    let version = u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]);
-    if version > FORMAT_VERSION {
-        return Err(LoadError::NewerFormat {
-            found: version,
-            supported: FORMAT_VERSION,
-        });
+    if let Ok(h) = serde_json::from_slice::<Header>(bytes) {
+        check_version(h.format_version)?;
     }
-    let recorded = &bytes[8..40];
-    let payload = &bytes[40..];
-    let (parsed, actual) = rayon::join(
-        || {
-            parse_with(skip_graph, &|| {
-                rmp_serde::from_slice(payload).map_err(|e| LoadError::Malformed(e.to_string()))
-            })
-        },
-        || blake3::hash(payload),
-    );
-    if actual.as_bytes() != recorded {
+    let mut fg: FrozenGraph =
+        serde_json::from_slice(bytes).map_err(|e| LoadError::Malformed(e.to_string()))?;
+    check_version(fg.format_version)?;
+    let actual = json_content_hash(&fg);
+    if actual != fg.content_hash {
         return Err(LoadError::HashMismatch {
-            recorded: blake3::Hash::from_bytes(recorded.try_into().unwrap_or([0; 32]))
-                .to_hex()
-                .to_string(),
-            actual: actual.to_hex().to_string(),
+            recorded: fg.content_hash,
+            actual,
         });
     }
-    parsed
+    if skip_graph {
+        fg.graph = super::GraphData::default();
+    }
+    Ok(fg)
 }
 
 /// Load and verify an artifact file (`graph.json` or `graph.bin`).
 ///
 /// Errors: unreadable file, malformed or truncated content, a newer format, a hash mismatch.
 pub fn load(path: &Path) -> Result<FrozenGraph, LoadError> {
-    let bytes = std::fs::read(path).map_err(LoadError::Io)?;
-    load_bytes(&bytes)
+    load_path(path, false)
+}
+
+/// Open `path`: a binary artifact (by its magic) is memory-mapped, anything else read.
+fn load_path(path: &Path, skip_graph: bool) -> Result<FrozenGraph, LoadError> {
+    use std::io::Read;
+    let mut file = std::fs::File::open(path).map_err(LoadError::Io)?;
+    let mut magic = [0u8; 4];
+    let n = file.read(&mut magic).map_err(LoadError::Io)?;
+    if n == 4 && &magic == bin::MAGIC {
+        return bin::load_file(&file, !skip_graph);
+    }
+    let mut bytes = magic[..n].to_vec();
+    file.read_to_end(&mut bytes).map_err(LoadError::Io)?;
+    load_bytes_with(&bytes, skip_graph)
 }
 
 /// Load and verify an artifact file for routing (`route`, `eval`): like [`load`], but the
 /// `graph` section is skipped and left empty (see [`load_routing_bytes`]).
 pub fn load_routing(path: &Path) -> Result<FrozenGraph, LoadError> {
-    let bytes = std::fs::read(path).map_err(LoadError::Io)?;
-    load_routing_bytes(&bytes)
+    load_path(path, true)
 }
 
 impl FrozenGraph {
@@ -527,24 +551,199 @@ mod tests {
     }
 
     #[test]
-    fn routing_load_still_verifies_the_skipped_graph() {
+    fn routing_load_still_verifies_the_skipped_graph_in_json() {
         let fg = shipped();
-        // Change one byte inside the graph section of each form: both loads refuse it.
+        // Change one byte inside the graph section: both loads refuse it.
         let mut json = to_json_bytes(&fg);
-        let at = find(&json, b"\"nodes\"").unwrap() + 40;
+        let at = find(&json, b"\"nodes\":[{\"id\":\"concept:").unwrap() + 25;
         json[at] = if json[at] == b'a' { b'b' } else { b'a' };
-        let mut bin = to_bin_bytes(&fg);
-        let at = 40 + find(&bin[40..], b"nodes").unwrap() + 40;
-        bin[at] ^= 1;
-        for bytes in [json, bin] {
-            assert!(matches!(
-                load_bytes(&bytes),
-                Err(LoadError::HashMismatch { .. })
-            ));
-            assert!(matches!(
-                load_routing_bytes(&bytes),
-                Err(LoadError::HashMismatch { .. })
-            ));
+        assert!(matches!(
+            load_bytes(&json),
+            Err(LoadError::HashMismatch { .. })
+        ));
+        assert!(matches!(
+            load_routing_bytes(&json),
+            Err(LoadError::HashMismatch { .. })
+        ));
+    }
+
+    /// The routing and graph sections of `graph.bin`.
+    fn sections(bin: &[u8]) -> (std::ops::Range<usize>, std::ops::Range<usize>) {
+        let r = u64::from_le_bytes(bin[8..16].try_into().unwrap()) as usize;
+        let g = u64::from_le_bytes(bin[16..24].try_into().unwrap()) as usize;
+        (96..96 + r, 96 + r..96 + r + g)
+    }
+
+    #[test]
+    fn binary_sections_are_hashed_separately() {
+        let fg = shipped();
+        let bin = to_bin_bytes(&fg);
+        let (routing, graph) = sections(&bin);
+        assert_eq!(graph.end, bin.len());
+        // A changed graph byte: the full load refuses, routing (which never reads it) does not.
+        let mut bad = bin.clone();
+        bad[graph.start + 40] ^= 1;
+        assert!(matches!(
+            load_bytes(&bad),
+            Err(LoadError::HashMismatch { .. })
+        ));
+        let mut without = fg.clone();
+        without.graph = crate::artifact::GraphData::default();
+        assert_eq!(load_routing_bytes(&bad).unwrap(), without);
+        // A changed routing byte: both refuse.
+        let mut bad = bin.clone();
+        bad[routing.start + routing.len() / 2] ^= 1;
+        for r in [load_bytes(&bad), load_routing_bytes(&bad)] {
+            assert!(matches!(r, Err(LoadError::HashMismatch { .. })), "{r:?}");
         }
+    }
+
+    #[test]
+    fn truncated_and_padded_binary_artifacts_are_malformed() {
+        let bin = to_bin_bytes(&shipped());
+        for cut in [0, 3, 7, 8, 50, 95, 96, 97, bin.len() / 2, bin.len() - 1] {
+            let e = load_routing_bytes(&bin[..cut]).unwrap_err();
+            if cut < 4 {
+                // Too short to carry the magic: not recognised as binary at all.
+                assert!(!matches!(e, LoadError::HashMismatch { .. }), "{cut}: {e}");
+                continue;
+            }
+            assert!(matches!(e, LoadError::Malformed(_)), "{cut}: {e}");
+        }
+        let mut padded = bin.clone();
+        padded.push(0);
+        let e = load_bytes(&padded).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "the artifact is malformed or truncated: binary artifact is {} bytes, its header says {} (truncated or padded)",
+                bin.len() + 1,
+                bin.len()
+            )
+        );
+    }
+
+    /// Bytes whose section hash was recomputed after a change: only validation stands between
+    /// them and the router.
+    fn rehashed(mut bin: Vec<u8>) -> Vec<u8> {
+        let (routing, _) = sections(&bin);
+        let h = blake3::hash(&bin[routing]);
+        bin[24..56].copy_from_slice(h.as_bytes());
+        bin
+    }
+
+    #[test]
+    fn damaged_routing_sections_with_a_matching_hash_fail_validation_never_panic() {
+        let fg = shipped();
+        let bin = to_bin_bytes(&fg);
+        let (routing, _) = sections(&bin);
+        let mut refused = 0;
+        let step = (routing.len() / 151).max(1);
+        for at in (routing.clone()).step_by(step) {
+            for flip in [0x01u8, 0xff] {
+                let mut bad = bin.clone();
+                bad[at] ^= flip;
+                let bad = rehashed(bad);
+                // Either refused by validation, or a valid archive whose every element converts.
+                match load_routing_bytes(&bad) {
+                    Err(LoadError::Malformed(m)) => {
+                        assert!(m.starts_with("routing section"), "{m}");
+                        refused += 1;
+                    }
+                    Err(e) => panic!("unexpected error at {at}: {e}"),
+                    Ok(g) => {
+                        let _ = serde_json::to_vec(&g).unwrap();
+                    }
+                }
+            }
+        }
+        assert!(refused > 20, "only {refused} damaged archives were refused");
+        // The root pointer itself (the last bytes of the archive).
+        let mut bad = bin.clone();
+        for b in &mut bad[routing.end - 8..routing.end] {
+            *b = 0xff;
+        }
+        assert!(matches!(
+            load_routing_bytes(&rehashed(bad)),
+            Err(LoadError::Malformed(_))
+        ));
+    }
+
+    #[test]
+    fn version_one_artifacts_ask_for_a_recompile() {
+        let fg = shipped();
+        let mut bin = to_bin_bytes(&fg);
+        bin[4..8].copy_from_slice(&1u32.to_le_bytes());
+        let json = String::from_utf8(to_json_bytes(&fg)).unwrap().replacen(
+            "\"format_version\":2",
+            "\"format_version\":1",
+            1,
+        );
+        // A version-1 file as written by the previous release: indented, MessagePack binary.
+        let v1_json = json.replacen("{", "{\n  ", 1);
+        let mut v1_bin = b"SRGB".to_vec();
+        v1_bin.extend_from_slice(&1u32.to_le_bytes());
+        v1_bin.extend_from_slice(&[0u8; 32]);
+        v1_bin.extend_from_slice(b"\x8f\xaeformat_version\x01");
+        let want = "the artifact has format version 1, older than this schemarouter reads (2); recompile it with `schemarouter compile`";
+        for bytes in [bin, json.into_bytes(), v1_json.into_bytes(), v1_bin] {
+            for e in [
+                load_bytes(&bytes).unwrap_err(),
+                load_routing_bytes(&bytes).unwrap_err(),
+            ] {
+                assert!(
+                    matches!(
+                        e,
+                        LoadError::OldFormat {
+                            found: 1,
+                            supported: 2
+                        }
+                    ),
+                    "{e}"
+                );
+                assert_eq!(e.to_string(), want);
+            }
+        }
+    }
+
+    #[test]
+    fn json_is_compact_and_pretty_json_carries_the_compact_hash() {
+        let fg = shipped();
+        let json = to_json_bytes(&fg);
+        assert_eq!(json.iter().filter(|b| **b == b'\n').count(), 1);
+        assert!(json.starts_with(b"{\"format_version\":2,"));
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("graph.json");
+        let mut f = std::fs::File::create(&p).unwrap();
+        let h = write_json_pretty_into(&fg, &mut f).unwrap();
+        drop(f);
+        assert_eq!(h, fg.content_hash);
+        let pretty = std::fs::read(&p).unwrap();
+        assert!(pretty.starts_with(b"{\n  \"format_version\": 2,"));
+        assert_eq!(load(&p).unwrap(), fg);
+        assert!(is_current(&fg, &p));
+        let edited =
+            String::from_utf8(pretty)
+                .unwrap()
+                .replacen("\"priority\": 90", "\"priority\": 91", 1);
+        assert!(matches!(
+            load_bytes(edited.as_bytes()),
+            Err(LoadError::HashMismatch { .. })
+        ));
+    }
+
+    #[test]
+    fn binary_files_are_memory_mapped_and_equal_the_compiled_artifact() {
+        let fg = shipped();
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("graph.bin");
+        write_bin(&fg, &p).unwrap();
+        assert_eq!(std::fs::read(&p).unwrap(), to_bin_bytes(&fg));
+        assert_eq!(load(&p).unwrap(), fg);
+        let routed = load_routing(&p).unwrap();
+        assert!(routed.graph.nodes.is_empty());
+        assert_eq!(routed.tools, fg.tools);
+        assert_eq!(routed.index, fg.index);
+        assert!(is_current(&fg, &p));
     }
 }

@@ -8,16 +8,21 @@
 //! attachable metadata; intents; concepts), and the indices (`index`). All lists are sorted and
 //! all maps are ordered, so the same sources give the same bytes.
 
+pub mod bin;
 pub mod build;
 pub mod io;
+pub mod lazy;
+pub mod shared;
 
 use crate::graph::build::{GEdge, GNode};
 use crate::model::{Scalar, Template};
 use serde::{Deserialize, Serialize};
+use shared::{Shared, SharedKeys};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-pub use io::{LoadError, load, load_bytes};
+pub use io::{LoadError, load, load_bytes, load_routing, load_routing_bytes};
+pub use lazy::{LazyMap, LazyVec};
 
 /// How the artifact is being serialised: normally, with the content hash zeroed (to compute
 /// it), or as the routing view (prose, examples, versions and hashes left out) for the routing
@@ -94,11 +99,12 @@ fn de_graph<'de, D: serde::Deserializer<'de>>(d: D) -> Result<GraphData, D::Erro
 pub(crate) const ZERO_HASH: &str =
     "0000000000000000000000000000000000000000000000000000000000000000";
 
-/// Current artifact format. Readers refuse newer formats.
-pub const FORMAT_VERSION: u32 = 1;
+/// Current artifact format. Readers refuse other formats (older ones with a "recompile"
+/// error).
+pub const FORMAT_VERSION: u32 = 2;
 
 /// The artifact.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, rkyv::Archive, rkyv::Serialize)]
 pub struct FrozenGraph {
     /// Artifact format version ([`FORMAT_VERSION`] when written by this build).
     pub format_version: u32,
@@ -116,9 +122,12 @@ pub struct FrozenGraph {
     /// The typed schema graph, as sorted lists. Empty when loaded with
     /// [`io::load_routing`] (routing does not read it).
     #[serde(deserialize_with = "de_graph")]
+    #[rkyv(with = rkyv::with::Skip)]
     pub graph: GraphData,
-    /// Tools sorted by id.
-    pub tools: Vec<ToolData>,
+    /// Tools sorted by id (archive-backed and converted on first read when loaded from
+    /// `graph.bin`).
+    #[rkyv(with = bin::ToolSpans)]
+    pub tools: LazyVec<ToolData>,
     /// Intents sorted by id.
     pub intents: Vec<IntentData>,
     /// Concepts sorted by id.
@@ -134,7 +143,17 @@ pub struct FrozenGraph {
 }
 
 /// Project identity.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Debug,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
 pub struct ProjectInfo {
     /// Name.
     pub name: String,
@@ -153,7 +172,17 @@ pub struct GraphData {
 }
 
 /// An id with an optional description.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Debug,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
 pub struct NamedData {
     /// Id.
     pub id: String,
@@ -163,7 +192,17 @@ pub struct NamedData {
 }
 
 /// Provenance ready to attach to plan fields.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Debug,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
 pub struct ProvenanceData {
     /// Publisher.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -180,7 +219,17 @@ pub struct ProvenanceData {
 }
 
 /// Licence ready to attach to plan fields.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Debug,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
 pub struct LicenceData {
     /// SPDX expression or LicenseRef.
     pub spdx: String,
@@ -198,7 +247,16 @@ pub struct LicenceData {
 }
 
 /// A tool with its routing data.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Debug,
+    PartialEq,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
 pub struct ToolData {
     /// Id.
     pub id: String,
@@ -209,13 +267,16 @@ pub struct ToolData {
     pub names: Vec<String>,
     /// Description.
     #[serde(default, skip_serializing_if = "skip_prose")]
+    #[rkyv(with = rkyv::with::Map<Shared>)]
     pub description: Option<String>,
     /// Domain id.
+    #[rkyv(with = Shared)]
     pub domain: String,
     /// Tool-level source type.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source_type: Option<String>,
     /// Source types present on the tool or any of its fields (for the source filter).
+    #[rkyv(with = rkyv::with::Map<Shared>)]
     pub source_types: Vec<String>,
     /// Priority (default 0).
     pub priority: i64,
@@ -234,7 +295,16 @@ pub struct ToolData {
 }
 
 /// An endpoint with its parameters and fields.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Debug,
+    PartialEq,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
 pub struct EndpointData {
     /// Id.
     pub id: String,
@@ -254,9 +324,11 @@ pub struct EndpointData {
     pub writes: bool,
     /// Description.
     #[serde(default, skip_serializing_if = "skip_prose")]
+    #[rkyv(with = rkyv::with::Map<Shared>)]
     pub description: Option<String>,
     /// Where the records sit in the response (`data[]`); absent means the root.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[rkyv(with = rkyv::with::Map<Shared>)]
     pub records: Option<String>,
     /// Parameters sorted by name.
     pub parameters: Vec<ParamData>,
@@ -265,13 +337,24 @@ pub struct EndpointData {
     /// Indices of identifier fields.
     pub identifiers: Vec<u32>,
     /// Group id -> indices of the fields in the group.
+    #[rkyv(with = SharedKeys)]
     pub group_fields: BTreeMap<String, Vec<u32>>,
 }
 
 /// A parameter.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Debug,
+    PartialEq,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
 pub struct ParamData {
     /// Provider's name.
+    #[rkyv(with = Shared)]
     pub name: String,
     /// Value type (`string`, `integer`, `number[]`, ...).
     #[serde(rename = "type")]
@@ -292,27 +375,49 @@ pub struct ParamData {
     pub bind: Vec<BindingData>,
     /// Separator when several bindings fill it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[rkyv(with = rkyv::with::Map<Shared>)]
     pub join: Option<String>,
     /// Description.
     #[serde(default, skip_serializing_if = "skip_prose")]
+    #[rkyv(with = rkyv::with::Map<Shared>)]
     pub description: Option<String>,
 }
 
 /// A binding from a concept.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Debug,
+    PartialEq,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
 pub struct BindingData {
     /// Concept id.
+    #[rkyv(with = Shared)]
     pub concept: String,
     /// Template (default `{value}`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub template: Option<Template>,
     /// Companion parameters fixed by the binding.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[rkyv(with = SharedKeys)]
     pub set: BTreeMap<String, Scalar>,
 }
 
 /// Unit metadata of a field.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Debug,
+    PartialEq,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
 pub struct UnitData {
     /// Canonical spelling.
     pub canonical: Arc<str>,
@@ -324,9 +429,19 @@ pub struct UnitData {
 }
 
 /// A response field with everything a plan attaches.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Debug,
+    PartialEq,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
 pub struct FieldData {
     /// Provider's JSON path.
+    #[rkyv(with = Shared)]
     pub name: String,
     /// Value type.
     #[serde(rename = "type")]
@@ -339,15 +454,19 @@ pub struct FieldData {
     pub identifier: bool,
     /// Groups (sorted).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[rkyv(with = rkyv::with::Map<Shared>)]
     pub groups: Vec<String>,
     /// Concepts (sorted).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[rkyv(with = rkyv::with::Map<Shared>)]
     pub concepts: Vec<String>,
     /// Qualifiers.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[rkyv(with = SharedKeys)]
     pub qualifiers: BTreeMap<String, String>,
     /// Factor from this field's unit to each concept's canonical unit.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[rkyv(with = SharedKeys)]
     pub concept_factors: BTreeMap<String, f64>,
     /// Effective source type (field override or tool).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -357,9 +476,11 @@ pub struct FieldData {
     pub licence: Option<Arc<LicenceData>>,
     /// Wire encoding when it differs from the type.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[rkyv(with = rkyv::with::Map<Shared>)]
     pub encoding: Option<String>,
     /// Missing-value marker.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[rkyv(with = rkyv::with::Map<Shared>)]
     pub missing_value: Option<String>,
     /// Whether every record carries the field, when declared.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -369,11 +490,21 @@ pub struct FieldData {
     pub nullable: Option<bool>,
     /// Description.
     #[serde(default, skip_serializing_if = "skip_prose")]
+    #[rkyv(with = rkyv::with::Map<Shared>)]
     pub description: Option<String>,
 }
 
 /// An intent with its precomputed candidates.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Debug,
+    PartialEq,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
 pub struct IntentData {
     /// Id.
     pub id: String,
@@ -392,7 +523,16 @@ pub struct IntentData {
 }
 
 /// A concept.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Debug,
+    PartialEq,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
 pub struct ConceptData {
     /// Id.
     pub id: String,
@@ -413,7 +553,21 @@ pub struct ConceptData {
 }
 
 /// How a field matches a concept.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum MatchKind {
     /// The field carries the concept and its name is the concept's id or one of its aliases.
@@ -437,7 +591,21 @@ impl MatchKind {
 }
 
 /// A (tool, endpoint, field) posting of a concept.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
 pub struct Posting {
     /// Tool index.
     pub tool: u32,
@@ -450,7 +618,21 @@ pub struct Posting {
 }
 
 /// A (tool, endpoint, parameter) reference.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
 pub struct ParamPosting {
     /// Tool index.
     pub tool: u32,
@@ -461,7 +643,21 @@ pub struct ParamPosting {
 }
 
 /// A field reference.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
 pub struct FieldKey {
     /// Tool index.
     pub tool: u32,
@@ -472,21 +668,23 @@ pub struct FieldKey {
 }
 
 /// Precomputed indices (issue: "routing never scans the whole schema").
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(
+    Clone, Debug, Default, PartialEq, Serialize, Deserialize, rkyv::Archive, rkyv::Serialize,
+)]
 pub struct Indices {
     /// Normalised alias text (and every concept id) -> concept ids.
-    pub alias_to_concept: BTreeMap<String, Vec<String>>,
+    pub alias_to_concept: LazyMap<Vec<String>>,
     /// Normalised alias text -> the exact fields it means (field-targeted aliases).
-    pub alias_to_field: BTreeMap<String, Vec<FieldKey>>,
+    pub alias_to_field: LazyMap<Vec<FieldKey>>,
     /// Concept id -> postings (exact and alias matches project; partial ones only rank).
-    pub concept_postings: BTreeMap<String, Vec<Posting>>,
+    pub concept_postings: LazyMap<Vec<Posting>>,
     /// Parameter concept -> parameters bound from it.
-    pub param_postings: BTreeMap<String, Vec<ParamPosting>>,
+    pub param_postings: LazyMap<Vec<ParamPosting>>,
     /// Normalised tool id, title and names -> tool index.
-    pub tool_names: BTreeMap<String, u32>,
+    pub tool_names: LazyMap<u32>,
     /// Normalised field name (full path and last segment) -> fields, for concept texts that are
     /// field names rather than concepts.
-    pub field_names: BTreeMap<String, Vec<FieldKey>>,
+    pub field_names: LazyMap<Vec<FieldKey>>,
     /// Most words in one alias text (bounds the analyzer's n-gram scan).
     pub max_alias_words: u32,
 }

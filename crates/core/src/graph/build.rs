@@ -5,7 +5,7 @@
 
 use super::index::{Index, field_path};
 use crate::model::{Licence, Project};
-use crate::units::UnitTable;
+use crate::units::UnitCache;
 use petgraph::graph::{DiGraph, NodeIndex};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
@@ -237,7 +237,7 @@ fn licence_id(l: &Licence) -> String {
 }
 
 /// Build the schema graph of a project (expected to be free of errors).
-pub fn build(p: &Project, ix: &Index, units: &UnitTable) -> SchemaGraph {
+pub fn build(p: &Project, ix: &Index, units: &UnitCache) -> SchemaGraph {
     let mut g = SchemaGraph {
         graph: DiGraph::new(),
         ids: HashMap::new(),
@@ -356,7 +356,7 @@ pub fn build(p: &Project, ix: &Index, units: &UnitTable) -> SchemaGraph {
                 );
                 g.edge(en, fnode, EdgeKind::RETURNS, &[]);
                 if let Some(u) = &f.unit
-                    && let Ok(unit) = units.parse(&u.value)
+                    && let Some(unit) = units.get(&u.value).map(|c| &c.unit)
                 {
                     let un = g.node(
                         format!("unit:{}", unit.canonical),

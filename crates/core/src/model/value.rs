@@ -174,7 +174,9 @@ impl JsonSchema for ValueType {
 
 /// A scalar value written in a declaration (a parameter default, a fixed companion value, an
 /// enum value). Keeps the kind it was written as.
-#[derive(Clone, Debug, PartialEq, PartialOrd)]
+#[derive(
+    Clone, Debug, PartialEq, PartialOrd, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize,
+)]
 pub enum Scalar {
     /// A string.
     String(String),
@@ -277,7 +279,18 @@ impl JsonSchema for Scalar {
 /// How a bound parameter value is rendered: a text template (`"doi:{value}"`,
 /// `"chemical_formula_reduced=\"{value|alphabetical}\""`) or an object whose values are
 /// text templates (for JSON-body parameters such as NOMAD's `query`).
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
 pub enum Template {
     /// One text template.
     Text(String),

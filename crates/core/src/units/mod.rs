@@ -15,6 +15,7 @@
 //! parenthesised denominator when it has several factors, symbols in order of first
 //! appearance, μ as U+03BC and Å as U+00C5.
 
+mod cache;
 mod dimension;
 mod lex;
 mod parse;
@@ -22,6 +23,7 @@ mod published;
 mod scale;
 mod table;
 
+pub use cache::{CachedUnit, UnitCache};
 pub use dimension::Dimension;
 pub use published::normalise_published;
 pub use table::UnitTable;

@@ -279,9 +279,9 @@ impl<'g> Lexical<'g> {
         }
     }
 
-    fn lookup<'a, T>(
+    fn lookup<'a, T: crate::artifact::lazy::Stored>(
         &self,
-        map: &'a BTreeMap<String, T>,
+        map: &'a crate::artifact::LazyMap<T>,
         tokens: &[Token],
     ) -> Option<(&'a T, String)> {
         let base: Vec<&str> = tokens.iter().map(|t| t.norm.as_str()).collect();
@@ -524,7 +524,7 @@ impl Lexical<'_> {
                 .map(|pc| {
                     g.index
                         .param_postings
-                        .get(*pc)
+                        .get(pc)
                         .map(|l| l.iter().filter(|p| cands.contains(&p.tool)).count())
                         .unwrap_or(0)
                 })

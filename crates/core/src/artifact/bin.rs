@@ -1,0 +1,423 @@
+//! The binary artifact (`graph.bin`, format version 2): a routing section that is an rkyv
+//! archive, memory-mapped and validated (bytecheck) in place, and a separate graph section that
+//! only `graph` exports and `diff` read.
+//!
+//! Layout (all integers little-endian):
+//!
+//! | offset | size | content |
+//! |---:|---:|---|
+//! | 0 | 4 | magic `SRGB` |
+//! | 4 | 4 | format version (u32, 2) |
+//! | 8 | 8 | routing section length `R` (u64) |
+//! | 16 | 8 | graph section length `G` (u64) |
+//! | 24 | 32 | blake3 of the routing section |
+//! | 56 | 32 | blake3 of the graph section |
+//! | 88 | 8 | length `T` of the tool area at the start of the routing section (u64) |
+//! | 96 | `R` | routing section: the tool area (`T` bytes: one rkyv 0.8 archive per tool, each starting at a multiple of 16), then the root archive (the artifact without its graph; `tools` is the list of (offset, length) of the tools' archives) |
+//! | 96 + `R` | `G` | graph section: MessagePack of the `graph` (nodes and edges) |
+//!
+//! Every archive starts at a multiple of 16 from the start of the file, so a memory map
+//! (page-aligned) satisfies its alignment. Each tool is its own archive so that the tools are
+//! validated in parallel (and their shared strings are looked up in small tables); texts that a
+//! tool repeats, and the unit, source type and licence values behind shared pointers, are
+//! written once per tool. The routing section carries the artifact's `content_hash`, which is
+//! defined over the JSON form (see [`super::io`]); the two section hashes protect the bytes of
+//! this file.
+
+use super::lazy::{Backing, LazyMap, LazyVec};
+use super::{
+    ArchivedFrozenGraph, ArchivedToolData, FORMAT_VERSION, FrozenGraph, GraphData, Indices,
+    LoadError, ToolData,
+};
+use rayon::prelude::*;
+use rkyv::rancor::{Error as RkyvError, Fallible};
+use rkyv::ser::{Allocator, Writer};
+use rkyv::vec::{ArchivedVec, VecResolver};
+use rkyv::with::{ArchiveWith, SerializeWith};
+use std::cell::RefCell;
+use std::io::{Seek, SeekFrom, Write};
+use std::sync::Arc;
+
+/// Where one tool's archive sits in the tool area.
+#[derive(Clone, Copy, Debug, rkyv::Archive, rkyv::Serialize)]
+pub struct ToolSpan {
+    /// Byte offset from the start of the routing section (a multiple of 16).
+    pub offset: u64,
+    /// Length in bytes.
+    pub len: u64,
+}
+
+thread_local! {
+    /// The spans of the tool archives being written on this thread (set by [`write`]).
+    static SPANS: RefCell<Vec<ToolSpan>> = const { RefCell::new(Vec::new()) };
+}
+
+/// `with` wrapper for `FrozenGraph::tools` in the root archive: the list of [`ToolSpan`]s of
+/// the tools' own archives (written before the root by [`write`]).
+pub struct ToolSpans;
+
+impl ArchiveWith<LazyVec<ToolData>> for ToolSpans {
+    type Archived = ArchivedVec<ArchivedToolSpan>;
+    type Resolver = VecResolver;
+    fn resolve_with(
+        _: &LazyVec<ToolData>,
+        resolver: VecResolver,
+        out: rkyv::Place<Self::Archived>,
+    ) {
+        let n = SPANS.with(|s| s.borrow().len());
+        ArchivedVec::resolve_from_len(n, resolver, out);
+    }
+}
+
+impl<S> SerializeWith<LazyVec<ToolData>, S> for ToolSpans
+where
+    S: Fallible + Allocator + Writer + ?Sized,
+    S::Error: rkyv::rancor::Source,
+{
+    fn serialize_with(_: &LazyVec<ToolData>, s: &mut S) -> Result<VecResolver, S::Error> {
+        let spans = SPANS.with(|sp| sp.borrow().clone());
+        ArchivedVec::serialize_from_slice(&spans, s)
+    }
+}
+
+/// First four bytes of every binary artifact.
+pub const MAGIC: &[u8; 4] = b"SRGB";
+/// Size of the fixed header in front of the routing section.
+pub const HEADER_LEN: usize = 96;
+
+/// A writer that feeds a blake3 hasher and counts bytes.
+struct Hashing<W: Write> {
+    inner: W,
+    hasher: blake3::Hasher,
+    len: u64,
+}
+
+impl<W: Write> Write for Hashing<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.hasher.update(&buf[..n]);
+        self.len += n as u64;
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+fn hashing<W: Write>(inner: W) -> std::io::BufWriter<Hashing<W>> {
+    std::io::BufWriter::with_capacity(
+        1 << 18,
+        Hashing {
+            inner,
+            hasher: blake3::Hasher::new(),
+            len: 0,
+        },
+    )
+}
+
+fn finish<W: Write>(w: std::io::BufWriter<Hashing<W>>) -> std::io::Result<(u64, blake3::Hash)> {
+    let mut h = w.into_inner().map_err(|e| e.into_error())?;
+    h.flush()?;
+    Ok((h.len, h.hasher.finalize()))
+}
+
+/// Stream the binary artifact into `out` (positioned at its start), then patch the header.
+/// The tools' archives are built in parallel and written in tool order.
+pub fn write<W: Write + Seek>(fg: &FrozenGraph, out: &mut W) -> std::io::Result<()> {
+    let tools: Vec<rkyv::util::AlignedVec> = (0..fg.tools.len())
+        .into_par_iter()
+        .map(|i| super::shared::sharing(|| rkyv::to_bytes::<RkyvError>(&fg.tools[i])))
+        .collect::<Result<_, _>>()
+        .map_err(std::io::Error::other)?;
+    out.write_all(&[0u8; HEADER_LEN])?;
+    let mut w = hashing(&mut *out);
+    let mut spans = Vec::with_capacity(tools.len());
+    let mut at = 0u64;
+    for t in &tools {
+        spans.push(ToolSpan {
+            offset: at,
+            len: t.len() as u64,
+        });
+        w.write_all(t)?;
+        at += t.len() as u64;
+        let pad = (16 - at % 16) % 16;
+        w.write_all(&[0u8; 16][..pad as usize])?;
+        at += pad;
+    }
+    drop(tools);
+    let tool_area = at;
+    let old = SPANS.with(|s| s.replace(spans));
+    let root = super::shared::sharing(|| {
+        rkyv::api::high::to_bytes_in::<_, RkyvError>(fg, rkyv::ser::writer::IoWriter::new(w))
+    });
+    SPANS.with(|s| *s.borrow_mut() = old);
+    let w = root.map_err(std::io::Error::other)?.into_inner();
+    let (routing_len, routing_hash) = finish(w)?;
+    let mut w = hashing(&mut *out);
+    rmp_serde::encode::write_named(&mut w, &fg.graph).map_err(std::io::Error::other)?;
+    let (graph_len, graph_hash) = finish(w)?;
+    let mut head = Vec::with_capacity(HEADER_LEN);
+    head.extend_from_slice(MAGIC);
+    head.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    head.extend_from_slice(&routing_len.to_le_bytes());
+    head.extend_from_slice(&graph_len.to_le_bytes());
+    head.extend_from_slice(routing_hash.as_bytes());
+    head.extend_from_slice(graph_hash.as_bytes());
+    head.extend_from_slice(&tool_area.to_le_bytes());
+    out.seek(SeekFrom::Start(0))?;
+    out.write_all(&head)?;
+    out.seek(SeekFrom::End(0))?;
+    Ok(())
+}
+
+/// The binary artifact as bytes.
+pub fn to_bytes(fg: &FrozenGraph) -> Vec<u8> {
+    let mut c = std::io::Cursor::new(Vec::new());
+    match write(fg, &mut c) {
+        Ok(()) => c.into_inner(),
+        Err(_) => Vec::new(),
+    }
+}
+
+/// The checked header of a binary artifact.
+struct Header {
+    routing: std::ops::Range<usize>,
+    tool_area: usize,
+    graph: std::ops::Range<usize>,
+    routing_hash: [u8; 32],
+    graph_hash: [u8; 32],
+}
+
+fn u64_at(b: &[u8], at: usize) -> u64 {
+    let mut x = [0u8; 8];
+    x.copy_from_slice(&b[at..at + 8]);
+    u64::from_le_bytes(x)
+}
+
+fn header(bytes: &[u8]) -> Result<Header, LoadError> {
+    if bytes.len() < 8 {
+        return Err(LoadError::Malformed(
+            "binary artifact shorter than its header".into(),
+        ));
+    }
+    let version = u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]);
+    super::io::check_version(version)?;
+    if bytes.len() < HEADER_LEN {
+        return Err(LoadError::Malformed(
+            "binary artifact shorter than its header".into(),
+        ));
+    }
+    let r = u64_at(bytes, 8);
+    let g = u64_at(bytes, 16);
+    let total = (HEADER_LEN as u64)
+        .checked_add(r)
+        .and_then(|x| x.checked_add(g));
+    if total != Some(bytes.len() as u64) {
+        return Err(LoadError::Malformed(format!(
+            "binary artifact is {} bytes, its header says {} (truncated or padded)",
+            bytes.len(),
+            total.map_or("more than 2^64".to_string(), |t| t.to_string())
+        )));
+    }
+    let (r, g) = (r as usize, g as usize);
+    let t = u64_at(bytes, 88);
+    if t > r as u64 || !t.is_multiple_of(16) {
+        return Err(LoadError::Malformed(format!(
+            "binary artifact: tool area of {t} bytes does not fit a routing section of {r}"
+        )));
+    }
+    let mut routing_hash = [0u8; 32];
+    routing_hash.copy_from_slice(&bytes[24..56]);
+    let mut graph_hash = [0u8; 32];
+    graph_hash.copy_from_slice(&bytes[56..88]);
+    Ok(Header {
+        routing: HEADER_LEN..HEADER_LEN + r,
+        tool_area: t as usize,
+        graph: HEADER_LEN + r..HEADER_LEN + r + g,
+        routing_hash,
+        graph_hash,
+    })
+}
+
+/// blake3 of a section, on every core for large sections.
+fn hash(b: &[u8]) -> blake3::Hash {
+    let mut h = blake3::Hasher::new();
+    if b.len() > 1 << 20 {
+        h.update_rayon(b);
+    } else {
+        h.update(b);
+    }
+    h.finalize()
+}
+
+fn verify(recorded: &[u8; 32], actual: blake3::Hash) -> Result<(), LoadError> {
+    if actual.as_bytes() != recorded {
+        return Err(LoadError::HashMismatch {
+            recorded: blake3::Hash::from_bytes(*recorded).to_hex().to_string(),
+            actual: actual.to_hex().to_string(),
+        });
+    }
+    Ok(())
+}
+
+/// Bytes of a loaded file.
+pub(crate) enum Bytes {
+    /// A read-only memory map of the file.
+    Map(memmap2::Mmap),
+    /// The routing section copied into aligned memory (loading from a byte slice).
+    Aligned(rkyv::util::AlignedVec<16>),
+}
+
+impl Bytes {
+    fn as_slice(&self) -> &[u8] {
+        match self {
+            Bytes::Map(m) => m,
+            Bytes::Aligned(v) => v,
+        }
+    }
+}
+
+/// Load a verified binary artifact from a file: memory-mapped, routing section hashed and
+/// validated in place; the graph section is read (hashed, decoded) only when `with_graph`.
+pub(crate) fn load_file(file: &std::fs::File, with_graph: bool) -> Result<FrozenGraph, LoadError> {
+    // SAFETY: the map is read-only. `compile` replaces artifacts by renaming a new file over
+    // the old one, so a mapped file is never written in place by schemarouter; another program
+    // truncating it while it is mapped is outside what a reader can defend against.
+    let map = unsafe { memmap2::Mmap::map(file) }.map_err(LoadError::Io)?;
+    let h = header(&map)?;
+    let graph = if with_graph {
+        Some(load_graph(&map, &h)?)
+    } else {
+        None
+    };
+    let routing = h.routing.clone();
+    let fg = load_routing_section(
+        Arc::new(Bytes::Map(map)),
+        routing,
+        h.tool_area,
+        &h.routing_hash,
+    )?;
+    Ok(with(fg, graph))
+}
+
+/// [`load_file`] over bytes in memory (the routing section is copied into aligned memory).
+pub(crate) fn load_slice(bytes: &[u8], with_graph: bool) -> Result<FrozenGraph, LoadError> {
+    let h = header(bytes)?;
+    let graph = if with_graph {
+        Some(load_graph(bytes, &h)?)
+    } else {
+        None
+    };
+    let mut v = rkyv::util::AlignedVec::<16>::with_capacity(h.routing.len());
+    v.extend_from_slice(&bytes[h.routing.clone()]);
+    let len = v.len();
+    let fg = load_routing_section(
+        Arc::new(Bytes::Aligned(v)),
+        0..len,
+        h.tool_area,
+        &h.routing_hash,
+    )?;
+    Ok(with(fg, graph))
+}
+
+fn with(mut fg: FrozenGraph, graph: Option<GraphData>) -> FrozenGraph {
+    if let Some(g) = graph {
+        fg.graph = g;
+    }
+    fg
+}
+
+fn load_graph(bytes: &[u8], h: &Header) -> Result<GraphData, LoadError> {
+    let section = &bytes[h.graph.clone()];
+    verify(&h.graph_hash, hash(section))?;
+    rmp_serde::from_slice(section)
+        .map_err(|e| LoadError::Malformed(format!("graph section of the binary artifact: {e}")))
+}
+
+/// Validate the root archive and every tool's archive (in parallel); returns the root and the
+/// tools' archived roots.
+fn validate(
+    section: &[u8],
+    tool_area: usize,
+) -> Result<(&ArchivedFrozenGraph, Vec<usize>), String> {
+    let (tools, root) = section.split_at(tool_area);
+    let a = rkyv::access::<ArchivedFrozenGraph, RkyvError>(root).map_err(|e| e.to_string())?;
+    let ptrs = a
+        .tools
+        .as_slice()
+        .par_iter()
+        .enumerate()
+        .map(|(i, span)| {
+            let (off, len) = (span.offset.to_native(), span.len.to_native());
+            let bytes = off
+                .checked_add(len)
+                .filter(|end| off.is_multiple_of(16) && *end <= tools.len() as u64)
+                .map(|end| &tools[off as usize..end as usize])
+                .ok_or_else(|| format!("tool {i}: archive span {off}+{len} is out of bounds"))?;
+            // Sized for the tool's shared pointers up front (no rehashing while validating).
+            let mut ctx = rkyv::validation::Validator::new(
+                rkyv::validation::archive::ArchiveValidator::new(bytes),
+                rkyv::validation::shared::SharedValidator::with_capacity(bytes.len() / 48),
+            );
+            rkyv::api::access_with_context::<ArchivedToolData, _, RkyvError>(bytes, &mut ctx)
+                .map(|t| t as *const ArchivedToolData as usize)
+                .map_err(|e| format!("tool {i}: {e}"))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    Ok((a, ptrs))
+}
+
+fn load_routing_section(
+    backing: Arc<Bytes>,
+    range: std::ops::Range<usize>,
+    tool_area: usize,
+    recorded: &[u8; 32],
+) -> Result<FrozenGraph, LoadError> {
+    let section = &backing.as_slice()[range];
+    // Hash while validating (both spread over every core).
+    let (checked, actual) = rayon::join(|| validate(section, tool_area), || hash(section));
+    verify(recorded, actual)?;
+    let (a, tool_ptrs) = checked.map_err(|e| {
+        LoadError::Malformed(format!("routing section of the binary artifact: {e}"))
+    })?;
+    let owner: Backing = backing.clone();
+    let de = |e: RkyvError| LoadError::Malformed(format!("routing section: {e}"));
+    let version = a.format_version.to_native();
+    super::io::check_version(version)?;
+    // SAFETY (every `archived` call below): `a` was validated above and points into `backing`,
+    // which each view keeps alive; the bytes are never written.
+    let index = unsafe {
+        Indices {
+            alias_to_concept: LazyMap::archived(&a.index.alias_to_concept, owner.clone()),
+            alias_to_field: LazyMap::archived(&a.index.alias_to_field, owner.clone()),
+            concept_postings: LazyMap::archived(&a.index.concept_postings, owner.clone()),
+            param_postings: LazyMap::archived(&a.index.param_postings, owner.clone()),
+            tool_names: LazyMap::archived(&a.index.tool_names, owner.clone()),
+            field_names: LazyMap::archived(&a.index.field_names, owner.clone()),
+            max_alias_words: a.index.max_alias_words.to_native(),
+        }
+    };
+    Ok(FrozenGraph {
+        format_version: version,
+        tool_version: a.tool_version.as_str().to_string(),
+        project: rkyv::deserialize(&a.project).map_err(de)?,
+        content_hash: a.content_hash.as_str().to_string(),
+        routing_fingerprint: a.routing_fingerprint.as_str().to_string(),
+        graph: GraphData::default(),
+        tools: unsafe {
+            LazyVec::archived(
+                tool_ptrs
+                    .into_iter()
+                    .map(|p| p as *const ArchivedToolData)
+                    .collect(),
+                owner,
+            )
+        },
+        intents: rkyv::deserialize(&a.intents).map_err(de)?,
+        concepts: rkyv::deserialize(&a.concepts).map_err(de)?,
+        domains: rkyv::deserialize(&a.domains).map_err(de)?,
+        groups: rkyv::deserialize(&a.groups).map_err(de)?,
+        source_types: rkyv::deserialize(&a.source_types).map_err(de)?,
+        index,
+    })
+}

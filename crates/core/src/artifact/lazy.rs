@@ -1,0 +1,495 @@
+//! The accessor layer between the routing tables and their storage: a list ([`LazyVec`]) and a
+//! sorted string-keyed map ([`LazyMap`]) that are either owned (after `compile`, or loaded from
+//! JSON) or backed by the validated, memory-mapped binary archive (`graph.bin`).
+//!
+//! Backed by the archive, nothing is converted when the artifact is opened: an element (a tool,
+//! an index entry) is converted to its owned form the first time it is read and cached, so a
+//! `route` at 10,000 tools touches the few tools and index entries its query names. Map lookups
+//! binary-search the archived keys in place (zero-copy); only the entry found is converted.
+//! Both types serialise (serde) exactly like the `Vec` and `BTreeMap` they replace, so the JSON
+//! form and the routing fingerprint are unchanged by the storage.
+
+use rkyv::collections::util::{Entry, EntryAdapter};
+use rkyv::rancor::{Fallible, Source};
+use rkyv::ser::{Allocator, Writer};
+use rkyv::string::ArchivedString;
+use rkyv::vec::{ArchivedVec, VecResolver};
+use rkyv::{Archive, Place};
+use std::collections::BTreeMap;
+use std::ops::Index;
+use std::sync::{Arc, OnceLock};
+
+/// The bytes an archive-backed value points into (a memory map or an aligned copy), kept alive
+/// by every value that points into them.
+pub(crate) type Backing = Arc<dyn std::any::Any + Send + Sync>;
+
+/// Read-only pointers to archived values, valid while the [`Backing`] beside them lives. Each
+/// has been validated (bytecheck) before the view is made.
+struct ArchPtrs<A> {
+    ptrs: Box<[*const A]>,
+}
+
+impl<A> ArchPtrs<A> {
+    fn get(&self, i: usize) -> &A {
+        // SAFETY: every pointer is the validated root of an archive inside the backing bytes,
+        // which the owning value keeps alive (the `_backing` field) and which are never written.
+        unsafe { &*self.ptrs[i] }
+    }
+}
+
+// SAFETY: as for `ArchSlice`.
+unsafe impl<A> Send for ArchPtrs<A> {}
+unsafe impl<A> Sync for ArchPtrs<A> {}
+
+/// A read-only view of `len` archived values at `ptr`, valid while the [`Backing`] beside it
+/// lives. The archive has been validated (bytecheck) before a view is made.
+struct ArchSlice<A> {
+    ptr: *const A,
+    len: usize,
+}
+
+impl<A> ArchSlice<A> {
+    fn get(&self, i: usize) -> &A {
+        assert!(i < self.len, "index {i} out of range ({})", self.len);
+        // SAFETY: `ptr..ptr+len` is a validated archived slice inside the backing bytes, which
+        // the owning value keeps alive (the `_backing` field) and which are never written.
+        unsafe { &*self.ptr.add(i) }
+    }
+}
+
+// SAFETY: the archived bytes are immutable for the life of the backing; sharing read-only
+// references to them across threads is sound.
+unsafe impl<A> Send for ArchSlice<A> {}
+unsafe impl<A> Sync for ArchSlice<A> {}
+
+/// Convert one validated archived value to its owned form.
+fn convert<T>(a: &T::Archived) -> T
+where
+    T: Archive,
+    T::Archived: rkyv::Deserialize<T, rkyv::api::high::HighDeserializer<rkyv::rancor::Error>>,
+{
+    match rkyv::deserialize::<T, rkyv::rancor::Error>(a) {
+        Ok(v) => v,
+        // Deserialising validated archives of these types (strings, lists, maps, shared
+        // pointers of one type) cannot fail.
+        Err(e) => unreachable!("validated archive failed to convert: {e}"),
+    }
+}
+
+/// Bound of the element types: archived, and convertible back.
+pub trait Stored:
+    Archive<
+        Archived: rkyv::Deserialize<Self, rkyv::api::high::HighDeserializer<rkyv::rancor::Error>>,
+    > + Sized
+{
+}
+
+impl<T> Stored for T where
+    T: Archive<
+        Archived: rkyv::Deserialize<T, rkyv::api::high::HighDeserializer<rkyv::rancor::Error>>,
+    >
+{
+}
+
+enum VecRepr<T: Archive> {
+    Owned(Vec<T>),
+    Archived {
+        items: ArchPtrs<T::Archived>,
+        cells: Box<[OnceLock<T>]>,
+        _backing: Backing,
+    },
+}
+
+/// A list of routing records (tools), owned or backed by the archive (see the module docs).
+/// Indexing and iteration give `&T`; an archived element is converted once, on first read.
+pub struct LazyVec<T: Archive> {
+    repr: VecRepr<T>,
+}
+
+impl<T: Stored> LazyVec<T> {
+    /// A view over archived elements (each the validated root of its own archive).
+    ///
+    /// # Safety
+    /// Every pointer must point at validated bytes that `backing` keeps alive and unchanged.
+    pub(crate) unsafe fn archived(items: Vec<*const T::Archived>, backing: Backing) -> Self {
+        let n = items.len();
+        LazyVec {
+            repr: VecRepr::Archived {
+                items: ArchPtrs {
+                    ptrs: items.into_boxed_slice(),
+                },
+                cells: (0..n).map(|_| OnceLock::new()).collect(),
+                _backing: backing,
+            },
+        }
+    }
+
+    /// Number of elements.
+    pub fn len(&self) -> usize {
+        match &self.repr {
+            VecRepr::Owned(v) => v.len(),
+            VecRepr::Archived { items, .. } => items.ptrs.len(),
+        }
+    }
+
+    /// Whether the list is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The element at `i`, if any.
+    pub fn get(&self, i: usize) -> Option<&T> {
+        match &self.repr {
+            VecRepr::Owned(v) => v.get(i),
+            VecRepr::Archived { items, cells, .. } => {
+                let cell = cells.get(i)?;
+                Some(cell.get_or_init(|| convert::<T>(items.get(i))))
+            }
+        }
+    }
+
+    /// The elements in order.
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = &T> + ExactSizeIterator + Clone {
+        (0..self.len()).map(move |i| &self[i])
+    }
+
+    /// Binary search with a comparator, as [`slice::binary_search_by`] (converts only the
+    /// elements it compares).
+    pub fn binary_search_by(
+        &self,
+        mut f: impl FnMut(&T) -> std::cmp::Ordering,
+    ) -> Result<usize, usize> {
+        let (mut lo, mut hi) = (0, self.len());
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            match f(&self[mid]) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+                std::cmp::Ordering::Equal => return Ok(mid),
+            }
+        }
+        Err(lo)
+    }
+
+    /// The owned list, converting every archived element (for callers that edit it).
+    pub fn to_mut(&mut self) -> &mut Vec<T> {
+        if let VecRepr::Archived { .. } = &self.repr {
+            let owned: Vec<T> = (0..self.len()).map(|i| self.take_or_convert(i)).collect();
+            self.repr = VecRepr::Owned(owned);
+        }
+        match &mut self.repr {
+            VecRepr::Owned(v) => v,
+            VecRepr::Archived { .. } => unreachable!("made owned above"),
+        }
+    }
+
+    fn take_or_convert(&mut self, i: usize) -> T {
+        match &mut self.repr {
+            VecRepr::Owned(_) => unreachable!("only called on archived lists"),
+            VecRepr::Archived { items, cells, .. } => match cells[i].take() {
+                Some(v) => v,
+                None => convert::<T>(items.get(i)),
+            },
+        }
+    }
+}
+
+impl<T: Stored> Index<usize> for LazyVec<T> {
+    type Output = T;
+    fn index(&self, i: usize) -> &T {
+        match self.get(i) {
+            Some(v) => v,
+            None => panic!("index {i} out of range ({})", self.len()),
+        }
+    }
+}
+
+impl<T: Stored> std::ops::IndexMut<usize> for LazyVec<T> {
+    fn index_mut(&mut self, i: usize) -> &mut T {
+        &mut self.to_mut()[i]
+    }
+}
+
+impl<'a, T: Stored> IntoIterator for &'a LazyVec<T> {
+    type Item = &'a T;
+    type IntoIter = Box<dyn Iterator<Item = &'a T> + 'a>;
+    fn into_iter(self) -> Self::IntoIter {
+        Box::new(self.iter())
+    }
+}
+
+impl<T: Archive> From<Vec<T>> for LazyVec<T> {
+    fn from(v: Vec<T>) -> Self {
+        LazyVec {
+            repr: VecRepr::Owned(v),
+        }
+    }
+}
+
+impl<T: Archive> Default for LazyVec<T> {
+    fn default() -> Self {
+        Vec::new().into()
+    }
+}
+
+impl<T: Stored + Clone> Clone for LazyVec<T> {
+    fn clone(&self) -> Self {
+        self.iter().cloned().collect::<Vec<T>>().into()
+    }
+}
+
+impl<T: Stored + std::fmt::Debug> std::fmt::Debug for LazyVec<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl<T: Stored + PartialEq> PartialEq for LazyVec<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().zip(other.iter()).all(|(a, b)| a == b)
+    }
+}
+
+impl<T: Stored + serde::Serialize> serde::Serialize for LazyVec<T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
+}
+
+impl<'de, T: Archive + serde::Deserialize<'de>> serde::Deserialize<'de> for LazyVec<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        Vec::<T>::deserialize(d).map(Into::into)
+    }
+}
+
+enum MapRepr<V: Archive> {
+    Owned(Vec<(String, V)>),
+    Archived {
+        entries: ArchSlice<Entry<ArchivedString, V::Archived>>,
+        cells: Box<[OnceLock<(String, V)>]>,
+        _backing: Backing,
+    },
+}
+
+/// A map from a string key to a routing record (an index of Algorithm 1), sorted by key, owned
+/// or backed by the archive (see the module docs). [`LazyMap::get`] binary-searches the keys in
+/// place and converts only the entry it finds.
+pub struct LazyMap<V: Archive> {
+    repr: MapRepr<V>,
+}
+
+impl<V: Stored> LazyMap<V> {
+    /// A view over an archived sorted entry list.
+    ///
+    /// # Safety
+    /// `entries` must point into validated bytes that `backing` keeps alive and unchanged.
+    pub(crate) unsafe fn archived(
+        entries: &ArchivedVec<Entry<ArchivedString, V::Archived>>,
+        backing: Backing,
+    ) -> Self {
+        let s = entries.as_slice();
+        LazyMap {
+            repr: MapRepr::Archived {
+                entries: ArchSlice {
+                    ptr: s.as_ptr(),
+                    len: s.len(),
+                },
+                cells: (0..s.len()).map(|_| OnceLock::new()).collect(),
+                _backing: backing,
+            },
+        }
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        match &self.repr {
+            MapRepr::Owned(v) => v.len(),
+            MapRepr::Archived { entries, .. } => entries.len,
+        }
+    }
+
+    /// Whether the map is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn key_at(&self, i: usize) -> &str {
+        match &self.repr {
+            MapRepr::Owned(v) => &v[i].0,
+            MapRepr::Archived { entries, .. } => entries.get(i).key.as_str(),
+        }
+    }
+
+    fn entry(&self, i: usize) -> (&String, &V) {
+        match &self.repr {
+            MapRepr::Owned(v) => (&v[i].0, &v[i].1),
+            MapRepr::Archived { entries, cells, .. } => {
+                let (k, v) = cells[i].get_or_init(|| {
+                    let e = entries.get(i);
+                    (e.key.as_str().to_string(), convert::<V>(&e.value))
+                });
+                (k, v)
+            }
+        }
+    }
+
+    fn position(&self, key: &str) -> Option<usize> {
+        let (mut lo, mut hi) = (0, self.len());
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            match self.key_at(mid).cmp(key) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+                std::cmp::Ordering::Equal => return Some(mid),
+            }
+        }
+        None
+    }
+
+    /// The value for `key`.
+    pub fn get(&self, key: &str) -> Option<&V> {
+        self.position(key).map(|i| self.entry(i).1)
+    }
+
+    /// Whether `key` has an entry (no conversion).
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.position(key).is_some()
+    }
+
+    /// Entries in key order.
+    pub fn iter(
+        &self,
+    ) -> impl DoubleEndedIterator<Item = (&String, &V)> + ExactSizeIterator + Clone {
+        (0..self.len()).map(move |i| self.entry(i))
+    }
+
+    /// Keys in order.
+    pub fn keys(&self) -> impl DoubleEndedIterator<Item = &String> + ExactSizeIterator {
+        self.iter().map(|(k, _)| k)
+    }
+
+    /// Values in key order.
+    pub fn values(&self) -> impl DoubleEndedIterator<Item = &V> + ExactSizeIterator {
+        self.iter().map(|(_, v)| v)
+    }
+
+    /// Keys in order without converting the values (zero-copy when archived).
+    pub fn key_strs(&self) -> impl DoubleEndedIterator<Item = &str> + ExactSizeIterator {
+        (0..self.len()).map(move |i| self.key_at(i))
+    }
+
+    /// The owned entries, converting every archived one (for callers that edit them).
+    pub fn to_mut(&mut self) -> &mut Vec<(String, V)> {
+        if let MapRepr::Archived { .. } = &self.repr {
+            let n = self.len();
+            let mut owned = Vec::with_capacity(n);
+            if let MapRepr::Archived { entries, cells, .. } = &mut self.repr {
+                for i in 0..n {
+                    owned.push(match cells[i].take() {
+                        Some(kv) => kv,
+                        None => {
+                            let e = entries.get(i);
+                            (e.key.as_str().to_string(), convert::<V>(&e.value))
+                        }
+                    });
+                }
+            }
+            self.repr = MapRepr::Owned(owned);
+        }
+        match &mut self.repr {
+            MapRepr::Owned(v) => v,
+            MapRepr::Archived { .. } => unreachable!("made owned above"),
+        }
+    }
+}
+
+impl<V: Stored> Index<&str> for LazyMap<V> {
+    type Output = V;
+    fn index(&self, key: &str) -> &V {
+        match self.get(key) {
+            Some(v) => v,
+            None => panic!("no entry for key {key:?}"),
+        }
+    }
+}
+
+impl<V: Archive> From<BTreeMap<String, V>> for LazyMap<V> {
+    fn from(m: BTreeMap<String, V>) -> Self {
+        LazyMap {
+            repr: MapRepr::Owned(m.into_iter().collect()),
+        }
+    }
+}
+
+impl<V: Archive> Default for LazyMap<V> {
+    fn default() -> Self {
+        BTreeMap::new().into()
+    }
+}
+
+impl<'a, V: Stored> IntoIterator for &'a LazyMap<V> {
+    type Item = (&'a String, &'a V);
+    type IntoIter = Box<dyn Iterator<Item = (&'a String, &'a V)> + 'a>;
+    fn into_iter(self) -> Self::IntoIter {
+        Box::new(self.iter())
+    }
+}
+
+impl<V: Stored + Clone> Clone for LazyMap<V> {
+    fn clone(&self) -> Self {
+        LazyMap {
+            repr: MapRepr::Owned(self.iter().map(|(k, v)| (k.clone(), v.clone())).collect()),
+        }
+    }
+}
+
+impl<V: Stored + std::fmt::Debug> std::fmt::Debug for LazyMap<V> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
+
+impl<V: Stored + PartialEq> PartialEq for LazyMap<V> {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().zip(other.iter()).all(|(a, b)| a == b)
+    }
+}
+
+impl<V: Stored + serde::Serialize> serde::Serialize for LazyMap<V> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.iter())
+    }
+}
+
+impl<'de, V: Archive + serde::Deserialize<'de>> serde::Deserialize<'de> for LazyMap<V> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        BTreeMap::<String, V>::deserialize(d).map(Into::into)
+    }
+}
+
+impl<V: Archive> Archive for LazyMap<V> {
+    type Archived = ArchivedVec<Entry<ArchivedString, V::Archived>>;
+    type Resolver = VecResolver;
+    fn resolve(&self, resolver: VecResolver, out: Place<Self::Archived>) {
+        let len = match &self.repr {
+            MapRepr::Owned(v) => v.len(),
+            MapRepr::Archived { entries, .. } => entries.len,
+        };
+        ArchivedVec::resolve_from_len(len, resolver, out);
+    }
+}
+
+impl<V, S> rkyv::Serialize<S> for LazyMap<V>
+where
+    V: Stored + rkyv::Serialize<S>,
+    S: Fallible + Allocator + Writer + ?Sized,
+    S::Error: Source,
+{
+    fn serialize(&self, s: &mut S) -> Result<VecResolver, S::Error> {
+        ArchivedVec::<Entry<ArchivedString, V::Archived>>::serialize_from_iter::<
+            EntryAdapter<&String, &V, String, V>,
+            _,
+            _,
+        >(self.iter().map(|(k, v)| EntryAdapter::new(k, v)), s)
+    }
+}

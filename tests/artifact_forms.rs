@@ -1,0 +1,92 @@
+//! Artifact format 2 (issue 14): the compact JSON, the indented JSON (`compile --pretty`, byte
+//! for byte the layout of format 1) and the memory-mapped binary form carry the same routing
+//! content, so every plan is identical whichever form `route` reads; on the shipped project and
+//! on a generated inventory.
+
+use schemarouter::artifact::{self, FrozenGraph, io};
+use schemarouter::lint::check_path;
+use schemarouter::route::analyzer::lexical::Lexical;
+use schemarouter::route::{Options, route};
+use schemarouter::synth::{GenConfig, generate};
+use std::path::Path;
+
+/// Every example query of every intent, with the plan each form gives (as JSON text).
+fn plans(g: &FrozenGraph) -> Vec<String> {
+    let lex = Lexical::new(g);
+    let mut out = Vec::new();
+    for i in &g.intents {
+        for q in &i.examples {
+            let u = lex.analyse(q).understanding;
+            let plan = route(g, &u, &Options::default());
+            out.push(serde_json::to_string(&plan).unwrap());
+        }
+    }
+    out
+}
+
+/// Compile `root` both ways (borrowing and consuming the project), write the three forms and
+/// check that they load to the same routing content and give the same plans.
+fn same_plans_from_every_form(root: &Path, min_queries: usize) {
+    let c = check_path(root).unwrap();
+    assert!(!c.has_errors(), "{:?}", c.diagnostics);
+    let borrowed = artifact::build::compile(&c.project, &c.index, &c.units);
+    let mut g = artifact::build::compile_owned(c.project, c.index, &c.units);
+    g.content_hash = io::json_content_hash(&g);
+    assert_eq!(g, borrowed, "compile_owned and compile disagree");
+
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("graph.json");
+    let pretty = dir.path().join("pretty/graph.json");
+    let bin = dir.path().join("graph.bin");
+    std::fs::create_dir_all(pretty.parent().unwrap()).unwrap();
+    io::write_json(&g, &json).unwrap();
+    let mut f = std::fs::File::create(&pretty).unwrap();
+    io::write_json_pretty_into(&g, &mut f).unwrap();
+    drop(f);
+    io::write_bin(&g, &bin).unwrap();
+
+    let want = plans(&g);
+    assert!(want.len() >= min_queries, "{} queries", want.len());
+    let mut without_graph = g.clone();
+    without_graph.graph = artifact::GraphData::default();
+    for p in [&json, &pretty, &bin] {
+        let loaded = io::load_routing(p).unwrap();
+        assert_eq!(loaded, without_graph, "{}", p.display());
+        assert_eq!(plans(&loaded), want, "{}", p.display());
+        assert_eq!(io::load(p).unwrap(), g, "{}", p.display());
+    }
+    // The bytes of each form do not depend on how they were produced.
+    assert_eq!(std::fs::read(&json).unwrap(), io::to_json_bytes(&borrowed));
+    assert_eq!(std::fs::read(&bin).unwrap(), io::to_bin_bytes(&borrowed));
+    // A binary artifact loaded lazily gives the same plans before and after every tool was read.
+    let lazy = io::load_routing(&bin).unwrap();
+    let first = plans(&lazy);
+    let _ = serde_json::to_vec(&lazy).unwrap();
+    assert_eq!(plans(&lazy), first);
+}
+
+#[test]
+fn shipped_project_plans_are_identical_from_json_pretty_json_and_binary() {
+    same_plans_from_every_form(Path::new("."), 30);
+}
+
+#[test]
+fn generated_inventory_plans_are_identical_from_json_pretty_json_and_binary() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = GenConfig {
+        tools: 120,
+        seed: 7,
+        ..GenConfig::default()
+    };
+    generate(&cfg).write(dir.path()).unwrap();
+    same_plans_from_every_form(dir.path(), 20);
+}
+
+#[test]
+fn the_binary_form_is_smaller_than_the_json_form() {
+    let c = check_path(Path::new(".")).unwrap();
+    let g = artifact::build::compile(&c.project, &c.index, &c.units);
+    let bin = io::to_bin_bytes(&g);
+    let json = io::to_json_bytes(&g);
+    assert!(bin.len() < json.len(), "{} vs {}", bin.len(), json.len());
+}
