@@ -7,8 +7,11 @@
 //! faces call [`core::Core::route`], the same Understand step and Algorithm 1 as `schemarouter
 //! route`, and share its limits, bearer-token check, metrics ([`metrics`]) and request log.
 //!
-//! This module depends only on `artifact`, `route` and `prompt` (and on nothing in `cli`), so it
-//! can move into a crate of its own.
+//! This crate depends only on `schemarouter-core` (`artifact`, `route` and `prompt`), not on
+//! the linter or the command line; `schemarouter serve` and `schemarouter mcp` start it.
+
+// The core's modules at this crate's root, so `crate::artifact::...` reads as in the core.
+use schemarouter_core::{artifact, prompt, route};
 
 pub mod core;
 pub mod http;

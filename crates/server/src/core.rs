@@ -699,7 +699,7 @@ mod tests {
 
     fn shipped() -> Core {
         Core::open(Config {
-            artifact: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("build/graph.json"),
+            artifact: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../build/graph.json"),
             limits: Limits::default(),
             token: Some(Token::new("s3cret\n").unwrap()),
             log_requests: false,
@@ -786,7 +786,7 @@ mod tests {
     #[test]
     fn requests_beyond_the_concurrency_limit_get_503() {
         let c = Core::open(Config {
-            artifact: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("build/graph.json"),
+            artifact: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../build/graph.json"),
             limits: Limits {
                 max_concurrency: 2,
                 ..Limits::default()
@@ -811,7 +811,7 @@ mod tests {
     fn a_bad_artifact_is_refused_and_the_old_one_kept() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("graph.json");
-        let shipped = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("build/graph.json");
+        let shipped = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../build/graph.json");
         std::fs::copy(&shipped, &path).unwrap();
         let c = Core::open(Config {
             artifact: path.clone(),

@@ -9,7 +9,7 @@ use crate::route::{Plan, Understanding};
 use serde_json::{Map, Value, json};
 
 /// The committed document, served at `/openapi.json`.
-pub const DOCUMENT: &str = include_str!("../../docs/http-api.openapi.json");
+pub const DOCUMENT: &str = include_str!("../../../docs/http-api.openapi.json");
 
 /// Rewrite `#/$defs/X` references to `#/components/schemas/X`.
 fn rewrite_refs(v: &mut Value) {
