@@ -222,7 +222,7 @@ fn http_api_against_its_openapi_description() {
         "--token-file",
         token.to_str().unwrap(),
         "--request-timeout-ms",
-        "500",
+        "2000",
         "--log-requests",
     ]);
     let out = run_py(

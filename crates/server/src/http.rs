@@ -64,7 +64,7 @@ pub fn error_response(e: &ApiError) -> Response {
     r
 }
 
-/// The router of the HTTP API, guarded (see [`guard`]).
+/// The router of the HTTP API, guarded (see [`guarded`]).
 pub fn router(core: Arc<Core>) -> Router {
     let api = Router::new()
         .route("/v1/route", post(route))
