@@ -135,6 +135,7 @@ fn compile_tables(p: &Project, _ix: &Index, units: &UnitTable) -> FrozenGraph {
                         })
                         .collect(),
                     join: opt(&x.join),
+                    array: x.array_encoding(e.method.value),
                     description: opt(&x.description),
                 })
                 .collect();

@@ -5,7 +5,7 @@
 
 use super::node::{Key, Node, NodeKind};
 use crate::model::spanned::{SPANNED_END, SPANNED_NAME, SPANNED_START, SPANNED_VALUE};
-use crate::model::value::{HELP_SEP, did_you_mean};
+use crate::model::value::{HELP_SEP, SCALAR_NAME, SCALAR_SPELLED, did_you_mean};
 use crate::source::Span;
 use serde::de::{
     self, DeserializeSeed, Deserializer, EnumAccess, IntoDeserializer, MapAccess, SeqAccess,
@@ -347,9 +347,29 @@ impl<'de> Deserializer<'de> for NodeDe<'de> {
 
     fn deserialize_newtype_struct<V: Visitor<'de>>(
         self,
-        _name: &'static str,
+        name: &'static str,
         v: V,
     ) -> Result<V::Value, DeError> {
+        if name == SCALAR_NAME {
+            // A scalar value keeps a number's spelling (`0755`, `1.10`).
+            let parts = match &self.node.kind {
+                NodeKind::Int(i, raw) => Some(("int", i.to_string(), raw)),
+                NodeKind::Float(f, raw) => Some(("float", f.to_string(), raw)),
+                _ => None,
+            };
+            if let Some((kind, canonical, raw)) = parts {
+                let items = vec![
+                    SCALAR_SPELLED.to_string(),
+                    kind.to_string(),
+                    canonical,
+                    raw.clone(),
+                ];
+                return v
+                    .visit_seq(de::value::SeqDeserializer::new(items.into_iter()))
+                    .map_err(|e: DeError| e.at(self.node.span));
+            }
+            return self.deserialize_any(v);
+        }
         v.visit_newtype_struct(self)
     }
 

@@ -48,7 +48,10 @@ pub fn read_all<T>(
         let consequence = current.kind == DeErrorKind::MissingKey
             && current.span.is_some_and(|s| {
                 let key = missing_key_name(&current.message);
-                removed.iter().chain(missing.iter()).any(|(ms, k)| *ms == s && Some(k.as_str()) == key)
+                removed
+                    .iter()
+                    .chain(missing.iter())
+                    .any(|(ms, k)| *ms == s && Some(k.as_str()) == key)
             });
         if !consequence
             && !errors
@@ -241,8 +244,7 @@ intents:
     #[test]
     fn a_clean_file_reads() {
         let text = "id: x\ntitle: X\ndomain: d\nendpoints:\n  - id: e\n    method: GET\n    url: https://example.org/x\n";
-        let node =
-            super::super::parse_text(text, Format::Yaml, &Limits::default()).unwrap();
+        let node = super::super::parse_text(text, Format::Yaml, &Limits::default()).unwrap();
         assert!(
             super::read_all(&node, FileKind::Tool, |n| {
                 super::super::de::from_node::<crate::model::Tool>(n).map(|_| ())

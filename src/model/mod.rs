@@ -18,8 +18,8 @@ pub use config::{Config, LevelSetting};
 pub use intent::{Domain, FieldGroup, Intent, IntentFile};
 pub use spanned::Sp;
 pub use tool::{
-    Annotations, Binding, Endpoint, HttpMethod, Licence, McpServer, ParamLocation, Parameter,
-    Provenance, ResponseField, Tool,
+    Annotations, ArrayEncoding, Binding, Endpoint, HttpMethod, Licence, McpServer, ParamLocation,
+    Parameter, Provenance, ResponseField, Tool,
 };
 pub use value::{Scalar, Template, ValueType};
 

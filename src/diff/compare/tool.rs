@@ -389,12 +389,12 @@ fn parameter(cx: &mut Ctx, e: &str, path: &str, o: &ParamData, n: &ParamData) {
             codes::PARAMETER_DEFAULT_CHANGED,
             e,
             "default",
-            o.default.as_ref().map(|d| d.to_json()),
-            n.default.as_ref().map(|d| d.to_json()),
+            o.default.as_ref().map(|d| d.to_json_as_written()),
+            n.default.as_ref().map(|d| d.to_json_as_written()),
             format!(
                 "default of {what} changed from {} to {}",
-                show(o.default.as_ref().map(|d| d.to_json()).as_ref()),
-                show(n.default.as_ref().map(|d| d.to_json()).as_ref())
+                show(o.default.as_ref().map(|d| d.to_json_as_written()).as_ref()),
+                show(n.default.as_ref().map(|d| d.to_json_as_written()).as_ref())
             ),
         );
     }
@@ -481,7 +481,7 @@ fn parameter(cx: &mut Ctx, e: &str, path: &str, o: &ParamData, n: &ParamData) {
 }
 
 fn enums(cx: &mut Ctx, e: &str, what: &str, o: &ParamData, n: &ParamData) {
-    let key = |v: &crate::model::Scalar| (scalar_key(v), v.to_json());
+    let key = |v: &crate::model::Scalar| (scalar_key(v), v.to_json_as_written());
     let ov: BTreeMap<String, Value> = o.enum_values.iter().map(key).collect();
     let nv: BTreeMap<String, Value> = n.enum_values.iter().map(key).collect();
     let list = |m: &BTreeMap<String, Value>| Some(Value::Array(m.values().cloned().collect()));
