@@ -24,7 +24,22 @@ impl Default for HumanOptions {
     }
 }
 
-/// One file's text as miette sees it: without a BOM (spans shifted to match).
+/// `text` with each bare CR (one not followed by LF) written as LF: the same length, so spans
+/// stay valid, and miette, which splits lines at LF only, shows the lines the positions count.
+fn bare_cr_as_lf(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    for (i, c) in text.char_indices() {
+        if c == '\r' && b.get(i + 1) != Some(&b'\n') {
+            out.push('\n');
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// One file's text as miette sees it: without a BOM (spans shifted to match), bare CRs as LF.
 struct FileView {
     name: String,
     text: String,
@@ -40,7 +55,7 @@ impl FileView {
         let (line, col) = f.line_col(label.span.start as usize);
         FileView {
             name: format!("{}:{line}:{col}", f.name),
-            text: f.text[shift..].to_string(),
+            text: bare_cr_as_lf(&f.text[shift..]),
             shift,
         }
     }
@@ -169,7 +184,10 @@ fn build(d: &Diagnostic, sources: &SourceMap) -> Report {
                 severity: miette::Severity::Advice,
                 help: None,
                 labels: vec![LabeledSpan::new_primary_with_span(None, other.span(s))],
-                source: Some(NamedSource::new(other.name.clone(), other.text.clone())),
+                source: Some(NamedSource::new(
+                    other.name.clone(),
+                    bare_cr_as_lf(&other.text),
+                )),
                 related: Vec::new(),
             });
         }
