@@ -348,6 +348,30 @@ impl Scalar {
         }
     }
 
+    /// This value as a parameter of type `ty` takes it: itself when it fits
+    /// ([`Scalar::misfit`]), a string that spells a value of the type exactly (`"false"` for a
+    /// `boolean`, `"1"` for an `integer`, as some OpenAPI documents write defaults), or `None`
+    /// when it cannot be read as one. Importers use it so that what they write checks clean.
+    pub fn fitted(&self, ty: &ValueType) -> Option<Scalar> {
+        if self.misfit(ty).is_none() {
+            return Some(self.clone());
+        }
+        let Scalar::String(s) = self.value() else {
+            return None;
+        };
+        let converted = match ty.element() {
+            ValueType::Boolean => match s.as_str() {
+                "true" => Some(Scalar::Boolean(true)),
+                "false" => Some(Scalar::Boolean(false)),
+                _ => None,
+            },
+            ValueType::Integer => s.parse::<i64>().ok().map(|i| Scalar::integer(i, s)),
+            ValueType::Number => s.parse::<f64>().ok().map(|f| Scalar::number(f, s)),
+            _ => None,
+        };
+        converted.filter(|c| c.misfit(ty).is_none())
+    }
+
     /// Whether two values mean the same (numbers compare by value: `1`, `1.0` and `0x1`).
     pub fn same_value(&self, other: &Scalar) -> bool {
         let (a, b) = (self.value(), other.value());
