@@ -275,6 +275,7 @@ pub fn route(g: &FrozenGraph, u: &Understanding, opts: &Options) -> Plan {
         steps: Vec::new(),
         unmatched_concepts: Vec::new(),
         skipped_tools: Vec::new(),
+        not_understood: Vec::new(),
         warnings: Vec::new(),
     };
     let intent = match &u.intent {
