@@ -209,8 +209,8 @@ fn several_changes_on_one_field_are_all_reported() {
     assert_eq!(
         got,
         vec![
+            ("unit-rescaled", Class::Breaking),
             ("field-group-removed", Class::Dangerous),
-            ("unit-rescaled", Class::Dangerous),
             ("description-changed", Class::Safe),
         ]
     );
@@ -219,7 +219,7 @@ fn several_changes_on_one_field_are_all_reported() {
             .iter()
             .all(|c| c.entity == "tool/alpha/endpoint/summary/field/band_gap")
     );
-    let unit = &r.changes[1];
+    let unit = &r.changes[0];
     assert_eq!(unit.factor, Some(1000.0));
     assert!(unit.message.contains("factor of 1000"), "{}", unit.message);
     let loc = unit.new_location.as_ref().unwrap();

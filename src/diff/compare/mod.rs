@@ -187,7 +187,7 @@ impl Ctx<'_> {
                             oj,
                             nj,
                             format!(
-                                "unit of {what} changed from {} to {}{}: {how}",
+                                "unit of {what} changed from {} to {}{}: {how}; consumers read the numbers in the old unit",
                                 o.canonical,
                                 n.canonical,
                                 dims(n)

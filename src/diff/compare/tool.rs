@@ -328,7 +328,18 @@ fn endpoint(cx: &mut Ctx, tp: &ToolPair, e: &str, o: &EndpointData, n: &Endpoint
                 );
             }
             (None, Some(np)) => {
-                let (code, msg) = if np.required {
+                let (code, msg) = if np.required
+                    && !np.auth
+                    && let Some(d) = &np.default
+                {
+                    (
+                        codes::PARAMETER_ADDED_REQUIRED_WITH_DEFAULT,
+                        format!(
+                            "required parameter `{name}` was added to `{path}` with default {}; the router sends the default, so existing calls keep working",
+                            show(Some(&d.to_json()))
+                        ),
+                    )
+                } else if np.required {
                     (
                         codes::PARAMETER_ADDED_REQUIRED,
                         format!(
@@ -353,7 +364,18 @@ fn endpoint(cx: &mut Ctx, tp: &ToolPair, e: &str, o: &EndpointData, n: &Endpoint
 fn parameter(cx: &mut Ctx, e: &str, path: &str, o: &ParamData, n: &ParamData) {
     let what = format!("parameter `{path}`");
     if o.required != n.required {
-        let (code, msg) = if n.required {
+        let (code, msg) = if n.required
+            && !n.auth
+            && let Some(d) = &n.default
+        {
+            (
+                codes::PARAMETER_MADE_REQUIRED_WITH_DEFAULT,
+                format!(
+                    "{what} is now required, with default {}; the router sends the default where it sent nothing",
+                    show(Some(&d.to_json()))
+                ),
+            )
+        } else if n.required {
             (
                 codes::PARAMETER_MADE_REQUIRED,
                 format!("{what} is now required"),
