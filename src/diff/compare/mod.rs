@@ -430,7 +430,10 @@ fn concepts(cx: &mut Ctx) {
                     &e,
                     &[],
                     s(id),
-                    format!("concept `{id}` was removed"),
+                    format!(
+                        "concept `{id}` was removed{}",
+                        alias::fate_of_aliases(cx, id)
+                    ),
                 );
             }
             (None, Some(_)) => {
