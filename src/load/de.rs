@@ -803,4 +803,62 @@ mod tests {
         assert_eq!(e.message, "unknown value `GTE`");
         assert_eq!(e.help.as_deref(), Some("did you mean `GET`?"));
     }
+
+    fn read_scalar(yaml: &str) -> crate::model::value::Scalar {
+        let node = crate::load::parse_text(
+            yaml,
+            crate::source::Format::Yaml,
+            &crate::model::config::Limits::default(),
+        )
+        .unwrap();
+        crate::load::de::from_node::<crate::model::value::Scalar>(&node).unwrap()
+    }
+
+    #[test]
+    fn numbers_keep_a_spelling_that_is_not_canonical() {
+        assert_eq!(read_scalar("10"), crate::model::value::Scalar::Integer(10));
+        assert_eq!(read_scalar("1.5"), crate::model::value::Scalar::Number(1.5));
+        assert_eq!(
+            read_scalar("abc"),
+            crate::model::value::Scalar::String("abc".into())
+        );
+        assert_eq!(
+            read_scalar("true"),
+            crate::model::value::Scalar::Boolean(true)
+        );
+        let spelled = read_scalar("1.10");
+        assert_eq!(
+            spelled,
+            crate::model::value::Scalar::Spelled(
+                Box::new(crate::model::value::Scalar::Number(1.1)),
+                "1.10".into()
+            )
+        );
+        assert_ne!(spelled, read_scalar("1.1"));
+        assert!(spelled.same_value(&read_scalar("1.1")));
+        let hex = read_scalar("0x1F");
+        assert_eq!(hex.to_string(), "0x1F");
+        assert_eq!(hex.to_json(), serde_json::json!(31));
+        assert_ne!(hex, read_scalar("31"));
+        assert_eq!(read_scalar("0755").to_string(), "0755");
+        // The artifact form reads back to the same value.
+        let json = serde_json::to_string(&hex).unwrap();
+        assert_eq!(json, r#"{"number":31,"as_written":"0x1F"}"#);
+        assert_eq!(
+            serde_json::from_str::<crate::model::value::Scalar>(&json).unwrap(),
+            hex
+        );
+        assert_eq!(
+            serde_json::from_str::<crate::model::value::Scalar>("31").unwrap(),
+            crate::model::value::Scalar::Integer(31)
+        );
+        // A list is not a scalar, whatever it holds.
+        let node = crate::load::parse_text(
+            "[a, b]",
+            crate::source::Format::Yaml,
+            &crate::model::config::Limits::default(),
+        )
+        .unwrap();
+        assert!(crate::load::de::from_node::<crate::model::value::Scalar>(&node).is_err());
+    }
 }

@@ -7,8 +7,8 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
 
-/// Separator between a deserialisation message and its help line (see [`error_with_help`]).
-pub(crate) const HELP_SEP: &str = "\u{1f}help: ";
+/// Separator between a deserialisation message and its help line (see `error_with_help` in this module).
+pub const HELP_SEP: &str = "\u{1f}help: ";
 
 /// A serde error whose message carries a help line; the loader splits it into message and help.
 pub(crate) fn error_with_help<E: de::Error>(
@@ -193,12 +193,14 @@ pub enum Scalar {
     Spelled(Box<Scalar>, String),
 }
 
-/// Marker that opens the sequence [`crate::load`]'s reader hands a number with its spelling to
+/// Marker that opens the sequence the loader's reader hands a number with its spelling to
 /// [`Scalar`]'s deserializer (never written by a person: it holds a control character).
-pub(crate) const SCALAR_SPELLED: &str = "\u{1f}schemarouter-spelled-number";
+#[doc(hidden)]
+pub const SCALAR_SPELLED: &str = "\u{1f}schemarouter-spelled-number";
 
 /// Name under which [`Scalar`] asks a deserializer for a number's spelling.
-pub(crate) const SCALAR_NAME: &str = "$__schemarouter_scalar";
+#[doc(hidden)]
+pub const SCALAR_NAME: &str = "$__schemarouter_scalar";
 
 impl Eq for Scalar {}
 
@@ -568,52 +570,6 @@ mod tests {
         let (msg, help) = ValueType::parse("strng").unwrap_err();
         assert_eq!(msg, "unknown value type `strng`");
         assert_eq!(help.unwrap(), "did you mean `string`?");
-    }
-
-    fn read(yaml: &str) -> Scalar {
-        let node = crate::load::parse_text(
-            yaml,
-            crate::source::Format::Yaml,
-            &crate::model::config::Limits::default(),
-        )
-        .unwrap();
-        crate::load::de::from_node::<Scalar>(&node).unwrap()
-    }
-
-    #[test]
-    fn numbers_keep_a_spelling_that_is_not_canonical() {
-        assert_eq!(read("10"), Scalar::Integer(10));
-        assert_eq!(read("1.5"), Scalar::Number(1.5));
-        assert_eq!(read("abc"), Scalar::String("abc".into()));
-        assert_eq!(read("true"), Scalar::Boolean(true));
-        let spelled = read("1.10");
-        assert_eq!(
-            spelled,
-            Scalar::Spelled(Box::new(Scalar::Number(1.1)), "1.10".into())
-        );
-        assert_ne!(spelled, read("1.1"));
-        assert!(spelled.same_value(&read("1.1")));
-        let hex = read("0x1F");
-        assert_eq!(hex.to_string(), "0x1F");
-        assert_eq!(hex.to_json(), serde_json::json!(31));
-        assert_ne!(hex, read("31"));
-        assert_eq!(read("0755").to_string(), "0755");
-        // The artifact form reads back to the same value.
-        let json = serde_json::to_string(&hex).unwrap();
-        assert_eq!(json, r#"{"number":31,"as_written":"0x1F"}"#);
-        assert_eq!(serde_json::from_str::<Scalar>(&json).unwrap(), hex);
-        assert_eq!(
-            serde_json::from_str::<Scalar>("31").unwrap(),
-            Scalar::Integer(31)
-        );
-        // A list is not a scalar, whatever it holds.
-        let node = crate::load::parse_text(
-            "[a, b]",
-            crate::source::Format::Yaml,
-            &crate::model::config::Limits::default(),
-        )
-        .unwrap();
-        assert!(crate::load::de::from_node::<Scalar>(&node).is_err());
     }
 
     #[test]
