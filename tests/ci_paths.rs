@@ -146,11 +146,14 @@ fn ci_formats_name_files_relative_to_the_current_folder() {
     );
 
     let (primary, related) = sarif_uris(&check(root, "path/to/project", "sarif"));
-    assert_eq!(primary, expected);
+    // The project-wide finding (checks skipped) points at the configuration file.
+    let mut with_project = expected.clone();
+    with_project.push("path/to/project/schemarouter.toml".to_string());
+    assert_eq!(primary, with_project);
     assert_eq!(related, ["path/to/project/schemas/mp.yaml"]);
 
     let mut gl = expected.clone();
-    gl.push("path/to/project".into()); // the project-wide finding names the project folder
+    gl.push("path/to/project/schemarouter.toml".into()); // the project-wide finding: the config file
     assert_eq!(gitlab_paths(&check(root, "path/to/project", "gitlab")), gl);
 
     let mut suites = expected.clone();
@@ -172,12 +175,12 @@ fn ci_formats_name_files_relative_to_the_current_folder() {
         expected
     );
     let (primary, _) = sarif_uris(&check(root, "./path/to/project/", "sarif"));
-    assert_eq!(primary, expected);
+    assert_eq!(primary, with_project);
 }
 
 #[test]
-fn gitlab_names_the_project_folder_for_project_wide_findings() {
-    // From the project folder itself: `.`.
+fn gitlab_names_the_configuration_file_for_project_wide_findings() {
+    // A project-wide finding points at the project's configuration file (as in SARIF).
     let repo = repo("p");
     let out = Command::new(BIN)
         .current_dir(repo.path().join("p"))
@@ -185,7 +188,7 @@ fn gitlab_names_the_project_folder_for_project_wide_findings() {
         .output()
         .unwrap();
     let paths = gitlab_paths(&String::from_utf8(out.stdout).unwrap());
-    assert_eq!(paths.last().unwrap(), ".");
+    assert_eq!(paths.last().unwrap(), "schemarouter.toml");
     assert_eq!(paths[0], "aliases/concepts.yaml");
 }
 
@@ -244,7 +247,7 @@ fn a_project_outside_the_current_folder_gets_absolute_paths() {
     );
     let gl = gitlab_paths(&check(&sibling, "../path/to/project", "gitlab"));
     assert_eq!(gl[0], expected[0]);
-    assert_eq!(gl.last().unwrap(), base.trim_end_matches('/'));
+    assert_eq!(gl.last().unwrap(), &format!("{base}schemarouter.toml"));
     let (primary, _) = sarif_uris(&check(&sibling, "../path/to/project", "sarif"));
     if cfg!(unix) {
         assert_eq!(primary[0], format!("file://{}", expected[0]));

@@ -209,8 +209,8 @@ fn several_changes_on_one_field_are_all_reported() {
     assert_eq!(
         got,
         vec![
+            ("unit-rescaled", Class::Breaking),
             ("field-group-removed", Class::Dangerous),
-            ("unit-rescaled", Class::Dangerous),
             ("description-changed", Class::Safe),
         ]
     );
@@ -219,7 +219,7 @@ fn several_changes_on_one_field_are_all_reported() {
             .iter()
             .all(|c| c.entity == "tool/alpha/endpoint/summary/field/band_gap")
     );
-    let unit = &r.changes[1];
+    let unit = &r.changes[0];
     assert_eq!(unit.factor, Some(1000.0));
     assert!(unit.message.contains("factor of 1000"), "{}", unit.message);
     let loc = unit.new_location.as_ref().unwrap();
@@ -413,4 +413,42 @@ fn artifacts_compare_like_projects() {
     assert_eq!(key(&from_projects), key(&mixed));
     // An artifact against itself.
     assert!(diff::diff(&ao, &ao).changes.is_empty());
+}
+
+#[test]
+fn bare_cr_and_crlf_files_give_the_same_lines_and_columns() {
+    // The same removal, with the new side's file saved with LF, CRLF and bare-CR line ends: the
+    // locations on both sides are those of the LF file.
+    let removal = edit(
+        "schemas/alpha.yaml",
+        "      - name: nsites\n        type: integer\n",
+        "",
+    );
+    let (_d, old, new) = pair(&[], &[&removal]);
+    let want = diff::diff(&old, &new);
+    let loc = |r: &Report| {
+        let c = &r.changes[0];
+        let (o, n) = (
+            c.old_location.clone().unwrap(),
+            c.new_location.clone().unwrap(),
+        );
+        (c.code, o.line, o.column, n.line, n.column, n.end_line)
+    };
+    assert_eq!(loc(&want), ("field-removed", 73, 15, 14, 9, loc(&want).5));
+    for eol in ["\r\n", "\r"] {
+        let dir = tempfile::tempdir().unwrap();
+        let (o, n) = (dir.path().join("old"), dir.path().join("new"));
+        copy_dir(&fixtures().join("base"), &o);
+        copy_dir(&fixtures().join("base"), &n);
+        apply(&n, &removal);
+        for root in [&o, &n] {
+            let p = root.join("schemas/alpha.yaml");
+            let text = std::fs::read_to_string(&p).unwrap();
+            std::fs::write(&p, text.replace('\n', eol)).unwrap();
+        }
+        let got = diff::diff(&side(&o, "old"), &side(&n, "new"));
+        assert_eq!(got.changes.len(), want.changes.len(), "{eol:?}");
+        assert_eq!(loc(&got), loc(&want), "{eol:?}");
+        assert_eq!(got.changes[0].fingerprint, want.changes[0].fingerprint);
+    }
 }

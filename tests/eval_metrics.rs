@@ -151,6 +151,7 @@ fn param(name: &str, ty: &str, required: bool) -> ParamData {
         default: None,
         bind: vec![],
         join: None,
+        array: None,
         description: None,
     }
 }

@@ -59,6 +59,7 @@ fn all_fields_plan(tool: &str, endpoint: &str) -> Plan {
         }],
         unmatched_concepts: vec![],
         skipped_tools: vec![],
+        not_understood: vec![],
         warnings: vec![],
     }
 }

@@ -57,6 +57,7 @@ fn gold_plan(g: &FrozenGraph, q: &bench::BenchQuery) -> Plan {
         steps,
         unmatched_concepts: vec![],
         skipped_tools: vec![],
+        not_understood: vec![],
         warnings: vec![],
     }
 }

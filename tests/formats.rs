@@ -452,3 +452,119 @@ fn gitlab_fingerprints_distinguish_identical_findings() {
         .collect();
     assert_eq!(before, prints[..1]);
 }
+
+/// GitHub code scanning's rules (the SARIF Multitool's GitHub validation): every result has a
+/// location with a relative artifact URI and a region starting at line 1 or later; here for
+/// projects whose findings include project-wide ones (checks skipped after a failed file, a
+/// prompt over budget), with and without a configuration file.
+#[test]
+fn every_sarif_result_has_a_location_even_project_wide_ones() {
+    for (root, anchor) in [
+        ("tests/fixtures/every-error", "aliases/concepts.yaml"),
+        (MULTI, "schemarouter.toml"),
+        ("tests/fixtures/typed-values", ""),
+    ] {
+        let c = checked(root);
+        let sarif = json(&out(OutputFormat::Sarif, &c));
+        assert_valid_sarif(&sarif);
+        let results = sarif["runs"][0]["results"].as_array().unwrap();
+        assert!(!results.is_empty(), "{root}");
+        for r in results {
+            let loc = &r["locations"][0]["physicalLocation"];
+            let uri = loc["artifactLocation"]["uri"].as_str().unwrap_or_else(|| {
+                panic!("{root}: result without a location: {r}");
+            });
+            assert!(!uri.starts_with('/') && !uri.contains("://"), "{uri}");
+            assert!(loc["region"]["startLine"].as_i64().unwrap() >= 1);
+        }
+        if c.diagnostics.iter().any(|d| d.primary.is_none()) {
+            let project_wide = results
+                .iter()
+                .find(|r| r["locations"][0]["message"]["text"] == "project-wide finding")
+                .unwrap();
+            assert_eq!(
+                project_wide["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], anchor,
+                "{root}"
+            );
+        }
+    }
+}
+
+/// JUnit: a finding fails its case when it fails the run (`--fail-level`), and case names carry
+/// no line numbers (so a case keeps its history when lines above it move).
+#[test]
+fn junit_honours_the_fail_level_and_names_have_no_positions() {
+    use schemarouter::diagnostics::render::junit::render_with;
+    let c = checked("tests/fixtures/typed-values");
+    let errors = c
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .count();
+    let warnings = c
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Warning)
+        .count();
+    assert_eq!((errors, warnings), (6, 5));
+    let count = |xml: &str| xml.matches("<failure ").count();
+    let at_error = render_with(&c.diagnostics, &c.project.sources, Some(Severity::Error));
+    assert_eq!(count(&at_error), 6);
+    assert!(
+        at_error.contains("tests=\"11\" failures=\"6\""),
+        "{at_error}"
+    );
+    let at_warning = render_with(&c.diagnostics, &c.project.sources, Some(Severity::Warning));
+    assert_eq!(count(&at_warning), 11);
+    assert!(at_warning.contains("tests=\"11\" failures=\"11\""));
+    let off = render_with(&c.diagnostics, &c.project.sources, None);
+    assert_eq!(count(&off), 0);
+    // Names: rule and message, no `line:column`; unique within a suite.
+    let names: Vec<&str> = at_error
+        .split("<testcase name=\"")
+        .skip(1)
+        .map(|s| s.split('"').next().unwrap())
+        .collect();
+    assert_eq!(names.len(), 11);
+    // No `LINE:COL` and no `at N` anywhere in a name.
+    let has_position = |n: &str| {
+        let b = n.as_bytes();
+        (1..b.len().saturating_sub(1))
+            .any(|i| b[i] == b':' && b[i - 1].is_ascii_digit() && b[i + 1].is_ascii_digit())
+            || n.split("at ")
+                .skip(1)
+                .any(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+    };
+    assert!(has_position("x 3:4 y") && has_position("at 12") && !has_position("SR110 a"));
+    for n in &names {
+        assert!(!has_position(n), "{n}");
+    }
+    let mut unique = names.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), names.len());
+    // Moving every finding down a line leaves the names unchanged.
+    let shifted = std::env::temp_dir().join(format!("sr-junit-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&shifted);
+    for sub in ["schemas", "intents", "aliases"] {
+        std::fs::create_dir_all(shifted.join(sub)).unwrap();
+        for e in std::fs::read_dir(Path::new("tests/fixtures/typed-values").join(sub)).unwrap() {
+            let e = e.unwrap();
+            let text = std::fs::read_to_string(e.path()).unwrap();
+            std::fs::write(
+                shifted.join(sub).join(e.file_name()),
+                format!("# moved\n{text}"),
+            )
+            .unwrap();
+        }
+    }
+    let c2 = checked(&shifted);
+    let again = render_with(&c2.diagnostics, &c2.project.sources, Some(Severity::Error));
+    let names2: Vec<&str> = again
+        .split("<testcase name=\"")
+        .skip(1)
+        .map(|s| s.split('"').next().unwrap())
+        .collect();
+    assert_eq!(names, names2);
+    std::fs::remove_dir_all(&shifted).unwrap();
+}

@@ -683,23 +683,24 @@ fn llm_analyzer_against_a_stub() {
     );
     assert_eq!(a.understanding.target_apis, ["materials_project"]);
     assert!(a.warnings.is_empty());
-    // Unknown intent, tool, concept and parameter are dropped with warnings.
+    // Unknown intent, tool, concept and parameter are kept as written, for Understanding
+    // validation to report (tests/route_vocabulary.rs), exactly as from an --understanding file.
     let odd = "{\"intent\": \"astrology\", \"domain_concepts\": [\"band_gap\", \"vibes\"], \"parameters\": {\"zodiac\": \"leo\"}, \"target_apis\": [\"Horoscope API\"], \"source_constraint\": \"vibes\"}";
     let url = stub(vec![(0, completion(odd))]);
     let a = Llm::new(g, &url, "m", prompt.clone(), t, None)
         .understand("x")
         .unwrap();
-    assert_eq!(a.understanding.intent, None);
-    assert_eq!(a.understanding.domain_concepts, ["band_gap"]);
+    assert_eq!(a.understanding.intent.as_deref(), Some("astrology"));
+    assert_eq!(a.understanding.domain_concepts, ["band_gap", "vibes"]);
+    assert_eq!(a.understanding.target_apis, ["Horoscope API"]);
+    assert!(a.warnings.is_empty(), "{:?}", a.warnings);
+    let names: Vec<String> = schemarouter::route::vocabulary::validate(g, &a.understanding)
+        .iter()
+        .map(|n| n.name.clone())
+        .collect();
     assert_eq!(
-        a.warnings,
-        [
-            "dropped unknown intent `astrology`",
-            "dropped unknown concept `vibes`",
-            "dropped unknown parameter concept `zodiac`",
-            "dropped unknown tool `Horoscope API`",
-            "dropped unknown source constraint `vibes`",
-        ]
+        names,
+        ["astrology", "Horoscope API", "vibes", "zodiac", "vibes"]
     );
     // Malformed once: retried.
     let url = stub(vec![

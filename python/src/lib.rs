@@ -198,7 +198,8 @@ impl Router {
                     .borrow_dependent()
                     .understand(question)
                     .map_err(|e| e.to_string())?;
-                let mut plan = route::route(loaded.borrow_owner(), &analysis.understanding, &opts);
+                let mut plan =
+                    route::route_checked(loaded.borrow_owner(), &analysis.understanding, &opts);
                 let mut warnings = analysis.warnings;
                 warnings.append(&mut plan.warnings);
                 plan.warnings = warnings;
@@ -229,7 +230,7 @@ impl Router {
             errors::new::<RouteError>(format!("not a valid Understanding: {e}"), None, None, None)
         })?;
         let g = self.loaded.borrow_owner();
-        let plan = py.detach(|| route::route(g, &u, &opts));
+        let plan = py.detach(|| route::route_checked(g, &u, &opts));
         to_py(py, &plan)
     }
 

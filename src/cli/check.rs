@@ -47,20 +47,10 @@ pub fn run_check(args: CheckArgs) -> u8 {
     let cwd = std::env::current_dir().ok();
     let prefix = args.format.path_prefix(&args.path, cwd.as_deref());
     checked.project.sources.prefix_names(&prefix);
-    let out = render::render(
-        args.format,
-        &checked.diagnostics,
-        &checked.project.sources,
-        super::stdout_color(),
-    );
-    print!("{out}");
-    if checked.io_error {
-        return super::EXIT_USAGE;
-    }
     let fail = match args.fail_level {
-        Some(FailLevel::Error) => Severity::Error,
-        Some(FailLevel::Warning) => Severity::Warning,
-        Some(FailLevel::Info) => Severity::Info,
+        Some(FailLevel::Error) => Some(Severity::Error),
+        Some(FailLevel::Warning) => Some(Severity::Warning),
+        Some(FailLevel::Info) => Some(Severity::Info),
         None => match checked
             .project
             .config
@@ -69,13 +59,30 @@ pub fn run_check(args: CheckArgs) -> u8 {
             .as_ref()
             .map(|l| l.value)
         {
-            Some(LevelSetting::Info) => Severity::Info,
-            Some(LevelSetting::Warn) => Severity::Warning,
+            Some(LevelSetting::Info) => Some(Severity::Info),
+            Some(LevelSetting::Warn) => Some(Severity::Warning),
             // `off`: findings never fail the run.
-            Some(LevelSetting::Off) => return 0,
-            _ => Severity::Error,
+            Some(LevelSetting::Off) => None,
+            _ => Some(Severity::Error),
         },
     };
+    let out = match args.format {
+        // A JUnit case fails when its finding fails the run.
+        OutputFormat::Junit => {
+            render::junit::render_with(&checked.diagnostics, &checked.project.sources, fail)
+        }
+        format => render::render(
+            format,
+            &checked.diagnostics,
+            &checked.project.sources,
+            super::stdout_color(),
+        ),
+    };
+    print!("{out}");
+    if checked.io_error {
+        return super::EXIT_USAGE;
+    }
+    let Some(fail) = fail else { return 0 };
     if checked.diagnostics.iter().any(|d| d.severity >= fail) {
         1
     } else {

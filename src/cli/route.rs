@@ -108,7 +108,15 @@ pub fn run_route(args: RouteArgs) -> u8 {
                 }
             }
         }
+        (None, Some(q)) if q.trim().is_empty() => {
+            eprintln!("error: the query is empty");
+            eprintln!(
+                "help: give a question, e.g. `schemarouter route \"band gap of GaN\"`, or an Understanding with `--understanding FILE`"
+            );
+            return super::EXIT_USAGE;
+        }
         (None, Some(q)) => {
+            let mut tried: Option<String> = None;
             let result = match (&args.llm_url, &args.llm_model) {
                 (Some(url), Some(model)) => {
                     let prompt =
@@ -118,22 +126,39 @@ pub fn run_route(args: RouteArgs) -> u8 {
                         .llm_key_env
                         .as_ref()
                         .and_then(|k| std::env::var(k).ok());
-                    Llm::new(
+                    let llm = Llm::new(
                         &g,
                         url,
                         model,
                         prompt,
                         Duration::from_secs(args.llm_timeout),
                         key,
-                    )
-                    .understand(q)
+                    );
+                    tried = Some(format!(
+                        "POST {} (model `{model}`, timeout {} s{})",
+                        llm.endpoint(),
+                        args.llm_timeout,
+                        match &args.llm_key_env {
+                            Some(k) if std::env::var(k).is_ok() =>
+                                format!(", bearer token from ${k}"),
+                            Some(k) => format!(", no bearer token: ${k} is not set"),
+                            None => String::new(),
+                        }
+                    ));
+                    llm.understand(q)
                 }
                 _ => Lexical::new(&g).understand(q),
             };
             match result {
                 Ok(a) => a,
                 Err(e) => {
-                    eprintln!("error: {e}");
+                    eprintln!("error: the LLM Understand step failed: {e}");
+                    if let Some(t) = tried {
+                        eprintln!("  tried: {t}");
+                    }
+                    eprintln!(
+                        "help: check that an OpenAI-compatible server answers at --llm-url (its base, e.g. http://127.0.0.1:8000/v1) and serves --llm-model; or drop --llm-url to use the offline lexical Understand step, or write the Understanding yourself and pass --understanding FILE"
+                    );
                     return super::EXIT_USAGE;
                 }
             }
@@ -149,7 +174,7 @@ pub fn run_route(args: RouteArgs) -> u8 {
         source_routing: !args.no_source_routing,
         metadata: !args.no_metadata,
     };
-    let mut plan = route::route(&g, &analysis.understanding, &opts);
+    let mut plan = route::route_checked(&g, &analysis.understanding, &opts);
     let mut warnings = analysis.warnings;
     warnings.append(&mut plan.warnings);
     plan.warnings = warnings;

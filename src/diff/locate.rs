@@ -259,7 +259,8 @@ impl Locator {
     }
 }
 
-/// The key of a scalar in locations and values: its compact JSON.
+/// The key of a scalar in locations and values: its compact JSON (a spelled number as written,
+/// so `0x1F` and `31` are different values).
 pub fn scalar_key(s: &crate::model::Scalar) -> String {
-    serde_json::to_string(&s.to_json()).unwrap_or_default()
+    serde_json::to_string(&s.to_json_as_written()).unwrap_or_default()
 }

@@ -96,8 +96,10 @@ pub mod codes {
         ENDPOINT_RECORDS_CHANGED = "endpoint-records-changed", Breaking, "Where an endpoint's records sit in its response changed (projection reads other values).";
         PARAMETER_REMOVED = "parameter-removed", Breaking, "A request parameter was removed.";
         PARAMETER_ADDED_REQUIRED = "parameter-added-required", Breaking, "A required request parameter was added.";
+        PARAMETER_ADDED_REQUIRED_WITH_DEFAULT = "parameter-added-required-with-default", Dangerous, "A required request parameter with a default was added: the router sends the default, so calls keep working but send a new value.";
         PARAMETER_ADDED = "parameter-added", Safe, "An optional request parameter was added.";
         PARAMETER_MADE_REQUIRED = "parameter-made-required", Breaking, "An optional parameter became required.";
+        PARAMETER_MADE_REQUIRED_WITH_DEFAULT = "parameter-made-required-with-default", Dangerous, "An optional parameter with a default became required: the router now sends the default where it sent nothing.";
         PARAMETER_MADE_OPTIONAL = "parameter-made-optional", Safe, "A required parameter became optional.";
         PARAMETER_TYPE_NARROWED = "parameter-type-narrowed", Breaking, "A parameter's type accepts fewer values (e.g. number -> integer).";
         PARAMETER_TYPE_CHANGED = "parameter-type-changed", Breaking, "A parameter's type changed to an unrelated type.";
@@ -120,7 +122,7 @@ pub mod codes {
         FIELD_TYPE_CHANGED = "field-type-changed", Breaking, "A field's type changed incompatibly (old readers may get values they do not expect).";
         FIELD_TYPE_NARROWED = "field-type-narrowed", Safe, "A field's type narrowed (e.g. number -> integer); old readers still accept every value.";
         UNIT_CHANGED_DIMENSION = "unit-changed-dimension", Breaking, "A unit changed to another dimension or count basis (e.g. eV/atom -> eV/cell).";
-        UNIT_RESCALED = "unit-rescaled", Dangerous, "A unit changed within its dimension: values rescale by the named factor.";
+        UNIT_RESCALED = "unit-rescaled", Breaking, "A unit changed scale within its dimension (eV -> meV): every consumer reads the numbers in the old unit; the message names the factor.";
         UNIT_RESPELLED = "unit-respelled", Safe, "A unit is spelled differently but means the same (factor 1).";
         UNIT_ADDED = "unit-added", Safe, "A unit was declared where there was none.";
         UNIT_REMOVED = "unit-removed", Dangerous, "A declared unit was removed (values lose their unit).";

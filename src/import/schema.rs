@@ -841,10 +841,23 @@ fn param(
     location: Option<crate::model::ParamLocation>,
 ) -> Sp<Parameter> {
     Sp::synthetic(Parameter {
+        // Values are written as the declared type takes them (`"false"` for a boolean becomes
+        // `false`); ones that cannot be read as the type are left out.
         enum_values: (!v.enum_values.is_empty())
-            .then(|| v.enum_values.iter().cloned().map(Sp::synthetic).collect()),
+            .then(|| {
+                v.enum_values
+                    .iter()
+                    .filter_map(|e| e.fitted(&ty))
+                    .map(Sp::synthetic)
+                    .collect::<Vec<_>>()
+            })
+            .filter(|e| !e.is_empty()),
         required: required.then(|| Sp::synthetic(true)),
-        default: v.default.clone().map(Sp::synthetic),
+        default: v
+            .default
+            .as_ref()
+            .and_then(|d| d.fitted(&ty))
+            .map(Sp::synthetic),
         description: v.description.clone().map(Sp::synthetic),
         location: location.map(Sp::synthetic),
         format: published_format(v),

@@ -198,6 +198,10 @@ pub fn run(ctx: &Context, load_diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> 
         })
         .collect();
     all.extend(found.into_iter().flatten());
+    if !failed.is_empty() {
+        // Whether a suppression is used depends on every file: none is reported unused.
+        skipped.push("unused-suppression");
+    }
     if !skipped.is_empty() {
         all.push(registry::diagnostic_project(
             "checks-skipped",
@@ -226,7 +230,7 @@ pub fn run(ctx: &Context, load_diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> 
         leveled.push(d);
     }
     // Suppressions.
-    let mut out = suppress::apply(ctx.project, leveled);
+    let mut out = suppress::apply(ctx.project, leveled, !failed.is_empty());
     sort_diagnostics(&mut out, &ctx.project.sources);
     out
 }

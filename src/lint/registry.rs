@@ -184,6 +184,9 @@ registry! {
     "SR107" "invalid-id" invalid_id Error Reference true Some(&rules::invalid_id::InvalidId);
     "SR108" "invalid-url" invalid_url Error Reference true Some(&rules::invalid_url::InvalidUrl);
     "SR109" "invalid-records-path" invalid_records_path Error Reference true Some(&rules::invalid_records_path::InvalidRecordsPath);
+    "SR110" "invalid-parameter-value" invalid_parameter_value Error Reference true Some(&rules::invalid_parameter_value::InvalidParameterValue);
+    "SR111" "duplicate-enum-value" duplicate_enum_value Warning Reference true Some(&rules::duplicate_enum_value::DuplicateEnumValue);
+    "SR112" "untyped-container" untyped_container Warning Reference true Some(&rules::untyped_container::UntypedContainer);
     "SR201" "dangling-alias" dangling_alias Error Alias true Some(&rules::dangling_alias::DanglingAlias);
     "SR202" "alias-collision" alias_collision Error Alias true Some(&rules::alias_collision::AliasCollision);
     "SR203" "alias-shadows-field" alias_shadows_field Warning Alias true Some(&rules::alias_shadows_field::AliasShadowsField);

@@ -193,7 +193,11 @@ fn matches(rule: &str, d: &Diagnostic) -> bool {
 }
 
 /// Drop suppressed diagnostics and add findings about the suppressions themselves.
-pub fn apply(project: &Project, diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
+///
+/// `partial` is true when some declaration files could not be read: then no suppression is
+/// reported unused (the finding it was written for may come from a rule that was skipped, or
+/// involve a declaration of the unread file).
+pub fn apply(project: &Project, diags: Vec<Diagnostic>, partial: bool) -> Vec<Diagnostic> {
     let mut sups = Vec::new();
     for (id, file) in project.sources.iter() {
         sups.extend(parse_file(id, file));
@@ -271,7 +275,7 @@ pub fn apply(project: &Project, diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
                 }
                 Some(e) => {
                     let enabled = super::effective_level(project, e).is_some();
-                    if !used[si][ri] && enabled {
+                    if !used[si][ri] && enabled && !partial {
                         kept.push(registry::diagnostic(
                             "unused-suppression",
                             format!("suppression of `{}` suppresses nothing", e.name),

@@ -5,7 +5,7 @@
 
 use super::node::{Key, Node, NodeKind};
 use crate::model::spanned::{SPANNED_END, SPANNED_NAME, SPANNED_START, SPANNED_VALUE};
-use crate::model::value::{HELP_SEP, did_you_mean};
+use crate::model::value::{HELP_SEP, SCALAR_NAME, SCALAR_SPELLED, did_you_mean};
 use crate::source::Span;
 use serde::de::{
     self, DeserializeSeed, Deserializer, EnumAccess, IntoDeserializer, MapAccess, SeqAccess,
@@ -347,9 +347,29 @@ impl<'de> Deserializer<'de> for NodeDe<'de> {
 
     fn deserialize_newtype_struct<V: Visitor<'de>>(
         self,
-        _name: &'static str,
+        name: &'static str,
         v: V,
     ) -> Result<V::Value, DeError> {
+        if name == SCALAR_NAME {
+            // A scalar value keeps a number's spelling (`0755`, `1.10`).
+            let parts = match &self.node.kind {
+                NodeKind::Int(i, raw) => Some(("int", i.to_string(), raw)),
+                NodeKind::Float(f, raw) => Some(("float", f.to_string(), raw)),
+                _ => None,
+            };
+            if let Some((kind, canonical, raw)) = parts {
+                let items = vec![
+                    SCALAR_SPELLED.to_string(),
+                    kind.to_string(),
+                    canonical,
+                    raw.clone(),
+                ];
+                return v
+                    .visit_seq(de::value::SeqDeserializer::new(items.into_iter()))
+                    .map_err(|e: DeError| e.at(self.node.span));
+            }
+            return self.deserialize_any(v);
+        }
         v.visit_newtype_struct(self)
     }
 
@@ -782,5 +802,63 @@ mod tests {
         let e = from_node::<Tool>(&n).unwrap_err();
         assert_eq!(e.message, "unknown value `GTE`");
         assert_eq!(e.help.as_deref(), Some("did you mean `GET`?"));
+    }
+
+    fn read_scalar(yaml: &str) -> crate::model::value::Scalar {
+        let node = crate::load::parse_text(
+            yaml,
+            crate::source::Format::Yaml,
+            &crate::model::config::Limits::default(),
+        )
+        .unwrap();
+        crate::load::de::from_node::<crate::model::value::Scalar>(&node).unwrap()
+    }
+
+    #[test]
+    fn numbers_keep_a_spelling_that_is_not_canonical() {
+        assert_eq!(read_scalar("10"), crate::model::value::Scalar::Integer(10));
+        assert_eq!(read_scalar("1.5"), crate::model::value::Scalar::Number(1.5));
+        assert_eq!(
+            read_scalar("abc"),
+            crate::model::value::Scalar::String("abc".into())
+        );
+        assert_eq!(
+            read_scalar("true"),
+            crate::model::value::Scalar::Boolean(true)
+        );
+        let spelled = read_scalar("1.10");
+        assert_eq!(
+            spelled,
+            crate::model::value::Scalar::Spelled(
+                Box::new(crate::model::value::Scalar::Number(1.1)),
+                "1.10".into()
+            )
+        );
+        assert_ne!(spelled, read_scalar("1.1"));
+        assert!(spelled.same_value(&read_scalar("1.1")));
+        let hex = read_scalar("0x1F");
+        assert_eq!(hex.to_string(), "0x1F");
+        assert_eq!(hex.to_json(), serde_json::json!(31));
+        assert_ne!(hex, read_scalar("31"));
+        assert_eq!(read_scalar("0755").to_string(), "0755");
+        // The artifact form reads back to the same value.
+        let json = serde_json::to_string(&hex).unwrap();
+        assert_eq!(json, r#"{"number":31,"as_written":"0x1F"}"#);
+        assert_eq!(
+            serde_json::from_str::<crate::model::value::Scalar>(&json).unwrap(),
+            hex
+        );
+        assert_eq!(
+            serde_json::from_str::<crate::model::value::Scalar>("31").unwrap(),
+            crate::model::value::Scalar::Integer(31)
+        );
+        // A list is not a scalar, whatever it holds.
+        let node = crate::load::parse_text(
+            "[a, b]",
+            crate::source::Format::Yaml,
+            &crate::model::config::Limits::default(),
+        )
+        .unwrap();
+        assert!(crate::load::de::from_node::<crate::model::value::Scalar>(&node).is_err());
     }
 }

@@ -7,6 +7,7 @@
 
 pub mod de;
 pub mod node;
+pub mod recover;
 pub mod required;
 pub mod toml;
 pub mod yaml;
@@ -391,7 +392,32 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
         });
     }
     found.sort_by(|a, b| a.0.cmp(&b.0));
+    let declarations = |f: &[(String, PathBuf, FileKind)]| {
+        f.iter()
+            .filter(|(_, p, _)| Format::from_path(p).is_some())
+            .count()
+    };
+    let before = declarations(&found);
     found.retain(|(name, _, _)| !excludes.is_match(name));
+    if declarations(&found) == 0 && !io_error {
+        let [s, i, a] = [
+            &project.config.paths.schemas,
+            &project.config.paths.intents,
+            &project.config.paths.aliases,
+        ];
+        let message = if before > 0 {
+            format!(
+                "every declaration file of `{}` is excluded by [lint] exclude in {CONFIG_FILE} ({before} excluded); there is nothing to check",
+                root.display()
+            )
+        } else {
+            format!(
+                "`{}` has no declaration files: no .yaml, .yml or .toml file under `{s}/`, `{i}/` or `{a}/`",
+                root.display()
+            )
+        };
+        return Err(FatalError { message });
+    }
 
     if found.len() as u64 > limits.max_files {
         diags.push(
@@ -595,46 +621,31 @@ pub fn load_sources(config: Option<&str>, files: &[(&str, &str)]) -> Loaded {
     }
 }
 
-/// Read a declaration file's node tree into its typed form. A missing required key is reported
-/// together with every other missing required key of the file ([`required::missing_keys`]), not
-/// one per run; other errors come one per file.
+/// Read a declaration file's node tree into its typed form. On failure, every structural fault
+/// of the file (unknown keys, wrong types, missing keys) is reported at once
+/// ([`recover::read_all`]), not one per run.
 fn type_node(node: &Node, kind: FileKind) -> Result<Parsed, Vec<de::DeError>> {
-    let typed = match kind {
+    let typed = recover::read_all(node, kind, |n| match kind {
         FileKind::Tool => {
-            de::from_node::<Tool>(node).map(|t| Parsed::Tool(Box::new(Sp::new(t, node.span))))
+            de::from_node::<Tool>(n).map(|t| Parsed::Tool(Box::new(Sp::new(t, n.span))))
         }
-        FileKind::Intent => de::from_node::<IntentFile>(node).map(Parsed::Intents),
-        FileKind::Alias | FileKind::Config => de::from_node::<AliasFile>(node).map(Parsed::Aliases),
-    };
-    typed.map_err(|mut e| {
+        FileKind::Intent => de::from_node::<IntentFile>(n).map(Parsed::Intents),
+        FileKind::Alias | FileKind::Config => de::from_node::<AliasFile>(n).map(Parsed::Aliases),
+    });
+    typed.map_err(|mut errors| {
         // A whole file read as one string: a TOML body in a `.yaml` file (YAML folds its
         // `key = value` lines into one plain scalar).
         if let node::NodeKind::Str(s) = &node.kind
             && (s.contains(" = ") || s.contains("=\"") || s.starts_with('['))
+            && let Some(e) = errors.first_mut()
         {
             e.help = Some(
                 "this looks like TOML (`key = value`): give the file a `.toml` extension, or write it as YAML (`key: value`)"
                     .to_string(),
             );
+            errors.truncate(1);
         }
-        if e.kind != de::DeErrorKind::MissingKey {
-            return vec![e];
-        }
-        let all = required::missing_keys(node, kind);
-        // Use the full list only when it agrees with what the typed read found.
-        if !all
-            .iter()
-            .any(|m| e.message.contains(&format!("`{}`", m.key)))
-        {
-            return vec![e];
-        }
-        all.into_iter()
-            .map(|m| {
-                let mut d = de::DeError::missing_key(&m.key);
-                d.span = Some(m.map);
-                d
-            })
-            .collect()
+        errors
     })
 }
 

@@ -80,9 +80,12 @@ pub struct SourceFile {
 impl SourceFile {
     /// A source file from its display name, path on disk and text.
     pub fn new(name: impl Into<String>, path: impl Into<PathBuf>, text: String) -> SourceFile {
+        // Line ends: LF, CRLF and a bare CR (YAML 1.2 counts all three as line breaks).
         let mut line_starts = vec![0u32];
-        for (i, b) in text.bytes().enumerate() {
-            if b == b'\n' {
+        let bytes = text.as_bytes();
+        for (i, b) in bytes.iter().enumerate() {
+            let bare_cr = *b == b'\r' && bytes.get(i + 1) != Some(&b'\n');
+            if *b == b'\n' || bare_cr {
                 line_starts.push((i + 1) as u32);
             }
         }
@@ -241,6 +244,20 @@ mod tests {
         assert_eq!(f.line_col(4), (1, 4));
         let x = f.text.find('x').unwrap();
         assert_eq!(f.line_col(x), (2, 5));
+    }
+
+    #[test]
+    fn bare_cr_line_ends_count_as_lines() {
+        let cr = SourceFile::new("a", "a", "a: 1\rb: 2\rc: x\r".to_string());
+        let lf = SourceFile::new("a", "a", "a: 1\nb: 2\nc: x\n".to_string());
+        let x = cr.text.find('x').unwrap();
+        assert_eq!(cr.line_col(x), (3, 4));
+        assert_eq!(cr.line_col(x), lf.line_col(x));
+        assert_eq!(cr.line_text(2), "b: 2");
+        // Mixed: CRLF stays one line end, a CR on its own is another.
+        let mixed = SourceFile::new("a", "a", "a: 1\r\nb: 2\rc: x\n".to_string());
+        assert_eq!(mixed.line_col(mixed.text.find('x').unwrap()), (3, 4));
+        assert_eq!(mixed.line_count(), 4);
     }
 
     #[test]

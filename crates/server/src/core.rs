@@ -550,7 +550,7 @@ impl Core {
             }
             (None, Some(u)) => (u.clone(), Vec::new()),
         };
-        let mut plan = route::route(s.graph(), &understanding, &opts);
+        let mut plan = route::route_checked(s.graph(), &understanding, &opts);
         warnings.append(&mut plan.warnings);
         plan.warnings = warnings;
         Ok(Routed {

@@ -129,6 +129,7 @@ pub fn short_text(r: &Routed) -> String {
         PlanStatus::Partial => "partial",
         PlanStatus::MissingRequiredParameter => "missing required parameter",
         PlanStatus::NoSuitableTool => "no suitable tool",
+        PlanStatus::NotUnderstood => "not understood",
     };
     let mut out = format!(
         "{status}: {} step(s), intent {}",

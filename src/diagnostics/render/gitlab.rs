@@ -67,7 +67,11 @@ pub fn render(diags: &[Diagnostic], sources: &SourceMap) -> String {
                     let p = Position::resolve(l, sources);
                     (p.file, p.line)
                 }
-                None => (sources.root_name().to_string(), 1),
+                // Project-wide: the file SARIF points at too (the configuration file).
+                None => match super::sarif::project_anchor(sources) {
+                    Some(f) => (sources.get(f).name.clone(), 1),
+                    None => (sources.root_name().to_string(), 1),
+                },
             };
             let n = seen
                 .entry((d.code, path.clone(), d.message.as_str()))

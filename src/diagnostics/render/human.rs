@@ -28,7 +28,22 @@ impl Default for HumanOptions {
     }
 }
 
-/// Each file's text as miette sees it (without a BOM), copied once per render and shared by
+/// `text` with each bare CR (one not followed by LF) written as LF: the same length, so spans
+/// stay valid, and miette, which splits lines at LF only, shows the lines the positions count.
+fn bare_cr_as_lf(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    for (i, c) in text.char_indices() {
+        if c == '\r' && b.get(i + 1) != Some(&b'\n') {
+            out.push('\n');
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Each file's text as miette sees it (without a BOM, bare CRs as LF), copied once per render and shared by
 /// every diagnostic in that file.
 #[derive(Default)]
 struct Texts {
@@ -41,7 +56,7 @@ impl Texts {
         map.entry(file)
             .or_insert_with(|| {
                 let text = &sources.get(file).text;
-                Arc::from(text.strip_prefix('\u{feff}').unwrap_or(text))
+                Arc::from(bare_cr_as_lf(text.strip_prefix('\u{feff}').unwrap_or(text)))
             })
             .clone()
     }

@@ -1,9 +1,13 @@
 //! JUnit XML: one `<testsuites>` holding one `<testsuite>` per file (named by its path relative
-//! to the project root) with one failing `<testcase>` per finding, or a single passing testcase
-//! when there is nothing to report. Suites come in the order of the (sorted) diagnostics; no
+//! to the project root) with one `<testcase>` per finding, or a single passing testcase when
+//! there is nothing to report. A finding at or above the fail level (`check --fail-level`, or
+//! `[lint] fail-level`; errors by default) is a failing case, the others pass with their text
+//! in `<system-out>`. Case names are the rule and the message (`SR006 unknown-key: unknown key
+//! `domian``), never a line number, so a case's history survives edits above it; a repeated
+//! name in one suite gets ` (2)`, ` (3)`, ... Suites come in the order of the (sorted) diagnostics; no
 //! timestamps or durations, so the output is identical between runs.
 
-use super::super::{Diagnostic, Position};
+use super::super::{Diagnostic, Position, Severity};
 use crate::source::SourceMap;
 use std::fmt::Write as _;
 
@@ -59,16 +63,13 @@ struct Case {
     failure: bool,
 }
 
-fn case(d: &Diagnostic, sources: &SourceMap) -> Case {
+fn case(d: &Diagnostic, sources: &SourceMap, fail: Option<Severity>) -> Case {
     let mut body = String::new();
-    let name = match &d.primary {
-        Some(l) => {
-            let p = Position::resolve(l, sources);
-            let _ = write!(body, "{}:{}:{}: ", p.file, p.line, p.column);
-            format!("{} {} at {}:{}", d.code, d.name, p.line, p.column)
-        }
-        None => format!("{} {}", d.code, d.name),
-    };
+    if let Some(l) = &d.primary {
+        let p = Position::resolve(l, sources);
+        let _ = write!(body, "{}:{}:{}: ", p.file, p.line, p.column);
+    }
+    let name = format!("{} {}: {}", d.code, d.name, d.message);
     let _ = write!(body, "{}[{}/{}] {}", d.severity, d.code, d.name, d.message);
     for s in &d.secondary {
         let p = Position::resolve(s, sources);
@@ -85,12 +86,18 @@ fn case(d: &Diagnostic, sources: &SourceMap) -> Case {
         message: d.message.clone(),
         code: d.code,
         body,
-        failure: d.severity == crate::diagnostics::Severity::Error,
+        failure: fail.is_some_and(|f| d.severity >= f),
     }
 }
 
-/// The JUnit XML report for these diagnostics, ending in a newline.
+/// The JUnit XML report for these diagnostics, ending in a newline; errors fail.
 pub fn render(diags: &[Diagnostic], sources: &SourceMap) -> String {
+    render_with(diags, sources, Some(Severity::Error))
+}
+
+/// The JUnit XML report with findings at or above `fail` as failing cases (`None`: none fails,
+/// as with `fail-level = "off"`).
+pub fn render_with(diags: &[Diagnostic], sources: &SourceMap, fail: Option<Severity>) -> String {
     // Group by file in order of first appearance (the input is sorted by file already).
     let mut suites: Vec<(String, Vec<Case>)> = Vec::new();
     for d in diags {
@@ -98,9 +105,17 @@ pub fn render(diags: &[Diagnostic], sources: &SourceMap) -> String {
             Some(l) => sources.get(l.file).name.clone(),
             None => PROJECT_SUITE.to_string(),
         };
-        let c = case(d, sources);
+        let mut c = case(d, sources, fail);
         match suites.iter_mut().find(|(name, _)| *name == file) {
-            Some((_, cases)) => cases.push(c),
+            Some((_, cases)) => {
+                let base = c.name.clone();
+                let mut n = 1;
+                while cases.iter().any(|x| x.name == c.name) {
+                    n += 1;
+                    c.name = format!("{base} ({n})");
+                }
+                cases.push(c)
+            }
             None => suites.push((file, vec![c])),
         }
     }

@@ -6,8 +6,10 @@
 //! order given. Locations are file names as the renderers get them (relative to the current
 //! folder when `check` runs from outside the project, see [`crate::diagnostics::paths`]) as
 //! relative URI references, or `file://` URIs for absolute paths; columns count Unicode scalar values
-//! (`columnKind: "unicodeCodePoints"`), as [`Position::resolve`] computes them. A diagnostic
-//! without a file gets no location. The output depends only on the diagnostics and the sources,
+//! (`columnKind: "unicodeCodePoints"`), as [`Position::resolve`] computes them. Every result has
+//! a location, as GitHub code scanning requires: a project-wide finding (one without a file)
+//! points at the start of the project's configuration file, or of its first declaration file
+//! when it has none ([`project_anchor`]). The output depends only on the diagnostics and the sources,
 //! so it is identical between runs.
 
 use super::super::{Diagnostic, Label, Position, Severity};
@@ -145,6 +147,18 @@ fn location(label: &Label, sources: &SourceMap, with_message: bool) -> Location 
     }
 }
 
+/// The file a project-wide finding is shown at in SARIF: the project's configuration file
+/// (`schemarouter.toml`) when it was read, else the first file by name. `None` only when no
+/// file was read at all.
+pub fn project_anchor(sources: &SourceMap) -> Option<crate::source::FileId> {
+    let config = crate::load::CONFIG_FILE;
+    sources
+        .iter()
+        .find(|(_, f)| f.name == config || f.name.ends_with(&format!("/{config}")))
+        .or_else(|| sources.iter().min_by(|a, b| a.1.name.cmp(&b.1.name)))
+        .map(|(id, _)| id)
+}
+
 fn result(d: &Diagnostic, sources: &SourceMap) -> SarifResult {
     let mut message = d.message.clone();
     if let Some(h) = &d.help {
@@ -160,6 +174,16 @@ fn result(d: &Diagnostic, sources: &SourceMap) -> SarifResult {
         .iter()
         .position(|e| e.code == d.code)
         .map(|i| i as i64);
+    if d.primary.is_none()
+        && let Some(file) = project_anchor(sources)
+    {
+        let label = Label {
+            file,
+            span: crate::source::Span::default(),
+            message: "project-wide finding".to_string(),
+        };
+        r.locations = Some(vec![location(&label, sources, true)]);
+    }
     if let Some(primary) = &d.primary {
         r.locations = Some(vec![location(primary, sources, false)]);
         if !d.secondary.is_empty() {

@@ -1,7 +1,9 @@
 //! The alias layer, compared as the router sees it: every normalised alias text (a concept's
 //! alias or a stand-alone alias; not a concept's own id) with the concepts and exact fields it
 //! means. Which language list an alias sits in, and where it is declared, is not a change. The
-//! aliases of a removed (added) concept or field are reported with it, not one by one.
+//! aliases of a removed (added) concept or field are reported with it, not one by one: a removed
+//! concept's message names each of its aliases as removed or re-pointed, and an alias that now
+//! means another concept is also an `alias-repointed` change of its own.
 
 use super::{Ctx, pairs};
 use crate::artifact::FrozenGraph;
@@ -161,13 +163,18 @@ pub(super) fn aliases(cx: &mut Ctx) {
                     concepts: o.concepts.difference(&n.concepts).cloned().collect(),
                     fields: o.fields.difference(&n.fields).cloned().collect(),
                 };
-                let lost = survives(&lost);
                 let gained = Targets {
                     concepts: n.concepts.difference(&o.concepts).cloned().collect(),
                     fields: n.fields.difference(&o.fields).cloned().collect(),
                 };
-                let lost_any = !lost.concepts.is_empty() || !lost.fields.is_empty();
                 let gained_any = !gained.concepts.is_empty() || !gained.fields.is_empty();
+                // A meaning lost because its concept or field was removed counts when the alias
+                // now means something else: it was re-pointed, not merely extended.
+                let lost_raw_any = !lost.concepts.is_empty() || !lost.fields.is_empty();
+                let lost = survives(&lost);
+                let lost_any = !lost.concepts.is_empty()
+                    || !lost.fields.is_empty()
+                    || (gained_any && lost_raw_any);
                 let (code, msg) = match (lost_any, gained_any) {
                     (true, true) => (
                         codes::ALIAS_REPOINTED,
@@ -201,5 +208,28 @@ pub(super) fn aliases(cx: &mut Ctx) {
             }
             _ => {}
         }
+    }
+}
+
+/// What became of the aliases of concept `id`, removed on the new side: "its aliases: `gap`
+/// removed, `eg` re-pointed to concept `fermi_energy`" (empty when it had none).
+pub(super) fn fate_of_aliases(cx: &Ctx, id: &str) -> String {
+    let om = alias_map(&cx.old.graph);
+    let nm = alias_map(&cx.new.graph);
+    let parts: Vec<String> = om
+        .iter()
+        .filter(|(_, t)| t.concepts.contains(id))
+        .map(|(text, _)| {
+            let shown = cx.old.locator.alias_text(text).unwrap_or(text);
+            match nm.get(text) {
+                Some(n) => format!("`{shown}` re-pointed to {}", n.describe()),
+                None => format!("`{shown}` removed"),
+            }
+        })
+        .collect();
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!("; its aliases: {}", parts.join(", "))
     }
 }

@@ -187,7 +187,7 @@ impl Ctx<'_> {
                             oj,
                             nj,
                             format!(
-                                "unit of {what} changed from {} to {}{}: {how}",
+                                "unit of {what} changed from {} to {}{}: {how}; consumers read the numbers in the old unit",
                                 o.canonical,
                                 n.canonical,
                                 dims(n)
@@ -430,7 +430,10 @@ fn concepts(cx: &mut Ctx) {
                     &e,
                     &[],
                     s(id),
-                    format!("concept `{id}` was removed"),
+                    format!(
+                        "concept `{id}` was removed{}",
+                        alias::fate_of_aliases(cx, id)
+                    ),
                 );
             }
             (None, Some(_)) => {

@@ -328,7 +328,18 @@ fn endpoint(cx: &mut Ctx, tp: &ToolPair, e: &str, o: &EndpointData, n: &Endpoint
                 );
             }
             (None, Some(np)) => {
-                let (code, msg) = if np.required {
+                let (code, msg) = if np.required
+                    && !np.auth
+                    && let Some(d) = &np.default
+                {
+                    (
+                        codes::PARAMETER_ADDED_REQUIRED_WITH_DEFAULT,
+                        format!(
+                            "required parameter `{name}` was added to `{path}` with default {}; the router sends the default, so existing calls keep working",
+                            show(Some(&d.to_json()))
+                        ),
+                    )
+                } else if np.required {
                     (
                         codes::PARAMETER_ADDED_REQUIRED,
                         format!(
@@ -353,7 +364,18 @@ fn endpoint(cx: &mut Ctx, tp: &ToolPair, e: &str, o: &EndpointData, n: &Endpoint
 fn parameter(cx: &mut Ctx, e: &str, path: &str, o: &ParamData, n: &ParamData) {
     let what = format!("parameter `{path}`");
     if o.required != n.required {
-        let (code, msg) = if n.required {
+        let (code, msg) = if n.required
+            && !n.auth
+            && let Some(d) = &n.default
+        {
+            (
+                codes::PARAMETER_MADE_REQUIRED_WITH_DEFAULT,
+                format!(
+                    "{what} is now required, with default {}; the router sends the default where it sent nothing",
+                    show(Some(&d.to_json()))
+                ),
+            )
+        } else if n.required {
             (
                 codes::PARAMETER_MADE_REQUIRED,
                 format!("{what} is now required"),
@@ -389,12 +411,12 @@ fn parameter(cx: &mut Ctx, e: &str, path: &str, o: &ParamData, n: &ParamData) {
             codes::PARAMETER_DEFAULT_CHANGED,
             e,
             "default",
-            o.default.as_ref().map(|d| d.to_json()),
-            n.default.as_ref().map(|d| d.to_json()),
+            o.default.as_ref().map(|d| d.to_json_as_written()),
+            n.default.as_ref().map(|d| d.to_json_as_written()),
             format!(
                 "default of {what} changed from {} to {}",
-                show(o.default.as_ref().map(|d| d.to_json()).as_ref()),
-                show(n.default.as_ref().map(|d| d.to_json()).as_ref())
+                show(o.default.as_ref().map(|d| d.to_json_as_written()).as_ref()),
+                show(n.default.as_ref().map(|d| d.to_json_as_written()).as_ref())
             ),
         );
     }
@@ -481,7 +503,7 @@ fn parameter(cx: &mut Ctx, e: &str, path: &str, o: &ParamData, n: &ParamData) {
 }
 
 fn enums(cx: &mut Ctx, e: &str, what: &str, o: &ParamData, n: &ParamData) {
-    let key = |v: &crate::model::Scalar| (scalar_key(v), v.to_json());
+    let key = |v: &crate::model::Scalar| (scalar_key(v), v.to_json_as_written());
     let ov: BTreeMap<String, Value> = o.enum_values.iter().map(key).collect();
     let nv: BTreeMap<String, Value> = n.enum_values.iter().map(key).collect();
     let list = |m: &BTreeMap<String, Value>| Some(Value::Array(m.values().cloned().collect()));

@@ -126,6 +126,12 @@ pub fn show(v: Option<&Value>) -> String {
     match v {
         None | Some(Value::Null) => "none".to_string(),
         Some(Value::String(s)) => s.clone(),
+        // A number with its spelling (`crate::model::Scalar::Spelled`): shown as written.
+        Some(Value::Object(m)) if m.len() == 2 && m.contains_key("number") => m
+            .get("as_written")
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .unwrap_or_default(),
         Some(Value::Array(items)) if items.iter().all(Value::is_string) => format!(
             "[{}]",
             items

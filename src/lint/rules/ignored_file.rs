@@ -12,6 +12,9 @@
 //! ```yaml
 //! # file: schemas/notes.txt
 //! remember to add AFLOW
+//! # file: intents/domains.yaml
+//! domains:
+//!   - id: materials_property
 //! ```
 //!
 //! ## Valid example

@@ -290,6 +290,7 @@ fn compile_tool(
                     })
                     .collect(),
                 join: opt(&x.join),
+                array: x.array_encoding(e.method.value),
                 description: opt(&x.description),
             })
             .collect();

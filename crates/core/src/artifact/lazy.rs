@@ -351,6 +351,11 @@ impl<V: Stored> LazyMap<V> {
         self.position(key).map(|i| self.entry(i).1)
     }
 
+    /// The stored key and value for `key`.
+    pub fn get_key_value(&self, key: &str) -> Option<(&String, &V)> {
+        self.position(key).map(|i| self.entry(i))
+    }
+
     /// Whether `key` has an entry (no conversion).
     pub fn contains_key(&self, key: &str) -> bool {
         self.position(key).is_some()

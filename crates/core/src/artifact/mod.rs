@@ -377,6 +377,10 @@ pub struct ParamData {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[rkyv(with = rkyv::with::Map<Shared>)]
     pub join: Option<String>,
+    /// For an array-typed parameter: how its items are sent (repeated query parameters, one
+    /// joined value, or a JSON array), from the declaration's `in`, `join`, `style`, `explode`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub array: Option<crate::model::ArrayEncoding>,
     /// Description.
     #[serde(default, skip_serializing_if = "skip_prose")]
     #[rkyv(with = rkyv::with::Map<Shared>)]

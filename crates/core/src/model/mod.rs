@@ -18,8 +18,8 @@ pub use config::{Config, LevelSetting};
 pub use intent::{Domain, FieldGroup, Intent, IntentFile};
 pub use spanned::Sp;
 pub use tool::{
-    Annotations, Binding, Endpoint, HttpMethod, Licence, McpServer, ParamLocation, Parameter,
-    Provenance, ResponseField, Tool,
+    Annotations, ArrayEncoding, Binding, Endpoint, HttpMethod, Licence, McpServer, ParamLocation,
+    Parameter, Provenance, ResponseField, Tool,
 };
 pub use value::{Scalar, Template, ValueType};
 
@@ -122,8 +122,10 @@ impl Project {
 }
 
 /// Normalise an id or alias text for comparison: Unicode NFKC, lower case, and every run of
-/// spaces, `-`, `_` and `.` turned into a single `_`, trimmed. `Band-Gap`, `band gap` and
-/// `band_gap` all give `band_gap`; NFC and NFD spellings of `Å` agree.
+/// whitespace, `-` and `_` turned into a single `_`, with leading and trailing ones dropped.
+/// Other punctuation, `.` included (it separates the segments of field paths), is kept.
+/// `Band-Gap`, ` band  gap ` and `band_gap` all give `band_gap`; `a.b` stays `a.b`; NFC and NFD
+/// spellings of `Å` agree.
 pub fn normalise_id(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut pending_sep = false;
@@ -186,6 +188,9 @@ mod tests {
         assert_eq!(normalise_id("Band-Gap"), "band_gap");
         assert_eq!(normalise_id("band  gap"), "band_gap");
         assert_eq!(normalise_id(" band_gap "), "band_gap");
+        // As documented: `.` is kept, leading and trailing separators go.
+        assert_eq!(normalise_id("a.b"), "a.b");
+        assert_eq!(normalise_id("_-x-_"), "x");
         // NFC vs NFD
         assert_eq!(normalise_id("\u{00C5}"), normalise_id("A\u{030A}"));
         // both micro signs

@@ -332,6 +332,71 @@ impl Parameter {
     }
 }
 
+/// How an array-typed parameter's items are sent, as its declaration says (OpenAPI 3
+/// serialisation: `style` and `explode`, with each location's default).
+#[derive(
+    Clone,
+    Debug,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum ArrayEncoding {
+    /// One `name=item` query parameter (or cookie) per item: OpenAPI `form` with `explode: true`,
+    /// the default for the query string. Plans carry the items as a JSON array.
+    Repeated,
+    /// One value, the items joined with the separator: `join`, `explode: false` (`,`),
+    /// `spaceDelimited` (` `), `pipeDelimited` (`|`), or the `simple` style of path and header
+    /// parameters (`,`). Plans carry the joined string.
+    Joined(String),
+    /// A JSON array in the request body (`in: body`, or the default for `POST` and `MCP`). Plans
+    /// carry the JSON array.
+    Json,
+}
+
+impl Parameter {
+    /// How this parameter's items are sent, when its type is an array (`None` otherwise).
+    /// `method` is the endpoint's method (a `POST` or `MCP` endpoint sends undeclared locations
+    /// in the body).
+    pub fn array_encoding(&self, method: HttpMethod) -> Option<ArrayEncoding> {
+        if !matches!(self.ty.value, ValueType::Array(_)) {
+            return None;
+        }
+        let location = self.location.as_ref().map(|l| l.value).unwrap_or(
+            if matches!(method, HttpMethod::Post | HttpMethod::Mcp) {
+                ParamLocation::Body
+            } else {
+                ParamLocation::Query
+            },
+        );
+        if location == ParamLocation::Body {
+            return Some(ArrayEncoding::Json);
+        }
+        if let Some(j) = &self.join {
+            return Some(ArrayEncoding::Joined(j.value.clone()));
+        }
+        let style = self.style.as_ref().map(|s| s.value.as_str());
+        match style {
+            Some("spaceDelimited") => return Some(ArrayEncoding::Joined(" ".into())),
+            Some("pipeDelimited") => return Some(ArrayEncoding::Joined("|".into())),
+            _ => {}
+        }
+        let explode = self.explode.as_ref().map(|e| e.value);
+        match (location, explode) {
+            (_, Some(false)) => Some(ArrayEncoding::Joined(",".into())),
+            (ParamLocation::Path | ParamLocation::Header, None) => {
+                Some(ArrayEncoding::Joined(",".into()))
+            }
+            _ => Some(ArrayEncoding::Repeated),
+        }
+    }
+}
+
 /// A binding from a parameter concept to a tool parameter (paper Algorithm 1, parameter binding).
 ///
 /// `template` renders the value (`{value}` placeholder, optional transforms
@@ -435,5 +500,54 @@ impl ResponseField {
     /// Whether the field is an identifier (absent means no).
     pub fn is_identifier(&self) -> bool {
         self.identifier.as_ref().is_some_and(|i| i.value)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(ty: &str, f: impl FnOnce(&mut Parameter)) -> Parameter {
+        let mut p = Parameter::new("ids", ValueType::parse(ty).unwrap());
+        f(&mut p);
+        p
+    }
+
+    #[test]
+    fn array_encodings_follow_the_declaration() {
+        use ArrayEncoding::*;
+        let get = HttpMethod::Get;
+        assert_eq!(p("string", |_| {}).array_encoding(get), None);
+        assert_eq!(p("string[]", |_| {}).array_encoding(get), Some(Repeated));
+        assert_eq!(
+            p("string[]", |_| {}).array_encoding(HttpMethod::Post),
+            Some(Json)
+        );
+        assert_eq!(
+            p("string[]", |x| x.join = Some(Sp::synthetic(";".into()))).array_encoding(get),
+            Some(Joined(";".into()))
+        );
+        assert_eq!(
+            p("string[]", |x| x.explode = Some(Sp::synthetic(false))).array_encoding(get),
+            Some(Joined(",".into()))
+        );
+        assert_eq!(
+            p("string[]", |x| x.style =
+                Some(Sp::synthetic("pipeDelimited".into())))
+            .array_encoding(get),
+            Some(Joined("|".into()))
+        );
+        assert_eq!(
+            p("integer[]", |x| x.location =
+                Some(Sp::synthetic(ParamLocation::Path)))
+            .array_encoding(get),
+            Some(Joined(",".into()))
+        );
+        assert_eq!(
+            p("integer[]", |x| x.location =
+                Some(Sp::synthetic(ParamLocation::Body)))
+            .array_encoding(get),
+            Some(Json)
+        );
     }
 }

@@ -173,10 +173,21 @@ impl JsonSchema for ValueType {
 }
 
 /// A scalar value written in a declaration (a parameter default, a fixed companion value, an
-/// enum value). Keeps the kind it was written as.
+/// enum value). Keeps the kind it was written as, and a number's spelling when it is not the
+/// canonical one.
 #[derive(
     Clone, Debug, PartialEq, PartialOrd, rkyv::Archive, rkyv::Serialize, rkyv::Deserialize,
 )]
+// `Spelled` holds a `Scalar`: the recursive bounds rkyv needs for that.
+#[rkyv(serialize_bounds(
+    __S: rkyv::ser::Writer + rkyv::ser::Allocator,
+    __S::Error: rkyv::rancor::Source,
+))]
+#[rkyv(deserialize_bounds(__D::Error: rkyv::rancor::Source))]
+#[rkyv(bytecheck(bounds(
+    __C: rkyv::validation::ArchiveContext,
+    __C::Error: rkyv::rancor::Source,
+)))]
 pub enum Scalar {
     /// A string.
     String(String),
@@ -186,7 +197,22 @@ pub enum Scalar {
     Number(f64),
     /// A boolean.
     Boolean(bool),
+    /// A number written in a spelling other than its canonical one (`0755`, `0x1F`, `1.10`,
+    /// `+5`, `1e3`): the value (an [`Scalar::Integer`] or [`Scalar::Number`]) and the text as
+    /// written. Kept so that `diff` sees an edit from `1.10` to `1.1` or from `0x1F` to `31`, and
+    /// so that a string-typed parameter is sent the text the author wrote. In an artifact it is
+    /// the object `{"number": 493, "as_written": "0755"}`.
+    Spelled(#[rkyv(omit_bounds)] Box<Scalar>, String),
 }
+
+/// Marker that opens the sequence the loader's reader hands a number with its spelling to
+/// [`Scalar`]'s deserializer (never written by a person: it holds a control character).
+#[doc(hidden)]
+pub const SCALAR_SPELLED: &str = "\u{1f}schemarouter-spelled-number";
+
+/// Name under which [`Scalar`] asks a deserializer for a number's spelling.
+#[doc(hidden)]
+pub const SCALAR_NAME: &str = "$__schemarouter_scalar";
 
 impl Eq for Scalar {}
 
@@ -197,6 +223,11 @@ impl std::hash::Hash for Scalar {
             Scalar::Integer(i) => (1u8, i).hash(state),
             Scalar::Number(n) => (2u8, n.to_bits()).hash(state),
             Scalar::Boolean(b) => (3u8, b).hash(state),
+            Scalar::Spelled(v, s) => {
+                4u8.hash(state);
+                v.hash(state);
+                s.hash(state);
+            }
         }
     }
 }
@@ -208,12 +239,44 @@ impl fmt::Display for Scalar {
             Scalar::Integer(i) => write!(f, "{i}"),
             Scalar::Number(n) => write!(f, "{n}"),
             Scalar::Boolean(b) => write!(f, "{b}"),
+            Scalar::Spelled(_, s) => f.write_str(s),
         }
     }
 }
 
 impl Scalar {
-    /// The value as JSON.
+    /// An integer written as `raw` (spelled when `raw` is not the canonical spelling).
+    pub fn integer(value: i64, raw: &str) -> Scalar {
+        if raw == value.to_string() {
+            Scalar::Integer(value)
+        } else {
+            Scalar::Spelled(Box::new(Scalar::Integer(value)), raw.to_string())
+        }
+    }
+
+    /// A number written as `raw` (spelled when `raw` is not the canonical spelling).
+    pub fn number(value: f64, raw: &str) -> Scalar {
+        if raw == value.to_string() {
+            Scalar::Number(value)
+        } else {
+            Scalar::Spelled(Box::new(Scalar::Number(value)), raw.to_string())
+        }
+    }
+
+    /// The value without its spelling.
+    pub fn value(&self) -> &Scalar {
+        match self {
+            Scalar::Spelled(v, _) => v.value(),
+            other => other,
+        }
+    }
+
+    /// The text as written: a string itself, a number's spelling, `true`/`false`.
+    pub fn as_written(&self) -> String {
+        self.to_string()
+    }
+
+    /// The value as JSON (a spelled number gives its value: `0x1F` is `31`).
     pub fn to_json(&self) -> serde_json::Value {
         match self {
             Scalar::String(s) => serde_json::Value::String(s.clone()),
@@ -222,6 +285,115 @@ impl Scalar {
                 .map(serde_json::Value::Number)
                 .unwrap_or(serde_json::Value::Null),
             Scalar::Boolean(b) => serde_json::Value::Bool(*b),
+            Scalar::Spelled(v, _) => v.to_json(),
+        }
+    }
+
+    /// The value as JSON with a spelled number shown as written (`{"number": 493,
+    /// "as_written": "0755"}`), for change reports.
+    pub fn to_json_as_written(&self) -> serde_json::Value {
+        match self {
+            Scalar::Spelled(v, s) => {
+                serde_json::json!({"number": v.to_json(), "as_written": s})
+            }
+            other => other.to_json(),
+        }
+    }
+
+    /// Why this value does not fit a parameter of type `ty`, with a help line; `None` when it
+    /// fits. Strings fit text types (`string`, `date`, `datetime`); numbers also fit `string`
+    /// (they are sent as written); an `integer` takes whole numbers only; a `number` any number;
+    /// a `boolean` only `true`/`false`; an array type takes a value that fits its item type (one
+    /// item); `any` takes everything and `object` nothing a scalar can be.
+    pub fn misfit(&self, ty: &ValueType) -> Option<(String, String)> {
+        let v = self.value();
+        let shown = match self {
+            Scalar::String(s) => format!("the string `{s}`"),
+            Scalar::Boolean(b) => format!("the boolean `{b}`"),
+            other => format!("the number `{other}`"),
+        };
+        let bad = |help: String| Some((format!("{shown} is not of type `{ty}`"), help));
+        match ty {
+            ValueType::Any => None,
+            ValueType::Array(inner) => self.misfit(inner),
+            ValueType::String | ValueType::Date | ValueType::DateTime => match v {
+                Scalar::Boolean(b) => bad(format!("quote it (`\"{b}\"`) if you mean the text")),
+                _ => None,
+            },
+            ValueType::Integer => match v {
+                Scalar::Integer(_) => None,
+                Scalar::Number(n) if n.fract() == 0.0 => {
+                    bad(format!("write it as a whole number: `{n}`"))
+                }
+                Scalar::String(s) if s.trim().parse::<i64>().is_ok() => {
+                    bad(format!("write the number without quotes: `{}`", s.trim()))
+                }
+                _ => bad("write a whole number, or change the parameter's type".to_string()),
+            },
+            ValueType::Number => match v {
+                Scalar::Integer(_) | Scalar::Number(_) => None,
+                Scalar::String(s) if s.trim().parse::<f64>().is_ok() => {
+                    bad(format!("write the number without quotes: `{}`", s.trim()))
+                }
+                _ => bad("write a number, or change the parameter's type".to_string()),
+            },
+            ValueType::Boolean => match v {
+                Scalar::Boolean(_) => None,
+                Scalar::String(s) => {
+                    let l = s.to_ascii_lowercase();
+                    let b = match l.as_str() {
+                        "y" | "yes" | "on" | "true" | "1" => Some(true),
+                        "n" | "no" | "off" | "false" | "0" => Some(false),
+                        _ => None,
+                    };
+                    match b {
+                        Some(b) => bad(format!(
+                            "booleans are only `true` and `false` (YAML 1.2): write `{b}`"
+                        )),
+                        None => bad("write `true` or `false`".to_string()),
+                    }
+                }
+                _ => bad("write `true` or `false`".to_string()),
+            },
+            ValueType::Object => bad(
+                "an object parameter has no scalar default; remove it, or change the type"
+                    .to_string(),
+            ),
+        }
+    }
+
+    /// This value as a parameter of type `ty` takes it: itself when it fits
+    /// ([`Scalar::misfit`]), a string that spells a value of the type exactly (`"false"` for a
+    /// `boolean`, `"1"` for an `integer`, as some OpenAPI documents write defaults), or `None`
+    /// when it cannot be read as one. Importers use it so that what they write checks clean.
+    pub fn fitted(&self, ty: &ValueType) -> Option<Scalar> {
+        if self.misfit(ty).is_none() {
+            return Some(self.clone());
+        }
+        let Scalar::String(s) = self.value() else {
+            return None;
+        };
+        let converted = match ty.element() {
+            ValueType::Boolean => match s.as_str() {
+                "true" => Some(Scalar::Boolean(true)),
+                "false" => Some(Scalar::Boolean(false)),
+                _ => None,
+            },
+            ValueType::Integer => s.parse::<i64>().ok().map(|i| Scalar::integer(i, s)),
+            ValueType::Number => s.parse::<f64>().ok().map(|f| Scalar::number(f, s)),
+            _ => None,
+        };
+        converted.filter(|c| c.misfit(ty).is_none())
+    }
+
+    /// Whether two values mean the same (numbers compare by value: `1`, `1.0` and `0x1`).
+    pub fn same_value(&self, other: &Scalar) -> bool {
+        let (a, b) = (self.value(), other.value());
+        match (a, b) {
+            (Scalar::Integer(x), Scalar::Number(y)) | (Scalar::Number(y), Scalar::Integer(x)) => {
+                *x as f64 == *y
+            }
+            _ => a == b,
         }
     }
 }
@@ -233,6 +405,13 @@ impl Serialize for Scalar {
             Scalar::Integer(v) => s.serialize_i64(*v),
             Scalar::Number(v) => s.serialize_f64(*v),
             Scalar::Boolean(v) => s.serialize_bool(*v),
+            Scalar::Spelled(v, raw) => {
+                use serde::ser::SerializeMap;
+                let mut m = s.serialize_map(Some(2))?;
+                m.serialize_entry("number", v.as_ref())?;
+                m.serialize_entry("as_written", raw)?;
+                m.end()
+            }
         }
     }
 }
@@ -240,7 +419,7 @@ impl Serialize for Scalar {
 impl<'de> Deserialize<'de> for Scalar {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct V;
-        impl Visitor<'_> for V {
+        impl<'de> Visitor<'de> for V {
             type Value = Scalar;
             fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
                 f.write_str("a string, number or boolean")
@@ -262,8 +441,60 @@ impl<'de> Deserialize<'de> for Scalar {
             fn visit_str<E>(self, v: &str) -> Result<Scalar, E> {
                 Ok(Scalar::String(v.to_string()))
             }
+            fn visit_newtype_struct<D2: Deserializer<'de>>(
+                self,
+                d: D2,
+            ) -> Result<Scalar, D2::Error> {
+                d.deserialize_any(self)
+            }
+            /// The declaration reader's `[marker, "int"|"float", canonical, as written]`.
+            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Scalar, A::Error> {
+                let bad =
+                    || de::Error::custom("expected a string, number or boolean, found a list");
+                let marker: String = seq.next_element()?.ok_or_else(bad)?;
+                if marker != SCALAR_SPELLED {
+                    return Err(bad());
+                }
+                let kind: String = seq.next_element()?.ok_or_else(bad)?;
+                let canonical: String = seq.next_element()?.ok_or_else(bad)?;
+                let raw: String = seq.next_element()?.ok_or_else(bad)?;
+                match kind.as_str() {
+                    "int" => canonical
+                        .parse()
+                        .map(|i| Scalar::integer(i, &raw))
+                        .map_err(|_| bad()),
+                    _ => canonical
+                        .parse()
+                        .map(|f| Scalar::number(f, &raw))
+                        .map_err(|_| bad()),
+                }
+            }
+            /// An artifact's `{"number": .., "as_written": ..}`.
+            fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Scalar, A::Error> {
+                let mut number: Option<Scalar> = None;
+                let mut raw: Option<String> = None;
+                while let Some(k) = map.next_key::<String>()? {
+                    match k.as_str() {
+                        "number" => number = Some(map.next_value()?),
+                        "as_written" => raw = Some(map.next_value()?),
+                        _ => {
+                            return Err(de::Error::custom(
+                                "expected a string, number or boolean, found a map",
+                            ));
+                        }
+                    }
+                }
+                match (number, raw) {
+                    (Some(n @ (Scalar::Integer(_) | Scalar::Number(_))), Some(r)) => {
+                        Ok(Scalar::Spelled(Box::new(n), r))
+                    }
+                    _ => Err(de::Error::custom(
+                        "expected a string, number or boolean, found a map",
+                    )),
+                }
+            }
         }
-        d.deserialize_any(V)
+        d.deserialize_newtype_struct(SCALAR_NAME, V)
     }
 }
 
@@ -362,6 +593,33 @@ mod tests {
         let (msg, help) = ValueType::parse("strng").unwrap_err();
         assert_eq!(msg, "unknown value type `strng`");
         assert_eq!(help.unwrap(), "did you mean `string`?");
+    }
+
+    #[test]
+    fn values_are_checked_against_types() {
+        let t = |s: &str| ValueType::parse(s).unwrap();
+        let misfit = |v: Scalar, ty: &str| v.misfit(&t(ty)).map(|(m, _)| m);
+        assert_eq!(misfit(Scalar::Boolean(true), "boolean"), None);
+        assert_eq!(
+            misfit(Scalar::String("off".into()), "boolean").unwrap(),
+            "the string `off` is not of type `boolean`"
+        );
+        assert_eq!(
+            Scalar::String("off".into())
+                .misfit(&t("boolean"))
+                .unwrap()
+                .1,
+            "booleans are only `true` and `false` (YAML 1.2): write `false`"
+        );
+        assert!(misfit(Scalar::String("abc".into()), "integer").is_some());
+        assert!(misfit(Scalar::Number(1.5), "integer").is_some());
+        assert_eq!(misfit(Scalar::Integer(3), "number"), None);
+        assert_eq!(misfit(Scalar::Number(1.1), "string"), None);
+        assert!(misfit(Scalar::Boolean(false), "string").is_some());
+        assert_eq!(misfit(Scalar::Integer(3), "integer[]"), None);
+        assert!(misfit(Scalar::String("x".into()), "integer[]").is_some());
+        assert!(misfit(Scalar::Integer(1), "object").is_some());
+        assert_eq!(misfit(Scalar::Integer(1), "any"), None);
     }
 
     #[test]

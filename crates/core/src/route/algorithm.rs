@@ -275,6 +275,7 @@ pub fn route(g: &FrozenGraph, u: &Understanding, opts: &Options) -> Plan {
         steps: Vec::new(),
         unmatched_concepts: Vec::new(),
         skipped_tools: Vec::new(),
+        not_understood: Vec::new(),
         warnings: Vec::new(),
     };
     let intent = match &u.intent {
@@ -555,8 +556,9 @@ type Bound = (
 
 fn bind_parameters(g: &FrozenGraph, ti: u32, ei: u32, u: &Understanding) -> Bound {
     let e = &g.tools[ti as usize].endpoints[ei as usize];
-    let mut values: BTreeMap<String, Vec<Value>> = BTreeMap::new();
-    let mut set: BTreeMap<String, Value> = BTreeMap::new();
+    // Per parameter: (binding's position in the declaration, value).
+    let mut values: BTreeMap<String, Vec<(usize, Value)>> = BTreeMap::new();
+    let mut set: BTreeMap<String, (usize, Value)> = BTreeMap::new();
     let mut unbound = Vec::new();
     let mut warnings = Vec::new();
     for (concept, value) in &u.parameters {
@@ -587,14 +589,21 @@ fn bind_parameters(g: &FrozenGraph, ti: u32, ei: u32, u: &Understanding) -> Boun
             };
             for p in list.iter().filter(|p| p.tool == ti && p.endpoint == ei) {
                 let param = &e.parameters[p.parameter as usize];
-                for b in param.bind.iter().filter(|b| &b.concept == id) {
-                    match bind::render(b.template.as_ref(), value)
-                        .and_then(|v| bind::coerce(param, v))
-                    {
+                for (bi, b) in param
+                    .bind
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, b)| &b.concept == id)
+                {
+                    match bind::render_for(param, b.template.as_ref(), value) {
                         Ok(v) => {
-                            values.entry(param.name.clone()).or_default().push(v);
+                            values.entry(param.name.clone()).or_default().push((bi, v));
                             for (k, s) in &b.set {
-                                set.insert(k.clone(), s.to_json());
+                                // Companion values of the first binding in declaration order win.
+                                let slot = set.entry(k.clone()).or_insert((bi, s.to_json()));
+                                if bi < slot.0 {
+                                    *slot = (bi, s.to_json());
+                                }
                             }
                             bound_any = true;
                         }
@@ -614,24 +623,18 @@ fn bind_parameters(g: &FrozenGraph, ti: u32, ei: u32, u: &Understanding) -> Boun
         let Some(param) = e.parameters.iter().find(|p| p.name == name) else {
             continue;
         };
+        // The first binding in declaration order comes first (and wins when nothing joins).
+        let mut vs = vs;
+        vs.sort_by_key(|(bi, _)| *bi);
         let mut uniq: Vec<Value> = Vec::new();
-        for v in vs {
+        for (_, v) in vs {
             if !uniq.contains(&v) {
                 uniq.push(v);
             }
         }
-        let v = match (&param.join, uniq.len()) {
-            (Some(sep), n) if n > 1 => Value::String(
-                uniq.iter()
-                    .map(bind::value_text)
-                    .collect::<Vec<_>>()
-                    .join(sep),
-            ),
-            _ => uniq.into_iter().next().unwrap_or(Value::Null),
-        };
-        params.insert(name, v);
+        params.insert(name, bind::combine(param, uniq));
     }
-    for (k, v) in set {
+    for (k, (_, v)) in set {
         params.entry(k).or_insert(v);
     }
     let mut missing = Vec::new();
@@ -649,7 +652,7 @@ fn bind_parameters(g: &FrozenGraph, ti: u32, ei: u32, u: &Understanding) -> Boun
         if p.required {
             match &p.default {
                 Some(d) => {
-                    params.insert(p.name.clone(), d.to_json());
+                    params.insert(p.name.clone(), bind::default_json(p, d));
                 }
                 None => missing.push(p.name.clone()),
             }

@@ -108,6 +108,85 @@ pub fn coerce(param: &ParamData, v: Value) -> Result<Value, String> {
     }
 }
 
+/// Whether the parameter's declared type is an array (`string[]`, `array`).
+pub fn is_array(param: &ParamData) -> bool {
+    param.ty.ends_with("[]") || param.ty == "array"
+}
+
+/// [`coerce`] for one item of an array-typed parameter (typed as the item type).
+fn coerce_item(param: &ParamData, v: Value) -> Result<Value, String> {
+    let item_ty = match param.ty.strip_suffix("[]") {
+        Some(t) => t.to_string(),
+        None => "any".to_string(),
+    };
+    let item = ParamData {
+        ty: item_ty,
+        ..param.clone()
+    };
+    coerce(&item, v)
+}
+
+/// Render an Understanding value for a parameter through a binding's template and type it
+/// ([`render`] then [`coerce`]). For an array-typed parameter each item of an array value is
+/// rendered and typed on its own, and the result is a JSON array (never the items silently
+/// joined into one text); [`combine`] then sends it as the parameter declares.
+///
+/// Errors: a transform that does not apply, or a value that does not parse as the declared
+/// type.
+pub fn render_for(
+    param: &ParamData,
+    template: Option<&Template>,
+    value: &Value,
+) -> Result<Value, String> {
+    if !is_array(param) {
+        return render(template, value).and_then(|v| coerce(param, v));
+    }
+    let items: Vec<&Value> = match value {
+        Value::Array(items) => items.iter().collect(),
+        one => vec![one],
+    };
+    items
+        .into_iter()
+        .map(|it| render(template, it).and_then(|v| coerce_item(param, v)))
+        .collect::<Result<Vec<_>, _>>()
+        .map(Value::Array)
+}
+
+/// The one value a plan sends for a parameter that the bindings filled with `values` (in
+/// declaration order, duplicates removed). An array-typed parameter gets all the items, sent
+/// as the declaration says ([`crate::model::ArrayEncoding`]: a JSON array for repeated query
+/// parameters and JSON bodies, one string joined with the declared separator otherwise). Any
+/// other parameter gets the values joined with its `join` separator when it declares one, and
+/// otherwise the first binding in declaration order wins.
+pub fn combine(param: &ParamData, values: Vec<Value>) -> Value {
+    if is_array(param) {
+        let mut items: Vec<Value> = Vec::new();
+        for v in values {
+            let list = match v {
+                Value::Array(list) => list,
+                one => vec![one],
+            };
+            for it in list {
+                if !items.contains(&it) {
+                    items.push(it);
+                }
+            }
+        }
+        return match &param.array {
+            Some(crate::model::ArrayEncoding::Joined(sep)) => {
+                Value::String(items.iter().map(value_text).collect::<Vec<_>>().join(sep))
+            }
+            _ => Value::Array(items),
+        };
+    }
+    match (&param.join, values.len()) {
+        (Some(sep), n) if n > 1 => {
+            Value::String(values.iter().map(value_text).collect::<Vec<_>>().join(sep))
+        }
+        _ => values.into_iter().next().unwrap_or(Value::Null),
+    }
+}
+
 /// Whether a value has the parameter's declared type (and is one of its enum values).
 pub fn value_is_valid(param: &ParamData, v: &Value) -> bool {
     let type_ok = match param.ty.as_str() {
@@ -127,6 +206,16 @@ pub fn value_is_valid(param: &ParamData, v: &Value) -> bool {
 /// A scalar as JSON.
 pub fn scalar_json(s: &Scalar) -> Value {
     s.to_json()
+}
+
+/// The value sent for a parameter's declared default: for a text-typed parameter (`string`,
+/// `date`, `datetime`) the default as written (`1.10` stays `"1.10"`, `0755` stays `"0755"`),
+/// otherwise its JSON value.
+pub fn default_json(param: &ParamData, default: &Scalar) -> Value {
+    match param.ty.as_str() {
+        "string" | "date" | "datetime" => Value::String(default.as_written()),
+        _ => default.to_json(),
+    }
 }
 
 #[cfg(test)]
@@ -162,6 +251,7 @@ mod tests {
             default: None,
             bind: vec![],
             join: None,
+            array: None,
             description: None,
         };
         assert_eq!(
@@ -171,5 +261,71 @@ mod tests {
         assert!(coerce(&p, Value::String("two".into())).is_err());
         assert_eq!(value_text(&serde_json::json!(2023)), "2023");
         assert_eq!(value_text(&serde_json::json!(["Ti", "O"])), "Ti,O");
+    }
+
+    fn param(
+        ty: &str,
+        join: Option<&str>,
+        array: Option<crate::model::ArrayEncoding>,
+    ) -> ParamData {
+        ParamData {
+            name: "p".into(),
+            ty: ty.into(),
+            enum_values: vec![],
+            required: false,
+            auth: false,
+            default: None,
+            bind: vec![],
+            join: join.map(str::to_string),
+            array,
+            description: None,
+        }
+    }
+
+    #[test]
+    fn array_parameters_are_sent_as_declared_never_silently_joined() {
+        use crate::model::ArrayEncoding;
+        use serde_json::json;
+        let items = json!(["Ti", "O"]);
+        // Repeated query parameters and JSON bodies: the items as a JSON array.
+        for enc in [ArrayEncoding::Repeated, ArrayEncoding::Json] {
+            let p = param("string[]", None, Some(enc));
+            let v = render_for(&p, None, &items).unwrap();
+            assert_eq!(v, json!(["Ti", "O"]));
+            assert_eq!(
+                combine(&p, vec![v, json!(["O", "Fe"])]),
+                json!(["Ti", "O", "Fe"])
+            );
+        }
+        // A declared separator: one joined value.
+        let p = param(
+            "string[]",
+            Some("|"),
+            Some(ArrayEncoding::Joined("|".into())),
+        );
+        let v = render_for(&p, None, &items).unwrap();
+        assert_eq!(combine(&p, vec![v]), json!("Ti|O"));
+        // Items are typed as the item type; a single value is one item.
+        let p = param("integer[]", None, Some(ArrayEncoding::Repeated));
+        assert_eq!(
+            render_for(&p, None, &json!(["1", "2"])).unwrap(),
+            json!([1, 2])
+        );
+        assert_eq!(render_for(&p, None, &json!("3")).unwrap(), json!([3]));
+        assert!(render_for(&p, None, &json!(["x"])).is_err());
+        // Not an array: several bindings join only with `join`; otherwise the first wins.
+        let p = param("string", None, None);
+        assert_eq!(combine(&p, vec![json!("a"), json!("b")]), json!("a"));
+        let p = param("string", Some(","), None);
+        assert_eq!(combine(&p, vec![json!("a"), json!("b")]), json!("a,b"));
+    }
+
+    #[test]
+    fn text_parameters_get_a_default_as_written() {
+        let p = param("string", None, None);
+        let d = Scalar::Spelled(Box::new(Scalar::Number(1.1)), "1.10".into());
+        assert_eq!(default_json(&p, &d), Value::String("1.10".into()));
+        let p = param("number", None, None);
+        assert_eq!(default_json(&p, &d), serde_json::json!(1.1));
     }
 }

@@ -10,6 +10,7 @@ pub fn explain(plan: &Plan) -> String {
         PlanStatus::Partial => "partial",
         PlanStatus::MissingRequiredParameter => "missing required parameter",
         PlanStatus::NoSuitableTool => "no suitable tool",
+        PlanStatus::NotUnderstood => "not understood",
     };
     out.push_str(&format!(
         "Plan: {status} (intent: {}, source: {})\n",

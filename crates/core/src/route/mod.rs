@@ -10,6 +10,7 @@ pub mod analyzer;
 pub mod bind;
 pub mod explain;
 pub mod formula;
+pub mod vocabulary;
 
 use crate::artifact::{LicenceData, MatchKind, ProvenanceData};
 use schemars::JsonSchema;
@@ -18,6 +19,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 pub use algorithm::{Options, Projection, route};
+pub use vocabulary::{NotUnderstood, route_checked};
 
 /// The Understand step's output (paper Appendix D).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -52,6 +54,10 @@ pub enum PlanStatus {
     MissingRequiredParameter,
     /// No intent and no named tool, or no candidate tool survived the filters.
     NoSuitableTool,
+    /// The request names an intent, tool, concept, parameter or source type the artifact does
+    /// not know (listed in `not_understood`, with a "did you mean"); any steps are planned from
+    /// the rest of the request.
+    NotUnderstood,
 }
 
 /// Why a field is in a plan.
@@ -229,6 +235,10 @@ pub struct Plan {
     /// Named tools that are unknown or excluded.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub skipped_tools: Vec<SkippedTool>,
+    /// Names in the Understanding the artifact does not know (see
+    /// [`vocabulary::validate`]); set by [`route_checked`], empty from bare [`route`].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_understood: Vec<NotUnderstood>,
     /// Notes from the Understand step and the router.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,

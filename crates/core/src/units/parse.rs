@@ -411,6 +411,19 @@ impl UnitTable {
 
     /// Parse to the exact scale, dimension and canonical spelling (used for extensions).
     pub(crate) fn parse_scaled(&self, s: &str) -> Result<(Scale, Dimension, String), UnitError> {
+        // Unit strings are Unicode-normalised (NFC) like ids: a decomposed `Å` (A + U+030A) is
+        // the ångström. Error offsets then cover the whole input (they would not map back).
+        if !s.is_ascii() {
+            use unicode_normalization::UnicodeNormalization;
+            let nfc: String = s.nfc().collect();
+            if nfc != s {
+                return self.parse_scaled(&nfc).map_err(|mut e| {
+                    e.offset = 0;
+                    e.len = s.len();
+                    e
+                });
+            }
+        }
         let acc = self.parse_inner(s).map_err(|(e, _)| e)?;
         finish(&acc, s)
     }
@@ -446,7 +459,8 @@ impl UnitTable {
     /// message quotes the normalised form (the bad token's offsets would not map back);
     /// otherwise the span is precise as for [`UnitTable::parse`].
     pub fn parse_published(&self, s: &str) -> Result<Unit, UnitError> {
-        let mut norm = normalise_published(s);
+        use unicode_normalization::UnicodeNormalization;
+        let mut norm = normalise_published(&s.nfc().collect::<String>());
         let mut last_err = None;
         for _ in 0..8 {
             match self.parse_inner(&norm) {
@@ -479,6 +493,21 @@ impl UnitTable {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn decomposed_and_composed_spellings_are_one_unit() {
+        let t = crate::units::UnitTable::builtin();
+        let nfc = t.parse("\u{00C5}^3").unwrap();
+        let nfd = t.parse("A\u{030A}^3").unwrap();
+        assert_eq!(nfc.canonical, nfd.canonical);
+        assert_eq!(
+            t.parse_published("A\u{030A}").unwrap().canonical,
+            t.parse("\u{00C5}").unwrap().canonical
+        );
+        // An error in a decomposed spelling covers the whole input.
+        let e = t.parse("A\u{030A}/qq").unwrap_err();
+        assert_eq!((e.offset, e.len), (0, "A\u{030A}/qq".len()));
+    }
+
     use super::*;
 
     fn t() -> UnitTable {

@@ -1,10 +1,12 @@
 //! The LLM Understand step: any OpenAI-compatible chat-completions server (vLLM, Ollama,
 //! llama.cpp server) given by URL and model name, sent the generated intent-registry prompt.
 //!
-//! The reply is parsed leniently (a JSON object, possibly inside a code fence) and sanitised
-//! against the artifact: unknown intents, tools, concepts, parameter concepts and source types are
-//! dropped with a warning. Malformed JSON is retried once, then reported as an error. Nothing is
-//! sent anywhere unless an `Llm` is built and asked.
+//! The reply is parsed leniently (a JSON object, possibly inside a code fence) into an
+//! Understanding; names are kept as written, so unknown intents, tools, concepts, parameter
+//! concepts and source types are reported by Understanding validation
+//! ([`crate::route::vocabulary`]) exactly as for an `--understanding` file. Malformed JSON is
+//! retried once, then reported as an error. Nothing is sent anywhere unless an `Llm` is built and
+//! asked.
 
 use super::{Analysis, Analyzer, AnalyzerError};
 use crate::artifact::FrozenGraph;
@@ -54,6 +56,11 @@ impl<'g> Llm<'g> {
             api_key,
             agent,
         }
+    }
+
+    /// The chat-completions address requests go to.
+    pub fn endpoint(&self) -> &str {
+        &self.endpoint
     }
 
     fn ask(&self, query: &str) -> Result<String, AnalyzerError> {
@@ -129,65 +136,88 @@ pub fn extract_json(content: &str) -> Option<Value> {
     serde_json::from_str(&content[start..=end]).ok()
 }
 
-/// Sanitise a parsed reply against the artifact; returns the Understanding and warnings.
+/// Read a parsed reply into an Understanding; returns it and warnings.
+///
+/// Names are kept as the model wrote them (tool names are mapped to tool ids when known), so an
+/// unknown intent, tool, concept, parameter or source type is reported by
+/// [`vocabulary::validate`](crate::route::vocabulary::validate) exactly as it is for an
+/// `--understanding` file. Only values of the wrong JSON type are dropped, each with a warning.
 pub fn sanitise(g: &FrozenGraph, v: &Value) -> (Understanding, Vec<String>) {
     let mut w = Vec::new();
     let mut u = Understanding::default();
+    let mut wrong = |key: &str, what: &str, got: &Value| {
+        w.push(format!(
+            "dropped `{key}` from the LLM reply: expected {what}, found {}",
+            json_kind(got)
+        ))
+    };
     match v.get("intent") {
-        Some(Value::String(i)) if g.intent(i).is_some() => u.intent = Some(i.clone()),
-        Some(Value::String(i)) => w.push(format!("dropped unknown intent `{i}`")),
-        _ => {}
+        Some(Value::String(i)) if !i.trim().is_empty() && i != "null" => u.intent = Some(i.clone()),
+        None | Some(Value::Null) | Some(Value::String(_)) => {}
+        Some(other) => wrong("intent", "a string or null", other),
     }
-    if let Some(Value::Array(cs)) = v.get("domain_concepts") {
-        for c in cs.iter().filter_map(Value::as_str) {
-            let k = normalise_alias(c);
-            let known = g.index.alias_to_concept.contains_key(&k)
-                || g.index.alias_to_field.contains_key(&k)
-                || g.index.field_names.contains_key(&k);
-            if known {
-                u.domain_concepts.push(c.to_string());
-            } else {
-                w.push(format!("dropped unknown concept `{c}`"));
-            }
-        }
-    }
-    if let Some(Value::Object(ps)) = v.get("parameters") {
-        for (k, val) in ps {
-            let key = normalise_alias(k);
-            let known = g.index.param_postings.contains_key(k)
-                || g.index.alias_to_concept.get(&key).is_some_and(|ids| {
-                    ids.iter().any(|id| g.index.param_postings.contains_key(id))
-                });
-            if known && !val.is_null() {
-                u.parameters.insert(k.clone(), val.clone());
-            } else if !val.is_null() {
-                w.push(format!("dropped unknown parameter concept `{k}`"));
-            }
-        }
-    }
-    if let Some(Value::Array(ts)) = v.get("target_apis") {
-        for t in ts.iter().filter_map(Value::as_str) {
-            match g.index.tool_names.get(&normalise_alias(t)) {
-                Some(i) => {
-                    let id = g.tools[*i as usize].id.clone();
-                    if !u.target_apis.contains(&id) {
-                        u.target_apis.push(id);
-                    }
+    match v.get("domain_concepts") {
+        Some(Value::Array(cs)) => {
+            for c in cs {
+                match c {
+                    Value::String(c) => u.domain_concepts.push(c.clone()),
+                    other => wrong("domain_concepts[]", "a string", other),
                 }
-                None => w.push(format!("dropped unknown tool `{t}`")),
             }
         }
+        None | Some(Value::Null) => {}
+        Some(other) => wrong("domain_concepts", "an array of strings", other),
+    }
+    match v.get("parameters") {
+        Some(Value::Object(ps)) => {
+            for (k, val) in ps {
+                if !val.is_null() {
+                    u.parameters.insert(k.clone(), val.clone());
+                }
+            }
+        }
+        None | Some(Value::Null) => {}
+        Some(other) => wrong("parameters", "an object", other),
+    }
+    match v.get("target_apis") {
+        Some(Value::Array(ts)) => {
+            for t in ts {
+                let Value::String(t) = t else {
+                    wrong("target_apis[]", "a string", t);
+                    continue;
+                };
+                let id = match g.index.tool_names.get(&normalise_alias(t)) {
+                    Some(i) => g.tools[*i as usize].id.clone(),
+                    None => t.clone(),
+                };
+                if !u.target_apis.contains(&id) {
+                    u.target_apis.push(id);
+                }
+            }
+        }
+        None | Some(Value::Null) => {}
+        Some(other) => wrong("target_apis", "an array of strings", other),
     }
     match v.get("source_constraint") {
-        Some(Value::String(s)) if g.source_types.contains(s) => {
+        Some(Value::String(s)) if !s.trim().is_empty() && s != "null" => {
             u.source_constraint = Some(s.clone())
         }
-        Some(Value::String(s)) if !s.is_empty() && s != "null" => {
-            w.push(format!("dropped unknown source constraint `{s}`"))
-        }
-        _ => {}
+        None | Some(Value::Null) | Some(Value::String(_)) => {}
+        Some(other) => wrong("source_constraint", "a string or null", other),
     }
     (u, w)
+}
+
+/// "a number", "an array", ... for a JSON value.
+fn json_kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
 }
 
 impl Analyzer for Llm<'_> {

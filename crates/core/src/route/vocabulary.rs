@@ -1,0 +1,258 @@
+//! Understanding validation: every name an [`Understanding`] uses (intent, tools, concepts,
+//! parameter concepts, source constraint) is checked against the artifact's vocabulary, whichever
+//! Understand step wrote it (`--understanding`, an LLM or the lexical analyzer).
+//!
+//! A name the artifact does not know is a [`NotUnderstood`] entry with a "did you mean" drawn from
+//! the artifact's own ids and aliases, and the plan's status becomes
+//! [`PlanStatus::NotUnderstood`](super::PlanStatus::NotUnderstood): a plan never says `planned`
+//! while part of the request was dropped. A known parameter concept that no planned step binds
+//! turns a `planned` plan `partial`, with a warning naming it.
+
+use super::algorithm::canonical_source_type;
+use super::{Options, Plan, PlanStatus, Understanding};
+use crate::artifact::FrozenGraph;
+use crate::model::normalise_alias;
+use crate::model::value::did_you_mean;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// Which part of an Understanding a name came from.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum NameKind {
+    /// `intent`.
+    Intent,
+    /// An entry of `target_apis`.
+    Tool,
+    /// An entry of `domain_concepts`.
+    Concept,
+    /// A key of `parameters`.
+    Parameter,
+    /// `source_constraint`.
+    SourceConstraint,
+}
+
+impl NameKind {
+    /// The word used in messages (`intent`, `tool`, `concept`, `parameter`, `source type`).
+    pub fn word(self) -> &'static str {
+        match self {
+            NameKind::Intent => "intent",
+            NameKind::Tool => "tool",
+            NameKind::Concept => "concept",
+            NameKind::Parameter => "parameter",
+            NameKind::SourceConstraint => "source type",
+        }
+    }
+}
+
+/// A name in the Understanding that the artifact does not know.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct NotUnderstood {
+    /// Where the name was used.
+    pub kind: NameKind,
+    /// The name as given.
+    pub name: String,
+    /// The closest name of the same kind in the artifact, when one is close enough.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub did_you_mean: Option<String>,
+}
+
+impl NotUnderstood {
+    /// One line: "unknown parameter `formla` (did you mean `formula`?)".
+    pub fn message(&self) -> String {
+        let mut s = format!("unknown {} `{}`", self.kind.word(), self.name);
+        match &self.did_you_mean {
+            Some(c) => s.push_str(&format!(" (did you mean `{c}`?)")),
+            None => s.push_str(" (no close match in the artifact)"),
+        }
+        s
+    }
+}
+
+/// Every name in `u` that `g` does not know, in Understanding order (intent, tools, concepts,
+/// parameters, source constraint). A concept counts as known when it is a concept id, an alias
+/// or a response field name (as Algorithm 1 resolves it); a parameter when it is a parameter
+/// concept or an alias of one; a source constraint when it is a source type or one of its
+/// standard synonyms. Null parameter values and blank source constraints mean "none" and are
+/// not checked.
+pub fn validate(g: &FrozenGraph, u: &Understanding) -> Vec<NotUnderstood> {
+    let mut out = Vec::new();
+    if let Some(i) = &u.intent
+        && g.intent(i).is_none()
+    {
+        out.push(NotUnderstood {
+            kind: NameKind::Intent,
+            name: i.clone(),
+            did_you_mean: did_you_mean(i, g.intents.iter().map(|i| i.id.as_str()))
+                .map(str::to_string),
+        });
+    }
+    for t in &u.target_apis {
+        if !g.index.tool_names.contains_key(&normalise_alias(t)) {
+            let near = did_you_mean(
+                &normalise_alias(t),
+                g.index.tool_names.keys().map(String::as_str),
+            )
+            .and_then(|k| g.index.tool_names.get(k))
+            .map(|i| g.tools[*i as usize].id.clone());
+            out.push(NotUnderstood {
+                kind: NameKind::Tool,
+                name: t.clone(),
+                did_you_mean: near,
+            });
+        }
+    }
+    let mut seen: Vec<String> = Vec::new();
+    for c in &u.domain_concepts {
+        let key = normalise_alias(c);
+        if seen.contains(&key) {
+            continue;
+        }
+        seen.push(key.clone());
+        let known = !key.is_empty()
+            && (g.index.alias_to_concept.contains_key(&key)
+                || g.index.alias_to_field.contains_key(&key)
+                || g.index.field_names.contains_key(&key));
+        if !known {
+            let near = did_you_mean(
+                &key,
+                g.index
+                    .alias_to_concept
+                    .keys()
+                    .chain(g.index.alias_to_field.keys())
+                    .map(String::as_str),
+            )
+            .map(str::to_string);
+            out.push(NotUnderstood {
+                kind: NameKind::Concept,
+                name: c.clone(),
+                did_you_mean: near,
+            });
+        }
+    }
+    for (k, v) in &u.parameters {
+        if v.is_null() || parameter_concepts(g, k).next().is_some() {
+            continue;
+        }
+        let key = normalise_alias(k);
+        let near = did_you_mean(&key, g.index.param_postings.keys().map(String::as_str))
+            .or_else(|| {
+                did_you_mean(
+                    &key,
+                    g.index
+                        .alias_to_concept
+                        .iter()
+                        .filter(|(_, ids)| {
+                            ids.iter().any(|id| g.index.param_postings.contains_key(id))
+                        })
+                        .map(|(a, _)| a.as_str()),
+                )
+            })
+            .map(str::to_string);
+        out.push(NotUnderstood {
+            kind: NameKind::Parameter,
+            name: k.clone(),
+            did_you_mean: near,
+        });
+    }
+    if let Some(s) = &u.source_constraint
+        && !s.trim().is_empty()
+        && canonical_source_type(s, &g.source_types).is_none()
+    {
+        out.push(NotUnderstood {
+            kind: NameKind::SourceConstraint,
+            name: s.clone(),
+            did_you_mean: did_you_mean(s.trim(), g.source_types.iter().map(String::as_str))
+                .map(str::to_string),
+        });
+    }
+    out
+}
+
+/// The parameter concepts a parameter key stands for: itself when parameters bind from it, and
+/// the concepts it is an alias of that parameters bind from.
+fn parameter_concepts<'g>(g: &'g FrozenGraph, key: &str) -> impl Iterator<Item = &'g str> {
+    let own = g
+        .index
+        .param_postings
+        .get_key_value(key)
+        .map(|(k, _)| k.as_str());
+    let via = g
+        .index
+        .alias_to_concept
+        .get(&normalise_alias(key))
+        .into_iter()
+        .flatten()
+        .filter(|id| g.index.param_postings.contains_key(*id))
+        .map(String::as_str);
+    own.into_iter().chain(via)
+}
+
+/// Record `not_understood` on a plan Algorithm 1 made from `u`: the entries are attached, their
+/// messages lead the warnings, and the status becomes `not_understood` when there are any. A
+/// known parameter that no step binds makes a `planned` plan `partial`.
+pub fn mark(plan: &mut Plan, u: &Understanding, not_understood: Vec<NotUnderstood>) {
+    let mut notes: Vec<String> = not_understood.iter().map(NotUnderstood::message).collect();
+    let unknown_params: Vec<&str> = not_understood
+        .iter()
+        .filter(|n| n.kind == NameKind::Parameter)
+        .map(|n| n.name.as_str())
+        .collect();
+    let mut unused = Vec::new();
+    if !plan.steps.is_empty() {
+        for (k, v) in &u.parameters {
+            if v.is_null() || unknown_params.contains(&k.as_str()) {
+                continue;
+            }
+            if plan.steps.iter().all(|s| s.unbound.contains(k)) {
+                unused.push(k.clone());
+                notes.push(format!(
+                    "parameter `{k}` is not bound by any planned step (no planned endpoint takes it)"
+                ));
+            }
+        }
+    }
+    // Algorithm 1's own notes about the same names say less; the entries above replace them.
+    let said: Vec<String> = not_understood
+        .iter()
+        .map(|n| match n.kind {
+            NameKind::Intent => format!("unknown intent `{}` ignored", n.name),
+            NameKind::Concept => format!("`{}` is not a known concept, alias or field", n.name),
+            NameKind::SourceConstraint => {
+                format!(
+                    "unknown source constraint `{}`: no tool can satisfy it",
+                    n.name
+                )
+            }
+            NameKind::Tool | NameKind::Parameter => String::new(),
+        })
+        .collect();
+    notes.extend(plan.warnings.drain(..).filter(|w| !said.contains(w)));
+    plan.warnings = notes;
+    for s in &mut plan.skipped_tools {
+        if let Some(n) = not_understood
+            .iter()
+            .find(|n| n.kind == NameKind::Tool && n.name == s.requested)
+            && let Some(c) = &n.did_you_mean
+        {
+            s.reason.push_str(&format!("; did you mean `{c}`?"));
+        }
+    }
+    if !not_understood.is_empty() {
+        plan.status = PlanStatus::NotUnderstood;
+    } else if !unused.is_empty() && plan.status == PlanStatus::Planned {
+        plan.status = PlanStatus::Partial;
+    }
+    plan.not_understood = not_understood;
+}
+
+/// Algorithm 1 on a checked Understanding: [`validate`], [`route`](super::route), [`mark`]. Every
+/// front end that plans a request from outside (the CLI, the Python binding) goes through this.
+pub fn route_checked(g: &FrozenGraph, u: &Understanding, opts: &Options) -> Plan {
+    let not_understood = validate(g, u);
+    let mut plan = super::route(g, u, opts);
+    mark(&mut plan, u, not_understood);
+    plan
+}

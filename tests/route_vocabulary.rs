@@ -1,0 +1,225 @@
+//! Route input (issue 17, part 9): unknown intent, tool, concept, parameter and source names in an
+//! Understanding get a "did you mean" from the artifact's vocabulary and the plan status
+//! `not_understood`, whichever Understand step wrote them; a known parameter no step binds makes
+//! the plan `partial`, never a quiet `planned`.
+
+use schemarouter::artifact::{self, FrozenGraph};
+use schemarouter::lint::check_path;
+use schemarouter::route::analyzer::llm::sanitise;
+use schemarouter::route::vocabulary::{NameKind, NotUnderstood, validate};
+use schemarouter::route::{Options, PlanStatus, Understanding, route_checked};
+use serde_json::json;
+use std::path::Path;
+use std::sync::OnceLock;
+
+fn mini() -> &'static FrozenGraph {
+    static G: OnceLock<FrozenGraph> = OnceLock::new();
+    G.get_or_init(|| {
+        let c = check_path(Path::new("tests/fixtures/route-mini")).unwrap();
+        assert!(!c.has_errors(), "{:?}", c.diagnostics);
+        artifact::build::compile(&c.project, &c.index, &c.units)
+    })
+}
+
+fn u(v: serde_json::Value) -> Understanding {
+    serde_json::from_value(v).unwrap()
+}
+
+fn nu(kind: NameKind, name: &str, near: Option<&str>) -> NotUnderstood {
+    NotUnderstood {
+        kind,
+        name: name.into(),
+        did_you_mean: near.map(str::to_string),
+    }
+}
+
+#[test]
+fn every_kind_of_unknown_name_gets_a_did_you_mean() {
+    let got = validate(
+        mini(),
+        &u(json!({
+            "intent": "electronic_propety",
+            "target_apis": ["alpah", "Horoscope API"],
+            "domain_concepts": ["band gap", "band_gapp", "vibes"],
+            "parameters": {"formla": "GaN", "formula": "GaN", "doi": null},
+            "source_constraint": "calculatd"
+        })),
+    );
+    assert_eq!(
+        got,
+        [
+            nu(
+                NameKind::Intent,
+                "electronic_propety",
+                Some("electronic_property")
+            ),
+            nu(NameKind::Tool, "alpah", Some("alpha")),
+            nu(NameKind::Tool, "Horoscope API", None),
+            nu(NameKind::Concept, "band_gapp", Some("band_gap")),
+            nu(NameKind::Concept, "vibes", None),
+            nu(NameKind::Parameter, "formla", Some("formula")),
+            nu(NameKind::SourceConstraint, "calculatd", Some("calculated")),
+        ]
+    );
+    assert_eq!(
+        got[0].message(),
+        "unknown intent `electronic_propety` (did you mean `electronic_property`?)"
+    );
+    assert_eq!(
+        got[2].message(),
+        "unknown tool `Horoscope API` (no close match in the artifact)"
+    );
+}
+
+#[test]
+fn known_names_and_synonyms_pass() {
+    let got = validate(
+        mini(),
+        &u(json!({
+            "intent": "electronic_property",
+            "target_apis": ["alpha"],
+            "domain_concepts": ["band gap", "BAND_GAP"],
+            "parameters": {"formula": "GaN"},
+            "source_constraint": "computed"
+        })),
+    );
+    assert_eq!(got, []);
+}
+
+#[test]
+fn an_unknown_parameter_is_never_a_quiet_planned() {
+    let g = mini();
+    let opts = Options::default();
+    // Same request with and without the misspelt argument.
+    let good = route_checked(
+        g,
+        &u(
+            json!({"intent": "electronic_property", "domain_concepts": ["band_gap"], "parameters": {"formula": "WS2"}, "target_apis": ["alpha"]}),
+        ),
+        &opts,
+    );
+    assert_eq!(good.status, PlanStatus::Planned);
+    assert_eq!(good.not_understood, []);
+    let bad = route_checked(
+        g,
+        &u(
+            json!({"intent": "electronic_property", "domain_concepts": ["band_gap"], "parameters": {"formula": "WS2", "formulaa": "GaN"}, "target_apis": ["alpha"]}),
+        ),
+        &opts,
+    );
+    assert_eq!(bad.status, PlanStatus::NotUnderstood);
+    assert_eq!(
+        bad.not_understood,
+        [nu(NameKind::Parameter, "formulaa", Some("formula"))]
+    );
+    assert_eq!(
+        bad.warnings[0],
+        "unknown parameter `formulaa` (did you mean `formula`?)"
+    );
+    // The understood part is still planned.
+    assert_eq!(bad.steps.len(), 1);
+    assert_eq!(bad.steps[0].params["formula"], json!("S2W"));
+}
+
+#[test]
+fn an_unknown_intent_or_concept_is_not_understood_and_said_once() {
+    let g = mini();
+    let p = route_checked(
+        g,
+        &u(json!({"intent": "electronic_propety", "domain_concepts": ["band_gap"]})),
+        &Options::default(),
+    );
+    assert_eq!(p.status, PlanStatus::NotUnderstood);
+    assert!(p.steps.is_empty());
+    assert_eq!(
+        p.warnings,
+        ["unknown intent `electronic_propety` (did you mean `electronic_property`?)"]
+    );
+    let p = route_checked(
+        g,
+        &u(json!({"intent": "electronic_property", "domain_concepts": ["band_gap", "bnd gap"]})),
+        &Options::default(),
+    );
+    assert_eq!(p.status, PlanStatus::NotUnderstood);
+    assert_eq!(p.steps.len(), 1);
+    assert_eq!(p.unmatched_concepts, ["bnd gap"]);
+    assert_eq!(
+        p.warnings,
+        ["unknown concept `bnd gap` (did you mean `band_gap`?)"]
+    );
+}
+
+#[test]
+fn a_known_parameter_no_step_binds_makes_the_plan_partial() {
+    let p = route_checked(
+        mini(),
+        &u(
+            json!({"intent": "electronic_property", "parameters": {"formula": "WS2", "search_text": "x"}, "target_apis": ["alpha"]}),
+        ),
+        &Options::default(),
+    );
+    assert_eq!(p.not_understood, []);
+    assert_eq!(p.steps[0].unbound, ["search_text"]);
+    assert_eq!(p.status, PlanStatus::Partial);
+    assert_eq!(
+        p.warnings[0],
+        "parameter `search_text` is not bound by any planned step (no planned endpoint takes it)"
+    );
+}
+
+#[test]
+fn llm_replies_and_understanding_files_treat_unknown_tools_alike() {
+    let g = mini();
+    let reply = json!({
+        "intent": "electronic_property",
+        "domain_concepts": ["band_gap"],
+        "target_apis": ["ALPHA", "alpah"],
+        "parameters": {"zodiac": "leo"},
+        "source_constraint": null
+    });
+    let (from_llm, warnings) = sanitise(g, &reply);
+    assert_eq!(warnings, Vec::<String>::new());
+    // A known tool name is mapped to its id; an unknown one is kept as written.
+    assert_eq!(from_llm.target_apis, ["alpha", "alpah"]);
+    let from_file = u(json!({
+        "intent": "electronic_property",
+        "domain_concepts": ["band_gap"],
+        "target_apis": ["alpha", "alpah"],
+        "parameters": {"zodiac": "leo"}
+    }));
+    let a = route_checked(g, &from_llm, &Options::default());
+    let b = route_checked(g, &from_file, &Options::default());
+    assert_eq!(a, b);
+    assert_eq!(a.status, PlanStatus::NotUnderstood);
+    assert_eq!(
+        a.not_understood,
+        [
+            nu(NameKind::Tool, "alpah", Some("alpha")),
+            nu(NameKind::Parameter, "zodiac", None),
+        ]
+    );
+    assert_eq!(a.skipped_tools.len(), 1);
+    assert_eq!(
+        a.skipped_tools[0].reason,
+        "no tool with this id or name; did you mean `alpha`?"
+    );
+}
+
+#[test]
+fn llm_values_of_the_wrong_type_are_dropped_with_a_warning() {
+    let (got, warnings) = sanitise(
+        mini(),
+        &json!({"intent": 5, "domain_concepts": "band_gap", "target_apis": [3], "parameters": [], "source_constraint": true}),
+    );
+    assert_eq!(got, Understanding::default());
+    assert_eq!(
+        warnings,
+        [
+            "dropped `intent` from the LLM reply: expected a string or null, found a number",
+            "dropped `domain_concepts` from the LLM reply: expected an array of strings, found a string",
+            "dropped `parameters` from the LLM reply: expected an object, found an array",
+            "dropped `target_apis[]` from the LLM reply: expected a string, found a number",
+            "dropped `source_constraint` from the LLM reply: expected a string or null, found a boolean",
+        ]
+    );
+}
