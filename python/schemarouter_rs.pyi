@@ -10,7 +10,7 @@ from typing import Any, Dict, Iterable, List, Literal, Optional, Union
 
 __version__: str
 
-Projection = Literal["recall", "minimal", "all"]
+Projection = Literal["core", "recall", "minimal", "all"]
 JSON = Any
 Response = Union[Dict[str, Any], List[Any], str, bytes]
 

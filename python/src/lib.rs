@@ -52,12 +52,13 @@ struct Routed<'a> {
 
 fn options(k: usize, projection: &str) -> PyResult<Options> {
     let projection = match projection {
+        "core" => Projection::Core,
         "recall" => Projection::Recall,
         "minimal" => Projection::Minimal,
         "all" => Projection::All,
         other => {
             return Err(errors::new::<RouteError>(
-                format!("unknown projection `{other}`; use \"recall\", \"minimal\" or \"all\""),
+                format!("unknown projection `{other}`; use \"core\", \"recall\", \"minimal\" or \"all\""),
                 None,
                 None,
                 None,

@@ -285,6 +285,7 @@ fn compile_tables(p: &Project, _ix: &Index, units: &UnitTable) -> FrozenGraph {
             required_groups: groups,
             examples: it.examples.iter().map(|e| e.value.clone()).collect(),
             candidates,
+            entities: it.entities.iter().map(|e| e.value.clone()).collect(),
         });
     }
     intents.sort_by(|a, b| a.id.cmp(&b.id));
@@ -297,6 +298,7 @@ fn compile_tables(p: &Project, _ix: &Index, units: &UnitTable) -> FrozenGraph {
         .map(|d| NamedData {
             id: d.item.id.value.clone(),
             description: opt(&d.item.description),
+            core: Vec::new(),
         })
         .collect();
     domains.sort_by(|a, b| a.id.cmp(&b.id));
@@ -307,6 +309,7 @@ fn compile_tables(p: &Project, _ix: &Index, units: &UnitTable) -> FrozenGraph {
         .map(|d| NamedData {
             id: d.item.id.value.clone(),
             description: opt(&d.item.description),
+            core: d.item.core.iter().map(|c| c.value.clone()).collect(),
         })
         .collect();
     groups.sort_by(|a, b| a.id.cmp(&b.id));
@@ -351,6 +354,41 @@ fn name_words(s: &str) -> Vec<String> {
         .filter(|w| !w.is_empty())
         .map(str::to_string)
         .collect()
+}
+
+/// The qualifier vocabulary's indices: every key and key alias -> key, every value and value
+/// alias -> (key, value). Self-contained: reads only `p.qualifiers`.
+fn qualifier_indices(p: &Project, ix: &mut Indices) {
+    for q in &p.qualifiers {
+        let d = &q.item.value;
+        let key = d.key.value.clone();
+        for text in std::iter::once(&d.key).chain(d.aliases.iter()) {
+            let n = normalise_alias(&text.value);
+            if !n.is_empty() {
+                ix.qualifier_keys.entry(n).or_insert_with(|| key.clone());
+            }
+        }
+        for v in &d.values {
+            let v = &v.value;
+            let r = QualifierRef {
+                key: key.clone(),
+                value: v.value.value.clone(),
+            };
+            for text in std::iter::once(&v.value).chain(v.aliases.iter()) {
+                let n = normalise_alias(&text.value);
+                if n.is_empty() {
+                    continue;
+                }
+                let e = ix.qualifier_values.entry(n).or_default();
+                if !e.contains(&r) {
+                    e.push(r.clone());
+                }
+            }
+        }
+    }
+    for v in ix.qualifier_values.values_mut() {
+        v.sort();
+    }
 }
 
 fn build_indices(p: &Project, tools: &[ToolData], concepts: &[ConceptData]) -> Indices {
@@ -419,10 +457,12 @@ fn build_indices(p: &Project, tools: &[ToolData], concepts: &[ConceptData]) -> I
     for v in ix.alias_to_field.values_mut() {
         v.sort();
     }
+    qualifier_indices(p, &mut ix);
     ix.max_alias_words = ix
         .alias_to_concept
         .keys()
         .chain(ix.alias_to_field.keys())
+        .chain(ix.qualifier_values.keys())
         .map(|k| k.split('_').count() as u32)
         .max()
         .unwrap_or(1);
