@@ -552,8 +552,7 @@ pub fn route(g: &FrozenGraph, u: &Understanding, opts: &Options) -> Plan {
         }
     }
     let has_named = !named.is_empty()
-        || u
-            .target_apis
+        || u.target_apis
             .iter()
             .any(|n| resolve_tool(g, n).is_none_or(|t| !excluded.contains(&t)));
     let mut candidates: Vec<u32> = if has_named {
@@ -698,9 +697,9 @@ pub fn route(g: &FrozenGraph, u: &Understanding, opts: &Options) -> Plan {
                         for f in fs {
                             let fd = &e.fields[*f as usize];
                             if fd.concepts.iter().any(|c| core.contains(c))
-                                && !quals.iter().any(|q| {
-                                    qual_status(g, fd, q) == QualStatus::Contradict
-                                })
+                                && !quals
+                                    .iter()
+                                    .any(|q| qual_status(g, fd, q) == QualStatus::Contradict)
                             {
                                 reasons
                                     .entry(*f)
