@@ -58,7 +58,9 @@ fn options(k: usize, projection: &str) -> PyResult<Options> {
         "all" => Projection::All,
         other => {
             return Err(errors::new::<RouteError>(
-                format!("unknown projection `{other}`; use \"core\", \"recall\", \"minimal\" or \"all\""),
+                format!(
+                    "unknown projection `{other}`; use \"core\", \"recall\", \"minimal\" or \"all\""
+                ),
                 None,
                 None,
                 None,
