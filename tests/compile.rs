@@ -117,6 +117,7 @@ fn yaml_and_toml_renderings_compile_to_the_same_bytes() {
     let aliases = AliasFile {
         concepts: p.concepts.iter().map(|d| d.item.clone()).collect(),
         aliases: p.aliases.iter().map(|d| d.item.clone()).collect(),
+        qualifiers: p.qualifiers.iter().map(|d| d.item.clone()).collect(),
     };
     std::fs::write(
         dir.path().join("aliases/all.toml"),

@@ -312,6 +312,7 @@ mod tests {
                 .map(|i| (format!("tool_{i}"), vec![format!("Tool {i}")]))
                 .collect(),
             source_types: vec!["calculated".into()],
+            qualifiers: Vec::new(),
         }
     }
 

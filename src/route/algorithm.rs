@@ -47,7 +47,7 @@ pub enum Projection {
     Minimal,
     /// identifiers ∪ concept matches ∪, when some requested concept is not matched on the step
     /// (or none is requested), the core fields of the intent's groups (fields carrying one of
-    /// the group's declared `core` concepts). The default: the paper's safety net at a
+    /// the group's declared `core` concepts; every field of a group that declares none). The default: the paper's safety net at a
     /// fraction of its context.
     #[default]
     Core,
@@ -694,9 +694,11 @@ pub fn route(g: &FrozenGraph, u: &Understanding, opts: &Options) -> Plan {
                         let (Some(fs), Some(core)) = (e.group_fields.get(gid), core) else {
                             continue;
                         };
+                        // A group that declares no core keeps the whole group (the recall
+                        // projection's behaviour; rule group-without-core flags it).
                         for f in fs {
                             let fd = &e.fields[*f as usize];
-                            if fd.concepts.iter().any(|c| core.contains(c))
+                            if (core.is_empty() || fd.concepts.iter().any(|c| core.contains(c)))
                                 && !quals
                                     .iter()
                                     .any(|q| qual_status(g, fd, q) == QualStatus::Contradict)

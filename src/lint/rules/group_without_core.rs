@@ -1,16 +1,16 @@
 //! # group-without-core (SR509)
 //!
 //! ## What it finds
-//! A field group that an intent requires but that declares no `core` concepts, or whose core
-//! concepts no field of the group carries.
+//! In a project that declares `core` concepts for some field group: a group an intent requires
+//! that declares none, or whose core concepts no field of the group carries. (A project that
+//! declares no cores at all is not flagged: its `core` projection is the `recall` projection.)
 //!
 //! ## Why it matters for routing
 //! The default `core` projection adds, as its safety net, only the core fields of the intent's
 //! groups (fields carrying one of the group's `core` concepts), and only when the request's
-//! concepts are not all matched. A required group without a core adds nothing there: questions
-//! that name no property ("Tell me about graphene") get identifiers only. Declaring the group's
-//! headline concepts keeps the safety net at a few fields instead of the whole group (the
-//! `recall` projection).
+//! concepts are not all matched. A required group without a core falls back to all its fields
+//! (the `recall` projection's whole-group dump) while the other groups add a few: declaring the
+//! group's headline concepts keeps the safety net small everywhere.
 //!
 //! ## Invalid example
 //! ```yaml
@@ -19,6 +19,8 @@
 //!   - id: materials_property
 //! groups:
 //!   - id: electronic
+//!   - id: magnetic
+//!     core: [band_gap]
 //! intents:
 //!   - id: electronic_property
 //!     description: Band gaps.
@@ -67,6 +69,9 @@ pub struct GroupWithoutCore;
 impl Rule for GroupWithoutCore {
     fn check(&self, ctx: &Context, out: &mut Sink) {
         let p = ctx.project;
+        if p.groups.iter().all(|g| g.item.core.is_empty()) {
+            return;
+        }
         for g in &p.groups {
             let id = &g.item.id.value;
             if !p

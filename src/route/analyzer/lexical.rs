@@ -1017,9 +1017,13 @@ mod tests {
     }
 
     #[test]
-    fn one_formula_per_understanding() {
-        // Parameters hold one value each: the first formula is the one bound.
+    fn several_formulas_become_a_list() {
+        // Several values of one entity parameter are kept, in query order.
         let u = understand("Compare the band gaps of ZnO, GaN and SiC");
-        assert_eq!(u.parameters.get("formula"), Some(&json!("ZnO")), "{u:?}");
+        assert_eq!(
+            u.parameters.get("formula"),
+            Some(&json!(["ZnO", "GaN", "SiC"])),
+            "{u:?}"
+        );
     }
 }
