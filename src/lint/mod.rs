@@ -258,7 +258,6 @@ impl Checked {
 ///
 /// Errors: only when the root itself cannot be read ([`crate::load::FatalError`]).
 pub fn check_path(root: &std::path::Path) -> Result<Checked, crate::load::FatalError> {
-    crate::prompt::warm_up();
     let loaded = crate::load::load_project(root)?;
     Ok(check_loaded(loaded))
 }

@@ -1,5 +1,5 @@
 //! Loading a schema project: configuration, file discovery (recursive, sorted, limited), parsing
-//! (YAML through serde-saphyr, TOML through toml) into spanned [`node::Node`] trees, and typed
+//! (YAML from granit-parser events, TOML through toml) into spanned [`node::Node`] trees, and typed
 //! reading into the [`crate::model`] with precise diagnostics.
 //!
 //! The loader never guesses: files with other extensions are skipped with a note, a second YAML
@@ -10,6 +10,8 @@ pub mod node;
 pub mod required;
 pub mod toml;
 pub mod yaml;
+#[cfg(test)]
+mod yaml_serde;
 
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::model::config::Limits;
@@ -158,13 +160,7 @@ fn de_diagnostic(e: de::DeError, file: FileId) -> Diagnostic {
 /// Parse text of the given format into a node tree, with limits applied.
 pub fn parse_text(text: &str, format: Format, limits: &Limits) -> Result<Node, LoadError> {
     let node = match format {
-        Format::Yaml => match yaml::parse(text, limits) {
-            Err(LoadError::DuplicateKey { key, span, .. }) => {
-                let first = yaml_first_duplicate(text, span);
-                return Err(LoadError::DuplicateKey { key, span, first });
-            }
-            other => other?,
-        },
+        Format::Yaml => yaml::parse(text, limits)?,
         Format::Toml => toml::parse(text)?,
     };
     let depth = node.depth();
@@ -188,32 +184,6 @@ fn deepest(node: &Node, limit: usize) -> Option<Span> {
     match &node.kind {
         node::NodeKind::Seq(items) => items.iter().find_map(|i| deepest(i, limit - 1)),
         node::NodeKind::Map(entries) => entries.iter().find_map(|(_, v)| deepest(v, limit - 1)),
-        _ => None,
-    }
-}
-
-/// Find the first occurrence of the key repeated at `second` by re-reading with duplicates
-/// passed through.
-fn yaml_first_duplicate(text: &str, second: Span) -> Option<Span> {
-    yaml::parse_passthrough(text).and_then(|n| find_dup(&n, second))
-}
-
-fn find_dup(n: &Node, second: Span) -> Option<Span> {
-    match &n.kind {
-        node::NodeKind::Map(entries) => {
-            if let Some(pos) = entries
-                .iter()
-                .position(|(k, _)| k.span.start == second.start)
-            {
-                let text = &entries[pos].0.text;
-                return entries[..pos]
-                    .iter()
-                    .find(|(k, _)| &k.text == text)
-                    .map(|(k, _)| k.span);
-            }
-            entries.iter().find_map(|(_, v)| find_dup(v, second))
-        }
-        node::NodeKind::Seq(items) => items.iter().find_map(|i| find_dup(i, second)),
         _ => None,
     }
 }

@@ -1,180 +1,644 @@
-//! YAML front-end: serde-saphyr parses (YAML 1.2 core schema with strict booleans, duplicate
-//! keys rejected, merge keys expanded, alias and depth budgets) into a spanned [`Node`] tree.
+//! YAML front-end: the spanned [`Node`] tree is built directly from the events of
+//! `granit-parser` (the YAML 1.2 parser serde-saphyr itself uses), with no serde layer between.
+//!
+//! What it keeps, in one pass over the events:
+//! - byte spans of every node and key (an alias's node is placed where the alias is used);
+//! - scalars resolved by the YAML 1.2 core schema with strict booleans (`yes`/`off` stay
+//!   strings, so the typed reader can say so), numbers with their spelling (`1.10`, `007`),
+//!   underscored and upper-case-radix numbers kept as strings; `!!str`, `!!int`, `!!float`,
+//!   `!!bool` and `!!null` honoured, other tags reported;
+//! - duplicate keys with both places; merge keys (`<<: *anchor` or a list of anchors) with the
+//!   YAML merge-key rule: a key the mapping sets itself overrides the merged one, an earlier
+//!   merged mapping overrides a later one, and a second `<<` in one mapping is a duplicate key;
+//! - anchors and aliases with the `max-aliases` budget and a bound on the nodes aliases expand to;
+//!   an alias inside its own anchor gets its own message;
+//! - one document per file (the second `---` is reported), empty and comment-only files.
+//!
+//! Nesting depth is checked by the caller ([`super::parse_text`]); the builder keeps its own
+//! stack, so deep input cannot overflow the call stack.
 
 use super::LoadError;
 use super::node::{Key, Node, NodeKind};
 use crate::model::config::Limits;
 use crate::source::Span;
-use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde_saphyr::Spanned;
-use std::fmt;
+use granit_parser::{Event, Parser, ScalarStyle, ScanError};
+use std::collections::HashMap;
+use std::rc::Rc;
 
-/// The raw serde-saphyr view: a value with its locations.
-struct YNode(Spanned<YValue>);
+/// How many nodes aliases may expand to in one file, in total (a "billion laughs" bound).
+pub const MAX_ALIAS_EXPANSION: usize = 200_000;
 
-enum YValue {
+/// Parse YAML text (one document) into a node tree.
+pub fn parse(text: &str, limits: &Limits) -> Result<Node, LoadError> {
+    Builder::new(text, limits).run()
+}
+
+/// An open collection on the builder's stack.
+enum Frame {
+    Seq {
+        start: usize,
+        anchor: usize,
+        items: Vec<Node>,
+    },
+    Map {
+        start: usize,
+        anchor: usize,
+        entries: Vec<(Key, Node)>,
+        /// Key text -> index in `entries` of keys the mapping sets itself.
+        own: HashMap<String, usize>,
+        /// The key waiting for its value.
+        key: Option<(Key, bool)>,
+        /// Entries received through `<<`, in merge order (earlier wins).
+        merged: Vec<(Key, Node)>,
+        /// Where the mapping's `<<` key is, once seen.
+        merge_at: Option<Span>,
+    },
+}
+
+struct Builder<'a> {
+    text: &'a str,
+    max_aliases: u64,
+    aliases: u64,
+    expanded: usize,
+    /// Completed anchored nodes by anchor id.
+    anchors: HashMap<usize, Rc<Node>>,
+    /// Anchor ids whose node is still being built (an alias to one is recursive).
+    open_anchors: Vec<usize>,
+}
+
+fn span_of(sp: &granit_parser::Span) -> Span {
+    let start = sp.start.byte_offset().unwrap_or(0);
+    let end = sp.end.byte_offset().unwrap_or(start).max(start);
+    Span::new(start, end)
+}
+
+fn scan_error(e: &ScanError, text: &str) -> LoadError {
+    let at = e
+        .marker()
+        .byte_offset()
+        .unwrap_or(text.len())
+        .min(text.len());
+    let span = widen(text, at);
+    if matches!(e.kind(), granit_parser::ErrorKind::UnknownAnchor) {
+        let name: String = text[at..]
+            .trim_start_matches('*')
+            .chars()
+            .take_while(|c| !c.is_whitespace() && !",[]{}".contains(*c))
+            .collect();
+        return LoadError::Syntax {
+            message: format!(
+                "alias references unknown anchor: no `&{name}` is defined before `*{name}`"
+            ),
+            span,
+        };
+    }
+    let message = e.info();
+    let message = message
+        .split(" at line ")
+        .next()
+        .unwrap_or(&message)
+        .to_string();
+    if is_limit_message(&message) {
+        LoadError::Limit { message, span }
+    } else {
+        LoadError::Syntax { message, span }
+    }
+}
+
+/// What a tag asks the scalar to be.
+enum TagKind {
+    None,
+    Str,
+    Int,
+    Float,
+    Bool,
     Null,
-    Bool(bool),
-    Int(i64),
-    UInt(u64),
-    Float(f64),
-    Str(String),
-    Seq(Vec<YNode>),
-    Map(Vec<(YNode, YNode)>),
+    /// A tag the declarations do not use (`!custom`, `!!binary`, `!!timestamp`, ...).
+    Other(String),
 }
 
-impl<'de> Deserialize<'de> for YNode {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        Ok(YNode(Spanned::<YValue>::deserialize(d)?))
-    }
-}
-
-impl<'de> Deserialize<'de> for YValue {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = YValue;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("any YAML value")
-            }
-            fn visit_unit<E>(self) -> Result<YValue, E> {
-                Ok(YValue::Null)
-            }
-            fn visit_none<E>(self) -> Result<YValue, E> {
-                Ok(YValue::Null)
-            }
-            fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<YValue, D::Error> {
-                YValue::deserialize(d)
-            }
-            fn visit_bool<E>(self, v: bool) -> Result<YValue, E> {
-                Ok(YValue::Bool(v))
-            }
-            fn visit_i64<E>(self, v: i64) -> Result<YValue, E> {
-                Ok(YValue::Int(v))
-            }
-            fn visit_u64<E>(self, v: u64) -> Result<YValue, E> {
-                Ok(YValue::UInt(v))
-            }
-            fn visit_i128<E>(self, v: i128) -> Result<YValue, E> {
-                Ok(YValue::Float(v as f64))
-            }
-            fn visit_u128<E>(self, v: u128) -> Result<YValue, E> {
-                Ok(YValue::Float(v as f64))
-            }
-            fn visit_f64<E>(self, v: f64) -> Result<YValue, E> {
-                Ok(YValue::Float(v))
-            }
-            fn visit_str<E>(self, v: &str) -> Result<YValue, E> {
-                Ok(YValue::Str(v.to_string()))
-            }
-            fn visit_string<E>(self, v: String) -> Result<YValue, E> {
-                Ok(YValue::Str(v))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<YValue, A::Error> {
-                let mut v = Vec::new();
-                while let Some(x) = a.next_element()? {
-                    v.push(x);
-                }
-                Ok(YValue::Seq(v))
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<YValue, A::Error> {
-                let mut v = Vec::new();
-                while let Some(entry) = a.next_entry()? {
-                    v.push(entry);
-                }
-                Ok(YValue::Map(v))
-            }
-        }
-        d.deserialize_any(V)
-    }
-}
-
-fn span_of(loc: &serde_saphyr::Location, text: &str) -> Span {
-    let sp = loc.span();
-    match (sp.byte_offset(), sp.byte_len()) {
-        (Some(o), Some(l)) => Span::new(o as usize, (o + l) as usize),
-        _ => {
-            // Fall back to line/column (1-based, characters).
-            let line = loc.line() as usize;
-            let col = loc.column() as usize;
-            let start = offset_of_line_col(text, line, col);
-            Span::new(start, start)
-        }
-    }
-}
-
-fn offset_of_line_col(text: &str, line: usize, col: usize) -> usize {
-    let mut offset = 0;
-    for (i, l) in text.split_inclusive('\n').enumerate() {
-        if i + 1 == line {
-            return offset
-                + l.char_indices()
-                    .nth(col.saturating_sub(1))
-                    .map(|(b, _)| b)
-                    .unwrap_or(l.len());
-        }
-        offset += l.len();
-    }
-    text.len()
-}
-
-fn convert(n: YNode, text: &str) -> Node {
-    let span = span_of(&n.0.referenced, text);
-    let raw = || {
-        let d = span_of(&n.0.defined, text);
-        text.get(d.start as usize..d.end as usize)
-            .unwrap_or("")
-            .trim()
-            .to_string()
+fn tag_kind(tag: Option<&granit_parser::Tag>) -> TagKind {
+    let Some(tag) = tag else {
+        return TagKind::None;
     };
-    let kind = match n.0.value {
-        YValue::Null => NodeKind::Null,
-        YValue::Bool(b) => NodeKind::Bool(b),
-        YValue::Int(i) => NodeKind::Int(i, raw()),
-        YValue::UInt(u) => match i64::try_from(u) {
-            Ok(i) => NodeKind::Int(i, raw()),
-            Err(_) => NodeKind::Float(u as f64, raw()),
+    if tag.is_yaml_core_schema() {
+        return match tag.suffix() {
+            "str" => TagKind::Str,
+            "int" => TagKind::Int,
+            "float" => TagKind::Float,
+            "bool" => TagKind::Bool,
+            "null" => TagKind::Null,
+            // `!!map` and `!!seq` on collections are harmless; on scalars they are reported.
+            other => TagKind::Other(format!("!!{other}")),
+        };
+    }
+    // The non-specific tag `!` forces a string.
+    if tag.original() == "!" {
+        return TagKind::Str;
+    }
+    TagKind::Other(tag.original())
+}
+
+fn yaml_trim(s: &str) -> &str {
+    s.trim_matches([' ', '\t', '\r', '\n'])
+}
+
+/// A decimal integer with a redundant leading zero (`0127`, `-007`).
+fn leading_zero_decimal(t: &str) -> bool {
+    let digits = t.strip_prefix(['+', '-']).unwrap_or(t);
+    digits.len() > 1 && digits.starts_with('0') && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// An integer in YAML 1.2 core spelling: decimal without a redundant leading zero, `0x`, `0o`
+/// or `0b` (lower-case prefixes; upper-case ones stay strings).
+fn parse_int(t: &str) -> Option<i128> {
+    let (neg, rest) = match t.as_bytes().first() {
+        Some(b'-') => (true, &t[1..]),
+        Some(b'+') => (false, &t[1..]),
+        _ => (false, t),
+    };
+    let (radix, digits) = if let Some(d) = rest.strip_prefix("0x") {
+        (16, d)
+    } else if let Some(d) = rest.strip_prefix("0o") {
+        (8, d)
+    } else if let Some(d) = rest.strip_prefix("0b") {
+        (2, d)
+    } else {
+        if rest.starts_with('0') && rest != "0" {
+            return None;
+        }
+        (10, rest)
+    };
+    if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
+        return None;
+    }
+    let mag = u128::from_str_radix(digits, radix).ok()?;
+    let v = i128::try_from(mag).ok()?;
+    Some(if neg { -v } else { v })
+}
+
+/// A float in YAML 1.2 spelling (`.inf`, `-.Inf`, `.nan`, or a numeral Rust parses), an
+/// overflowing numeral as infinity.
+fn parse_float(t: &str) -> Option<f64> {
+    let (neg, unsigned) = match t.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, t.strip_prefix('+').unwrap_or(t)),
+    };
+    match unsigned {
+        ".nan" | ".NaN" | ".NAN" => return Some(f64::NAN),
+        ".inf" | ".Inf" | ".INF" => {
+            return Some(if neg {
+                f64::NEG_INFINITY
+            } else {
+                f64::INFINITY
+            });
+        }
+        _ => {}
+    }
+    if !unsigned
+        .as_bytes()
+        .first()
+        .is_some_and(|b| b.is_ascii_digit() || *b == b'.')
+    {
+        return None;
+    }
+    match t.parse::<f64>() {
+        Ok(v) if v.is_finite() => Some(v),
+        Ok(v) if v.is_infinite() && unsigned.as_bytes()[0].is_ascii_digit() => Some(v),
+        _ => None,
+    }
+}
+
+/// A number node keeping its spelling: whole numbers written without a fraction or exponent
+/// are integers (`007` too), others floats.
+fn number(value: f64, raw: &str) -> NodeKind {
+    match raw.parse::<i64>() {
+        Ok(i) if !raw.is_empty() => NodeKind::Int(i, raw.to_string()),
+        _ => NodeKind::Float(value, raw.to_string()),
+    }
+}
+
+/// Resolve a plain, untagged scalar by the YAML 1.2 core schema.
+fn resolve_plain(value: &str, raw: &str) -> NodeKind {
+    if matches!(value, "" | "~" | "null" | "Null" | "NULL") {
+        return NodeKind::Null;
+    }
+    let t = yaml_trim(value);
+    match t {
+        "true" | "True" | "TRUE" => return NodeKind::Bool(true),
+        "false" | "False" | "FALSE" => return NodeKind::Bool(false),
+        _ => {}
+    }
+    let unsigned = t.strip_prefix(['+', '-']).unwrap_or(t);
+    let upper_radix = matches!(unsigned.as_bytes(), [b'0', b'X' | b'O' | b'B', ..]);
+    let signed_nan = t.len() != unsigned.len() && matches!(unsigned, ".nan" | ".NaN" | ".NAN");
+    if upper_radix || signed_nan || t.contains('_') {
+        return NodeKind::Str(value.to_string());
+    }
+    if !(t.starts_with('-') && leading_zero_decimal(t))
+        && let Some(i) = parse_int(t)
+    {
+        if let Ok(i) = i64::try_from(i) {
+            return NodeKind::Int(i, raw.to_string());
+        }
+        if i > 0 && u64::try_from(i).is_ok() {
+            return NodeKind::Float(i as f64, raw.to_string());
+        }
+    }
+    match parse_float(t) {
+        Some(f) => number(f, raw),
+        None => NodeKind::Str(value.to_string()),
+    }
+}
+
+/// The text a key is compared and reported by.
+fn key_text(node: &Node, text: &str) -> String {
+    match &node.kind {
+        NodeKind::Str(s) => s.clone(),
+        NodeKind::Null => "null".to_string(),
+        NodeKind::Bool(b) => b.to_string(),
+        // Integers in core spelling by value (`0x1F` is `31`), other numbers as written.
+        NodeKind::Int(_, raw) | NodeKind::Float(_, raw) => match parse_int(raw) {
+            Some(i) => i.to_string(),
+            None => text
+                .get(node.span.start as usize..node.span.end as usize)
+                .unwrap_or("")
+                .to_string(),
         },
-        YValue::Float(f) => {
-            let r = raw();
-            // Whole numbers written without a fraction or exponent (`007`) are integers.
-            match r.parse::<i64>() {
-                Ok(i) if !r.is_empty() => NodeKind::Int(i, r),
-                _ => NodeKind::Float(f, r),
+        NodeKind::Seq(_) | NodeKind::Map(_) => "<complex key>".to_string(),
+    }
+}
+
+/// Give a replayed tree (its keys too) the span of the alias that replays it.
+fn place(node: &mut Node, span: Span) {
+    node.span = span;
+    match &mut node.kind {
+        NodeKind::Seq(items) => items.iter_mut().for_each(|n| place(n, span)),
+        NodeKind::Map(entries) => {
+            for (k, v) in entries {
+                k.span = span;
+                place(v, span);
             }
         }
-        YValue::Str(s) => NodeKind::Str(s),
-        YValue::Seq(items) => NodeKind::Seq(items.into_iter().map(|i| convert(i, text)).collect()),
-        YValue::Map(entries) => NodeKind::Map(
-            entries
-                .into_iter()
-                .map(|(k, v)| {
-                    let kspan = span_of(&k.0.referenced, text);
-                    let ktext = match k.0.value {
-                        YValue::Str(s) => s,
-                        YValue::Null => "null".to_string(),
-                        YValue::Bool(b) => b.to_string(),
-                        YValue::Int(i) => i.to_string(),
-                        YValue::UInt(u) => u.to_string(),
-                        YValue::Float(_) => text
-                            .get(kspan.start as usize..kspan.end as usize)
-                            .unwrap_or("")
-                            .to_string(),
-                        YValue::Seq(_) | YValue::Map(_) => "<complex key>".to_string(),
-                    };
-                    (
-                        Key {
-                            text: ktext,
-                            span: kspan,
+        _ => {}
+    }
+}
+
+/// Count the nodes of a tree (the cost of replaying it through an alias).
+fn size(node: &Node) -> usize {
+    match &node.kind {
+        NodeKind::Seq(items) => 1 + items.iter().map(size).sum::<usize>(),
+        NodeKind::Map(entries) => 1 + entries.iter().map(|(_, v)| 1 + size(v)).sum::<usize>(),
+        _ => 1,
+    }
+}
+
+impl<'a> Builder<'a> {
+    fn new(text: &'a str, limits: &Limits) -> Self {
+        Builder {
+            text,
+            max_aliases: limits.max_aliases,
+            aliases: 0,
+            expanded: 0,
+            anchors: HashMap::new(),
+            open_anchors: Vec::new(),
+        }
+    }
+
+    fn run(mut self) -> Result<Node, LoadError> {
+        let opts = granit_parser::options! {
+            simple_key_max_lookahead: 1024,
+            flow_nesting_limit: 255,
+            block_nesting_limit: 255,
+            emit_comments: false,
+        };
+        let parser = Parser::new_from_str_with_options(self.text, opts);
+        let mut stack: Vec<Frame> = Vec::new();
+        let mut root: Option<Node> = None;
+        let mut documents = 0usize;
+        for next in parser {
+            let (event, sp) = next.map_err(|e| scan_error(&e, self.text))?;
+            let span = span_of(&sp);
+            let done = match event {
+                Event::StreamStart | Event::StreamEnd | Event::DocumentEnd => continue,
+                Event::DocumentStart(..) => {
+                    documents += 1;
+                    if documents > 1 {
+                        // A second document with content is an error; an empty trailing one
+                        // (`---` at the end) too, as the parser reports it.
+                        return Err(LoadError::MultipleDocuments {
+                            span: find_document_marker(self.text, span.start as usize),
+                        });
+                    }
+                    continue;
+                }
+                Event::Scalar(value, style, anchor, tag) => {
+                    let raw = self
+                        .text
+                        .get(span.start as usize..span.end as usize)
+                        .unwrap_or("")
+                        .trim();
+                    let kind = match (tag_kind(tag.as_deref()), style) {
+                        (TagKind::None, ScalarStyle::Plain) => match resolve_plain(&value, raw) {
+                            NodeKind::Float(f, raw) if !f.is_finite() => {
+                                return Err(LoadError::Syntax {
+                                    message: format!(
+                                        "the number `{raw}` is not finite; write a finite number, or quote it to make it a string"
+                                    ),
+                                    span,
+                                });
+                            }
+                            kind => kind,
                         },
-                        convert(v, text),
-                    )
-                })
-                .collect(),
-        ),
-    };
-    let span = flow_extent(span, &kind, text);
-    Node { kind, span }
+                        (TagKind::None | TagKind::Str, _) => NodeKind::Str(value.into_owned()),
+                        (TagKind::Null, _) => NodeKind::Null,
+                        (TagKind::Bool, _) => match yaml_trim(&value) {
+                            "true" | "True" | "TRUE" => NodeKind::Bool(true),
+                            "false" | "False" | "FALSE" => NodeKind::Bool(false),
+                            _ => return Err(self.bad_tagged(span, "!!bool", "a boolean")),
+                        },
+                        (TagKind::Int, _) => {
+                            match parse_int(yaml_trim(&value)).and_then(|i| i64::try_from(i).ok()) {
+                                Some(i) => NodeKind::Int(i, yaml_trim(&value).to_string()),
+                                None => return Err(self.bad_tagged(span, "!!int", "an integer")),
+                            }
+                        }
+                        (TagKind::Float, _) => {
+                            let t = yaml_trim(&value);
+                            match parse_float(t).or_else(|| parse_int(t).map(|i| i as f64)) {
+                                Some(f) if f.is_finite() => number(f, t),
+                                _ => {
+                                    return Err(self.bad_tagged(
+                                        span,
+                                        "!!float",
+                                        "a finite number",
+                                    ));
+                                }
+                            }
+                        }
+                        (TagKind::Other(tag), _) => return Err(self.unknown_tag(span, &tag)),
+                    };
+                    let node = Node { kind, span };
+                    if anchor != 0 {
+                        self.anchors.insert(anchor, Rc::new(node.clone()));
+                    }
+                    node
+                }
+                Event::Alias(id) => self.alias(id, span)?,
+                Event::SequenceStart(_, anchor, tag) => {
+                    self.collection_tag(tag.as_deref(), "seq", span)?;
+                    if anchor != 0 {
+                        self.open_anchors.push(anchor);
+                    }
+                    stack.push(Frame::Seq {
+                        start: span.start as usize,
+                        anchor,
+                        items: Vec::new(),
+                    });
+                    continue;
+                }
+                Event::MappingStart(_, anchor, tag) => {
+                    self.collection_tag(tag.as_deref(), "map", span)?;
+                    if anchor != 0 {
+                        self.open_anchors.push(anchor);
+                    }
+                    stack.push(Frame::Map {
+                        start: span.start as usize,
+                        anchor,
+                        entries: Vec::new(),
+                        own: HashMap::new(),
+                        key: None,
+                        merged: Vec::new(),
+                        merge_at: None,
+                    });
+                    continue;
+                }
+                Event::SequenceEnd => match stack.pop() {
+                    Some(Frame::Seq {
+                        start,
+                        anchor,
+                        items,
+                    }) => self.close(start, anchor, NodeKind::Seq(items)),
+                    _ => continue,
+                },
+                Event::MappingEnd => match stack.pop() {
+                    Some(Frame::Map {
+                        start,
+                        anchor,
+                        mut entries,
+                        own,
+                        merged,
+                        ..
+                    }) => {
+                        // Merged entries the mapping does not set itself, after its own.
+                        let mut seen: std::collections::HashSet<String> =
+                            own.keys().cloned().collect();
+                        for (k, v) in merged {
+                            if seen.insert(k.text.clone()) {
+                                entries.push((k, v));
+                            }
+                        }
+                        self.close(start, anchor, NodeKind::Map(entries))
+                    }
+                    _ => continue,
+                },
+                _ => continue,
+            };
+            // Attach the finished node to its parent.
+            match stack.last_mut() {
+                None => {
+                    if root.is_none() {
+                        root = Some(done);
+                    }
+                }
+                Some(Frame::Seq { items, .. }) => items.push(done),
+                Some(Frame::Map {
+                    entries,
+                    own,
+                    key,
+                    merged,
+                    merge_at,
+                    ..
+                }) => match key.take() {
+                    None => {
+                        let text = key_text(&done, self.text);
+                        let is_merge = text == "<<"
+                            && matches!(done.kind, NodeKind::Str(_))
+                            && self.text[done.span.start as usize..].starts_with("<<");
+                        *key = Some((
+                            Key {
+                                text,
+                                span: done.span,
+                            },
+                            is_merge,
+                        ));
+                    }
+                    Some((k, true)) => {
+                        if let Some(first) = *merge_at {
+                            return Err(LoadError::DuplicateKey {
+                                key: "<<".to_string(),
+                                span: k.span,
+                                first: Some(first),
+                            });
+                        }
+                        *merge_at = Some(k.span);
+                        Self::merge(done, merged)?;
+                    }
+                    Some((k, false)) => {
+                        if let Some(&i) = own.get(&k.text) {
+                            return Err(LoadError::DuplicateKey {
+                                key: k.text,
+                                span: k.span,
+                                first: Some(entries[i].0.span),
+                            });
+                        }
+                        own.insert(k.text.clone(), entries.len());
+                        entries.push((k, done));
+                    }
+                },
+            }
+        }
+        match root {
+            Some(node) if node.kind != NodeKind::Null => Ok(node),
+            _ => Err(super::empty_error(self.text, '#')),
+        }
+    }
+
+    /// Finish a collection: widen a flow collection's span to its closing bracket and record
+    /// its anchor.
+    fn close(&mut self, start: usize, anchor: usize, kind: NodeKind) -> Node {
+        let span = flow_extent(Span::new(start, start), &kind, self.text);
+        let node = Node { kind, span };
+        if anchor != 0 {
+            self.open_anchors.retain(|a| *a != anchor);
+            self.anchors.insert(anchor, Rc::new(node.clone()));
+        }
+        node
+    }
+
+    /// The value of a `<<` key: a mapping, or a list of mappings (earlier ones win).
+    fn merge(value: Node, merged: &mut Vec<(Key, Node)>) -> Result<(), LoadError> {
+        let sources = match value.kind {
+            NodeKind::Map(entries) => vec![entries],
+            NodeKind::Seq(items) => {
+                let mut out = Vec::new();
+                for item in items {
+                    match item.kind {
+                        NodeKind::Map(entries) => out.push(entries),
+                        _ => {
+                            return Err(LoadError::Syntax {
+                                message:
+                                    "a `<<` merge list holds only mappings (aliases of mappings)"
+                                        .to_string(),
+                                span: item.span,
+                            });
+                        }
+                    }
+                }
+                out
+            }
+            _ => {
+                return Err(LoadError::Syntax {
+                    message:
+                        "the value of a `<<` merge key must be a mapping or a list of mappings"
+                            .to_string(),
+                    span: value.span,
+                });
+            }
+        };
+        for entries in sources {
+            for (k, v) in entries {
+                if !merged.iter().any(|(m, _)| m.text == k.text) {
+                    merged.push((k, v));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The node an alias stands for, placed where the alias is used.
+    fn alias(&mut self, id: usize, span: Span) -> Result<Node, LoadError> {
+        let name = self
+            .text
+            .get(span.start as usize..span.end as usize)
+            .unwrap_or("")
+            .trim_start_matches('*')
+            .to_string();
+        if self.open_anchors.contains(&id) {
+            return Err(LoadError::Syntax {
+                message: format!(
+                    "the alias `*{name}` is inside the value of its own anchor `&{name}` (a recursive alias)"
+                ),
+                span,
+            });
+        }
+        self.aliases += 1;
+        if self.aliases > self.max_aliases {
+            return Err(LoadError::Limit {
+                message: format!(
+                    "the file uses more than {} YAML aliases (the `max-aliases` limit)",
+                    self.max_aliases
+                ),
+                span,
+            });
+        }
+        let Some(target) = self.anchors.get(&id).cloned() else {
+            return Err(LoadError::Syntax {
+                message: format!("unknown anchor `{name}`"),
+                span,
+            });
+        };
+        self.expanded += size(&target);
+        if self.expanded > MAX_ALIAS_EXPANSION {
+            return Err(LoadError::Limit {
+                message: format!(
+                    "aliases expand to more than {MAX_ALIAS_EXPANSION} nodes (the alias expansion limit)"
+                ),
+                span,
+            });
+        }
+        // Every node of the replayed value is placed where the alias is used: that is where a
+        // finding about it must point (the anchor may be shared by many correct uses).
+        let mut node = (*target).clone();
+        place(&mut node, span);
+        Ok(node)
+    }
+
+    fn bad_tagged(&self, span: Span, tag: &str, what: &str) -> LoadError {
+        LoadError::Syntax {
+            message: format!("a value tagged `{tag}` must be {what}"),
+            span,
+        }
+    }
+
+    fn unknown_tag(&self, span: Span, tag: &str) -> LoadError {
+        let before = &self.text[..span.start as usize];
+        let at = before
+            .rfind(tag)
+            .or_else(|| before.rfind('!'))
+            .map(|i| Span::new(i, (i + tag.len().max(1)).min(self.text.len())))
+            .unwrap_or(span);
+        LoadError::Syntax {
+            message: format!(
+                "the tag `{tag}` is not supported; declarations use plain YAML values (remove the tag)"
+            ),
+            span: at,
+        }
+    }
+
+    fn collection_tag(
+        &self,
+        tag: Option<&granit_parser::Tag>,
+        expected: &str,
+        span: Span,
+    ) -> Result<(), LoadError> {
+        match tag_kind(tag) {
+            TagKind::None => Ok(()),
+            TagKind::Other(t) if t == format!("!!{expected}") => Ok(()),
+            TagKind::Other(t) => Err(self.unknown_tag(span, &t)),
+            _ => Err(self.unknown_tag(span, &tag.map(|t| t.original()).unwrap_or_default())),
+        }
+    }
 }
 
 /// The parser gives a collection's start only; for a flow collection (`[a, b]`, `{k: v}`) widen
@@ -206,32 +670,31 @@ fn flow_extent(span: Span, kind: &NodeKind, text: &str) -> Span {
     span
 }
 
-/// Parser options: YAML 1.2 core schema (strict booleans, no underscores in numbers), and
-/// budgets derived from the project's `[limits]` so that a file within `max-file-bytes` is never
-/// refused by a hidden budget; alias expansion is bounded by `max-aliases` and the replay limits.
-fn options(limits: &Limits) -> serde_saphyr::Options {
-    let max_aliases = limits.max_aliases.min(usize::MAX as u64) as usize;
-    let bytes = limits.max_file_bytes.min(usize::MAX as u64 / 4) as usize;
-    serde_saphyr::options! {
-        strict_booleans: true,
-        underscored_numbers_as_strings: true,
-        budget: serde_saphyr::budget! {
-            max_aliases: max_aliases,
-            max_documents: 16,
-            // Every node takes at least one byte of text; events are a few per node.
-            max_nodes: bytes.max(250_000),
-            max_events: bytes.saturating_mul(4).max(1_000_000),
-            max_total_scalar_bytes: bytes.max(1 << 20),
-            enforce_alias_anchor_ratio: false,
-        },
-        alias_limits: serde_saphyr::alias_limits! {
-            max_total_replayed_events: 200_000,
-            max_replay_stack_depth: 32,
-            max_alias_expansions_per_anchor: max_aliases,
-        },
+/// A one-character span at `offset` (or empty at the end of the text).
+fn widen(text: &str, offset: usize) -> Span {
+    let offset = offset.min(text.len());
+    let len = text[offset..]
+        .chars()
+        .next()
+        .map(|c| c.len_utf8())
+        .unwrap_or(0);
+    Span::new(offset, offset + len)
+}
+
+/// The `---` line that starts the document containing `offset`, when there is one.
+fn find_document_marker(text: &str, offset: usize) -> Span {
+    if text.get(offset..).is_some_and(|t| t.starts_with("---")) {
+        return Span::new(offset, offset + 3);
+    }
+    let before = &text[..offset.min(text.len())];
+    match before.rfind("---") {
+        Some(i) => Span::new(i, i + 3),
+        None => widen(text, offset),
     }
 }
 
+/// A serde-saphyr error message without its position and snippet (positions are printed by
+/// the renderer); used where serde-saphyr still reads typed YAML (benchmark files).
 pub(crate) fn clean_message(e: &serde_saphyr::Error) -> String {
     let mut msg = e.without_snippet().to_string();
     if let Some(rest) = msg.strip_prefix("error: ") {
@@ -266,66 +729,6 @@ pub(crate) fn clean_message(e: &serde_saphyr::Error) -> String {
     msg
 }
 
-/// Parse YAML text (one document) into a node tree.
-pub fn parse(text: &str, limits: &Limits) -> Result<Node, LoadError> {
-    let docs: Result<Vec<YNode>, _> =
-        serde_saphyr::from_multiple_with_options(text, options(limits));
-    match docs {
-        Ok(docs) => {
-            let mut docs = docs.into_iter();
-            let Some(first) = docs.next() else {
-                return Err(super::empty_error(text, '#'));
-            };
-            if let Some(second) = docs.next() {
-                let span = span_of(&second.0.referenced, text);
-                let marker = find_document_marker(text, span.start as usize);
-                return Err(LoadError::MultipleDocuments { span: marker });
-            }
-            let node = convert(first, text);
-            if node.kind == NodeKind::Null {
-                return Err(super::empty_error(text, '#'));
-            }
-            Ok(node)
-        }
-        Err(e) => {
-            let span = e.location().map(|l| span_of(&l, text)).unwrap_or_default();
-            let span = if span.is_empty() {
-                widen(text, span.start as usize)
-            } else {
-                span
-            };
-            match e.without_snippet() {
-                serde_saphyr::Error::DuplicateMappingKey { key, .. } => {
-                    Err(LoadError::DuplicateKey {
-                        key: key.clone().unwrap_or_else(|| "?".to_string()),
-                        span: key_span(text, span),
-                        first: None,
-                    })
-                }
-                serde_saphyr::Error::MultipleDocuments { .. } => {
-                    Err(LoadError::MultipleDocuments { span })
-                }
-                serde_saphyr::Error::Budget { .. }
-                | serde_saphyr::Error::AliasReplayLimitExceeded { .. }
-                | serde_saphyr::Error::AliasExpansionLimitExceeded { .. }
-                | serde_saphyr::Error::AliasReplayStackDepthExceeded { .. }
-                | serde_saphyr::Error::AliasReplayCounterOverflow { .. } => Err(LoadError::Limit {
-                    message: clean_message(&e),
-                    span,
-                }),
-                _ => {
-                    let message = clean_message(&e);
-                    if is_limit_message(&message) {
-                        Err(LoadError::Limit { message, span })
-                    } else {
-                        Err(LoadError::Syntax { message, span })
-                    }
-                }
-            }
-        }
-    }
-}
-
 /// Whether a parser message reports a resource budget rather than a syntax error.
 pub(crate) fn is_limit_message(message: &str) -> bool {
     let m = message.to_lowercase();
@@ -336,42 +739,296 @@ pub(crate) fn is_limit_message(message: &str) -> bool {
         || m.contains("too deep")
 }
 
-/// The span of the key text starting at `span.start` (up to the `:`).
-fn key_span(text: &str, span: Span) -> Span {
-    let start = span.start as usize;
-    let rest = text.get(start..).unwrap_or("");
-    let end = rest
-        .find([':', '\n', '\r'])
-        .map(|i| start + i)
-        .unwrap_or(start + rest.len());
-    let key = text.get(start..end).unwrap_or("").trim_end();
-    Span::new(start, start + key.len())
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::load::yaml_serde::parse_reference;
 
-/// A one-character span at `offset` (or empty at the end of the text).
-fn widen(text: &str, offset: usize) -> Span {
-    let offset = offset.min(text.len());
-    let len = text[offset..]
-        .chars()
-        .next()
-        .map(|c| c.len_utf8())
-        .unwrap_or(0);
-    Span::new(offset, offset + len)
-}
-
-/// The `---` line that starts the document containing `offset`, when there is one.
-fn find_document_marker(text: &str, offset: usize) -> Span {
-    let before = &text[..offset.min(text.len())];
-    match before.rfind("---") {
-        Some(i) => Span::new(i, i + 3),
-        None => widen(text, offset),
+    fn yaml_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        let mut paths: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+        paths.sort();
+        for p in paths {
+            if p.is_dir() {
+                if !p.ends_with("node_modules") && !p.ends_with("target") {
+                    yaml_files(&p, out);
+                }
+            } else if p.extension().is_some_and(|e| e == "yaml" || e == "yml") {
+                out.push(p);
+            }
+        }
     }
-}
 
-/// Parse with duplicate keys passed through (used only to locate the first of two duplicates).
-pub fn parse_passthrough(text: &str) -> Option<Node> {
-    let mut opts = options(&Limits::default());
-    opts.duplicate_keys = serde_saphyr::DuplicateKeyPolicy::PassThrough;
-    let docs: Vec<YNode> = serde_saphyr::from_multiple_with_options(text, opts).ok()?;
-    docs.into_iter().next().map(|d| convert(d, text))
+    /// Every YAML file in the repository (declarations, fixtures of every loader error, rule
+    /// docs' inputs, benchmark files) gives the same tree, spans and errors as the previous
+    /// serde-saphyr front end.
+    #[test]
+    fn same_trees_and_errors_as_the_serde_front_end_on_every_repository_file() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut files = Vec::new();
+        for dir in [
+            "schemas", "intents", "aliases", "tests", "examples", "bench", "docs",
+        ] {
+            yaml_files(&root.join(dir), &mut files);
+        }
+        assert!(files.len() > 50, "{}", files.len());
+        let limits = Limits::default();
+        let mut differ = Vec::new();
+        for f in &files {
+            let Ok(text) = std::fs::read_to_string(f) else {
+                continue;
+            };
+            let new = parse(&text, &limits);
+            let old = parse_reference(&text, &limits);
+            if f.ends_with("alias-bomb.yaml") {
+                // The limit message names the limit and its value.
+                let message = format!(
+                    "aliases expand to more than {MAX_ALIAS_EXPANSION} nodes (the alias expansion limit)"
+                );
+                assert!(
+                    matches!(&new, Err(LoadError::Limit { message: m, .. }) if *m == message),
+                    "{new:?}"
+                );
+                continue;
+            }
+            if new != old {
+                differ.push(format!(
+                    "{}:\n  new {:?}\n  old {:?}",
+                    f.display(),
+                    short(&new),
+                    short(&old)
+                ));
+            }
+        }
+        assert!(
+            differ.is_empty(),
+            "{} of {} differ:\n{}",
+            differ.len(),
+            files.len(),
+            differ.join("\n")
+        );
+    }
+
+    /// A generated inventory (the `gen` command's files) parses identically too.
+    #[test]
+    fn same_trees_as_the_serde_front_end_on_a_generated_inventory() {
+        let generated = crate::synth::generate(&crate::synth::GenConfig {
+            tools: 60,
+            seed: 11,
+            fields_per_tool: 30,
+        });
+        let limits = Limits::default();
+        let mut yaml = 0;
+        for f in &generated.files {
+            if f.path.ends_with(".yaml") {
+                yaml += 1;
+                assert_eq!(
+                    parse(&f.text, &limits),
+                    parse_reference(&f.text, &limits),
+                    "{}",
+                    f.path
+                );
+            }
+        }
+        assert!(yaml > 60, "{yaml}");
+    }
+
+    fn short(r: &Result<Node, LoadError>) -> String {
+        let s = format!("{r:?}");
+        s.chars().take(400).collect()
+    }
+
+    /// Scalars, keys and structures of every kind the declarations use or users get wrong.
+    #[test]
+    fn same_results_as_the_serde_front_end_on_snippets() {
+        let snippets = [
+            "a: 1",
+            "a: 007",
+            "a: 1.10",
+            "a: 0x1F",
+            "a: 0o17",
+            "a: 0b101",
+            "a: 0X1F",
+            "a: 1_000",
+            "a: -0",
+            "a: +5",
+            "a: -007",
+            "a: 1e3",
+            "a: 1E-3",
+            "a: .5",
+            "a: 5.",
+            "a: .inf",
+            "a: -.Inf",
+            "a: .nan",
+            "a: -.nan",
+            "a: 1e999",
+            "a: 18446744073709551615",
+            "a: 18446744073709551616",
+            "a: -9223372036854775809",
+            "a: 9223372036854775807",
+            "a: true",
+            "a: True",
+            "a: TRUE",
+            "a: yes",
+            "a: off",
+            "a: ~",
+            "a: null",
+            "a: Null",
+            "a:",
+            "a: ''",
+            "a: \"\"",
+            "a: 'null'",
+            "a: \"1\"",
+            "a: |\n  x\n  y\n",
+            "a: >\n  x\n  y\n",
+            "a: !!str 1",
+            "a: !!int \"7\"",
+            "a: ! 12",
+            "a: !!float 1",
+            "1: x",
+            "007: x",
+            "0x1F: x",
+            "1.5: x",
+            "true: x",
+            "~: x",
+            "null: x",
+            "a: [1, 2, 3]",
+            "a: [1, 2, 3,]",
+            "a: {b: 1, c: [x, y]}",
+            "a: []",
+            "a: {}",
+            "a:\n  - b: 1\n    c: 2\n  - d\n",
+            "a: &x {b: 1}\nc: *x\n",
+            "a: &x [1, 2]\nb: *x\n",
+            "a: &x 5\nb: *x\n",
+            "base: &b {k: 1, m: 2}\nc:\n  <<: *b\n  n: 3\n",
+            "a: 1\na: 2\n",
+            "a:\n  b: 1\n  c: 2\n  b: 3\n",
+            "x: [a, {b: 1, b: 2}]",
+            "a: 1\n---\nb: 2\n",
+            "---\na: 1\n",
+            "---\na: 1\n...\n",
+            "# only a comment\n",
+            "",
+            "\u{feff}a: 1",
+            "a: 'unterminated",
+            "a: [1, 2",
+            "a: {b: 1",
+            "a:\n- b\n  - c\n",
+            "\ta: 1",
+            "a: *nope",
+            "a: b: c",
+            "- a\nb: 1",
+            "a: 1\r\nb: 2\r\n",
+            "é: ü\nb: 日本\n",
+            "a: \"tab\\tand\\u00e9\"",
+            "? complex\n: v\n",
+            "[a, b]: c",
+            "a: 'it''s'",
+            "a: multi\n  line plain\n",
+            "a: - b",
+            "a: 1 # comment\nb: 2 # more\n",
+            "b: &b {k: 1}\nc:\n  k: 2\n  <<: *b\n",
+            "b: &b {k: 1}\nc:\n  <<: *b\n  k: 2\n",
+            "b: &b {k: 1}\nd: &d {k: 3, m: 4}\nc:\n  <<: [*b, *d]\n",
+            "b: &b {k: 1}\nc:\n  <<: *b\n  <<: *b\n",
+            "a: &a [*a]\n",
+            "a: !custom x\n",
+            "a: !!binary aGk=\n",
+            "a: !!map {b: 1}\n",
+            "c:\n  <<: 5\n",
+        ];
+        // Where the event builder says more (or more exactly) than serde-saphyr did.
+        let syntax = |message: &str, start: u32, end: u32| LoadError::Syntax {
+            message: message.to_string(),
+            span: Span::new(start as usize, end as usize),
+        };
+        let not_finite = |n: &str| {
+            format!(
+                "the number `{n}` is not finite; write a finite number, or quote it to make it a string"
+            )
+        };
+        let unsupported = |t: &str| {
+            format!(
+                "the tag `{t}` is not supported; declarations use plain YAML values (remove the tag)"
+            )
+        };
+        let intended: Vec<(&str, LoadError)> = vec![
+            ("a: .inf", syntax(&not_finite(".inf"), 3, 7)),
+            ("a: -.Inf", syntax(&not_finite("-.Inf"), 3, 8)),
+            ("a: .nan", syntax(&not_finite(".nan"), 3, 7)),
+            ("a: 1e999", syntax(&not_finite("1e999"), 3, 8)),
+            (
+                "a: *nope",
+                syntax(
+                    "alias references unknown anchor: no `&nope` is defined before `*nope`",
+                    3,
+                    4,
+                ),
+            ),
+            (
+                "b: &b {k: 1}\nc:\n  <<: *b\n  <<: *b\n",
+                LoadError::DuplicateKey {
+                    key: "<<".into(),
+                    span: Span::new(27, 29),
+                    first: Some(Span::new(18, 20)),
+                },
+            ),
+            (
+                "a: &a [*a]\n",
+                syntax(
+                    "the alias `*a` is inside the value of its own anchor `&a` (a recursive alias)",
+                    7,
+                    9,
+                ),
+            ),
+            ("a: !custom x\n", syntax(&unsupported("!custom"), 3, 10)),
+            (
+                "a: !!binary aGk=\n",
+                syntax(&unsupported("!!binary"), 3, 11),
+            ),
+            (
+                "c:\n  <<: 5\n",
+                syntax(
+                    "the value of a `<<` merge key must be a mapping or a list of mappings",
+                    9,
+                    10,
+                ),
+            ),
+        ];
+        let limits = Limits::default();
+        for (s, expected) in &intended {
+            assert_eq!(parse(s, &limits), Err(expected.clone()), "{s:?}");
+        }
+        // A quoted number tagged `!!int` keeps its digits as its spelling (not the quotes); a
+        // flow key's span covers the whole key.
+        let tagged = parse("a: !!int \"7\"", &limits).unwrap();
+        let NodeKind::Map(entries) = tagged.kind else {
+            panic!()
+        };
+        assert_eq!(entries[0].1.kind, NodeKind::Int(7, "7".into()));
+        let complex = parse("[a, b]: c", &limits).unwrap();
+        let NodeKind::Map(entries) = complex.kind else {
+            panic!()
+        };
+        assert_eq!(entries[0].0.span, Span::new(0, 6));
+        let skip = ["a: !!int \"7\"", "[a, b]: c"];
+        let mut differ = Vec::new();
+        for s in snippets {
+            if skip.contains(&s) || intended.iter().any(|(i, _)| i == &s) {
+                continue;
+            }
+            let (new, old) = (parse(s, &limits), parse_reference(s, &limits));
+            if new != old {
+                differ.push(format!(
+                    "{s:?}\n  new {}\n  old {}",
+                    short(&new),
+                    short(&old)
+                ));
+            }
+        }
+        assert!(differ.is_empty(), "{}", differ.join("\n"));
+    }
 }

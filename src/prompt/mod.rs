@@ -1,10 +1,12 @@
 //! The generated intent-registry prompt (the Understand prompt of paper Appendix D, in our own
 //! words), the "prompt-all" rendering of the whole schema that the paper's baseline sends, and
-//! token counting with a real BPE tokenizer (tiktoken o200k_base).
+//! exact o200k_base token counting ([`tokens`]).
 //!
 //! The registry prompt lists intents (id and one line), parameter concepts and the tool names
 //! users may say; it never contains tool or field descriptions, so it grows with intents, not
 //! with fields.
+
+pub mod tokens;
 
 use crate::artifact::FrozenGraph;
 use crate::model::normalise_alias;
@@ -285,19 +287,9 @@ pub fn render_prompt_all(fg: &FrozenGraph) -> String {
     out
 }
 
-/// Number of o200k_base tokens in `text`.
+/// Number of o200k_base tokens in `text` (exact; see [`tokens`]).
 pub fn count_tokens(text: &str) -> usize {
-    tiktoken_rs::o200k_base_singleton()
-        .encode_with_special_tokens(text)
-        .len()
-}
-
-/// Start loading the tokenizer on a background thread (it takes ~0.2 s), so that it overlaps
-/// with reading and checking the project. Later [`count_tokens`] calls wait for it.
-pub fn warm_up() {
-    std::thread::spawn(|| {
-        let _ = tiktoken_rs::o200k_base_singleton();
-    });
+    tokens::count(text)
 }
 
 #[cfg(test)]

@@ -2,9 +2,13 @@
 //! shown as related reports with their own frames.
 
 use super::super::{Diagnostic, Label, Severity, Summary};
+use crate::source::FileId;
 use crate::source::SourceMap;
 use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan};
+use rayon::prelude::*;
+use std::collections::HashMap;
 use std::fmt;
+use std::sync::Arc;
 
 /// Options for the human renderer.
 #[derive(Clone, Copy, Debug)]
@@ -24,23 +28,42 @@ impl Default for HumanOptions {
     }
 }
 
+/// Each file's text as miette sees it (without a BOM), copied once per render and shared by
+/// every diagnostic in that file.
+#[derive(Default)]
+struct Texts {
+    by_file: std::sync::Mutex<HashMap<FileId, Arc<str>>>,
+}
+
+impl Texts {
+    fn get(&self, sources: &SourceMap, file: FileId) -> Arc<str> {
+        let mut map = self.by_file.lock().unwrap_or_else(|e| e.into_inner());
+        map.entry(file)
+            .or_insert_with(|| {
+                let text = &sources.get(file).text;
+                Arc::from(text.strip_prefix('\u{feff}').unwrap_or(text))
+            })
+            .clone()
+    }
+}
+
 /// One file's text as miette sees it: without a BOM (spans shifted to match).
 struct FileView {
     name: String,
-    text: String,
+    text: Arc<str>,
     shift: usize,
 }
 
 impl FileView {
     /// The file, named `path:line:column` of the label (our own character-based position;
     /// miette's own header counts bytes, so it is turned off).
-    fn of(sources: &SourceMap, label: &Label) -> FileView {
+    fn of(sources: &SourceMap, texts: &Texts, label: &Label) -> FileView {
         let f = sources.get(label.file);
         let shift = if f.text.starts_with('\u{feff}') { 3 } else { 0 };
         let (line, col) = f.line_col(label.span.start as usize);
         FileView {
             name: format!("{}:{line}:{col}", f.name),
-            text: f.text[shift..].to_string(),
+            text: texts.get(sources, label.file),
             shift,
         }
     }
@@ -62,7 +85,7 @@ struct Report {
     code: String,
     severity: miette::Severity,
     help: Option<String>,
-    source: Option<NamedSource<String>>,
+    source: Option<NamedSource<Arc<str>>>,
     labels: Vec<LabeledSpan>,
     related: Vec<Report>,
 }
@@ -134,7 +157,7 @@ fn label_text(l: &Label) -> Option<String> {
     }
 }
 
-fn build(d: &Diagnostic, sources: &SourceMap) -> Report {
+fn build(d: &Diagnostic, sources: &SourceMap, texts: &Texts) -> Report {
     let mut report = Report {
         message: d.message.clone(),
         code: format!("{}({})", d.code, d.name),
@@ -147,7 +170,7 @@ fn build(d: &Diagnostic, sources: &SourceMap) -> Report {
     let Some(primary) = &d.primary else {
         return report;
     };
-    let view = FileView::of(sources, primary);
+    let view = FileView::of(sources, texts, primary);
     report.labels.push(LabeledSpan::new_primary_with_span(
         label_text(primary),
         view.span(primary),
@@ -158,7 +181,7 @@ fn build(d: &Diagnostic, sources: &SourceMap) -> Report {
                 .labels
                 .push(LabeledSpan::new_with_span(label_text(s), view.span(s)));
         } else {
-            let other = FileView::of(sources, s);
+            let other = FileView::of(sources, texts, s);
             report.related.push(Report {
                 message: if s.message.is_empty() {
                     "related location".to_string()
@@ -190,13 +213,21 @@ pub fn render(diags: &[Diagnostic], sources: &SourceMap, opts: HumanOptions) -> 
         .with_links(false)
         .with_urls(false)
         .without_primary_span_start();
-    let mut out = String::new();
-    for d in diags {
-        let report = build(d, sources);
-        let mut s = String::new();
-        if handler.render_report(&mut s, &report).is_err() {
-            s = format!("{}: {} [{}]\n", d.severity, d.message, d.code);
-        }
+    // Frames are rendered in parallel and joined in the diagnostics' order.
+    let texts = Texts::default();
+    let frames: Vec<String> = diags
+        .par_iter()
+        .map(|d| {
+            let report = build(d, sources, &texts);
+            let mut s = String::new();
+            if handler.render_report(&mut s, &report).is_err() {
+                s = format!("{}: {} [{}]\n", d.severity, d.message, d.code);
+            }
+            s
+        })
+        .collect();
+    let mut out = String::with_capacity(frames.iter().map(|f| f.len() + 1).sum::<usize>() + 64);
+    for s in frames {
         out.push_str(&s);
         out.push('\n');
     }

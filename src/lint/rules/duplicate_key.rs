@@ -1,8 +1,11 @@
 //! # duplicate-key (SR005)
 //!
 //! ## What it finds
-//! The same key twice in one map, including a key repeated after a `<<` merge. Both places are
-//! shown.
+//! The same key twice in one map (a second `<<` merge key too). Both places are shown.
+//!
+//! Merge keys follow the YAML merge-key rule and are not duplicates: a key the mapping sets
+//! itself overrides the same key received through `<<: *anchor` (before or after the `<<`), and
+//! with `<<: [*a, *b]` an earlier mapping overrides a later one.
 //!
 //! ## Why it matters for routing
 //! Most YAML readers keep the last value silently, so a unit or group written twice routes with

@@ -53,52 +53,129 @@ fn name_index() -> &'static NameIndex {
     })
 }
 
-struct Patterns {
-    doi: Regex,
-    arxiv: Regex,
-    cid: Regex,
-    inchikey: Regex,
-    mp_id: Regex,
-    jvasp: Regex,
-    corp_code: Regex,
-    year_from: Regex,
-    year_to: Regex,
-    year_ko: Regex,
-    fiscal: Regex,
-    bare_year: Regex,
-    author: Regex,
-    max_results: Regex,
-    quoted: Regex,
-    smiles: Regex,
-    word: Regex,
+/// A regular expression compiled on first use, and only when the text could match: `needs` is a
+/// cheap necessary condition (a literal the pattern cannot match without), so a question without
+/// a DOI never pays for compiling the DOI pattern.
+struct LazyRegex {
+    pattern: &'static str,
+    needs: fn(&str) -> bool,
+    cell: OnceLock<Regex>,
 }
 
+/// A pattern that matches nothing, for texts that fail `needs` (compiles in microseconds).
+fn never() -> &'static Regex {
+    static N: OnceLock<Regex> = OnceLock::new();
+    N.get_or_init(|| Regex::new("[^\\s\\S]").expect("regex"))
+}
+
+fn non_empty(h: &str) -> bool {
+    !h.is_empty()
+}
+
+/// `\d` is any Unicode decimal digit; `char::is_numeric` is a superset.
+fn numeric(h: &str) -> bool {
+    h.chars().any(char::is_numeric)
+}
+
+fn century(h: &str) -> bool {
+    h.contains("19") || h.contains("20")
+}
+
+impl LazyRegex {
+    const fn new(pattern: &'static str, needs: fn(&str) -> bool) -> Self {
+        LazyRegex {
+            pattern,
+            needs,
+            cell: OnceLock::new(),
+        }
+    }
+
+    fn regex(&self, h: &str) -> &Regex {
+        if (self.needs)(h) {
+            self.cell
+                .get_or_init(|| Regex::new(self.pattern).expect("regex"))
+        } else {
+            never()
+        }
+    }
+
+    fn captures_iter<'r, 'h>(&'r self, h: &'h str) -> regex::CaptureMatches<'r, 'h> {
+        self.regex(h).captures_iter(h)
+    }
+
+    fn find_iter<'r, 'h>(&'r self, h: &'h str) -> regex::Matches<'r, 'h> {
+        self.regex(h).find_iter(h)
+    }
+}
+
+struct Patterns {
+    doi: LazyRegex,
+    arxiv: LazyRegex,
+    cid: LazyRegex,
+    inchikey: LazyRegex,
+    mp_id: LazyRegex,
+    jvasp: LazyRegex,
+    corp_code: LazyRegex,
+    year_from: LazyRegex,
+    year_to: LazyRegex,
+    year_ko: LazyRegex,
+    fiscal: LazyRegex,
+    bare_year: LazyRegex,
+    author: LazyRegex,
+    max_results: LazyRegex,
+    quoted: LazyRegex,
+    smiles: LazyRegex,
+    word: LazyRegex,
+}
+
+static PATTERNS: Patterns = Patterns {
+    doi: LazyRegex::new(r#"(?i)\b(10\.\d{4,9}/[^\s"'<>]+)"#, |h| h.contains("10.")),
+    arxiv: LazyRegex::new(r"(?i)(?:arxiv[:\s]*)?\b(\d{4}\.\d{4,5}(?:v\d+)?)\b", |h| {
+        h.contains('.')
+    }),
+    cid: LazyRegex::new(r"(?i)\bcid\s*[:#=]?\s*(\d{1,10})\b", numeric),
+    inchikey: LazyRegex::new(r"\b([A-Z]{14}-[A-Z]{10}-[A-Z])\b", |h| h.contains('-')),
+    mp_id: LazyRegex::new(r"\b((?:mp|mvc)-\d+)\b", |h| {
+        h.contains("mp-") || h.contains("mvc-")
+    }),
+    jvasp: LazyRegex::new(r"\b(JVASP-\d+)\b", |h| h.contains("JVASP-")),
+    corp_code: LazyRegex::new(r"\b(\d{8})\b", numeric),
+    year_from: LazyRegex::new(
+        r"(?i)\b(?:since|after|from|starting(?: in)?|published since)\s+((?:19|20)\d{2})\b|((?:19|20)\d{2})\s*년?\s*(?:이후|부터)",
+        century,
+    ),
+    year_to: LazyRegex::new(
+        r"(?i)\b(?:before|until|up to|through|by)\s+((?:19|20)\d{2})\b|((?:19|20)\d{2})\s*년?\s*(?:이전|까지)",
+        century,
+    ),
+    year_ko: LazyRegex::new(r"((?:19|20)\d{2})\s*년", century),
+    fiscal: LazyRegex::new(
+        r"(?i)\b(?:in|for|fy|fiscal(?: year)?)\s*((?:19|20)\d{2})\b",
+        century,
+    ),
+    bare_year: LazyRegex::new(r"\b((?:19|20)\d{2})\b", century),
+    // `by` / `author:` then a capitalised personal name: initials, 1-4 capitalised words,
+    // lower-case particles between them (`van der`, `de`).
+    author: LazyRegex::new(
+        r"\b(?:[Bb]y|[Aa]uthors?:?)\s+(?:(?:Dr|Prof|Professor)\.?\s+)?((?:\p{Lu}\.\s?){0,3}\p{Lu}\p{Ll}+(?:[-'’]\p{Lu}?\p{Ll}+)*(?:\s+(?:(?:van|von|de|der|den|da|di|del|du|la|le)\s+)*(?:\p{Lu}\.\s?){0,3}\p{Lu}\p{Ll}+(?:[-'’]\p{Lu}?\p{Ll}+)*){0,3})\b",
+        non_empty,
+    ),
+    max_results: LazyRegex::new(
+        r"(?i)\b(?:up to|top|first|at most|max(?:imum)?(?: of)?)\s+(\d{1,4})\b|최대\s*(\d{1,4})|(\d{1,4})\s*(?:개|편|건)",
+        numeric,
+    ),
+    quoted: LazyRegex::new(r#"["“]([^"”]{3,200})["”]"#, |h| {
+        h.contains(['"', '“'])
+    }),
+    smiles: LazyRegex::new(
+        r"(?i)\bsmiles\s*[:=]?\s*([A-Za-z0-9@+\-\[\]\(\)=#$/\\%.]{3,})",
+        non_empty,
+    ),
+    word: LazyRegex::new(r"[A-Za-z0-9()\[\]·.]+", non_empty),
+};
+
 fn patterns() -> &'static Patterns {
-    static P: OnceLock<Patterns> = OnceLock::new();
-    P.get_or_init(|| Patterns {
-        doi: Regex::new(r#"(?i)\b(10\.\d{4,9}/[^\s"'<>]+)"#).expect("regex"),
-        arxiv: Regex::new(r"(?i)(?:arxiv[:\s]*)?\b(\d{4}\.\d{4,5}(?:v\d+)?)\b").expect("regex"),
-        cid: Regex::new(r"(?i)\bcid\s*[:#=]?\s*(\d{1,10})\b").expect("regex"),
-        inchikey: Regex::new(r"\b([A-Z]{14}-[A-Z]{10}-[A-Z])\b").expect("regex"),
-        mp_id: Regex::new(r"\b((?:mp|mvc)-\d+)\b").expect("regex"),
-        jvasp: Regex::new(r"\b(JVASP-\d+)\b").expect("regex"),
-        corp_code: Regex::new(r"\b(\d{8})\b").expect("regex"),
-        year_from: Regex::new(r"(?i)\b(?:since|after|from|starting(?: in)?|published since)\s+((?:19|20)\d{2})\b|((?:19|20)\d{2})\s*년?\s*(?:이후|부터)").expect("regex"),
-        year_to: Regex::new(r"(?i)\b(?:before|until|up to|through|by)\s+((?:19|20)\d{2})\b|((?:19|20)\d{2})\s*년?\s*(?:이전|까지)").expect("regex"),
-        year_ko: Regex::new(r"((?:19|20)\d{2})\s*년").expect("regex"),
-        fiscal: Regex::new(r"(?i)\b(?:in|for|fy|fiscal(?: year)?)\s*((?:19|20)\d{2})\b").expect("regex"),
-        bare_year: Regex::new(r"\b((?:19|20)\d{2})\b").expect("regex"),
-        // `by` / `author:` then a capitalised personal name: initials, 1-4 capitalised words,
-        // lower-case particles between them (`van der`, `de`).
-        author: Regex::new(
-            r"\b(?:[Bb]y|[Aa]uthors?:?)\s+(?:(?:Dr|Prof|Professor)\.?\s+)?((?:\p{Lu}\.\s?){0,3}\p{Lu}\p{Ll}+(?:[-'’]\p{Lu}?\p{Ll}+)*(?:\s+(?:(?:van|von|de|der|den|da|di|del|du|la|le)\s+)*(?:\p{Lu}\.\s?){0,3}\p{Lu}\p{Ll}+(?:[-'’]\p{Lu}?\p{Ll}+)*){0,3})\b",
-        )
-        .expect("regex"),
-        max_results: Regex::new(r"(?i)\b(?:up to|top|first|at most|max(?:imum)?(?: of)?)\s+(\d{1,4})\b|최대\s*(\d{1,4})|(\d{1,4})\s*(?:개|편|건)").expect("regex"),
-        quoted: Regex::new(r#"["“]([^"”]{3,200})["”]"#).expect("regex"),
-        smiles: Regex::new(r"(?i)\bsmiles\s*[:=]?\s*([A-Za-z0-9@+\-\[\]\(\)=#$/\\%.]{3,})").expect("regex"),
-        word: Regex::new(r"[A-Za-z0-9()\[\]·.]+").expect("regex"),
-    })
+    &PATTERNS
 }
 
 /// A non-ASCII letter of the Latin script (`á`, `ü`, `ß`, `ł`, `ễ`, ...).
