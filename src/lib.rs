@@ -1,23 +1,20 @@
 //! schemarouter: a declarative schema compiler and linter for agentic-RAG tool routing, and the
-//! router that consumes its output (the SchemaRouter paper, arXiv 2608.21375).
+//! command line (the SchemaRouter paper, arXiv 2608.21375). The router itself (model, graph,
+//! artifact, Algorithm 1, projection) is the `schemarouter-core` crate, re-exported here.
 //!
 //! Data flows one way: files -> [`model`] (via [`load`]) -> [`lint`] and [`graph`] ->
 //! [`artifact`] -> [`route`] / [`diff`] / [`eval`] -> [`cli`]; [`extract`] applies a plan to
 //! the responses of its steps. See `ARCHITECTURE.md`.
 
-pub mod artifact;
+// The router side lives in `schemarouter-core`; its modules are re-exported here so that
+// `schemarouter::route`, `schemarouter::artifact`, ... keep their paths.
+pub use schemarouter_core::{artifact, extract, graph, model, prompt, route, source, units};
+
 pub mod cli;
 pub mod diagnostics;
 pub mod diff;
 pub mod eval;
-pub mod extract;
-pub mod graph;
 pub mod import;
 pub mod lint;
 pub mod load;
-pub mod model;
-pub mod prompt;
-pub mod route;
-pub mod source;
 pub mod synth;
-pub mod units;

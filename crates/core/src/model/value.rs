@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 /// Separator between a deserialisation message and its help line (see [`error_with_help`]).
-pub(crate) const HELP_SEP: &str = "\u{1f}help: ";
+pub const HELP_SEP: &str = "\u{1f}help: ";
 
 /// A serde error whose message carries a help line; the loader splits it into message and help.
 pub(crate) fn error_with_help<E: de::Error>(

@@ -10,14 +10,15 @@ use std::hash::{Hash, Hasher};
 use std::ops::Deref;
 
 /// Struct name the loader's deserializer recognises to hand out spans.
-pub(crate) const SPANNED_NAME: &str = "$__schemarouter_spanned";
+pub const SPANNED_NAME: &str = "$__schemarouter_spanned";
 /// Field carrying the span start (byte offset).
-pub(crate) const SPANNED_START: &str = "$__start";
+pub const SPANNED_START: &str = "$__start";
 /// Field carrying the span end (byte offset).
-pub(crate) const SPANNED_END: &str = "$__end";
+pub const SPANNED_END: &str = "$__end";
 /// Field carrying the value.
-pub(crate) const SPANNED_VALUE: &str = "$__value";
-pub(crate) const SPANNED_FIELDS: &[&str] = &[SPANNED_START, SPANNED_END, SPANNED_VALUE];
+pub const SPANNED_VALUE: &str = "$__value";
+/// The field names of the spanned-value protocol.
+pub const SPANNED_FIELDS: &[&str] = &[SPANNED_START, SPANNED_END, SPANNED_VALUE];
 
 /// A value with the span (byte range in its declaring file) it was read from.
 ///
