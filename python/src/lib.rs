@@ -184,7 +184,7 @@ impl Router {
 
     /// Plan a question: the lexical Understand step, then Algorithm 1. Returns
     /// `{"understanding": {...}, "plan": {...}}` (what `schemarouter route --json` prints).
-    #[pyo3(signature = (question, *, k = 1, projection = "recall"))]
+    #[pyo3(signature = (question, *, k = 1, projection = "core"))]
     fn route<'py>(
         &self,
         py: Python<'py>,
@@ -218,7 +218,7 @@ impl Router {
 
     /// Plan an Understanding (a dict following the Understanding JSON Schema). Returns the
     /// plan dict. Raises `RouteError` when the dict is not a valid Understanding.
-    #[pyo3(signature = (understanding, *, k = 1, projection = "recall"))]
+    #[pyo3(signature = (understanding, *, k = 1, projection = "core"))]
     fn route_understanding<'py>(
         &self,
         py: Python<'py>,
