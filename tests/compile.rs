@@ -43,7 +43,10 @@ fn shipped_prompt_is_golden() {
     let (_, _, prompt) = compile(Path::new("."));
     settings().bind(|| insta::assert_snapshot!("shipped_intent_prompt", prompt));
     let tokens = schemarouter::prompt::count_tokens(&prompt);
-    assert_eq!(tokens, 681, "the shipped prompt stays under the project's prompt-budget (700)");
+    assert_eq!(
+        tokens, 681,
+        "the shipped prompt stays under the project's prompt-budget (700)"
+    );
 }
 
 #[test]
