@@ -10,6 +10,9 @@
 // `schemarouter::route`, `schemarouter::artifact`, ... keep their paths.
 pub use schemarouter_core::{artifact, extract, graph, model, prompt, route, source, units};
 
+/// The servers (`schemarouter serve`, `schemarouter mcp`): the `schemarouter-server` crate.
+pub use schemarouter_server as serve;
+
 pub mod cli;
 pub mod diagnostics;
 pub mod diff;

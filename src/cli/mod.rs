@@ -12,7 +12,9 @@ mod eval;
 mod extract;
 mod graph;
 mod import;
+mod mcp;
 mod route;
+mod serve;
 mod synth;
 
 use clap::{Parser, Subcommand};
@@ -60,6 +62,12 @@ pub enum Command {
     /// Generate a synthetic inventory of N tools (for scaling measurements).
     #[command(name = "gen")]
     Gen(synth::GenArgs),
+    /// Serve the HTTP JSON API over one loaded artifact (route, intents, prompt, tools,
+    /// health, metrics, OpenAPI), reloading it when the file is replaced.
+    Serve(serve::ServeArgs),
+    /// Serve MCP (tools route, explain_plan, list_intents; the prompt and artifact resources;
+    /// the Understand-step prompt) over stdio or streamable HTTP.
+    Mcp(mcp::McpArgs),
 }
 
 /// Exit code for usage and I/O errors.
@@ -101,6 +109,8 @@ pub fn main() -> ExitCode {
         Command::Eval(a) => eval::run_eval(a),
         Command::Import(a) => import::run_import(a),
         Command::Gen(a) => synth::run_gen(a),
+        Command::Serve(a) => serve::run_serve(a),
+        Command::Mcp(a) => mcp::run_mcp(a),
     };
     ExitCode::from(code)
 }

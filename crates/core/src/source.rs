@@ -199,7 +199,7 @@ impl SourceMap {
 
     /// Put `prefix` in front of every file's display name (`path/to/project/` before
     /// `schemas/x.yaml`), for output read from another folder than the project root; see
-    /// [`crate::diagnostics::paths`]. An empty prefix changes nothing.
+    /// `schemarouter::diagnostics::paths` (the linter crate). An empty prefix changes nothing.
     pub fn prefix_names(&mut self, prefix: &str) {
         if prefix.is_empty() {
             return;

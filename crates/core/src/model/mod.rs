@@ -80,7 +80,7 @@ impl FileKind {
 }
 
 /// Everything a project declares, in deterministic order (files sorted by path, declarations in
-/// file order). Built by [`crate::load::load_project`].
+/// file order). Built by `schemarouter::load::load_project` (the linter crate).
 #[derive(Clone, Debug, Default)]
 pub struct Project {
     /// Project root on disk.

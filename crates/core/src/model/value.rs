@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
 
-/// Separator between a deserialisation message and its help line (see [`error_with_help`]).
+/// Separator between a deserialisation message and its help line (see `error_with_help` in this module).
 pub const HELP_SEP: &str = "\u{1f}help: ";
 
 /// A serde error whose message carries a help line; the loader splits it into message and help.

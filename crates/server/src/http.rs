@@ -1,0 +1,313 @@
+//! The HTTP JSON API (`schemarouter serve`, tokio + axum) over the server [`Core`]. Described by
+//! the OpenAPI 3.1 document `docs/http-api.openapi.json` (served at `/openapi.json`).
+//!
+//! | route | answer |
+//! |---|---|
+//! | `POST /v1/route` | `{"question"}` or `{"understanding"}` (+ `k`, `projection`) -> `{understanding, plan, artifact_hash}` |
+//! | `GET /v1/intents` | the artifact's intents |
+//! | `GET /v1/prompt` | the Understand-step prompt (text) |
+//! | `GET /v1/tools/{id}` | one tool as the artifact holds it |
+//! | `GET /healthz`, `GET /readyz` | liveness; readiness with the artifact summary |
+//! | `GET /metrics` | OpenMetrics text |
+//! | `GET /openapi.json` | the API description |
+//!
+//! Every request passes one guard: bearer token (when configured), the concurrency limit, the
+//! request timeout, metrics and the request log. Every error is JSON
+//! (`{"error": {"code", "message"}}`) with a 4xx status for bad requests (401 no token, 404
+//! unknown route or tool, 405 wrong method, 408 too slow, 413 body too large) and 503 when
+//! overloaded.
+
+use super::core::{ApiError, Core, parse_route_request};
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{MatchedPath, Path, Request, State};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, Uri, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Response header naming the content hash of the artifact that answered.
+pub const ARTIFACT_HEADER: HeaderName = HeaderName::from_static("x-artifact-hash");
+
+/// A JSON response.
+fn json(status: StatusCode, body: Vec<u8>, hash: Option<&str>) -> Response {
+    let mut r = (status, body).into_response();
+    r.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
+    if let Some(h) = hash.and_then(|h| HeaderValue::from_str(h).ok()) {
+        r.headers_mut().insert(ARTIFACT_HEADER, h);
+    }
+    r
+}
+
+fn to_json<T: serde::Serialize>(v: &T) -> Vec<u8> {
+    // Our values always serialise (string keys, finite numbers).
+    serde_json::to_vec(v).unwrap_or_default()
+}
+
+/// The JSON error response for `e`.
+pub fn error_response(e: &ApiError) -> Response {
+    let status = StatusCode::from_u16(e.status).unwrap_or(StatusCode::BAD_REQUEST);
+    let mut r = json(status, to_json(&e.body()), None);
+    if e.status == 401 {
+        r.headers_mut()
+            .insert(header::WWW_AUTHENTICATE, HeaderValue::from_static("Bearer"));
+    }
+    if e.status == 503 {
+        r.headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+    }
+    r
+}
+
+/// The router of the HTTP API, guarded (see [`guard`]).
+pub fn router(core: Arc<Core>) -> Router {
+    let api = Router::new()
+        .route("/v1/route", post(route))
+        .route("/v1/intents", get(intents))
+        .route("/v1/prompt", get(prompt))
+        .route("/v1/tools/{id}", get(tool))
+        .route("/healthz", get(healthz))
+        .route("/readyz", get(readyz))
+        .route("/metrics", get(metrics))
+        .route("/openapi.json", get(openapi))
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .with_state(core.clone());
+    guarded(api, core)
+}
+
+/// Put the shared guard in front of every route of `router` (also used by the MCP server's
+/// streamable HTTP transport).
+pub fn guarded(router: Router, core: Arc<Core>) -> Router {
+    router.layer(axum::middleware::from_fn_with_state(core, guard))
+}
+
+/// The guard: bearer token, concurrency permit, request timeout; then metrics and the request
+/// log line (route, status, latency, artifact hash).
+async fn guard(State(core): State<Arc<Core>>, req: Request, next: Next) -> Response {
+    let start = Instant::now();
+    let route = req
+        .extensions()
+        .get::<MatchedPath>()
+        .map_or_else(|| "unmatched".to_string(), |m| m.as_str().to_string());
+    core.metrics.start();
+    let auth = core.authorize(
+        req.headers()
+            .get(header::AUTHORIZATION)
+            .map(HeaderValue::as_bytes),
+    );
+    let resp = match auth.and_then(|()| core.permit()) {
+        Err(e) => error_response(&e),
+        Ok(permit) => {
+            let r = match tokio::time::timeout(core.limits.request_timeout, next.run(req)).await {
+                Ok(r) => r,
+                Err(_) => error_response(&ApiError {
+                    status: 408,
+                    code: "timeout",
+                    message: format!(
+                        "the request took longer than {} ms (--request-timeout-ms); send the whole body at once",
+                        core.limits.request_timeout.as_millis()
+                    ),
+                }),
+            };
+            drop(permit);
+            r
+        }
+    };
+    let latency = start.elapsed();
+    let status = resp.status().as_u16();
+    core.metrics.finish(&route, status, latency);
+    if core.logs_requests() {
+        // The artifact that answered, or (for answers that did not use it) the one served.
+        let hash = resp
+            .headers()
+            .get(ARTIFACT_HEADER)
+            .and_then(|h| h.to_str().ok())
+            .map_or_else(
+                || core.snapshot().summary.content_hash.clone(),
+                str::to_string,
+            );
+        core.log_request("http", &route, status, latency, &hash);
+    }
+    resp
+}
+
+async fn route(State(core): State<Arc<Core>>, headers: HeaderMap, body: Body) -> Response {
+    if let Some(ct) = headers.get(header::CONTENT_TYPE) {
+        let ct = ct.to_str().unwrap_or("").to_ascii_lowercase();
+        if !ct.starts_with("application/json") && !ct.contains("+json") {
+            return error_response(&ApiError {
+                status: 415,
+                code: "unsupported_media_type",
+                message: format!(
+                    "the body must be JSON (Content-Type: application/json), not `{ct}`"
+                ),
+            });
+        }
+    }
+    let max = core.limits.max_body_bytes;
+    let bytes = match axum::body::to_bytes(body, max).await {
+        Ok(b) => b,
+        Err(_) => {
+            return error_response(&ApiError {
+                status: 413,
+                code: "payload_too_large",
+                message: format!(
+                    "the body is larger than {max} bytes (--max-body-bytes); send one question or Understanding per request"
+                ),
+            });
+        }
+    };
+    let result = parse_route_request(&bytes).and_then(|req| {
+        let s = core.snapshot();
+        core.route_on(&s, &req)
+    });
+    match result {
+        Ok(r) => {
+            let hash = r.artifact_hash.clone();
+            json(StatusCode::OK, to_json(&r), Some(&hash))
+        }
+        Err(e) => error_response(&e),
+    }
+}
+
+async fn intents(State(core): State<Arc<Core>>) -> Response {
+    let s = core.snapshot();
+    let list: Vec<serde_json::Value> = s
+        .graph()
+        .intents
+        .iter()
+        .map(|i| {
+            serde_json::json!({
+                "id": i.id,
+                "description": i.description,
+                "domains": i.domains,
+                "required_groups": i.required_groups,
+                "examples": i.examples,
+            })
+        })
+        .collect();
+    let body = serde_json::json!({"intents": list, "artifact_hash": s.summary.content_hash});
+    json(
+        StatusCode::OK,
+        to_json(&body),
+        Some(&s.summary.content_hash),
+    )
+}
+
+async fn prompt(State(core): State<Arc<Core>>) -> Response {
+    let s = core.snapshot();
+    let mut r = (StatusCode::OK, s.prompt.clone()).into_response();
+    r.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    if let Ok(h) = HeaderValue::from_str(&s.summary.content_hash) {
+        r.headers_mut().insert(ARTIFACT_HEADER, h);
+    }
+    r
+}
+
+async fn tool(State(core): State<Arc<Core>>, Path(id): Path<String>) -> Response {
+    let s = core.snapshot();
+    match s.graph().tool(&id) {
+        Some((_, t)) => {
+            let body = serde_json::json!({"tool": t, "artifact_hash": s.summary.content_hash});
+            json(
+                StatusCode::OK,
+                to_json(&body),
+                Some(&s.summary.content_hash),
+            )
+        }
+        None => {
+            let ids: Vec<&str> = s.graph().tools.iter().map(|t| t.id.as_str()).collect();
+            let shown = if ids.len() > 20 {
+                format!("{}, ... ({} in all)", ids[..20].join(", "), ids.len())
+            } else {
+                ids.join(", ")
+            };
+            error_response(&ApiError {
+                status: 404,
+                code: "unknown_tool",
+                message: format!("no tool `{id}` in the artifact; known tools: {shown}"),
+            })
+        }
+    }
+}
+
+async fn healthz() -> Response {
+    json(StatusCode::OK, br#"{"status":"ok"}"#.to_vec(), None)
+}
+
+async fn readyz(State(core): State<Arc<Core>>) -> Response {
+    let s = core.snapshot();
+    let body = serde_json::json!({"status": "ready", "artifact": s.summary});
+    json(
+        StatusCode::OK,
+        to_json(&body),
+        Some(&s.summary.content_hash),
+    )
+}
+
+async fn metrics(State(core): State<Arc<Core>>) -> Response {
+    let mut r = (StatusCode::OK, core.metrics.encode()).into_response();
+    r.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/openmetrics-text; version=1.0.0; charset=utf-8"),
+    );
+    r
+}
+
+async fn openapi() -> Response {
+    json(
+        StatusCode::OK,
+        super::openapi::DOCUMENT.as_bytes().to_vec(),
+        None,
+    )
+}
+
+async fn not_found(method: Method, uri: Uri) -> Response {
+    error_response(&ApiError {
+        status: 404,
+        code: "not_found",
+        message: format!(
+            "no route {method} {}; the API is described at GET /openapi.json",
+            uri.path()
+        ),
+    })
+}
+
+async fn method_not_allowed(method: Method, uri: Uri) -> Response {
+    let allowed = if uri.path() == "/v1/route" {
+        "POST"
+    } else {
+        "GET"
+    };
+    let mut r = error_response(&ApiError {
+        status: 405,
+        code: "method_not_allowed",
+        message: format!("{method} is not allowed on {}; use {allowed}", uri.path()),
+    });
+    r.headers_mut()
+        .insert(header::ALLOW, HeaderValue::from_static(allowed));
+    r
+}
+
+/// Serve `router` on `listener` until `shutdown` resolves; then stop accepting, let requests in
+/// flight finish, and return.
+///
+/// Errors: the listener fails.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    router: Router,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    axum::serve(listener, router)
+        .with_graceful_shutdown(shutdown)
+        .await
+}

@@ -1,0 +1,513 @@
+//! The MCP server (`schemarouter mcp`, on the official Rust SDK `rmcp`) over the server
+//! [`Core`], on stdio or streamable HTTP.
+//!
+//! - tool `route`: `{"question"}` or `{"understanding"}` (+ `k`, `projection`); the result's
+//!   `structuredContent` is the plan, its `outputSchema` the plan JSON Schema
+//!   (docs/schema/plan.schema.json), with a short text rendering; `_meta` carries the
+//!   Understanding and the artifact hash;
+//! - tool `explain_plan`: why each tool and field was chosen (for a question, an Understanding,
+//!   or a plan returned by `route`);
+//! - tool `list_intents`: the intents (structured, with an output schema);
+//! - resources `schemarouter://prompt` (the intent-registry prompt) and
+//!   `schemarouter://artifact` (name, version, content hash, routing fingerprint, counts);
+//! - prompt `understand`: the Understand-step prompt with the user's question, so the client's
+//!   own model writes the Understanding that `route` then plans deterministically (the paper's
+//!   split: one small model call, then Algorithm 1).
+//!
+//! Bad input gets a JSON-RPC error (`-32602` invalid params) whose message says what to fix.
+
+use super::core::{ApiError, Core, RouteRequest, Routed, kind, route_request_from_value};
+use crate::route::{Plan, PlanStatus, explain};
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorCode, ErrorData,
+    GetPromptRequestParams, GetPromptResponse, GetPromptResult, Implementation, JsonObject,
+    ListPromptsResult, ListResourcesResult, ListToolsResult, MetaObject, PaginatedRequestParams,
+    Prompt, PromptArgument, PromptMessage, ReadResourceRequestParams, ReadResourceResponse,
+    ReadResourceResult, Resource, ResourceContents, Role, ServerCapabilities, ServerConfig, Tool,
+    ToolAnnotations,
+};
+use rmcp::service::RequestContext;
+use rmcp::{RoleServer, ServerHandler};
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde_json::{Value, json};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// URI of the intent-registry prompt resource.
+pub const PROMPT_URI: &str = "schemarouter://prompt";
+/// URI of the artifact summary resource.
+pub const ARTIFACT_URI: &str = "schemarouter://artifact";
+
+/// Input of `explain_plan`: what `route` takes, or a plan `route` returned.
+#[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ExplainRequest {
+    /// The question (routed first, then explained). Give one of `question`, `understanding`
+    /// and `plan`.
+    #[serde(default)]
+    pub question: Option<String>,
+    /// An Understanding (routed first, then explained).
+    #[serde(default)]
+    pub understanding: Option<crate::route::Understanding>,
+    /// Tools to plan when none is named (1 to 1000; default 1).
+    #[serde(default)]
+    #[schemars(range(min = 1, max = 1000))]
+    pub k: Option<u64>,
+    /// Field projection (default `recall`).
+    #[serde(default)]
+    pub projection: Option<super::core::ProjectionName>,
+    /// A plan returned by `route` (explained as given).
+    #[serde(default)]
+    pub plan: Option<Plan>,
+}
+
+/// The MCP server: a handle on the shared core.
+#[derive(Clone)]
+pub struct McpServer {
+    core: Arc<Core>,
+    tools: Arc<Vec<Tool>>,
+}
+
+fn object(v: Value) -> Arc<JsonObject> {
+    match v {
+        Value::Object(o) => Arc::new(o),
+        _ => Arc::new(JsonObject::new()),
+    }
+}
+
+fn schema_object<T: JsonSchema>() -> Arc<JsonObject> {
+    object(serde_json::to_value(schemars::schema_for!(T)).unwrap_or_default())
+}
+
+fn invalid(e: &ApiError) -> ErrorData {
+    ErrorData::new(
+        ErrorCode::INVALID_PARAMS,
+        e.message.clone(),
+        Some(json!({"code": e.code})),
+    )
+}
+
+fn read_only() -> ToolAnnotations {
+    ToolAnnotations::new()
+        .read_only(true)
+        .destructive(false)
+        .idempotent(true)
+        .open_world(false)
+}
+
+/// Output schema of `list_intents`.
+fn intents_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "intents": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "id": {"type": "string"},
+                        "description": {"type": "string"},
+                        "domains": {"type": "array", "items": {"type": "string"}},
+                        "required_groups": {"type": "array", "items": {"type": "string"}},
+                        "examples": {"type": "array", "items": {"type": "string"}}
+                    },
+                    "required": ["id", "description", "domains", "required_groups", "examples"]
+                }
+            },
+            "artifact_hash": {"type": "string"}
+        },
+        "required": ["intents", "artifact_hash"]
+    })
+}
+
+/// A few lines: status, then one line per step with its planned fields.
+pub fn short_text(r: &Routed) -> String {
+    let p = &r.plan;
+    let status = match p.status {
+        PlanStatus::Planned => "planned",
+        PlanStatus::Partial => "partial",
+        PlanStatus::MissingRequiredParameter => "missing required parameter",
+        PlanStatus::NoSuitableTool => "no suitable tool",
+    };
+    let mut out = format!(
+        "{status}: {} step(s), intent {}",
+        p.steps.len(),
+        p.intent.as_deref().unwrap_or("none")
+    );
+    for (i, s) in p.steps.iter().enumerate() {
+        let fields: Vec<&str> = s.fields.iter().map(|f| f.name.as_str()).collect();
+        out.push_str(&format!(
+            "\n{}. {} {} {} -> {}",
+            i + 1,
+            s.method,
+            s.url,
+            serde_json::to_string(&s.params).unwrap_or_default(),
+            fields.join(", ")
+        ));
+    }
+    if !p.unmatched_concepts.is_empty() {
+        out.push_str(&format!("\nunmatched: {}", p.unmatched_concepts.join(", ")));
+    }
+    out.push_str(&format!("\nartifact {}", r.artifact_hash));
+    out
+}
+
+impl McpServer {
+    /// A server over `core`.
+    pub fn new(core: Arc<Core>) -> McpServer {
+        let route = Tool::new(
+            "route",
+            "Plan which tool endpoints to call and which response fields to fetch for a question (or for an Understanding your own model wrote with the `understand` prompt). Returns the plan: steps with URL, method, bound parameters and the projected fields, each with unit, source type, licence and provenance.",
+            schema_object::<RouteRequest>(),
+        )
+        .with_title("Route a question")
+        .with_raw_output_schema(object(
+            serde_json::from_str(&crate::route::plan_schema()).unwrap_or_default(),
+        ))
+        .with_annotations(read_only());
+        let explain = Tool::new(
+            "explain_plan",
+            "Explain a plan in plain text: why each tool was chosen and why each field is projected. Give a question or an Understanding (routed first) or a plan returned by `route`.",
+            schema_object::<ExplainRequest>(),
+        )
+        .with_title("Explain a plan")
+        .with_annotations(read_only());
+        let list = Tool::new(
+            "list_intents",
+            "The intents the router knows (id, description, domains, required field groups, example questions).",
+            object(json!({"type": "object", "properties": {}, "additionalProperties": false})),
+        )
+        .with_title("List intents")
+        .with_raw_output_schema(object(intents_schema()))
+        .with_annotations(read_only());
+        McpServer {
+            core,
+            tools: Arc::new(vec![route, explain, list]),
+        }
+    }
+
+    fn call(&self, name: &str, args: Option<JsonObject>) -> Result<CallToolResult, ErrorData> {
+        let args = Value::Object(args.unwrap_or_default());
+        match name {
+            "route" => {
+                let req = route_request_from_value(args).map_err(|e| invalid(&e))?;
+                let r = self.core.route(&req).map_err(|e| invalid(&e))?;
+                let text = short_text(&r);
+                let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
+                result.structured_content = Some(serde_json::to_value(&r.plan).unwrap_or_default());
+                let mut meta = MetaObject::new();
+                meta.insert("artifact_hash".into(), json!(r.artifact_hash));
+                meta.insert(
+                    "understanding".into(),
+                    serde_json::to_value(&r.understanding).unwrap_or_default(),
+                );
+                result.meta = Some(meta);
+                Ok(result)
+            }
+            "explain_plan" => {
+                if !args.is_object() {
+                    return Err(invalid(&ApiError::bad(
+                        "invalid_request",
+                        format!("expected an object, found {}", kind(&args)),
+                    )));
+                }
+                let req: ExplainRequest = serde_json::from_value(args).map_err(|e| {
+                    invalid(&ApiError::bad(
+                        "invalid_request",
+                        format!("not a valid explain_plan request: {e}; give {{\"question\": \"...\"}}, {{\"understanding\": {{...}}}} or {{\"plan\": <a plan from route>}}"),
+                    ))
+                })?;
+                let text = match req.plan {
+                    Some(plan) => {
+                        if req.question.is_some() || req.understanding.is_some() {
+                            return Err(invalid(&ApiError::bad(
+                                "invalid_request",
+                                "give `plan` alone, or `question` / `understanding` to route first",
+                            )));
+                        }
+                        explain::explain(&plan)
+                    }
+                    None => {
+                        let r = self
+                            .core
+                            .route(&RouteRequest {
+                                question: req.question,
+                                understanding: req.understanding,
+                                k: req.k,
+                                projection: req.projection,
+                            })
+                            .map_err(|e| invalid(&e))?;
+                        let u = &r.understanding;
+                        format!(
+                            "Understanding: intent={} concepts=[{}] parameters={} tools=[{}] source={}\n{}artifact {}\n",
+                            u.intent.as_deref().unwrap_or("null"),
+                            u.domain_concepts.join(", "),
+                            serde_json::to_string(&u.parameters).unwrap_or_default(),
+                            u.target_apis.join(", "),
+                            u.source_constraint.as_deref().unwrap_or("null"),
+                            explain::explain(&r.plan),
+                            r.artifact_hash
+                        )
+                    }
+                };
+                Ok(CallToolResult::success(vec![ContentBlock::text(text)]))
+            }
+            "list_intents" => {
+                if let Some(k) = args.as_object().and_then(|o| o.keys().next()) {
+                    return Err(invalid(&ApiError::bad(
+                        "invalid_request",
+                        format!("list_intents takes no arguments; remove `{k}`"),
+                    )));
+                }
+                let s = self.core.snapshot();
+                let intents: Vec<Value> = s
+                    .graph()
+                    .intents
+                    .iter()
+                    .map(|i| {
+                        json!({
+                            "id": i.id,
+                            "description": i.description,
+                            "domains": i.domains,
+                            "required_groups": i.required_groups,
+                            "examples": i.examples,
+                        })
+                    })
+                    .collect();
+                let text = s
+                    .graph()
+                    .intents
+                    .iter()
+                    .map(|i| format!("{}: {}", i.id, i.description))
+                    .collect::<Vec<_>>()
+                    .join("\n");
+                let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
+                result.structured_content =
+                    Some(json!({"intents": intents, "artifact_hash": s.summary.content_hash}));
+                Ok(result)
+            }
+            other => Err(ErrorData::new(
+                ErrorCode::INVALID_PARAMS,
+                format!(
+                    "unknown tool `{other}`; the tools are route, explain_plan and list_intents"
+                ),
+                Some(json!({"code": "unknown_tool"})),
+            )),
+        }
+    }
+
+    fn log(&self, route: &str, status: u16, start: Instant) {
+        let latency = start.elapsed();
+        self.core.metrics.finish(route, status, latency);
+        if self.core.logs_requests() {
+            let hash = self.core.snapshot().summary.content_hash.clone();
+            self.core.log_request("mcp", route, status, latency, &hash);
+        }
+    }
+}
+
+impl ServerHandler for McpServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_resources()
+                .enable_prompts()
+                .build(),
+        )
+        .with_server_info(
+            Implementation::new("schemarouter", env!("CARGO_PKG_VERSION"))
+                .with_title("schemarouter"),
+        )
+        .with_instructions(
+            "Call `route` with a question to get an executable plan (tool endpoints, parameters and the response fields to fetch, with unit, source type, licence and provenance). For better understanding, get the `understand` prompt, let your model write the Understanding JSON, and call `route` with {\"understanding\": ...}.",
+        )
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(self.tools.as_ref().clone()))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.tools.iter().find(|t| t.name == name).cloned()
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let start = Instant::now();
+        self.core.metrics.start();
+        let route = format!("mcp:tools/call:{}", request.name);
+        let result = match self.core.permit() {
+            Err(e) => Err(ErrorData::new(
+                ErrorCode::INTERNAL_ERROR,
+                e.message,
+                Some(json!({"code": e.code})),
+            )),
+            Ok(_permit) => self.call(&request.name, request.arguments),
+        };
+        let status = match &result {
+            Ok(_) => 200,
+            Err(e) if e.code == ErrorCode::INVALID_PARAMS => 400,
+            Err(_) => 503,
+        };
+        self.log(&route, status, start);
+        result.map(Into::into)
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        let s = self.core.snapshot();
+        Ok(ListResourcesResult::with_all_items(vec![
+            Resource::new(PROMPT_URI, "intent-registry-prompt")
+                .with_title("Intent-registry prompt")
+                .with_description("The Understand-step prompt: intents, parameter concepts and tools of the loaded artifact")
+                .with_mime_type("text/plain")
+                .with_size(s.prompt.len() as u64),
+            Resource::new(ARTIFACT_URI, "artifact-summary")
+                .with_title("Artifact summary")
+                .with_description("Name, version, content hash, routing fingerprint and counts of the loaded artifact")
+                .with_mime_type("application/json"),
+        ]))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let s = self.core.snapshot();
+        let contents = match request.uri.as_str() {
+            PROMPT_URI => ResourceContents::text(s.prompt.clone(), PROMPT_URI),
+            ARTIFACT_URI => ResourceContents::text(
+                serde_json::to_string_pretty(&s.summary).unwrap_or_default(),
+                ARTIFACT_URI,
+            )
+            .with_mime_type("application/json"),
+            other => {
+                return Err(ErrorData::resource_not_found(
+                    format!(
+                        "no resource `{other}`; the resources are {PROMPT_URI} and {ARTIFACT_URI}"
+                    ),
+                    None,
+                ));
+            }
+        };
+        Ok(ReadResourceResult::new(vec![contents]).into())
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        Ok(ListPromptsResult::with_all_items(vec![understand_prompt()]))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        if request.name != "understand" {
+            return Err(ErrorData::invalid_params(
+                format!("no prompt `{}`; the prompt is `understand`", request.name),
+                None,
+            ));
+        }
+        let question = request
+            .arguments
+            .as_ref()
+            .and_then(|a| a.get("question"))
+            .and_then(Value::as_str)
+            .map(str::trim)
+            .filter(|q| !q.is_empty())
+            .ok_or_else(|| {
+                ErrorData::invalid_params(
+                    "the `understand` prompt needs the argument `question` (the user's question)",
+                    None,
+                )
+            })?;
+        let max = self.core.limits.max_question_chars;
+        let n = question.chars().count();
+        if n > max {
+            return Err(ErrorData::invalid_params(
+                format!("`question` has {n} characters; at most {max} are accepted: shorten it"),
+                None,
+            ));
+        }
+        let s = self.core.snapshot();
+        let messages = vec![
+            PromptMessage::new_text(Role::User, s.prompt.clone()),
+            PromptMessage::new_text(Role::User, format!("Question: {question}")),
+        ];
+        Ok(GetPromptResult::new(messages)
+            .with_description("The Understand step: answer with the Understanding JSON object only, then call `route` with {\"understanding\": <it>}")
+            .into())
+    }
+}
+
+fn understand_prompt() -> Prompt {
+    Prompt::new(
+        "understand",
+        Some("The Understand-step prompt (the artifact's intent registry) with the user's question: your model answers with an Understanding JSON object to pass to `route`"),
+        Some(vec![
+            PromptArgument::new("question")
+                .with_description("The user's question")
+                .with_required(true),
+        ]),
+    )
+    .with_title("Understand a question")
+}
+
+/// Serve MCP on stdin/stdout until the client closes it.
+///
+/// Errors: the transport fails to start.
+pub async fn serve_stdio(core: Arc<Core>) -> Result<(), String> {
+    use rmcp::ServiceExt;
+    let service = McpServer::new(core)
+        .serve(rmcp::transport::stdio())
+        .await
+        .map_err(|e| format!("cannot start the MCP server on stdio: {e}"))?;
+    service
+        .waiting()
+        .await
+        .map_err(|e| format!("the MCP server stopped: {e}"))?;
+    Ok(())
+}
+
+/// The streamable HTTP router (`/mcp`) guarded like the HTTP API, plus `/healthz` and
+/// `/metrics`. `loopback` keeps the SDK's DNS-rebinding protection (Host must be loopback).
+pub fn http_router(
+    core: Arc<Core>,
+    loopback: bool,
+    cancel: tokio_util::sync::CancellationToken,
+) -> axum::Router {
+    use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+    use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
+    let mut config = StreamableHttpServerConfig::default()
+        .with_json_response(true)
+        .with_max_request_body_bytes(core.limits.max_body_bytes)
+        .with_cancellation_token(cancel);
+    if !loopback {
+        config = config.disable_allowed_hosts();
+    }
+    let c = core.clone();
+    let service = StreamableHttpService::new(
+        move || Ok(McpServer::new(c.clone())),
+        Arc::new(LocalSessionManager::default()),
+        config,
+    );
+    let app = axum::Router::new().route_service("/mcp", service);
+    super::http::guarded(app, core)
+}

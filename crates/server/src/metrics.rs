@@ -1,0 +1,174 @@
+//! Server metrics (prometheus-client), exposed by `GET /metrics` in the OpenMetrics text format
+//! (which Prometheus scrapes): requests by route and status, a latency histogram per route,
+//! requests in flight, the loaded artifact (hash, load time, when loaded) and reloads by result.
+
+use super::core::Summary;
+use prometheus_client::encoding::EncodeLabelSet;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
+use prometheus_client::registry::Registry;
+use std::sync::atomic::AtomicU64;
+use std::time::Duration;
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct RequestLabels {
+    route: String,
+    status: u16,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct RouteLabels {
+    route: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct ArtifactLabels {
+    project: String,
+    version: String,
+    content_hash: String,
+    routing_fingerprint: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct ReloadLabels {
+    result: String,
+}
+
+fn latency_histogram() -> Histogram {
+    // 25 µs to about 0.4 s.
+    Histogram::new(exponential_buckets(25e-6, 2.0, 15))
+}
+
+/// The registry and the metric families both faces update.
+pub struct Metrics {
+    registry: Registry,
+    requests: Family<RequestLabels, Counter>,
+    latency: Family<RouteLabels, Histogram, fn() -> Histogram>,
+    in_flight: Gauge,
+    artifact: Family<ArtifactLabels, Gauge>,
+    loaded_at: Gauge<f64, AtomicU64>,
+    load_seconds: Gauge<f64, AtomicU64>,
+    reloads: Family<ReloadLabels, Counter>,
+}
+
+impl Default for Metrics {
+    fn default() -> Self {
+        Metrics::new()
+    }
+}
+
+impl Metrics {
+    /// A registry with every family registered (prefix `schemarouter`).
+    pub fn new() -> Metrics {
+        let mut registry = Registry::with_prefix("schemarouter");
+        let requests = Family::<RequestLabels, Counter>::default();
+        let latency = Family::<RouteLabels, Histogram, fn() -> Histogram>::new_with_constructor(
+            latency_histogram,
+        );
+        let in_flight = Gauge::default();
+        let artifact = Family::<ArtifactLabels, Gauge>::default();
+        let loaded_at = Gauge::<f64, AtomicU64>::default();
+        let load_seconds = Gauge::<f64, AtomicU64>::default();
+        let reloads = Family::<ReloadLabels, Counter>::default();
+        registry.register(
+            "requests",
+            "Requests answered, by route and HTTP status",
+            requests.clone(),
+        );
+        registry.register(
+            "request_duration_seconds",
+            "Time to answer a request, by route",
+            latency.clone(),
+        );
+        registry.register(
+            "requests_in_flight",
+            "Requests being answered now",
+            in_flight.clone(),
+        );
+        registry.register(
+            "artifact_info",
+            "The artifact being served (value 1; its identity in the labels)",
+            artifact.clone(),
+        );
+        registry.register(
+            "artifact_loaded_timestamp_seconds",
+            "When the served artifact was loaded (Unix time)",
+            loaded_at.clone(),
+        );
+        registry.register(
+            "artifact_load_duration_seconds",
+            "Time to read, verify and prepare the served artifact",
+            load_seconds.clone(),
+        );
+        registry.register(
+            "artifact_reloads",
+            "Reload attempts, by result (swapped, unchanged, refused)",
+            reloads.clone(),
+        );
+        Metrics {
+            registry,
+            requests,
+            latency,
+            in_flight,
+            artifact,
+            loaded_at,
+            load_seconds,
+            reloads,
+        }
+    }
+
+    /// Record the artifact now served.
+    pub fn set_artifact(&self, s: &Summary) {
+        self.artifact.clear();
+        self.artifact
+            .get_or_create(&ArtifactLabels {
+                project: s.project.clone(),
+                version: s.version.clone(),
+                content_hash: s.content_hash.clone(),
+                routing_fingerprint: s.routing_fingerprint.clone(),
+            })
+            .set(1);
+        self.loaded_at.set(s.loaded_at);
+        self.load_seconds.set(s.load_ms / 1e3);
+    }
+
+    /// Count a reload attempt.
+    pub fn reloaded(&self, result: &str) {
+        self.reloads
+            .get_or_create(&ReloadLabels {
+                result: result.to_string(),
+            })
+            .inc();
+    }
+
+    /// A request started (see [`Metrics::finish`]).
+    pub fn start(&self) {
+        self.in_flight.inc();
+    }
+
+    /// A request finished: count it and observe its latency.
+    pub fn finish(&self, route: &str, status: u16, latency: Duration) {
+        self.in_flight.dec();
+        self.requests
+            .get_or_create(&RequestLabels {
+                route: route.to_string(),
+                status,
+            })
+            .inc();
+        self.latency
+            .get_or_create(&RouteLabels {
+                route: route.to_string(),
+            })
+            .observe(latency.as_secs_f64());
+    }
+
+    /// The OpenMetrics text exposition (ends with `# EOF`).
+    pub fn encode(&self) -> String {
+        let mut out = String::new();
+        // Writing into a String cannot fail.
+        let _ = prometheus_client::encoding::text::encode(&mut out, &self.registry);
+        out
+    }
+}

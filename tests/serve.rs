@@ -1,0 +1,461 @@
+//! `schemarouter serve` and `schemarouter mcp` driven by real clients, started by the tests:
+//! the official MCP Python SDK over stdio and streamable HTTP (`tests/serve/mcp_client.py`:
+//! tools, `route` with structuredContent validated against its outputSchema, resources, the
+//! prompt, JSON-RPC errors), and an HTTP client checking every response against the OpenAPI
+//! description (`tests/serve/http_client.py`: the API, bad requests, metrics, a request that
+//! never finishes), hot reload under load (file replaced, and SIGHUP: zero failed requests, each
+//! answer names the artifact that produced it) and graceful shutdown (exit 0).
+//!
+//! `.ci/run` installs the Python packages into `.venv` (`mcp`, `jsonschema`,
+//! `openapi-spec-validator`, `prometheus-client`). Without them the tests say so and pass,
+//! except under `CI`, where they fail.
+
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+
+const QUESTION: &str = "What is the band gap of LiFePO4 according to the Materials Project?";
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_schemarouter")
+}
+
+/// The venv's Python with the client packages, if installed; under CI their absence fails.
+fn python() -> Option<PathBuf> {
+    let py = root().join(".venv/bin/python");
+    let ok = py.exists()
+        && Command::new(&py)
+            .args([
+                "-c",
+                "import mcp, httpx2, jsonschema, openapi_spec_validator, prometheus_client",
+            ])
+            .output()
+            .is_ok_and(|o| o.status.success());
+    if ok {
+        return Some(py);
+    }
+    if std::env::var_os("CI").is_some() {
+        panic!(
+            "{} with mcp, jsonschema, openapi-spec-validator and prometheus-client is not installed (.ci/run installs it)",
+            py.display()
+        );
+    }
+    eprintln!(
+        "skipped: .venv with the MCP SDK and the validators is not installed (run the install steps of .ci/run)"
+    );
+    None
+}
+
+/// What the CLI says for [`QUESTION`] on `artifact`, with the prompt and hash.
+fn expected(dir: &Path, artifact: &Path) -> PathBuf {
+    let o = Command::new(bin())
+        .args(["route", "--json", "--artifact"])
+        .arg(artifact)
+        .arg(QUESTION)
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let routed: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let g: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(artifact).unwrap()).unwrap();
+    let prompt = std::fs::read_to_string(artifact.with_file_name("intent_prompt.txt")).unwrap();
+    let path = dir.join("expected.json");
+    let v = serde_json::json!({
+        "question": QUESTION,
+        "routed": routed,
+        "prompt": prompt,
+        "content_hash": g["content_hash"],
+    });
+    std::fs::write(&path, v.to_string()).unwrap();
+    path
+}
+
+/// A server process; killed if the test fails before [`Server::stop`].
+struct Server {
+    child: Child,
+    url: String,
+    stderr: BufReader<std::process::ChildStderr>,
+}
+
+impl Server {
+    fn start(args: &[&str]) -> Server {
+        let mut child = Command::new(bin())
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stderr = BufReader::new(child.stderr.take().unwrap());
+        let mut line = String::new();
+        stderr.read_line(&mut line).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&line)
+            .unwrap_or_else(|e| panic!("first line is not a JSON event ({e}): {line}"));
+        assert_eq!(v["event"], "listening", "{line}");
+        Server {
+            child,
+            url: v["url"].as_str().unwrap().to_string(),
+            stderr,
+        }
+    }
+
+    fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    /// SIGTERM; returns the exit code and the rest of stderr.
+    fn stop(mut self) -> (Option<i32>, String) {
+        let s = Command::new("kill")
+            .args(["-TERM", &self.pid().to_string()])
+            .status()
+            .unwrap();
+        assert!(s.success());
+        let status = self.child.wait().unwrap();
+        let mut rest = String::new();
+        self.stderr.read_to_string(&mut rest).unwrap();
+        (status.code(), rest)
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn run_py(py: &Path, args: &[&str]) -> String {
+    let o = Command::new(py)
+        .args(args)
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(
+        o.status.success(),
+        "{args:?} failed\nstdout:\n{out}\nstderr:\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(out.lines().last(), Some("ok"), "{out}");
+    out
+}
+
+fn shipped() -> PathBuf {
+    root().join("build/graph.json")
+}
+
+fn assert_stopped(code: Option<i32>, rest: &str) {
+    assert_eq!(code, Some(0), "{rest}");
+    let last = rest.lines().last().unwrap_or("");
+    let v: serde_json::Value = serde_json::from_str(last).unwrap();
+    assert_eq!(v["event"], "stopped", "{rest}");
+    assert!(rest.contains("\"signal\":\"SIGTERM\""), "{rest}");
+}
+
+#[test]
+fn mcp_over_stdio_with_the_python_sdk() {
+    let Some(py) = python() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let exp = expected(dir.path(), &shipped());
+    run_py(
+        &py,
+        &[
+            "tests/serve/mcp_client.py",
+            exp.to_str().unwrap(),
+            "stdio",
+            bin(),
+            shipped().to_str().unwrap(),
+        ],
+    );
+}
+
+#[test]
+fn mcp_over_streamable_http_with_the_python_sdk_and_a_token() {
+    let Some(py) = python() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let exp = expected(dir.path(), &shipped());
+    let token = dir.path().join("token");
+    std::fs::write(&token, "mcp-test-token\n").unwrap();
+    let server = Server::start(&[
+        "mcp",
+        "--transport",
+        "http",
+        "--bind",
+        "127.0.0.1:0",
+        "--artifact",
+        shipped().to_str().unwrap(),
+        "--token-file",
+        token.to_str().unwrap(),
+    ]);
+    assert!(server.url.ends_with("/mcp"), "{}", server.url);
+    run_py(
+        &py,
+        &[
+            "tests/serve/mcp_client.py",
+            exp.to_str().unwrap(),
+            "http",
+            &server.url,
+            "mcp-test-token",
+        ],
+    );
+    let (code, rest) = server.stop();
+    assert_stopped(code, &rest);
+}
+
+#[test]
+fn http_api_against_its_openapi_description() {
+    let Some(py) = python() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let exp = expected(dir.path(), &shipped());
+    let token = dir.path().join("token");
+    std::fs::write(&token, "http-test-token\n").unwrap();
+    let server = Server::start(&[
+        "serve",
+        "--bind",
+        "127.0.0.1:0",
+        "--artifact",
+        shipped().to_str().unwrap(),
+        "--token-file",
+        token.to_str().unwrap(),
+        "--request-timeout-ms",
+        "500",
+        "--log-requests",
+    ]);
+    let out = run_py(
+        &py,
+        &[
+            "tests/serve/http_client.py",
+            "api",
+            &server.url,
+            "http-test-token",
+            exp.to_str().unwrap(),
+            "docs/http-api.openapi.json",
+        ],
+    );
+    eprintln!("{out}");
+    let (code, rest) = server.stop();
+    assert_stopped(code, &rest);
+    // One log line per request: route, status, latency, artifact hash.
+    let hash = std::fs::read_to_string(shipped()).unwrap();
+    let hash = &hash[hash.find("\"content_hash\": \"").unwrap() + 17..][..64];
+    let routed: Vec<serde_json::Value> = rest
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| v["route"] == "/v1/route" && v["status"] == 200)
+        .collect();
+    assert_eq!(routed.len(), 66, "{rest}");
+    assert!(
+        routed
+            .iter()
+            .all(|v| v["artifact"] == hash && v["face"] == "http")
+    );
+}
+
+/// Two artifacts that plan differently (materials_project's priority changed), and a corrupted
+/// one, in `dir`.
+fn two_artifacts(dir: &Path) -> serde_json::Value {
+    let proj = dir.join("proj");
+    for sub in ["schemas", "intents", "aliases"] {
+        copy_dir(&root().join(sub), &proj.join(sub));
+    }
+    std::fs::copy(
+        root().join("schemarouter.toml"),
+        proj.join("schemarouter.toml"),
+    )
+    .unwrap();
+    let mp = proj.join("schemas/materials_project.yaml");
+    let text = std::fs::read_to_string(&mp).unwrap();
+    assert!(text.contains("\npriority: 90\n"));
+    std::fs::write(&mp, text.replace("\npriority: 90\n", "\npriority: 91\n")).unwrap();
+    let o = Command::new(bin())
+        .arg("compile")
+        .arg(&proj)
+        .arg("--out")
+        .arg(proj.join("build"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let info = |p: &Path| {
+        let g: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap();
+        serde_json::json!({
+            "path": p,
+            "content_hash": g["content_hash"],
+            "routing_fingerprint": g["routing_fingerprint"],
+        })
+    };
+    let a = info(&shipped());
+    let b = info(&proj.join("build/graph.json"));
+    assert_ne!(a["routing_fingerprint"], b["routing_fingerprint"]);
+    let bad = dir.join("bad.json");
+    let text = std::fs::read_to_string(proj.join("build/graph.json")).unwrap();
+    std::fs::write(
+        &bad,
+        text.replacen("\"priority\": 91", "\"priority\": 92", 1),
+    )
+    .unwrap();
+    serde_json::json!({"a": a, "b": b, "bad": bad})
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        let p = e.path();
+        if p.is_dir() {
+            copy_dir(&p, &to.join(e.file_name()));
+        } else {
+            std::fs::copy(&p, to.join(e.file_name())).unwrap();
+        }
+    }
+}
+
+fn hot_reload(sighup: bool) {
+    let Some(py) = python() else { return };
+    let dir = tempfile::tempdir().unwrap();
+    let arts = two_artifacts(dir.path());
+    let served = dir.path().join("served");
+    std::fs::create_dir_all(&served).unwrap();
+    let artifact = served.join("graph.json");
+    std::fs::copy(shipped(), &artifact).unwrap();
+    std::fs::copy(
+        shipped().with_file_name("intent_prompt.txt"),
+        served.join("intent_prompt.txt"),
+    )
+    .unwrap();
+    let exp_path = expected(dir.path(), &artifact);
+    let mut exp: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&exp_path).unwrap()).unwrap();
+    for k in ["a", "b", "bad"] {
+        exp[k] = arts[k].clone();
+    }
+    std::fs::write(&exp_path, exp.to_string()).unwrap();
+    let watch = if sighup { "0" } else { "50" };
+    let server = Server::start(&[
+        "serve",
+        "--bind",
+        "127.0.0.1:0",
+        "--artifact",
+        artifact.to_str().unwrap(),
+        "--watch-ms",
+        watch,
+    ]);
+    let out = run_py(
+        &py,
+        &[
+            "tests/serve/http_client.py",
+            if sighup { "sighup" } else { "reload" },
+            &server.url,
+            &server.pid().to_string(),
+            artifact.to_str().unwrap(),
+            exp_path.to_str().unwrap(),
+        ],
+    );
+    eprintln!("{out}");
+    let (code, rest) = server.stop();
+    assert_stopped(code, &rest);
+    let events: Vec<serde_json::Value> = rest
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| v["event"] == "reload" && v["result"] != "unchanged")
+        .collect();
+    let results: Vec<&str> = events
+        .iter()
+        .map(|v| v["result"].as_str().unwrap())
+        .collect();
+    assert_eq!(results, ["swapped", "refused", "swapped"], "{rest}");
+    let trigger = if sighup { "SIGHUP" } else { "file changed" };
+    assert!(events.iter().all(|v| v["trigger"] == trigger), "{rest}");
+    assert!(
+        events[1]["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("the artifact's content hash does not match its contents"),
+        "{rest}"
+    );
+}
+
+#[test]
+fn hot_reload_on_file_replacement_under_load() {
+    hot_reload(false);
+}
+
+#[test]
+fn hot_reload_on_sighup_under_load() {
+    hot_reload(true);
+}
+
+#[test]
+fn bad_start_up_options_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = Command::new(bin())
+        .args(["serve", "--artifact"])
+        .arg(dir.path().join("missing.json"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("cannot read the artifact"), "{err}");
+    assert!(
+        err.contains("help: compile the project first: `schemarouter compile . --out build`"),
+        "{err}"
+    );
+    let empty = dir.path().join("token");
+    std::fs::write(&empty, "\n").unwrap();
+    let o = Command::new(bin())
+        .args(["serve", "--token-file"])
+        .arg(&empty)
+        .arg("--artifact")
+        .arg(shipped())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        format!(
+            "error: {}: the token file is empty; write the token on its first line\n",
+            empty.display()
+        )
+    );
+    let o = Command::new(bin())
+        .args(["mcp", "--token-file"])
+        .arg(&empty)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "error: --token-file applies to --transport http only\nhelp: over stdio the client that starts the server is the only peer\n"
+    );
+    // The port is taken: a clear error, exit 2.
+    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = l.local_addr().unwrap().to_string();
+    let o = Command::new(bin())
+        .args(["serve", "--bind", &addr, "--artifact"])
+        .arg(shipped())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.starts_with(&format!("error: cannot listen on {addr}: ")),
+        "{err}"
+    );
+}
+
+#[test]
+fn openapi_flag_prints_the_committed_document() {
+    let o = Command::new(bin())
+        .args(["serve", "--openapi"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8(o.stdout).unwrap(),
+        std::fs::read_to_string(root().join("docs/http-api.openapi.json")).unwrap()
+    );
+}
