@@ -10,7 +10,7 @@ from typing import Any, Dict, Iterable, List, Literal, Optional, Union
 
 __version__: str
 
-Projection = Literal["recall", "minimal", "all"]
+Projection = Literal["core", "recall", "minimal", "all"]
 JSON = Any
 Response = Union[Dict[str, Any], List[Any], str, bytes]
 
@@ -54,13 +54,13 @@ class Router:
         """Load and verify an artifact (``graph.json`` or ``graph.bin``); the prompt is read from
         ``intent_prompt.txt`` beside it (or rendered). Raises ``LoadError`` or ``ArtifactError``."""
     def route(
-        self, question: str, *, k: int = 1, projection: Projection = "recall"
+        self, question: str, *, k: int = 1, projection: Projection = "core"
     ) -> Dict[str, Any]:
         """Plan a question with the lexical Understand step and Algorithm 1; returns
         ``{"understanding": {...}, "plan": {...}}``. Raises ``RouteError`` for a bad
         ``projection`` or ``k``."""
     def route_understanding(
-        self, understanding: Dict[str, Any], *, k: int = 1, projection: Projection = "recall"
+        self, understanding: Dict[str, Any], *, k: int = 1, projection: Projection = "core"
     ) -> Dict[str, Any]:
         """Plan an Understanding dict (Understanding JSON Schema); returns the plan dict.
         Raises ``RouteError`` when the dict is not a valid Understanding."""

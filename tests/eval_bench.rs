@@ -208,7 +208,7 @@ fn strict_passes_a_clean_benchmark_and_names_a_mismatched_inventory() {
     assert_eq!(lines.len(), 10, "{lines:?}");
     assert_eq!(
         lines[0],
-        "error: bench/smoke.yaml:28:15: query `smoke-01`: gold tool `dft_db` is not in the artifact"
+        "error: bench/smoke.yaml:31:15: query `smoke-01`: gold tool `dft_db` is not in the artifact"
     );
     assert_eq!(
         lines[9],

@@ -60,6 +60,10 @@ fn all_fields_plan(tool: &str, endpoint: &str) -> Plan {
         unmatched_concepts: vec![],
         skipped_tools: vec![],
         not_understood: vec![],
+        excluded_tools: vec![],
+        unmatched_qualifiers: vec![],
+        multi_values: vec![],
+        out_of_scope: None,
         warnings: vec![],
     }
 }
@@ -147,6 +151,7 @@ fn routed_plan_projects_to_the_planned_fields_only() {
         parameters: [("formula".to_string(), serde_json::json!("LiFePO4"))].into(),
         target_apis: vec!["materials_project".into()],
         source_constraint: None,
+        ..Default::default()
     };
     let plan = schemarouter::route::route(g, &u, &schemarouter::route::Options::default());
     let x = extract::extract(g, &plan, &[fixture("materials_project.summary")]).unwrap();

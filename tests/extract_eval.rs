@@ -58,6 +58,10 @@ fn gold_plan(g: &FrozenGraph, q: &bench::BenchQuery) -> Plan {
         unmatched_concepts: vec![],
         skipped_tools: vec![],
         not_understood: vec![],
+        excluded_tools: vec![],
+        unmatched_qualifiers: vec![],
+        multi_values: vec![],
+        out_of_scope: None,
         warnings: vec![],
     }
 }

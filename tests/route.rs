@@ -223,7 +223,17 @@ fn named_tools_override_and_unknown_or_excluded_names_are_reported() {
 #[test]
 fn projection_variants() {
     let q = u(json!({"intent": "electronic_property", "domain_concepts": ["band_gap"]}));
-    let recall = route(mini(), &q, &opts());
+    // The default `core` projection: band_gap is matched, so no group safety net is added.
+    let core = route(mini(), &q, &opts());
+    assert_eq!(fields(&core, 0), ["band_gap", "id"]);
+    let recall = route(
+        mini(),
+        &q,
+        &Options {
+            projection: Projection::Recall,
+            ..opts()
+        },
+    );
     assert_eq!(fields(&recall, 0), ["band_gap", "gap_type", "id"]);
     let minimal = route(
         mini(),

@@ -52,12 +52,15 @@ struct Routed<'a> {
 
 fn options(k: usize, projection: &str) -> PyResult<Options> {
     let projection = match projection {
+        "core" => Projection::Core,
         "recall" => Projection::Recall,
         "minimal" => Projection::Minimal,
         "all" => Projection::All,
         other => {
             return Err(errors::new::<RouteError>(
-                format!("unknown projection `{other}`; use \"recall\", \"minimal\" or \"all\""),
+                format!(
+                    "unknown projection `{other}`; use \"core\", \"recall\", \"minimal\" or \"all\""
+                ),
                 None,
                 None,
                 None,
@@ -182,7 +185,7 @@ impl Router {
 
     /// Plan a question: the lexical Understand step, then Algorithm 1. Returns
     /// `{"understanding": {...}, "plan": {...}}` (what `schemarouter route --json` prints).
-    #[pyo3(signature = (question, *, k = 1, projection = "recall"))]
+    #[pyo3(signature = (question, *, k = 1, projection = "core"))]
     fn route<'py>(
         &self,
         py: Python<'py>,
@@ -217,7 +220,7 @@ impl Router {
 
     /// Plan an Understanding (a dict following the Understanding JSON Schema). Returns the
     /// plan dict. Raises `RouteError` when the dict is not a valid Understanding.
-    #[pyo3(signature = (understanding, *, k = 1, projection = "recall"))]
+    #[pyo3(signature = (understanding, *, k = 1, projection = "core"))]
     fn route_understanding<'py>(
         &self,
         py: Python<'py>,

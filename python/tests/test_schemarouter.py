@@ -63,14 +63,8 @@ def test_route_question(router):
     assert [(s["tool"], s["endpoint"], s["records"]) for s in plan["steps"]] == [
         ("materials_project", "summary", "data[]")
     ]
-    assert [f["name"] for f in plan["steps"][0]["fields"]] == [
-        "band_gap",
-        "efermi",
-        "is_gap_direct",
-        "is_metal",
-        "material_id",
-        "weighted_work_function",
-    ]
+    # The default `core` projection: band_gap is matched, so no group safety net is added.
+    assert [f["name"] for f in plan["steps"][0]["fields"]] == ["band_gap", "material_id"]
     meta = plan["steps"][0]["fields"][0]["meta"]
     assert (meta["unit"], meta["source_type"], meta["licence"]["spdx"]) == ("eV", "calculated", "CC-BY-4.0")
     assert plan["routing_fingerprint"] == router.artifact_info["routing_fingerprint"]
@@ -79,6 +73,16 @@ def test_route_question(router):
 def test_route_understanding_matches_route(router):
     plan = router.route_understanding(UNDERSTANDING)
     assert plan == router.route(QUESTION)["plan"]
+    recall = router.route_understanding(UNDERSTANDING, projection="recall")
+    assert [f["name"] for f in recall["steps"][0]["fields"]] == [
+        "band_gap",
+        "efermi",
+        "is_gap_direct",
+        "is_metal",
+        "material_id",
+        "weighted_work_function",
+    ]
+    assert router.route_understanding(UNDERSTANDING, projection="core") == plan
     minimal = router.route_understanding(UNDERSTANDING, projection="minimal")
     assert [f["name"] for f in minimal["steps"][0]["fields"]] == ["band_gap", "material_id"]
     every = router.route_understanding(UNDERSTANDING, projection="all")

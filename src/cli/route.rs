@@ -37,7 +37,7 @@ pub struct RouteArgs {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1000))]
     pub k: u64,
     /// Field projection variant.
-    #[arg(long, value_enum, default_value_t = Projection::Recall)]
+    #[arg(long, value_enum, default_value_t = Projection::Core)]
     pub projection: Projection,
     /// Ignore the source constraint (ablation).
     #[arg(long)]

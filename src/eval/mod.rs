@@ -60,8 +60,12 @@ impl Mode {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum RouterKind {
-    /// Algorithm 1 with the recall-first projection (identifiers, concept matches, intent groups).
+    /// Algorithm 1 with the default `core` projection (identifiers, concept matches, and the
+    /// core fields of the intent's groups where a requested concept is not matched).
     SchemaRouter,
+    /// Algorithm 1 with the paper's recall-first projection (identifiers, concept matches,
+    /// every field of the intent's groups).
+    Recall,
     /// Algorithm 1 with the minimal projection (identifiers and concept matches).
     Minimal,
     /// Algorithm 1 with every field of the chosen endpoint.
@@ -78,8 +82,9 @@ pub enum RouterKind {
 
 impl RouterKind {
     /// Every router except prompt-all, in report order.
-    pub const OFFLINE: [RouterKind; 6] = [
+    pub const OFFLINE: [RouterKind; 7] = [
         RouterKind::SchemaRouter,
+        RouterKind::Recall,
         RouterKind::Minimal,
         RouterKind::NoFieldProjection,
         RouterKind::FetchAll,
@@ -91,6 +96,7 @@ impl RouterKind {
     pub fn name(self) -> &'static str {
         match self {
             RouterKind::SchemaRouter => "schemarouter",
+            RouterKind::Recall => "recall",
             RouterKind::Minimal => "minimal",
             RouterKind::NoFieldProjection => "no-field-projection",
             RouterKind::FetchAll => "fetch-all",
@@ -104,6 +110,9 @@ impl RouterKind {
     pub fn describe(self) -> &'static str {
         match self {
             RouterKind::SchemaRouter => {
+                "Algorithm 1, core projection: identifiers + concept matches + core group fields where a concept is unmatched"
+            }
+            RouterKind::Recall => {
                 "Algorithm 1, recall projection: identifiers + concept matches + intent group fields"
             }
             RouterKind::Minimal => "Algorithm 1, minimal projection: identifiers + concept matches",
@@ -125,7 +134,10 @@ impl RouterKind {
     pub fn uses_graph(self) -> bool {
         matches!(
             self,
-            RouterKind::SchemaRouter | RouterKind::Minimal | RouterKind::NoFieldProjection
+            RouterKind::SchemaRouter
+                | RouterKind::Recall
+                | RouterKind::Minimal
+                | RouterKind::NoFieldProjection
         )
     }
 }
@@ -276,7 +288,7 @@ fn plan_once(
     })
 }
 
-/// The routers of a run: the six offline ones, plus prompt-all when an LLM is given.
+/// The routers of a run: the seven offline ones, plus prompt-all when an LLM is given.
 pub fn routers(opts: &EvalOptions) -> Vec<RouterKind> {
     let mut v = RouterKind::OFFLINE.to_vec();
     if opts.llm.is_some() {
@@ -297,7 +309,8 @@ pub fn evaluate(
     let mut results = Vec::new();
     for kind in routers(opts) {
         let prepared = match kind {
-            RouterKind::SchemaRouter => Prepared::Graph(Projection::Recall, Lexical::new(g)),
+            RouterKind::SchemaRouter => Prepared::Graph(Projection::Core, Lexical::new(g)),
+            RouterKind::Recall => Prepared::Graph(Projection::Recall, Lexical::new(g)),
             RouterKind::Minimal => Prepared::Graph(Projection::Minimal, Lexical::new(g)),
             RouterKind::NoFieldProjection => Prepared::Graph(Projection::All, Lexical::new(g)),
             RouterKind::FetchAll => Prepared::FetchAll,

@@ -192,6 +192,7 @@ registry! {
     "SR203" "alias-shadows-field" alias_shadows_field Warning Alias true Some(&rules::alias_shadows_field::AliasShadowsField);
     "SR204" "duplicate-alias" duplicate_alias Warning Alias true Some(&rules::duplicate_alias::DuplicateAlias);
     "SR205" "orphan-concept" orphan_concept Warning Alias true Some(&rules::orphan_concept::OrphanConcept);
+    "SR206" "unreachable-qualifier" unreachable_qualifier Warning Alias true Some(&rules::unreachable_qualifier::UnreachableQualifier);
     "SR301" "invalid-unit" invalid_unit Error Unit true Some(&rules::invalid_unit::InvalidUnit);
     "SR302" "unit-conflict" unit_conflict Error Unit true Some(&rules::unit_conflict::UnitConflict);
     "SR303" "convertible-unit" convertible_unit Info Unit true Some(&rules::convertible_unit::ConvertibleUnit);
@@ -212,6 +213,7 @@ registry! {
     "SR506" "unreachable-field" unreachable_field Warning Reachability true Some(&rules::unreachable_field::UnreachableField);
     "SR507" "missing-identifier" missing_identifier Warning Reachability true Some(&rules::missing_identifier::MissingIdentifier);
     "SR508" "destructive-endpoint" destructive_endpoint Warning Reachability true Some(&rules::destructive_endpoint::DestructiveEndpoint);
+    "SR509" "group-without-core" group_without_core Warning Reachability true Some(&rules::group_without_core::GroupWithoutCore);
     "SR601" "prompt-budget" prompt_budget Warning Prompt true Some(&rules::prompt_budget::PromptBudget);
     "SR701" "remote-reference" remote_reference Error Import false None;
     "SR702" "unresolved-reference" unresolved_reference Error Import false None;

@@ -713,6 +713,9 @@ fn add_declarations(project: &mut Project, id: FileId, parsed: Parsed) {
             for a in f.aliases {
                 project.aliases.push(Decl { file: id, item: a });
             }
+            for q in f.qualifiers {
+                project.qualifiers.push(Decl { file: id, item: q });
+            }
         }
     }
 }

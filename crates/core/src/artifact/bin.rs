@@ -394,6 +394,8 @@ fn load_routing_section(
             param_postings: LazyMap::archived(&a.index.param_postings, owner.clone()),
             tool_names: LazyMap::archived(&a.index.tool_names, owner.clone()),
             field_names: LazyMap::archived(&a.index.field_names, owner.clone()),
+            qualifier_values: LazyMap::archived(&a.index.qualifier_values, owner.clone()),
+            qualifier_keys: LazyMap::archived(&a.index.qualifier_keys, owner.clone()),
             max_alias_words: a.index.max_alias_words.to_native(),
         }
     };

@@ -196,6 +196,7 @@ where
             required_groups: groups,
             examples: it.examples.iter().map(|e| e.value.clone()).collect(),
             candidates,
+            entities: it.entities.iter().map(|e| e.value.clone()).collect(),
         });
     }
     intents.sort_by(|a, b| a.id.cmp(&b.id));
@@ -208,6 +209,7 @@ where
         .map(|d| NamedData {
             id: d.item.id.value.clone(),
             description: opt(&d.item.description),
+            core: Vec::new(),
         })
         .collect();
     domains.sort_by(|a, b| a.id.cmp(&b.id));
@@ -218,6 +220,7 @@ where
         .map(|d| NamedData {
             id: d.item.id.value.clone(),
             description: opt(&d.item.description),
+            core: d.item.core.iter().map(|c| c.value.clone()).collect(),
         })
         .collect();
     groups.sort_by(|a, b| a.id.cmp(&b.id));
@@ -444,6 +447,8 @@ struct IndexMaps {
     tool_names: BTreeMap<String, u32>,
     field_names: BTreeMap<String, Vec<FieldKey>>,
     max_alias_words: u32,
+    qualifier_values: BTreeMap<String, Vec<QualifierRef>>,
+    qualifier_keys: BTreeMap<String, String>,
 }
 
 impl From<IndexMaps> for Indices {
@@ -456,7 +461,45 @@ impl From<IndexMaps> for Indices {
             tool_names: m.tool_names.into(),
             field_names: m.field_names.into(),
             max_alias_words: m.max_alias_words,
+            qualifier_values: m.qualifier_values.into(),
+            qualifier_keys: m.qualifier_keys.into(),
         }
+    }
+}
+
+
+/// The qualifier vocabulary's indices: every key and key alias -> key, every value and value
+/// alias -> (key, value). Self-contained: reads only `p.qualifiers`.
+fn qualifier_indices(p: &Project, ix: &mut IndexMaps) {
+    for q in &p.qualifiers {
+        let d = &q.item.value;
+        let key = d.key.value.clone();
+        for text in std::iter::once(&d.key).chain(d.aliases.iter()) {
+            let n = normalise_alias(&text.value);
+            if !n.is_empty() {
+                ix.qualifier_keys.entry(n).or_insert_with(|| key.clone());
+            }
+        }
+        for v in &d.values {
+            let v = &v.value;
+            let r = QualifierRef {
+                key: key.clone(),
+                value: v.value.value.clone(),
+            };
+            for text in std::iter::once(&v.value).chain(v.aliases.iter()) {
+                let n = normalise_alias(&text.value);
+                if n.is_empty() {
+                    continue;
+                }
+                let e = ix.qualifier_values.entry(n).or_default();
+                if !e.contains(&r) {
+                    e.push(r.clone());
+                }
+            }
+        }
+    }
+    for v in ix.qualifier_values.values_mut() {
+        v.sort();
     }
 }
 
@@ -530,10 +573,12 @@ fn build_index_maps(p: &Project, tools: &[ToolData], concepts: &[ConceptData]) -
     for v in ix.alias_to_field.values_mut() {
         v.sort();
     }
+    qualifier_indices(p, &mut ix);
     ix.max_alias_words = ix
         .alias_to_concept
         .keys()
         .chain(ix.alias_to_field.keys())
+        .chain(ix.qualifier_values.keys())
         .map(|k| k.split('_').count() as u32)
         .max()
         .unwrap_or(1);

@@ -189,6 +189,9 @@ pub struct NamedData {
     /// Description.
     #[serde(default, skip_serializing_if = "skip_prose")]
     pub description: Option<String>,
+    /// For a field group: its core concepts (the `core` projection's safety net).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub core: Vec<String>,
 }
 
 /// Provenance ready to attach to plan fields.
@@ -524,6 +527,10 @@ pub struct IntentData {
     pub examples: Vec<String>,
     /// Candidate tool indices (domain and required-group filter applied; Algorithm 1 lines 3-5).
     pub candidates: Vec<u32>,
+    /// Entity kinds (parameter concepts) this intent is the default for in entity-only
+    /// questions.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub entities: Vec<String>,
 }
 
 /// A concept.
@@ -691,6 +698,35 @@ pub struct Indices {
     pub field_names: LazyMap<Vec<FieldKey>>,
     /// Most words in one alias text (bounds the analyzer's n-gram scan).
     pub max_alias_words: u32,
+    /// Normalised qualifier value text (canonical value or alias) -> the (key, canonical value)
+    /// pairs it means.
+    #[serde(default, skip_serializing_if = "LazyMap::is_empty")]
+    pub qualifier_values: LazyMap<Vec<QualifierRef>>,
+    /// Normalised qualifier key text (key or alias) -> the key.
+    #[serde(default, skip_serializing_if = "LazyMap::is_empty")]
+    pub qualifier_keys: LazyMap<String>,
+}
+
+/// A declared qualifier value: key and canonical value (`functional`, `OptB88vdW`).
+#[derive(
+    Clone,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
+pub struct QualifierRef {
+    /// The key.
+    pub key: String,
+    /// The canonical value.
+    pub value: String,
 }
 
 impl FrozenGraph {

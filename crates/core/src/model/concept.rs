@@ -16,6 +16,45 @@ pub struct AliasFile {
     /// ("K_VRH" -> `materials_project/summary/bulk_modulus.vrh`), or extra aliases of a concept.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub aliases: Vec<Sp<AliasDecl>>,
+    /// Field qualifier vocabulary: qualifier keys (`functional`, `average`, `temperature`) with
+    /// their values and the aliases users write for them (`optB88vdW`, `vdW-DF-optB88`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub qualifiers: Vec<Sp<QualifierDecl>>,
+}
+
+/// A qualifier key and its values: what distinguishes fields of the same concept (the DFT
+/// functional of a band gap, the averaging scheme of a modulus, the temperature of a
+/// conductivity). Fields declare `qualifiers: {functional: OptB88vdW}`; the Understand step
+/// reads the aliases in a question, and Algorithm 1 ranks and projects on them.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct QualifierDecl {
+    /// The key fields use (`functional`).
+    pub key: Sp<String>,
+    /// Other names of the key (`xc functional`, `exchange-correlation functional`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<Sp<String>>,
+    /// What the key distinguishes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<Sp<String>>,
+    /// The values fields may carry, each with the spellings users write.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<Sp<QualifierValue>>,
+}
+
+/// One value of a qualifier key (`OptB88vdW`) and its aliases (`optB88vdW`, `OptB88-vdW`,
+/// `vdW-DF-optB88`).
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct QualifierValue {
+    /// The canonical spelling.
+    pub value: Sp<String>,
+    /// Other spellings (matched after normalisation: case, spaces, `-` and `_` ignored).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub aliases: Vec<Sp<String>>,
+    /// What the value means.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<Sp<String>>,
 }
 
 /// Whether a concept names response content or a request parameter.

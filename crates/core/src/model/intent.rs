@@ -40,6 +40,11 @@ pub struct FieldGroup {
     /// What the group's fields describe.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<Sp<String>>,
+    /// The group's core concepts: its fields that carry one of them are the core fields, the
+    /// rest are extended. The `core` projection adds only core fields as its safety net
+    /// (rule `group-without-core` flags required groups that declare none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub core: Vec<Sp<String>>,
 }
 
 /// An intent: a kind of question (paper node `Intent`; the Understand step picks one).
@@ -57,4 +62,9 @@ pub struct Intent {
     /// Example queries (used by the offline analyzer and shown in docs; not in the prompt).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub examples: Vec<Sp<String>>,
+    /// Parameter concepts (entity kinds: `formula`, `compound_name`, `doi`, `corp_code`) for
+    /// which this intent is the default when a question names only the entity ("pyrite?",
+    /// "caffeine"): the offline Understand step picks it and says so.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub entities: Vec<Sp<String>>,
 }

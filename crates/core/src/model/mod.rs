@@ -13,7 +13,7 @@ pub mod spanned;
 pub mod tool;
 pub mod value;
 
-pub use concept::{AliasDecl, AliasFile, Concept, ConceptKind};
+pub use concept::{AliasDecl, AliasFile, Concept, ConceptKind, QualifierDecl, QualifierValue};
 pub use config::{Config, LevelSetting};
 pub use intent::{Domain, FieldGroup, Intent, IntentFile};
 pub use spanned::Sp;
@@ -105,6 +105,8 @@ pub struct Project {
     pub concepts: Vec<Decl<Concept>>,
     /// Stand-alone aliases.
     pub aliases: Vec<Decl<AliasDecl>>,
+    /// Qualifier keys with their values and aliases.
+    pub qualifiers: Vec<Decl<QualifierDecl>>,
 }
 
 impl Project {

@@ -12,14 +12,16 @@ use crate::artifact::FrozenGraph;
 use crate::model::normalise_alias;
 
 /// The built-in template. Placeholders: `{{intents}}`, `{{parameter_concepts}}`,
-/// `{{tool_names}}`, `{{source_types}}`.
+/// `{{tool_names}}`, `{{source_types}}`, `{{qualifiers}}` (the qualifier vocabulary's keys and
+/// canonical values, `none` when the project declares none).
 pub const DEFAULT_TEMPLATE: &str = r#"You route questions to data tools. Reply with one JSON object only:
-{"intent": <intent id or null>, "domain_concepts": [<requested properties, snake_case>], "parameters": {<parameter concept>: <value>}, "target_apis": [<tool ids>], "source_constraint": <source type or null>}
+{"intent": <intent id or null>, "domain_concepts": [<requested properties, snake_case>], "parameters": {<parameter concept>: <value or list>}, "target_apis": [<tool ids>], "source_constraint": <source type or null>, "qualifiers": {<key>: <value>}, "excluded_apis": [], "out_of_scope": null}
 Rules:
-- intent: one id below; null if none fits (then everything else empty).
+- intent: one id below; null if none fits or for actions, media, live data, weather, calendars (then out_of_scope says why, all else empty).
 - domain_concepts: never empty when intent is set; list every property asked for.
 - parameters: only the parameter concepts below; values as written.
-- target_apis: tools the user names, else [].
+- target_apis: tools the user names, else []; excluded_apis: tools ruled out ("not from X").
+- qualifiers named: {{qualifiers}}.
 - source_constraint: experimental (measured), calculated (DFT, computed), literature (papers); else null. Allowed: {{source_types}}.
 - A vague question about a material, compound or company still gets the closest intent.
 Intents:
@@ -39,6 +41,8 @@ pub struct PromptInputs {
     pub tools: Vec<(String, Vec<String>)>,
     /// Known source types.
     pub source_types: Vec<String>,
+    /// Qualifier keys with their canonical values, sorted by key.
+    pub qualifiers: Vec<(String, Vec<String>)>,
 }
 
 impl PromptInputs {
@@ -66,6 +70,22 @@ impl PromptInputs {
                 })
                 .collect(),
             source_types: fg.source_types.clone(),
+            qualifiers: {
+                let mut m: std::collections::BTreeMap<String, Vec<String>> =
+                    std::collections::BTreeMap::new();
+                for r in fg.index.qualifier_values.values().flatten() {
+                    let v = m.entry(r.key.clone()).or_default();
+                    if !v.contains(&r.value) {
+                        v.push(r.value.clone());
+                    }
+                }
+                m.into_iter()
+                    .map(|(k, mut v)| {
+                        v.sort();
+                        (k, v)
+                    })
+                    .collect()
+            },
         }
     }
 
@@ -101,11 +121,29 @@ impl PromptInputs {
             .collect();
         tools.sort();
         tools.dedup_by(|a, b| a.0 == b.0);
+        let mut qualifiers: Vec<(String, Vec<String>)> = p
+            .qualifiers
+            .iter()
+            .map(|q| {
+                let mut v: Vec<String> = q
+                    .item
+                    .values
+                    .iter()
+                    .map(|v| v.value.value.value.clone())
+                    .collect();
+                v.sort();
+                v.dedup();
+                (q.item.key.value.clone(), v)
+            })
+            .collect();
+        qualifiers.sort();
+        qualifiers.dedup_by(|a, b| a.0 == b.0);
         PromptInputs {
             intents,
             parameter_concepts,
             tools,
             source_types: p.source_types(),
+            qualifiers,
         }
     }
 }
@@ -149,7 +187,19 @@ pub fn render_inputs(inputs: &PromptInputs, template: Option<&str>) -> String {
             &inputs.parameter_concepts.join(", "),
         )
         .replace("{{tool_names}}", &tool_list)
-        .replace("{{source_types}}", &inputs.source_types.join(", "));
+        .replace("{{source_types}}", &inputs.source_types.join(", "))
+        .replace("{{qualifiers}}", &{
+            let q: Vec<String> = inputs
+                .qualifiers
+                .iter()
+                .map(|(k, v)| format!("{k} ({})", v.join(", ")))
+                .collect();
+            if q.is_empty() {
+                "none".to_string()
+            } else {
+                q.join("; ")
+            }
+        });
     if !out.ends_with('\n') {
         out.push('\n');
     }
@@ -254,6 +304,7 @@ mod tests {
                 .map(|i| (format!("tool_{i}"), vec![format!("Tool {i}")]))
                 .collect(),
             source_types: vec!["calculated".into()],
+            qualifiers: Vec::new(),
         }
     }
 

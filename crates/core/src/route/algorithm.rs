@@ -18,8 +18,8 @@
 
 use super::bind;
 use super::{
-    FieldMeta, FieldReason, MatchKindName, McpCall, Plan, PlanStatus, PlannedField, SkippedTool,
-    Step, Understanding,
+    FieldMeta, FieldReason, MatchKindName, McpCall, MultiValue, MultiValueMode, Plan, PlanStatus,
+    PlannedField, SkippedTool, Step, Understanding, UnmatchedQualifier,
 };
 use crate::artifact::{FieldKey, FrozenGraph, MatchKind, Posting, ToolData};
 use crate::model::normalise_alias;
@@ -40,11 +40,17 @@ use std::collections::{BTreeMap, BTreeSet};
 )]
 #[serde(rename_all = "snake_case")]
 pub enum Projection {
-    /// identifiers ∪ concept matches ∪ intent group fields (the paper's recall-first default).
-    #[default]
+    /// identifiers ∪ concept matches ∪ intent group fields (the paper's recall-first
+    /// projection).
     Recall,
     /// identifiers ∪ concept matches.
     Minimal,
+    /// identifiers ∪ concept matches ∪, when some requested concept is not matched on the step
+    /// (or none is requested), the core fields of the intent's groups (fields carrying one of
+    /// the group's declared `core` concepts; every field of a group that declares none). The default: the paper's safety net at a
+    /// fraction of its context.
+    #[default]
+    Core,
     /// every field of the chosen endpoint (the no-field-projection ablation).
     All,
 }
@@ -66,7 +72,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             k: 1,
-            projection: Projection::Recall,
+            projection: Projection::Core,
             source_routing: true,
             metadata: true,
         }
@@ -123,9 +129,167 @@ fn tool_postings(list: &[Posting], tool: u32) -> &[Posting] {
     &list[start..end]
 }
 
+/// The matches of one requested concept on one endpoint.
+#[derive(Clone, Debug, Default)]
+struct Hit {
+    /// Best match-kind score over the concept's fields (exact 3, alias 2, partial 1).
+    score: u32,
+    /// The same over the fields that do not contradict a requested qualifier.
+    score_nc: u32,
+    /// Most requested qualifiers one kept field carries.
+    qual: u32,
+    /// Projected fields with their reasons.
+    fields: Vec<(u32, FieldReason)>,
+    /// Every matching field (projected or ranking-only) with its kind score.
+    seen: Vec<(u32, u32)>,
+}
+
 /// Per-endpoint matches of the requested concepts for one tool: endpoint -> requested index ->
-/// (best kind score, projected fields with their reasons).
-type EndpointMatches = BTreeMap<u32, BTreeMap<usize, (u32, Vec<(u32, FieldReason)>)>>;
+/// hit.
+type EndpointMatches = BTreeMap<u32, BTreeMap<usize, Hit>>;
+
+/// A requested qualifier, resolved through the qualifier vocabulary.
+#[derive(Clone, Debug)]
+struct ReqQualifier {
+    key: String,
+    value: String,
+    /// Normalised value (for comparing with values the vocabulary does not declare).
+    norm: String,
+    /// Whether the vocabulary declares the value.
+    known: bool,
+}
+
+/// How a field stands to one requested qualifier.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum QualStatus {
+    /// The field carries the requested value.
+    Match,
+    /// The field carries only other declared values of the key.
+    Contradict,
+    /// The field says nothing (or something the vocabulary cannot read) about the key.
+    Unknown,
+}
+
+fn resolve_key(g: &FrozenGraph, key: &str) -> Option<String> {
+    g.index.qualifier_keys.get(&normalise_alias(key)).cloned()
+}
+
+fn resolve_qualifiers(g: &FrozenGraph, u: &Understanding) -> Vec<ReqQualifier> {
+    let mut out: Vec<ReqQualifier> = Vec::new();
+    for (k, v) in &u.qualifiers {
+        let norm = normalise_alias(v);
+        if norm.is_empty() {
+            continue;
+        }
+        let known_key = resolve_key(g, k);
+        let refs = g.index.qualifier_values.get(&norm);
+        let hit = refs.and_then(|rs| match &known_key {
+            Some(kk) => rs.iter().find(|r| &r.key == kk),
+            None => rs.first(),
+        });
+        let q = match hit {
+            Some(r) => ReqQualifier {
+                key: r.key.clone(),
+                value: r.value.clone(),
+                norm: normalise_alias(&r.value),
+                known: true,
+            },
+            None => ReqQualifier {
+                key: known_key.unwrap_or_else(|| k.clone()),
+                value: v.clone(),
+                norm,
+                known: false,
+            },
+        };
+        if !out.iter().any(|x| x.key == q.key) {
+            out.push(q);
+        }
+    }
+    out
+}
+
+/// The alternatives a field's qualifier value names (`PBE or r2SCAN`, `PBE, PBE+U`).
+fn alternatives(raw: &str) -> impl Iterator<Item = &str> {
+    raw.split(" or ")
+        .flat_map(|p| p.split(", "))
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+}
+
+fn qual_status(g: &FrozenGraph, f: &crate::artifact::FieldData, q: &ReqQualifier) -> QualStatus {
+    let mut status = QualStatus::Unknown;
+    for (fk, fv) in &f.qualifiers {
+        let key = resolve_key(g, fk).unwrap_or_else(|| fk.clone());
+        if key != q.key {
+            continue;
+        }
+        let mut all_known = true;
+        for alt in alternatives(fv) {
+            let n = normalise_alias(alt);
+            let canon = g
+                .index
+                .qualifier_values
+                .get(&n)
+                .and_then(|rs| rs.iter().find(|r| r.key == key));
+            match canon {
+                Some(r) if r.value == q.value => return QualStatus::Match,
+                Some(_) => {}
+                None if n == q.norm => return QualStatus::Match,
+                None => all_known = false,
+            }
+        }
+        if all_known {
+            status = QualStatus::Contradict;
+        }
+    }
+    status
+}
+
+/// Apply the requested qualifiers to every hit: fields that contradict one are dropped when a
+/// field of the concept does not, and fields carrying more requested qualifiers win.
+fn apply_qualifiers(g: &FrozenGraph, ti: u32, m: &mut EndpointMatches, quals: &[ReqQualifier]) {
+    let t = &g.tools[ti as usize];
+    for (ei, per) in m.iter_mut() {
+        let e = &t.endpoints[*ei as usize];
+        for hit in per.values_mut() {
+            if quals.is_empty() {
+                hit.score_nc = hit.score;
+                continue;
+            }
+            let stat = |f: u32| {
+                let fd = &e.fields[f as usize];
+                let mut matches = 0u32;
+                let mut contra = false;
+                for q in quals {
+                    match qual_status(g, fd, q) {
+                        QualStatus::Match => matches += 1,
+                        QualStatus::Contradict => contra = true,
+                        QualStatus::Unknown => {}
+                    }
+                }
+                (matches, contra)
+            };
+            let mut best_nc = 0;
+            let mut best_q = 0;
+            for (f, kind) in &hit.seen {
+                let (mq, contra) = stat(*f);
+                if !contra {
+                    best_nc = best_nc.max(*kind);
+                    best_q = best_q.max(mq);
+                }
+            }
+            hit.score_nc = best_nc;
+            hit.qual = best_q;
+            let any_nc = hit.fields.iter().any(|(f, _)| !stat(*f).1);
+            if any_nc {
+                hit.fields.retain(|(f, _)| {
+                    let (mq, contra) = stat(*f);
+                    !contra && mq >= best_q
+                });
+            }
+        }
+    }
+}
 
 fn match_tool(g: &FrozenGraph, ti: u32, req: &[Requested]) -> EndpointMatches {
     let mut out: EndpointMatches = BTreeMap::new();
@@ -140,13 +304,10 @@ fn match_tool(g: &FrozenGraph, ti: u32, req: &[Requested]) -> EndpointMatches {
                     .first()
                     .cloned()
                     .unwrap_or_else(|| r.text.clone());
-                let entry = out
-                    .entry(k.endpoint)
-                    .or_default()
-                    .entry(ri)
-                    .or_insert((0, Vec::new()));
-                entry.0 = entry.0.max(MatchKind::Exact.score());
-                entry.1.push((
+                let entry = out.entry(k.endpoint).or_default().entry(ri).or_default();
+                entry.score = entry.score.max(MatchKind::Exact.score());
+                entry.seen.push((k.field, MatchKind::Exact.score()));
+                entry.fields.push((
                     k.field,
                     FieldReason::Concept {
                         via: (normalise_alias(&concept) != normalise_alias(&r.text))
@@ -163,14 +324,11 @@ fn match_tool(g: &FrozenGraph, ti: u32, req: &[Requested]) -> EndpointMatches {
                 continue;
             };
             for p in tool_postings(list, ti) {
-                let entry = out
-                    .entry(p.endpoint)
-                    .or_default()
-                    .entry(ri)
-                    .or_insert((0, Vec::new()));
-                entry.0 = entry.0.max(p.kind.score());
+                let entry = out.entry(p.endpoint).or_default().entry(ri).or_default();
+                entry.score = entry.score.max(p.kind.score());
+                entry.seen.push((p.field, p.kind.score()));
                 if p.kind != MatchKind::Partial {
-                    entry.1.push((
+                    entry.fields.push((
                         p.field,
                         FieldReason::Concept {
                             concept: c.clone(),
@@ -183,13 +341,10 @@ fn match_tool(g: &FrozenGraph, ti: u32, req: &[Requested]) -> EndpointMatches {
             }
         }
         for k in r.field_names.iter().filter(|k| k.tool == ti) {
-            let entry = out
-                .entry(k.endpoint)
-                .or_default()
-                .entry(ri)
-                .or_insert((0, Vec::new()));
-            entry.0 = entry.0.max(MatchKind::Exact.score());
-            entry.1.push((
+            let entry = out.entry(k.endpoint).or_default().entry(ri).or_default();
+            entry.score = entry.score.max(MatchKind::Exact.score());
+            entry.seen.push((k.field, MatchKind::Exact.score()));
+            entry.fields.push((
                 k.field,
                 FieldReason::Concept {
                     concept: r.text.clone(),
@@ -202,9 +357,11 @@ fn match_tool(g: &FrozenGraph, ti: u32, req: &[Requested]) -> EndpointMatches {
     out
 }
 
-/// Score and best endpoint of a tool: (score, endpoint index), or `None` when every endpoint
-/// is destructive (never planned unless declared `allow_destructive`). Among endpoints of equal
-/// score, read-only ones come before ones whose annotations say they write.
+/// Scores and best endpoint of a tool, or `None` when every endpoint is destructive (never
+/// planned unless declared `allow_destructive`). Endpoints compare by the concept score without
+/// qualifier-contradicting fields, then the requested qualifiers they carry, then the plain
+/// concept score. Among endpoints of equal score, read-only ones come before ones whose
+/// annotations say they write.
 ///
 /// Ties on score and group break by, in order: fewer required parameters that nothing in the
 /// Understanding can fill (no default, no binding to a given parameter concept), then reading
@@ -215,8 +372,10 @@ fn best_endpoint(
     matches: &EndpointMatches,
     groups: &[String],
     given: &BTreeMap<String, Value>,
-) -> Option<(u32, u32)> {
+) -> Option<Ranked> {
     type Key = (
+        u32,
+        u32,
         u32,
         bool,
         std::cmp::Reverse<usize>,
@@ -230,10 +389,14 @@ fn best_endpoint(
             continue;
         }
         let ei = ei as u32;
-        let score: u32 = matches
+        let (score, score_nc, qual) = matches
             .get(&ei)
-            .map(|m| m.values().map(|(s, _)| *s).sum())
-            .unwrap_or(0);
+            .map(|m| {
+                m.values().fold((0, 0, 0), |(a, b, c), h| {
+                    (a + h.score, b + h.score_nc, c + h.qual)
+                })
+            })
+            .unwrap_or((0, 0, 0));
         let provides = groups.iter().any(|g| e.group_fields.contains_key(g));
         let unfilled = e
             .parameters
@@ -247,6 +410,8 @@ fn best_endpoint(
             _ => 0,
         };
         let key = (
+            score_nc,
+            qual,
             score,
             provides,
             std::cmp::Reverse(unfilled),
@@ -258,7 +423,27 @@ fn best_endpoint(
             best = Some(key);
         }
     }
-    best.map(|(s, _, _, _, _, std::cmp::Reverse(e))| (s, e))
+    best.map(
+        |(score_nc, qual, score, _, _, _, _, std::cmp::Reverse(endpoint))| Ranked {
+            score,
+            score_nc,
+            qual,
+            endpoint,
+        },
+    )
+}
+
+/// A tool's best endpoint and its ranking scores.
+#[derive(Clone, Copy, Debug)]
+struct Ranked {
+    /// Concept-match score (what the plan reports).
+    score: u32,
+    /// Concept-match score without the fields that contradict a requested qualifier.
+    score_nc: u32,
+    /// Requested qualifiers the endpoint's matched fields carry.
+    qual: u32,
+    /// Endpoint index.
+    endpoint: u32,
 }
 
 fn resolve_tool(g: &FrozenGraph, name: &str) -> Option<u32> {
@@ -276,8 +461,19 @@ pub fn route(g: &FrozenGraph, u: &Understanding, opts: &Options) -> Plan {
         unmatched_concepts: Vec::new(),
         skipped_tools: Vec::new(),
         not_understood: Vec::new(),
+        excluded_tools: Vec::new(),
+        unmatched_qualifiers: Vec::new(),
+        multi_values: Vec::new(),
+        out_of_scope: None,
         warnings: Vec::new(),
     };
+    // An out-of-scope request (an action, media, live data) gets no plan, whatever else the
+    // Understanding carries.
+    if let Some(reason) = u.out_of_scope.as_deref().filter(|r| !r.trim().is_empty()) {
+        plan.out_of_scope = Some(reason.to_string());
+        plan.status = PlanStatus::NoSuitableTool;
+        return plan;
+    }
     let intent = match &u.intent {
         Some(i) => match g.intent(i) {
             Some(it) => Some(it),
@@ -316,10 +512,35 @@ pub fn route(g: &FrozenGraph, u: &Understanding, opts: &Options) -> Plan {
         .map(|i| i.required_groups.clone())
         .unwrap_or_default();
 
+    // Tools the request rules out.
+    let mut excluded: Vec<u32> = Vec::new();
+    for name in &u.excluded_apis {
+        match resolve_tool(g, name) {
+            Some(t) => {
+                if !excluded.contains(&t) {
+                    excluded.push(t);
+                    plan.excluded_tools.push(SkippedTool {
+                        requested: g.tools[t as usize].id.clone(),
+                        reason: if normalise_alias(name) == normalise_alias(&g.tools[t as usize].id)
+                        {
+                            "ruled out by the request".to_string()
+                        } else {
+                            format!("ruled out by the request (\"{name}\")")
+                        },
+                    });
+                }
+            }
+            None => plan.warnings.push(format!(
+                "excluded tool `{name}` is not a tool id or name; nothing excluded"
+            )),
+        }
+    }
+
     // Lines 1-2: named tools override; otherwise the intent's candidates.
     let mut named: Vec<u32> = Vec::new();
     for name in &u.target_apis {
         match resolve_tool(g, name) {
+            Some(t) if excluded.contains(&t) => {}
             Some(t) => {
                 if !named.contains(&t) {
                     named.push(t);
@@ -331,7 +552,10 @@ pub fn route(g: &FrozenGraph, u: &Understanding, opts: &Options) -> Plan {
             }),
         }
     }
-    let has_named = !u.target_apis.is_empty();
+    let has_named = !named.is_empty()
+        || u.target_apis
+            .iter()
+            .any(|n| resolve_tool(g, n).is_none_or(|t| !excluded.contains(&t)));
     let mut candidates: Vec<u32> = if has_named {
         named.clone()
     } else if let Some(i) = intent {
@@ -339,6 +563,7 @@ pub fn route(g: &FrozenGraph, u: &Understanding, opts: &Options) -> Plan {
     } else {
         Vec::new()
     };
+    candidates.retain(|t| !excluded.contains(t));
 
     // Line 3: source filter (a field-level override counts).
     if let Some(c) = &constraint {
@@ -367,13 +592,16 @@ pub fn route(g: &FrozenGraph, u: &Understanding, opts: &Options) -> Plan {
             ));
         }
     }
+    let quals = resolve_qualifiers(g, u);
 
-    // Lines 4-5: score and rank.
-    let mut scored: Vec<(u32, u32, u32, EndpointMatches)> = Vec::new();
+    // Lines 4-5: score and rank (concept score without qualifier-contradicting fields, then
+    // the requested qualifiers carried, then the plain concept score, then priority).
+    let mut scored: Vec<(u32, Ranked, EndpointMatches)> = Vec::new();
     for &t in &candidates {
-        let m = match_tool(g, t, &req);
+        let mut m = match_tool(g, t, &req);
+        apply_qualifiers(g, t, &mut m, &quals);
         match best_endpoint(&g.tools[t as usize], &m, &groups, &u.parameters) {
-            Some((score, ep)) => scored.push((t, score, ep, m)),
+            Some(r) => scored.push((t, r, m)),
             None if has_named => plan.skipped_tools.push(SkippedTool {
                 requested: g.tools[t as usize].id.clone(),
                 reason: "every endpoint of the tool may destroy data and none is marked `allow_destructive`".to_string(),
@@ -387,14 +615,18 @@ pub fn route(g: &FrozenGraph, u: &Understanding, opts: &Options) -> Plan {
             let tb = &g.tools[b.0 as usize];
             (
                 ta.is_web,
-                std::cmp::Reverse(a.1),
+                std::cmp::Reverse(a.1.score_nc),
+                std::cmp::Reverse(a.1.qual),
+                std::cmp::Reverse(a.1.score),
                 std::cmp::Reverse(ta.priority),
                 ta.total_fields,
                 &ta.id,
             )
                 .cmp(&(
                     tb.is_web,
-                    std::cmp::Reverse(b.1),
+                    std::cmp::Reverse(b.1.score_nc),
+                    std::cmp::Reverse(b.1.qual),
+                    std::cmp::Reverse(b.1.score),
                     std::cmp::Reverse(tb.priority),
                     tb.total_fields,
                     &tb.id,
@@ -406,19 +638,29 @@ pub fn route(g: &FrozenGraph, u: &Understanding, opts: &Options) -> Plan {
 
     // Lines 6-8: project, bind, attach.
     let mut covered: BTreeSet<usize> = BTreeSet::new();
-    for (rank, (ti, score, ei, matches)) in scored.into_iter().enumerate() {
+    let mut qual_met: BTreeSet<usize> = BTreeSet::new();
+    for (rank, (ti, ranked, matches)) in scored.into_iter().enumerate() {
+        let ei = ranked.endpoint;
+        let score = ranked.score;
         let t = &g.tools[ti as usize];
         let e = &t.endpoints[ei as usize];
         let mut reasons: BTreeMap<u32, Vec<FieldReason>> = BTreeMap::new();
         for f in &e.identifiers {
             reasons.entry(*f).or_default().push(FieldReason::Identifier);
         }
+        let mut step_covered: BTreeSet<usize> = BTreeSet::new();
         if let Some(m) = matches.get(&ei) {
-            for (ri, (_, fields)) in m {
-                if !fields.is_empty() {
+            for (ri, hit) in m {
+                if !hit.fields.is_empty() {
                     covered.insert(*ri);
+                    step_covered.insert(*ri);
                 }
-                for (f, why) in fields {
+                for (f, why) in &hit.fields {
+                    for (qi, q) in quals.iter().enumerate() {
+                        if qual_status(g, &e.fields[*f as usize], q) == QualStatus::Match {
+                            qual_met.insert(qi);
+                        }
+                    }
                     let v = reasons.entry(*f).or_default();
                     if !v.contains(why) {
                         v.push(why.clone());
@@ -435,6 +677,38 @@ pub fn route(g: &FrozenGraph, u: &Understanding, opts: &Options) -> Plan {
                                 .entry(*f)
                                 .or_default()
                                 .push(FieldReason::Group { group: gid.clone() });
+                        }
+                    }
+                }
+            }
+            Projection::Core => {
+                // The safety net, only where it is needed: when some requested concept is not
+                // matched on this step (or none is requested), the core fields of the intent's
+                // groups.
+                if step_covered.len() < req.len() || req.is_empty() {
+                    for gid in &groups {
+                        let core = g
+                            .groups
+                            .binary_search_by(|x| x.id.as_str().cmp(gid))
+                            .ok()
+                            .map(|i| &g.groups[i].core);
+                        let (Some(fs), Some(core)) = (e.group_fields.get(gid), core) else {
+                            continue;
+                        };
+                        // A group that declares no core keeps the whole group (the recall
+                        // projection's behaviour; rule group-without-core flags it).
+                        for f in fs {
+                            let fd = &e.fields[*f as usize];
+                            if (core.is_empty() || fd.concepts.iter().any(|c| core.contains(c)))
+                                && !quals
+                                    .iter()
+                                    .any(|q| qual_status(g, fd, q) == QualStatus::Contradict)
+                            {
+                                reasons
+                                    .entry(*f)
+                                    .or_default()
+                                    .push(FieldReason::Group { group: gid.clone() });
+                            }
                         }
                     }
                 }
@@ -458,9 +732,7 @@ pub fn route(g: &FrozenGraph, u: &Understanding, opts: &Options) -> Plan {
                 }
             })
             .collect();
-        let (params, missing, auth, unbound, warnings) = bind_parameters(g, ti, ei, u);
-        plan.warnings.extend(warnings);
-        let why = if has_named {
+        let mut why = if has_named {
             "named in the request".to_string()
         } else {
             format!(
@@ -469,30 +741,77 @@ pub fn route(g: &FrozenGraph, u: &Understanding, opts: &Options) -> Plan {
                 plan.intent.as_deref().unwrap_or("-")
             )
         };
-        plan.steps.push(Step {
-            tool: t.id.clone(),
-            endpoint: e.id.clone(),
-            method: e.method.clone(),
-            url: e.url.clone(),
-            call: e.mcp_tool.as_ref().map(|name| McpCall {
-                name: name.clone(),
-                arguments: params.clone(),
-            }),
-            records: e.records.clone(),
-            params,
-            missing_required: missing,
-            auth,
-            unbound,
-            fields,
-            score,
-            why,
-        });
+        if !quals.is_empty() && !has_named {
+            let wanted: Vec<String> = quals
+                .iter()
+                .map(|q| format!("{} = {}", q.key, q.value))
+                .collect();
+            why.push_str(&format!(
+                "; {} of {} requested qualifier(s) carried ({})",
+                ranked.qual,
+                quals.len(),
+                wanted.join(", ")
+            ));
+        }
+        // Several values of one parameter concept: one step with the list where the tool's
+        // parameter takes one, one step per value otherwise.
+        let (variants, multi) = value_variants(g, ti, ei, u);
+        plan.multi_values.extend(multi);
+        for vu in variants {
+            let (params, missing, auth, unbound, warnings) = bind_parameters(g, ti, ei, &vu);
+            for w in warnings {
+                if !plan.warnings.contains(&w) {
+                    plan.warnings.push(w);
+                }
+            }
+            plan.steps.push(Step {
+                tool: t.id.clone(),
+                endpoint: e.id.clone(),
+                method: e.method.clone(),
+                url: e.url.clone(),
+                call: e.mcp_tool.as_ref().map(|name| McpCall {
+                    name: name.clone(),
+                    arguments: params.clone(),
+                }),
+                records: e.records.clone(),
+                params,
+                missing_required: missing,
+                auth,
+                unbound,
+                fields: fields.clone(),
+                score,
+                why: why.clone(),
+            });
+        }
     }
 
     for (ri, r) in req.iter().enumerate() {
         if !covered.contains(&ri) {
             plan.unmatched_concepts.push(r.text.clone());
         }
+    }
+    for (qi, q) in quals.iter().enumerate() {
+        if qual_met.contains(&qi) {
+            continue;
+        }
+        let reason = if !q.known {
+            format!(
+                "`{}` is not a declared value of qualifier `{}`; no field is known to carry it",
+                q.value, q.key
+            )
+        } else if plan.steps.is_empty() {
+            "no step was planned".to_string()
+        } else {
+            format!(
+                "no planned field carries {} = {}; the concept's fields are projected whatever their {}",
+                q.key, q.value, q.key
+            )
+        };
+        plan.unmatched_qualifiers.push(UnmatchedQualifier {
+            key: q.key.clone(),
+            value: q.value.clone(),
+            reason,
+        });
     }
     plan.status = if plan.steps.is_empty() {
         PlanStatus::NoSuitableTool
@@ -504,6 +823,70 @@ pub fn route(g: &FrozenGraph, u: &Understanding, opts: &Options) -> Plan {
         PlanStatus::Planned
     };
     plan
+}
+
+/// Whether a parameter takes several values in one call: a declared `join` separator or an
+/// array type.
+fn takes_list(p: &crate::artifact::ParamData) -> bool {
+    p.join.is_some() || p.ty.ends_with("[]") || p.ty == "array"
+}
+
+/// The Understandings to bind for one endpoint: one per value of each multi-valued parameter
+/// concept whose parameter on this endpoint takes one value, or the Understanding itself (the
+/// list bound as one value) where the parameter takes a list.
+fn value_variants(
+    g: &FrozenGraph,
+    ti: u32,
+    ei: u32,
+    u: &Understanding,
+) -> (Vec<Understanding>, Vec<MultiValue>) {
+    let e = &g.tools[ti as usize].endpoints[ei as usize];
+    let mut variants = vec![u.clone()];
+    let mut notes = Vec::new();
+    for (concept, value) in &u.parameters {
+        let Some(items) = value.as_array().filter(|a| a.len() > 1) else {
+            continue;
+        };
+        let key = normalise_alias(concept);
+        let ids: Vec<String> = match g.index.alias_to_concept.get(&key) {
+            Some(v) => v.clone(),
+            None => vec![concept.clone()],
+        };
+        let params: Vec<&crate::artifact::ParamData> = ids
+            .iter()
+            .filter_map(|id| g.index.param_postings.get(id))
+            .flatten()
+            .filter(|p| p.tool == ti && p.endpoint == ei)
+            .map(|p| &e.parameters[p.parameter as usize])
+            .collect();
+        if params.is_empty() {
+            continue;
+        }
+        let list = params.iter().all(|p| takes_list(p));
+        notes.push(MultiValue {
+            concept: concept.clone(),
+            values: items.clone(),
+            tool: g.tools[ti as usize].id.clone(),
+            mode: if list {
+                MultiValueMode::List
+            } else {
+                MultiValueMode::StepPerValue
+            },
+        });
+        if !list {
+            variants = variants
+                .into_iter()
+                .flat_map(|v| {
+                    items.iter().map(move |item| {
+                        let mut w = v.clone();
+                        w.parameters.insert(concept.clone(), item.clone());
+                        w
+                    })
+                })
+                .collect();
+        }
+    }
+    (variants, notes)
 }
 
 /// The metadata a plan attaches to a field (unit, conversion factor to the matched concept's canonical unit, source type, licence, provenance).
@@ -589,26 +972,35 @@ fn bind_parameters(g: &FrozenGraph, ti: u32, ei: u32, u: &Understanding) -> Boun
             };
             for p in list.iter().filter(|p| p.tool == ti && p.endpoint == ei) {
                 let param = &e.parameters[p.parameter as usize];
+                // A list is rendered value by value (each through the template) and joined
+                // below where the parameter takes a list; an array-typed parameter renders the
+                // list itself.
+                let items: Vec<&Value> = match value.as_array() {
+                    Some(a) if takes_list(param) && !bind::is_array(param) => a.iter().collect(),
+                    _ => vec![value],
+                };
                 for (bi, b) in param
                     .bind
                     .iter()
                     .enumerate()
                     .filter(|(_, b)| &b.concept == id)
                 {
-                    match bind::render_for(param, b.template.as_ref(), value) {
-                        Ok(v) => {
-                            values.entry(param.name.clone()).or_default().push((bi, v));
-                            for (k, s) in &b.set {
-                                // Companion values of the first binding in declaration order win.
-                                let slot = set.entry(k.clone()).or_insert((bi, s.to_json()));
-                                if bi < slot.0 {
-                                    *slot = (bi, s.to_json());
+                    for item in &items {
+                        match bind::render_for(param, b.template.as_ref(), item) {
+                            Ok(v) => {
+                                values.entry(param.name.clone()).or_default().push((bi, v));
+                                for (k, s) in &b.set {
+                                    // Companion values of the first binding in declaration
+                                    // order win.
+                                    let slot = set.entry(k.clone()).or_insert((bi, s.to_json()));
+                                    if bi < slot.0 {
+                                        *slot = (bi, s.to_json());
+                                    }
                                 }
+                                bound_any = true;
                             }
-                            bound_any = true;
-                        }
-                        Err(msg) => {
-                            warnings.push(format!("{}/{}: {msg}", g.tools[ti as usize].id, e.id))
+                            Err(msg) => warnings
+                                .push(format!("{}/{}: {msg}", g.tools[ti as usize].id, e.id)),
                         }
                     }
                 }

@@ -40,6 +40,20 @@ pub struct Understanding {
     /// `experimental`, `calculated`, `literature`, ... or null.
     #[serde(default)]
     pub source_constraint: Option<String>,
+    /// Field qualifiers the request names, keyed by qualifier key (`{"functional":
+    /// "OptB88vdW"}`, `{"average": "Voigt"}`, `{"temperature": "300 K"}`); keys and values may
+    /// be aliases. Ranking prefers tools whose fields carry them; fields that carry another
+    /// value of the key are left out of the projection.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub qualifiers: BTreeMap<String, String>,
+    /// Tools the user rules out ("not from Materials Project", "other than OQMD"): never
+    /// planned.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub excluded_apis: Vec<String>,
+    /// Why no intent applies when the request is out of scope (an action such as ordering or
+    /// e-mailing, media, live data, weather, calendar); `intent` is then null.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub out_of_scope: Option<String>,
 }
 
 /// Outcome of planning.
@@ -214,6 +228,42 @@ pub struct SkippedTool {
     pub reason: String,
 }
 
+/// A requested qualifier that no field of the planned steps carries (Algorithm 1 then falls back
+/// to the fields of the concept whatever their qualifier).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct UnmatchedQualifier {
+    /// Qualifier key (canonical when the vocabulary knows it).
+    pub key: String,
+    /// Requested value (canonical when the vocabulary knows it).
+    pub value: String,
+    /// Why it is reported.
+    pub reason: String,
+}
+
+/// How a parameter given several values (`formula: [GaN, AlN, InN]`) was planned on one tool.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum MultiValueMode {
+    /// One step per value: the tool's parameter takes one value.
+    StepPerValue,
+    /// One step with the list: the tool's parameter takes a list (declared `join` or an array
+    /// type).
+    List,
+}
+
+/// A parameter concept with several values, and how one tool receives them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct MultiValue {
+    /// Parameter concept (`formula`).
+    pub concept: String,
+    /// The values, in request order.
+    pub values: Vec<serde_json::Value>,
+    /// Tool id.
+    pub tool: String,
+    /// One step per value, or one step with the list.
+    pub mode: MultiValueMode,
+}
+
 /// An executable plan.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Plan {
@@ -239,6 +289,19 @@ pub struct Plan {
     /// [`vocabulary::validate`]); set by [`route_checked`], empty from bare [`route`].
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub not_understood: Vec<NotUnderstood>,
+    /// Tools the request rules out, with the reason ("not from Materials Project").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub excluded_tools: Vec<SkippedTool>,
+    /// Requested qualifiers no planned field carries.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unmatched_qualifiers: Vec<UnmatchedQualifier>,
+    /// Parameters given several values, and per tool whether they became one step per value
+    /// or one list.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub multi_values: Vec<MultiValue>,
+    /// Why the request is out of scope (from the Understanding); the plan is then empty.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub out_of_scope: Option<String>,
     /// Notes from the Understand step and the router.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,

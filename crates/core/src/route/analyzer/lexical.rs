@@ -11,6 +11,7 @@
 //!    bind, and overlap with the intents' example queries. Without evidence the intent is null.
 
 use super::params::{self, Extracted};
+use super::scope;
 use super::{Analysis, Analyzer, AnalyzerError};
 use crate::artifact::{FrozenGraph, MatchKind};
 use crate::model::normalise_alias;
@@ -145,6 +146,73 @@ const ENTITY_PARAMS: &[&str] = &[
     "title",
     "author",
 ];
+
+/// Entity parameters that may carry several values in one question ("GaN, AlN and InN").
+const MULTI_PARAMS: &[&str] = &[
+    "formula",
+    "material_id",
+    "compound_name",
+    "cid",
+    "inchikey",
+    "doi",
+    "arxiv_id",
+    "pmid",
+    "corp_code",
+];
+
+/// Words that, right before a tool's name, rule it out ("not from", "other than", "except",
+/// "excluding", "instead of", "apart from", "without", "avoid").
+fn negated_before(tokens: &[Token], at: usize, floor: usize) -> bool {
+    let from = at.saturating_sub(3).max(floor);
+    let window: Vec<&str> = tokens[from..at].iter().map(|t| t.norm.as_str()).collect();
+    window.iter().enumerate().any(|(k, w)| {
+        let next = window.get(k + 1).copied();
+        match *w {
+            "not" | "except" | "excluding" | "exclude" | "excludes" | "without" | "avoid"
+            | "avoiding" | "besides" | "nor" => true,
+            "other" | "rather" => next == Some("than"),
+            "instead" => next == Some("of"),
+            "apart" | "aside" => next == Some("from"),
+            "no" => next.is_none_or(|n| n == "data" || n == "values"),
+            _ => false,
+        }
+    })
+}
+
+/// Korean negation after a tool's name ("Materials Project 말고", "MP 제외", "OQMD 빼고").
+fn negated_after_ko(tokens: &[Token], last: usize) -> bool {
+    const KO_EXCLUDE: &[&str] = &["말고", "제외", "빼고", "아닌", "대신"];
+    let own = &tokens[last].norm;
+    KO_EXCLUDE.iter().any(|n| own.ends_with(n))
+        || tokens
+            .get(last + 1)
+            .is_some_and(|t| KO_EXCLUDE.iter().any(|n| t.norm.starts_with(n)))
+}
+
+/// A temperature written as `300 K` / `300K` / `298.15 K`, normalised to `300 K`.
+fn temperature(query: &str) -> Option<String> {
+    static RE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let re = RE.get_or_init(|| regex::Regex::new(r"\b(\d{1,4}(?:\.\d+)?)\s?K\b").expect("regex"));
+    re.captures(query)
+        .and_then(|c| c.get(1))
+        .map(|m| format!("{} K", m.as_str()))
+}
+
+/// How an entity is described in the Understand step's note.
+fn entity_phrase(e: &Extracted) -> String {
+    let v = match &e.value {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    match e.concept {
+        "formula" => format!("`{v}`, a chemical formula (a crystalline material)"),
+        "material_id" => format!("`{v}`, a materials-database id"),
+        "compound_name" | "cid" | "inchikey" | "smiles" => format!("`{v}`, a molecule"),
+        "doi" | "arxiv_id" | "pmid" => format!("`{v}`, a paper identifier"),
+        "corp_code" => format!("`{v}`, a company (DART corporate code)"),
+        other => format!("`{v}` ({})", other.replace('_', " ")),
+    }
+}
 
 const NEGATIONS: &[&str] = &[
     "not", "no", "without", "rather", "instead", "except", "never",
@@ -323,6 +391,18 @@ impl Lexical<'_> {
     pub fn analyse(&self, query: &str) -> Analysis {
         let g = self.g;
         let query: String = query.nfkc().collect();
+        // Requests no data tool can serve (actions, media, live data, weather, e-mail,
+        // calendars) get no intent, with the reason.
+        if let Some(o) = scope::out_of_scope(&query) {
+            let reason = o.reason();
+            return Analysis {
+                understanding: Understanding {
+                    out_of_scope: Some(reason.clone()),
+                    ..Default::default()
+                },
+                warnings: vec![format!("out of scope: {reason}")],
+            };
+        }
         let mut extracted: Vec<Extracted> = params::extract(&query);
         // "indexed by OpenAlex": a tool's name after `by` is not an author.
         extracted.retain(|e| {
@@ -346,6 +426,8 @@ impl Lexical<'_> {
         let mut tools: Vec<u32> = Vec::new();
         let mut concepts: Vec<(String, Vec<String>, bool)> = Vec::new(); // (text, concept ids, field alias)
         let mut used = vec![false; tokens.len()];
+        let mut excluded: Vec<u32> = Vec::new();
+        let mut last_tool_end = 0usize;
         let mut i = 0;
         while i < tokens.len() {
             if consumed(&tokens[i]) {
@@ -360,7 +442,14 @@ impl Lexical<'_> {
                     continue;
                 }
                 if let Some((t, _)) = self.lookup(&g.index.tool_names, span) {
-                    if !tools.contains(t) {
+                    let negated = negated_before(&tokens, i, last_tool_end)
+                        || negated_after_ko(&tokens, i + len - 1);
+                    last_tool_end = i + len;
+                    if negated {
+                        if !excluded.contains(t) {
+                            excluded.push(*t);
+                        }
+                    } else if !tools.contains(t) {
                         tools.push(*t);
                     }
                     used[i..i + len].iter_mut().for_each(|u| *u = true);
@@ -410,6 +499,49 @@ impl Lexical<'_> {
             }
             if !advanced {
                 i += 1;
+            }
+        }
+
+        // Field qualifiers: values of the qualifier vocabulary anywhere outside tool names and
+        // identifiers (inside a concept's words too: "electron effective mass", "n-type
+        // Seebeck"), longest first; temperatures written as `300 K`.
+        let mut qualifiers: BTreeMap<String, String> = BTreeMap::new();
+        if !g.index.qualifier_values.is_empty() {
+            let tool_token = |k: usize| {
+                (0..tokens.len()).any(|a| {
+                    (a + 1..=tokens.len().min(a + self.max_words)).any(|b| {
+                        a <= k && k < b && self.lookup(&g.index.tool_names, &tokens[a..b]).is_some()
+                    })
+                })
+            };
+            let mut k = 0;
+            while k < tokens.len() {
+                let mut step = 1;
+                if !consumed(&tokens[k]) && !tool_token(k) {
+                    let max = self.max_words.min(tokens.len() - k);
+                    for len in (1..=max).rev() {
+                        let span = &tokens[k..k + len];
+                        if span.iter().any(consumed) {
+                            continue;
+                        }
+                        if let Some((refs, _)) = self.lookup(&g.index.qualifier_values, span)
+                            && let Some(r) = refs.first()
+                        {
+                            qualifiers
+                                .entry(r.key.clone())
+                                .or_insert_with(|| r.value.clone());
+                            step = len;
+                            break;
+                        }
+                    }
+                }
+                k += step;
+            }
+            if let Some(key) = g.index.qualifier_keys.get("temperature")
+                && !qualifiers.contains_key(key)
+                && let Some(t) = temperature(&query)
+            {
+                qualifiers.insert(key.clone(), t);
             }
         }
 
@@ -533,15 +665,60 @@ impl Lexical<'_> {
                 best = Some((score, breadth, ii));
             }
         }
-        let intent = best
+        let mut intent = best
             .filter(|(s, _, _)| *s >= 1.5 || (entity && *s > 0.0))
             .map(|(_, _, ii)| &g.intents[ii]);
+        // A question that names only an entity ("pyrite?", "LiPF6", "caffeine", a DOI): the
+        // intent declared for that kind of entity, when nothing else in the question points
+        // elsewhere (no concept, no tool, no source cue, no two words of an intent's examples).
+        let mut entity_note = None;
+        let strong_words = (0..g.intents.len())
+            .any(|ii| query_words.intersection(&self.intent_words[ii]).count() >= 2);
+        if concepts.is_empty()
+            && tools.is_empty()
+            && source_constraint.is_none()
+            && !strong_words
+            && let Some((e, it)) = extracted.iter().find_map(|e| {
+                g.intents
+                    .iter()
+                    .find(|i| i.entities.iter().any(|c| c == e.concept))
+                    .map(|it| (e, it))
+            })
+        {
+            entity_note = Some(format!(
+                "the question names only {}: intent `{}`, the intent declared for questions about a {}",
+                entity_phrase(e),
+                it.id,
+                e.concept.replace('_', " ")
+            ));
+            intent = Some(it);
+        }
 
         let mut u = Understanding {
             intent: intent.map(|i| i.id.clone()),
             ..Default::default()
         };
         let mut warnings = Vec::new();
+        if let Some(n) = entity_note {
+            warnings.push(n);
+        }
+        u.excluded_apis = excluded
+            .iter()
+            .map(|t| g.tools[*t as usize].id.clone())
+            .collect();
+        if intent.is_some() || !tools.is_empty() {
+            u.qualifiers = qualifiers;
+        }
+        // Several values of one entity parameter ("GaN, AlN and InN") become a list.
+        let mut multi: BTreeMap<&str, Vec<serde_json::Value>> = BTreeMap::new();
+        for e in &extracted {
+            if MULTI_PARAMS.contains(&e.concept) {
+                let v = multi.entry(e.concept).or_default();
+                if !v.contains(&e.value) {
+                    v.push(e.value.clone());
+                }
+            }
+        }
         if let Some(it) = intent {
             let ii = g.intents.iter().position(|x| x.id == it.id).unwrap_or(0);
             for (text, ids, field_alias) in &concepts {
@@ -569,6 +746,12 @@ impl Lexical<'_> {
                 u.parameters
                     .entry(e.concept.to_string())
                     .or_insert_with(|| e.value.clone());
+            }
+            for (c, vs) in &multi {
+                if vs.len() > 1 {
+                    u.parameters
+                        .insert(c.to_string(), serde_json::Value::Array(vs.clone()));
+                }
             }
             // Free-text parameters the intent's tools take.
             let binds = |c: &str| self.intent_params[ii].contains(c);
@@ -834,9 +1017,13 @@ mod tests {
     }
 
     #[test]
-    fn one_formula_per_understanding() {
-        // Parameters hold one value each: the first formula is the one bound.
+    fn several_formulas_become_a_list() {
+        // Several values of one entity parameter are kept, in query order.
         let u = understand("Compare the band gaps of ZnO, GaN and SiC");
-        assert_eq!(u.parameters.get("formula"), Some(&json!("ZnO")), "{u:?}");
+        assert_eq!(
+            u.parameters.get("formula"),
+            Some(&json!(["ZnO", "GaN", "SiC"])),
+            "{u:?}"
+        );
     }
 }

@@ -5,6 +5,7 @@ pub mod lexical;
 pub mod llm;
 pub mod names;
 pub mod params;
+pub mod scope;
 
 use super::Understanding;
 

@@ -214,7 +214,22 @@ pub fn extract(query: &str) -> Vec<Extracted> {
             return;
         }
         used.push((s, e));
-        if !out.iter().any(|x| x.concept == concept) {
+        // Entity concepts keep every distinct value ("GaN, AlN and InN"); others the first.
+        let multi = matches!(
+            concept,
+            "formula"
+                | "material_id"
+                | "doi"
+                | "cid"
+                | "inchikey"
+                | "arxiv_id"
+                | "pmid"
+                | "corp_code"
+        );
+        if !out
+            .iter()
+            .any(|x| x.concept == concept && (!multi || x.value == value))
+        {
             out.push(Extracted {
                 concept,
                 value,

@@ -1,0 +1,206 @@
+//! Held-out-style questions (written for issue 18, not taken from the development set), one
+//! table per behaviour, each asserting the exact plan the lexical Understand step and
+//! Algorithm 1 give on the shipped inventory: out-of-scope requests, negated tools, several
+//! entities, field qualifiers, and entity-only questions.
+
+use schemarouter::artifact::{self, FrozenGraph};
+use schemarouter::lint::check_path;
+use schemarouter::route::analyzer::lexical::Lexical;
+use schemarouter::route::{Options, Plan, route};
+use serde_json::{Value, json};
+use std::path::Path;
+use std::sync::OnceLock;
+
+fn shipped() -> &'static FrozenGraph {
+    static G: OnceLock<FrozenGraph> = OnceLock::new();
+    G.get_or_init(|| {
+        let c = check_path(Path::new(".")).unwrap();
+        assert!(!c.has_errors(), "{:?}", c.diagnostics);
+        artifact::build::compile(&c.project, &c.index, &c.units)
+    })
+}
+
+fn plan(q: &str) -> (Plan, Vec<String>) {
+    let a = Lexical::new(shipped()).analyse(q);
+    (
+        route(shipped(), &a.understanding, &Options::default()),
+        a.warnings,
+    )
+}
+
+/// The plan's steps as (tool, params, non-identifier fields).
+fn steps(p: &Plan) -> Value {
+    Value::Array(
+        p.steps
+            .iter()
+            .map(|s| {
+                json!([
+                    s.tool,
+                    s.params,
+                    s.fields
+                        .iter()
+                        .filter(|f| !f.identifier)
+                        .map(|f| f.name.clone())
+                        .collect::<Vec<_>>()
+                ])
+            })
+            .collect(),
+    )
+}
+
+#[test]
+fn out_of_scope_requests_get_an_empty_plan_with_the_reason() {
+    for (q, reason) in [
+        (
+            "Order 50 g of lithium hexafluorophosphate from Sigma-Aldrich",
+            "an action request (`order`): the inventory's tools only retrieve data, none carries out actions",
+        ),
+        (
+            "Can you post the band gap of ZnO to our Slack channel?",
+            "an action request (`post`): the inventory's tools only retrieve data, none carries out actions",
+        ),
+        (
+            "Show me a picture of a bismuth crystal",
+            "a media request (`picture`): no tool returns pictures, video or audio",
+        ),
+        (
+            "What is the current share price of LG Chem?",
+            "a live-data request (`share price`): no tool serves real-time prices, sensor readings or news",
+        ),
+        (
+            "Will it snow in Busan this weekend?",
+            "a weather request (`snow`): no tool serves weather data",
+        ),
+        (
+            "Put the DFT group meeting in my calendar for Monday",
+            "a calendar request (`calendar`): no tool manages calendars or reminders",
+        ),
+    ] {
+        let (p, _) = plan(q);
+        assert_eq!(steps(&p), json!([]), "{q}");
+        assert_eq!(p.out_of_scope.as_deref(), Some(reason), "{q}");
+        assert_eq!(p.intent, None, "{q}");
+    }
+}
+
+#[test]
+fn negated_tools_are_excluded_and_listed() {
+    for (q, excluded, want) in [
+        (
+            "What is the band gap of ZnO, but not from the Materials Project?",
+            "materials_project",
+            json!([["oqmd", {"composition": "ZnO"}, ["band_gap"]]]),
+        ),
+        (
+            "Formation energy of TiO2 from any database other than OQMD",
+            "oqmd",
+            json!([["materials_project", {"formula": "TiO2"}, ["formation_energy_per_atom"]]]),
+        ),
+        (
+            "Bulk modulus of SiC excluding AFLOW",
+            "aflow",
+            json!([["materials_project", {"formula": "SiC"}, ["bulk_modulus.vrh"]]]),
+        ),
+    ] {
+        let (p, _) = plan(q);
+        assert_eq!(steps(&p), want, "{q}");
+        assert_eq!(p.excluded_tools.len(), 1, "{q}");
+        assert_eq!(p.excluded_tools[0].requested, excluded, "{q}");
+        assert_eq!(
+            p.excluded_tools[0].reason, "ruled out by the request",
+            "{q}"
+        );
+    }
+}
+
+#[test]
+fn several_entities_give_a_list_or_one_step_per_value() {
+    // Materials Project's `formula` takes a comma-separated list: one step.
+    let (p, _) = plan("Band gaps of GaN, AlN and InN");
+    assert_eq!(
+        steps(&p),
+        json!([["materials_project", {"formula": "GaN,AlN,InN"}, ["band_gap"]]])
+    );
+    assert_eq!(
+        serde_json::to_value(&p.multi_values).unwrap(),
+        json!([{"concept": "formula", "values": ["GaN", "AlN", "InN"], "tool": "materials_project", "mode": "list"}])
+    );
+    // JARVIS's OPTIMADE filter takes one formula: one step per value.
+    let (p, _) = plan("Exfoliation energies of MoS2 and WSe2");
+    assert_eq!(
+        steps(&p),
+        json!([
+            ["jarvis_dft", {"filter": "chemical_formula_reduced=\"MoS2\""}, ["exfoliation_energy"]],
+            ["jarvis_dft", {"filter": "chemical_formula_reduced=\"Se2W\""}, ["exfoliation_energy"]]
+        ])
+    );
+    assert_eq!(
+        serde_json::to_value(&p.multi_values).unwrap(),
+        json!([{"concept": "formula", "values": ["MoS2", "WSe2"], "tool": "jarvis_dft", "mode": "step_per_value"}])
+    );
+}
+
+#[test]
+fn qualifiers_pick_the_tool_and_the_field() {
+    for (q, want) in [
+        (
+            "TBmBJ band gap of Si",
+            json!([["jarvis_dft", {"filter": "chemical_formula_reduced=\"Si\""}, ["mbj_bandgap"]]]),
+        ),
+        (
+            "mBJ gap of GaAs",
+            json!([["jarvis_dft", {"filter": "chemical_formula_reduced=\"AsGa\""}, ["mbj_bandgap"]]]),
+        ),
+        (
+            "HSE06 band gap of TiO2",
+            json!([["jarvis_dft", {"filter": "chemical_formula_reduced=\"O2Ti\""}, ["hse_gap"]]]),
+        ),
+        (
+            "p-type Seebeck coefficient of SnSe",
+            json!([["jarvis_dft", {"filter": "chemical_formula_reduced=\"SeSn\""}, ["p-Seebeck"]]]),
+        ),
+        (
+            "Heat capacity of Al at 300 K from AFLOW",
+            json!([["aflow", {"nspecies": 1, "species": "Al"}, ["agl_heat_capacity_Cp_300K"]]]),
+        ),
+    ] {
+        let (p, _) = plan(q);
+        assert_eq!(steps(&p), want, "{q}");
+        assert_eq!(p.unmatched_qualifiers, vec![], "{q}");
+    }
+    // A qualifier no planned field carries is reported.
+    let (p, _) = plan("Voigt-averaged shear modulus of MgO from the Materials Project");
+    assert_eq!(
+        steps(&p),
+        json!([["materials_project", {"formula": "MgO"}, ["shear_modulus.vrh"]]])
+    );
+    assert_eq!(
+        serde_json::to_value(&p.unmatched_qualifiers).unwrap(),
+        json!([{"key": "average", "value": "Voigt", "reason": "no planned field carries average = Voigt; the concept's fields are projected whatever their average"}])
+    );
+}
+
+#[test]
+fn entity_only_questions_go_by_the_kind_of_entity() {
+    for (q, want, note) in [
+        (
+            "pyrite?",
+            json!([["materials_project", {"formula": "FeS2"}, ["band_gap", "is_metal"]]]),
+            "the question names only `FeS2`, a chemical formula (a crystalline material): intent `electronic_property`, the intent declared for questions about a formula",
+        ),
+        (
+            "titania properties",
+            json!([["materials_project", {"formula": "TiO2"}, ["band_gap", "is_metal"]]]),
+            "the question names only `TiO2`, a chemical formula (a crystalline material): intent `electronic_property`, the intent declared for questions about a formula",
+        ),
+        (
+            "10.1103/PhysRevB.54.11169",
+            json!([["openalex", {"filter": "doi:10.1103/PhysRevB.54.11169"}, ["abstract_inverted_index", "display_name", "doi", "publication_year", "title"]]]),
+            "the question names only `10.1103/PhysRevB.54.11169`, a paper identifier: intent `paper_content`, the intent declared for questions about a doi",
+        ),
+    ] {
+        let (p, warnings) = plan(q);
+        assert_eq!(steps(&p), want, "{q}");
+        assert_eq!(warnings, vec![note.to_string()], "{q}");
+    }
+}
