@@ -149,7 +149,7 @@ async def api(url, token, exp, doc_path):
         expect_error(await post(b'{"question": "x", "k": "two"}'), 400, "invalid_request",
                      "not a valid route request: invalid type: string \"two\", expected u64", "post")
         expect_error(await post(b'{"question": "x", "projection": "some"}'), 400, "invalid_request",
-                     "not a valid route request: unknown variant `some`, expected one of `recall`, `minimal`, `all`", "post")
+                     "not a valid route request: unknown variant `some`, expected one of `core`, `recall`, `minimal`, `all`", "post")
         expect_error(await post(b'{"question": "x", "extra": 1}'), 400, "invalid_request",
                      "not a valid route request: unknown field `extra`", "post")
         expect_error(await post(b'{"understanding": {"intent": 5}}'), 400, "invalid_request",

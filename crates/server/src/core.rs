@@ -200,11 +200,15 @@ impl Snapshot {
     }
 }
 
-/// Field projection names accepted by the API (`recall`, `minimal`, `all`).
+/// Field projection names accepted by the API (`core`, `recall`, `minimal`, `all`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ProjectionName {
-    /// Identifiers, concept matches and the intent's required field groups (the default).
+    /// Identifiers, concept matches and, when a requested concept is not matched (or none is
+    /// requested), the core fields of the intent's groups (the default).
+    Core,
+    /// Identifiers, concept matches and the intent's required field groups (the paper's
+    /// recall-first projection).
     Recall,
     /// Identifiers and concept matches.
     Minimal,
@@ -215,6 +219,7 @@ pub enum ProjectionName {
 impl From<ProjectionName> for Projection {
     fn from(p: ProjectionName) -> Projection {
         match p {
+            ProjectionName::Core => Projection::Core,
             ProjectionName::Recall => Projection::Recall,
             ProjectionName::Minimal => Projection::Minimal,
             ProjectionName::All => Projection::All,
@@ -237,7 +242,7 @@ pub struct RouteRequest {
     #[serde(default)]
     #[schemars(range(min = 1, max = 1000))]
     pub k: Option<u64>,
-    /// Field projection (default `recall`).
+    /// Field projection (default `core`).
     #[serde(default)]
     pub projection: Option<ProjectionName>,
 }
@@ -286,7 +291,7 @@ impl std::fmt::Display for ApiError {
     }
 }
 
-const REQUEST_SHAPE: &str = "send one JSON object: {\"question\": \"...\"} or {\"understanding\": {\"intent\": ..., \"domain_concepts\": [...], \"parameters\": {...}, \"target_apis\": [...], \"source_constraint\": ...}}, optionally with \"k\" (1-1000) and \"projection\" (\"recall\", \"minimal\" or \"all\")";
+const REQUEST_SHAPE: &str = "send one JSON object: {\"question\": \"...\"} or {\"understanding\": {\"intent\": ..., \"domain_concepts\": [...], \"parameters\": {...}, \"target_apis\": [...], \"source_constraint\": ...}}, optionally with \"k\" (1-1000) and \"projection\" (\"core\", \"recall\", \"minimal\" or \"all\")";
 
 /// Parse a route request from a JSON body.
 ///

@@ -54,7 +54,7 @@ pub struct ExplainRequest {
     #[serde(default)]
     #[schemars(range(min = 1, max = 1000))]
     pub k: Option<u64>,
-    /// Field projection (default `recall`).
+    /// Field projection (default `core`).
     #[serde(default)]
     pub projection: Option<super::core::ProjectionName>,
     /// A plan returned by `route` (explained as given).

@@ -467,7 +467,6 @@ impl From<IndexMaps> for Indices {
     }
 }
 
-
 /// The qualifier vocabulary's indices: every key and key alias -> key, every value and value
 /// alias -> (key, value). Self-contained: reads only `p.qualifiers`.
 fn qualifier_indices(p: &Project, ix: &mut IndexMaps) {
