@@ -185,7 +185,7 @@ fn parameter_concepts<'g>(g: &'g FrozenGraph, key: &str) -> impl Iterator<Item =
         .get(&normalise_alias(key))
         .into_iter()
         .flatten()
-        .filter(|id| g.index.param_postings.contains_key(*id))
+        .filter(|id| g.index.param_postings.contains_key(id))
         .map(String::as_str);
     own.into_iter().chain(via)
 }
