@@ -53,7 +53,7 @@ thread_local! {
 }
 
 /// `with` wrapper for `FrozenGraph::tools` in the root archive: the list of [`ToolSpan`]s of
-/// the tools' own archives (written before the root by [`write`]).
+/// the tools' own archives (written before the root by [`write()`]).
 pub struct ToolSpans;
 
 impl ArchiveWith<LazyVec<ToolData>> for ToolSpans {

@@ -4,7 +4,7 @@
 //!
 //! A name the artifact does not know is a [`NotUnderstood`] entry with a "did you mean" drawn from
 //! the artifact's own ids and aliases, and the plan's status becomes
-//! [`PlanStatus::NotUnderstood`](super::PlanStatus::NotUnderstood): a plan never says `planned`
+//! [`super::PlanStatus::NotUnderstood`]: a plan never says `planned`
 //! while part of the request was dropped. A known parameter concept that no planned step binds
 //! turns a `planned` plan `partial`, with a warning naming it.
 
