@@ -256,7 +256,8 @@ impl Scalar {
 
     /// A number written as `raw` (spelled when `raw` is not the canonical spelling).
     pub fn number(value: f64, raw: &str) -> Scalar {
-        if raw == value.to_string() {
+        // Both shortest spellings are canonical: `1` and `1.0` (what serializers write).
+        if raw == value.to_string() || raw == format!("{value:?}") {
             Scalar::Number(value)
         } else {
             Scalar::Spelled(Box::new(Scalar::Number(value)), raw.to_string())
