@@ -644,7 +644,7 @@ impl<'a> Builder<'a> {
 /// The parser gives a collection's start only; for a flow collection (`[a, b]`, `{k: v}`) widen
 /// the span to its closing bracket, so a diagnostic underlines the whole value. Block
 /// collections keep their start (their extent is many lines).
-fn flow_extent(span: Span, kind: &NodeKind, text: &str) -> Span {
+pub(super) fn flow_extent(span: Span, kind: &NodeKind, text: &str) -> Span {
     let (open, close, last_end) = match kind {
         NodeKind::Seq(items) => ('[', ']', items.last().map(|n| n.span.end)),
         NodeKind::Map(entries) => ('{', '}', entries.last().map(|(_, n)| n.span.end)),
@@ -671,7 +671,7 @@ fn flow_extent(span: Span, kind: &NodeKind, text: &str) -> Span {
 }
 
 /// A one-character span at `offset` (or empty at the end of the text).
-fn widen(text: &str, offset: usize) -> Span {
+pub(super) fn widen(text: &str, offset: usize) -> Span {
     let offset = offset.min(text.len());
     let len = text[offset..]
         .chars()
@@ -682,7 +682,7 @@ fn widen(text: &str, offset: usize) -> Span {
 }
 
 /// The `---` line that starts the document containing `offset`, when there is one.
-fn find_document_marker(text: &str, offset: usize) -> Span {
+pub(super) fn find_document_marker(text: &str, offset: usize) -> Span {
     if text.get(offset..).is_some_and(|t| t.starts_with("---")) {
         return Span::new(offset, offset + 3);
     }

@@ -4,7 +4,7 @@
 
 use super::LoadError;
 use super::node::{Key, Node, NodeKind};
-use super::yaml::{clean_message, is_limit_message};
+use super::yaml::{clean_message, find_document_marker, flow_extent, is_limit_message, widen};
 use crate::model::config::Limits;
 use crate::source::Span;
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -179,34 +179,6 @@ fn convert(n: YNode, text: &str) -> Node {
     Node { kind, span }
 }
 
-/// The parser gives a collection's start only; for a flow collection (`[a, b]`, `{k: v}`) widen
-/// the span to its closing bracket, so a diagnostic underlines the whole value. Block
-/// collections keep their start (their extent is many lines).
-fn flow_extent(span: Span, kind: &NodeKind, text: &str) -> Span {
-    let (open, close, last_end) = match kind {
-        NodeKind::Seq(items) => ('[', ']', items.last().map(|n| n.span.end)),
-        NodeKind::Map(entries) => ('{', '}', entries.last().map(|(_, n)| n.span.end)),
-        _ => return span,
-    };
-    let start = span.start as usize;
-    if !text[start.min(text.len())..].starts_with(open) {
-        return span;
-    }
-    let from = last_end.map_or(start + 1, |e| (e as usize).max(start + 1));
-    let Some(rest) = text.get(from..) else {
-        return span;
-    };
-    // After the last item only spaces, line breaks and a trailing comma can come before the
-    // closing bracket.
-    for (i, c) in rest.char_indices() {
-        match c {
-            ' ' | '\t' | '\r' | '\n' | ',' => continue,
-            c if c == close => return Span::new(start, from + i + 1),
-            _ => return span,
-        }
-    }
-    span
-}
 
 /// Parser options: YAML 1.2 core schema (strict booleans, no underscores in numbers), and
 /// budgets derived from the project's `[limits]` so that a file within `max-file-bytes` is never
@@ -306,25 +278,7 @@ fn key_span(text: &str, span: Span) -> Span {
     Span::new(start, start + key.len())
 }
 
-/// A one-character span at `offset` (or empty at the end of the text).
-fn widen(text: &str, offset: usize) -> Span {
-    let offset = offset.min(text.len());
-    let len = text[offset..]
-        .chars()
-        .next()
-        .map(|c| c.len_utf8())
-        .unwrap_or(0);
-    Span::new(offset, offset + len)
-}
 
-/// The `---` line that starts the document containing `offset`, when there is one.
-fn find_document_marker(text: &str, offset: usize) -> Span {
-    let before = &text[..offset.min(text.len())];
-    match before.rfind("---") {
-        Some(i) => Span::new(i, i + 3),
-        None => widen(text, offset),
-    }
-}
 
 /// Parse with duplicate keys passed through (used only to locate the first of two duplicates).
 pub fn parse_passthrough(text: &str) -> Option<Node> {
