@@ -179,7 +179,6 @@ fn convert(n: YNode, text: &str) -> Node {
     Node { kind, span }
 }
 
-
 /// Parser options: YAML 1.2 core schema (strict booleans, no underscores in numbers), and
 /// budgets derived from the project's `[limits]` so that a file within `max-file-bytes` is never
 /// refused by a hidden budget; alias expansion is bounded by `max-aliases` and the replay limits.
@@ -277,8 +276,6 @@ fn key_span(text: &str, span: Span) -> Span {
     let key = text.get(start..end).unwrap_or("").trim_end();
     Span::new(start, start + key.len())
 }
-
-
 
 /// Parse with duplicate keys passed through (used only to locate the first of two duplicates).
 pub fn parse_passthrough(text: &str) -> Option<Node> {
