@@ -179,3 +179,19 @@ fn stats_markdown_is_two_tables() {
     assert_eq!(v["prompt_tokens"], 681);
     assert_eq!(v["nodes"]["Tool"], 16);
 }
+
+#[test]
+fn an_overlong_question_is_a_usage_error() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let q = "band gap of GaN ".repeat(700);
+    let out = bin()
+        .current_dir(root)
+        .args(["route", "--artifact", "build/graph.json", &q])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr),
+        "error: the query is 11200 characters long; `route` takes one question of at most 10000 characters\nhelp: ask one question at a time (a routed question is a sentence or two, not a document)\n"
+    );
+}

@@ -542,3 +542,35 @@ fn dangling_references() {
         assert!(c.contains(needle), "missing {needle} in\n{c}");
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn a_fifo_among_the_declarations_is_skipped_not_read() {
+    let dir = project(&[]);
+    let fifo = dir.path().join("schemas/pipe.yaml");
+    let status = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = concise(dir.path());
+    assert_eq!(
+        out.lines().next().unwrap(),
+        "schemas/pipe.yaml:1:1: info[SR011/ignored-file] `schemas/pipe.yaml` is not a regular file (a FIFO, socket or device) and was not read (help: declaration files are regular files; remove it or replace it with a copy of the file)"
+    );
+}
+
+#[test]
+fn control_characters_in_declarations_reach_the_terminal_escaped() {
+    // An imported name is untrusted: ESC and BEL would retitle the window or clear the screen.
+    let tool = BASE_TOOL.replace(
+        "{name: id,",
+        "{name: \"x\\e]0;owned\\a\\e[2J\", type: string}\n      - {name: id,",
+    );
+    let dir = project(&[("schemas/base.yaml", tool.as_bytes())]);
+    let c = concise(dir.path());
+    let h = human(dir.path());
+    assert!(!c.contains('\u{1b}') && !c.contains('\u{7}'), "{c}");
+    assert!(!h.contains('\u{1b}') && !h.contains('\u{7}'), "{h}");
+    assert!(c.contains("x\\u{1b}]0;owned\\u{7}\\u{1b}[2J"), "{c}");
+}

@@ -120,6 +120,16 @@ pub fn run_route(mut args: RouteArgs) -> u8 {
             );
             return super::EXIT_USAGE;
         }
+        (None, Some(q)) if q.chars().count() > MAX_QUESTION_CHARS => {
+            eprintln!(
+                "error: the query is {} characters long; `route` takes one question of at most {MAX_QUESTION_CHARS} characters",
+                q.chars().count()
+            );
+            eprintln!(
+                "help: ask one question at a time (a routed question is a sentence or two, not a document)"
+            );
+            return super::EXIT_USAGE;
+        }
         (None, Some(q)) => {
             let mut tried: Option<String> = None;
             let result = match (&args.llm_url, &args.llm_model) {
@@ -205,6 +215,10 @@ pub fn run_route(mut args: RouteArgs) -> u8 {
     super::drop_in_background(g);
     0
 }
+
+/// The longest question `route` accepts, in characters: the lexical Understand step is meant for a
+/// sentence or two, and its cost grows faster than the length.
+const MAX_QUESTION_CHARS: usize = 10_000;
 
 const UNDERSTANDING_HELP: &str = "an Understanding is one JSON object: {\"intent\": <intent id or null>, \"domain_concepts\": [...], \"parameters\": {...}, \"target_apis\": [...], \"source_constraint\": <source type or null>} (`schemarouter schema understanding`)";
 

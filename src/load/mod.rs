@@ -484,6 +484,20 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
     let mut plans = Vec::new();
     let mut total: u64 = 0;
     for (name, path, kind) in found {
+        if !path.is_file() {
+            // A FIFO, socket or device: reading it could block for ever or never end.
+            let d = Diagnostic::new(
+                codes::IGNORED_FILE.0,
+                codes::IGNORED_FILE.1,
+                Severity::Warning,
+                format!(
+                    "`{name}` is not a regular file (a FIFO, socket or device) and was not read"
+                ),
+            )
+            .help("declaration files are regular files; remove it or replace it with a copy of the file");
+            plans.push(Plan::Skip(name, path, kind, d));
+            continue;
+        }
         let Some(format) = Format::from_path(&path) else {
             let d = Diagnostic::new(
                 codes::IGNORED_FILE.0,
@@ -732,7 +746,26 @@ fn read_and_parse(
     Vec<yaml::AliasUse>,
     Result<Parsed, ReadFailure>,
 ) {
-    let bytes = match std::fs::read(path) {
+    // Read at most one byte past the limit: a file that grew after it was measured (or that
+    // never ends) is refused rather than read whole.
+    let read = std::fs::File::open(path).and_then(|f| {
+        use std::io::Read;
+        let mut bytes = Vec::new();
+        f.take(limits.max_file_bytes.saturating_add(1))
+            .read_to_end(&mut bytes)?;
+        Ok(bytes)
+    });
+    let bytes = match read {
+        Ok(b) if b.len() as u64 > limits.max_file_bytes => {
+            return (
+                None,
+                Vec::new(),
+                Err(ReadFailure::Io(format!(
+                    "it grew past the limit of {} bytes ([limits] max-file-bytes) while being read",
+                    limits.max_file_bytes
+                ))),
+            );
+        }
         Ok(b) => b,
         Err(e) => return (None, Vec::new(), Err(ReadFailure::Io(e.to_string()))),
     };

@@ -11,16 +11,24 @@ pub fn render(diags: &[Diagnostic], sources: &SourceMap) -> String {
         match &d.primary {
             Some(l) => {
                 let p = Position::resolve(l, sources);
-                out.push_str(&format!("{}:{}:{}: ", p.file, p.line, p.column));
+                out.push_str(&format!(
+                    "{}:{}:{}: ",
+                    super::terminal_safe(&p.file),
+                    p.line,
+                    p.column
+                ));
             }
             None => out.push_str("<project>: "),
         }
         out.push_str(&format!(
             "{}[{}/{}] {}",
-            d.severity, d.code, d.name, d.message
+            d.severity,
+            d.code,
+            d.name,
+            super::terminal_safe(&d.message)
         ));
         if let Some(h) = &d.help {
-            out.push_str(&format!(" (help: {h})"));
+            out.push_str(&format!(" (help: {})", super::terminal_safe(h)));
         }
         out.push('\n');
     }

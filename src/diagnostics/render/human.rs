@@ -36,6 +36,9 @@ fn bare_cr_as_lf(text: &str) -> String {
     for (i, c) in text.char_indices() {
         if c == '\r' && b.get(i + 1) != Some(&b'\n') {
             out.push('\n');
+        } else if super::is_unsafe_control(c) {
+            // Same byte length, so spans stay put: `?` for one-byte controls, `¿` for C1.
+            out.push(if c.len_utf8() == 1 { '?' } else { '¿' });
         } else {
             out.push(c);
         }
@@ -77,7 +80,7 @@ impl FileView {
         let shift = if f.text.starts_with('\u{feff}') { 3 } else { 0 };
         let (line, col) = f.line_col(label.span.start as usize);
         FileView {
-            name: format!("{}:{line}:{col}", f.name),
+            name: format!("{}:{line}:{col}", super::terminal_safe(&f.name)),
             text: texts.get(sources, label.file),
             shift,
         }
@@ -168,7 +171,7 @@ fn label_text(l: &Label) -> Option<String> {
     if l.message.is_empty() {
         None
     } else {
-        Some(l.message.clone())
+        Some(super::terminal_safe(&l.message).into_owned())
     }
 }
 
@@ -186,10 +189,13 @@ fn far_apart(text: &str, a: &Label, b: &Label) -> bool {
 
 fn build(d: &Diagnostic, sources: &SourceMap, texts: &Texts) -> Report {
     let mut report = Report {
-        message: d.message.clone(),
+        message: super::terminal_safe(&d.message).into_owned(),
         code: format!("{}({})", d.code, d.name),
         severity: miette_severity(d.severity),
-        help: d.help.clone(),
+        help: d
+            .help
+            .as_deref()
+            .map(|h| super::terminal_safe(h).into_owned()),
         source: None,
         labels: Vec::new(),
         related: Vec::new(),
@@ -213,7 +219,7 @@ fn build(d: &Diagnostic, sources: &SourceMap, texts: &Texts) -> Report {
                 message: if s.message.is_empty() {
                     "related location".to_string()
                 } else {
-                    s.message.clone()
+                    super::terminal_safe(&s.message).into_owned()
                 },
                 code: String::new(),
                 severity: miette::Severity::Advice,

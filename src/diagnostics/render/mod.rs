@@ -77,3 +77,42 @@ pub fn render(
         OutputFormat::Junit => junit::render(diags, sources),
     }
 }
+
+/// `text` safe to print on a terminal: control characters (other than line feed and tab), which
+/// could move the cursor, retitle the window or clear the screen when a declaration carries them
+/// (an imported name is untrusted input), are shown as `\u{1b}`-style escapes.
+pub(crate) fn terminal_safe(text: &str) -> std::borrow::Cow<'_, str> {
+    let unsafe_here = |c: char| is_unsafe_control(c) || c == '\r';
+    if !text.chars().any(unsafe_here) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if unsafe_here(c) {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// A control character that must not reach a terminal raw (C0 but line feed, tab and carriage
+/// return, which file text uses as line ends; DEL; C1).
+pub(crate) fn is_unsafe_control(c: char) -> bool {
+    (c.is_control() && c != '\n' && c != '\t' && c != '\r') || c == '\u{7f}'
+}
+
+#[cfg(test)]
+mod terminal_tests {
+    use super::*;
+
+    #[test]
+    fn control_characters_are_escaped() {
+        assert_eq!(terminal_safe("plain\ttext\n"), "plain\ttext\n");
+        assert_eq!(
+            terminal_safe("x\u{1b}]0;pwned\u{7}\u{1b}[2J\u{9b}"),
+            "x\\u{1b}]0;pwned\\u{7}\\u{1b}[2J\\u{9b}"
+        );
+    }
+}
