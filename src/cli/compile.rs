@@ -291,7 +291,8 @@ pub fn run_compile(args: CompileArgs) -> u8 {
         }
     }
     println!("{}", summary(&compiled, &args.out));
-    super::drop_in_background(compiled);
+    // The process ends right after: leave the artifact to the operating system.
+    std::mem::forget(compiled);
     0
 }
 
