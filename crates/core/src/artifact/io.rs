@@ -379,17 +379,6 @@ fn load_path(path: &Path, skip_graph: bool) -> Result<FrozenGraph, LoadError> {
     if n == 4 && &magic == bin::MAGIC {
         return bin::load_file(&file, !skip_graph);
     }
-    // A JSON artifact is parsed from a read-only map of the file: no copy of hundreds of MB
-    // into fresh memory (at 10,000 tools the copy cost as much system time as the parse).
-    let len = file.metadata().map_err(LoadError::Io)?.len();
-    if len > 0 {
-        // SAFETY: as for `graph.bin` (`bin::load_file`): the map is read-only, `compile`
-        // replaces artifacts by renaming a new file over the old one, and the bytes are
-        // hash-verified while parsed.
-        if let Ok(map) = unsafe { memmap2::Mmap::map(&file) } {
-            return load_bytes_with(&map, skip_graph);
-        }
-    }
     let mut bytes = magic[..n].to_vec();
     file.read_to_end(&mut bytes).map_err(LoadError::Io)?;
     load_bytes_with(&bytes, skip_graph)
