@@ -79,15 +79,19 @@ pub fn run_check(args: CheckArgs) -> u8 {
         ),
     };
     print!("{out}");
-    if checked.io_error {
-        return super::EXIT_USAGE;
-    }
-    let Some(fail) = fail else { return 0 };
-    if checked.diagnostics.iter().any(|d| d.severity >= fail) {
-        1
+    let code = if checked.io_error {
+        super::EXIT_USAGE
     } else {
-        0
-    }
+        match fail {
+            Some(fail) if checked.diagnostics.iter().any(|d| d.severity >= fail) => 1,
+            _ => 0,
+        }
+    };
+    // The process ends right after: freeing the project, its index and its file texts one
+    // allocation at a time would cost more than the rules (4% of the CPU at 10,000 tools).
+    std::mem::forget(out);
+    std::mem::forget(checked);
+    code
 }
 
 /// Arguments of `schemarouter rules`.

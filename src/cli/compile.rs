@@ -299,7 +299,8 @@ pub fn run_compile(mut args: CompileArgs) -> u8 {
         }
     }
     println!("{}", summary(&compiled, &out));
-    super::drop_in_background(compiled);
+    // The process ends right after: leave the artifact to the operating system.
+    std::mem::forget(compiled);
     0
 }
 

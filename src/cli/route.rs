@@ -212,7 +212,8 @@ pub fn run_route(mut args: RouteArgs) -> u8 {
         });
         println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
     }
-    super::drop_in_background(g);
+    // The process ends right after: leave the artifact to the operating system.
+    std::mem::forget(g);
     0
 }
 

@@ -29,6 +29,51 @@ pub struct Context<'a> {
     pub prompt_tokens: Option<usize>,
     /// Kinds of declaration files that failed to load (their declarations are missing).
     pub failed_kinds: std::collections::BTreeSet<crate::model::FileKind>,
+    /// Units already parsed by some rule (several rules read every field's unit).
+    pub unit_cache: UnitMemo,
+}
+
+/// Units parsed once per distinct spelling while the rules run: a field's unit is read by
+/// `invalid-unit`, `unit-conflict`, `convertible-unit`, `missing-unit`, ..., and a large
+/// inventory repeats a few hundred spellings over hundreds of thousands of fields. Shared by
+/// the rules' threads; the result is the same as parsing again.
+#[derive(Default)]
+pub struct UnitMemo {
+    declared: std::sync::RwLock<std::collections::HashMap<String, UnitResult>>,
+    published: std::sync::RwLock<std::collections::HashMap<String, UnitResult>>,
+}
+
+type UnitResult = Result<crate::units::Unit, crate::units::UnitError>;
+
+impl UnitMemo {
+    fn get(
+        map: &std::sync::RwLock<std::collections::HashMap<String, UnitResult>>,
+        s: &str,
+        parse: impl FnOnce() -> UnitResult,
+    ) -> UnitResult {
+        if let Some(r) = map.read().ok().and_then(|m| m.get(s).cloned()) {
+            return r;
+        }
+        let r = parse();
+        if let Ok(mut m) = map.write() {
+            m.insert(s.to_string(), r.clone());
+        }
+        r
+    }
+}
+
+impl Context<'_> {
+    /// [`UnitTable::parse`] of `s` in the project's unit table, parsed once per spelling.
+    pub fn unit(&self, s: &str) -> UnitResult {
+        UnitMemo::get(&self.unit_cache.declared, s, || self.units.parse(s))
+    }
+
+    /// [`UnitTable::parse_published`] of `s`, parsed once per spelling.
+    pub fn published_unit(&self, s: &str) -> UnitResult {
+        UnitMemo::get(&self.unit_cache.published, s, || {
+            self.units.parse_published(s)
+        })
+    }
 }
 
 /// A lint rule. Implementations are unit structs registered in [`registry::RULES`].
@@ -295,6 +340,7 @@ pub fn check_loaded(loaded: crate::load::Loaded) -> Checked {
         units: &units,
         prompt_tokens,
         failed_kinds,
+        unit_cache: UnitMemo::default(),
     };
     let mut load = loaded.diagnostics;
     load.append(&mut unit_diags);

@@ -64,8 +64,9 @@ enum Frame {
         start: usize,
         anchor: usize,
         entries: Vec<(Key, Node)>,
-        /// Key text -> index in `entries` of keys the mapping sets itself.
-        own: HashMap<String, usize>,
+        /// Key text -> index in `entries` of keys the mapping sets itself, built only once the
+        /// mapping is large (a small mapping's keys are found by scanning `entries`).
+        own: Option<HashMap<String, usize>>,
         /// The key waiting for its value.
         key: Option<(Key, bool)>,
         /// Entries received through `<<`, in merge order (earlier wins).
@@ -273,14 +274,39 @@ fn resolve_plain(value: &str, raw: &str) -> NodeKind {
     }
 }
 
+/// Mappings with more entries than this index their keys in a hash map.
+const SCAN_KEYS: usize = 16;
+
+/// Where `key` is among the keys a mapping sets itself (`entries`, before merged entries are
+/// added), building the mapping's key index once it is large.
+fn own_key(
+    entries: &[(Key, Node)],
+    own: &mut Option<HashMap<String, usize>>,
+    key: &str,
+) -> Option<usize> {
+    if own.is_none() && entries.len() > SCAN_KEYS {
+        *own = Some(
+            entries
+                .iter()
+                .enumerate()
+                .map(|(i, (k, _))| (k.text.clone(), i))
+                .collect(),
+        );
+    }
+    match own {
+        Some(index) => index.get(key).copied(),
+        None => entries.iter().position(|(k, _)| k.text == key),
+    }
+}
+
 /// The text a key is compared and reported by.
-fn key_text(node: &Node, text: &str) -> String {
-    match &node.kind {
-        NodeKind::Str(s) => s.clone(),
+fn key_text(node: Node, text: &str) -> String {
+    match node.kind {
+        NodeKind::Str(s) => s,
         NodeKind::Null => "null".to_string(),
         NodeKind::Bool(b) => b.to_string(),
         // Integers in core spelling by value (`0x1F` is `31`), other numbers as written.
-        NodeKind::Int(_, raw) | NodeKind::Float(_, raw) => match parse_int(raw) {
+        NodeKind::Int(_, raw) | NodeKind::Float(_, raw) => match parse_int(&raw) {
             Some(i) => i.to_string(),
             None => text
                 .get(node.span.start as usize..node.span.end as usize)
@@ -446,7 +472,7 @@ impl<'a> Builder<'a> {
                         start: span.start as usize,
                         anchor,
                         entries: Vec::new(),
-                        own: HashMap::new(),
+                        own: None,
                         key: None,
                         merged: Vec::new(),
                         merge_at: None,
@@ -466,16 +492,17 @@ impl<'a> Builder<'a> {
                         start,
                         anchor,
                         mut entries,
-                        own,
                         merged,
                         ..
                     }) => {
                         // Merged entries the mapping does not set itself, after its own.
-                        let mut seen: std::collections::HashSet<String> =
-                            own.keys().cloned().collect();
-                        for (k, v) in merged {
-                            if seen.insert(k.text.clone()) {
-                                entries.push((k, v));
+                        if !merged.is_empty() {
+                            let mut seen: std::collections::HashSet<String> =
+                                entries.iter().map(|(k, _)| k.text.clone()).collect();
+                            for (k, v) in merged {
+                                if seen.insert(k.text.clone()) {
+                                    entries.push((k, v));
+                                }
                             }
                         }
                         self.close(start, anchor, NodeKind::Map(entries))
@@ -501,17 +528,13 @@ impl<'a> Builder<'a> {
                     ..
                 }) => match key.take() {
                     None => {
-                        let text = key_text(&done, self.text);
+                        let is_str = matches!(done.kind, NodeKind::Str(_));
+                        let span = done.span;
+                        let text = key_text(done, self.text);
                         let is_merge = text == "<<"
-                            && matches!(done.kind, NodeKind::Str(_))
-                            && self.text[done.span.start as usize..].starts_with("<<");
-                        *key = Some((
-                            Key {
-                                text,
-                                span: done.span,
-                            },
-                            is_merge,
-                        ));
+                            && is_str
+                            && self.text[span.start as usize..].starts_with("<<");
+                        *key = Some((Key { text, span }, is_merge));
                     }
                     Some((k, true)) => {
                         if let Some(first) = *merge_at {
@@ -525,14 +548,16 @@ impl<'a> Builder<'a> {
                         Self::merge(done, merged)?;
                     }
                     Some((k, false)) => {
-                        if let Some(&i) = own.get(&k.text) {
+                        if let Some(i) = own_key(entries, own, &k.text) {
                             return Err(LoadError::DuplicateKey {
                                 key: k.text,
                                 span: k.span,
                                 first: Some(entries[i].0.span),
                             });
                         }
-                        own.insert(k.text.clone(), entries.len());
+                        if let Some(own) = own {
+                            own.insert(k.text.clone(), entries.len());
+                        }
                         entries.push((k, done));
                     }
                 },

@@ -60,7 +60,7 @@
 use super::alias_collision::target_concept;
 use crate::lint::{Context, DiagnosticExt, Rule, Sink, alias_uses};
 use crate::model::normalise_alias;
-use std::collections::BTreeMap;
+use std::collections::{HashMap, HashSet};
 
 /// See the module documentation.
 pub struct AliasShadowsField;
@@ -68,9 +68,16 @@ pub struct AliasShadowsField;
 impl Rule for AliasShadowsField {
     fn check(&self, ctx: &Context, out: &mut Sink) {
         let p = ctx.project;
-        // normalised name -> fields (tool index, field) with concepts
-        let mut by_name: BTreeMap<String, Vec<(usize, &crate::model::ResponseField)>> =
-            BTreeMap::new();
+        let uses: Vec<_> = alias_uses(p)
+            .into_iter()
+            .filter(|u| !u.implicit && u.field.is_none())
+            .collect();
+        // Only field names some alias text equals can matter (at 10,000 tools that keeps a
+        // few entries instead of every field's name).
+        let texts: HashSet<String> = uses.iter().map(|u| normalise_alias(u.text)).collect();
+        // normalised name -> fields (tool index, field) with concepts, in declaration order
+        let mut by_name: HashMap<String, Vec<(usize, &crate::model::ResponseField)>> =
+            HashMap::new();
         for (ti, t) in p.tools.iter().enumerate() {
             for e in &t.endpoints {
                 for f in &e.fields {
@@ -80,20 +87,16 @@ impl Rule for AliasShadowsField {
                     let full = normalise_alias(&f.name.value);
                     let leaf = f.name.value.rsplit('.').next().unwrap_or("");
                     let leaf = normalise_alias(leaf.trim_end_matches("[]"));
-                    by_name
-                        .entry(full.clone())
-                        .or_default()
-                        .push((ti, &f.value));
-                    if leaf != full {
+                    if leaf != full && texts.contains(&leaf) {
                         by_name.entry(leaf).or_default().push((ti, &f.value));
+                    }
+                    if texts.contains(&full) {
+                        by_name.entry(full).or_default().push((ti, &f.value));
                     }
                 }
             }
         }
-        for u in alias_uses(p) {
-            if u.implicit || u.field.is_some() {
-                continue;
-            }
+        for u in uses {
             let Some(target) = target_concept(ctx, &u) else {
                 continue;
             };

@@ -73,7 +73,7 @@ impl Rule for ConvertibleUnit {
         for c in &p.concepts {
             let id = &c.item.id.value;
             let Some(cu) = &c.item.unit else { continue };
-            let Ok(canonical) = ctx.units.parse(&cu.value) else {
+            let Ok(canonical) = ctx.unit(&cu.value) else {
                 continue;
             };
             let Some(refs) = ctx.index.fields_by_concept.get(id) else {
@@ -82,7 +82,7 @@ impl Rule for ConvertibleUnit {
             for r in refs {
                 let (t, _, f) = index::resolve(p, *r);
                 let Some(u) = &f.unit else { continue };
-                let Ok(unit) = ctx.units.parse(&u.value) else {
+                let Ok(unit) = ctx.unit(&u.value) else {
                     continue;
                 };
                 if unit.canonical == canonical.canonical {

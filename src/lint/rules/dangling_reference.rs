@@ -48,12 +48,13 @@ fn missing<T>(
     id: &crate::model::Sp<String>,
     table: &BTreeMap<String, T>,
     file: FileId,
-    whose: &str,
+    whose: &dyn Fn() -> String,
     out: &mut Sink,
 ) {
     if table.contains_key(&id.value) {
         return;
     }
+    let whose = whose();
     let help = match did_you_mean(&id.value, table.keys().map(String::as_str)) {
         Some(c) => format!(
             "did you mean `{c}`? Otherwise declare {kind} `{}`",
@@ -85,7 +86,7 @@ impl Rule for DanglingReference {
         for t in &p.tools {
             for e in &t.endpoints {
                 for f in &e.fields {
-                    let whose = format!("field `{}`", f.name.value);
+                    let whose = || format!("field `{}`", f.name.value);
                     for g in &f.groups {
                         missing("group", g, &ix.groups, t.file, &whose, out);
                     }
@@ -94,7 +95,7 @@ impl Rule for DanglingReference {
                     }
                 }
                 for param in &e.parameters {
-                    let whose = format!("parameter `{}`", param.name.value);
+                    let whose = || format!("parameter `{}`", param.name.value);
                     for b in &param.bind {
                         missing("concept", &b.concept, &ix.concepts, t.file, &whose, out);
                     }
@@ -102,7 +103,7 @@ impl Rule for DanglingReference {
             }
         }
         for i in &p.intents {
-            let whose = format!("intent `{}`", i.item.id.value);
+            let whose = || format!("intent `{}`", i.item.id.value);
             for g in &i.item.required_groups {
                 missing("group", g, &ix.groups, i.file, &whose, out);
             }

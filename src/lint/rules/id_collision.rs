@@ -68,6 +68,10 @@ fn check<'a>(
 }
 
 fn nfc(s: &str) -> String {
+    // ASCII text is already in NFC.
+    if s.is_ascii() {
+        return s.to_string();
+    }
     s.nfc().collect()
 }
 

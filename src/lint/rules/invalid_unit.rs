@@ -44,9 +44,9 @@ fn check(
     out: &mut Sink,
 ) {
     let r = if published {
-        ctx.units.parse_published(&unit.value)
+        ctx.published_unit(&unit.value)
     } else {
-        ctx.units.parse(&unit.value)
+        ctx.unit(&unit.value)
     };
     if let Err(e) = r {
         let span = inner_span(ctx.project, file, unit.span, e.offset, e.len);

@@ -61,7 +61,7 @@ impl Rule for MissingUnit {
         let p = ctx.project;
         for c in &p.concepts {
             let dim = if let Some(u) = &c.item.unit {
-                ctx.units.parse(&u.value).ok().map(|u| (u.dim, u.canonical))
+                ctx.unit(&u.value).ok().map(|u| (u.dim, u.canonical))
             } else if let Some(d) = &c.item.dimension {
                 Dimension::from_name(&d.value).map(|dim| (dim, d.value.clone()))
             } else {

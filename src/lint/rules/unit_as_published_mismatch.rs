@@ -58,7 +58,7 @@ impl Rule for UnitAsPublishedMismatch {
                     let Some(p) = &f.unit_as_published else {
                         continue;
                     };
-                    let Ok(published) = ctx.units.parse_published(&p.value) else {
+                    let Ok(published) = ctx.published_unit(&p.value) else {
                         continue;
                     };
                     let Some(u) = &f.unit else {
@@ -74,7 +74,7 @@ impl Rule for UnitAsPublishedMismatch {
                         .fix(format!("add `unit: {}`", published.canonical));
                         continue;
                     };
-                    let Ok(declared) = ctx.units.parse(&u.value) else {
+                    let Ok(declared) = ctx.unit(&u.value) else {
                         continue;
                     };
                     if match_published(&declared, &published) == PublishedMatch::Mismatch {

@@ -78,8 +78,7 @@ impl Rule for UnitConflict {
             // The concept's own dimension, when declared.
             let declared: Option<(Dimension, String, crate::source::Span)> =
                 if let Some(u) = &c.item.unit {
-                    ctx.units
-                        .parse(&u.value)
+                    ctx.unit(&u.value)
                         .ok()
                         .map(|un| (un.dim, un.canonical.clone(), u.span))
                 } else if let Some(d) = &c.item.dimension {
@@ -95,7 +94,7 @@ impl Rule for UnitConflict {
             for r in refs {
                 let (t, _, f) = index::resolve(p, *r);
                 let Some(u) = &f.unit else { continue };
-                let Ok(unit) = ctx.units.parse(&u.value) else {
+                let Ok(unit) = ctx.unit(&u.value) else {
                     continue;
                 };
                 let tool_file = p.tools[r.tool].file;
