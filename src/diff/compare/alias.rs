@@ -80,7 +80,22 @@ fn field_paths(g: &FrozenGraph) -> BTreeSet<String> {
 }
 
 pub(super) fn aliases(cx: &mut Ctx) {
-    let om = alias_map(&cx.old.graph);
+    // Old targets under the new ids of renamed concepts: a rename re-points no alias.
+    let mut om = alias_map(&cx.old.graph);
+    for t in om.values_mut() {
+        t.concepts = t
+            .concepts
+            .iter()
+            .map(|c| cx.renames.concept(c).to_string())
+            .collect();
+    }
+    // The old id of a renamed concept kept as its alias is reported with the rename.
+    let kept: BTreeSet<(String, String)> = cx
+        .renames
+        .concepts
+        .iter()
+        .map(|(o, n)| (normalise_alias(o), n.clone()))
+        .collect();
     let nm = alias_map(&cx.new.graph);
     let new_fields = field_paths(&cx.new.graph);
     let new_concepts: BTreeSet<&str> = cx
@@ -91,12 +106,12 @@ pub(super) fn aliases(cx: &mut Ctx) {
         .map(|c| c.id.as_str())
         .collect();
     let old_fields = field_paths(&cx.old.graph);
-    let old_concepts: BTreeSet<&str> = cx
+    let old_concepts: BTreeSet<String> = cx
         .old
         .graph
         .concepts
         .iter()
-        .map(|c| c.id.as_str())
+        .map(|c| cx.renames.concept(&c.id).to_string())
         .collect();
     // A target that no longer exists on the new side is reported with the target itself.
     let survives = |t: &Targets| Targets {
@@ -118,6 +133,7 @@ pub(super) fn aliases(cx: &mut Ctx) {
         nm.iter().map(|(k, v)| (k.as_str(), v)),
     ) {
         let e = ent::alias(text);
+        let key = text.to_string();
         let shown = cx
             .new
             .locator
@@ -144,8 +160,14 @@ pub(super) fn aliases(cx: &mut Ctx) {
                 );
             }
             (None, Some(n)) => {
+                if n.concepts
+                    .iter()
+                    .any(|c| kept.contains(&(key.clone(), c.clone())))
+                {
+                    continue;
+                }
                 // The aliases of a new concept (or of a new field) come with it.
-                let known = n.concepts.iter().any(|c| old_concepts.contains(c.as_str()))
+                let known = n.concepts.iter().any(|c| old_concepts.contains(c))
                     || n.fields.iter().any(|f| old_fields.contains(f));
                 if !known {
                     continue;
