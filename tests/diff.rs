@@ -825,3 +825,74 @@ fn renames_together_in_every_format_with_plan_impact() {
         snapshot(name, &render(format, &r, opts));
     }
 }
+
+/// A concept renamed with its old id kept as an alias: understandings naming the old id plan the
+/// same on both sides (dangerous); without the alias they are not understood (breaking). Renames
+/// are found between artifacts too.
+#[test]
+fn renamed_concept_plan_impact_depends_on_the_kept_alias() {
+    let inputs = plans::parse_plans(
+        r#"[{"id": "q", "understanding": {"intent": "electronic_property", "domain_concepts": ["fermi_energy"], "parameters": {"formula": "Si"}}}]"#,
+    )
+    .unwrap();
+    let rename = |aliases: &str| {
+        vec![
+            edit(
+                "aliases/concepts.yaml",
+                FERMI,
+                &format!("  - id: e_fermi\n    unit: eV\n    aliases:\n      en: [{aliases}]\n"),
+            ),
+            edit(
+                "schemas/alpha.yaml",
+                "concepts: [fermi_energy]",
+                "concepts: [e_fermi]",
+            ),
+        ]
+    };
+    let mut summaries = Vec::new();
+    for aliases in ["fermi level, fermi_energy", "fermi level"] {
+        let edits = rename(aliases);
+        let refs: Vec<&Edit> = edits.iter().collect();
+        let (_d, old, new) = pair(&[], &refs);
+        let r = diff::diff_with_plans(&old, &new, &inputs);
+        let impact = r.plan_impact.as_ref().unwrap();
+        summaries.push((
+            r.changes
+                .iter()
+                .map(|c| (c.code, c.class))
+                .collect::<Vec<_>>(),
+            impact
+                .changed
+                .iter()
+                .map(|c| c.summary())
+                .collect::<Vec<_>>(),
+        ));
+        // The same renames between compiled artifacts (no locations).
+        let dir = tempfile::tempdir().unwrap();
+        let (oa, na) = (dir.path().join("old.json"), dir.path().join("new.json"));
+        std::fs::write(&oa, io::to_json_bytes(&old.graph)).unwrap();
+        std::fs::write(&na, io::to_json_bytes(&new.graph)).unwrap();
+        let ao = Side::from_artifact(&oa, "old.json").unwrap();
+        let an = Side::from_artifact(&na, "new.json").unwrap();
+        let fp = |r: &Report| {
+            r.changes
+                .iter()
+                .map(|c| c.fingerprint.clone())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(fp(&diff::diff(&ao, &an)), fp(&r));
+    }
+    assert_eq!(
+        summaries,
+        vec![
+            (
+                vec![("concept-renamed-old-id-kept", Class::Dangerous)],
+                vec![]
+            ),
+            (
+                vec![("concept-renamed", Class::Breaking)],
+                vec!["status planned -> not_understood; +field alpha/summary/band_gap".to_string()]
+            ),
+        ]
+    );
+}
