@@ -26,6 +26,9 @@ pub(crate) struct Ctx<'a> {
     pub new: &'a Side,
     /// Concepts, groups and intents renamed between the sides.
     pub renames: rename::Renames,
+    /// New entity path -> old entity path of renamed entities, so that their other changes are
+    /// located on both sides.
+    pub old_paths: BTreeMap<String, String>,
     /// Changes so far, unsorted.
     pub out: Vec<Change>,
 }
@@ -50,6 +53,14 @@ impl Ctx<'_> {
         self.out.last_mut().expect("just pushed")
     }
 
+    /// The old side's path of an entity (differs for renamed entities).
+    fn old_path<'p>(&'p self, entity: &'p str) -> &'p str {
+        self.old_paths
+            .get(entity)
+            .map(String::as_str)
+            .unwrap_or(entity)
+    }
+
     /// Record a change of one attribute, located at the attribute on both sides.
     fn attr(
         &mut self,
@@ -60,7 +71,7 @@ impl Ctx<'_> {
         new: Option<Value>,
         message: String,
     ) -> &mut Change {
-        let ol = self.old.locator.attr(entity, Some(attr));
+        let ol = self.old.locator.attr(self.old_path(entity), Some(attr));
         let nl = self.new.locator.attr(entity, Some(attr));
         self.emit(code, entity, old, new, message, ol, nl)
     }
@@ -77,7 +88,7 @@ impl Ctx<'_> {
         new: Option<Value>,
         message: String,
     ) -> &mut Change {
-        let ol = self.old.locator.item(entity, attr, item);
+        let ol = self.old.locator.item(self.old_path(entity), attr, item);
         let nl = self.new.locator.item(entity, attr, item);
         self.emit(code, entity, old, new, message, ol, nl)
     }
@@ -263,10 +274,22 @@ pub(crate) fn pairs<'a, T>(
 
 /// Compare two sides; the changes come out sorted (class, entity, code, values).
 pub fn compare(old: &Side, new: &Side) -> Vec<Change> {
+    let renames = rename::find(&old.graph, &new.graph);
+    let mut old_paths = BTreeMap::new();
+    for (kind, map) in [
+        (ent::concept as fn(&str) -> String, &renames.concepts),
+        (ent::group, &renames.groups),
+        (ent::intent, &renames.intents),
+    ] {
+        for (o, n) in map {
+            old_paths.insert(kind(n), kind(o));
+        }
+    }
     let mut cx = Ctx {
         old,
         new,
-        renames: rename::find(&old.graph, &new.graph),
+        renames,
+        old_paths,
         out: Vec::new(),
     };
     tool::tools(&mut cx);

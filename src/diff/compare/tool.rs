@@ -621,6 +621,7 @@ fn fields(cx: &mut Ctx, tp: &ToolPair, e: &str, path: &str, o: &EndpointData, n:
                     ol,
                     nl,
                 );
+                cx.old_paths.insert(ae.clone(), re.clone());
                 field(cx, tp, &ae, &format!("{path}/{}", a.name), r, a);
             }
             None => {
