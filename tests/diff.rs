@@ -612,6 +612,29 @@ fn rename_shapes() -> Vec<(&'static str, Vec<Edit>, Vec<(&'static str, &'static 
         ],
         vec![("concept-renamed", "concept/formula")],
     ));
+    // Concept: renamed, old id kept as an alias, stand-alone aliases (one also naming a field)
+    // re-pointed along: one change.
+    out.push((
+        "concept_rename_old_id_kept_with_field_alias",
+        vec![
+            edit(
+                "aliases/concepts.yaml",
+                "  - id: formation_energy\n    unit: eV/atom\n    aliases:\n      en: [formation enthalpy]\n",
+                "  - id: e_formation\n    unit: eV/atom\n    aliases:\n      en: [formation enthalpy, formation energy]\n",
+            ),
+            edit(
+                "aliases/concepts.yaml",
+                "concept: formation_energy, field:",
+                "concept: e_formation, field:",
+            ),
+            edit(
+                "schemas/alpha.yaml",
+                "concepts: [formation_energy]",
+                "concepts: [e_formation]",
+            ),
+        ],
+        vec![("concept-renamed-old-id-kept", "concept/formation_energy")],
+    ));
     // Concept: two equally good candidates claim no rename.
     out.push((
         "concept_rename_ambiguous",

@@ -89,14 +89,15 @@ pub(super) fn aliases(cx: &mut Ctx) {
             .map(|c| cx.renames.concept(c).to_string())
             .collect();
     }
-    // The old id of a renamed concept kept as its alias is reported with the rename.
-    let kept: BTreeSet<(String, String)> = cx
-        .renames
-        .concepts
-        .iter()
-        .map(|(o, n)| (normalise_alias(o), n.clone()))
-        .collect();
     let nm = alias_map(&cx.new.graph);
+    // On the old side a concept's own id resolves to it. When a renamed concept keeps its old id
+    // as an alias, that text still means the concept: not a change (the rename reports it).
+    for (o, n) in &cx.renames.concepts {
+        let text = normalise_alias(o);
+        if nm.get(&text).is_some_and(|t| t.concepts.contains(n)) {
+            om.entry(text).or_default().concepts.insert(n.clone());
+        }
+    }
     let new_fields = field_paths(&cx.new.graph);
     let new_concepts: BTreeSet<&str> = cx
         .new
@@ -133,7 +134,6 @@ pub(super) fn aliases(cx: &mut Ctx) {
         nm.iter().map(|(k, v)| (k.as_str(), v)),
     ) {
         let e = ent::alias(text);
-        let key = text.to_string();
         let shown = cx
             .new
             .locator
@@ -160,12 +160,6 @@ pub(super) fn aliases(cx: &mut Ctx) {
                 );
             }
             (None, Some(n)) => {
-                if n.concepts
-                    .iter()
-                    .any(|c| kept.contains(&(key.clone(), c.clone())))
-                {
-                    continue;
-                }
                 // The aliases of a new concept (or of a new field) come with it.
                 let known = n.concepts.iter().any(|c| old_concepts.contains(c))
                     || n.fields.iter().any(|f| old_fields.contains(f));
