@@ -293,28 +293,45 @@ fn only(mine: BTreeMap<String, Evidence>, other: &BTreeSet<&str>) -> BTreeMap<St
 
 /// Find the renamed concepts, groups and intents between two graphs.
 pub fn find(old: &FrozenGraph, new: &FrozenGraph) -> Renames {
+    // Evidence is gathered only for a kind with ids on both sides only (the common case of no
+    // removal costs one pass over the ids).
+    let one_sided = |o: &BTreeSet<&str>, n: &BTreeSet<&str>| {
+        o.difference(n).next().is_some() && n.difference(o).next().is_some()
+    };
     let oc: BTreeSet<&str> = old.concepts.iter().map(|c| c.id.as_str()).collect();
     let nc: BTreeSet<&str> = new.concepts.iter().map(|c| c.id.as_str()).collect();
-    let concepts = pair_up_by(
-        &only(concept_evidence(old), &nc),
-        &only(concept_evidence(new), &oc),
-        concept_score,
-    );
+    let concepts = if one_sided(&oc, &nc) {
+        pair_up_by(
+            &only(concept_evidence(old), &nc),
+            &only(concept_evidence(new), &oc),
+            concept_score,
+        )
+    } else {
+        BTreeMap::new()
+    };
     let concept_of = |c: &str| concepts.get(c).cloned().unwrap_or_else(|| c.to_string());
     let same = |c: &str| c.to_string();
     let og: BTreeSet<&str> = old.groups.iter().map(|g| g.id.as_str()).collect();
     let ng: BTreeSet<&str> = new.groups.iter().map(|g| g.id.as_str()).collect();
-    let groups = pair_up(
-        &only(group_evidence(old, &concept_of), &ng),
-        &only(group_evidence(new, &same), &og),
-    );
+    let groups = if one_sided(&og, &ng) {
+        pair_up(
+            &only(group_evidence(old, &concept_of), &ng),
+            &only(group_evidence(new, &same), &og),
+        )
+    } else {
+        BTreeMap::new()
+    };
     let group_of = |g: &str| groups.get(g).cloned().unwrap_or_else(|| g.to_string());
     let oi: BTreeSet<&str> = old.intents.iter().map(|i| i.id.as_str()).collect();
     let ni: BTreeSet<&str> = new.intents.iter().map(|i| i.id.as_str()).collect();
-    let intents = pair_up(
-        &only(intent_evidence(old, &group_of, &concept_of), &ni),
-        &only(intent_evidence(new, &same, &same), &oi),
-    );
+    let intents = if one_sided(&oi, &ni) {
+        pair_up(
+            &only(intent_evidence(old, &group_of, &concept_of), &ni),
+            &only(intent_evidence(new, &same, &same), &oi),
+        )
+    } else {
+        BTreeMap::new()
+    };
     Renames {
         concepts,
         groups,
