@@ -3,9 +3,10 @@
 //!
 //! The evidence is the content a consumer relies on, as for renamed response fields (same
 //! concepts, unit and type): a concept's kind and unit (or dimension) must agree, and it is
-//! paired by its alias texts, the fields that carry it and the parameters that bind from it; a
-//! field group by its member fields and core concepts; an intent (whose domains must agree) by
-//! its required groups, entity kinds and example queries. Each kind's evidence is a set, and a
+//! paired by its alias texts, the fields that carry it and the parameters that bind from it (its
+//! old id kept as an alias of the new concept counts as shared); a field group by its member
+//! fields and core concepts; an intent (whose domains must agree) by its required groups, entity
+//! kinds and example queries. Each kind's evidence is a set, and a
 //! removed and an added declaration are one rename when their sets overlap by at least half
 //! (Jaccard index >= 0.5, so a rename with a small edit is still a rename) and each is the
 //! other's single best match: two equally good candidates claim no rename, and the diff falls
@@ -49,11 +50,6 @@ impl Renames {
     /// The new ids of renamed old group ids.
     pub fn groups_of(&self, ids: &[String]) -> Vec<String> {
         ids.iter().map(|g| self.group(g).to_string()).collect()
-    }
-
-    /// Whether `new` is the new id of a renamed concept.
-    pub fn is_renamed_concept(&self, new: &str) -> bool {
-        self.concepts.values().any(|n| n == new)
     }
 }
 
