@@ -496,9 +496,12 @@ const FERMI: &str = "  - id: fermi_energy\n    unit: eV\n    aliases:\n      en:
 const STABILITY: &str = "  - id: thermodynamic_stability\n    description: Formation energies.\n    domains: [materials_property]\n    required_groups: [thermodynamic]\n";
 const BEF: &str = "  - id: electronic\n    description: Electronic structure.\n";
 
+/// One rename shape: name, edits of the new side, expected (code, entity) pairs.
+type Shape = (&'static str, Vec<Edit>, Vec<(&'static str, &'static str)>);
+
 /// Each shape of a rename, for each kind: (name, edits of the new side, expected codes and
 /// entities). Pure renames are the `cases.toml` cases.
-fn rename_shapes() -> Vec<(&'static str, Vec<Edit>, Vec<(&'static str, &'static str)>)> {
+fn rename_shapes() -> Vec<Shape> {
     let mut out = Vec::new();
     // Group: rename with a description edit and a new member.
     let mut e = group_rename_members();
