@@ -452,3 +452,473 @@ fn bare_cr_and_crlf_files_give_the_same_lines_and_columns() {
         assert_eq!(got.changes[0].fingerprint, want.changes[0].fingerprint);
     }
 }
+
+fn write(file: &str, content: &str) -> Edit {
+    Edit {
+        side: None,
+        file: file.into(),
+        find: None,
+        replace: None,
+        content: Some(content.into()),
+        delete: false,
+    }
+}
+
+fn codes_and_entities(r: &Report) -> Vec<(&str, &str)> {
+    r.changes
+        .iter()
+        .map(|c| (c.code, c.entity.as_str()))
+        .collect()
+}
+
+/// Group `electronic` renamed to `electronic_structure` in its members and its intent.
+fn group_rename_members() -> Vec<Edit> {
+    vec![
+        edit(
+            "intents/registry.yaml",
+            "required_groups: [electronic]",
+            "required_groups: [electronic_structure]",
+        ),
+        edit(
+            "schemas/alpha.yaml",
+            "        groups: [electronic]\n        concepts: [band_gap]",
+            "        groups: [electronic_structure]\n        concepts: [band_gap]",
+        ),
+        edit(
+            "schemas/alpha.yaml",
+            "        groups: [electronic]\n        concepts: [fermi_energy]",
+            "        groups: [electronic_structure]\n        concepts: [fermi_energy]",
+        ),
+    ]
+}
+
+const FERMI: &str = "  - id: fermi_energy\n    unit: eV\n    aliases:\n      en: [fermi level]\n";
+const STABILITY: &str = "  - id: thermodynamic_stability\n    description: Formation energies.\n    domains: [materials_property]\n    required_groups: [thermodynamic]\n";
+const BEF: &str = "  - id: electronic\n    description: Electronic structure.\n";
+
+/// One rename shape: name, edits of the new side, expected (code, entity) pairs.
+type Shape = (&'static str, Vec<Edit>, Vec<(&'static str, &'static str)>);
+
+/// Each shape of a rename, for each kind: (name, edits of the new side, expected codes and
+/// entities). Pure renames are the `cases.toml` cases.
+fn rename_shapes() -> Vec<Shape> {
+    let mut out = Vec::new();
+    // Group: rename with a description edit and a new member.
+    let mut e = group_rename_members();
+    e.push(edit(
+        "intents/registry.yaml",
+        BEF,
+        "  - id: electronic_structure\n    description: Electronic structure of crystals.\n",
+    ));
+    e.push(edit(
+        "schemas/alpha.yaml",
+        "      - name: nsites\n        type: integer\n",
+        "      - name: nsites\n        type: integer\n        groups: [electronic_structure]\n",
+    ));
+    out.push((
+        "group_rename_with_edits",
+        e,
+        vec![
+            ("group-renamed", "group/electronic"),
+            ("description-changed", "group/electronic_structure"),
+            (
+                "field-group-added",
+                "tool/alpha/endpoint/summary/field/nsites",
+            ),
+        ],
+    ));
+    // Group: two equally good candidates claim no rename.
+    out.push((
+        "group_rename_ambiguous",
+        vec![
+            edit(
+                "intents/registry.yaml",
+                BEF,
+                "  - id: electronic_a\n    description: A.\n  - id: electronic_b\n    description: B.\n",
+            ),
+            edit(
+                "intents/registry.yaml",
+                "required_groups: [electronic]",
+                "required_groups: [electronic_a, electronic_b]",
+            ),
+            edit(
+                "schemas/alpha.yaml",
+                "        groups: [electronic]\n        concepts: [band_gap]",
+                "        groups: [electronic_a, electronic_b]\n        concepts: [band_gap]",
+            ),
+            edit(
+                "schemas/alpha.yaml",
+                "        groups: [electronic]\n        concepts: [fermi_energy]",
+                "        groups: [electronic_a, electronic_b]\n        concepts: [fermi_energy]",
+            ),
+        ],
+        vec![
+            ("group-removed", "group/electronic"),
+            ("intent-groups-changed", "intent/electronic_property"),
+            ("field-group-removed", "tool/alpha/endpoint/summary/field/band_gap"),
+            ("field-group-removed", "tool/alpha/endpoint/summary/field/efermi"),
+            ("group-added", "group/electronic_a"),
+            ("group-added", "group/electronic_b"),
+            ("field-group-added", "tool/alpha/endpoint/summary/field/band_gap"),
+            ("field-group-added", "tool/alpha/endpoint/summary/field/band_gap"),
+            ("field-group-added", "tool/alpha/endpoint/summary/field/efermi"),
+            ("field-group-added", "tool/alpha/endpoint/summary/field/efermi"),
+        ],
+    ));
+    // Group: renamed and moved to another file.
+    let mut e = group_rename_members();
+    e.push(edit("intents/registry.yaml", BEF, ""));
+    e.push(write(
+        "intents/extra.yaml",
+        "groups:\n  - id: electronic_structure\n    description: Electronic structure.\n",
+    ));
+    out.push((
+        "group_rename_across_files",
+        e,
+        vec![("group-renamed", "group/electronic")],
+    ));
+    // Concept: rename with a new alias and a description.
+    out.push((
+        "concept_rename_with_edits",
+        vec![
+            edit(
+                "aliases/concepts.yaml",
+                FERMI,
+                "  - id: e_fermi\n    unit: eV\n    aliases:\n      en: [fermi level]\n      sym: [E_F]\n    description: Fermi energy.\n",
+            ),
+            edit(
+                "schemas/alpha.yaml",
+                "concepts: [fermi_energy]",
+                "concepts: [e_fermi]",
+            ),
+        ],
+        vec![
+            ("concept-renamed", "concept/fermi_energy"),
+            ("alias-added", "alias/e_f"),
+            ("description-changed", "concept/e_fermi"),
+        ],
+    ));
+    // Concept: a parameter concept renamed; its binding follows.
+    out.push((
+        "concept_rename_parameter",
+        vec![
+            edit(
+                "aliases/concepts.yaml",
+                "  - id: formula\n    kind: parameter\n",
+                "  - id: composition\n    kind: parameter\n",
+            ),
+            edit(
+                "schemas/alpha.yaml",
+                "          - concept: formula\n",
+                "          - concept: composition\n",
+            ),
+        ],
+        vec![("concept-renamed", "concept/formula")],
+    ));
+    // Concept: renamed, old id kept as an alias, stand-alone aliases (one also naming a field)
+    // re-pointed along: one change.
+    out.push((
+        "concept_rename_old_id_kept_with_field_alias",
+        vec![
+            edit(
+                "aliases/concepts.yaml",
+                "  - id: formation_energy\n    unit: eV/atom\n    aliases:\n      en: [formation enthalpy]\n",
+                "  - id: e_formation\n    unit: eV/atom\n    aliases:\n      en: [formation enthalpy, formation energy]\n",
+            ),
+            edit(
+                "aliases/concepts.yaml",
+                "concept: formation_energy, field:",
+                "concept: e_formation, field:",
+            ),
+            edit(
+                "schemas/alpha.yaml",
+                "concepts: [formation_energy]",
+                "concepts: [e_formation]",
+            ),
+        ],
+        vec![("concept-renamed-old-id-kept", "concept/formation_energy")],
+    ));
+    // Concept: two equally good candidates claim no rename.
+    out.push((
+        "concept_rename_ambiguous",
+        vec![
+            edit(
+                "aliases/concepts.yaml",
+                FERMI,
+                "  - id: ef_a\n    unit: eV\n  - id: ef_b\n    unit: eV\n",
+            ),
+            edit(
+                "schemas/alpha.yaml",
+                "concepts: [fermi_energy]",
+                "concepts: [ef_a, ef_b]",
+            ),
+        ],
+        vec![
+            ("concept-removed", "concept/fermi_energy"),
+            (
+                "field-concept-removed",
+                "tool/alpha/endpoint/summary/field/efermi",
+            ),
+            ("concept-added", "concept/ef_a"),
+            ("concept-added", "concept/ef_b"),
+            (
+                "field-concept-added",
+                "tool/alpha/endpoint/summary/field/efermi",
+            ),
+            (
+                "field-concept-added",
+                "tool/alpha/endpoint/summary/field/efermi",
+            ),
+        ],
+    ));
+    // Concept: renamed and moved to another file.
+    out.push((
+        "concept_rename_across_files",
+        vec![
+            edit("aliases/concepts.yaml", FERMI, ""),
+            write(
+                "aliases/extra.yaml",
+                "concepts:\n  - id: e_fermi\n    unit: eV\n    aliases:\n      en: [fermi level]\n",
+            ),
+            edit(
+                "schemas/alpha.yaml",
+                "concepts: [fermi_energy]",
+                "concepts: [e_fermi]",
+            ),
+        ],
+        vec![("concept-renamed", "concept/fermi_energy")],
+    ));
+    // Intent: rename with a new description and one example replaced.
+    out.push((
+        "intent_rename_with_edits",
+        vec![edit(
+            "intents/registry.yaml",
+            "  - id: electronic_property\n    description: Band gaps and Fermi levels.\n    domains: [materials_property]\n    required_groups: [electronic]\n    examples:\n      - What is the band gap of GaAs?\n      - Fermi level of Si\n",
+            "  - id: electronic_structure_lookup\n    description: Band gaps, Fermi levels and other electronic properties.\n    domains: [materials_property]\n    required_groups: [electronic]\n    examples:\n      - What is the band gap of GaAs?\n      - Fermi level of silicon\n",
+        )],
+        vec![
+            ("intent-renamed", "intent/electronic_property"),
+            ("description-changed", "intent/electronic_structure_lookup"),
+            ("examples-changed", "intent/electronic_structure_lookup"),
+        ],
+    ));
+    // Intent: two equally good candidates claim no rename.
+    out.push((
+        "intent_rename_ambiguous",
+        vec![edit(
+            "intents/registry.yaml",
+            STABILITY,
+            "  - id: stability_a\n    description: Formation energies.\n    domains: [materials_property]\n    required_groups: [thermodynamic]\n  - id: stability_b\n    description: Hull distances.\n    domains: [materials_property]\n    required_groups: [thermodynamic]\n",
+        )],
+        vec![
+            ("intent-removed", "intent/thermodynamic_stability"),
+            ("intent-added", "intent/stability_a"),
+            ("intent-added", "intent/stability_b"),
+        ],
+    ));
+    // Intent: same groups but another domain is not the same intent.
+    out.push((
+        "intent_rename_other_domain",
+        vec![edit(
+            "intents/registry.yaml",
+            STABILITY,
+            "  - id: phase_stability\n    description: Formation energies.\n    domains: [crystal_structure]\n    required_groups: [thermodynamic]\n",
+        )],
+        vec![
+            ("intent-removed", "intent/thermodynamic_stability"),
+            ("intent-added", "intent/phase_stability"),
+        ],
+    ));
+    // Intent: renamed and moved to another file.
+    out.push((
+        "intent_rename_across_files",
+        vec![
+            edit("intents/registry.yaml", STABILITY, ""),
+            write(
+                "intents/extra.yaml",
+                "intents:\n  - id: phase_stability\n    description: Formation energies.\n    domains: [materials_property]\n    required_groups: [thermodynamic]\n",
+            ),
+        ],
+        vec![("intent-renamed", "intent/thermodynamic_stability")],
+    ));
+    out
+}
+
+#[test]
+fn renames_in_several_shapes() {
+    let mut failures = Vec::new();
+    for (name, edits, want) in rename_shapes() {
+        let refs: Vec<&Edit> = edits.iter().collect();
+        let (_d, old, new) = pair(&[], &refs);
+        let r = diff::diff(&old, &new);
+        if codes_and_entities(&r) != want {
+            failures.push(format!(
+                "{name}: got {:?}\n{}",
+                codes_and_entities(&r),
+                human(&r)
+            ));
+            continue;
+        }
+        snapshot(&format!("rename_{name}"), &human(&r));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn renames_across_files_point_at_both_files() {
+    for (name, edits, _) in rename_shapes()
+        .into_iter()
+        .filter(|(n, _, _)| n.ends_with("across_files"))
+    {
+        let refs: Vec<&Edit> = edits.iter().collect();
+        let (_d, old, new) = pair(&[], &refs);
+        let r = diff::diff(&old, &new);
+        let c = &r.changes[0];
+        let (o, n) = (
+            c.old_location.as_ref().unwrap(),
+            c.new_location.as_ref().unwrap(),
+        );
+        assert_ne!(o.file, n.file, "{name}");
+        assert!(n.file.ends_with("extra.yaml"), "{name}: {n}");
+        assert_eq!(n.line, 2, "{name}: {n}");
+    }
+}
+
+/// A concept, the group of its fields and an intent requiring that group renamed at once: three
+/// rename changes, in every output format, with the plan impact of understandings naming the old
+/// and the new ids.
+#[test]
+fn renames_together_in_every_format_with_plan_impact() {
+    let mut e = group_rename_members();
+    e.push(edit(
+        "intents/registry.yaml",
+        BEF,
+        "  - id: electronic_structure\n    description: Electronic structure.\n",
+    ));
+    e.push(edit(
+        "intents/registry.yaml",
+        "  - id: electronic_property\n",
+        "  - id: electronic_lookup\n",
+    ));
+    e.push(edit(
+        "aliases/concepts.yaml",
+        FERMI,
+        "  - id: e_fermi\n    unit: eV\n    aliases:\n      en: [fermi level]\n",
+    ));
+    e.push(edit(
+        "schemas/alpha.yaml",
+        "        groups: [electronic_structure]\n        concepts: [fermi_energy]",
+        "        groups: [electronic_structure]\n        concepts: [e_fermi]",
+    ));
+    let refs: Vec<&Edit> = e.iter().collect();
+    let (_d, old, new) = pair(&[], &refs);
+    let inputs = plans::parse_plans(
+        r#"[
+          {"id": "old-ids", "understanding": {"intent": "electronic_property", "domain_concepts": ["fermi_energy"], "parameters": {"formula": "Si"}}},
+          {"id": "alias", "understanding": {"intent": "electronic_property", "domain_concepts": ["fermi level"], "parameters": {"formula": "Si"}}},
+          {"id": "new-ids", "understanding": {"intent": "electronic_lookup", "domain_concepts": ["e_fermi"], "parameters": {"formula": "Si"}}}
+        ]"#,
+    )
+    .unwrap();
+    let r = diff::diff_with_plans(&old, &new, &inputs);
+    assert_eq!(
+        codes_and_entities(&r),
+        vec![
+            ("concept-renamed", "concept/fermi_energy"),
+            ("intent-renamed", "intent/electronic_property"),
+            ("group-renamed", "group/electronic"),
+        ]
+    );
+    let impact = r.plan_impact.as_ref().unwrap();
+    let changed: Vec<&str> = impact.changed.iter().map(|c| c.id.as_str()).collect();
+    assert_eq!(
+        changed,
+        vec!["old-ids", "alias", "new-ids"],
+        "{}",
+        human(&r)
+    );
+    let opts = RenderOptions {
+        fail_on: FailOn::Breaking,
+        color: false,
+    };
+    for (name, format) in [
+        ("renames_human", DiffFormat::Human),
+        ("renames_json", DiffFormat::Json),
+        ("renames_markdown", DiffFormat::Markdown),
+        ("renames_github", DiffFormat::Github),
+        ("renames_junit", DiffFormat::Junit),
+    ] {
+        snapshot(name, &render(format, &r, opts));
+    }
+}
+
+/// A concept renamed with its old id kept as an alias: understandings naming the old id plan the
+/// same on both sides (dangerous); without the alias they are not understood (breaking). Renames
+/// are found between artifacts too.
+#[test]
+fn renamed_concept_plan_impact_depends_on_the_kept_alias() {
+    let inputs = plans::parse_plans(
+        r#"[{"id": "q", "understanding": {"intent": "electronic_property", "domain_concepts": ["fermi_energy"], "parameters": {"formula": "Si"}}}]"#,
+    )
+    .unwrap();
+    let rename = |aliases: &str| {
+        vec![
+            edit(
+                "aliases/concepts.yaml",
+                FERMI,
+                &format!("  - id: e_fermi\n    unit: eV\n    aliases:\n      en: [{aliases}]\n"),
+            ),
+            edit(
+                "schemas/alpha.yaml",
+                "concepts: [fermi_energy]",
+                "concepts: [e_fermi]",
+            ),
+        ]
+    };
+    let mut summaries = Vec::new();
+    for aliases in ["fermi level, fermi_energy", "fermi level"] {
+        let edits = rename(aliases);
+        let refs: Vec<&Edit> = edits.iter().collect();
+        let (_d, old, new) = pair(&[], &refs);
+        let r = diff::diff_with_plans(&old, &new, &inputs);
+        let impact = r.plan_impact.as_ref().unwrap();
+        summaries.push((
+            r.changes
+                .iter()
+                .map(|c| (c.code, c.class))
+                .collect::<Vec<_>>(),
+            impact
+                .changed
+                .iter()
+                .map(|c| c.summary())
+                .collect::<Vec<_>>(),
+        ));
+        // The same renames between compiled artifacts (no locations).
+        let dir = tempfile::tempdir().unwrap();
+        let (oa, na) = (dir.path().join("old.json"), dir.path().join("new.json"));
+        std::fs::write(&oa, io::to_json_bytes(&old.graph)).unwrap();
+        std::fs::write(&na, io::to_json_bytes(&new.graph)).unwrap();
+        let ao = Side::from_artifact(&oa, "old.json").unwrap();
+        let an = Side::from_artifact(&na, "new.json").unwrap();
+        let fp = |r: &Report| {
+            r.changes
+                .iter()
+                .map(|c| c.fingerprint.clone())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(fp(&diff::diff(&ao, &an)), fp(&r));
+    }
+    assert_eq!(
+        summaries,
+        vec![
+            (
+                vec![("concept-renamed-old-id-kept", Class::Dangerous)],
+                vec![]
+            ),
+            (
+                vec![("concept-renamed", Class::Breaking)],
+                vec!["status planned -> not_understood; +field alpha/summary/band_gap".to_string()]
+            ),
+        ]
+    );
+}

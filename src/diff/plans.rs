@@ -1,4 +1,5 @@
-//! Plan impact: route a list of understandings on both sides (default router options) and report
+//! Plan impact: route a list of understandings on both sides (default router options, names
+//! checked against each side's vocabulary as the CLI and the servers do) and report
 //! the plans whose status, steps, projected fields or bound parameters differ.
 //!
 //! Input (`--plans FILE`): a benchmark YAML (`queries: [{id, understanding, ...}]`, the format of
@@ -227,13 +228,16 @@ pub fn compare_plans(id: &str, old: &Plan, new: &Plan) -> Option<PlanChange> {
 }
 
 /// Route every input on both graphs with the default options and collect the plans that change.
+/// Plans are made as the CLI and the servers make them (`route_checked`): a name one side does
+/// not know (an intent or concept renamed away) gives that side's plan the `not_understood`
+/// status.
 pub fn plan_impact(old: &FrozenGraph, new: &FrozenGraph, inputs: &[PlanInput]) -> PlanImpact {
     let opts = Options::default();
     let changed = inputs
         .iter()
         .filter_map(|i| {
-            let a = route::route(old, &i.understanding, &opts);
-            let b = route::route(new, &i.understanding, &opts);
+            let a = route::route_checked(old, &i.understanding, &opts);
+            let b = route::route_checked(new, &i.understanding, &opts);
             compare_plans(&i.id, &a, &b)
         })
         .collect();

@@ -187,6 +187,7 @@ registry! {
     "SR110" "invalid-parameter-value" invalid_parameter_value Error Reference true Some(&rules::invalid_parameter_value::InvalidParameterValue);
     "SR111" "duplicate-enum-value" duplicate_enum_value Warning Reference true Some(&rules::duplicate_enum_value::DuplicateEnumValue);
     "SR112" "untyped-container" untyped_container Warning Reference true Some(&rules::untyped_container::UntypedContainer);
+    "SR113" "name-collision" name_collision Warning Reference true Some(&rules::name_collision::NameCollision);
     "SR201" "dangling-alias" dangling_alias Error Alias true Some(&rules::dangling_alias::DanglingAlias);
     "SR202" "alias-collision" alias_collision Error Alias true Some(&rules::alias_collision::AliasCollision);
     "SR203" "alias-shadows-field" alias_shadows_field Warning Alias true Some(&rules::alias_shadows_field::AliasShadowsField);
@@ -199,6 +200,7 @@ registry! {
     "SR304" "missing-unit" missing_unit Warning Unit true Some(&rules::missing_unit::MissingUnit);
     "SR305" "unit-on-non-numeric" unit_on_non_numeric Warning Unit true Some(&rules::unit_on_non_numeric::UnitOnNonNumeric);
     "SR306" "unit-as-published-mismatch" unit_as_published_mismatch Warning Unit true Some(&rules::unit_as_published_mismatch::UnitAsPublishedMismatch);
+    "SR307" "molar-unit-without-basis" molar_unit_without_basis Warning Unit true Some(&rules::molar_unit_without_basis::MolarUnitWithoutBasis);
     "SR401" "missing-licence" missing_licence Warning Licence true Some(&rules::missing_licence::MissingLicence);
     "SR402" "invalid-licence" invalid_licence Error Licence true Some(&rules::invalid_licence::InvalidLicence);
     "SR403" "unverified-licence" unverified_licence Warning Licence true Some(&rules::unverified_licence::UnverifiedLicence);

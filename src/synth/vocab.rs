@@ -187,7 +187,7 @@ const ASPECT_TABLE: &[(&str, &str, &[&str])] = &[
         &[
             "ph | pH | acidity | pH | ph | ratio",
             "concentration | concentration | molar concentration | c | conc | mol/L, mmol/L",
-            "molar_mass | molar mass | molecular weight | M | mw | g/mol, kg/mol",
+            "molar_mass | molar mass | molecular weight | M | mw | g/(mol·f.u.), kg/(mol·f.u.)",
             "solubility | solubility | dissolved amount | S_w | sol | mg/L, μg/L",
             "oxidation_state | oxidation state | valence | ox | ox | count",
             "purity | purity | assay | P_u | pur | percent",

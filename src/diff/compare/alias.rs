@@ -80,8 +80,24 @@ fn field_paths(g: &FrozenGraph) -> BTreeSet<String> {
 }
 
 pub(super) fn aliases(cx: &mut Ctx) {
-    let om = alias_map(&cx.old.graph);
+    // Old targets under the new ids of renamed concepts: a rename re-points no alias.
+    let mut om = alias_map(&cx.old.graph);
+    for t in om.values_mut() {
+        t.concepts = t
+            .concepts
+            .iter()
+            .map(|c| cx.renames.concept(c).to_string())
+            .collect();
+    }
     let nm = alias_map(&cx.new.graph);
+    // On the old side a concept's own id resolves to it. When a renamed concept keeps its old id
+    // as an alias, that text still means the concept: not a change (the rename reports it).
+    for (o, n) in &cx.renames.concepts {
+        let text = normalise_alias(o);
+        if nm.get(&text).is_some_and(|t| t.concepts.contains(n)) {
+            om.entry(text).or_default().concepts.insert(n.clone());
+        }
+    }
     let new_fields = field_paths(&cx.new.graph);
     let new_concepts: BTreeSet<&str> = cx
         .new
@@ -91,12 +107,12 @@ pub(super) fn aliases(cx: &mut Ctx) {
         .map(|c| c.id.as_str())
         .collect();
     let old_fields = field_paths(&cx.old.graph);
-    let old_concepts: BTreeSet<&str> = cx
+    let old_concepts: BTreeSet<String> = cx
         .old
         .graph
         .concepts
         .iter()
-        .map(|c| c.id.as_str())
+        .map(|c| cx.renames.concept(&c.id).to_string())
         .collect();
     // A target that no longer exists on the new side is reported with the target itself.
     let survives = |t: &Targets| Targets {
@@ -145,7 +161,7 @@ pub(super) fn aliases(cx: &mut Ctx) {
             }
             (None, Some(n)) => {
                 // The aliases of a new concept (or of a new field) come with it.
-                let known = n.concepts.iter().any(|c| old_concepts.contains(c.as_str()))
+                let known = n.concepts.iter().any(|c| old_concepts.contains(c))
                     || n.fields.iter().any(|f| old_fields.contains(f));
                 if !known {
                     continue;

@@ -6,6 +6,7 @@
 //! Each changed attribute of an entity is its own change with its own class.
 
 mod alias;
+pub mod rename;
 mod tool;
 pub mod value;
 
@@ -23,6 +24,11 @@ pub(crate) struct Ctx<'a> {
     pub old: &'a Side,
     /// The new side.
     pub new: &'a Side,
+    /// Concepts, groups and intents renamed between the sides.
+    pub renames: rename::Renames,
+    /// New entity path -> old entity path of renamed entities, so that their other changes are
+    /// located on both sides.
+    pub old_paths: BTreeMap<String, String>,
     /// Changes so far, unsorted.
     pub out: Vec<Change>,
 }
@@ -47,6 +53,14 @@ impl Ctx<'_> {
         self.out.last_mut().expect("just pushed")
     }
 
+    /// The old side's path of an entity (differs for renamed entities).
+    fn old_path<'p>(&'p self, entity: &'p str) -> &'p str {
+        self.old_paths
+            .get(entity)
+            .map(String::as_str)
+            .unwrap_or(entity)
+    }
+
     /// Record a change of one attribute, located at the attribute on both sides.
     fn attr(
         &mut self,
@@ -57,7 +71,7 @@ impl Ctx<'_> {
         new: Option<Value>,
         message: String,
     ) -> &mut Change {
-        let ol = self.old.locator.attr(entity, Some(attr));
+        let ol = self.old.locator.attr(self.old_path(entity), Some(attr));
         let nl = self.new.locator.attr(entity, Some(attr));
         self.emit(code, entity, old, new, message, ol, nl)
     }
@@ -74,7 +88,7 @@ impl Ctx<'_> {
         new: Option<Value>,
         message: String,
     ) -> &mut Change {
-        let ol = self.old.locator.item(entity, attr, item);
+        let ol = self.old.locator.item(self.old_path(entity), attr, item);
         let nl = self.new.locator.item(entity, attr, item);
         self.emit(code, entity, old, new, message, ol, nl)
     }
@@ -92,6 +106,22 @@ impl Ctx<'_> {
         let ol = self.old.locator.attr(entity, None);
         let nl = self.new.locator.first(parents);
         self.emit(code, entity, old, None, message, ol, nl)
+    }
+
+    /// Record a rename: located at the old declaration on the old side and at the new one on the
+    /// new side, under the old entity path.
+    fn renamed(
+        &mut self,
+        code: &'static str,
+        old_entity: &str,
+        new_entity: &str,
+        old_id: &str,
+        new_id: &str,
+        message: String,
+    ) -> &mut Change {
+        let ol = self.old.locator.attr(old_entity, None);
+        let nl = self.new.locator.attr(new_entity, None);
+        self.emit(code, old_entity, s(old_id), s(new_id), message, ol, nl)
     }
 
     /// Record an addition, located at the entity on the new side.
@@ -244,9 +274,22 @@ pub(crate) fn pairs<'a, T>(
 
 /// Compare two sides; the changes come out sorted (class, entity, code, values).
 pub fn compare(old: &Side, new: &Side) -> Vec<Change> {
+    let renames = rename::find(&old.graph, &new.graph);
+    let mut old_paths = BTreeMap::new();
+    for (kind, map) in [
+        (ent::concept as fn(&str) -> String, &renames.concepts),
+        (ent::group, &renames.groups),
+        (ent::intent, &renames.intents),
+    ] {
+        for (o, n) in map {
+            old_paths.insert(kind(n), kind(o));
+        }
+    }
     let mut cx = Ctx {
         old,
         new,
+        renames,
+        old_paths,
         out: Vec::new(),
     };
     tool::tools(&mut cx);
@@ -268,10 +311,30 @@ fn intents(cx: &mut Ctx) {
         og.intents.iter().map(|i| (i.id.as_str(), i)),
         ng.intents.iter().map(|i| (i.id.as_str(), i)),
     );
+    let renames = cx.renames.intents.clone();
+    let renamed_to: BTreeSet<&String> = renames.values().collect();
     for (id, o, n) in rows {
         let e = ent::intent(id);
         match (o, n) {
-            (Some(_), None) => {
+            (Some(o), None) => {
+                if let Some(to) = renames.get(id) {
+                    let Some(n) = ng.intents.iter().find(|i| i.id == *to) else {
+                        continue;
+                    };
+                    let ne = ent::intent(to);
+                    cx.renamed(
+                        codes::INTENT_RENAMED,
+                        &e,
+                        &ne,
+                        id,
+                        to,
+                        format!(
+                            "intent `{id}` was renamed to `{to}` (same domains, matched by its required groups and examples); Understand outputs naming `{id}` now give not_understood plans, the prompt lists `{to}`"
+                        ),
+                    );
+                    intent_attrs(cx, &ne, to, o, n);
+                    continue;
+                }
                 cx.removed(
                     codes::INTENT_REMOVED,
                     &e,
@@ -281,6 +344,9 @@ fn intents(cx: &mut Ctx) {
                 );
             }
             (None, Some(_)) => {
+                if renamed_to.contains(&id.to_string()) {
+                    continue;
+                }
                 cx.added(
                     codes::INTENT_ADDED,
                     &e,
@@ -289,61 +355,72 @@ fn intents(cx: &mut Ctx) {
                     format!("intent `{id}` was added"),
                 );
             }
-            (Some(o), Some(n)) => {
-                let (rm, add) = set_diff(&o.required_groups, &n.required_groups);
-                if !rm.is_empty() || !add.is_empty() {
-                    cx.attr(
-                        codes::INTENT_GROUPS_CHANGED,
-                        &e,
-                        "required_groups",
-                        set_json(&o.required_groups),
-                        set_json(&n.required_groups),
-                        format!(
-                            "required groups of intent `{id}` changed from {} to {}",
-                            show(set_json(&o.required_groups).as_ref()),
-                            show(set_json(&n.required_groups).as_ref())
-                        ),
-                    );
-                }
-                let (rm, add) = set_diff(&o.domains, &n.domains);
-                if !rm.is_empty() || !add.is_empty() {
-                    cx.attr(
-                        codes::INTENT_DOMAINS_CHANGED,
-                        &e,
-                        "domains",
-                        set_json(&o.domains),
-                        set_json(&n.domains),
-                        format!(
-                            "domains of intent `{id}` changed from {} to {}",
-                            show(set_json(&o.domains).as_ref()),
-                            show(set_json(&n.domains).as_ref())
-                        ),
-                    );
-                }
-                cx.description(
-                    &e,
-                    &format!("intent `{id}`"),
-                    Some(o.description.as_str()),
-                    Some(n.description.as_str()),
-                );
-                let (rm, add) = set_diff(&o.examples, &n.examples);
-                if !rm.is_empty() || !add.is_empty() {
-                    cx.attr(
-                        codes::EXAMPLES_CHANGED,
-                        &e,
-                        "examples",
-                        set_json(&o.examples),
-                        set_json(&n.examples),
-                        format!(
-                            "example queries of intent `{id}` changed ({} removed, {} added)",
-                            rm.len(),
-                            add.len()
-                        ),
-                    );
-                }
-            }
+            (Some(o), Some(n)) => intent_attrs(cx, &e, id, o, n),
             (None, None) => {}
         }
+    }
+}
+
+/// The attribute changes of one intent (`o` and `n` may have different ids when renamed; `e`
+/// and `id` are the new side's).
+fn intent_attrs(
+    cx: &mut Ctx,
+    e: &str,
+    id: &str,
+    o: &crate::artifact::IntentData,
+    n: &crate::artifact::IntentData,
+) {
+    let old_groups = cx.renames.groups_of(&o.required_groups);
+    let (rm, add) = set_diff(&old_groups, &n.required_groups);
+    if !rm.is_empty() || !add.is_empty() {
+        cx.attr(
+            codes::INTENT_GROUPS_CHANGED,
+            e,
+            "required_groups",
+            set_json(&old_groups),
+            set_json(&n.required_groups),
+            format!(
+                "required groups of intent `{id}` changed from {} to {}",
+                show(set_json(&old_groups).as_ref()),
+                show(set_json(&n.required_groups).as_ref())
+            ),
+        );
+    }
+    let (rm, add) = set_diff(&o.domains, &n.domains);
+    if !rm.is_empty() || !add.is_empty() {
+        cx.attr(
+            codes::INTENT_DOMAINS_CHANGED,
+            e,
+            "domains",
+            set_json(&o.domains),
+            set_json(&n.domains),
+            format!(
+                "domains of intent `{id}` changed from {} to {}",
+                show(set_json(&o.domains).as_ref()),
+                show(set_json(&n.domains).as_ref())
+            ),
+        );
+    }
+    cx.description(
+        e,
+        &format!("intent `{id}`"),
+        Some(o.description.as_str()),
+        Some(n.description.as_str()),
+    );
+    let (rm, add) = set_diff(&o.examples, &n.examples);
+    if !rm.is_empty() || !add.is_empty() {
+        cx.attr(
+            codes::EXAMPLES_CHANGED,
+            e,
+            "examples",
+            set_json(&o.examples),
+            set_json(&n.examples),
+            format!(
+                "example queries of intent `{id}` changed ({} removed, {} added)",
+                rm.len(),
+                add.len()
+            ),
+        );
     }
 }
 
@@ -390,10 +467,37 @@ fn named(cx: &mut Ctx, kind: Kind) {
         ol.iter().map(|g| (g.id.as_str(), g)),
         nl.iter().map(|g| (g.id.as_str(), g)),
     );
+    let renames = match kind {
+        Kind::Group => cx.renames.groups.clone(),
+        Kind::Domain => BTreeMap::new(),
+    };
+    let renamed_to: BTreeSet<&String> = renames.values().collect();
     for (id, o, n) in rows {
         let e = (k.path)(id);
         match (o, n) {
-            (Some(_), None) => {
+            (Some(o), None) => {
+                if let Some(to) = renames.get(id)
+                    && let Some(n) = nl.iter().find(|g| g.id == *to)
+                {
+                    let ne = (k.path)(to);
+                    cx.renamed(
+                        codes::GROUP_RENAMED,
+                        &e,
+                        &ne,
+                        id,
+                        to,
+                        format!(
+                            "{what} `{id}` was renamed to `{to}` (matched by its member fields and core concepts); Understand outputs never name groups, plans project the same fields and name `{to}` as their reason"
+                        ),
+                    );
+                    cx.description(
+                        &ne,
+                        &format!("{what} `{to}`"),
+                        o.description.as_deref(),
+                        n.description.as_deref(),
+                    );
+                    continue;
+                }
                 cx.removed(
                     k.removed,
                     &e,
@@ -403,6 +507,9 @@ fn named(cx: &mut Ctx, kind: Kind) {
                 );
             }
             (None, Some(_)) => {
+                if renamed_to.contains(&id.to_string()) {
+                    continue;
+                }
                 cx.added(k.added, &e, &[], s(id), format!("{what} `{id}` was added"));
             }
             (Some(o), Some(n)) => cx.description(
@@ -421,10 +528,39 @@ fn concepts(cx: &mut Ctx) {
         cx.old.graph.concepts.iter().map(|c| (c.id.as_str(), c)),
         cx.new.graph.concepts.iter().map(|c| (c.id.as_str(), c)),
     );
+    let renames = cx.renames.concepts.clone();
+    let renamed_to: BTreeSet<&String> = renames.values().collect();
+    let new_aliases = alias::alias_map(&cx.new.graph);
     for (id, o, n) in rows {
         let e = ent::concept(id);
         match (o, n) {
-            (Some(_), None) => {
+            (Some(o), None) => {
+                if let Some(to) = renames.get(id)
+                    && let Some(n) = cx.new.graph.concepts.iter().find(|c| c.id == *to)
+                {
+                    let ne = ent::concept(to);
+                    let kept = new_aliases
+                        .get(&crate::model::normalise_alias(id))
+                        .is_some_and(|t| t.concepts.contains(to));
+                    let (code, message) = if kept {
+                        (
+                            codes::CONCEPT_RENAMED_OLD_ID_KEPT,
+                            format!(
+                                "concept `{id}` was renamed to `{to}` (same kind and unit, matched by its aliases, fields and bindings) and `{id}` is kept as its alias: Understand outputs naming `{id}` still resolve, plans name `{to}`"
+                            ),
+                        )
+                    } else {
+                        (
+                            codes::CONCEPT_RENAMED,
+                            format!(
+                                "concept `{id}` was renamed to `{to}` (same kind and unit, matched by its aliases, fields and bindings); Understand outputs naming `{id}` now give not_understood plans (keep `{id}` as an alias of `{to}` to keep them working)"
+                            ),
+                        )
+                    };
+                    cx.renamed(code, &e, &ne, id, to, message);
+                    concept_attrs(cx, &ne, to, o, n);
+                    continue;
+                }
                 cx.removed(
                     codes::CONCEPT_REMOVED,
                     &e,
@@ -437,6 +573,9 @@ fn concepts(cx: &mut Ctx) {
                 );
             }
             (None, Some(_)) => {
+                if renamed_to.contains(&id.to_string()) {
+                    continue;
+                }
                 cx.added(
                     codes::CONCEPT_ADDED,
                     &e,
@@ -445,50 +584,54 @@ fn concepts(cx: &mut Ctx) {
                     format!("concept `{id}` was added"),
                 );
             }
-            (Some(o), Some(n)) => {
-                if o.kind != n.kind {
-                    cx.attr(
-                        codes::CONCEPT_KIND_CHANGED,
-                        &e,
-                        "kind",
-                        s(&o.kind),
-                        s(&n.kind),
-                        format!(
-                            "concept `{id}` changed from a {} concept to a {} concept",
-                            o.kind, n.kind
-                        ),
-                    );
-                }
-                fn unit(c: &crate::artifact::ConceptData) -> Option<UnitRef<'_>> {
-                    c.unit.as_deref().map(|u| UnitRef {
-                        canonical: u,
-                        dimension: c.dimension.as_deref(),
-                    })
-                }
-                let what = format!("concept `{id}`");
-                cx.unit(&e, &what, unit(o), unit(n));
-                if o.unit.is_none() && n.unit.is_none() && o.dimension != n.dimension {
-                    cx.attr(
-                        codes::CONCEPT_DIMENSION_CHANGED,
-                        &e,
-                        "dimension",
-                        json(&o.dimension),
-                        json(&n.dimension),
-                        format!(
-                            "dimension of {what} changed from {} to {}",
-                            o.dimension.as_deref().unwrap_or("none declared"),
-                            n.dimension.as_deref().unwrap_or("none declared")
-                        ),
-                    );
-                }
-                cx.description(
-                    &e,
-                    &what,
-                    o.description.as_deref(),
-                    n.description.as_deref(),
-                );
-            }
+            (Some(o), Some(n)) => concept_attrs(cx, &e, id, o, n),
             (None, None) => {}
         }
     }
+}
+
+/// The attribute changes of one concept (`e` and `id` are the new side's).
+fn concept_attrs(
+    cx: &mut Ctx,
+    e: &str,
+    id: &str,
+    o: &crate::artifact::ConceptData,
+    n: &crate::artifact::ConceptData,
+) {
+    if o.kind != n.kind {
+        cx.attr(
+            codes::CONCEPT_KIND_CHANGED,
+            e,
+            "kind",
+            s(&o.kind),
+            s(&n.kind),
+            format!(
+                "concept `{id}` changed from a {} concept to a {} concept",
+                o.kind, n.kind
+            ),
+        );
+    }
+    fn unit(c: &crate::artifact::ConceptData) -> Option<UnitRef<'_>> {
+        c.unit.as_deref().map(|u| UnitRef {
+            canonical: u,
+            dimension: c.dimension.as_deref(),
+        })
+    }
+    let what = format!("concept `{id}`");
+    cx.unit(e, &what, unit(o), unit(n));
+    if o.unit.is_none() && n.unit.is_none() && o.dimension != n.dimension {
+        cx.attr(
+            codes::CONCEPT_DIMENSION_CHANGED,
+            e,
+            "dimension",
+            json(&o.dimension),
+            json(&n.dimension),
+            format!(
+                "dimension of {what} changed from {} to {}",
+                o.dimension.as_deref().unwrap_or("none declared"),
+                n.dimension.as_deref().unwrap_or("none declared")
+            ),
+        );
+    }
+    cx.description(e, &what, o.description.as_deref(), n.description.as_deref());
 }

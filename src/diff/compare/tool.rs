@@ -448,11 +448,12 @@ fn parameter(cx: &mut Ctx, e: &str, path: &str, o: &ParamData, n: &ParamData) {
             ),
         );
     }
+    let renames = cx.renames.clone();
     let ob: BTreeMap<&str, _> = o
         .bind
         .iter()
         .rev()
-        .map(|b| (b.concept.as_str(), b))
+        .map(|b| (renames.concept(&b.concept), b))
         .collect();
     let nb: BTreeMap<&str, _> = n
         .bind
@@ -572,9 +573,11 @@ fn unit_ref(f: &FieldData) -> Option<UnitRef<'_>> {
 
 /// Same concepts (at least one), unit and type: a removed and an added field that are one
 /// field under a new name.
-fn same_meaning(a: &FieldData, b: &FieldData) -> bool {
+fn same_meaning(renames: &super::rename::Renames, a: &FieldData, b: &FieldData) -> bool {
+    let mut concepts = renames.concepts_of(&a.concepts);
+    concepts.sort();
     !a.concepts.is_empty()
-        && a.concepts == b.concepts
+        && concepts == b.concepts
         && a.ty == b.ty
         && a.unit.as_ref().map(|u| &u.canonical) == b.unit.as_ref().map(|u| &u.canonical)
 }
@@ -599,7 +602,7 @@ fn fields(cx: &mut Ctx, tp: &ToolPair, e: &str, path: &str, o: &EndpointData, n:
         let re = ent::field(tid, &o.id, &r.name);
         let partner = added
             .iter_mut()
-            .find(|a| a.is_some_and(|a| same_meaning(r, a)))
+            .find(|a| a.is_some_and(|a| same_meaning(&cx.renames, r, a)))
             .and_then(Option::take);
         match partner {
             Some(a) => {
@@ -618,6 +621,7 @@ fn fields(cx: &mut Ctx, tp: &ToolPair, e: &str, path: &str, o: &EndpointData, n:
                     ol,
                     nl,
                 );
+                cx.old_paths.insert(ae.clone(), re.clone());
                 field(cx, tp, &ae, &format!("{path}/{}", a.name), r, a);
             }
             None => {
@@ -729,7 +733,9 @@ fn field(cx: &mut Ctx, tp: &ToolPair, e: &str, path: &str, o: &FieldData, n: &Fi
             ),
         );
     }
-    let (rm, add) = set_diff(&o.groups, &n.groups);
+    // Under the new ids of renamed groups and concepts (the rename is one change of its own).
+    let old_groups = cx.renames.groups_of(&o.groups);
+    let (rm, add) = set_diff(&old_groups, &n.groups);
     for g in rm {
         cx.item(
             codes::FIELD_GROUP_REMOVED,
@@ -752,7 +758,8 @@ fn field(cx: &mut Ctx, tp: &ToolPair, e: &str, path: &str, o: &FieldData, n: &Fi
             format!("{what} joined group `{g}`"),
         );
     }
-    let (rm, add) = set_diff(&o.concepts, &n.concepts);
+    let old_concepts = cx.renames.concepts_of(&o.concepts);
+    let (rm, add) = set_diff(&old_concepts, &n.concepts);
     for c in rm {
         cx.item(
             codes::FIELD_CONCEPT_REMOVED,

@@ -3,7 +3,8 @@
 //! ## What it finds
 //! Two different ids that become equal after normalisation: case, spaces, `-` and `_`, and
 //! Unicode NFC vs NFD (`Å` typed two ways). Response field and parameter names are the
-//! provider's case-sensitive keys, so for them only the Unicode normalisation counts.
+//! provider's case-sensitive keys, so for them only the Unicode normalisation counts here; names
+//! of one endpoint that differ by case or separators are `name-collision` findings.
 //!
 //! ## Why it matters for routing
 //! The Understand step and users write ids loosely (`Band-Gap`, `band gap`); two ids that
