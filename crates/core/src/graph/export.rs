@@ -1,6 +1,7 @@
-//! Graph exports: Graphviz DOT and Mermaid for pictures, Cypher `CREATE` statements for loading
-//! the graph into Kuzu or Neo4j. Optionally restricted to one tool's or one intent's
-//! neighbourhood (computed with petgraph over the artifact's node and edge lists).
+//! Graph exports: Graphviz DOT and Mermaid for pictures, a Cypher script for loading the graph
+//! into Kuzu ([`CypherDialect::Kuzu`]) or Neo4j / FalkorDB ([`CypherDialect::Neo4j`]).
+//! Optionally restricted to one tool's or one intent's neighbourhood (computed with petgraph
+//! over the artifact's node and edge lists).
 
 use super::build::{GEdge, GNode, NodeKind};
 use crate::artifact::FrozenGraph;
@@ -159,47 +160,300 @@ pub fn to_mermaid(nodes: &[GNode], edges: &[GEdge]) -> String {
     out
 }
 
-fn cypher_str(s: &str) -> String {
-    format!("'{}'", s.replace('\\', "\\\\").replace('\'', "\\'"))
+/// Mermaid's default `maxTextSize`: a longer diagram text is replaced by an error message.
+/// Mermaid counts JavaScript string length, that is UTF-16 code units. Site configuration
+/// cannot raise it from inside a diagram (it is one of Mermaid's `secure` keys).
+pub const MERMAID_MAX_TEXT: usize = 50_000;
+
+/// Mermaid's default `maxEdges`: a flowchart with more edges fails to render.
+pub const MERMAID_MAX_EDGES: usize = 500;
+
+/// A Mermaid diagram too large for Mermaid's default limits (and so for GitHub's renderer).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MermaidTooLarge {
+    /// Diagram length in UTF-16 code units (Mermaid's measure).
+    pub text_len: usize,
+    /// Edge count.
+    pub edges: usize,
 }
 
-/// Cypher `CREATE` statements (Neo4j / Kuzu-compatible property graph).
-pub fn to_cypher(nodes: &[GNode], edges: &[GEdge]) -> String {
-    let mut out = String::new();
-    for n in nodes {
-        let mut props = vec![
-            format!("id: {}", cypher_str(&n.id)),
-            format!("label: {}", cypher_str(&n.label)),
-        ];
-        for (k, v) in &n.props {
-            props.push(format!("{k}: {}", cypher_str(v)));
+impl std::fmt::Display for MermaidTooLarge {
+    /// Names the limit(s) exceeded and their values.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut over = Vec::new();
+        if self.text_len > MERMAID_MAX_TEXT {
+            over.push(format!(
+                "{} characters (Mermaid's maxTextSize is {MERMAID_MAX_TEXT})",
+                self.text_len
+            ));
         }
+        if self.edges > MERMAID_MAX_EDGES {
+            over.push(format!(
+                "{} edges (Mermaid's maxEdges is {MERMAID_MAX_EDGES})",
+                self.edges
+            ));
+        }
+        write!(
+            f,
+            "the Mermaid diagram would have {}, so stock Mermaid and GitHub cannot render it",
+            over.join(" and ")
+        )
+    }
+}
+
+/// Mermaid flowchart within Mermaid's default limits ([`MERMAID_MAX_TEXT`] characters,
+/// [`MERMAID_MAX_EDGES`] edges). Errors: the diagram would exceed either limit.
+pub fn to_mermaid_checked(nodes: &[GNode], edges: &[GEdge]) -> Result<String, MermaidTooLarge> {
+    let text = to_mermaid(nodes, edges);
+    let text_len = text.encode_utf16().count();
+    if text_len > MERMAID_MAX_TEXT || edges.len() > MERMAID_MAX_EDGES {
+        return Err(MermaidTooLarge {
+            text_len,
+            edges: edges.len(),
+        });
+    }
+    Ok(text)
+}
+
+/// Which Cypher the script is written in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CypherDialect {
+    /// openCypher as Neo4j 5 and FalkorDB read it: one index on `id` per node label, then
+    /// `CREATE` / `MATCH ... CREATE` statements, one per line (control characters in strings
+    /// are escaped, `\n`, `\u0001`).
+    #[default]
+    Neo4j,
+    /// Kuzu: `CREATE NODE TABLE` and `CREATE REL TABLE` definitions with typed columns first
+    /// (Kuzu has a schema), then the same data statements. Kuzu reads no escapes other than
+    /// `\\` and `\'`, so other characters are written as they are; a statement may span lines.
+    Kuzu,
+}
+
+/// A typed property value of the Cypher export.
+#[derive(Clone, Debug, PartialEq)]
+enum Value {
+    Str(String),
+    Float(f64),
+    List(Vec<String>),
+}
+
+impl Value {
+    fn kuzu_type(&self) -> &'static str {
+        match self {
+            Value::Str(_) => "STRING",
+            Value::Float(_) => "DOUBLE",
+            Value::List(_) => "STRING[]",
+        }
+    }
+}
+
+/// Graph properties that hold numbers (written by [`super::build::number`]).
+const NUMBER_PROPS: [&str; 2] = ["si_factor", "factor"];
+
+fn typed(key: &str, v: &str) -> Value {
+    if NUMBER_PROPS.contains(&key)
+        && let Ok(x) = v.parse::<f64>()
+        && x.is_finite()
+    {
+        return Value::Float(x);
+    }
+    Value::Str(v.to_string())
+}
+
+/// A Cypher string literal. Both dialects escape `\` and `'`; the Neo4j dialect also escapes
+/// control characters (so each statement stays on one line), Kuzu takes them as they are.
+fn cypher_str(s: &str, dialect: CypherDialect) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('\'');
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\'' => out.push_str("\\'"),
+            c if dialect == CypherDialect::Kuzu => out.push(c),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() || c == '\u{2028}' || c == '\u{2029}' => {
+                let mut buf = [0u16; 2];
+                for unit in c.encode_utf16(&mut buf) {
+                    out.push_str(&format!("\\u{unit:04X}"));
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('\'');
+    out
+}
+
+fn cypher_value(v: &Value, dialect: CypherDialect) -> String {
+    match v {
+        Value::Str(s) => cypher_str(s, dialect),
+        Value::Float(x) => format!("{x:?}"),
+        Value::List(xs) => {
+            let items: Vec<String> = xs.iter().map(|x| cypher_str(x, dialect)).collect();
+            format!("[{}]", items.join(", "))
+        }
+    }
+}
+
+/// A label or property name, backquoted unless it is a plain identifier.
+fn ident(s: &str) -> String {
+    let plain = s.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+        && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if plain {
+        s.to_string()
+    } else {
+        format!("`{}`", s.replace('`', "``"))
+    }
+}
+
+fn props_map(props: &[(String, Value)], dialect: CypherDialect) -> String {
+    let items: Vec<String> = props
+        .iter()
+        .map(|(k, v)| format!("{}: {}", ident(k), cypher_value(v, dialect)))
+        .collect();
+    format!("{{{}}}", items.join(", "))
+}
+
+/// Alias texts of each concept (all languages, in the artifact's order, each text once).
+fn concept_aliases(g: &FrozenGraph) -> HashMap<String, Vec<String>> {
+    g.concepts
+        .iter()
+        .filter(|c| !c.aliases.is_empty())
+        .map(|c| {
+            let mut seen = BTreeSet::new();
+            let texts = c
+                .aliases
+                .values()
+                .flatten()
+                .filter(|t| seen.insert(t.as_str()))
+                .cloned()
+                .collect();
+            (format!("concept:{}", c.id), texts)
+        })
+        .collect()
+}
+
+/// A Cypher script that creates the selected nodes and edges, in the given dialect.
+///
+/// Every node gets its label from its kind (`Tool`, `ResponseField`, ...) and the properties
+/// `id` (the stable id, unique) and `label`, plus its graph properties; a concept also gets
+/// `aliases` (its alias texts from `g`, all languages). Units carry `dimension`, `si_unit` and
+/// `si_factor` (multiply a value in the unit by `si_factor` to get it in `si_unit`);
+/// `MEASURED_IN` carries `as_published` when the provider spells the unit differently, and
+/// `MAPS_TO_CONCEPT` carries `factor` to the concept's unit. Numbers are `DOUBLE`s, aliases a
+/// `STRING[]`, everything else `STRING`. Nodes come in the artifact's (id-sorted) order, then
+/// edges in theirs, so the same artifact gives the same bytes.
+pub fn to_cypher(
+    g: &FrozenGraph,
+    nodes: &[GNode],
+    edges: &[GEdge],
+    dialect: CypherDialect,
+) -> String {
+    let aliases = concept_aliases(g);
+    let node_rows: Vec<(String, Vec<(String, Value)>)> = nodes
+        .iter()
+        .map(|n| {
+            let mut props = vec![
+                ("id".to_string(), Value::Str(n.id.clone())),
+                ("label".to_string(), Value::Str(n.label.clone())),
+            ];
+            for (k, v) in &n.props {
+                props.push((k.clone(), typed(k, v)));
+            }
+            if let Some(a) = aliases.get(&n.id) {
+                props.push(("aliases".to_string(), Value::List(a.clone())));
+            }
+            (format!("{:?}", n.kind), props)
+        })
+        .collect();
+    let edge_rows: Vec<(&GNode, &GNode, String, Vec<(String, Value)>)> = edges
+        .iter()
+        .filter_map(|e| {
+            let from = nodes.get(e.from as usize)?;
+            let to = nodes.get(e.to as usize)?;
+            let props = e.props.iter().map(|(k, v)| (k.clone(), typed(k, v)));
+            Some((from, to, format!("{:?}", e.kind), props.collect()))
+        })
+        .collect();
+    let mut out = String::new();
+    match dialect {
+        CypherDialect::Neo4j => {
+            let labels: BTreeSet<&str> = node_rows.iter().map(|(l, _)| l.as_str()).collect();
+            for l in labels {
+                out.push_str(&format!("CREATE INDEX FOR (n:{}) ON (n.id);\n", ident(l)));
+            }
+        }
+        CypherDialect::Kuzu => {
+            // Columns per node label and per relationship, in sorted order; `id` and
+            // `label` first.
+            let mut tables: std::collections::BTreeMap<
+                &str,
+                std::collections::BTreeMap<&str, &str>,
+            > = Default::default();
+            for (l, props) in &node_rows {
+                let cols = tables.entry(l).or_default();
+                for (k, v) in props.iter().skip(2) {
+                    cols.insert(k, v.kuzu_type());
+                }
+            }
+            for (l, cols) in &tables {
+                let mut c = vec!["id STRING".to_string(), "label STRING".to_string()];
+                c.extend(cols.iter().map(|(k, t)| format!("{} {t}", ident(k))));
+                c.push("PRIMARY KEY (id)".to_string());
+                out.push_str(&format!(
+                    "CREATE NODE TABLE {}({});\n",
+                    ident(l),
+                    c.join(", ")
+                ));
+            }
+            type Rel<'a> = (
+                BTreeSet<(String, String)>,
+                std::collections::BTreeMap<&'a str, &'static str>,
+            );
+            let mut rels: std::collections::BTreeMap<&str, Rel> = Default::default();
+            for (from, to, kind, props) in &edge_rows {
+                let r = rels.entry(kind).or_default();
+                r.0.insert((format!("{:?}", from.kind), format!("{:?}", to.kind)));
+                for (k, v) in props {
+                    r.1.insert(k, v.kuzu_type());
+                }
+            }
+            for (kind, (pairs, cols)) in &rels {
+                let mut c: Vec<String> = pairs
+                    .iter()
+                    .map(|(a, b)| format!("FROM {} TO {}", ident(a), ident(b)))
+                    .collect();
+                c.extend(cols.iter().map(|(k, t)| format!("{} {t}", ident(k))));
+                out.push_str(&format!(
+                    "CREATE REL TABLE {}({});\n",
+                    ident(kind),
+                    c.join(", ")
+                ));
+            }
+        }
+    }
+    for (l, props) in &node_rows {
         out.push_str(&format!(
-            "CREATE (:{:?} {{{}}});\n",
-            n.kind,
-            props.join(", ")
+            "CREATE (:{} {});\n",
+            ident(l),
+            props_map(props, dialect)
         ));
     }
-    for e in edges {
-        let (Some(from), Some(to)) = (nodes.get(e.from as usize), nodes.get(e.to as usize)) else {
-            continue;
-        };
-        let (a, b) = (&from.kind, &to.kind);
-        let props: Vec<String> = e
-            .props
-            .iter()
-            .map(|(k, v)| format!("{k}: {}", cypher_str(v)))
-            .collect();
-        let props = if props.is_empty() {
+    for (from, to, kind, props) in &edge_rows {
+        let rel_props = if props.is_empty() {
             String::new()
         } else {
-            format!(" {{{}}}", props.join(", "))
+            format!(" {}", props_map(props, dialect))
         };
         out.push_str(&format!(
-            "MATCH (a:{a:?} {{id: {}}}), (b:{b:?} {{id: {}}}) CREATE (a)-[:{:?}{props}]->(b);\n",
-            cypher_str(&from.id),
-            cypher_str(&to.id),
-            e.kind
+            "MATCH (a:{:?} {{id: {}}}), (b:{:?} {{id: {}}}) CREATE (a)-[:{}{rel_props}]->(b);\n",
+            from.kind,
+            cypher_str(&from.id, dialect),
+            to.kind,
+            cypher_str(&to.id, dialect),
+            ident(kind),
         ));
     }
     out
