@@ -219,8 +219,8 @@ pub fn to_mermaid_checked(nodes: &[GNode], edges: &[GEdge]) -> Result<String, Me
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum CypherDialect {
     /// openCypher as Neo4j 5 and FalkorDB read it: one index on `id` per node label, then
-    /// `CREATE` / `MATCH ... CREATE` statements, one per line (control characters in strings
-    /// are escaped, `\n`, `\u0001`).
+    /// `CREATE` / `MATCH ... CREATE` statements, one per line (line breaks and tabs in strings
+    /// are escaped as `\n`, `\r`, `\t`).
     #[default]
     Neo4j,
     /// Kuzu: `CREATE NODE TABLE` and `CREATE REL TABLE` definitions with typed columns first
@@ -261,7 +261,11 @@ fn typed(key: &str, v: &str) -> Value {
 }
 
 /// A Cypher string literal. Both dialects escape `\` and `'`; the Neo4j dialect also escapes
-/// control characters (so each statement stays on one line), Kuzu takes them as they are.
+/// line feed, carriage return and tab (`\n`, `\r`, `\t`, so each statement stays on one line),
+/// and NUL as `\u0000` (FalkorDB reads no `\uXXXX` escape and cannot hold a NUL, so there it
+/// stays those six characters). Kuzu reads no escapes but `\\` and `\'`, and takes every
+/// character as it is. Every other character is written as it is: openCypher allows any
+/// character but `'` and `\` in a quoted string.
 fn cypher_str(s: &str, dialect: CypherDialect) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('\'');
@@ -273,12 +277,7 @@ fn cypher_str(s: &str, dialect: CypherDialect) -> String {
             '\n' => out.push_str("\\n"),
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
-            c if c.is_control() || c == '\u{2028}' || c == '\u{2029}' => {
-                let mut buf = [0u16; 2];
-                for unit in c.encode_utf16(&mut buf) {
-                    out.push_str(&format!("\\u{unit:04X}"));
-                }
-            }
+            '\0' => out.push_str("\\u0000"),
             c => out.push(c),
         }
     }
