@@ -457,3 +457,104 @@ pub fn to_cypher(
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::graph::build::EdgeKind;
+
+    fn node(id: &str, kind: NodeKind, label: &str) -> GNode {
+        GNode {
+            id: id.to_string(),
+            kind,
+            label: label.to_string(),
+            props: Default::default(),
+        }
+    }
+
+    fn edges(n: usize) -> Vec<GEdge> {
+        (0..n)
+            .map(|_| GEdge {
+                from: 0,
+                to: 1,
+                kind: EdgeKind::HAS_ENDPOINT,
+                props: Default::default(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn mermaid_edge_limit_is_inclusive() {
+        let nodes = [
+            node("tool:a", NodeKind::Tool, "a"),
+            node("endpoint:a/b", NodeKind::Endpoint, "b"),
+        ];
+        assert!(to_mermaid_checked(&nodes, &edges(MERMAID_MAX_EDGES)).is_ok());
+        let err = to_mermaid_checked(&nodes, &edges(MERMAID_MAX_EDGES + 1)).unwrap_err();
+        assert_eq!(err.edges, 501);
+        assert_eq!(
+            err.to_string(),
+            "the Mermaid diagram would have 501 edges (Mermaid's maxEdges is 500), so stock \
+             Mermaid and GitHub cannot render it"
+        );
+    }
+
+    #[test]
+    fn mermaid_text_limit_counts_utf16_units() {
+        // "flowchart LR\n" + "  n0[\"" + label + "\"]\n" is 22 units plus the label.
+        let label = "😀".repeat((MERMAID_MAX_TEXT - 22) / 2);
+        let at = [node("endpoint:a/b", NodeKind::Endpoint, &label)];
+        let text = to_mermaid_checked(&at, &[]).unwrap();
+        assert_eq!(text.encode_utf16().count(), MERMAID_MAX_TEXT);
+        assert!(text.len() > MERMAID_MAX_TEXT, "more bytes than units");
+        let over = [node(
+            "endpoint:a/b",
+            NodeKind::Endpoint,
+            &format!("{label}x"),
+        )];
+        let err = to_mermaid_checked(&over, &[]).unwrap_err();
+        assert_eq!((err.text_len, err.edges), (MERMAID_MAX_TEXT + 1, 0));
+        assert!(
+            err.to_string()
+                .contains("50001 characters (Mermaid's maxTextSize is 50000)")
+        );
+    }
+
+    #[test]
+    fn cypher_strings_escape_per_dialect() {
+        let s = "it's \\ \"q\"\n\r\t\0\u{1} é 😀";
+        assert_eq!(
+            cypher_str(s, CypherDialect::Neo4j),
+            "'it\\'s \\\\ \"q\"\\n\\r\\t\\u0000\u{1} é 😀'"
+        );
+        assert_eq!(
+            cypher_str(s, CypherDialect::Kuzu),
+            "'it\\'s \\\\ \"q\"\n\r\t\0\u{1} é 😀'"
+        );
+        assert_eq!(ident("label"), "label");
+        assert_eq!(ident("odd key"), "`odd key`");
+        assert_eq!(ident("a`b"), "`a``b`");
+    }
+
+    #[test]
+    fn typed_properties() {
+        assert_eq!(
+            typed("si_factor", "1.602176634e-19"),
+            Value::Float(1.602176634e-19)
+        );
+        assert_eq!(typed("factor", "0.001"), Value::Float(0.001));
+        assert_eq!(typed("unit", "0.001"), Value::Str("0.001".into()));
+        assert_eq!(
+            cypher_value(&Value::Float(1e-30), CypherDialect::Neo4j),
+            "1e-30"
+        );
+        assert_eq!(cypher_value(&Value::Float(1.0), CypherDialect::Kuzu), "1.0");
+        assert_eq!(
+            cypher_value(
+                &Value::List(vec!["a".into(), "b'c".into()]),
+                CypherDialect::Kuzu
+            ),
+            "['a', 'b\\'c']"
+        );
+    }
+}
