@@ -73,6 +73,7 @@ pub fn run_graph(args: GraphArgs) -> u8 {
         Ok(x) => x,
         Err(e) => {
             eprintln!("error: {e}");
+            eprintln!("help: {}", focus_help(&g, &focus));
             return super::EXIT_USAGE;
         }
     };
@@ -98,4 +99,26 @@ pub fn run_graph(args: GraphArgs) -> u8 {
     };
     print!("{out}");
     0
+}
+
+/// The help line for a --tool / --intent that names nothing: the closest id of the artifact, or
+/// where the ids are.
+fn focus_help(g: &crate::artifact::FrozenGraph, focus: &Focus) -> String {
+    let (word, ids, what): (&str, Vec<&str>, &str) = match focus {
+        Focus::Tool(t) => (t, g.tools.iter().map(|t| t.id.as_str()).collect(), "a tool"),
+        Focus::Intent(i) => (
+            i,
+            g.intents.iter().map(|i| i.id.as_str()).collect(),
+            "an intent",
+        ),
+        Focus::All => return String::new(),
+    };
+    match crate::model::value::did_you_mean(word, ids.iter().copied()) {
+        Some(id) => format!("did you mean `{id}`?"),
+        None => format!(
+            "pass the id of {what} in the artifact ({} of them, e.g. `{}`)",
+            ids.len(),
+            ids.first().copied().unwrap_or("")
+        ),
+    }
 }
