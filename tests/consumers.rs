@@ -1,6 +1,6 @@
 //! The outputs as the programs that consume them read them:
 //!
-//! - `check --format junit` validated against the JUnit XSD `tests/junit-10.xsd` (the MIT-licensed
+//! - `check --format junit` and `diff --format junit` validated against the JUnit XSD `tests/junit-10.xsd` (the MIT-licensed
 //!   "junit-10.xsd" by Gregory Boissinot, as shipped in pytest's source distribution on PyPI,
 //!   `testing/example_scripts/junit-10.xsd`, kept as published) with PyPI `xmlschema`;
 //! - `check --format sarif` run through the SARIF Multitool's `validate` with the SARIF and the
@@ -150,6 +150,22 @@ fn junit_output_validates_against_the_junit_xsd() {
     }
     let dir = tempfile::tempdir().unwrap();
     let mut files = check_outputs("junit", dir.path());
+    // `diff --format junit` too, under every gate.
+    for gate in ["breaking", "dangerous", "none"] {
+        let (out, _) = schemarouter(&[
+            "diff",
+            "tests/fixtures/diff/pr/old",
+            "tests/fixtures/diff/pr/new",
+            "--format",
+            "junit",
+            "--fail-on",
+            gate,
+        ]);
+        assert!(String::from_utf8_lossy(&out).contains("<failure ") || gate == "none");
+        let path = dir.path().join(format!("diff-{gate}.junit"));
+        std::fs::write(&path, out).unwrap();
+        files.push(path);
+    }
     // The validator is strict: a test case without its required `name` is rejected.
     let broken = dir.path().join("broken.junit");
     let text = std::fs::read_to_string(&files[0]).unwrap();

@@ -23,7 +23,8 @@ pub enum NodeKind {
     ResponseField,
     /// A domain concept.
     DomainConcept,
-    /// A unit (canonical spelling).
+    /// A unit (canonical spelling); properties `dimension`, `si_unit` (the dimension's coherent
+    /// SI unit) and `si_factor` (value in `si_unit` = value in this unit × `si_factor`).
     Unit,
     /// A source type.
     SourceType,
@@ -47,13 +48,15 @@ pub enum EdgeKind {
     HAS_PARAMETER,
     /// Endpoint -> ResponseField.
     RETURNS,
-    /// ResponseField -> Unit.
+    /// ResponseField -> Unit; property `as_published` (the provider's spelling) when it differs
+    /// from the canonical one.
     MEASURED_IN,
     /// Tool or ResponseField (override) -> SourceType.
     HAS_SOURCE_TYPE,
     /// Tool or ResponseField (override) -> LicencePolicy.
     LICENSED_UNDER,
-    /// ResponseField -> DomainConcept.
+    /// ResponseField -> DomainConcept; property `factor` (value in the concept's unit = value
+    /// in the field's unit × factor) when both have units of one dimension.
     MAPS_TO_CONCEPT,
     /// DomainConcept -> ResponseField, for an alias text that means exactly that field.
     ALIASED_AS,

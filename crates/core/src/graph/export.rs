@@ -247,6 +247,17 @@ impl Value {
     }
 }
 
+/// Typed properties of one node or edge, in output order.
+type Props = Vec<(String, Value)>;
+
+/// One edge of the Cypher export: its end nodes, relationship type and properties.
+struct EdgeRow<'a> {
+    from: &'a GNode,
+    to: &'a GNode,
+    kind: String,
+    props: Props,
+}
+
 /// Graph properties that hold numbers (written by [`super::build::number`]).
 const NUMBER_PROPS: [&str; 2] = ["si_factor", "factor"];
 
@@ -334,6 +345,55 @@ fn concept_aliases(g: &FrozenGraph) -> HashMap<String, Vec<String>> {
         .collect()
 }
 
+/// Kuzu's schema for the rows: a `CREATE NODE TABLE` per node label with one typed column per
+/// property that label's nodes have (`id` and `label` first, the rest sorted), and a
+/// `CREATE REL TABLE` per relationship type with every (from, to) label pair it joins and its
+/// property columns, sorted.
+fn kuzu_schema(node_rows: &[(String, Props)], edge_rows: &[EdgeRow]) -> String {
+    use std::collections::BTreeMap;
+    let mut out = String::new();
+    let mut tables: BTreeMap<&str, BTreeMap<&str, &str>> = BTreeMap::new();
+    for (label, props) in node_rows {
+        let cols = tables.entry(label).or_default();
+        for (k, v) in props.iter().skip(2) {
+            cols.insert(k, v.kuzu_type());
+        }
+    }
+    for (label, cols) in &tables {
+        let mut c = vec!["id STRING".to_string(), "label STRING".to_string()];
+        c.extend(cols.iter().map(|(k, t)| format!("{} {t}", ident(k))));
+        c.push("PRIMARY KEY (id)".to_string());
+        out.push_str(&format!(
+            "CREATE NODE TABLE {}({});\n",
+            ident(label),
+            c.join(", ")
+        ));
+    }
+    let mut pairs: BTreeMap<&str, BTreeSet<(String, String)>> = BTreeMap::new();
+    let mut cols: BTreeMap<&str, BTreeMap<&str, &str>> = BTreeMap::new();
+    for e in edge_rows {
+        let from_to = (format!("{:?}", e.from.kind), format!("{:?}", e.to.kind));
+        pairs.entry(&e.kind).or_default().insert(from_to);
+        let c = cols.entry(&e.kind).or_default();
+        for (k, v) in &e.props {
+            c.insert(k, v.kuzu_type());
+        }
+    }
+    for (kind, pairs) in &pairs {
+        let mut c: Vec<String> = pairs
+            .iter()
+            .map(|(a, b)| format!("FROM {} TO {}", ident(a), ident(b)))
+            .collect();
+        c.extend(cols[kind].iter().map(|(k, t)| format!("{} {t}", ident(k))));
+        out.push_str(&format!(
+            "CREATE REL TABLE {}({});\n",
+            ident(kind),
+            c.join(", ")
+        ));
+    }
+    out
+}
+
 /// A Cypher script that creates the selected nodes and edges, in the given dialect.
 ///
 /// Every node gets its label from its kind (`Tool`, `ResponseField`, ...) and the properties
@@ -351,7 +411,7 @@ pub fn to_cypher(
     dialect: CypherDialect,
 ) -> String {
     let aliases = concept_aliases(g);
-    let node_rows: Vec<(String, Vec<(String, Value)>)> = nodes
+    let node_rows: Vec<(String, Props)> = nodes
         .iter()
         .map(|n| {
             let mut props = vec![
@@ -367,13 +427,19 @@ pub fn to_cypher(
             (format!("{:?}", n.kind), props)
         })
         .collect();
-    let edge_rows: Vec<(&GNode, &GNode, String, Vec<(String, Value)>)> = edges
+    let edge_rows: Vec<EdgeRow> = edges
         .iter()
         .filter_map(|e| {
-            let from = nodes.get(e.from as usize)?;
-            let to = nodes.get(e.to as usize)?;
-            let props = e.props.iter().map(|(k, v)| (k.clone(), typed(k, v)));
-            Some((from, to, format!("{:?}", e.kind), props.collect()))
+            Some(EdgeRow {
+                from: nodes.get(e.from as usize)?,
+                to: nodes.get(e.to as usize)?,
+                kind: format!("{:?}", e.kind),
+                props: e
+                    .props
+                    .iter()
+                    .map(|(k, v)| (k.clone(), typed(k, v)))
+                    .collect(),
+            })
         })
         .collect();
     let mut out = String::new();
@@ -384,54 +450,7 @@ pub fn to_cypher(
                 out.push_str(&format!("CREATE INDEX FOR (n:{}) ON (n.id);\n", ident(l)));
             }
         }
-        CypherDialect::Kuzu => {
-            // Columns per node label and per relationship, in sorted order; `id` and
-            // `label` first.
-            let mut tables: std::collections::BTreeMap<
-                &str,
-                std::collections::BTreeMap<&str, &str>,
-            > = Default::default();
-            for (l, props) in &node_rows {
-                let cols = tables.entry(l).or_default();
-                for (k, v) in props.iter().skip(2) {
-                    cols.insert(k, v.kuzu_type());
-                }
-            }
-            for (l, cols) in &tables {
-                let mut c = vec!["id STRING".to_string(), "label STRING".to_string()];
-                c.extend(cols.iter().map(|(k, t)| format!("{} {t}", ident(k))));
-                c.push("PRIMARY KEY (id)".to_string());
-                out.push_str(&format!(
-                    "CREATE NODE TABLE {}({});\n",
-                    ident(l),
-                    c.join(", ")
-                ));
-            }
-            type Rel<'a> = (
-                BTreeSet<(String, String)>,
-                std::collections::BTreeMap<&'a str, &'static str>,
-            );
-            let mut rels: std::collections::BTreeMap<&str, Rel> = Default::default();
-            for (from, to, kind, props) in &edge_rows {
-                let r = rels.entry(kind).or_default();
-                r.0.insert((format!("{:?}", from.kind), format!("{:?}", to.kind)));
-                for (k, v) in props {
-                    r.1.insert(k, v.kuzu_type());
-                }
-            }
-            for (kind, (pairs, cols)) in &rels {
-                let mut c: Vec<String> = pairs
-                    .iter()
-                    .map(|(a, b)| format!("FROM {} TO {}", ident(a), ident(b)))
-                    .collect();
-                c.extend(cols.iter().map(|(k, t)| format!("{} {t}", ident(k))));
-                out.push_str(&format!(
-                    "CREATE REL TABLE {}({});\n",
-                    ident(kind),
-                    c.join(", ")
-                ));
-            }
-        }
+        CypherDialect::Kuzu => out.push_str(&kuzu_schema(&node_rows, &edge_rows)),
     }
     for (l, props) in &node_rows {
         out.push_str(&format!(
@@ -440,7 +459,13 @@ pub fn to_cypher(
             props_map(props, dialect)
         ));
     }
-    for (from, to, kind, props) in &edge_rows {
+    for EdgeRow {
+        from,
+        to,
+        kind,
+        props,
+    } in &edge_rows
+    {
         let rel_props = if props.is_empty() {
             String::new()
         } else {
