@@ -368,7 +368,7 @@ fn strings(db: Db) {
         Db::Falkor => "\\u0000",
     };
     let title = format!(
-        "It's \"MP\" \\ C:\\path\\ \n2nd line\ttab \u{1} {nul} \u{2028} Å 😀 ; MATCH (n) DETACH DELETE n //"
+        "It's \"MP\" \\ C:\\path\\ \n2nd line\r\n3rd\ttab \u{1} {nul} \u{2028} Å 😀 ; MATCH (n) DETACH DELETE n //"
     );
     assert_eq!(one(&res[0]), &json!(title));
     assert_eq!(

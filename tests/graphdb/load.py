@@ -47,7 +47,8 @@ def falkordb_run(script, queries):
 
 def main():
     engine, script_path, queries_path = sys.argv[1:4]
-    with open(script_path, encoding="utf-8") as f:
+    # newline="": a carriage return inside a Kuzu string literal stays one.
+    with open(script_path, encoding="utf-8", newline="") as f:
         script = f.read()
     with open(queries_path, encoding="utf-8") as f:
         queries = json.load(f)
