@@ -421,3 +421,24 @@ fn quotes_backslashes_line_breaks_and_unicode_survive_kuzu() {
 fn quotes_backslashes_line_breaks_and_unicode_survive_falkordb() {
     strings(Db::Falkor);
 }
+
+/// The same script from the project folder, from `graph.json` and from `graph.bin`.
+#[test]
+fn cypher_bytes_do_not_depend_on_the_artifact_form() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("build");
+    let out = out.to_str().unwrap();
+    schemarouter(&["compile", ".", "--out", out, "--format", "both"], &root());
+    for dialect in ["neo4j", "kuzu"] {
+        let cypher = ["--format", "cypher", "--dialect", dialect];
+        let from_project = schemarouter(&[&["graph", "."], &cypher[..]].concat(), &root());
+        for file in ["graph.json", "graph.bin"] {
+            let artifact = format!("{out}/{file}");
+            let args = [&["graph", "--artifact", &artifact], &cypher[..]].concat();
+            assert!(
+                schemarouter(&args, &root()) == from_project,
+                "{dialect} {file}"
+            );
+        }
+    }
+}
