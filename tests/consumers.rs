@@ -50,6 +50,9 @@ const PROJECTS: [&str; 5] = [
     ".",
 ];
 
+/// A project whose strings hold quotes, backslashes, line breaks and control characters.
+const STRINGS: &str = "tests/fixtures/graph-strings";
+
 const FAIL_LEVELS: [&str; 3] = ["error", "warning", "info"];
 
 /// Run the CLI from the repository root; returns stdout and the exit code.
@@ -280,8 +283,20 @@ fn mermaid_subgraphs_render_in_mermaid_cli() {
     for (flag, id, label) in [
         ("--tool", "oqmd", "formationenergy"),
         ("--intent", "electronic_property", "electronic_property"),
+        // A whole small project whose tool title has quotes, backslashes and line breaks.
+        (
+            "",
+            STRINGS,
+            "It's \"MP\" \\ C:\\path\\ <br />2nd line<br />3rd",
+        ),
     ] {
-        let (text, code) = schemarouter(&["graph", "--format", "mermaid", flag, id]);
+        let args = if flag.is_empty() {
+            vec!["graph", id, "--format", "mermaid"]
+        } else {
+            vec!["graph", "--format", "mermaid", flag, id]
+        };
+        let (text, code) = schemarouter(&args);
+        let id = id.rsplit('/').next().unwrap();
         assert_eq!(code, 0);
         let input = dir.path().join(format!("{id}.mmd"));
         std::fs::write(&input, &text).unwrap();
@@ -314,17 +329,13 @@ fn mermaid_cli_fails_beyond_the_edge_limit_the_export_refuses() {
     }
 }
 
-#[test]
-fn the_whole_graph_renders_in_graphviz() {
-    let Some(dot) = installed(PathBuf::from("/usr/bin/dot")) else {
-        return;
-    };
-    let dir = tempfile::tempdir().unwrap();
-    let (text, code) = schemarouter(&["graph", "--format", "dot"]);
+/// Render a DOT export with Graphviz; returns the SVG.
+fn render_dot(dot: &Path, project: &str, dir: &Path) -> String {
+    let (text, code) = schemarouter(&["graph", project, "--format", "dot"]);
     assert_eq!(code, 0);
-    let src = dir.path().join("graph.dot");
+    let src = dir.join("graph.dot");
     std::fs::write(&src, &text).unwrap();
-    let out = dir.path().join("graph.svg");
+    let out = dir.join("graph.svg");
     let o = Command::new(dot)
         .arg("-Tsvg")
         .arg("-o")
@@ -333,6 +344,24 @@ fn the_whole_graph_renders_in_graphviz() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let svg = std::fs::read_to_string(&out).unwrap();
+    std::fs::read_to_string(&out).unwrap()
+}
+
+#[test]
+fn the_whole_graph_renders_in_graphviz() {
+    let Some(dot) = installed(PathBuf::from("/usr/bin/dot")) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let svg = render_dot(&dot, ".", dir.path());
     assert!(svg.contains("<svg") && svg.contains("tool:oqmd"));
+    // Quotes, backslashes, CRLF and LF line breaks and a NUL in a title: one label, three lines.
+    let svg = render_dot(&dot, STRINGS, dir.path());
+    for line in [
+        ">It&#39;s &quot;MP&quot; \\ C:\\path\\ </text>",
+        ">2nd line</text>",
+        ">3rd\ttab \u{1} \\0 \u{2028} Å 😀 ; MATCH (n) DETACH DELETE n //</text>",
+    ] {
+        assert!(svg.contains(line), "{line}");
+    }
 }

@@ -112,8 +112,26 @@ fn shape(kind: NodeKind) -> &'static str {
     }
 }
 
+/// A DOT quoted string's content: `"` escaped; `\` doubled (Graphviz reads `\\` in a label as
+/// one backslash); line breaks (LF, CR, CRLF) as the label line break `\n`; NUL, which Graphviz
+/// cannot read, shown as `\0`.
 fn dot_escape(s: &str) -> String {
-    s.replace('\\', "\\\\").replace('"', "\\\"")
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\n' => out.push_str("\\n"),
+            '\r' => {
+                chars.next_if_eq(&'\n');
+                out.push_str("\\n");
+            }
+            '\0' => out.push_str("\\\\0"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// Graphviz DOT.
@@ -559,6 +577,14 @@ mod tests {
         assert_eq!(ident("label"), "label");
         assert_eq!(ident("odd key"), "`odd key`");
         assert_eq!(ident("a`b"), "`a``b`");
+    }
+
+    #[test]
+    fn dot_strings() {
+        assert_eq!(
+            dot_escape("a\"b\\c\nd\r\ne\rf\0g é"),
+            "a\\\"b\\\\c\\nd\\ne\\nf\\\\0g é"
+        );
     }
 
     #[test]
