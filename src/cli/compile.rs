@@ -14,9 +14,10 @@ pub struct CompileArgs {
     /// Project folder.
     #[arg(default_value = ".")]
     pub path: PathBuf,
-    /// Output folder for `graph.json` (or `graph.bin`) and `intent_prompt.txt`.
-    #[arg(long, default_value = "build")]
-    pub out: PathBuf,
+    /// Output folder for `graph.json` (or `graph.bin`) and `intent_prompt.txt` [default:
+    /// PATH/build, where `route`, `serve`, `mcp`, `eval` and `extract` look for the artifact].
+    #[arg(long)]
+    pub out: Option<PathBuf>,
     /// Artifact form: `json` (default, compact), `bin` (the memory-mapped binary form that
     /// `route` opens fastest), or `both`.
     #[arg(long, value_enum, default_value_t = ArtifactFormat::Json)]
@@ -150,7 +151,14 @@ pub fn compile_project(path: &Path, format: ArtifactFormat) -> Result<Compiled, 
 }
 
 /// Run `compile`.
-pub fn run_compile(args: CompileArgs) -> u8 {
+pub fn run_compile(mut args: CompileArgs) -> u8 {
+    let out = args.out.take().unwrap_or_else(|| {
+        if args.path == Path::new(".") {
+            PathBuf::from(super::locate::BUILD_DIR)
+        } else {
+            args.path.join(super::locate::BUILD_DIR)
+        }
+    });
     let mut compiled = match compile_project(&args.path, args.format) {
         Ok(c) => c,
         Err(code) => return code,
@@ -159,7 +167,7 @@ pub fn run_compile(args: CompileArgs) -> u8 {
         compiled.graph.content_hash = io::json_content_hash(&compiled.graph);
         let mut stale = Vec::new();
         for name in compiled.file_names() {
-            let p = args.out.join(name);
+            let p = out.join(name);
             let current = if name == "intent_prompt.txt" {
                 std::fs::read_to_string(&p).is_ok_and(|t| t == compiled.prompt)
             } else {
@@ -175,7 +183,7 @@ pub fn run_compile(args: CompileArgs) -> u8 {
         }
         // An artifact of the other form in the folder must match too.
         for name in ["graph.json", "graph.bin"] {
-            let p = args.out.join(name);
+            let p = out.join(name);
             if !compiled.file_names().contains(&name)
                 && p.is_file()
                 && !io::is_current(&compiled.graph, &p)
@@ -184,7 +192,7 @@ pub fn run_compile(args: CompileArgs) -> u8 {
             }
         }
         if stale.is_empty() {
-            println!("up to date: {}", summary(&compiled, &args.out));
+            println!("up to date: {}", summary(&compiled, &out));
             return 0;
         }
         for s in &stale {
@@ -193,23 +201,23 @@ pub fn run_compile(args: CompileArgs) -> u8 {
         eprintln!(
             "error: the committed artifact does not match the sources; run `schemarouter compile {} --out {}`",
             args.path.display(),
-            args.out.display()
+            out.display()
         );
         return 1;
     }
-    if args.out.exists() && !args.out.is_dir() {
+    if out.exists() && !out.is_dir() {
         eprintln!(
             "error: `{}` exists and is not a folder; nothing was written",
-            args.out.display()
+            out.display()
         );
         eprintln!("help: pass a folder to --out (it is created when missing)");
         return super::EXIT_USAGE;
     }
-    if let Err(e) = std::fs::create_dir_all(&args.out) {
-        eprintln!("error: cannot create `{}`: {e}", args.out.display());
+    if let Err(e) = std::fs::create_dir_all(&out) {
+        eprintln!("error: cannot create `{}`: {e}", out.display());
         return super::EXIT_USAGE;
     }
-    io::remove_stale_temps(&args.out);
+    io::remove_stale_temps(&out);
     // The binary form carries the JSON form's content hash: compute it first (streamed, no
     // copy) rather than cloning the artifact to give it one.
     if compiled.graph.content_hash.is_empty()
@@ -228,7 +236,7 @@ pub fn run_compile(args: CompileArgs) -> u8 {
         let h = &json_hash;
         let pretty = args.pretty;
         jobs.push((
-            args.out.join("graph.json"),
+            out.join("graph.json"),
             Box::new(move |f| {
                 *h.borrow_mut() = Some(if pretty {
                     io::write_json_pretty_into(graph, f)?
@@ -253,12 +261,12 @@ pub fn run_compile(args: CompileArgs) -> u8 {
             Some(g)
         };
         jobs.push((
-            args.out.join("graph.bin"),
+            out.join("graph.bin"),
             Box::new(move |f| io::write_bin_into(bin_graph.as_ref().unwrap_or(graph), f)),
         ));
     }
     jobs.push((
-        args.out.join("intent_prompt.txt"),
+        out.join("intent_prompt.txt"),
         Box::new(move |f| {
             use std::io::Write;
             f.write_all(prompt_text.as_bytes())
@@ -267,7 +275,7 @@ pub fn run_compile(args: CompileArgs) -> u8 {
     if let Err(e) = io::write_all_atomic(jobs) {
         eprintln!(
             "error: cannot write into `{}`: {e}; nothing was changed",
-            args.out.display()
+            out.display()
         );
         return super::EXIT_USAGE;
     }
@@ -276,7 +284,7 @@ pub fn run_compile(args: CompileArgs) -> u8 {
     }
     // An artifact of the other form left from an earlier run no longer matches: remove it.
     for (name, wanted) in [("graph.json", wants_json), ("graph.bin", wants_bin)] {
-        let p = args.out.join(name);
+        let p = out.join(name);
         if !wanted && p.is_file() {
             match std::fs::remove_file(&p) {
                 Ok(()) => eprintln!(
@@ -290,7 +298,7 @@ pub fn run_compile(args: CompileArgs) -> u8 {
             }
         }
     }
-    println!("{}", summary(&compiled, &args.out));
+    println!("{}", summary(&compiled, &out));
     super::drop_in_background(compiled);
     0
 }
@@ -301,7 +309,11 @@ fn summary(c: &Compiled, out: &Path) -> String {
     let files: Vec<String> = c
         .file_names()
         .iter()
-        .map(|n| out.join(n).display().to_string())
+        .map(|n| {
+            let p = out.join(n);
+            // The full path: where the files went is not always where the user looks.
+            std::path::absolute(&p).unwrap_or(p).display().to_string()
+        })
         .collect();
     format!(
         "compiled {} {}: {} tools, {} endpoints, {} fields, {} concepts, {} intents; content hash {}; prompt {} tokens -> {}",
@@ -327,9 +339,21 @@ pub struct StatsArgs {
     /// Read a compiled artifact instead of compiling the project.
     #[arg(long)]
     pub artifact: Option<PathBuf>,
-    /// `table` (default) or `json`.
-    #[arg(long, value_enum, default_value_t = super::check::TableFormat::Table)]
-    pub format: super::check::TableFormat,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = StatsFormat::Table)]
+    pub format: StatsFormat,
+}
+
+/// Output formats of `stats`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum StatsFormat {
+    /// Aligned text tables.
+    Table,
+    /// One JSON object (`nodes`, `edges`, `alias_texts`, `prompt_tokens`,
+    /// `prompt_all_tokens`, `ratio`).
+    Json,
+    /// Markdown tables (for a pull-request comment or a README).
+    Markdown,
 }
 
 /// Load an artifact, or compile the project in memory.
@@ -411,6 +435,27 @@ pub fn stats_table(s: &Stats) -> String {
     out
 }
 
+/// Render stats as two Markdown tables (the same rows as [`stats_table`]).
+pub fn stats_markdown(s: &Stats) -> String {
+    let mut out = String::from("| node kind | count |\n|---|---:|\n");
+    for (k, v) in &s.nodes {
+        out.push_str(&format!("| {k} | {v} |\n"));
+    }
+    out.push_str(&format!("| edges | {} |\n", s.edges));
+    out.push_str(&format!("| alias texts | {} |\n\n", s.alias_texts));
+    out.push_str("| routing prompt | tokens (o200k_base) |\n|---|---:|\n");
+    out.push_str(&format!(
+        "| intent registry (ours) | {} |\n",
+        s.prompt_tokens
+    ));
+    out.push_str(&format!(
+        "| prompt-all (whole schema) | {} |\n",
+        s.prompt_all_tokens
+    ));
+    out.push_str(&format!("| ratio | {:.1}x |\n", s.ratio));
+    out
+}
+
 /// Run `stats`.
 pub fn run_stats(args: StatsArgs) -> u8 {
     let (g, prompt_text) = match graph_for(&args.path, args.artifact.as_deref()) {
@@ -419,10 +464,9 @@ pub fn run_stats(args: StatsArgs) -> u8 {
     };
     let s = stats(&g, &prompt_text);
     match args.format {
-        super::check::TableFormat::Table | super::check::TableFormat::Markdown => {
-            print!("{}", stats_table(&s))
-        }
-        super::check::TableFormat::Json => {
+        StatsFormat::Table => print!("{}", stats_table(&s)),
+        StatsFormat::Markdown => print!("{}", stats_markdown(&s)),
+        StatsFormat::Json => {
             println!("{}", serde_json::to_string_pretty(&s).unwrap_or_default())
         }
     }

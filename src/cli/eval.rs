@@ -15,9 +15,10 @@ pub struct EvalArgs {
     /// `scaling`: the routing-cost table over synthetic inventories.
     #[command(subcommand)]
     pub command: Option<EvalCommand>,
-    /// Compiled artifact.
-    #[arg(long, default_value = "build/graph.json")]
-    pub artifact: PathBuf,
+    /// Compiled artifact [default: `build/graph.bin` or `build/graph.json` of the project
+    /// holding the working directory, the newer of the two; see `compile`].
+    #[arg(long)]
+    pub artifact: Option<PathBuf>,
     /// Benchmark file (format: bench/README.md).
     #[arg(long, required = true)]
     pub bench: Option<PathBuf>,
@@ -115,7 +116,11 @@ pub fn run_eval(args: EvalArgs) -> u8 {
         eprintln!("help: pass a folder to --plots (it is created when missing)");
         return super::EXIT_USAGE;
     }
-    let g = match load_graph(&args.artifact) {
+    let artifact = match super::locate::artifact(args.artifact.as_deref()) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    let g = match load_graph(&artifact) {
         Ok(g) => g,
         Err(c) => return c,
     };

@@ -5,7 +5,7 @@ use crate::artifact::FrozenGraph;
 use crate::extract::report::IssueKind;
 use crate::extract::{self, Document, Extraction, parse_plan, parse_step_response};
 use clap::Args;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Arguments of `schemarouter extract`.
 #[derive(Debug, Args)]
@@ -17,9 +17,11 @@ pub struct ExtractArgs {
     /// `tool/endpoint`; one per step. FILE is a JSON or XML body.
     #[arg(long = "response", value_name = "STEP=FILE", required = true)]
     pub responses: Vec<String>,
-    /// Compiled artifact the plan was made from.
-    #[arg(long, default_value = "build/graph.json")]
-    pub artifact: PathBuf,
+    /// Compiled artifact the plan was made from [default: `build/graph.bin` or
+    /// `build/graph.json` of the project holding the working directory, the newer of the two;
+    /// see `compile`].
+    #[arg(long)]
+    pub artifact: Option<PathBuf>,
     /// Print the structured result (records with per-field metadata, issues, reader context and
     /// its token count) as JSON.
     #[arg(long)]
@@ -29,8 +31,12 @@ pub struct ExtractArgs {
 /// Run `extract`. Exit 0 when every planned field was found with its declared type, 1 when the
 /// report has findings (missing fields, typed mismatches, shape problems), 2 for usage and input
 /// errors.
-pub fn run_extract(args: ExtractArgs) -> u8 {
-    match run(&args) {
+pub fn run_extract(mut args: ExtractArgs) -> u8 {
+    let artifact = match super::locate::artifact(args.artifact.take().as_deref()) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    match run(&args, &artifact) {
         Ok(x) => {
             if args.json {
                 match serde_json::to_string_pretty(&x) {
@@ -105,12 +111,12 @@ fn read(path: &std::path::Path) -> Result<String, extract::ExtractError> {
     })
 }
 
-fn run(args: &ExtractArgs) -> Result<Extraction, extract::ExtractError> {
-    let g = FrozenGraph::load_routing(&args.artifact).map_err(|e| {
+fn run(args: &ExtractArgs, artifact: &Path) -> Result<Extraction, extract::ExtractError> {
+    let g = FrozenGraph::load_routing(artifact).map_err(|e| {
         extract::ExtractError::new(format!(
             "{}: {e}{}",
-            args.artifact.display(),
-            if args.artifact.exists() {
+            artifact.display(),
+            if artifact.exists() {
                 ""
             } else {
                 " (compile the project first: `schemarouter compile . --out build`)"

@@ -12,6 +12,7 @@ mod eval;
 mod extract;
 mod graph;
 mod import;
+mod locate;
 mod mcp;
 mod route;
 mod serve;

@@ -15,9 +15,10 @@ use std::time::Duration;
 pub struct RouteArgs {
     /// The question (omit with --understanding).
     pub query: Option<String>,
-    /// Compiled artifact.
-    #[arg(long, default_value = "build/graph.json")]
-    pub artifact: PathBuf,
+    /// Compiled artifact [default: `build/graph.bin` or `build/graph.json` of the project
+    /// holding the working directory, the newer of the two; see `compile`].
+    #[arg(long)]
+    pub artifact: Option<PathBuf>,
     /// Skip the Understand step: read an Understanding JSON file (`-` for stdin).
     #[arg(long, conflicts_with_all = ["query", "llm_url"])]
     pub understanding: Option<PathBuf>,
@@ -54,12 +55,16 @@ pub struct RouteArgs {
 }
 
 /// Run `route`.
-pub fn run_route(args: RouteArgs) -> u8 {
-    let g = match FrozenGraph::load_routing(&args.artifact) {
+pub fn run_route(mut args: RouteArgs) -> u8 {
+    let artifact = match super::locate::artifact(args.artifact.take().as_deref()) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    let g = match FrozenGraph::load_routing(&artifact) {
         Ok(g) => g,
         Err(e) => {
-            eprintln!("error: {}: {e}", args.artifact.display());
-            if !args.artifact.exists() {
+            eprintln!("error: {}: {e}", artifact.display());
+            if !artifact.exists() {
                 eprintln!("help: compile the project first: `schemarouter compile . --out build`");
             }
             return super::EXIT_USAGE;
@@ -120,7 +125,7 @@ pub fn run_route(args: RouteArgs) -> u8 {
             let result = match (&args.llm_url, &args.llm_model) {
                 (Some(url), Some(model)) => {
                     let prompt =
-                        std::fs::read_to_string(args.artifact.with_file_name("intent_prompt.txt"))
+                        std::fs::read_to_string(artifact.with_file_name("intent_prompt.txt"))
                             .unwrap_or_else(|_| crate::prompt::render(&g, None));
                     let key = args
                         .llm_key_env

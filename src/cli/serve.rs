@@ -13,8 +13,10 @@ use std::time::Duration;
 pub struct ServerArgs {
     /// Compiled artifact (`graph.json` or `graph.bin`); reloaded when the file is replaced or
     /// on SIGHUP.
-    #[arg(long, default_value = "build/graph.json")]
-    pub artifact: PathBuf,
+    /// [default: `build/graph.bin` or `build/graph.json` of the project holding the working
+    /// directory, the newer of the two; see `compile`]
+    #[arg(long)]
+    pub artifact: Option<PathBuf>,
     /// File holding a bearer token every HTTP request must carry (`Authorization: Bearer ...`).
     #[arg(long)]
     pub token_file: Option<PathBuf>,
@@ -55,6 +57,7 @@ pub struct ServeArgs {
 
 /// Load the artifact and build the core, or say why not (exit 2).
 pub(super) fn open_core(a: &ServerArgs) -> Result<Arc<Core>, u8> {
+    let artifact = super::locate::artifact(a.artifact.as_deref())?;
     let token = match &a.token_file {
         Some(p) => match Token::from_file(p) {
             Ok(t) => Some(t),
@@ -66,7 +69,7 @@ pub(super) fn open_core(a: &ServerArgs) -> Result<Arc<Core>, u8> {
         None => None,
     };
     let config = Config {
-        artifact: a.artifact.clone(),
+        artifact: artifact.clone(),
         limits: Limits {
             max_body_bytes: a.max_body_bytes as usize,
             max_question_chars: a.max_question_chars as usize,
@@ -80,7 +83,7 @@ pub(super) fn open_core(a: &ServerArgs) -> Result<Arc<Core>, u8> {
         Ok(c) => Ok(Arc::new(c)),
         Err(e) => {
             eprintln!("error: {e}");
-            if !a.artifact.exists() {
+            if !artifact.exists() {
                 eprintln!("help: compile the project first: `schemarouter compile . --out build`");
             }
             Err(super::EXIT_USAGE)
