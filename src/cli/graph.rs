@@ -48,7 +48,7 @@ pub enum GraphFormat {
     Dot,
     /// Mermaid flowchart.
     Mermaid,
-    /// Cypher CREATE statements.
+    /// A Cypher script (see --dialect).
     Cypher,
 }
 
