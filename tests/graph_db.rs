@@ -325,7 +325,7 @@ fn generated(db: Db) {
         &[
             "gen",
             "--tools",
-            "60",
+            "30",
             "--seed",
             "11",
             "--out",
@@ -334,7 +334,7 @@ fn generated(db: Db) {
         &root(),
     );
     let (dir, art) = compile(&inv);
-    assert_eq!(art["tools"].as_array().unwrap().len(), 60);
+    assert_eq!(art["tools"].as_array().unwrap().len(), 30);
     assert_matches_artifact(&py, db, dir.path(), &art);
 }
 
