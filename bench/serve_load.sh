@@ -10,7 +10,7 @@
 #
 #   bench/serve_load.sh [--no-10k]
 #
-# Client: bench/load-client (ureq, one kept-alive connection per thread; a workspace member
+# Client: bench/load-client (hyper HTTP/1.1 connections driven by one thread; a workspace member
 # outside `default-members`, so `cargo test` does not build it).
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -163,6 +163,61 @@ fn anchors_and_merges_work() {
     );
 }
 
+/// Where a merged or aliased value is used, not where its anchor is written, is where a
+/// finding about it is reported; the anchor is the related information (JSON `related`, a second
+/// frame in human output).
+#[test]
+fn an_error_inside_a_merged_value_is_reported_where_the_merge_is_used() {
+    // A parameter's mapping merged into a response field: `join` is a parameter key only.
+    let tool = b"id: t\ntitle: T\ndomain: materials_property\nsource_type: calculated\nprovenance: {publisher: P, citation: \"10.1000/x\"}\nlicence: {spdx: CC0-1.0}\nendpoints:\n  - id: e\n    method: GET\n    url: https://t.example/e\n    parameters:\n      - &p\n        name: q\n        type: string\n        join: \",\"\n    fields:\n      - {name: id, type: string, identifier: true}\n      - <<: *p\n        name: echo\n";
+    let c = snap("merged_value_error", &[("schemas/t.yaml", tool)]);
+    assert_eq!(
+        c.lines().next().unwrap(),
+        "schemas/t.yaml:18:13: error[SR006/unknown-key] unknown key `join` (help: expected one of: name, type, unit, unit_as_published, identifier, groups, concepts, qualifiers, source_type, licence, encoding, missing_value, description, required, nullable, format)"
+    );
+    let dir = project(&[("schemas/t.yaml", tool)]);
+    let checked = check_path(dir.path()).unwrap();
+    let d = checked
+        .diagnostics
+        .iter()
+        .find(|d| d.code == "SR006")
+        .unwrap();
+    assert_eq!(d.secondary.len(), 1);
+    let text = &checked.project.sources.get(d.secondary[0].file).text;
+    let s = d.secondary[0].span;
+    assert_eq!(&text[s.start as usize..s.end as usize], "&p");
+    assert_eq!(
+        d.secondary[0].message,
+        "the value comes from anchor `&p`, defined here"
+    );
+}
+
+#[test]
+fn a_lint_finding_on_an_aliased_value_names_the_anchor() {
+    // A unit that does not parse, shared through an alias: reported at the alias.
+    let tool = b"id: t\ntitle: T\ndomain: materials_property\nsource_type: calculated\nprovenance: {publisher: P, citation: \"10.1000/x\"}\nlicence: {spdx: CC0-1.0}\nendpoints:\n  - id: e\n    method: GET\n    url: https://t.example/e\n    fields:\n      - {name: id, type: string, identifier: true}\n      - {name: a, type: number, unit: &u eV/furlong, groups: [electronic]}\n      - {name: b, type: number, unit: *u, groups: [electronic]}\n";
+    let dir = project(&[("schemas/t.yaml", tool)]);
+    let checked = check_path(dir.path()).unwrap();
+    let at_alias: Vec<_> = checked
+        .diagnostics
+        .iter()
+        .filter(|d| {
+            d.primary.as_ref().is_some_and(|p| {
+                let t = &checked.project.sources.get(p.file).text;
+                &t[p.span.start as usize..p.span.end as usize] == "*u"
+            })
+        })
+        .collect();
+    assert!(!at_alias.is_empty(), "{:?}", checked.diagnostics);
+    for d in at_alias {
+        assert_eq!(
+            d.secondary.last().map(|l| l.message.as_str()),
+            Some("the value comes from anchor `&u`, defined here"),
+            "{d:?}"
+        );
+    }
+}
+
 #[test]
 fn yaml11_boolean_is_not_a_boolean() {
     let c = snap(

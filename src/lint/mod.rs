@@ -298,7 +298,8 @@ pub fn check_loaded(loaded: crate::load::Loaded) -> Checked {
     };
     let mut load = loaded.diagnostics;
     load.append(&mut unit_diags);
-    let diagnostics = run(&ctx, load);
+    let mut diagnostics = run(&ctx, load);
+    crate::load::Loaded::annotate_aliases(&loaded.alias_uses, &mut diagnostics);
     Checked {
         project,
         index,
@@ -344,9 +345,14 @@ pub fn project_units(project: &Project) -> (UnitTable, Vec<Diagnostic>) {
 }
 
 /// The span of `offset..offset+len` (bytes) inside the string value declared at `span`,
-/// skipping an opening quote when the value is quoted in the source.
+/// skipping an opening quote when the value is quoted in the source. The whole `span` when the
+/// source is not the value's text: a YAML alias (`*unit`, whose value is written at its anchor)
+/// or a block scalar (`|`, `>`).
 pub fn inner_span(project: &Project, file: FileId, span: Span, offset: usize, len: usize) -> Span {
     let text = project.sources.get(file).slice(span);
+    if text.starts_with(['*', '|', '>']) {
+        return span;
+    }
     let skip = usize::from(text.starts_with('"') || text.starts_with('\''));
     let start = span.start as usize + skip + offset;
     let end = (start + len.max(1)).min(span.end as usize).max(start);

@@ -14,7 +14,7 @@ pub mod yaml;
 #[cfg(test)]
 mod yaml_serde;
 
-use crate::diagnostics::{Diagnostic, Severity};
+use crate::diagnostics::{Diagnostic, Label, Severity};
 use crate::model::config::Limits;
 use crate::model::{AliasFile, Config, Decl, FileKind, IntentFile, Project, Sp, Tool};
 use crate::source::{FileId, Format, SourceFile, Span};
@@ -160,9 +160,18 @@ fn de_diagnostic(e: de::DeError, file: FileId) -> Diagnostic {
 
 /// Parse text of the given format into a node tree, with limits applied.
 pub fn parse_text(text: &str, format: Format, limits: &Limits) -> Result<Node, LoadError> {
-    let node = match format {
-        Format::Yaml => yaml::parse(text, limits)?,
-        Format::Toml => toml::parse(text)?,
+    parse_text_traced(text, format, limits).map(|(node, _)| node)
+}
+
+/// [`parse_text`], also returning the YAML alias uses (none for TOML).
+pub fn parse_text_traced(
+    text: &str,
+    format: Format,
+    limits: &Limits,
+) -> Result<(Node, Vec<yaml::AliasUse>), LoadError> {
+    let (node, uses) = match format {
+        Format::Yaml => yaml::parse_traced(text, limits)?,
+        Format::Toml => (toml::parse(text)?, Vec::new()),
     };
     let depth = node.depth();
     if depth > limits.max_depth as usize {
@@ -174,7 +183,7 @@ pub fn parse_text(text: &str, format: Format, limits: &Limits) -> Result<Node, L
             span: deepest(&node, limits.max_depth as usize).unwrap_or(node.span),
         });
     }
-    Ok(node)
+    Ok((node, uses))
 }
 
 /// The first node found at nesting level `limit + 1` (1-based), for the limit diagnostic.
@@ -223,6 +232,38 @@ pub struct Loaded {
     pub diagnostics: Vec<Diagnostic>,
     /// True when an I/O error occurred (the CLI exits 2).
     pub io_error: bool,
+    /// Every YAML alias use, by file (see [`Loaded::annotate_aliases`]).
+    pub alias_uses: Vec<(FileId, yaml::AliasUse)>,
+}
+
+impl Loaded {
+    /// Give every finding placed exactly on an alias use (a value replayed from an anchor, also
+    /// through a `<<` merge) the anchored value as related information: the finding is reported
+    /// where the value is used, and the anchor shows where it is written.
+    pub fn annotate_aliases(
+        alias_uses: &[(FileId, yaml::AliasUse)],
+        diagnostics: &mut [Diagnostic],
+    ) {
+        if alias_uses.is_empty() {
+            return;
+        }
+        let by_place: std::collections::HashMap<(FileId, Span), &yaml::AliasUse> =
+            alias_uses.iter().map(|(f, u)| ((*f, u.at), u)).collect();
+        for d in diagnostics {
+            let Some(p) = &d.primary else { continue };
+            let Some(u) = by_place.get(&(p.file, p.span)) else {
+                continue;
+            };
+            let label = Label::new(
+                p.file,
+                u.value,
+                format!("the value comes from anchor `&{}`, defined here", u.anchor),
+            );
+            if !d.secondary.contains(&label) {
+                d.secondary.push(label);
+            }
+        }
+    }
 }
 
 /// Name of the configuration file at the project root.
@@ -482,14 +523,20 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
     }
     use rayon::prelude::*;
     let bar = progress_bar(plans.len() as u64, "reading");
-    let results: Vec<(Plan, Option<String>, Result<Parsed, ReadFailure>)> = plans
+    type ReadResult = (
+        Plan,
+        Option<String>,
+        Vec<yaml::AliasUse>,
+        Result<Parsed, ReadFailure>,
+    );
+    let results: Vec<ReadResult> = plans
         .into_par_iter()
         .map(|plan| {
             let out = match &plan {
-                Plan::Skip(..) => (plan, None, Err(ReadFailure::Skipped)),
+                Plan::Skip(..) => (plan, None, Vec::new(), Err(ReadFailure::Skipped)),
                 Plan::Read(_, path, kind, format) => {
-                    let (text, result) = read_and_parse(path, *kind, *format, &limits);
-                    (plan, text, result)
+                    let (text, uses, result) = read_and_parse(path, *kind, *format, &limits);
+                    (plan, text, uses, result)
                 }
             };
             if let Some(b) = &bar {
@@ -501,7 +548,8 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
     if let Some(b) = bar {
         b.finish_and_clear();
     }
-    for (plan, text, result) in results {
+    let mut alias_uses = Vec::new();
+    for (plan, text, uses, result) in results {
         match plan {
             Plan::Skip(name, path, kind, d) => {
                 let id = project
@@ -520,6 +568,7 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
                 };
                 let id = project.sources.add(SourceFile::new(name, path, text));
                 project.file_kinds.push(kind);
+                alias_uses.extend(uses.into_iter().map(|u| (id, u)));
                 match result {
                     Ok(parsed) => add_declarations(&mut project, id, parsed),
                     Err(ReadFailure::Encoding(at)) => diags.push(encoding_diag(id, at)),
@@ -537,6 +586,7 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
         project,
         diagnostics: diags,
         io_error,
+        alias_uses,
     })
 }
 
@@ -569,6 +619,7 @@ pub fn progress_bar(len: u64, what: &str) -> Option<indicatif::ProgressBar> {
 pub fn load_sources(config: Option<&str>, files: &[(&str, &str)]) -> Loaded {
     let mut project = Project::default();
     let mut diagnostics = Vec::new();
+    let mut alias_uses = Vec::new();
     if let Some(text) = config {
         let id = project
             .sources
@@ -600,8 +651,11 @@ pub fn load_sources(config: Option<&str>, files: &[(&str, &str)]) -> Loaded {
         let Some(format) = Format::from_path(Path::new(name)) else {
             continue;
         };
-        let parsed = match parse_text(text, format, &limits) {
-            Ok(node) => type_node(&node, kind),
+        let parsed = match parse_text_traced(text, format, &limits) {
+            Ok((node, uses)) => {
+                alias_uses.extend(uses.into_iter().map(|u| (id, u)));
+                type_node(&node, kind)
+            }
             Err(e) => {
                 diagnostics.push(e.to_diagnostic(id, format));
                 continue;
@@ -618,6 +672,7 @@ pub fn load_sources(config: Option<&str>, files: &[(&str, &str)]) -> Loaded {
         project,
         diagnostics,
         io_error: false,
+        alias_uses,
     }
 }
 
@@ -672,20 +727,24 @@ fn read_and_parse(
     kind: FileKind,
     format: Format,
     limits: &Limits,
-) -> (Option<String>, Result<Parsed, ReadFailure>) {
+) -> (
+    Option<String>,
+    Vec<yaml::AliasUse>,
+    Result<Parsed, ReadFailure>,
+) {
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
-        Err(e) => return (None, Err(ReadFailure::Io(e.to_string()))),
+        Err(e) => return (None, Vec::new(), Err(ReadFailure::Io(e.to_string()))),
     };
     let text = match decode(bytes) {
         Ok(t) => t,
-        Err((t, at)) => return (Some(t), Err(ReadFailure::Encoding(at))),
+        Err((t, at)) => return (Some(t), Vec::new(), Err(ReadFailure::Encoding(at))),
     };
-    let result = match parse_text(&text, format, limits) {
-        Ok(node) => type_node(&node, kind).map_err(ReadFailure::De),
-        Err(e) => Err(ReadFailure::Load(e)),
+    let (uses, result) = match parse_text_traced(&text, format, limits) {
+        Ok((node, uses)) => (uses, type_node(&node, kind).map_err(ReadFailure::De)),
+        Err(e) => (Vec::new(), Err(ReadFailure::Load(e))),
     };
-    (Some(text), result)
+    (Some(text), uses, result)
 }
 
 /// Add one file's declarations to the project.

@@ -30,7 +30,27 @@ pub const MAX_ALIAS_EXPANSION: usize = 200_000;
 
 /// Parse YAML text (one document) into a node tree.
 pub fn parse(text: &str, limits: &Limits) -> Result<Node, LoadError> {
-    Builder::new(text, limits).run()
+    parse_traced(text, limits).map(|(node, _)| node)
+}
+
+/// One use of an alias (`*name`, also as a `<<` merge value): where it is written, and the anchor
+/// whose value it replays. A finding about a replayed value is placed at [`AliasUse::at`]; the
+/// anchor is its related information.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AliasUse {
+    /// The alias token (`*base`).
+    pub at: Span,
+    /// The anchor's name (`base`).
+    pub anchor: String,
+    /// The anchor token (`&base`) of the value the alias replays.
+    pub value: Span,
+}
+
+/// [`parse`], also returning every alias use in source order.
+pub fn parse_traced(text: &str, limits: &Limits) -> Result<(Node, Vec<AliasUse>), LoadError> {
+    let mut b = Builder::new(text, limits);
+    let node = b.run()?;
+    Ok((node, b.uses))
 }
 
 /// An open collection on the builder's stack.
@@ -64,6 +84,8 @@ struct Builder<'a> {
     anchors: HashMap<usize, Rc<Node>>,
     /// Anchor ids whose node is still being built (an alias to one is recursive).
     open_anchors: Vec<usize>,
+    /// Every alias use, in source order.
+    uses: Vec<AliasUse>,
 }
 
 fn span_of(sp: &granit_parser::Span) -> Span {
@@ -269,6 +291,23 @@ fn key_text(node: &Node, text: &str) -> String {
     }
 }
 
+/// The span of the alias token (`*name`) an alias event reports. In flow collections the
+/// parser reports an empty span where the token ends; widen it back to the `*`.
+fn alias_token(text: &str, span: Span) -> Span {
+    let (start, end) = (span.start as usize, span.end as usize);
+    if text.get(start..end).is_some_and(|t| t.starts_with('*')) {
+        return span;
+    }
+    let is_name = |c: char| !c.is_whitespace() && !",[]{}".contains(c);
+    let before = text.get(..end).unwrap_or("");
+    match before.rfind('*') {
+        Some(star) if before[star + 1..].chars().all(is_name) && star + 1 < end => {
+            Span::new(star, end)
+        }
+        _ => span,
+    }
+}
+
 /// Give a replayed tree (its keys too) the span of the alias that replays it.
 fn place(node: &mut Node, span: Span) {
     node.span = span;
@@ -302,10 +341,11 @@ impl<'a> Builder<'a> {
             expanded: 0,
             anchors: HashMap::new(),
             open_anchors: Vec::new(),
+            uses: Vec::new(),
         }
     }
 
-    fn run(mut self) -> Result<Node, LoadError> {
+    fn run(&mut self) -> Result<Node, LoadError> {
         let opts = granit_parser::options! {
             simple_key_max_lookahead: 1024,
             flow_nesting_limit: 255,
@@ -384,7 +424,7 @@ impl<'a> Builder<'a> {
                     }
                     node
                 }
-                Event::Alias(id) => self.alias(id, span)?,
+                Event::Alias(id) => self.alias(id, alias_token(self.text, span))?,
                 Event::SequenceStart(_, anchor, tag) => {
                     self.collection_tag(tag.as_deref(), "seq", span)?;
                     if anchor != 0 {
@@ -597,6 +637,18 @@ impl<'a> Builder<'a> {
                 span,
             });
         }
+        // The anchor token (`&name`) written before its value; the value itself if not found.
+        let token = format!("&{name}");
+        let value = self
+            .text
+            .get(..target.span.start as usize)
+            .and_then(|before| before.rfind(&token))
+            .map_or(target.span, |i| Span::new(i, i + token.len()));
+        self.uses.push(AliasUse {
+            at: span,
+            anchor: name,
+            value,
+        });
         // Every node of the replayed value is placed where the alias is used: that is where a
         // finding about it must point (the anchor may be shared by many correct uses).
         let mut node = (*target).clone();
@@ -741,6 +793,31 @@ pub(crate) fn is_limit_message(message: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn alias_spans_cover_the_token_in_block_and_flow_context() {
+        for text in [
+            "a: &x 1\nb: *x\n",
+            "a: &x 1\nb: {c: *x, d: 2}\n",
+            "a: &x 1\nb: [*x]\n",
+            "a: &x 1\nb: [1, *x ]\n",
+        ] {
+            let (_, uses) = parse_traced(text, &Limits::default()).unwrap();
+            assert_eq!(uses.len(), 1, "{text}");
+            let u = &uses[0];
+            assert_eq!(
+                &text[u.at.start as usize..u.at.end as usize],
+                "*x",
+                "{text}"
+            );
+            assert_eq!(
+                &text[u.value.start as usize..u.value.end as usize],
+                "&x",
+                "{text}"
+            );
+            assert_eq!(u.anchor, "x");
+        }
+    }
+
     use super::*;
     use crate::load::yaml_serde::parse_reference;
 

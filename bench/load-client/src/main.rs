@@ -1,5 +1,6 @@
 //! Load client for `schemarouter serve` (`serve-load`, used by `bench/serve_load.sh`): `--requests` route
-//! requests at `--concurrency` over kept-alive connections (one ureq agent per thread), bounded
+//! requests at `--concurrency` over kept-alive connections (hyper HTTP/1.1 client connections,
+//! all driven by one thread so the client takes as little of the machine as it can), bounded
 //! by count and by `--max-seconds`. Optionally replaces the served artifact file once in the
 //! middle (`--reload-at N --artifact FILE --swap NEW`: a copy and an atomic rename, as
 //! `compile` does). Prints one JSON line: throughput, latency percentiles, errors, and how many
@@ -8,11 +9,14 @@
 //! `--first-answer` instead polls until the first successful route and prints how long that
 //! took (time to first answer after starting the server).
 
+use bytes::Bytes;
 use clap::Parser;
+use http_body_util::{BodyExt, Full};
+use hyper_util::rt::TokioIo;
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::rc::Rc;
 use std::time::{Duration, Instant};
 
 #[derive(Parser)]
@@ -26,7 +30,7 @@ struct Args {
     /// Requests to send.
     #[arg(long, default_value_t = 20_000)]
     requests: usize,
-    /// Requests in flight (threads, each with its own kept-alive connection).
+    /// Requests in flight (each on its own kept-alive connection).
     #[arg(long, default_value_t = 32)]
     concurrency: usize,
     /// Replace the artifact when this many requests have started.
@@ -49,35 +53,62 @@ struct Args {
     first_answer: bool,
 }
 
-fn agent() -> ureq::Agent {
-    ureq::Agent::config_builder()
-        .http_status_as_error(false)
-        .timeout_global(Some(Duration::from_secs(10)))
-        .build()
-        .into()
+/// One kept-alive HTTP/1.1 connection (hyper's client connection over a tokio socket).
+struct Conn {
+    send: hyper::client::conn::http1::SendRequest<Full<Bytes>>,
 }
 
-fn post(
-    a: &ureq::Agent,
-    url: &str,
-    body: &[u8],
-    token: Option<&str>,
-) -> Result<(u16, String), String> {
-    let mut req = a.post(url).header("Content-Type", "application/json");
-    if let Some(t) = token {
-        req = req.header("Authorization", &format!("Bearer {t}"));
+impl Conn {
+    async fn open(addr: &str) -> Result<Conn, String> {
+        let stream = tokio::net::TcpStream::connect(addr)
+            .await
+            .map_err(|e| e.to_string())?;
+        stream.set_nodelay(true).map_err(|e| e.to_string())?;
+        let (send, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
+            .await
+            .map_err(|e| e.to_string())?;
+        tokio::task::spawn_local(async move {
+            let _ = conn.await;
+        });
+        Ok(Conn { send })
     }
-    let resp = req.send(body).map_err(|e| e.to_string())?;
-    let status = resp.status().as_u16();
-    let hash = resp
-        .headers()
-        .get("x-artifact-hash")
-        .and_then(|h| h.to_str().ok())
-        .unwrap_or("")
-        .to_string();
-    // Read the whole body so the connection is reused.
-    resp.into_body().read_to_vec().map_err(|e| e.to_string())?;
-    Ok((status, hash))
+
+    /// POST `body`; the status and the artifact hash header (the body is read whole, so the
+    /// connection is reused).
+    async fn post(
+        &mut self,
+        host: &str,
+        body: &Bytes,
+        token: Option<&str>,
+    ) -> Result<(u16, String), String> {
+        self.send.ready().await.map_err(|e| e.to_string())?;
+        let mut req = hyper::Request::post("/v1/route")
+            .header("host", host)
+            .header("content-type", "application/json");
+        if let Some(t) = token {
+            req = req.header("authorization", format!("Bearer {t}"));
+        }
+        let req = req
+            .body(Full::new(body.clone()))
+            .map_err(|e| e.to_string())?;
+        let resp = self
+            .send
+            .send_request(req)
+            .await
+            .map_err(|e| e.to_string())?;
+        let status = resp.status().as_u16();
+        let hash = resp
+            .headers()
+            .get("x-artifact-hash")
+            .and_then(|h| h.to_str().ok())
+            .unwrap_or("")
+            .to_string();
+        resp.into_body()
+            .collect()
+            .await
+            .map_err(|e| e.to_string())?;
+        Ok((status, hash))
+    }
 }
 
 fn pct(sorted: &[u32], p: f64) -> u32 {
@@ -90,92 +121,116 @@ fn pct(sorted: &[u32], p: f64) -> u32 {
 
 fn main() {
     let args = Args::parse();
-    let url = format!("{}/v1/route", args.url.trim_end_matches('/'));
-    let body = std::fs::read(&args.body).expect("read --body");
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("tokio runtime");
+    let local = tokio::task::LocalSet::new();
+    local.block_on(&rt, run(args));
+}
+
+async fn run(args: Args) {
+    let host = args
+        .url
+        .trim_end_matches('/')
+        .trim_start_matches("http://")
+        .to_string();
+    let body = Bytes::from(std::fs::read(&args.body).expect("read --body"));
     let token = args.token.clone();
     let limit = Duration::from_secs(args.max_seconds);
     if args.first_answer {
         let start = Instant::now();
-        let a = agent();
         while start.elapsed() < limit {
-            if let Ok((200, _)) = post(&a, &url, &body, token.as_deref()) {
+            if let Ok(mut c) = Conn::open(&host).await
+                && let Ok((200, _)) = c.post(&host, &body, token.as_deref()).await
+            {
                 println!(
                     "{}",
                     serde_json::json!({"first_answer_ms": (start.elapsed().as_secs_f64() * 1e4).round() / 10.0})
                 );
                 return;
             }
-            std::thread::sleep(Duration::from_millis(1));
+            tokio::time::sleep(Duration::from_millis(1)).await;
         }
         eprintln!("no answer within {} s", args.max_seconds);
         std::process::exit(1);
     }
-    let next = Arc::new(AtomicUsize::new(0));
-    let results = Arc::new(Mutex::new((
-        Vec::<u32>::new(),
-        0usize,
-        BTreeMap::<String, usize>::new(),
-    )));
-    let first_error = Arc::new(Mutex::new(None::<String>));
+    let next = Rc::new(Cell::new(0usize));
+    let first_error = Rc::new(RefCell::new(None::<String>));
     let start = Instant::now();
-    let threads: Vec<_> = (0..args.concurrency)
-        .map(|_| {
-            let first_error = first_error.clone();
-            let (next, results, url, body, token) = (
-                next.clone(),
-                results.clone(),
-                url.clone(),
-                body.clone(),
-                token.clone(),
-            );
-            let (reload_at, artifact, swap) =
-                (args.reload_at, args.artifact.clone(), args.swap.clone());
-            std::thread::spawn(move || {
-                let a = agent();
-                let mut lat = Vec::new();
-                let mut errors = 0usize;
-                let mut hashes = BTreeMap::<String, usize>::new();
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= args.requests || start.elapsed() > limit {
-                        break;
+    let mut tasks = Vec::new();
+    for _ in 0..args.concurrency {
+        let (next, first_error, host, body, token) = (
+            next.clone(),
+            first_error.clone(),
+            host.clone(),
+            body.clone(),
+            token.clone(),
+        );
+        let (reload_at, artifact, swap, requests) = (
+            args.reload_at,
+            args.artifact.clone(),
+            args.swap.clone(),
+            args.requests,
+        );
+        tasks.push(tokio::task::spawn_local(async move {
+            let mut lat = Vec::new();
+            let mut errors = 0usize;
+            let mut hashes = BTreeMap::<String, usize>::new();
+            let mut conn: Option<Conn> = None;
+            loop {
+                let i = next.get();
+                if i >= requests || start.elapsed() > limit {
+                    break;
+                }
+                next.set(i + 1);
+                if Some(i) == reload_at
+                    && let (Some(dst), Some(src)) = (&artifact, &swap)
+                {
+                    let tmp = dst.with_extension("json.load-tmp");
+                    std::fs::copy(src, &tmp).expect("copy --swap");
+                    std::fs::rename(&tmp, dst).expect("rename over --artifact");
+                }
+                let t = Instant::now();
+                if conn.is_none() {
+                    conn = Conn::open(&host).await.ok();
+                }
+                let result = match conn.as_mut() {
+                    Some(c) => c.post(&host, &body, token.as_deref()).await,
+                    None => Err("cannot connect".to_string()),
+                };
+                match result {
+                    Ok((200, h)) => {
+                        lat.push(t.elapsed().as_micros() as u32);
+                        *hashes.entry(h).or_default() += 1;
                     }
-                    if Some(i) == reload_at
-                        && let (Some(dst), Some(src)) = (&artifact, &swap)
-                    {
-                        let tmp = dst.with_extension("json.load-tmp");
-                        std::fs::copy(src, &tmp).expect("copy --swap");
-                        std::fs::rename(&tmp, dst).expect("rename over --artifact");
-                    }
-                    let t = Instant::now();
-                    match post(&a, &url, &body, token.as_deref()) {
-                        Ok((200, h)) => {
-                            lat.push(t.elapsed().as_micros() as u32);
-                            *hashes.entry(h).or_default() += 1;
+                    other => {
+                        errors += 1;
+                        if other.is_err() {
+                            conn = None;
                         }
-                        other => {
-                            errors += 1;
-                            let mut f = first_error.lock().unwrap();
-                            if f.is_none() {
-                                *f = Some(format!("{other:?}"));
-                            }
+                        let mut f = first_error.borrow_mut();
+                        if f.is_none() {
+                            *f = Some(format!("{other:?}"));
                         }
                     }
                 }
-                let mut r = results.lock().unwrap();
-                r.0.extend(lat);
-                r.1 += errors;
-                for (h, n) in hashes {
-                    *r.2.entry(h).or_default() += n;
-                }
-            })
-        })
-        .collect();
-    for t in threads {
-        t.join().expect("client thread");
+            }
+            (lat, errors, hashes)
+        }));
+    }
+    let mut lat = Vec::new();
+    let mut errors = 0usize;
+    let mut hashes = BTreeMap::<String, usize>::new();
+    for t in tasks {
+        let (l, e, h) = t.await.expect("client task");
+        lat.extend(l);
+        errors += e;
+        for (k, n) in h {
+            *hashes.entry(k).or_default() += n;
+        }
     }
     let secs = start.elapsed().as_secs_f64();
-    let (mut lat, errors, hashes) = std::mem::take(&mut *results.lock().unwrap());
     lat.sort_unstable();
     let done = lat.len() + errors;
     let hashes: BTreeMap<String, usize> = hashes
@@ -194,7 +249,7 @@ fn main() {
             "p99_us": pct(&lat, 0.99),
             "max_us": lat.last().copied().unwrap_or(0),
             "hashes": hashes,
-            "first_error": *first_error.lock().unwrap(),
+            "first_error": *first_error.borrow(),
         })
     );
 }

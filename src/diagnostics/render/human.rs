@@ -172,6 +172,18 @@ fn label_text(l: &Label) -> Option<String> {
     }
 }
 
+/// Lines between two labels of one file beyond which the second gets its own frame (one frame
+/// would print every line in between).
+const MAX_LINES_IN_ONE_FRAME: usize = 12;
+
+/// Whether two labels of one file are too far apart to share a frame.
+fn far_apart(text: &str, a: &Label, b: &Label) -> bool {
+    let lo = (a.span.start.min(b.span.start) as usize).min(text.len());
+    let hi = (a.span.end.max(b.span.end) as usize).min(text.len());
+    text.get(lo..hi)
+        .is_some_and(|t| t.bytes().filter(|&c| c == b'\n').count() > MAX_LINES_IN_ONE_FRAME)
+}
+
 fn build(d: &Diagnostic, sources: &SourceMap, texts: &Texts) -> Report {
     let mut report = Report {
         message: d.message.clone(),
@@ -191,7 +203,7 @@ fn build(d: &Diagnostic, sources: &SourceMap, texts: &Texts) -> Report {
         view.span(primary),
     ));
     for s in &d.secondary {
-        if s.file == primary.file {
+        if s.file == primary.file && !far_apart(&view.text, primary, s) {
             report
                 .labels
                 .push(LabeledSpan::new_with_span(label_text(s), view.span(s)));
