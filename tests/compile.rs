@@ -282,7 +282,7 @@ fn graph_exports() {
     assert!(dot.contains("\"tool:oqmd\" -> \"endpoint:oqmd/formationenergy\""));
     let mermaid = export::to_mermaid(&nodes, &edges);
     assert!(mermaid.starts_with("flowchart LR\n"));
-    let cypher = export::to_cypher(&nodes, &edges);
+    let cypher = export::to_cypher(&g, &nodes, &edges, export::CypherDialect::Neo4j);
     assert!(cypher.contains("CREATE (:Tool {id: 'tool:oqmd'"));
     assert!(export::select(&g, &Focus::Tool("nope".into())).is_err());
     // Render a PNG when Graphviz is installed.

@@ -5,7 +5,7 @@
 
 use super::index::{Index, field_path};
 use crate::model::{Licence, Project};
-use crate::units::UnitCache;
+use crate::units::{Unit, UnitCache, conversion_factor};
 use petgraph::graph::{DiGraph, NodeIndex};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
@@ -23,7 +23,8 @@ pub enum NodeKind {
     ResponseField,
     /// A domain concept.
     DomainConcept,
-    /// A unit (canonical spelling).
+    /// A unit (canonical spelling); properties `dimension`, `si_unit` (the dimension's coherent
+    /// SI unit) and `si_factor` (value in `si_unit` = value in this unit × `si_factor`).
     Unit,
     /// A source type.
     SourceType,
@@ -47,13 +48,15 @@ pub enum EdgeKind {
     HAS_PARAMETER,
     /// Endpoint -> ResponseField.
     RETURNS,
-    /// ResponseField -> Unit.
+    /// ResponseField -> Unit; property `as_published` (the provider's spelling) when it differs
+    /// from the canonical one.
     MEASURED_IN,
     /// Tool or ResponseField (override) -> SourceType.
     HAS_SOURCE_TYPE,
     /// Tool or ResponseField (override) -> LicencePolicy.
     LICENSED_UNDER,
-    /// ResponseField -> DomainConcept.
+    /// ResponseField -> DomainConcept; property `factor` (value in the concept's unit = value
+    /// in the field's unit × factor) when both have units of one dimension.
     MAPS_TO_CONCEPT,
     /// DomainConcept -> ResponseField, for an alias text that means exactly that field.
     ALIASED_AS,
@@ -232,6 +235,12 @@ impl SchemaGraph {
     }
 }
 
+/// A factor as a graph property: Rust's shortest round-trip spelling (`0.001`,
+/// `1.602176634e-19`), which `str::parse::<f64>` reads back to the same number.
+pub fn number(x: f64) -> String {
+    format!("{x:?}")
+}
+
 fn licence_id(l: &Licence) -> String {
     format!("licence:{}", l.spdx.value)
 }
@@ -258,6 +267,14 @@ pub fn build(p: &Project, ix: &Index, units: &UnitCache) -> SchemaGraph {
             &[],
         );
     }
+    let concept_units: HashMap<&str, &Unit> = p
+        .concepts
+        .iter()
+        .filter_map(|c| {
+            let u = units.get(&c.item.unit.as_ref()?.value)?;
+            Some((c.item.id.value.as_str(), &u.unit))
+        })
+        .collect();
     for c in &p.concepts {
         let mut props = vec![("kind", format!("{:?}", c.item.kind()).to_lowercase())];
         if let Some(u) = &c.item.unit {
@@ -355,16 +372,30 @@ pub fn build(p: &Project, ix: &Index, units: &UnitCache) -> SchemaGraph {
                     &[("type", f.ty.value.to_string())],
                 );
                 g.edge(en, fnode, EdgeKind::RETURNS, &[]);
-                if let Some(u) = &f.unit
-                    && let Some(unit) = units.get(&u.value).map(|c| &c.unit)
-                {
+                let field_unit = f
+                    .unit
+                    .as_ref()
+                    .and_then(|u| units.get(&u.value))
+                    .map(|c| &c.unit);
+                if let Some(unit) = field_unit {
                     let un = g.node(
                         format!("unit:{}", unit.canonical),
                         NodeKind::Unit,
                         &unit.canonical,
-                        &[("dimension", unit.dim.to_string())],
+                        &[
+                            ("dimension", unit.dim.to_string()),
+                            ("si_unit", unit.dim.si_unit()),
+                            ("si_factor", number(unit.factor)),
+                        ],
                     );
-                    g.edge(fnode, un, EdgeKind::MEASURED_IN, &[]);
+                    let published: Vec<(&str, String)> = f
+                        .unit_as_published
+                        .as_ref()
+                        .filter(|s| s.value != unit.canonical)
+                        .map(|s| ("as_published", s.value.clone()))
+                        .into_iter()
+                        .collect();
+                    g.edge(fnode, un, EdgeKind::MEASURED_IN, &published);
                 }
                 if let Some(st) = &f.source_type {
                     let sn = g.node(
@@ -386,7 +417,13 @@ pub fn build(p: &Project, ix: &Index, units: &UnitCache) -> SchemaGraph {
                         &c.value,
                         &[],
                     );
-                    g.edge(fnode, cn, EdgeKind::MAPS_TO_CONCEPT, &[]);
+                    let factor: Vec<(&str, String)> = field_unit
+                        .zip(concept_units.get(c.value.as_str()))
+                        .and_then(|(fu, cu)| conversion_factor(fu, cu))
+                        .map(|k| ("factor", number(k)))
+                        .into_iter()
+                        .collect();
+                    g.edge(fnode, cn, EdgeKind::MAPS_TO_CONCEPT, &factor);
                 }
                 for gr in &f.groups {
                     let gn = g.node(

@@ -238,6 +238,44 @@ impl Dimension {
             .clone()
     }
 
+    /// The coherent SI unit of this dimension, spelled the way the unit grammar writes
+    /// canonical units (symbols in base-dimension order `m kg s A K mol cd rad atom f.u. cell`,
+    /// `·` between factors, `^n` powers, one `/` with a parenthesised denominator when it has
+    /// several factors; `1` for a pure number). A value times its unit's
+    /// [`Unit::factor`](super::Unit::factor) is a value in this unit: energy gives `m^2·kg/s^2`,
+    /// energy per atom `m^2·kg/(s^2·atom)`, pressure `kg/(m·s^2)`.
+    pub fn si_unit(&self) -> String {
+        const SI_SYMBOLS: [&str; BASE_COUNT] = [
+            "m", "kg", "s", "A", "K", "mol", "cd", "rad", "atom", "f.u.", "cell",
+        ];
+        let term = |i: usize, e: i8| {
+            let e = e.unsigned_abs();
+            if e == 1 {
+                SI_SYMBOLS[i].to_string()
+            } else {
+                format!("{}^{e}", SI_SYMBOLS[i])
+            }
+        };
+        let num: Vec<String> = (0..BASE_COUNT)
+            .filter(|&i| self.0[i] > 0)
+            .map(|i| term(i, self.0[i]))
+            .collect();
+        let den: Vec<String> = (0..BASE_COUNT)
+            .filter(|&i| self.0[i] < 0)
+            .map(|i| term(i, self.0[i]))
+            .collect();
+        let top = if num.is_empty() {
+            "1".to_string()
+        } else {
+            num.join("·")
+        };
+        match den.len() {
+            0 => top,
+            1 => format!("{top}/{}", den[0]),
+            _ => format!("{top}/({})", den.join("·")),
+        }
+    }
+
     /// The primary snake_case name of this dimension when it has no count basis, e.g.
     /// `Some("mass_density")`; `None` when unnamed or when it has a count basis.
     pub fn plain_name(&self) -> Option<&'static str> {

@@ -155,6 +155,27 @@ mod tests {
     }
 
     #[test]
+    fn si_unit_spellings_parse_back_to_factor_one() {
+        for (unit, si) in [
+            ("eV", "m^2·kg/s^2"),
+            ("eV/atom", "m^2·kg/(s^2·atom)"),
+            ("GPa", "kg/(m·s^2)"),
+            ("g/cm^3", "kg/m^3"),
+            ("Å^3", "m^3"),
+            ("μB/f.u.", "m^2·A/f.u."),
+            ("1/cell", "1/cell"),
+            ("deg", "rad"),
+            ("kJ/mol", "m^2·kg/(s^2·mol)"),
+            ("%", "1"),
+        ] {
+            let parsed = u(unit);
+            assert_eq!(parsed.dim.si_unit(), si, "{unit}");
+            let back = u(si);
+            assert_eq!((back.factor, back.dim), (1.0, parsed.dim), "{si}");
+        }
+    }
+
+    #[test]
     fn conversion_factors() {
         let cf = |a: &str, b: &str| conversion_factor(&u(a), &u(b)).unwrap();
         assert_eq!(cf("J", "eV"), 6.241509074460763e18);
