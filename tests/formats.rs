@@ -181,7 +181,7 @@ fn github_annotation_lines() {
     assert_eq!(lines.len(), c.diagnostics.len());
     // Columns count characters: the Korean alias text before the span is 5 characters, 13 bytes.
     assert!(
-        lines.contains(&"::error file=aliases/concepts.yaml,line=12,col=55,endLine=12,endColumn=92,title=SR201 dangling-alias::alias `밴드갭 폭` names field `materials_project/summary/material_id`, which does not carry concept `band_gap`%0Ahelp: add `band_gap` to the field's concepts in materials_project, or drop `concept:` from the alias"),
+        lines.contains(&"::error file=aliases/concepts.yaml,line=12,col=55,endLine=12,endColumn=92,title=SR201 dangling-alias::alias `밴드갭 폭` names field `materials_project/summary/material_id`, which does not carry concept `band_gap`%0Aschemas/mp.yaml:28:15: the field%0Ahelp: add `band_gap` to the field's concepts in materials_project, or drop `concept:` from the alias"),
         "{text}"
     );
     assert!(

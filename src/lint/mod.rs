@@ -183,7 +183,11 @@ pub fn failed_kinds(
     load_diagnostics
         .iter()
         .filter(|d| d.severity == Severity::Error && d.code < "SR010")
-        .filter_map(|d| d.primary.as_ref())
+        .filter_map(|d| d.primary.as_ref().map(|l| (d, l)))
+        // A duplicate key (SR005) in YAML keeps the file (the first entry is used); the TOML
+        // parser stops at one.
+        .filter(|(d, l)| d.code != "SR005" || project.sources.get(l.file).name.ends_with(".toml"))
+        .map(|(_, l)| l)
         .filter_map(|l| project.file_kinds.get(l.file.0 as usize).copied())
         .collect()
 }
@@ -333,7 +337,8 @@ pub fn check_loaded(loaded: crate::load::Loaded) -> Checked {
             None
         }
     };
-    let failed_kinds = failed_kinds(&project, &loaded.diagnostics);
+    let mut failed_kinds = failed_kinds(&project, &loaded.diagnostics);
+    failed_kinds.extend(loaded.failed_kinds.iter().copied());
     let ctx = Context {
         project: &project,
         index: &index,

@@ -82,6 +82,8 @@ pub enum LoadError {
         message: String,
         /// Where.
         span: Span,
+        /// The `[limits]` setting that raises it, or `None` for a limit built into the parser.
+        setting: Option<&'static str>,
     },
 }
 
@@ -126,7 +128,9 @@ impl LoadError {
                 "this file holds more than one YAML document",
             )
             .at(file, *span, "second document starts here")
-            .help("put one declaration document per file; move the second document to its own file"),
+            .help(
+                "put one declaration document per file; move the second document to its own file",
+            ),
             LoadError::Empty { comment_only } => {
                 let msg = if *comment_only {
                     "file has only comments and declares nothing"
@@ -137,10 +141,23 @@ impl LoadError {
                     .at(file, Span::new(0, 0), "")
                     .help("add declarations or delete the file")
             }
-            LoadError::Limit { message, span } => {
-                diag(codes::LIMIT_EXCEEDED, format!("input limit exceeded: {message}"))
-                    .at(file, *span, "here")
-                    .help("simplify the file (fewer aliases, less nesting) or raise the limit under [limits] in schemarouter.toml")
+            LoadError::Limit {
+                message,
+                span,
+                setting,
+            } => {
+                let help = match setting {
+                    Some(key) => format!(
+                        "simplify the file (fewer aliases, less nesting) or raise `{key}` under [limits] in schemarouter.toml"
+                    ),
+                    None => "simplify the file (fewer aliases, less nesting); this limit is built in and cannot be raised".to_string(),
+                };
+                diag(
+                    codes::LIMIT_EXCEEDED,
+                    format!("input limit exceeded: {message}"),
+                )
+                .at(file, *span, "here")
+                .help(help)
             }
         }
     }
@@ -160,18 +177,23 @@ fn de_diagnostic(e: de::DeError, file: FileId) -> Diagnostic {
 
 /// Parse text of the given format into a node tree, with limits applied.
 pub fn parse_text(text: &str, format: Format, limits: &Limits) -> Result<Node, LoadError> {
-    parse_text_traced(text, format, limits).map(|(node, _)| node)
+    let (node, _, mut duplicates) = parse_text_traced(text, format, limits)?;
+    match duplicates.is_empty() {
+        true => Ok(node),
+        false => Err(duplicates.swap_remove(0)),
+    }
 }
 
-/// [`parse_text`], also returning the YAML alias uses (none for TOML).
+/// [`parse_text`], also returning the YAML alias uses (none for TOML) and the duplicate keys the
+/// YAML parse went on past (see [`yaml::parse_traced`]; TOML stops at its first duplicate).
 pub fn parse_text_traced(
     text: &str,
     format: Format,
     limits: &Limits,
-) -> Result<(Node, Vec<yaml::AliasUse>), LoadError> {
-    let (node, uses) = match format {
+) -> Result<(Node, Vec<yaml::AliasUse>, Vec<LoadError>), LoadError> {
+    let (node, uses, duplicates) = match format {
         Format::Yaml => yaml::parse_traced(text, limits)?,
-        Format::Toml => (toml::parse(text)?, Vec::new()),
+        Format::Toml => (toml::parse(text)?, Vec::new(), Vec::new()),
     };
     let depth = node.depth();
     if depth > limits.max_depth as usize {
@@ -181,9 +203,10 @@ pub fn parse_text_traced(
                 limits.max_depth
             ),
             span: deepest(&node, limits.max_depth as usize).unwrap_or(node.span),
+            setting: Some("max-depth"),
         });
     }
-    Ok((node, uses))
+    Ok((node, uses, duplicates))
 }
 
 /// The first node found at nesting level `limit + 1` (1-based), for the limit diagnostic.
@@ -234,6 +257,10 @@ pub struct Loaded {
     pub io_error: bool,
     /// Every YAML alias use, by file (see [`Loaded::annotate_aliases`]).
     pub alias_uses: Vec<(FileId, yaml::AliasUse)>,
+    /// Kinds of declarations some of which could not be read at all: a `[paths]` folder that
+    /// does not exist or is not a folder, an unreadable folder or file. (Files that were read
+    /// but failed to parse are found from their diagnostics, see `lint::failed_kinds`.)
+    pub failed_kinds: std::collections::BTreeSet<FileKind>,
 }
 
 impl Loaded {
@@ -254,13 +281,21 @@ impl Loaded {
             let Some(u) = by_place.get(&(p.file, p.span)) else {
                 continue;
             };
-            let label = Label::new(
-                p.file,
-                u.value,
-                format!("the value comes from anchor `&{}`, defined here", u.anchor),
-            );
-            if !d.secondary.contains(&label) {
-                d.secondary.push(label);
+            let (file, span) = (p.file, u.value);
+            let note = format!("the value comes from anchor `&{}`, defined here", u.anchor);
+            // One label per place: a label already there (a duplicate's "first defined here")
+            // gets the anchor added to its message instead of a second label at the same span.
+            match d
+                .secondary
+                .iter_mut()
+                .find(|l| l.file == file && l.span == span)
+            {
+                Some(l) if l.message.contains(&note) => {}
+                Some(l) if l.message.is_empty() => l.message = note,
+                Some(l) => {
+                    l.message = format!("{}; {note}", l.message);
+                }
+                None => d.secondary.push(Label::new(file, span, note)),
             }
         }
     }
@@ -370,7 +405,17 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
     ];
     let mut found: Vec<(String, PathBuf, FileKind)> = Vec::new();
     let mut present = 0;
-    let mut visited = std::collections::BTreeSet::new();
+    let mut walked = Walked {
+        roots: folders
+            .iter()
+            .filter_map(|(folder, kind)| {
+                let real = root.join(folder).canonicalize().ok()?;
+                Some((real, *kind, folder.clone()))
+            })
+            .collect(),
+        ..Walked::default()
+    };
+    let mut failed_kinds = std::collections::BTreeSet::new();
     for (folder, kind) in &folders {
         let dir = root.join(folder);
         if !dir.exists() {
@@ -393,11 +438,13 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
                 }
                 diags.push(d);
                 io_error = true;
+                failed_kinds.insert(*kind);
             }
             continue;
         }
         if !dir.is_dir() {
             io_error = true;
+            failed_kinds.insert(*kind);
             diags.push(
                 diag(codes::IO_ERROR, format!("`{folder}` is not a folder")).help(format!(
                     "`{folder}` must be the folder of the {} files",
@@ -414,9 +461,10 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
             *kind,
             &mut found,
             &mut diags,
-            &mut visited,
+            &mut walked,
         ) {
             io_error = true;
+            failed_kinds.insert(*kind);
         }
     }
     if present == 0 && diags.iter().all(|d| d.code != codes::IO_ERROR.0) {
@@ -541,16 +589,24 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
         Plan,
         Option<String>,
         Vec<yaml::AliasUse>,
+        Vec<LoadError>,
         Result<Parsed, ReadFailure>,
     );
     let results: Vec<ReadResult> = plans
         .into_par_iter()
         .map(|plan| {
             let out = match &plan {
-                Plan::Skip(..) => (plan, None, Vec::new(), Err(ReadFailure::Skipped)),
+                Plan::Skip(..) => (
+                    plan,
+                    None,
+                    Vec::new(),
+                    Vec::new(),
+                    Err(ReadFailure::Skipped),
+                ),
                 Plan::Read(_, path, kind, format) => {
-                    let (text, uses, result) = read_and_parse(path, *kind, *format, &limits);
-                    (plan, text, uses, result)
+                    let (text, uses, duplicates, result) =
+                        read_and_parse(path, *kind, *format, &limits);
+                    (plan, text, uses, duplicates, result)
                 }
             };
             if let Some(b) = &bar {
@@ -563,7 +619,7 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
         b.finish_and_clear();
     }
     let mut alias_uses = Vec::new();
-    for (plan, text, uses, result) in results {
+    for (plan, text, uses, duplicates, result) in results {
         match plan {
             Plan::Skip(name, path, kind, d) => {
                 let id = project
@@ -576,6 +632,7 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
                 let Some(text) = text else {
                     if let Err(ReadFailure::Io(e)) = result {
                         io_error = true;
+                        failed_kinds.insert(kind);
                         diags.push(diag(codes::IO_ERROR, format!("cannot read `{name}`: {e}")));
                     }
                     continue;
@@ -583,6 +640,7 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
                 let id = project.sources.add(SourceFile::new(name, path, text));
                 project.file_kinds.push(kind);
                 alias_uses.extend(uses.into_iter().map(|u| (id, u)));
+                diags.extend(duplicates.iter().map(|e| e.to_diagnostic(id, format)));
                 match result {
                     Ok(parsed) => add_declarations(&mut project, id, parsed),
                     Err(ReadFailure::Encoding(at)) => diags.push(encoding_diag(id, at)),
@@ -601,6 +659,7 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
         diagnostics: diags,
         io_error,
         alias_uses,
+        failed_kinds,
     })
 }
 
@@ -666,8 +725,9 @@ pub fn load_sources(config: Option<&str>, files: &[(&str, &str)]) -> Loaded {
             continue;
         };
         let parsed = match parse_text_traced(text, format, &limits) {
-            Ok((node, uses)) => {
+            Ok((node, uses, duplicates)) => {
                 alias_uses.extend(uses.into_iter().map(|u| (id, u)));
+                diagnostics.extend(duplicates.iter().map(|e| e.to_diagnostic(id, format)));
                 type_node(&node, kind)
             }
             Err(e) => {
@@ -687,6 +747,7 @@ pub fn load_sources(config: Option<&str>, files: &[(&str, &str)]) -> Loaded {
         diagnostics,
         io_error: false,
         alias_uses,
+        failed_kinds: Default::default(),
     }
 }
 
@@ -744,6 +805,7 @@ fn read_and_parse(
 ) -> (
     Option<String>,
     Vec<yaml::AliasUse>,
+    Vec<LoadError>,
     Result<Parsed, ReadFailure>,
 ) {
     // Read at most one byte past the limit: a file that grew after it was measured (or that
@@ -760,6 +822,7 @@ fn read_and_parse(
             return (
                 None,
                 Vec::new(),
+                Vec::new(),
                 Err(ReadFailure::Io(format!(
                     "it grew past the limit of {} bytes ([limits] max-file-bytes) while being read",
                     limits.max_file_bytes
@@ -767,17 +830,35 @@ fn read_and_parse(
             );
         }
         Ok(b) => b,
-        Err(e) => return (None, Vec::new(), Err(ReadFailure::Io(e.to_string()))),
+        Err(e) => {
+            return (
+                None,
+                Vec::new(),
+                Vec::new(),
+                Err(ReadFailure::Io(e.to_string())),
+            );
+        }
     };
     let text = match decode(bytes) {
         Ok(t) => t,
-        Err((t, at)) => return (Some(t), Vec::new(), Err(ReadFailure::Encoding(at))),
+        Err((t, at)) => {
+            return (
+                Some(t),
+                Vec::new(),
+                Vec::new(),
+                Err(ReadFailure::Encoding(at)),
+            );
+        }
     };
-    let (uses, result) = match parse_text_traced(&text, format, limits) {
-        Ok((node, uses)) => (uses, type_node(&node, kind).map_err(ReadFailure::De)),
-        Err(e) => (Vec::new(), Err(ReadFailure::Load(e))),
+    let (uses, duplicates, result) = match parse_text_traced(&text, format, limits) {
+        Ok((node, uses, duplicates)) => (
+            uses,
+            duplicates,
+            type_node(&node, kind).map_err(ReadFailure::De),
+        ),
+        Err(e) => (Vec::new(), Vec::new(), Err(ReadFailure::Load(e))),
     };
-    (Some(text), uses, result)
+    (Some(text), uses, duplicates, result)
 }
 
 /// Add one file's declarations to the project.
@@ -821,6 +902,15 @@ fn encoding_diag(id: FileId, at: usize) -> Diagnostic {
     .help("save the file as UTF-8")
 }
 
+/// What the walk over the declaration folders has seen.
+#[derive(Default)]
+struct Walked {
+    /// Real folders read so far (each is read once, so symbolic links cannot make a loop).
+    visited: std::collections::BTreeSet<PathBuf>,
+    /// The real paths of the declaration folders, with their kinds and names as configured.
+    roots: Vec<(PathBuf, FileKind, String)>,
+}
+
 /// Collect the files under `dir`; returns true when a folder could not be read.
 fn walk(
     dir: &Path,
@@ -829,11 +919,10 @@ fn walk(
     kind: FileKind,
     found: &mut Vec<(String, PathBuf, FileKind)>,
     diags: &mut Vec<Diagnostic>,
-    visited: &mut std::collections::BTreeSet<PathBuf>,
+    walked: &mut Walked,
 ) -> bool {
-    // Each real folder is read once (symbolic links cannot make a loop).
     if let Ok(real) = dir.canonicalize()
-        && !visited.insert(real)
+        && !walked.visited.insert(real)
     {
         diags.push(
             Diagnostic::new(
@@ -852,10 +941,13 @@ fn walk(
     let entries = match std::fs::read_dir(dir) {
         Ok(e) => e,
         Err(e) => {
-            diags.push(diag(
-                codes::IO_ERROR,
-                format!("cannot read folder `{}`: {e}", display_name(root, dir)),
-            ));
+            diags.push(
+                diag(
+                    codes::IO_ERROR,
+                    format!("cannot read folder `{}`: {e}", display_name(root, dir)),
+                )
+                .help("check the folder's permissions (the checker needs to list and read it)"),
+            );
             return true;
         }
     };
@@ -874,7 +966,32 @@ fn walk(
         if ft.is_symlink() {
             // Follow only links that stay inside the project.
             match path.canonicalize() {
-                Ok(target) if target.starts_with(canonical_root) => {}
+                Ok(target) if target.starts_with(canonical_root) => {
+                    // A link into another declaration folder would read its files as the wrong
+                    // kind (and mark that folder read before its own turn).
+                    if let Some((_, other, folder)) = walked
+                        .roots
+                        .iter()
+                        .find(|(r, k, _)| *k != kind && target.starts_with(r))
+                    {
+                        diags.push(
+                            Diagnostic::new(
+                                codes::IGNORED_FILE.0,
+                                codes::IGNORED_FILE.1,
+                                Severity::Warning,
+                                format!(
+                                    "symbolic link `{name}` leads into `{folder}`, the folder of the {} files, and was not followed",
+                                    other.name()
+                                ),
+                            )
+                            .help(format!(
+                                "remove the link: `{folder}` is read on its own, as {} files",
+                                other.name()
+                            )),
+                        );
+                        continue;
+                    }
+                }
                 _ => {
                     diags.push(
                         Diagnostic::new(
@@ -890,7 +1007,7 @@ fn walk(
             }
         }
         if path.is_dir() {
-            failed |= walk(&path, canonical_root, root, kind, found, diags, visited);
+            failed |= walk(&path, canonical_root, root, kind, found, diags, walked);
         } else {
             // Recorded with an empty text so the note can name the file.
             found.push((name, path, kind));

@@ -90,7 +90,16 @@ pub fn parse(text: &str) -> Result<Node, LoadError> {
                 return Err(LoadError::DuplicateKey { key, span, first });
             }
             if super::yaml::is_limit_message(&message) {
-                return Err(LoadError::Limit { message, span });
+                let message = if message.contains("recurs") {
+                    "the file nests deeper than the TOML parser's nesting limit (about 80 levels of arrays and inline tables)".to_string()
+                } else {
+                    message
+                };
+                return Err(LoadError::Limit {
+                    message,
+                    span,
+                    setting: None,
+                });
             }
             Err(LoadError::Syntax { message, span })
         }

@@ -30,7 +30,11 @@ pub const MAX_ALIAS_EXPANSION: usize = 200_000;
 
 /// Parse YAML text (one document) into a node tree.
 pub fn parse(text: &str, limits: &Limits) -> Result<Node, LoadError> {
-    parse_traced(text, limits).map(|(node, _)| node)
+    let (node, _, mut duplicates) = parse_traced(text, limits)?;
+    match duplicates.is_empty() {
+        true => Ok(node),
+        false => Err(duplicates.swap_remove(0)),
+    }
 }
 
 /// One use of an alias (`*name`, also as a `<<` merge value): where it is written, and the anchor
@@ -46,11 +50,17 @@ pub struct AliasUse {
     pub value: Span,
 }
 
-/// [`parse`], also returning every alias use in source order.
-pub fn parse_traced(text: &str, limits: &Limits) -> Result<(Node, Vec<AliasUse>), LoadError> {
+/// [`parse`], also returning every alias use in source order and the duplicate keys, which do
+/// not stop the parse: the first of two entries is kept and each repeat is one
+/// [`LoadError::DuplicateKey`] (a repeated `<<` is not merged), so the rest of the file is still
+/// checked.
+pub fn parse_traced(
+    text: &str,
+    limits: &Limits,
+) -> Result<(Node, Vec<AliasUse>, Vec<LoadError>), LoadError> {
     let mut b = Builder::new(text, limits);
     let node = b.run()?;
-    Ok((node, b.uses))
+    Ok((node, b.uses, b.duplicates))
 }
 
 /// An open collection on the builder's stack.
@@ -87,6 +97,8 @@ struct Builder<'a> {
     open_anchors: Vec<usize>,
     /// Every alias use, in source order.
     uses: Vec<AliasUse>,
+    /// Duplicate keys found so far (the parse goes on past them).
+    duplicates: Vec<LoadError>,
 }
 
 fn span_of(sp: &granit_parser::Span) -> Span {
@@ -122,7 +134,19 @@ fn scan_error(e: &ScanError, text: &str) -> LoadError {
         .unwrap_or(&message)
         .to_string();
     if is_limit_message(&message) {
-        LoadError::Limit { message, span }
+        let lower = message.to_lowercase();
+        let message = if lower.contains("recursion") || lower.contains("nesting") {
+            format!(
+                "the file nests more than {PARSER_NESTING_LIMIT} levels deep (the YAML parser's nesting limit)"
+            )
+        } else {
+            message
+        };
+        LoadError::Limit {
+            message,
+            span,
+            setting: None,
+        }
     } else {
         LoadError::Syntax { message, span }
     }
@@ -358,6 +382,10 @@ fn size(node: &Node) -> usize {
     }
 }
 
+/// The deepest flow or block nesting the YAML parser accepts (a guard against stack exhaustion,
+/// not a `[limits]` setting; `max-depth` is checked on the tree afterwards).
+const PARSER_NESTING_LIMIT: usize = 255;
+
 impl<'a> Builder<'a> {
     fn new(text: &'a str, limits: &Limits) -> Self {
         Builder {
@@ -368,14 +396,15 @@ impl<'a> Builder<'a> {
             anchors: HashMap::new(),
             open_anchors: Vec::new(),
             uses: Vec::new(),
+            duplicates: Vec::new(),
         }
     }
 
     fn run(&mut self) -> Result<Node, LoadError> {
         let opts = granit_parser::options! {
             simple_key_max_lookahead: 1024,
-            flow_nesting_limit: 255,
-            block_nesting_limit: 255,
+            flow_nesting_limit: PARSER_NESTING_LIMIT,
+            block_nesting_limit: PARSER_NESTING_LIMIT,
             emit_comments: false,
         };
         let parser = Parser::new_from_str_with_options(self.text, opts);
@@ -538,22 +567,24 @@ impl<'a> Builder<'a> {
                     }
                     Some((k, true)) => {
                         if let Some(first) = *merge_at {
-                            return Err(LoadError::DuplicateKey {
+                            self.duplicates.push(LoadError::DuplicateKey {
                                 key: "<<".to_string(),
                                 span: k.span,
                                 first: Some(first),
                             });
+                        } else {
+                            *merge_at = Some(k.span);
+                            Self::merge(done, merged)?;
                         }
-                        *merge_at = Some(k.span);
-                        Self::merge(done, merged)?;
                     }
                     Some((k, false)) => {
                         if let Some(i) = own_key(entries, own, &k.text) {
-                            return Err(LoadError::DuplicateKey {
+                            self.duplicates.push(LoadError::DuplicateKey {
                                 key: k.text,
                                 span: k.span,
                                 first: Some(entries[i].0.span),
                             });
+                            continue;
                         }
                         if let Some(own) = own {
                             own.insert(k.text.clone(), entries.len());
@@ -645,6 +676,7 @@ impl<'a> Builder<'a> {
                     self.max_aliases
                 ),
                 span,
+                setting: Some("max-aliases"),
             });
         }
         let Some(target) = self.anchors.get(&id).cloned() else {
@@ -660,6 +692,7 @@ impl<'a> Builder<'a> {
                     "aliases expand to more than {MAX_ALIAS_EXPANSION} nodes (the alias expansion limit)"
                 ),
                 span,
+                setting: None,
             });
         }
         // The anchor token (`&name`) written before its value; the value itself if not found.
@@ -826,7 +859,7 @@ mod tests {
             "a: &x 1\nb: [*x]\n",
             "a: &x 1\nb: [1, *x ]\n",
         ] {
-            let (_, uses) = parse_traced(text, &Limits::default()).unwrap();
+            let (_, uses, _) = parse_traced(text, &Limits::default()).unwrap();
             assert_eq!(uses.len(), 1, "{text}");
             let u = &uses[0];
             assert_eq!(
@@ -895,6 +928,21 @@ mod tests {
                 );
                 continue;
             }
+            let old = match old {
+                // The parser's nesting limit is now reported with its value.
+                Err(LoadError::Limit {
+                    message,
+                    span,
+                    setting,
+                }) if message == "recursion limit exceeded" => Err(LoadError::Limit {
+                    message: format!(
+                        "the file nests more than {PARSER_NESTING_LIMIT} levels deep (the YAML parser's nesting limit)"
+                    ),
+                    span,
+                    setting,
+                }),
+                other => other,
+            };
             if new != old {
                 differ.push(format!(
                     "{}:\n  new {:?}\n  old {:?}",

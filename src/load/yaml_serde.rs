@@ -251,11 +251,16 @@ pub fn parse(text: &str, limits: &Limits) -> Result<Node, LoadError> {
                 | serde_saphyr::Error::AliasReplayCounterOverflow { .. } => Err(LoadError::Limit {
                     message: clean_message(&e),
                     span,
+                    setting: None,
                 }),
                 _ => {
                     let message = clean_message(&e);
                     if is_limit_message(&message) {
-                        Err(LoadError::Limit { message, span })
+                        Err(LoadError::Limit {
+                            message,
+                            span,
+                            setting: None,
+                        })
                     } else {
                         Err(LoadError::Syntax { message, span })
                     }

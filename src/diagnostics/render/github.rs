@@ -1,7 +1,8 @@
 //! GitHub Actions workflow commands: one annotation line per finding,
 //! `::error file=<path>,line=<l>,col=<c>,endLine=<l>,endColumn=<c>,title=<CODE> <name>::<message>`
-//! (`::warning` for warnings, `::notice` for infos). The help line follows the message after an
-//! (escaped) newline. A finding without a file gets an annotation without position properties.
+//! (`::warning` for warnings, `::notice` for infos). Related places follow the message as
+//! `file:line:col: label` lines, then the help line, each after an (escaped) newline. A finding
+//! without a file gets an annotation without position properties.
 
 use super::super::{Diagnostic, Position, Severity};
 use crate::source::SourceMap;
@@ -61,6 +62,15 @@ pub fn annotation(d: &Diagnostic, sources: &SourceMap) -> String {
         escape_property(&format!("{} {}", d.code, d.name))
     ));
     let mut message = d.message.clone();
+    // Related places (the first definition, the anchor a value comes from) as lines of their
+    // own: an annotation has one position.
+    for l in &d.secondary {
+        let p = Position::resolve(l, sources);
+        message.push_str(&format!("\n{}:{}:{}", p.file, p.line, p.column));
+        if !l.message.is_empty() {
+            message.push_str(&format!(": {}", l.message));
+        }
+    }
     if let Some(h) = &d.help {
         message.push_str("\nhelp: ");
         message.push_str(h);

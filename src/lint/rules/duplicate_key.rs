@@ -7,6 +7,10 @@
 //! itself overrides the same key received through `<<: *anchor` (before or after the `<<`), and
 //! with `<<: [*a, *b]` an earlier mapping overrides a later one.
 //!
+//! In YAML a repeat does not stop the check: the first entry is kept (a repeated `<<` is not
+//! merged), every repeat is reported, and the rest of the file is checked as usual. The TOML
+//! parser stops at the first repeat, so a TOML file with one is not read further.
+//!
 //! ## Why it matters for routing
 //! Most YAML readers keep the last value silently, so a unit or group written twice routes with
 //! whichever line happens to come last.
