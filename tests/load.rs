@@ -681,3 +681,37 @@ fn the_anchor_note_joins_a_label_already_at_the_anchor() {
         )]
     );
 }
+
+#[test]
+fn one_rule_set_twice_by_code_and_name_is_reported() {
+    // The entry by name applies, whatever the case of the code.
+    let aliases = format!("{BASE_ALIASES}  - id: unused_concept\n    unit: eV\n");
+    for code in ["SR205", "sr205"] {
+        let config = format!("[lint.rules]\n{code} = \"off\"\norphan-concept = \"error\"\n");
+        let dir = project(&[
+            ("schemarouter.toml", config.as_bytes()),
+            ("aliases/base.yaml", aliases.as_bytes()),
+        ]);
+        let out = concise(dir.path());
+        let first = out.lines().next().unwrap();
+        assert!(first.contains("error[SR205/orphan-concept]"), "{out}");
+        assert_eq!(
+            out.lines().nth(1).unwrap(),
+            format!(
+                "schemarouter.toml:2:1: warning[SR903/unknown-rule] rule `orphan-concept` is set twice in [lint.rules], as `{code}` and as `orphan-concept`; the entry `orphan-concept` applies (help: keep one entry for `orphan-concept`)"
+            )
+        );
+    }
+}
+
+#[test]
+fn a_rule_code_in_lower_case_is_the_rule() {
+    let aliases = format!("{BASE_ALIASES}  - id: unused_concept\n    unit: eV\n");
+    let dir = project(&[("aliases/base.yaml", aliases.as_bytes())]);
+    assert!(concise(dir.path()).contains("SR205/orphan-concept"));
+    let dir = project(&[
+        ("schemarouter.toml", b"[lint.rules]\nsr205 = \"off\"\n"),
+        ("aliases/base.yaml", aliases.as_bytes()),
+    ]);
+    assert_eq!(concise(dir.path()), "No problems found.\n");
+}

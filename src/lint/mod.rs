@@ -163,7 +163,11 @@ pub fn effective_level(project: &Project, entry: &RuleEntry) -> Option<Severity>
     let cfg = &project.config.lint.rules;
     let setting = cfg
         .get(entry.name)
-        .or_else(|| cfg.get(entry.code))
+        .or_else(|| {
+            cfg.iter()
+                .find(|(k, _)| k.eq_ignore_ascii_case(entry.code))
+                .map(|(_, v)| v)
+        })
         .map(|s: &Sp<LevelSetting>| s.value);
     match setting {
         None => Some(entry.default_severity),

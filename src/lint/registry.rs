@@ -289,6 +289,26 @@ pub fn config_diagnostics(project: &Project) -> Vec<Diagnostic> {
                 "remove the entry: syntax and reference errors are always errors",
             ));
         }
+        if let Some(e) = find(name)
+            && name.eq_ignore_ascii_case(e.code)
+            && let Some(by_name) = project.config.lint.rules.get(e.name)
+        {
+            let text = &project.sources.get(cf).text;
+            let span = find_key_span(text, name).unwrap_or(level.span);
+            let mut d = diagnostic(
+                "unknown-rule",
+                format!(
+                    "rule `{}` is set twice in [lint.rules], as `{name}` and as `{}`; the entry `{}` applies",
+                    e.name, e.name, e.name
+                ),
+                cf,
+                span,
+                format!("keep one entry for `{}`", e.name),
+            );
+            let other = find_key_span(text, e.name).unwrap_or(by_name.span);
+            d = d.also(cf, other, "the entry that applies");
+            out.push(d);
+        }
         if find(name).is_none() {
             let help = match crate::model::value::did_you_mean(name, RULES.iter().map(|e| e.name)) {
                 Some(c) => format!("did you mean `{c}`?"),

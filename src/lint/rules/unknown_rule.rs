@@ -2,11 +2,14 @@
 //!
 //! ## What it finds
 //! A suppression comment or a `[lint.rules]` entry that names a rule that does not exist, with a
-//! "did you mean".
+//! "did you mean"; a `[lint.rules]` entry for a rule that cannot be configured; and one rule set
+//! twice in `[lint.rules]`, by its code and by its name (`SR205 = "off"` and
+//! `orphan-concept = "error"`), where the entry by name is the one that applies.
 //!
 //! ## Why it matters for routing
 //! `allow(unit-conflicts)` suppresses nothing and `unit-conflict = "off"` misspelt leaves the rule
-//! on: the author believes a setting is in force that is not.
+//! on: the author believes a setting is in force that is not. With two entries for one rule, one
+//! of them is silently ignored.
 //!
 //! ## Invalid example
 //! ```yaml
