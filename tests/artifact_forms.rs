@@ -90,3 +90,51 @@ fn the_binary_form_is_smaller_than_the_json_form() {
     let json = io::to_json_bytes(&g);
     assert!(bin.len() < json.len(), "{} vs {}", bin.len(), json.len());
 }
+
+#[test]
+fn empty_and_mislabelled_files_get_a_plain_error_and_help() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [(&str, &[u8], &str, &str); 4] = [
+        (
+            "graph.bin",
+            b"",
+            "the artifact is malformed or truncated: the file is empty (0 bytes)",
+            "recompile it with `schemarouter compile` (artifacts are written whole by compile, never edited)",
+        ),
+        (
+            "graph.json",
+            b"",
+            "the artifact is malformed or truncated: the file is empty (0 bytes)",
+            "recompile it with `schemarouter compile` (artifacts are written whole by compile, never edited)",
+        ),
+        (
+            "other.bin",
+            b"{\"format_version\": 2}",
+            "the artifact is malformed or truncated: a `.bin` artifact starts with the bytes `SRGB`; this file does not",
+            "recompile it with `schemarouter compile` (artifacts are written whole by compile, never edited)",
+        ),
+        (
+            "x.json",
+            b"{}",
+            "not a schemarouter artifact (no `format_version`); pass the `graph.json` or `graph.bin` written by `schemarouter compile`",
+            "run `schemarouter compile` to write one (`build/graph.json` or `build/graph.bin`)",
+        ),
+    ];
+    for (name, bytes, message, help) in cases {
+        let path = dir.path().join(name);
+        std::fs::write(&path, bytes).unwrap();
+        let e = io::load_routing(&path).unwrap_err();
+        assert_eq!((e.to_string().as_str(), e.help()), (message, help), "{name}");
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_schemarouter"))
+            .args(["route", "--artifact"])
+            .arg(&path)
+            .arg("band gap of GaN")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            format!("error: {}: {message}\nhelp: {help}\n", path.display())
+        );
+    }
+}

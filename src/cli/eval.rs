@@ -97,6 +97,7 @@ pub struct ScalingArgs {
 fn load_graph(path: &Path) -> Result<FrozenGraph, u8> {
     FrozenGraph::load_routing(path).map_err(|e| {
         eprintln!("error: {}: {e}", path.display());
+        eprintln!("help: {}", e.help());
         super::EXIT_USAGE
     })
 }

@@ -64,9 +64,7 @@ pub fn run_route(mut args: RouteArgs) -> u8 {
         Ok(g) => g,
         Err(e) => {
             eprintln!("error: {}: {e}", artifact.display());
-            if !artifact.exists() {
-                eprintln!("help: compile the project first: `schemarouter compile . --out build`");
-            }
+            eprintln!("help: {}", e.help());
             return super::EXIT_USAGE;
         }
     };

@@ -48,6 +48,28 @@ pub enum LoadError {
     },
 }
 
+impl LoadError {
+    /// What to do about this error, for the `help:` line under it.
+    pub fn help(&self) -> &'static str {
+        match self {
+            LoadError::Io(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                "compile the project first (`schemarouter compile`), or pass the artifact with `--artifact FILE`"
+            }
+            LoadError::Io(_) => "check that the file exists and can be read",
+            LoadError::Malformed(_) | LoadError::HashMismatch { .. } => {
+                "recompile it with `schemarouter compile` (artifacts are written whole by compile, never edited)"
+            }
+            LoadError::NotAnArtifact => {
+                "run `schemarouter compile` to write one (`build/graph.json` or `build/graph.bin`)"
+            }
+            LoadError::OldFormat { .. } => "recompile it with `schemarouter compile`",
+            LoadError::NewerFormat { .. } => {
+                "upgrade schemarouter, or recompile the artifact with this version"
+            }
+        }
+    }
+}
+
 impl std::fmt::Display for LoadError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -381,6 +403,16 @@ fn load_path(path: &Path, skip_graph: bool) -> Result<FrozenGraph, LoadError> {
     }
     let mut bytes = magic[..n].to_vec();
     file.read_to_end(&mut bytes).map_err(LoadError::Io)?;
+    if bytes.is_empty() {
+        return Err(LoadError::Malformed("the file is empty (0 bytes)".to_string()));
+    }
+    if path.extension().is_some_and(|e| e == "bin") {
+        // Named as the binary form but without its magic: do not report it as broken JSON.
+        return Err(LoadError::Malformed(format!(
+            "a `.bin` artifact starts with the bytes `{}`; this file does not",
+            String::from_utf8_lossy(bin::MAGIC)
+        )));
+    }
     load_bytes_with(&bytes, skip_graph)
 }
 
