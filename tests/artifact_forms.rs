@@ -124,7 +124,11 @@ fn empty_and_mislabelled_files_get_a_plain_error_and_help() {
         let path = dir.path().join(name);
         std::fs::write(&path, bytes).unwrap();
         let e = io::load_routing(&path).unwrap_err();
-        assert_eq!((e.to_string().as_str(), e.help()), (message, help), "{name}");
+        assert_eq!(
+            (e.to_string().as_str(), e.help()),
+            (message, help),
+            "{name}"
+        );
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_schemarouter"))
             .args(["route", "--artifact"])
             .arg(&path)

@@ -142,7 +142,7 @@ fn ci_formats_name_files_relative_to_the_current_folder() {
     let gh = check(root, "path/to/project", "github");
     assert_eq!(
         gh.lines().next().unwrap(),
-        "::error file=path/to/project/aliases/concepts.yaml,line=12,col=55,endLine=12,endColumn=92,title=SR201 dangling-alias::alias `밴드갭 폭` names field `materials_project/summary/material_id`, which does not carry concept `band_gap`%0Ahelp: add `band_gap` to the field's concepts in materials_project, or drop `concept:` from the alias"
+        "::error file=path/to/project/aliases/concepts.yaml,line=12,col=55,endLine=12,endColumn=92,title=SR201 dangling-alias::alias `밴드갭 폭` names field `materials_project/summary/material_id`, which does not carry concept `band_gap`%0Apath/to/project/schemas/mp.yaml:28:15: the field%0Ahelp: add `band_gap` to the field's concepts in materials_project, or drop `concept:` from the alias"
     );
 
     let (primary, related) = sarif_uris(&check(root, "path/to/project", "sarif"));

@@ -715,3 +715,50 @@ fn a_rule_code_in_lower_case_is_the_rule() {
     ]);
     assert_eq!(concise(dir.path()), "No problems found.\n");
 }
+
+#[test]
+fn non_finite_numbers_are_wrong_typed_values_not_syntax_errors() {
+    let tool = BASE_TOOL
+        .replace("title: Base\n", "title: Base\npriority: .inf\n")
+        .replace(
+            "    fields:\n",
+            "    parameters:\n      - {name: limit, type: number, default: .nan}\n    fields:\n",
+        );
+    let dir = project(&[("schemas/base.yaml", tool.as_bytes())]);
+    assert_eq!(
+        concise(dir.path()),
+        "schemas/base.yaml:3:11: error[SR007/invalid-value] expected an integer, found the string `.inf` (help: write a whole number, e.g. `10`)\n\
+         <project>: info[SR012/checks-skipped] some declaration files could not be read; skipped: orphan-concept, unreachable-group, empty-group, unsatisfiable-intent, prompt-budget, unused-suppression (help: fix the errors above and run `schemarouter check` again for the full report)\n\
+         Found 1 error, 0 warnings, 1 info.\n"
+    );
+    let tool = tool.replace("priority: .inf\n", "");
+    let dir = project(&[("schemas/base.yaml", tool.as_bytes())]);
+    assert_eq!(
+        concise(dir.path()),
+        "schemas/base.yaml:12:46: error[SR110/invalid-parameter-value] default of parameter `limit` of base_tool/e: the string `.nan` is not of type `number` (help: write a number, or change the parameter's type)\n\
+         Found 1 error, 0 warnings, 0 infos.\n"
+    );
+}
+
+#[test]
+fn a_tab_in_the_indentation_is_pointed_at() {
+    for (text, line) in [
+        (
+            "domains:\n  - id: a\n\tdescription: x\n",
+            "intents/x.yaml:3:1",
+        ),
+        (
+            "domains:\n  - id: a\n   \tdescription: x\n",
+            "intents/x.yaml:3:4",
+        ),
+    ] {
+        let c = concise(project(&[("intents/x.yaml", text.as_bytes())]).path());
+        assert_eq!(
+            c.lines().next().unwrap(),
+            format!(
+                "{line}: error[SR001/parse-error] invalid YAML: a tab in the indentation: YAML indents with spaces only (help: replace the tab with spaces)"
+            ),
+            "{text:?}"
+        );
+    }
+}

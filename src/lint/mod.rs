@@ -209,7 +209,9 @@ fn depends_on_failed(
     }
     let needs: &[crate::model::FileKind] = match rule {
         "dangling-reference" => &[Intent, Alias],
-        "unknown-domain" | "unreachable-group" | "unroutable-tool" => &[Intent],
+        "unknown-domain" | "unroutable-tool" => &[Intent],
+        // Groups whose fields are all identifiers are exempt: that needs the tools.
+        "unreachable-group" => &[Intent, Tool],
         "dangling-alias" => &[Alias],
         "orphan-concept" | "empty-group" | "unsatisfiable-intent" => &[Tool],
         "prompt-budget" => &[Tool, Intent, Alias, Config],

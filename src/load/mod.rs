@@ -110,9 +110,14 @@ impl LoadError {
                     Format::Yaml => "YAML",
                     Format::Toml => "TOML",
                 };
+                let help = if format == Format::Yaml && message.contains("tab") {
+                    "replace the tab with spaces".to_string()
+                } else {
+                    format!("fix the {lang} syntax at this position")
+                };
                 diag(codes::PARSE_ERROR, format!("invalid {lang}: {message}"))
                     .at(file, *span, "here")
-                    .help(format!("fix the {lang} syntax at this position"))
+                    .help(help)
             }
             LoadError::DuplicateKey { key, span, first } => {
                 let mut d = diag(codes::DUPLICATE_KEY, format!("duplicate key `{key}`"))

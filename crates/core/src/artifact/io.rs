@@ -404,7 +404,9 @@ fn load_path(path: &Path, skip_graph: bool) -> Result<FrozenGraph, LoadError> {
     let mut bytes = magic[..n].to_vec();
     file.read_to_end(&mut bytes).map_err(LoadError::Io)?;
     if bytes.is_empty() {
-        return Err(LoadError::Malformed("the file is empty (0 bytes)".to_string()));
+        return Err(LoadError::Malformed(
+            "the file is empty (0 bytes)".to_string(),
+        ));
     }
     if path.extension().is_some_and(|e| e == "bin") {
         // Named as the binary form but without its magic: do not report it as broken JSON.
