@@ -1,5 +1,5 @@
 //! Python bindings of schemarouter (`import schemarouter_rs`): a thin layer over the core
-//! library. A [`Router`] holds one loaded, verified artifact and routes questions, plans
+//! library. A `Router` holds one loaded, verified artifact and routes questions, plans
 //! Understandings and projects responses with the GIL released; `check` and `compile` work on a
 //! schema project. Values cross the boundary as plain Python dicts and lists (the same shapes
 //! as the CLI's JSON and the published JSON Schemas); errors are typed exceptions carrying the
