@@ -110,7 +110,7 @@ fn empty_and_mislabelled_files_get_a_plain_error_and_help() {
         (
             "other.bin",
             b"{\"format_version\": 2}",
-            "the artifact is malformed or truncated: a `.bin` artifact starts with the bytes `SRGB`; this file does not",
+            "the artifact is malformed or truncated: a `.bin` artifact starts with the bytes `SRGB`; this file does not (it looks like the JSON form: name it `.json`)",
             "recompile it with `schemarouter compile` (artifacts are written whole by compile, never edited)",
         ),
         (

@@ -608,6 +608,15 @@ fn control_characters_in_declarations_reach_the_terminal_escaped() {
     assert!(!c.contains('\u{1b}') && !c.contains('\u{7}'), "{c}");
     assert!(!h.contains('\u{1b}') && !h.contains('\u{7}'), "{h}");
     assert!(c.contains("x\\u{1b}]0;owned\\u{7}\\u{1b}[2J"), "{c}");
+    let checked = check_path(dir.path()).unwrap();
+    let g = render(
+        OutputFormat::Github,
+        &checked.diagnostics,
+        &checked.project.sources,
+        false,
+    );
+    assert!(!g.contains('\u{1b}') && !g.contains('\u{7}'), "{g}");
+    assert!(g.contains("x\\u{1b}]0;owned\\u{7}\\u{1b}[2J"), "{g}");
 }
 
 #[cfg(unix)]
@@ -727,7 +736,7 @@ fn non_finite_numbers_are_wrong_typed_values_not_syntax_errors() {
     let dir = project(&[("schemas/base.yaml", tool.as_bytes())]);
     assert_eq!(
         concise(dir.path()),
-        "schemas/base.yaml:3:11: error[SR007/invalid-value] expected an integer, found the string `.inf` (help: write a whole number, e.g. `10`)\n\
+        "schemas/base.yaml:3:11: error[SR007/invalid-value] expected an integer, found the string `.inf` (help: `.inf` is not a finite number: write a finite number (in range; not NaN or infinity))\n\
          <project>: info[SR012/checks-skipped] some declaration files could not be read; skipped: orphan-concept, unreachable-group, empty-group, unsatisfiable-intent, prompt-budget, unused-suppression (help: fix the errors above and run `schemarouter check` again for the full report)\n\
          Found 1 error, 0 warnings, 1 info.\n"
     );
@@ -735,7 +744,7 @@ fn non_finite_numbers_are_wrong_typed_values_not_syntax_errors() {
     let dir = project(&[("schemas/base.yaml", tool.as_bytes())]);
     assert_eq!(
         concise(dir.path()),
-        "schemas/base.yaml:12:46: error[SR110/invalid-parameter-value] default of parameter `limit` of base_tool/e: the string `.nan` is not of type `number` (help: write a number, or change the parameter's type)\n\
+        "schemas/base.yaml:12:46: error[SR110/invalid-parameter-value] default of parameter `limit` of base_tool/e: `.nan` is not a finite number (help: write a finite number (in range; not NaN or infinity), or change the parameter's type)\n\
          Found 1 error, 0 warnings, 0 infos.\n"
     );
 }
@@ -759,6 +768,52 @@ fn a_tab_in_the_indentation_is_pointed_at() {
                 "{line}: error[SR001/parse-error] invalid YAML: a tab in the indentation: YAML indents with spaces only (help: replace the tab with spaces)"
             ),
             "{text:?}"
+        );
+    }
+}
+
+#[test]
+fn non_finite_toml_numbers_are_reported_like_yaml_ones() {
+    let tool = "id = \"t\"\ntitle = \"T\"\ndomain = \"materials_property\"\nsource_type = \"calculated\"\nprovenance = {publisher = \"P\", citation = \"10.1000/x\"}\nlicence = {spdx = \"CC0-1.0\"}\n[[endpoints]]\nid = \"e\"\nmethod = \"GET\"\nurl = \"https://t.example/e\"\nparameters = [{name = \"a\", type = \"number\", default = nan}, {name = \"b\", type = \"number\", default = -inf}, {name = \"c\", type = \"number\", default = 1e999}, {name = \"d\", type = \"integer\", default = 99999999999999999999}]\nfields = [{name = \"id\", type = \"string\", identifier = true}]\n";
+    let dir = project(&[("schemas/t.toml", tool.as_bytes())]);
+    let out = concise(dir.path());
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "schemas/t.toml:1:6: warning[SR505/unroutable-tool] tool `t` can only be reached by name: it provides none of the required groups of electronic_property (help: put its fields in the groups the intents of its domain require, or add an intent for its domain)",
+            "schemas/t.toml:11:55: error[SR110/invalid-parameter-value] default of parameter `a` of t/e: `nan` is not a finite number (help: write a finite number (in range; not NaN or infinity), or change the parameter's type)",
+            "schemas/t.toml:11:101: error[SR110/invalid-parameter-value] default of parameter `b` of t/e: `-inf` is not a finite number (help: write a finite number (in range; not NaN or infinity), or change the parameter's type)",
+            "schemas/t.toml:11:148: error[SR110/invalid-parameter-value] default of parameter `c` of t/e: `1e999` is not a finite number (help: write a finite number (in range; not NaN or infinity), or change the parameter's type)",
+            "schemas/t.toml:11:197: error[SR110/invalid-parameter-value] default of parameter `d` of t/e: the number `99999999999999999999` is not of type `integer` (help: the number is too large for an integer: write a whole number up to 9223372036854775807, or change the parameter's type to `number`)",
+            "Found 4 errors, 1 warning, 0 infos.",
+        ]
+    );
+}
+
+#[test]
+fn one_code_written_in_two_cases_is_reported() {
+    for config in [
+        "[lint.rules]\nSR205 = \"off\"\nsr205 = \"error\"\n",
+        "[lint.rules]\nsr205 = \"error\"\nSR205 = \"off\"\n",
+    ] {
+        let aliases = format!("{BASE_ALIASES}  - id: unused_concept\n    unit: eV\n");
+        let dir = project(&[
+            ("schemarouter.toml", config.as_bytes()),
+            ("aliases/base.yaml", aliases.as_bytes()),
+        ]);
+        let out = concise(dir.path());
+        let line = if config.starts_with("[lint.rules]\nSR") {
+            3
+        } else {
+            2
+        };
+        assert_eq!(
+            out,
+            format!(
+                "schemarouter.toml:{line}:1: warning[SR903/unknown-rule] rule `orphan-concept` is set twice in [lint.rules], as `SR205` and as `sr205`; the entry `SR205` applies (help: keep one entry for `orphan-concept`)\nFound 0 errors, 1 warning, 0 infos.\n"
+            ),
+            "{config}"
         );
     }
 }

@@ -273,6 +273,33 @@ pub fn config_diagnostics(project: &Project) -> Vec<Diagnostic> {
         return Vec::new();
     };
     let mut out = Vec::new();
+    // One code written twice in different cases (`SR506` and `sr506`): the first entry applies.
+    let text = &project.sources.get(cf).text;
+    let mut seen_codes: Vec<&str> = Vec::new();
+    for name in project.config.lint.rules.keys() {
+        let Some(e) = find(name).filter(|e| name.eq_ignore_ascii_case(e.code)) else {
+            continue;
+        };
+        if let Some(first) = seen_codes.iter().find(|c| c.eq_ignore_ascii_case(name)) {
+            let span = find_key_span(text, name).unwrap_or_default();
+            let mut d = diagnostic(
+                "unknown-rule",
+                format!(
+                    "rule `{}` is set twice in [lint.rules], as `{first}` and as `{name}`; the entry `{first}` applies",
+                    e.name
+                ),
+                cf,
+                span,
+                format!("keep one entry for `{}`", e.name),
+            );
+            if let Some(other) = find_key_span(text, first) {
+                d = d.also(cf, other, "the entry that applies");
+            }
+            out.push(d);
+        } else {
+            seen_codes.push(name);
+        }
+    }
     for (name, level) in &project.config.lint.rules {
         if let Some(e) = find(name)
             && !e.configurable

@@ -167,6 +167,15 @@ impl<'a> NodeDe<'a> {
 /// The help line for a value of the wrong kind when no more specific one applies: how to write
 /// what was expected, using the value that was written when it can be reused.
 fn mismatch_help(found: &NodeKind, expected: &str) -> Option<String> {
+    if let NodeKind::Str(s) = found
+        && (expected.starts_with("an integer") || expected.starts_with("a number"))
+        && crate::model::value::is_non_finite(s)
+    {
+        return Some(format!(
+            "`{}` is not a finite number: write a finite number (in range; not NaN or infinity)",
+            s.trim()
+        ));
+    }
     let help = if expected.starts_with("an integer") {
         match found {
             NodeKind::Str(s) if s.trim().parse::<i64>().is_ok() => {

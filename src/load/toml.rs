@@ -17,15 +17,22 @@ fn convert(v: &DeValue<'_>, span: Span) -> Node {
             let raw = i.as_str().replace('_', "");
             match i64::from_str_radix(&raw, i.radix()) {
                 Ok(n) => NodeKind::Int(n, i.to_string()),
-                Err(_) => NodeKind::Float(f64::NAN, i.to_string()),
+                // Beyond i64: a decimal stays a (finite) number as written, so an integer
+                // field reports it as too large; anything else stays text.
+                Err(_) => match raw.parse::<f64>() {
+                    Ok(f) if f.is_finite() && i.radix() == 10 => NodeKind::Float(f, i.to_string()),
+                    _ => NodeKind::Str(i.to_string()),
+                },
             }
         }
         DeValue::Float(f) => {
             let raw = f.as_str();
-            NodeKind::Float(
-                raw.replace('_', "").parse::<f64>().unwrap_or(f64::NAN),
-                raw.to_string(),
-            )
+            match raw.replace('_', "").parse::<f64>() {
+                Ok(v) if v.is_finite() => NodeKind::Float(v, raw.to_string()),
+                // `nan`, `inf` and out-of-range numbers: no value a declaration can carry; kept
+                // as the text written so a number field reports it (as YAML's `.nan` is).
+                _ => NodeKind::Str(raw.to_string()),
+            }
         }
         DeValue::Boolean(b) => NodeKind::Bool(*b),
         DeValue::Datetime(d) => NodeKind::Str(d.to_string()),

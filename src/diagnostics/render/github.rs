@@ -51,7 +51,10 @@ pub fn annotation(d: &Diagnostic, sources: &SourceMap) -> String {
     let mut props = Vec::new();
     if let Some(l) = &d.primary {
         let p = Position::resolve(l, sources);
-        props.push(format!("file={}", escape_property(&p.file)));
+        props.push(format!(
+            "file={}",
+            escape_property(&super::terminal_safe(&p.file))
+        ));
         props.push(format!("line={}", p.line));
         props.push(format!("col={}", p.column));
         props.push(format!("endLine={}", p.end_line));
@@ -79,7 +82,7 @@ pub fn annotation(d: &Diagnostic, sources: &SourceMap) -> String {
         "::{} {}::{}",
         command(d.severity),
         props.join(","),
-        escape_data(&message)
+        escape_data(&super::terminal_safe(&message))
     )
 }
 

@@ -97,10 +97,15 @@ pub(crate) fn terminal_safe(text: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
-/// A control character that must not reach a terminal raw (C0 but line feed, tab and carriage
-/// return, which file text uses as line ends; DEL; C1).
+/// A character that must not reach a terminal raw: C0 controls but line feed, tab and carriage
+/// return (which file text uses as line ends), DEL, C1 controls, and the bidirectional
+/// embedding, override and isolate controls (U+202A-U+202E, U+2066-U+2069), which reorder how
+/// the rest of a line is shown.
 pub(crate) fn is_unsafe_control(c: char) -> bool {
-    (c.is_control() && c != '\n' && c != '\t' && c != '\r') || c == '\u{7f}'
+    (c.is_control() && c != '\n' && c != '\t' && c != '\r')
+        || c == '\u{7f}'
+        || ('\u{202a}'..='\u{202e}').contains(&c)
+        || ('\u{2066}'..='\u{2069}').contains(&c)
 }
 
 #[cfg(test)]
@@ -114,5 +119,6 @@ mod terminal_tests {
             terminal_safe("x\u{1b}]0;pwned\u{7}\u{1b}[2J\u{9b}"),
             "x\\u{1b}]0;pwned\\u{7}\\u{1b}[2J\\u{9b}"
         );
+        assert_eq!(terminal_safe("abc\u{202e}fed"), "abc\\u{202e}fed");
     }
 }

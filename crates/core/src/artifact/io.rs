@@ -410,9 +410,18 @@ fn load_path(path: &Path, skip_graph: bool) -> Result<FrozenGraph, LoadError> {
     }
     if path.extension().is_some_and(|e| e == "bin") {
         // Named as the binary form but without its magic: do not report it as broken JSON.
+        let looks_json = bytes
+            .iter()
+            .find(|b| !b.is_ascii_whitespace())
+            .is_some_and(|b| *b == b'{');
         return Err(LoadError::Malformed(format!(
-            "a `.bin` artifact starts with the bytes `{}`; this file does not",
-            String::from_utf8_lossy(bin::MAGIC)
+            "a `.bin` artifact starts with the bytes `{}`; this file does not{}",
+            String::from_utf8_lossy(bin::MAGIC),
+            if looks_json {
+                " (it looks like the JSON form: name it `.json`)"
+            } else {
+                ""
+            }
         )));
     }
     load_bytes_with(&bytes, skip_graph)

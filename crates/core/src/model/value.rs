@@ -314,6 +314,16 @@ impl Scalar {
             other => format!("the number `{other}`"),
         };
         let bad = |help: String| Some((format!("{shown} is not of type `{ty}`"), help));
+        if let Scalar::String(s) = v
+            && matches!(ty, ValueType::Integer | ValueType::Number)
+            && is_non_finite(s)
+        {
+            return Some((
+                format!("`{}` is not a finite number", s.trim()),
+                "write a finite number (in range; not NaN or infinity), or change the parameter's type"
+                    .to_string(),
+            ));
+        }
         match ty {
             ValueType::Any => None,
             ValueType::Array(inner) => self.misfit(inner),
@@ -323,6 +333,10 @@ impl Scalar {
             },
             ValueType::Integer => match v {
                 Scalar::Integer(_) => None,
+                Scalar::Number(n) if n.fract() == 0.0 && n.abs() >= 9.2e18 => bad(format!(
+                    "the number is too large for an integer: write a whole number up to {}, or change the parameter's type to `number`",
+                    i64::MAX
+                )),
                 Scalar::Number(n) if n.fract() == 0.0 => {
                     bad(format!("write it as a whole number: `{n}`"))
                 }
@@ -575,6 +589,15 @@ impl JsonSchema for Template {
             ]
         })
     }
+}
+
+/// Whether `s` spells a number no declaration can carry: NaN, an infinity (`.nan`, `-.inf`,
+/// `inf`, `nan`) or a numeral out of `f64` range (`1e999`).
+pub fn is_non_finite(s: &str) -> bool {
+    let t = s.trim();
+    let unsigned = t.trim_start_matches(['+', '-']).to_ascii_lowercase();
+    matches!(unsigned.as_str(), ".nan" | ".inf" | "nan" | "inf")
+        || t.parse::<f64>().is_ok_and(|f| !f.is_finite())
 }
 
 #[cfg(test)]
