@@ -96,8 +96,10 @@ pub struct ScalingArgs {
 
 fn load_graph(path: &Path) -> Result<FrozenGraph, u8> {
     FrozenGraph::load_routing(path).map_err(|e| {
-        eprintln!("error: {}: {e}", path.display());
-        super::EXIT_USAGE
+        super::usage_error(
+            format!("{}: {e}", path.display()),
+            super::artifact_help(path),
+        )
     })
 }
 

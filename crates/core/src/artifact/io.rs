@@ -462,6 +462,42 @@ pub fn write_all_atomic(jobs: Vec<WriteJob<'_>>) -> std::io::Result<()> {
     result
 }
 
+/// Create `dir` and its missing parents; returns the folders this call created (outermost
+/// first), so that a failed run can remove them again ([`remove_created_dirs`]).
+///
+/// # Errors
+/// A folder cannot be created; the ones created before the failure are removed.
+pub fn create_dir_all_tracked(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut missing: Vec<PathBuf> = dir
+        .ancestors()
+        .filter(|a| !a.as_os_str().is_empty())
+        .take_while(|a| !a.exists())
+        .map(Path::to_path_buf)
+        .collect();
+    missing.reverse();
+    let mut created = Vec::new();
+    for d in missing {
+        match std::fs::create_dir(&d) {
+            Ok(()) => created.push(d),
+            // Created meanwhile by someone else: not ours to remove.
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && d.is_dir() => {}
+            Err(e) => {
+                remove_created_dirs(&created);
+                return Err(e);
+            }
+        }
+    }
+    Ok(created)
+}
+
+/// Remove folders created by [`create_dir_all_tracked`], innermost first, each only if it is
+/// empty (nothing else is ever removed).
+pub fn remove_created_dirs(created: &[PathBuf]) {
+    for d in created.iter().rev() {
+        let _ = std::fs::remove_dir(d);
+    }
+}
+
 /// The temporary file used while writing `path`.
 fn temp_path(path: &Path) -> PathBuf {
     let dir = path
