@@ -833,3 +833,77 @@ fn json_messages_cover_io_errors() {
             .starts_with("cannot read `missing.json`")
     );
 }
+
+/// A tool list without annotations (many MCP servers send none): every tool whose name or
+/// description says it deletes is flagged by SR508, with the annotations to add; read-only or
+/// annotated tools are flagged only by what their annotations say.
+#[test]
+fn unannotated_destructive_looking_mcp_tools_are_flagged() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/mcp/unannotated-tools-list.json");
+    let (dir, r) = import("mcp", &src, &["--tool", "kv"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let out = run(&["check", "proj", "--format", "json"], dir.path());
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let found: Vec<(String, String)> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "SR508")
+        .map(|d| {
+            (
+                d["message"].as_str().unwrap().to_string(),
+                d["help"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let help = "if it deletes or overwrites data, add `annotations: {destructive: true}` (MCP `destructiveHint: true`), and `allow_destructive: true` only if the agent is meant to call it; if it only reads, add `annotations: {read_only: true}` (MCP `readOnlyHint: true`)";
+    let looks = |id: &str, why: &str, missing: &str| {
+        (
+            format!(
+                "endpoint `kv/{id}` looks destructive ({why}) but {missing}, so it can be planned"
+            ),
+            help.to_string(),
+        )
+    };
+    let none = "it has no `annotations`";
+    assert_eq!(
+        found,
+        vec![
+            looks("delete_all", "its id `delete_all` says `delete`", none),
+            looks("remove_key", "its id `remove_key` says `remove`", none),
+            looks("drop_namespace", "its id `drop_namespace` says `drop`", none),
+            looks("purge", "its id `purge` says `purge`", none),
+            looks("compact", "its description says `erase`", none),
+            looks(
+                "wipe",
+                "its id `wipe` says `wipe`",
+                "its annotations give neither `destructive` nor `read_only`"
+            ),
+            (
+                "endpoint `kv/delete_key` may destroy data (its annotations mark it destructive) and can be planned".to_string(),
+                "set `allow_destructive: true` if the agent is meant to call it, or remove the endpoint from the declaration".to_string()
+            ),
+        ],
+        "{}",
+        out.stdout
+    );
+    // Adding the hint the help names silences the finding.
+    let file = dir.path().join("proj/schemas/kv.yaml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let annotated = text.replace(
+        "  - id: purge\n",
+        "  - id: purge\n    annotations:\n      read_only: true\n",
+    );
+    assert_ne!(annotated, text);
+    std::fs::write(&file, annotated).unwrap();
+    let out = run(&["check", "proj", "--format", "concise"], dir.path());
+    assert!(
+        !out.stdout
+            .lines()
+            .any(|l| l.contains("SR508") && l.contains("kv/purge")),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(out.stdout.matches("SR508/destructive-endpoint").count(), 6);
+}
