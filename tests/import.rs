@@ -1048,3 +1048,79 @@ fn openapi_and_mcp_defaults_that_do_not_fit_are_reported() {
         ]
     );
 }
+
+/// Every file and folder under `dir`, relative to it (sorted).
+fn listing(dir: &Path) -> Vec<String> {
+    fn walk(base: &Path, d: &Path, out: &mut Vec<String>) {
+        for e in std::fs::read_dir(d).unwrap() {
+            let p = e.unwrap().path();
+            out.push(p.strip_prefix(base).unwrap().display().to_string());
+            if p.is_dir() {
+                walk(base, &p, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out);
+    out.sort();
+    out
+}
+
+/// An import that cannot write leaves the disk as it was: no partial files, no empty folders
+/// (failures are made with a folder or a file in the way, which fail for root too).
+#[test]
+fn a_failed_import_leaves_no_folders_behind() {
+    let src = fixture("petstore-3.0.yaml");
+    let help = "; nothing was written\nhelp: check that the project folder (and --out) can be written to and that the disk has room; nothing of this import is on disk\n";
+    // The last folder cannot be made (a file in the way) after `schemas/` and `intents/` were.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("proj/docs")).unwrap();
+    std::fs::write(dir.path().join("proj/docs/schema"), "not a folder\n").unwrap();
+    let before = listing(dir.path());
+    let r = run(
+        &[
+            "import",
+            "openapi",
+            src.to_str().unwrap(),
+            "--project",
+            "proj",
+        ],
+        dir.path(),
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .starts_with("error: cannot create `proj/docs/schema`: "),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.ends_with(help), "{}", r.stderr);
+    assert_eq!(listing(dir.path()), before);
+    // Creating a folder fails (a file in the way) after others were made under --out.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("proj")).unwrap();
+    std::fs::write(dir.path().join("proj/intents"), "not a folder\n").unwrap();
+    let before = listing(dir.path());
+    let r = run(
+        &[
+            "import",
+            "openapi",
+            src.to_str().unwrap(),
+            "--project",
+            "proj",
+            "--out",
+            "elsewhere/deep/schemas",
+        ],
+        dir.path(),
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .starts_with("error: cannot create `proj/intents`: "),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.ends_with(help), "{}", r.stderr);
+    assert_eq!(listing(dir.path()), before);
+    assert!(!dir.path().join("elsewhere").exists());
+}

@@ -29,7 +29,7 @@ use crate::model::{Licence, ResponseField, Sp, Tool, ValueType};
 use serde_json::Value;
 use std::collections::BTreeSet;
 
-pub use run::{ImportRequest, Outcome, SourceSpec, run};
+pub use run::{ImportError, ImportRequest, Outcome, SourceSpec, run};
 
 /// Codes and names of the importers' findings (documented in the rule table).
 pub mod codes {
