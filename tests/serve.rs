@@ -566,11 +566,12 @@ fn bad_start_up_options_exit_2() {
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("cannot read the artifact"), "{err}");
-    assert!(
-        err.contains("help: compile the project first: `schemarouter compile . --out build`"),
-        "{err}"
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        format!(
+            "error: {}: cannot read the artifact: No such file or directory (os error 2)\nhelp: check the path, or compile the project first (`schemarouter compile PROJECT` writes PROJECT/build/graph.json)\n",
+            dir.path().join("missing.json").display()
+        )
     );
     let empty = dir.path().join("token");
     std::fs::write(&empty, "\n").unwrap();
@@ -585,7 +586,7 @@ fn bad_start_up_options_exit_2() {
     assert_eq!(
         String::from_utf8_lossy(&o.stderr),
         format!(
-            "error: {}: the token file is empty; write the token on its first line\n",
+            "error: {}: the token file is empty; write the token on its first line\nhelp: --token-file names a readable UTF-8 file holding the token on its first line\n",
             empty.display()
         )
     );
@@ -611,6 +612,26 @@ fn bad_start_up_options_exit_2() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
         err.starts_with(&format!("error: cannot listen on {addr}: ")),
+        "{err}"
+    );
+    assert!(
+        err.ends_with("\nhelp: pick another address with --bind (port 0 picks a free port)\n"),
+        "{err}"
+    );
+    // Without --artifact, outside any project: the folders searched, and what to do.
+    let o = Command::new(bin())
+        .current_dir(dir.path())
+        .args(["mcp"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.starts_with("error: no compiled artifact found: no folder holds `schemarouter.toml`"),
+        "{err}"
+    );
+    assert!(
+        err.ends_with("\nhelp: pass --artifact FILE, or run `schemarouter compile PROJECT` (it writes PROJECT/build/graph.json) and run this command inside PROJECT\n"),
         "{err}"
     );
 }
