@@ -362,10 +362,10 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
             }
             Err(e) => {
                 io_error = true;
-                diags.push(diag(
-                    codes::IO_ERROR,
-                    format!("cannot read `{CONFIG_FILE}`: {e}"),
-                ));
+                diags.push(
+                    diag(codes::IO_ERROR, format!("cannot read `{CONFIG_FILE}`: {e}"))
+                        .help("check that the file is readable (permissions)"),
+                );
             }
         }
     }
@@ -624,7 +624,10 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
                 let Some(text) = text else {
                     if let Err(ReadFailure::Io(e)) = result {
                         io_error = true;
-                        diags.push(diag(codes::IO_ERROR, format!("cannot read `{name}`: {e}")));
+                        diags.push(
+                            diag(codes::IO_ERROR, format!("cannot read `{name}`: {e}"))
+                                .help("check that the file is readable (permissions), or exclude it with [lint] exclude in schemarouter.toml"),
+                        );
                     }
                     continue;
                 };
@@ -900,10 +903,13 @@ fn walk(
     let entries = match std::fs::read_dir(dir) {
         Ok(e) => e,
         Err(e) => {
-            diags.push(diag(
-                codes::IO_ERROR,
-                format!("cannot read folder `{}`: {e}", display_name(root, dir)),
-            ));
+            diags.push(
+                diag(
+                    codes::IO_ERROR,
+                    format!("cannot read folder `{}`: {e}", display_name(root, dir)),
+                )
+                .help("check that the folder is readable (permissions), or exclude it with [lint] exclude in schemarouter.toml"),
+            );
             return true;
         }
     };
