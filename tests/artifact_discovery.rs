@@ -195,3 +195,205 @@ fn an_overlong_question_is_a_usage_error() {
         "error: the query is 11200 characters long; `route` takes one question of at most 10000 characters\nhelp: ask one question at a time (a routed question is a sentence or two, not a document)\n"
     );
 }
+
+/// The shipped project without its `schemarouter.toml`.
+fn copy_without_config() -> tempfile::TempDir {
+    let dir = shipped_copy();
+    std::fs::remove_file(dir.path().join("schemarouter.toml")).unwrap();
+    dir
+}
+
+#[test]
+fn without_a_config_the_folder_with_schemas_and_intents_is_the_project() {
+    let project = copy_without_config();
+    let status = bin()
+        .args(["compile"])
+        .arg(project.path())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let at_root = route_in(project.path(), &[]);
+    assert_eq!(at_root.status.code(), Some(0), "{}", text(&at_root.stderr));
+    let nested = route_in(&project.path().join("schemas"), &[]);
+    assert_eq!(nested.status.code(), Some(0), "{}", text(&nested.stderr));
+    assert_eq!(at_root.stdout, nested.stdout);
+    // Only `aliases/` beside `schemas/` does as well.
+    std::fs::remove_dir_all(project.path().join("intents")).unwrap();
+    let aliases_only = route_in(&project.path().join("aliases"), &[]);
+    assert_eq!(aliases_only.status.code(), Some(0));
+    assert_eq!(aliases_only.stdout, at_root.stdout);
+}
+
+#[test]
+fn outside_any_project_the_error_names_the_folders_searched() {
+    let dir = tempfile::tempdir().unwrap();
+    let deep = dir.path().join("a/b");
+    std::fs::create_dir_all(&deep).unwrap();
+    // A `schemas/` folder alone does not make a project.
+    std::fs::create_dir_all(dir.path().join("a/schemas")).unwrap();
+    let out = route_in(&deep, &[]);
+    assert_eq!(out.status.code(), Some(2));
+    let searched: Vec<String> = deep
+        .ancestors()
+        .map(|a| format!("`{}`", a.display()))
+        .collect();
+    assert_eq!(
+        text(&out.stderr),
+        format!(
+            "error: no compiled artifact found: no folder holds `schemarouter.toml` or a `schemas/` folder beside `intents/` or `aliases/` (searched {}), and there is no `build/graph.bin` or `build/graph.json` here\nhelp: pass --artifact FILE, or run `schemarouter compile PROJECT` (it writes PROJECT/build/graph.json) and run this command inside PROJECT\n",
+            searched.join(", ")
+        )
+    );
+    // A folder holding only a deployed artifact is still served from its own `build/`.
+    std::fs::create_dir_all(deep.join("build")).unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    std::fs::copy(root.join("build/graph.json"), deep.join("build/graph.json")).unwrap();
+    let out = route_in(&deep, &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}
+
+#[test]
+fn check_compile_and_stats_outside_a_project_say_what_a_project_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    for cmd in ["check", "compile", "stats"] {
+        let out = bin().current_dir(dir.path()).arg(cmd).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{cmd}");
+        assert_eq!(
+            text(&out.stderr),
+            "error: `.` is not a schema project: it has none of the folders `schemas/`, `intents/` and `aliases/`\nhelp: a schema project is a folder holding `schemas/` (tool declarations, .yaml or .toml), usually `intents/` and `aliases/`, and optionally `schemarouter.toml`\n",
+            "{cmd}"
+        );
+    }
+}
+
+#[test]
+fn check_compile_and_stats_in_a_subfolder_name_the_project() {
+    let project = shipped_copy();
+    let deep = project.path().join("schemas/drafts");
+    std::fs::create_dir_all(&deep).unwrap();
+    for cmd in ["check", "compile", "stats"] {
+        let out = bin().current_dir(&deep).arg(cmd).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{cmd}");
+        assert_eq!(
+            text(&out.stderr),
+            format!(
+                "error: `.` is not a schema project: it has none of the folders `schemas/`, `intents/` and `aliases/`\nhelp: `.` lies inside the schema project `../..`: run `schemarouter {cmd} ../..`\n"
+            ),
+            "{cmd}"
+        );
+    }
+    // The same without the configuration file (the folders make the project).
+    std::fs::remove_file(project.path().join("schemarouter.toml")).unwrap();
+    let out = bin()
+        .current_dir(project.path())
+        .args(["check", "aliases"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        text(&out.stderr),
+        "error: `aliases` is not a schema project: it has none of the folders `schemas/`, `intents/` and `aliases/`\nhelp: `aliases` lies inside the schema project `.`: run `schemarouter check .`\n"
+    );
+}
+
+#[test]
+fn compile_says_when_it_removes_the_other_form_and_check_lists_what_it_verified() {
+    let project = shipped_copy();
+    let build = std::path::absolute(project.path().join("build")).unwrap();
+    let run = |args: &[&str]| {
+        bin()
+            .current_dir(project.path())
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let both = run(&["compile", "--format", "both"]);
+    assert_eq!(both.status.code(), Some(0), "{}", text(&both.stderr));
+    assert!(
+        !text(&both.stderr).contains("removed"),
+        "{}",
+        text(&both.stderr)
+    );
+    // `--check` of the JSON form verifies the binary form beside it as well.
+    let check = run(&["compile", "--check"]);
+    assert_eq!(check.status.code(), Some(0), "{}", text(&check.stderr));
+    let listed = format!(
+        "; verified {}, {}, {}\n",
+        build.join("graph.json").display(),
+        build.join("intent_prompt.txt").display(),
+        build.join("graph.bin").display()
+    );
+    assert!(text(&check.stdout).starts_with("up to date: compiled materials-16 1.0.0: 16 tools"));
+    assert!(
+        text(&check.stdout).ends_with(&listed),
+        "{}",
+        text(&check.stdout)
+    );
+    // Compiling one form removes the other, and says so.
+    let json = run(&["compile"]);
+    assert_eq!(json.status.code(), Some(0));
+    assert!(
+        text(&json.stderr).ends_with(
+            "note: removed stale build/graph.bin (the other artifact form; readers would otherwise pick the newer of the two)\n"
+        ),
+        "{}",
+        text(&json.stderr)
+    );
+    assert!(!build.join("graph.bin").exists());
+    let bin_only = run(&["compile", "--format", "bin"]);
+    assert!(
+        text(&bin_only.stderr).ends_with(
+            "note: removed stale build/graph.json (the other artifact form; readers would otherwise pick the newer of the two)\n"
+        ),
+        "{}",
+        text(&bin_only.stderr)
+    );
+    let check = run(&["compile", "--check", "--format", "bin"]);
+    assert_eq!(check.status.code(), Some(0), "{}", text(&check.stderr));
+    assert!(
+        text(&check.stdout).ends_with(&format!(
+            "; verified {}, {}\n",
+            build.join("graph.bin").display(),
+            build.join("intent_prompt.txt").display()
+        )),
+        "{}",
+        text(&check.stdout)
+    );
+    // A stale file: exit 1, the command to run as help.
+    std::fs::write(build.join("intent_prompt.txt"), "old\n").unwrap();
+    let stale = run(&["compile", "--check", "--format", "bin"]);
+    assert_eq!(stale.status.code(), Some(1));
+    let err = text(&stale.stderr);
+    let (note, rest) = err.split_once('\n').unwrap();
+    assert!(note.starts_with("note: check found "), "{err}");
+    assert_eq!(
+        rest,
+        "stale: build/intent_prompt.txt differs from the sources\nerror: the committed artifact does not match the sources\nhelp: run `schemarouter compile . --out build --format bin` and commit the result\n"
+    );
+}
+
+#[test]
+fn compile_with_out_naming_a_file_exits_2_and_writes_nothing() {
+    let project = shipped_copy();
+    let file = project.path().join("afile");
+    std::fs::write(&file, "keep me\n").unwrap();
+    for check in [false, true] {
+        let mut cmd = bin();
+        cmd.current_dir(project.path())
+            .args(["compile", "--out", "afile"]);
+        if check {
+            cmd.arg("--check");
+        }
+        let out = cmd.output().unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        assert!(out.stdout.is_empty());
+        let verb = if check { "compared" } else { "written" };
+        assert_eq!(
+            text(&out.stderr),
+            format!(
+                "error: `afile` exists and is not a folder; nothing was {verb}\nhelp: pass a folder to --out (it is created when missing)\n"
+            )
+        );
+    }
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "keep me\n");
+    assert!(!project.path().join("build").exists());
+}

@@ -833,3 +833,294 @@ fn json_messages_cover_io_errors() {
             .starts_with("cannot read `missing.json`")
     );
 }
+
+/// A tool list without annotations (many MCP servers send none): every tool whose name or
+/// description says it deletes is flagged by SR508, with the annotations to add; read-only or
+/// annotated tools are flagged only by what their annotations say.
+#[test]
+fn unannotated_destructive_looking_mcp_tools_are_flagged() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/mcp/unannotated-tools-list.json");
+    let (dir, r) = import("mcp", &src, &["--tool", "kv"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let out = run(&["check", "proj", "--format", "json"], dir.path());
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let found: Vec<(String, String)> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "SR508")
+        .map(|d| {
+            (
+                d["message"].as_str().unwrap().to_string(),
+                d["help"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let help = "if it deletes or overwrites data, add `annotations: {destructive: true}` (MCP `destructiveHint: true`), and `allow_destructive: true` only if the agent is meant to call it; if it only reads, add `annotations: {read_only: true}` (MCP `readOnlyHint: true`)";
+    let looks = |id: &str, why: &str, missing: &str| {
+        (
+            format!(
+                "endpoint `kv/{id}` looks destructive ({why}) but {missing}, so it can be planned"
+            ),
+            help.to_string(),
+        )
+    };
+    let none = "it has no `annotations`";
+    assert_eq!(
+        found,
+        vec![
+            looks("delete_all", "its id `delete_all` says `delete`", none),
+            looks("remove_key", "its id `remove_key` says `remove`", none),
+            looks("drop_namespace", "its id `drop_namespace` says `drop`", none),
+            looks("purge", "its id `purge` says `purge`", none),
+            looks("compact", "its description says `erase`", none),
+            looks(
+                "wipe",
+                "its id `wipe` says `wipe`",
+                "its annotations give neither `destructive` nor `read_only`"
+            ),
+            (
+                "endpoint `kv/delete_key` may destroy data (its annotations mark it destructive) and can be planned".to_string(),
+                "set `allow_destructive: true` if the agent is meant to call it, or remove the endpoint from the declaration".to_string()
+            ),
+        ],
+        "{}",
+        out.stdout
+    );
+    // Adding the hint the help names silences the finding.
+    let file = dir.path().join("proj/schemas/kv.yaml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let annotated = text.replace(
+        "  - id: purge\n",
+        "  - id: purge\n    annotations:\n      read_only: true\n",
+    );
+    assert_ne!(annotated, text);
+    std::fs::write(&file, annotated).unwrap();
+    let out = run(&["check", "proj", "--format", "concise"], dir.path());
+    assert!(
+        !out.stdout
+            .lines()
+            .any(|l| l.contains("SR508") && l.contains("kv/purge")),
+        "{}",
+        out.stdout
+    );
+    assert_eq!(out.stdout.matches("SR508/destructive-endpoint").count(), 6);
+}
+
+/// SR709 findings of an import run: (message, help) of each, in order.
+fn dropped_values(
+    kind: &str,
+    file: &str,
+    text: &str,
+) -> (tempfile::TempDir, Vec<(String, String)>) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join(file), text).unwrap();
+    let r = run(
+        &[
+            "import",
+            kind,
+            file,
+            "--project",
+            "proj",
+            "--message-format",
+            "json",
+        ],
+        dir.path(),
+    );
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let found = v["findings"]["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "SR709")
+        .map(|d| {
+            assert_eq!(d["severity"], "warning");
+            (
+                d["message"].as_str().unwrap().to_string(),
+                d["help"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    (dir, found)
+}
+
+const OPTIONAL_HELP: &str =
+    "fix the default in the source; without it the provider's own default applies";
+const REQUIRED_HELP: &str = "fix the default in the source: the router sends a required parameter's default when nothing binds it, so a wrong one would be sent on every plan";
+
+fn pair(m: &str, h: &str) -> (String, String) {
+    (m.to_string(), h.to_string())
+}
+
+#[test]
+fn openai_defaults_that_do_not_fit_are_reported_not_dropped_silently() {
+    let src = r#"{"tools": [{"type": "function", "function": {"name": "forecast", "description": "Weather forecast.",
+      "parameters": {"type": "object", "required": ["days"], "properties": {
+        "city": {"type": "string"},
+        "days": {"type": "integer", "default": "seven"},
+        "units": {"type": "string", "enum": ["metric", "imperial"], "default": "kelvin"},
+        "hourly": {"type": "boolean", "default": "false"},
+        "limit": {"type": "integer", "default": "10"},
+        "level": {"type": "number", "enum": [1, "high", 2.5]},
+        "tags": {"type": "array", "items": {"type": "string"}, "default": ["a", "b"]},
+        "nothing": {"type": "string", "default": null}
+      }}}}]}"#;
+    let (dir, found) = dropped_values("openai", "tools.json", src);
+    assert_eq!(
+        found,
+        vec![
+            pair(
+                "`tools/forecast`: parameter `days`: default `seven` does not fit its type `integer`; imported without a default",
+                REQUIRED_HELP
+            ),
+            pair(
+                "`tools/forecast`: parameter `units`: default `kelvin` is not one of its enum values (`metric`, `imperial`); imported without a default",
+                OPTIONAL_HELP
+            ),
+            pair(
+                "`tools/forecast`: parameter `level`: enum value `high` does not fit its type `number`; left out of the enum",
+                "fix the enum in the source, or declare the value by hand if the provider takes it"
+            ),
+            pair(
+                "`tools/forecast`: parameter `tags`: default is a list; a declared default is one value (text, number or boolean), so it is imported without a default",
+                OPTIONAL_HELP
+            ),
+        ]
+    );
+    // What was written checks clean (no SR110), and the values that only needed their
+    // spelling fixed are kept as the type takes them.
+    let text = tool_file(dir.path());
+    assert!(
+        text.contains("      - name: hourly\n        type: boolean\n        default: false\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("      - name: limit\n        type: integer\n        default: 10\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("      - name: level\n        type: number\n        enum:\n          - 1\n          - 2.5\n"),
+        "{text}"
+    );
+    let checked = check_clean(dir.path());
+    assert!(!checked.contains("SR110"), "{checked}");
+}
+
+#[test]
+fn openapi_and_mcp_defaults_that_do_not_fit_are_reported() {
+    let openapi = "openapi: 3.0.3\ninfo: {title: Reports, version: '1'}\npaths:\n  /report:\n    get:\n      operationId: report\n      parameters:\n        - {name: limit, in: query, required: true, schema: {type: integer, default: 1.5}}\n        - {name: order, in: query, schema: {type: string, enum: [asc, desc], default: up}}\n        - {name: flag, in: query, schema: {type: boolean, default: maybe}}\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema: {type: object, properties: {rows: {type: integer}}}\n";
+    let (_, found) = dropped_values("openapi", "api.yaml", openapi);
+    assert_eq!(
+        found,
+        vec![
+            pair(
+                "`reports/report`: parameter `limit`: default `1.5` does not fit its type `integer`; imported without a default",
+                REQUIRED_HELP
+            ),
+            pair(
+                "`reports/report`: parameter `order`: default `up` is not one of its enum values (`asc`, `desc`); imported without a default",
+                OPTIONAL_HELP
+            ),
+            pair(
+                "`reports/report`: parameter `flag`: default `maybe` does not fit its type `boolean`; imported without a default",
+                OPTIONAL_HELP
+            ),
+        ]
+    );
+    let mcp = r#"{"serverInfo": {"name": "kv"}, "tools": [{"name": "get_key", "annotations": {"readOnlyHint": true},
+      "inputSchema": {"type": "object", "properties": {
+        "ttl": {"type": "integer", "default": {"seconds": 5}},
+        "mode": {"type": "string", "enum": ["fast", "safe"], "default": "slow"}}}}]}"#;
+    let (_, found) = dropped_values("mcp", "tools.json", mcp);
+    assert_eq!(
+        found,
+        vec![
+            pair(
+                "`kv/get_key`: parameter `ttl`: default is an object; a declared default is one value (text, number or boolean), so it is imported without a default",
+                OPTIONAL_HELP
+            ),
+            pair(
+                "`kv/get_key`: parameter `mode`: default `slow` is not one of its enum values (`fast`, `safe`); imported without a default",
+                OPTIONAL_HELP
+            ),
+        ]
+    );
+}
+
+/// Every file and folder under `dir`, relative to it (sorted).
+fn listing(dir: &Path) -> Vec<String> {
+    fn walk(base: &Path, d: &Path, out: &mut Vec<String>) {
+        for e in std::fs::read_dir(d).unwrap() {
+            let p = e.unwrap().path();
+            out.push(p.strip_prefix(base).unwrap().display().to_string());
+            if p.is_dir() {
+                walk(base, &p, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out);
+    out.sort();
+    out
+}
+
+/// An import that cannot write leaves the disk as it was: no partial files, no empty folders
+/// (failures are made with a folder or a file in the way, which fail for root too).
+#[test]
+fn a_failed_import_leaves_no_folders_behind() {
+    let src = fixture("petstore-3.0.yaml");
+    let help = "; nothing was written\nhelp: check that the project folder (and --out) can be written to and that the disk has room; nothing of this import is on disk\n";
+    // The last folder cannot be made (a file in the way) after `schemas/` and `intents/` were.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("proj/docs")).unwrap();
+    std::fs::write(dir.path().join("proj/docs/schema"), "not a folder\n").unwrap();
+    let before = listing(dir.path());
+    let r = run(
+        &[
+            "import",
+            "openapi",
+            src.to_str().unwrap(),
+            "--project",
+            "proj",
+        ],
+        dir.path(),
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .starts_with("error: cannot create `proj/docs/schema`: "),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.ends_with(help), "{}", r.stderr);
+    assert_eq!(listing(dir.path()), before);
+    // Creating a folder fails (a file in the way) after others were made under --out.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("proj")).unwrap();
+    std::fs::write(dir.path().join("proj/intents"), "not a folder\n").unwrap();
+    let before = listing(dir.path());
+    let r = run(
+        &[
+            "import",
+            "openapi",
+            src.to_str().unwrap(),
+            "--project",
+            "proj",
+            "--out",
+            "elsewhere/deep/schemas",
+        ],
+        dir.path(),
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .starts_with("error: cannot create `proj/intents`: "),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.ends_with(help), "{}", r.stderr);
+    assert_eq!(listing(dir.path()), before);
+    assert!(!dir.path().join("elsewhere").exists());
+}

@@ -83,7 +83,13 @@ struct Server {
 
 impl Server {
     fn start(args: &[&str]) -> Server {
+        Server::start_in(&root(), args)
+    }
+
+    /// Started in `cwd` (where the artifact is discovered without `--artifact`).
+    fn start_in(cwd: &Path, args: &[&str]) -> Server {
         let mut child = Command::new(bin())
+            .current_dir(cwd)
             .args(args)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -388,6 +394,169 @@ fn hot_reload_on_sighup_under_load() {
     hot_reload(true);
 }
 
+fn get(url: &str) -> String {
+    ureq::get(url)
+        .call()
+        .unwrap()
+        .body_mut()
+        .read_to_string()
+        .unwrap()
+}
+
+/// Poll `/readyz` until the served artifact is `path` with `hash` (10 s at most).
+fn wait_for_artifact(url: &str, path: &str, hash: &str) {
+    let start = std::time::Instant::now();
+    loop {
+        let v: serde_json::Value = serde_json::from_str(&get(&format!("{url}/readyz"))).unwrap();
+        if v["artifact"]["path"] == path && v["artifact"]["content_hash"] == hash {
+            return;
+        }
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(10),
+            "still serving {} ({}), expected {path} ({hash})",
+            v["artifact"]["path"],
+            v["artifact"]["content_hash"]
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+fn content_hash(path: &Path) -> String {
+    let g: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    g["content_hash"].as_str().unwrap().to_string()
+}
+
+fn compile_in(proj: &Path, args: &[&str]) -> (String, String) {
+    let o = Command::new(bin())
+        .current_dir(proj)
+        .arg("compile")
+        .args(args)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert!(o.status.success(), "{err}");
+    (String::from_utf8_lossy(&o.stdout).into_owned(), err)
+}
+
+/// The server started without `--artifact` serves what discovery finds (the newer of
+/// `build/graph.bin` and `build/graph.json` of the project), and follows discovery on reload:
+/// `compile --format bin` replaces `graph.json` by `graph.bin` (and removes `graph.json`), a
+/// newer `graph.json` that fails verification is refused (`graph.bin` stays served), and
+/// `compile` (JSON) goes back to `graph.json`.
+#[test]
+fn a_discovered_artifact_follows_compile_to_the_other_form() {
+    let dir = tempfile::tempdir().unwrap();
+    let proj = dir.path().join("proj");
+    for sub in ["schemas", "intents", "aliases"] {
+        copy_dir(&root().join(sub), &proj.join(sub));
+    }
+    std::fs::copy(
+        root().join("schemarouter.toml"),
+        proj.join("schemarouter.toml"),
+    )
+    .unwrap();
+    compile_in(&proj, &["."]);
+    let json = proj.join("build/graph.json");
+    let bin_file = proj.join("build/graph.bin");
+    let a = content_hash(&json);
+    let server = Server::start_in(
+        &proj.join("schemas"),
+        &["serve", "--bind", "127.0.0.1:0", "--watch-ms", "50"],
+    );
+    let url = server.url.clone();
+    wait_for_artifact(&url, &json.display().to_string(), &a);
+
+    // Changed sources compiled to the binary form: graph.json is removed, graph.bin served.
+    let mp = proj.join("schemas/materials_project.yaml");
+    let text = std::fs::read_to_string(&mp).unwrap();
+    std::fs::write(&mp, text.replace("\npriority: 90\n", "\npriority: 91\n")).unwrap();
+    let (out, err) = compile_in(&proj, &[".", "--format", "bin"]);
+    assert!(
+        err.ends_with("note: removed stale build/graph.json (the other artifact form; readers would otherwise pick the newer of the two)\n"),
+        "{err}"
+    );
+    assert!(!json.exists());
+    let prefix = out.split("content hash ").nth(1).unwrap()[..16].to_string();
+    let start = std::time::Instant::now();
+    let b = loop {
+        let v: serde_json::Value = serde_json::from_str(&get(&format!("{url}/readyz"))).unwrap();
+        if v["artifact"]["path"] == bin_file.display().to_string() {
+            break v["artifact"]["content_hash"].as_str().unwrap().to_string();
+        }
+        assert!(start.elapsed() < std::time::Duration::from_secs(10), "{v}");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    assert!(b.starts_with(&prefix), "{b} {prefix}");
+    assert_ne!(a, b);
+    let routed: serde_json::Value = serde_json::from_str(
+        &ureq::post(&format!("{url}/v1/route"))
+            .header("Content-Type", "application/json")
+            .send(format!("{{\"question\": \"{QUESTION}\"}}"))
+            .unwrap()
+            .body_mut()
+            .read_to_string()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(routed["artifact_hash"], b.as_str());
+
+    // A newer graph.json that fails verification: refused, graph.bin kept.
+    let shipped_text = std::fs::read_to_string(shipped()).unwrap();
+    std::fs::write(
+        &json,
+        shipped_text.replacen("materials-16", "materials-17", 1),
+    )
+    .unwrap();
+    let start = std::time::Instant::now();
+    while !get(&format!("{url}/metrics"))
+        .lines()
+        .any(|l| l.contains("artifact_reloads_total{result=\"refused\"} 1"))
+    {
+        assert!(start.elapsed() < std::time::Duration::from_secs(10));
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    wait_for_artifact(&url, &bin_file.display().to_string(), &b);
+
+    // Back to the first sources, compiled to JSON: graph.bin removed, graph.json served.
+    std::fs::write(&mp, &text).unwrap();
+    let (_, err) = compile_in(&proj, &["."]);
+    assert!(
+        err.ends_with("note: removed stale build/graph.bin (the other artifact form; readers would otherwise pick the newer of the two)\n"),
+        "{err}"
+    );
+    wait_for_artifact(&url, &json.display().to_string(), &a);
+
+    let (code, rest) = server.stop();
+    assert_stopped(code, &rest);
+    let events: Vec<serde_json::Value> = rest
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter(|v| v["event"] == "reload" && v["result"] != "unchanged")
+        .collect();
+    let shown: Vec<(String, String)> = events
+        .iter()
+        .map(|v| {
+            (
+                v["result"].as_str().unwrap().to_string(),
+                v["artifact"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect();
+    let (j, bn) = (json.display().to_string(), bin_file.display().to_string());
+    assert_eq!(
+        shown,
+        [
+            ("swapped".to_string(), bn.clone()),
+            ("refused".to_string(), j.clone()),
+            ("swapped".to_string(), j.clone()),
+        ],
+        "{rest}"
+    );
+    assert_eq!(events[0]["previous_artifact"], j.as_str());
+    assert_eq!(events[2]["previous_artifact"], bn.as_str());
+}
+
 #[test]
 fn bad_start_up_options_exit_2() {
     let dir = tempfile::tempdir().unwrap();
@@ -397,11 +566,12 @@ fn bad_start_up_options_exit_2() {
         .output()
         .unwrap();
     assert_eq!(o.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&o.stderr);
-    assert!(err.contains("cannot read the artifact"), "{err}");
-    assert!(
-        err.contains("help: compile the project first: `schemarouter compile . --out build`"),
-        "{err}"
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        format!(
+            "error: {}: cannot read the artifact: No such file or directory (os error 2)\nhelp: check the path, or compile the project first (`schemarouter compile PROJECT` writes PROJECT/build/graph.json)\n",
+            dir.path().join("missing.json").display()
+        )
     );
     let empty = dir.path().join("token");
     std::fs::write(&empty, "\n").unwrap();
@@ -416,7 +586,7 @@ fn bad_start_up_options_exit_2() {
     assert_eq!(
         String::from_utf8_lossy(&o.stderr),
         format!(
-            "error: {}: the token file is empty; write the token on its first line\n",
+            "error: {}: the token file is empty; write the token on its first line\nhelp: --token-file names a readable UTF-8 file holding the token on its first line\n",
             empty.display()
         )
     );
@@ -442,6 +612,26 @@ fn bad_start_up_options_exit_2() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
         err.starts_with(&format!("error: cannot listen on {addr}: ")),
+        "{err}"
+    );
+    assert!(
+        err.ends_with("\nhelp: pick another address with --bind (port 0 picks a free port)\n"),
+        "{err}"
+    );
+    // Without --artifact, outside any project: the folders searched, and what to do.
+    let o = Command::new(bin())
+        .current_dir(dir.path())
+        .args(["mcp"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.starts_with("error: no compiled artifact found: no folder holds `schemarouter.toml`"),
+        "{err}"
+    );
+    assert!(
+        err.ends_with("\nhelp: pass --artifact FILE, or run `schemarouter compile PROJECT` (it writes PROJECT/build/graph.json) and run this command inside PROJECT\n"),
         "{err}"
     );
 }

@@ -40,7 +40,7 @@ pub fn run_check(args: CheckArgs) -> u8 {
     let mut checked = match lint::check_path(&args.path) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("error: {e}");
+            super::report_fatal(&e, "check", &args.path);
             return super::EXIT_USAGE;
         }
     };
@@ -185,11 +185,10 @@ pub fn run_explain(args: ExplainArgs) -> u8 {
             let hint = crate::model::value::did_you_mean(&args.rule, RULES.iter().map(|e| e.name))
                 .map(|c| format!(" (did you mean `{c}`?)"))
                 .unwrap_or_default();
-            eprintln!(
-                "error: unknown rule `{}`{hint}; run `schemarouter rules` for the list",
-                args.rule
-            );
-            super::EXIT_USAGE
+            super::usage_error(
+                format!("unknown rule `{}`{hint}", args.rule),
+                "run `schemarouter rules` for the list of codes and names",
+            )
         }
     }
 }

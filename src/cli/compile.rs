@@ -67,11 +67,12 @@ impl Compiled {
 }
 
 /// Check and compile a project; on errors print them to stderr and return the exit code.
-pub fn compile_project(path: &Path, format: ArtifactFormat) -> Result<Compiled, u8> {
+/// `command` names the subcommand for help lines (`compile`, `stats`, `graph`).
+pub fn compile_project(path: &Path, format: ArtifactFormat, command: &str) -> Result<Compiled, u8> {
     let mut checked = match lint::check_path(path) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("error: {e}");
+            super::report_fatal(&e, command, path);
             return Err(super::EXIT_USAGE);
         }
     };
@@ -112,6 +113,10 @@ pub fn compile_project(path: &Path, format: ArtifactFormat) -> Result<Compiled, 
             "error: refusing to compile: `schemarouter check` found {} error(s)",
             errors.len()
         );
+        eprintln!(
+            "help: fix the errors above (`schemarouter check {}` shows every finding), then run `schemarouter {command}` again",
+            path.display()
+        );
         return Err(1);
     }
     let s = Summary::of(&checked.diagnostics);
@@ -124,8 +129,10 @@ pub fn compile_project(path: &Path, format: ArtifactFormat) -> Result<Compiled, 
     let template = match prompt::project_template(&checked.project) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("error: {e}");
-            return Err(super::EXIT_USAGE);
+            return Err(super::usage_error(
+                e,
+                "`[prompt] template` in schemarouter.toml names a file inside the project folder (relative to it); fix the path or remove the setting",
+            ));
         }
     };
     // File texts are only needed for diagnostics, which are done: free them first (at 10,000
@@ -159,13 +166,36 @@ pub fn run_compile(mut args: CompileArgs) -> u8 {
             args.path.join(super::locate::BUILD_DIR)
         }
     });
-    let mut compiled = match compile_project(&args.path, args.format) {
+    // Before the (possibly long) compile: --out must be a folder or not exist yet, and so must
+    // every folder above it.
+    if let Some(bad) = out.ancestors().find(|a| a.exists() && !a.is_dir()) {
+        let what = if bad == out {
+            format!("`{}` exists and is not a folder", out.display())
+        } else {
+            format!(
+                "`{}` (in --out `{}`) exists and is not a folder",
+                bad.display(),
+                out.display()
+            )
+        };
+        let verb = if args.check {
+            "nothing was compared"
+        } else {
+            "nothing was written"
+        };
+        return super::usage_error(
+            format!("{what}; {verb}"),
+            "pass a folder to --out (it is created when missing)",
+        );
+    }
+    let mut compiled = match compile_project(&args.path, args.format, "compile") {
         Ok(c) => c,
         Err(code) => return code,
     };
     if args.check {
         compiled.graph.content_hash = io::json_content_hash(&compiled.graph);
         let mut stale = Vec::new();
+        let mut verified = Vec::new();
         for name in compiled.file_names() {
             let p = out.join(name);
             let current = if name == "intent_prompt.txt" {
@@ -173,50 +203,61 @@ pub fn run_compile(mut args: CompileArgs) -> u8 {
             } else {
                 io::is_current(&compiled.graph, &p)
             };
-            if !current {
-                if p.exists() {
-                    stale.push(format!("{} differs from the sources", p.display()));
-                } else {
-                    stale.push(format!("{} is missing", p.display()));
-                }
+            if current {
+                verified.push(p);
+            } else if p.exists() {
+                stale.push(format!("{} differs from the sources", p.display()));
+            } else {
+                stale.push(format!("{} is missing", p.display()));
             }
         }
         // An artifact of the other form in the folder must match too.
         for name in ["graph.json", "graph.bin"] {
             let p = out.join(name);
-            if !compiled.file_names().contains(&name)
-                && p.is_file()
-                && !io::is_current(&compiled.graph, &p)
-            {
-                stale.push(format!("{} differs from the sources", p.display()));
+            if !compiled.file_names().contains(&name) && p.is_file() {
+                if io::is_current(&compiled.graph, &p) {
+                    verified.push(p);
+                } else {
+                    stale.push(format!("{} differs from the sources", p.display()));
+                }
             }
         }
         if stale.is_empty() {
-            println!("up to date: {}", summary(&compiled, &out));
+            println!(
+                "up to date: {}; verified {}",
+                summary_line(&compiled),
+                shown_files(&verified)
+            );
             return 0;
         }
         for s in &stale {
             eprintln!("stale: {s}");
         }
+        eprintln!("error: the committed artifact does not match the sources");
         eprintln!(
-            "error: the committed artifact does not match the sources; run `schemarouter compile {} --out {}`",
+            "help: run `schemarouter compile {} --out {}{}` and commit the result",
             args.path.display(),
-            out.display()
+            out.display(),
+            match args.format {
+                ArtifactFormat::Json => "",
+                ArtifactFormat::Bin => " --format bin",
+                ArtifactFormat::Both => " --format both",
+            }
         );
         return 1;
     }
-    if out.exists() && !out.is_dir() {
-        eprintln!(
-            "error: `{}` exists and is not a folder; nothing was written",
-            out.display()
-        );
-        eprintln!("help: pass a folder to --out (it is created when missing)");
-        return super::EXIT_USAGE;
-    }
-    if let Err(e) = std::fs::create_dir_all(&out) {
-        eprintln!("error: cannot create `{}`: {e}", out.display());
-        return super::EXIT_USAGE;
-    }
+    let created = match io::create_dir_all_tracked(&out) {
+        Ok(c) => c,
+        Err(e) => {
+            return super::usage_error(
+                format!(
+                    "cannot create `{}`: {e}; nothing was written",
+                    out.display()
+                ),
+                "pass a folder you can write to with --out",
+            );
+        }
+    };
     io::remove_stale_temps(&out);
     // The binary form carries the JSON form's content hash: compute it first (streamed, no
     // copy) rather than cloning the artifact to give it one.
@@ -273,11 +314,15 @@ pub fn run_compile(mut args: CompileArgs) -> u8 {
         }),
     ));
     if let Err(e) = io::write_all_atomic(jobs) {
-        eprintln!(
-            "error: cannot write into `{}`: {e}; nothing was changed",
-            out.display()
+        // Leave no folder this run created behind.
+        io::remove_created_dirs(&created);
+        return super::usage_error(
+            format!(
+                "cannot write into `{}`: {e}; nothing was changed",
+                out.display()
+            ),
+            "check that the folder is writable and the disk has room, or pass another folder with --out",
         );
-        return super::EXIT_USAGE;
     }
     if let Some(h) = json_hash.into_inner() {
         compiled.graph.content_hash = h;
@@ -288,36 +333,29 @@ pub fn run_compile(mut args: CompileArgs) -> u8 {
         if !wanted && p.is_file() {
             match std::fs::remove_file(&p) {
                 Ok(()) => eprintln!(
-                    "note: removed stale `{}` (not written by this run)",
+                    "note: removed stale {} (the other artifact form; readers would otherwise pick the newer of the two)",
                     p.display()
                 ),
                 Err(e) => eprintln!(
-                    "warning: `{}` is stale and could not be removed: {e}",
+                    "warning: {} (the other artifact form) is stale and could not be removed: {e}; delete it, or readers may pick it",
                     p.display()
                 ),
             }
         }
     }
-    println!("{}", summary(&compiled, &out));
+    let written: Vec<PathBuf> = compiled.file_names().iter().map(|n| out.join(n)).collect();
+    println!("{} -> {}", summary_line(&compiled), shown_files(&written));
     // The process ends right after: leave the artifact to the operating system.
     std::mem::forget(compiled);
     0
 }
 
-fn summary(c: &Compiled, out: &Path) -> String {
+/// `compiled NAME VERSION: counts; content hash; prompt tokens`.
+fn summary_line(c: &Compiled) -> String {
     let g = &c.graph;
     let endpoints: usize = g.tools.iter().map(|t| t.endpoints.len()).sum();
-    let files: Vec<String> = c
-        .file_names()
-        .iter()
-        .map(|n| {
-            let p = out.join(n);
-            // The full path: where the files went is not always where the user looks.
-            std::path::absolute(&p).unwrap_or(p).display().to_string()
-        })
-        .collect();
     format!(
-        "compiled {} {}: {} tools, {} endpoints, {} fields, {} concepts, {} intents; content hash {}; prompt {} tokens -> {}",
+        "compiled {} {}: {} tools, {} endpoints, {} fields, {} concepts, {} intents; content hash {}; prompt {} tokens",
         g.project.name,
         g.project.version,
         g.tools.len(),
@@ -327,8 +365,21 @@ fn summary(c: &Compiled, out: &Path) -> String {
         g.intents.len(),
         g.content_hash.get(..16).unwrap_or(""),
         prompt::count_tokens(&c.prompt),
-        files.join(", ")
     )
+}
+
+/// Full paths, comma-separated: where the files are is not always where the user looks.
+fn shown_files(files: &[PathBuf]) -> String {
+    files
+        .iter()
+        .map(|p| {
+            std::path::absolute(p)
+                .unwrap_or_else(|_| p.clone())
+                .display()
+                .to_string()
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Arguments of `schemarouter stats`.
@@ -357,8 +408,13 @@ pub enum StatsFormat {
     Markdown,
 }
 
-/// Load an artifact, or compile the project in memory.
-pub fn graph_for(path: &Path, artifact: Option<&Path>) -> Result<(FrozenGraph, String), u8> {
+/// Load an artifact, or compile the project in memory (`command` names the subcommand for help
+/// lines).
+pub fn graph_for(
+    path: &Path,
+    artifact: Option<&Path>,
+    command: &str,
+) -> Result<(FrozenGraph, String), u8> {
     match artifact {
         Some(a) => match FrozenGraph::load(a) {
             Ok(g) => {
@@ -367,12 +423,12 @@ pub fn graph_for(path: &Path, artifact: Option<&Path>) -> Result<(FrozenGraph, S
                     .unwrap_or_else(|_| prompt::render(&g, None));
                 Ok((g, prompt))
             }
-            Err(e) => {
-                eprintln!("error: {}: {e}", a.display());
-                Err(super::EXIT_USAGE)
-            }
+            Err(e) => Err(super::usage_error(
+                format!("{}: {e}", a.display()),
+                super::artifact_help(a),
+            )),
         },
-        None => compile_project(path, ArtifactFormat::Json).map(|c| (c.graph, c.prompt)),
+        None => compile_project(path, ArtifactFormat::Json, command).map(|c| (c.graph, c.prompt)),
     }
 }
 
@@ -459,7 +515,7 @@ pub fn stats_markdown(s: &Stats) -> String {
 
 /// Run `stats`.
 pub fn run_stats(args: StatsArgs) -> u8 {
-    let (g, prompt_text) = match graph_for(&args.path, args.artifact.as_deref()) {
+    let (g, prompt_text) = match graph_for(&args.path, args.artifact.as_deref(), "stats") {
         Ok(x) => x,
         Err(c) => return c,
     };

@@ -31,16 +31,20 @@ pub fn run_diff(args: DiffArgs) -> u8 {
     let cwd = match std::env::current_dir() {
         Ok(d) => d,
         Err(e) => {
-            eprintln!("error: cannot read the current folder: {e}");
-            return super::EXIT_USAGE;
+            return super::usage_error(
+                format!("cannot read the current folder: {e}"),
+                "run the command from a folder that exists and is readable",
+            );
         }
     };
     let inputs = match &args.plans {
         Some(p) => match plans::read_plans(p) {
             Ok(i) => Some(i),
             Err(e) => {
-                eprintln!("error: --plans {e}");
-                return super::EXIT_USAGE;
+                return super::usage_error(
+                    format!("--plans {e}"),
+                    "--plans takes a benchmark YAML (`queries:` with `understanding:`), or a JSON list of Understanding objects (`schemarouter schema understanding` prints their schema)",
+                );
             }
         },
         None => None,
@@ -54,6 +58,7 @@ pub fn run_diff(args: DiffArgs) -> u8 {
                 if !e.details.is_empty() {
                     eprint!("{}", e.details);
                 }
+                eprintln!("help: {}", e.help);
                 return super::EXIT_USAGE;
             }
         }

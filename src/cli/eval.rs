@@ -108,8 +108,10 @@ pub fn run_eval(args: EvalArgs) -> u8 {
         return run_scaling(s);
     }
     let Some(bench_path) = &args.bench else {
-        eprintln!("error: give --bench FILE");
-        return super::EXIT_USAGE;
+        return super::usage_error(
+            "give --bench FILE",
+            "e.g. `schemarouter eval --bench bench/dev.yaml`, or `schemarouter eval scaling` for routing cost vs inventory size",
+        );
     };
     // Before the (possibly long) run, not after it.
     if let Some(Err(e)) = args.plots.as_deref().map(plots::check_dir) {
@@ -202,8 +204,10 @@ pub fn run_eval(args: EvalArgs) -> u8 {
         match plots::write_eval_plot(dir, &result) {
             Ok(p) => eprintln!("wrote {}", p.display()),
             Err(e) => {
-                eprintln!("error: {e}");
-                return super::EXIT_USAGE;
+                return super::usage_error(
+                    e,
+                    "check that the --plots folder can be written to and that the disk has room",
+                );
             }
         }
     }
@@ -259,8 +263,10 @@ fn unknown_report(
 
 fn run_scaling(args: ScalingArgs) -> u8 {
     if args.sizes.is_empty() || args.sizes.contains(&0) {
-        eprintln!("error: --sizes needs tool counts of at least 1");
-        return super::EXIT_USAGE;
+        return super::usage_error(
+            "--sizes needs tool counts of at least 1",
+            "e.g. --sizes 100,1000,5000",
+        );
     }
     if let Some(Err(e)) = args.plots.as_deref().map(plots::check_dir) {
         eprintln!("error: {e}");
@@ -307,8 +313,10 @@ fn run_scaling(args: ScalingArgs) -> u8 {
     let mut report = match result {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("error: {e}");
-            return super::EXIT_USAGE;
+            return super::usage_error(
+                e,
+                "check that the --work folder (a temporary folder by default) can be written to and that the disk has room",
+            );
         }
     };
     rows.append(&mut report.rows);
@@ -317,8 +325,10 @@ fn run_scaling(args: ScalingArgs) -> u8 {
         match plots::write_scaling_plot(dir, &report) {
             Ok(p) => eprintln!("wrote {}", p.display()),
             Err(e) => {
-                eprintln!("error: {e}");
-                return super::EXIT_USAGE;
+                return super::usage_error(
+                    e,
+                    "check that the --plots folder can be written to and that the disk has room",
+                );
             }
         }
     }

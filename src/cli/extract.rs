@@ -42,8 +42,10 @@ pub fn run_extract(mut args: ExtractArgs) -> u8 {
                 match serde_json::to_string_pretty(&x) {
                     Ok(s) => println!("{s}"),
                     Err(e) => {
-                        eprintln!("error: {e}");
-                        return super::EXIT_USAGE;
+                        return super::usage_error(
+                            e,
+                            "please report this with the plan and responses",
+                        );
                     }
                 }
             } else {
@@ -93,10 +95,7 @@ pub fn run_extract(mut args: ExtractArgs) -> u8 {
             }
             if findings > 0 { 1 } else { 0 }
         }
-        Err(e) => {
-            eprintln!("error: {e}");
-            super::EXIT_USAGE
-        }
+        Err((e, help)) => super::usage_error(e, help),
     }
 }
 
@@ -111,34 +110,47 @@ fn read(path: &std::path::Path) -> Result<String, extract::ExtractError> {
     })
 }
 
-fn run(args: &ExtractArgs, artifact: &Path) -> Result<Extraction, extract::ExtractError> {
+/// Help for a plan that cannot be read.
+const PLAN_HELP: &str =
+    "--plan takes the JSON that `schemarouter route --json \"...\" > plan.json` writes";
+/// Help for a bad --response.
+const RESPONSE_HELP: &str = "give one --response STEP=FILE per plan step: STEP is the step number, the tool id or `tool/endpoint` (e.g. `1=mp.json`)";
+/// Help for a response that cannot be read.
+const BODY_HELP: &str = "each --response FILE holds the provider's body for that step as received: a JSON document, or XML for Atom feeds";
+
+type Failure = (extract::ExtractError, &'static str);
+
+fn run(args: &ExtractArgs, artifact: &Path) -> Result<Extraction, Failure> {
     let g = FrozenGraph::load_routing(artifact).map_err(|e| {
-        extract::ExtractError::new(format!(
-            "{}: {e}{}",
-            artifact.display(),
-            if artifact.exists() {
-                ""
-            } else {
-                " (compile the project first: `schemarouter compile . --out build`)"
-            }
-        ))
+        (
+            extract::ExtractError::new(format!("{}: {e}", artifact.display())),
+            super::artifact_help(artifact),
+        )
     })?;
     let shown = args.plan.display().to_string();
-    let plan = parse_plan(&read(&args.plan)?, Some(&shown))?;
+    let plan = read(&args.plan)
+        .and_then(|t| parse_plan(&t, Some(&shown)))
+        .map_err(|e| (e, PLAN_HELP))?;
     let mut slots: Vec<Option<Document>> = vec![None; plan.steps.len()];
     for r in &args.responses {
         let Some((step, file)) = r.split_once('=') else {
-            return Err(extract::ExtractError::new(format!(
-                "--response `{r}`: expected STEP=FILE (e.g. 1=mp.json or materials_project=mp.json)"
-            )));
+            return Err((
+                extract::ExtractError::new(format!(
+                    "--response `{r}`: expected STEP=FILE (e.g. 1=mp.json or materials_project=mp.json)"
+                )),
+                RESPONSE_HELP,
+            ));
         };
         let matches: Vec<usize> = match step.parse::<usize>() {
             Ok(n) if n >= 1 && n <= plan.steps.len() => vec![n - 1],
             Ok(n) => {
-                return Err(extract::ExtractError::new(format!(
-                    "--response `{r}`: the plan has {} step(s), not {n}",
-                    plan.steps.len()
-                )));
+                return Err((
+                    extract::ExtractError::new(format!(
+                        "--response `{r}`: the plan has {} step(s), not {n}",
+                        plan.steps.len()
+                    )),
+                    RESPONSE_HELP,
+                ));
             }
             Err(_) => plan
                 .steps
@@ -151,30 +163,37 @@ fn run(args: &ExtractArgs, artifact: &Path) -> Result<Extraction, extract::Extra
         let i = match matches.as_slice() {
             [i] => *i,
             [] => {
-                return Err(extract::ExtractError::new(format!(
-                    "--response `{r}`: no plan step is `{step}` (steps: {})",
-                    steps_list(&plan)
-                )));
+                return Err((
+                    extract::ExtractError::new(format!(
+                        "--response `{r}`: no plan step is `{step}` (steps: {})",
+                        steps_list(&plan)
+                    )),
+                    RESPONSE_HELP,
+                ));
             }
             _ => {
-                return Err(extract::ExtractError::new(format!(
-                    "--response `{r}`: `{step}` names several steps; use the step number"
-                )));
+                return Err((
+                    extract::ExtractError::new(format!(
+                        "--response `{r}`: `{step}` names several steps; use the step number"
+                    )),
+                    RESPONSE_HELP,
+                ));
             }
         };
         if slots[i].is_some() {
-            return Err(extract::ExtractError::new(format!(
-                "--response `{r}`: step {} already has a response",
-                i + 1
-            )));
+            return Err((
+                extract::ExtractError::new(format!(
+                    "--response `{r}`: step {} already has a response",
+                    i + 1
+                )),
+                RESPONSE_HELP,
+            ));
         }
         let path = PathBuf::from(file);
-        slots[i] = Some(parse_step_response(
-            &read(&path)?,
-            Some(file),
-            &g,
-            &plan.steps[i],
-        )?);
+        let doc = read(&path)
+            .and_then(|t| parse_step_response(&t, Some(file), &g, &plan.steps[i]))
+            .map_err(|e| (e, BODY_HELP))?;
+        slots[i] = Some(doc);
     }
     let missing: Vec<String> = slots
         .iter()
@@ -190,13 +209,18 @@ fn run(args: &ExtractArgs, artifact: &Path) -> Result<Extraction, extract::Extra
         })
         .collect();
     if !missing.is_empty() {
-        return Err(extract::ExtractError::new(format!(
-            "no response for step(s) {}; give one --response STEP=FILE per step",
-            missing.join(", ")
-        )));
+        return Err((
+            extract::ExtractError::new(format!("no response for step(s) {}", missing.join(", "))),
+            RESPONSE_HELP,
+        ));
     }
     let docs: Vec<Document> = slots.into_iter().flatten().collect();
-    extract::extract(&g, &plan, &docs)
+    extract::extract(&g, &plan, &docs).map_err(|e| {
+        (
+            e,
+            "each response must be the body of its step's endpoint (the plan's steps, in order)",
+        )
+    })
 }
 
 fn steps_list(plan: &crate::route::Plan) -> String {

@@ -60,7 +60,7 @@ pub fn run_graph(args: GraphArgs) -> u8 {
         eprintln!("help: drop --dialect, or pass --format cypher");
         return super::EXIT_USAGE;
     }
-    let (g, _) = match super::compile::graph_for(&args.path, args.artifact.as_deref()) {
+    let (g, _) = match super::compile::graph_for(&args.path, args.artifact.as_deref(), "graph") {
         Ok(x) => x,
         Err(c) => return c,
     };

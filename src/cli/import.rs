@@ -98,25 +98,27 @@ pub fn run_import(args: ImportArgs) -> u8 {
     let mut sources: Vec<SourceSpec> = args.sources.iter().cloned().map(SourceSpec::File).collect();
     if args.command.is_some() && args.url.is_some() {
         eprintln!(
-            "error: give either `--command` or `--url`, not both\n  help: import one server per run"
+            "error: give either `--command` or `--url`, not both\nhelp: import one server per run"
         );
         return EXIT_USAGE;
     }
     if (args.command.is_some() || args.url.is_some()) && !args.sources.is_empty() {
         eprintln!(
-            "error: give either source files or a live server (`--command` / `--url`), not both\n  help: import them in separate runs"
+            "error: give either source files or a live server (`--command` / `--url`), not both\nhelp: import them in separate runs"
         );
         return EXIT_USAGE;
     }
     if args.command.is_some() || args.url.is_some() {
         if kind != Kind::Mcp {
-            eprintln!("error: `--command` and `--url` are for `import mcp`");
-            return EXIT_USAGE;
+            return super::usage_error(
+                "`--command` and `--url` are for `import mcp`",
+                "run `schemarouter import mcp --command ...` (or `--url ...`) to import a live server",
+            );
         }
         if let Some(c) = &args.command {
             if c.trim().is_empty() {
                 eprintln!(
-                    "error: `--command` is empty\n  help: give the command line that starts the server, e.g. --command \"npx -y @modelcontextprotocol/server-memory\""
+                    "error: `--command` is empty\nhelp: give the command line that starts the server, e.g. --command \"npx -y @modelcontextprotocol/server-memory\""
                 );
                 return EXIT_USAGE;
             }
@@ -125,7 +127,7 @@ pub fn run_import(args: ImportArgs) -> u8 {
         if let Some(u) = &args.url {
             if !(u.starts_with("http://") || u.starts_with("https://")) {
                 eprintln!(
-                    "error: `--url {u}` is not an http(s) URL\n  help: give the server's streamable-HTTP endpoint, e.g. --url http://127.0.0.1:8000/mcp"
+                    "error: `--url {u}` is not an http(s) URL\nhelp: give the server's streamable-HTTP endpoint, e.g. --url http://127.0.0.1:8000/mcp"
                 );
                 return EXIT_USAGE;
             }
@@ -137,15 +139,19 @@ pub fn run_import(args: ImportArgs) -> u8 {
             Kind::Mcp => "a saved tools/list file, or --command / --url",
             _ => "a source file",
         };
-        eprintln!("error: nothing to import: give {what}");
-        return EXIT_USAGE;
+        return super::usage_error(
+            format!("nothing to import: give {what}"),
+            "e.g. `schemarouter import openapi openapi.yaml --project my-tools` (`schemarouter import --help` lists the forms)",
+        );
     }
     let only = match &args.only {
         Some(g) => match globset::Glob::new(g) {
             Ok(g) => Some(g.compile_matcher()),
             Err(e) => {
-                eprintln!("error: `--only {g}` is not a glob: {e}");
-                return EXIT_USAGE;
+                return super::usage_error(
+                    format!("`--only {g}` is not a glob: {e}"),
+                    "give a glob over endpoint ids or operation names, e.g. --only 'list_*'",
+                );
             }
         },
         None => None,
@@ -157,7 +163,7 @@ pub fn run_import(args: ImportArgs) -> u8 {
                     .any(|c| !(c.is_alphanumeric() || "_-.".contains(c))))
         {
             eprintln!(
-                "error: `{flag} {v}` is not an id\n  help: ids start with a letter or digit and use letters, digits, `_`, `-` and `.`"
+                "error: `{flag} {v}` is not an id\nhelp: ids start with a letter or digit and use letters, digits, `_`, `-` and `.`"
             );
             return EXIT_USAGE;
         }
@@ -184,11 +190,10 @@ pub fn run_import(args: ImportArgs) -> u8 {
         Ok(o) => o,
         Err(e) => {
             if args.message_format == MessageFormat::Json {
-                let doc = serde_json::json!({"refused": true, "written": false, "error": e});
+                let doc = serde_json::json!({"refused": true, "written": false, "error": e.message, "help": e.help});
                 println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
             }
-            eprintln!("error: {e}");
-            return EXIT_USAGE;
+            return super::usage_error(e.message, e.help);
         }
     };
     let refused = outcome.refused();

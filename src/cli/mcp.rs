@@ -60,10 +60,10 @@ pub fn run_mcp(args: McpArgs) -> u8 {
                         core.event(serde_json::json!({"event": "stopped"}));
                         0
                     }
-                    Err(e) => {
-                        eprintln!("error: {e}");
-                        super::EXIT_USAGE
-                    }
+                    Err(e) => super::usage_error(
+                        e,
+                        "the MCP client closed or broke the stdio connection; the client starts this server, so restart it from the client",
+                    ),
                 }
             }
             Transport::Http => {
@@ -91,10 +91,10 @@ pub fn run_mcp(args: McpArgs) -> u8 {
                         core.event(serde_json::json!({"event": "stopped"}));
                         0
                     }
-                    Err(e) => {
-                        eprintln!("error: the server failed: {e}");
-                        super::EXIT_USAGE
-                    }
+                    Err(e) => super::usage_error(
+                        format!("the server failed: {e}"),
+                        "see the event lines above; restart the server",
+                    ),
                 }
             }
         }

@@ -74,6 +74,41 @@ pub enum Command {
 /// Exit code for usage and I/O errors.
 pub const EXIT_USAGE: u8 = 2;
 
+/// Print an error and its help line; returns [`EXIT_USAGE`].
+pub(crate) fn usage_error(error: impl std::fmt::Display, help: impl std::fmt::Display) -> u8 {
+    eprintln!("error: {error}");
+    eprintln!("help: {help}");
+    EXIT_USAGE
+}
+
+/// The help line for an artifact that cannot be loaded from `path`.
+pub(crate) fn artifact_help(path: &std::path::Path) -> &'static str {
+    if path.exists() {
+        "pass a `graph.json` or `graph.bin` written by `schemarouter compile`; compile the project again if the file is stale or damaged"
+    } else {
+        "check the path, or compile the project first (`schemarouter compile PROJECT` writes PROJECT/build/graph.json)"
+    }
+}
+
+/// Print a project that cannot be loaded at all (`error:` and `help:`); `command` is the
+/// subcommand run on `path`. A folder inside a project (or a file) gets the command to run on
+/// the enclosing project instead of the general help.
+pub(crate) fn report_fatal(e: &crate::load::FatalError, command: &str, path: &std::path::Path) {
+    use crate::load::FatalKind;
+    eprintln!("error: {}", e.message);
+    if matches!(e.kind, FatalKind::NotAProject | FatalKind::NotAFolder) {
+        let cwd = std::env::current_dir().unwrap_or_else(|_| std::path::PathBuf::from("."));
+        if let Some(root) = locate::enclosing_project(path, &cwd) {
+            eprintln!(
+                "help: `{}` lies inside the schema project `{root}`: run `schemarouter {command} {root}`",
+                path.display()
+            );
+            return;
+        }
+    }
+    eprintln!("help: {}", e.help);
+}
+
 /// Free a large value (a loaded project, a compiled graph) on another thread. The CLI is about
 /// to exit or to serialise; tearing down hundreds of thousands of small allocations need not
 /// hold up the main thread (at 10,000 tools it takes about a fifth of a second).

@@ -84,8 +84,10 @@ pub fn run_route(mut args: RouteArgs) -> u8 {
             let bytes = match bytes {
                 Ok(b) => b,
                 Err(e) => {
-                    eprintln!("error: cannot read `{shown}`: {e}");
-                    return super::EXIT_USAGE;
+                    return super::usage_error(
+                        format!("cannot read `{shown}`: {e}"),
+                        "check the path of --understanding (`-` reads the Understanding from standard input)",
+                    );
                 }
             };
             let text = match String::from_utf8(bytes) {
@@ -177,8 +179,10 @@ pub fn run_route(mut args: RouteArgs) -> u8 {
             }
         }
         (None, None) => {
-            eprintln!("error: give a query or --understanding FILE");
-            return super::EXIT_USAGE;
+            return super::usage_error(
+                "give a query or --understanding FILE",
+                "e.g. `schemarouter route \"band gap of GaN\"`, or `schemarouter route --understanding u.json`",
+            );
         }
     };
     let opts = Options {

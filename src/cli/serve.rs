@@ -1,7 +1,7 @@
 //! `serve`: the HTTP JSON API over one loaded artifact (see [`crate::serve::http`]); and the
 //! options and start-up shared with `mcp`.
 
-use crate::serve::{Config, Core, Limits, Token};
+use crate::serve::{Config, Core, Discover, Limits, Token};
 use clap::Args;
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -55,21 +55,32 @@ pub struct ServeArgs {
     pub openapi: bool,
 }
 
-/// Load the artifact and build the core, or say why not (exit 2).
+/// Load the artifact and build the core, or say why not (exit 2). A discovered artifact (no
+/// `--artifact`) is discovered again on every reload, so that a compile writing the other form
+/// is followed.
 pub(super) fn open_core(a: &ServerArgs) -> Result<Arc<Core>, u8> {
     let artifact = super::locate::artifact(a.artifact.as_deref())?;
+    let discover = if a.artifact.is_none() {
+        let d = super::locate::Discovery::from_cwd();
+        Some(Discover::new(move || d.current().ok()))
+    } else {
+        None
+    };
     let token = match &a.token_file {
         Some(p) => match Token::from_file(p) {
             Ok(t) => Some(t),
             Err(e) => {
-                eprintln!("error: {e}");
-                return Err(super::EXIT_USAGE);
+                return Err(super::usage_error(
+                    e,
+                    "--token-file names a readable UTF-8 file holding the token on its first line",
+                ));
             }
         },
         None => None,
     };
     let config = Config {
         artifact: artifact.clone(),
+        discover,
         limits: Limits {
             max_body_bytes: a.max_body_bytes as usize,
             max_question_chars: a.max_question_chars as usize,
@@ -81,13 +92,7 @@ pub(super) fn open_core(a: &ServerArgs) -> Result<Arc<Core>, u8> {
     };
     match Core::open(config) {
         Ok(c) => Ok(Arc::new(c)),
-        Err(e) => {
-            eprintln!("error: {e}");
-            if !artifact.exists() {
-                eprintln!("help: compile the project first: `schemarouter compile . --out build`");
-            }
-            Err(super::EXIT_USAGE)
-        }
+        Err(e) => Err(super::usage_error(e, super::artifact_help(&artifact))),
     }
 }
 
@@ -97,8 +102,10 @@ pub(super) fn runtime() -> Result<tokio::runtime::Runtime, u8> {
         .enable_all()
         .build()
         .map_err(|e| {
-            eprintln!("error: cannot start the async runtime: {e}");
-            super::EXIT_USAGE
+            super::usage_error(
+                format!("cannot start the async runtime: {e}"),
+                "the system refused threads or file descriptors; raise the process limits (`ulimit -n`, `ulimit -u`) or free resources",
+            )
         })
 }
 
@@ -216,10 +223,10 @@ pub fn run_serve(args: ServeArgs) -> u8 {
                 core.event(serde_json::json!({"event": "stopped"}));
                 0
             }
-            Err(e) => {
-                eprintln!("error: the server failed: {e}");
-                super::EXIT_USAGE
-            }
+            Err(e) => super::usage_error(
+                format!("the server failed: {e}"),
+                "see the event lines above; restart the server",
+            ),
         }
     })
 }

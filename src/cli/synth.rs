@@ -31,11 +31,10 @@ pub fn run_gen(args: GenArgs) -> u8 {
         .map(|mut d| d.next().is_some())
         .unwrap_or(false);
     if non_empty && !args.force {
-        eprintln!(
-            "error: `{}` is not empty; choose a new folder or pass --force",
-            args.out.display()
+        return super::usage_error(
+            format!("`{}` is not empty", args.out.display()),
+            "choose a new folder, or pass --force to write into it anyway",
         );
-        return super::EXIT_USAGE;
     }
     let cfg = GenConfig {
         tools: args.tools as usize,
@@ -53,8 +52,10 @@ pub fn run_gen(args: GenArgs) -> u8 {
         b.finish_and_clear();
     }
     if let Err(e) = result {
-        eprintln!("error: cannot write into `{}`: {e}", args.out.display());
-        return super::EXIT_USAGE;
+        return super::usage_error(
+            format!("cannot write into `{}`: {e}", args.out.display()),
+            "pass a folder you can write to (it is created when missing) and check that the disk has room",
+        );
     }
     let s = generated.summary;
     println!(

@@ -59,14 +59,20 @@ pub struct SideError {
     pub message: String,
     /// Further lines (the load diagnostics of a project that does not parse).
     pub details: String,
+    /// What to do about it (one line).
+    pub help: String,
 }
 
+/// What a side can be, for help lines.
+pub const SIDE_FORMS: &str = "each side is a project folder, a compiled artifact (`graph.json` or `graph.bin`), `git:REF` or `git:REF:PATH`";
+
 impl SideError {
-    /// An error without details.
-    pub fn new(message: impl Into<String>) -> SideError {
+    /// An error without details, with a help line.
+    pub fn new(message: impl Into<String>, help: impl Into<String>) -> SideError {
         SideError {
             message: message.into(),
             details: String::new(),
+            help: help.into(),
         }
     }
 }
@@ -106,15 +112,22 @@ impl Side {
                 None => (rest, None),
             };
             if rev.is_empty() {
-                return Err(SideError::new(format!(
-                    "`{spec}` names no revision; write `git:REF` or `git:REF:PATH`"
-                )));
+                return Err(SideError::new(
+                    format!("`{spec}` names no revision"),
+                    "write `git:REF` or `git:REF:PATH`, e.g. `git:main` or `git:HEAD~1:schemas-project`",
+                ));
             }
             return Side::from_git(cwd, rev, path, spec);
         }
         let path = cwd.join(spec);
-        let meta = std::fs::metadata(&path)
-            .map_err(|e| SideError::new(format!("cannot read `{spec}`: {e}")))?;
+        let meta = std::fs::metadata(&path).map_err(|e| {
+            let help = if e.kind() == std::io::ErrorKind::NotFound {
+                format!("check the path: {SIDE_FORMS}")
+            } else {
+                format!("check that `{spec}` is readable (permissions); {SIDE_FORMS}")
+            };
+            SideError::new(format!("cannot read `{spec}`: {e}"), help)
+        })?;
         if meta.is_dir() {
             Side::from_project_dir(&path, spec, &display_prefix(spec))
         } else {
@@ -124,7 +137,14 @@ impl Side {
 
     /// A compiled artifact file.
     pub fn from_artifact(path: &Path, label: &str) -> Result<Side, SideError> {
-        let graph = FrozenGraph::load(path).map_err(|e| SideError::new(format!("{label}: {e}")))?;
+        let graph = FrozenGraph::load(path).map_err(|e| {
+            SideError::new(
+                format!("{label}: {e}"),
+                format!(
+                    "a file side must be a `graph.json` or `graph.bin` written by `schemarouter compile`; {SIDE_FORMS}"
+                ),
+            )
+        })?;
         Ok(Side::from_graph(graph, label))
     }
 
@@ -146,8 +166,8 @@ impl Side {
     /// Errors: an unreadable folder, or a file that does not load (syntax or structure errors:
     /// the diff would report its declarations as removed).
     pub fn from_project_dir(root: &Path, label: &str, prefix: &str) -> Result<Side, SideError> {
-        let loaded =
-            crate::load::load_project(root).map_err(|e| SideError::new(format!("{label}: {e}")))?;
+        let loaded = crate::load::load_project(root)
+            .map_err(|e| SideError::new(format!("{label}: {}", e.message), e.help))?;
         Side::from_loaded(loaded, label, prefix)
     }
 
@@ -169,9 +189,14 @@ impl Side {
         if loaded.io_error || !errors.is_empty() {
             return Err(SideError {
                 message: format!(
-                    "{label}: the project does not load ({} error(s)); fix them with `schemarouter check` first",
+                    "{label}: the project does not load ({} error(s))",
                     errors.len().max(1)
                 ),
+                help: if label.starts_with("git:") {
+                    "the revision's declarations do not load; compare another revision, or check it out and run `schemarouter check`".to_string()
+                } else {
+                    format!("fix them first: `schemarouter check {label}` shows every finding")
+                },
                 details: render(
                     OutputFormat::Concise,
                     &errors,
@@ -216,13 +241,20 @@ impl Side {
         label: &str,
     ) -> Result<Side, SideError> {
         let sub = match path {
-            Some(p) => {
-                git::resolve_path(cwd, p).map_err(|m| SideError::new(format!("{label}: {m}")))?
-            }
+            Some(p) => git::resolve_path(cwd, p).map_err(|m| {
+                SideError::new(
+                    format!("{label}: {m}"),
+                    "PATH in `git:REF:PATH` is relative to the repository root, or to the current folder when it starts with `./` or `../`, and stays inside the repository",
+                )
+            })?,
             None => String::new(),
         };
-        let tree =
-            git::extract(cwd, rev, &sub).map_err(|m| SideError::new(format!("{label}: {m}")))?;
+        let tree = git::extract(cwd, rev, &sub).map_err(|m| {
+            SideError::new(
+                format!("{label}: {m}"),
+                "run the diff inside the git repository, with a revision `git rev-parse REF` knows (a branch, tag or commit) and a folder that exists at it",
+            )
+        })?;
         let mut side = Side::from_project_dir(tree.path(), label, &sub)?;
         side.kind = SideKind::Git;
         Ok(side)

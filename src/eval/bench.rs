@@ -136,7 +136,11 @@ impl BenchError {
     /// newline.
     pub fn render(&self, file: &str) -> String {
         let p = match self {
-            BenchError::Io(e) => return format!("error: {file}: cannot read the benchmark: {e}\n"),
+            BenchError::Io(e) => {
+                return format!(
+                    "error: {file}: cannot read the benchmark: {e}\nhelp: check the path of --bench (the shipped development set is `bench/dev.yaml`)\n"
+                );
+            }
             BenchError::Parse(p) | BenchError::Invalid(p) => p,
         };
         let mut out = match p.at {
@@ -146,9 +150,10 @@ impl BenchError {
         for (at, what) in &p.related {
             out.push_str(&format!("note: {file}:{at}: {what}\n"));
         }
-        if let Some(h) = &p.help {
-            out.push_str(&format!("help: {h}\n"));
-        }
+        let help = p.help.as_deref().unwrap_or(
+            "see docs/eval.md for the benchmark format (`queries:` with `id`, `question`, `category` and the gold plan)",
+        );
+        out.push_str(&format!("help: {help}\n"));
         out
     }
 }

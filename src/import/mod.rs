@@ -29,7 +29,7 @@ use crate::model::{Licence, ResponseField, Sp, Tool, ValueType};
 use serde_json::Value;
 use std::collections::BTreeSet;
 
-pub use run::{ImportRequest, Outcome, SourceSpec, run};
+pub use run::{ImportError, ImportRequest, Outcome, SourceSpec, run};
 
 /// Codes and names of the importers' findings (documented in the rule table).
 pub mod codes {
@@ -49,6 +49,9 @@ pub mod codes {
     pub const NO_RESPONSE_SCHEMA: (&str, &str) = ("SR707", "no-response-schema");
     /// A licence that is not an SPDX id, imported as `LicenseRef-`.
     pub const UNRECOGNISED_LICENCE: (&str, &str) = ("SR708", "unrecognised-licence");
+    /// A parameter's default or enum value that the declaration leaves out (wrong type, default
+    /// outside the enum, a non-scalar default).
+    pub const DROPPED_PARAMETER_VALUE: (&str, &str) = ("SR709", "dropped-parameter-value");
 }
 
 /// What an importer was asked for (the command-line options that shape the mapping).

@@ -143,14 +143,58 @@ fn stem(spec: &SourceSpec) -> String {
     }
 }
 
+/// Why an import could not run at all (exit code 2): what went wrong and what to do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImportError {
+    /// What went wrong.
+    pub message: String,
+    /// What to do about it (one line).
+    pub help: String,
+}
+
+impl ImportError {
+    /// An error and its help line.
+    pub fn new(message: impl Into<String>, help: impl Into<String>) -> ImportError {
+        ImportError {
+            message: message.into(),
+            help: help.into(),
+        }
+    }
+
+    /// A file that cannot be read.
+    fn unreadable(p: &Path, e: &std::io::Error) -> ImportError {
+        ImportError::new(
+            format!("cannot read `{}`: {e}", p.display()),
+            if e.kind() == std::io::ErrorKind::NotFound {
+                "check the path of the source document"
+            } else {
+                "check that the file is readable (permissions)"
+            },
+        )
+    }
+}
+
+impl std::fmt::Display for ImportError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ImportError {}
+
+const WRITE_HELP: &str = "check that the project folder (and --out) can be written to and that the disk has room; nothing of this import is on disk";
+
 /// Run an import.
 ///
 /// Errors (exit code 2): an unreadable source, a live server that cannot be reached, a project
 /// path that is not a folder, a write that fails. Refused sources are not errors here: they are
 /// error findings in the [`Outcome`] (exit code 1).
-pub fn run(req: &ImportRequest) -> Result<Outcome, String> {
+pub fn run(req: &ImportRequest) -> Result<Outcome, ImportError> {
     if req.options.tool.is_some() && req.sources.len() > 1 {
-        return Err("`--tool` names one tool; give one source per import when you set it".into());
+        return Err(ImportError::new(
+            "`--tool` names one tool, and several sources were given",
+            "import one source per run when you set --tool, or drop --tool",
+        ));
     }
     let mut out = Outcome::default();
     // Map every source.
@@ -158,24 +202,25 @@ pub fn run(req: &ImportRequest) -> Result<Outcome, String> {
     for spec in &req.sources {
         let (name, path, text, origin) = match spec {
             SourceSpec::File(p) => {
-                let meta = std::fs::metadata(p)
-                    .map_err(|e| format!("cannot read `{}`: {e}", p.display()))?;
+                let meta = std::fs::metadata(p).map_err(|e| ImportError::unreadable(p, &e))?;
                 if meta.is_dir() {
-                    return Err(format!(
-                        "`{}` is a folder; name the document file",
-                        p.display()
+                    return Err(ImportError::new(
+                        format!("`{}` is a folder", p.display()),
+                        "name the document file itself (e.g. `openapi.yaml`, a saved `tools/list` JSON or a tool-list JSON)",
                     ));
                 }
                 if meta.len() > super::doc::MAX_SOURCE_BYTES {
-                    return Err(format!(
-                        "`{}` is {} MiB, larger than the limit of {} MiB",
-                        p.display(),
-                        meta.len() / 1024 / 1024,
-                        super::doc::MAX_SOURCE_BYTES / 1024 / 1024
+                    return Err(ImportError::new(
+                        format!(
+                            "`{}` is {} MiB, larger than the limit of {} MiB",
+                            p.display(),
+                            meta.len() / 1024 / 1024,
+                            super::doc::MAX_SOURCE_BYTES / 1024 / 1024
+                        ),
+                        "split the document, or import the part you need from a smaller copy",
                     ));
                 }
-                let bytes =
-                    std::fs::read(p).map_err(|e| format!("cannot read `{}`: {e}", p.display()))?;
+                let bytes = std::fs::read(p).map_err(|e| ImportError::unreadable(p, &e))?;
                 let text = match String::from_utf8(bytes) {
                     Ok(t) => t,
                     Err(e) => {
@@ -211,7 +256,15 @@ pub fn run(req: &ImportRequest) -> Result<Outcome, String> {
                 )
             }
             SourceSpec::Live(server) => {
-                let text = mcp_client::list_tools(server, req.timeout)?;
+                let text = mcp_client::list_tools(server, req.timeout).map_err(|m| {
+                    ImportError::new(
+                        m,
+                        match server {
+                            mcp_client::Server::Command(_) => "check that the --command line starts an MCP server on stdio (run it by hand: it must wait for JSON-RPC on its input), or raise --timeout",
+                            mcp_client::Server::Url(_) => "check that the server runs and that --url is its streamable-HTTP endpoint (often ending in `/mcp`), or raise --timeout",
+                        },
+                    )
+                })?;
                 let (name, origin) = match server {
                     mcp_client::Server::Command(c) => (
                         format!("`{c}`"),
@@ -279,7 +332,10 @@ pub fn run(req: &ImportRequest) -> Result<Outcome, String> {
     // The project as it is.
     let project_dir = &req.project;
     if project_dir.exists() && !project_dir.is_dir() {
-        return Err(format!("`{}` is not a folder", project_dir.display()));
+        return Err(ImportError::new(
+            format!("`{}` is not a folder", project_dir.display()),
+            "--project names the project folder (created when missing)",
+        ));
     }
     let existing = if project_dir.is_dir()
         && std::fs::read_dir(project_dir)
@@ -304,14 +360,19 @@ pub fn run(req: &ImportRequest) -> Result<Outcome, String> {
             .into_iter()
             .collect();
         if !broken.is_empty() {
-            return Err(format!(
-                "the project's tool file(s) {} do not load, so an import cannot tell whether they declare the imported tool\n  help: fix them (`schemarouter check {}`) or move them away, then import again",
-                broken
-                    .iter()
-                    .map(|b| format!("`{b}`"))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                project_dir.display()
+            return Err(ImportError::new(
+                format!(
+                    "the project's tool file(s) {} do not load, so an import cannot tell whether they declare the imported tool",
+                    broken
+                        .iter()
+                        .map(|b| format!("`{b}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                format!(
+                    "fix them (`schemarouter check {}`) or move them away, then import again",
+                    project_dir.display()
+                ),
             ));
         }
     }
@@ -334,8 +395,9 @@ pub fn run(req: &ImportRequest) -> Result<Outcome, String> {
         let Some(tool) = imp.tool else { continue };
         let id = tool.id.value.clone();
         if seen_ids.contains(&id) {
-            return Err(format!(
-                "two sources import the same tool id `{id}`; import them one at a time with `--tool`"
+            return Err(ImportError::new(
+                format!("two sources import the same tool id `{id}`"),
+                "import them one at a time, each with its own `--tool ID`",
             ));
         }
         seen_ids.push(id.clone());
@@ -359,10 +421,7 @@ pub fn run(req: &ImportRequest) -> Result<Outcome, String> {
                 };
                 let p = schemas_dir.join(format!("{id}.{ext}"));
                 let old = if p.exists() {
-                    Some(
-                        std::fs::read_to_string(&p)
-                            .map_err(|e| format!("cannot read `{}`: {e}", p.display()))?,
-                    )
+                    Some(std::fs::read_to_string(&p).map_err(|e| ImportError::unreadable(&p, &e))?)
                 } else {
                     None
                 };
@@ -373,9 +432,12 @@ pub fn run(req: &ImportRequest) -> Result<Outcome, String> {
         let (tool, carried, old_tool) = match &old_text {
             Some(text) => {
                 let Some(old) = emit::parse_tool(text, format) else {
-                    return Err(format!(
-                        "`{}` exists but does not load as a tool declaration; fix it (`schemarouter check`) or move it away, then import again",
-                        path.display()
+                    return Err(ImportError::new(
+                        format!(
+                            "`{}` exists but does not load as a tool declaration",
+                            path.display()
+                        ),
+                        "fix it (`schemarouter check`) or move it away, then import again",
                     ));
                 };
                 let (carried, lost): (Vec<Carried>, _) = emit::carried_comments(text, format, &old);
@@ -417,13 +479,19 @@ pub fn run(req: &ImportRequest) -> Result<Outcome, String> {
             &schema_rel.to_string_lossy().replace('\\', "/"),
             &carried,
         )
-        .map_err(|e| format!("cannot write `{}`: {e}", path.display()))?;
+        .map_err(|e| {
+            ImportError::new(
+                format!("cannot render `{}`: {e}", path.display()),
+                "please report this with the source document",
+            )
+        })?;
         // Never write a file that does not load back to the same declaration.
         match emit::parse_tool(&text, format) {
             Some(back) if back == tool => {}
             _ => {
-                return Err(format!(
-                    "internal error: the file for `{id}` would not load back as written; please report this with the source document"
+                return Err(ImportError::new(
+                    format!("internal error: the file for `{id}` would not load back as written"),
+                    "please report this with the source document; nothing was written",
                 ));
             }
         }
@@ -521,10 +589,21 @@ pub fn run(req: &ImportRequest) -> Result<Outcome, String> {
     if req.dry_run || jobs.is_empty() {
         return Ok(out);
     }
+    // Folders are created only for this write, and removed again if it fails: a failed import
+    // leaves nothing behind, not even empty folders.
+    let mut created = Vec::new();
     for (p, _) in &jobs {
-        if let Some(d) = p.parent() {
-            std::fs::create_dir_all(d)
-                .map_err(|e| format!("cannot create `{}`: {e}", d.display()))?;
+        if let Some(d) = p.parent().filter(|d| !d.as_os_str().is_empty()) {
+            match crate::artifact::io::create_dir_all_tracked(d) {
+                Ok(mut c) => created.append(&mut c),
+                Err(e) => {
+                    crate::artifact::io::remove_created_dirs(&created);
+                    return Err(ImportError::new(
+                        format!("cannot create `{}`: {e}; nothing was written", d.display()),
+                        WRITE_HELP,
+                    ));
+                }
+            }
         }
     }
     let write: Vec<crate::artifact::io::WriteJob> = jobs
@@ -538,8 +617,13 @@ pub fn run(req: &ImportRequest) -> Result<Outcome, String> {
             )
         })
         .collect();
-    crate::artifact::io::write_all_atomic(write)
-        .map_err(|e| format!("cannot write the imported files: {e}"))?;
+    if let Err(e) = crate::artifact::io::write_all_atomic(write) {
+        crate::artifact::io::remove_created_dirs(&created);
+        return Err(ImportError::new(
+            format!("cannot write the imported files: {e}; nothing was written"),
+            WRITE_HELP,
+        ));
+    }
     out.written = true;
     Ok(out)
 }

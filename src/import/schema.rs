@@ -56,6 +56,9 @@ pub struct View<'a> {
     pub enum_values: Vec<Scalar>,
     /// `default`, when a scalar.
     pub default: Option<Scalar>,
+    /// What the `default` is when it is present but not a scalar (`a list`, `an object`;
+    /// `null` counts as no default): it cannot be declared, and the importer says so.
+    pub default_unscalar: Option<&'static str>,
     /// References followed to reach this view (pushed on the cycle stack while its children are
     /// walked).
     pub via: Vec<String>,
@@ -262,6 +265,7 @@ impl<'r> Mapper<'r> {
                             format: None,
                             enum_values: Vec::new(),
                             default: None,
+                            default_unscalar: None,
                             via,
                             cycle: Some(r),
                             read_only: false,
@@ -321,6 +325,7 @@ impl<'r> Mapper<'r> {
                         format: None,
                         enum_values: Vec::new(),
                         default: None,
+                        default_unscalar: None,
                         via,
                         cycle: None,
                         read_only: false,
@@ -344,6 +349,11 @@ impl<'r> Mapper<'r> {
             format: text(v.get("format")),
             enum_values: Vec::new(),
             default: v.get("default").and_then(scalar),
+            default_unscalar: match v.get("default") {
+                Some(Value::Array(_)) => Some("a list"),
+                Some(Value::Object(_)) => Some("an object"),
+                _ => None,
+            },
             via,
             cycle: None,
             read_only: false,
@@ -746,14 +756,14 @@ impl<'r> Mapper<'r> {
                             continue;
                         }
                         let ty = m.with_via(&pv.via.clone(), |m| m.value_type(&pv));
-                        out.push(param(name, ty, &pv, body_required && *req, location));
+                        out.push(m.param_at(l, name, ty, &pv, body_required && *req, location));
                     }
                 });
             }
             Kind::Any if loc.value.as_object().is_none_or(|o| o.is_empty()) => {}
             _ => {
                 let ty = self.value_type(&v);
-                out.push(param("body", ty, &v, body_required, location));
+                out.push(self.param_at(loc, "body", ty, &v, body_required, location));
             }
         }
         out
@@ -771,28 +781,67 @@ impl<'r> Mapper<'r> {
             Some(s) => {
                 let v = self.view(s);
                 let ty = self.value_type(&v);
-                param(name, ty, &v, required, location)
+                self.param_at(s, name, ty, &v, required, location)
             }
-            None => param(
-                name,
-                ValueType::String,
-                &View {
-                    kind: Kind::Scalar(ValueType::String),
-                    nullable: false,
-                    description: None,
-                    format: None,
-                    enum_values: Vec::new(),
-                    default: None,
-                    via: Vec::new(),
-                    cycle: None,
-                    read_only: false,
-                    write_only: false,
-                },
-                required,
-                location,
-            ),
+            None => {
+                param(
+                    name,
+                    ValueType::String,
+                    &View {
+                        kind: Kind::Scalar(ValueType::String),
+                        nullable: false,
+                        description: None,
+                        format: None,
+                        enum_values: Vec::new(),
+                        default: None,
+                        default_unscalar: None,
+                        via: Vec::new(),
+                        cycle: None,
+                        read_only: false,
+                        write_only: false,
+                    },
+                    required,
+                    location,
+                )
+                .0
+            }
         }
     }
+
+    /// [`param`], reporting at `loc` (its `default` or `enum` when there) every value the
+    /// declaration leaves out: a default or enum value that does not fit the type, a default
+    /// outside the enum, a default that is not a scalar (finding SR709, a warning).
+    fn param_at(
+        &mut self,
+        loc: &Loc<'_>,
+        name: &str,
+        ty: ValueType,
+        v: &View<'_>,
+        required: bool,
+        location: Option<crate::model::ParamLocation>,
+    ) -> Sp<Parameter> {
+        let (p, dropped) = param(name, ty, v, required, location);
+        for d in dropped {
+            let at = loc.get(d.key).unwrap_or_else(|| loc.clone());
+            let ctx = self.context.clone();
+            self.report(
+                super::codes::DROPPED_PARAMETER_VALUE,
+                Severity::Warning,
+                &at,
+                format!("`{ctx}`: parameter `{name}`: {}", d.message),
+                d.help,
+            );
+        }
+        p
+    }
+}
+
+/// A value of a parameter's schema that the declaration leaves out, and why.
+struct Dropped {
+    /// `default` or `enum`: where in the schema it is.
+    key: &'static str,
+    message: String,
+    help: String,
 }
 
 /// Merge a property into a list: a later declaration of the same name refines the earlier
@@ -833,36 +882,85 @@ fn published_format(v: &View<'_>) -> Option<Sp<String>> {
         .map(Sp::synthetic)
 }
 
+/// A parameter from its schema view, and the values it leaves out ([`Dropped`]): the declared
+/// `enum` keeps the values the type takes (`"false"` for a boolean becomes `false`), the
+/// `default` is kept when the type takes it and the enum (when there is one) holds it. What is
+/// left out would make `check` fail (SR110) or the router send a value the provider rejects.
 fn param(
     name: &str,
     ty: ValueType,
     v: &View<'_>,
     required: bool,
     location: Option<crate::model::ParamLocation>,
-) -> Sp<Parameter> {
-    Sp::synthetic(Parameter {
-        // Values are written as the declared type takes them (`"false"` for a boolean becomes
-        // `false`); ones that cannot be read as the type are left out.
-        enum_values: (!v.enum_values.is_empty())
-            .then(|| {
-                v.enum_values
-                    .iter()
-                    .filter_map(|e| e.fitted(&ty))
-                    .map(Sp::synthetic)
-                    .collect::<Vec<_>>()
-            })
-            .filter(|e| !e.is_empty()),
+) -> (Sp<Parameter>, Vec<Dropped>) {
+    let mut dropped = Vec::new();
+    let mut enum_values = Vec::new();
+    for e in &v.enum_values {
+        match e.fitted(&ty) {
+            Some(f) => enum_values.push(f),
+            None => dropped.push(Dropped {
+                key: "enum",
+                message: format!(
+                    "enum value `{e}` does not fit its type `{ty}`; left out of the enum"
+                ),
+                help: "fix the enum in the source, or declare the value by hand if the provider takes it".to_string(),
+            }),
+        }
+    }
+    let mut default = None;
+    if let Some(d) = &v.default {
+        match d.fitted(&ty) {
+            None => dropped.push(Dropped {
+                key: "default",
+                message: format!(
+                    "default `{d}` does not fit its type `{ty}`; imported without a default"
+                ),
+                help: default_help(required),
+            }),
+            Some(f)
+                if !enum_values.is_empty()
+                    && !enum_values.iter().any(|e: &Scalar| e.same_value(&f)) =>
+            {
+                let list: Vec<String> = enum_values.iter().map(|e| format!("`{e}`")).collect();
+                dropped.push(Dropped {
+                    key: "default",
+                    message: format!(
+                        "default `{d}` is not one of its enum values ({}); imported without a default",
+                        list.join(", ")
+                    ),
+                    help: default_help(required),
+                });
+            }
+            Some(f) => default = Some(f),
+        }
+    } else if let Some(what) = v.default_unscalar {
+        dropped.push(Dropped {
+            key: "default",
+            message: format!(
+                "default is {what}; a declared default is one value (text, number or boolean), so it is imported without a default"
+            ),
+            help: default_help(required),
+        });
+    }
+    let p = Sp::synthetic(Parameter {
+        enum_values: (!enum_values.is_empty())
+            .then(|| enum_values.into_iter().map(Sp::synthetic).collect()),
         required: required.then(|| Sp::synthetic(true)),
-        default: v
-            .default
-            .as_ref()
-            .and_then(|d| d.fitted(&ty))
-            .map(Sp::synthetic),
+        default: default.map(Sp::synthetic),
         description: v.description.clone().map(Sp::synthetic),
         location: location.map(Sp::synthetic),
         format: published_format(v),
         ..Parameter::new(name, ty)
-    })
+    });
+    (p, dropped)
+}
+
+fn default_help(required: bool) -> String {
+    if required {
+        "fix the default in the source: the router sends a required parameter's default when nothing binds it, so a wrong one would be sent on every plan".to_string()
+    } else {
+        "fix the default in the source; without it the provider's own default applies".to_string()
+    }
 }
 
 #[cfg(test)]

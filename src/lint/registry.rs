@@ -225,6 +225,7 @@ registry! {
     "SR706" "unsupported-name" unsupported_name Warning Import false None;
     "SR707" "no-response-schema" no_response_schema Warning Import false None;
     "SR708" "unrecognised-licence" unrecognised_licence Info Import false None;
+    "SR709" "dropped-parameter-value" dropped_parameter_value Warning Import false None;
     "SR901" "unused-suppression" unused_suppression Warning Suppression true None;
     "SR902" "suppression-without-reason" suppression_without_reason Warning Suppression true None;
     "SR903" "unknown-rule" unknown_rule Warning Suppression true None;

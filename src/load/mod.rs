@@ -240,9 +240,32 @@ fn decode(bytes: Vec<u8>) -> Result<String, (String, usize)> {
 /// An error that stops loading altogether (exit code 2).
 #[derive(Debug)]
 pub struct FatalError {
+    /// Which kind of failure (front ends may give a better help line, e.g. the enclosing
+    /// project of a folder that is not one).
+    pub kind: FatalKind,
     /// What went wrong.
     pub message: String,
+    /// What to do about it (one line).
+    pub help: String,
 }
+
+/// The kinds of [`FatalError`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FatalKind {
+    /// The project folder cannot be read (missing, no permission).
+    Unreadable,
+    /// The path is not a folder.
+    NotAFolder,
+    /// The folder has none of the declaration folders.
+    NotAProject,
+    /// The declaration folders hold no declaration file.
+    NoDeclarations,
+    /// Every declaration file is excluded by the configuration.
+    AllExcluded,
+}
+
+/// What a schema project holds, for help lines.
+pub const PROJECT_SHAPE: &str = "a schema project is a folder holding `schemas/` (tool declarations, .yaml or .toml), usually `intents/` and `aliases/`, and optionally `schemarouter.toml`";
 
 impl std::fmt::Display for FatalError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -314,15 +337,25 @@ pub const CONFIG_FILE: &str = "schemarouter.toml";
 /// Errors: a missing or unreadable root is fatal; everything else becomes diagnostics.
 pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
     let meta = std::fs::metadata(root).map_err(|e| FatalError {
+        kind: FatalKind::Unreadable,
         message: format!("cannot read project folder `{}`: {e}", root.display()),
+        help: if e.kind() == std::io::ErrorKind::NotFound {
+            format!("check the path: {PROJECT_SHAPE}")
+        } else {
+            "check that the folder and its parents are readable (permissions)".to_string()
+        },
     })?;
     if !meta.is_dir() {
         return Err(FatalError {
+            kind: FatalKind::NotAFolder,
             message: format!("`{}` is not a folder", root.display()),
+            help: format!("pass the project folder, not a file: {PROJECT_SHAPE}"),
         });
     }
     let canonical_root = root.canonicalize().map_err(|e| FatalError {
+        kind: FatalKind::Unreadable,
         message: format!("cannot resolve `{}`: {e}", root.display()),
+        help: "check that the folder and its parents are readable (permissions)".to_string(),
     })?;
     let mut project = Project {
         root: root.to_path_buf(),
@@ -369,10 +402,10 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
             }
             Err(e) => {
                 io_error = true;
-                diags.push(diag(
-                    codes::IO_ERROR,
-                    format!("cannot read `{CONFIG_FILE}`: {e}"),
-                ));
+                diags.push(
+                    diag(codes::IO_ERROR, format!("cannot read `{CONFIG_FILE}`: {e}"))
+                        .help("check that the file is readable (permissions)"),
+                );
             }
         }
     }
@@ -479,10 +512,12 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
             &project.config.paths.aliases,
         ];
         return Err(FatalError {
+            kind: FatalKind::NotAProject,
             message: format!(
                 "`{}` is not a schema project: it has none of the folders `{s}/`, `{i}/` and `{a}/`",
                 root.display()
             ),
+            help: PROJECT_SHAPE.to_string(),
         });
     }
     found.sort_by(|a, b| a.0.cmp(&b.0));
@@ -499,18 +534,31 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
             &project.config.paths.intents,
             &project.config.paths.aliases,
         ];
-        let message = if before > 0 {
-            format!(
-                "every declaration file of `{}` is excluded by [lint] exclude in {CONFIG_FILE} ({before} excluded); there is nothing to check",
-                root.display()
-            )
+        let error = if before > 0 {
+            FatalError {
+                kind: FatalKind::AllExcluded,
+                message: format!(
+                    "every declaration file of `{}` is excluded by [lint] exclude in {CONFIG_FILE} ({before} excluded); there is nothing to check",
+                    root.display()
+                ),
+                help: format!(
+                    "narrow the patterns of [lint] exclude in {CONFIG_FILE} so that some declaration files are read"
+                ),
+            }
         } else {
-            format!(
-                "`{}` has no declaration files: no .yaml, .yml or .toml file under `{s}/`, `{i}/` or `{a}/`",
-                root.display()
-            )
+            FatalError {
+                kind: FatalKind::NoDeclarations,
+                message: format!(
+                    "`{}` has no declaration files: no .yaml, .yml or .toml file under `{s}/`, `{i}/` or `{a}/`",
+                    root.display()
+                ),
+                help: format!(
+                    "add tool declarations under `{s}/` (`schemarouter schema tool` prints their JSON Schema), or import them: `schemarouter import openapi FILE --project {}`",
+                    root.display()
+                ),
+            }
         };
-        return Err(FatalError { message });
+        return Err(error);
     }
 
     if found.len() as u64 > limits.max_files {
@@ -638,7 +686,10 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
                     if let Err(ReadFailure::Io(e)) = result {
                         io_error = true;
                         failed_kinds.insert(kind);
-                        diags.push(diag(codes::IO_ERROR, format!("cannot read `{name}`: {e}")));
+                        diags.push(
+                            diag(codes::IO_ERROR, format!("cannot read `{name}`: {e}"))
+                                .help("check that the file is readable (permissions), or exclude it with [lint] exclude in schemarouter.toml"),
+                        );
                     }
                     continue;
                 };
@@ -951,7 +1002,7 @@ fn walk(
                     codes::IO_ERROR,
                     format!("cannot read folder `{}`: {e}", display_name(root, dir)),
                 )
-                .help("check the folder's permissions (the checker needs to list and read it)"),
+                .help("check that the folder is readable (permissions), or exclude it with [lint] exclude in schemarouter.toml"),
             );
             return true;
         }

@@ -7,7 +7,9 @@ EXPECTED.json holds what the test harness computed with the CLI: `question`, `ro
 `schemarouter route --json` output for it), `prompt` (intent_prompt.txt) and `content_hash`.
 Lists the tools, calls `route` and validates its structuredContent against the declared
 outputSchema (jsonschema), checks `explain_plan` and `list_intents`, reads both resources,
-gets the `understand` prompt, and checks the JSON-RPC errors for bad input. Prints "ok".
+gets the `understand` prompt, and checks bad input: tool execution errors (`isError: true`,
+a text saying what to fix) for bad tool arguments, JSON-RPC errors for an unknown tool, prompt
+or resource. Prints "ok".
 """
 
 import asyncio
@@ -32,6 +34,22 @@ async def expect_error(coro, code, starts):
         assert e.message.startswith(starts), e.message
         return e
     raise AssertionError(f"expected a JSON-RPC error starting with {starts!r}")
+
+
+async def expect_tool_error(coro, tool, message, code="invalid_request"):
+    """A tool execution error (MCP 2025-11-25): a result with isError and one text saying what to fix."""
+    r = await coro
+    assert r.is_error, r
+    assert r.structured_content is None, r.structured_content
+    assert [c.type for c in r.content] == ["text"], r.content
+    assert r.content[0].text == f"invalid arguments for `{tool}`: {message}", r.content[0].text
+    assert r.meta == {"code": code}, r.meta
+    return r
+
+
+SHAPE = ('send one JSON object: {"question": "..."} or {"understanding": {"intent": ..., "domain_concepts": [...], '
+         '"parameters": {...}, "target_apis": [...], "source_constraint": ...}}, optionally with "k" (1-1000) and '
+         '"projection" ("core", "recall", "minimal" or "all")')
 
 
 async def drive(target, exp):
@@ -94,19 +112,28 @@ async def drive(target, exp):
         g = await c.get_prompt("understand", {"question": exp["question"]})
         assert [m.content.text for m in g.messages] == [exp["prompt"], "Question: " + exp["question"]]
 
-        # bad input: JSON-RPC errors that say what to fix
-        await expect_error(c.call_tool("route", {"question": 5}), INVALID_PARAMS,
-                           "not a valid route request: invalid type: integer `5`, expected a string")
-        await expect_error(c.call_tool("route", {}), INVALID_PARAMS, "give `question` (a text) or `understanding` (an object)")
-        await expect_error(c.call_tool("route", {"question": "x" * 2001}), INVALID_PARAMS,
-                           "`question` has 2001 characters; at most 2000 are accepted")
-        await expect_error(c.call_tool("route", {"question": "x", "understanding": {}}), INVALID_PARAMS,
-                           "give either `question` or `understanding`, not both")
-        await expect_error(c.call_tool("route", {"understanding": {"intent": 5}}), INVALID_PARAMS,
-                           "not a valid route request: invalid type: integer `5`, expected a string")
-        await expect_error(c.call_tool("route", {"question": "x", "k": 0}), INVALID_PARAMS,
-                           "`k` must be between 1 and 1000, got 0")
-        await expect_error(c.call_tool("list_intents", {"x": 1}), INVALID_PARAMS, "list_intents takes no arguments")
+        # bad tool arguments: tool execution errors the model can correct
+        await expect_tool_error(c.call_tool("route", {"question": 5}), "route",
+                                "not a valid route request: invalid type: integer `5`, expected a string; " + SHAPE)
+        await expect_tool_error(c.call_tool("route", {}), "route",
+                                "give `question` (a text) or `understanding` (an object); " + SHAPE)
+        await expect_tool_error(c.call_tool("route", {"question": "x", "extra": 1}), "route",
+                                "not a valid route request: unknown field `extra`, expected one of `question`, "
+                                "`understanding`, `k`, `projection`; " + SHAPE)
+        await expect_tool_error(c.call_tool("route", {"question": "x" * 2001}), "route",
+                                "`question` has 2001 characters; at most 2000 are accepted (--max-question-chars): shorten it",
+                                code="question_too_long")
+        await expect_tool_error(c.call_tool("route", {"question": "x", "understanding": {}}), "route",
+                                "give either `question` or `understanding`, not both")
+        await expect_tool_error(c.call_tool("route", {"understanding": {"intent": 5}}), "route",
+                                "not a valid route request: invalid type: integer `5`, expected a string; " + SHAPE)
+        await expect_tool_error(c.call_tool("route", {"question": "x", "k": 0}), "route",
+                                "`k` must be between 1 and 1000, got 0")
+        await expect_tool_error(c.call_tool("explain_plan", {"question": ""}), "explain_plan",
+                                '`question` is empty; ask a question such as "What is the band gap of LiFePO4?"')
+        await expect_tool_error(c.call_tool("list_intents", {"x": 1}), "list_intents",
+                                "list_intents takes no arguments; remove `x`")
+        # protocol errors: unknown tool, resource or prompt
         await expect_error(c.read_resource("schemarouter://nope"), INVALID_PARAMS, "no resource `schemarouter://nope`")
         await expect_error(c.get_prompt("understand", {}), INVALID_PARAMS, "the `understand` prompt needs the argument `question`")
         await expect_error(c.get_prompt("nope", {}), INVALID_PARAMS, "no prompt `nope`")

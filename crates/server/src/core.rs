@@ -11,6 +11,12 @@
 //! old one kept. [`Core::spawn_watcher`] polls the file's identity (device, inode, size,
 //! modification time; `compile` replaces the file by rename) and reloads when it changes; the
 //! CLI also reloads on SIGHUP.
+//!
+//! When the artifact was found by discovery rather than named ([`Config::discover`]), every
+//! check runs the discovery again: when it now names another file (`compile --format bin`
+//! wrote `graph.bin` and removed the `graph.json` being served), that file is loaded and
+//! verified the same way, and served from then on if it passes; if it fails, the old artifact
+//! is kept and the new file is retried when it changes.
 
 use super::metrics::Metrics;
 use crate::artifact::FrozenGraph;
@@ -98,12 +104,38 @@ impl Token {
     }
 }
 
+/// Finds the artifact file to serve now (the command line's discovery: the newer of
+/// `build/graph.bin` and `build/graph.json` of the project), or `None` when there is none.
+#[derive(Clone)]
+pub struct Discover(Arc<dyn Fn() -> Option<PathBuf> + Send + Sync>);
+
+impl Discover {
+    /// A discovery function.
+    pub fn new(f: impl Fn() -> Option<PathBuf> + Send + Sync + 'static) -> Discover {
+        Discover(Arc::new(f))
+    }
+
+    /// Run it.
+    pub fn find(&self) -> Option<PathBuf> {
+        (self.0)()
+    }
+}
+
+impl std::fmt::Debug for Discover {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Discover(..)")
+    }
+}
+
 /// Everything the core needs to start.
 #[derive(Clone, Debug)]
 pub struct Config {
     /// The artifact file (`graph.json` or `graph.bin`); `intent_prompt.txt` beside it is the
     /// Understand-step prompt (rendered from the artifact when missing).
     pub artifact: PathBuf,
+    /// When the artifact was discovered (not named): how to find it again on reload, so that a
+    /// compile writing the other form is followed. `None`: the named file is reloaded.
+    pub discover: Option<Discover>,
     /// Request limits.
     pub limits: Limits,
     /// When set, every request must carry `Authorization: Bearer <token>`.
@@ -385,7 +417,9 @@ pub enum ReloadOutcome {
 
 /// The shared server state: the current snapshot and everything both faces need.
 pub struct Core {
-    path: PathBuf,
+    /// The file the current snapshot was loaded from.
+    path: Mutex<PathBuf>,
+    discover: Option<Discover>,
     current: ArcSwap<Snapshot>,
     /// Request limits.
     pub limits: Limits,
@@ -393,7 +427,8 @@ pub struct Core {
     log_requests: bool,
     /// The metrics registry and its families.
     pub metrics: Metrics,
-    seen: Mutex<Identity>,
+    /// The file last looked at by a reload and its identity then.
+    seen: Mutex<(PathBuf, Identity)>,
     permits: Arc<tokio::sync::Semaphore>,
 }
 
@@ -402,13 +437,14 @@ impl Core {
     ///
     /// Errors: the artifact cannot be read or fails verification.
     pub fn open(config: Config) -> Result<Core, String> {
-        let seen = identity(&config.artifact);
+        let seen = (config.artifact.clone(), identity(&config.artifact));
         let snapshot = Snapshot::load(&config.artifact)
             .map_err(|e| format!("{}: {e}", config.artifact.display()))?;
         let metrics = Metrics::new();
         metrics.set_artifact(&snapshot.summary);
         Ok(Core {
-            path: config.artifact,
+            path: Mutex::new(config.artifact),
+            discover: config.discover,
             current: ArcSwap::from_pointee(snapshot),
             limits: config.limits,
             token: config.token,
@@ -422,8 +458,17 @@ impl Core {
     }
 
     /// The artifact file being served.
-    pub fn path(&self) -> &Path {
-        &self.path
+    pub fn path(&self) -> PathBuf {
+        self.path.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// The file a reload reads: the discovered one (when the artifact was discovered and
+    /// discovery finds one), else the one being served.
+    fn target(&self) -> PathBuf {
+        self.discover
+            .as_ref()
+            .and_then(Discover::find)
+            .unwrap_or_else(|| self.path())
     }
 
     /// The snapshot to answer one request with (keep it for the whole request).
@@ -565,30 +610,43 @@ impl Core {
         })
     }
 
-    /// Load the artifact file again and swap it in if it verifies and differs from the one
-    /// served (`trigger` says why, for the log). Never interrupts requests: they keep the
-    /// snapshot they hold.
+    /// Load the artifact file again (the one discovery finds now, when it was discovered) and
+    /// swap it in if it verifies and differs from the one served (`trigger` says why, for the
+    /// log). Never interrupts requests: they keep the snapshot they hold.
     pub fn reload(&self, trigger: &str) -> ReloadOutcome {
         let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
-        *seen = identity(&self.path);
+        let target = self.target();
+        *seen = (target.clone(), identity(&target));
         let old = self.snapshot();
-        let outcome = match Snapshot::load(&self.path) {
+        let served = self.path();
+        let outcome = match Snapshot::load(&target) {
             Ok(s) => {
-                if s.summary.content_hash == old.summary.content_hash && s.prompt == old.prompt {
+                let moved = target != served;
+                if !moved
+                    && s.summary.content_hash == old.summary.content_hash
+                    && s.prompt == old.prompt
+                {
                     ReloadOutcome::Unchanged
                 } else {
                     let new = s.summary.content_hash.clone();
                     self.metrics.set_artifact(&s.summary);
                     let load_ms = s.summary.load_ms;
                     self.current.store(Arc::new(s));
-                    self.event(serde_json::json!({
+                    *self.path.lock().unwrap_or_else(|e| e.into_inner()) = target.clone();
+                    let mut event = serde_json::json!({
                         "event": "reload",
                         "trigger": trigger,
                         "result": "swapped",
+                        "artifact": target.display().to_string(),
                         "old": old.summary.content_hash,
                         "new": new,
                         "load_ms": round3(load_ms),
-                    }));
+                    });
+                    if moved {
+                        event["previous_artifact"] =
+                            serde_json::json!(served.display().to_string());
+                    }
+                    self.event(event);
                     ReloadOutcome::Swapped {
                         old: old.summary.content_hash.clone(),
                         new,
@@ -600,6 +658,7 @@ impl Core {
                     "event": "reload",
                     "trigger": trigger,
                     "result": "refused",
+                    "artifact": target.display().to_string(),
                     "error": e,
                     "kept": old.summary.content_hash,
                 }));
@@ -614,16 +673,18 @@ impl Core {
         outcome
     }
 
-    /// Reload when the artifact file (or the prompt beside it) changed since it was last read.
+    /// Reload when the artifact file (or the prompt beside it) changed since it was last read,
+    /// or, for a discovered artifact, when discovery now finds another file.
     pub fn reload_if_changed(&self) -> Option<ReloadOutcome> {
-        let now = identity(&self.path);
+        let target = self.target();
+        let now = (target.clone(), identity(&target));
         {
             let seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
             if *seen == now {
                 return None;
             }
         }
-        if now.artifact.is_none() {
+        if now.1.artifact.is_none() {
             // Removed (or mid-replacement on a platform without atomic rename): keep serving.
             let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
             *seen = now;
@@ -631,7 +692,7 @@ impl Core {
                 "event": "reload",
                 "trigger": "file changed",
                 "result": "missing",
-                "error": format!("`{}` is gone; still serving the loaded artifact", self.path.display()),
+                "error": format!("`{}` is gone; still serving the loaded artifact", target.display()),
             }));
             return None;
         }
@@ -706,6 +767,7 @@ mod tests {
         Core::open(Config {
             artifact: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../build/graph.json"),
             limits: Limits::default(),
+            discover: None,
             token: Some(Token::new("s3cret\n").unwrap()),
             log_requests: false,
         })
@@ -792,6 +854,7 @@ mod tests {
     fn requests_beyond_the_concurrency_limit_get_503() {
         let c = Core::open(Config {
             artifact: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../build/graph.json"),
+            discover: None,
             limits: Limits {
                 max_concurrency: 2,
                 ..Limits::default()
@@ -820,6 +883,7 @@ mod tests {
         std::fs::copy(&shipped, &path).unwrap();
         let c = Core::open(Config {
             artifact: path.clone(),
+            discover: None,
             limits: Limits::default(),
             token: None,
             log_requests: false,
@@ -842,5 +906,130 @@ mod tests {
         assert_eq!(c.snapshot().summary.content_hash, before);
         // Seen once: not retried until the file changes again.
         assert_eq!(c.reload_if_changed(), None);
+    }
+
+    /// The newer of `graph.bin` and `graph.json` in `dir` (what the CLI's discovery does).
+    fn newest_in(dir: &Path) -> Option<PathBuf> {
+        let mtime = |n: &str| {
+            std::fs::metadata(dir.join(n))
+                .ok()
+                .and_then(|m| m.modified().ok())
+        };
+        match (mtime("graph.bin"), mtime("graph.json")) {
+            (Some(b), Some(j)) if j > b => Some(dir.join("graph.json")),
+            (Some(_), _) => Some(dir.join("graph.bin")),
+            (None, Some(_)) => Some(dir.join("graph.json")),
+            (None, None) => None,
+        }
+    }
+
+    #[test]
+    fn a_discovered_artifact_follows_discovery_to_the_other_form() {
+        let dir = tempfile::tempdir().unwrap();
+        let build = dir.path().to_path_buf();
+        let json = build.join("graph.json");
+        let bin = build.join("graph.bin");
+        let shipped = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../build/graph.json");
+        std::fs::copy(&shipped, &json).unwrap();
+        let b2 = build.clone();
+        let c = Core::open(Config {
+            artifact: json.clone(),
+            discover: Some(Discover::new(move || newest_in(&b2))),
+            limits: Limits::default(),
+            token: None,
+            log_requests: false,
+        })
+        .unwrap();
+        let first = c.snapshot().summary.content_hash.clone();
+        assert_eq!(c.reload_if_changed(), None);
+        // `compile --format bin` of changed sources: graph.bin written, graph.json removed.
+        let mut g = crate::artifact::io::load(&shipped).unwrap();
+        g.project.version = "1.0.1".into();
+        g.content_hash = String::new();
+        g.content_hash = crate::artifact::io::json_content_hash(&g);
+        let second = g.content_hash.clone();
+        assert_ne!(first, second);
+        crate::artifact::io::write_bin(&g, &bin).unwrap();
+        std::fs::remove_file(&json).unwrap();
+        assert_eq!(
+            c.reload_if_changed(),
+            Some(ReloadOutcome::Swapped {
+                old: first.clone(),
+                new: second.clone()
+            })
+        );
+        assert_eq!(c.path(), bin);
+        assert_eq!(c.snapshot().summary.path, bin.display().to_string());
+        assert_eq!(c.snapshot().summary.version, "1.0.1");
+        assert_eq!(c.reload_if_changed(), None);
+        // A newer graph.json that fails verification is refused; graph.bin stays served.
+        let text = std::fs::read_to_string(&shipped).unwrap();
+        std::fs::write(&json, text.replacen("materials-16", "materials-17", 1)).unwrap();
+        let later = std::time::SystemTime::now() + Duration::from_secs(5);
+        std::fs::File::options()
+            .write(true)
+            .open(&json)
+            .unwrap()
+            .set_modified(later)
+            .unwrap();
+        match c.reload_if_changed() {
+            Some(ReloadOutcome::Refused(m)) => assert!(
+                m.starts_with("the artifact's content hash does not match its contents"),
+                "{m}"
+            ),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(c.path(), bin);
+        assert_eq!(c.snapshot().summary.content_hash, second);
+        // Not retried until it changes again.
+        assert_eq!(c.reload_if_changed(), None);
+        // A valid graph.json replaces it (compile --format json): served from then on.
+        crate::artifact::io::write_atomic(&json, text.as_bytes()).unwrap();
+        std::fs::File::options()
+            .write(true)
+            .open(&json)
+            .unwrap()
+            .set_modified(later + Duration::from_secs(1))
+            .unwrap();
+        std::fs::remove_file(&bin).unwrap();
+        assert_eq!(
+            c.reload_if_changed(),
+            Some(ReloadOutcome::Swapped {
+                old: second,
+                new: first.clone()
+            })
+        );
+        assert_eq!(c.path(), json);
+        // Both gone: still serving, the reload says so once.
+        std::fs::remove_file(&json).unwrap();
+        assert_eq!(c.reload_if_changed(), None);
+        assert_eq!(c.snapshot().summary.content_hash, first);
+        match c.reload("SIGHUP") {
+            ReloadOutcome::Refused(m) => {
+                assert!(m.starts_with("cannot read the artifact: "), "{m}")
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(c.snapshot().summary.content_hash, first);
+    }
+
+    #[test]
+    fn a_named_artifact_is_reloaded_from_its_own_path_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let json = dir.path().join("graph.json");
+        let shipped = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../build/graph.json");
+        std::fs::copy(&shipped, &json).unwrap();
+        let c = Core::open(Config {
+            artifact: json.clone(),
+            discover: None,
+            limits: Limits::default(),
+            token: None,
+            log_requests: false,
+        })
+        .unwrap();
+        let g = crate::artifact::io::load(&shipped).unwrap();
+        crate::artifact::io::write_bin(&g, &dir.path().join("graph.bin")).unwrap();
+        assert_eq!(c.reload_if_changed(), None);
+        assert_eq!(c.path(), json);
     }
 }

@@ -19,4 +19,6 @@ pub mod mcp;
 pub mod metrics;
 pub mod openapi;
 
-pub use core::{ApiError, Config, Core, Limits, RouteRequest, Routed, Snapshot, Summary, Token};
+pub use core::{
+    ApiError, Config, Core, Discover, Limits, RouteRequest, Routed, Snapshot, Summary, Token,
+};

@@ -14,7 +14,11 @@
 //!   own model writes the Understanding that `route` then plans deterministically (the paper's
 //!   split: one small model call, then Algorithm 1).
 //!
-//! Bad input gets a JSON-RPC error (`-32602` invalid params) whose message says what to fix.
+//! Bad tool arguments (a wrong type, a missing or overlong question, an unknown field, `k` out
+//! of range) are tool execution errors, as MCP 2025-11-25 asks: a `CallToolResult` with
+//! `isError: true` whose text says what to fix, so the calling model can correct the call. A
+//! call of an unknown tool, bad prompt or resource requests and an overloaded server are
+//! protocol errors (JSON-RPC errors; `-32602` invalid params for unknown tools).
 
 use super::core::{ApiError, Core, RouteRequest, Routed, kind, route_request_from_value};
 use crate::route::{Plan, PlanStatus, explain};
@@ -80,12 +84,17 @@ fn schema_object<T: JsonSchema>() -> Arc<JsonObject> {
     object(serde_json::to_value(schemars::schema_for!(T)).unwrap_or_default())
 }
 
-fn invalid(e: &ApiError) -> ErrorData {
-    ErrorData::new(
-        ErrorCode::INVALID_PARAMS,
-        e.message.clone(),
-        Some(json!({"code": e.code})),
-    )
+/// A tool execution error: the tool was called with arguments it cannot use. The text says
+/// what to fix; `_meta.code` carries the stable code (`invalid_request`, `question_too_long`).
+pub fn tool_error(tool: &str, e: &ApiError) -> CallToolResult {
+    let mut result = CallToolResult::error(vec![ContentBlock::text(format!(
+        "invalid arguments for `{tool}`: {}",
+        e.message
+    ))]);
+    let mut meta = MetaObject::new();
+    meta.insert("code".into(), json!(e.code));
+    result.meta = Some(meta);
+    result
 }
 
 fn read_only() -> ToolAnnotations {
@@ -192,8 +201,14 @@ impl McpServer {
         let args = Value::Object(args.unwrap_or_default());
         match name {
             "route" => {
-                let req = route_request_from_value(args).map_err(|e| invalid(&e))?;
-                let r = self.core.route(&req).map_err(|e| invalid(&e))?;
+                let req = match route_request_from_value(args) {
+                    Ok(r) => r,
+                    Err(e) => return Ok(tool_error(name, &e)),
+                };
+                let r = match self.core.route(&req) {
+                    Ok(r) => r,
+                    Err(e) => return Ok(tool_error(name, &e)),
+                };
                 let text = short_text(&r);
                 let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
                 result.structured_content = Some(serde_json::to_value(&r.plan).unwrap_or_default());
@@ -208,37 +223,52 @@ impl McpServer {
             }
             "explain_plan" => {
                 if !args.is_object() {
-                    return Err(invalid(&ApiError::bad(
-                        "invalid_request",
-                        format!("expected an object, found {}", kind(&args)),
-                    )));
+                    return Ok(tool_error(
+                        name,
+                        &ApiError::bad(
+                            "invalid_request",
+                            format!("expected an object, found {}", kind(&args)),
+                        ),
+                    ));
                 }
-                let req: ExplainRequest = serde_json::from_value(args).map_err(|e| {
-                    invalid(&ApiError::bad(
-                        "invalid_request",
-                        format!("not a valid explain_plan request: {e}; give {{\"question\": \"...\"}}, {{\"understanding\": {{...}}}} or {{\"plan\": <a plan from route>}}"),
-                    ))
-                })?;
+                let req: ExplainRequest = match serde_json::from_value(args) {
+                    Ok(r) => r,
+                    Err(e) => {
+                        return Ok(tool_error(
+                            name,
+                            &ApiError::bad(
+                                "invalid_request",
+                                format!(
+                                    "not a valid explain_plan request: {e}; give {{\"question\": \"...\"}}, {{\"understanding\": {{...}}}} or {{\"plan\": <a plan from route>}}"
+                                ),
+                            ),
+                        ));
+                    }
+                };
                 let text = match req.plan {
                     Some(plan) => {
                         if req.question.is_some() || req.understanding.is_some() {
-                            return Err(invalid(&ApiError::bad(
-                                "invalid_request",
-                                "give `plan` alone, or `question` / `understanding` to route first",
-                            )));
+                            return Ok(tool_error(
+                                name,
+                                &ApiError::bad(
+                                    "invalid_request",
+                                    "give `plan` alone, or `question` / `understanding` to route first",
+                                ),
+                            ));
                         }
                         explain::explain(&plan)
                     }
                     None => {
-                        let r = self
-                            .core
-                            .route(&RouteRequest {
-                                question: req.question,
-                                understanding: req.understanding,
-                                k: req.k,
-                                projection: req.projection,
-                            })
-                            .map_err(|e| invalid(&e))?;
+                        let routed = self.core.route(&RouteRequest {
+                            question: req.question,
+                            understanding: req.understanding,
+                            k: req.k,
+                            projection: req.projection,
+                        });
+                        let r = match routed {
+                            Ok(r) => r,
+                            Err(e) => return Ok(tool_error(name, &e)),
+                        };
                         let u = &r.understanding;
                         format!(
                             "Understanding: intent={} concepts=[{}] parameters={} tools=[{}] source={}\n{}artifact {}\n",
@@ -256,10 +286,13 @@ impl McpServer {
             }
             "list_intents" => {
                 if let Some(k) = args.as_object().and_then(|o| o.keys().next()) {
-                    return Err(invalid(&ApiError::bad(
-                        "invalid_request",
-                        format!("list_intents takes no arguments; remove `{k}`"),
-                    )));
+                    return Ok(tool_error(
+                        name,
+                        &ApiError::bad(
+                            "invalid_request",
+                            format!("list_intents takes no arguments; remove `{k}`"),
+                        ),
+                    ));
                 }
                 let s = self.core.snapshot();
                 let intents: Vec<Value> = s
@@ -355,6 +388,7 @@ impl ServerHandler for McpServer {
             Ok(_permit) => self.call(&request.name, request.arguments),
         };
         let status = match &result {
+            Ok(r) if r.is_error == Some(true) => 400,
             Ok(_) => 200,
             Err(e) if e.code == ErrorCode::INVALID_PARAMS => 400,
             Err(_) => 503,
@@ -511,4 +545,125 @@ pub fn http_router(
     );
     let app = axum::Router::new().route_service("/mcp", service);
     super::http::guarded(app, core)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Config, Limits};
+    use std::path::PathBuf;
+
+    fn server() -> McpServer {
+        let core = Core::open(Config {
+            artifact: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../build/graph.json"),
+            discover: None,
+            limits: Limits::default(),
+            token: None,
+            log_requests: false,
+        })
+        .unwrap();
+        McpServer::new(Arc::new(core))
+    }
+
+    fn args(v: Value) -> Option<JsonObject> {
+        match v {
+            Value::Object(o) => Some(o),
+            _ => None,
+        }
+    }
+
+    /// The text and code of a tool execution error.
+    fn tool_failure(s: &McpServer, tool: &str, a: Value) -> (String, String) {
+        let r = s
+            .call(tool, args(a))
+            .expect("a tool result, not a JSON-RPC error");
+        assert_eq!(r.is_error, Some(true), "{r:?}");
+        assert_eq!(r.structured_content, None);
+        assert_eq!(r.content.len(), 1);
+        let text = r.content[0].as_text().unwrap().text.clone();
+        let code = r.meta.as_ref().unwrap()["code"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        (text, code)
+    }
+
+    const SHAPE: &str = "send one JSON object: {\"question\": \"...\"} or {\"understanding\": {\"intent\": ..., \"domain_concepts\": [...], \"parameters\": {...}, \"target_apis\": [...], \"source_constraint\": ...}}, optionally with \"k\" (1-1000) and \"projection\" (\"core\", \"recall\", \"minimal\" or \"all\")";
+
+    #[test]
+    fn bad_route_arguments_are_tool_errors_that_say_what_to_fix() {
+        let s = server();
+        assert_eq!(
+            tool_failure(&s, "route", json!({"question": 5})),
+            (
+                format!(
+                    "invalid arguments for `route`: not a valid route request: invalid type: integer `5`, expected a string; {SHAPE}"
+                ),
+                "invalid_request".to_string()
+            )
+        );
+        assert_eq!(
+            tool_failure(&s, "route", json!({})),
+            (
+                format!(
+                    "invalid arguments for `route`: give `question` (a text) or `understanding` (an object); {SHAPE}"
+                ),
+                "invalid_request".to_string()
+            )
+        );
+        assert_eq!(
+            tool_failure(&s, "route", json!({"question": "x", "extra": 1})).0,
+            format!(
+                "invalid arguments for `route`: not a valid route request: unknown field `extra`, expected one of `question`, `understanding`, `k`, `projection`; {SHAPE}"
+            )
+        );
+        assert_eq!(
+            tool_failure(&s, "route", json!({"question": "x".repeat(2001)})),
+            (
+                "invalid arguments for `route`: `question` has 2001 characters; at most 2000 are accepted (--max-question-chars): shorten it".to_string(),
+                "question_too_long".to_string()
+            )
+        );
+        assert_eq!(
+            tool_failure(&s, "route", json!({"question": "x", "k": 0})).0,
+            "invalid arguments for `route`: `k` must be between 1 and 1000, got 0"
+        );
+        assert_eq!(
+            tool_failure(&s, "route", json!({"question": "x", "understanding": {}})).0,
+            "invalid arguments for `route`: give either `question` or `understanding`, not both"
+        );
+    }
+
+    #[test]
+    fn bad_explain_and_list_arguments_are_tool_errors() {
+        let s = server();
+        assert_eq!(
+            tool_failure(&s, "explain_plan", json!({"question": "x", "plan": {}})).0,
+            "invalid arguments for `explain_plan`: not a valid explain_plan request: missing field `status`; give {\"question\": \"...\"}, {\"understanding\": {...}} or {\"plan\": <a plan from route>}"
+        );
+        assert_eq!(
+            tool_failure(&s, "explain_plan", json!({"question": ""})).0,
+            "invalid arguments for `explain_plan`: `question` is empty; ask a question such as \"What is the band gap of LiFePO4?\""
+        );
+        assert_eq!(
+            tool_failure(&s, "list_intents", json!({"x": 1})).0,
+            "invalid arguments for `list_intents`: list_intents takes no arguments; remove `x`"
+        );
+    }
+
+    #[test]
+    fn an_unknown_tool_stays_a_protocol_error() {
+        let s = server();
+        let e = s.call("nope", None).unwrap_err();
+        assert_eq!(e.code, ErrorCode::INVALID_PARAMS);
+        assert_eq!(
+            e.message,
+            "unknown tool `nope`; the tools are route, explain_plan and list_intents"
+        );
+        // A good call still succeeds.
+        let ok = s
+            .call("route", args(json!({"question": "band gap of GaN"})))
+            .unwrap();
+        assert_eq!(ok.is_error, Some(false));
+    }
 }

@@ -13,6 +13,7 @@ pub mod convertible_unit;
 pub mod dangling_alias;
 pub mod dangling_reference;
 pub mod destructive_endpoint;
+pub mod dropped_parameter_value;
 pub mod duplicate_alias;
 pub mod duplicate_enum_value;
 pub mod duplicate_id;

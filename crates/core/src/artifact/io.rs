@@ -480,11 +480,15 @@ pub fn write_all_atomic(jobs: Vec<WriteJob<'_>>) -> std::io::Result<()> {
             job(&mut f)?;
             f.sync_all()
         })();
-        temps.push((tmp, path));
         if let Err(e) = r {
-            result = Err(e);
+            result = Err(std::io::Error::new(
+                e.kind(),
+                format!("{}: {e}", path.display()),
+            ));
+            temps.push((tmp, path));
             break;
         }
+        temps.push((tmp, path));
     }
     if result.is_ok() {
         for (tmp, path) in &temps {
@@ -503,6 +507,48 @@ pub fn write_all_atomic(jobs: Vec<WriteJob<'_>>) -> std::io::Result<()> {
         }
     }
     result
+}
+
+/// Create `dir` and its missing parents; returns the folders this call created (outermost
+/// first), so that a failed run can remove them again ([`remove_created_dirs`]).
+///
+/// # Errors
+/// A folder cannot be created; the ones created before the failure are removed.
+pub fn create_dir_all_tracked(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    if let Some(file) = dir.ancestors().find(|a| a.exists() && !a.is_dir()) {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::AlreadyExists,
+            format!("`{}` exists and is not a folder", file.display()),
+        ));
+    }
+    let mut missing: Vec<PathBuf> = dir
+        .ancestors()
+        .filter(|a| !a.as_os_str().is_empty())
+        .take_while(|a| !a.exists())
+        .map(Path::to_path_buf)
+        .collect();
+    missing.reverse();
+    let mut created = Vec::new();
+    for d in missing {
+        match std::fs::create_dir(&d) {
+            Ok(()) => created.push(d),
+            // Created meanwhile by someone else: not ours to remove.
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && d.is_dir() => {}
+            Err(e) => {
+                remove_created_dirs(&created);
+                return Err(e);
+            }
+        }
+    }
+    Ok(created)
+}
+
+/// Remove folders created by [`create_dir_all_tracked`], innermost first, each only if it is
+/// empty (nothing else is ever removed).
+pub fn remove_created_dirs(created: &[PathBuf]) {
+    for d in created.iter().rev() {
+        let _ = std::fs::remove_dir(d);
+    }
 }
 
 /// The temporary file used while writing `path`.
@@ -543,6 +589,42 @@ pub fn write_atomic_with(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tracked_folders_are_created_and_only_they_are_removed() {
+        let dir = std::env::temp_dir().join(format!("sr-io-dirs-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("a")).unwrap();
+        let created = create_dir_all_tracked(&dir.join("a/b/c")).unwrap();
+        assert_eq!(created, vec![dir.join("a/b"), dir.join("a/b/c")]);
+        assert!(dir.join("a/b/c").is_dir());
+        // Nothing to create: nothing to remove.
+        assert_eq!(
+            create_dir_all_tracked(&dir.join("a/b")).unwrap(),
+            Vec::<PathBuf>::new()
+        );
+        // A folder that gained a file is kept.
+        std::fs::write(dir.join("a/b/keep"), "x").unwrap();
+        remove_created_dirs(&created);
+        assert!(!dir.join("a/b/c").exists());
+        assert!(dir.join("a/b/keep").is_file());
+        // A file in the way: an error, and what was created before it is removed again.
+        std::fs::write(dir.join("a/file"), "x").unwrap();
+        assert!(create_dir_all_tracked(&dir.join("a/file/x")).is_err());
+        assert!(create_dir_all_tracked(&dir.join("a/new/file")).is_ok());
+        std::fs::write(dir.join("f"), "x").unwrap();
+        let before: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        assert!(create_dir_all_tracked(&dir.join("f/g/h")).is_err());
+        let after: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        assert_eq!(before.len(), after.len());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn failed_write_leaves_previous_file() {
