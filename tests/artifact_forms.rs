@@ -99,19 +99,19 @@ fn empty_and_mislabelled_files_get_a_plain_error_and_help() {
             "graph.bin",
             b"",
             "the artifact is malformed or truncated: the file is empty (0 bytes)",
-            "recompile it with `schemarouter compile` (artifacts are written whole by compile, never edited)",
+            "pass a `graph.json` or `graph.bin` written by `schemarouter compile`; compile the project again if the file is stale or damaged",
         ),
         (
             "graph.json",
             b"",
             "the artifact is malformed or truncated: the file is empty (0 bytes)",
-            "recompile it with `schemarouter compile` (artifacts are written whole by compile, never edited)",
+            "pass a `graph.json` or `graph.bin` written by `schemarouter compile`; compile the project again if the file is stale or damaged",
         ),
         (
             "other.bin",
             b"{\"format_version\": 2}",
             "the artifact is malformed or truncated: a `.bin` artifact starts with the bytes `SRGB`; this file does not (it looks like the JSON form: name it `.json`)",
-            "recompile it with `schemarouter compile` (artifacts are written whole by compile, never edited)",
+            "pass a `graph.json` or `graph.bin` written by `schemarouter compile`; compile the project again if the file is stale or damaged",
         ),
         (
             "x.json",

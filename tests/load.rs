@@ -608,6 +608,10 @@ fn control_characters_in_declarations_reach_the_terminal_escaped() {
     assert!(!c.contains('\u{1b}') && !c.contains('\u{7}'), "{c}");
     assert!(!h.contains('\u{1b}') && !h.contains('\u{7}'), "{h}");
     assert!(c.contains("x\\u{1b}]0;owned\\u{7}\\u{1b}[2J"), "{c}");
+    assert_eq!(
+        c.lines().next().unwrap(),
+        "schemas/base.yaml:12:16: warning[SR013/control-character] this string holds the control character U+001B (help: remove it; control and bidirectional-override characters reach prompts, plans and exports as they are)"
+    );
     let checked = check_path(dir.path()).unwrap();
     let g = render(
         OutputFormat::Github,

@@ -45,6 +45,8 @@ pub mod codes {
     pub const IO_ERROR: (&str, &str) = ("SR010", "io-error");
     /// A file that is not a declaration was skipped.
     pub const IGNORED_FILE: (&str, &str) = ("SR011", "ignored-file");
+    /// A string or key holds a control character.
+    pub const CONTROL_CHARACTER: (&str, &str) = ("SR013", "control-character");
 }
 
 /// Why one file could not be parsed.
@@ -75,6 +77,16 @@ pub enum LoadError {
     Empty {
         /// True when the file has comments but no content.
         comment_only: bool,
+    },
+    /// A string or key holding a control character (reported, not fatal: see
+    /// [`parse_text_traced`]).
+    ControlCharacter {
+        /// The string or key.
+        span: Span,
+        /// The first control character in it.
+        ch: char,
+        /// True for a mapping key, false for a value.
+        key: bool,
     },
     /// A budget was exceeded.
     Limit {
@@ -146,6 +158,18 @@ impl LoadError {
                     .at(file, Span::new(0, 0), "")
                     .help("add declarations or delete the file")
             }
+            LoadError::ControlCharacter { span, ch, key } => Diagnostic::new(
+                codes::CONTROL_CHARACTER.0,
+                codes::CONTROL_CHARACTER.1,
+                Severity::Warning,
+                format!(
+                    "this {} holds the control character U+{:04X}",
+                    if *key { "key" } else { "string" },
+                    *ch as u32
+                ),
+            )
+            .at(file, *span, "")
+            .help("remove it; control and bidirectional-override characters reach prompts, plans and exports as they are"),
             LoadError::Limit {
                 message,
                 span,
@@ -182,24 +206,36 @@ fn de_diagnostic(e: de::DeError, file: FileId) -> Diagnostic {
 
 /// Parse text of the given format into a node tree, with limits applied.
 pub fn parse_text(text: &str, format: Format, limits: &Limits) -> Result<Node, LoadError> {
-    let (node, _, mut duplicates) = parse_text_traced(text, format, limits)?;
-    match duplicates.is_empty() {
-        true => Ok(node),
-        false => Err(duplicates.swap_remove(0)),
+    let (node, _, found) = parse_text_traced(text, format, limits)?;
+    match found
+        .into_iter()
+        .find(|e| matches!(e, LoadError::DuplicateKey { .. }))
+    {
+        None => Ok(node),
+        Some(e) => Err(e),
     }
 }
 
-/// [`parse_text`], also returning the YAML alias uses (none for TOML) and the duplicate keys the
-/// YAML parse went on past (see [`yaml::parse_traced`]; TOML stops at its first duplicate).
+/// [`parse_text`], also returning the YAML alias uses (none for TOML) and the problems the parse
+/// went on past: YAML duplicate keys (see [`yaml::parse_traced`]; TOML stops at its first
+/// duplicate) and strings or keys holding control characters.
 pub fn parse_text_traced(
     text: &str,
     format: Format,
     limits: &Limits,
 ) -> Result<(Node, Vec<yaml::AliasUse>, Vec<LoadError>), LoadError> {
-    let (node, uses, duplicates) = match format {
+    let (node, uses, mut duplicates) = match format {
         Format::Yaml => yaml::parse_traced(text, limits)?,
         Format::Toml => (toml::parse(text)?, Vec::new(), Vec::new()),
     };
+    // A value replayed through an alias keeps its anchor's span: one finding per place.
+    let mut controls = Vec::new();
+    control_characters(&node, &mut controls);
+    let mut seen = std::collections::HashSet::new();
+    duplicates.extend(controls.into_iter().filter(|e| match e {
+        LoadError::ControlCharacter { span, .. } => seen.insert(*span),
+        _ => true,
+    }));
     let depth = node.depth();
     if depth > limits.max_depth as usize {
         return Err(LoadError::Limit {
@@ -1070,6 +1106,40 @@ fn walk(
         }
     }
     failed
+}
+
+/// Every string and key under `node` holding a control character (see
+/// `crate::diagnostics::render::is_unsafe_control`), in source order.
+fn control_characters(node: &Node, out: &mut Vec<LoadError>) {
+    let first = |s: &str| {
+        s.chars()
+            .find(|c| crate::diagnostics::render::is_unsafe_control(*c))
+    };
+    match &node.kind {
+        node::NodeKind::Str(s) => {
+            if let Some(ch) = first(s) {
+                out.push(LoadError::ControlCharacter {
+                    span: node.span,
+                    ch,
+                    key: false,
+                });
+            }
+        }
+        node::NodeKind::Seq(items) => items.iter().for_each(|n| control_characters(n, out)),
+        node::NodeKind::Map(entries) => {
+            for (k, v) in entries {
+                if let Some(ch) = first(&k.text) {
+                    out.push(LoadError::ControlCharacter {
+                        span: k.span,
+                        ch,
+                        key: true,
+                    });
+                }
+                control_characters(v, out);
+            }
+        }
+        _ => {}
+    }
 }
 
 /// Path relative to the project root with `/` separators.

@@ -9,6 +9,7 @@ pub mod alias_shadows_field;
 pub mod attribution_missing;
 pub mod checks_skipped;
 pub mod concept_kind_mismatch;
+pub mod control_character;
 pub mod convertible_unit;
 pub mod dangling_alias;
 pub mod dangling_reference;

@@ -53,10 +53,13 @@ impl LoadError {
     pub fn help(&self) -> &'static str {
         match self {
             LoadError::Io(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                "compile the project first (`schemarouter compile`), or pass the artifact with `--artifact FILE`"
+                "check the path, or compile the project first (`schemarouter compile PROJECT` writes PROJECT/build/graph.json)"
             }
             LoadError::Io(_) => "check that the file exists and can be read",
-            LoadError::Malformed(_) | LoadError::HashMismatch { .. } => {
+            LoadError::Malformed(_) => {
+                "pass a `graph.json` or `graph.bin` written by `schemarouter compile`; compile the project again if the file is stale or damaged"
+            }
+            LoadError::HashMismatch { .. } => {
                 "recompile it with `schemarouter compile` (artifacts are written whole by compile, never edited)"
             }
             LoadError::NotAnArtifact => {
