@@ -821,3 +821,17 @@ fn one_code_written_in_two_cases_is_reported() {
         );
     }
 }
+
+#[cfg(unix)]
+#[test]
+fn two_declaration_folders_that_are_one_folder_are_an_error() {
+    let dir = project(&[]);
+    std::fs::remove_dir_all(dir.path().join("aliases")).unwrap();
+    std::os::unix::fs::symlink("schemas", dir.path().join("aliases")).unwrap();
+    assert_eq!(
+        concise(dir.path()),
+        "<project>: error[SR010/io-error] `aliases` and `schemas` are the same folder (or one holds the other), so the tool files would be read as alias files too; `aliases` was not read (help: give the alias files a folder of their own (or point [paths] in schemarouter.toml at one))\n\
+         <project>: info[SR012/checks-skipped] some declaration files could not be read; skipped: dangling-reference, dangling-alias, prompt-budget, unused-suppression (help: fix the errors above and run `schemarouter check` again for the full report)\n\
+         Found 1 error, 0 warnings, 1 info.\n"
+    );
+}

@@ -490,6 +490,8 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
         ..Walked::default()
     };
     let mut failed_kinds = std::collections::BTreeSet::new();
+    // The declaration folders read so far (real path, kind, name).
+    let mut earlier: Vec<(PathBuf, FileKind, String)> = Vec::new();
     for (folder, kind) in &folders {
         let dir = root.join(folder);
         if !dir.exists() {
@@ -528,6 +530,35 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
             continue;
         }
         present += 1;
+        // Two declaration folders that are one folder (a link, or one inside the other): its
+        // files would be read as two kinds.
+        let real = dir.canonicalize().ok();
+        if let Some(real) = &real
+            && let Some((_, other, other_folder)) = earlier
+                .iter()
+                .find(|(r, k, _)| *k != *kind && (real.starts_with(r) || r.starts_with(real)))
+        {
+            diags.push(
+                diag(
+                    codes::IO_ERROR,
+                    format!(
+                        "`{folder}` and `{other_folder}` are the same folder (or one holds the other), so the {} files would be read as {} files too; `{folder}` was not read",
+                        other.name(),
+                        kind.name()
+                    ),
+                )
+                .help(format!(
+                    "give the {} files a folder of their own (or point [paths] in schemarouter.toml at one)",
+                    kind.name()
+                )),
+            );
+            io_error = true;
+            failed_kinds.insert(*kind);
+            continue;
+        }
+        if let Some(real) = real {
+            earlier.push((real, *kind, folder.clone()));
+        }
         if walk(
             &dir,
             &canonical_root,
