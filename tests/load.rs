@@ -306,7 +306,7 @@ fn deep_nesting_is_stopped() {
     let c = concise(project(&[("intents/x.toml", text.as_bytes())]).path());
     assert_eq!(
         c.lines().next().unwrap(),
-        "intents/x.toml:1:91: error[SR009/limit-exceeded] input limit exceeded: the file nests deeper than the TOML parser's nesting limit (about 80 levels of arrays and inline tables) (help: simplify the file (fewer aliases, less nesting); this limit is built in and cannot be raised)"
+        "intents/x.toml:1:91: error[SR009/limit-exceeded] input limit exceeded: the file nests deeper than the TOML parser's nesting limit (about 80 levels of tables, arrays and dotted keys) (help: simplify the file (fewer aliases, less nesting); this limit is built in and cannot be raised)"
     );
 }
 
@@ -764,6 +764,20 @@ fn a_tab_in_the_indentation_is_pointed_at() {
             "domains:\n  - id: a\n   \tdescription: x\n",
             "intents/x.yaml:3:4",
         ),
+        // A block scalar's content line, and a line after one.
+        (
+            "domains:\n  - id: a\n    description: |\n\tline one\n",
+            "intents/x.yaml:4:1",
+        ),
+        (
+            "domains:\n  - id: a\n    description: |\n      line one\n\tline two\n",
+            "intents/x.yaml:5:1",
+        ),
+        // Bare CR line ends.
+        (
+            "domains:\r  - id: a\r  \tdescription: x\r",
+            "intents/x.yaml:3:3",
+        ),
     ] {
         let c = concise(project(&[("intents/x.yaml", text.as_bytes())]).path());
         assert_eq!(
@@ -833,5 +847,30 @@ fn two_declaration_folders_that_are_one_folder_are_an_error() {
         "<project>: error[SR010/io-error] `aliases` and `schemas` are the same folder (or one holds the other), so the tool files would be read as alias files too; `aliases` was not read (help: give the alias files a folder of their own (or point [paths] in schemarouter.toml at one))\n\
          <project>: info[SR012/checks-skipped] some declaration files could not be read; skipped: dangling-reference, dangling-alias, prompt-budget, unused-suppression (help: fix the errors above and run `schemarouter check` again for the full report)\n\
          Found 1 error, 0 warnings, 1 info.\n"
+    );
+}
+
+#[test]
+fn a_toml_table_header_beyond_the_nesting_limit_is_pointed_at() {
+    let keys: Vec<String> = (0..90).map(|i| format!("k{i}")).collect();
+    let text = format!("[[domains]]\nid = \"a\"\n\n[x.{}]\ny = 1\n", keys.join("."));
+    let c = concise(project(&[("intents/x.toml", text.as_bytes())]).path());
+    assert_eq!(
+        c.lines().next().unwrap(),
+        "intents/x.toml:4:1: error[SR009/limit-exceeded] input limit exceeded: the file nests deeper than the TOML parser's nesting limit (about 80 levels of tables, arrays and dotted keys) (help: simplify the file (fewer aliases, less nesting); this limit is built in and cannot be raised)"
+    );
+}
+
+#[test]
+fn a_merge_value_that_is_not_a_mapping_does_not_hide_the_rest() {
+    let text = b"domains:\n  - <<: 5\n    id: a\n  - id: b\n    id: c\n";
+    let c = concise(project(&[("intents/x.yaml", text)]).path());
+    let lines: Vec<&str> = c.lines().collect();
+    assert_eq!(
+        lines[..2],
+        [
+            "intents/x.yaml:2:9: error[SR001/parse-error] invalid YAML: the value of a `<<` merge key must be a mapping or a list of mappings (help: fix the YAML syntax at this position)",
+            "intents/x.yaml:5:5: error[SR005/duplicate-key] duplicate key `id` (help: remove one of the two entries; a later key would silently replace the earlier one)",
+        ]
     );
 }

@@ -209,7 +209,7 @@ pub fn parse_text(text: &str, format: Format, limits: &Limits) -> Result<Node, L
     let (node, _, found) = parse_text_traced(text, format, limits)?;
     match found
         .into_iter()
-        .find(|e| matches!(e, LoadError::DuplicateKey { .. }))
+        .find(|e| !matches!(e, LoadError::ControlCharacter { .. }))
     {
         None => Ok(node),
         Some(e) => Err(e),

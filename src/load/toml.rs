@@ -10,6 +10,33 @@ fn span_of(r: std::ops::Range<usize>) -> Span {
     Span::new(r.start, r.end)
 }
 
+/// The first line that nests about as deep as the parser's limit, by its count of `.`, `[` and
+/// `{` outside strings (the parser reports no position for its recursion limit on table
+/// headers and dotted keys).
+fn deepest_line(text: &str) -> Option<Span> {
+    let mut offset = 0;
+    let mut best: Option<(usize, Span)> = None;
+    for line in text.split_inclusive('\n') {
+        let mut depth = 0usize;
+        let mut in_string: Option<char> = None;
+        for c in line.chars() {
+            match (in_string, c) {
+                (None, '#') => break,
+                (None, '"' | '\'') => in_string = Some(c),
+                (Some(q), c) if c == q => in_string = None,
+                (None, '.' | '[' | '{') => depth += 1,
+                _ => {}
+            }
+        }
+        let trimmed = line.trim_end_matches(['\n', '\r']);
+        if depth >= 64 && best.is_none_or(|(d, _)| depth > d) {
+            best = Some((depth, Span::new(offset, offset + trimmed.len())));
+        }
+        offset += line.len();
+    }
+    best.map(|(_, s)| s)
+}
+
 fn convert(v: &DeValue<'_>, span: Span) -> Node {
     let kind = match v {
         DeValue::String(s) => NodeKind::Str(s.to_string()),
@@ -97,10 +124,17 @@ pub fn parse(text: &str) -> Result<Node, LoadError> {
                 return Err(LoadError::DuplicateKey { key, span, first });
             }
             if super::yaml::is_limit_message(&message) {
-                let message = if message.contains("recurs") {
-                    "the file nests deeper than the TOML parser's nesting limit (about 80 levels of arrays and inline tables)".to_string()
+                let (message, span) = if message.contains("recurs") {
+                    (
+                        "the file nests deeper than the TOML parser's nesting limit (about 80 levels of tables, arrays and dotted keys)".to_string(),
+                        if span.start == 0 && span.end == 0 {
+                            deepest_line(text).unwrap_or(span)
+                        } else {
+                            span
+                        },
+                    )
                 } else {
-                    message
+                    (message, span)
                 };
                 return Err(LoadError::Limit {
                     message,

@@ -50,10 +50,10 @@ pub struct AliasUse {
     pub value: Span,
 }
 
-/// [`parse`], also returning every alias use in source order and the duplicate keys, which do
-/// not stop the parse: the first of two entries is kept and each repeat is one
-/// [`LoadError::DuplicateKey`] (a repeated `<<` is not merged), so the rest of the file is still
-/// checked.
+/// [`parse`], also returning every alias use in source order and the faults that do not stop
+/// the parse, so the rest of the file is still checked: duplicate keys (the first of two entries
+/// is kept and each repeat is one [`LoadError::DuplicateKey`]; a repeated `<<` is not merged)
+/// and `<<` values that are not mappings (left out, one [`LoadError::Syntax`] each).
 pub fn parse_traced(
     text: &str,
     limits: &Limits,
@@ -134,10 +134,20 @@ fn scan_error(e: &ScanError, text: &str) -> LoadError {
         .unwrap_or(&message)
         .to_string();
     // The parser marks where the token began (often the line before); point at the tab itself.
-    if message.contains("found a tab")
-        && let Some(tab) = text[at..].find('\t').map(|i| at + i)
-    {
-        let line_start = text[..tab].rfind('\n').map_or(0, |i| i + 1);
+    // A tab in the indentation of the line the error is on is the cause whatever the parser
+    // says ("did not find expected key").
+    let line_of = |i: usize| text[..i].rfind(['\n', '\r']).map_or(0, |j| j + 1);
+    let indent_tab = {
+        let start = line_of(at);
+        let lead = &text[start..at];
+        (lead.contains('\t') && lead.chars().all(|c| c == ' ' || c == '\t'))
+            .then(|| start + lead.find('\t').unwrap_or(0))
+    };
+    let mentioned_tab = (message.contains("found a tab") || message.ends_with("with a tab"))
+        .then(|| text[at..].find('\t').map(|i| at + i))
+        .flatten();
+    if let Some(tab) = indent_tab.or(mentioned_tab) {
+        let line_start = line_of(tab);
         let indenting = text[line_start..tab].chars().all(|c| c == ' ' || c == '\t');
         let message = if indenting {
             "a tab in the indentation: YAML indents with spaces only".to_string()
@@ -586,7 +596,11 @@ impl<'a> Builder<'a> {
                             });
                         } else {
                             *merge_at = Some(k.span);
-                            Self::merge(done, merged)?;
+                            // A value that cannot be merged is reported and left out; the rest
+                            // of the file is still read.
+                            if let Err(e) = Self::merge(done, merged) {
+                                self.duplicates.push(e);
+                            }
                         }
                     }
                     Some((k, false)) => {
