@@ -60,14 +60,16 @@ impl LoadError {
                 "pass a `graph.json` or `graph.bin` written by `schemarouter compile`; compile the project again if the file is stale or damaged"
             }
             LoadError::HashMismatch { .. } => {
-                "recompile it with `schemarouter compile` (artifacts are written whole by compile, never edited)"
+                "artifacts are written whole by `schemarouter compile`, never edited; `compile --check` tells whether a committed artifact matches its sources"
             }
             LoadError::NotAnArtifact => {
                 "run `schemarouter compile` to write one (`build/graph.json` or `build/graph.bin`)"
             }
-            LoadError::OldFormat { .. } => "recompile it with `schemarouter compile`",
+            LoadError::OldFormat { .. } => {
+                "artifacts are not converted between format versions: compile the sources again with this schemarouter"
+            }
             LoadError::NewerFormat { .. } => {
-                "upgrade schemarouter, or recompile the artifact with this version"
+                "`schemarouter --version` names this build; the artifact was written by a newer one"
             }
         }
     }
