@@ -65,14 +65,56 @@ fn rank(bytes: &[u8]) -> Option<u32> {
 /// Tokens of one pre-tokenized piece: byte-pair merges by lowest rank until none applies.
 ///
 /// The merge order is tiktoken's (the adjacent pair of lowest rank first, the leftmost of equal
-/// ranks), found with a heap of candidate pairs and a linked list of parts, so a long unbroken
-/// piece (a base64 blob, a run of one letter) costs O(n log n) rather than tiktoken's O(n²).
+/// ranks). Short pieces are merged by tiktoken's linear scan; a long unbroken piece (a base64
+/// blob, a run of one letter) through a heap of candidate pairs and a linked list of parts, so
+/// it costs O(n log n) rather than O(n²).
 fn piece_tokens(piece: &[u8]) -> usize {
-    use std::cmp::Reverse;
-    use std::collections::BinaryHeap;
     if piece.len() <= 1 || rank(piece).is_some() {
         return usize::from(!piece.is_empty());
     }
+    if piece.len() <= SHORT_PIECE {
+        short_piece_tokens(piece)
+    } else {
+        long_piece_tokens(piece)
+    }
+}
+
+/// Up to this many bytes a piece is merged by scanning for the lowest rank (two small vectors,
+/// fastest for the short pieces of ordinary text); longer ones use the heap.
+const SHORT_PIECE: usize = 64;
+
+/// [`piece_tokens`] for a short piece: tiktoken's own loop (a linear scan per merge).
+fn short_piece_tokens(piece: &[u8]) -> usize {
+    // `starts[i]` is where part i begins; `pair[i]` the rank of parts i and i+1 merged.
+    let mut starts: Vec<usize> = (0..=piece.len()).collect();
+    let pair_rank = |starts: &[usize], i: usize| -> u32 {
+        if i + 2 < starts.len() {
+            rank(&piece[starts[i]..starts[i + 2]]).unwrap_or(u32::MAX)
+        } else {
+            u32::MAX
+        }
+    };
+    let mut pair: Vec<u32> = (0..starts.len() - 1)
+        .map(|i| pair_rank(&starts, i))
+        .collect();
+    while let Some((i, &best)) = pair.iter().enumerate().min_by_key(|&(i, r)| (*r, i)) {
+        if best == u32::MAX {
+            break;
+        }
+        starts.remove(i + 1);
+        pair.remove(i + 1);
+        pair[i] = pair_rank(&starts, i);
+        if i > 0 {
+            pair[i - 1] = pair_rank(&starts, i - 1);
+        }
+    }
+    starts.len() - 1
+}
+
+/// [`piece_tokens`] for a long piece: a heap of candidate pairs and a linked list of parts.
+fn long_piece_tokens(piece: &[u8]) -> usize {
+    use std::cmp::Reverse;
+    use std::collections::BinaryHeap;
     let n = piece.len();
     // Parts are identified by their start byte; `next[s]` is the start of the part after `s`
     // (`n` for the end), `prev[s]` the one before, `alive[s]` whether `s` still starts a part.
@@ -259,6 +301,29 @@ mod tests {
                 text.chars().take(20).collect::<String>()
             );
         }
+    }
+
+    #[test]
+    fn the_short_and_long_merges_agree() {
+        let readme = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md"),
+        )
+        .expect("README");
+        let bytes = readme.as_bytes();
+        let mut checked = 0;
+        for len in [2, 3, 5, 8, 13, 21, 40, 64, 65, 100] {
+            for start in (0..bytes.len().saturating_sub(len)).step_by(97) {
+                let piece = &bytes[start..start + len];
+                assert_eq!(
+                    short_piece_tokens(piece),
+                    long_piece_tokens(piece),
+                    "{:?}",
+                    String::from_utf8_lossy(piece)
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 1000, "{checked}");
     }
 
     #[test]
