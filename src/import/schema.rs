@@ -70,6 +70,26 @@ pub struct View<'a> {
     pub write_only: bool,
 }
 
+impl<'a> View<'a> {
+    /// A view of shape `kind` with nothing else known (not nullable, no description, format,
+    /// enumeration or default, reached directly, not read- or write-only).
+    pub fn of(kind: Kind<'a>) -> Self {
+        View {
+            kind,
+            nullable: false,
+            description: None,
+            format: None,
+            enum_values: Vec::new(),
+            default: None,
+            default_unscalar: None,
+            via: Vec::new(),
+            cycle: None,
+            read_only: false,
+            write_only: false,
+        }
+    }
+}
+
 /// The shape of a [`View`].
 #[derive(Clone, Debug)]
 pub enum Kind<'a> {
@@ -259,17 +279,10 @@ impl<'r> Mapper<'r> {
                             );
                         }
                         return View {
-                            kind: Kind::Any,
-                            nullable: false,
                             description: text(siblings.value.get("description")),
-                            format: None,
-                            enum_values: Vec::new(),
-                            default: None,
-                            default_unscalar: None,
                             via,
                             cycle: Some(r),
-                            read_only: false,
-                            write_only: false,
+                            ..View::of(Kind::Any)
                         };
                     }
                     via.push(key.clone());
@@ -319,17 +332,8 @@ impl<'r> Mapper<'r> {
                         self.report(code, Severity::Error, &at_ref, message, help);
                     }
                     return View {
-                        kind: Kind::Any,
-                        nullable: false,
-                        description: None,
-                        format: None,
-                        enum_values: Vec::new(),
-                        default: None,
-                        default_unscalar: None,
                         via,
-                        cycle: None,
-                        read_only: false,
-                        write_only: false,
+                        ..View::of(Kind::Any)
                     };
                 }
             }
@@ -343,11 +347,8 @@ impl<'r> Mapper<'r> {
     {
         let v = loc.value;
         let mut out = View {
-            kind: Kind::Any,
-            nullable: false,
             description: text(v.get("description")).or_else(|| text(v.get("title"))),
             format: text(v.get("format")),
-            enum_values: Vec::new(),
             default: v.get("default").and_then(scalar),
             default_unscalar: match v.get("default") {
                 Some(Value::Array(_)) => Some("a list"),
@@ -355,9 +356,7 @@ impl<'r> Mapper<'r> {
                 _ => None,
             },
             via,
-            cycle: None,
-            read_only: false,
-            write_only: false,
+            ..View::of(Kind::Any)
         };
         if self.over_budget(loc) {
             return out;
@@ -787,19 +786,7 @@ impl<'r> Mapper<'r> {
                 param(
                     name,
                     ValueType::String,
-                    &View {
-                        kind: Kind::Scalar(ValueType::String),
-                        nullable: false,
-                        description: None,
-                        format: None,
-                        enum_values: Vec::new(),
-                        default: None,
-                        default_unscalar: None,
-                        via: Vec::new(),
-                        cycle: None,
-                        read_only: false,
-                        write_only: false,
-                    },
+                    &View::of(Kind::Scalar(ValueType::String)),
                     required,
                     location,
                 )

@@ -113,6 +113,17 @@ fn diag(code: (&'static str, &'static str), message: impl Into<String>) -> Diagn
     Diagnostic::new(code.0, code.1, Severity::Error, message)
 }
 
+/// An ignored-file warning (a path the walk does not read) with its help line.
+fn ignored(message: impl Into<String>, help: impl Into<String>) -> Diagnostic {
+    Diagnostic::new(
+        codes::IGNORED_FILE.0,
+        codes::IGNORED_FILE.1,
+        Severity::Warning,
+        message,
+    )
+    .help(help)
+}
+
 impl LoadError {
     /// The diagnostic for this error in `file`.
     pub fn to_diagnostic(&self, file: FileId, format: Format) -> Diagnostic {
@@ -490,8 +501,6 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
         ..Walked::default()
     };
     let mut failed_kinds = std::collections::BTreeSet::new();
-    // The declaration folders read so far (real path, kind, name).
-    let mut earlier: Vec<(PathBuf, FileKind, String)> = Vec::new();
     for (folder, kind) in &folders {
         let dir = root.join(folder);
         if !dir.exists() {
@@ -532,11 +541,13 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
         present += 1;
         // Two declaration folders that are one folder (a link, or one inside the other): its
         // files would be read as two kinds.
-        let real = dir.canonicalize().ok();
-        if let Some(real) = &real
-            && let Some((_, other, other_folder)) = earlier
+        // `walked.roots` is in folder order: the ones before this kind's were read already.
+        if let Ok(real) = dir.canonicalize()
+            && let Some((_, other, other_folder)) = walked
+                .roots
                 .iter()
-                .find(|(r, k, _)| *k != *kind && (real.starts_with(r) || r.starts_with(real)))
+                .take_while(|(_, k, _)| *k != *kind)
+                .find(|(r, _, _)| real.starts_with(r) || r.starts_with(&real))
         {
             diags.push(
                 diag(
@@ -555,9 +566,6 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
             io_error = true;
             failed_kinds.insert(*kind);
             continue;
-        }
-        if let Some(real) = real {
-            earlier.push((real, *kind, folder.clone()));
         }
         if walk(
             &dir,
@@ -654,15 +662,12 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
     for (name, path, kind) in found {
         if !path.is_file() {
             // A FIFO, socket or device: reading it could block for ever or never end.
-            let d = Diagnostic::new(
-                codes::IGNORED_FILE.0,
-                codes::IGNORED_FILE.1,
-                Severity::Warning,
+            let d = ignored(
                 format!(
                     "`{name}` is not a regular file (a FIFO, socket or device) and was not read"
                 ),
-            )
-            .help("declaration files are regular files; remove it or replace it with a copy of the file");
+                "declaration files are regular files; remove it or replace it with a copy of the file",
+            );
             plans.push(Plan::Skip(name, path, kind, d));
             continue;
         }
@@ -1048,16 +1053,13 @@ fn walk(
         && !walked.visited.insert(real)
     {
         diags.push(
-            Diagnostic::new(
-                codes::IGNORED_FILE.0,
-                codes::IGNORED_FILE.1,
-                Severity::Warning,
+            ignored(
                 format!(
                     "`{}` is a folder already read through another path (a symbolic link loop); not read again",
                     display_name(root, dir)
                 ),
-            )
-            .help("remove the symbolic link"),
+                "remove the symbolic link",
+            ),
         );
         return false;
     }
@@ -1098,32 +1100,28 @@ fn walk(
                         .find(|(r, k, _)| *k != kind && target.starts_with(r))
                     {
                         diags.push(
-                            Diagnostic::new(
-                                codes::IGNORED_FILE.0,
-                                codes::IGNORED_FILE.1,
-                                Severity::Warning,
+                            ignored(
                                 format!(
                                     "symbolic link `{name}` leads into `{folder}`, the folder of the {} files, and was not followed",
                                     other.name()
                                 ),
-                            )
-                            .help(format!(
-                                "remove the link: `{folder}` is read on its own, as {} files",
-                                other.name()
-                            )),
+                                format!(
+                                    "remove the link: `{folder}` is read on its own, as {} files",
+                                    other.name()
+                                ),
+                            ),
                         );
                         continue;
                     }
                 }
                 _ => {
                     diags.push(
-                        Diagnostic::new(
-                            codes::IGNORED_FILE.0,
-                            codes::IGNORED_FILE.1,
-                            Severity::Warning,
-                            format!("symbolic link `{name}` leads outside the project (or nowhere) and was not followed"),
-                        )
-                        .help("copy the file into the project instead of linking to it"),
+                        ignored(
+                            format!(
+                                "symbolic link `{name}` leads outside the project (or nowhere) and was not followed"
+                            ),
+                            "copy the file into the project instead of linking to it",
+                        ),
                     );
                     continue;
                 }
