@@ -102,15 +102,28 @@ fn with_basis(units: &UnitTable, unit: &str, basis: &str) -> String {
     units.parse(&text).map(|u| u.canonical).unwrap_or(text)
 }
 
-fn report_unit(out: &mut Sink, units: &UnitTable, file: FileId, span: Span, what: &str, u: &str) {
-    let Ok(parsed) = units.parse(u) else { return };
+/// Report `u` when it is per mole without a basis; `what` names its owner (formatted only for
+/// a finding). The unit is parsed through the rules' cache, once per spelling.
+fn report_unit(
+    out: &mut Sink,
+    ctx: &Context,
+    file: FileId,
+    span: Span,
+    what: impl FnOnce() -> String,
+    u: &str,
+) {
+    let Ok(parsed) = ctx.unit(u) else { return };
     if !is_molar_without_basis(&parsed.dim) {
         return;
     }
+    let units = ctx.units;
     out.report(
         file,
         span,
-        format!("unit `{u}` of {what} is per mole but does not say mole of what"),
+        format!(
+            "unit `{u}` of {} is per mole but does not say mole of what",
+            what()
+        ),
     )
     .label("no atom or formula-unit basis")
     .fix(format!(
@@ -126,7 +139,7 @@ impl Rule for MolarUnitWithoutBasis {
         for c in &p.concepts {
             let what = format!("concept `{}`", c.item.id.value);
             if let Some(u) = &c.item.unit {
-                report_unit(out, ctx.units, c.file, u.span, &what, &u.value);
+                report_unit(out, ctx, c.file, u.span, || what.clone(), &u.value);
             } else if let Some(d) = &c.item.dimension
                 && Dimension::from_name(&d.value).is_some_and(|d| is_molar_without_basis(&d))
             {
@@ -149,8 +162,9 @@ impl Rule for MolarUnitWithoutBasis {
             for e in &t.endpoints {
                 for f in &e.fields {
                     let Some(u) = &f.unit else { continue };
-                    let what = format!("field `{}` of {}/{}", f.name.value, t.id.value, e.id.value);
-                    report_unit(out, ctx.units, t.file, u.span, &what, &u.value);
+                    let what =
+                        || format!("field `{}` of {}/{}", f.name.value, t.id.value, e.id.value);
+                    report_unit(out, ctx, t.file, u.span, what, &u.value);
                 }
             }
         }

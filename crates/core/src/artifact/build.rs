@@ -428,6 +428,33 @@ fn field_names(name: &str) -> (String, String) {
     (full, normalise_alias(leaf))
 }
 
+/// A field's names as the indices key them: the full path and the leaf (both normalised, see
+/// [`field_names`]) and its distinct name words, sorted (see [`name_words`]).
+struct FieldNames {
+    full: String,
+    leaf: String,
+    words: Vec<String>,
+}
+
+impl FieldNames {
+    fn of(name: &str) -> FieldNames {
+        let (full, leaf) = field_names(name);
+        let mut words = name_words(name);
+        words.sort();
+        words.dedup();
+        FieldNames { full, leaf, words }
+    }
+}
+
+/// Append `p` to the postings of `concept`.
+fn push_posting<'a>(
+    map: &mut std::collections::HashMap<&'a str, Vec<Posting>>,
+    concept: &'a str,
+    p: Posting,
+) {
+    map.entry(concept).or_default().push(p);
+}
+
 /// Lower-case words of a name, split on everything that is not a letter or digit.
 fn name_words(s: &str) -> Vec<String> {
     s.to_lowercase()
@@ -582,29 +609,44 @@ fn build_index_maps(p: &Project, tools: &[ToolData], concepts: &[ConceptData]) -
         .max()
         .unwrap_or(1);
 
-    // Concept postings.
+    // Each field's normalised names and name words, computed once and in parallel (the loops
+    // below only insert into the ordered maps, which is what keeps them deterministic).
+    let names: Vec<Vec<Vec<FieldNames>>> = tools
+        .par_iter()
+        .map(|t| {
+            t.endpoints
+                .iter()
+                .map(|e| e.fields.iter().map(|f| FieldNames::of(&f.name)).collect())
+                .collect()
+        })
+        .collect();
+    // Concept postings, gathered by borrowed concept id (hashing is cheaper than ordered
+    // string comparisons at 10,000 tools) and ordered once at the end.
+    let mut concept_postings: std::collections::HashMap<&str, Vec<Posting>> =
+        std::collections::HashMap::new();
     for (ti, t) in tools.iter().enumerate() {
         for (ei, e) in t.endpoints.iter().enumerate() {
             for (fi, f) in e.fields.iter().enumerate() {
-                let (full, leaf) = field_names(&f.name);
+                let n = &names[ti][ei][fi];
                 for c in &f.concepts {
                     let Some(texts) = concept_aliases.get(c.as_str()) else {
                         continue;
                     };
-                    let kind = if texts.contains(&full) || texts.contains(&leaf) {
+                    let kind = if texts.contains(&n.full) || texts.contains(&n.leaf) {
                         MatchKind::Exact
                     } else {
                         MatchKind::Alias
                     };
-                    ix.concept_postings
-                        .entry(c.clone())
-                        .or_default()
-                        .push(Posting {
+                    push_posting(
+                        &mut concept_postings,
+                        c,
+                        Posting {
                             tool: ti as u32,
                             endpoint: ei as u32,
                             field: fi as u32,
                             kind,
-                        });
+                        },
+                    );
                 }
             }
         }
@@ -612,21 +654,18 @@ fn build_index_maps(p: &Project, tools: &[ToolData], concepts: &[ConceptData]) -
     // Partial postings: a field whose name has every word of the concept id (`density` in
     // `density_atomic`) without carrying the concept. Ranking only. Found through an inverted
     // index of name words, so the cost grows with matches, not with concepts × fields.
-    let mut by_word: std::collections::HashMap<String, Vec<FieldKey>> =
+    let mut by_word: std::collections::HashMap<&str, Vec<FieldKey>> =
         std::collections::HashMap::new();
-    for (ti, t) in tools.iter().enumerate() {
-        for (ei, e) in t.endpoints.iter().enumerate() {
-            for (fi, f) in e.fields.iter().enumerate() {
+    for (ti, t) in names.iter().enumerate() {
+        for (ei, e) in t.iter().enumerate() {
+            for (fi, n) in e.iter().enumerate() {
                 let k = FieldKey {
                     tool: ti as u32,
                     endpoint: ei as u32,
                     field: fi as u32,
                 };
-                let mut words = name_words(&f.name);
-                words.sort();
-                words.dedup();
-                for w in words {
-                    by_word.entry(w).or_default().push(k);
+                for w in &n.words {
+                    by_word.entry(w.as_str()).or_default().push(k);
                 }
             }
         }
@@ -641,7 +680,7 @@ fn build_index_maps(p: &Project, tools: &[ToolData], concepts: &[ConceptData]) -
         }
         let Some(rarest) = words
             .iter()
-            .map(|w| by_word.get(w))
+            .map(|w| by_word.get(w.as_str()))
             .min_by_key(|v| v.map_or(0, Vec::len))
             .flatten()
         else {
@@ -652,23 +691,28 @@ fn build_index_maps(p: &Project, tools: &[ToolData], concepts: &[ConceptData]) -
             if f.concepts.contains(&c.id) {
                 continue;
             }
-            let fw = name_words(&f.name);
-            if words.iter().all(|w| fw.contains(w)) {
-                ix.concept_postings
-                    .entry(c.id.clone())
-                    .or_default()
-                    .push(Posting {
+            let fw = &names[k.tool as usize][k.endpoint as usize][k.field as usize].words;
+            if words.iter().all(|w| fw.binary_search(w).is_ok()) {
+                push_posting(
+                    &mut concept_postings,
+                    &c.id,
+                    Posting {
                         tool: k.tool,
                         endpoint: k.endpoint,
                         field: k.field,
                         kind: MatchKind::Partial,
-                    });
+                    },
+                );
             }
         }
     }
-    for v in ix.concept_postings.values_mut() {
-        v.sort();
-    }
+    ix.concept_postings = concept_postings
+        .into_iter()
+        .map(|(c, mut v)| {
+            v.sort();
+            (c.to_string(), v)
+        })
+        .collect();
     // Parameter postings.
     for (ti, t) in tools.iter().enumerate() {
         for (ei, e) in t.endpoints.iter().enumerate() {
@@ -680,7 +724,9 @@ fn build_index_maps(p: &Project, tools: &[ToolData], concepts: &[ConceptData]) -
                         endpoint: ei as u32,
                         parameter: pi as u32,
                     };
-                    if !v.contains(&k) {
+                    // Keys come in increasing order, so a repeat is the last one pushed (a
+                    // linear `contains` made this quadratic in a concept's postings).
+                    if v.last() != Some(&k) {
                         v.push(k);
                     }
                 }
@@ -688,24 +734,30 @@ fn build_index_maps(p: &Project, tools: &[ToolData], concepts: &[ConceptData]) -
         }
     }
     // Field names.
-    for (ti, t) in tools.iter().enumerate() {
-        for (ei, e) in t.endpoints.iter().enumerate() {
-            for (fi, f) in e.fields.iter().enumerate() {
-                let (full, leaf) = field_names(&f.name);
+    let mut field_names: std::collections::HashMap<&str, Vec<FieldKey>> =
+        std::collections::HashMap::new();
+    for (ti, t) in names.iter().enumerate() {
+        for (ei, e) in t.iter().enumerate() {
+            for (fi, n) in e.iter().enumerate() {
                 let k = FieldKey {
                     tool: ti as u32,
                     endpoint: ei as u32,
                     field: fi as u32,
                 };
-                for key in [full, leaf] {
-                    let v = ix.field_names.entry(key).or_default();
-                    if !v.contains(&k) {
+                for key in [&n.full, &n.leaf] {
+                    let v = field_names.entry(key.as_str()).or_default();
+                    // Increasing keys: a repeat (`full` equal to `leaf`) is the last one.
+                    if v.last() != Some(&k) {
                         v.push(k);
                     }
                 }
             }
         }
     }
+    ix.field_names = field_names
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect();
     // Tool names.
     for (ti, t) in tools.iter().enumerate() {
         for n in std::iter::once(&t.id)

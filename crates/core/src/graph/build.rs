@@ -70,6 +70,79 @@ pub enum EdgeKind {
     BINDS_PARAMETER,
 }
 
+/// String properties of a node or an edge, sorted by key without repeats. A sorted vector
+/// rather than a `BTreeMap`: an entity has at most a few, a map's first leaf is about 550 bytes,
+/// and a 10,000-tool graph has over a million nodes and edges. Written as a map, in key order,
+/// exactly as a `BTreeMap` is, and ordered like one (pair by pair).
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Props(Vec<(String, String)>);
+
+impl Props {
+    /// True when there are none.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// How many there are.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// The value of `key`.
+    pub fn get(&self, key: &str) -> Option<&String> {
+        self.0
+            .binary_search_by(|(k, _)| k.as_str().cmp(key))
+            .ok()
+            .map(|i| &self.0[i].1)
+    }
+
+    /// (key, value) pairs in key order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = (&String, &String)> + Clone {
+        self.0.iter().map(|(k, v)| (k, v))
+    }
+}
+
+impl FromIterator<(String, String)> for Props {
+    /// Sorted by key; of pairs with one key the last is kept (as collecting a `BTreeMap` does).
+    fn from_iter<I: IntoIterator<Item = (String, String)>>(iter: I) -> Props {
+        let mut v: Vec<(String, String)> = iter.into_iter().collect();
+        // Stable: pairs with one key keep their order, and the last one is kept below.
+        v.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut out: Vec<(String, String)> = Vec::with_capacity(v.len());
+        for pair in v {
+            match out.last_mut() {
+                Some(last) if last.0 == pair.0 => *last = pair,
+                _ => out.push(pair),
+            }
+        }
+        Props(out)
+    }
+}
+
+impl<'a> IntoIterator for &'a Props {
+    type Item = (&'a String, &'a String);
+    type IntoIter = std::iter::Map<
+        std::slice::Iter<'a, (String, String)>,
+        fn(&'a (String, String)) -> (&'a String, &'a String),
+    >;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter().map(|(k, v)| (k, v))
+    }
+}
+
+impl Serialize for Props {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for Props {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Props, D::Error> {
+        let m = BTreeMap::<String, String>::deserialize(d)?;
+        Ok(Props(m.into_iter().collect()))
+    }
+}
+
 /// A node: stable id, kind, display label and string properties.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct GNode {
@@ -80,8 +153,8 @@ pub struct GNode {
     /// Short display label.
     pub label: String,
     /// Extra properties (sorted).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub props: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "Props::is_empty")]
+    pub props: Props,
 }
 
 /// An edge as written in the artifact: indices into the sorted node list, kind and optional
@@ -95,8 +168,8 @@ pub struct GEdge {
     /// Kind.
     pub kind: EdgeKind,
     /// Extra properties (sorted).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub props: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "Props::is_empty")]
+    pub props: Props,
 }
 
 /// An edge weight in the in-memory graph (petgraph holds the endpoints).
@@ -105,7 +178,7 @@ pub struct EdgeData {
     /// Kind.
     pub kind: EdgeKind,
     /// Extra properties.
-    pub props: BTreeMap<String, String>,
+    pub props: Props,
 }
 
 /// The schema graph.
@@ -113,6 +186,9 @@ pub struct SchemaGraph {
     /// The petgraph graph.
     pub graph: DiGraph<GNode, EdgeData>,
     ids: HashMap<String, NodeIndex>,
+    /// Nodes many others point at (domains, groups, concepts, units, source types), by id
+    /// prefix and then the rest of the id: found again without formatting the id.
+    shared: HashMap<&'static str, HashMap<String, NodeIndex>>,
 }
 
 impl SchemaGraph {
@@ -123,11 +199,12 @@ impl SchemaGraph {
         label: &str,
         props: &[(&str, String)],
     ) -> NodeIndex {
-        if let Some(ix) = self.ids.get(&id) {
-            return *ix;
-        }
+        let slot = match self.ids.entry(id) {
+            std::collections::hash_map::Entry::Occupied(o) => return *o.get(),
+            std::collections::hash_map::Entry::Vacant(v) => v,
+        };
         let n = GNode {
-            id: id.clone(),
+            id: slot.key().clone(),
             kind,
             label: label.to_string(),
             props: props
@@ -136,7 +213,27 @@ impl SchemaGraph {
                 .collect(),
         };
         let ix = self.graph.add_node(n);
-        self.ids.insert(id, ix);
+        slot.insert(ix);
+        ix
+    }
+
+    /// The node `{prefix}:{key}`, added (with `props()`) when it is new.
+    fn shared(
+        &mut self,
+        prefix: &'static str,
+        key: &str,
+        kind: NodeKind,
+        label: &str,
+        props: impl FnOnce() -> Vec<(&'static str, String)>,
+    ) -> NodeIndex {
+        if let Some(ix) = self.shared.get(prefix).and_then(|m| m.get(key)) {
+            return *ix;
+        }
+        let ix = self.node(format!("{prefix}:{key}"), kind, label, &props());
+        self.shared
+            .entry(prefix)
+            .or_default()
+            .insert(key.to_string(), ix);
         ix
     }
 
@@ -250,21 +347,24 @@ pub fn build(p: &Project, ix: &Index, units: &UnitCache) -> SchemaGraph {
     let mut g = SchemaGraph {
         graph: DiGraph::new(),
         ids: HashMap::new(),
+        shared: HashMap::new(),
     };
     for d in &p.domains {
-        g.node(
-            format!("domain:{}", d.item.id.value),
+        g.shared(
+            "domain",
+            &d.item.id.value,
             NodeKind::Domain,
             &d.item.id.value,
-            &[],
+            Vec::new,
         );
     }
     for gr in &p.groups {
-        g.node(
-            format!("group:{}", gr.item.id.value),
+        g.shared(
+            "group",
+            &gr.item.id.value,
             NodeKind::FieldGroup,
             &gr.item.id.value,
-            &[],
+            Vec::new,
         );
     }
     let concept_units: HashMap<&str, &Unit> = p
@@ -295,40 +395,32 @@ pub fn build(p: &Project, ix: &Index, units: &UnitCache) -> SchemaGraph {
             &[],
         );
         for d in &i.item.domains {
-            let dn = g.node(
-                format!("domain:{}", d.value),
-                NodeKind::Domain,
-                &d.value,
-                &[],
-            );
+            let dn = g.shared("domain", &d.value, NodeKind::Domain, &d.value, Vec::new);
             g.edge(n, dn, EdgeKind::TARGETS_DOMAIN, &[]);
         }
         for r in &i.item.required_groups {
-            let gn = g.node(
-                format!("group:{}", r.value),
-                NodeKind::FieldGroup,
-                &r.value,
-                &[],
-            );
+            let gn = g.shared("group", &r.value, NodeKind::FieldGroup, &r.value, Vec::new);
             g.edge(n, gn, EdgeKind::REQUIRES_GROUP, &[]);
         }
     }
     for t in &p.tools {
         let tid = &t.id.value;
         let tn = g.node(format!("tool:{tid}"), NodeKind::Tool, &t.title.value, &[]);
-        let dn = g.node(
-            format!("domain:{}", t.domain.value),
+        let dn = g.shared(
+            "domain",
+            &t.domain.value,
             NodeKind::Domain,
             &t.domain.value,
-            &[],
+            Vec::new,
         );
         g.edge(tn, dn, EdgeKind::TARGETS_DOMAIN, &[]);
         if let Some(st) = &t.source_type {
-            let sn = g.node(
-                format!("source_type:{}", st.value),
+            let sn = g.shared(
+                "source_type",
+                &st.value,
                 NodeKind::SourceType,
                 &st.value,
-                &[],
+                Vec::new,
             );
             g.edge(tn, sn, EdgeKind::HAS_SOURCE_TYPE, &[]);
         }
@@ -354,11 +446,12 @@ pub fn build(p: &Project, ix: &Index, units: &UnitCache) -> SchemaGraph {
                 );
                 g.edge(en, pn, EdgeKind::HAS_PARAMETER, &[]);
                 for b in &param.bind {
-                    let cn = g.node(
-                        format!("concept:{}", b.concept.value),
+                    let cn = g.shared(
+                        "concept",
+                        &b.concept.value,
                         NodeKind::DomainConcept,
                         &b.concept.value,
-                        &[],
+                        Vec::new,
                     );
                     g.edge(cn, pn, EdgeKind::BINDS_PARAMETER, &[]);
                 }
@@ -378,15 +471,18 @@ pub fn build(p: &Project, ix: &Index, units: &UnitCache) -> SchemaGraph {
                     .and_then(|u| units.get(&u.value))
                     .map(|c| &c.unit);
                 if let Some(unit) = field_unit {
-                    let un = g.node(
-                        format!("unit:{}", unit.canonical),
+                    let un = g.shared(
+                        "unit",
+                        &unit.canonical,
                         NodeKind::Unit,
                         &unit.canonical,
-                        &[
-                            ("dimension", unit.dim.to_string()),
-                            ("si_unit", unit.dim.si_unit()),
-                            ("si_factor", number(unit.factor)),
-                        ],
+                        || {
+                            vec![
+                                ("dimension", unit.dim.to_string()),
+                                ("si_unit", unit.dim.si_unit()),
+                                ("si_factor", number(unit.factor)),
+                            ]
+                        },
                     );
                     let published: Vec<(&str, String)> = f
                         .unit_as_published
@@ -398,11 +494,12 @@ pub fn build(p: &Project, ix: &Index, units: &UnitCache) -> SchemaGraph {
                     g.edge(fnode, un, EdgeKind::MEASURED_IN, &published);
                 }
                 if let Some(st) = &f.source_type {
-                    let sn = g.node(
-                        format!("source_type:{}", st.value),
+                    let sn = g.shared(
+                        "source_type",
+                        &st.value,
                         NodeKind::SourceType,
                         &st.value,
-                        &[],
+                        Vec::new,
                     );
                     g.edge(fnode, sn, EdgeKind::HAS_SOURCE_TYPE, &[]);
                 }
@@ -411,11 +508,12 @@ pub fn build(p: &Project, ix: &Index, units: &UnitCache) -> SchemaGraph {
                     g.edge(fnode, ln, EdgeKind::LICENSED_UNDER, &[]);
                 }
                 for c in &f.concepts {
-                    let cn = g.node(
-                        format!("concept:{}", c.value),
+                    let cn = g.shared(
+                        "concept",
+                        &c.value,
                         NodeKind::DomainConcept,
                         &c.value,
-                        &[],
+                        Vec::new,
                     );
                     let factor: Vec<(&str, String)> = field_unit
                         .zip(concept_units.get(c.value.as_str()))
@@ -426,11 +524,12 @@ pub fn build(p: &Project, ix: &Index, units: &UnitCache) -> SchemaGraph {
                     g.edge(fnode, cn, EdgeKind::MAPS_TO_CONCEPT, &factor);
                 }
                 for gr in &f.groups {
-                    let gn = g.node(
-                        format!("group:{}", gr.value),
+                    let gn = g.shared(
+                        "group",
+                        &gr.value,
                         NodeKind::FieldGroup,
                         &gr.value,
-                        &[],
+                        Vec::new,
                     );
                     g.edge(fnode, gn, EdgeKind::IN_GROUP, &[]);
                 }
@@ -464,4 +563,72 @@ pub fn build(p: &Project, ix: &Index, units: &UnitCache) -> SchemaGraph {
         );
     }
     g
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn map(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    fn props(pairs: &[(&str, &str)]) -> Props {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn props_are_written_read_and_ordered_as_a_btreemap() {
+        let cases: [&[(&str, &str)]; 4] = [
+            &[],
+            &[("type", "number")],
+            &[("si_unit", "m"), ("dimension", "L"), ("si_factor", "0.001")],
+            &[("b", "2"), ("a", "1"), ("b", "3")],
+        ];
+        for c in cases {
+            let (p, m) = (props(c), map(c));
+            assert_eq!(
+                serde_json::to_string(&p).unwrap(),
+                serde_json::to_string(&m).unwrap()
+            );
+            assert_eq!(
+                rmp_serde::to_vec_named(&p).unwrap(),
+                rmp_serde::to_vec_named(&m).unwrap()
+            );
+            let back: Props = serde_json::from_str(&serde_json::to_string(&m).unwrap()).unwrap();
+            assert_eq!(back, p);
+            assert_eq!(p.len(), m.len());
+            assert_eq!(p.iter().collect::<Vec<_>>(), m.iter().collect::<Vec<_>>());
+            for (k, v) in &m {
+                assert_eq!(p.get(k), Some(v));
+            }
+            assert_eq!(p.get("zzz"), None);
+        }
+        // The last of repeated keys wins, as in a map.
+        assert_eq!(
+            props(&[("b", "2"), ("a", "1"), ("b", "3")])
+                .get("b")
+                .unwrap(),
+            "3"
+        );
+        // Ordered pair by pair, as maps are.
+        let sets: [&[(&str, &str)]; 5] = [
+            &[],
+            &[("a", "1")],
+            &[("a", "1"), ("b", "0")],
+            &[("a", "2")],
+            &[("b", "0")],
+        ];
+        for x in sets {
+            for y in sets {
+                assert_eq!(props(x).cmp(&props(y)), map(x).cmp(&map(y)), "{x:?} {y:?}");
+            }
+        }
+    }
 }

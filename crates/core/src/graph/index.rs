@@ -74,10 +74,7 @@ impl Index {
             ix.concepts.entry(c.item.id.value.clone()).or_insert(i);
         }
         for (ti, t) in p.tools.iter().enumerate() {
-            ix.tools_by_domain
-                .entry(t.domain.value.clone())
-                .or_default()
-                .push(ti);
+            push_ref(&mut ix.tools_by_domain, &t.domain.value, ti);
             ix.tool_groups
                 .push(tool_groups(t).into_iter().map(str::to_string).collect());
             for (ei, e) in t.endpoints.iter().enumerate() {
@@ -88,36 +85,63 @@ impl Index {
                         field: fi,
                     };
                     for c in &f.concepts {
-                        ix.fields_by_concept
-                            .entry(c.value.clone())
-                            .or_default()
-                            .push(r);
+                        push_ref(&mut ix.fields_by_concept, &c.value, r);
                     }
                     for g in &f.groups {
-                        ix.fields_by_group
-                            .entry(g.value.clone())
-                            .or_default()
-                            .push(r);
+                        push_ref(&mut ix.fields_by_group, &g.value, r);
                     }
-                    ix.field_paths
-                        .entry(field_path(&t.id.value, &e.id.value, &f.name.value))
-                        .or_insert(r);
                 }
                 for (pi, param) in e.parameters.iter().enumerate() {
                     for b in &param.bind {
-                        ix.params_by_concept
-                            .entry(b.concept.value.clone())
-                            .or_default()
-                            .push(ParamRef {
+                        push_ref(
+                            &mut ix.params_by_concept,
+                            &b.concept.value,
+                            ParamRef {
                                 tool: ti,
                                 endpoint: ei,
                                 parameter: pi,
-                            });
+                            },
+                        );
                     }
                 }
             }
         }
+        // Field paths: formatted in parallel, then sorted (stably, so of repeated paths the
+        // first declaration comes first and is kept) and bulk-loaded.
+        use rayon::prelude::*;
+        let mut paths: Vec<(String, FieldRef)> = p
+            .tools
+            .par_iter()
+            .enumerate()
+            .flat_map_iter(|(ti, t)| {
+                t.endpoints.iter().enumerate().flat_map(move |(ei, e)| {
+                    e.fields.iter().enumerate().map(move |(fi, f)| {
+                        (
+                            field_path(&t.id.value, &e.id.value, &f.name.value),
+                            FieldRef {
+                                tool: ti,
+                                endpoint: ei,
+                                field: fi,
+                            },
+                        )
+                    })
+                })
+            })
+            .collect();
+        paths.par_sort_by(|a, b| a.0.cmp(&b.0));
+        paths.dedup_by(|later, first| later.0 == first.0);
+        ix.field_paths = paths.into_iter().collect();
         ix
+    }
+}
+
+/// Append `r` to the list of `key`, allocating the key only when it is new.
+fn push_ref<R>(map: &mut BTreeMap<String, Vec<R>>, key: &str, r: R) {
+    match map.get_mut(key) {
+        Some(v) => v.push(r),
+        None => {
+            map.insert(key.to_string(), vec![r]);
+        }
     }
 }
 
