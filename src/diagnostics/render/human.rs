@@ -335,3 +335,52 @@ pub fn summary_line(diags: &[Diagnostic]) -> String {
         plural(s.infos, "info")
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use miette::SourceCode;
+
+    /// The window gives what miette computes over the whole text: for every span of a few
+    /// texts (LF and CRLF line ends, empty lines, no final line end) and context sizes.
+    #[test]
+    fn windowed_reads_equal_whole_text_reads() {
+        let texts = [
+            "a: 1\nbb: 2\n\nccc: 3\ndddd: 4\ne: 5\nf: 6\ng: 7",
+            "a: 1\r\nbb: 2\r\n\r\nccc: 3\r\ndddd: 4\r\ne: 5\r\n",
+            "\n\n\nx\n\n\ny: z\n",
+            "one line only",
+        ];
+        for text in texts {
+            let w = Windowed(Arc::from(text));
+            let whole: &str = text;
+            for start in 0..=text.len() {
+                for len in [0, 1, 3, 9] {
+                    for before in 0..4 {
+                        for after in 0..3 {
+                            let span = SourceSpan::new(start.into(), len);
+                            let a = w.read_span(&span, before, after);
+                            let b = whole.read_span(&span, before, after);
+                            match (a, b) {
+                                (Ok(a), Ok(b)) => {
+                                    let what = format!("{text:?} {start}+{len} {before}/{after}");
+                                    assert_eq!(a.data(), b.data(), "{what}");
+                                    assert_eq!(a.span(), b.span(), "{what}");
+                                    assert_eq!(a.line(), b.line(), "{what}");
+                                    assert_eq!(a.column(), b.column(), "{what}");
+                                    assert_eq!(a.line_count(), b.line_count(), "{what}");
+                                }
+                                (Err(_), Err(_)) => {}
+                                (a, b) => panic!(
+                                    "{text:?} {start}+{len}: window {:?}, whole {:?}",
+                                    a.is_ok(),
+                                    b.is_ok()
+                                ),
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
