@@ -446,15 +446,6 @@ impl FieldNames {
     }
 }
 
-/// Append `p` to the postings of `concept`.
-fn push_posting<'a>(
-    map: &mut std::collections::HashMap<&'a str, Vec<Posting>>,
-    concept: &'a str,
-    p: Posting,
-) {
-    map.entry(concept).or_default().push(p);
-}
-
 /// Lower-case words of a name, split on everything that is not a letter or digit.
 fn name_words(s: &str) -> Vec<String> {
     s.to_lowercase()
@@ -609,8 +600,8 @@ fn build_index_maps(p: &Project, tools: &[ToolData], concepts: &[ConceptData]) -
         .max()
         .unwrap_or(1);
 
-    // Each field's normalised names and name words, computed once and in parallel (the loops
-    // below only insert into the ordered maps, which is what keeps them deterministic).
+    // Each field's normalised names and name words, computed once and in parallel; the loops
+    // below only insert, in tool order, and every list is put in order before it is stored.
     let names: Vec<Vec<Vec<FieldNames>>> = tools
         .par_iter()
         .map(|t| {
@@ -637,16 +628,12 @@ fn build_index_maps(p: &Project, tools: &[ToolData], concepts: &[ConceptData]) -
                     } else {
                         MatchKind::Alias
                     };
-                    push_posting(
-                        &mut concept_postings,
-                        c,
-                        Posting {
-                            tool: ti as u32,
-                            endpoint: ei as u32,
-                            field: fi as u32,
-                            kind,
-                        },
-                    );
+                    concept_postings.entry(c).or_default().push(Posting {
+                        tool: ti as u32,
+                        endpoint: ei as u32,
+                        field: fi as u32,
+                        kind,
+                    });
                 }
             }
         }
@@ -693,16 +680,12 @@ fn build_index_maps(p: &Project, tools: &[ToolData], concepts: &[ConceptData]) -
             }
             let fw = &names[k.tool as usize][k.endpoint as usize][k.field as usize].words;
             if words.iter().all(|w| fw.binary_search(w).is_ok()) {
-                push_posting(
-                    &mut concept_postings,
-                    &c.id,
-                    Posting {
-                        tool: k.tool,
-                        endpoint: k.endpoint,
-                        field: k.field,
-                        kind: MatchKind::Partial,
-                    },
-                );
+                concept_postings.entry(&c.id).or_default().push(Posting {
+                    tool: k.tool,
+                    endpoint: k.endpoint,
+                    field: k.field,
+                    kind: MatchKind::Partial,
+                });
             }
         }
     }
