@@ -54,6 +54,15 @@ fn same_plans_from_every_form(root: &Path, min_queries: usize) {
         assert_eq!(loaded, without_graph, "{}", p.display());
         assert_eq!(plans(&loaded), want, "{}", p.display());
         assert_eq!(io::load(p).unwrap(), g, "{}", p.display());
+        // Read as `route` reads it: plans first (parsing only what they read), then all of it.
+        let lazy = io::load_routing_lazy(p).unwrap();
+        assert_eq!(
+            artifact::reading(|| plans(&lazy)),
+            Ok(want.clone()),
+            "{}",
+            p.display()
+        );
+        assert_eq!(lazy, without_graph, "{}", p.display());
     }
     // The bytes of each form do not depend on how they were produced.
     assert_eq!(std::fs::read(&json).unwrap(), io::to_json_bytes(&borrowed));
@@ -141,4 +150,51 @@ fn empty_and_mislabelled_files_get_a_plain_error_and_help() {
             format!("error: {}: {message}\nhelp: {help}\n", path.display())
         );
     }
+}
+
+/// A compact `graph.json` edited by hand (valid JSON, the wrong type in one tool) and re-hashed:
+/// `route` reads it lazily, and says so (exit 2, no plan) once routing has read that tool.
+#[test]
+fn route_reports_a_hand_edited_tool_after_reading_it_lazily() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = std::fs::read_to_string("build/graph.json").unwrap();
+    let g = io::load_routing(Path::new("build/graph.json")).unwrap();
+    let id = &g.tools[0].id;
+    let at = json.find(&format!("{{\"id\":\"{id}\",")).unwrap();
+    let p = at + json[at..].find("\"priority\":").unwrap() + "\"priority\":".len();
+    let end = p + json[p..].find(',').unwrap();
+    let mut bad = format!("{}\"high\"{}", &json[..p], &json[end..]).into_bytes();
+    let key = b"\"content_hash\":\"";
+    let h = bad.windows(key.len()).position(|w| w == key).unwrap() + key.len();
+    bad[h..h + 64].fill(b'0');
+    let hash = blake3::hash(&bad).to_hex().to_string();
+    bad[h..h + 64].copy_from_slice(hash.as_bytes());
+    let path = dir.path().join("graph.json");
+    std::fs::write(&path, &bad).unwrap();
+    // Every tool is read by a query naming the tool; the first one is the edited one.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_schemarouter"))
+        .args(["route", "--json", "--artifact"])
+        .arg(&path)
+        .arg(format!("band gap of GaN from {}", g.tools[0].title))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(out.stdout, b"");
+    // The error and its help line, nothing else (no panic message).
+    assert_eq!(stderr.lines().count(), 2, "{stderr}");
+    let first = stderr.lines().next().unwrap();
+    let want = format!(
+        "error: {}: the artifact is malformed or truncated: tools: element 0: invalid type: string \"high\", expected i64 at line 1 column ",
+        path.display()
+    );
+    assert!(first.starts_with(&want), "{stderr}");
+    // Loaded eagerly (as the servers and `eval` do), it is refused at once.
+    let e = io::load_routing(&path).unwrap_err().to_string();
+    assert!(
+        e.starts_with(
+            "the artifact is malformed or truncated: invalid type: string \"high\", expected i64"
+        ),
+        "{e}"
+    );
 }

@@ -60,7 +60,7 @@ pub fn run_route(mut args: RouteArgs) -> u8 {
         Ok(p) => p,
         Err(code) => return code,
     };
-    let g = match FrozenGraph::load_routing(&artifact) {
+    let g = match FrozenGraph::load_routing_lazy(&artifact) {
         Ok(g) => g,
         Err(e) => {
             eprintln!("error: {}: {e}", artifact.display());
@@ -68,6 +68,24 @@ pub fn run_route(mut args: RouteArgs) -> u8 {
             return super::EXIT_USAGE;
         }
     };
+    // Tools and index entries of a compact JSON artifact are parsed as routing reads them; one
+    // that does not fit its type ends the routing here (see `artifact::reading`).
+    let code = match crate::artifact::reading(|| route_loaded(&g, &args, &artifact)) {
+        Ok(code) => code,
+        Err(e) => {
+            let e = crate::artifact::LoadError::Malformed(e);
+            eprintln!("error: {}: {e}", artifact.display());
+            eprintln!("help: {}", e.help());
+            super::EXIT_USAGE
+        }
+    };
+    // The process ends right after: leave the artifact to the operating system.
+    std::mem::forget(g);
+    code
+}
+
+/// `route` over a loaded artifact: the Understand step, Algorithm 1, the output; the exit code.
+fn route_loaded(g: &FrozenGraph, args: &RouteArgs, artifact: &std::path::Path) -> u8 {
     let analysis = match (&args.understanding, &args.query) {
         (Some(path), _) => {
             let shown = if path.as_os_str() == "-" {
@@ -136,13 +154,13 @@ pub fn run_route(mut args: RouteArgs) -> u8 {
                 (Some(url), Some(model)) => {
                     let prompt =
                         std::fs::read_to_string(artifact.with_file_name("intent_prompt.txt"))
-                            .unwrap_or_else(|_| crate::prompt::render(&g, None));
+                            .unwrap_or_else(|_| crate::prompt::render(g, None));
                     let key = args
                         .llm_key_env
                         .as_ref()
                         .and_then(|k| std::env::var(k).ok());
                     let llm = Llm::new(
-                        &g,
+                        g,
                         url,
                         model,
                         prompt,
@@ -162,7 +180,7 @@ pub fn run_route(mut args: RouteArgs) -> u8 {
                     ));
                     llm.understand(q)
                 }
-                _ => Lexical::new(&g).understand(q),
+                _ => Lexical::new(g).understand(q),
             };
             match result {
                 Ok(a) => a,
@@ -191,7 +209,7 @@ pub fn run_route(mut args: RouteArgs) -> u8 {
         source_routing: !args.no_source_routing,
         metadata: !args.no_metadata,
     };
-    let mut plan = route::route_checked(&g, &analysis.understanding, &opts);
+    let mut plan = route::route_checked(g, &analysis.understanding, &opts);
     let mut warnings = analysis.warnings;
     warnings.append(&mut plan.warnings);
     plan.warnings = warnings;
@@ -214,8 +232,6 @@ pub fn run_route(mut args: RouteArgs) -> u8 {
         });
         println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
     }
-    // The process ends right after: leave the artifact to the operating system.
-    std::mem::forget(g);
     0
 }
 

@@ -12,6 +12,7 @@
 use super::{FORMAT_VERSION, FrozenGraph, bin};
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 const HASH_KEY: &[u8] = b"\"content_hash\":\"";
 const PRETTY_HASH_KEY: &[u8] = b"\"content_hash\": \"";
@@ -281,18 +282,37 @@ fn recorded_hash(bytes: &[u8]) -> Option<String> {
 
 /// Load and verify an artifact from bytes (JSON or binary, detected by the magic).
 pub fn load_bytes(bytes: &[u8]) -> Result<FrozenGraph, LoadError> {
-    load_bytes_with(bytes, false)
+    load_bytes_with(bytes, false, None)
 }
 
 /// [`load_bytes`] for routing: the bytes are verified in full, but the `graph` section (the
 /// typed node and edge lists, about 40% of the artifact, which Algorithm 1 does not read) is
 /// skipped, and the result's `graph` is empty.
 pub fn load_routing_bytes(bytes: &[u8]) -> Result<FrozenGraph, LoadError> {
-    load_bytes_with(bytes, true)
+    load_bytes_with(bytes, true, None)
 }
 
-fn load_bytes_with(bytes: &[u8], skip_graph: bool) -> Result<FrozenGraph, LoadError> {
-    let parse = |f: &dyn Fn() -> Result<FrozenGraph, LoadError>| parse_with(skip_graph, f);
+/// Load `bytes`; with `lazy` (the same bytes, shared), a compact JSON artifact's tools and
+/// index entries are recorded where they lie and parsed on first read (see [`super::lazy`]).
+fn load_bytes_with(
+    bytes: &[u8],
+    skip_graph: bool,
+    lazy: Option<&super::lazy::JsonBytes>,
+) -> Result<FrozenGraph, LoadError> {
+    let parse = || {
+        let f = || {
+            if skip_graph {
+                super::routing_json::from_slice(bytes)
+            } else {
+                serde_json::from_slice(bytes)
+            }
+            .map_err(|e| LoadError::Malformed(e.to_string()))
+        };
+        match lazy {
+            Some(src) => super::lazy::with_lazy_json(src.clone(), f),
+            None => f(),
+        }
+    };
     if bytes.starts_with(bin::MAGIC) {
         return bin::load_slice(bytes, !skip_graph);
     }
@@ -306,14 +326,7 @@ fn load_bytes_with(bytes: &[u8], skip_graph: bool) -> Result<FrozenGraph, LoadEr
         format_version: u32,
     }
     // Verify the hash on one core while the other parses.
-    let (parsed, actual) = rayon::join(
-        || {
-            parse(&|| {
-                serde_json::from_slice(bytes).map_err(|e| LoadError::Malformed(e.to_string()))
-            })
-        },
-        || json_hash_of(bytes),
-    );
+    let (parsed, actual) = rayon::join(parse, || json_hash_of(bytes));
     let fg: FrozenGraph = match parsed {
         Ok(fg) => fg,
         Err(e) => {
@@ -352,18 +365,6 @@ fn json_hash_of(bytes: &[u8]) -> Option<String> {
     Some(hasher.finalize().to_hex().to_string())
 }
 
-/// Run a deserialisation, with the `graph` section skipped when `skip_graph`.
-fn parse_with(
-    skip_graph: bool,
-    f: &dyn Fn() -> Result<FrozenGraph, LoadError>,
-) -> Result<FrozenGraph, LoadError> {
-    if skip_graph {
-        super::without_graph(f)
-    } else {
-        f()
-    }
-}
-
 /// Load an indented (`compile --pretty`) JSON artifact: parsed in full and verified by
 /// re-serialising it compactly (the content hash is defined over the compact form).
 fn load_pretty(bytes: &[u8], skip_graph: bool) -> Result<FrozenGraph, LoadError> {
@@ -394,17 +395,31 @@ fn load_pretty(bytes: &[u8], skip_graph: bool) -> Result<FrozenGraph, LoadError>
 ///
 /// Errors: unreadable file, malformed or truncated content, a newer format, a hash mismatch.
 pub fn load(path: &Path) -> Result<FrozenGraph, LoadError> {
-    load_path(path, false)
+    load_path(path, false, false)
 }
 
-/// Open `path`: a binary artifact (by its magic) is memory-mapped, anything else read.
-fn load_path(path: &Path, skip_graph: bool) -> Result<FrozenGraph, LoadError> {
+/// Open `path`: a binary artifact (by its magic) is memory-mapped, anything else read (or, when
+/// `lazy`, memory-mapped and read lazily).
+fn load_path(path: &Path, skip_graph: bool, lazy: bool) -> Result<FrozenGraph, LoadError> {
     use std::io::Read;
     let mut file = std::fs::File::open(path).map_err(LoadError::Io)?;
     let mut magic = [0u8; 4];
     let n = file.read(&mut magic).map_err(LoadError::Io)?;
     if n == 4 && &magic == bin::MAGIC {
         return bin::load_file(&file, !skip_graph);
+    }
+    let is_bin_name = path.extension().is_some_and(|e| e == "bin");
+    if lazy && n > 0 && !is_bin_name {
+        // SAFETY: as for the binary form (`bin::load_file`): read-only, and `compile` replaces
+        // artifacts by renaming, never by writing a mapped file in place.
+        let map = unsafe { memmap2::Mmap::map(&file) }.map_err(LoadError::Io)?;
+        let head = &map[..map.len().min(4096)];
+        if find(head, HASH_KEY).is_some() {
+            let src: super::lazy::JsonBytes = Arc::new(map);
+            return load_bytes_with((*src).as_ref(), skip_graph, Some(&src));
+        }
+        // Indented (or not an artifact at all): the eager path says which.
+        return load_bytes_with(&map, skip_graph, None);
     }
     let mut bytes = magic[..n].to_vec();
     file.read_to_end(&mut bytes).map_err(LoadError::Io)?;
@@ -413,7 +428,7 @@ fn load_path(path: &Path, skip_graph: bool) -> Result<FrozenGraph, LoadError> {
             "the file is empty (0 bytes)".to_string(),
         ));
     }
-    if path.extension().is_some_and(|e| e == "bin") {
+    if is_bin_name {
         // Named as the binary form but without its magic: do not report it as broken JSON.
         let looks_json = bytes
             .iter()
@@ -429,13 +444,24 @@ fn load_path(path: &Path, skip_graph: bool) -> Result<FrozenGraph, LoadError> {
             }
         )));
     }
-    load_bytes_with(&bytes, skip_graph)
+    load_bytes_with(&bytes, skip_graph, None)
 }
 
 /// Load and verify an artifact file for routing (`route`, `eval`): like [`load`], but the
 /// `graph` section is skipped and left empty (see [`load_routing_bytes`]).
 pub fn load_routing(path: &Path) -> Result<FrozenGraph, LoadError> {
-    load_path(path, true)
+    load_path(path, true, false)
+}
+
+/// [`load_routing`] for one routing (the `route` command): a compact `graph.json` is
+/// memory-mapped, verified (content hash and JSON syntax) in full, and its tools and index
+/// entries are parsed only when first read, as `graph.bin`'s are.
+///
+/// Use the artifact inside [`super::reading`]: an element that is valid JSON but does not fit
+/// its type (only in a file edited and re-hashed by hand) cannot be read, and `reading` returns
+/// its error instead of the result. Indented JSON and `graph.bin` load as with [`load_routing`].
+pub fn load_routing_lazy(path: &Path) -> Result<FrozenGraph, LoadError> {
+    load_path(path, true, true)
 }
 
 impl FrozenGraph {
@@ -447,6 +473,11 @@ impl FrozenGraph {
     /// Load and verify an artifact file without its `graph` section; see [`load_routing`].
     pub fn load_routing(path: &Path) -> Result<FrozenGraph, LoadError> {
         load_routing(path)
+    }
+
+    /// Load for one routing, reading JSON lazily; see [`load_routing_lazy`].
+    pub fn load_routing_lazy(path: &Path) -> Result<FrozenGraph, LoadError> {
+        load_routing_lazy(path)
     }
 }
 
@@ -875,5 +906,140 @@ mod tests {
         assert_eq!(routed.tools, fg.tools);
         assert_eq!(routed.index, fg.index);
         assert!(is_current(&fg, &p));
+    }
+
+    /// JSON artifact bytes with their content hash recomputed (as a hand edit that re-hashes).
+    fn rehashed_json(mut json: Vec<u8>) -> Vec<u8> {
+        let at = find(&json, HASH_KEY).unwrap() + HASH_KEY.len();
+        json[at..at + 64].copy_from_slice(ZERO_HASH.as_bytes());
+        let h = json_hash_of(&json).unwrap();
+        json[at..at + 64].copy_from_slice(h.as_bytes());
+        json
+    }
+
+    use super::super::ZERO_HASH;
+
+    /// Load `bytes` as a `graph.json` file for one routing (lazily).
+    fn lazy(bytes: &[u8]) -> Result<FrozenGraph, LoadError> {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("graph.json");
+        std::fs::write(&p, bytes).unwrap();
+        load_routing_lazy(&p)
+    }
+
+    #[test]
+    fn graph_is_written_last_and_lazy_json_reads_equal_the_eager_load() {
+        let fg = shipped();
+        let json = to_json_bytes(&fg);
+        let graph_at = find(&json, b",\"graph\":{\"nodes\":[").unwrap();
+        assert!(find(&json, b",\"index\":{").unwrap() < graph_at);
+        assert!(json.ends_with(b"]}}\n"));
+        let eager = load_routing_bytes(&json).unwrap();
+        let l = lazy(&json).unwrap();
+        assert!(l.graph.nodes.is_empty());
+        // Comparing reads every tool and index entry.
+        assert_eq!(super::super::reading(|| l == eager), Ok(true));
+        // The indented form and graph.bin load eagerly through the same call.
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("graph.json");
+        write_atomic_with(&p, |f| write_json_pretty_into(&fg, f).map(|_| ())).unwrap();
+        assert_eq!(load_routing_lazy(&p).unwrap(), eager);
+        let b = dir.path().join("graph.bin");
+        write_bin(&fg, &b).unwrap();
+        assert_eq!(load_routing_lazy(&b).unwrap(), eager);
+    }
+
+    #[test]
+    fn a_graph_written_before_the_routing_part_still_loads() {
+        let fg = shipped();
+        let json = String::from_utf8(to_json_bytes(&fg)).unwrap();
+        // Move the graph section in front of `tools`, as artifacts of the previous build had it.
+        let g = json.find(",\"graph\":{").unwrap();
+        let graph = &json[g..json.len() - 2];
+        let t = json.find(",\"tools\":[").unwrap();
+        let moved = format!("{}{}{}}}\n", &json[..t], graph, &json[t..g]);
+        assert_eq!(moved.len(), json.len());
+        let moved = rehashed_json(moved.into_bytes());
+        let mut fg = fg.clone();
+        fg.content_hash = recorded_hash(&moved).unwrap();
+        let mut without = fg.clone();
+        without.graph = crate::artifact::GraphData::default();
+        assert_eq!(load_bytes(&moved).unwrap(), fg);
+        assert_eq!(load_routing_bytes(&moved).unwrap(), without);
+        assert_eq!(lazy(&moved).unwrap(), without);
+        // Without a graph at all, or with two, the routing load says so as the full load does.
+        let none = rehashed_json(format!("{}}}\n", &json[..g]).into_bytes());
+        for e in [load_routing_bytes(&none), lazy(&none), load_bytes(&none)] {
+            assert_eq!(
+                e.unwrap_err().to_string(),
+                format!(
+                    "the artifact is malformed or truncated: missing field `graph` at line 1 column {}",
+                    g + 1
+                )
+            );
+        }
+    }
+
+    #[test]
+    fn lazy_json_that_does_not_fit_its_type_is_reported_after_use_never_a_panic() {
+        let fg = shipped();
+        let json = String::from_utf8(to_json_bytes(&fg)).unwrap();
+        // The first tool's priority as a string: valid JSON, the right hash, the wrong type.
+        let at = json.find(",\"tools\":[").unwrap();
+        let p = at + json[at..].find("\"priority\":").unwrap() + "\"priority\":".len();
+        let end = p + json[p..].find(',').unwrap();
+        let bad = format!("{}\"high\"{}", &json[..p], &json[end..]);
+        let bad = rehashed_json(bad.into_bytes());
+        // Read eagerly: refused at load.
+        let e = load_routing_bytes(&bad).unwrap_err().to_string();
+        assert!(
+            e.starts_with("the artifact is malformed or truncated: invalid type: string \"high\", expected i64"),
+            "{e}"
+        );
+        // Read lazily: it loads, the other tools read, and reading the edited one ends the work
+        // with its error (no panic message; the panic hook is not run).
+        let l = lazy(&bad).unwrap();
+        use super::super::reading;
+        assert_eq!(reading(|| l.tools[1] == fg.tools[1]), Ok(true));
+        let e = reading(|| l.tools[0].id.len()).unwrap_err();
+        assert!(
+            e.starts_with(
+                "tools: element 0: invalid type: string \"high\", expected i64 at line 1 column "
+            ),
+            "{e}"
+        );
+        // A panic of another kind is not caught.
+        let other = std::panic::catch_unwind(|| {
+            reading(|| -> u8 { std::panic::resume_unwind(Box::new(7u8)) })
+        });
+        assert_eq!(
+            other.unwrap_err().downcast::<u8>().ok().map(|b| *b),
+            Some(7)
+        );
+    }
+
+    #[test]
+    fn lazy_json_maps_order_keys_as_the_owned_map_does() {
+        let fg = shipped();
+        let json = String::from_utf8(to_json_bytes(&fg)).unwrap();
+        // Put an escaped key, a repeated key (the last wins) and keys out of order into
+        // `tool_names`, re-hash, and compare the lazy map with the eager (BTreeMap) one.
+        let key = "\"tool_names\":{";
+        let at = json.find(key).unwrap() + key.len();
+        let edited = format!(
+            "{}\"zz\\u00e9\\\"q\":7,\"zz\":1,\"a0\":2,\"zz\":3,{}",
+            &json[..at],
+            &json[at..]
+        );
+        let edited = rehashed_json(edited.into_bytes());
+        let eager = load_routing_bytes(&edited).unwrap();
+        let l = lazy(&edited).unwrap();
+        let keys: Vec<&str> = l.index.tool_names.key_strs().collect();
+        let want: Vec<&str> = eager.index.tool_names.key_strs().collect();
+        assert_eq!(keys, want);
+        assert_eq!(l.index.tool_names.get("zz"), Some(&3));
+        assert_eq!(l.index.tool_names.get("zz\u{e9}\"q"), Some(&7));
+        assert_eq!(l.index.tool_names.get("a0"), Some(&2));
+        assert_eq!(l.index, eager.index);
     }
 }

@@ -8,6 +8,14 @@
 //! binary-search the archived keys in place (zero-copy); only the entry found is converted.
 //! Both types serialise (serde) exactly like the `Vec` and `BTreeMap` they replace, so the JSON
 //! form and the routing fingerprint are unchanged by the storage.
+//!
+//! A compact `graph.json` opened for one routing ([`super::io::load_routing_lazy`]) is read the
+//! same way: the file is memory-mapped, its syntax checked in one pass that records where each
+//! tool and index entry lies, and an element is parsed (serde) from its bytes on first read.
+//! A JSON element that is valid JSON but does not fit its type (possible only in a file edited
+//! and re-hashed by hand, since the content hash is verified first) cannot be read: the read
+//! unwinds to the nearest [`reading`], which returns the error. Work on such an artifact runs
+//! inside [`reading`].
 
 use rkyv::collections::util::{Entry, EntryAdapter};
 use rkyv::rancor::{Fallible, Source};
@@ -15,13 +23,93 @@ use rkyv::ser::{Allocator, Writer};
 use rkyv::string::ArchivedString;
 use rkyv::vec::{ArchivedVec, VecResolver};
 use rkyv::{Archive, Place};
+use serde::de::{DeserializeOwned, Error as _};
+use serde_json::value::RawValue;
 use std::collections::BTreeMap;
-use std::ops::Index;
+use std::ops::{Index, Range};
 use std::sync::{Arc, OnceLock};
 
 /// The bytes an archive-backed value points into (a memory map or an aligned copy), kept alive
 /// by every value that points into them.
 pub(crate) type Backing = Arc<dyn std::any::Any + Send + Sync>;
+
+/// The bytes of a JSON artifact (a memory map) that lazily read elements are parsed from.
+pub(crate) type JsonBytes = Arc<dyn AsRef<[u8]> + Send + Sync>;
+
+thread_local! {
+    static LAZY_JSON: std::cell::RefCell<Option<JsonBytes>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Run `f` (a serde_json deserialisation of exactly `src`'s bytes, on this thread) with every
+/// [`LazyVec`] and [`LazyMap`] recording where its elements lie instead of parsing them.
+pub(crate) fn with_lazy_json<T>(src: JsonBytes, f: impl FnOnce() -> T) -> T {
+    let old = LAZY_JSON.with(|m| m.replace(Some(src)));
+    let out = f();
+    LAZY_JSON.with(|m| *m.borrow_mut() = old);
+    out
+}
+
+fn lazy_json() -> Option<JsonBytes> {
+    LAZY_JSON.with(|m| m.borrow().clone())
+}
+
+/// Where `part` (borrowed from `src`'s bytes by the deserialiser) lies in them.
+fn span_in(src: &JsonBytes, part: &str) -> Result<Range<usize>, String> {
+    let whole = (**src).as_ref();
+    let base = whole.as_ptr() as usize;
+    let p = part.as_ptr() as usize;
+    if p >= base && p + part.len() <= base + whole.len() {
+        Ok(p - base..p - base + part.len())
+    } else {
+        Err("a lazily read JSON value is not borrowed from the artifact's bytes".to_string())
+    }
+}
+
+/// Parse one JSON element.
+fn parse_json<T: DeserializeOwned>(b: &[u8]) -> Result<T, String> {
+    serde_json::from_slice(b).map_err(|e| e.to_string())
+}
+
+/// What a lazy JSON read unwinds with when an element does not fit its type (caught by
+/// [`reading`]; the panic hook never sees it).
+struct UnfitJson(String);
+
+/// Run `f`, which reads an artifact loaded by [`super::io::load_routing_lazy`]. When a tool or
+/// index entry it reads is valid JSON that does not fit its type, `f` ends there and the error
+/// (`tools: element 3: invalid type: ...`) is returned. Any other panic goes on unwinding.
+pub fn reading<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+        Ok(v) => Ok(v),
+        Err(payload) => match payload.downcast::<UnfitJson>() {
+            Ok(e) => Err(e.0),
+            Err(other) => std::panic::resume_unwind(other),
+        },
+    }
+}
+
+/// The JSON elements of a lazily read list or map: where each lies, how to parse it, and what
+/// the list is called in an error.
+struct JsonParts<T> {
+    src: JsonBytes,
+    spans: Box<[Range<usize>]>,
+    parse: fn(&[u8]) -> Result<T, String>,
+    label: &'static str,
+}
+
+impl<T> JsonParts<T> {
+    /// Parse element `i`; `what` names it in the error.
+    fn convert(&self, i: usize, what: impl FnOnce() -> String) -> T {
+        match (self.parse)(&(*self.src).as_ref()[self.spans[i].clone()]) {
+            Ok(v) => v,
+            // Not a panic: unwinds to `reading` without running the panic hook.
+            Err(e) => std::panic::resume_unwind(Box::new(UnfitJson(format!(
+                "{}: {}: {e}",
+                self.label,
+                what()
+            )))),
+        }
+    }
+}
 
 /// Read-only pointers to archived values, valid while the [`Backing`] beside them lives. Each
 /// has been validated (bytecheck) before the view is made.
@@ -98,6 +186,10 @@ enum VecRepr<T: Archive> {
         cells: Box<[OnceLock<T>]>,
         _backing: Backing,
     },
+    Json {
+        parts: JsonParts<T>,
+        cells: Box<[OnceLock<T>]>,
+    },
 }
 
 /// A list of routing records (tools), owned or backed by the archive (see the module docs).
@@ -129,6 +221,7 @@ impl<T: Stored> LazyVec<T> {
         match &self.repr {
             VecRepr::Owned(v) => v.len(),
             VecRepr::Archived { items, .. } => items.ptrs.len(),
+            VecRepr::Json { cells, .. } => cells.len(),
         }
     }
 
@@ -145,6 +238,17 @@ impl<T: Stored> LazyVec<T> {
                 let cell = cells.get(i)?;
                 Some(cell.get_or_init(|| convert::<T>(items.get(i))))
             }
+            VecRepr::Json { parts, cells } => {
+                let cell = cells.get(i)?;
+                Some(cell.get_or_init(|| parts.convert(i, || format!("element {i}"))))
+            }
+        }
+    }
+
+    /// Name a list read lazily from JSON in its errors (`tools`).
+    pub(crate) fn label_json(&mut self, label: &'static str) {
+        if let VecRepr::Json { parts, .. } = &mut self.repr {
+            parts.label = label;
         }
     }
 
@@ -173,22 +277,26 @@ impl<T: Stored> LazyVec<T> {
 
     /// The owned list, converting every archived element (for callers that edit it).
     pub fn to_mut(&mut self) -> &mut Vec<T> {
-        if let VecRepr::Archived { .. } = &self.repr {
+        if !matches!(self.repr, VecRepr::Owned(_)) {
             let owned: Vec<T> = (0..self.len()).map(|i| self.take_or_convert(i)).collect();
             self.repr = VecRepr::Owned(owned);
         }
         match &mut self.repr {
             VecRepr::Owned(v) => v,
-            VecRepr::Archived { .. } => unreachable!("made owned above"),
+            _ => unreachable!("made owned above"),
         }
     }
 
     fn take_or_convert(&mut self, i: usize) -> T {
         match &mut self.repr {
-            VecRepr::Owned(_) => unreachable!("only called on archived lists"),
+            VecRepr::Owned(_) => unreachable!("only called on stored lists"),
             VecRepr::Archived { items, cells, .. } => match cells[i].take() {
                 Some(v) => v,
                 None => convert::<T>(items.get(i)),
+            },
+            VecRepr::Json { parts, cells } => match cells[i].take() {
+                Some(v) => v,
+                None => parts.convert(i, || format!("element {i}")),
             },
         }
     }
@@ -256,9 +364,28 @@ impl<T: Stored + serde::Serialize> serde::Serialize for LazyVec<T> {
     }
 }
 
-impl<'de, T: Archive + serde::Deserialize<'de>> serde::Deserialize<'de> for LazyVec<T> {
+impl<'de, T: Archive + DeserializeOwned> serde::Deserialize<'de> for LazyVec<T> {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        Vec::<T>::deserialize(d).map(Into::into)
+        let Some(src) = lazy_json() else {
+            return Vec::<T>::deserialize(d).map(Into::into);
+        };
+        let raws = Vec::<&'de RawValue>::deserialize(d)?;
+        let spans = raws
+            .iter()
+            .map(|r| span_in(&src, r.get()))
+            .collect::<Result<Box<[_]>, _>>()
+            .map_err(D::Error::custom)?;
+        Ok(LazyVec {
+            repr: VecRepr::Json {
+                cells: (0..spans.len()).map(|_| OnceLock::new()).collect(),
+                parts: JsonParts {
+                    src,
+                    spans,
+                    parse: parse_json::<T>,
+                    label: "list",
+                },
+            },
+        })
     }
 }
 
@@ -269,6 +396,82 @@ enum MapRepr<V: Archive> {
         cells: Box<[OnceLock<(String, V)>]>,
         _backing: Backing,
     },
+    Json {
+        keys: Box<[JsonKey]>,
+        parts: JsonParts<V>,
+        cells: Box<[OnceLock<(String, V)>]>,
+    },
+}
+
+/// A key of a lazily read JSON map: where it lies in the artifact, or (when it has escapes)
+/// its text.
+enum JsonKey {
+    At(Range<usize>),
+    Text(Box<str>),
+}
+
+/// A map key as serde_json gives it: borrowed from the bytes when it has no escapes.
+enum KeyCapture<'de> {
+    Borrowed(&'de str),
+    Owned(String),
+}
+
+impl<'de> serde::Deserialize<'de> for KeyCapture<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = KeyCapture<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a string key")
+            }
+            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Self::Value, E> {
+                Ok(KeyCapture::Borrowed(v))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+                Ok(KeyCapture::Owned(v.to_string()))
+            }
+            fn visit_string<E>(self, v: String) -> Result<Self::Value, E> {
+                Ok(KeyCapture::Owned(v))
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
+
+/// The keys and value spans of a JSON map, as written.
+struct MapSpans<'a> {
+    src: &'a JsonBytes,
+}
+
+impl<'de> serde::de::DeserializeSeed<'de> for MapSpans<'_> {
+    type Value = Vec<(JsonKey, Range<usize>)>;
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        struct V<'a>(&'a JsonBytes);
+        impl<'de> serde::de::Visitor<'de> for V<'_> {
+            type Value = Vec<(JsonKey, Range<usize>)>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a map")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut m: A,
+            ) -> Result<Self::Value, A::Error> {
+                let mut out = Vec::with_capacity(m.size_hint().unwrap_or(0));
+                while let Some(k) = m.next_key::<KeyCapture<'de>>()? {
+                    let v: &'de RawValue = m.next_value()?;
+                    let key = match k {
+                        KeyCapture::Borrowed(k) => {
+                            JsonKey::At(span_in(self.0, k).map_err(A::Error::custom)?)
+                        }
+                        KeyCapture::Owned(k) => JsonKey::Text(k.into_boxed_str()),
+                    };
+                    out.push((key, span_in(self.0, v.get()).map_err(A::Error::custom)?));
+                }
+                Ok(out)
+            }
+        }
+        d.deserialize_map(V(self.src))
+    }
 }
 
 /// A map from a string key to a routing record (an index of Algorithm 1), sorted by key, owned
@@ -305,6 +508,14 @@ impl<V: Stored> LazyMap<V> {
         match &self.repr {
             MapRepr::Owned(v) => v.len(),
             MapRepr::Archived { entries, .. } => entries.len,
+            MapRepr::Json { cells, .. } => cells.len(),
+        }
+    }
+
+    /// Name a map read lazily from JSON in its errors (`index.field_names`).
+    pub(crate) fn label_json(&mut self, label: &'static str) {
+        if let MapRepr::Json { parts, .. } = &mut self.repr {
+            parts.label = label;
         }
     }
 
@@ -317,6 +528,26 @@ impl<V: Stored> LazyMap<V> {
         match &self.repr {
             MapRepr::Owned(v) => &v[i].0,
             MapRepr::Archived { entries, .. } => entries.get(i).key.as_str(),
+            MapRepr::Json { keys, parts, .. } => match &keys[i] {
+                // Borrowed by serde_json from the bytes it checked as UTF-8.
+                JsonKey::At(r) => {
+                    std::str::from_utf8(&(*parts.src).as_ref()[r.clone()]).unwrap_or("")
+                }
+                JsonKey::Text(t) => t,
+            },
+        }
+    }
+
+    fn json_entry(&self, i: usize) -> (String, V) {
+        match &self.repr {
+            MapRepr::Json { parts, .. } => {
+                let key = self.key_at(i);
+                (
+                    key.to_string(),
+                    parts.convert(i, || format!("entry `{key}`")),
+                )
+            }
+            _ => unreachable!("only called on JSON maps"),
         }
     }
 
@@ -328,6 +559,10 @@ impl<V: Stored> LazyMap<V> {
                     let e = entries.get(i);
                     (e.key.as_str().to_string(), convert::<V>(&e.value))
                 });
+                (k, v)
+            }
+            MapRepr::Json { cells, .. } => {
+                let (k, v) = cells[i].get_or_init(|| self.json_entry(i));
                 (k, v)
             }
         }
@@ -385,9 +620,14 @@ impl<V: Stored> LazyMap<V> {
 
     /// The owned entries, converting every archived one (for callers that edit them).
     pub fn to_mut(&mut self) -> &mut Vec<(String, V)> {
-        if let MapRepr::Archived { .. } = &self.repr {
+        if !matches!(self.repr, MapRepr::Owned(_)) {
             let n = self.len();
             let mut owned = Vec::with_capacity(n);
+            if let MapRepr::Json { .. } = &self.repr {
+                for i in 0..n {
+                    owned.push(self.json_entry(i));
+                }
+            }
             if let MapRepr::Archived { entries, cells, .. } = &mut self.repr {
                 for i in 0..n {
                     owned.push(match cells[i].take() {
@@ -403,7 +643,7 @@ impl<V: Stored> LazyMap<V> {
         }
         match &mut self.repr {
             MapRepr::Owned(v) => v,
-            MapRepr::Archived { .. } => unreachable!("made owned above"),
+            _ => unreachable!("made owned above"),
         }
     }
 }
@@ -466,9 +706,54 @@ impl<V: Stored + serde::Serialize> serde::Serialize for LazyMap<V> {
     }
 }
 
-impl<'de, V: Archive + serde::Deserialize<'de>> serde::Deserialize<'de> for LazyMap<V> {
+impl<'de, V: Archive + DeserializeOwned> serde::Deserialize<'de> for LazyMap<V> {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        BTreeMap::<String, V>::deserialize(d).map(Into::into)
+        let Some(src) = lazy_json() else {
+            return BTreeMap::<String, V>::deserialize(d).map(Into::into);
+        };
+        let mut entries = serde::de::DeserializeSeed::deserialize(MapSpans { src: &src }, d)?;
+        // UTF-8 bytes order as their text does.
+        let whole: &[u8] = (*src).as_ref();
+        fn key_bytes<'a>(whole: &'a [u8], k: &'a JsonKey) -> &'a [u8] {
+            match k {
+                JsonKey::At(r) => &whole[r.clone()],
+                JsonKey::Text(t) => t.as_bytes(),
+            }
+        }
+        let text = |k| key_bytes(whole, k);
+        // Written in key order with no repeats; anything else (a file edited by hand) is put in
+        // order as the owned form would be: sorted, the last of repeated keys kept.
+        let in_order = entries.windows(2).all(|w| text(&w[0].0) < text(&w[1].0));
+        if !in_order {
+            let mut keyed: Vec<(&[u8], usize)> = entries
+                .iter()
+                .enumerate()
+                .map(|(i, (k, _))| (text(k), i))
+                .collect();
+            keyed.sort();
+            let mut keep: Vec<usize> = Vec::with_capacity(keyed.len());
+            for (n, (k, i)) in keyed.iter().enumerate() {
+                if keyed.get(n + 1).is_none_or(|(next, _)| next != k) {
+                    keep.push(*i);
+                }
+            }
+            let mut slots: Vec<Option<(JsonKey, Range<usize>)>> =
+                entries.into_iter().map(Some).collect();
+            entries = keep.into_iter().filter_map(|i| slots[i].take()).collect();
+        }
+        let (keys, spans): (Vec<JsonKey>, Vec<Range<usize>>) = entries.into_iter().unzip();
+        Ok(LazyMap {
+            repr: MapRepr::Json {
+                cells: (0..keys.len()).map(|_| OnceLock::new()).collect(),
+                keys: keys.into_boxed_slice(),
+                parts: JsonParts {
+                    src,
+                    spans: spans.into_boxed_slice(),
+                    parse: parse_json::<V>,
+                    label: "map",
+                },
+            },
+        })
     }
 }
 
@@ -479,6 +764,7 @@ impl<V: Archive> Archive for LazyMap<V> {
         let len = match &self.repr {
             MapRepr::Owned(v) => v.len(),
             MapRepr::Archived { entries, .. } => entries.len,
+            MapRepr::Json { cells, .. } => cells.len(),
         };
         ArchivedVec::resolve_from_len(len, resolver, out);
     }

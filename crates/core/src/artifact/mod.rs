@@ -3,15 +3,17 @@
 //!
 //! Paper section 5: every router reads "a frozen JSON export of the schema graph" so every run
 //! uses an identical, versioned schema. Layout: header (`format_version`, `tool_version`,
-//! `project`, `content_hash`, `routing_fingerprint`), the typed graph as sorted node and edge
-//! lists, the routing tables (tools with endpoints, parameters and fields carrying their
-//! attachable metadata; intents; concepts), and the indices (`index`). All lists are sorted and
-//! all maps are ordered, so the same sources give the same bytes.
+//! `project`, `content_hash`, `routing_fingerprint`), the routing tables (tools with endpoints,
+//! parameters and fields carrying their attachable metadata; intents; concepts), the indices
+//! (`index`), and last the typed graph as sorted node and edge lists (last, so that a routing
+//! load stops before it). All lists are sorted and all maps are ordered, so the same sources
+//! give the same bytes.
 
 pub mod bin;
 pub mod build;
 pub mod io;
 pub mod lazy;
+mod routing_json;
 pub mod shared;
 
 use crate::graph::build::{GEdge, GNode};
@@ -21,8 +23,8 @@ use shared::{Shared, SharedKeys};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-pub use io::{LoadError, load, load_bytes, load_routing, load_routing_bytes};
-pub use lazy::{LazyMap, LazyVec};
+pub use io::{LoadError, load, load_bytes, load_routing, load_routing_bytes, load_routing_lazy};
+pub use lazy::{LazyMap, LazyVec, reading};
 
 /// How the artifact is being serialised: normally, with the content hash zeroed (to compute
 /// it), or as the routing view (prose, examples, versions and hashes left out) for the routing
@@ -74,27 +76,6 @@ fn ser_content_hash<S: serde::Serializer>(v: &str, s: S) -> Result<S::Ok, S::Err
     }
 }
 
-thread_local! {
-    static SKIP_GRAPH: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Run `f` (a deserialisation on this thread) with the `graph` section skipped, not built.
-pub(crate) fn without_graph<T>(f: impl FnOnce() -> T) -> T {
-    let old = SKIP_GRAPH.with(|m| m.replace(true));
-    let out = f();
-    SKIP_GRAPH.with(|m| m.set(old));
-    out
-}
-
-fn de_graph<'de, D: serde::Deserializer<'de>>(d: D) -> Result<GraphData, D::Error> {
-    if SKIP_GRAPH.with(|m| m.get()) {
-        serde::de::IgnoredAny::deserialize(d)?;
-        Ok(GraphData::default())
-    } else {
-        GraphData::deserialize(d)
-    }
-}
-
 /// The content hash placeholder (64 zeros).
 pub(crate) const ZERO_HASH: &str =
     "0000000000000000000000000000000000000000000000000000000000000000";
@@ -119,11 +100,6 @@ pub struct FrozenGraph {
     /// blake3 (hex) of what can change a plan (descriptions and example queries excluded).
     #[serde(serialize_with = "ser_routing_blank")]
     pub routing_fingerprint: String,
-    /// The typed schema graph, as sorted lists. Empty when loaded with
-    /// [`io::load_routing`] (routing does not read it).
-    #[serde(deserialize_with = "de_graph")]
-    #[rkyv(with = rkyv::with::Skip)]
-    pub graph: GraphData,
     /// Tools sorted by id (archive-backed and converted on first read when loaded from
     /// `graph.bin`).
     #[rkyv(with = bin::ToolSpans)]
@@ -140,6 +116,11 @@ pub struct FrozenGraph {
     pub source_types: Vec<String>,
     /// Precomputed indices for Algorithm 1.
     pub index: Indices,
+    /// The typed schema graph, as sorted lists. Empty when loaded with
+    /// [`io::load_routing`] (routing does not read it). Written last, so that a routing load
+    /// can stop before it.
+    #[rkyv(with = rkyv::with::Skip)]
+    pub graph: GraphData,
 }
 
 /// Project identity.
