@@ -277,9 +277,29 @@ impl Bytes {
     }
 }
 
+impl AsRef<[u8]> for Bytes {
+    fn as_ref(&self) -> &[u8] {
+        self.as_slice()
+    }
+}
+
+/// When the tools' archives are validated: all at open (in parallel), or each on first read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Tools {
+    /// Validate every tool's archive before the artifact is returned.
+    Validated,
+    /// Validate a tool's archive when it is first read (the routing section is still hashed
+    /// at open); a failure unwinds to [`super::reading`].
+    OnFirstRead,
+}
+
 /// Load a verified binary artifact from a file: memory-mapped, routing section hashed and
 /// validated in place; the graph section is read (hashed, decoded) only when `with_graph`.
-pub(crate) fn load_file(file: &std::fs::File, with_graph: bool) -> Result<FrozenGraph, LoadError> {
+pub(crate) fn load_file(
+    file: &std::fs::File,
+    with_graph: bool,
+    tools: Tools,
+) -> Result<FrozenGraph, LoadError> {
     // SAFETY: the map is read-only. `compile` replaces artifacts by renaming a new file over
     // the old one, so a mapped file is never written in place by schemarouter; another program
     // truncating it while it is mapped is outside what a reader can defend against.
@@ -296,6 +316,7 @@ pub(crate) fn load_file(file: &std::fs::File, with_graph: bool) -> Result<Frozen
         routing,
         h.tool_area,
         &h.routing_hash,
+        tools,
     )?;
     Ok(with(fg, graph))
 }
@@ -316,6 +337,7 @@ pub(crate) fn load_slice(bytes: &[u8], with_graph: bool) -> Result<FrozenGraph, 
         0..len,
         h.tool_area,
         &h.routing_hash,
+        Tools::Validated,
     )?;
     Ok(with(fg, graph))
 }
@@ -334,37 +356,69 @@ fn load_graph(bytes: &[u8], h: &Header) -> Result<GraphData, LoadError> {
         .map_err(|e| LoadError::Malformed(format!("graph section of the binary artifact: {e}")))
 }
 
-/// Validate the root archive and every tool's archive (in parallel); returns the root and the
-/// tools' archived roots.
+/// Validate one tool's archive.
+fn check_tool(bytes: &[u8]) -> Result<&ArchivedToolData, String> {
+    // Sized for the tool's shared pointers up front (no rehashing while validating).
+    let mut ctx = rkyv::validation::Validator::new(
+        rkyv::validation::archive::ArchiveValidator::new(bytes),
+        rkyv::validation::shared::SharedValidator::with_capacity(bytes.len() / 48),
+    );
+    rkyv::api::access_with_context::<ArchivedToolData, _, RkyvError>(bytes, &mut ctx)
+        .map_err(|e| e.to_string())
+}
+
+/// Validate and convert one tool's archive (a tool read on first use, [`Tools::OnFirstRead`]).
+fn read_tool(bytes: &[u8]) -> Result<ToolData, String> {
+    let a = check_tool(bytes)?;
+    rkyv::deserialize::<ToolData, RkyvError>(a).map_err(|e| e.to_string())
+}
+
+/// The tools' archives as validated pointers, or (for [`Tools::OnFirstRead`]) as byte ranges
+/// of the routing section, bounds-checked.
+enum ToolArchives {
+    Validated(Vec<usize>),
+    Spans(Vec<std::ops::Range<usize>>),
+}
+
+/// Validate the root archive and (unless `tools` defers it) every tool's archive, in parallel;
+/// returns the root and where the tools' archives are.
 fn validate(
     section: &[u8],
     tool_area: usize,
-) -> Result<(&ArchivedFrozenGraph, Vec<usize>), String> {
-    let (tools, root) = section.split_at(tool_area);
+    tools: Tools,
+) -> Result<(&ArchivedFrozenGraph, ToolArchives), String> {
+    let (area, root) = section.split_at(tool_area);
     let a = rkyv::access::<ArchivedFrozenGraph, RkyvError>(root).map_err(|e| e.to_string())?;
-    let ptrs = a
-        .tools
-        .as_slice()
-        .par_iter()
-        .enumerate()
-        .map(|(i, span)| {
-            let (off, len) = (span.offset.to_native(), span.len.to_native());
-            let bytes = off
-                .checked_add(len)
-                .filter(|end| off.is_multiple_of(16) && *end <= tools.len() as u64)
-                .map(|end| &tools[off as usize..end as usize])
-                .ok_or_else(|| format!("tool {i}: archive span {off}+{len} is out of bounds"))?;
-            // Sized for the tool's shared pointers up front (no rehashing while validating).
-            let mut ctx = rkyv::validation::Validator::new(
-                rkyv::validation::archive::ArchiveValidator::new(bytes),
-                rkyv::validation::shared::SharedValidator::with_capacity(bytes.len() / 48),
-            );
-            rkyv::api::access_with_context::<ArchivedToolData, _, RkyvError>(bytes, &mut ctx)
-                .map(|t| t as *const ArchivedToolData as usize)
-                .map_err(|e| format!("tool {i}: {e}"))
-        })
-        .collect::<Result<Vec<_>, String>>()?;
-    Ok((a, ptrs))
+    let span = |i: usize, s: &ArchivedToolSpan| {
+        let (off, len) = (s.offset.to_native(), s.len.to_native());
+        off.checked_add(len)
+            .filter(|end| off.is_multiple_of(16) && *end <= area.len() as u64)
+            .map(|end| off as usize..end as usize)
+            .ok_or_else(|| format!("tool {i}: archive span {off}+{len} is out of bounds"))
+    };
+    let spans = a.tools.as_slice();
+    let found = match tools {
+        Tools::OnFirstRead => ToolArchives::Spans(
+            spans
+                .iter()
+                .enumerate()
+                .map(|(i, s)| span(i, s))
+                .collect::<Result<_, _>>()?,
+        ),
+        Tools::Validated => ToolArchives::Validated(
+            spans
+                .par_iter()
+                .enumerate()
+                .map(|(i, s)| {
+                    let bytes = &area[span(i, s)?];
+                    check_tool(bytes)
+                        .map(|t| t as *const ArchivedToolData as usize)
+                        .map_err(|e| format!("tool {i}: {e}"))
+                })
+                .collect::<Result<_, String>>()?,
+        ),
+    };
+    Ok((a, found))
 }
 
 fn load_routing_section(
@@ -372,10 +426,12 @@ fn load_routing_section(
     range: std::ops::Range<usize>,
     tool_area: usize,
     recorded: &[u8; 32],
+    tools: Tools,
 ) -> Result<FrozenGraph, LoadError> {
+    let start = range.start;
     let section = &backing.as_slice()[range];
     // Hash while validating (both spread over every core).
-    let (checked, actual) = rayon::join(|| validate(section, tool_area), || hash(section));
+    let (checked, actual) = rayon::join(|| validate(section, tool_area, tools), || hash(section));
     verify(recorded, actual)?;
     let (a, tool_ptrs) = checked.map_err(|e| {
         LoadError::Malformed(format!("routing section of the binary artifact: {e}"))
@@ -406,14 +462,24 @@ fn load_routing_section(
         content_hash: a.content_hash.as_str().to_string(),
         routing_fingerprint: a.routing_fingerprint.as_str().to_string(),
         graph: GraphData::default(),
-        tools: unsafe {
-            LazyVec::archived(
-                tool_ptrs
+        tools: match tool_ptrs {
+            ToolArchives::Validated(ptrs) => unsafe {
+                LazyVec::archived(
+                    ptrs.into_iter()
+                        .map(|p| p as *const ArchivedToolData)
+                        .collect(),
+                    owner,
+                )
+            },
+            ToolArchives::Spans(spans) => LazyVec::deferred(
+                backing.clone(),
+                spans
                     .into_iter()
-                    .map(|p| p as *const ArchivedToolData)
+                    .map(|r| start + r.start..start + r.end)
                     .collect(),
-                owner,
-            )
+                read_tool,
+                "tools",
+            ),
         },
         intents: rkyv::deserialize(&a.intents).map_err(de)?,
         concepts: rkyv::deserialize(&a.concepts).map_err(de)?,

@@ -297,7 +297,7 @@ pub fn load_routing_bytes(bytes: &[u8]) -> Result<FrozenGraph, LoadError> {
 fn load_bytes_with(
     bytes: &[u8],
     skip_graph: bool,
-    lazy: Option<&super::lazy::JsonBytes>,
+    lazy: Option<&super::lazy::SharedBytes>,
 ) -> Result<FrozenGraph, LoadError> {
     let parse = || {
         let f = || {
@@ -406,7 +406,12 @@ fn load_path(path: &Path, skip_graph: bool, lazy: bool) -> Result<FrozenGraph, L
     let mut magic = [0u8; 4];
     let n = file.read(&mut magic).map_err(LoadError::Io)?;
     if n == 4 && &magic == bin::MAGIC {
-        return bin::load_file(&file, !skip_graph);
+        let tools = if lazy {
+            bin::Tools::OnFirstRead
+        } else {
+            bin::Tools::Validated
+        };
+        return bin::load_file(&file, !skip_graph, tools);
     }
     let is_bin_name = path.extension().is_some_and(|e| e == "bin");
     if lazy && n > 0 && !is_bin_name {
@@ -415,7 +420,7 @@ fn load_path(path: &Path, skip_graph: bool, lazy: bool) -> Result<FrozenGraph, L
         let map = unsafe { memmap2::Mmap::map(&file) }.map_err(LoadError::Io)?;
         let head = &map[..map.len().min(4096)];
         if find(head, HASH_KEY).is_some() {
-            let src: super::lazy::JsonBytes = Arc::new(map);
+            let src: super::lazy::SharedBytes = Arc::new(map);
             return load_bytes_with((*src).as_ref(), skip_graph, Some(&src));
         }
         // Indented (or not an artifact at all): the eager path says which.
@@ -454,12 +459,14 @@ pub fn load_routing(path: &Path) -> Result<FrozenGraph, LoadError> {
 }
 
 /// [`load_routing`] for one routing (the `route` command): a compact `graph.json` is
-/// memory-mapped, verified (content hash and JSON syntax) in full, and its tools and index
-/// entries are parsed only when first read, as `graph.bin`'s are.
+/// memory-mapped, verified (content hash and JSON syntax of the routing part), and its tools
+/// and index entries are parsed only when first read; a `graph.bin` is hashed in full, and
+/// each tool's archive is validated when the tool is first read rather than all at open.
 ///
 /// Use the artifact inside [`super::reading`]: an element that is valid JSON but does not fit
-/// its type (only in a file edited and re-hashed by hand) cannot be read, and `reading` returns
-/// its error instead of the result. Indented JSON and `graph.bin` load as with [`load_routing`].
+/// its type, or a tool archive that fails validation (only in a file edited and re-hashed by
+/// hand), cannot be read, and `reading` returns its error instead of the result. Indented JSON
+/// loads as with [`load_routing`].
 pub fn load_routing_lazy(path: &Path) -> Result<FrozenGraph, LoadError> {
     load_path(path, true, true)
 }
@@ -1041,5 +1048,47 @@ mod tests {
         assert_eq!(l.index.tool_names.get("zz\u{e9}\"q"), Some(&7));
         assert_eq!(l.index.tool_names.get("a0"), Some(&2));
         assert_eq!(l.index, eager.index);
+    }
+
+    #[test]
+    fn binary_tools_validated_on_first_read_refuse_the_same_damage_when_read() {
+        let fg = shipped();
+        let bin = to_bin_bytes(&fg);
+        let (routing, _) = sections(&bin);
+        let tool_area = u64::from_le_bytes(bin[88..96].try_into().unwrap()) as usize;
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("graph.bin");
+        let (mut refused, mut same) = (0, 0);
+        let step = (tool_area / 97).max(1);
+        for at in (routing.start..routing.start + tool_area).step_by(step) {
+            let mut bad = bin.clone();
+            bad[at] ^= 0xff;
+            let bad = rehashed(bad);
+            std::fs::write(&p, &bad).unwrap();
+            // Validated at open or on first read: the same verdict, never a panic.
+            let eager = load_routing_bytes(&bad);
+            let lazy = load_routing_lazy(&p).expect("the root archive is not touched");
+            let read = super::super::reading(|| serde_json::to_vec(&lazy).unwrap());
+            match eager {
+                Err(LoadError::Malformed(m)) => {
+                    let e = read.unwrap_err();
+                    assert!(e.starts_with("tools: element "), "{e}");
+                    let i: usize = m["routing section of the binary artifact: tool ".len()..]
+                        .split(':')
+                        .next()
+                        .unwrap()
+                        .parse()
+                        .unwrap();
+                    assert!(e.starts_with(&format!("tools: element {i}: ")), "{e} / {m}");
+                    refused += 1;
+                }
+                Err(e) => panic!("unexpected error at {at}: {e}"),
+                Ok(g) => {
+                    assert_eq!(read.unwrap(), serde_json::to_vec(&g).unwrap());
+                    same += 1;
+                }
+            }
+        }
+        assert!(refused > 10 && same > 0, "{refused} refused, {same} read");
     }
 }

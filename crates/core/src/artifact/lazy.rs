@@ -33,28 +33,28 @@ use std::sync::{Arc, OnceLock};
 /// by every value that points into them.
 pub(crate) type Backing = Arc<dyn std::any::Any + Send + Sync>;
 
-/// The bytes of a JSON artifact (a memory map) that lazily read elements are parsed from.
-pub(crate) type JsonBytes = Arc<dyn AsRef<[u8]> + Send + Sync>;
+/// The bytes of an artifact (a memory map) that elements are read from on first use.
+pub(crate) type SharedBytes = Arc<dyn AsRef<[u8]> + Send + Sync>;
 
 thread_local! {
-    static LAZY_JSON: std::cell::RefCell<Option<JsonBytes>> = const { std::cell::RefCell::new(None) };
+    static LAZY_JSON: std::cell::RefCell<Option<SharedBytes>> = const { std::cell::RefCell::new(None) };
 }
 
 /// Run `f` (a serde_json deserialisation of exactly `src`'s bytes, on this thread) with every
 /// [`LazyVec`] and [`LazyMap`] recording where its elements lie instead of parsing them.
-pub(crate) fn with_lazy_json<T>(src: JsonBytes, f: impl FnOnce() -> T) -> T {
+pub(crate) fn with_lazy_json<T>(src: SharedBytes, f: impl FnOnce() -> T) -> T {
     let old = LAZY_JSON.with(|m| m.replace(Some(src)));
     let out = f();
     LAZY_JSON.with(|m| *m.borrow_mut() = old);
     out
 }
 
-fn lazy_json() -> Option<JsonBytes> {
+fn lazy_json() -> Option<SharedBytes> {
     LAZY_JSON.with(|m| m.borrow().clone())
 }
 
 /// Where `part` (borrowed from `src`'s bytes by the deserialiser) lies in them.
-fn span_in(src: &JsonBytes, part: &str) -> Result<Range<usize>, String> {
+fn span_in(src: &SharedBytes, part: &str) -> Result<Range<usize>, String> {
     let whole = (**src).as_ref();
     let base = whole.as_ptr() as usize;
     let p = part.as_ptr() as usize;
@@ -70,39 +70,41 @@ fn parse_json<T: DeserializeOwned>(b: &[u8]) -> Result<T, String> {
     serde_json::from_slice(b).map_err(|e| e.to_string())
 }
 
-/// What a lazy JSON read unwinds with when an element does not fit its type (caught by
-/// [`reading`]; the panic hook never sees it).
-struct UnfitJson(String);
+/// What a deferred read unwinds with when an element cannot be read (caught by [`reading`];
+/// the panic hook never sees it).
+struct Unreadable(String);
 
 /// Run `f`, which reads an artifact loaded by [`super::io::load_routing_lazy`]. When a tool or
-/// index entry it reads is valid JSON that does not fit its type, `f` ends there and the error
+/// index entry it reads cannot be read (JSON that does not fit its type, or a tool archive that
+/// fails validation: only in a file edited and re-hashed by hand), `f` ends there and the error
 /// (`tools: element 3: invalid type: ...`) is returned. Any other panic goes on unwinding.
 pub fn reading<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
         Ok(v) => Ok(v),
-        Err(payload) => match payload.downcast::<UnfitJson>() {
+        Err(payload) => match payload.downcast::<Unreadable>() {
             Ok(e) => Err(e.0),
             Err(other) => std::panic::resume_unwind(other),
         },
     }
 }
 
-/// The JSON elements of a lazily read list or map: where each lies, how to parse it, and what
-/// the list is called in an error.
-struct JsonParts<T> {
-    src: JsonBytes,
+/// The elements of a list or map read on first use: where each lies in the shared bytes, how
+/// to read it (parse JSON, or validate and convert a tool archive), and what the list is called
+/// in an error.
+struct Deferred<T> {
+    src: SharedBytes,
     spans: Box<[Range<usize>]>,
     parse: fn(&[u8]) -> Result<T, String>,
     label: &'static str,
 }
 
-impl<T> JsonParts<T> {
+impl<T> Deferred<T> {
     /// Parse element `i`; `what` names it in the error.
     fn convert(&self, i: usize, what: impl FnOnce() -> String) -> T {
         match (self.parse)(&(*self.src).as_ref()[self.spans[i].clone()]) {
             Ok(v) => v,
             // Not a panic: unwinds to `reading` without running the panic hook.
-            Err(e) => std::panic::resume_unwind(Box::new(UnfitJson(format!(
+            Err(e) => std::panic::resume_unwind(Box::new(Unreadable(format!(
                 "{}: {}: {e}",
                 self.label,
                 what()
@@ -186,8 +188,8 @@ enum VecRepr<T: Archive> {
         cells: Box<[OnceLock<T>]>,
         _backing: Backing,
     },
-    Json {
-        parts: JsonParts<T>,
+    Deferred {
+        parts: Deferred<T>,
         cells: Box<[OnceLock<T>]>,
     },
 }
@@ -216,12 +218,33 @@ impl<T: Stored> LazyVec<T> {
         }
     }
 
+    /// A list whose element `i` is read from `src[spans[i]]` by `read` on first use; an error
+    /// unwinds to [`reading`], naming the element in `label`.
+    pub(crate) fn deferred(
+        src: SharedBytes,
+        spans: Box<[Range<usize>]>,
+        read: fn(&[u8]) -> Result<T, String>,
+        label: &'static str,
+    ) -> Self {
+        LazyVec {
+            repr: VecRepr::Deferred {
+                cells: (0..spans.len()).map(|_| OnceLock::new()).collect(),
+                parts: Deferred {
+                    src,
+                    spans,
+                    parse: read,
+                    label,
+                },
+            },
+        }
+    }
+
     /// Number of elements.
     pub fn len(&self) -> usize {
         match &self.repr {
             VecRepr::Owned(v) => v.len(),
             VecRepr::Archived { items, .. } => items.ptrs.len(),
-            VecRepr::Json { cells, .. } => cells.len(),
+            VecRepr::Deferred { cells, .. } => cells.len(),
         }
     }
 
@@ -238,16 +261,16 @@ impl<T: Stored> LazyVec<T> {
                 let cell = cells.get(i)?;
                 Some(cell.get_or_init(|| convert::<T>(items.get(i))))
             }
-            VecRepr::Json { parts, cells } => {
+            VecRepr::Deferred { parts, cells } => {
                 let cell = cells.get(i)?;
                 Some(cell.get_or_init(|| parts.convert(i, || format!("element {i}"))))
             }
         }
     }
 
-    /// Name a list read lazily from JSON in its errors (`tools`).
+    /// Name a list read on first use in its errors (`tools`).
     pub(crate) fn label_json(&mut self, label: &'static str) {
-        if let VecRepr::Json { parts, .. } = &mut self.repr {
+        if let VecRepr::Deferred { parts, .. } = &mut self.repr {
             parts.label = label;
         }
     }
@@ -294,7 +317,7 @@ impl<T: Stored> LazyVec<T> {
                 Some(v) => v,
                 None => convert::<T>(items.get(i)),
             },
-            VecRepr::Json { parts, cells } => match cells[i].take() {
+            VecRepr::Deferred { parts, cells } => match cells[i].take() {
                 Some(v) => v,
                 None => parts.convert(i, || format!("element {i}")),
             },
@@ -376,9 +399,9 @@ impl<'de, T: Archive + DeserializeOwned> serde::Deserialize<'de> for LazyVec<T> 
             .collect::<Result<Box<[_]>, _>>()
             .map_err(D::Error::custom)?;
         Ok(LazyVec {
-            repr: VecRepr::Json {
+            repr: VecRepr::Deferred {
                 cells: (0..spans.len()).map(|_| OnceLock::new()).collect(),
-                parts: JsonParts {
+                parts: Deferred {
                     src,
                     spans,
                     parse: parse_json::<T>,
@@ -396,9 +419,9 @@ enum MapRepr<V: Archive> {
         cells: Box<[OnceLock<(String, V)>]>,
         _backing: Backing,
     },
-    Json {
+    Deferred {
         keys: Box<[JsonKey]>,
-        parts: JsonParts<V>,
+        parts: Deferred<V>,
         cells: Box<[OnceLock<(String, V)>]>,
     },
 }
@@ -440,13 +463,13 @@ impl<'de> serde::Deserialize<'de> for KeyCapture<'de> {
 
 /// The keys and value spans of a JSON map, as written.
 struct MapSpans<'a> {
-    src: &'a JsonBytes,
+    src: &'a SharedBytes,
 }
 
 impl<'de> serde::de::DeserializeSeed<'de> for MapSpans<'_> {
     type Value = Vec<(JsonKey, Range<usize>)>;
     fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        struct V<'a>(&'a JsonBytes);
+        struct V<'a>(&'a SharedBytes);
         impl<'de> serde::de::Visitor<'de> for V<'_> {
             type Value = Vec<(JsonKey, Range<usize>)>;
             fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -508,13 +531,13 @@ impl<V: Stored> LazyMap<V> {
         match &self.repr {
             MapRepr::Owned(v) => v.len(),
             MapRepr::Archived { entries, .. } => entries.len,
-            MapRepr::Json { cells, .. } => cells.len(),
+            MapRepr::Deferred { cells, .. } => cells.len(),
         }
     }
 
     /// Name a map read lazily from JSON in its errors (`index.field_names`).
     pub(crate) fn label_json(&mut self, label: &'static str) {
-        if let MapRepr::Json { parts, .. } = &mut self.repr {
+        if let MapRepr::Deferred { parts, .. } = &mut self.repr {
             parts.label = label;
         }
     }
@@ -528,7 +551,7 @@ impl<V: Stored> LazyMap<V> {
         match &self.repr {
             MapRepr::Owned(v) => &v[i].0,
             MapRepr::Archived { entries, .. } => entries.get(i).key.as_str(),
-            MapRepr::Json { keys, parts, .. } => match &keys[i] {
+            MapRepr::Deferred { keys, parts, .. } => match &keys[i] {
                 // Borrowed by serde_json from the bytes it checked as UTF-8.
                 JsonKey::At(r) => {
                     std::str::from_utf8(&(*parts.src).as_ref()[r.clone()]).unwrap_or("")
@@ -540,7 +563,7 @@ impl<V: Stored> LazyMap<V> {
 
     fn json_entry(&self, i: usize) -> (String, V) {
         match &self.repr {
-            MapRepr::Json { parts, .. } => {
+            MapRepr::Deferred { parts, .. } => {
                 let key = self.key_at(i);
                 (
                     key.to_string(),
@@ -561,7 +584,7 @@ impl<V: Stored> LazyMap<V> {
                 });
                 (k, v)
             }
-            MapRepr::Json { cells, .. } => {
+            MapRepr::Deferred { cells, .. } => {
                 let (k, v) = cells[i].get_or_init(|| self.json_entry(i));
                 (k, v)
             }
@@ -623,7 +646,7 @@ impl<V: Stored> LazyMap<V> {
         if !matches!(self.repr, MapRepr::Owned(_)) {
             let n = self.len();
             let mut owned = Vec::with_capacity(n);
-            if let MapRepr::Json { .. } = &self.repr {
+            if let MapRepr::Deferred { .. } = &self.repr {
                 for i in 0..n {
                     owned.push(self.json_entry(i));
                 }
@@ -743,10 +766,10 @@ impl<'de, V: Archive + DeserializeOwned> serde::Deserialize<'de> for LazyMap<V> 
         }
         let (keys, spans): (Vec<JsonKey>, Vec<Range<usize>>) = entries.into_iter().unzip();
         Ok(LazyMap {
-            repr: MapRepr::Json {
+            repr: MapRepr::Deferred {
                 cells: (0..keys.len()).map(|_| OnceLock::new()).collect(),
                 keys: keys.into_boxed_slice(),
-                parts: JsonParts {
+                parts: Deferred {
                     src,
                     spans: spans.into_boxed_slice(),
                     parse: parse_json::<V>,
@@ -764,7 +787,7 @@ impl<V: Archive> Archive for LazyMap<V> {
         let len = match &self.repr {
             MapRepr::Owned(v) => v.len(),
             MapRepr::Archived { entries, .. } => entries.len,
-            MapRepr::Json { cells, .. } => cells.len(),
+            MapRepr::Deferred { cells, .. } => cells.len(),
         };
         ArchivedVec::resolve_from_len(len, resolver, out);
     }
