@@ -200,24 +200,7 @@ pub struct LazyVec<T: Archive> {
     repr: VecRepr<T>,
 }
 
-impl<T: Stored> LazyVec<T> {
-    /// A view over archived elements (each the validated root of its own archive).
-    ///
-    /// # Safety
-    /// Every pointer must point at validated bytes that `backing` keeps alive and unchanged.
-    pub(crate) unsafe fn archived(items: Vec<*const T::Archived>, backing: Backing) -> Self {
-        let n = items.len();
-        LazyVec {
-            repr: VecRepr::Archived {
-                items: ArchPtrs {
-                    ptrs: items.into_boxed_slice(),
-                },
-                cells: (0..n).map(|_| OnceLock::new()).collect(),
-                _backing: backing,
-            },
-        }
-    }
-
+impl<T: Archive> LazyVec<T> {
     /// A list whose element `i` is read from `src[spans[i]]` by `read` on first use; an error
     /// unwinds to [`reading`], naming the element in `label`.
     pub(crate) fn deferred(
@@ -235,6 +218,25 @@ impl<T: Stored> LazyVec<T> {
                     parse: read,
                     label,
                 },
+            },
+        }
+    }
+}
+
+impl<T: Stored> LazyVec<T> {
+    /// A view over archived elements (each the validated root of its own archive).
+    ///
+    /// # Safety
+    /// Every pointer must point at validated bytes that `backing` keeps alive and unchanged.
+    pub(crate) unsafe fn archived(items: Vec<*const T::Archived>, backing: Backing) -> Self {
+        let n = items.len();
+        LazyVec {
+            repr: VecRepr::Archived {
+                items: ArchPtrs {
+                    ptrs: items.into_boxed_slice(),
+                },
+                cells: (0..n).map(|_| OnceLock::new()).collect(),
+                _backing: backing,
             },
         }
     }
@@ -398,17 +400,7 @@ impl<'de, T: Archive + DeserializeOwned> serde::Deserialize<'de> for LazyVec<T> 
             .map(|r| span_in(&src, r.get()))
             .collect::<Result<Box<[_]>, _>>()
             .map_err(D::Error::custom)?;
-        Ok(LazyVec {
-            repr: VecRepr::Deferred {
-                cells: (0..spans.len()).map(|_| OnceLock::new()).collect(),
-                parts: Deferred {
-                    src,
-                    spans,
-                    parse: parse_json::<T>,
-                    label: "list",
-                },
-            },
-        })
+        Ok(LazyVec::deferred(src, spans, parse_json::<T>, "list"))
     }
 }
 
