@@ -256,7 +256,7 @@ impl SchemaGraph {
     /// [`Self::sorted`], consuming the graph (no copies of the nodes; sorts in parallel).
     pub fn into_sorted(self) -> (Vec<GNode>, Vec<GEdge>) {
         use rayon::prelude::*;
-        let (mut nodes, edges) = self.graph.into_nodes_edges();
+        let (nodes, edges) = self.graph.into_nodes_edges();
         let mut order: Vec<u32> = (0..nodes.len() as u32).collect();
         // Node ids are unique, so an unstable sort gives the one order.
         order.par_sort_unstable_by(|a, b| {
@@ -269,11 +269,24 @@ impl SchemaGraph {
         for (pos, ix) in order.iter().enumerate() {
             position[*ix as usize] = pos as u32;
         }
-        let mut slots: Vec<Option<GNode>> = nodes.drain(..).map(|n| Some(n.weight)).collect();
-        let nodes: Vec<GNode> = order
-            .iter()
-            .filter_map(|ix| slots[*ix as usize].take())
-            .collect();
+        // In place (the collect reuses the node list's buffer, and the permutation is applied
+        // by following its cycles): at 10,000 tools a second and third node list were about
+        // 90 MB of the compile peak.
+        let mut nodes: Vec<GNode> = nodes.into_iter().map(|n| n.weight).collect();
+        let mut placed = vec![false; nodes.len()];
+        for start in 0..nodes.len() {
+            // Position `p` takes the node that was at `order[p]`.
+            let mut at = start;
+            while !placed[at] {
+                placed[at] = true;
+                let from = order[at] as usize;
+                if from == start {
+                    break;
+                }
+                nodes.swap(at, from);
+                at = from;
+            }
+        }
         let mut edges: Vec<GEdge> = edges
             .into_iter()
             .map(|e| GEdge {
@@ -581,6 +594,43 @@ mod tests {
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
             .collect()
+    }
+
+    #[test]
+    fn sorting_in_place_gives_the_copying_sort() {
+        // Nodes added in a scrambled id order (permutation cycles of many lengths) with edges
+        // between them, repeated edges included.
+        let mut g = SchemaGraph {
+            graph: DiGraph::new(),
+            ids: HashMap::new(),
+            shared: HashMap::new(),
+        };
+        let mut x: u64 = 7;
+        let mut next = || {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (x >> 33) as usize
+        };
+        let mut ix = Vec::new();
+        for _ in 0..700 {
+            let n = next() % 500;
+            ix.push(g.node(
+                format!("n:{n:03}"),
+                NodeKind::Tool,
+                "l",
+                &[("k", n.to_string())],
+            ));
+        }
+        for _ in 0..2000 {
+            let (a, b) = (ix[next() % ix.len()], ix[next() % ix.len()]);
+            g.edge(a, b, EdgeKind::IN_GROUP, &[]);
+        }
+        let copied = g.sorted();
+        let (nodes, edges) = g.into_sorted();
+        assert!(nodes.windows(2).all(|w| w[0].id < w[1].id));
+        assert_eq!(nodes, copied.0);
+        assert_eq!(edges, copied.1);
     }
 
     #[test]
