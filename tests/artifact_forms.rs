@@ -152,6 +152,17 @@ fn empty_and_mislabelled_files_get_a_plain_error_and_help() {
     }
 }
 
+/// JSON artifact text with its content hash recomputed, as a hand edit that re-hashes would.
+fn rehashed(json: String) -> Vec<u8> {
+    let mut bad = json.into_bytes();
+    let key = b"\"content_hash\":\"";
+    let h = bad.windows(key.len()).position(|w| w == key).unwrap() + key.len();
+    bad[h..h + 64].fill(b'0');
+    let hash = blake3::hash(&bad).to_hex().to_string();
+    bad[h..h + 64].copy_from_slice(hash.as_bytes());
+    bad
+}
+
 /// A compact `graph.json` edited by hand (valid JSON, the wrong type in one tool) and re-hashed:
 /// `route` reads it lazily, and says so (exit 2, no plan) once routing has read that tool.
 #[test]
@@ -163,12 +174,7 @@ fn route_reports_a_hand_edited_tool_after_reading_it_lazily() {
     let at = json.find(&format!("{{\"id\":\"{id}\",")).unwrap();
     let p = at + json[at..].find("\"priority\":").unwrap() + "\"priority\":".len();
     let end = p + json[p..].find(',').unwrap();
-    let mut bad = format!("{}\"high\"{}", &json[..p], &json[end..]).into_bytes();
-    let key = b"\"content_hash\":\"";
-    let h = bad.windows(key.len()).position(|w| w == key).unwrap() + key.len();
-    bad[h..h + 64].fill(b'0');
-    let hash = blake3::hash(&bad).to_hex().to_string();
-    bad[h..h + 64].copy_from_slice(hash.as_bytes());
+    let bad = rehashed(format!("{}\"high\"{}", &json[..p], &json[end..]));
     let path = dir.path().join("graph.json");
     std::fs::write(&path, &bad).unwrap();
     // Every tool is read by a query naming the tool; the first one is the edited one.
@@ -197,4 +203,55 @@ fn route_reports_a_hand_edited_tool_after_reading_it_lazily() {
         ),
         "{e}"
     );
+}
+
+/// The last tool cut out of a re-hashed `graph.json`: the indices and intents still name it.
+/// `route` and `eval` (which read lazily and eagerly) say so, exit 2, and print no plan.
+#[test]
+fn references_to_a_tool_that_is_not_there_end_route_and_eval_with_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = std::fs::read_to_string("build/graph.json").unwrap();
+    let g = io::load_routing(Path::new("build/graph.json")).unwrap();
+    let n = g.tools.len();
+    let end = json.find("],\"intents\":[").unwrap();
+    let last = json[..end]
+        .rfind(&format!(",{{\"id\":\"{}\",", g.tools[n - 1].id))
+        .unwrap();
+    let cut = rehashed(format!("{}{}", &json[..last], &json[end..]));
+    let path = dir.path().join("graph.json");
+    std::fs::write(&path, &cut).unwrap();
+    assert_eq!(io::load_routing(&path).unwrap().tools.len(), n - 1);
+    let want = format!(
+        "the artifact is malformed or truncated: a reference names tool {}, but the artifact has {} tools",
+        n - 1,
+        n - 1
+    );
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_schemarouter"))
+            .args(args)
+            .arg("--artifact")
+            .arg(&path)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+            out.stdout,
+        )
+    };
+    // The web search intent's candidates include the last tool.
+    let (code, stderr, stdout) =
+        run(&["route", "--json", "search the web for news about graphene"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stdout.is_empty());
+    assert_eq!(
+        stderr.lines().next().unwrap(),
+        format!("error: {}: {want}", path.display()),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 2, "{stderr}");
+    let (code, stderr, _) = run(&["eval", "--bench", "bench/dev.yaml", "--from", "query"]);
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains(&format!("error: {want}\n")), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
 }

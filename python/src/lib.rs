@@ -197,16 +197,20 @@ impl Router {
         let loaded = &self.loaded;
         let (u, plan) = py
             .detach(|| {
-                let analysis = loaded
-                    .borrow_dependent()
-                    .understand(question)
-                    .map_err(|e| e.to_string())?;
-                let mut plan =
-                    route::route_checked(loaded.borrow_owner(), &analysis.understanding, &opts);
-                let mut warnings = analysis.warnings;
-                warnings.append(&mut plan.warnings);
-                plan.warnings = warnings;
-                Ok::<_, String>((analysis.understanding, plan))
+                // An artifact edited by hand to name a tool it lacks: the error, not a crash.
+                schemarouter::artifact::reading(|| {
+                    let analysis = loaded
+                        .borrow_dependent()
+                        .understand(question)
+                        .map_err(|e| e.to_string())?;
+                    let mut plan =
+                        route::route_checked(loaded.borrow_owner(), &analysis.understanding, &opts);
+                    let mut warnings = analysis.warnings;
+                    warnings.append(&mut plan.warnings);
+                    plan.warnings = warnings;
+                    Ok::<_, String>((analysis.understanding, plan))
+                })
+                .map_err(|e| format!("the artifact cannot be read: {e}"))?
             })
             .map_err(|m| errors::new::<RouteError>(m, None, None, None))?;
         to_py(
@@ -233,7 +237,16 @@ impl Router {
             errors::new::<RouteError>(format!("not a valid Understanding: {e}"), None, None, None)
         })?;
         let g = self.loaded.borrow_owner();
-        let plan = py.detach(|| route::route_checked(g, &u, &opts));
+        let plan = py
+            .detach(|| schemarouter::artifact::reading(|| route::route_checked(g, &u, &opts)))
+            .map_err(|e| {
+                errors::new::<RouteError>(
+                    format!("the artifact cannot be read: {e}"),
+                    None,
+                    None,
+                    None,
+                )
+            })?;
         to_py(py, &plan)
     }
 

@@ -104,6 +104,20 @@ fn load_graph(path: &Path) -> Result<FrozenGraph, u8> {
 
 /// Run `eval`.
 pub fn run_eval(args: EvalArgs) -> u8 {
+    // An artifact edited and re-hashed by hand so that a reference points nowhere ends the run
+    // with its error (see `artifact::reading`).
+    match crate::artifact::reading(|| run_eval_loaded(args)) {
+        Ok(code) => code,
+        Err(e) => {
+            let e = crate::artifact::LoadError::Malformed(e);
+            eprintln!("error: {e}");
+            eprintln!("help: {}", e.help());
+            super::EXIT_USAGE
+        }
+    }
+}
+
+fn run_eval_loaded(args: EvalArgs) -> u8 {
     if let Some(EvalCommand::Scaling(s)) = args.command {
         return run_scaling(s);
     }

@@ -173,7 +173,7 @@ pub fn rule_based(
         .matches(query)
         .into_iter()
         .filter_map(|ti| {
-            let t = &g.tools[ti as usize];
+            let t = g.tool_at(ti);
             let e = t.endpoints.first()?;
             Some(PlanStep {
                 tool: t.id.clone(),
@@ -342,8 +342,8 @@ pub fn lexical_retrieval(
     let Some((ti, ei, top)) = index.retrieve(query) else {
         return Vec::new();
     };
-    let t = &g.tools[ti as usize];
-    let e = &t.endpoints[ei as usize];
+    let t = g.tool_at(ti);
+    let e = t.endpoint_at(ei);
     let fields = e
         .fields
         .iter()

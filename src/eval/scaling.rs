@@ -69,9 +69,9 @@ fn probe_queries(g: &FrozenGraph) -> Vec<Understanding> {
         .filter_map(|i| {
             let group = i.required_groups.first()?;
             let concept = i.candidates.iter().find_map(|t| {
-                g.tools[*t as usize].endpoints.iter().find_map(|e| {
+                g.tool_at(*t).endpoints.iter().find_map(|e| {
                     let f = e.group_fields.get(group)?.first()?;
-                    e.fields[*f as usize].concepts.first().cloned()
+                    e.field_at(*f).concepts.first().cloned()
                 })
             })?;
             Some(Understanding {

@@ -547,6 +547,21 @@ impl Core {
     ///
     /// Errors: as [`Core::route`].
     pub fn route_on(&self, s: &Snapshot, req: &RouteRequest) -> Result<Routed, ApiError> {
+        // A loaded artifact is verified, but one edited and re-hashed by hand can name a tool
+        // or field that is not there: a 500 with that error, never a crash.
+        match crate::artifact::reading(|| self.route_verified(s, req)) {
+            Ok(routed) => routed,
+            Err(e) => Err(ApiError {
+                status: 500,
+                code: "artifact_unreadable",
+                message: format!(
+                    "the served artifact cannot be read: {e}; compile the project again and replace the file"
+                ),
+            }),
+        }
+    }
+
+    fn route_verified(&self, s: &Snapshot, req: &RouteRequest) -> Result<Routed, ApiError> {
         let k = req.k.unwrap_or(1);
         if !(1..=1000).contains(&k) {
             return Err(ApiError::bad(

@@ -82,7 +82,7 @@ fn errors(extra: &[(&str, &str)]) -> Map<String, Value> {
     );
     m.insert(
         "default".into(),
-        json_response("Any other error (405 wrong method, 408 timeout)", "Error"),
+        json_response("Any other error (405 wrong method, 408 timeout, 500 `artifact_unreadable`: the served artifact names a tool or field it does not have)", "Error"),
     );
     m
 }
@@ -192,7 +192,7 @@ pub fn document() -> String {
                     "properties": {
                         "code": {
                             "type": "string",
-                            "enum": ["invalid_json", "invalid_request", "question_too_long", "unauthorized", "not_found", "unknown_tool", "method_not_allowed", "timeout", "payload_too_large", "unsupported_media_type", "overloaded"]
+                            "enum": ["invalid_json", "invalid_request", "question_too_long", "unauthorized", "not_found", "unknown_tool", "method_not_allowed", "timeout", "payload_too_large", "unsupported_media_type", "overloaded", "artifact_unreadable"]
                         },
                         "message": {"type": "string", "minLength": 1, "description": "What is wrong and what to send instead"}
                     },
@@ -259,7 +259,7 @@ pub fn document() -> String {
                         "404": json_response("No tool with this id (the message lists the known ones)", "Error"),
                         "401": json_response("A bearer token is required (--token-file) and missing or wrong", "Error"),
                         "503": json_response("Too many requests at once (--max-concurrency); retry", "Error"),
-                        "default": json_response("Any other error (405 wrong method, 408 timeout)", "Error")
+                        "default": json_response("Any other error (405 wrong method, 408 timeout, 500 `artifact_unreadable`: the served artifact names a tool or field it does not have)", "Error")
                     }
                 }
             },

@@ -74,6 +74,12 @@ fn parse_json<T: DeserializeOwned>(b: &[u8]) -> Result<T, String> {
 /// the panic hook never sees it).
 struct Unreadable(String);
 
+/// End the work on an artifact that cannot be read: unwinds to the nearest [`reading`] with
+/// `msg`, without running the panic hook.
+pub(crate) fn unreadable(msg: String) -> ! {
+    std::panic::resume_unwind(Box::new(Unreadable(msg)))
+}
+
 /// Run `f`, which reads an artifact loaded by [`super::io::load_routing_lazy`]. When a tool or
 /// index entry it reads cannot be read (JSON that does not fit its type, or a tool archive that
 /// fails validation: only in a file edited and re-hashed by hand), `f` ends there and the error
@@ -103,12 +109,7 @@ impl<T> Deferred<T> {
     fn convert(&self, i: usize, what: impl FnOnce() -> String) -> T {
         match (self.parse)(&(*self.src).as_ref()[self.spans[i].clone()]) {
             Ok(v) => v,
-            // Not a panic: unwinds to `reading` without running the panic hook.
-            Err(e) => std::panic::resume_unwind(Box::new(Unreadable(format!(
-                "{}: {}: {e}",
-                self.label,
-                what()
-            )))),
+            Err(e) => unreadable(format!("{}: {}: {e}", self.label, what())),
         }
     }
 }

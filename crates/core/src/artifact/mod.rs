@@ -735,13 +735,70 @@ impl FrozenGraph {
             .map(|i| &self.concepts[i])
     }
 
-    /// The field behind a key.
+    /// The field behind a key (see [`FrozenGraph::tool_at`] for a key out of range).
     pub fn field(&self, k: FieldKey) -> &FieldData {
-        &self.tools[k.tool as usize].endpoints[k.endpoint as usize].fields[k.field as usize]
+        self.tool_at(k.tool)
+            .endpoint_at(k.endpoint)
+            .field_at(k.field)
+    }
+
+    /// Tool number `i`, as the indices and intents name it.
+    ///
+    /// A number out of range is in no artifact `compile` writes; in one edited and re-hashed by
+    /// hand it ends the work with that error, which [`reading`] returns (no panic message).
+    pub fn tool_at(&self, i: u32) -> &ToolData {
+        match self.tools.get(i as usize) {
+            Some(t) => t,
+            None => lazy::unreadable(format!(
+                "a reference names tool {i}, but the artifact has {} tools",
+                self.tools.len()
+            )),
+        }
     }
 
     /// Count of response fields over all tools.
     pub fn field_count(&self) -> usize {
         self.tools.iter().map(|t| t.total_fields as usize).sum()
+    }
+}
+
+/// Element `i` of `list` (an artifact's own reference), or the end of the work with an error
+/// that [`reading`] returns (see [`FrozenGraph::tool_at`]).
+fn referenced<'a, T>(list: &'a [T], i: u32, what: &str, owner: &str) -> &'a T {
+    match list.get(i as usize) {
+        Some(v) => v,
+        None => lazy::unreadable(format!(
+            "a reference names {what} {i} of {owner}, which has {}",
+            list.len()
+        )),
+    }
+}
+
+impl ToolData {
+    /// Endpoint number `i` of this tool (see [`FrozenGraph::tool_at`] for one out of range).
+    pub fn endpoint_at(&self, i: u32) -> &EndpointData {
+        referenced(
+            &self.endpoints,
+            i,
+            "endpoint",
+            &format!("tool `{}`", self.id),
+        )
+    }
+}
+
+impl EndpointData {
+    /// Response field number `i` of this endpoint (see [`FrozenGraph::tool_at`]).
+    pub fn field_at(&self, i: u32) -> &FieldData {
+        referenced(&self.fields, i, "field", &format!("endpoint `{}`", self.id))
+    }
+
+    /// Parameter number `i` of this endpoint (see [`FrozenGraph::tool_at`]).
+    pub fn parameter_at(&self, i: u32) -> &ParamData {
+        referenced(
+            &self.parameters,
+            i,
+            "parameter",
+            &format!("endpoint `{}`", self.id),
+        )
     }
 }

@@ -248,16 +248,16 @@ fn qual_status(g: &FrozenGraph, f: &crate::artifact::FieldData, q: &ReqQualifier
 /// Apply the requested qualifiers to every hit: fields that contradict one are dropped when a
 /// field of the concept does not, and fields carrying more requested qualifiers win.
 fn apply_qualifiers(g: &FrozenGraph, ti: u32, m: &mut EndpointMatches, quals: &[ReqQualifier]) {
-    let t = &g.tools[ti as usize];
+    let t = g.tool_at(ti);
     for (ei, per) in m.iter_mut() {
-        let e = &t.endpoints[*ei as usize];
+        let e = t.endpoint_at(*ei);
         for hit in per.values_mut() {
             if quals.is_empty() {
                 hit.score_nc = hit.score;
                 continue;
             }
             let stat = |f: u32| {
-                let fd = &e.fields[f as usize];
+                let fd = e.field_at(f);
                 let mut matches = 0u32;
                 let mut contra = false;
                 for q in quals {
@@ -520,9 +520,8 @@ pub fn route(g: &FrozenGraph, u: &Understanding, opts: &Options) -> Plan {
                 if !excluded.contains(&t) {
                     excluded.push(t);
                     plan.excluded_tools.push(SkippedTool {
-                        requested: g.tools[t as usize].id.clone(),
-                        reason: if normalise_alias(name) == normalise_alias(&g.tools[t as usize].id)
-                        {
+                        requested: g.tool_at(t).id.clone(),
+                        reason: if normalise_alias(name) == normalise_alias(&g.tool_at(t).id) {
                             "ruled out by the request".to_string()
                         } else {
                             format!("ruled out by the request (\"{name}\")")
@@ -568,7 +567,7 @@ pub fn route(g: &FrozenGraph, u: &Understanding, opts: &Options) -> Plan {
     // Line 3: source filter (a field-level override counts).
     if let Some(c) = &constraint {
         candidates.retain(|t| {
-            let tool = &g.tools[*t as usize];
+            let tool = g.tool_at(*t);
             let ok = tool.source_types.contains(c);
             if !ok && has_named {
                 plan.skipped_tools.push(SkippedTool {
@@ -600,10 +599,10 @@ pub fn route(g: &FrozenGraph, u: &Understanding, opts: &Options) -> Plan {
     for &t in &candidates {
         let mut m = match_tool(g, t, &req);
         apply_qualifiers(g, t, &mut m, &quals);
-        match best_endpoint(&g.tools[t as usize], &m, &groups, &u.parameters) {
+        match best_endpoint(g.tool_at(t), &m, &groups, &u.parameters) {
             Some(r) => scored.push((t, r, m)),
             None if has_named => plan.skipped_tools.push(SkippedTool {
-                requested: g.tools[t as usize].id.clone(),
+                requested: g.tool_at(t).id.clone(),
                 reason: "every endpoint of the tool may destroy data and none is marked `allow_destructive`".to_string(),
             }),
             None => {}
@@ -611,8 +610,8 @@ pub fn route(g: &FrozenGraph, u: &Understanding, opts: &Options) -> Plan {
     }
     if !has_named {
         scored.sort_by(|a, b| {
-            let ta = &g.tools[a.0 as usize];
-            let tb = &g.tools[b.0 as usize];
+            let ta = g.tool_at(a.0);
+            let tb = g.tool_at(b.0);
             (
                 ta.is_web,
                 std::cmp::Reverse(a.1.score_nc),
@@ -642,8 +641,8 @@ pub fn route(g: &FrozenGraph, u: &Understanding, opts: &Options) -> Plan {
     for (rank, (ti, ranked, matches)) in scored.into_iter().enumerate() {
         let ei = ranked.endpoint;
         let score = ranked.score;
-        let t = &g.tools[ti as usize];
-        let e = &t.endpoints[ei as usize];
+        let t = g.tool_at(ti);
+        let e = t.endpoint_at(ei);
         let mut reasons: BTreeMap<u32, Vec<FieldReason>> = BTreeMap::new();
         for f in &e.identifiers {
             reasons.entry(*f).or_default().push(FieldReason::Identifier);
@@ -657,7 +656,7 @@ pub fn route(g: &FrozenGraph, u: &Understanding, opts: &Options) -> Plan {
                 }
                 for (f, why) in &hit.fields {
                     for (qi, q) in quals.iter().enumerate() {
-                        if qual_status(g, &e.fields[*f as usize], q) == QualStatus::Match {
+                        if qual_status(g, e.field_at(*f), q) == QualStatus::Match {
                             qual_met.insert(qi);
                         }
                     }
@@ -698,7 +697,7 @@ pub fn route(g: &FrozenGraph, u: &Understanding, opts: &Options) -> Plan {
                         // A group that declares no core keeps the whole group (the recall
                         // projection's behaviour; rule group-without-core flags it).
                         for f in fs {
-                            let fd = &e.fields[*f as usize];
+                            let fd = e.field_at(*f);
                             if (core.is_empty() || fd.concepts.iter().any(|c| core.contains(c)))
                                 && !quals
                                     .iter()
@@ -723,7 +722,7 @@ pub fn route(g: &FrozenGraph, u: &Understanding, opts: &Options) -> Plan {
         let fields: Vec<PlannedField> = reasons
             .into_iter()
             .map(|(fi, reasons)| {
-                let fd = &e.fields[fi as usize];
+                let fd = e.field_at(fi);
                 PlannedField {
                     name: fd.name.clone(),
                     identifier: fd.identifier,
@@ -840,7 +839,7 @@ fn value_variants(
     ei: u32,
     u: &Understanding,
 ) -> (Vec<Understanding>, Vec<MultiValue>) {
-    let e = &g.tools[ti as usize].endpoints[ei as usize];
+    let e = g.tool_at(ti).endpoint_at(ei);
     let mut variants = vec![u.clone()];
     let mut notes = Vec::new();
     for (concept, value) in &u.parameters {
@@ -857,7 +856,7 @@ fn value_variants(
             .filter_map(|id| g.index.param_postings.get(id))
             .flatten()
             .filter(|p| p.tool == ti && p.endpoint == ei)
-            .map(|p| &e.parameters[p.parameter as usize])
+            .map(|p| e.parameter_at(p.parameter))
             .collect();
         if params.is_empty() {
             continue;
@@ -866,7 +865,7 @@ fn value_variants(
         notes.push(MultiValue {
             concept: concept.clone(),
             values: items.clone(),
-            tool: g.tools[ti as usize].id.clone(),
+            tool: g.tool_at(ti).id.clone(),
             mode: if list {
                 MultiValueMode::List
             } else {
@@ -938,7 +937,7 @@ type Bound = (
 );
 
 fn bind_parameters(g: &FrozenGraph, ti: u32, ei: u32, u: &Understanding) -> Bound {
-    let e = &g.tools[ti as usize].endpoints[ei as usize];
+    let e = g.tool_at(ti).endpoint_at(ei);
     // Per parameter: (binding's position in the declaration, value).
     let mut values: BTreeMap<String, Vec<(usize, Value)>> = BTreeMap::new();
     let mut set: BTreeMap<String, (usize, Value)> = BTreeMap::new();
@@ -971,7 +970,7 @@ fn bind_parameters(g: &FrozenGraph, ti: u32, ei: u32, u: &Understanding) -> Boun
                 continue;
             };
             for p in list.iter().filter(|p| p.tool == ti && p.endpoint == ei) {
-                let param = &e.parameters[p.parameter as usize];
+                let param = e.parameter_at(p.parameter);
                 // A list is rendered value by value (each through the template) and joined
                 // below where the parameter takes a list; an array-typed parameter renders the
                 // list itself.
@@ -999,8 +998,9 @@ fn bind_parameters(g: &FrozenGraph, ti: u32, ei: u32, u: &Understanding) -> Boun
                                 }
                                 bound_any = true;
                             }
-                            Err(msg) => warnings
-                                .push(format!("{}/{}: {msg}", g.tools[ti as usize].id, e.id)),
+                            Err(msg) => {
+                                warnings.push(format!("{}/{}: {msg}", g.tool_at(ti).id, e.id))
+                            }
                         }
                     }
                 }

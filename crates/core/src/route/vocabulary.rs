@@ -96,7 +96,7 @@ pub fn validate(g: &FrozenGraph, u: &Understanding) -> Vec<NotUnderstood> {
                 g.index.tool_names.keys().map(String::as_str),
             )
             .and_then(|k| g.index.tool_names.get(k))
-            .map(|i| g.tools[*i as usize].id.clone());
+            .map(|i| g.tool_at(*i).id.clone());
             out.push(NotUnderstood {
                 kind: NameKind::Tool,
                 name: t.clone(),

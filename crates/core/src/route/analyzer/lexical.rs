@@ -595,8 +595,7 @@ impl Lexical<'_> {
                         .iter()
                         .filter(|p| p.kind != MatchKind::Partial && cands.contains(&p.tool))
                     {
-                        let f = &g.tools[p.tool as usize].endpoints[p.endpoint as usize].fields
-                            [p.field as usize];
+                        let f = g.tool_at(p.tool).endpoint_at(p.endpoint).field_at(p.field);
                         if f.groups
                             .iter()
                             .any(|gr| intent.required_groups.contains(gr))
@@ -622,7 +621,7 @@ impl Lexical<'_> {
                 if cands.contains(t) {
                     score += 2.0;
                     evidence = true;
-                } else if !intent.domains.contains(&g.tools[*t as usize].domain) {
+                } else if !intent.domains.contains(&g.tool_at(*t).domain) {
                     score -= 5.0;
                 }
             }
@@ -638,7 +637,7 @@ impl Lexical<'_> {
             {
                 let matching = cands
                     .iter()
-                    .filter(|t| g.tools[**t as usize].source_types.contains(st))
+                    .filter(|t| g.tool_at(**t).source_types.contains(st))
                     .count();
                 score += 1.5 * matching as f64 / cands.len() as f64;
             }
@@ -702,10 +701,7 @@ impl Lexical<'_> {
         if let Some(n) = entity_note {
             warnings.push(n);
         }
-        u.excluded_apis = excluded
-            .iter()
-            .map(|t| g.tools[*t as usize].id.clone())
-            .collect();
+        u.excluded_apis = excluded.iter().map(|t| g.tool_at(*t).id.clone()).collect();
         if intent.is_some() || !tools.is_empty() {
             u.qualifiers = qualifiers;
         }
@@ -731,16 +727,13 @@ impl Lexical<'_> {
                     u.domain_concepts.push(out);
                 }
             }
-            u.target_apis = tools
-                .iter()
-                .map(|t| g.tools[*t as usize].id.clone())
-                .collect();
+            u.target_apis = tools.iter().map(|t| g.tool_at(*t).id.clone()).collect();
             // A cue no candidate of the intent can satisfy is topical ("DFT+U settings"), not a
             // constraint.
             u.source_constraint = source_constraint.clone().filter(|st| {
                 self.candidates[ii]
                     .iter()
-                    .any(|t| g.tools[*t as usize].source_types.contains(st))
+                    .any(|t| g.tool_at(*t).source_types.contains(st))
             });
             for e in &extracted {
                 u.parameters
@@ -813,10 +806,7 @@ impl Lexical<'_> {
                 "no intent fits the evidence; the plan will be empty unless a tool is named"
                     .to_string(),
             );
-            u.target_apis = tools
-                .iter()
-                .map(|t| g.tools[*t as usize].id.clone())
-                .collect();
+            u.target_apis = tools.iter().map(|t| g.tool_at(*t).id.clone()).collect();
             if !u.target_apis.is_empty() {
                 for (text, ids, field_alias) in &concepts {
                     let out = if ids.len() == 1 && !field_alias {

@@ -187,7 +187,7 @@ pub fn sanitise(g: &FrozenGraph, v: &Value) -> (Understanding, Vec<String>) {
                     continue;
                 };
                 let id = match g.index.tool_names.get(&normalise_alias(t)) {
-                    Some(i) => g.tools[*i as usize].id.clone(),
+                    Some(i) => g.tool_at(*i).id.clone(),
                     None => t.clone(),
                 };
                 if !u.target_apis.contains(&id) {
