@@ -195,7 +195,8 @@ fn route_reports_a_hand_edited_tool_after_reading_it_lazily() {
         path.display()
     );
     assert!(first.starts_with(&want), "{stderr}");
-    // Loaded eagerly (as the servers and `eval` do), it is refused at once.
+    // Loaded eagerly (as the servers and `eval` do), it is refused at once, at the same
+    // position in the file.
     let e = io::load_routing(&path).unwrap_err().to_string();
     assert!(
         e.starts_with(
@@ -203,6 +204,46 @@ fn route_reports_a_hand_edited_tool_after_reading_it_lazily() {
         ),
         "{e}"
     );
+    let column = e.rsplit(' ').next().unwrap();
+    assert!(
+        first.ends_with(&format!(" at line 1 column {column}")),
+        "{first} / {e}"
+    );
+    // Through a pipe (not memory-mappable): the same refusal; the shipped artifact routes as
+    // from the file.
+    let from_pipe = |bytes: Vec<u8>| {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_schemarouter"))
+            .args([
+                "route",
+                "--json",
+                "--artifact",
+                "/dev/stdin",
+                "band gap of GaN",
+            ])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let writer = std::thread::spawn(move || std::io::Write::write_all(&mut stdin, &bytes));
+        let out = child.wait_with_output().unwrap();
+        let _ = writer.join();
+        (out.status.code(), out.stdout)
+    };
+    assert_eq!(from_pipe(bad.clone()), (Some(2), Vec::new()));
+    let from_file = std::process::Command::new(env!("CARGO_BIN_EXE_schemarouter"))
+        .args([
+            "route",
+            "--json",
+            "--artifact",
+            "build/graph.json",
+            "band gap of GaN",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(from_file.status.code(), Some(0));
+    assert_eq!(from_pipe(json.into_bytes()), (Some(0), from_file.stdout));
 }
 
 /// The last tool cut out of a re-hashed `graph.json`: the indices and intents still name it.

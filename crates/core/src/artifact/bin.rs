@@ -30,7 +30,9 @@ use super::{
     LoadError, ToolData,
 };
 use rayon::prelude::*;
-use rkyv::rancor::{Error as RkyvError, Fallible};
+// Validation reports through `BoxedError`, which keeps the reason in release builds
+// (`rancor::Error` keeps it only with debug assertions).
+use rkyv::rancor::{BoxedError, Error as RkyvError, Fallible};
 use rkyv::ser::{Allocator, Writer};
 use rkyv::vec::{ArchivedVec, VecResolver};
 use rkyv::with::{ArchiveWith, SerializeWith};
@@ -308,6 +310,7 @@ pub(crate) fn load_file(
     let graph = if with_graph {
         Some(load_graph(&map, &h)?)
     } else {
+        verify_graph_unless_lazy(&map, &h, tools)?;
         None
     };
     let routing = h.routing.clone();
@@ -327,6 +330,7 @@ pub(crate) fn load_slice(bytes: &[u8], with_graph: bool) -> Result<FrozenGraph, 
     let graph = if with_graph {
         Some(load_graph(bytes, &h)?)
     } else {
+        verify_graph_unless_lazy(bytes, &h, Tools::Validated)?;
         None
     };
     let mut v = rkyv::util::AlignedVec::<16>::with_capacity(h.routing.len());
@@ -349,6 +353,16 @@ fn with(mut fg: FrozenGraph, graph: Option<GraphData>) -> FrozenGraph {
     fg
 }
 
+/// A routing load that checks everything at open ([`Tools::Validated`]: the servers, `eval`,
+/// Python) also verifies the graph section's hash, without decoding it; one `route` does not
+/// touch its pages.
+fn verify_graph_unless_lazy(bytes: &[u8], h: &Header, tools: Tools) -> Result<(), LoadError> {
+    match tools {
+        Tools::Validated => verify(&h.graph_hash, hash(&bytes[h.graph.clone()])),
+        Tools::OnFirstRead => Ok(()),
+    }
+}
+
 fn load_graph(bytes: &[u8], h: &Header) -> Result<GraphData, LoadError> {
     let section = &bytes[h.graph.clone()];
     verify(&h.graph_hash, hash(section))?;
@@ -363,14 +377,14 @@ fn check_tool(bytes: &[u8]) -> Result<&ArchivedToolData, String> {
         rkyv::validation::archive::ArchiveValidator::new(bytes),
         rkyv::validation::shared::SharedValidator::with_capacity(bytes.len() / 48),
     );
-    rkyv::api::access_with_context::<ArchivedToolData, _, RkyvError>(bytes, &mut ctx)
+    rkyv::api::access_with_context::<ArchivedToolData, _, BoxedError>(bytes, &mut ctx)
         .map_err(|e| e.to_string())
 }
 
 /// Validate and convert one tool's archive (a tool read on first use, [`Tools::OnFirstRead`]).
-fn read_tool(bytes: &[u8]) -> Result<ToolData, String> {
+fn read_tool(bytes: &[u8], _at: usize) -> Result<ToolData, String> {
     let a = check_tool(bytes)?;
-    rkyv::deserialize::<ToolData, RkyvError>(a).map_err(|e| e.to_string())
+    rkyv::deserialize::<ToolData, BoxedError>(a).map_err(|e| e.to_string())
 }
 
 /// The tools' archives as validated pointers, or (for [`Tools::OnFirstRead`]) as byte ranges
@@ -388,7 +402,7 @@ fn validate(
     tools: Tools,
 ) -> Result<(&ArchivedFrozenGraph, ToolArchives), String> {
     let (area, root) = section.split_at(tool_area);
-    let a = rkyv::access::<ArchivedFrozenGraph, RkyvError>(root).map_err(|e| e.to_string())?;
+    let a = rkyv::access::<ArchivedFrozenGraph, BoxedError>(root).map_err(|e| e.to_string())?;
     let span = |i: usize, s: &ArchivedToolSpan| {
         let (off, len) = (s.offset.to_native(), s.len.to_native());
         off.checked_add(len)

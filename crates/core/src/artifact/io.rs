@@ -325,26 +325,44 @@ fn load_bytes_with(
     struct Header {
         format_version: u32,
     }
-    // Verify the hash on one core while the other parses.
-    let (parsed, actual) = rayon::join(parse, || json_hash_of(bytes));
+    // Verify the hash on one core while the other parses. A routing load stops at the graph;
+    // unless it reads lazily (one `route`), the other core also checks that the whole file is
+    // JSON, as a full load does.
+    let (parsed, (actual, syntax)) = rayon::join(parse, || {
+        let syntax = match (skip_graph, lazy) {
+            (true, None) => serde_json::from_slice::<serde::de::IgnoredAny>(bytes).err(),
+            _ => None,
+        };
+        (json_hash_of(bytes), syntax)
+    });
     let fg: FrozenGraph = match parsed {
         Ok(fg) => fg,
         Err(e) => {
             if let Ok(h) = serde_json::from_slice::<Header>(bytes) {
                 check_version(h.format_version)?;
             }
-            // Complete JSON without the artifact's header is some other file, not a damaged one.
-            if serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_ok()
-                && serde_json::from_slice::<Header>(bytes).is_err()
-            {
+            // Complete JSON without the artifact's header is some other file, not a damaged one
+            // (a header written twice is a damaged one).
+            let no_header = match serde_json::from_slice::<Header>(bytes) {
+                Ok(_) => false,
+                Err(e) => !e.to_string().starts_with("duplicate field"),
+            };
+            if no_header && serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_ok() {
                 return Err(LoadError::NotAnArtifact);
             }
             return Err(e);
         }
     };
     check_version(fg.format_version)?;
-    let recorded =
-        recorded_hash(bytes).ok_or_else(|| LoadError::Malformed("no content_hash".into()))?;
+    if let Some(e) = syntax {
+        return Err(LoadError::Malformed(e.to_string()));
+    }
+    let recorded = recorded_hash(bytes).ok_or_else(|| {
+        LoadError::Malformed(
+            "no content_hash in the first 4 KiB (compile writes it in the header, before the tools)"
+                .into(),
+        )
+    })?;
     let actual = actual.ok_or_else(|| LoadError::Malformed("no content_hash".into()))?;
     if actual != recorded {
         return Err(LoadError::HashMismatch { recorded, actual });
@@ -405,6 +423,18 @@ fn load_path(path: &Path, skip_graph: bool, lazy: bool) -> Result<FrozenGraph, L
     let mut file = std::fs::File::open(path).map_err(LoadError::Io)?;
     let mut magic = [0u8; 4];
     let n = file.read(&mut magic).map_err(LoadError::Io)?;
+    // A pipe or other stream (`--artifact /dev/stdin`, `<(...)`) cannot be memory-mapped:
+    // read it whole.
+    if !file.metadata().map_err(LoadError::Io)?.is_file() {
+        let mut bytes = magic[..n].to_vec();
+        file.read_to_end(&mut bytes).map_err(LoadError::Io)?;
+        if bytes.is_empty() {
+            return Err(LoadError::Malformed(
+                "the file is empty (0 bytes)".to_string(),
+            ));
+        }
+        return load_bytes_with(&bytes, skip_graph, None);
+    }
     if n == 4 && &magic == bin::MAGIC {
         let tools = if lazy {
             bin::Tools::OnFirstRead
@@ -757,7 +787,16 @@ mod tests {
         ));
         let mut without = fg.clone();
         without.graph = crate::artifact::GraphData::default();
-        assert_eq!(load_routing_bytes(&bad).unwrap(), without);
+        // The routing load verifies the graph's hash without decoding it; one `route` (which
+        // reads lazily) does not touch the graph's pages at all.
+        assert!(matches!(
+            load_routing_bytes(&bad),
+            Err(LoadError::HashMismatch { .. })
+        ));
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("graph.bin");
+        std::fs::write(&p, &bad).unwrap();
+        assert_eq!(load_routing_lazy(&p).unwrap(), without);
         // A changed routing byte: both refuse.
         let mut bad = bin.clone();
         bad[routing.start + routing.len() / 2] ^= 1;
@@ -1073,6 +1112,8 @@ mod tests {
                 Err(LoadError::Malformed(m)) => {
                     let e = read.unwrap_err();
                     assert!(e.starts_with("tools: element "), "{e}");
+                    assert!(!e.contains("without error information"), "{e}");
+                    assert!(!m.contains("without error information"), "{m}");
                     let i: usize = m["routing section of the binary artifact: tool ".len()..]
                         .split(':')
                         .next()
@@ -1090,5 +1131,34 @@ mod tests {
             }
         }
         assert!(refused > 10 && same > 0, "{refused} refused, {same} read");
+    }
+
+    #[test]
+    fn a_routing_load_checks_the_json_after_the_graph_unless_it_reads_lazily() {
+        let fg = shipped();
+        let json = String::from_utf8(to_json_bytes(&fg)).unwrap();
+        let g = json.find(",\"graph\":{").unwrap() + ",\"graph\":".len();
+        let bad = rehashed_json(format!("{}{{{{ not json}}\n", &json[..g]).into_bytes());
+        let e = load_routing_bytes(&bad).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            format!(
+                "the artifact is malformed or truncated: key must be a string at line 1 column {}",
+                g + 2
+            )
+        );
+        assert!(lazy(&bad).is_ok());
+        // A header field written twice is a damaged artifact, not some other JSON.
+        let at = json.find(",\"tools\":[").unwrap();
+        let twice = rehashed_json(
+            format!("{},\"format_version\":2{}", &json[..at], &json[at..]).into_bytes(),
+        );
+        let e = load_routing_bytes(&twice).unwrap_err().to_string();
+        assert!(
+            e.starts_with(
+                "the artifact is malformed or truncated: duplicate field `format_version`"
+            ),
+            "{e}"
+        );
     }
 }

@@ -65,9 +65,18 @@ fn span_in(src: &SharedBytes, part: &str) -> Result<Range<usize>, String> {
     }
 }
 
-/// Parse one JSON element.
-fn parse_json<T: DeserializeOwned>(b: &[u8]) -> Result<T, String> {
-    serde_json::from_slice(b).map_err(|e| e.to_string())
+/// Parse one JSON element that starts `at` bytes into the (one-line, compact) file; an error
+/// gives its position in the file.
+fn parse_json<T: DeserializeOwned>(b: &[u8], at: usize) -> Result<T, String> {
+    serde_json::from_slice(b).map_err(|e| {
+        let text = e.to_string();
+        match text.rfind(" at line ") {
+            Some(cut) if e.line() == 1 => {
+                format!("{} at line 1 column {}", &text[..cut], at + e.column())
+            }
+            _ => text,
+        }
+    })
 }
 
 /// What a deferred read unwinds with when an element cannot be read (caught by [`reading`];
@@ -100,14 +109,15 @@ pub fn reading<T>(f: impl FnOnce() -> T) -> Result<T, String> {
 struct Deferred<T> {
     src: SharedBytes,
     spans: Box<[Range<usize>]>,
-    parse: fn(&[u8]) -> Result<T, String>,
+    parse: fn(&[u8], usize) -> Result<T, String>,
     label: &'static str,
 }
 
 impl<T> Deferred<T> {
     /// Parse element `i`; `what` names it in the error.
     fn convert(&self, i: usize, what: impl FnOnce() -> String) -> T {
-        match (self.parse)(&(*self.src).as_ref()[self.spans[i].clone()]) {
+        let span = self.spans[i].clone();
+        match (self.parse)(&(*self.src).as_ref()[span.clone()], span.start) {
             Ok(v) => v,
             Err(e) => unreadable(format!("{}: {}: {e}", self.label, what())),
         }
@@ -202,12 +212,13 @@ pub struct LazyVec<T: Archive> {
 }
 
 impl<T: Archive> LazyVec<T> {
-    /// A list whose element `i` is read from `src[spans[i]]` by `read` on first use; an error
+    /// A list whose element `i` is read from `src[spans[i]]` by `read` (given the bytes and
+    /// where they start) on first use; an error
     /// unwinds to [`reading`], naming the element in `label`.
     pub(crate) fn deferred(
         src: SharedBytes,
         spans: Box<[Range<usize>]>,
-        read: fn(&[u8]) -> Result<T, String>,
+        read: fn(&[u8], usize) -> Result<T, String>,
         label: &'static str,
     ) -> Self {
         LazyVec {
