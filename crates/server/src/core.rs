@@ -806,6 +806,52 @@ mod tests {
         );
     }
 
+    /// The last tool cut out of a re-hashed `graph.json`: the web search intent still names it.
+    #[test]
+    fn a_reference_that_points_nowhere_is_a_500_not_a_crash() {
+        let shipped = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../build/graph.json");
+        let json = std::fs::read_to_string(&shipped).unwrap();
+        let g = crate::artifact::io::load_routing(&shipped).unwrap();
+        let last = &g.tools[g.tools.len() - 1].id;
+        let end = json.find("],\"intents\":[").unwrap();
+        let cut = json[..end]
+            .rfind(&format!(",{{\"id\":\"{last}\","))
+            .unwrap();
+        let mut bad = format!("{}{}", &json[..cut], &json[end..]).into_bytes();
+        let key = b"\"content_hash\":\"";
+        let h = bad.windows(key.len()).position(|w| w == key).unwrap() + key.len();
+        bad[h..h + 64].fill(b'0');
+        let hash = blake3::hash(&bad).to_hex().to_string();
+        bad[h..h + 64].copy_from_slice(hash.as_bytes());
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("graph.json");
+        std::fs::write(&path, &bad).unwrap();
+        let c = Core::open(Config {
+            artifact: path,
+            limits: Limits::default(),
+            discover: None,
+            token: None,
+            log_requests: false,
+        })
+        .unwrap();
+        let req = br#"{"question": "search the web for news about graphene"}"#;
+        let e = c.route(&parse_route_request(req).unwrap()).unwrap_err();
+        let n = g.tools.len() - 1;
+        assert_eq!(
+            e,
+            ApiError {
+                status: 500,
+                code: "artifact_unreadable",
+                message: format!(
+                    "the served artifact cannot be read: a reference names tool {n}, but the artifact has {n} tools; compile the project again and replace the file"
+                ),
+            }
+        );
+        // The server goes on answering what the artifact can answer.
+        let ok = br#"{"question": "band gap of GaN"}"#;
+        assert!(c.route(&parse_route_request(ok).unwrap()).is_ok());
+    }
+
     #[test]
     fn route_requests_are_checked() {
         let c = shipped();
