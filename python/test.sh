@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 VENV="${VENV:-$PWD/target/py-venv}"
 rm -rf "$VENV" target/wheels
 python3 -m venv "$VENV"
-"$VENV/bin/python" -m pip install -q --disable-pip-version-check maturin pytest jsonschema
+"$VENV/bin/python" -m pip install -q --disable-pip-version-check maturin pytest jsonschema blake3
 "$VENV/bin/maturin" build --quiet -m python/Cargo.toml --out target/wheels
 "$VENV/bin/python" -m pip install -q --disable-pip-version-check --no-index --find-links target/wheels schemarouter-rs
 "$VENV/bin/python" -m pytest -q python/tests

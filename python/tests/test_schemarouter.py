@@ -104,6 +104,32 @@ def test_route_errors(router):
     assert issubclass(sr.RouteError, sr.SchemaRouterError)
 
 
+def test_an_artifact_whose_references_point_nowhere_raises_route_error(tmp_path, graph):
+    # The last tool cut out and the file re-hashed, as a hand edit would: the web search intent
+    # still names the tool. The call raises; the router goes on answering the rest.
+    import blake3
+
+    text = ARTIFACT.read_text(encoding="utf-8")
+    last = graph["tools"][-1]["id"]
+    end = text.index('],"intents":[')
+    cut = text.rindex(',{"id":"%s",' % last, 0, end)
+    bad = bytearray((text[:cut] + text[end:]).encode("utf-8"))
+    key = b'"content_hash":"'
+    at = bad.index(key) + len(key)
+    bad[at : at + 64] = b"0" * 64
+    bad[at : at + 64] = blake3.blake3(bytes(bad)).hexdigest().encode("ascii")
+    path = tmp_path / "graph.json"
+    path.write_bytes(bytes(bad))
+    r = sr.Router.load(path)
+    n = len(graph["tools"]) - 1
+    with pytest.raises(sr.RouteError) as e:
+        r.route("search the web for news about graphene")
+    assert e.value.message == (
+        "the artifact cannot be read: a reference names tool %d, but the artifact has %d tools" % (n, n)
+    )
+    assert r.route("band gap of GaN")["plan"]["steps"]
+
+
 def test_load_errors(tmp_path):
     with pytest.raises(sr.LoadError) as e:
         sr.Router.load(tmp_path / "missing.json")
