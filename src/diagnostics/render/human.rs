@@ -46,32 +46,75 @@ fn bare_cr_as_lf(text: &str) -> String {
     out
 }
 
-/// Each file's text as miette sees it (without a BOM, bare CRs as LF), copied once per render and shared by
-/// every diagnostic in that file.
-#[derive(Default)]
-struct Texts {
-    by_file: std::sync::Mutex<HashMap<FileId, Arc<str>>>,
+/// Whether `text` reaches miette as it is: no carriage return and no byte that can begin an
+/// unsafe control ([`super::is_unsafe_control`]: C0 but LF and tab, DEL, C1 behind 0xC2, the
+/// bidirectional controls behind 0xE2). A byte scan, so most files skip the per-character copy.
+fn shown_as_is(text: &str) -> bool {
+    !text
+        .bytes()
+        .any(|b| (b < 0x20 && b != b'\n' && b != b'\t') || b == 0x7f || b == 0xc2 || b == 0xe2)
 }
 
-impl Texts {
-    fn get(&self, sources: &SourceMap, file: FileId) -> Arc<str> {
-        let mut map = self.by_file.lock().unwrap_or_else(|e| e.into_inner());
-        map.entry(file)
-            .or_insert_with(|| {
-                let text = &sources.get(file).text;
-                Arc::from(bare_cr_as_lf(text.strip_prefix('\u{feff}').unwrap_or(text)))
-            })
-            .clone()
+/// One file's text as miette sees it (without a BOM, bare CRs as LF) and the byte offsets of its
+/// line feeds, so a frame finds its line number by binary search instead of a scan.
+struct FileText {
+    text: Arc<str>,
+    breaks: Vec<u32>,
+}
+
+impl FileText {
+    fn new(text: &str) -> FileText {
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+        let text: Arc<str> = if shown_as_is(text) {
+            Arc::from(text)
+        } else {
+            Arc::from(bare_cr_as_lf(text))
+        };
+        let breaks = text
+            .bytes()
+            .enumerate()
+            .filter(|(_, b)| *b == b'\n')
+            .map(|(i, _)| i as u32)
+            .collect();
+        FileText { text, breaks }
     }
 }
 
-/// One file's text as miette sees it: without a BOM (spans shifted to match).
+/// The texts of every file the diagnostics point into, made once per render (in parallel) and
+/// shared by every diagnostic in that file; read without a lock.
+struct Texts(HashMap<FileId, Arc<FileText>>);
+
+impl Texts {
+    fn of(diags: &[Diagnostic], sources: &SourceMap) -> Texts {
+        let mut files: Vec<FileId> = diags
+            .iter()
+            .flat_map(|d| d.primary.iter().chain(d.secondary.iter()))
+            .map(|l| l.file)
+            .collect();
+        files.sort_unstable();
+        files.dedup();
+        Texts(
+            files
+                .into_par_iter()
+                .map(|f| (f, Arc::new(FileText::new(&sources.get(f).text))))
+                .collect(),
+        )
+    }
+
+    fn get(&self, sources: &SourceMap, file: FileId) -> Arc<FileText> {
+        match self.0.get(&file) {
+            Some(t) => t.clone(),
+            None => Arc::new(FileText::new(&sources.get(file).text)),
+        }
+    }
+}
+
 /// A file's text as miette reads it, each read begun a few lines above the span instead of at
 /// the top of the file. miette finds a frame's lines by scanning from the first byte, once per
 /// frame: with tens of thousands of findings that was most of this renderer's time. Starting
 /// at a line start above every context line miette keeps gives the same lines, columns and
-/// line numbers (the lines above the window are counted and added back).
-struct Windowed(Arc<str>);
+/// line numbers (the lines above the window are counted, by binary search, and added back).
+struct Windowed(Arc<FileText>);
 
 impl miette::SourceCode for Windowed {
     fn read_span<'a>(
@@ -80,7 +123,7 @@ impl miette::SourceCode for Windowed {
         before: usize,
         after: usize,
     ) -> Result<Box<dyn miette::SpanContents<'a> + 'a>, miette::MietteError> {
-        let b = self.0.as_bytes();
+        let b = self.0.text.as_bytes();
         // Line breaks are `\n` or `\r\n` here (bare CRs became `\n` in `Texts`). Back from the
         // span to just after the (before + 2)-th break above it: one line more than miette
         // keeps, so the window surely begins above its first context line.
@@ -95,7 +138,7 @@ impl miette::SourceCode for Windowed {
             }
             base -= 1;
         }
-        let lines_above = b[..base].iter().filter(|&&c| c == b'\n').count();
+        let lines_above = self.0.breaks.partition_point(|&p| (p as usize) < base);
         let shifted = SourceSpan::new((span.offset() - base).into(), span.len());
         let inner = b[base..].read_span(&shifted, before, after)?;
         let data: &'a [u8] = inner.data();
@@ -112,7 +155,7 @@ impl miette::SourceCode for Windowed {
 
 struct FileView {
     name: String,
-    text: Arc<str>,
+    text: Arc<FileText>,
     shift: usize,
 }
 
@@ -133,10 +176,10 @@ impl FileView {
     fn span(&self, label: &Label) -> SourceSpan {
         let start = (label.span.start as usize)
             .saturating_sub(self.shift)
-            .min(self.text.len());
+            .min(self.text.text.len());
         let end = (label.span.end as usize)
             .saturating_sub(self.shift)
-            .min(self.text.len());
+            .min(self.text.text.len());
         SourceSpan::new(start.into(), end.saturating_sub(start))
     }
 }
@@ -253,7 +296,7 @@ fn build(d: &Diagnostic, sources: &SourceMap, texts: &Texts) -> Report {
         view.span(primary),
     ));
     for s in &d.secondary {
-        if s.file == primary.file && !far_apart(&view.text, primary, s) {
+        if s.file == primary.file && !far_apart(&view.text.text, primary, s) {
             report
                 .labels
                 .push(LabeledSpan::new_with_span(label_text(s), view.span(s)));
@@ -294,7 +337,7 @@ pub fn render(diags: &[Diagnostic], sources: &SourceMap, opts: HumanOptions) -> 
         .with_urls(false)
         .without_primary_span_start();
     // Frames are rendered in parallel and joined in the diagnostics' order.
-    let texts = Texts::default();
+    let texts = Texts::of(diags, sources);
     let frames: Vec<String> = diags
         .par_iter()
         .map(|d| {
@@ -341,6 +384,33 @@ mod tests {
     use super::*;
     use miette::SourceCode;
 
+    /// A file's text reaches miette as the per-character copy makes it, whether or not the byte
+    /// scan lets it skip that copy; the line-feed index lists every `\n` of the shown text.
+    #[test]
+    fn file_texts_equal_the_per_character_copy() {
+        let texts = [
+            "plain: text\n",
+            "\u{feff}bom: x\n",
+            "bare\rcr\r\nand crlf\n",
+            "tab\there\n",
+            "esc \u{1b}[2J and del \u{7f}\n",
+            "c1 \u{9b} control\n",
+            "bidi \u{202e} and \u{2067}\n",
+            "dash \u{2014} ellipsis \u{2026} e-acute \u{e9}\n",
+            "",
+        ];
+        for text in texts {
+            let t = FileText::new(text);
+            let stripped = text.strip_prefix('\u{feff}').unwrap_or(text);
+            assert_eq!(&*t.text, bare_cr_as_lf(stripped).as_str(), "{text:?}");
+            let breaks: Vec<u32> = t.text.match_indices('\n').map(|(i, _)| i as u32).collect();
+            assert_eq!(t.breaks, breaks, "{text:?}");
+        }
+        assert!(shown_as_is("plain: text\n\tindented\n"));
+        assert!(!shown_as_is("crlf\r\n"));
+        assert!(!shown_as_is("dash \u{2014}"));
+    }
+
     /// The window gives what miette computes over the whole text: for every span of a few
     /// texts (LF and CRLF line ends, empty lines, no final line end) and context sizes.
     #[test]
@@ -352,7 +422,7 @@ mod tests {
             "one line only",
         ];
         for text in texts {
-            let w = Windowed(Arc::from(text));
+            let w = Windowed(Arc::new(FileText::new(text)));
             let whole: &str = text;
             for start in 0..=text.len() {
                 for len in [0, 1, 3, 9] {
