@@ -97,6 +97,12 @@ impl SourceFile {
         }
     }
 
+    /// Byte offset of every line start, ascending; the first is 0. A line ends at LF, CRLF or a
+    /// bare CR.
+    pub fn line_starts(&self) -> &[u32] {
+        &self.line_starts
+    }
+
     /// 1-based line and 1-based column (in Unicode scalar values) of a byte offset. Offsets past
     /// the end clamp to the end; offsets inside a multi-byte character round down to it. A BOM at
     /// the start of the file takes no column.

@@ -3,7 +3,7 @@
 
 use super::super::{Diagnostic, Label, Severity, Summary};
 use crate::source::FileId;
-use crate::source::SourceMap;
+use crate::source::{SourceFile, SourceMap};
 use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource, SourceSpan};
 use rayon::prelude::*;
 use std::collections::HashMap;
@@ -37,8 +37,13 @@ fn bare_cr_as_lf(text: &str) -> String {
         if c == '\r' && b.get(i + 1) != Some(&b'\n') {
             out.push('\n');
         } else if super::is_unsafe_control(c) {
-            // Same byte length, so spans stay put: `?` for one-byte controls, `¿` for C1.
-            out.push(if c.len_utf8() == 1 { '?' } else { '¿' });
+            // Same byte length, so spans stay put: `?` for one-byte controls, `¿` for C1 (two
+            // bytes), U+FFFD for the bidirectional controls (three bytes).
+            out.push(match c.len_utf8() {
+                1 => '?',
+                2 => '¿',
+                _ => '\u{fffd}',
+            });
         } else {
             out.push(c);
         }
@@ -55,28 +60,39 @@ fn shown_as_is(text: &str) -> bool {
         .any(|b| (b < 0x20 && b != b'\n' && b != b'\t') || b == 0x7f || b == 0xc2 || b == 0xe2)
 }
 
-/// One file's text as miette sees it (without a BOM, bare CRs as LF) and the byte offsets of its
-/// line feeds, so a frame finds its line number by binary search instead of a scan.
+/// One file's text as miette sees it (without a BOM, bare CRs as LF) and the file's line starts
+/// ([`SourceFile::line_starts`]), so a frame finds its line number by binary search instead of
+/// a scan.
 struct FileText {
     text: Arc<str>,
-    breaks: Vec<u32>,
+    /// The file's line starts, counted in the file as read (BOM included).
+    line_starts: Vec<u32>,
+    /// Bytes of the BOM left out of `text` (0 or 3).
+    shift: usize,
 }
 
 impl FileText {
-    fn new(text: &str) -> FileText {
-        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    fn new(file: &SourceFile) -> FileText {
+        let text = file.text.strip_prefix('\u{feff}').unwrap_or(&file.text);
+        let shift = file.text.len() - text.len();
         let text: Arc<str> = if shown_as_is(text) {
             Arc::from(text)
         } else {
             Arc::from(bare_cr_as_lf(text))
         };
-        let breaks = text
-            .bytes()
-            .enumerate()
-            .filter(|(_, b)| *b == b'\n')
-            .map(|(i, _)| i as u32)
-            .collect();
-        FileText { text, breaks }
+        FileText {
+            text,
+            line_starts: file.line_starts().to_vec(),
+            shift,
+        }
+    }
+
+    /// How many line feeds `text` has before byte `at`: each line start but the first follows
+    /// one line break of the file, which is one `\n` of `text` (a CRLF's LF, a bare CR made LF).
+    fn lines_above(&self, at: usize) -> usize {
+        self.line_starts
+            .partition_point(|&s| s as usize <= at + self.shift)
+            .saturating_sub(1)
     }
 }
 
@@ -96,7 +112,7 @@ impl Texts {
         Texts(
             files
                 .into_par_iter()
-                .map(|f| (f, Arc::new(FileText::new(&sources.get(f).text))))
+                .map(|f| (f, Arc::new(FileText::new(sources.get(f)))))
                 .collect(),
         )
     }
@@ -104,7 +120,7 @@ impl Texts {
     fn get(&self, sources: &SourceMap, file: FileId) -> Arc<FileText> {
         match self.0.get(&file) {
             Some(t) => t.clone(),
-            None => Arc::new(FileText::new(&sources.get(file).text)),
+            None => Arc::new(FileText::new(sources.get(file))),
         }
     }
 }
@@ -138,7 +154,7 @@ impl miette::SourceCode for Windowed {
             }
             base -= 1;
         }
-        let lines_above = self.0.breaks.partition_point(|&p| (p as usize) < base);
+        let lines_above = self.0.lines_above(base);
         let shifted = SourceSpan::new((span.offset() - base).into(), span.len());
         let inner = b[base..].read_span(&shifted, before, after)?;
         let data: &'a [u8] = inner.data();
@@ -156,7 +172,6 @@ impl miette::SourceCode for Windowed {
 struct FileView {
     name: String,
     text: Arc<FileText>,
-    shift: usize,
 }
 
 impl FileView {
@@ -164,22 +179,18 @@ impl FileView {
     /// miette's own header counts bytes, so it is turned off).
     fn of(sources: &SourceMap, texts: &Texts, label: &Label) -> FileView {
         let f = sources.get(label.file);
-        let shift = if f.text.starts_with('\u{feff}') { 3 } else { 0 };
         let (line, col) = f.line_col(label.span.start as usize);
         FileView {
             name: format!("{}:{line}:{col}", super::terminal_safe(&f.name)),
             text: texts.get(sources, label.file),
-            shift,
         }
     }
 
+    /// A label's span in the shown text (which has no BOM).
     fn span(&self, label: &Label) -> SourceSpan {
-        let start = (label.span.start as usize)
-            .saturating_sub(self.shift)
-            .min(self.text.text.len());
-        let end = (label.span.end as usize)
-            .saturating_sub(self.shift)
-            .min(self.text.text.len());
+        let (shift, len) = (self.text.shift, self.text.text.len());
+        let start = (label.span.start as usize).saturating_sub(shift).min(len);
+        let end = (label.span.end as usize).saturating_sub(shift).min(len);
         SourceSpan::new(start.into(), end.saturating_sub(start))
     }
 }
@@ -384,8 +395,13 @@ mod tests {
     use super::*;
     use miette::SourceCode;
 
+    fn file(text: &str) -> SourceFile {
+        SourceFile::new("t.yaml", "t.yaml", text.to_string())
+    }
+
     /// A file's text reaches miette as the per-character copy makes it, whether or not the byte
-    /// scan lets it skip that copy; the line-feed index lists every `\n` of the shown text.
+    /// scan lets it skip that copy; the lines counted above any offset are the `\n`s of the
+    /// shown text before it.
     #[test]
     fn file_texts_equal_the_per_character_copy() {
         let texts = [
@@ -400,11 +416,17 @@ mod tests {
             "",
         ];
         for text in texts {
-            let t = FileText::new(text);
+            let t = FileText::new(&file(text));
             let stripped = text.strip_prefix('\u{feff}').unwrap_or(text);
             assert_eq!(&*t.text, bare_cr_as_lf(stripped).as_str(), "{text:?}");
-            let breaks: Vec<u32> = t.text.match_indices('\n').map(|(i, _)| i as u32).collect();
-            assert_eq!(t.breaks, breaks, "{text:?}");
+            assert_eq!(t.text.len(), stripped.len(), "{text:?}");
+            for at in 0..=t.text.len() {
+                let breaks = t.text.as_bytes()[..at]
+                    .iter()
+                    .filter(|&&b| b == b'\n')
+                    .count();
+                assert_eq!(t.lines_above(at), breaks, "{text:?} at {at}");
+            }
         }
         assert!(shown_as_is("plain: text\n\tindented\n"));
         assert!(!shown_as_is("crlf\r\n"));
@@ -422,7 +444,7 @@ mod tests {
             "one line only",
         ];
         for text in texts {
-            let w = Windowed(Arc::new(FileText::new(text)));
+            let w = Windowed(Arc::new(FileText::new(&file(text))));
             let whole: &str = text;
             for start in 0..=text.len() {
                 for len in [0, 1, 3, 9] {
