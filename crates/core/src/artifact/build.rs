@@ -54,7 +54,7 @@ pub fn compile_unhashed(p: &Project, ix: &Index, units: &UnitTable) -> FrozenGra
     // The typed graph and the routing tables are independent: build them in parallel.
     let (graph, mut fg) = rayon::join(
         || {
-            let (nodes, edges) = gbuild::build(p, ix, &cache).into_sorted();
+            let (nodes, edges) = gbuild::build_sorted(p, ix, &cache);
             GraphData { nodes, edges }
         },
         || compile_tables(p, p.tools.iter().collect(), &cache),
@@ -69,7 +69,7 @@ pub fn compile_unhashed(p: &Project, ix: &Index, units: &UnitTable) -> FrozenGra
 /// soon as its routing table is built (on rayon threads, collected in tool order).
 pub fn compile_owned(mut p: Project, ix: Index, units: &UnitTable) -> FrozenGraph {
     let cache = unit_cache(&p, units);
-    let (nodes, edges) = gbuild::build(&p, &ix, &cache).into_sorted();
+    let (nodes, edges) = gbuild::build_sorted(&p, &ix, &cache);
     drop(ix);
     let tools = std::mem::take(&mut p.tools);
     let mut fg = compile_tables(&p, tools, &cache);
@@ -600,8 +600,9 @@ fn build_index_maps(p: &Project, tools: &[ToolData], concepts: &[ConceptData]) -
         .max()
         .unwrap_or(1);
 
-    // Each field's normalised names and name words, computed once and in parallel; the loops
-    // below only insert, in tool order, and every list is put in order before it is stored.
+    // Each field's normalised names and name words, computed once and in parallel. The
+    // postings below are made in parallel too (tool by tool, concept by concept), and every list
+    // is put in one order before it is stored, so the result does not depend on scheduling.
     let names: Vec<Vec<Vec<FieldNames>>> = tools
         .par_iter()
         .map(|t| {
@@ -611,112 +612,138 @@ fn build_index_maps(p: &Project, tools: &[ToolData], concepts: &[ConceptData]) -
                 .collect()
         })
         .collect();
-    // Concept postings, gathered by borrowed concept id (hashing is cheaper than ordered
-    // string comparisons at 10,000 tools) and ordered once at the end.
-    let mut concept_postings: std::collections::HashMap<&str, Vec<Posting>> =
-        std::collections::HashMap::new();
-    for (ti, t) in tools.iter().enumerate() {
-        for (ei, e) in t.endpoints.iter().enumerate() {
-            for (fi, f) in e.fields.iter().enumerate() {
-                let n = &names[ti][ei][fi];
-                for c in &f.concepts {
-                    let Some(texts) = concept_aliases.get(c.as_str()) else {
-                        continue;
-                    };
-                    let kind = if texts.contains(&n.full) || texts.contains(&n.leaf) {
-                        MatchKind::Exact
-                    } else {
-                        MatchKind::Alias
-                    };
-                    concept_postings.entry(c).or_default().push(Posting {
-                        tool: ti as u32,
-                        endpoint: ei as u32,
-                        field: fi as u32,
-                        kind,
-                    });
-                }
-            }
-        }
-    }
-    // Partial postings: a field whose name has every word of the concept id (`density` in
-    // `density_atomic`) without carrying the concept. Ranking only. Found through an inverted
-    // index of name words, so the cost grows with matches, not with concepts × fields.
-    let mut by_word: std::collections::HashMap<&str, Vec<FieldKey>> =
-        std::collections::HashMap::new();
-    for (ti, t) in names.iter().enumerate() {
-        for (ei, e) in t.iter().enumerate() {
-            for (fi, n) in e.iter().enumerate() {
-                let k = FieldKey {
-                    tool: ti as u32,
-                    endpoint: ei as u32,
-                    field: fi as u32,
-                };
-                for w in &n.words {
-                    by_word.entry(w.as_str()).or_default().push(k);
-                }
-            }
-        }
-    }
-    for c in concepts {
-        if c.kind != "response" {
-            continue;
-        }
-        let words = name_words(&c.id);
-        if words.is_empty() || words.iter().all(|w| w.len() < 3) {
-            continue;
-        }
-        let Some(rarest) = words
-            .iter()
-            .map(|w| by_word.get(w.as_str()))
-            .min_by_key(|v| v.map_or(0, Vec::len))
-            .flatten()
-        else {
-            continue;
-        };
-        for k in rarest {
-            let f = &tools[k.tool as usize].endpoints[k.endpoint as usize].fields[k.field as usize];
-            if f.concepts.contains(&c.id) {
-                continue;
-            }
-            let fw = &names[k.tool as usize][k.endpoint as usize][k.field as usize].words;
-            if words.iter().all(|w| fw.binary_search(w).is_ok()) {
-                concept_postings.entry(&c.id).or_default().push(Posting {
-                    tool: k.tool,
-                    endpoint: k.endpoint,
-                    field: k.field,
-                    kind: MatchKind::Partial,
-                });
-            }
-        }
-    }
-    ix.concept_postings = concept_postings
-        .into_iter()
-        .map(|(c, mut v)| {
-            v.sort();
-            (c.to_string(), v)
-        })
-        .collect();
-    // Parameter postings.
-    for (ti, t) in tools.iter().enumerate() {
-        for (ei, e) in t.endpoints.iter().enumerate() {
-            for (pi, param) in e.parameters.iter().enumerate() {
-                for b in &param.bind {
-                    let v = ix.param_postings.entry(b.concept.clone()).or_default();
-                    let k = ParamPosting {
-                        tool: ti as u32,
-                        endpoint: ei as u32,
-                        parameter: pi as u32,
-                    };
-                    // Keys come in increasing order, so a repeat is the last one pushed (a
-                    // linear `contains` made this quadratic in a concept's postings).
-                    if v.last() != Some(&k) {
-                        v.push(k);
+    let ((concept_postings, field_names), (param_postings, tool_names)) = rayon::join(
+        || {
+            rayon::join(
+                || concept_postings(tools, concepts, &concept_aliases, &names),
+                || field_name_index(&names),
+            )
+        },
+        || rayon::join(|| param_postings(tools), || tool_name_index(tools)),
+    );
+    ix.concept_postings = concept_postings;
+    ix.field_names = field_names;
+    ix.param_postings = param_postings;
+    ix.tool_names = tool_names;
+    ix
+}
+
+/// Concept id -> postings: a field carrying the concept matches exactly when its name (full or
+/// last segment) is one of the concept's alias texts, by alias otherwise; a field whose name has
+/// every word of a response concept's id (`density` in `density_atomic`) without carrying it
+/// matches partially (ranking only), found through an inverted index of name words so the cost
+/// grows with matches, not with concepts × fields. Each list in posting order.
+fn concept_postings(
+    tools: &[ToolData],
+    concepts: &[ConceptData],
+    concept_aliases: &BTreeMap<&str, Vec<String>>,
+    names: &[Vec<Vec<FieldNames>>],
+) -> BTreeMap<String, Vec<Posting>> {
+    let (mut all, by_word) = rayon::join(
+        || {
+            tools
+                .par_iter()
+                .zip(names.par_iter())
+                .enumerate()
+                .flat_map_iter(|(ti, (t, tn))| {
+                    let mut out: Vec<(&str, Posting)> = Vec::new();
+                    for (ei, (e, en)) in t.endpoints.iter().zip(tn).enumerate() {
+                        for (fi, (f, n)) in e.fields.iter().zip(en).enumerate() {
+                            for c in &f.concepts {
+                                let Some(texts) = concept_aliases.get(c.as_str()) else {
+                                    continue;
+                                };
+                                let kind = if texts.contains(&n.full) || texts.contains(&n.leaf) {
+                                    MatchKind::Exact
+                                } else {
+                                    MatchKind::Alias
+                                };
+                                out.push((
+                                    c.as_str(),
+                                    Posting {
+                                        tool: ti as u32,
+                                        endpoint: ei as u32,
+                                        field: fi as u32,
+                                        kind,
+                                    },
+                                ));
+                            }
+                        }
+                    }
+                    out
+                })
+                .collect::<Vec<_>>()
+        },
+        || {
+            let mut by_word: std::collections::HashMap<&str, Vec<FieldKey>> =
+                std::collections::HashMap::new();
+            for (ti, t) in names.iter().enumerate() {
+                for (ei, e) in t.iter().enumerate() {
+                    for (fi, n) in e.iter().enumerate() {
+                        let k = FieldKey {
+                            tool: ti as u32,
+                            endpoint: ei as u32,
+                            field: fi as u32,
+                        };
+                        for w in &n.words {
+                            by_word.entry(w.as_str()).or_default().push(k);
+                        }
                     }
                 }
             }
-        }
-    }
-    // Field names.
+            by_word
+        },
+    );
+    let partial: Vec<(&str, Posting)> = concepts
+        .par_iter()
+        .filter(|c| c.kind == "response")
+        .flat_map_iter(|c| {
+            let mut out = Vec::new();
+            let words = name_words(&c.id);
+            if words.is_empty() || words.iter().all(|w| w.len() < 3) {
+                return out;
+            }
+            let Some(rarest) = words
+                .iter()
+                .map(|w| by_word.get(w.as_str()))
+                .min_by_key(|v| v.map_or(0, Vec::len))
+                .flatten()
+            else {
+                return out;
+            };
+            for k in rarest {
+                let f =
+                    &tools[k.tool as usize].endpoints[k.endpoint as usize].fields[k.field as usize];
+                if f.concepts.contains(&c.id) {
+                    continue;
+                }
+                let fw = &names[k.tool as usize][k.endpoint as usize][k.field as usize].words;
+                if words.iter().all(|w| fw.binary_search(w).is_ok()) {
+                    out.push((
+                        c.id.as_str(),
+                        Posting {
+                            tool: k.tool,
+                            endpoint: k.endpoint,
+                            field: k.field,
+                            kind: MatchKind::Partial,
+                        },
+                    ));
+                }
+            }
+            out
+        })
+        .collect();
+    drop(by_word);
+    all.extend(partial);
+    // The key is the whole pair, so an unstable sort gives the one order.
+    all.par_sort_unstable();
+    all.chunk_by(|a, b| a.0 == b.0)
+        .map(|run| (run[0].0.to_string(), run.iter().map(|(_, p)| *p).collect()))
+        .collect()
+}
+
+/// Normalised field name (full path and last segment) -> fields, in field order.
+fn field_name_index(names: &[Vec<Vec<FieldNames>>]) -> BTreeMap<String, Vec<FieldKey>> {
     let mut field_names: std::collections::HashMap<&str, Vec<FieldKey>> =
         std::collections::HashMap::new();
     for (ti, t) in names.iter().enumerate() {
@@ -737,20 +764,59 @@ fn build_index_maps(p: &Project, tools: &[ToolData], concepts: &[ConceptData]) -
             }
         }
     }
-    ix.field_names = field_names
+    let mut sorted: Vec<(&str, Vec<FieldKey>)> = field_names.into_iter().collect();
+    // Keys are distinct (they were a map's).
+    sorted.par_sort_unstable_by(|a, b| a.0.cmp(b.0));
+    sorted
         .into_iter()
         .map(|(k, v)| (k.to_string(), v))
-        .collect();
-    // Tool names.
+        .collect()
+}
+
+/// Parameter concept -> parameters bound from it, in parameter order.
+fn param_postings(tools: &[ToolData]) -> BTreeMap<String, Vec<ParamPosting>> {
+    let mut out: BTreeMap<String, Vec<ParamPosting>> = BTreeMap::new();
     for (ti, t) in tools.iter().enumerate() {
-        for n in std::iter::once(&t.id)
-            .chain(std::iter::once(&t.title))
-            .chain(t.names.iter())
-        {
-            ix.tool_names.entry(normalise_alias(n)).or_insert(ti as u32);
+        for (ei, e) in t.endpoints.iter().enumerate() {
+            for (pi, param) in e.parameters.iter().enumerate() {
+                for b in &param.bind {
+                    let v = out.entry(b.concept.clone()).or_default();
+                    let k = ParamPosting {
+                        tool: ti as u32,
+                        endpoint: ei as u32,
+                        parameter: pi as u32,
+                    };
+                    // Keys come in increasing order, so a repeat is the last one pushed (a
+                    // linear `contains` made this quadratic in a concept's postings).
+                    if v.last() != Some(&k) {
+                        v.push(k);
+                    }
+                }
+            }
         }
     }
-    ix
+    out
+}
+
+/// Normalised tool id, title and names -> tool index (the first tool wins a shared name).
+fn tool_name_index(tools: &[ToolData]) -> BTreeMap<String, u32> {
+    let normalised: Vec<Vec<String>> = tools
+        .par_iter()
+        .map(|t| {
+            std::iter::once(&t.id)
+                .chain(std::iter::once(&t.title))
+                .chain(t.names.iter())
+                .map(|n| normalise_alias(n))
+                .collect()
+        })
+        .collect();
+    let mut out = BTreeMap::new();
+    for (ti, names) in normalised.into_iter().enumerate() {
+        for n in names {
+            out.entry(n).or_insert(ti as u32);
+        }
+    }
+    out
 }
 
 /// blake3 of what can change a plan: the routing tables and indices serialised (MessagePack,

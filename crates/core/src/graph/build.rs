@@ -192,6 +192,14 @@ pub struct SchemaGraph {
 }
 
 impl SchemaGraph {
+    fn new() -> SchemaGraph {
+        SchemaGraph {
+            graph: DiGraph::new(),
+            ids: HashMap::new(),
+            shared: HashMap::new(),
+        }
+    }
+
     fn node(
         &mut self,
         id: String,
@@ -255,39 +263,10 @@ impl SchemaGraph {
 
     /// [`Self::sorted`], consuming the graph (no copies of the nodes; sorts in parallel).
     pub fn into_sorted(self) -> (Vec<GNode>, Vec<GEdge>) {
-        use rayon::prelude::*;
         let (nodes, edges) = self.graph.into_nodes_edges();
-        let mut order: Vec<u32> = (0..nodes.len() as u32).collect();
-        // Node ids are unique, so an unstable sort gives the one order.
-        order.par_sort_unstable_by(|a, b| {
-            nodes[*a as usize]
-                .weight
-                .id
-                .cmp(&nodes[*b as usize].weight.id)
-        });
-        let mut position = vec![0u32; nodes.len()];
-        for (pos, ix) in order.iter().enumerate() {
-            position[*ix as usize] = pos as u32;
-        }
-        // In place (the collect reuses the node list's buffer, and the permutation is applied
-        // by following its cycles): at 10,000 tools a second and third node list were about
-        // 90 MB of the compile peak.
-        let mut nodes: Vec<GNode> = nodes.into_iter().map(|n| n.weight).collect();
-        let mut placed = vec![false; nodes.len()];
-        for start in 0..nodes.len() {
-            // Position `p` takes the node that was at `order[p]`.
-            let mut at = start;
-            while !placed[at] {
-                placed[at] = true;
-                let from = order[at] as usize;
-                if from == start {
-                    break;
-                }
-                nodes.swap(at, from);
-                at = from;
-            }
-        }
-        let mut edges: Vec<GEdge> = edges
+        let nodes: Vec<GNode> = nodes.into_iter().map(|n| n.weight).collect();
+        let (nodes, position) = sort_nodes(nodes);
+        let edges: Vec<GEdge> = edges
             .into_iter()
             .map(|e| GEdge {
                 from: position[e.source().index()],
@@ -296,12 +275,7 @@ impl SchemaGraph {
                 props: e.weight.props,
             })
             .collect();
-        // The key is the whole edge, so an unstable sort is deterministic.
-        edges.par_sort_unstable_by(|a, b| {
-            (a.from, a.kind, a.to, &a.props).cmp(&(b.from, b.kind, b.to, &b.props))
-        });
-        edges.dedup();
-        (nodes, edges)
+        (nodes, sort_edges(edges))
     }
 
     /// Nodes sorted by id, and edges as indices into that order, sorted by (from, kind, to,
@@ -345,6 +319,46 @@ impl SchemaGraph {
     }
 }
 
+/// Nodes sorted by id (ids must be unique for the order to be the one order), in place: the
+/// list's own buffer is reused and the permutation is applied by following its cycles (at
+/// 10,000 tools a second and third node list were about 90 MB of the compile peak). Also
+/// returns each node's new position, by old position.
+fn sort_nodes(mut nodes: Vec<GNode>) -> (Vec<GNode>, Vec<u32>) {
+    use rayon::prelude::*;
+    let mut order: Vec<u32> = (0..nodes.len() as u32).collect();
+    order.par_sort_unstable_by(|a, b| nodes[*a as usize].id.cmp(&nodes[*b as usize].id));
+    let mut position = vec![0u32; nodes.len()];
+    for (pos, ix) in order.iter().enumerate() {
+        position[*ix as usize] = pos as u32;
+    }
+    let mut placed = vec![false; nodes.len()];
+    for start in 0..nodes.len() {
+        // Position `p` takes the node that was at `order[p]`.
+        let mut at = start;
+        while !placed[at] {
+            placed[at] = true;
+            let from = order[at] as usize;
+            if from == start {
+                break;
+            }
+            nodes.swap(at, from);
+            at = from;
+        }
+    }
+    (nodes, position)
+}
+
+/// Edges sorted by (from, kind, to, props), without repeats. The key is the whole edge, so an
+/// unstable (parallel) sort is deterministic.
+fn sort_edges(mut edges: Vec<GEdge>) -> Vec<GEdge> {
+    use rayon::prelude::*;
+    edges.par_sort_unstable_by(|a, b| {
+        (a.from, a.kind, a.to, &a.props).cmp(&(b.from, b.kind, b.to, &b.props))
+    });
+    edges.dedup();
+    edges
+}
+
 /// A factor as a graph property: Rust's shortest round-trip spelling (`0.001`,
 /// `1.602176634e-19`), which `str::parse::<f64>` reads back to the same number.
 pub fn number(x: f64) -> String {
@@ -355,13 +369,14 @@ fn licence_id(l: &Licence) -> String {
     format!("licence:{}", l.spdx.value)
 }
 
-/// Build the schema graph of a project (expected to be free of errors).
-pub fn build(p: &Project, ix: &Index, units: &UnitCache) -> SchemaGraph {
-    let mut g = SchemaGraph {
-        graph: DiGraph::new(),
-        ids: HashMap::new(),
-        shared: HashMap::new(),
-    };
+/// The nodes every tool may point at that the project declares (domains, field groups,
+/// concepts) and the intents with their edges; returns each declared concept's unit (the last
+/// declaration of an id wins, as in a map).
+fn declared_part<'a>(
+    g: &mut SchemaGraph,
+    p: &'a Project,
+    units: &'a UnitCache,
+) -> HashMap<&'a str, &'a Unit> {
     for d in &p.domains {
         g.shared(
             "domain",
@@ -416,6 +431,14 @@ pub fn build(p: &Project, ix: &Index, units: &UnitCache) -> SchemaGraph {
             g.edge(n, gn, EdgeKind::REQUIRES_GROUP, &[]);
         }
     }
+    concept_units
+}
+
+/// Build the schema graph of a project (expected to be free of errors). [`build_sorted`] gives
+/// the same graph sorted, faster.
+pub fn build(p: &Project, ix: &Index, units: &UnitCache) -> SchemaGraph {
+    let mut g = SchemaGraph::new();
+    let concept_units = declared_part(&mut g, p, units);
     for t in &p.tools {
         let tid = &t.id.value;
         let tn = g.node(format!("tool:{tid}"), NodeKind::Tool, &t.title.value, &[]);
@@ -489,13 +512,7 @@ pub fn build(p: &Project, ix: &Index, units: &UnitCache) -> SchemaGraph {
                         &unit.canonical,
                         NodeKind::Unit,
                         &unit.canonical,
-                        || {
-                            vec![
-                                ("dimension", unit.dim.to_string()),
-                                ("si_unit", unit.dim.si_unit()),
-                                ("si_factor", number(unit.factor)),
-                            ]
-                        },
+                        || unit_props(unit),
                     );
                     let published: Vec<(&str, String)> = f
                         .unit_as_published
@@ -576,6 +593,346 @@ pub fn build(p: &Project, ix: &Index, units: &UnitCache) -> SchemaGraph {
         );
     }
     g
+}
+
+/// A unit node's properties.
+fn unit_props(unit: &Unit) -> Vec<(&'static str, String)> {
+    vec![
+        ("dimension", unit.dim.to_string()),
+        ("si_unit", unit.dim.si_unit()),
+        ("si_factor", number(unit.factor)),
+    ]
+}
+
+/// One property.
+fn one(key: &str, value: String) -> Props {
+    Props(vec![(key.to_string(), value)])
+}
+
+/// The shared nodes a tool's nodes point at, by key (read by the tools' threads).
+struct Shared<'g> {
+    domain: &'g HashMap<String, NodeIndex>,
+    source_type: &'g HashMap<String, NodeIndex>,
+    licence: &'g HashMap<String, NodeIndex>,
+    unit: &'g HashMap<String, NodeIndex>,
+    concept: &'g HashMap<String, NodeIndex>,
+    group: &'g HashMap<String, NodeIndex>,
+}
+
+fn at(map: &HashMap<String, NodeIndex>, key: &str) -> Option<u32> {
+    map.get(key).map(|ix| ix.index() as u32)
+}
+
+/// How many nodes [`tool_part`] makes for a tool.
+fn tool_node_count(t: &crate::model::Tool) -> usize {
+    1 + t
+        .endpoints
+        .iter()
+        .map(|e| 1 + e.parameters.len() + e.fields.len())
+        .sum::<usize>()
+}
+
+/// A tool's own nodes (tool, endpoints, parameters, response fields), numbered from `first`,
+/// and every edge from or to them, exactly as [`build`] adds them. `None` when a shared node
+/// it points at was not made beforehand (the caller then builds the graph as [`build`] does).
+fn tool_part(
+    t: &crate::model::Tool,
+    first: u32,
+    shared: &Shared<'_>,
+    units: &UnitCache,
+    concept_units: &HashMap<&str, &Unit>,
+) -> Option<(Vec<GNode>, Vec<GEdge>)> {
+    let mut nodes: Vec<GNode> = Vec::with_capacity(tool_node_count(t));
+    let mut edges: Vec<GEdge> = Vec::new();
+    let add = |nodes: &mut Vec<GNode>, id: String, kind, label: &str, props| {
+        nodes.push(GNode {
+            id,
+            kind,
+            label: label.to_string(),
+            props,
+        });
+        first + nodes.len() as u32 - 1
+    };
+    let edge = |edges: &mut Vec<GEdge>, from, to, kind, props| {
+        edges.push(GEdge {
+            from,
+            to,
+            kind,
+            props,
+        })
+    };
+    let tid = &t.id.value;
+    let tn = add(
+        &mut nodes,
+        format!("tool:{tid}"),
+        NodeKind::Tool,
+        &t.title.value,
+        Props::default(),
+    );
+    let dn = at(shared.domain, &t.domain.value)?;
+    edge(
+        &mut edges,
+        tn,
+        dn,
+        EdgeKind::TARGETS_DOMAIN,
+        Props::default(),
+    );
+    if let Some(st) = &t.source_type {
+        let sn = at(shared.source_type, &st.value)?;
+        edge(
+            &mut edges,
+            tn,
+            sn,
+            EdgeKind::HAS_SOURCE_TYPE,
+            Props::default(),
+        );
+    }
+    if let Some(l) = &t.licence {
+        let ln = at(shared.licence, &l.spdx.value)?;
+        edge(
+            &mut edges,
+            tn,
+            ln,
+            EdgeKind::LICENSED_UNDER,
+            Props::default(),
+        );
+    }
+    for e in &t.endpoints {
+        let eid = format!("{tid}/{}", e.id.value);
+        let en = add(
+            &mut nodes,
+            format!("endpoint:{eid}"),
+            NodeKind::Endpoint,
+            &e.id.value,
+            one("url", e.url.value.clone()),
+        );
+        edge(&mut edges, tn, en, EdgeKind::HAS_ENDPOINT, Props::default());
+        for param in &e.parameters {
+            let pn = add(
+                &mut nodes,
+                format!("param:{eid}/{}", param.name.value),
+                NodeKind::Parameter,
+                &param.name.value,
+                one("type", param.ty.value.to_string()),
+            );
+            edge(
+                &mut edges,
+                en,
+                pn,
+                EdgeKind::HAS_PARAMETER,
+                Props::default(),
+            );
+            for b in &param.bind {
+                let cn = at(shared.concept, &b.concept.value)?;
+                edge(
+                    &mut edges,
+                    cn,
+                    pn,
+                    EdgeKind::BINDS_PARAMETER,
+                    Props::default(),
+                );
+            }
+        }
+        for f in &e.fields {
+            let fnode = add(
+                &mut nodes,
+                format!("field:{}", field_path(tid, &e.id.value, &f.name.value)),
+                NodeKind::ResponseField,
+                &f.name.value,
+                one("type", f.ty.value.to_string()),
+            );
+            edge(&mut edges, en, fnode, EdgeKind::RETURNS, Props::default());
+            let field_unit = f
+                .unit
+                .as_ref()
+                .and_then(|u| units.get(&u.value))
+                .map(|c| &c.unit);
+            if let Some(unit) = field_unit {
+                let un = at(shared.unit, &unit.canonical)?;
+                let published = f
+                    .unit_as_published
+                    .as_ref()
+                    .filter(|s| s.value != unit.canonical)
+                    .map(|s| one("as_published", s.value.clone()))
+                    .unwrap_or_default();
+                edge(&mut edges, fnode, un, EdgeKind::MEASURED_IN, published);
+            }
+            if let Some(st) = &f.source_type {
+                let sn = at(shared.source_type, &st.value)?;
+                edge(
+                    &mut edges,
+                    fnode,
+                    sn,
+                    EdgeKind::HAS_SOURCE_TYPE,
+                    Props::default(),
+                );
+            }
+            if let Some(l) = &f.licence {
+                let ln = at(shared.licence, &l.spdx.value)?;
+                edge(
+                    &mut edges,
+                    fnode,
+                    ln,
+                    EdgeKind::LICENSED_UNDER,
+                    Props::default(),
+                );
+            }
+            for c in &f.concepts {
+                let cn = at(shared.concept, &c.value)?;
+                let factor = field_unit
+                    .zip(concept_units.get(c.value.as_str()))
+                    .and_then(|(fu, cu)| conversion_factor(fu, cu))
+                    .map(|k| one("factor", number(k)))
+                    .unwrap_or_default();
+                edge(&mut edges, fnode, cn, EdgeKind::MAPS_TO_CONCEPT, factor);
+            }
+            for gr in &f.groups {
+                let gn = at(shared.group, &gr.value)?;
+                edge(&mut edges, fnode, gn, EdgeKind::IN_GROUP, Props::default());
+            }
+        }
+    }
+    Some((nodes, edges))
+}
+
+/// [`build`] followed by [`SchemaGraph::into_sorted`], with each tool's own nodes and edges made
+/// in parallel: the shared nodes (domains, groups, concepts, intents, and every unit, source
+/// type and licence a tool points at, in [`build`]'s order so a unit's properties come from its
+/// first field) are made first, one thread; then the tools, on rayon threads, numbered from
+/// per-tool offsets; then one sort. Gives the same bytes as `build(..).into_sorted()` (tested):
+/// nodes are identified by id and edges are sorted and deduplicated by their whole value, so
+/// the order they are made in does not show. When two of the tools' nodes share an id (a
+/// duplicate tool, endpoint, parameter or field, which `check` reports as errors) it falls
+/// back to [`build`], whose first-one-wins merging it does not repeat.
+pub fn build_sorted(p: &Project, ix: &Index, units: &UnitCache) -> (Vec<GNode>, Vec<GEdge>) {
+    use rayon::prelude::*;
+    let mut g = SchemaGraph::new();
+    let concept_units = declared_part(&mut g, p, units);
+    // Every shared node a tool points at, in build's order.
+    for t in &p.tools {
+        let d = &t.domain.value;
+        g.shared("domain", d, NodeKind::Domain, d, Vec::new);
+        if let Some(st) = &t.source_type {
+            let st = &st.value;
+            g.shared("source_type", st, NodeKind::SourceType, st, Vec::new);
+        }
+        if let Some(l) = &t.licence {
+            let l = &l.spdx.value;
+            g.shared("licence", l, NodeKind::LicencePolicy, l, Vec::new);
+        }
+        for e in &t.endpoints {
+            for b in e.parameters.iter().flat_map(|x| x.bind.iter()) {
+                let c = &b.concept.value;
+                g.shared("concept", c, NodeKind::DomainConcept, c, Vec::new);
+            }
+            for f in &e.fields {
+                if let Some(unit) = f
+                    .unit
+                    .as_ref()
+                    .and_then(|u| units.get(&u.value))
+                    .map(|c| &c.unit)
+                {
+                    let u = &unit.canonical;
+                    g.shared("unit", u, NodeKind::Unit, u, || unit_props(unit));
+                }
+                if let Some(st) = &f.source_type {
+                    let st = &st.value;
+                    g.shared("source_type", st, NodeKind::SourceType, st, Vec::new);
+                }
+                if let Some(l) = &f.licence {
+                    let l = &l.spdx.value;
+                    g.shared("licence", l, NodeKind::LicencePolicy, l, Vec::new);
+                }
+                for c in &f.concepts {
+                    let c = &c.value;
+                    g.shared("concept", c, NodeKind::DomainConcept, c, Vec::new);
+                }
+                for gr in &f.groups {
+                    let gr = &gr.value;
+                    g.shared("group", gr, NodeKind::FieldGroup, gr, Vec::new);
+                }
+            }
+        }
+    }
+    let empty = HashMap::new();
+    let map = |prefix: &str| g.shared.get(prefix).unwrap_or(&empty);
+    let shared = Shared {
+        domain: map("domain"),
+        source_type: map("source_type"),
+        licence: map("licence"),
+        unit: map("unit"),
+        concept: map("concept"),
+        group: map("group"),
+    };
+    let mut first = Vec::with_capacity(p.tools.len());
+    let mut next = g.graph.node_count();
+    for t in &p.tools {
+        first.push(next as u32);
+        next += tool_node_count(t);
+    }
+    let parts: Option<Vec<(Vec<GNode>, Vec<GEdge>)>> = p
+        .tools
+        .par_iter()
+        .zip(first.par_iter())
+        .map(|(t, first)| tool_part(t, *first, &shared, units, &concept_units))
+        .collect();
+    let (Some(parts), Ok(_)) = (parts, u32::try_from(next)) else {
+        return build(p, ix, units).into_sorted();
+    };
+    let (shared_nodes, shared_edges) = g.graph.into_nodes_edges();
+    let mut nodes: Vec<GNode> = Vec::with_capacity(next);
+    nodes.extend(shared_nodes.into_iter().map(|n| n.weight));
+    let mut edges: Vec<GEdge> = shared_edges
+        .into_iter()
+        .map(|e| GEdge {
+            from: e.source().index() as u32,
+            to: e.target().index() as u32,
+            kind: e.weight.kind,
+            props: e.weight.props,
+        })
+        .collect();
+    edges.reserve(parts.iter().map(|(_, e)| e.len()).sum());
+    for (n, e) in parts {
+        nodes.extend(n);
+        edges.extend(e);
+    }
+    let (nodes, position) = sort_nodes(nodes);
+    if nodes.par_windows(2).any(|w| w[0].id == w[1].id) {
+        return build(p, ix, units).into_sorted();
+    }
+    for e in &mut edges {
+        e.from = position[e.from as usize];
+        e.to = position[e.to as usize];
+    }
+    // Aliases that name one field, as in build (after it, so their nodes are found by id).
+    let find = |id: &str| nodes.binary_search_by(|n| n.id.as_str().cmp(id)).ok();
+    for a in &p.aliases {
+        let al = &a.item.value;
+        let Some(fpath) = &al.field else { continue };
+        let Some(r) = ix.field_paths.get(&fpath.value) else {
+            continue;
+        };
+        let (_, _, f) = super::index::resolve(p, *r);
+        let concept = al
+            .concept
+            .as_ref()
+            .map(|c| c.value.as_str())
+            .or_else(|| f.concepts.first().map(|c| c.value.as_str()));
+        let Some(concept) = concept else { continue };
+        let (Some(cn), Some(fnode)) = (
+            find(&format!("concept:{concept}")),
+            find(&format!("field:{}", fpath.value)),
+        ) else {
+            continue;
+        };
+        edges.push(GEdge {
+            from: cn as u32,
+            to: fnode as u32,
+            kind: EdgeKind::ALIASED_AS,
+            props: one("alias", al.text.value.clone()),
+        });
+    }
+    (nodes, sort_edges(edges))
 }
 
 #[cfg(test)]
