@@ -712,7 +712,7 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
     let bar = progress_bar(plans.len() as u64, "reading");
     type ReadResult = (
         Plan,
-        Option<String>,
+        Option<SourceFile>,
         Vec<yaml::AliasUse>,
         Vec<LoadError>,
         Result<Parsed, ReadFailure>,
@@ -728,10 +728,13 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
                     Vec::new(),
                     Err(ReadFailure::Skipped),
                 ),
-                Plan::Read(_, path, kind, format) => {
+                Plan::Read(name, path, kind, format) => {
                     let (text, uses, duplicates, result) =
                         read_and_parse(path, *kind, *format, &limits);
-                    (plan, text, uses, duplicates, result)
+                    // The line index is made here, in parallel, rather than when the file is
+                    // added below.
+                    let file = text.map(|t| SourceFile::new(name.clone(), path.clone(), t));
+                    (plan, file, uses, duplicates, result)
                 }
             };
             if let Some(b) = &bar {
@@ -744,7 +747,7 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
         b.finish_and_clear();
     }
     let mut alias_uses = Vec::new();
-    for (plan, text, uses, duplicates, result) in results {
+    for (plan, file, uses, duplicates, result) in results {
         match plan {
             Plan::Skip(name, path, kind, d) => {
                 let id = project
@@ -753,8 +756,8 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
                 project.file_kinds.push(kind);
                 diags.push(d.at(id, Span::default(), ""));
             }
-            Plan::Read(name, path, kind, format) => {
-                let Some(text) = text else {
+            Plan::Read(name, _, kind, format) => {
+                let Some(file) = file else {
                     if let Err(ReadFailure::Io(e)) = result {
                         io_error = true;
                         failed_kinds.insert(kind);
@@ -765,7 +768,7 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
                     }
                     continue;
                 };
-                let id = project.sources.add(SourceFile::new(name, path, text));
+                let id = project.sources.add(file);
                 project.file_kinds.push(kind);
                 alias_uses.extend(uses.into_iter().map(|u| (id, u)));
                 diags.extend(duplicates.iter().map(|e| e.to_diagnostic(id, format)));

@@ -10,13 +10,14 @@ use crate::units::{UnitCache, UnitTable, conversion_factor};
 use rayon::prelude::*;
 use std::sync::Arc;
 
-fn licence_data(l: &Licence) -> LicenceData {
+fn licence_data(l: Licence) -> LicenceData {
+    let verified = l.is_verified();
     LicenceData {
-        spdx: l.spdx.value.clone(),
-        wording: l.wording.as_ref().map(|s| s.value.clone()),
-        url: l.url.as_ref().map(|s| s.value.clone()),
-        attribution: l.attribution.as_ref().map(|s| s.value.clone()),
-        verified: l.is_verified(),
+        spdx: l.spdx.value,
+        wording: l.wording.map(|s| s.value),
+        url: l.url.map(|s| s.value),
+        attribution: l.attribution.map(|s| s.value),
+        verified,
     }
 }
 
@@ -90,12 +91,31 @@ impl Interner {
     }
 }
 
+/// A tool declaration the compiler consumes (owned: its strings are moved into the routing
+/// table) or copies (borrowed).
+trait ToolDecl: std::borrow::Borrow<Decl<Tool>> + Send {
+    fn into_tool(self) -> Tool;
+}
+
+impl ToolDecl for Decl<Tool> {
+    fn into_tool(self) -> Tool {
+        self.item.value
+    }
+}
+
+impl ToolDecl for &Decl<Tool> {
+    fn into_tool(self) -> Tool {
+        self.item.value.clone()
+    }
+}
+
 /// Everything of the artifact but the graph (left empty) and the fingerprint. `tools` are the
-/// tool declarations, borrowed or owned (owned ones are freed as they are converted).
-fn compile_tables<T>(p: &Project, mut tools_in: Vec<T>, cache: &UnitCache) -> FrozenGraph
-where
-    T: std::borrow::Borrow<Decl<Tool>> + Send,
-{
+/// tool declarations, borrowed (copied) or owned (moved into the tables as they are converted).
+fn compile_tables<T: ToolDecl>(
+    p: &Project,
+    mut tools_in: Vec<T>,
+    cache: &UnitCache,
+) -> FrozenGraph {
     // Concept canonical units.
     let mut concept_units = BTreeMap::new();
     let mut concepts: Vec<ConceptData> = Vec::new();
@@ -162,11 +182,7 @@ where
     });
     let tools: Vec<ToolData> = tools_in
         .into_par_iter()
-        .map(|t| {
-            let out = compile_tool(t.borrow(), &concept_units, cache, &interner);
-            drop(t);
-            out
-        })
+        .map(|t| compile_tool(t.into_tool(), &concept_units, cache, &interner))
         .collect();
 
     // Intents with candidates (Algorithm 1, lines 3-5, precomputed).
@@ -247,60 +263,88 @@ where
 }
 
 /// One tool's routing table (Algorithm 1 reads these: endpoints, parameters with bindings,
-/// fields with their attachable metadata).
+/// fields with their attachable metadata). Consumes the declaration: its strings are moved into
+/// the table rather than copied (at 10,000 tools the copies and the frees of the originals were
+/// most of this step's time).
 fn compile_tool(
-    t: &Decl<Tool>,
+    t: Tool,
     concept_units: &BTreeMap<String, crate::units::Unit>,
     cache: &UnitCache,
     interner: &Interner,
 ) -> ToolData {
-    let tool_st = opt(&t.source_type);
+    let Tool {
+        id,
+        title,
+        names,
+        description,
+        domain,
+        source_type,
+        priority,
+        provenance,
+        licence,
+        endpoints: declared_endpoints,
+        ..
+    } = t;
+    let tool_st = source_type.map(|s| s.value);
     let mut source_types = std::collections::BTreeSet::new();
     if let Some(st) = &tool_st {
         source_types.insert(st.clone());
     }
     let mut endpoints = Vec::new();
     let mut total = 0u32;
-    let mut eps: Vec<_> = t.endpoints.iter().collect();
+    let mut eps = declared_endpoints;
+    // Stable: of endpoints with one id the first is kept.
     eps.sort_by(|a, b| a.id.value.cmp(&b.id.value));
     eps.dedup_by(|a, b| a.id.value == b.id.value);
     for e in eps {
+        let e = e.value;
+        let destructive = e.is_destructive() && !e.destructive_allowed();
+        let writes = e
+            .annotations
+            .as_ref()
+            .and_then(|a| a.read_only.as_ref())
+            .is_some_and(|r| !r.value);
+        let method = e.method.value;
         let mut params: Vec<ParamData> = e
             .parameters
-            .iter()
-            .map(|x| ParamData {
-                name: x.name.value.clone(),
-                ty: x.ty.value.to_string(),
-                enum_values: x
-                    .enum_values
-                    .as_ref()
-                    .map(|v| v.iter().map(|s| s.value.clone()).collect())
-                    .unwrap_or_default(),
-                required: x.is_required(),
-                auth: x.is_auth(),
-                default: x.default.as_ref().map(|d| d.value.clone()),
-                bind: x
-                    .bind
-                    .iter()
-                    .map(|b| BindingData {
-                        concept: b.concept.value.clone(),
-                        template: b.template.as_ref().map(|t| t.value.clone()),
-                        set: b
-                            .set
-                            .iter()
-                            .map(|(k, v)| (k.clone(), v.value.clone()))
-                            .collect(),
-                    })
-                    .collect(),
-                join: opt(&x.join),
-                array: x.array_encoding(e.method.value),
-                description: opt(&x.description),
+            .into_iter()
+            .map(|x| {
+                let x = x.value;
+                let (required, auth, array) =
+                    (x.is_required(), x.is_auth(), x.array_encoding(method));
+                ParamData {
+                    name: x.name.value,
+                    ty: x.ty.value.to_string(),
+                    enum_values: x
+                        .enum_values
+                        .map(|v| v.into_iter().map(|s| s.value).collect())
+                        .unwrap_or_default(),
+                    required,
+                    auth,
+                    default: x.default.map(|d| d.value),
+                    bind: x
+                        .bind
+                        .into_iter()
+                        .map(|b| {
+                            let b = b.value;
+                            BindingData {
+                                concept: b.concept.value,
+                                template: b.template.map(|t| t.value),
+                                set: b.set.into_iter().map(|(k, v)| (k, v.value)).collect(),
+                            }
+                        })
+                        .collect(),
+                    join: x.join.map(|j| j.value),
+                    array,
+                    description: x.description.map(|d| d.value),
+                }
             })
             .collect();
         params.sort_by(|a, b| a.name.cmp(&b.name));
         params.dedup_by(|a, b| a.name == b.name);
-        let mut fields: Vec<FieldData> = Vec::new();
-        for f in &e.fields {
+        let mut fields: Vec<FieldData> = Vec::with_capacity(e.fields.len());
+        for f in e.fields {
+            let f = f.value;
             let unit = f.unit.as_ref().and_then(|u| cache.get(&u.value));
             let mut concept_factors = BTreeMap::new();
             if let Some(u) = unit.map(|u| &u.unit) {
@@ -312,18 +356,19 @@ fn compile_tool(
                     }
                 }
             }
-            let st = opt(&f.source_type).or_else(|| tool_st.clone());
+            let identifier = f.is_identifier();
+            let st = f.source_type.map(|s| s.value).or_else(|| tool_st.clone());
             if let Some(s) = &st {
                 source_types.insert(s.clone());
             }
-            let mut groups: Vec<String> = f.groups.iter().map(|g| g.value.clone()).collect();
+            let mut groups: Vec<String> = f.groups.into_iter().map(|g| g.value).collect();
             groups.sort();
             groups.dedup();
-            let mut cs: Vec<String> = f.concepts.iter().map(|g| g.value.clone()).collect();
+            let mut cs: Vec<String> = f.concepts.into_iter().map(|g| g.value).collect();
             cs.sort();
             cs.dedup();
             fields.push(FieldData {
-                name: f.name.value.clone(),
+                name: f.name.value,
                 ty: f.ty.value.to_string(),
                 unit: unit.map(|u| UnitData {
                     dimension: u.dimension.clone(),
@@ -334,24 +379,25 @@ fn compile_tool(
                         .map(|s| Arc::from(s.value.as_str())),
                     canonical: u.canonical.clone(),
                 }),
-                identifier: f.is_identifier(),
+                identifier,
                 groups,
                 concepts: cs,
                 qualifiers: f
                     .qualifiers
-                    .iter()
-                    .map(|(k, v)| (k.clone(), v.value.clone()))
+                    .into_iter()
+                    .map(|(k, v)| (k, v.value))
                     .collect(),
                 concept_factors,
                 source_type: st.as_deref().map(|s| interner.get(s)),
-                licence: f.licence.as_ref().map(|l| Arc::new(licence_data(l))),
-                encoding: f.encoding.as_ref().map(|e| e.value.to_string()),
-                missing_value: opt(&f.missing_value),
-                required: f.required.as_ref().map(|r| r.value),
-                nullable: f.nullable.as_ref().map(|r| r.value),
-                description: opt(&f.description),
+                licence: f.licence.map(|l| Arc::new(licence_data(l.value))),
+                encoding: f.encoding.map(|e| e.value.to_string()),
+                missing_value: f.missing_value.map(|m| m.value),
+                required: f.required.map(|r| r.value),
+                nullable: f.nullable.map(|r| r.value),
+                description: f.description.map(|d| d.value),
             });
         }
+        // Stable: of fields with one name the first is kept.
         fields.sort_by(|a, b| a.name.cmp(&b.name));
         fields.dedup_by(|a, b| a.name == b.name);
         let identifiers = fields
@@ -368,50 +414,47 @@ fn compile_tool(
         }
         total += fields.len() as u32;
         endpoints.push(EndpointData {
-            id: e.id.value.clone(),
-            method: serde_json::to_value(e.method.value)
+            id: e.id.value,
+            method: serde_json::to_value(method)
                 .ok()
                 .and_then(|v| v.as_str().map(str::to_string))
                 .unwrap_or_default(),
-            url: e.url.value.clone(),
-            mcp_tool: opt(&e.mcp_tool),
-            destructive: e.is_destructive() && !e.destructive_allowed(),
-            writes: e
-                .annotations
-                .as_ref()
-                .and_then(|a| a.read_only.as_ref())
-                .is_some_and(|r| !r.value),
-            description: opt(&e.description),
-            records: opt(&e.records),
+            url: e.url.value,
+            mcp_tool: e.mcp_tool.map(|m| m.value),
+            destructive,
+            writes,
+            description: e.description.map(|d| d.value),
+            records: e.records.map(|r| r.value),
             parameters: params,
             fields,
             identifiers,
             group_fields,
         });
     }
-    let mut names: Vec<String> = t.names.iter().map(|n| n.value.clone()).collect();
+    let mut names: Vec<String> = names.into_iter().map(|n| n.value).collect();
     names.sort();
     names.dedup();
     ToolData {
-        id: t.id.value.clone(),
-        title: t.title.value.clone(),
+        is_web: tool_st.as_deref() == Some("web") || domain.value == "web",
+        id: id.value,
+        title: title.value,
         names,
-        description: opt(&t.description),
-        domain: t.domain.value.clone(),
-        is_web: tool_st.as_deref() == Some("web") || t.domain.value == "web",
+        description: description.map(|d| d.value),
+        domain: domain.value,
         source_type: tool_st,
         source_types: source_types.into_iter().collect(),
-        priority: t.priority.as_ref().map(|x| x.value).unwrap_or(0),
+        priority: priority.map(|x| x.value).unwrap_or(0),
         total_fields: total,
-        provenance: t.provenance.as_ref().map(|pv| {
+        provenance: provenance.map(|pv| {
+            let pv = pv.value;
             Arc::new(ProvenanceData {
-                publisher: opt(&pv.publisher),
-                method: opt(&pv.method),
-                citation: opt(&pv.citation),
-                url: opt(&pv.url),
+                publisher: pv.publisher.map(|s| s.value),
+                method: pv.method.map(|s| s.value),
+                citation: pv.citation.map(|s| s.value),
+                url: pv.url.map(|s| s.value),
             })
         }),
-        licence: t.licence.as_ref().map(|l| Arc::new(licence_data(l))),
+        licence: licence.map(|l| Arc::new(licence_data(l.value))),
         endpoints,
     }
 }
