@@ -3,32 +3,16 @@
 //! edge for edge: on the shipped project, on a generated inventory, and on projects whose tools
 //! repeat ids (where the parallel builder falls back to the one-thread one).
 
+use schemarouter::artifact::build::unit_cache;
 use schemarouter::graph::build::{build, build_sorted};
 use schemarouter::lint::{check_loaded, check_path};
 use schemarouter::load::load_sources;
-use schemarouter::model::Project;
 use schemarouter::synth::{GenConfig, generate};
-use schemarouter::units::UnitCache;
 use std::path::Path;
-
-/// Every unit spelling of the project, parsed once (as `compile` does).
-fn cache(p: &Project, units: &schemarouter::units::UnitTable) -> UnitCache {
-    let concepts = p
-        .concepts
-        .iter()
-        .filter_map(|c| c.item.unit.as_ref().map(|u| u.value.as_str()));
-    let fields = p
-        .tools
-        .iter()
-        .flat_map(|t| t.endpoints.iter())
-        .flat_map(|e| e.fields.iter())
-        .filter_map(|f| f.unit.as_ref().map(|u| u.value.as_str()));
-    UnitCache::new(units, concepts.chain(fields))
-}
 
 /// Both builders on a checked project; returns (nodes, edges) counts.
 fn same_graph(c: &schemarouter::lint::Checked) -> (usize, usize) {
-    let cache = cache(&c.project, &c.units);
+    let cache = unit_cache(&c.project, &c.units);
     let parallel = build_sorted(&c.project, &c.index, &cache);
     let serial = build(&c.project, &c.index, &cache).into_sorted();
     assert_eq!(parallel.0.len(), serial.0.len());
@@ -50,7 +34,7 @@ fn shipped_project_graph_is_the_same_either_way() {
     let (nodes, edges) = same_graph(&c);
     // Every kind of edge the builder makes is in the shipped graph (aliases that name a field,
     // unit factors, licences and source types on fields included).
-    let cache = cache(&c.project, &c.units);
+    let cache = unit_cache(&c.project, &c.units);
     let (_, e) = build_sorted(&c.project, &c.index, &cache);
     let kinds: std::collections::BTreeSet<_> = e.iter().map(|e| format!("{:?}", e.kind)).collect();
     assert_eq!(

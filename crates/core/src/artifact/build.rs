@@ -33,8 +33,8 @@ pub fn compile(p: &Project, ix: &Index, units: &UnitTable) -> FrozenGraph {
     fg
 }
 
-/// Every unit spelling of the project (concept units and field units).
-fn unit_cache(p: &Project, units: &UnitTable) -> UnitCache {
+/// Every unit spelling of the project (concept units and field units), each parsed once.
+pub fn unit_cache(p: &Project, units: &UnitTable) -> UnitCache {
     let concepts = p
         .concepts
         .iter()
@@ -720,18 +720,9 @@ fn concept_postings(
         || {
             let mut by_word: std::collections::HashMap<&str, Vec<FieldKey>> =
                 std::collections::HashMap::new();
-            for (ti, t) in names.iter().enumerate() {
-                for (ei, e) in t.iter().enumerate() {
-                    for (fi, n) in e.iter().enumerate() {
-                        let k = FieldKey {
-                            tool: ti as u32,
-                            endpoint: ei as u32,
-                            field: fi as u32,
-                        };
-                        for w in &n.words {
-                            by_word.entry(w.as_str()).or_default().push(k);
-                        }
-                    }
+            for (k, n) in keyed(names) {
+                for w in &n.words {
+                    by_word.entry(w.as_str()).or_default().push(k);
                 }
             }
             by_word
@@ -785,25 +776,32 @@ fn concept_postings(
         .collect()
 }
 
-/// Normalised field name (full path and last segment) -> fields, in field order.
-fn field_name_index(names: &[Vec<Vec<FieldNames>>]) -> BTreeMap<String, Vec<FieldKey>> {
-    let mut field_names: std::collections::HashMap<&str, Vec<FieldKey>> =
-        std::collections::HashMap::new();
-    for (ti, t) in names.iter().enumerate() {
-        for (ei, e) in t.iter().enumerate() {
-            for (fi, n) in e.iter().enumerate() {
+/// Every field's names with its key, in key order.
+fn keyed(names: &[Vec<Vec<FieldNames>>]) -> impl Iterator<Item = (FieldKey, &FieldNames)> {
+    names.iter().enumerate().flat_map(|(ti, t)| {
+        t.iter().enumerate().flat_map(move |(ei, e)| {
+            e.iter().enumerate().map(move |(fi, n)| {
                 let k = FieldKey {
                     tool: ti as u32,
                     endpoint: ei as u32,
                     field: fi as u32,
                 };
-                for key in [&n.full, &n.leaf] {
-                    let v = field_names.entry(key.as_str()).or_default();
-                    // Increasing keys: a repeat (`full` equal to `leaf`) is the last one.
-                    if v.last() != Some(&k) {
-                        v.push(k);
-                    }
-                }
+                (k, n)
+            })
+        })
+    })
+}
+
+/// Normalised field name (full path and last segment) -> fields, in field order.
+fn field_name_index(names: &[Vec<Vec<FieldNames>>]) -> BTreeMap<String, Vec<FieldKey>> {
+    let mut field_names: std::collections::HashMap<&str, Vec<FieldKey>> =
+        std::collections::HashMap::new();
+    for (k, n) in keyed(names) {
+        for key in [&n.full, &n.leaf] {
+            let v = field_names.entry(key.as_str()).or_default();
+            // Increasing keys: a repeat (`full` equal to `leaf`) is the last one.
+            if v.last() != Some(&k) {
+                v.push(k);
             }
         }
     }

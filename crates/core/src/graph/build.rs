@@ -632,6 +632,41 @@ fn tool_node_count(t: &crate::model::Tool) -> usize {
         .sum::<usize>()
 }
 
+/// A tool's own nodes, numbered from `first`, and every edge from or to them.
+struct Part {
+    first: u32,
+    nodes: Vec<GNode>,
+    edges: Vec<GEdge>,
+}
+
+impl Part {
+    /// Add a node; returns its number.
+    fn node(&mut self, id: String, kind: NodeKind, label: &str, props: Props) -> u32 {
+        self.nodes.push(GNode {
+            id,
+            kind,
+            label: label.to_string(),
+            props,
+        });
+        self.first + self.nodes.len() as u32 - 1
+    }
+
+    /// Add an edge with properties.
+    fn edge_with(&mut self, from: u32, to: u32, kind: EdgeKind, props: Props) {
+        self.edges.push(GEdge {
+            from,
+            to,
+            kind,
+            props,
+        });
+    }
+
+    /// Add an edge without properties.
+    fn edge(&mut self, from: u32, to: u32, kind: EdgeKind) {
+        self.edge_with(from, to, kind, Props::default());
+    }
+}
+
 /// A tool's own nodes (tool, endpoints, parameters, response fields), numbered from `first`,
 /// and every edge from or to them, exactly as [`build`] adds them. `None` when a shared node
 /// it points at was not made beforehand (the caller then builds the graph as [`build`] does).
@@ -642,106 +677,64 @@ fn tool_part(
     units: &UnitCache,
     concept_units: &HashMap<&str, &Unit>,
 ) -> Option<(Vec<GNode>, Vec<GEdge>)> {
-    let mut nodes: Vec<GNode> = Vec::with_capacity(tool_node_count(t));
-    let mut edges: Vec<GEdge> = Vec::new();
-    let add = |nodes: &mut Vec<GNode>, id: String, kind, label: &str, props| {
-        nodes.push(GNode {
-            id,
-            kind,
-            label: label.to_string(),
-            props,
-        });
-        first + nodes.len() as u32 - 1
-    };
-    let edge = |edges: &mut Vec<GEdge>, from, to, kind, props| {
-        edges.push(GEdge {
-            from,
-            to,
-            kind,
-            props,
-        })
+    let mut g = Part {
+        first,
+        nodes: Vec::with_capacity(tool_node_count(t)),
+        edges: Vec::new(),
     };
     let tid = &t.id.value;
-    let tn = add(
-        &mut nodes,
+    let tn = g.node(
         format!("tool:{tid}"),
         NodeKind::Tool,
         &t.title.value,
         Props::default(),
     );
-    let dn = at(shared.domain, &t.domain.value)?;
-    edge(
-        &mut edges,
+    g.edge(
         tn,
-        dn,
+        at(shared.domain, &t.domain.value)?,
         EdgeKind::TARGETS_DOMAIN,
-        Props::default(),
     );
     if let Some(st) = &t.source_type {
         let sn = at(shared.source_type, &st.value)?;
-        edge(
-            &mut edges,
-            tn,
-            sn,
-            EdgeKind::HAS_SOURCE_TYPE,
-            Props::default(),
-        );
+        g.edge(tn, sn, EdgeKind::HAS_SOURCE_TYPE);
     }
     if let Some(l) = &t.licence {
-        let ln = at(shared.licence, &l.spdx.value)?;
-        edge(
-            &mut edges,
+        g.edge(
             tn,
-            ln,
+            at(shared.licence, &l.spdx.value)?,
             EdgeKind::LICENSED_UNDER,
-            Props::default(),
         );
     }
     for e in &t.endpoints {
         let eid = format!("{tid}/{}", e.id.value);
-        let en = add(
-            &mut nodes,
+        let en = g.node(
             format!("endpoint:{eid}"),
             NodeKind::Endpoint,
             &e.id.value,
             one("url", e.url.value.clone()),
         );
-        edge(&mut edges, tn, en, EdgeKind::HAS_ENDPOINT, Props::default());
+        g.edge(tn, en, EdgeKind::HAS_ENDPOINT);
         for param in &e.parameters {
-            let pn = add(
-                &mut nodes,
+            let pn = g.node(
                 format!("param:{eid}/{}", param.name.value),
                 NodeKind::Parameter,
                 &param.name.value,
                 one("type", param.ty.value.to_string()),
             );
-            edge(
-                &mut edges,
-                en,
-                pn,
-                EdgeKind::HAS_PARAMETER,
-                Props::default(),
-            );
+            g.edge(en, pn, EdgeKind::HAS_PARAMETER);
             for b in &param.bind {
                 let cn = at(shared.concept, &b.concept.value)?;
-                edge(
-                    &mut edges,
-                    cn,
-                    pn,
-                    EdgeKind::BINDS_PARAMETER,
-                    Props::default(),
-                );
+                g.edge(cn, pn, EdgeKind::BINDS_PARAMETER);
             }
         }
         for f in &e.fields {
-            let fnode = add(
-                &mut nodes,
+            let fnode = g.node(
                 format!("field:{}", field_path(tid, &e.id.value, &f.name.value)),
                 NodeKind::ResponseField,
                 &f.name.value,
                 one("type", f.ty.value.to_string()),
             );
-            edge(&mut edges, en, fnode, EdgeKind::RETURNS, Props::default());
+            g.edge(en, fnode, EdgeKind::RETURNS);
             let field_unit = f
                 .unit
                 .as_ref()
@@ -755,27 +748,15 @@ fn tool_part(
                     .filter(|s| s.value != unit.canonical)
                     .map(|s| one("as_published", s.value.clone()))
                     .unwrap_or_default();
-                edge(&mut edges, fnode, un, EdgeKind::MEASURED_IN, published);
+                g.edge_with(fnode, un, EdgeKind::MEASURED_IN, published);
             }
             if let Some(st) = &f.source_type {
                 let sn = at(shared.source_type, &st.value)?;
-                edge(
-                    &mut edges,
-                    fnode,
-                    sn,
-                    EdgeKind::HAS_SOURCE_TYPE,
-                    Props::default(),
-                );
+                g.edge(fnode, sn, EdgeKind::HAS_SOURCE_TYPE);
             }
             if let Some(l) = &f.licence {
                 let ln = at(shared.licence, &l.spdx.value)?;
-                edge(
-                    &mut edges,
-                    fnode,
-                    ln,
-                    EdgeKind::LICENSED_UNDER,
-                    Props::default(),
-                );
+                g.edge(fnode, ln, EdgeKind::LICENSED_UNDER);
             }
             for c in &f.concepts {
                 let cn = at(shared.concept, &c.value)?;
@@ -784,15 +765,14 @@ fn tool_part(
                     .and_then(|(fu, cu)| conversion_factor(fu, cu))
                     .map(|k| one("factor", number(k)))
                     .unwrap_or_default();
-                edge(&mut edges, fnode, cn, EdgeKind::MAPS_TO_CONCEPT, factor);
+                g.edge_with(fnode, cn, EdgeKind::MAPS_TO_CONCEPT, factor);
             }
             for gr in &f.groups {
-                let gn = at(shared.group, &gr.value)?;
-                edge(&mut edges, fnode, gn, EdgeKind::IN_GROUP, Props::default());
+                g.edge(fnode, at(shared.group, &gr.value)?, EdgeKind::IN_GROUP);
             }
         }
     }
-    Some((nodes, edges))
+    Some((g.nodes, g.edges))
 }
 
 /// [`build`] followed by [`SchemaGraph::into_sorted`], with each tool's own nodes and edges made
