@@ -526,9 +526,11 @@ fn tree(files: &[(&str, &str)]) -> tempfile::TempDir {
     dir
 }
 
+/// References may lead up out of the document's folder within the repository it is in.
 #[test]
 fn parent_folder_references_resolve_from_any_current_folder() {
     let dir = tree(&[
+        (".git/HEAD", "ref: refs/heads/main\n"),
         (
             "api/v1/main.yaml",
             "openapi: 3.0.3\ninfo: {title: Up, version: '1'}\nservers: [{url: 'https://up.example.org'}]\npaths:\n  /a:\n    get:\n      parameters: [{$ref: '../../shared/params.yaml#/Limit'}]\n      responses:\n        '200':\n          description: ok\n          content: {application/json: {schema: {$ref: '../../shared/schemas.yaml#/A'}}}\n",
@@ -1161,5 +1163,68 @@ fn findings_far_along_a_one_line_document_are_shown_in_a_window() {
             "Found 0 errors, 0 warnings, 1 info.",
         ]
         .join("\n")
+    );
+}
+
+/// A file `$ref` may point only into the document's folder (or `--ref-root`): an imported
+/// third-party description cannot copy local files (`../../secrets.yaml`, `/etc/passwd`) into
+/// the project. A referenced file that is not a JSON or YAML document is refused too.
+#[test]
+fn file_references_stay_inside_the_reference_root() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("api")).unwrap();
+    std::fs::create_dir_all(root.join("common")).unwrap();
+    let doc = |r: &str| {
+        format!(
+            r#"{{"openapi":"3.0.0","info":{{"title":"Refs","version":"1"}},"paths":{{"/a":{{"get":{{"operationId":"getA","responses":{{"200":{{"description":"ok","content":{{"application/json":{{"schema":{{"$ref":"{r}"}}}}}}}}}}}}}}}}}}"#
+        )
+    };
+    std::fs::write(root.join("api/up.json"), doc("../common/item.json")).unwrap();
+    std::fs::write(root.join("api/text.json"), doc("notes.txt")).unwrap();
+    std::fs::write(
+        root.join("common/item.json"),
+        r#"{"type":"object","properties":{"secret_name":{"type":"string"}}}"#,
+    )
+    .unwrap();
+    std::fs::write(root.join("api/notes.txt"), "just some words\n").unwrap();
+    let real = std::fs::canonicalize(root.join("api")).unwrap();
+
+    let args = |src: &str, extra: &[&str]| {
+        let mut a = vec![
+            "import",
+            "openapi",
+            src,
+            "--project",
+            "p",
+            "--message-format",
+            "concise",
+        ];
+        a.extend_from_slice(extra);
+        a.iter().map(|s| s.to_string()).collect::<Vec<_>>()
+    };
+    let go = |a: Vec<String>| run(&a.iter().map(String::as_str).collect::<Vec<_>>(), root);
+
+    let r = go(args("api/up.json", &[]));
+    assert_eq!(r.code, 1);
+    assert_eq!(
+        r.stderr,
+        format!(
+            "api/up.json:1:171: error[SR702/unresolved-reference] `$ref: ../common/item.json` names the file `../common/item.json`, which is outside the folder `{}` that references may point into; it was not read (help: copy the file into the document's folder, or pass `--ref-root <folder>` to allow references anywhere under that folder)\nFound 1 error, 0 warnings, 0 infos.\nimport refused: nothing was written (fix the errors above, then import again)\n",
+            real.display()
+        )
+    );
+    assert!(!root.join("p").exists(), "nothing is written");
+
+    let r = go(args("api/up.json", &["--ref-root", "."]));
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let tool = std::fs::read_to_string(root.join("p/schemas/refs.yaml")).unwrap();
+    assert!(tool.contains("name: secret_name"), "{tool}");
+
+    let r = go(args("api/text.json", &[]));
+    assert_eq!(r.code, 1);
+    assert_eq!(
+        r.stderr,
+        "api/text.json:1:171: error[SR702/unresolved-reference] `$ref: notes.txt` names the file `notes.txt`, which is not a JSON or YAML document (its top level is a string) (help: a referenced file holds a schema object (or a document with one under the `#` pointer))\nFound 1 error, 0 warnings, 0 infos.\nimport refused: nothing was written (fix the errors above, then import again)\n"
     );
 }

@@ -86,6 +86,11 @@ pub struct ImportArgs {
     /// Seconds a live MCP server has to answer `initialize` and `tools/list`.
     #[arg(long, default_value_t = 60)]
     pub timeout: u64,
+    /// The folder file `$ref`s may point into (default: the git work tree holding the
+    /// document, else the document's folder). A reference that leads out of it
+    /// (`../../secrets.yaml`) is refused.
+    #[arg(long, value_name = "DIR")]
+    pub ref_root: Option<PathBuf>,
 }
 
 /// Run `import`.
@@ -182,6 +187,7 @@ pub fn run_import(args: ImportArgs) -> u8 {
             domain: args.domain.clone(),
             only,
             source_stem: String::new(),
+            ref_root: args.ref_root.clone(),
         },
         dry_run: args.dry_run,
         timeout: Duration::from_secs(args.timeout.max(1)),

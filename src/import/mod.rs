@@ -28,6 +28,7 @@ use crate::diagnostics::Diagnostic;
 use crate::model::{Licence, ResponseField, Sp, Tool, ValueType};
 use serde_json::Value;
 use std::collections::BTreeSet;
+use std::path::PathBuf;
 
 pub use run::{ImportError, ImportRequest, Outcome, SourceSpec, run};
 
@@ -65,6 +66,9 @@ pub struct Options {
     pub only: Option<globset::GlobMatcher>,
     /// The source file's stem (`petstore` for `petstore.yaml`), the fallback tool id.
     pub source_stem: String,
+    /// `--ref-root`: the folder file `$ref`s may point into (default: the git work tree
+    /// holding the document, else its folder). A reference that leads out of it is refused.
+    pub ref_root: Option<PathBuf>,
 }
 
 impl Options {

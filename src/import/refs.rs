@@ -81,6 +81,10 @@ pub struct Resolver {
     /// The source map the documents' diagnostics refer to.
     pub sources: SourceMap,
     by_path: BTreeMap<PathBuf, usize>,
+    /// The folder (resolved, symbolic links followed) referenced files must be in: the git
+    /// work tree holding the root document, else the document's folder, or `--ref-root`.
+    /// `None` when it cannot be resolved, and then no referenced file is read.
+    ref_root: Option<PathBuf>,
 }
 
 impl Resolver {
@@ -88,10 +92,45 @@ impl Resolver {
     pub fn new(root: SourceDoc, sources: SourceMap) -> Resolver {
         let mut by_path = BTreeMap::new();
         by_path.insert(normal(&root.path), 0);
+        let folder = normal(&root.path)
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
+        // The repository the document is in (the nearest folder above it with a `.git`), or
+        // else the document's own folder.
+        let ref_root = folder.canonicalize().ok().map(|f| {
+            f.ancestors()
+                .find(|a| a.join(".git").exists())
+                .map(Path::to_path_buf)
+                .unwrap_or(f)
+        });
         Resolver {
             docs: vec![root],
             sources,
             by_path,
+            ref_root,
+        }
+    }
+
+    /// Let file references point anywhere under `dir` (`import --ref-root`) instead of only
+    /// under the root document's folder.
+    pub fn set_ref_root(&mut self, dir: &Path) {
+        self.ref_root = dir.canonicalize().ok();
+    }
+
+    /// Why the file at `path` may not be read, when it lies outside the reference root.
+    fn outside_root(&self, path: &Path) -> Option<String> {
+        // A file that does not exist is reported as unreadable, as before.
+        let real = path.canonicalize().ok()?;
+        match &self.ref_root {
+            Some(root) if real.starts_with(root) => None,
+            Some(root) => Some(format!(
+                "is outside the folder `{}` that references may point into; it was not read",
+                root.display()
+            )),
+            None => Some(
+                "was not read: the folder references may point into cannot be resolved".to_string(),
+            ),
         }
     }
 
@@ -130,13 +169,18 @@ impl Resolver {
                     );
                     return errors;
                 }
-                let text = match std::fs::read(&path) {
+                let outside = self.outside_root(&path);
+                let read = match &outside {
+                    Some(reason) => Err(reason.clone()),
+                    None => std::fs::read(&path).map_err(|e| e.to_string()),
+                };
+                let text = match read {
                     Ok(b) if b.len() as u64 > super::doc::MAX_SOURCE_BYTES => Err(format!(
                         "it is larger than the limit of {} MiB",
                         super::doc::MAX_SOURCE_BYTES / 1024 / 1024
                     )),
                     Ok(b) => String::from_utf8(b).map_err(|_| "it is not UTF-8 text".to_string()),
-                    Err(e) => Err(e.to_string()),
+                    Err(e) => Err(e),
                 };
                 let text = match text {
                     Ok(t) => t,
@@ -146,10 +190,18 @@ impl Resolver {
                                 "SR702",
                                 "unresolved-reference",
                                 Severity::Error,
-                                format!("`$ref: {r}` names the file `{file}`, which cannot be read: {reason}"),
+                                if outside.is_some() {
+                                    format!("`$ref: {r}` names the file `{file}`, which {reason}")
+                                } else {
+                                    format!("`$ref: {r}` names the file `{file}`, which cannot be read: {reason}")
+                                },
                             )
                             .at(file_id, at, "referenced here")
-                            .help("put the referenced file beside the document, or bundle the description into one file"),
+                            .help(if outside.is_some() {
+                                "copy the file into the document's folder, or pass `--ref-root <folder>` to allow references anywhere under that folder"
+                            } else {
+                                "put the referenced file beside the document, or bundle the description into one file"
+                            }),
                         );
                         // Remember the path so that the same failure is reported once.
                         self.by_path.insert(path, usize::MAX);
@@ -161,6 +213,19 @@ impl Resolver {
                     self.sources
                         .add(SourceFile::new(name.clone(), path.clone(), text.clone()));
                 match SourceDoc::parse(&name, &path, id, text) {
+                    Ok(d) if !(d.value.is_object() || d.value.is_array()) => {
+                        errors.push(
+                            Diagnostic::new(
+                                "SR702",
+                                "unresolved-reference",
+                                Severity::Error,
+                                format!("`$ref: {r}` names the file `{file}`, which is not a JSON or YAML document (its top level is {})", kind_of(&d.value)),
+                            )
+                            .at(file_id, at, "referenced here")
+                            .help("a referenced file holds a schema object (or a document with one under the `#` pointer)"),
+                        );
+                        self.by_path.insert(path, usize::MAX);
+                    }
                     Ok(d) => {
                         self.by_path.insert(path, self.docs.len());
                         self.docs.push(d);
@@ -317,6 +382,18 @@ fn collect_refs(v: &Value, at: &mut String, out: &mut Vec<(String, String)>) {
             }
         }
         _ => {}
+    }
+}
+
+/// What a JSON value is, for messages.
+fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "a map",
     }
 }
 

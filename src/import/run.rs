@@ -296,6 +296,9 @@ pub fn run(req: &ImportRequest) -> Result<Outcome, ImportError> {
         };
         let hash = doc.hash.clone();
         let mut r = Resolver::new(doc, sources);
+        if let Some(root) = &req.options.ref_root {
+            r.set_ref_root(root);
+        }
         let pre = r.preload();
         let opts = Options {
             source_stem: stem(spec),
