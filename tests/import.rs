@@ -1228,3 +1228,88 @@ fn file_references_stay_inside_the_reference_root() {
         "api/text.json:1:171: error[SR702/unresolved-reference] `$ref: notes.txt` names the file `notes.txt`, which is not a JSON or YAML document (its top level is a string) (help: a referenced file holds a schema object (or a document with one under the `#` pointer))\nFound 1 error, 0 warnings, 0 infos.\nimport refused: nothing was written (fix the errors above, then import again)\n"
     );
 }
+
+/// A tool list given to the other importer is refused with the right command, not imported
+/// with every parameter dropped; an argument schema that is no object schema is reported.
+#[test]
+fn tool_lists_of_the_other_dialect_and_bad_argument_schemas_are_reported() {
+    let dir = tree(&[
+        (
+            "mcp.json",
+            "{\"tools\": [\n  {\"name\": \"search\", \"inputSchema\": {\"type\": \"object\", \"properties\": {\"q\": {\"type\": \"string\"}}}}\n]}\n",
+        ),
+        (
+            "anthropic.json",
+            "[\n  {\"name\": \"weather\", \"input_schema\": {\"type\": \"object\", \"properties\": {\"city\": {\"type\": \"string\"}}}}\n]\n",
+        ),
+        (
+            "bad_mcp.json",
+            "{\"tools\": [\n  {\"name\": \"a\", \"inputSchema\": \"text\"},\n  {\"name\": \"b\", \"inputSchema\": {\"type\": \"array\"}, \"outputSchema\": {\"type\": \"object\", \"properties\": {\"x\": {\"type\": \"string\"}}}}\n]}\n",
+        ),
+        (
+            "bad_openai.json",
+            "[\n  {\"type\": \"function\", \"function\": {\"name\": \"p\", \"parameters\": [1, 2]}}\n]\n",
+        ),
+    ]);
+    let go = |kind: &str, file: &str| {
+        run(
+            &[
+                "import",
+                kind,
+                file,
+                "--project",
+                "p",
+                "--message-format",
+                "concise",
+            ],
+            dir.path(),
+        )
+    };
+    let refused = "import refused: nothing was written (fix the errors above, then import again)\n";
+
+    let r = go("openai", "mcp.json");
+    assert_eq!(r.code, 1);
+    assert_eq!(
+        r.stderr,
+        format!(
+            "mcp.json:2:4: error[SR705/unsupported-source] function tool `search` has `inputSchema` (an MCP tool's key) and no `parameters`: this looks like an MCP tools/list result (help: import it with `schemarouter import mcp`)\nFound 1 error, 0 warnings, 0 infos.\n{refused}"
+        )
+    );
+    let r = go("mcp", "anthropic.json");
+    assert_eq!(r.code, 1);
+    assert_eq!(
+        r.stderr,
+        format!(
+            "anthropic.json:2:4: error[SR705/unsupported-source] MCP tool `weather` has `input_schema` (a key of OpenAI / Anthropic function tools) and no `inputSchema`: this looks like a function-tool list (help: import it with `schemarouter import openai`)\nFound 1 error, 0 warnings, 0 infos.\n{refused}"
+        )
+    );
+    let r = go("openai", "bad_openai.json");
+    assert_eq!(r.code, 1);
+    assert_eq!(
+        r.stderr,
+        format!(
+            "bad_openai.json:2:50: error[SR705/unsupported-source] `parameters` of function tool `p` is a list, not a JSON Schema object (help: function arguments are an object: `{{\"type\": \"object\", \"properties\": {{...}}}}`)\nFound 1 error, 0 warnings, 0 infos.\n{refused}"
+        )
+    );
+    let r = go("mcp", "bad_mcp.json");
+    assert_eq!(r.code, 1);
+    assert_eq!(
+        r.stderr,
+        format!(
+            "bad_mcp.json:2:32: error[SR705/unsupported-source] `inputSchema` of MCP tool `a` is a string, not a JSON Schema object (help: MCP tool arguments are an object: `{{\"type\": \"object\", \"properties\": {{...}}}}`)\nFound 1 error, 0 warnings, 0 infos.\n{refused}"
+        )
+    );
+    // Without the broken tool, the array schema is a warning and the tool is imported.
+    std::fs::write(
+        dir.path().join("bad_mcp.json"),
+        "{\"tools\": [\n  {\"name\": \"b\", \"inputSchema\": {\"type\": \"array\"}, \"outputSchema\": {\"type\": \"object\", \"properties\": {\"x\": {\"type\": \"string\"}}}}\n]}\n",
+    )
+    .unwrap();
+    let r = go("mcp", "bad_mcp.json");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stderr.starts_with("bad_mcp.json:2:17: warning[SR705/unsupported-source] `inputSchema` of MCP tool `b` is a `array` schema, not an object schema: no parameters are imported"),
+        "{}",
+        r.stderr
+    );
+}

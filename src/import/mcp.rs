@@ -136,10 +136,44 @@ pub fn import(r: &Resolver, opts: &Options, origin: &ServerOrigin) -> Imported {
             fields: Vec::new(),
         };
         let base = format!("{}/inputSchema", t.pointer);
-        if t.value.get("inputSchema").is_some()
-            && let Some(input) = r.scoped(t.doc, &base)
-        {
-            e.parameters = m.body_parameters(&input, true, None);
+        match r.scoped(t.doc, &base) {
+            None => {
+                if let Some(k) = ["input_schema", "parameters", "function"]
+                    .into_iter()
+                    .find(|k| t.value.get(k).is_some())
+                {
+                    m.report(
+                        codes::UNSUPPORTED_SOURCE,
+                        Severity::Error,
+                        t,
+                        format!("MCP tool `{name}` has `{k}` (a key of OpenAI / Anthropic function tools) and no `inputSchema`: this looks like a function-tool list"),
+                        "import it with `schemarouter import openai`",
+                    );
+                    continue;
+                }
+                m.report(
+                    codes::UNSUPPORTED_SOURCE,
+                    Severity::Warning,
+                    t,
+                    format!("MCP tool `{name}` has no `inputSchema`; imported with no parameters"),
+                    "every MCP tool declares its arguments as an object schema in `inputSchema` (MCP revision 2025-06-18, `Tool`)",
+                );
+            }
+            Some(input) => match super::argument_schema_fault(input.value) {
+                Some((severity, fault)) => {
+                    m.report(
+                        codes::UNSUPPORTED_SOURCE,
+                        severity,
+                        &input,
+                        format!("`inputSchema` of MCP tool `{name}` {fault}"),
+                        "MCP tool arguments are an object: `{\"type\": \"object\", \"properties\": {...}}`",
+                    );
+                    if severity == Severity::Error {
+                        continue;
+                    }
+                }
+                None => e.parameters = m.body_parameters(&input, true, None),
+            },
         }
         let out_ptr = format!("{}/outputSchema", t.pointer);
         match r.scoped(t.doc, &out_ptr).filter(|l| l.value.is_object()) {

@@ -127,8 +127,36 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
                 "The function's return value (function tools declare no result schema).",
             )],
         };
+        if *schema_key == "parameters"
+            && f.value.get("parameters").is_none()
+            && f.value.get("inputSchema").is_some()
+        {
+            m.report(
+                codes::UNSUPPORTED_SOURCE,
+                Severity::Error,
+                f,
+                format!("function tool `{name}` has `inputSchema` (an MCP tool's key) and no `parameters`: this looks like an MCP tools/list result"),
+                "import it with `schemarouter import mcp`",
+            );
+            continue;
+        }
+        // A function without `parameters` takes no arguments (valid for OpenAI).
         if let Some(s) = r.scoped(f.doc, &format!("{}/{schema_key}", f.pointer)) {
-            e.parameters = m.body_parameters(&s, true, None);
+            match super::argument_schema_fault(s.value) {
+                Some((severity, fault)) => {
+                    m.report(
+                        codes::UNSUPPORTED_SOURCE,
+                        severity,
+                        &s,
+                        format!("`{schema_key}` of function tool `{name}` {fault}"),
+                        "function arguments are an object: `{\"type\": \"object\", \"properties\": {...}}`",
+                    );
+                    if severity == Severity::Error {
+                        continue;
+                    }
+                }
+                None => e.parameters = m.body_parameters(&s, true, None),
+            }
         }
         endpoints.push(Sp::synthetic(e));
     }

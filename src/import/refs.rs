@@ -219,7 +219,7 @@ impl Resolver {
                                 "SR702",
                                 "unresolved-reference",
                                 Severity::Error,
-                                format!("`$ref: {r}` names the file `{file}`, which is not a JSON or YAML document (its top level is {})", kind_of(&d.value)),
+                                format!("`$ref: {r}` names the file `{file}`, which is not a JSON or YAML document (its top level is {})", super::kind_of(&d.value)),
                             )
                             .at(file_id, at, "referenced here")
                             .help("a referenced file holds a schema object (or a document with one under the `#` pointer)"),
@@ -382,18 +382,6 @@ fn collect_refs(v: &Value, at: &mut String, out: &mut Vec<(String, String)>) {
             }
         }
         _ => {}
-    }
-}
-
-/// What a JSON value is, for messages.
-fn kind_of(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "a map",
     }
 }
 
