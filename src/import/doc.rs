@@ -166,14 +166,13 @@ impl SourceDoc {
                     seg.parse::<usize>()
                         .ok()
                         .and_then(|i| items.get(i))
-                        .map(|v| {
-                            // A list item points at itself, or (a map) at its first key, not at the key
-                            // of the list.
+                        .inspect(|v| {
+                            // A list item points at itself, or (a map) at its first key, not
+                            // at the key of the list.
                             key_span = match &v.kind {
                                 NodeKind::Map(entries) => entries.first().map(|(k, _)| k.span),
                                 _ => None,
                             };
-                            v
                         })
                 }
                 _ => None,
