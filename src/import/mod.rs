@@ -319,6 +319,37 @@ pub fn licence_ref(name: &str) -> String {
     }
 }
 
+/// What a JSON value is, for messages.
+pub(crate) fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "a map",
+    }
+}
+
+/// What is wrong with a tool's argument schema (`inputSchema`, `parameters`, `input_schema`),
+/// said after "`<key>` of tool `<name>`": an error when it is no JSON Schema object at all, a
+/// warning when it is an object schema of another type (whose arguments are not imported).
+pub(crate) fn argument_schema_fault(v: &Value) -> Option<(Severity, String)> {
+    match v {
+        Value::Object(o) => match o.get("type").and_then(Value::as_str) {
+            Some(t) if t != "object" => Some((
+                Severity::Warning,
+                format!("is a `{t}` schema, not an object schema: no parameters are imported"),
+            )),
+            _ => None,
+        },
+        other => Some((
+            Severity::Error,
+            format!("is {}, not a JSON Schema object", kind_of(other)),
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -382,36 +413,5 @@ mod tests {
         );
         let long = "word ".repeat(200);
         assert!(first_paragraph(&long).unwrap().chars().count() <= 401);
-    }
-}
-
-/// What a JSON value is, for messages.
-pub(crate) fn kind_of(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "a list",
-        Value::Object(_) => "a map",
-    }
-}
-
-/// What is wrong with a tool's argument schema (`inputSchema`, `parameters`, `input_schema`),
-/// said after "`<key>` of tool `<name>`": an error when it is no JSON Schema object at all, a
-/// warning when it is an object schema of another type (whose arguments are not imported).
-pub(crate) fn argument_schema_fault(v: &Value) -> Option<(Severity, String)> {
-    match v {
-        Value::Object(o) => match o.get("type").and_then(Value::as_str) {
-            Some(t) if t != "object" => Some((
-                Severity::Warning,
-                format!("is a `{t}` schema, not an object schema: no parameters are imported"),
-            )),
-            _ => None,
-        },
-        other => Some((
-            Severity::Error,
-            format!("is {}, not a JSON Schema object", kind_of(other)),
-        )),
     }
 }
