@@ -874,3 +874,27 @@ fn a_merge_value_that_is_not_a_mapping_does_not_hide_the_rest() {
         ]
     );
 }
+
+/// An intent's `entities` name parameter concepts; one that names nothing would silently change
+/// which intent a bare entity query ("graphene") picks.
+#[test]
+fn an_intent_entity_naming_no_concept_is_a_dangling_reference() {
+    let dir = project(&[
+        (
+            "intents/x.yaml",
+            b"intents:\n  - id: lookup\n    description: Look up.\n    domains: [materials_property]\n    required_groups: [electronic]\n    entities: [formla]\n",
+        ),
+        (
+            "aliases/p.yaml",
+            b"concepts:\n  - id: formula\n    kind: parameter\n",
+        ),
+    ]);
+    let out = concise(dir.path());
+    let found: Vec<&str> = out.lines().filter(|l| l.contains("SR103")).collect();
+    assert_eq!(
+        found,
+        [
+            "intents/x.yaml:6:16: error[SR103/dangling-reference] intent `lookup` references undeclared concept `formla` (help: did you mean `formula`? Otherwise declare concept `formla`)"
+        ]
+    );
+}

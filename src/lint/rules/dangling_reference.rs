@@ -2,8 +2,8 @@
 //!
 //! ## What it finds
 //! A reference to something that is not declared: a response field naming an undeclared group
-//! or concept, an intent requiring an undeclared group, a parameter binding from an undeclared
-//! concept. (Unknown domains are `unknown-domain`; aliases are `dangling-alias`.)
+//! or concept, an intent requiring an undeclared group or naming an undeclared concept among its
+//! `entities`, a parameter binding from an undeclared concept. (Unknown domains are `unknown-domain`; aliases are `dangling-alias`.)
 //!
 //! ## Why it matters for routing
 //! Algorithm 1 projects the fields of an intent's required groups and matches concepts through
@@ -106,6 +106,9 @@ impl Rule for DanglingReference {
             let whose = || format!("intent `{}`", i.item.id.value);
             for g in &i.item.required_groups {
                 missing("group", g, &ix.groups, i.file, &whose, out);
+            }
+            for e in &i.item.entities {
+                missing("concept", e, &ix.concepts, i.file, &whose, out);
             }
         }
     }
