@@ -1313,3 +1313,39 @@ fn tool_lists_of_the_other_dialect_and_bad_argument_schemas_are_reported() {
         r.stderr
     );
 }
+
+/// Property names with path syntax (`a.b`, `x[]`, MS Graph's `@odata.context`) would be read
+/// as paths by `extract`: reported and left out; a parameter listed twice in one list is
+/// reported too.
+#[test]
+fn path_syntax_in_property_names_and_repeated_parameters_are_reported() {
+    let dir = tree(&[(
+        "names.yaml",
+        "openapi: 3.0.3\ninfo: {title: Names, version: '1'}\nservers: [{url: 'https://n.example.org'}]\npaths:\n  /a/{id}:\n    get:\n      parameters:\n        - {name: id, in: path, required: true, schema: {type: string}}\n        - {name: id, in: path, required: true, schema: {type: string}}\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema:\n                type: object\n                properties:\n                  '@odata.context': {type: string}\n                  'x[]': {type: string}\n                  value: {type: number}\n",
+    )]);
+    let r = run(
+        &[
+            "import",
+            "openapi",
+            "names.yaml",
+            "--project",
+            "p",
+            "--message-format",
+            "concise",
+        ],
+        dir.path(),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let warnings: Vec<&str> = r.stderr.lines().filter(|l| l.contains("SR706")).collect();
+    assert_eq!(
+        warnings,
+        [
+            "names.yaml:9:12: warning[SR706/unsupported-name] `names/get_a_id`: parameter `id` (in path) is listed twice in one `parameters` list; the second is not imported (help: an OpenAPI parameter list holds each name and `in` once; remove the repeated entry from the document)",
+            "names.yaml:18:19: warning[SR706/unsupported-name] `names/get_a_id`: property `@odata.context` cannot be a field name (empty, or with `/`, `.`, `[`, `]`, `{`, `}` or control characters); not imported (help: field names are paths into a record (`.` between keys, `[]` for lists) and fields are addressed as `tool/endpoint/field`; declare the value by hand under another name if a plan needs it)",
+            "names.yaml:19:19: warning[SR706/unsupported-name] `names/get_a_id`: property `x[]` cannot be a field name (empty, or with `/`, `.`, `[`, `]`, `{`, `}` or control characters); not imported (help: field names are paths into a record (`.` between keys, `[]` for lists) and fields are addressed as `tool/endpoint/field`; declare the value by hand under another name if a plan needs it)",
+        ]
+    );
+    let tool = std::fs::read_to_string(dir.path().join("p/schemas/names.yaml")).unwrap();
+    assert!(tool.contains("- name: value"), "{tool}");
+    assert!(!tool.contains("odata") && !tool.contains("x[]"), "{tool}");
+}

@@ -157,9 +157,12 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
             }
             // Operation-level parameters override path-level ones with the same name and `in`.
             let mut list: Vec<(Loc, Value)> = Vec::new();
-            for src in [op.get("parameters"), path_params.clone()]
+            // Which of the two lists each entry of `list` came from.
+            let mut origin: Vec<usize> = Vec::new();
+            for (from, src) in [op.get("parameters"), path_params.clone()]
                 .into_iter()
-                .flatten()
+                .enumerate()
+                .filter_map(|(i, s)| s.map(|s| (i, s)))
             {
                 let Value::Array(a) = src.value else { continue };
                 for i in 0..a.len() {
@@ -177,13 +180,29 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
                         None => p,
                     };
                     let key = (str_at(p.value, "name"), str_at(p.value, "in"));
-                    if list
+                    if let Some(at) = list
                         .iter()
-                        .any(|(q, _)| (str_at(q.value, "name"), str_at(q.value, "in")) == key)
+                        .position(|(q, _)| (str_at(q.value, "name"), str_at(q.value, "in")) == key)
                     {
+                        // Twice in one list is the document's fault (OpenAPI: "MUST NOT include
+                        // duplicated parameters"); an operation's entry over the path item's is
+                        // the override the specification defines.
+                        if origin[at] == from
+                            && let (Some(name), Some(place)) = key
+                        {
+                            let ctx = m.context.clone();
+                            m.report(
+                                codes::UNSUPPORTED_NAME,
+                                Severity::Warning,
+                                &p,
+                                format!("`{ctx}`: parameter `{name}` (in {place}) is listed twice in one `parameters` list; the second is not imported"),
+                                "an OpenAPI parameter list holds each name and `in` once; remove the repeated entry from the document",
+                            );
+                        }
                         continue;
                     }
                     list.push((p.clone(), p.value.clone()));
+                    origin.push(from);
                 }
             }
             let mut form_body: Vec<Sp<Parameter>> = Vec::new();

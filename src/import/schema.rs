@@ -604,14 +604,19 @@ impl<'r> Mapper<'r> {
                 self.over_budget(loc);
                 return;
             }
-            if name.is_empty() || name.contains('/') || name.chars().any(char::is_control) {
+            // `.`, `[]` and `{}` are path syntax inside a field name (`a.b`, `x[].y`,
+            // `m.{}`): a property spelled with them would be read as a path by `extract`.
+            if name.is_empty()
+                || name.contains(['/', '.', '[', ']', '{', '}'])
+                || name.chars().any(char::is_control)
+            {
                 let ctx = self.context.clone();
                 self.report(
                     super::codes::UNSUPPORTED_NAME,
                     Severity::Warning,
                     loc,
-                    format!("`{ctx}`: property `{name}` cannot be a field name (empty, or with `/` or control characters); not imported"),
-                    "field paths join names with `.` and address fields as `tool/endpoint/field`; declare the value by hand under another name if a plan needs it",
+                    format!("`{ctx}`: property `{name}` cannot be a field name (empty, or with `/`, `.`, `[`, `]`, `{{`, `}}` or control characters); not imported"),
+                    "field names are paths into a record (`.` between keys, `[]` for lists) and fields are addressed as `tool/endpoint/field`; declare the value by hand under another name if a plan needs it",
                 );
                 continue;
             }
