@@ -648,3 +648,42 @@ fn openapi_flag_prints_the_committed_document() {
         std::fs::read_to_string(root().join("docs/http-api.openapi.json")).unwrap()
     );
 }
+
+/// A client that opens a connection and never finishes its headers is disconnected after the
+/// header read timeout (10 s) instead of holding the connection open; other clients are served
+/// meanwhile.
+#[test]
+fn a_connection_that_never_finishes_its_headers_is_closed() {
+    use std::io::{Read, Write};
+    let artifact = shipped();
+    let server = Server::start(&[
+        "serve",
+        "--bind",
+        "127.0.0.1:0",
+        "--artifact",
+        artifact.to_str().unwrap(),
+    ]);
+    let addr = server
+        .url
+        .trim_start_matches("http://")
+        .trim_end_matches('/');
+    let mut slow = std::net::TcpStream::connect(addr).unwrap();
+    slow.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+        .unwrap();
+    // Bounded: a closed connection reads end-of-file; a still-open one times out here.
+    slow.set_read_timeout(Some(std::time::Duration::from_secs(40)))
+        .unwrap();
+    let health: serde_json::Value =
+        serde_json::from_str(&get(&format!("{}/healthz", server.url))).unwrap();
+    assert!(health.is_object(), "{health}");
+    let started = std::time::Instant::now();
+    let mut buf = Vec::new();
+    let r = slow.read_to_end(&mut buf);
+    assert!(
+        r.is_ok() && started.elapsed() < std::time::Duration::from_secs(35),
+        "the connection was still open after {:?}: {r:?}",
+        started.elapsed()
+    );
+    let (code, _) = server.stop();
+    assert_eq!(code, Some(0));
+}

@@ -298,16 +298,50 @@ async fn method_not_allowed(method: Method, uri: Uri) -> Response {
     r
 }
 
+/// How long a connection may take to send a request's headers (hyper's header read timeout):
+/// a client that opens a connection and never finishes its request line and headers is
+/// disconnected instead of holding the connection open (`--request-timeout-ms` starts only once
+/// the headers are in).
+pub const HEADER_READ_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// Serve `router` on `listener` until `shutdown` resolves; then stop accepting, let requests in
-/// flight finish, and return.
+/// flight finish, and return. Each connection is HTTP/1.1 (hyper, with keep-alive) and must
+/// send its headers within [`HEADER_READ_TIMEOUT`].
 ///
-/// Errors: the listener fails.
+/// Errors: none at present (a failed `accept` is retried after a short pause, as `axum::serve`
+/// does: running out of file descriptors must not stop the server).
 pub async fn serve(
     listener: tokio::net::TcpListener,
     router: Router,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    axum::serve(listener, router)
-        .with_graceful_shutdown(shutdown)
-        .await
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    use hyper_util::server::graceful::GracefulShutdown;
+    let graceful = GracefulShutdown::new();
+    let mut shutdown = std::pin::pin!(shutdown);
+    loop {
+        let stream = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                Err(_) => {
+                    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            () = &mut shutdown => break,
+        };
+        let service = hyper_util::service::TowerToHyperService::new(router.clone());
+        let mut builder = hyper::server::conn::http1::Builder::new();
+        builder
+            .timer(TokioTimer::new())
+            .header_read_timeout(HEADER_READ_TIMEOUT);
+        let conn = graceful.watch(builder.serve_connection(TokioIo::new(stream), service));
+        tokio::spawn(async move {
+            // A connection's own failure (reset, malformed request, timeout) ends only it.
+            let _ = conn.await;
+        });
+    }
+    drop(listener);
+    graceful.shutdown().await;
+    Ok(())
 }
