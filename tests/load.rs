@@ -898,3 +898,18 @@ fn an_intent_entity_naming_no_concept_is_a_dangling_reference() {
         ]
     );
 }
+
+/// Intents and aliases but no `schemas/` folder: one finding names the cause of the cascade.
+#[test]
+fn a_project_without_a_schemas_folder_is_told_so() {
+    let dir = project(&[]);
+    std::fs::remove_dir_all(dir.path().join("schemas")).unwrap();
+    let out = concise(dir.path());
+    let found: Vec<&str> = out.lines().filter(|l| l.contains("SR014")).collect();
+    assert_eq!(
+        found,
+        [
+            "<project>: warning[SR014/no-tools] the project declares no tools: there is no `schemas/` folder (help: declare tools under `schemas/` (`schemarouter schema tool` prints their JSON Schema), or import them with `schemarouter import openapi | mcp | openai`)"
+        ]
+    );
+}

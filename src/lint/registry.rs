@@ -176,6 +176,7 @@ registry! {
     "SR011" "ignored-file" ignored_file Info Load true None;
     "SR012" "checks-skipped" checks_skipped Info Load true None;
     "SR013" "control-character" control_character Warning Load true None;
+    "SR014" "no-tools" no_tools Warning Load true None;
     "SR101" "duplicate-id" duplicate_id Error Reference false Some(&rules::duplicate_id::DuplicateId);
     "SR102" "id-collision" id_collision Error Reference true Some(&rules::id_collision::IdCollision);
     "SR103" "dangling-reference" dangling_reference Error Reference false Some(&rules::dangling_reference::DanglingReference);

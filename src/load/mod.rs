@@ -47,6 +47,8 @@ pub mod codes {
     pub const IGNORED_FILE: (&str, &str) = ("SR011", "ignored-file");
     /// A string or key holds a control character.
     pub const CONTROL_CHARACTER: (&str, &str) = ("SR013", "control-character");
+    /// The project has declaration files but no tool file.
+    pub const NO_TOOLS: (&str, &str) = ("SR014", "no-tools");
 }
 
 /// Why one file could not be parsed.
@@ -636,6 +638,27 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
         return Err(error);
     }
 
+    // Intents and aliases but no tool: one finding that says so, before the findings it causes
+    // (every concept orphaned, every intent unsatisfiable).
+    if !io_error && !found.iter().any(|(_, _, k)| *k == FileKind::Tool) {
+        let s = &project.config.paths.schemas;
+        let why = if root.join(s).is_dir() {
+            format!("`{s}/` holds no .yaml, .yml or .toml file")
+        } else {
+            format!("there is no `{s}/` folder")
+        };
+        diags.push(
+            Diagnostic::new(
+                codes::NO_TOOLS.0,
+                codes::NO_TOOLS.1,
+                Severity::Warning,
+                format!("the project declares no tools: {why}"),
+            )
+            .help(format!(
+                "declare tools under `{s}/` (`schemarouter schema tool` prints their JSON Schema), or import them with `schemarouter import openapi | mcp | openai`"
+            )),
+        );
+    }
     if found.len() as u64 > limits.max_files {
         diags.push(
             diag(

@@ -46,6 +46,7 @@ pub mod molar_unit_without_basis;
 pub mod multiple_documents;
 pub mod name_collision;
 pub mod no_response_schema;
+pub mod no_tools;
 pub mod orphan_concept;
 pub mod parse_error;
 pub mod prompt_budget;
