@@ -687,3 +687,62 @@ fn a_connection_that_never_finishes_its_headers_is_closed() {
     let (code, _) = server.stop();
     assert_eq!(code, Some(0));
 }
+
+/// Over stdio, a line that is no JSON-RPC message is answered with a JSON-RPC error (the SDK
+/// alone dropped it without a reply), and the session goes on.
+#[test]
+fn mcp_stdio_answers_broken_lines_with_json_rpc_errors() {
+    use std::io::Write;
+    let mut child = Command::new(bin())
+        .args(["mcp", "--artifact", shipped().to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(
+            concat!(
+                "hello, not json\n",
+                r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#,
+                "\n",
+                r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+                "\n",
+                r#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"route","arguments":[1,2]}}"#,
+                "\n",
+                r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#,
+                "\n",
+            )
+            .as_bytes(),
+        )
+        .unwrap();
+    // Close stdin once the ping is answered: the server ends with its input.
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut lines = Vec::new();
+    let mut stdin = Some(stdin);
+    for line in stdout.lines() {
+        let line = line.unwrap();
+        let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+        if v["id"] == 2 {
+            stdin.take();
+        }
+        lines.push(v);
+    }
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{status:?}");
+    let by_id = |id: serde_json::Value| -> Vec<&serde_json::Value> {
+        lines.iter().filter(|v| v["id"] == id).collect()
+    };
+    assert_eq!(
+        by_id(serde_json::Value::Null),
+        [&serde_json::json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "Parse error: expected value; send one JSON-RPC message per line"}})]
+    );
+    assert_eq!(
+        by_id(serde_json::json!(9)),
+        [&serde_json::json!({"jsonrpc": "2.0", "id": 9, "error": {"code": -32602, "message": "Invalid params: `params.arguments` of `tools/call` must be an object, not a list"}})]
+    );
+    assert_eq!(by_id(serde_json::json!(1))[0]["result"]["serverInfo"]["name"], "schemarouter");
+    assert_eq!(by_id(serde_json::json!(2)), [&serde_json::json!({"jsonrpc": "2.0", "id": 2, "result": {}})]);
+    assert_eq!(lines.len(), 4, "{lines:?}");
+}

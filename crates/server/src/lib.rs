@@ -18,6 +18,7 @@ pub mod http;
 pub mod mcp;
 pub mod metrics;
 pub mod openapi;
+pub mod stdio_screen;
 
 pub use core::{
     ApiError, Config, Core, Discover, Limits, RouteRequest, Routed, Snapshot, Summary, Token,

@@ -505,19 +505,92 @@ fn understand_prompt() -> Prompt {
     .with_title("Understand a question")
 }
 
-/// Serve MCP on stdin/stdout until the client closes it.
+/// Serve MCP on stdin/stdout until the client closes it. Lines from stdin pass the
+/// [`crate::stdio_screen`] first: a line that is no JSON-RPC message is answered with a JSON-RPC
+/// error instead of being dropped by the SDK without a reply. Answers and the SDK's output
+/// reach stdout whole lines at a time.
 ///
 /// Errors: the transport fails to start.
 pub async fn serve_stdio(core: Arc<Core>) -> Result<(), String> {
+    use crate::stdio_screen::{Screened, screen};
     use rmcp::ServiceExt;
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    let (mut to_sdk, sdk_in) = tokio::io::duplex(1 << 16);
+    let (sdk_out, from_sdk) = tokio::io::duplex(1 << 16);
+    let (answers, mut answered) = tokio::sync::mpsc::unbounded_channel::<Vec<u8>>();
+    let reader = tokio::spawn(async move {
+        let mut stdin = BufReader::new(tokio::io::stdin());
+        let mut line = Vec::new();
+        loop {
+            line.clear();
+            match stdin.read_until(b'\n', &mut line).await {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+            match screen(&line) {
+                Screened::Forward => {
+                    if !line.ends_with(b"\n") {
+                        line.push(b'\n');
+                    }
+                    if to_sdk.write_all(&line).await.is_err() {
+                        break;
+                    }
+                }
+                Screened::Ignore => {}
+                Screened::Answer(v) => {
+                    let mut text = serde_json::to_vec(&v).unwrap_or_default();
+                    text.push(b'\n');
+                    let _ = answers.send(text);
+                }
+            }
+        }
+        // End of stdin: the SDK sees its input close and stops.
+    });
+    let writer = tokio::spawn(async move {
+        let mut stdout = tokio::io::stdout();
+        let mut from_sdk = BufReader::new(from_sdk);
+        // Bytes of the SDK's current line (read_until appends: a read cancelled by the other
+        // branch loses nothing).
+        let mut buf = Vec::new();
+        loop {
+            tokio::select! {
+                r = from_sdk.read_until(b'\n', &mut buf) => match r {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) if buf.ends_with(b"\n") => {
+                        if stdout.write_all(&buf).await.is_err() || stdout.flush().await.is_err() {
+                            break;
+                        }
+                        buf.clear();
+                    }
+                    Ok(_) => {}
+                },
+                Some(text) = answered.recv() => {
+                    if stdout.write_all(&text).await.is_err() || stdout.flush().await.is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+        if !buf.is_empty() {
+            let _ = stdout.write_all(&buf).await;
+        }
+        // Answers to the last lines before stdin closed (sent before the SDK saw it close).
+        while let Ok(text) = answered.try_recv() {
+            let _ = stdout.write_all(&text).await;
+        }
+        let _ = stdout.flush().await;
+    });
     let service = McpServer::new(core)
-        .serve(rmcp::transport::stdio())
+        .serve((sdk_in, sdk_out))
         .await
         .map_err(|e| format!("cannot start the MCP server on stdio: {e}"))?;
-    service
+    let result = service
         .waiting()
         .await
-        .map_err(|e| format!("the MCP server stopped: {e}"))?;
+        .map_err(|e| format!("the MCP server stopped: {e}"));
+    reader.abort();
+    let _ = writer.await;
+    result?;
     Ok(())
 }
 

@@ -1,0 +1,219 @@
+//! The line screen in front of the MCP SDK's stdio transport. `rmcp` drops a line it cannot
+//! decode without an answer, so a client that sends a broken line (a truncated object, text,
+//! a batch) waits for a reply that never comes. Each line from stdin is screened first: a line
+//! that is not a JSON-RPC 2.0 message gets the JSON-RPC error the specification names (-32700
+//! parse error, -32600 invalid request; -32602 invalid params for the request shapes of
+//! `tools/call`, `resources/read` and `prompts/get`), with the request's `id` whenever it is
+//! readable; every other line goes to the SDK unchanged.
+
+use serde_json::{Value, json};
+
+/// What to do with one line read from stdin.
+#[derive(Debug, PartialEq)]
+pub enum Screened {
+    /// A JSON-RPC message: pass it to the SDK.
+    Forward,
+    /// Blank: nothing to do.
+    Ignore,
+    /// Not a valid message: write this JSON-RPC error response (one line) to stdout.
+    Answer(Value),
+}
+
+fn error(id: Value, code: i64, message: String) -> Screened {
+    Screened::Answer(
+        json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}}),
+    )
+}
+
+/// The shape `method`'s `params` must have, checked before the SDK decodes them (it answers a
+/// wrong shape with "method not found"): `Err` says what is wrong.
+fn params_fault(method: &str, params: Option<&Value>) -> Option<String> {
+    let required_string = |key: &str| -> Option<String> {
+        match params.and_then(|p| p.get(key)) {
+            Some(Value::String(_)) => None,
+            Some(other) => Some(format!(
+                "`params.{key}` of `{method}` must be a string, not {}",
+                kind(other)
+            )),
+            None => Some(format!("`{method}` needs `params.{key}` (a string)")),
+        }
+    };
+    let optional_object = |key: &str| -> Option<String> {
+        match params.and_then(|p| p.get(key)) {
+            None | Some(Value::Object(_)) | Some(Value::Null) => None,
+            Some(other) => Some(format!(
+                "`params.{key}` of `{method}` must be an object, not {}",
+                kind(other)
+            )),
+        }
+    };
+    match method {
+        "tools/call" | "prompts/get" => {
+            required_string("name").or_else(|| optional_object("arguments"))
+        }
+        "resources/read" => required_string("uri"),
+        _ => None,
+    }
+}
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Screen one line (with or without its line break).
+pub fn screen(line: &[u8]) -> Screened {
+    if line.iter().all(u8::is_ascii_whitespace) {
+        return Screened::Ignore;
+    }
+    let v: Value = match serde_json::from_slice(line) {
+        Ok(v) => v,
+        Err(e) => {
+            let e = e.to_string();
+            let e = e.split(" at line ").next().unwrap_or(&e);
+            return error(
+                Value::Null,
+                -32700,
+                format!("Parse error: {e}; send one JSON-RPC message per line"),
+            );
+        }
+    };
+    let Value::Object(m) = &v else {
+        let what = if v.is_array() {
+            "a batch (a JSON list): MCP sends one JSON-RPC message per line, batches are not part of it"
+        } else {
+            "not a JSON object"
+        };
+        return error(Value::Null, -32600, format!("Invalid Request: {what}"));
+    };
+    // The id is echoed when it is one JSON-RPC allows (a string, a number or null).
+    let id = match m.get("id") {
+        Some(id @ (Value::String(_) | Value::Number(_) | Value::Null)) => id.clone(),
+        _ => Value::Null,
+    };
+    if let Some(id @ (Value::Bool(_) | Value::Array(_) | Value::Object(_))) = m.get("id") {
+        return error(
+            Value::Null,
+            -32600,
+            format!(
+                "Invalid Request: `id` must be a string or a number, not {}",
+                kind(id)
+            ),
+        );
+    }
+    if m.get("jsonrpc") != Some(&json!("2.0")) {
+        return error(
+            id,
+            -32600,
+            "Invalid Request: `jsonrpc` must be \"2.0\"".to_string(),
+        );
+    }
+    if m.get("id") == Some(&Value::Null) && m.contains_key("method") {
+        return error(
+            Value::Null,
+            -32600,
+            "Invalid Request: a request's `id` is a string or a number, not null (a notification has no `id`)".to_string(),
+        );
+    }
+    match m.get("method") {
+        Some(Value::String(method)) => {
+            match m.get("params") {
+                None | Some(Value::Object(_)) => {}
+                Some(other) => {
+                    return error(id, -32602, format!("Invalid params: `params` of `{method}` must be an object, not {}", kind(other)));
+                }
+            }
+            // Requests only: a notification gets no answer, whatever it holds.
+            if m.contains_key("id")
+                && let Some(fault) = params_fault(method, m.get("params"))
+            {
+                return error(id, -32602, format!("Invalid params: {fault}"));
+            }
+            Screened::Forward
+        }
+        Some(other) => error(id, -32600, format!("Invalid Request: `method` must be a string, not {}", kind(other))),
+        // A response to a request of the server.
+        None if m.contains_key("id") && (m.contains_key("result") || m.contains_key("error")) => Screened::Forward,
+        None => error(id, -32600, "Invalid Request: a message has a `method` (a request or notification) or a `result` / `error` (a response)".to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer(line: &str) -> String {
+        match screen(line.as_bytes()) {
+            Screened::Answer(v) => v.to_string(),
+            other => format!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn messages_pass_and_broken_lines_are_answered() {
+        for ok in [
+            r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"0"}}}"#,
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            r#"{"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"route","arguments":{"question":"q"}}}"#,
+            r#"{"jsonrpc":"2.0","id":3,"result":{}}"#,
+        ] {
+            assert_eq!(screen(ok.as_bytes()), Screened::Forward, "{ok}");
+        }
+        assert_eq!(screen(b"  \r\n"), Screened::Ignore);
+        let cases = [
+            (
+                "hello, not json",
+                r#"{"error":{"code":-32700,"message":"Parse error: expected value; send one JSON-RPC message per line"},"id":null,"jsonrpc":"2.0"}"#,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":13,"method":"ping""#,
+                r#"{"error":{"code":-32700,"message":"Parse error: EOF while parsing an object; send one JSON-RPC message per line"},"id":null,"jsonrpc":"2.0"}"#,
+            ),
+            (
+                "[]",
+                r#"{"error":{"code":-32600,"message":"Invalid Request: a batch (a JSON list): MCP sends one JSON-RPC message per line, batches are not part of it"},"id":null,"jsonrpc":"2.0"}"#,
+            ),
+            (
+                "42",
+                r#"{"error":{"code":-32600,"message":"Invalid Request: not a JSON object"},"id":null,"jsonrpc":"2.0"}"#,
+            ),
+            (
+                r#"{"id":5,"method":"tools/list"}"#,
+                r#"{"error":{"code":-32600,"message":"Invalid Request: `jsonrpc` must be \"2.0\""},"id":5,"jsonrpc":"2.0"}"#,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":6}"#,
+                r#"{"error":{"code":-32600,"message":"Invalid Request: a message has a `method` (a request or notification) or a `result` / `error` (a response)"},"id":6,"jsonrpc":"2.0"}"#,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":{"obj":1},"method":"tools/list"}"#,
+                r#"{"error":{"code":-32600,"message":"Invalid Request: `id` must be a string or a number, not an object"},"id":null,"jsonrpc":"2.0"}"#,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":8,"method":"tools/call","params":"string"}"#,
+                r#"{"error":{"code":-32602,"message":"Invalid params: `params` of `tools/call` must be an object, not a string"},"id":8,"jsonrpc":"2.0"}"#,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"route","arguments":[1,2]}}"#,
+                r#"{"error":{"code":-32602,"message":"Invalid params: `params.arguments` of `tools/call` must be an object, not a list"},"id":9,"jsonrpc":"2.0"}"#,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{}}"#,
+                r#"{"error":{"code":-32602,"message":"Invalid params: `tools/call` needs `params.name` (a string)"},"id":7,"jsonrpc":"2.0"}"#,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":12,"method":"resources/read","params":{"uri":123}}"#,
+                r#"{"error":{"code":-32602,"message":"Invalid params: `params.uri` of `resources/read` must be a string, not a number"},"id":12,"jsonrpc":"2.0"}"#,
+            ),
+        ];
+        for (line, want) in cases {
+            assert_eq!(answer(line), want, "{line}");
+        }
+    }
+}
