@@ -913,3 +913,20 @@ fn a_project_without_a_schemas_folder_is_told_so() {
         ]
     );
 }
+
+/// A TOML file saved as `.yaml` fails as YAML far below its first line; the help says what it is.
+#[test]
+fn a_toml_body_in_a_yaml_file_is_named_as_toml() {
+    let dir = project(&[(
+        "schemas/t.yaml",
+        b"# A tool\nid = \"t\"\ntitle = \"T\"\ndomain = \"materials_property\"\n\n[[endpoints]]\nid = \"e\"\n# the call\nmethod = \"GET\"\n",
+    )]);
+    let out = concise(dir.path());
+    let found: Vec<&str> = out.lines().filter(|l| l.contains("SR001")).collect();
+    assert_eq!(
+        found,
+        [
+            "schemas/t.yaml:9:1: error[SR001/parse-error] invalid YAML: did not find expected <document start> (help: this looks like TOML (line 2: `key = value`): give the file a `.toml` extension, or write it as YAML (`key: value`))"
+        ]
+    );
+}

@@ -736,13 +736,23 @@ fn mcp_stdio_answers_broken_lines_with_json_rpc_errors() {
     };
     assert_eq!(
         by_id(serde_json::Value::Null),
-        [&serde_json::json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "Parse error: expected value; send one JSON-RPC message per line"}})]
+        [
+            &serde_json::json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "Parse error: expected value; send one JSON-RPC message per line"}})
+        ]
     );
     assert_eq!(
         by_id(serde_json::json!(9)),
-        [&serde_json::json!({"jsonrpc": "2.0", "id": 9, "error": {"code": -32602, "message": "Invalid params: `params.arguments` of `tools/call` must be an object, not a list"}})]
+        [
+            &serde_json::json!({"jsonrpc": "2.0", "id": 9, "error": {"code": -32602, "message": "Invalid params: `params.arguments` of `tools/call` must be an object, not a list"}})
+        ]
     );
-    assert_eq!(by_id(serde_json::json!(1))[0]["result"]["serverInfo"]["name"], "schemarouter");
-    assert_eq!(by_id(serde_json::json!(2)), [&serde_json::json!({"jsonrpc": "2.0", "id": 2, "result": {}})]);
+    assert_eq!(
+        by_id(serde_json::json!(1))[0]["result"]["serverInfo"]["name"],
+        "schemarouter"
+    );
+    assert_eq!(
+        by_id(serde_json::json!(2)),
+        [&serde_json::json!({"jsonrpc": "2.0", "id": 2, "result": {}})]
+    );
     assert_eq!(lines.len(), 4, "{lines:?}");
 }

@@ -798,7 +798,18 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
                 match result {
                     Ok(parsed) => add_declarations(&mut project, id, parsed),
                     Err(ReadFailure::Encoding(at)) => diags.push(encoding_diag(id, at)),
-                    Err(ReadFailure::Load(e)) => diags.push(e.to_diagnostic(id, format)),
+                    Err(ReadFailure::Load(e)) => {
+                        let mut d = e.to_diagnostic(id, format);
+                        if format == Format::Yaml
+                            && matches!(e, LoadError::Syntax { .. })
+                            && let Some(line) = toml_line(&project.sources.get(id).text)
+                        {
+                            d.help = Some(format!(
+                                "this looks like TOML (line {line}: `key = value`): give the file a `.toml` extension, or write it as YAML (`key: value`)"
+                            ));
+                        }
+                        diags.push(d)
+                    }
                     Err(ReadFailure::De(errors)) => {
                         diags.extend(errors.into_iter().map(|e| de_diagnostic(e, id)))
                     }
@@ -903,6 +914,36 @@ pub fn load_sources(config: Option<&str>, files: &[(&str, &str)]) -> Loaded {
         alias_uses,
         failed_kinds: Default::default(),
     }
+}
+
+/// The first line of `text` (1-based) that reads as TOML, when its first lines with content are
+/// TOML (`key = value`, `[table]`, `[[array.of.tables]]`, comments): a TOML file saved as
+/// `.yaml`, whose YAML error alone would point far below the cause.
+fn toml_line(text: &str) -> Option<usize> {
+    let is_key = |k: &str| {
+        !k.is_empty()
+            && k.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_-.\" ".contains(c))
+    };
+    let mut first = None;
+    let mut seen = 0;
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        let table = t.starts_with('[') && t.ends_with(']') && is_key(t.trim_matches(['[', ']']));
+        let pair = t.split_once('=').is_some_and(|(k, _)| is_key(k.trim()));
+        if !(table || pair) {
+            return None;
+        }
+        first.get_or_insert(i + 1);
+        seen += 1;
+        if seen == 3 {
+            break;
+        }
+    }
+    if seen >= 2 { first } else { None }
 }
 
 /// Read a declaration file's node tree into its typed form. On failure, every structural fault
