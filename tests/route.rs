@@ -748,3 +748,32 @@ fn llm_analyzer_against_a_stub() {
     .unwrap_err();
     assert!(e.message.contains("failed"), "{e}");
 }
+
+/// A tool named in the question by its multi-word title is a named tool even when no alias of
+/// the project is that long (an imported catalog has no aliases at all).
+#[test]
+fn a_multi_word_title_names_its_tool_without_long_aliases() {
+    let dir = tempfile::tempdir().unwrap();
+    for sub in ["schemas", "intents", "aliases"] {
+        std::fs::create_dir_all(dir.path().join(sub)).unwrap();
+    }
+    std::fs::write(
+        dir.path().join("schemas/shots.yaml"),
+        "id: browshot_api\ntitle: Browshot API\ndomain: shots\nsource_type: web\nendpoints:\n  - id: account\n    method: GET\n    url: https://api.browshot.example/account\n    fields:\n      - {name: id, type: string, identifier: true, groups: [account]}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("schemas/other.yaml"),
+        "id: other\ntitle: Other\ndomain: shots\nsource_type: web\nendpoints:\n  - id: account\n    method: GET\n    url: https://other.example/account\n    fields:\n      - {name: id, type: string, identifier: true, groups: [account]}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("intents/i.yaml"),
+        "domains:\n  - id: shots\ngroups:\n  - id: account\nintents:\n  - id: account_info\n    description: Account details.\n    domains: [shots]\n    required_groups: [account]\n",
+    )
+    .unwrap();
+    let g = compile(dir.path().to_str().unwrap());
+    let lex = Lexical::new(&g);
+    let understood = lex.analyse("account info from Browshot API").understanding;
+    assert_eq!(understood.target_apis, ["browshot_api"]);
+}

@@ -343,7 +343,17 @@ impl<'g> Lexical<'g> {
             intent_words,
             candidates,
             intent_params,
-            max_words: (g.index.max_alias_words as usize).clamp(1, 6),
+            // The longest phrase looked up: an alias, a qualifier value or a tool name (a
+            // two-word title such as "Browshot API" in a project without multi-word aliases).
+            max_words: g
+                .index
+                .tool_names
+                .key_strs()
+                .map(|k| k.split('_').count())
+                .max()
+                .unwrap_or(1)
+                .max(g.index.max_alias_words as usize)
+                .clamp(1, 6),
         }
     }
 
