@@ -1349,3 +1349,59 @@ fn path_syntax_in_property_names_and_repeated_parameters_are_reported() {
     assert!(tool.contains("- name: value"), "{tool}");
     assert!(!tool.contains("odata") && !tool.contains("x[]"), "{tool}");
 }
+
+/// A tool name listed twice is imported once, with a warning; a name that is not a string is
+/// said to be one.
+#[test]
+fn repeated_and_non_string_tool_names_are_reported() {
+    let dir = tree(&[
+        (
+            "dup.json",
+            "{\"tools\": [\n  {\"name\": \"same\", \"inputSchema\": {\"type\": \"object\"}},\n  {\"name\": \"same\", \"inputSchema\": {\"type\": \"object\"}}\n]}\n",
+        ),
+        (
+            "num.json",
+            "[\n  {\"type\": \"function\", \"function\": {\"name\": 5, \"parameters\": {\"type\": \"object\"}}}\n]\n",
+        ),
+    ]);
+    let r = run(
+        &[
+            "import",
+            "mcp",
+            "dup.json",
+            "--project",
+            "p",
+            "--message-format",
+            "concise",
+        ],
+        dir.path(),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let found: Vec<&str> = r.stderr.lines().filter(|l| l.contains("SR706")).collect();
+    assert_eq!(
+        found,
+        [
+            "dup.json:3:4: warning[SR706/unsupported-name] MCP tool `same` is listed twice; the second is not imported (help: a server lists each tool name once (`tools/call` names the tool); check the server's tool list)"
+        ]
+    );
+    let tool = std::fs::read_to_string(dir.path().join("p/schemas/dup.yaml")).unwrap();
+    assert_eq!(tool.matches("mcp_tool: same").count(), 1, "{tool}");
+    let r = run(
+        &[
+            "import",
+            "openai",
+            "num.json",
+            "--project",
+            "q",
+            "--message-format",
+            "concise",
+        ],
+        dir.path(),
+    );
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.starts_with("num.json:2:24: error[SR705/unsupported-source] the `name` of a function tool must be a string, not a number"),
+        "{}",
+        r.stderr
+    );
+}

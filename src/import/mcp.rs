@@ -103,18 +103,36 @@ pub fn import(r: &Resolver, opts: &Options, origin: &ServerOrigin) -> Imported {
         .clone()
         .unwrap_or_else(|| super::tool_id(&title, &opts.source_stem));
     let mut used = BTreeSet::new();
+    let mut seen = BTreeSet::new();
     let mut endpoints = Vec::new();
     for t in &tools {
         let Some(name) = str_at(t.value, "name") else {
+            let message = match t.value.get("name") {
+                Some(v) if !v.is_string() => format!(
+                    "the `name` of an MCP tool must be a string, not {}",
+                    super::kind_of(v)
+                ),
+                _ => "an MCP tool without a `name`".to_string(),
+            };
             m.report(
                 codes::UNSUPPORTED_SOURCE,
                 Severity::Error,
                 t,
-                "an MCP tool without a `name`",
+                message,
                 "every tool in `tools/list` has a `name` (MCP revision 2025-06-18, `Tool`)",
             );
             continue;
         };
+        if !seen.insert(name.to_string()) {
+            m.report(
+                codes::UNSUPPORTED_NAME,
+                Severity::Warning,
+                t,
+                format!("MCP tool `{name}` is listed twice; the second is not imported"),
+                "a server lists each tool name once (`tools/call` names the tool); check the server's tool list",
+            );
+            continue;
+        }
         let id = unique(super::snake(name), &mut used);
         if !opts.selects(&[id.as_str(), name]) {
             continue;

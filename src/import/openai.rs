@@ -85,6 +85,7 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
         .clone()
         .unwrap_or_else(|| super::tool_id(&opts.source_stem, "functions"));
     let mut used = BTreeSet::new();
+    let mut seen = BTreeSet::new();
     let mut endpoints = Vec::new();
     for (f, schema_key) in &fns {
         if *schema_key == "built-in" {
@@ -99,15 +100,32 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
             continue;
         }
         let Some(name) = str_at(f.value, "name") else {
+            let message = match f.value.get("name") {
+                Some(v) if !v.is_string() => format!(
+                    "the `name` of a function tool must be a string, not {}",
+                    super::kind_of(v)
+                ),
+                _ => "a function tool without a `name`".to_string(),
+            };
             m.report(
                 codes::UNSUPPORTED_SOURCE,
                 Severity::Error,
                 f,
-                "a function tool without a `name`",
+                message,
                 "every function tool has a `name`",
             );
             continue;
         };
+        if !seen.insert(name.to_string()) {
+            m.report(
+                codes::UNSUPPORTED_NAME,
+                Severity::Warning,
+                f,
+                format!("function tool `{name}` is listed twice; the second is not imported"),
+                "a model calls a function by its name, so each name is listed once; remove the repeated entry",
+            );
+            continue;
+        }
         let id = unique(super::snake(name), &mut used);
         if !opts.selects(&[id.as_str(), name]) {
             continue;
