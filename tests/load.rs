@@ -930,3 +930,25 @@ fn a_toml_body_in_a_yaml_file_is_named_as_toml() {
         ]
     );
 }
+
+/// Every fault of `schemarouter.toml` is reported in one run, as for declaration files.
+#[test]
+fn every_fault_of_the_configuration_is_reported_at_once() {
+    let dir = project(&[(
+        "schemarouter.toml",
+        b"[lint]\nselcet = [\"a\"]\n[limits]\nmax-depth = -1\nmax-file-bytes = \"big\"\n",
+    )]);
+    let out = concise(dir.path());
+    let found: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("schemarouter.toml"))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            "schemarouter.toml:2:1: error[SR006/unknown-key] unknown key `selcet` (help: expected one of: fail-level, exclude, rules, prompt-budget)",
+            "schemarouter.toml:4:13: error[SR007/invalid-value] integer -1 is out of range (help: write a whole number from 0 to 4294967295)",
+            "schemarouter.toml:5:18: error[SR007/invalid-value] expected an integer, found the string `big` (help: write a whole number, e.g. `10`)",
+        ]
+    );
+}

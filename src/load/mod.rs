@@ -440,9 +440,14 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
                 } else {
                     let text = &project.sources.get(id).text;
                     match parse_text(text, Format::Toml, &Limits::default()) {
-                        Ok(node) => match de::from_node::<Config>(&node) {
+                        // Every structural fault of the file at once, as for declarations.
+                        Ok(node) => match recover::read_all(&node, FileKind::Config, |n| {
+                            de::from_node::<Config>(n)
+                        }) {
                             Ok(c) => project.config = c,
-                            Err(e) => diags.push(de_diagnostic(e, id)),
+                            Err(errors) => {
+                                diags.extend(errors.into_iter().map(|e| de_diagnostic(e, id)))
+                            }
                         },
                         Err(LoadError::Empty { .. }) => {}
                         Err(e) => diags.push(e.to_diagnostic(id, Format::Toml)),
