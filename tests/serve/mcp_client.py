@@ -158,15 +158,32 @@ async def main():
                 resp = await h.post(url, json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
                 assert resp.status_code == 401, resp.status_code
                 assert resp.json()["error"]["code"] == "unauthorized", resp.text
-                # Malformed JSON and an oversized body: refused by the transport with a 4xx.
+                # Malformed JSON, an oversized body and a foreign Origin: refused by the
+                # transport with a 4xx whose body is a JSON-RPC error.
                 hdrs = {"Authorization": f"Bearer {token}", "Content-Type": "application/json",
                         "Accept": "application/json, text/event-stream"}
                 resp = await h.post(url, content=b"{", headers=hdrs)
-                assert resp.status_code == 415, resp.status_code
-                assert "EOF while parsing" in resp.text, resp.text
+                assert resp.status_code == 400, resp.status_code
+                err = resp.json()
+                assert err["jsonrpc"] == "2.0" and err["id"] is None, resp.text
+                assert err["error"]["code"] == -32700, resp.text
+                assert "EOF while parsing" in err["error"]["message"], resp.text
                 resp = await h.post(url, content=b"x" * 70000, headers=hdrs)
                 assert resp.status_code == 413, resp.status_code
-                assert resp.text == "Payload Too Large: request body exceeds 65536 bytes", resp.text
+                assert resp.json()["error"] == {
+                    "code": -32600,
+                    "message": "Payload Too Large: request body exceeds 65536 bytes",
+                }, resp.text
+                init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                        "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                                   "clientInfo": {"name": "t", "version": "0"}}}
+                resp = await h.post(url, json=init,
+                                    headers={**hdrs, "Origin": "http://evil.example"})
+                assert resp.status_code == 403, resp.status_code
+                assert resp.json()["error"] == {
+                    "code": -32600,
+                    "message": "Forbidden: Origin header is not allowed",
+                }, resp.text
             client = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"})
             async with client:
                 await drive(streamable_http_client(url, http_client=client), exp)

@@ -607,7 +607,19 @@ pub fn http_router(
         .with_json_response(true)
         .with_max_request_body_bytes(core.limits.max_body_bytes)
         .with_cancellation_token(cancel);
-    if !loopback {
+    if loopback {
+        // DNS rebinding: the SDK checks `Host`; a browser page of another site is refused by
+        // its `Origin` too (MCP transport specification: servers MUST validate `Origin`).
+        // Requests without an `Origin` (non-browser clients) pass.
+        config = config.with_allowed_origins([
+            "http://localhost:*",
+            "http://127.0.0.1:*",
+            "http://[::1]:*",
+            "https://localhost:*",
+            "https://127.0.0.1:*",
+            "https://[::1]:*",
+        ]);
+    } else {
         config = config.disable_allowed_hosts();
     }
     let c = core.clone();
@@ -616,8 +628,65 @@ pub fn http_router(
         Arc::new(LocalSessionManager::default()),
         config,
     );
-    let app = axum::Router::new().route_service("/mcp", service);
+    let app = axum::Router::new()
+        .route_service("/mcp", service)
+        .layer(axum::middleware::from_fn(json_rpc_error_bodies));
     super::http::guarded(app, core)
+}
+
+/// The SDK answers transport faults on `/mcp` (a body that is no JSON, a missing session, a
+/// wrong `Accept`, a refused `Origin`) with plain text; clients read JSON-RPC. Such an answer
+/// becomes a JSON-RPC error object carrying the SDK's text (`id` null: the request's id is not
+/// known here): -32700 with status 400 for a body that could not be parsed (the SDK says 415),
+/// -32600 for other 4xx, -32603 for 5xx. Successful answers pass untouched, but for the 202 of
+/// a session's `DELETE`, which becomes 200.
+async fn json_rpc_error_bodies(
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::http::{Method, StatusCode, header};
+    let delete = req.method() == Method::DELETE;
+    let mut res = next.run(req).await;
+    // Ending a session: the SDK says 202 Accepted, which the MCP Python SDK reports as a
+    // failed termination; the session is ended, so 200.
+    if delete && res.status() == StatusCode::ACCEPTED {
+        *res.status_mut() = StatusCode::OK;
+    }
+    let status = res.status();
+    let is_json = res
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || is_json {
+        return res;
+    }
+    let (mut parts, body) = res.into_parts();
+    let text = match axum::body::to_bytes(body, 16 * 1024).await {
+        Ok(b) => String::from_utf8_lossy(&b).trim().to_string(),
+        Err(_) => String::new(),
+    };
+    let text = if text.is_empty() {
+        status.canonical_reason().unwrap_or("error").to_string()
+    } else {
+        text
+    };
+    let parse_error = text.contains("deserialize") || text.contains("expected value");
+    let code = if parse_error {
+        parts.status = StatusCode::BAD_REQUEST;
+        -32700
+    } else if status.is_client_error() {
+        -32600
+    } else {
+        -32603
+    };
+    let body = json!({"jsonrpc": "2.0", "id": null, "error": {"code": code, "message": text}});
+    parts.headers.insert(
+        header::CONTENT_TYPE,
+        axum::http::HeaderValue::from_static("application/json"),
+    );
+    parts.headers.remove(header::CONTENT_LENGTH);
+    axum::response::Response::from_parts(parts, axum::body::Body::from(body.to_string()))
 }
 
 #[cfg(test)]
