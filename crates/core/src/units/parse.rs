@@ -230,7 +230,11 @@ impl<'a> Parser<'a> {
                         ));
                         return Err(e);
                     }
-                    if let Some(slash) = last_div_end {
+                    // An unknown symbol after '/' is reported as unknown (`kg/m^3x`), not as an
+                    // ambiguous product: parsing it as a factor says so.
+                    let unknown_symbol =
+                        matches!(&t.tok, Tok::Sym(s) if self.table.resolve(s).is_none());
+                    if let Some(slash) = last_div_end.filter(|_| !unknown_symbol) {
                         let end = self.group_end(self.pos);
                         let mut e = if implicit {
                             err(
@@ -681,6 +685,7 @@ mod tests {
         check_err("", "empty unit string", 0, 0, None);
         check_err("   ", "empty unit string", 0, 3, None);
         check_err("ev", "unknown unit symbol 'ev'", 0, 2, Some("eV"));
+        check_err("kg/m^3x", "unknown unit symbol 'x'", 6, 1, None);
         check_err("gpa", "unknown unit symbol 'gpa'", 0, 3, Some("GPa"));
         check_err(
             "Angstrom",
