@@ -438,6 +438,10 @@ impl Lexical<'_> {
         let mut used = vec![false; tokens.len()];
         let mut excluded: Vec<u32> = Vec::new();
         let mut last_tool_end = 0usize;
+        // Whether the previous tool name was negated: a list of names joined by `or` / `and`
+        // after a negation ("not from OQMD or AFLOW", "excluding OQMD and AFLOW") is negated
+        // as a whole.
+        let mut last_tool_negated = false;
         let mut i = 0;
         while i < tokens.len() {
             if consumed(&tokens[i]) {
@@ -452,9 +456,15 @@ impl Lexical<'_> {
                     continue;
                 }
                 if let Some((t, _)) = self.lookup(&g.index.tool_names, span) {
-                    let negated = negated_before(&tokens, i, last_tool_end)
+                    let listed = last_tool_negated
+                        && tokens[last_tool_end.min(i)..i]
+                            .iter()
+                            .all(|t| matches!(t.norm.as_str(), "or" | "and" | "nor" | "&"));
+                    let negated = listed
+                        || negated_before(&tokens, i, last_tool_end)
                         || negated_after_ko(&tokens, i + len - 1);
                     last_tool_end = i + len;
+                    last_tool_negated = negated;
                     if negated {
                         if !excluded.contains(t) {
                             excluded.push(*t);
@@ -938,6 +948,32 @@ mod tests {
                 "target_apis": ["crossref"],
                 "source_constraint": null
             }))
+        );
+    }
+
+    /// A negation covers a list of tool names joined by `or` / `and` / `nor`; a tool named
+    /// after `but from` is wanted.
+    #[test]
+    fn a_negation_covers_a_list_of_tool_names() {
+        let names = |q: &str| {
+            let u = understand(q);
+            (u.target_apis, u.excluded_apis)
+        };
+        let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        for q in [
+            "band gap of GaN, not from OQMD or AFLOW",
+            "band gap of GaN excluding OQMD and AFLOW",
+            "band gap of GaN not from OQMD nor AFLOW",
+        ] {
+            assert_eq!(names(q), (s(&[]), s(&["oqmd", "aflow"])), "{q}");
+        }
+        assert_eq!(
+            names("band gap of GaN from OQMD, not from Materials Project or AFLOW"),
+            (s(&["oqmd"]), s(&["materials_project", "aflow"]))
+        );
+        assert_eq!(
+            names("band gap of GaN not from OQMD but from AFLOW"),
+            (s(&["aflow"]), s(&["oqmd"]))
         );
     }
 
