@@ -158,11 +158,28 @@ pub fn to_dot(nodes: &[GNode], edges: &[GEdge]) -> String {
     out
 }
 
+/// A label as Mermaid shows it literally: `"`, `<`, `>` and `#` as Mermaid's entity codes
+/// (`#quot;`, `#lt;`, `#gt;`, `#35;`), so a quote does not end the label and `<Forum>` is not
+/// taken for an HTML tag and dropped.
+fn mermaid_text(label: &str) -> String {
+    let mut out = String::with_capacity(label.len());
+    for c in label.chars() {
+        match c {
+            '"' => out.push_str("#quot;"),
+            '<' => out.push_str("#lt;"),
+            '>' => out.push_str("#gt;"),
+            '#' => out.push_str("#35;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// Mermaid flowchart.
 pub fn to_mermaid(nodes: &[GNode], edges: &[GEdge]) -> String {
     let mut out = String::from("flowchart LR\n");
     for (i, n) in nodes.iter().enumerate() {
-        let label = n.label.replace('"', "#quot;");
+        let label = mermaid_text(&n.label);
         let (open, close) = match n.kind {
             NodeKind::Tool => ("[[", "]]"),
             NodeKind::Intent => ("{", "}"),
@@ -524,6 +541,14 @@ mod tests {
                 props: Default::default(),
             })
             .collect()
+    }
+
+    #[test]
+    fn mermaid_labels_keep_quotes_tags_and_hashes() {
+        assert_eq!(
+            mermaid_text(r#"Iris "Clinical" <Forum> #1 {x}"#),
+            "Iris #quot;Clinical#quot; #lt;Forum#gt; #35;1 {x}"
+        );
     }
 
     #[test]
