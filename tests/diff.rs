@@ -922,3 +922,32 @@ fn renamed_concept_plan_impact_depends_on_the_kept_alias() {
         ]
     );
 }
+
+/// A side that declares one tool twice is refused: which copy would be compared depends on
+/// file order, so a breaking change in the second copy could pass as "no changes".
+#[test]
+fn a_side_that_repeats_a_tool_id_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let n = dir.path().join("new");
+    copy_dir(&fixtures().join("base"), &n);
+    let alpha = std::fs::read_to_string(n.join("schemas/alpha.yaml")).unwrap();
+    std::fs::write(
+        n.join("schemas/zz_copy.yaml"),
+        alpha.replace("unit: eV", "unit: meV"),
+    )
+    .unwrap();
+    let e = Side::from_project_dir(&n, "new", "")
+        .err()
+        .expect("refused");
+    assert_eq!(
+        e.message,
+        "new: 1 declaration(s) repeat an id, so which one is compared would depend on file order"
+    );
+    assert!(
+        e.details.starts_with("schemas/zz_copy.yaml:")
+            && e.details
+                .contains("error[SR101/duplicate-id] duplicate tool id `alpha`"),
+        "{}",
+        e.details
+    );
+}

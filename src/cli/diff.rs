@@ -64,6 +64,14 @@ pub fn run_diff(args: DiffArgs) -> u8 {
         }
     }
     let (old, new) = (&sides[0], &sides[1]);
+    for side in [old, new] {
+        if side.check_errors > 0 {
+            eprintln!(
+                "warning: {} has {} check error(s): `schemarouter compile` refuses it, so the comparison is with a schema no artifact can have; run `schemarouter check {}`",
+                side.label, side.check_errors, side.label
+            );
+        }
+    }
     let report = match &inputs {
         Some(i) => diff::diff_with_plans(old, new, i),
         None => diff::diff(old, new),

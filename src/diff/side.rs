@@ -10,7 +10,6 @@ use super::locate::Locator;
 use crate::artifact::{self, FrozenGraph};
 use crate::diagnostics::Severity;
 use crate::diagnostics::render::{OutputFormat, render};
-use crate::graph::index::Index;
 use crate::units::UnitTable;
 use std::path::Path;
 
@@ -50,6 +49,9 @@ pub struct Side {
     pub units: UnitTable,
     /// `[diff] accept` entries of the side's configuration.
     pub acceptances: Vec<Acceptance>,
+    /// Error-level `check` findings of a project side (0 for artifacts): `compile` refuses
+    /// such a side, so what is compared is not an artifact anyone can have.
+    pub check_errors: usize,
 }
 
 /// Why a side could not be read (the CLI exits 2).
@@ -157,6 +159,7 @@ impl Side {
             locator: Locator::default(),
             units: UnitTable::builtin(),
             acceptances: Vec::new(),
+            check_errors: 0,
         }
     }
 
@@ -205,9 +208,45 @@ impl Side {
                 ),
             });
         }
-        let project = loaded.project;
-        let index = Index::build(&project);
-        let (units, _) = crate::lint::project_units(&project);
+        // A repeated id makes the comparison depend on file order (which copy is compared):
+        // refused. Other check errors (a dangling reference after a removal, which is the
+        // change being reviewed) are counted, and the CLI says that `compile` refuses the side.
+        let checked = crate::lint::check_loaded(loaded);
+        let errors: Vec<_> = checked
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .cloned()
+            .collect();
+        let repeated: Vec<_> = errors
+            .iter()
+            .filter(|d| d.name == "duplicate-id")
+            .cloned()
+            .collect();
+        if !repeated.is_empty() {
+            return Err(SideError {
+                message: format!(
+                    "{label}: {} declaration(s) repeat an id, so which one is compared would depend on file order",
+                    repeated.len()
+                ),
+                help: format!(
+                    "give each declaration its own id (`schemarouter check {label}` shows every finding)"
+                ),
+                details: render(
+                    OutputFormat::Concise,
+                    &repeated,
+                    &checked.project.sources,
+                    false,
+                ),
+            });
+        }
+        let check_errors = errors.len();
+        let crate::lint::Checked {
+            project,
+            index,
+            units,
+            ..
+        } = checked;
         let graph = artifact::build::compile(&project, &index, &units);
         let locator = Locator::from_project(&project, prefix);
         let acceptances = project
@@ -227,6 +266,7 @@ impl Side {
             locator,
             units,
             acceptances,
+            check_errors,
         })
     }
 
