@@ -936,9 +936,9 @@ fn a_side_that_repeats_a_tool_id_is_refused() {
         alpha.replace("unit: eV", "unit: meV"),
     )
     .unwrap();
-    let e = Side::from_project_dir(&n, "new", "")
-        .err()
-        .expect("refused");
+    let Err(e) = Side::from_project_dir(&n, "new", "") else {
+        panic!("a side with a repeated tool id was compared");
+    };
     assert_eq!(
         e.message,
         "new: 1 declaration(s) repeat an id, so which one is compared would depend on file order"
