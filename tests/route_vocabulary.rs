@@ -223,3 +223,22 @@ fn llm_values_of_the_wrong_type_are_dropped_with_a_warning() {
         ]
     );
 }
+
+/// Only the first unknown names get a "did you mean" (each scans the vocabulary): thousands of
+/// made-up names cost milliseconds, and every one of them is still reported.
+#[test]
+fn suggestions_stop_after_the_first_unknown_names() {
+    let names: Vec<String> = (0..40)
+        .map(|i| format!("band_gap{}", (b'a' + (i % 26) as u8) as char).repeat(1 + i / 26))
+        .collect();
+    let got = validate(mini(), &u(json!({ "domain_concepts": names })));
+    assert_eq!(got.len(), 40);
+    let suggested = got.iter().filter(|n| n.did_you_mean.is_some()).count();
+    assert_eq!(suggested, schemarouter::route::vocabulary::MAX_SUGGESTIONS);
+    assert!(
+        got[..16]
+            .iter()
+            .all(|n| n.did_you_mean.as_deref() == Some("band_gap")),
+        "{got:?}"
+    );
+}

@@ -71,32 +71,52 @@ impl NotUnderstood {
     }
 }
 
+/// How many unknown names of one Understanding get a "did you mean" ([`validate`]); later ones
+/// are reported without one (their message reads "no close match"): a bound on the work one
+/// request can cause (each suggestion scans the vocabulary).
+pub const MAX_SUGGESTIONS: usize = 16;
+
 /// Every name in `u` that `g` does not know, in Understanding order (intent, tools, concepts,
-/// parameters, source constraint). A concept counts as known when it is a concept id, an alias
+/// parameters, source constraint); the first [`MAX_SUGGESTIONS`] unknown names carry a "did
+/// you mean". A concept counts as known when it is a concept id, an alias
 /// or a response field name (as Algorithm 1 resolves it); a parameter when it is a parameter
 /// concept or an alias of one; a source constraint when it is a source type or one of its
 /// standard synonyms. Null parameter values and blank source constraints mean "none" and are
 /// not checked.
 pub fn validate(g: &FrozenGraph, u: &Understanding) -> Vec<NotUnderstood> {
     let mut out = Vec::new();
+    // "Did you mean" scans the whole vocabulary for each unknown name: only the first few
+    // unknown names get one, so an Understanding of thousands of made-up names (a model run
+    // wild, or a crafted request to a server) costs milliseconds, not seconds.
+    let budget = std::cell::Cell::new(MAX_SUGGESTIONS);
+    let suggest = |f: &dyn Fn() -> Option<String>| {
+        if budget.get() == 0 {
+            return None;
+        }
+        budget.set(budget.get() - 1);
+        f()
+    };
     if let Some(i) = &u.intent
         && g.intent(i).is_none()
     {
         out.push(NotUnderstood {
             kind: NameKind::Intent,
             name: i.clone(),
-            did_you_mean: did_you_mean(i, g.intents.iter().map(|i| i.id.as_str()))
-                .map(str::to_string),
+            did_you_mean: suggest(&|| {
+                did_you_mean(i, g.intents.iter().map(|i| i.id.as_str())).map(str::to_string)
+            }),
         });
     }
     for t in &u.target_apis {
         if !g.index.tool_names.contains_key(&normalise_alias(t)) {
-            let near = did_you_mean(
-                &normalise_alias(t),
-                g.index.tool_names.keys().map(String::as_str),
-            )
-            .and_then(|k| g.index.tool_names.get(k))
-            .map(|i| g.tool_at(*i).id.clone());
+            let near = suggest(&|| {
+                did_you_mean(
+                    &normalise_alias(t),
+                    g.index.tool_names.keys().map(String::as_str),
+                )
+                .and_then(|k| g.index.tool_names.get(k))
+                .map(|i| g.tool_at(*i).id.clone())
+            });
             out.push(NotUnderstood {
                 kind: NameKind::Tool,
                 name: t.clone(),
@@ -104,27 +124,28 @@ pub fn validate(g: &FrozenGraph, u: &Understanding) -> Vec<NotUnderstood> {
             });
         }
     }
-    let mut seen: Vec<String> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for c in &u.domain_concepts {
         let key = normalise_alias(c);
-        if seen.contains(&key) {
+        if !seen.insert(key.clone()) {
             continue;
         }
-        seen.push(key.clone());
         let known = !key.is_empty()
             && (g.index.alias_to_concept.contains_key(&key)
                 || g.index.alias_to_field.contains_key(&key)
                 || g.index.field_names.contains_key(&key));
         if !known {
-            let near = did_you_mean(
-                &key,
-                g.index
-                    .alias_to_concept
-                    .keys()
-                    .chain(g.index.alias_to_field.keys())
-                    .map(String::as_str),
-            )
-            .map(str::to_string);
+            let near = suggest(&|| {
+                did_you_mean(
+                    &key,
+                    g.index
+                        .alias_to_concept
+                        .keys()
+                        .chain(g.index.alias_to_field.keys())
+                        .map(String::as_str),
+                )
+                .map(str::to_string)
+            });
             out.push(NotUnderstood {
                 kind: NameKind::Concept,
                 name: c.clone(),
@@ -137,20 +158,22 @@ pub fn validate(g: &FrozenGraph, u: &Understanding) -> Vec<NotUnderstood> {
             continue;
         }
         let key = normalise_alias(k);
-        let near = did_you_mean(&key, g.index.param_postings.keys().map(String::as_str))
-            .or_else(|| {
-                did_you_mean(
-                    &key,
-                    g.index
-                        .alias_to_concept
-                        .iter()
-                        .filter(|(_, ids)| {
-                            ids.iter().any(|id| g.index.param_postings.contains_key(id))
-                        })
-                        .map(|(a, _)| a.as_str()),
-                )
-            })
-            .map(str::to_string);
+        let near = suggest(&|| {
+            did_you_mean(&key, g.index.param_postings.keys().map(String::as_str))
+                .or_else(|| {
+                    did_you_mean(
+                        &key,
+                        g.index
+                            .alias_to_concept
+                            .iter()
+                            .filter(|(_, ids)| {
+                                ids.iter().any(|id| g.index.param_postings.contains_key(id))
+                            })
+                            .map(|(a, _)| a.as_str()),
+                    )
+                })
+                .map(str::to_string)
+        });
         out.push(NotUnderstood {
             kind: NameKind::Parameter,
             name: k.clone(),
@@ -164,8 +187,10 @@ pub fn validate(g: &FrozenGraph, u: &Understanding) -> Vec<NotUnderstood> {
         out.push(NotUnderstood {
             kind: NameKind::SourceConstraint,
             name: s.clone(),
-            did_you_mean: did_you_mean(s.trim(), g.source_types.iter().map(String::as_str))
-                .map(str::to_string),
+            did_you_mean: suggest(&|| {
+                did_you_mean(s.trim(), g.source_types.iter().map(String::as_str))
+                    .map(str::to_string)
+            }),
         });
     }
     out
