@@ -13,7 +13,7 @@ pub fn render(diags: &[Diagnostic], sources: &SourceMap) -> String {
                 let p = Position::resolve(l, sources);
                 out.push_str(&format!(
                     "{}:{}:{}: ",
-                    super::terminal_safe(&p.file),
+                    super::one_line(&p.file),
                     p.line,
                     p.column
                 ));
@@ -25,10 +25,10 @@ pub fn render(diags: &[Diagnostic], sources: &SourceMap) -> String {
             d.severity,
             d.code,
             d.name,
-            super::terminal_safe(&d.message)
+            super::one_line(&d.message)
         ));
         if let Some(h) = &d.help {
-            out.push_str(&format!(" (help: {})", super::terminal_safe(h)));
+            out.push_str(&format!(" (help: {})", super::one_line(h)));
         }
         out.push('\n');
     }

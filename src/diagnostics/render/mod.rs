@@ -97,6 +97,16 @@ pub(crate) fn terminal_safe(text: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
+/// [`terminal_safe`] for one-line formats: a line feed is escaped too (`\u{a}`), so a file name
+/// or message holding one cannot split a finding over two lines.
+pub(crate) fn one_line(text: &str) -> std::borrow::Cow<'_, str> {
+    let safe = terminal_safe(text);
+    if !safe.contains('\n') {
+        return safe;
+    }
+    std::borrow::Cow::Owned(safe.replace('\n', "\\u{a}"))
+}
+
 /// A character that must not reach a terminal raw: C0 controls but line feed, tab and carriage
 /// return (which file text uses as line ends), DEL, C1 controls, and the bidirectional
 /// embedding, override and isolate controls (U+202A-U+202E, U+2066-U+2069), which reorder how
@@ -120,5 +130,9 @@ mod terminal_tests {
             "x\\u{1b}]0;pwned\\u{7}\\u{1b}[2J\\u{9b}"
         );
         assert_eq!(terminal_safe("abc\u{202e}fed"), "abc\\u{202e}fed");
+        assert_eq!(
+            one_line("new\nline\t\u{1b}.yaml"),
+            "new\\u{a}line\t\\u{1b}.yaml"
+        );
     }
 }
