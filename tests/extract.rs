@@ -234,6 +234,41 @@ fn shape_and_fingerprint_findings() {
     );
 }
 
+/// One element of the records list that the path does not reach is reported and skipped; the
+/// records of the other elements are still projected.
+#[test]
+fn an_element_off_the_records_path_does_not_drop_the_others() {
+    let g = graph();
+    let plan = all_fields_plan("jarvis_dft", "dft_3d");
+    let doc = Document::Json(serde_json::json!({"data": [
+        {"attributes": {"jid": "JVASP-1"}},
+        {"id": "no-attributes"},
+        {"attributes": {"jid": "JVASP-2"}}
+    ]}));
+    let x = extract::extract(g, &plan, &[doc]).unwrap();
+    let ids: Vec<&serde_json::Value> = x.steps[0]
+        .records
+        .iter()
+        .map(|r| &r.values["jid"])
+        .collect();
+    assert_eq!(
+        ids,
+        [&serde_json::json!("JVASP-1"), &serde_json::json!("JVASP-2")]
+    );
+    let shape: Vec<&str> = x
+        .issues
+        .iter()
+        .filter(|i| format!("{:?}", i.kind) == "Shape")
+        .map(|i| i.message.as_str())
+        .collect();
+    assert_eq!(
+        shape,
+        [
+            "1 element(s) do not match records path `data[].attributes` (data[1]: no `attributes` at data[1]); the other elements' records are kept"
+        ]
+    );
+}
+
 proptest::proptest! {
     #![proptest_config(proptest::test_runner::Config::with_cases(256))]
 

@@ -404,7 +404,29 @@ fn project_step(
         .map_err(|m| format!("records path `{}` {m}", e.records.as_deref().unwrap_or("")))
         .and_then(|segs| records::find(root, &segs, xml));
     let mut recs = match found {
-        Ok(r) => r,
+        Ok(f) => {
+            if let Some((_, why)) = f.skipped.first() {
+                let places: Vec<&str> = f
+                    .skipped
+                    .iter()
+                    .take(5)
+                    .map(|(at, _)| at.as_str())
+                    .collect();
+                let t = Tally::one(format!(
+                    "{} element(s) do not match records path `{}` ({}{}: {why}); the other elements' records are kept",
+                    f.skipped.len(),
+                    e.records.as_deref().unwrap_or("(root)"),
+                    places.join(", "),
+                    if f.skipped.len() > places.len() {
+                        ", ..."
+                    } else {
+                        ""
+                    },
+                ));
+                issues.push(issue(None, IssueKind::Shape, t));
+            }
+            f.records
+        }
         Err(m) => {
             let t = Tally::one(format!(
                 "response does not match records path `{}`: {m}",
