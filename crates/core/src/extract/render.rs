@@ -8,8 +8,12 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-/// Render one value on one line: strings with their white space collapsed, numbers as sent,
-/// arrays as `[a, b]`, objects as compact JSON.
+/// Render one value on one line: strings with their white space collapsed and control
+/// characters escaped, numbers as sent, arrays as `[a, b]`, objects as compact JSON.
+///
+/// A provider's text is untrusted: ESC sequences, NUL and the bidirectional controls
+/// (U+202A-U+202E, U+2066-U+2069) would recolour a terminal, end a C string or reorder what the
+/// reader sees, so they are written as `\u{1b}`.
 pub fn value(v: &Value, out: &mut String) {
     match v {
         Value::String(s) => {
@@ -18,7 +22,16 @@ pub fn value(v: &Value, out: &mut String) {
                 if !first {
                     out.push(' ');
                 }
-                out.push_str(w);
+                for c in w.chars() {
+                    if c.is_control()
+                        || ('\u{202a}'..='\u{202e}').contains(&c)
+                        || ('\u{2066}'..='\u{2069}').contains(&c)
+                    {
+                        let _ = write!(out, "\\u{{{:x}}}", c as u32);
+                    } else {
+                        out.push(c);
+                    }
+                }
                 first = false;
             }
         }
@@ -128,5 +141,20 @@ fn attribution(s: &StepResult, out: &mut String) {
         {
             let _ = writeln!(out, "{}.licence = {l}", f.name);
         }
+    }
+}
+
+#[cfg(test)]
+mod value_tests {
+    use super::*;
+
+    #[test]
+    fn provider_text_reaches_the_reader_on_one_line_without_controls() {
+        let mut out = String::new();
+        value(
+            &Value::String("mp-2\u{202e}\u{0}\u{1b}[31mred\n next\tline".into()),
+            &mut out,
+        );
+        assert_eq!(out, "mp-2\\u{202e}\\u{0}\\u{1b}[31mred next line");
     }
 }
