@@ -72,6 +72,14 @@ fn str_at<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
         .filter(|s| !s.is_empty())
 }
 
+/// How MCP tools are named in messages.
+const NAMING: super::ToolNaming = super::ToolNaming {
+    a_tool: "an MCP tool",
+    tool: "MCP tool",
+    name_help: "every tool in `tools/list` has a `name` (MCP revision 2025-06-18, `Tool`)",
+    repeat_help: "a server lists each tool name once (`tools/call` names the tool); check the server's tool list",
+};
+
 /// Import a `tools/list` result (the resolver's root document).
 pub fn import(r: &Resolver, opts: &Options, origin: &ServerOrigin) -> Imported {
     let mut m = Mapper::new(r);
@@ -106,33 +114,9 @@ pub fn import(r: &Resolver, opts: &Options, origin: &ServerOrigin) -> Imported {
     let mut seen = BTreeSet::new();
     let mut endpoints = Vec::new();
     for t in &tools {
-        let Some(name) = str_at(t.value, "name") else {
-            let message = match t.value.get("name") {
-                Some(v) if !v.is_string() => format!(
-                    "the `name` of an MCP tool must be a string, not {}",
-                    super::kind_of(v)
-                ),
-                _ => "an MCP tool without a `name`".to_string(),
-            };
-            m.report(
-                codes::UNSUPPORTED_SOURCE,
-                Severity::Error,
-                t,
-                message,
-                "every tool in `tools/list` has a `name` (MCP revision 2025-06-18, `Tool`)",
-            );
+        let Some(name) = super::list_tool_name(&mut m, t, &NAMING, &mut seen) else {
             continue;
         };
-        if !seen.insert(name.to_string()) {
-            m.report(
-                codes::UNSUPPORTED_NAME,
-                Severity::Warning,
-                t,
-                format!("MCP tool `{name}` is listed twice; the second is not imported"),
-                "a server lists each tool name once (`tools/call` names the tool); check the server's tool list",
-            );
-            continue;
-        }
         let id = unique(super::snake(name), &mut used);
         if !opts.selects(&[id.as_str(), name]) {
             continue;

@@ -319,6 +319,66 @@ pub fn licence_ref(name: &str) -> String {
     }
 }
 
+/// How a tool list's dialect names its tools in messages.
+pub(crate) struct ToolNaming {
+    /// "an MCP tool", "a function tool".
+    pub a_tool: &'static str,
+    /// "MCP tool", "function tool".
+    pub tool: &'static str,
+    /// Help for a tool without a string `name`.
+    pub name_help: &'static str,
+    /// Help for a name listed twice.
+    pub repeat_help: &'static str,
+}
+
+/// The `name` of one tool of a tool list, or `None` after reporting that it has none (or one
+/// that is not a string) or that it repeats a name in `seen`.
+pub(crate) fn list_tool_name<'v>(
+    m: &mut schema::Mapper<'_>,
+    t: &refs::Loc<'v>,
+    naming: &ToolNaming,
+    seen: &mut BTreeSet<String>,
+) -> Option<&'v str> {
+    let Some(name) = t
+        .value
+        .get("name")
+        .and_then(Value::as_str)
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+    else {
+        let message = match t.value.get("name") {
+            Some(v) if !v.is_string() => format!(
+                "the `name` of {} must be a string, not {}",
+                naming.a_tool,
+                kind_of(v)
+            ),
+            _ => format!("{} without a `name`", naming.a_tool),
+        };
+        m.report(
+            codes::UNSUPPORTED_SOURCE,
+            Severity::Error,
+            t,
+            message,
+            naming.name_help,
+        );
+        return None;
+    };
+    if !seen.insert(name.to_string()) {
+        m.report(
+            codes::UNSUPPORTED_NAME,
+            Severity::Warning,
+            t,
+            format!(
+                "{} `{name}` is listed twice; the second is not imported",
+                naming.tool
+            ),
+            naming.repeat_help,
+        );
+        return None;
+    }
+    Some(name)
+}
+
 /// What a JSON value is, for messages.
 pub(crate) fn kind_of(v: &Value) -> &'static str {
     match v {

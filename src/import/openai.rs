@@ -66,6 +66,14 @@ fn one<'a>(item: &Loc<'a>) -> Option<(Loc<'a>, &'static str)> {
     None
 }
 
+/// How function tools are named in messages.
+const NAMING: super::ToolNaming = super::ToolNaming {
+    a_tool: "a function tool",
+    tool: "function tool",
+    name_help: "every function tool has a `name`",
+    repeat_help: "a model calls a function by its name, so each name is listed once; remove the repeated entry",
+};
+
 /// Import a function-tool list (the resolver's root document).
 pub fn import(r: &Resolver, opts: &Options) -> Imported {
     let mut m = Mapper::new(r);
@@ -99,33 +107,9 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
             );
             continue;
         }
-        let Some(name) = str_at(f.value, "name") else {
-            let message = match f.value.get("name") {
-                Some(v) if !v.is_string() => format!(
-                    "the `name` of a function tool must be a string, not {}",
-                    super::kind_of(v)
-                ),
-                _ => "a function tool without a `name`".to_string(),
-            };
-            m.report(
-                codes::UNSUPPORTED_SOURCE,
-                Severity::Error,
-                f,
-                message,
-                "every function tool has a `name`",
-            );
+        let Some(name) = super::list_tool_name(&mut m, f, &NAMING, &mut seen) else {
             continue;
         };
-        if !seen.insert(name.to_string()) {
-            m.report(
-                codes::UNSUPPORTED_NAME,
-                Severity::Warning,
-                f,
-                format!("function tool `{name}` is listed twice; the second is not imported"),
-                "a model calls a function by its name, so each name is listed once; remove the repeated entry",
-            );
-            continue;
-        }
         let id = unique(super::snake(name), &mut used);
         if !opts.selects(&[id.as_str(), name]) {
             continue;
