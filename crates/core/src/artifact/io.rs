@@ -150,7 +150,10 @@ const WRITE_BUFFER: usize = 1 << 18;
 
 /// Serialise the canonical JSON (content hash zeroed) into `out`; returns the content hash and
 /// the byte offset where the hash goes.
-fn stream_json<W: Write>(fg: &FrozenGraph, out: W) -> std::io::Result<(String, Option<usize>)> {
+fn stream_json<W: Write + Send>(
+    fg: &FrozenGraph,
+    out: W,
+) -> std::io::Result<(String, Option<usize>)> {
     let mut w = std::io::BufWriter::with_capacity(
         WRITE_BUFFER,
         HashingWriter {
@@ -160,7 +163,7 @@ fn stream_json<W: Write>(fg: &FrozenGraph, out: W) -> std::io::Result<(String, O
         },
     );
     super::with_mode(super::SerMode::ZeroHash, || {
-        serde_json::to_writer(&mut w, fg).map_err(std::io::Error::other)
+        super::compact::write(fg, &mut w)
     })?;
     w.write_all(b"\n")?;
     let mut w = w.into_inner().map_err(|e| e.into_error())?;

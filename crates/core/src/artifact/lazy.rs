@@ -578,7 +578,8 @@ impl<V: Stored> LazyMap<V> {
         }
     }
 
-    fn entry(&self, i: usize) -> (&String, &V) {
+    /// The entry at `i` in key order (converted on first read).
+    pub(crate) fn entry(&self, i: usize) -> (&String, &V) {
         match &self.repr {
             MapRepr::Owned(v) => (&v[i].0, &v[i].1),
             MapRepr::Archived { entries, cells, .. } => {

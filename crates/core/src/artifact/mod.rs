@@ -11,6 +11,7 @@
 
 pub mod bin;
 pub mod build;
+mod compact;
 pub mod io;
 pub mod lazy;
 mod routing_json;
