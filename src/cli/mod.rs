@@ -119,8 +119,15 @@ pub(crate) fn drop_in_background<T: Send + 'static>(value: T) {
         .spawn(move || drop(value));
 }
 
-/// Entry point used by `src/main.rs`.
+/// Entry point with no process set-up of its own (see [`main_with`]).
 pub fn main() -> ExitCode {
+    main_with(|| {})
+}
+
+/// Entry point used by `src/main.rs`. `long_running` is called before a command that serves
+/// until it is stopped (`serve`, `mcp`) starts: the binary's allocator keeps freed memory for
+/// the one-shot commands and gives it back to the system in a server (see `src/main.rs`).
+pub fn main_with(long_running: fn()) -> ExitCode {
     quiet_on_broken_pipe();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
@@ -131,6 +138,9 @@ pub fn main() -> ExitCode {
         }
     };
     crate::load::set_progress(stderr_progress());
+    if matches!(cli.command, Command::Serve(_) | Command::Mcp(_)) {
+        long_running();
+    }
     let code = match cli.command {
         Command::Check(a) => check::run_check(a),
         Command::Rules(a) => check::run_rules(a),

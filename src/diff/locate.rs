@@ -62,7 +62,7 @@ impl Builder<'_> {
         }
     }
 
-    fn licence(&mut self, entity: &str, file: FileId, l: &Option<Sp<Licence>>) {
+    fn licence(&mut self, entity: &str, file: FileId, l: Option<&Sp<Licence>>) {
         if let Some(l) = l {
             self.put(ent::attr(entity, "licence"), file, l.value.spdx.span);
         }
@@ -94,7 +94,7 @@ impl Locator {
             b.put_opt(&te, "source_type", f, &t.source_type);
             b.put_opt(&te, "priority", f, &t.priority);
             b.put_opt(&te, "provenance", f, &t.provenance);
-            b.licence(&te, f, &t.licence);
+            b.licence(&te, f, t.licence.as_ref());
             for e in &t.endpoints {
                 let ee = ent::endpoint(&t.id.value, &e.id.value);
                 if b.map.contains_key(&ee) {
@@ -146,7 +146,7 @@ impl Locator {
                     b.put_opt(&fe, "encoding", f, &fd.encoding);
                     b.put_opt(&fe, "missing_value", f, &fd.missing_value);
                     b.put_opt(&fe, "description", f, &fd.description);
-                    b.licence(&fe, f, &fd.licence);
+                    b.licence(&fe, f, fd.licence.as_deref());
                     for g in &fd.groups {
                         b.put(ent::item(&fe, "groups", &g.value), f, g.span);
                     }

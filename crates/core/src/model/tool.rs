@@ -451,7 +451,8 @@ pub struct ResponseField {
     pub source_type: Option<Sp<String>>,
     /// Overrides the tool's licence for this field.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub licence: Option<Sp<Licence>>,
+    // Boxed: few fields override the licence, and a declaration is 144 bytes.
+    pub licence: Option<Box<Sp<Licence>>>,
     /// How the value travels when it differs from `type` (`string` for numbers sent as JSON
     /// strings, as COD and PubChem do).
     #[serde(default, skip_serializing_if = "Option::is_none")]
