@@ -57,6 +57,14 @@ pub struct Index {
 impl Index {
     /// Build the lookups.
     pub fn build(p: &Project) -> Index {
+        // The maps filled in one pass over the declarations, beside the field paths (the
+        // larger part, itself parallel).
+        let (mut ix, field_paths) = rayon::join(|| Self::build_maps(p), || Self::field_paths(p));
+        ix.field_paths = field_paths;
+        ix
+    }
+
+    fn build_maps(p: &Project) -> Index {
         let mut ix = Index::default();
         for (i, t) in p.tools.iter().enumerate() {
             ix.tools.entry(t.id.value.clone()).or_insert(i);
@@ -106,8 +114,12 @@ impl Index {
                 }
             }
         }
-        // Field paths: formatted in parallel, then sorted (stably, so of repeated paths the
-        // first declaration comes first and is kept) and bulk-loaded.
+        ix
+    }
+
+    /// Field paths: formatted in parallel, then sorted (stably, so of repeated paths the first
+    /// declaration comes first and is kept) and bulk-loaded.
+    fn field_paths(p: &Project) -> BTreeMap<String, FieldRef> {
         use rayon::prelude::*;
         let mut paths: Vec<(String, FieldRef)> = p
             .tools
@@ -130,8 +142,7 @@ impl Index {
             .collect();
         paths.par_sort_by(|a, b| a.0.cmp(&b.0));
         paths.dedup_by(|later, first| later.0 == first.0);
-        ix.field_paths = paths.into_iter().collect();
-        ix
+        paths.into_iter().collect()
     }
 }
 
