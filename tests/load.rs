@@ -639,6 +639,23 @@ fn a_link_into_another_declaration_folder_is_not_followed() {
     );
 }
 
+#[cfg(unix)]
+#[test]
+fn a_link_to_a_folder_holding_declaration_folders_is_not_followed() {
+    // `schemas/up -> ..` would read aliases/ and intents/ as tool files and then skip the real
+    // folders as already read; `schemas/self -> .` is the folder itself.
+    let dir = project(&[]);
+    std::os::unix::fs::symlink("..", dir.path().join("schemas/up")).unwrap();
+    std::os::unix::fs::symlink(".", dir.path().join("schemas/self")).unwrap();
+    let out = concise(dir.path());
+    assert_eq!(
+        out,
+        "<project>: info[SR011/ignored-file] symbolic link `schemas/self` leads back to the declaration folder `schemas`, and was not followed (help: remove the link: every declaration folder is read once, on its own)\n\
+         <project>: info[SR011/ignored-file] symbolic link `schemas/up` leads to the project folder, which holds the declaration folder `schemas`, and was not followed (help: remove the link: every declaration folder is read once, on its own)\n\
+         Found 0 errors, 0 warnings, 2 infos.\n"
+    );
+}
+
 #[test]
 fn a_missing_paths_folder_is_the_only_error_not_its_consequences() {
     let dir = project(&[("schemarouter.toml", b"[paths]\naliases = \"nope\"\n")]);

@@ -1164,6 +1164,37 @@ fn walk(
             // Follow only links that stay inside the project.
             match path.canonicalize() {
                 Ok(target) if target.starts_with(canonical_root) => {
+                    // A link to a folder that holds a declaration folder (`schemas/up -> ..`,
+                    // the project root) would read every declaration folder under it as this
+                    // kind, and mark them read before their own turn.
+                    // (A link to another kind's folder itself is reported below.)
+                    if let Some((r, _, folder)) = walked
+                        .roots
+                        .iter()
+                        .find(|(r, k, _)| r.starts_with(&target) && (*r != target || *k == kind))
+                    {
+                        let leads_to = if *r == target {
+                            format!("back to the declaration folder `{folder}`")
+                        } else {
+                            let shown = match target.strip_prefix(canonical_root) {
+                                Ok(rel) if rel.as_os_str().is_empty() => {
+                                    "the project folder".to_string()
+                                }
+                                Ok(rel) => {
+                                    format!("`{}`", rel.to_string_lossy().replace('\\', "/"))
+                                }
+                                Err(_) => format!("`{}`", target.display()),
+                            };
+                            format!("to {shown}, which holds the declaration folder `{folder}`")
+                        };
+                        diags.push(ignored(
+                            format!(
+                                "symbolic link `{name}` leads {leads_to}, and was not followed"
+                            ),
+                            "remove the link: every declaration folder is read once, on its own",
+                        ));
+                        continue;
+                    }
                     // A link into another declaration folder would read its files as the wrong
                     // kind (and mark that folder read before its own turn).
                     if let Some((_, other, folder)) = walked
