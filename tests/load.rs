@@ -969,3 +969,18 @@ fn every_fault_of_the_configuration_is_reported_at_once() {
         ]
     );
 }
+
+#[test]
+fn an_offset_temperature_is_refused_without_suggesting_kelvin() {
+    // `did you mean K?` would label Celsius values as kelvin (wrong by 273.15).
+    let dir = project(&[(
+        "aliases/t.yaml",
+        "concepts:\n  - id: fermi_energy_2\n    unit: degC\n".as_bytes(),
+    )]);
+    let out = concise(dir.path());
+    let line = out.lines().find(|l| l.contains("SR301")).unwrap();
+    assert_eq!(
+        line,
+        "aliases/t.yaml:3:11: error[SR301/invalid-unit] concept `fermi_energy_2` has invalid unit `degC`: 'degC' is an offset temperature scale, which a unit here cannot be: units convert by a factor alone (help: declare `K` only if the provider sends kelvin; for values in °C or °F leave `unit` out and name the scale in the description)"
+    );
+}

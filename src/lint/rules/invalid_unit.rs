@@ -50,7 +50,11 @@ fn check(
     };
     if let Err(e) = r {
         let span = inner_span(ctx.project, file, unit.span, e.offset, e.len);
+        let at = unit.value.get(e.offset..e.offset + e.len).unwrap_or("");
         let help = match &e.suggestion {
+            _ if crate::units::is_offset_temperature(at) => {
+                "declare `K` only if the provider sends kelvin; for values in °C or °F leave `unit` out and name the scale in the description".to_string()
+            }
             Some(s) => format!("did you mean `{s}`?"),
             None => "write the unit in the canonical grammar, e.g. `eV/atom`, `Å^3`, `g/cm^3`, `W/(m·K)`".to_string(),
         };

@@ -26,7 +26,7 @@ mod table;
 pub use cache::{CachedUnit, UnitCache};
 pub use dimension::Dimension;
 pub use published::normalise_published;
-pub use table::UnitTable;
+pub use table::{UnitTable, is_offset_temperature};
 
 use std::fmt;
 

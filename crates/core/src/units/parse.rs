@@ -298,11 +298,15 @@ impl<'a> Parser<'a> {
                 self.pos += 1;
                 let Some(r) = self.table.resolve(s) else {
                     self.unknown.get_or_insert((t.start, t.end));
-                    let mut e = err(
-                        format!("unknown unit symbol '{}'", &self.src[t.start..t.end]),
-                        t.start,
-                        t.end,
-                    );
+                    let text = &self.src[t.start..t.end];
+                    let message = if super::table::is_offset_temperature(text) {
+                        format!(
+                            "'{text}' is an offset temperature scale, which a unit here cannot be: units convert by a factor alone"
+                        )
+                    } else {
+                        format!("unknown unit symbol '{text}'")
+                    };
+                    let mut e = err(message, t.start, t.end);
                     e.suggestion = self.table.suggest(s);
                     return Err(e);
                 };
@@ -702,7 +706,13 @@ mod tests {
             5,
             Some("atom"),
         );
-        check_err("°C", "unknown unit symbol '°C'", 0, 3, Some("K"));
+        check_err(
+            "°C",
+            "'°C' is an offset temperature scale, which a unit here cannot be: units convert by a factor alone",
+            0,
+            3,
+            None,
+        );
         check_err("foo", "unknown unit symbol 'foo'", 0, 3, None);
         check_err("eV/", "dangling '/': expected a unit after it", 2, 1, None);
         check_err("m·", "dangling '·': expected a unit after it", 1, 2, None);

@@ -470,12 +470,9 @@ impl UnitTable {
     /// nearest symbol, alias or word by optimal-string-alignment (Damerau–Levenshtein) distance (at most 1 for tokens of
     /// up to four characters, 2 for longer ones, and at most half the token length).
     pub(crate) fn suggest(&self, token: &str) -> Option<String> {
-        let lower = token.to_lowercase();
-        if matches!(
-            lower.as_str(),
-            "°c" | "degc" | "°f" | "degf" | "celsius" | "fahrenheit" | "degree_celsius"
-        ) {
-            return Some("K".to_string());
+        // `K` would be a wrong suggestion: 25 °C is not 25 K (see [`is_offset_temperature`]).
+        if is_offset_temperature(token) {
+            return None;
         }
         if let Some(m) = self.ascii_micro_fix(token) {
             return Some(m);
@@ -516,6 +513,29 @@ impl UnitTable {
         }
         best.map(|(_, s)| s)
     }
+}
+
+/// Whether `token` names an offset temperature scale (`°C`, `degF`, `celsius`, ...). Units here
+/// convert by a factor alone (`value_in_to = value_in_from * factor`), which cannot express an
+/// offset scale, so these are refused with their own message instead of a "did you mean `K`"
+/// (a value of 25 °C labelled `K` would be wrong by 273.15).
+pub fn is_offset_temperature(token: &str) -> bool {
+    matches!(
+        token.to_lowercase().as_str(),
+        "°c" | "℃"
+            | "degc"
+            | "deg_c"
+            | "°f"
+            | "℉"
+            | "degf"
+            | "deg_f"
+            | "celsius"
+            | "fahrenheit"
+            | "degree_celsius"
+            | "degree_fahrenheit"
+            | "degrees_celsius"
+            | "degrees_fahrenheit"
+    )
 }
 
 #[cfg(test)]
@@ -587,7 +607,8 @@ mod tests {
         assert_eq!(s("angstron").as_deref(), Some("Å"));
         assert_eq!(s("joule").as_deref(), Some("J"));
         assert_eq!(s("atoms").as_deref(), Some("atom"));
-        assert_eq!(s("°C").as_deref(), Some("K"));
+        assert_eq!(s("°C"), None);
+        assert_eq!(s("degF"), None);
         assert_eq!(s("eVV").as_deref(), Some("eV"));
         assert_eq!(s("x"), None);
         assert_eq!(s("Bohr"), None);
