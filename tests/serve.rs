@@ -231,6 +231,8 @@ fn http_api_against_its_openapi_description() {
         "2000",
         "--log-requests",
     ]);
+    // The served description is the committed one naming this server's address in `servers`.
+    let doc = served_openapi(dir.path(), &server.url);
     let out = run_py(
         &py,
         &[
@@ -239,7 +241,7 @@ fn http_api_against_its_openapi_description() {
             &server.url,
             "http-test-token",
             exp.to_str().unwrap(),
-            "docs/http-api.openapi.json",
+            doc.to_str().unwrap(),
         ],
     );
     eprintln!("{out}");
@@ -260,6 +262,23 @@ fn http_api_against_its_openapi_description() {
             .iter()
             .all(|v| v["artifact"] == hash && v["face"] == "http")
     );
+}
+
+/// The committed OpenAPI description (`docs/http-api.openapi.json`) as a server listening at
+/// `url` serves it: `servers` names `url`, the rest unchanged. Written to `dir`.
+fn served_openapi(dir: &Path, url: &str) -> PathBuf {
+    let mut doc: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(root().join("docs/http-api.openapi.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        doc["servers"],
+        serde_json::json!([{"url": "http://127.0.0.1:8080"}])
+    );
+    doc["servers"] = serde_json::json!([{"url": url}]);
+    let path = dir.join("served.openapi.json");
+    std::fs::write(&path, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
+    path
 }
 
 /// Two artifacts that plan differently (materials_project's priority changed), and a corrupted
@@ -647,6 +666,151 @@ fn openapi_flag_prints_the_committed_document() {
         String::from_utf8(o.stdout).unwrap(),
         std::fs::read_to_string(root().join("docs/http-api.openapi.json")).unwrap()
     );
+}
+
+/// `GET /openapi.json` names the address the server listens on (here a port picked at start-up
+/// by `--bind 127.0.0.1:0`), not the default `127.0.0.1:8080`; the rest is the committed
+/// document.
+#[test]
+fn openapi_json_names_the_address_the_server_listens_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = Server::start(&[
+        "serve",
+        "--bind",
+        "127.0.0.1:0",
+        "--artifact",
+        shipped().to_str().unwrap(),
+    ]);
+    let port = server.url.rsplit(':').next().unwrap();
+    assert!(
+        server.url.starts_with("http://127.0.0.1:") && port != "8080" && port != "0",
+        "{}",
+        server.url
+    );
+    let served: serde_json::Value =
+        serde_json::from_str(&get(&format!("{}/openapi.json", server.url))).unwrap();
+    assert_eq!(served["servers"], serde_json::json!([{"url": server.url}]));
+    let expected: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(served_openapi(dir.path(), &server.url)).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(served, expected);
+    // The same document on every request.
+    let again: serde_json::Value =
+        serde_json::from_str(&get(&format!("{}/openapi.json", server.url))).unwrap();
+    assert_eq!(again, served);
+    let (code, _) = server.stop();
+    assert_eq!(code, Some(0));
+}
+
+/// Send `request` on a new connection to `url` (the `listening` URL), close the sending side,
+/// and return the status and the body of the answer (the connection must close after it).
+fn raw_request(url: &str, request: &[u8]) -> (u16, Vec<u8>) {
+    use std::io::{Read, Write};
+    let addr = url.trim_start_matches("http://").trim_end_matches('/');
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(std::time::Duration::from_secs(30)))
+        .unwrap();
+    s.write_all(request).unwrap();
+    s.shutdown(std::net::Shutdown::Write).unwrap();
+    let mut buf = Vec::new();
+    s.read_to_end(&mut buf).unwrap();
+    let text = String::from_utf8_lossy(&buf).into_owned();
+    let (head, body) = text
+        .split_once("\r\n\r\n")
+        .unwrap_or_else(|| panic!("no complete answer: {text:?}"));
+    let status = head
+        .strip_prefix("HTTP/1.1 ")
+        .and_then(|h| h.get(..3))
+        .and_then(|c| c.parse().ok())
+        .unwrap_or_else(|| panic!("no status line: {text:?}"));
+    (status, body.as_bytes().to_vec())
+}
+
+/// A chunked body that is malformed (a chunk-size line that is no hex number, a chunk shorter
+/// than its size) is a bad request (400 `invalid_request`, the usual JSON error), not a body
+/// beyond `--max-body-bytes` (413); a well-formed chunked body beyond the limit still gets 413.
+#[test]
+fn a_malformed_chunked_body_is_a_400_and_an_oversized_one_a_413() {
+    let server = Server::start(&[
+        "serve",
+        "--bind",
+        "127.0.0.1:0",
+        "--artifact",
+        shipped().to_str().unwrap(),
+        "--max-body-bytes",
+        "256",
+    ]);
+    let head = "POST /v1/route HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
+    let parsed = |status: u16, body: &[u8]| -> (u16, serde_json::Value) {
+        let v: serde_json::Value = serde_json::from_slice(body)
+            .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(body)));
+        (status, v)
+    };
+    let read_failure = |cause: &str| {
+        serde_json::json!({"error": {"code": "invalid_request", "message": format!(
+            "the request body could not be read: {cause}; send the body with a correct Content-Length or well-formed chunked encoding"
+        )}})
+    };
+    // `zz` is no chunk size.
+    let (status, body) = raw_request(
+        &server.url,
+        format!("{head}zz\r\n{{\"question\":\"x\"}}\r\n0\r\n\r\n").as_bytes(),
+    );
+    assert_eq!(
+        parsed(status, &body),
+        (
+            400,
+            read_failure("Invalid chunk size line: missing size digit")
+        )
+    );
+    // 0x1a = 26 bytes announced, 23 sent before the connection's sending side closes.
+    let (status, body) = raw_request(
+        &server.url,
+        format!("{head}1a\r\n{{\"question\":\"x\"}}\r\n0\r\n\r\n").as_bytes(),
+    );
+    assert_eq!(
+        parsed(status, &body),
+        (
+            400,
+            read_failure("end of file before message length reached")
+        )
+    );
+    // Well-formed, but 288 bytes > 256: still 413.
+    let (status, body) = raw_request(
+        &server.url,
+        format!("{head}120\r\n{}\r\n0\r\n\r\n", "a".repeat(0x120)).as_bytes(),
+    );
+    assert_eq!(
+        parsed(status, &body),
+        (
+            413,
+            serde_json::json!({"error": {"code": "payload_too_large", "message": "the body is larger than 256 bytes (--max-body-bytes); send one question or Understanding per request"}})
+        )
+    );
+    let (code, _) = server.stop();
+    assert_eq!(code, Some(0));
+}
+
+/// Bytes that are no HTTP request never reach the router: hyper answers them itself with a
+/// bare 400 and no body (hyper 1.x has no hook for that answer: `Conn::on_parse_error` writes
+/// `Server::on_error`'s head with no body), closes the connection, and the server goes on.
+#[test]
+fn raw_non_http_bytes_get_hypers_bare_400_and_the_server_goes_on() {
+    let server = Server::start(&[
+        "serve",
+        "--bind",
+        "127.0.0.1:0",
+        "--artifact",
+        shipped().to_str().unwrap(),
+    ]);
+    let (status, body) = raw_request(&server.url, b"garbage\r\n\r\n");
+    assert_eq!((status, body.as_slice()), (400, &b""[..]));
+    let health: serde_json::Value =
+        serde_json::from_str(&get(&format!("{}/healthz", server.url))).unwrap();
+    assert_eq!(health, serde_json::json!({"status": "ok"}));
+    let (code, _) = server.stop();
+    assert_eq!(code, Some(0));
 }
 
 /// A client that opens a connection and never finishes its headers is disconnected after the

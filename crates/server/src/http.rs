@@ -13,9 +13,10 @@
 //!
 //! Every request passes one guard: bearer token (when configured), the concurrency limit, the
 //! request timeout, metrics and the request log. Every error is JSON
-//! (`{"error": {"code", "message"}}`) with a 4xx status for bad requests (401 no token, 404
-//! unknown route or tool, 405 wrong method, 408 too slow, 413 body too large) and 503 when
-//! overloaded.
+//! (`{"error": {"code", "message"}}`) with a 4xx status for bad requests (400 a body that is
+//! not a route request or could not be read, 401 no token, 404 unknown route or tool, 405 wrong
+//! method, 408 too slow, 413 body too large) and 503 when overloaded. Only bytes that are no
+//! HTTP request at all get hyper's own bodiless 400 (hyper answers them before any service runs).
 
 use super::core::{ApiError, Core, parse_route_request};
 use axum::Router;
@@ -153,15 +154,7 @@ async fn route(State(core): State<Arc<Core>>, headers: HeaderMap, body: Body) ->
     let max = core.limits.max_body_bytes;
     let bytes = match axum::body::to_bytes(body, max).await {
         Ok(b) => b,
-        Err(_) => {
-            return error_response(&ApiError {
-                status: 413,
-                code: "payload_too_large",
-                message: format!(
-                    "the body is larger than {max} bytes (--max-body-bytes); send one question or Understanding per request"
-                ),
-            });
-        }
+        Err(e) => return error_response(&body_read_error(&e, max)),
     };
     let result = parse_route_request(&bytes).and_then(|req| {
         let s = core.snapshot();
@@ -174,6 +167,38 @@ async fn route(State(core): State<Arc<Core>>, headers: HeaderMap, body: Body) ->
         }
         Err(e) => error_response(&e),
     }
+}
+
+/// The error for a request body that could not be read: 413 `payload_too_large` when it exceeds
+/// `max` bytes (`http_body_util::LengthLimitError`, which `axum::body::to_bytes` reports as the
+/// error's source), else 400 `invalid_request`: a body hyper could not decode (a malformed
+/// chunk-size line, a chunk shorter than its size, a connection closed before the body ended).
+fn body_read_error(e: &axum::Error, max: usize) -> ApiError {
+    let chain = || causes(e);
+    if chain().any(|e| e.is::<http_body_util::LengthLimitError>()) {
+        return ApiError {
+            status: 413,
+            code: "payload_too_large",
+            message: format!(
+                "the body is larger than {max} bytes (--max-body-bytes); send one question or Understanding per request"
+            ),
+        };
+    }
+    // The innermost cause says what was wrong (e.g. hyper's "invalid chunk size line").
+    let cause = chain().last().map_or_else(String::new, ToString::to_string);
+    ApiError::bad(
+        "invalid_request",
+        format!(
+            "the request body could not be read: {cause}; send the body with a correct Content-Length or well-formed chunked encoding"
+        ),
+    )
+}
+
+/// `e` and its sources, outermost first.
+fn causes<'a>(
+    e: &'a (dyn std::error::Error + 'static),
+) -> impl Iterator<Item = &'a (dyn std::error::Error + 'static)> {
+    std::iter::successors(Some(e), |e| (*e).source())
 }
 
 async fn intents(State(core): State<Arc<Core>>) -> Response {
@@ -263,12 +288,28 @@ async fn metrics(State(core): State<Arc<Core>>) -> Response {
     r
 }
 
-async fn openapi() -> Response {
-    json(
-        StatusCode::OK,
-        super::openapi::DOCUMENT.as_bytes().to_vec(),
-        None,
-    )
+/// Where the server listens, put into every request by [`serve`]: `GET /openapi.json` names it
+/// in `servers`.
+#[derive(Clone)]
+struct ServedAt {
+    /// `http://ADDR`, the bound address (the URL of the `listening` event).
+    url: Arc<str>,
+    /// The OpenAPI document for `url`, rendered on first request.
+    openapi: Arc<std::sync::OnceLock<String>>,
+}
+
+/// The OpenAPI document; its `servers` is the address the server listens on (the committed
+/// document's default address when the router runs without [`serve`]).
+async fn openapi(served: Option<axum::Extension<ServedAt>>) -> Response {
+    let body = match served {
+        Some(axum::Extension(s)) => s
+            .openapi
+            .get_or_init(|| super::openapi::document_for_server(&s.url))
+            .as_bytes()
+            .to_vec(),
+        None => super::openapi::DOCUMENT.as_bytes().to_vec(),
+    };
+    json(StatusCode::OK, body, None)
 }
 
 async fn not_found(method: Method, uri: Uri) -> Response {
@@ -306,7 +347,8 @@ pub const HEADER_READ_TIMEOUT: std::time::Duration = std::time::Duration::from_s
 
 /// Serve `router` on `listener` until `shutdown` resolves; then stop accepting, let requests in
 /// flight finish, and return. Each connection is HTTP/1.1 (hyper, with keep-alive) and must
-/// send its headers within [`HEADER_READ_TIMEOUT`].
+/// send its headers within [`HEADER_READ_TIMEOUT`]. The listener's address is what
+/// `GET /openapi.json` names in `servers`.
 ///
 /// Errors: none at present (a failed `accept` is retried after a short pause, as `axum::serve`
 /// does: running out of file descriptors must not stop the server).
@@ -317,6 +359,13 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     use hyper_util::rt::{TokioIo, TokioTimer};
     use hyper_util::server::graceful::GracefulShutdown;
+    let router = match listener.local_addr() {
+        Ok(addr) => router.layer(axum::Extension(ServedAt {
+            url: format!("http://{addr}").into(),
+            openapi: Arc::default(),
+        })),
+        Err(_) => router,
+    };
     let graceful = GracefulShutdown::new();
     let mut shutdown = std::pin::pin!(shutdown);
     loop {

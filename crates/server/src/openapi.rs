@@ -2,14 +2,35 @@
 //! request, Understanding and plan schemas come from the Rust types (schemars), their `$defs`
 //! moved under `components/schemas`. The committed `docs/http-api.openapi.json` is this
 //! document (`schemarouter serve --openapi`; a test keeps them equal) and is what
-//! `GET /openapi.json` serves.
+//! `GET /openapi.json` serves, its `servers` naming the address the server listens on
+//! ([`document_for_server`]).
 
 use super::core::RouteRequest;
 use crate::route::{Plan, Understanding};
 use serde_json::{Map, Value, json};
 
-/// The committed document, served at `/openapi.json`.
+/// The committed document, served at `/openapi.json` (with the server's own address).
 pub const DOCUMENT: &str = include_str!("../../../docs/http-api.openapi.json");
+
+/// The `servers` URL of the committed document: `schemarouter serve`'s default `--bind`.
+pub const DEFAULT_SERVER_URL: &str = "http://127.0.0.1:8080";
+
+/// The committed document with `servers` set to `[{"url": url}]` (the address a running server
+/// listens on, e.g. `http://127.0.0.1:43117`); everything else byte for byte as committed
+/// (`document_for_server(DEFAULT_SERVER_URL) == DOCUMENT`).
+pub fn document_for_server(url: &str) -> String {
+    let mut doc: Value = match serde_json::from_str(DOCUMENT) {
+        Ok(v) => v,
+        // The committed document is JSON (a test reads it back); serve it as it is otherwise.
+        Err(_) => return DOCUMENT.to_string(),
+    };
+    if let Some(o) = doc.as_object_mut() {
+        o.insert("servers".into(), json!([{"url": url}]));
+    }
+    let mut s = serde_json::to_string_pretty(&doc).unwrap_or_default();
+    s.push('\n');
+    s
+}
 
 /// Rewrite `#/$defs/X` references to `#/components/schemas/X`.
 fn rewrite_refs(v: &mut Value) {
@@ -230,7 +251,7 @@ pub fn document() -> String {
             "description": "Route questions to tools and response fields over one loaded schemarouter artifact (the SchemaRouter paper's Understand step and Algorithm 1). Every answer carries the content hash of the artifact that produced it (also in the X-Artifact-Hash header). Errors are JSON with a stable code and a message that says what to fix.",
             "license": {"name": "See the repository"}
         },
-        "servers": [{"url": "http://127.0.0.1:8080"}],
+        "servers": [{"url": DEFAULT_SERVER_URL}],
         "security": [{}, {"bearer": []}],
         "paths": {
             "/v1/route": {
@@ -292,5 +313,19 @@ mod tests {
             super::DOCUMENT == super::document(),
             "docs/http-api.openapi.json is stale: run `schemarouter serve --openapi > docs/http-api.openapi.json`"
         );
+    }
+
+    #[test]
+    fn served_document_names_the_server_and_keeps_the_rest() {
+        use serde_json::{Value, json};
+        // The default address gives the committed bytes back: nothing else is re-rendered.
+        assert!(super::document_for_server(super::DEFAULT_SERVER_URL) == super::DOCUMENT);
+        let served = super::document_for_server("http://[::1]:43117");
+        assert!(served.ends_with("}\n"));
+        let mut served: Value = serde_json::from_str(&served).unwrap();
+        assert_eq!(served["servers"], json!([{"url": "http://[::1]:43117"}]));
+        served["servers"] = json!([{"url": super::DEFAULT_SERVER_URL}]);
+        let committed: Value = serde_json::from_str(super::DOCUMENT).unwrap();
+        assert_eq!(served, committed);
     }
 }
