@@ -1405,3 +1405,229 @@ fn repeated_and_non_string_tool_names_are_reported() {
         r.stderr
     );
 }
+
+/// A saved `tools/list` names its server by `serverInfo` wherever the file has it: at the top
+/// level of a bare result, beside `tools` in a JSON-RPC response's `result` (an `initialize`
+/// result saved with the listing), at the top level of the JSON-RPC response, or in a page of a
+/// list of pages. Every shape gives the same declaration.
+#[test]
+fn server_info_is_read_wherever_a_saved_tools_list_has_it() {
+    let server = r#""serverInfo": {"name": "notes-server", "version": "1.2.0"}, "instructions": "Notes of the team.\n\nMore detail.""#;
+    let tools = r#""tools": [{"name": "search_notes", "description": "Search notes by text", "inputSchema": {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}, "outputSchema": {"type": "object", "properties": {"count": {"type": "integer"}}}}]"#;
+    let shapes = [
+        ("bare_result.json", format!("{{{server}, {tools}}}")),
+        (
+            "in_result.json",
+            format!(r#"{{"jsonrpc": "2.0", "id": 2, "result": {{{server}, {tools}}}}}"#),
+        ),
+        (
+            "beside_result.json",
+            format!(r#"{{"jsonrpc": "2.0", "id": 2, {server}, "result": {{{tools}}}}}"#),
+        ),
+        (
+            "pages.json",
+            format!(
+                r#"[{{"jsonrpc": "2.0", "id": 2, "result": {{{server}, {tools}}}}}, {{"jsonrpc": "2.0", "id": 3, "result": {{"tools": []}}}}]"#
+            ),
+        ),
+    ];
+    let dir = tree(
+        &shapes
+            .iter()
+            .map(|(f, t)| (*f, t.as_str()))
+            .collect::<Vec<_>>(),
+    );
+    let expected = "\
+id: notes_server
+title: notes-server
+description: Notes of the team.
+domain: notes_server
+mcp_server:
+  name: notes-server
+  version: \"1.2.0\"
+endpoints:
+  - id: search_notes
+    method: MCP
+    url: mcp://notes_server/search_notes
+    description: Search notes by text
+    mcp_tool: search_notes
+    parameters:
+      - name: query
+        type: string
+        required: true
+    fields:
+      - name: count
+        type: integer
+";
+    for (file, _) in &shapes {
+        let project = format!("p_{file}");
+        let r = run(
+            &[
+                "import",
+                "mcp",
+                file,
+                "--project",
+                &project,
+                "--message-format",
+                "concise",
+            ],
+            dir.path(),
+        );
+        assert_eq!(r.code, 0, "{file}: {}", r.stderr);
+        let text =
+            std::fs::read_to_string(dir.path().join(&project).join("schemas/notes_server.yaml"))
+                .unwrap_or_else(|e| panic!("{file}: {e}\n{}", r.stdout));
+        assert!(
+            text.contains(&format!(
+                "from {file} (MCP tools/list, version 1.2.0; blake3:"
+            )),
+            "{file}: {text}"
+        );
+        let body = &text[text.find("\nid: ").unwrap() + 1..];
+        assert_eq!(body, expected, "{file}");
+    }
+}
+
+/// A version key whose value is no string (`"openapi": 3`, YAML's unquoted `swagger: 2.0`) is
+/// said to be one, at the value, not reported as missing.
+#[test]
+fn a_version_key_that_is_no_string_is_reported_at_its_value() {
+    let dir = tree(&[
+        (
+            "wrongtypes.json",
+            "{\"openapi\": 3, \"info\": \"X\", \"paths\": []}\n",
+        ),
+        (
+            "swagger.yaml",
+            "swagger: 2.0\ninfo: {title: X, version: '1'}\npaths: {}\n",
+        ),
+        (
+            "empty.yaml",
+            "openapi: ''\ninfo: {title: X, version: '1'}\npaths: {}\n",
+        ),
+    ]);
+    let go = |file: &str, format: &str| {
+        run(
+            &[
+                "import",
+                "openapi",
+                file,
+                "--project",
+                "p",
+                "--message-format",
+                format,
+            ],
+            dir.path(),
+        )
+    };
+    let refused = "import refused: nothing was written (fix the errors above, then import again)\n";
+    let r = go("wrongtypes.json", "concise");
+    assert_eq!(r.code, 1);
+    assert_eq!(
+        r.stderr,
+        format!(
+            "wrongtypes.json:1:13: error[SR705/unsupported-source] the `openapi` version must be a string like \"3.1.0\", not a number (help: write it in quotes: `\"openapi\": \"3.1.0\"` (JSON) or `openapi: \"3.1.0\"` (YAML, where an unquoted `3.1` is a number))\nFound 1 error, 0 warnings, 0 infos.\n{refused}"
+        )
+    );
+    let r = go("wrongtypes.json", "human");
+    assert_eq!(r.code, 1);
+    assert_eq!(
+        r.stderr,
+        format!(
+            "SR705(unsupported-source)
+
+  × the `openapi` version must be a string like \"3.1.0\", not a number
+   ╭─[wrongtypes.json:1:13]
+ 1 │ {{\"openapi\": 3, \"info\": \"X\", \"paths\": []}}
+   ·             ─
+   ╰────
+  help: write it in quotes: `\"openapi\": \"3.1.0\"` (JSON) or `openapi: \"3.1.0\"` (YAML, where an
+        unquoted `3.1` is a number)
+
+Found 1 error, 0 warnings, 0 infos.
+{refused}"
+        )
+    );
+    let r = go("swagger.yaml", "concise");
+    assert_eq!(r.code, 1);
+    assert_eq!(
+        r.stderr,
+        format!(
+            "swagger.yaml:1:10: error[SR705/unsupported-source] the `swagger` version must be the string \"2.0\", not a number (help: write it in quotes: `\"swagger\": \"2.0\"` (JSON) or `swagger: \"2.0\"` (YAML, where an unquoted `2.0` is a number))\nFound 1 error, 0 warnings, 0 infos.\n{refused}"
+        )
+    );
+    let r = go("empty.yaml", "concise");
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.starts_with("empty.yaml:1:10: error[SR705/unsupported-source] the `openapi` version must be a string like \"3.1.0\", not an empty string"),
+        "{}",
+        r.stderr
+    );
+}
+
+/// A parameter, path item or response `$ref` that comes back to itself (directly or through
+/// other references) is a reference cycle, reported at the reference that closes it; a chain
+/// of references that reaches an object is followed to it.
+#[test]
+fn reference_cycles_of_parameters_path_items_and_responses_are_reported() {
+    let dir = tree(&[
+        (
+            "refloop.yaml",
+            "openapi: 3.0.0\ninfo: {title: Loop, version: \"1\"}\npaths:\n  /a:\n    get:\n      parameters:\n        - $ref: '#/components/parameters/P'\n      responses:\n        \"200\":\n          description: ok\n          content:\n            application/json:\n              schema: {$ref: '#/components/schemas/A'}\ncomponents:\n  parameters:\n    P: {$ref: '#/components/parameters/P'}\n  schemas:\n    A: {$ref: '#/components/schemas/B'}\n    B: {$ref: '#/components/schemas/A'}\n",
+        ),
+        (
+            "loops.yaml",
+            "openapi: 3.0.0\ninfo: {title: Loops, version: \"1\"}\npaths:\n  /a:\n    parameters:\n      - $ref: '#/components/parameters/P'\n    get:\n      responses:\n        \"200\": {$ref: '#/components/responses/R'}\n    put:\n      responses:\n        \"200\": {description: ok}\n  /b: {$ref: '#/paths/~1b'}\ncomponents:\n  parameters:\n    P: {$ref: '#/components/parameters/Q'}\n    Q: {$ref: '#/components/parameters/P'}\n  responses:\n    R: {$ref: '#/components/responses/R'}\n",
+        ),
+        (
+            "chains.yaml",
+            "openapi: 3.0.0\ninfo: {title: Chains, version: \"1\"}\nservers: [{url: 'https://c.example.org'}]\npaths:\n  /c:\n    get:\n      parameters:\n        - $ref: '#/components/parameters/Limit'\n      responses:\n        \"200\": {$ref: '#/components/responses/Ok'}\ncomponents:\n  parameters:\n    Limit: {$ref: '#/components/parameters/RealLimit'}\n    RealLimit: {name: limit, in: query, schema: {type: integer}}\n  responses:\n    Ok: {$ref: '#/components/responses/RealOk'}\n    RealOk:\n      description: ok\n      content: {application/json: {schema: {type: object, properties: {total: {type: integer}}}}}\n",
+        ),
+    ]);
+    let go = |file: &str| {
+        run(
+            &[
+                "import",
+                "openapi",
+                file,
+                "--project",
+                "p",
+                "--message-format",
+                "concise",
+            ],
+            dir.path(),
+        )
+    };
+    let refused = "import refused: nothing was written (fix the errors above, then import again)\n";
+    let r = go("refloop.yaml");
+    assert_eq!(r.code, 1);
+    assert_eq!(
+        r.stderr,
+        format!(
+            "refloop.yaml:16:15: error[SR703/reference-cycle] `$ref: #/components/parameters/P` refers to itself: a reference cycle that never reaches a parameter (first met in `loop/get_a`) (help: point the reference at a parameter object (with a `name` and an `in`), e.g. one under `#/components/parameters`)\nFound 1 error, 0 warnings, 0 infos.\n{refused}"
+        )
+    );
+    let r = go("loops.yaml");
+    assert_eq!(r.code, 1);
+    assert_eq!(
+        r.stderr,
+        format!(
+            "loops.yaml:13:14: error[SR703/reference-cycle] `$ref: #/paths/~1b` refers to itself: a reference cycle that never reaches a path item (help: point the reference at a path item (a map of operations such as `get:`), or write the operations under the path)
+loops.yaml:17:15: error[SR703/reference-cycle] `$ref: #/components/parameters/P` leads back to a reference already followed: a reference cycle (`#/components/parameters/P` → `#/components/parameters/Q` → `#/components/parameters/P`) that never reaches a parameter (first met in `loops/get_a`) (help: point the reference at a parameter object (with a `name` and an `in`), e.g. one under `#/components/parameters`)
+loops.yaml:19:15: error[SR703/reference-cycle] `$ref: #/components/responses/R` refers to itself: a reference cycle that never reaches a response (first met in `loops/get_a`) (help: point the reference at a response object (with a `description` and its `content`), e.g. one under `#/components/responses`)
+Found 3 errors, 0 warnings, 0 infos.
+{refused}"
+        )
+    );
+    let r = go("chains.yaml");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let tool = std::fs::read_to_string(dir.path().join("p/schemas/chains.yaml")).unwrap();
+    assert!(
+        tool.contains("      - name: limit\n        type: integer\n        in: query\n"),
+        "{tool}"
+    );
+    assert!(
+        tool.contains("      - name: total\n        type: integer\n"),
+        "{tool}"
+    );
+}

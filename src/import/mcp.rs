@@ -8,8 +8,9 @@
 //!
 //! Accepted file shapes: a `tools/list` result (`{"tools": [...], "nextCursor": ...}`), the
 //! JSON-RPC response around it (`{"jsonrpc": "2.0", "result": {...}}`), a list of either (the
-//! pages of one listing), or a bare list of tools; an optional top-level `serverInfo` names the
-//! server.
+//! pages of one listing), or a bare list of tools; an optional `serverInfo` (and
+//! `instructions`) names the server, at the top level or beside `tools` in the JSON-RPC
+//! `result` (an `initialize` result saved with the listing), whichever shape the file has.
 
 use super::refs::{Loc, Resolver};
 use super::schema::Mapper;
@@ -65,6 +66,30 @@ fn tool_locs<'a>(root: &Loc<'a>, out: &mut Vec<Loc<'a>>) -> bool {
     }
 }
 
+/// The objects that may carry the server's `serverInfo` and `instructions` (the keys of an
+/// `initialize` result), in document order: the top level, the JSON-RPC `result` around a
+/// `tools/list` result (where a saved `initialize` result may have been merged beside `tools`),
+/// and the same in each page of a list of pages. The first one that has a key gives it.
+fn server_places<'a>(v: &'a Value, out: &mut Vec<&'a Value>) {
+    match v {
+        Value::Object(o) => {
+            out.push(v);
+            if let Some(r) = o.get("result") {
+                server_places(r, out);
+            }
+        }
+        Value::Array(a) => {
+            for item in a {
+                // A bare tool (as `tool_locs` tells them apart) names no server.
+                if !(item.get("name").is_some() && item.get("tools").is_none()) {
+                    server_places(item, out);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
 fn str_at<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
     v.get(key)
         .and_then(Value::as_str)
@@ -100,7 +125,14 @@ pub fn import(r: &Resolver, opts: &Options, origin: &ServerOrigin) -> Imported {
         );
         return Imported::failed(m.findings);
     }
-    let info = root.value.get("serverInfo").cloned().unwrap_or(Value::Null);
+    let mut places = Vec::new();
+    server_places(root.value, &mut places);
+    let info = places
+        .iter()
+        .find_map(|p| p.get("serverInfo").filter(|i| i.is_object()))
+        .cloned()
+        .unwrap_or(Value::Null);
+    let instructions = places.iter().find_map(|p| str_at(p, "instructions"));
     let server_name = str_at(&info, "name").map(str::to_string);
     let title = str_at(&info, "title")
         .or(server_name.as_deref())
@@ -217,7 +249,7 @@ pub fn import(r: &Resolver, opts: &Options, origin: &ServerOrigin) -> Imported {
         id: Sp::synthetic(tool_id),
         title: Sp::synthetic(title),
         names: Vec::new(),
-        description: str_at(root.value, "instructions")
+        description: instructions
             .and_then(super::first_paragraph)
             .map(Sp::synthetic),
         domain: Sp::synthetic(domain),

@@ -27,6 +27,13 @@ enum Spec {
     OpenApi3,
 }
 
+/// The version keys of a document: the key, what its value must be, an example, and how the
+/// version reads unquoted in YAML (a number).
+const VERSION_KEYS: [(&str, &str, &str, &str); 2] = [
+    ("openapi", "a string like \"3.1.0\"", "3.1.0", "3.1"),
+    ("swagger", "the string \"2.0\"", "2.0", "2.0"),
+];
+
 fn str_at<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
     v.get(key)
         .and_then(Value::as_str)
@@ -56,6 +63,28 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
             return Imported::failed(m.findings);
         }
         (None, None) => {
+            // The key is there, but its value is no version string (`"openapi": 3`, or YAML's
+            // unquoted `openapi: 3.1` and `swagger: 2.0`, which are numbers).
+            if let Some((key, must_be, example, bare, at)) =
+                VERSION_KEYS
+                    .iter()
+                    .find_map(|&(key, must_be, example, bare)| {
+                        root.get(key).map(|at| (key, must_be, example, bare, at))
+                    })
+            {
+                let kind = match at.value {
+                    Value::String(_) => "an empty string",
+                    v => super::kind_of(v),
+                };
+                m.report(
+                    codes::UNSUPPORTED_SOURCE,
+                    Severity::Error,
+                    &at,
+                    format!("the `{key}` version must be {must_be}, not {kind}"),
+                    format!("write it in quotes: `\"{key}\": \"{example}\"` (JSON) or `{key}: \"{example}\"` (YAML, where an unquoted `{bare}` is a number)"),
+                );
+                return Imported::failed(m.findings);
+            }
             let hint = if doc.get("tools").is_some() || doc.as_array().is_some() {
                 "this looks like a tool list: use `schemarouter import mcp` or `import openai`"
             } else {
@@ -109,15 +138,10 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
             continue;
         };
         // A path item may itself be a reference (OpenAPI 3.x).
-        let item = match item.value.get("$ref").and_then(Value::as_str) {
-            Some(r) => match m.r.follow(&item, r) {
-                Ok(t) => t,
-                Err(_) => {
-                    let _ = m.view(&item); // reports the unresolved reference
-                    continue;
-                }
-            },
-            None => item,
+        // No endpoint yet: a finding here names none.
+        m.context.clear();
+        let Some(item) = follow_object(&mut m, item, &PATH_ITEM) else {
+            continue;
         };
         if !item.value.is_object() {
             continue;
@@ -169,15 +193,8 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
                     let Some(p) = src.get(&i.to_string()) else {
                         continue;
                     };
-                    let p = match p.value.get("$ref").and_then(Value::as_str) {
-                        Some(r) => match m.r.follow(&p, r) {
-                            Ok(t) => t,
-                            Err(_) => {
-                                let _ = m.view(&p);
-                                continue;
-                            }
-                        },
-                        None => p,
+                    let Some(p) = follow_object(&mut m, p, &PARAMETER) else {
+                        continue;
                     };
                     let key = (str_at(p.value, "name"), str_at(p.value, "in"));
                     if let Some(at) = list
@@ -760,17 +777,91 @@ fn success_response<'a>(m: &mut Mapper<'a>, op: &Loc<'a>) -> Option<(String, Loc
     });
     let k = codes.first()?.to_string();
     let resp = responses.get(&k)?;
-    let resp = match resp.value.get("$ref").and_then(Value::as_str) {
-        Some(r) => match m.r.follow(&resp, r) {
+    let resp = follow_object(m, resp, &RESPONSE)?;
+    Some((k, resp))
+}
+
+/// An object that a `$ref` may stand for (not a schema: those are the mapper's), for messages.
+struct Referent {
+    /// What it is, with its article (`a parameter`).
+    a: &'static str,
+    /// What a reference to it should point at.
+    help: &'static str,
+}
+
+const PARAMETER: Referent = Referent {
+    a: "a parameter",
+    help: "point the reference at a parameter object (with a `name` and an `in`), e.g. one under `#/components/parameters`",
+};
+const PATH_ITEM: Referent = Referent {
+    a: "a path item",
+    help: "point the reference at a path item (a map of operations such as `get:`), or write the operations under the path",
+};
+const RESPONSE: Referent = Referent {
+    a: "a response",
+    help: "point the reference at a response object (with a `description` and its `content`), e.g. one under `#/components/responses`",
+};
+
+/// Follow the `$ref`s of a parameter, path item or response (a reference may lead to another
+/// reference) to the object they stand for. A reference that leads nowhere, or a chain that
+/// comes back to a reference already followed (a cycle, which never reaches the object), is
+/// reported, and gives `None`.
+fn follow_object<'a>(m: &mut Mapper<'a>, loc: Loc<'a>, what: &Referent) -> Option<Loc<'a>> {
+    let mut cur = loc;
+    // The objects holding the references followed so far, and each one's reference.
+    let mut chain: Vec<(String, String)> = Vec::new();
+    while let Some(r) = cur.value.get("$ref").and_then(Value::as_str) {
+        let target = match m.r.follow(&cur, r) {
             Ok(t) => t,
             Err(_) => {
-                let _ = m.view(&resp);
+                let _ = m.view(&cur); // reports the unresolved reference
                 return None;
             }
-        },
-        None => resp,
-    };
-    Some((k, resp))
+        };
+        chain.push((cur.key(), r.to_string()));
+        let Some(start) = chain.iter().position(|(k, _)| *k == target.key()) else {
+            cur = target;
+            continue;
+        };
+        // `cur`'s reference leads back to `chain[start]`: the cycle is the references from there.
+        if m.first_cycle_at(&cur) {
+            let refs: Vec<&str> = chain[start..].iter().map(|(_, r)| r.as_str()).collect();
+            let message = if refs.len() == 1 {
+                format!(
+                    "`$ref: {r}` refers to itself: a reference cycle that never reaches {}",
+                    what.a
+                )
+            } else {
+                let mut cycle: Vec<String> = Vec::new();
+                // Each place is named by the reference that leads to it; the first by the
+                // reference that closes the cycle.
+                cycle.push(format!("`{r}`"));
+                cycle.extend(refs[..refs.len() - 1].iter().map(|x| format!("`{x}`")));
+                cycle.push(format!("`{r}`"));
+                format!(
+                    "`$ref: {r}` leads back to a reference already followed: a reference cycle ({}) that never reaches {}",
+                    cycle.join(" → "),
+                    what.a
+                )
+            };
+            let ctx = m.context.clone();
+            let at = cur.get("$ref").unwrap_or_else(|| cur.clone());
+            let message = if ctx.is_empty() {
+                message
+            } else {
+                format!("{message} (first met in `{ctx}`)")
+            };
+            m.report(
+                codes::REFERENCE_CYCLE,
+                Severity::Error,
+                &at,
+                message,
+                what.help,
+            );
+        }
+        return None;
+    }
+    Some(cur)
 }
 
 /// `auth` parameters for the security requirements of an operation (or the document).

@@ -202,6 +202,12 @@ impl<'r> Mapper<'r> {
         );
     }
 
+    /// Whether the reference cycle closed by the `$ref` in the object at `loc` is met for the
+    /// first time (a cycle shared by many endpoints is reported once).
+    pub fn first_cycle_at(&mut self, loc: &Loc<'_>) -> bool {
+        self.cycles_reported.insert(loc.key())
+    }
+
     /// At the end of a source: refuse it when it gave no endpoint (and nothing else refused it).
     /// `only` says whether `--only` was given; `none` says what the source lacks.
     pub fn require_endpoints(&mut self, count: usize, loc: &Loc<'_>, only: bool, none: &str) {

@@ -5,6 +5,10 @@
 //! expands it once and cuts it where it would repeat: the field there is imported as an `object`
 //! (or `object[]`) whose description says it is recursive.
 //!
+//! A `$ref` of a parameter, path item or response that leads back to itself (`P` -> `P`, or
+//! `P` -> `Q` -> `P`) never reaches anything to import: that is reported as an error, with the
+//! whole cycle, and the import is refused (as for a reference that leads nowhere, SR702).
+//!
 //! ## Why it matters for routing
 //! Expanding a cycle never ends (the converter fault behind many stack overflows); cutting it is
 //! safe, but the fields below the cut are not declared, so a plan cannot select them until a person
