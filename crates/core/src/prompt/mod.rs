@@ -17,13 +17,13 @@ use crate::model::normalise_alias;
 pub const DEFAULT_TEMPLATE: &str = r#"You route questions to data tools. Reply with one JSON object only:
 {"intent": <intent id or null>, "domain_concepts": [<requested properties, snake_case>], "parameters": {<parameter concept>: <value or list>}, "target_apis": [<tool ids>], "source_constraint": <source type or null>, "qualifiers": {<key>: <value>}, "excluded_apis": [], "out_of_scope": null}
 Rules:
-- intent: one id below; null if none fits or for actions, media, live data, weather, calendars (then out_of_scope says why, all else empty).
+- intent: one id below; null if none fits, or if the question asks to do something rather than for data (then out_of_scope says why, all else empty).
 - domain_concepts: never empty when intent is set; list every property asked for.
 - parameters: only the parameter concepts below; values as written.
 - target_apis: tools the user names, else []; excluded_apis: tools ruled out ("not from X").
 - qualifiers named: {{qualifiers}}.
-- source_constraint: experimental (measured), calculated (DFT, computed), literature (papers); else null. Allowed: {{source_types}}.
-- A vague question about a material, compound or company still gets the closest intent.
+- source_constraint: the kind of source the user asks for (measured, computed, from papers), one of: {{source_types}}; else null.
+- A vague question about something the intents cover still gets the closest intent.
 Intents:
 {{intents}}
 Parameter concepts: {{parameter_concepts}}
