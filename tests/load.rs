@@ -300,13 +300,13 @@ fn deep_nesting_is_stopped() {
     // The parser's own limit names its value and does not advise raising a setting.
     assert_eq!(
         c.lines().next().unwrap(),
-        "intents/x.yaml:1:265: error[SR009/limit-exceeded] input limit exceeded: the file nests more than 255 levels deep (the YAML parser's nesting limit) (help: simplify the file (fewer aliases, less nesting); this limit is built in and cannot be raised)"
+        "intents/x.yaml:1:265: error[SR009/limit-exceeded] input limit exceeded: the file nests more than 255 levels deep (the YAML parser's nesting limit) (help: nest less deeply; this limit is built in and cannot be raised)"
     );
     let text = format!("domains = {}{}\n", "[".repeat(3000), "]".repeat(3000));
     let c = concise(project(&[("intents/x.toml", text.as_bytes())]).path());
     assert_eq!(
         c.lines().next().unwrap(),
-        "intents/x.toml:1:91: error[SR009/limit-exceeded] input limit exceeded: the file nests deeper than the TOML parser's nesting limit (about 80 levels of tables, arrays and dotted keys) (help: simplify the file (fewer aliases, less nesting); this limit is built in and cannot be raised)"
+        "intents/x.toml:1:91: error[SR009/limit-exceeded] input limit exceeded: the file nests deeper than the TOML parser's nesting limit (about 80 levels of tables, arrays and dotted keys) (help: nest less deeply; this limit is built in and cannot be raised)"
     );
 }
 
@@ -874,7 +874,7 @@ fn a_toml_table_header_beyond_the_nesting_limit_is_pointed_at() {
     let c = concise(project(&[("intents/x.toml", text.as_bytes())]).path());
     assert_eq!(
         c.lines().next().unwrap(),
-        "intents/x.toml:4:1: error[SR009/limit-exceeded] input limit exceeded: the file nests deeper than the TOML parser's nesting limit (about 80 levels of tables, arrays and dotted keys) (help: simplify the file (fewer aliases, less nesting); this limit is built in and cannot be raised)"
+        "intents/x.toml:4:1: error[SR009/limit-exceeded] input limit exceeded: the file nests deeper than the TOML parser's nesting limit (about 80 levels of tables, arrays and dotted keys) (help: nest less deeply; this limit is built in and cannot be raised)"
     );
 }
 

@@ -188,11 +188,19 @@ impl LoadError {
                 span,
                 setting,
             } => {
+                // Say what to simplify: a TOML file has no aliases to use fewer of.
+                let what = match setting {
+                    Some("max-depth") => "nest less deeply",
+                    Some("max-aliases") => "use fewer aliases",
+                    _ if message.contains("nest") => "nest less deeply",
+                    _ if message.contains("alias") => "use fewer aliases",
+                    _ => "make the file smaller",
+                };
                 let help = match setting {
                     Some(key) => format!(
-                        "simplify the file (fewer aliases, less nesting) or raise `{key}` under [limits] in schemarouter.toml"
+                        "{what}, or raise `{key}` under [limits] in schemarouter.toml"
                     ),
-                    None => "simplify the file (fewer aliases, less nesting); this limit is built in and cannot be raised".to_string(),
+                    None => format!("{what}; this limit is built in and cannot be raised"),
                 };
                 diag(
                     codes::LIMIT_EXCEEDED,
