@@ -119,6 +119,22 @@ pub fn compile_project(path: &Path, format: ArtifactFormat, command: &str) -> Re
         );
         return Err(1);
     }
+    if !checked.suppressed_errors.is_empty() {
+        // Compiled anyway, as the comments ask; but what an error concerns is left out of the
+        // artifact (a unit that cannot be read carries none), so say which.
+        let prefix = OutputFormat::Concise.path_prefix(path, None);
+        checked.project.sources.prefix_names(&prefix);
+        let n = checked.suppressed_errors.len();
+        eprintln!(
+            "warning: {n} error finding{} suppressed by `schemarouter: allow(...)` comments; the artifact leaves out what {} concern{}:",
+            if n == 1 { " is" } else { "s are" },
+            if n == 1 { "it" } else { "they" },
+            if n == 1 { "s" } else { "" },
+        );
+        for d in &checked.suppressed_errors {
+            eprint!("  {}", render::concise::line(d, &checked.project.sources));
+        }
+    }
     let s = Summary::of(&checked.diagnostics);
     if s.warnings + s.infos > 0 {
         eprintln!(

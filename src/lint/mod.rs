@@ -224,6 +224,14 @@ fn depends_on_failed(
 /// Run every enabled rule, apply levels and suppressions, and return sorted diagnostics
 /// (load diagnostics passed in are included and go through the same levels and suppressions).
 pub fn run(ctx: &Context, load_diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    run_with_suppressed(ctx, load_diagnostics).0
+}
+
+/// [`run`], also returning the suppressed findings of error severity, sorted.
+pub fn run_with_suppressed(
+    ctx: &Context,
+    load_diagnostics: Vec<Diagnostic>,
+) -> (Vec<Diagnostic>, Vec<Diagnostic>) {
     // When files failed to load, checks about what is missing would report consequences
     // ("undeclared concept") instead of the cause: skip those that depend on the failed kinds.
     let failed = &ctx.failed_kinds;
@@ -285,9 +293,10 @@ pub fn run(ctx: &Context, load_diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> 
         leveled.push(d);
     }
     // Suppressions.
-    let mut out = suppress::apply(ctx.project, leveled, !failed.is_empty());
+    let (mut out, mut suppressed) = suppress::apply(ctx.project, leveled, !failed.is_empty());
     sort_diagnostics(&mut out, &ctx.project.sources);
-    out
+    sort_diagnostics(&mut suppressed, &ctx.project.sources);
+    (out, suppressed)
 }
 
 /// A loaded and checked project.
@@ -300,6 +309,10 @@ pub struct Checked {
     pub units: UnitTable,
     /// All findings, sorted.
     pub diagnostics: Vec<Diagnostic>,
+    /// Findings of error severity that a suppression comment hid, sorted: `compile` still
+    /// writes the artifact, leaving out what they concern (a unit it cannot read, say), and
+    /// names them.
+    pub suppressed_errors: Vec<Diagnostic>,
     /// True when a file could not be read (exit code 2).
     pub io_error: bool,
 }
@@ -355,13 +368,14 @@ pub fn check_loaded(loaded: crate::load::Loaded) -> Checked {
     };
     let mut load = loaded.diagnostics;
     load.append(&mut unit_diags);
-    let mut diagnostics = run(&ctx, load);
+    let (mut diagnostics, suppressed_errors) = run_with_suppressed(&ctx, load);
     crate::load::Loaded::annotate_aliases(&loaded.alias_uses, &mut diagnostics);
     Checked {
         project,
         index,
         units,
         diagnostics,
+        suppressed_errors,
         io_error: loaded.io_error,
     }
 }

@@ -13,7 +13,7 @@
 //! unknown rule, and one that suppresses nothing are each reported.
 
 use super::registry::{self, RULES};
-use crate::diagnostics::Diagnostic;
+use crate::diagnostics::{Diagnostic, Severity};
 use crate::model::Project;
 use crate::source::{FileId, SourceFile, Span};
 
@@ -196,12 +196,18 @@ fn matches(rule: &str, d: &Diagnostic) -> bool {
     rule == d.name || rule.eq_ignore_ascii_case(d.code)
 }
 
-/// Drop suppressed diagnostics and add findings about the suppressions themselves.
+/// Drop suppressed diagnostics and add findings about the suppressions themselves; returns the
+/// diagnostics kept and, apart, the suppressed ones of error severity (`compile` names them: it
+/// leaves out what they concern, such as a unit it cannot read).
 ///
 /// `partial` is true when some declaration files could not be read: then no suppression is
 /// reported unused (the finding it was written for may come from a rule that was skipped, or
 /// involve a declaration of the unread file).
-pub fn apply(project: &Project, diags: Vec<Diagnostic>, partial: bool) -> Vec<Diagnostic> {
+pub fn apply(
+    project: &Project,
+    diags: Vec<Diagnostic>,
+    partial: bool,
+) -> (Vec<Diagnostic>, Vec<Diagnostic>) {
     // Files are scanned in parallel (at 10,000 tools this was 0.2 s on one thread), and in
     // source order, as the suppressions are used below.
     use rayon::prelude::*;
@@ -214,13 +220,14 @@ pub fn apply(project: &Project, diags: Vec<Diagnostic>, partial: bool) -> Vec<Di
         .flatten()
         .collect();
     if sups.is_empty() {
-        return diags;
+        return (diags, Vec::new());
     }
     let mut used = vec![vec![false; 0]; sups.len()];
     for (i, s) in sups.iter().enumerate() {
         used[i] = vec![false; s.rules.len()];
     }
     let mut kept = Vec::with_capacity(diags.len());
+    let mut suppressed_errors = Vec::new();
     'diag: for d in diags {
         if d.code.starts_with("SR9") {
             kept.push(d);
@@ -238,6 +245,9 @@ pub fn apply(project: &Project, diags: Vec<Diagnostic>, partial: bool) -> Vec<Di
                 }
                 if let Some(ri) = s.rules.iter().position(|(r, _)| matches(r, &d)) {
                     used[si][ri] = true;
+                    if d.severity == Severity::Error {
+                        suppressed_errors.push(d);
+                    }
                     continue 'diag;
                 }
             }
@@ -315,7 +325,7 @@ pub fn apply(project: &Project, diags: Vec<Diagnostic>, partial: bool) -> Vec<Di
             None => true,
         }
     });
-    kept
+    (kept, suppressed_errors)
 }
 
 #[cfg(test)]
