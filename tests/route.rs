@@ -777,3 +777,47 @@ fn a_multi_word_title_names_its_tool_without_long_aliases() {
     let understood = lex.analyse("account info from Browshot API").understanding;
     assert_eq!(understood.target_apis, ["browshot_api"]);
 }
+
+/// The out-of-scope vocabulary (weather, media, live data, ...) says what no tool of a data
+/// inventory serves; a project that declares such a tool (an imported weather MCP server), or
+/// a concept alias such as `images`, is asked about it, so its own words are no out-of-scope
+/// cue. A cue the project does not declare still refuses the request.
+#[test]
+fn out_of_scope_cues_the_inventory_declares_are_not_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    for sub in ["schemas", "intents", "aliases"] {
+        std::fs::create_dir_all(dir.path().join(sub)).unwrap();
+    }
+    std::fs::write(
+        dir.path().join("schemas/weather.yaml"),
+        "id: weather\ntitle: Weather\ndomain: meteo\nsource_type: experimental\nendpoints:\n  - id: current\n    method: GET\n    url: https://weather.example/current\n    fields:\n      - {name: station, type: string, identifier: true}\n      - {name: pictures, type: string, concepts: [sky_image]}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("intents/i.yaml"),
+        "domains:\n  - id: meteo\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("aliases/a.yaml"),
+        "concepts:\n  - id: sky_image\n    aliases: {en: [sky image, images]}\n",
+    )
+    .unwrap();
+    let g = compile(dir.path().to_str().unwrap());
+    let lex = Lexical::new(&g);
+    let understood = lex.analyse("What is the weather in Paris?").understanding;
+    assert_eq!(understood.out_of_scope, None);
+    assert_eq!(understood.target_apis, ["weather"]);
+    let understood = lex
+        .analyse("Show me the images of station 42")
+        .understanding;
+    assert_eq!(understood.out_of_scope, None);
+    let understood = lex
+        .analyse("Images of station 42 from Weather")
+        .understanding;
+    assert_eq!(understood.out_of_scope, None);
+    assert_eq!(understood.domain_concepts, ["sky_image"]);
+    // Not declared: still out of scope.
+    let understood = lex.analyse("Play a song about rain").understanding;
+    assert!(understood.out_of_scope.is_some(), "{understood:?}");
+}

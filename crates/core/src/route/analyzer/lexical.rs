@@ -379,6 +379,34 @@ impl<'g> Lexical<'g> {
         None
     }
 
+    /// The words of the query's runs of tokens that are a tool's name or a concept or field
+    /// alias: each run's key, its tokens, their stems and the `_`-separated parts of each.
+    fn declared_words(&self, tokens: &[Token]) -> HashSet<String> {
+        let g = self.g;
+        let mut words = HashSet::new();
+        for i in 0..tokens.len() {
+            for j in i + 1..=tokens.len().min(i + self.max_words) {
+                let span = &tokens[i..j];
+                let key = self
+                    .lookup(&g.index.tool_names, span)
+                    .map(|(_, k)| k)
+                    .or_else(|| self.lookup(&g.index.alias_to_concept, span).map(|(_, k)| k))
+                    .or_else(|| self.lookup(&g.index.alias_to_field, span).map(|(_, k)| k));
+                let Some(key) = key else { continue };
+                let mut add = |w: &str| {
+                    words.insert(w.to_string());
+                    words.extend(w.split('_').map(str::to_string));
+                };
+                add(&key);
+                for t in span {
+                    add(&t.norm);
+                    t.stems.iter().for_each(|s| add(s));
+                }
+            }
+        }
+        words
+    }
+
     /// Whether any run of the tokens is a tool's name.
     fn names_tool(&self, tokens: &[Token]) -> bool {
         (0..tokens.len()).any(|i| {
@@ -401,9 +429,17 @@ impl Lexical<'_> {
     pub fn analyse(&self, query: &str) -> Analysis {
         let g = self.g;
         let query: String = query.nfkc().collect();
+        let tokens = tokenize(&query);
         // Requests no data tool can serve (actions, media, live data, weather, e-mail,
-        // calendars) get no intent, with the reason.
-        if let Some(o) = scope::out_of_scope(&query) {
+        // calendars) get no intent, with the reason; a cue the inventory declares (a tool
+        // named `weather`, an `images` field alias) is no such request.
+        let vocabulary = std::cell::OnceCell::new();
+        let known = |cue: &str| {
+            let words = vocabulary.get_or_init(|| self.declared_words(&tokens));
+            let key = normalise_alias(cue);
+            !key.is_empty() && (words.contains(&key) || key.split('_').all(|p| words.contains(p)))
+        };
+        if let Some(o) = scope::out_of_scope_unless(&query, known) {
             let reason = o.reason();
             return Analysis {
                 understanding: Understanding {
@@ -422,7 +458,6 @@ impl Lexical<'_> {
                     .as_str()
                     .is_some_and(|name| self.names_tool(&tokenize(name)))
         });
-        let tokens = tokenize(&query);
         let consumed = |t: &Token| {
             extracted.iter().any(|e| {
                 t.range.0 < e.range.1

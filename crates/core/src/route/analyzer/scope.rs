@@ -15,7 +15,9 @@
 //!
 //! Each kind has its reason, which the plan carries (`out_of_scope`). The vocabulary is
 //! deliberately about the request's form, not its subject, so a new material or tool never
-//! changes it.
+//! changes it. A cue the inventory itself knows is no cue: the analyzer passes what its
+//! vocabulary covers ([`out_of_scope_unless`]), so a project that declares a weather tool, an
+//! `image` field or a `stock price` concept can be asked about them.
 
 /// Why a request is out of scope: its kind and the word that showed it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -203,9 +205,17 @@ fn has_phrase(lower: &str, phrase: &str) -> bool {
 /// Whether the query is out of scope, and why. `None` means it may be a data question (the
 /// intent evidence then decides).
 pub fn out_of_scope(query: &str) -> Option<OutOfScope> {
+    out_of_scope_unless(query, |_| false)
+}
+
+/// [`out_of_scope`], skipping every cue for which `known` is true: a word or phrase the
+/// inventory declares (a tool's name, a concept or field alias) names something a tool serves,
+/// so it shows no out-of-scope request ("weather" when the project has a weather tool). `known`
+/// gets the cue as written in the vocabulary above (lower case).
+pub fn out_of_scope_unless(query: &str, known: impl Fn(&str) -> bool) -> Option<OutOfScope> {
     let lower = query.to_lowercase();
     for (cue, kind) in KO {
-        if query.contains(cue) {
+        if query.contains(cue) && !known(cue) {
             return Some(OutOfScope {
                 kind,
                 cue: cue.to_string(),
@@ -220,7 +230,7 @@ pub fn out_of_scope(query: &str) -> Option<OutOfScope> {
             continue;
         };
         let verb = w[first].as_str();
-        if ACTION_VERBS.contains(&verb) {
+        if ACTION_VERBS.contains(&verb) && !known(verb) {
             // "send me the band gap" asks for information; "post-annealing" is no verb.
             let next = w.get(first + 1).map(String::as_str);
             let info = matches!(verb, "send" | "email" | "e-mail" | "mail" | "text")
@@ -245,7 +255,11 @@ pub fn out_of_scope(query: &str) -> Option<OutOfScope> {
         }
     }
     let all = words(&lower);
-    let find = |list: &[&str]| all.iter().find(|x| list.contains(&x.as_str())).cloned();
+    let find = |list: &[&str]| {
+        all.iter()
+            .find(|x| list.contains(&x.as_str()) && !known(x))
+            .cloned()
+    };
     if let Some(c) = find(BUY) {
         return Some(OutOfScope {
             kind: "action",
@@ -276,7 +290,7 @@ pub fn out_of_scope(query: &str) -> Option<OutOfScope> {
             cue: c,
         });
     }
-    if let Some(p) = LIVE.iter().find(|p| has_phrase(&lower, p)) {
+    if let Some(p) = LIVE.iter().find(|p| has_phrase(&lower, p) && !known(p)) {
         return Some(OutOfScope {
             kind: "live data",
             cue: p.to_string(),
@@ -340,6 +354,25 @@ mod tests {
         ] {
             assert_eq!(out_of_scope(q), None, "{q}");
         }
+    }
+
+    #[test]
+    fn cues_the_inventory_knows_are_skipped() {
+        let known = |c: &str| matches!(c, "weather" | "images" | "stock price" | "날씨" | "delete");
+        for q in [
+            "What is the weather in Paris?",
+            "Show me the images of entry 42",
+            "Stock price of ACME on 2024-01-02",
+            "오늘 서울 날씨 어때?",
+            "Delete entry 42",
+        ] {
+            assert_eq!(out_of_scope_unless(q, known), None, "{q}");
+        }
+        // Another cue in the same request still counts.
+        assert_eq!(
+            out_of_scope_unless("Weather photos of Paris", known).map(|o| o.kind),
+            Some("media")
+        );
     }
 
     #[test]
