@@ -792,6 +792,60 @@ fn a_malformed_chunked_body_is_a_400_and_an_oversized_one_a_413() {
     assert_eq!(code, Some(0));
 }
 
+/// A compressed body (`Content-Encoding: gzip`) is refused with 415 and says so, instead of
+/// being read as it came and reported as "not valid JSON"; `identity` is no compression.
+#[test]
+fn a_compressed_body_is_a_415() {
+    let server = Server::start(&[
+        "serve",
+        "--bind",
+        "127.0.0.1:0",
+        "--artifact",
+        shipped().to_str().unwrap(),
+    ]);
+    let body = "{\"question\":\"band gap of GaN\"}";
+    let request = format!(
+        "POST /v1/route HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Encoding: gzip\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    // Sent whole with `Connection: close` and read to the end (no half-close: hyper drops a
+    // connection whose client shuts its sending side before the answer is written).
+    let answer = {
+        use std::io::{Read, Write};
+        let addr = server
+            .url
+            .trim_start_matches("http://")
+            .trim_end_matches('/');
+        let mut s = std::net::TcpStream::connect(addr).unwrap();
+        s.write_all(request.as_bytes()).unwrap();
+        let mut buf = String::new();
+        s.read_to_string(&mut buf).unwrap();
+        buf
+    };
+    let (head, answer) = answer.split_once("\r\n\r\n").unwrap();
+    let status: u16 = head[9..12].parse().unwrap();
+    let v: serde_json::Value = serde_json::from_str(answer).unwrap();
+    assert_eq!(
+        (status, v),
+        (
+            415,
+            serde_json::json!({"error": {"code": "unsupported_media_type", "message": "the body must be sent uncompressed (Content-Encoding `gzip` is not supported); leave out Content-Encoding or send `identity`"}})
+        )
+    );
+    let answer = ureq::post(format!("{}/v1/route", server.url))
+        .header("Content-Type", "application/json")
+        .header("Content-Encoding", "identity")
+        .send(body)
+        .unwrap()
+        .body_mut()
+        .read_to_string()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_str(&answer).unwrap();
+    assert_eq!(v["plan"]["status"], "planned", "{v}");
+    let (code, _) = server.stop();
+    assert_eq!(code, Some(0));
+}
+
 /// Bytes that are no HTTP request never reach the router: hyper answers them itself with a
 /// bare 400 and no body (hyper 1.x has no hook for that answer: `Conn::on_parse_error` writes
 /// `Server::on_error`'s head with no body), closes the connection, and the server goes on.

@@ -151,6 +151,19 @@ async fn route(State(core): State<Arc<Core>>, headers: HeaderMap, body: Body) ->
             });
         }
     }
+    // The body is read as sent: a compressed body would be reported as "not valid JSON".
+    if let Some(ce) = headers.get(header::CONTENT_ENCODING) {
+        let ce = ce.to_str().unwrap_or("").trim().to_ascii_lowercase();
+        if !ce.is_empty() && ce != "identity" {
+            return error_response(&ApiError {
+                status: 415,
+                code: "unsupported_media_type",
+                message: format!(
+                    "the body must be sent uncompressed (Content-Encoding `{ce}` is not supported); leave out Content-Encoding or send `identity`"
+                ),
+            });
+        }
+    }
     let max = core.limits.max_body_bytes;
     let bytes = match axum::body::to_bytes(body, max).await {
         Ok(b) => b,

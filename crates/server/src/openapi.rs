@@ -234,7 +234,10 @@ pub fn document() -> String {
             "Not JSON, not a route request, or a request to fix (the message says what)",
         ),
         ("413", "The body is larger than --max-body-bytes"),
-        ("415", "The body is not JSON"),
+        (
+            "415",
+            "The body is not JSON, or is compressed (Content-Encoding)",
+        ),
     ]);
     route_responses.insert(
         "200".into(),
