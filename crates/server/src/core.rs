@@ -336,7 +336,81 @@ pub fn parse_route_request(body: &[u8]) -> Result<RouteRequest, ApiError> {
             format!("the body is not valid JSON ({e}); {REQUEST_SHAPE}"),
         )
     })?;
+    // A parsed object keeps the last of two equal keys; which one was meant is not known.
+    if value.is_object() {
+        use serde::de::DeserializeSeed;
+        let mut de = serde_json::Deserializer::from_slice(body);
+        NoDuplicateKeys.deserialize(&mut de).map_err(|e| {
+            ApiError::bad(
+                "invalid_request",
+                format!("not a valid route request: {e}; {REQUEST_SHAPE}"),
+            )
+        })?;
+    }
     route_request_from_value(value)
+}
+
+/// Reads a JSON value and fails at the first object that repeats a key (`duplicate key `k``,
+/// with serde_json's line and column).
+struct NoDuplicateKeys;
+
+impl<'de> serde::de::DeserializeSeed<'de> for NoDuplicateKeys {
+    type Value = ();
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for NoDuplicateKeys {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_unit<E>(self) -> Result<(), E> {
+        Ok(())
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        while seq.next_element_seed(NoDuplicateKeys)?.is_some() {}
+        Ok(())
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let mut seen = std::collections::HashSet::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if seen.contains(&key) {
+                return Err(serde::de::Error::custom(format_args!(
+                    "duplicate key `{key}`"
+                )));
+            }
+            map.next_value_seed(NoDuplicateKeys)?;
+            seen.insert(key);
+        }
+        Ok(())
+    }
 }
 
 /// A route request from a parsed JSON value (MCP tool arguments, or a parsed body).
@@ -879,6 +953,34 @@ mod tests {
                 .message
                 .starts_with("expected a JSON object, found an array;")
         );
+        // A repeated key is refused wherever it stands, not resolved to the last one.
+        for (body, key, column) in [
+            (
+                &br#"{"question": "a", "question": "b"}"#[..],
+                "question",
+                28,
+            ),
+            (
+                br#"{"understanding": {"intent": "x", "intent": "y", "domain_concepts": []}}"#,
+                "intent",
+                42,
+            ),
+            (
+                br#"{"understanding": {"parameters": {"formula": "GaN", "formula": "AlN"}}}"#,
+                "formula",
+                61,
+            ),
+        ] {
+            let e = parse_route_request(body).unwrap_err();
+            assert_eq!((e.status, e.code), (400, "invalid_request"));
+            assert!(
+                e.message.starts_with(&format!(
+                    "not a valid route request: duplicate key `{key}` at line 1 column {column};"
+                )),
+                "{}",
+                e.message
+            );
+        }
         assert!(
             parse_route_request(br#"{"question": "x", "extra": 1}"#)
                 .unwrap_err()
