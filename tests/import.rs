@@ -1631,3 +1631,45 @@ Found 3 errors, 0 warnings, 0 infos.
         "{tool}"
     );
 }
+
+/// A `$ref` that leads nowhere is explained in the document's own terms: inside an MCP tool's
+/// schema `#` is that schema's root (the help names where it sits and shows `#/$defs/Name`),
+/// in Swagger 2.0 the example is `#/definitions/Name`, not OpenAPI 3's `#/components/schemas`.
+#[test]
+fn an_unresolved_reference_is_explained_for_the_kind_of_document() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("tools.json"),
+        r##"{"tools":[{"name":"refs","inputSchema":{"type":"object","$defs":{"P":{"type":"object"}},"properties":{"q":{"$ref":"#/$defs/Missing"}}}}]}"##,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("swagger.yaml"),
+        "swagger: \"2.0\"\ninfo: {title: T, version: \"1\"}\nhost: t.example.com\npaths:\n  /a:\n    get:\n      responses:\n        \"200\": {description: ok, schema: {$ref: '#/definitions/Nope'}}\n",
+    )
+    .unwrap();
+    let concise = |kind: &str, src: &str| {
+        let r = run(
+            &[
+                "import",
+                kind,
+                src,
+                "--project",
+                "p",
+                "--message-format",
+                "concise",
+            ],
+            dir.path(),
+        );
+        assert_eq!(r.code, 1, "{}", r.stderr);
+        r.stderr.lines().next().unwrap_or_default().to_string()
+    };
+    assert_eq!(
+        concise("mcp", "tools.json"),
+        "tools.json:1:115: error[SR702/unresolved-reference] `$ref: #/$defs/Missing` cannot be resolved: the pointer leads nowhere in the schema it is written in (help: fix the reference: in a tool's schema `#` is that schema's root (`/tools/0/inputSchema` in this document), e.g. `#/$defs/Name` for a schema under its `$defs`)"
+    );
+    assert_eq!(
+        concise("openapi", "swagger.yaml"),
+        "swagger.yaml:8:49: error[SR702/unresolved-reference] `$ref: #/definitions/Nope` cannot be resolved: the pointer leads nowhere in the document (help: fix the reference so that it points at a schema in this document (e.g. `#/definitions/Name`))"
+    );
+}

@@ -306,7 +306,11 @@ impl Resolver {
             }),
             None => Err(RefError::Unresolved {
                 reference: reference.to_string(),
-                reason: "the pointer leads nowhere in the document".to_string(),
+                reason: if scope.is_empty() {
+                    "the pointer leads nowhere in the document".to_string()
+                } else {
+                    "the pointer leads nowhere in the schema it is written in".to_string()
+                },
             }),
         }
     }

@@ -249,6 +249,27 @@ impl<'r> Mapper<'r> {
         true
     }
 
+    /// The help of an unresolved `$ref` written at `loc`, with an example pointer of the
+    /// document's kind: in a tool's own JSON Schema (an MCP tool's `inputSchema`, whose `#` is
+    /// that schema's root) `#/$defs/Name`; in Swagger 2.0 `#/definitions/Name`; else
+    /// `#/components/schemas/Name`.
+    fn ref_help(&self, loc: &Loc<'_>) -> String {
+        if !loc.scope.is_empty() {
+            return format!(
+                "fix the reference: in a tool's schema `#` is that schema's root (`{}` in this document), e.g. `#/$defs/Name` for a schema under its `$defs`",
+                loc.scope
+            );
+        }
+        let example = if self.r.root().value.get("swagger").is_some() {
+            "#/definitions/Name"
+        } else {
+            "#/components/schemas/Name"
+        };
+        format!(
+            "fix the reference so that it points at a schema in this document (e.g. `{example}`)"
+        )
+    }
+
     /// Normalise the schema at `loc`.
     pub fn view<'a>(&mut self, loc: &Loc<'a>) -> View<'a>
     where
@@ -330,7 +351,7 @@ impl<'r> Mapper<'r> {
                         RefError::Unresolved { reference, reason } => (
                             super::codes::UNRESOLVED_REFERENCE,
                             format!("`$ref: {reference}` cannot be resolved: {reason}"),
-                            "fix the reference so that it points at a schema in this document (e.g. `#/components/schemas/Name`)".to_string(),
+                            self.ref_help(&loc),
                         ),
                     };
                     // A file that could not be read was reported once, where it was read.
