@@ -1673,3 +1673,27 @@ fn an_unresolved_reference_is_explained_for_the_kind_of_document() {
         "swagger.yaml:8:49: error[SR702/unresolved-reference] `$ref: #/definitions/Nope` cannot be resolved: the pointer leads nowhere in the document (help: fix the reference so that it points at a schema in this document (e.g. `#/definitions/Name`))"
     );
 }
+
+/// A function name a URL cannot hold as written (a space, a slash) is percent-encoded in the
+/// endpoint's `function://` URL, as MCP tool names are in `mcp://`, so the written project
+/// passes `check` (a raw space made the URL an SR108 error).
+#[test]
+fn function_names_are_encoded_in_their_urls() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("fns.json"),
+        r#"[{"type":"function","function":{"name":"look up/stock","parameters":{"type":"object","properties":{}}}}]"#,
+    )
+    .unwrap();
+    let r = run(
+        &["import", "openai", "fns.json", "--project", "proj"],
+        dir.path(),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let text = tool_file(dir.path());
+    assert!(
+        text.contains("url: function://look%20up%2Fstock\n"),
+        "{text}"
+    );
+    check_clean(dir.path());
+}

@@ -282,7 +282,7 @@ fn annotations(v: Option<&Value>) -> Option<Sp<Annotations>> {
 }
 
 /// A tool name as one URL path segment (percent-encoding what a URL cannot hold).
-fn url_segment(name: &str) -> String {
+pub(super) fn url_segment(name: &str) -> String {
     let mut s = String::new();
     for b in name.bytes() {
         if b.is_ascii_alphanumeric() || b"-._~".contains(&b) {

@@ -118,7 +118,7 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
         let mut e = Endpoint {
             id: Sp::synthetic(id),
             method: Sp::synthetic(HttpMethod::Local),
-            url: Sp::synthetic(format!("function://{name}")),
+            url: Sp::synthetic(format!("function://{}", super::mcp::url_segment(name))),
             description: str_at(f.value, "description").map(|s| Sp::synthetic(s.to_string())),
             records: None,
             mcp_tool: None,
