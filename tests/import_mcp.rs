@@ -326,3 +326,28 @@ fn a_server_that_never_answers_times_out() {
     );
     assert!(start.elapsed().as_secs() < 25);
 }
+
+/// A server that hangs often said why on stderr (a missing key, a config error): its last
+/// stderr lines come with the timeout, as they do when it exits.
+#[test]
+fn a_server_that_times_out_shows_its_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_schemarouter"))
+        .args([
+            "import",
+            "mcp",
+            "--command",
+            "sh -c 'echo missing WEATHER_KEY >&2; sleep 30'",
+            "--timeout",
+            "2",
+        ])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.starts_with("error: the server did not finish `initialize` and `tools/list` within 2 s (raise `--timeout`)\nthe server's last stderr lines:\nmissing WEATHER_KEY\n"),
+        "{stderr}"
+    );
+}

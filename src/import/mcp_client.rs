@@ -31,21 +31,26 @@ pub fn list_tools(server: &Server, timeout: Duration) -> Result<String, String> 
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the async runtime: {e}"))?;
-    let result = rt.block_on(async {
-        match tokio::time::timeout(timeout, fetch(server)).await {
-            Ok(r) => r,
-            Err(_) => Err(format!(
-                "the server did not finish `initialize` and `tools/list` within {} s (raise `--timeout`)",
-                timeout.as_secs()
-            )),
-        }
-    });
+    let result = rt.block_on(fetch(server, timeout));
     // Child processes are killed when their transport is dropped (inside `fetch`).
     rt.shutdown_timeout(Duration::from_secs(2));
     result
 }
 
-async fn fetch(server: &Server) -> Result<String, String> {
+/// `session` within `timeout`.
+async fn timed(
+    timeout: Duration,
+    work: impl std::future::Future<Output = Result<String, String>>,
+) -> Result<String, String> {
+    tokio::time::timeout(timeout, work).await.unwrap_or_else(|_| {
+        Err(format!(
+            "the server did not finish `initialize` and `tools/list` within {} s (raise `--timeout`)",
+            timeout.as_secs()
+        ))
+    })
+}
+
+async fn fetch(server: &Server, timeout: Duration) -> Result<String, String> {
     match server {
         Server::Command(cmdline) => {
             let words = shlex::split(cmdline)
@@ -77,7 +82,8 @@ async fn fetch(server: &Server) -> Result<String, String> {
                     }
                 });
             }
-            let r = session(().serve(transport).await).await;
+            // The stderr tail is kept for a server that hangs too (it often says why there).
+            let r = timed(timeout, async { session(().serve(transport).await).await }).await;
             r.map_err(|e| {
                 let e = if e.contains("connection closed") {
                     format!("{e} (the server closed its output: did `{}` exit, or print something other than JSON-RPC?)", words[0])
@@ -94,7 +100,9 @@ async fn fetch(server: &Server) -> Result<String, String> {
         }
         Server::Url(url) => {
             let transport = StreamableHttpClientTransport::from_uri(url.as_str());
-            session(().serve(transport).await).await.map_err(|e| {
+            timed(timeout, async { session(().serve(transport).await).await })
+                .await
+                .map_err(|e| {
                 let hint = if url.starts_with("https:") {
                     "this build speaks plain HTTP only; reach the server over http:// (loopback or a private network)"
                 } else {
