@@ -984,3 +984,35 @@ fn an_offset_temperature_is_refused_without_suggesting_kelvin() {
         "aliases/t.yaml:3:11: error[SR301/invalid-unit] concept `fermi_energy_2` has invalid unit `degC`: 'degC' is an offset temperature scale, which a unit here cannot be: units convert by a factor alone (help: declare `K` only if the provider sends kelvin; for values in °C or °F leave `unit` out and name the scale in the description)"
     );
 }
+
+/// `[units]` faults name the entry at fault with a help that fits it: an entry whose definition
+/// is unknown (not the entry that uses it, which was called a circular definition), a built-in
+/// unit declared again, a name with a digit.
+#[test]
+fn unit_extension_faults_name_the_entry_at_fault() {
+    let finding = |units: &str| {
+        let dir = project(&[(
+            "schemarouter.toml",
+            format!("[units]\n{units}\n").as_bytes(),
+        )]);
+        concise(dir.path())
+            .lines()
+            .find(|l| l.contains("[units]"))
+            .unwrap_or_default()
+            .split_once(": error")
+            .map(|(_, rest)| rest.to_string())
+            .unwrap_or_default()
+    };
+    assert_eq!(
+        finding("foo = \"blorp\"\nbarx = \"2 foo\""),
+        "[SR007/invalid-value] unit `foo` in [units] is not valid: unknown unit symbol 'blorp' (help: write the definition as `<number> <unit>`, e.g. `0.529177210903 Å`)"
+    );
+    assert_eq!(
+        finding("eV = \"1.602176634e-19 J\""),
+        "[SR007/invalid-value] unit `eV` in [units] is not valid: unit 'eV' would shadow the known unit 'eV'; choose another name (help: a built-in unit needs no entry: remove this one to use it, or give your unit another name)"
+    );
+    assert_eq!(
+        finding("ry2 = \"2 J\""),
+        "[SR007/invalid-value] unit `ry2` in [units] is not valid: invalid unit name 'ry2': use letters and '_' only (no digits, dots or operators) (help: name the unit with letters and `_` only, e.g. `bohr = \"0.529177210903 Å\"`)"
+    );
+}

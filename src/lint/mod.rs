@@ -401,10 +401,16 @@ pub fn project_units(project: &Project) -> (UnitTable, Vec<Diagnostic>) {
                 Severity::Error,
                 format!("unit `{name}` in [units] is not valid: {}", e.message),
             )
-            .help(match &e.suggestion {
-                Some(s) => format!("did you mean `{s}`?"),
-                None => {
-                    "write the definition as `<number> <unit>`, e.g. `0.529177210903 Å`".to_string()
+            .help(if e.message.contains("would shadow the known unit") {
+                // The suggestion is the known unit itself.
+                "a built-in unit needs no entry: remove this one to use it, or give your unit another name".to_string()
+            } else if e.message.starts_with("invalid unit name") {
+                "name the unit with letters and `_` only, e.g. `bohr = \"0.529177210903 Å\"`".to_string()
+            } else {
+                match &e.suggestion {
+                    Some(s) => format!("did you mean `{s}`?"),
+                    None => "write the definition as `<number> <unit>`, e.g. `0.529177210903 Å`"
+                        .to_string(),
                 }
             });
             if let (Some(cf), Some(v)) = (project.config_file, project.config.units.get(&name)) {

@@ -330,10 +330,22 @@ impl UnitTable {
                 }
             }
             if !progress {
-                let (i, mut e) = failures.swap_remove(0);
-                let (name, _, def) = pending[i];
-                let bad = lex::fold_symbol(def.get(e.offset..e.offset + e.len).unwrap_or(""));
-                if pending.iter().any(|(_, k, _)| *k == bad) {
+                // The symbol each definition failed on; one that is another pending entry only
+                // waits for it. Report a definition that fails on its own first (`foo =
+                // "blorp"` before `bar = "2 foo"`, which is no cycle); only when every one
+                // waits for another is there a cycle.
+                let bad_of = |i: usize, e: &UnitError| {
+                    lex::fold_symbol(pending[i].2.get(e.offset..e.offset + e.len).unwrap_or(""))
+                };
+                let waits = |bad: &str| pending.iter().any(|(_, k, _)| k == bad);
+                let at = failures
+                    .iter()
+                    .position(|(i, e)| !waits(&bad_of(*i, e)))
+                    .unwrap_or(0);
+                let (i, mut e) = failures.swap_remove(at);
+                let (name, _, _) = pending[i];
+                let bad = bad_of(i, &e);
+                if waits(&bad) {
                     e.message = format!(
                         "circular definition: '{name}' depends on '{bad}', which depends back on it"
                     );
@@ -678,5 +690,19 @@ mod tests {
             "circular definition: 'aa' depends on 'bb', which depends back on it"
         );
         assert_eq!((e.offset, e.len), (2, 2));
+    }
+
+    #[test]
+    fn an_unknown_definition_is_reported_before_the_entries_that_use_it() {
+        // `barx` waits for `foo`, whose definition fails on its own: `foo` is at fault, and
+        // there is no cycle.
+        let defs: BTreeMap<String, String> = [("foo", "blorp"), ("barx", "2 foo")]
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        let (name, e) = UnitTable::builtin().with_extensions(&defs).unwrap_err();
+        assert_eq!(name, "foo");
+        assert!(e.message.contains("'blorp'"), "{}", e.message);
+        assert!(!e.message.contains("circular"), "{}", e.message);
     }
 }
