@@ -123,12 +123,18 @@ const CUES: &[(&str, &str)] = &[
     ("simulated", "calculated"),
     ("계산", "calculated"),
     ("literature", "literature"),
+    // Plural: "papers about X" asks for literature; "the paper with DOI ..." names one entity.
     ("papers", "literature"),
     ("publications", "literature"),
+    ("articles", "literature"),
     ("preprint", "literature"),
     ("문헌", "literature"),
     ("논문", "literature"),
 ];
+
+/// Nouns for one publication: a data tool's name right before one titles a paper ("the
+/// Materials Project paper") rather than naming the tool to ask.
+const PAPER_NOUNS: &[&str] = &["paper", "article", "publication"];
 
 /// Parameter concepts that name the entity a question is about.
 const ENTITY_PARAMS: &[&str] = &[
@@ -297,6 +303,9 @@ pub struct Lexical<'g> {
     g: &'g FrozenGraph,
     /// Per intent: content words of its examples and description.
     intent_words: Vec<HashSet<String>>,
+    /// Per content word: how many intents' descriptions and examples hold it (the ranking
+    /// weighs a word shared by many intents less).
+    word_intents: std::collections::HashMap<String, usize>,
     /// Per intent: candidate tool set.
     candidates: Vec<HashSet<u32>>,
     /// Per intent: parameter concepts its candidates bind.
@@ -338,9 +347,14 @@ impl<'g> Lexical<'g> {
             }
             intent_params.push(ps);
         }
+        let mut word_intents = std::collections::HashMap::new();
+        for w in intent_words.iter().flatten() {
+            *word_intents.entry(w.clone()).or_insert(0) += 1;
+        }
         Lexical {
             g,
             intent_words,
+            word_intents,
             candidates,
             intent_params,
             // The longest phrase looked up: an alias, a qualifier value or a tool name (a
@@ -491,6 +505,19 @@ impl Lexical<'_> {
                     continue;
                 }
                 if let Some((t, _)) = self.lookup(&g.index.tool_names, span) {
+                    // "the Materials Project paper": the name of a tool that holds no
+                    // literature titles a paper, it does not ask that tool ("an arXiv paper"
+                    // does).
+                    if tokens
+                        .get(i + len)
+                        .is_some_and(|n| PAPER_NOUNS.contains(&n.norm.as_str()))
+                        && !g.tool_at(*t).source_types.iter().any(|s| s == "literature")
+                    {
+                        used[i..i + len].iter_mut().for_each(|u| *u = true);
+                        i += len;
+                        advanced = true;
+                        break;
+                    }
                     let listed = last_tool_negated
                         && tokens[last_tool_end.min(i)..i]
                             .iter()
@@ -634,7 +661,7 @@ impl Lexical<'_> {
         // Parameters that identify an entity: a query naming only an entity is still classified
         // (prompt rule: vague questions get the closest intent).
         let entity = param_concepts.iter().any(|c| ENTITY_PARAMS.contains(c));
-        let mut best: Option<(f64, usize, usize)> = None;
+        let mut best: Option<(f64, usize, usize, f64)> = None;
         for (ii, intent) in g.intents.iter().enumerate() {
             let cands = &self.candidates[ii];
             let mut score = 0.0;
@@ -695,9 +722,25 @@ impl Lexical<'_> {
                     .filter(|t| g.tool_at(**t).source_types.contains(st))
                     .count();
                 score += 1.5 * matching as f64 / cands.len() as f64;
+                // Every tool the intent could use is of that source type ("papers about X",
+                // "measured values of Y"): the cue alone points at the intent.
+                if matching == cands.len() {
+                    evidence = true;
+                }
             }
-            let overlap = query_words.intersection(&self.intent_words[ii]).count() as f64;
-            score += overlap.min(3.0) * 0.75;
+            let shared: Vec<&String> = query_words.intersection(&self.intent_words[ii]).collect();
+            let overlap = shared.len() as f64;
+            // In the ranking, a shared word weighs 0.75 when only this intent's description and
+            // examples hold it, and nothing when other intents' do too: such a word ("materials"
+            // of "the Materials Project paper") tells them apart no more than chance.
+            let weight: f64 = shared
+                .iter()
+                .filter(|w| self.word_intents.get(**w).copied().unwrap_or(1) <= 1)
+                .count() as f64
+                * 0.75;
+            // The bar an intent must clear counts words as before; the ranking weighs them.
+            let bar = score + overlap.min(3.0) * 0.75;
+            score += weight.min(2.25);
             if overlap >= 2.0 {
                 evidence = true;
             }
@@ -715,13 +758,19 @@ impl Lexical<'_> {
                         .unwrap_or(0)
                 })
                 .sum::<usize>();
-            if best.is_none_or(|(s, b, _)| score > s || (score == s && breadth > b)) {
-                best = Some((score, breadth, ii));
+            // Then to the broader intent (more candidate tools): with no evidence telling two
+            // intents apart, the general one ("papers about X": finding papers, not counting
+            // their citations) serves the question.
+            let wider = |b: usize, other: usize| {
+                breadth > b || (breadth == b && cands.len() > self.candidates[other].len())
+            };
+            if best.is_none_or(|(s, b, other, _)| score > s || (score == s && wider(b, other))) {
+                best = Some((score, breadth, ii, bar));
             }
         }
         let mut intent = best
-            .filter(|(s, _, _)| *s >= 1.5 || (entity && *s > 0.0))
-            .map(|(_, _, ii)| &g.intents[ii]);
+            .filter(|(_, _, _, bar)| *bar >= 1.5 || (entity && *bar > 0.0))
+            .map(|(_, _, ii, _)| &g.intents[ii]);
         // A question that names only an entity ("pyrite?", "LiPF6", "caffeine", a DOI): the
         // intent declared for that kind of entity, when nothing else in the question points
         // elsewhere (no concept, no tool, no source cue, no two words of an intent's examples).
@@ -842,10 +891,37 @@ impl Lexical<'_> {
                 && !u.parameters.contains_key("title")
                 && let Some(topic) = phrase_after(
                     &query,
-                    &["about", "on", "regarding", "concerning", "related to"],
+                    &[
+                        "about",
+                        "on",
+                        "regarding",
+                        "concerning",
+                        "related to",
+                        "discussing",
+                        "mentioning",
+                        "covering",
+                    ],
                     topic_stops,
                 )
                 .or_else(|| phrase_before_ko(&query))
+                // "search the web for X": `for` after a search verb or place, only when no
+                // other word introduces a topic ("the smearing parameter for metals" is no topic).
+                .or_else(|| {
+                    phrase_after(
+                        &query,
+                        &[
+                            "search for",
+                            "searching for",
+                            "look for",
+                            "looking for",
+                            "web for",
+                            "online for",
+                            "internet for",
+                            "forums for",
+                        ],
+                        topic_stops,
+                    )
+                })
             {
                 u.parameters.insert("search_text".into(), topic.into());
             }
@@ -923,6 +999,8 @@ fn phrase_after<'a>(text: &'a str, keys: &[&str], stops: &[&str]) -> Option<&'a 
     let phrase = phrase
         .strip_suffix(" papers")
         .or(phrase.strip_suffix(" preprints"))
+        .or(phrase.strip_suffix(" articles"))
+        .or(phrase.strip_suffix(" publications"))
         .unwrap_or(phrase)
         .trim();
     if phrase.is_empty() || phrase.split_whitespace().count() > 12 {
@@ -1095,6 +1173,66 @@ mod tests {
             u.parameters.get("formula"),
             Some(&json!(["ZnO", "GaN", "SiC"])),
             "{u:?}"
+        );
+    }
+
+    #[test]
+    fn a_request_for_papers_is_a_literature_search() {
+        // "papers" alone is the whole evidence: every tool of the literature intents is
+        // literature, and the broadest of them (finding papers) wins the tie.
+        assert_eq!(
+            understand("papers about perovskite solar cells"),
+            want(json!({
+                "intent": "literature_search",
+                "domain_concepts": [],
+                "parameters": {"search_text": "perovskite solar cells"},
+                "target_apis": [],
+                "source_constraint": "literature"
+            }))
+        );
+        // "articles by X": a word of another intent's examples ("materials" of "the Materials
+        // Project paper") does not pull the question to citation counts.
+        assert_eq!(
+            understand("articles by Gerbrand Ceder about cathode materials")
+                .intent
+                .as_deref(),
+            Some("literature_search")
+        );
+        // A sodium formula inside a topic does not make it a measurement question.
+        assert_eq!(
+            understand("Recent publications on sodium-ion battery cathodes")
+                .intent
+                .as_deref(),
+            Some("literature_search")
+        );
+    }
+
+    #[test]
+    fn a_tool_name_before_paper_titles_the_paper() {
+        let u = understand("How many citations does the Materials Project paper have?");
+        assert_eq!(u.intent.as_deref(), Some("citation_impact"));
+        assert_eq!(u.domain_concepts, vec!["citation_count".to_string()]);
+        assert!(u.target_apis.is_empty(), "{u:?}");
+    }
+
+    #[test]
+    fn search_for_introduces_a_topic() {
+        let u = understand("search the web for graphene production costs");
+        assert_eq!(u.intent.as_deref(), Some("general_web_info"));
+        assert_eq!(
+            u.parameters.get("search_text"),
+            Some(&json!("graphene production costs"))
+        );
+        // Only after a search verb or place: "the smearing parameter for metals" is no topic.
+        let u = understand(
+            "How do I choose the smearing parameter in VASP for metals? Check the forums.",
+        );
+        assert_eq!(u.parameters.get("search_text"), None);
+        // `for` is a fallback: a topic after `on` is kept whole.
+        let u = understand("Get me arXiv preprints on graph neural networks for materials");
+        assert_eq!(
+            u.parameters.get("search_text"),
+            Some(&json!("graph neural networks for materials"))
         );
     }
 }
