@@ -288,3 +288,90 @@ proptest::proptest! {
         }
     }
 }
+
+/// An MCP step's response is often saved as the whole `tools/call` result (what an MCP client
+/// returns): its `structuredContent` (or its one JSON text content) holds the record the fields
+/// were declared from, so it is read there instead of reporting every field missing; a result
+/// with `isError: true` says so.
+#[test]
+fn an_mcp_step_reads_the_record_inside_a_tools_call_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    for (path, text) in [
+        (
+            "schemas/weather.yaml",
+            "id: weather\ntitle: Weather\ndomain: meteo\nsource_type: experimental\nprovenance: {publisher: Example Met Office}\nlicence: {spdx: CC0-1.0, verified: true}\nendpoints:\n  - id: get_weather\n    method: MCP\n    url: mcp://weather/get_weather\n    mcp_tool: get_weather\n    parameters:\n      - {name: city, type: string, required: true, bind: [{concept: city}]}\n    fields:\n      - {name: station, type: string, identifier: true}\n      - {name: temperature, type: number, unit: K, groups: [current], concepts: [air_temperature]}\n",
+        ),
+        (
+            "intents/i.yaml",
+            "domains:\n  - id: meteo\ngroups:\n  - id: current\nintents:\n  - id: current_weather\n    description: Current weather of a city.\n    domains: [meteo]\n    required_groups: [current]\n",
+        ),
+        (
+            "aliases/a.yaml",
+            "concepts:\n  - id: air_temperature\n    unit: K\n  - id: city\n    kind: parameter\n",
+        ),
+        (
+            "u.json",
+            r#"{"intent": "current_weather", "domain_concepts": ["air_temperature"], "parameters": {"city": "Paris"}, "target_apis": []}"#,
+        ),
+        (
+            "full.json",
+            r#"{"content": [{"type": "text", "text": "{\"station\": \"LFPG\", \"temperature\": 291.2}"}], "structuredContent": {"station": "LFPG", "temperature": 291.2}, "isError": false}"#,
+        ),
+        (
+            "text.json",
+            r#"{"content": [{"type": "text", "text": "{\"station\": \"LFPG\", \"temperature\": 291.2}"}]}"#,
+        ),
+        (
+            "error.json",
+            r#"{"content": [{"type": "text", "text": "API key invalid"}], "isError": true}"#,
+        ),
+    ] {
+        let p = root.join(path);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    }
+    let run = |args: &[&str]| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_schemarouter"))
+            .args(args)
+            .current_dir(root)
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    assert_eq!(run(&["compile", "."]).0, Some(0));
+    let (code, plan, err) = run(&["route", "--understanding", "u.json", "--json"]);
+    assert_eq!(code, Some(0), "{err}");
+    std::fs::write(root.join("plan.json"), plan).unwrap();
+    for response in ["full.json", "text.json"] {
+        let (code, out, err) = run(&[
+            "extract",
+            "--plan",
+            "plan.json",
+            "--response",
+            &format!("1={response}"),
+        ]);
+        assert_eq!(code, Some(0), "{response}: {err}");
+        assert!(
+            out.starts_with("[weather/get_weather]\nstation = LFPG\ntemperature = 291.2 K\n"),
+            "{response}: {out}"
+        );
+    }
+    let (code, _, err) = run(&[
+        "extract",
+        "--plan",
+        "plan.json",
+        "--response",
+        "1=error.json",
+    ]);
+    assert_eq!(code, Some(1));
+    assert!(
+        err.contains("warning: step 1 weather/get_weather: the MCP tool reported an error (`isError: true`): API key invalid; it returned no records\n"),
+        "{err}"
+    );
+}

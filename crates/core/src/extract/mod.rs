@@ -112,7 +112,61 @@ pub fn parse_step_response(
     g: &FrozenGraph,
     step: &Step,
 ) -> Result<Document, ExtractError> {
+    // An MCP step's response may be the whole `tools/call` result, whose `structuredContent`
+    // holds the record (see [`call_result_content`]): read it whole, the paths start inside.
+    if step.call.is_some() {
+        return parse_with(text, file, None);
+    }
     parse_with(text, file, prune::for_step(g, step).as_ref())
+}
+
+/// The keys of an MCP `CallToolResult` (revision 2025-06-18).
+const CALL_RESULT_KEYS: &[&str] = &["content", "structuredContent", "isError", "_meta"];
+
+/// The response inside an MCP `tools/call` result: `Ok(None)` when `v` is no such result (an
+/// object with a `content` list and no keys but [`CALL_RESULT_KEYS`]); else its
+/// `structuredContent`, or the JSON of its one text content; `Err` says why neither can be
+/// read (a tool error, no JSON at all).
+fn call_result_content(v: &Value) -> Result<Option<std::borrow::Cow<'_, Value>>, String> {
+    let Value::Object(o) = v else {
+        return Ok(None);
+    };
+    if !o.get("content").is_some_and(Value::is_array)
+        || !o.keys().all(|k| CALL_RESULT_KEYS.contains(&k.as_str()))
+    {
+        return Ok(None);
+    }
+    let texts: Vec<&str> = o["content"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|c| c.get("type").and_then(Value::as_str) == Some("text"))
+        .filter_map(|c| c.get("text").and_then(Value::as_str))
+        .collect();
+    if o.get("isError") == Some(&Value::Bool(true)) {
+        let said = texts.first().map_or(String::new(), |t| {
+            let t = t.trim();
+            let cut = t.floor_char_boundary(200.min(t.len()));
+            format!(": {}{}", &t[..cut], if cut < t.len() { "..." } else { "" })
+        });
+        return Err(format!(
+            "the MCP tool reported an error (`isError: true`){said}; it returned no records"
+        ));
+    }
+    if let Some(sc) = o.get("structuredContent") {
+        return Ok(Some(std::borrow::Cow::Borrowed(sc)));
+    }
+    match texts.as_slice() {
+        [t] => serde_json::from_str::<Value>(t)
+            .map(|v| Some(std::borrow::Cow::Owned(v)))
+            .map_err(|_| {
+                "the MCP `tools/call` result has no `structuredContent` and its text content is no JSON; the planned fields cannot be read from it".to_string()
+            }),
+        _ => Err(format!(
+            "the MCP `tools/call` result has no `structuredContent` and {} text contents (one JSON text is read); the planned fields cannot be read from it",
+            texts.len()
+        )),
+    }
 }
 
 fn parse_with(
@@ -399,7 +453,20 @@ fn project_step(
         message: tally.message.unwrap_or_default(),
     };
     let xml = doc.is_xml();
-    let root = doc.value();
+    let mut root = doc.value();
+    // An MCP step's response given as the whole `tools/call` result: the record is inside.
+    let inner;
+    if s.call.is_some() && !xml {
+        match call_result_content(root) {
+            Ok(None) => {}
+            Ok(Some(v)) => {
+                inner = v;
+                root = &inner;
+            }
+            // Read as it is (its planned fields are then reported missing too).
+            Err(m) => issues.push(issue(None, IssueKind::Shape, Tally::one(m))),
+        }
+    }
     let found = records::parse_records(e.records.as_deref())
         .map_err(|m| format!("records path `{}` {m}", e.records.as_deref().unwrap_or("")))
         .and_then(|segs| records::find(root, &segs, xml));
