@@ -1697,3 +1697,62 @@ fn function_names_are_encoded_in_their_urls() {
     );
     check_clean(dir.path());
 }
+
+/// An operation whose only response is `default` (no `2xx`: every operation of the FEC API)
+/// has its fields read from it; they were dropped, leaving the endpoint with no fields and no
+/// word. A `2xx` response still wins over `default`.
+#[test]
+fn a_default_response_is_the_success_response_when_there_is_no_2xx() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("api.yaml"),
+        r#"openapi: 3.0.3
+info: {title: Filings, version: "1"}
+servers: [{url: "https://api.example.gov/v1"}]
+paths:
+  /filings:
+    get:
+      operationId: listFilings
+      responses:
+        default:
+          description: ""
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  results: {type: array, items: {type: object, properties: {filing_id: {type: string}}}}
+  /errors:
+    get:
+      operationId: withError
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema: {type: object, properties: {ok: {type: boolean}}}
+        default:
+          description: error
+          content:
+            application/json:
+              schema: {type: object, properties: {message: {type: string}}}
+"#,
+    )
+    .unwrap();
+    let r = run(
+        &["import", "openapi", "api.yaml", "--project", "proj"],
+        dir.path(),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let text = tool_file(dir.path());
+    assert!(
+        text.contains("    fields:\n      - name: results[].filing_id\n        type: string\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("    fields:\n      - name: ok\n        type: boolean\n"),
+        "{text}"
+    );
+    assert!(!text.contains("message"), "{text}");
+    check_clean(dir.path());
+}

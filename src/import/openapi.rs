@@ -758,7 +758,9 @@ fn body_schema<'a>(body: &Loc<'a>) -> Option<Loc<'a>> {
     None
 }
 
-/// The success response: 200, else 201, else the first 2xx (or `2XX`).
+/// The success response: 200, else 201, else the first 2xx (or `2XX`); with no 2xx response,
+/// `default` (it then describes every status, success included: generators such as
+/// flask-smorest and many hand-written descriptions give the result there alone).
 fn success_response<'a>(m: &mut Mapper<'a>, op: &Loc<'a>) -> Option<(String, Loc<'a>)> {
     let responses = op.get("responses")?;
     let Value::Object(o) = responses.value else {
@@ -775,7 +777,11 @@ fn success_response<'a>(m: &mut Mapper<'a>, op: &Loc<'a>) -> Option<(String, Loc
             k.to_ascii_uppercase(),
         )
     });
-    let k = codes.first()?.to_string();
+    let k = match codes.first() {
+        Some(k) => k.to_string(),
+        None if o.contains_key("default") => "default".to_string(),
+        None => return None,
+    };
     let resp = responses.get(&k)?;
     let resp = follow_object(m, resp, &RESPONSE)?;
     Some((k, resp))
