@@ -485,6 +485,8 @@ impl Lexical<'_> {
         let mut tools: Vec<u32> = Vec::new();
         let mut concepts: Vec<(String, Vec<String>, bool)> = Vec::new(); // (text, concept ids, field alias)
         let mut used = vec![false; tokens.len()];
+        // Byte ranges of the concept phrases found ("hydrogen bond donors").
+        let mut concept_spans: Vec<(usize, usize)> = Vec::new();
         let mut excluded: Vec<u32> = Vec::new();
         let mut last_tool_end = 0usize;
         // Whether the previous tool name was negated: a list of names joined by `or` / `and`
@@ -573,6 +575,7 @@ impl Lexical<'_> {
                     {
                         concepts.push((text, ids, is_field));
                     }
+                    concept_spans.push((span[0].range.0, span[len - 1].range.1));
                     used[i..i + len].iter_mut().for_each(|u| *u = true);
                     i += len;
                     advanced = true;
@@ -626,6 +629,15 @@ impl Lexical<'_> {
                 qualifiers.insert(key.clone(), t);
             }
         }
+
+        // An element name inside a concept's phrase ("hydrogen bond donors", "oxygen
+        // vacancy") is part of that phrase, not the material asked about.
+        extracted.retain(|e| {
+            e.concept != "formula"
+                || !concept_spans
+                    .iter()
+                    .any(|&(s, t)| s <= e.range.0 && e.range.1 <= t)
+        });
 
         // Source constraint with negation.
         let mut votes: BTreeMap<&str, i32> = BTreeMap::new();
@@ -869,6 +881,7 @@ impl Lexical<'_> {
                 && !has_id
                 && let Some(name) =
                     phrase_after(&query, &["of", "for"], &["from", "in", "according", "on"])
+                        .or_else(|| subject_of_have(&query))
             {
                 u.parameters.insert("compound_name".into(), name.into());
             }
@@ -1008,6 +1021,21 @@ fn phrase_after<'a>(text: &'a str, keys: &[&str], stops: &[&str]) -> Option<&'a 
     } else {
         Some(phrase)
     }
+}
+
+/// The subject of "How many X does Y have?" (one to four words).
+fn subject_of_have(text: &str) -> Option<&str> {
+    let lower = text.to_lowercase();
+    let start = boundary(&lower, "does")?;
+    let rest = &lower[start..];
+    let end = rest.find(" have").or_else(|| rest.find(" has"))?;
+    let phrase = text[start..start + end].trim();
+    let phrase = phrase
+        .strip_prefix("the ")
+        .or(phrase.strip_prefix("The "))
+        .unwrap_or(phrase);
+    let words = phrase.split_whitespace().count();
+    (1..=4).contains(&words).then_some(phrase)
 }
 
 /// Korean topic phrases: the words before `에 관한` / `에 대한` / `관련`.
@@ -1213,6 +1241,42 @@ mod tests {
         assert_eq!(u.intent.as_deref(), Some("citation_impact"));
         assert_eq!(u.domain_concepts, vec!["citation_count".to_string()]);
         assert!(u.target_apis.is_empty(), "{u:?}");
+    }
+
+    #[test]
+    fn a_pubmed_id_is_a_parameter() {
+        assert_eq!(
+            understand("title and abstract of PMID 31452104"),
+            want(json!({
+                "intent": "paper_content",
+                "domain_concepts": ["title", "abstract"],
+                "parameters": {"pmid": "31452104"},
+                "target_apis": [],
+                "source_constraint": null
+            }))
+        );
+    }
+
+    #[test]
+    fn an_element_name_inside_a_concept_is_no_formula() {
+        assert_eq!(
+            understand("How many hydrogen bond donors does paracetamol have?"),
+            want(json!({
+                "intent": "chemical_compound_lookup",
+                "domain_concepts": ["hbond_donor_count"],
+                "parameters": {"compound_name": "paracetamol"},
+                "target_apis": [],
+                "source_constraint": null
+            }))
+        );
+    }
+
+    #[test]
+    fn magnetic_alone_asks_for_the_magnetic_ordering() {
+        // `magnetic` is an alias of magnetic_ordering (aliases/materials.yaml).
+        let u = understand("Is Fe2O3 magnetic?");
+        assert_eq!(u.intent.as_deref(), Some("magnetic_property"), "{u:?}");
+        assert_eq!(u.domain_concepts, vec!["magnetic_ordering".to_string()]);
     }
 
     #[test]

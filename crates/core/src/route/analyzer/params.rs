@@ -112,6 +112,7 @@ struct Patterns {
     doi: LazyRegex,
     arxiv: LazyRegex,
     cid: LazyRegex,
+    pmid: LazyRegex,
     inchikey: LazyRegex,
     mp_id: LazyRegex,
     jvasp: LazyRegex,
@@ -134,6 +135,11 @@ static PATTERNS: Patterns = Patterns {
         h.contains('.')
     }),
     cid: LazyRegex::new(r"(?i)\bcid\s*[:#=]?\s*(\d{1,10})\b", numeric),
+    // "PMID 31452104", "PMID: 31452104", "PubMed id 31452104" (PubMed ids have up to 8 digits).
+    pmid: LazyRegex::new(
+        r"(?i)\b(?:pmid|pubmed\s+(?:id|identifier))\s*[:#=]?\s*(\d{1,9})\b",
+        numeric,
+    ),
     inchikey: LazyRegex::new(r"\b([A-Z]{14}-[A-Z]{10}-[A-Z])\b", |h| h.contains('-')),
     mp_id: LazyRegex::new(r"\b((?:mp|mvc)-\d+)\b", |h| {
         h.contains("mp-") || h.contains("mvc-")
@@ -286,6 +292,25 @@ pub fn extract(query: &str) -> Vec<Extracted> {
                 all.end(),
             );
         }
+    }
+    for c in p
+        .pmid
+        .captures_iter(if lower.contains("pmid") || lower.contains("pubmed") {
+            query
+        } else {
+            ""
+        })
+    {
+        let m = c.get(1).expect("group");
+        let all = c.get(0).expect("match");
+        push(
+            &mut out,
+            &mut used,
+            "pmid",
+            Value::String(m.as_str().into()),
+            all.start(),
+            all.end(),
+        );
     }
     for c in p
         .mp_id
@@ -653,6 +678,12 @@ mod tests {
             get("magnetic moment of mp-13 (bcc iron)", "material_id"),
             Some("mp-13".into())
         );
+        assert_eq!(
+            get("title and abstract of PMID 31452104", "pmid"),
+            Some("31452104".into())
+        );
+        assert_eq!(get("PubMed id: 31452104?", "pmid"), Some("31452104".into()));
+        assert_eq!(get("a pmid-free question", "pmid"), None);
         assert_eq!(
             get("see arXiv:2106.01234v2 please", "arxiv_id"),
             Some("2106.01234v2".into())
