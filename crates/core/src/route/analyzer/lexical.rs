@@ -132,6 +132,29 @@ const CUES: &[(&str, &str)] = &[
     ("논문", "literature"),
 ];
 
+/// Words that introduce the topic of a search ("papers on X", "posts discussing Y").
+const TOPIC_KEYS: &[&str] = &[
+    "about",
+    "on",
+    "regarding",
+    "concerning",
+    "related to",
+    "discussing",
+    "mentioning",
+    "covering",
+];
+
+/// Words that end a topic (the last, `by`, only when an author was found).
+const TOPIC_STOPS: &[&str] = &[
+    "published",
+    "since",
+    "from",
+    "in the",
+    "after",
+    "before",
+    "by",
+];
+
 /// Nouns for one publication: a data tool's name right before one titles a paper ("the
 /// Materials Project paper") rather than naming the tool to ask.
 const PAPER_NOUNS: &[&str] = &["paper", "article", "publication"];
@@ -485,8 +508,12 @@ impl Lexical<'_> {
         let mut tools: Vec<u32> = Vec::new();
         let mut concepts: Vec<(String, Vec<String>, bool)> = Vec::new(); // (text, concept ids, field alias)
         let mut used = vec![false; tokens.len()];
+        // Tokens of tool names (scored as named tools, so not again as words of examples).
+        let mut tool_words = vec![false; tokens.len()];
         // Byte ranges of the concept phrases found ("hydrogen bond donors").
         let mut concept_spans: Vec<(usize, usize)> = Vec::new();
+        // The byte range of each entry of `concepts`.
+        let mut concept_at: Vec<(usize, usize)> = Vec::new();
         let mut excluded: Vec<u32> = Vec::new();
         let mut last_tool_end = 0usize;
         // Whether the previous tool name was negated: a list of names joined by `or` / `and`
@@ -516,6 +543,7 @@ impl Lexical<'_> {
                         && !g.tool_at(*t).source_types.iter().any(|s| s == "literature")
                     {
                         used[i..i + len].iter_mut().for_each(|u| *u = true);
+                        tool_words[i..i + len].iter_mut().for_each(|u| *u = true);
                         i += len;
                         advanced = true;
                         break;
@@ -537,6 +565,7 @@ impl Lexical<'_> {
                         tools.push(*t);
                     }
                     used[i..i + len].iter_mut().for_each(|u| *u = true);
+                    tool_words[i..i + len].iter_mut().for_each(|u| *u = true);
                     i += len;
                     advanced = true;
                     break;
@@ -574,6 +603,7 @@ impl Lexical<'_> {
                         .any(|(_, ids2, _)| !ids.is_empty() && ids2 == &ids)
                     {
                         concepts.push((text, ids, is_field));
+                        concept_at.push((span[0].range.0, span[len - 1].range.1));
                     }
                     concept_spans.push((span[0].range.0, span[len - 1].range.1));
                     used[i..i + len].iter_mut().for_each(|u| *u = true);
@@ -667,8 +697,26 @@ impl Lexical<'_> {
             .max_by_key(|(st, v)| (**v, std::cmp::Reverse(**st)))
             .map(|(st, _)| st.to_string());
 
+        // "papers on perovskite stability": in a request for literature, the concept words
+        // of the topic name what the papers are about, not fields to fetch.
+        if source_constraint.as_deref() == Some("literature")
+            && let Some(topic) = phrase_after(&query, TOPIC_KEYS, TOPIC_STOPS)
+        {
+            let start = topic.as_ptr() as usize - query.as_ptr() as usize;
+            let end = start + topic.len();
+            let mut at = concept_at.iter();
+            concepts.retain(|_| at.next().is_none_or(|&(s, e)| !(start <= s && e <= end)));
+        }
+
         // Intent inference.
-        let query_words = words_of(&tokens);
+        let query_words = words_of(
+            &tokens
+                .iter()
+                .zip(&tool_words)
+                .filter(|(_, tool)| !**tool)
+                .map(|(t, _)| t.clone())
+                .collect::<Vec<_>>(),
+        );
         let param_concepts: BTreeSet<&str> = extracted.iter().map(|e| e.concept).collect();
         // Parameters that identify an entity: a query naming only an entity is still classified
         // (prompt rule: vague questions get the closest intent).
@@ -887,54 +935,33 @@ impl Lexical<'_> {
             }
             // The topic ends where the author begins ("on X by Y").
             let topic_stops: &[&str] = if u.parameters.contains_key("author") {
-                &[
-                    "published",
-                    "since",
-                    "from",
-                    "in the",
-                    "after",
-                    "before",
-                    "by",
-                ]
+                TOPIC_STOPS
             } else {
-                &["published", "since", "from", "in the", "after", "before"]
+                &TOPIC_STOPS[..TOPIC_STOPS.len() - 1]
             };
             if binds("search_text")
                 && !u.parameters.contains_key("doi")
                 && !u.parameters.contains_key("title")
-                && let Some(topic) = phrase_after(
-                    &query,
-                    &[
-                        "about",
-                        "on",
-                        "regarding",
-                        "concerning",
-                        "related to",
-                        "discussing",
-                        "mentioning",
-                        "covering",
-                    ],
-                    topic_stops,
-                )
-                .or_else(|| phrase_before_ko(&query))
-                // "search the web for X": `for` after a search verb or place, only when no
-                // other word introduces a topic ("the smearing parameter for metals" is no topic).
-                .or_else(|| {
-                    phrase_after(
-                        &query,
-                        &[
-                            "search for",
-                            "searching for",
-                            "look for",
-                            "looking for",
-                            "web for",
-                            "online for",
-                            "internet for",
-                            "forums for",
-                        ],
-                        topic_stops,
-                    )
-                })
+                && let Some(topic) = phrase_after(&query, TOPIC_KEYS, topic_stops)
+                    .or_else(|| phrase_before_ko(&query))
+                    // "search the web for X": `for` after a search verb or place, only when no
+                    // other word introduces a topic ("the smearing parameter for metals" is no topic).
+                    .or_else(|| {
+                        phrase_after(
+                            &query,
+                            &[
+                                "search for",
+                                "searching for",
+                                "look for",
+                                "looking for",
+                                "web for",
+                                "online for",
+                                "internet for",
+                                "forums for",
+                            ],
+                            topic_stops,
+                        )
+                    })
             {
                 u.parameters.insert("search_text".into(), topic.into());
             }
@@ -1277,6 +1304,37 @@ mod tests {
         let u = understand("Is Fe2O3 magnetic?");
         assert_eq!(u.intent.as_deref(), Some("magnetic_property"), "{u:?}");
         assert_eq!(u.domain_concepts, vec!["magnetic_ordering".to_string()]);
+    }
+
+    #[test]
+    fn concepts_in_a_literature_topic_name_the_topic() {
+        for (q, topic) in [
+            (
+                "Find papers on perovskite stability",
+                "perovskite stability",
+            ),
+            (
+                "Find papers on band gap engineering",
+                "band gap engineering",
+            ),
+        ] {
+            let u = understand(q);
+            assert_eq!(u.intent.as_deref(), Some("literature_search"), "{q}: {u:?}");
+            assert!(u.domain_concepts.is_empty(), "{q}: {u:?}");
+            assert_eq!(u.parameters.get("search_text"), Some(&json!(topic)), "{q}");
+        }
+        // A field named outside the topic is still asked for.
+        let u = understand("Find papers on band gap engineering; list their titles");
+        assert_eq!(u.domain_concepts, vec!["title".to_string()], "{u:?}");
+    }
+
+    #[test]
+    fn a_tool_name_counts_once() {
+        // "COD" is a named tool (+2 for the intents that can use it), not also a word of
+        // experimental_measurement's examples.
+        let u = understand("Show me the crystal structure of quartz from COD");
+        assert_eq!(u.intent.as_deref(), Some("crystal_structure"), "{u:?}");
+        assert_eq!(u.target_apis, vec!["cod".to_string()]);
     }
 
     #[test]
