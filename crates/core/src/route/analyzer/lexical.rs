@@ -963,6 +963,18 @@ impl Lexical<'_> {
                         )
                     })
             {
+                // A tool named at the topic's start ("오픈알렉스에서 그래핀 관련 논문") is where to
+                // search, not what about.
+                let mut start = topic.as_ptr() as usize - query.as_ptr() as usize;
+                let end = start + topic.len();
+                for (t, _) in tokens.iter().zip(&tool_words).filter(|(_, tool)| **tool) {
+                    if t.range.0 == start && t.range.1 < end {
+                        start = t.range.1
+                            + (query[t.range.1..end].len()
+                                - query[t.range.1..end].trim_start().len());
+                    }
+                }
+                let topic = query[start..end].trim();
                 u.parameters.insert("search_text".into(), topic.into());
             }
             // An author only means something to tools that search by author.
@@ -1335,6 +1347,14 @@ mod tests {
         let u = understand("Show me the crystal structure of quartz from COD");
         assert_eq!(u.intent.as_deref(), Some("crystal_structure"), "{u:?}");
         assert_eq!(u.target_apis, vec!["cod".to_string()]);
+    }
+
+    #[test]
+    fn a_tool_named_before_a_korean_topic_is_not_part_of_it() {
+        let u = understand("오픈알렉스에서 그래핀 관련 논문 찾아줘");
+        assert_eq!(u.intent.as_deref(), Some("literature_search"), "{u:?}");
+        assert_eq!(u.parameters.get("search_text"), Some(&json!("그래핀")));
+        assert_eq!(u.target_apis, vec!["openalex".to_string()]);
     }
 
     #[test]
