@@ -1358,6 +1358,17 @@ mod tests {
     }
 
     #[test]
+    fn a_sample_id_is_a_parameter() {
+        let u = understand("Which technique did we use to measure sample S-12?");
+        assert_eq!(
+            u.intent.as_deref(),
+            Some("experimental_measurement"),
+            "{u:?}"
+        );
+        assert_eq!(u.parameters.get("sample_id"), Some(&json!("S-12")), "{u:?}");
+    }
+
+    #[test]
     fn search_for_introduces_a_topic() {
         let u = understand("search the web for graphene production costs");
         assert_eq!(u.intent.as_deref(), Some("general_web_info"));

@@ -113,6 +113,7 @@ struct Patterns {
     arxiv: LazyRegex,
     cid: LazyRegex,
     pmid: LazyRegex,
+    sample_id: LazyRegex,
     inchikey: LazyRegex,
     mp_id: LazyRegex,
     jvasp: LazyRegex,
@@ -138,6 +139,11 @@ static PATTERNS: Patterns = Patterns {
     // "PMID 31452104", "PMID: 31452104", "PubMed id 31452104" (PubMed ids have up to 8 digits).
     pmid: LazyRegex::new(
         r"(?i)\b(?:pmid|pubmed\s+(?:id|identifier))\s*[:#=]?\s*(\d{1,9})\b",
+        numeric,
+    ),
+    // "sample S-12", "sample id: LAB-0042", "samples #7": an id with a digit after `sample`.
+    sample_id: LazyRegex::new(
+        r"(?i)\bsamples?\s*(?:id\s*)?[:#=]?\s*([A-Za-z0-9][A-Za-z0-9_\-./]*\d[A-Za-z0-9_\-]*)",
         numeric,
     ),
     inchikey: LazyRegex::new(r"\b([A-Z]{14}-[A-Z]{10}-[A-Z])\b", |h| h.contains('-')),
@@ -308,6 +314,21 @@ pub fn extract(query: &str) -> Vec<Extracted> {
             &mut used,
             "pmid",
             Value::String(m.as_str().into()),
+            all.start(),
+            all.end(),
+        );
+    }
+    for c in p
+        .sample_id
+        .captures_iter(if lower.contains("sample") { query } else { "" })
+    {
+        let m = c.get(1).expect("group");
+        let all = c.get(0).expect("match");
+        push(
+            &mut out,
+            &mut used,
+            "sample_id",
+            Value::String(m.as_str().trim_end_matches(['.', '/']).into()),
             all.start(),
             all.end(),
         );
@@ -684,6 +705,18 @@ mod tests {
         );
         assert_eq!(get("PubMed id: 31452104?", "pmid"), Some("31452104".into()));
         assert_eq!(get("a pmid-free question", "pmid"), None);
+        assert_eq!(
+            get("conductivity of sample LAB-0042?", "sample_id"),
+            Some("LAB-0042".into())
+        );
+        assert_eq!(
+            get(
+                "Which technique did we use on sample id: S-12.",
+                "sample_id"
+            ),
+            Some("S-12".into())
+        );
+        assert_eq!(get("our CdTe samples", "sample_id"), None);
         assert_eq!(
             get("see arXiv:2106.01234v2 please", "arxiv_id"),
             Some("2106.01234v2".into())
