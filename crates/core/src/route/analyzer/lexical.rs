@@ -174,6 +174,7 @@ const ENTITY_PARAMS: &[&str] = &[
     "report_code",
     "title",
     "author",
+    "sample_id",
 ];
 
 /// Entity parameters that may carry several values in one question ("GaN, AlN and InN").
@@ -691,11 +692,20 @@ impl Lexical<'_> {
                 || KO_NEGATIONS.iter().any(|n| t.norm.contains(n));
             *votes.entry(st).or_insert(0) += if before || after { -1 } else { 1 };
         }
-        let source_constraint = votes
+        let cued: Vec<(&str, i32)> = votes
             .iter()
             .filter(|(st, v)| **v > 0 && g.source_types.iter().any(|s| s == *st))
-            .max_by_key(|(st, v)| (**v, std::cmp::Reverse(**st)))
-            .map(|(st, _)| st.to_string());
+            .map(|(st, v)| (*st, *v))
+            .collect();
+        let top = cued.iter().map(|(_, v)| *v).max().unwrap_or(0);
+        // Two kinds cued as often ("measured vs calculated") ask for both: no constraint.
+        let source_constraint = match cued.iter().filter(|(_, v)| *v == top).count() {
+            1 => cued
+                .iter()
+                .find(|(_, v)| *v == top)
+                .map(|(st, _)| st.to_string()),
+            _ => None,
+        };
 
         // "papers on perovskite stability": in a request for literature, the concept words
         // of the topic name what the papers are about, not fields to fetch.
@@ -894,10 +904,15 @@ impl Lexical<'_> {
             u.target_apis = tools.iter().map(|t| g.tool_at(*t).id.clone()).collect();
             // A cue no candidate of the intent can satisfy is topical ("DFT+U settings"), not a
             // constraint.
+            // Nor is one that a tool the question names lacks ("from both the Materials
+            // Project and our lab measurements"): the named tools are asked as named.
             u.source_constraint = source_constraint.clone().filter(|st| {
                 self.candidates[ii]
                     .iter()
                     .any(|t| g.tool_at(*t).source_types.contains(st))
+                    && tools
+                        .iter()
+                        .all(|t| g.tool_at(*t).source_types.contains(st))
             });
             for e in &extracted {
                 u.parameters
@@ -1366,6 +1381,34 @@ mod tests {
             "{u:?}"
         );
         assert_eq!(u.parameters.get("sample_id"), Some(&json!("S-12")), "{u:?}");
+        // A sample alone names the entity.
+        let u = understand("conductivity of sample LAB-0042");
+        assert_eq!(
+            u.intent.as_deref(),
+            Some("experimental_measurement"),
+            "{u:?}"
+        );
+    }
+
+    #[test]
+    fn source_cues_that_conflict_are_no_constraint() {
+        // Both kinds asked for.
+        let u = understand("measured vs calculated band gap of CdTe");
+        assert_eq!(u.source_constraint, None, "{u:?}");
+        // A named tool of another kind.
+        let u = understand("Band gap of ZnO from both Materials Project and our lab measurements");
+        assert_eq!(u.source_constraint, None, "{u:?}");
+        assert_eq!(
+            u.target_apis,
+            vec!["materials_project".to_string(), "lab_notebook".to_string()]
+        );
+        // One kind stays a constraint.
+        let u = understand("measured band gap of CdTe");
+        assert_eq!(
+            u.source_constraint.as_deref(),
+            Some("experimental"),
+            "{u:?}"
+        );
     }
 
     #[test]
