@@ -8,7 +8,12 @@
 //!    with negation ("not DFT", "계산값 말고").
 //! 4. The intent is inferred from evidence: requested concepts whose fields sit in an intent's
 //!    required groups on its candidate tools, named tools, parameter concepts the candidates
-//!    bind, and overlap with the intents' example queries. Without evidence the intent is null.
+//!    bind, a source cue every candidate matches ("papers about X" for the literature intents),
+//!    and overlap with the intents' example queries (two shared words are evidence; in the
+//!    ranking only words no other intent's examples hold count, and tool names count once, as
+//!    named tools). Ties go to the intent whose candidates bind more of the query's parameters,
+//!    then to the broader intent (more candidate tools). Without evidence the intent is null.
+//!    In a request for literature, concept words inside the topic name the topic.
 
 use super::params::{self, Extracted};
 use super::scope;
