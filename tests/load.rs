@@ -474,6 +474,17 @@ fn wrong_type_and_missing_key() {
 }
 
 #[test]
+fn a_bare_value_where_a_map_belongs_gets_the_map_to_write() {
+    // `bind: [formula]` for `bind: [{concept: formula}]`: the help writes the map out.
+    let tool = b"id: t\ntitle: T\ndomain: materials_property\nsource_type: calculated\nprovenance: {publisher: P, citation: \"10.1000/x\"}\nlicence: {spdx: CC0-1.0}\nendpoints:\n  - id: e\n    method: GET\n    url: https://t.example/e\n    parameters:\n      - name: q\n        type: string\n        bind: [formula]\n    fields:\n      - {name: id, type: string, identifier: true}\n";
+    let dir = project(&[("schemas/t.yaml", tool)]);
+    assert_eq!(
+        concise(dir.path()).lines().next().unwrap(),
+        "schemas/t.yaml:14:16: error[SR007/invalid-value] expected a map, found the string `formula` (help: write a map with keys concept, template, set: `{concept: formula}`)"
+    );
+}
+
+#[test]
 fn every_missing_key_is_reported_in_one_run() {
     let dir = project(&[
         (

@@ -438,7 +438,21 @@ impl<'de> Deserializer<'de> for NodeDe<'de> {
             _ => {
                 let mut e = self.mismatch("a map");
                 if !fields.is_empty() {
-                    e.help = Some(format!("expected a map with keys: {}", fields.join(", ")));
+                    // A bare value where a map is expected is most often the map's first key
+                    // written alone (`bind: [formula]` for `bind: [{concept: formula}]`).
+                    e.help = Some(match &self.node.kind {
+                        NodeKind::Str(s)
+                            if !s.trim().is_empty() && !s.contains(['\n', '{', '}', ':']) =>
+                        {
+                            format!(
+                                "write a map with keys {}: `{{{}: {}}}`",
+                                fields.join(", "),
+                                fields[0],
+                                s.trim()
+                            )
+                        }
+                        _ => format!("expected a map with keys: {}", fields.join(", ")),
+                    });
                 }
                 Err(e)
             }
