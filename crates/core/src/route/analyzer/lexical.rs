@@ -137,6 +137,66 @@ const CUES: &[(&str, &str)] = &[
     ("논문", "literature"),
 ];
 
+/// Words of a vague request about an entity ("Tell me about graphene", "titania properties",
+/// "카페인 정보 좀 줘"): they ask for nothing in particular.
+const VAGUE: &[&str] = &[
+    "tell",
+    "know",
+    "about",
+    "info",
+    "information",
+    "properties",
+    "property",
+    "details",
+    "detail",
+    "data",
+    "everything",
+    "anything",
+    "something",
+    "overview",
+    "summary",
+    "show",
+    "find",
+    "get",
+    "want",
+    "need",
+    "please",
+    "do",
+    "does",
+    "we",
+    "you",
+    "us",
+    "i",
+    "what's",
+    "whats",
+    "any",
+    "some",
+    "all",
+    "basic",
+    "general",
+    "facts",
+    "more",
+    "look",
+    "up",
+    "describe",
+    "explain",
+    "can",
+    "could",
+    "would",
+    "material",
+    "compound",
+    "정보",
+    "알려줘",
+    "알려",
+    "줘",
+    "좀",
+    "대해",
+    "대한",
+    "뭐야",
+    "관해",
+    "관한",
+];
+
 /// Words that introduce the topic of a search ("papers on X", "posts discussing Y").
 const TOPIC_KEYS: &[&str] = &[
     "about",
@@ -852,7 +912,42 @@ impl Lexical<'_> {
         let mut entity_note = None;
         let strong_words = (0..g.intents.len())
             .any(|ii| query_words.intersection(&self.intent_words[ii]).count() >= 2);
+        // Words of a material or molecule question that nothing declared explains ("melting
+        // point of NaCl", "price of lithium carbonate"): the question asks for something the
+        // inventory does not hold, so the entity's default intent would answer another one.
+        let unexplained: Vec<&str> = tokens
+            .iter()
+            .zip(&used)
+            .filter(|(t, used)| {
+                !**used
+                    && !extracted
+                        .iter()
+                        .any(|e| t.range.0 < e.range.1 && e.range.0 < t.range.1)
+                    && t.norm.chars().count() > 1
+                    && !t.norm.chars().all(|c| c.is_ascii_digit())
+                    && !STOP.contains(&t.norm.as_str())
+                    && !VAGUE.contains(&t.norm.as_str())
+                    && !t.stems.iter().any(|w| VAGUE.contains(&w.as_str()))
+            })
+            .map(|(t, _)| &query[t.range.0..t.range.1])
+            .collect();
+        let material_only = !extracted.is_empty()
+            && extracted
+                .iter()
+                .all(|e| matches!(e.concept, "formula" | "compound_name"));
         if concepts.is_empty()
+            && tools.is_empty()
+            && source_constraint.is_none()
+            && !strong_words
+            && material_only
+            && !unexplained.is_empty()
+        {
+            intent = None;
+            entity_note = Some(format!(
+                "no declared concept matches `{}`: nothing in the inventory answers it",
+                unexplained.join(" ")
+            ));
+        } else if concepts.is_empty()
             && tools.is_empty()
             && source_constraint.is_none()
             && !strong_words
@@ -1414,6 +1509,28 @@ mod tests {
             Some("experimental"),
             "{u:?}"
         );
+    }
+
+    #[test]
+    fn a_property_nothing_declares_is_not_answered_by_the_entity_default() {
+        for q in [
+            "melting point of NaCl",
+            "what is the thermal expansion coefficient of Al2O3",
+            "price of lithium carbonate per ton",
+        ] {
+            let a = Lexical::new(shipped()).analyse(q);
+            assert_eq!(a.understanding.intent, None, "{q}: {a:?}");
+        }
+        // Vague questions about an entity keep its default intent.
+        for q in [
+            "Tell me about graphene.",
+            "What do we know about barium titanate?",
+            "titania properties",
+            "pyrite?",
+            "카페인 정보 좀 줘",
+        ] {
+            assert!(understand(q).intent.is_some(), "{q}");
+        }
     }
 
     #[test]
