@@ -672,6 +672,30 @@ impl Lexical<'_> {
                         concept_at.push((span[0].range.0, span[len - 1].range.1));
                     }
                     concept_spans.push((span[0].range.0, span[len - 1].range.1));
+                    // "bulk and shear modulus", "electron and hole effective masses": the word
+                    // before `and` shares this phrase's head; with it, a concept of its own.
+                    if len >= 2
+                        && i >= 2
+                        && matches!(tokens[i - 1].norm.as_str(), "and" | "&" | "or")
+                        && !used[i - 2]
+                        && !consumed(&tokens[i - 2])
+                    {
+                        let mut other = vec![tokens[i - 2].clone()];
+                        other.extend_from_slice(&span[1..]);
+                        if let Some((v, _)) = self.lookup(&g.index.alias_to_concept, &other)
+                            && !concepts.iter().any(|(_, ids2, _)| ids2 == v)
+                        {
+                            let text = format!(
+                                "{} {}",
+                                &query[tokens[i - 2].range.0..tokens[i - 2].range.1],
+                                &query[span[1].range.0..span[len - 1].range.1]
+                            );
+                            concepts.push((text, v.clone(), false));
+                            concept_at.push((tokens[i - 2].range.0, span[len - 1].range.1));
+                            concept_spans.push((tokens[i - 2].range.0, tokens[i - 2].range.1));
+                            used[i - 2] = true;
+                        }
+                    }
                     used[i..i + len].iter_mut().for_each(|u| *u = true);
                     i += len;
                     advanced = true;
@@ -1531,6 +1555,16 @@ mod tests {
         ] {
             assert!(understand(q).intent.is_some(), "{q}");
         }
+    }
+
+    #[test]
+    fn two_properties_joined_by_and_share_their_head() {
+        let u = understand("bulk and shear modulus of TiC from MP");
+        assert_eq!(
+            u.domain_concepts,
+            vec!["shear modulus".to_string(), "bulk_modulus".to_string()],
+            "{u:?}"
+        );
     }
 
     #[test]
