@@ -166,7 +166,7 @@ fn stats_markdown_is_two_tables() {
     assert!(md.contains("| Tool | 16 |\n"), "{md}");
     assert!(
         md.ends_with(
-            "\n\n| routing prompt | tokens (o200k_base) |\n|---|---:|\n| intent registry (ours) | 682 |\n| prompt-all (whole schema) | 13806 |\n| ratio | 20.2x |\n"
+            "\n\n| routing prompt | tokens (o200k_base) |\n|---|---:|\n| intent registry (ours) | 682 |\n| prompt-all (whole schema) | 13819 |\n| ratio | 20.3x |\n"
         ),
         "{md}"
     );
