@@ -173,7 +173,7 @@ static PATTERNS: Patterns = Patterns {
         non_empty,
     ),
     max_results: LazyRegex::new(
-        r"(?i)\b(?:up to|top|first|at most|max(?:imum)?(?: of)?)\s+(\d{1,4})\b|최대\s*(\d{1,4})|(\d{1,4})\s*(?:개|편|건)",
+        r"(?i)\b(?:up to|top|first|at most|max(?:imum)?(?: of)?)\s+(\d{1,4})\b|최대\s*(\d{1,4})|(\d{1,4})\s*(?:개|편|건)|\b(\d{1,4})\s+(?:results|papers|preprints|articles|publications|hits|records)\b",
         numeric,
     ),
     quoted: LazyRegex::new(r#"["“]([^"”]{3,200})["”]"#, |h| {
@@ -734,6 +734,11 @@ mod tests {
             get("Find up to 5 arXiv preprints", "max_results"),
             Some(5.into())
         );
+        assert_eq!(
+            get("give me 10 results on MOFs", "max_results"),
+            Some(10.into())
+        );
+        assert_eq!(get("2023 papers on MOFs", "max_results"), None);
         assert_eq!(
             get(
                 "DART에서 고유번호 00126380 회사의 2023년 사업보고서 기준 매출액",
