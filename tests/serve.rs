@@ -867,6 +867,52 @@ fn raw_non_http_bytes_get_hypers_bare_400_and_the_server_goes_on() {
     assert_eq!(code, Some(0));
 }
 
+/// A client that sends its request and then closes its sending side (half-close, as `nc -N`
+/// does) still gets the answer, for a GET and for a POST with a body.
+#[test]
+fn a_half_closed_connection_gets_its_answer() {
+    let server = Server::start(&[
+        "serve",
+        "--bind",
+        "127.0.0.1:0",
+        "--artifact",
+        shipped().to_str().unwrap(),
+    ]);
+    let (status, body) = raw_request(
+        &server.url,
+        b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    );
+    assert_eq!(
+        (status, String::from_utf8_lossy(&body).into_owned()),
+        (200, r#"{"status":"ok"}"#.to_string())
+    );
+    let query = br#"{"question":"band gap of GaAs"}"#;
+    let mut request = format!(
+        "POST /v1/route HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        query.len()
+    )
+    .into_bytes();
+    request.extend_from_slice(query);
+    let (status, body) = raw_request(&server.url, &request);
+    let answer: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(
+        (
+            &answer["plan"]["status"],
+            &answer["plan"]["steps"][0]["tool"],
+            &answer["plan"]["steps"][0]["params"]
+        ),
+        (
+            &serde_json::json!("planned"),
+            &serde_json::json!("materials_project"),
+            &serde_json::json!({"formula": "GaAs"})
+        ),
+        "{answer}"
+    );
+    let (code, _) = server.stop();
+    assert_eq!(code, Some(0));
+}
+
 /// A client that opens a connection and never finishes its headers is disconnected after the
 /// header read timeout (10 s) instead of holding the connection open; other clients are served
 /// meanwhile.

@@ -394,9 +394,13 @@ pub async fn serve(
         };
         let service = hyper_util::service::TowerToHyperService::new(router.clone());
         let mut builder = hyper::server::conn::http1::Builder::new();
+        // Half-closed connections (`curl --data ... | nc -N`, a client that shuts down its
+        // sending side after the request) still get their answer: without this hyper ends the
+        // connection unanswered when the read side reaches end-of-file.
         builder
             .timer(TokioTimer::new())
-            .header_read_timeout(HEADER_READ_TIMEOUT);
+            .header_read_timeout(HEADER_READ_TIMEOUT)
+            .half_close(true);
         let conn = graceful.watch(builder.serve_connection(TokioIo::new(stream), service));
         tokio::spawn(async move {
             // A connection's own failure (reset, malformed request, timeout) ends only it.
