@@ -272,6 +272,14 @@ fn parse_understanding(text: &str) -> Result<Understanding, String> {
             "{line}:{col}: not a valid Understanding: expected a JSON object, found {found}"
         ));
     }
+    // A repeated key (two `formula` parameters) would keep only the last value without a word.
+    schemarouter_core::json::check_no_repeated_keys(body.as_bytes()).map_err(|e| {
+        format!(
+            "{}: not a valid Understanding: {}",
+            at(&e),
+            strip_position(&e)
+        )
+    })?;
     // Parsed again from the text (not the value) so errors keep their line and column.
     serde_json::from_str::<Understanding>(body).map_err(|e| {
         format!(
@@ -315,6 +323,13 @@ mod tests {
         assert_eq!(
             parse_understanding("{\"intent\": \"x\",\n").unwrap_err(),
             "2:1: not a valid Understanding: EOF while parsing a value"
+        );
+        assert_eq!(
+            parse_understanding(
+                "{\"intent\": \"x\", \"parameters\": {\"formula\": \"GaN\",\n  \"formula\": \"GaAs\"}}"
+            )
+            .unwrap_err(),
+            "2:11: not a valid Understanding: duplicate key `formula`"
         );
     }
 }

@@ -338,9 +338,7 @@ pub fn parse_route_request(body: &[u8]) -> Result<RouteRequest, ApiError> {
     })?;
     // A parsed object keeps the last of two equal keys; which one was meant is not known.
     if value.is_object() {
-        use serde::de::DeserializeSeed;
-        let mut de = serde_json::Deserializer::from_slice(body);
-        NoDuplicateKeys.deserialize(&mut de).map_err(|e| {
+        schemarouter_core::json::check_no_repeated_keys(body).map_err(|e| {
             ApiError::bad(
                 "invalid_request",
                 format!("not a valid route request: {e}; {REQUEST_SHAPE}"),
@@ -348,69 +346,6 @@ pub fn parse_route_request(body: &[u8]) -> Result<RouteRequest, ApiError> {
         })?;
     }
     route_request_from_value(value)
-}
-
-/// Reads a JSON value and fails at the first object that repeats a key (`duplicate key `k``,
-/// with serde_json's line and column).
-struct NoDuplicateKeys;
-
-impl<'de> serde::de::DeserializeSeed<'de> for NoDuplicateKeys {
-    type Value = ();
-
-    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        d.deserialize_any(self)
-    }
-}
-
-impl<'de> serde::de::Visitor<'de> for NoDuplicateKeys {
-    type Value = ();
-
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("a JSON value")
-    }
-
-    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
-        Ok(())
-    }
-
-    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
-        Ok(())
-    }
-
-    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
-        Ok(())
-    }
-
-    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
-        Ok(())
-    }
-
-    fn visit_str<E>(self, _: &str) -> Result<(), E> {
-        Ok(())
-    }
-
-    fn visit_unit<E>(self) -> Result<(), E> {
-        Ok(())
-    }
-
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        while seq.next_element_seed(NoDuplicateKeys)?.is_some() {}
-        Ok(())
-    }
-
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        let mut seen = std::collections::HashSet::new();
-        while let Some(key) = map.next_key::<String>()? {
-            if seen.contains(&key) {
-                return Err(serde::de::Error::custom(format_args!(
-                    "duplicate key `{key}`"
-                )));
-            }
-            map.next_value_seed(NoDuplicateKeys)?;
-            seen.insert(key);
-        }
-        Ok(())
-    }
 }
 
 /// A route request from a parsed JSON value (MCP tool arguments, or a parsed body).
