@@ -46,6 +46,110 @@ pub fn parse(formula: &str) -> Option<BTreeMap<String, f64>> {
     if total.is_empty() { None } else { Some(total) }
 }
 
+/// Elements a case-folded formula may contain ([`from_case_folded`]): those of everyday
+/// materials and compounds. Radioactive and synthetic elements and the noble gases are left
+/// out, so English words that happen to spell symbols (`water` = W At Er, `bones` = B O N Es)
+/// are not read as formulas.
+const CASE_FOLDED_ELEMENTS: &[&str] = &[
+    "H", "Li", "Be", "B", "C", "N", "O", "F", "Na", "Mg", "Al", "Si", "P", "S", "Cl", "K", "Ca",
+    "Sc", "Ti", "V", "Cr", "Mn", "Fe", "Co", "Ni", "Cu", "Zn", "Ga", "Ge", "As", "Se", "Br", "Rb",
+    "Sr", "Y", "Zr", "Nb", "Mo", "Ru", "Rh", "Pd", "Ag", "Cd", "In", "Sn", "Sb", "Te", "I", "Cs",
+    "Ba", "La", "Ce", "Pr", "Nd", "Sm", "Eu", "Gd", "Tb", "Dy", "Ho", "Er", "Tm", "Yb", "Lu", "Hf",
+    "Ta", "W", "Re", "Os", "Ir", "Pt", "Au", "Hg", "Tl", "Pb", "Bi",
+];
+
+/// A formula typed without capitals (`gaas`, `nacl`, `sio2`, `srtio3`) written with them
+/// (`GaAs`, `NaCl`, `SiO2`, `SrTiO3`), or `None` when the letters are not read as one formula.
+///
+/// The word is split into element symbols (one or two letters, each optionally followed by a
+/// count) from [`CASE_FOLDED_ELEMENTS`]; of the splits with the fewest symbols there must be
+/// exactly one (`sio2` is `Si O2`, not `S I O2`; `sin` is both `S In` and `Si N`: `None`), with
+/// at least two distinct elements (`co2` reads as `Co2`, one element: `None`, since `CO2` is as
+/// likely) and, when the word has no digit, at most one one-letter symbol (`chips` is `C H I P
+/// S`: `None`) and at most three symbols (`aspirin` is not `As P Ir In`). Common English words
+/// that pass all this (`ice`, `coal`, `cup`) are not formulas.
+pub fn from_case_folded(word: &str) -> Option<String> {
+    fn splits(
+        w: &[u8],
+        at: usize,
+        cur: &mut Vec<(usize, usize)>,
+        out: &mut Vec<Vec<(usize, usize)>>,
+    ) {
+        if at == w.len() {
+            out.push(cur.clone());
+            return;
+        }
+        for len in [1, 2] {
+            let end = at + len;
+            if end > w.len() || !w[at..end].iter().all(u8::is_ascii_alphabetic) {
+                continue;
+            }
+            let sym = &w[at..end];
+            if !CASE_FOLDED_ELEMENTS
+                .iter()
+                .any(|e| e.as_bytes().eq_ignore_ascii_case(sym))
+            {
+                continue;
+            }
+            let mut next = end;
+            while next < w.len() && w[next].is_ascii_digit() {
+                next += 1;
+            }
+            // A count is a positive number without a leading zero.
+            if next > end && w[end] == b'0' {
+                continue;
+            }
+            cur.push((at, end));
+            splits(w, next, cur, out);
+            cur.pop();
+        }
+    }
+    // Each of these passes the rules below (`ice` = I Ce, `coal` = Co Al, `gap` = Ga P).
+    const WORDS: &[&str] = &[
+        "ice", "coal", "pin", "fin", "cup", "cap", "nap", "lap", "tip", "sip", "kin", "gap",
+        "nice", "bag", "nab", "cab", "hob", "cob",
+    ];
+    if WORDS.iter().any(|x| x.eq_ignore_ascii_case(word)) {
+        return None;
+    }
+    let w = word.as_bytes();
+    if w.len() < 2
+        || w.len() > 24
+        || !w.iter().all(u8::is_ascii_alphanumeric)
+        || w[0].is_ascii_digit()
+    {
+        return None;
+    }
+    let mut all = Vec::new();
+    splits(w, 0, &mut Vec::new(), &mut all);
+    let fewest = all.iter().map(Vec::len).min()?;
+    let mut best = all.into_iter().filter(|s| s.len() == fewest);
+    let split = best.next()?;
+    if best.next().is_some() {
+        return None;
+    }
+    let symbol = |(a, b): (usize, usize)| {
+        let mut s = word[a..b].to_ascii_lowercase();
+        s[..1].make_ascii_uppercase();
+        s
+    };
+    let distinct: std::collections::BTreeSet<String> = split.iter().map(|r| symbol(*r)).collect();
+    let one_letter = split.iter().filter(|(a, b)| b - a == 1).count();
+    let has_digit = w.iter().any(u8::is_ascii_digit);
+    if distinct.len() < 2 || (!has_digit && (one_letter > 1 || split.len() > 3)) {
+        return None;
+    }
+    let mut out = String::with_capacity(word.len());
+    let mut last = 0;
+    for (a, b) in split {
+        out.push_str(&word[last..a]);
+        out.push_str(&symbol((a, b)));
+        last = b;
+    }
+    out.push_str(&word[last..]);
+    Some(out)
+}
+
 fn leading_number(s: &str) -> (Option<f64>, &str) {
     let end = s
         .char_indices()
@@ -187,6 +291,37 @@ mod tests {
         assert_eq!(hill_spaced(&parse("Ca(OH)2").unwrap()), "Ca H2 O2");
         assert_eq!(parse("CuSO4·5H2O").unwrap()["O"], 9.0);
         assert_eq!(alphabetical(&parse("Al2 O3").unwrap()), "Al2O3");
+    }
+
+    #[test]
+    fn reads_formulas_typed_without_capitals() {
+        for (word, formula) in [
+            ("gaas", Some("GaAs")),
+            ("nacl", Some("NaCl")),
+            ("sio2", Some("SiO2")),
+            ("srtio3", Some("SrTiO3")),
+            ("lifepo4", Some("LiFePO4")),
+            ("bi2te3", Some("Bi2Te3")),
+            ("mos2", Some("MoS2")),
+            ("gan", Some("GaN")),
+            ("ZNO", Some("ZnO")),
+            ("co2", None),
+            ("sin", None),
+            ("water", None),
+            ("bones", None),
+            ("chips", None),
+            ("aspirin", None),
+            ("ice", None),
+            ("sic", Some("SiC")),
+            ("cuinse2", Some("CuInSe2")),
+            ("the", None),
+            ("fe", None),
+            ("o20", None),
+            ("2gaas", None),
+            ("ga-as", None),
+        ] {
+            assert_eq!(from_case_folded(word).as_deref(), formula, "{word}");
+        }
     }
 
     #[test]

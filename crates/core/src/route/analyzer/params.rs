@@ -128,6 +128,7 @@ struct Patterns {
     quoted: LazyRegex,
     smiles: LazyRegex,
     word: LazyRegex,
+    ascii_word: LazyRegex,
 }
 
 static PATTERNS: Patterns = Patterns {
@@ -184,6 +185,7 @@ static PATTERNS: Patterns = Patterns {
         non_empty,
     ),
     word: LazyRegex::new(r"[A-Za-z0-9()\[\]·.]+", non_empty),
+    ascii_word: LazyRegex::new(r"[A-Za-z0-9]+", non_empty),
 };
 
 fn patterns() -> &'static Patterns {
@@ -634,6 +636,45 @@ pub fn extract(query: &str) -> Vec<Extracted> {
             }
         }
     }
+    // A formula typed without capitals, or a one-letter element symbol, after `of`, `for` or
+    // `about` ("band gap of gaas", "density for sio2", "band gap of W"), when nothing else names
+    // the entity.
+    if wanted(&out, "formula") && wanted(&out, "compound_name") {
+        let mut prev: Option<&str> = None;
+        for c in p.ascii_word.find_iter(query) {
+            let w = c.as_str();
+            let after_of = prev.is_some_and(|x| {
+                x.eq_ignore_ascii_case("of")
+                    || x.eq_ignore_ascii_case("for")
+                    || x.eq_ignore_ascii_case("about")
+            });
+            prev = Some(w);
+            // One capital letter is an element there too ("band gap of W"), but not `I`.
+            let single = w.len() == 1 && w != "I" && formula::is_element(w);
+            if !after_of
+                || taken(&used, c.start(), c.end())
+                || query[..c.start()]
+                    .chars()
+                    .next_back()
+                    .is_some_and(latin_letter)
+                || query[c.end()..].chars().next().is_some_and(latin_letter)
+                || !single && FORMULA_STOP_WORDS.iter().any(|s| s.eq_ignore_ascii_case(w))
+            {
+                continue;
+            }
+            let single = single.then(|| w.to_string());
+            if let Some(f) = single.or_else(|| formula::from_case_folded(w)) {
+                push(
+                    &mut out,
+                    &mut used,
+                    "formula",
+                    Value::String(f),
+                    c.start(),
+                    c.end(),
+                );
+            }
+        }
+    }
     // Other scripts (Korean): substring search, longest first; a particle may follow.
     if !lower.is_ascii() {
         for (name, value, concept) in other {
@@ -826,6 +867,21 @@ mod tests {
             Some("GaN".into())
         );
         assert_eq!(get("GaN의 밴드갭", "formula"), Some("GaN".into()));
+        // Typed without capitals, or one capital letter, after `of` / `for` / `about`.
+        assert_eq!(get("band gap of gaas", "formula"), Some("GaAs".into()));
+        assert_eq!(
+            get("What is the density for sio2?", "formula"),
+            Some("SiO2".into())
+        );
+        assert_eq!(
+            get("What is the band gap of W?", "formula"),
+            Some("W".into())
+        );
+        assert_eq!(get("band gap of I", "formula"), None);
+        assert_eq!(get("band gap of water", "formula"), Some("H2O".into()));
+        assert_eq!(get("band gap of the sample", "formula"), None);
+        assert_eq!(get("density of as", "formula"), None);
+        assert_eq!(get("gaas band gap", "formula"), None);
         assert_eq!(
             get(
                 "What's the weather forecast for Daejeon tomorrow?",
