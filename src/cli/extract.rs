@@ -100,8 +100,11 @@ pub fn run_extract(mut args: ExtractArgs) -> u8 {
 }
 
 fn read(path: &std::path::Path) -> Result<String, extract::ExtractError> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| extract::ExtractError::new(format!("{}: cannot read: {e}", path.display())))?;
+    let bytes = schemarouter_core::input::read_file_limited(
+        path,
+        schemarouter_core::input::MAX_INPUT_BYTES,
+    )
+    .map_err(|e| extract::ExtractError::new(format!("{}: cannot read: {e}", path.display())))?;
     String::from_utf8(bytes).map_err(|e| extract::ExtractError {
         message: "not UTF-8 text".into(),
         file: Some(path.display().to_string()),

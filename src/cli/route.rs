@@ -93,18 +93,22 @@ fn route_loaded(g: &FrozenGraph, args: &RouteArgs, artifact: &std::path::Path) -
             } else {
                 path.display().to_string()
             };
+            let limit = schemarouter_core::input::MAX_INPUT_BYTES;
             let bytes = if path.as_os_str() == "-" {
-                let mut b = Vec::new();
-                std::io::Read::read_to_end(&mut std::io::stdin(), &mut b).map(|_| b)
+                schemarouter_core::input::read_limited(std::io::stdin().lock(), limit)
             } else {
-                std::fs::read(path)
+                schemarouter_core::input::read_file_limited(path, limit)
             };
             let bytes = match bytes {
                 Ok(b) => b,
                 Err(e) => {
                     return super::usage_error(
                         format!("cannot read `{shown}`: {e}"),
-                        "check the path of --understanding (`-` reads the Understanding from standard input)",
+                        if e.kind() == std::io::ErrorKind::InvalidData {
+                            "an Understanding is one small JSON object; pass the file that holds it"
+                        } else {
+                            "check the path of --understanding (`-` reads the Understanding from standard input)"
+                        },
                     );
                 }
             };

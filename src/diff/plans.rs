@@ -121,8 +121,11 @@ pub struct PlanImpact {
 /// Errors: an unreadable file, text that is neither JSON nor YAML, or entries that are not
 /// Understanding objects (the message names the entry).
 pub fn read_plans(path: &Path) -> Result<Vec<PlanInput>, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+    let text = schemarouter_core::input::read_file_to_string_limited(
+        path,
+        schemarouter_core::input::MAX_INPUT_BYTES,
+    )
+    .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
     parse_plans(&text).map_err(|e| format!("`{}`: {e}", path.display()))
 }
 

@@ -490,7 +490,11 @@ pub fn load(path: &Path) -> Result<Bench, BenchError> {
 ///
 /// Errors: as [`load`].
 pub fn load_located(path: &Path) -> Result<(Bench, BenchLocations), BenchError> {
-    let bytes = std::fs::read(path).map_err(BenchError::Io)?;
+    let bytes = schemarouter_core::input::read_file_limited(
+        path,
+        schemarouter_core::input::MAX_INPUT_BYTES,
+    )
+    .map_err(BenchError::Io)?;
     let text = String::from_utf8(bytes).map_err(|e| {
         let valid = &e.as_bytes()[..e.utf8_error().valid_up_to()];
         // The prefix is valid UTF-8 by definition.

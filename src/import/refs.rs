@@ -172,7 +172,11 @@ impl Resolver {
                 let outside = self.outside_root(&path);
                 let read = match &outside {
                     Some(reason) => Err(reason.clone()),
-                    None => std::fs::read(&path).map_err(|e| e.to_string()),
+                    None => schemarouter_core::input::read_file_limited(
+                        &path,
+                        super::doc::MAX_SOURCE_BYTES,
+                    )
+                    .map_err(|e| e.to_string()),
                 };
                 let text = match read {
                     Ok(b) if b.len() as u64 > super::doc::MAX_SOURCE_BYTES => Err(format!(

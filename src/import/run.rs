@@ -167,6 +167,8 @@ impl ImportError {
             format!("cannot read `{}`: {e}", p.display()),
             if e.kind() == std::io::ErrorKind::NotFound {
                 "check the path of the source document"
+            } else if e.kind() == std::io::ErrorKind::InvalidData {
+                "split the document, or import the part you need from a smaller copy"
             } else {
                 "check that the file is readable (permissions)"
             },
@@ -220,7 +222,10 @@ pub fn run(req: &ImportRequest) -> Result<Outcome, ImportError> {
                         "split the document, or import the part you need from a smaller copy",
                     ));
                 }
-                let bytes = std::fs::read(p).map_err(|e| ImportError::unreadable(p, &e))?;
+                // Read by the limit, not the reported size (a pipe or device reports 0).
+                let bytes =
+                    schemarouter_core::input::read_file_limited(p, super::doc::MAX_SOURCE_BYTES)
+                        .map_err(|e| ImportError::unreadable(p, &e))?;
                 let text = match String::from_utf8(bytes) {
                     Ok(t) => t,
                     Err(e) => {
@@ -424,7 +429,13 @@ pub fn run(req: &ImportRequest) -> Result<Outcome, ImportError> {
                 };
                 let p = schemas_dir.join(format!("{id}.{ext}"));
                 let old = if p.exists() {
-                    Some(std::fs::read_to_string(&p).map_err(|e| ImportError::unreadable(&p, &e))?)
+                    Some(
+                        schemarouter_core::input::read_file_to_string_limited(
+                            &p,
+                            schemarouter_core::input::MAX_INPUT_BYTES,
+                        )
+                        .map_err(|e| ImportError::unreadable(&p, &e))?,
+                    )
                 } else {
                     None
                 };
@@ -668,6 +679,10 @@ fn upstream_changes(path: &Path, old: &str, new: &str, format: Format) -> Option
 
 /// The tool of a declaration file on disk (for tests and tools).
 pub fn read_tool(path: &Path) -> Option<Tool> {
-    let text = std::fs::read_to_string(path).ok()?;
+    let text = schemarouter_core::input::read_file_to_string_limited(
+        path,
+        schemarouter_core::input::MAX_INPUT_BYTES,
+    )
+    .ok()?;
     emit::parse_tool(&text, Format::from_path(path)?)
 }

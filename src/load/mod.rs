@@ -431,7 +431,10 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
         );
     }
     if config_path.is_file() {
-        match std::fs::read(&config_path) {
+        match schemarouter_core::input::read_file_limited(
+            &config_path,
+            schemarouter_core::input::MAX_INPUT_BYTES,
+        ) {
             Ok(bytes) => {
                 let (text, bad) = match decode(bytes) {
                     Ok(t) => (t, None),

@@ -11,6 +11,7 @@
 pub mod artifact;
 pub mod extract;
 pub mod graph;
+pub mod input;
 pub mod json;
 pub mod model;
 pub mod prompt;

@@ -92,7 +92,8 @@ impl Token {
     ///
     /// Errors: the file cannot be read, is not UTF-8, or is empty.
     pub fn from_file(path: &Path) -> Result<Token, String> {
-        let text = std::fs::read_to_string(path)
+        // A token is short: a stream that goes on (`/dev/zero`) is no token file.
+        let text = schemarouter_core::input::read_file_to_string_limited(path, 64 * 1024)
             .map_err(|e| format!("cannot read the token file `{}`: {e}", path.display()))?;
         Token::new(&text).map_err(|e| format!("{}: {e}", path.display()))
     }

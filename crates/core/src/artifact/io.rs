@@ -429,8 +429,23 @@ fn load_path(path: &Path, skip_graph: bool, lazy: bool) -> Result<FrozenGraph, L
     // A pipe or other stream (`--artifact /dev/stdin`, `<(...)`) cannot be memory-mapped:
     // read it whole.
     if !file.metadata().map_err(LoadError::Io)?.is_file() {
-        let mut bytes = magic[..n].to_vec();
-        file.read_to_end(&mut bytes).map_err(LoadError::Io)?;
+        // An artifact starts with the binary magic or with JSON's `{` (after white space): a
+        // stream that does not (`/dev/zero`, `/dev/urandom`) is refused before it is read, and
+        // any stream is read up to a limit.
+        let head = &magic[..n];
+        let json_start = head
+            .iter()
+            .find(|b| !b.is_ascii_whitespace())
+            .is_none_or(|b| *b == b'{');
+        if n > 0 && !bin::MAGIC.starts_with(head) && !json_start {
+            return Err(LoadError::Malformed(
+                "not an artifact: it starts with neither `{` (graph.json) nor the binary magic (graph.bin)".to_string(),
+            ));
+        }
+        let mut bytes = head.to_vec();
+        let rest = crate::input::read_limited(&mut file, crate::input::MAX_ARTIFACT_STREAM_BYTES)
+            .map_err(LoadError::Io)?;
+        bytes.extend_from_slice(&rest);
         if bytes.is_empty() {
             return Err(LoadError::Malformed(
                 "the file is empty (0 bytes)".to_string(),

@@ -230,7 +230,7 @@ pub fn project_template(p: &crate::model::Project) -> Result<Option<String>, Str
             t.value
         ));
     }
-    std::fs::read_to_string(&path)
+    crate::input::read_file_to_string_limited(&path, crate::input::MAX_INPUT_BYTES)
         .map(Some)
         .map_err(|e| format!("cannot read prompt template `{}`: {e}", t.value))
 }
