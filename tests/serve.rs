@@ -867,6 +867,52 @@ fn raw_non_http_bytes_get_hypers_bare_400_and_the_server_goes_on() {
     assert_eq!(code, Some(0));
 }
 
+/// MCP over HTTP: a body that repeats a key is a JSON-RPC error (400) with the request's id,
+/// as over stdio; the SDK would keep the last value. The same request without the repeat is
+/// routed.
+#[test]
+fn mcp_http_refuses_repeated_keys() {
+    let server = Server::start(&[
+        "mcp",
+        "--transport",
+        "http",
+        "--bind",
+        "127.0.0.1:0",
+        "--artifact",
+        shipped().to_str().unwrap(),
+    ]);
+    let post = |body: &str| {
+        let mut request = format!(
+            "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+            body.len()
+        )
+        .into_bytes();
+        request.extend_from_slice(body.as_bytes());
+        let (status, answer) = raw_request(server.url.trim_end_matches("/mcp"), &request);
+        (status, String::from_utf8_lossy(&answer).into_owned())
+    };
+    assert_eq!(
+        post(
+            r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"route","arguments":{"question":"band gap of GaAs","question":"x"}}}"#
+        ),
+        (
+            400,
+            r#"{"error":{"code":-32602,"message":"Invalid params: duplicate key `question`; each key once"},"id":7,"jsonrpc":"2.0"}"#
+                .to_string()
+        )
+    );
+    assert_eq!(
+        post(r#"{"jsonrpc":"2.0","id":2,"id":3,"method":"ping"}"#),
+        (
+            400,
+            r#"{"error":{"code":-32600,"message":"Invalid Request: duplicate key `id`"},"id":null,"jsonrpc":"2.0"}"#
+                .to_string()
+        )
+    );
+    let (code, rest) = server.stop();
+    assert_stopped(code, &rest);
+}
+
 /// A client that sends its request and then closes its sending side (half-close, as `nc -N`
 /// does) still gets the answer, for a GET and for a POST with a body.
 #[test]

@@ -630,8 +630,63 @@ pub fn http_router(
     );
     let app = axum::Router::new()
         .route_service("/mcp", service)
+        .layer(axum::middleware::from_fn_with_state(
+            core.clone(),
+            screen_repeated_keys,
+        ))
         .layer(axum::middleware::from_fn(json_rpc_error_bodies));
     super::http::guarded(app, core)
+}
+
+/// A POST body that repeats a key (two `question`s in a `tools/call`'s arguments) is answered
+/// with the JSON-RPC error stdio gives ([`crate::stdio_screen::repeated_key`]), status 400:
+/// the SDK would keep the last value without a word. A body beyond `--max-body-bytes` is 413
+/// with a JSON-RPC error. Other requests pass unchanged.
+async fn screen_repeated_keys(
+    axum::extract::State(core): axum::extract::State<Arc<Core>>,
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::http::{Method, StatusCode, header};
+    if req.method() != Method::POST {
+        return next.run(req).await;
+    }
+    let (parts, body) = req.into_parts();
+    let limit = core.limits.max_body_bytes;
+    let reply = |status: StatusCode, v: serde_json::Value| {
+        let mut r = axum::response::Response::new(axum::body::Body::from(v.to_string()));
+        *r.status_mut() = status;
+        r.headers_mut().insert(
+            header::CONTENT_TYPE,
+            axum::http::HeaderValue::from_static("application/json"),
+        );
+        r
+    };
+    let bytes = match axum::body::to_bytes(body, limit).await {
+        Ok(b) => b,
+        Err(_) => {
+            return reply(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32600, "message": format!("the body is larger than {limit} bytes (--max-body-bytes), or was cut off")}}),
+            );
+        }
+    };
+    if let Ok(serde_json::Value::Object(m)) = serde_json::from_slice::<serde_json::Value>(&bytes) {
+        let id = match m.get("id") {
+            Some(id @ (serde_json::Value::String(_) | serde_json::Value::Number(_))) => id.clone(),
+            _ => serde_json::Value::Null,
+        };
+        if let Some(crate::stdio_screen::Screened::Answer(v)) =
+            crate::stdio_screen::repeated_key(&bytes, &id)
+        {
+            return reply(StatusCode::BAD_REQUEST, v);
+        }
+    }
+    next.run(axum::extract::Request::from_parts(
+        parts,
+        axum::body::Body::from(bytes),
+    ))
+    .await
 }
 
 /// The SDK answers transport faults on `/mcp` (a body that is no JSON, a missing session, a

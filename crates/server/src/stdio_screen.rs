@@ -67,6 +67,57 @@ fn kind(v: &Value) -> &'static str {
     }
 }
 
+/// The answer to a message that repeats a key, if it does: a repeated member of the message
+/// itself (`id`, `method`) is an invalid request (with `id` null when `id` is the one
+/// repeated), a repeated key inside `params` (two `question`s) invalid params. Also used for
+/// the bodies of MCP over HTTP.
+pub fn repeated_key(message: &[u8], id: &Value) -> Option<Screened> {
+    let e = schemarouter_core::json::check_no_repeated_keys(message).err()?;
+    let top = top_level_repeat(message);
+    let text = e.to_string();
+    let text = text.split(" at line ").next().unwrap_or(&text).to_string();
+    Some(match top.as_deref() {
+        Some("id") => error(Value::Null, -32600, format!("Invalid Request: {text}")),
+        Some(_) => error(id.clone(), -32600, format!("Invalid Request: {text}")),
+        None => error(
+            id.clone(),
+            -32602,
+            format!("Invalid params: {text}; each key once"),
+        ),
+    })
+}
+
+/// The first key the top-level object of `message` repeats, if any.
+fn top_level_repeat(message: &[u8]) -> Option<String> {
+    struct Top;
+    impl<'de> serde::de::Visitor<'de> for Top {
+        type Value = Option<String>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("an object")
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(
+            self,
+            mut map: A,
+        ) -> Result<Option<String>, A::Error> {
+            // Read to the end (serde_json checks that the object is closed).
+            let mut seen = std::collections::HashSet::new();
+            let mut first = None;
+            while let Some(k) = map.next_key::<String>()? {
+                map.next_value::<serde::de::IgnoredAny>()?;
+                if !seen.insert(k.clone()) && first.is_none() {
+                    first = Some(k);
+                }
+            }
+            Ok(first)
+        }
+    }
+    use serde::Deserializer;
+    serde_json::Deserializer::from_slice(message)
+        .deserialize_map(Top)
+        .ok()
+        .flatten()
+}
+
 /// Screen one line (with or without its line break).
 pub fn screen(line: &[u8]) -> Screened {
     if line.iter().all(u8::is_ascii_whitespace) {
@@ -106,6 +157,10 @@ pub fn screen(line: &[u8]) -> Screened {
                 kind(id)
             ),
         );
+    }
+    // serde_json keeps the last of repeated keys; which one was meant is not known.
+    if let Some(answer) = repeated_key(line, &id) {
+        return answer;
     }
     if m.get("jsonrpc") != Some(&json!("2.0")) {
         return error(
@@ -182,6 +237,18 @@ mod tests {
             (
                 "42",
                 r#"{"error":{"code":-32600,"message":"Invalid Request: not a JSON object"},"id":null,"jsonrpc":"2.0"}"#,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":2,"id":3,"method":"ping"}"#,
+                r#"{"error":{"code":-32600,"message":"Invalid Request: duplicate key `id`"},"id":null,"jsonrpc":"2.0"}"#,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":4,"method":"ping","method":"tools/list"}"#,
+                r#"{"error":{"code":-32600,"message":"Invalid Request: duplicate key `method`"},"id":4,"jsonrpc":"2.0"}"#,
+            ),
+            (
+                r#"{"jsonrpc":"2.0","id":"q","method":"tools/call","params":{"name":"route","arguments":{"question":"band gap of GaAs","question":"x"}}}"#,
+                r#"{"error":{"code":-32602,"message":"Invalid params: duplicate key `question`; each key once"},"id":"q","jsonrpc":"2.0"}"#,
             ),
             (
                 r#"{"id":5,"method":"tools/list"}"#,
