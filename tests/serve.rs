@@ -932,6 +932,19 @@ fn a_half_closed_connection_gets_its_answer() {
         (status, String::from_utf8_lossy(&body).into_owned()),
         (200, r#"{"status":"ok"}"#.to_string())
     );
+    // A tool id that is not UTF-8 once decoded: the usual JSON error, not plain text.
+    let (status, body) = raw_request(
+        &server.url,
+        b"GET /v1/tools/%ff HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+    );
+    assert_eq!(
+        (status, String::from_utf8_lossy(&body).into_owned()),
+        (
+            400,
+            r#"{"error":{"code":"invalid_request","message":"Invalid URL: Invalid UTF-8 in `id`; a tool id is UTF-8 text"}}"#
+                .to_string()
+        )
+    );
     let query = br#"{"question":"band gap of GaAs"}"#;
     let mut request = format!(
         "POST /v1/route HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",

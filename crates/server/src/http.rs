@@ -251,7 +251,22 @@ async fn prompt(State(core): State<Arc<Core>>) -> Response {
     r
 }
 
-async fn tool(State(core): State<Arc<Core>>, Path(id): Path<String>) -> Response {
+async fn tool(
+    State(core): State<Arc<Core>>,
+    id: Result<Path<String>, axum::extract::rejection::PathRejection>,
+) -> Response {
+    // A path segment that is not UTF-8 once percent-decoded (`/v1/tools/%ff`): the usual JSON
+    // error, not the extractor's plain text.
+    let Path(id) = match id {
+        Ok(id) => id,
+        Err(e) => {
+            return error_response(&ApiError {
+                status: 400,
+                code: "invalid_request",
+                message: format!("{}; a tool id is UTF-8 text", e.body_text()),
+            });
+        }
+    };
     let s = core.snapshot();
     match s.graph().tool(&id) {
         Some((_, t)) => {

@@ -280,6 +280,7 @@ pub fn document() -> String {
                     "summary": "One tool as the artifact holds it",
                     "responses": {
                         "200": json_response("The tool", "ToolResponse"),
+                        "400": json_response("The id is not UTF-8 text once percent-decoded (`invalid_request`)", "Error"),
                         "404": json_response("No tool with this id (the message lists the known ones)", "Error"),
                         "401": json_response("A bearer token is required (--token-file) and missing or wrong", "Error"),
                         "503": json_response("Too many requests at once (--max-concurrency); retry", "Error"),
