@@ -510,6 +510,29 @@ impl<'g> Lexical<'g> {
         words
     }
 
+    /// The words of every tool's normalised id, title and names and of its endpoint ids
+    /// (`open_weather_lite`, `get_current_weather` -> open, weather, lite, get, current), with
+    /// their stems.
+    fn tool_words(&self) -> HashSet<String> {
+        let g = self.g;
+        let mut words = HashSet::new();
+        let mut add = |text: &str| {
+            for t in tokenize(&text.replace('_', " ")) {
+                words.extend(t.stems.iter().cloned());
+                words.insert(t.norm);
+            }
+        };
+        for k in g.index.tool_names.key_strs() {
+            add(k);
+        }
+        for t in g.tools.iter() {
+            for e in &t.endpoints {
+                add(&e.id);
+            }
+        }
+        words
+    }
+
     /// Whether any run of the tokens is a tool's name.
     fn names_tool(&self, tokens: &[Token]) -> bool {
         (0..tokens.len()).any(|i| {
@@ -536,13 +559,23 @@ impl Lexical<'_> {
         // Requests no data tool can serve (actions, media, live data, weather, e-mail,
         // calendars) get no intent, with the reason; a cue the inventory declares (a tool
         // named `weather`, an `images` field alias) is no such request.
+        // So is a cue word in the inventory's tool names and endpoint ids (a `get_current_weather`
+        // endpoint serves weather, a `delete_book` one carries out an action); and a request
+        // that names a tool is routed to it, whatever it asks.
         let vocabulary = std::cell::OnceCell::new();
+        let inventory = std::cell::OnceCell::new();
         let known = |cue: &str| {
-            let words = vocabulary.get_or_init(|| self.declared_words(&tokens));
             let key = normalise_alias(cue);
-            !key.is_empty() && (words.contains(&key) || key.split('_').all(|p| words.contains(p)))
+            let has = |words: &HashSet<String>| {
+                words.contains(&key) || key.split('_').all(|p| words.contains(p))
+            };
+            !key.is_empty()
+                && (has(vocabulary.get_or_init(|| self.declared_words(&tokens)))
+                    || has(inventory.get_or_init(|| self.tool_words())))
         };
-        if let Some(o) = scope::out_of_scope_unless(&query, known) {
+        if let Some(o) = scope::out_of_scope_unless(&query, known)
+            && !self.names_tool(&tokens)
+        {
             let reason = o.reason();
             return Analysis {
                 understanding: Understanding {
