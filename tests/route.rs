@@ -821,3 +821,83 @@ fn out_of_scope_cues_the_inventory_declares_are_not_refused() {
     let understood = lex.analyse("Play a song about rain").understanding;
     assert!(understood.out_of_scope.is_some(), "{understood:?}");
 }
+
+/// Imported catalogs without intents (the README's "Bring your own tools"): a request that
+/// names a tool is routed to it, the question's words choose among its endpoints
+/// (`tool/endpoint`), a parameter the endpoint declares by name binds without a declared
+/// binding, and the out-of-scope vocabulary does not overrule what the inventory serves.
+#[test]
+fn imported_tools_without_intents() {
+    let dir = tempfile::tempdir().unwrap();
+    let proj = dir.path().join("proj");
+    let bin = env!("CARGO_BIN_EXE_schemarouter");
+    for (kind, file) in [
+        ("openapi", "library.json"),
+        ("openapi", "weather.yaml"),
+        ("openai", "openai_tools.json"),
+        ("mcp", "mcp_tools.json"),
+    ] {
+        let out = std::process::Command::new(bin)
+            .args(["import", kind])
+            .arg(Path::new("tests/fixtures/own-tools").join(file))
+            .arg("--project")
+            .arg(&proj)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{file}: {out:?}");
+    }
+    let g = compile(proj.to_str().unwrap());
+    let lex = Lexical::new(&g);
+    let plan = |q: &str| {
+        let a = lex.understand(q).unwrap();
+        let p = schemarouter::route::route_checked(&g, &a.understanding, &Options::default());
+        let steps: Vec<(String, String, serde_json::Value)> = p
+            .steps
+            .iter()
+            .map(|s| (s.tool.clone(), s.endpoint.clone(), json!(s.params)))
+            .collect();
+        (
+            a.understanding.target_apis.clone(),
+            steps,
+            p.out_of_scope.clone(),
+        )
+    };
+    assert_eq!(
+        plan("convert currency with openai_tools"),
+        (
+            vec!["openai_tools/convert_currency".to_string()],
+            vec![(
+                "openai_tools".to_string(),
+                "convert_currency".to_string(),
+                json!({})
+            )],
+            None
+        )
+    );
+    assert_eq!(
+        plan("books by Tolkien from city_library_catalogue"),
+        (
+            vec!["city_library_catalogue".to_string()],
+            vec![(
+                "city_library_catalogue".to_string(),
+                "search_books".to_string(),
+                json!({"author": "Tolkien"})
+            )],
+            None
+        )
+    );
+    assert_eq!(
+        plan("stock price of AAPL from stocks-server"),
+        (
+            vec!["stocks_server/get_stock_price".to_string()],
+            vec![(
+                "stocks_server".to_string(),
+                "get_stock_price".to_string(),
+                json!({})
+            )],
+            None
+        )
+    );
+    // A weather tool is in the inventory: no "no tool serves weather data".
+    assert_eq!(plan("current weather in Paris").2, None);
+}

@@ -363,6 +363,8 @@ fn match_tool(g: &FrozenGraph, ti: u32, req: &[Requested]) -> EndpointMatches {
 /// concept score. Among endpoints of equal score, read-only ones come before ones whose
 /// annotations say they write.
 ///
+/// A tool named as `tool/endpoint` considers that endpoint only (`pinned`).
+///
 /// Ties on score and group break by, in order: fewer required parameters that nothing in the
 /// Understanding can fill (no default, no binding to a given parameter concept), then reading
 /// before writing (annotations; HTTP `PUT`, `PATCH`, `DELETE` write, `GET` reads), then
@@ -372,6 +374,7 @@ fn best_endpoint(
     matches: &EndpointMatches,
     groups: &[String],
     given: &BTreeMap<String, Value>,
+    pinned: Option<&u32>,
 ) -> Option<Ranked> {
     type Key = (
         u32,
@@ -385,10 +388,10 @@ fn best_endpoint(
     );
     let mut best: Option<Key> = None;
     for (ei, e) in t.endpoints.iter().enumerate() {
-        if e.destructive {
+        let ei = ei as u32;
+        if e.destructive || pinned.is_some_and(|p| *p != ei) {
             continue;
         }
-        let ei = ei as u32;
         let (score, score_nc, qual) = matches
             .get(&ei)
             .map(|m| {
@@ -447,7 +450,24 @@ struct Ranked {
 }
 
 fn resolve_tool(g: &FrozenGraph, name: &str) -> Option<u32> {
-    g.index.tool_names.get(&normalise_alias(name)).copied()
+    resolve_target(g, name).map(|(t, _)| t)
+}
+
+/// A named target: a tool id or name, or `tool/endpoint` (the endpoint by its id), which pins
+/// the step to that endpoint. `None` when no tool (or no such endpoint) answers to it.
+pub(crate) fn resolve_target(g: &FrozenGraph, name: &str) -> Option<(u32, Option<u32>)> {
+    if let Some(t) = g.index.tool_names.get(&normalise_alias(name)).copied() {
+        return Some((t, None));
+    }
+    let (tool, endpoint) = name.rsplit_once('/')?;
+    let t = g.index.tool_names.get(&normalise_alias(tool)).copied()?;
+    let wanted = normalise_alias(endpoint);
+    let ei = g
+        .tool_at(t)
+        .endpoints
+        .iter()
+        .position(|e| e.id == endpoint || normalise_alias(&e.id) == wanted)?;
+    Some((t, Some(ei as u32)))
 }
 
 /// Run Algorithm 1 on an Understanding.
@@ -537,12 +557,17 @@ pub fn route(g: &FrozenGraph, u: &Understanding, opts: &Options) -> Plan {
 
     // Lines 1-2: named tools override; otherwise the intent's candidates.
     let mut named: Vec<u32> = Vec::new();
+    // Tools named with an endpoint (`tool/endpoint`): the step uses that endpoint.
+    let mut pinned: BTreeMap<u32, u32> = BTreeMap::new();
     for name in &u.target_apis {
-        match resolve_tool(g, name) {
-            Some(t) if excluded.contains(&t) => {}
-            Some(t) => {
+        match resolve_target(g, name) {
+            Some((t, _)) if excluded.contains(&t) => {}
+            Some((t, endpoint)) => {
                 if !named.contains(&t) {
                     named.push(t);
+                }
+                if let Some(ei) = endpoint {
+                    pinned.entry(t).or_insert(ei);
                 }
             }
             None => plan.skipped_tools.push(SkippedTool {
@@ -599,11 +624,17 @@ pub fn route(g: &FrozenGraph, u: &Understanding, opts: &Options) -> Plan {
     for &t in &candidates {
         let mut m = match_tool(g, t, &req);
         apply_qualifiers(g, t, &mut m, &quals);
-        match best_endpoint(g.tool_at(t), &m, &groups, &u.parameters) {
+        match best_endpoint(g.tool_at(t), &m, &groups, &u.parameters, pinned.get(&t)) {
             Some(r) => scored.push((t, r, m)),
             None if has_named => plan.skipped_tools.push(SkippedTool {
                 requested: g.tool_at(t).id.clone(),
-                reason: "every endpoint of the tool may destroy data and none is marked `allow_destructive`".to_string(),
+                reason: match pinned.get(&t) {
+                    Some(ei) => format!(
+                        "its endpoint `{}` may destroy data and is not marked `allow_destructive`",
+                        g.tool_at(t).endpoint_at(*ei).id
+                    ),
+                    None => "every endpoint of the tool may destroy data and none is marked `allow_destructive`".to_string(),
+                },
             }),
             None => {}
         }
@@ -1004,6 +1035,23 @@ fn bind_parameters(g: &FrozenGraph, ti: u32, ei: u32, u: &Understanding) -> Boun
                         }
                     }
                 }
+            }
+        }
+        // No binding declares it: the endpoint's own parameter of that name, if it has one
+        // that binds nothing (an imported endpoint's `author`), takes the value as given.
+        if !bound_any
+            && !ids.iter().any(|id| g.index.param_postings.contains_key(id))
+            && let Some(param) = e
+                .parameters
+                .iter()
+                .find(|p| &p.name == concept && p.bind.is_empty() && !p.auth)
+        {
+            match bind::render_for(param, None, value) {
+                Ok(v) => {
+                    values.entry(param.name.clone()).or_default().push((0, v));
+                    bound_any = true;
+                }
+                Err(msg) => warnings.push(format!("{}/{}: {msg}", g.tool_at(ti).id, e.id)),
             }
         }
         if !bound_any {

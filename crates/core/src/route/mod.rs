@@ -34,7 +34,8 @@ pub struct Understanding {
     /// Parameters keyed by parameter concept (`formula`, `doi`, ...).
     #[serde(default)]
     pub parameters: BTreeMap<String, serde_json::Value>,
-    /// Tools the user names (ids, titles or names).
+    /// Tools the user names (ids, titles or names); `tool/endpoint` (an endpoint id) pins the
+    /// step to that endpoint.
     #[serde(default)]
     pub target_apis: Vec<String>,
     /// `experimental`, `calculated`, `literature`, ... or null.

@@ -108,7 +108,7 @@ pub fn validate(g: &FrozenGraph, u: &Understanding) -> Vec<NotUnderstood> {
         });
     }
     for t in &u.target_apis {
-        if !g.index.tool_names.contains_key(&normalise_alias(t)) {
+        if super::algorithm::resolve_target(g, t).is_none() {
             let near = suggest(&|| {
                 did_you_mean(
                     &normalise_alias(t),
@@ -153,8 +153,20 @@ pub fn validate(g: &FrozenGraph, u: &Understanding) -> Vec<NotUnderstood> {
             });
         }
     }
+    // A named tool's own parameter names are known too (an imported endpoint's `author`,
+    // bound by name when no binding declares it).
+    let named_params = |k: &str| {
+        u.target_apis.iter().any(|t| {
+            super::algorithm::resolve_target(g, t).is_some_and(|(ti, _)| {
+                g.tool_at(ti)
+                    .endpoints
+                    .iter()
+                    .any(|e| e.parameters.iter().any(|p| p.name == k && !p.auth))
+            })
+        })
+    };
     for (k, v) in &u.parameters {
-        if v.is_null() || parameter_concepts(g, k).next().is_some() {
+        if v.is_null() || parameter_concepts(g, k).next().is_some() || named_params(k) {
             continue;
         }
         let key = normalise_alias(k);

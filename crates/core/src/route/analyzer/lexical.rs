@@ -1157,11 +1157,29 @@ impl Lexical<'_> {
             u.parameters
                 .retain(|k, _| g.index.param_postings.contains_key(k));
         } else if !concepts.is_empty() || !tools.is_empty() {
-            warnings.push(
+            warnings.push(if tools.is_empty() {
                 "no intent fits the evidence; the plan will be empty unless a tool is named"
-                    .to_string(),
-            );
-            u.target_apis = tools.iter().map(|t| g.tool_at(*t).id.clone()).collect();
+                    .to_string()
+            } else {
+                "no intent fits the evidence; the plan uses the named tool only".to_string()
+            });
+            // Without concepts, the question's own words choose among a named tool's endpoints
+            // ("convert currency with openai_tools" -> `openai_tools/convert_currency`).
+            let query_words = words_of(&tokens);
+            u.target_apis = tools
+                .iter()
+                .map(|t| {
+                    let tool = g.tool_at(*t);
+                    match concepts
+                        .is_empty()
+                        .then(|| endpoint_by_words(tool, &query_words))
+                        .flatten()
+                    {
+                        Some(e) => format!("{}/{e}", tool.id),
+                        None => tool.id.clone(),
+                    }
+                })
+                .collect();
             if !u.target_apis.is_empty() {
                 for (text, ids, field_alias) in &concepts {
                     let out = if ids.len() == 1 && !field_alias {
@@ -1183,6 +1201,48 @@ impl Lexical<'_> {
             understanding: u,
             warnings,
         }
+    }
+}
+
+/// The endpoint of `tool` whose id and description share the most content words with the
+/// question (`query_words`, without the words of the tool's own id, title and names), when
+/// exactly one shares the most and it shares at least one.
+fn endpoint_by_words(
+    tool: &crate::artifact::ToolData,
+    query_words: &HashSet<String>,
+) -> Option<String> {
+    if tool.endpoints.len() < 2 {
+        return None;
+    }
+    let mut naming = content_words(&tool.id.replace('_', " "));
+    naming.extend(content_words(&tool.title));
+    for n in &tool.names {
+        naming.extend(content_words(n));
+    }
+    let asked: HashSet<&String> = query_words
+        .iter()
+        .filter(|w| !naming.contains(*w))
+        .collect();
+    let mut scores: Vec<(usize, &str)> = tool
+        .endpoints
+        .iter()
+        .map(|e| {
+            let mut words = content_words(&e.id.replace('_', " "));
+            if let Some(d) = &e.description {
+                words.extend(content_words(d));
+            }
+            (
+                asked.iter().filter(|w| words.contains(**w)).count(),
+                e.id.as_str(),
+            )
+        })
+        .collect();
+    scores.sort_by_key(|s| std::cmp::Reverse(s.0));
+    match scores.as_slice() {
+        [(best, id), rest @ ..] if *best > 0 && rest.first().is_none_or(|r| r.0 < *best) => {
+            Some(id.to_string())
+        }
+        _ => None,
     }
 }
 
