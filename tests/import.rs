@@ -1756,3 +1756,33 @@ paths:
     assert!(!text.contains("message"), "{text}");
     check_clean(dir.path());
 }
+
+/// A parameter whose `in` is missing or names no location is reported (SR706) and left out,
+/// not imported as a query parameter.
+#[test]
+fn parameters_without_a_location_are_left_out() {
+    let (dir, r) = import("openapi", &fixture("param_bad_in.yaml"), &[]);
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    let all = format!("{}{}", r.stdout, r.stderr);
+    let found: Vec<&str> = all
+        .lines()
+        .filter(|l| l.contains("which is no parameter location"))
+        .map(|l| l.trim_start_matches(|c: char| !c.is_ascii_alphanumeric() && c != '`'))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            "`x/get_a`: parameter `r` has `in: weird`, which is no parameter location; not imported",
+            "`x/get_a`: parameter `s` has `in: 5`, which is no parameter location; not imported",
+            "`x/get_a`: parameter `t` has no `in`, which is no parameter location; not imported",
+        ],
+        "{all}"
+    );
+    assert_eq!(all.matches("SR706(unsupported-name)").count(), 3, "{all}");
+    let tool = tool_file(dir.path());
+    assert!(tool.contains("name: u"), "{tool}");
+    assert!(
+        !tool.contains("name: r\n") && !tool.contains("name: t\n"),
+        "{tool}"
+    );
+}

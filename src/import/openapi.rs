@@ -237,7 +237,32 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
                     );
                     continue;
                 };
-                let loc_name = str_at(p.value, "in").unwrap_or("query");
+                let loc_name = match str_at(p.value, "in") {
+                    Some(l @ ("path" | "query" | "header" | "cookie")) => l,
+                    Some(l @ ("body" | "formData")) if spec == Spec::Swagger2 => l,
+                    other => {
+                        let ctx = m.context.clone();
+                        let found = match (other, p.value.get("in")) {
+                            (Some(l), _) => format!("`in: {l}`"),
+                            (None, Some(v)) => format!("`in: {v}`"),
+                            (None, None) => "no `in`".to_string(),
+                        };
+                        m.report(
+                            codes::UNSUPPORTED_NAME,
+                            Severity::Warning,
+                            p,
+                            format!(
+                                "`{ctx}`: parameter `{name}` has {found}, which is no parameter location; not imported"
+                            ),
+                            if spec == Spec::Swagger2 {
+                                "`in` is one of path, query, header, body or formData"
+                            } else {
+                                "`in` is one of path, query, header or cookie"
+                            },
+                        );
+                        continue;
+                    }
+                };
                 let required =
                     p.value.get("required") == Some(&Value::Bool(true)) || loc_name == "path";
                 match (spec, loc_name) {

@@ -3,7 +3,8 @@
 //! ## What it finds
 //! A property or parameter whose name cannot be declared (empty, or containing `/` or control
 //! characters), or a parameter name used twice in one operation (a query `id` and a body `id`). The
-//! first is imported; the other is reported and left out.
+//! first is imported; the other is reported and left out. A parameter without a name, or whose
+//! `in` is missing or names no location (`in: weird`), is reported and left out too.
 //!
 //! ## Why it matters for routing
 //! Fields are addressed as `tool/endpoint/field` in plans and aliases and parameters by name, so
