@@ -113,6 +113,26 @@ fn read(path: &std::path::Path) -> Result<String, extract::ExtractError> {
     })
 }
 
+/// A JSON response that repeats a key (two `band_gap`s in one record) is read as JSON readers
+/// do, the last value winning; say so, since which one the provider meant is not known.
+fn warn_repeated_key(text: &str, file: &str) {
+    let body = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if !body.trim_start().starts_with(['{', '[']) {
+        return;
+    }
+    if let Err(e) = schemarouter_core::json::check_no_repeated_keys(body.as_bytes())
+        && e.is_data()
+    {
+        let message = e.to_string();
+        let message = message.split(" at line ").next().unwrap_or(&message);
+        eprintln!(
+            "warning: {file}:{}:{}: {message}; the last value is used",
+            e.line(),
+            e.column().max(1)
+        );
+    }
+}
+
 /// Help for a plan that cannot be read.
 const PLAN_HELP: &str =
     "--plan takes the JSON that `schemarouter route --json \"...\" > plan.json` writes";
@@ -194,6 +214,7 @@ fn run(args: &ExtractArgs, artifact: &Path) -> Result<Extraction, Failure> {
         }
         let path = PathBuf::from(file);
         let doc = read(&path)
+            .inspect(|t| warn_repeated_key(t, file))
             .and_then(|t| parse_step_response(&t, Some(file), &g, &plan.steps[i]))
             .map_err(|e| (e, BODY_HELP))?;
         slots[i] = Some(doc);

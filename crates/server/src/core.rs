@@ -331,6 +331,9 @@ const REQUEST_SHAPE: &str = "send one JSON object: {\"question\": \"...\"} or {\
 /// Errors: `invalid_json` (not JSON: the message has line and column) or `invalid_request`
 /// (JSON of the wrong shape: unknown keys, wrong types, a non-object).
 pub fn parse_route_request(body: &[u8]) -> Result<RouteRequest, ApiError> {
+    // A UTF-8 byte-order mark (some editors and Windows tools write one) is ignored, as
+    // `route --understanding` does (RFC 8259 allows a parser to).
+    let body = body.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(body);
     let value: serde_json::Value = serde_json::from_slice(body).map_err(|e| {
         ApiError::bad(
             "invalid_json",
@@ -872,6 +875,14 @@ mod tests {
         assert_eq!(
             r.plan.routing_fingerprint,
             c.snapshot().summary.routing_fingerprint
+        );
+        // A byte-order mark before the object is ignored.
+        assert_eq!(
+            parse_route_request(b"\xEF\xBB\xBF{\"question\": \"band gap of GaN\"}")
+                .unwrap()
+                .question
+                .as_deref(),
+            Some("band gap of GaN")
         );
         let e = parse_route_request(b"{\"question\": 5}").unwrap_err();
         assert_eq!(e.code, "invalid_request");
