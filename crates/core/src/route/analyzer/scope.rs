@@ -110,78 +110,6 @@ const WEATHER: &[&str] = &[
     "weather", "forecast", "rain", "raining", "snow", "snowing", "sunny", "humidity", "typhoon",
 ];
 
-/// What the weather is measured by, when a time of day or a place follows
-/// ([`weather_form`]).
-const WEATHER_MEASURES: &[&str] = &["temperature", "temperatures", "wind", "degrees"];
-
-/// Times that make a measure a forecast or an observation ("temperature tomorrow").
-const WEATHER_TIMES: &[&str] = &[
-    "today",
-    "tonight",
-    "tomorrow",
-    "yesterday",
-    "outside",
-    "this week",
-    "this weekend",
-];
-
-/// Units a temperature is given "in" (not places).
-const TEMPERATURE_UNITS: &[&str] = &["celsius", "kelvin", "fahrenheit", "rankine", "centigrade"];
-
-/// A weather question by its form, though it has no weather word: a measure with a time
-/// ("temperature in Paris today", "wind tomorrow") or a temperature in a place written as a
-/// name at the end of a clause ("What's the temperature in Paris?", "temperature in New
-/// York"). A unit ("in Celsius", "in K"), a formula or element ("in GaN") or a name the
-/// inventory knows (`known`, e.g. a tool's name) is no place.
-fn weather_form(query: &str, lower: &str, known: &impl Fn(&str) -> bool) -> Option<String> {
-    let all = words(lower);
-    let measure = all
-        .iter()
-        .find(|w| WEATHER_MEASURES.contains(&w.as_str()))?;
-    if let Some(t) = WEATHER_TIMES.iter().find(|t| has_phrase(lower, t)) {
-        return Some(format!("{measure} {t}"));
-    }
-    for clause in query.split(['.', '?', '!', ';', ',']) {
-        let cl = clause.to_lowercase();
-        let Some(i) = cl
-            .find("temperature in ")
-            .or_else(|| cl.find("temperatures in "))
-        else {
-            continue;
-        };
-        let start = i + cl[i..].find(" in ").unwrap_or(0) + 4;
-        // Byte offsets agree: lower-casing ASCII keeps lengths, and the place must be ASCII.
-        let Some(rest) = clause.get(start..) else {
-            continue;
-        };
-        let place: Vec<&str> = rest.split_whitespace().collect();
-        let named = !place.is_empty()
-            && place.len() <= 3
-            && place.iter().all(|w| {
-                let mut ch = w.chars();
-                ch.next().is_some_and(|c| c.is_ascii_uppercase())
-                    && ch.clone().next().is_some()
-                    && ch.all(|c| c.is_ascii_lowercase())
-            });
-        if !named {
-            continue;
-        }
-        let place = place.join(" ");
-        let first = place.split(' ').next().unwrap_or("").to_lowercase();
-        if TEMPERATURE_UNITS.contains(&first.as_str())
-            || super::super::formula::parse(&place).is_some()
-            || super::names::ELEMENT_NAMES
-                .iter()
-                .any(|(name, _)| name.eq_ignore_ascii_case(&place))
-            || known(&place.to_lowercase())
-        {
-            continue;
-        }
-        return Some(format!("temperature in {place}"));
-    }
-    None
-}
-
 /// Calendar words.
 const CALENDAR: &[&str] = &["calendar", "appointment", "reminder", "reminders", "alarm"];
 
@@ -344,14 +272,6 @@ pub fn out_of_scope_unless(query: &str, known: impl Fn(&str) -> bool) -> Option<
             cue: c,
         });
     }
-    if !known("weather")
-        && let Some(c) = weather_form(query, &lower, &known)
-    {
-        return Some(OutOfScope {
-            kind: "weather",
-            cue: c,
-        });
-    }
     if let Some(c) = find(EMAIL) {
         return Some(OutOfScope {
             kind: "e-mail",
@@ -415,14 +335,6 @@ mod tests {
             Some("calendar")
         );
         assert_eq!(kind("오늘 서울 날씨 어때?"), Some("weather"));
-        assert_eq!(kind("What's the temperature in Paris?"), Some("weather"));
-        assert_eq!(kind("temperature in New York"), Some("weather"));
-        assert_eq!(kind("Temperature in Paris today"), Some("weather"));
-        assert_eq!(kind("How strong is the wind tomorrow?"), Some("weather"));
-        assert_eq!(
-            out_of_scope("What's the temperature in Paris?").map(|o| o.cue),
-            Some("temperature in Paris".to_string())
-        );
         assert_eq!(kind("LG화학 실시간 시세 알려줘"), Some("live data"));
         assert_eq!(kind("탄산리튬 1kg 주문해줘"), Some("action"));
     }
@@ -439,12 +351,6 @@ mod tests {
             "Magnetic moment of bcc iron (mp-13)?",
             "How do I remove the Hubbard U correction in VASP? Check the forums.",
             "What's the current density of LiCoO2 cathodes in papers since 2020?",
-            "Melting temperature in Celsius of NaCl",
-            "Curie temperature in Kelvin?",
-            "Transition temperature in GaN",
-            "Debye temperature in Iron",
-            "Measurement temperature in COD entries",
-            "What is the temperature in the lab notebook for sample S-12?",
         ] {
             assert_eq!(out_of_scope(q), None, "{q}");
         }
