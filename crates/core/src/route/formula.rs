@@ -58,23 +58,20 @@ const CASE_FOLDED_ELEMENTS: &[&str] = &[
     "Ta", "W", "Re", "Os", "Ir", "Pt", "Au", "Hg", "Tl", "Pb", "Bi",
 ];
 
-/// A formula typed without capitals (`gaas`, `nacl`, `sio2`, `srtio3`) written with them
-/// (`GaAs`, `NaCl`, `SiO2`, `SrTiO3`), or `None` when the letters are not read as one formula.
+/// A formula typed without capitals and with a count (`sio2`, `srtio3`, `li2co3`, `lifepo4`)
+/// written with them (`SiO2`, `SrTiO3`, `Li2CO3`, `LiFePO4`), or `None` when the word is not
+/// read as one formula. A word of letters only is never read here (`base`, `cases`, `bio` spell
+/// symbols too; the common compounds people type that way are names, see `MATERIAL_NAMES`).
 ///
 /// The word is split into element symbols (one or two letters, each optionally followed by a
-/// count) from [`CASE_FOLDED_ELEMENTS`]; of the splits with the fewest symbols there must be
-/// exactly one (`sio2` is `Si O2`, not `S I O2`; `sin` is both `S In` and `Si N`: `None`), with
-/// at least two distinct elements (`co2` reads as `Co2`, one element: `None`, since `CO2` is as
-/// likely) and, when the word has no digit, at most one one-letter symbol (`chips` is `C H I P
-/// S`: `None`) and at most three symbols (`aspirin` is not `As P Ir In`). Common English words
-/// that pass all this (`ice`, `coal`, `cup`) are not formulas.
+/// count) from [`CASE_FOLDED_ELEMENTS`], no element twice. Of the splits with the fewest
+/// symbols there must be exactly one (`sio2` is `Si O2`, not `S I O2`), except that `co`
+/// before a count is carbon and oxygen when that split exists (`li2co3` is `Li2 C O3`, the
+/// carbonate; `co3o4`, which would repeat oxygen, stays `Co3 O4`). The result has at least two
+/// distinct elements, no count written as `1` and no count above 20 (`h1n1`, `cop26`).
 pub fn from_case_folded(word: &str) -> Option<String> {
-    fn splits(
-        w: &[u8],
-        at: usize,
-        cur: &mut Vec<(usize, usize)>,
-        out: &mut Vec<Vec<(usize, usize)>>,
-    ) {
+    type Split = Vec<(usize, usize, u32)>;
+    fn splits(w: &[u8], at: usize, cur: &mut Split, out: &mut Vec<Split>) {
         if at == w.len() {
             out.push(cur.clone());
             return;
@@ -88,6 +85,9 @@ pub fn from_case_folded(word: &str) -> Option<String> {
             if !CASE_FOLDED_ELEMENTS
                 .iter()
                 .any(|e| e.as_bytes().eq_ignore_ascii_case(sym))
+                || cur
+                    .iter()
+                    .any(|(a, b, _)| w[*a..*b].eq_ignore_ascii_case(sym))
             {
                 continue;
             }
@@ -99,52 +99,65 @@ pub fn from_case_folded(word: &str) -> Option<String> {
             if next > end && w[end] == b'0' {
                 continue;
             }
-            cur.push((at, end));
+            let count = std::str::from_utf8(&w[end..next])
+                .ok()
+                .and_then(|c| c.parse().ok())
+                .unwrap_or(0);
+            cur.push((at, end, count));
             splits(w, next, cur, out);
             cur.pop();
         }
     }
-    // Each of these passes the rules below (`ice` = I Ce, `coal` = Co Al, `gap` = Ga P).
-    const WORDS: &[&str] = &[
-        "ice", "coal", "pin", "fin", "cup", "cap", "nap", "lap", "tip", "sip", "kin", "gap",
-        "nice", "bag", "nab", "cab", "hob", "cob",
-    ];
-    if WORDS.iter().any(|x| x.eq_ignore_ascii_case(word)) {
-        return None;
-    }
     let w = word.as_bytes();
-    if w.len() < 2
+    if w.len() < 3
         || w.len() > 24
         || !w.iter().all(u8::is_ascii_alphanumeric)
         || w[0].is_ascii_digit()
+        || !w.iter().any(u8::is_ascii_digit)
     {
         return None;
     }
     let mut all = Vec::new();
     splits(w, 0, &mut Vec::new(), &mut all);
-    let fewest = all.iter().map(Vec::len).min()?;
-    let mut best = all.into_iter().filter(|s| s.len() == fewest);
-    let split = best.next()?;
-    if best.next().is_some() {
-        return None;
-    }
-    let symbol = |(a, b): (usize, usize)| {
+    // `co` before a count: carbon and oxygen (a carbonate) when that split exists.
+    let carbonate = |s: &Split| {
+        s.windows(2).any(|p| {
+            let (c, o) = (&p[0], &p[1]);
+            c.1 - c.0 == 1
+                && o.1 - o.0 == 1
+                && w[c.0].eq_ignore_ascii_case(&b'c')
+                && w[o.0].eq_ignore_ascii_case(&b'o')
+                && c.2 == 0
+                && o.2 > 0
+        })
+    };
+    let split = match all.iter().find(|s| carbonate(s)) {
+        Some(s) => s.clone(),
+        None => {
+            let fewest = all.iter().map(Vec::len).min()?;
+            let mut best = all.into_iter().filter(|s| s.len() == fewest);
+            let split = best.next()?;
+            if best.next().is_some() {
+                return None;
+            }
+            split
+        }
+    };
+    let symbol = |a: usize, b: usize| {
         let mut s = word[a..b].to_ascii_lowercase();
         s[..1].make_ascii_uppercase();
         s
     };
-    let distinct: std::collections::BTreeSet<String> = split.iter().map(|r| symbol(*r)).collect();
-    let one_letter = split.iter().filter(|(a, b)| b - a == 1).count();
-    let has_digit = w.iter().any(u8::is_ascii_digit);
-    if distinct.len() < 2 || (!has_digit && (one_letter > 1 || split.len() > 3)) {
+    // An explicit `1` count (`h1n1`) is no way to write a formula.
+    if split.len() < 2 || split.iter().any(|(_, _, n)| *n == 1 || *n > 20) {
         return None;
     }
     let mut out = String::with_capacity(word.len());
     let mut last = 0;
-    for (a, b) in split {
-        out.push_str(&word[last..a]);
-        out.push_str(&symbol((a, b)));
-        last = b;
+    for (a, b, _) in &split {
+        out.push_str(&word[last..*a]);
+        out.push_str(&symbol(*a, *b));
+        last = *b;
     }
     out.push_str(&word[last..]);
     Some(out)
@@ -296,26 +309,24 @@ mod tests {
     #[test]
     fn reads_formulas_typed_without_capitals() {
         for (word, formula) in [
-            ("gaas", Some("GaAs")),
-            ("nacl", Some("NaCl")),
             ("sio2", Some("SiO2")),
             ("srtio3", Some("SrTiO3")),
             ("lifepo4", Some("LiFePO4")),
             ("bi2te3", Some("Bi2Te3")),
             ("mos2", Some("MoS2")),
-            ("gan", Some("GaN")),
-            ("ZNO", Some("ZnO")),
-            ("co2", None),
-            ("sin", None),
-            ("water", None),
-            ("bones", None),
-            ("chips", None),
-            ("aspirin", None),
-            ("ice", None),
-            ("sic", Some("SiC")),
             ("cuinse2", Some("CuInSe2")),
-            ("the", None),
-            ("fe", None),
+            ("li2co3", Some("Li2CO3")),
+            ("caco3", Some("CaCO3")),
+            ("co3o4", Some("Co3O4")),
+            ("licoo2", Some("LiCoO2")),
+            ("TIO2", Some("TiO2")),
+            ("gaas", None),
+            ("base", None),
+            ("cases", None),
+            ("aspirin", None),
+            ("h1n1", None),
+            ("hiv1", None),
+            ("cop26", None),
             ("o20", None),
             ("2gaas", None),
             ("ga-as", None),

@@ -560,8 +560,7 @@ impl Lexical<'_> {
         // calendars) get no intent, with the reason; a cue the inventory declares (a tool
         // named `weather`, an `images` field alias) is no such request.
         // So is a cue word in the inventory's tool names and endpoint ids (a `get_current_weather`
-        // endpoint serves weather, a `delete_book` one carries out an action); and a request
-        // that names a tool is routed to it, whatever it asks.
+        // endpoint serves weather, a `delete_book` one carries out an action).
         let vocabulary = std::cell::OnceCell::new();
         let inventory = std::cell::OnceCell::new();
         let known = |cue: &str| {
@@ -573,9 +572,7 @@ impl Lexical<'_> {
                 && (has(vocabulary.get_or_init(|| self.declared_words(&tokens)))
                     || has(inventory.get_or_init(|| self.tool_words())))
         };
-        if let Some(o) = scope::out_of_scope_unless(&query, known)
-            && !self.names_tool(&tokens)
-        {
+        if let Some(o) = scope::out_of_scope_unless(&query, known) {
             let reason = o.reason();
             return Analysis {
                 understanding: Understanding {

@@ -636,22 +636,43 @@ pub fn extract(query: &str) -> Vec<Extracted> {
             }
         }
     }
-    // A formula typed without capitals, or a one-letter element symbol, after `of`, `for` or
-    // `about` ("band gap of gaas", "density for sio2", "band gap of W"), when nothing else names
-    // the entity.
+    // A formula typed without capitals but with a count, or a one-letter element symbol, after
+    // `of`, `for` or `about` and ending the question or a clause ("density for sio2", "band gap
+    // of W?", "bulk modulus of C from AFLOW"), when nothing else names the entity; not "papers
+    // about B cells" or "complexity of O(n)".
     if wanted(&out, "formula") && wanted(&out, "compound_name") {
-        let mut prev: Option<&str> = None;
-        for c in p.ascii_word.find_iter(query) {
+        const ENDS: &[&str] = &[
+            "from",
+            "in",
+            "on",
+            "at",
+            "with",
+            "using",
+            "according",
+            "by",
+            "and",
+            "or",
+        ];
+        let words: Vec<regex::Match> = p.ascii_word.find_iter(query).collect();
+        for (i, c) in words.iter().enumerate() {
             let w = c.as_str();
-            let after_of = prev.is_some_and(|x| {
+            let after_of = i > 0 && {
+                let x = words[i - 1].as_str();
                 x.eq_ignore_ascii_case("of")
                     || x.eq_ignore_ascii_case("for")
                     || x.eq_ignore_ascii_case("about")
-            });
-            prev = Some(w);
+            };
+            let rest = query[c.end()..].trim_start();
+            let ends = rest.is_empty()
+                || rest.starts_with(['?', '.', ',', ';', '!', ':'])
+                || words
+                    .get(i + 1)
+                    .is_some_and(|n| ENDS.iter().any(|e| e.eq_ignore_ascii_case(n.as_str())))
+                    && !rest.starts_with(['(', '[', '-', '/']);
             // One capital letter is an element there too ("band gap of W"), but not `I`.
             let single = w.len() == 1 && w != "I" && formula::is_element(w);
             if !after_of
+                || !ends
                 || taken(&used, c.start(), c.end())
                 || query[..c.start()]
                     .chars()
@@ -867,21 +888,32 @@ mod tests {
             Some("GaN".into())
         );
         assert_eq!(get("GaN의 밴드갭", "formula"), Some("GaN".into()));
-        // Typed without capitals, or one capital letter, after `of` / `for` / `about`.
+        // Typed without capitals (a count, or a common compound's name), or one capital
+        // letter, after `of` / `for` / `about` at the end of a clause.
         assert_eq!(get("band gap of gaas", "formula"), Some("GaAs".into()));
+        assert_eq!(get("gaas band gap", "formula"), Some("GaAs".into()));
         assert_eq!(
             get("What is the density for sio2?", "formula"),
             Some("SiO2".into())
         );
+        assert_eq!(get("band gap of li2co3", "formula"), Some("Li2CO3".into()));
         assert_eq!(
             get("What is the band gap of W?", "formula"),
             Some("W".into())
         );
+        assert_eq!(
+            get("bulk modulus of C from AFLOW", "formula"),
+            Some("C".into())
+        );
         assert_eq!(get("band gap of I", "formula"), None);
         assert_eq!(get("band gap of water", "formula"), Some("H2O".into()));
         assert_eq!(get("band gap of the sample", "formula"), None);
+        assert_eq!(get("formation energy for base metals", "formula"), None);
+        assert_eq!(get("band gap of cases", "formula"), None);
+        assert_eq!(get("papers about B cells", "formula"), None);
+        assert_eq!(get("complexity of O(n)", "formula"), None);
+        assert_eq!(get("papers about cop26", "formula"), None);
         assert_eq!(get("density of as", "formula"), None);
-        assert_eq!(get("gaas band gap", "formula"), None);
         assert_eq!(
             get(
                 "What's the weather forecast for Daejeon tomorrow?",
