@@ -64,7 +64,7 @@ const CASE_FOLDED_ELEMENTS: &[&str] = &[
 /// symbols too; the common compounds people type that way are names, see `MATERIAL_NAMES`).
 ///
 /// The word is split into element symbols (one or two letters, each optionally followed by a
-/// count) from [`CASE_FOLDED_ELEMENTS`], no element twice. Of the splits with the fewest
+/// count) from `CASE_FOLDED_ELEMENTS`, no element twice. Of the splits with the fewest
 /// symbols there must be exactly one (`sio2` is `Si O2`, not `S I O2`), except that `co`
 /// before a count is carbon and oxygen when that split exists (`li2co3` is `Li2 C O3`, the
 /// carbonate; `co3o4`, which would repeat oxygen, stays `Co3 O4`). The result has at least two
