@@ -664,10 +664,20 @@ async fn screen_repeated_keys(
     };
     let bytes = match axum::body::to_bytes(body, limit).await {
         Ok(b) => b,
-        Err(_) => {
+        // The SDK's own wording for the limit, which it would have given.
+        Err(e)
+            if std::error::Error::source(&e)
+                .is_some_and(|s| s.to_string().contains("length limit")) =>
+        {
             return reply(
                 StatusCode::PAYLOAD_TOO_LARGE,
-                json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32600, "message": format!("the body is larger than {limit} bytes (--max-body-bytes), or was cut off")}}),
+                json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32600, "message": format!("Payload Too Large: request body exceeds {limit} bytes")}}),
+            );
+        }
+        Err(e) => {
+            return reply(
+                StatusCode::BAD_REQUEST,
+                json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32600, "message": format!("the body could not be read: {e}")}}),
             );
         }
     };
