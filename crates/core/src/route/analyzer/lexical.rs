@@ -400,6 +400,9 @@ pub struct Lexical<'g> {
     /// Per intent: parameter concepts its candidates bind.
     intent_params: Vec<HashSet<String>>,
     max_words: usize,
+    /// [`Lexical::tool_words`], made on first use (only a question with an out-of-scope cue
+    /// needs it) and kept for the analyzer's life.
+    tool_words: std::sync::OnceLock<HashSet<String>>,
 }
 
 fn content_words(text: &str) -> HashSet<String> {
@@ -457,6 +460,7 @@ impl<'g> Lexical<'g> {
                 .unwrap_or(1)
                 .max(g.index.max_alias_words as usize)
                 .clamp(1, 6),
+            tool_words: std::sync::OnceLock::new(),
         }
     }
 
@@ -562,7 +566,7 @@ impl Lexical<'_> {
         // So is a cue word in the inventory's tool names and endpoint ids (a `get_current_weather`
         // endpoint serves weather, a `delete_book` one carries out an action).
         let vocabulary = std::cell::OnceCell::new();
-        let inventory = std::cell::OnceCell::new();
+        let inventory = &self.tool_words;
         let known = |cue: &str| {
             let key = normalise_alias(cue);
             let has = |words: &HashSet<String>| {
