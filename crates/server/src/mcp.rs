@@ -681,7 +681,11 @@ async fn screen_repeated_keys(
             );
         }
     };
-    if let Ok(serde_json::Value::Object(m)) = serde_json::from_slice::<serde_json::Value>(&bytes) {
+    // The usual body has no repeated key: one strict pass, and the id is read only for a reply.
+    if schemarouter_core::json::check_no_repeated_keys(&bytes).is_err()
+        && let Ok(serde_json::Value::Object(m)) =
+            serde_json::from_slice::<serde_json::Value>(&bytes)
+    {
         let id = match m.get("id") {
             Some(id @ (serde_json::Value::String(_) | serde_json::Value::Number(_))) => id.clone(),
             _ => serde_json::Value::Null,
