@@ -204,3 +204,44 @@ fn entity_only_questions_go_by_the_kind_of_entity() {
         assert_eq!(warnings, vec![note.to_string()], "{q}");
     }
 }
+
+/// Questions from a fresh-user trial on 2026-12-03: lower-case formulas before the property,
+/// molecules named in English, PubMed ids written after "PubMed article", a start month, and a
+/// tool that can take the identifier asked about ranking first.
+#[test]
+fn names_ids_and_dates_written_as_people_write_them() {
+    for (q, want) in [
+        (
+            "lifepo4 stability?",
+            json!([["materials_project", {"formula": "LiFePO4"}, ["energy_above_hull"]]]),
+        ),
+        (
+            "tio2 refractive index",
+            json!([["materials_project", {"formula": "TiO2"}, ["n"]]]),
+        ),
+        (
+            "what about aspirin?",
+            json!([["pubchem", {"identifier": "aspirin", "namespace": "name", "properties": "MolecularFormula,MolecularWeight,ExactMass,MonoisotopicMass,XLogP,TPSA,Complexity,Charge,HBondDonorCount,HBondAcceptorCount,RotatableBondCount,HeavyAtomCount,IUPACName,Title,InChI,InChIKey,SMILES,ConnectivitySMILES"}, ["IUPACName", "MolecularFormula", "MolecularWeight"]]]),
+        ),
+        (
+            "acetaminophen's InChIKey",
+            json!([["pubchem", {"identifier": "acetaminophen", "namespace": "name", "properties": "MolecularFormula,MolecularWeight,ExactMass,MonoisotopicMass,XLogP,TPSA,Complexity,Charge,HBondDonorCount,HBondAcceptorCount,RotatableBondCount,HeavyAtomCount,IUPACName,Title,InChI,InChIKey,SMILES,ConnectivitySMILES"}, ["InChIKey"]]]),
+        ),
+        (
+            "Who are the authors of PubMed article 31452104?",
+            json!([["pubmed", {"db": "pubmed", "id": "31452104"}, ["authors[].name", "lastauthor", "sortfirstauthor"]]]),
+        ),
+        (
+            // OpenAlex has both fields but cannot take a PMID; Europe PMC can.
+            "authors and publication date of pmid 31452104",
+            json!([["europe_pmc", {"query": "EXT_ID:31452104 AND SRC:MED"}, ["authorList.author[].fullName", "authorString", "firstPublicationDate"]]]),
+        ),
+        (
+            "DART filings of corp code 00164779 since January 2024",
+            json!([["dart", {"bgn_de": "20240101", "corp_code": "00164779"}, ["rcept_dt", "report_nm"]]]),
+        ),
+    ] {
+        let (p, _) = plan(q);
+        assert_eq!(steps(&p), want, "{q}");
+    }
+}

@@ -8,7 +8,9 @@
 //! 4. Requested concepts resolve through the alias layer to concept ids (and, for field aliases,
 //!    to exact fields); each candidate endpoint is scored from the concept postings: per
 //!    concept the best of exact (3) > alias (2) > partial (1).
-//! 5. Ranking: non-web before web, higher score, higher priority, fewer total fields, id.
+//! 5. Ranking: non-web before web, more of the question's identifiers taken (a PMID, a DOI:
+//!    our addition, so a tool that cannot take the record asked about is not chosen for its
+//!    fields), higher score, higher priority, fewer total fields, id.
 //!    Without named tools the top `k` are planned; with named tools every named tool is.
 //! 6. Projection: identifiers ∪ concept matches ∪ the fields of the intent's required groups
 //!    (`recall`, default); `minimal` drops the groups; `all` takes every field.
@@ -377,6 +379,7 @@ fn best_endpoint(
     pinned: Option<&u32>,
 ) -> Option<Ranked> {
     type Key = (
+        usize,
         u32,
         u32,
         u32,
@@ -407,12 +410,24 @@ fn best_endpoint(
             .filter(|p| p.required && !p.auth && p.default.is_none())
             .filter(|p| !p.bind.iter().any(|b| given.contains_key(&b.concept)))
             .count();
+        // Identifiers the question gives that this endpoint takes: an endpoint that cannot
+        // take the PMID or DOI asked about would answer for other records.
+        let ids = given
+            .keys()
+            .filter(|c| IDENTIFIER_PARAMS.contains(&c.as_str()))
+            .filter(|c| {
+                e.parameters
+                    .iter()
+                    .any(|p| p.bind.iter().any(|b| &b.concept == *c))
+            })
+            .count();
         let method = match e.method.as_str() {
             "GET" | "LOCAL" | "MCP" => 2,
             "POST" => 1,
             _ => 0,
         };
         let key = (
+            ids,
             score_nc,
             qual,
             score,
@@ -427,7 +442,8 @@ fn best_endpoint(
         }
     }
     best.map(
-        |(score_nc, qual, score, _, _, _, _, std::cmp::Reverse(endpoint))| Ranked {
+        |(ids, score_nc, qual, score, _, _, _, _, std::cmp::Reverse(endpoint))| Ranked {
+            ids,
             score,
             score_nc,
             qual,
@@ -436,9 +452,26 @@ fn best_endpoint(
     )
 }
 
+/// Parameter concepts that identify one record (a paper, a compound, a material, a sample, a
+/// company): a tool that can take the one a question gives ranks before one that cannot,
+/// whatever the concept scores, since the other would answer about other records.
+const IDENTIFIER_PARAMS: &[&str] = &[
+    "doi",
+    "pmid",
+    "arxiv_id",
+    "cid",
+    "inchikey",
+    "smiles",
+    "material_id",
+    "sample_id",
+    "corp_code",
+];
+
 /// A tool's best endpoint and its ranking scores.
 #[derive(Clone, Copy, Debug)]
 struct Ranked {
+    /// Identifier parameters of the question the endpoint takes ([`IDENTIFIER_PARAMS`]).
+    ids: usize,
     /// Concept-match score (what the plan reports).
     score: u32,
     /// Concept-match score without the fields that contradict a requested qualifier.
@@ -645,6 +678,7 @@ pub fn route(g: &FrozenGraph, u: &Understanding, opts: &Options) -> Plan {
             let tb = g.tool_at(b.0);
             (
                 ta.is_web,
+                std::cmp::Reverse(a.1.ids),
                 std::cmp::Reverse(a.1.score_nc),
                 std::cmp::Reverse(a.1.qual),
                 std::cmp::Reverse(a.1.score),
@@ -654,6 +688,7 @@ pub fn route(g: &FrozenGraph, u: &Understanding, opts: &Options) -> Plan {
             )
                 .cmp(&(
                     tb.is_web,
+                    std::cmp::Reverse(b.1.ids),
                     std::cmp::Reverse(b.1.score_nc),
                     std::cmp::Reverse(b.1.qual),
                     std::cmp::Reverse(b.1.score),

@@ -3,7 +3,9 @@
 //! formulas and names. Each extractor returns the byte range it consumed, so concept matching
 //! does not read a DOI's digits as words.
 
-use super::names::{COMPOUND_NAMES_KO, ELEMENT_NAMES, FORMULA_STOP_WORDS, MATERIAL_NAMES};
+use super::names::{
+    COMPOUND_NAMES_EN, COMPOUND_NAMES_KO, ELEMENT_NAMES, FORMULA_STOP_WORDS, MATERIAL_NAMES,
+};
 use crate::route::formula;
 use regex::Regex;
 use serde_json::Value;
@@ -40,7 +42,8 @@ fn name_index() -> &'static NameIndex {
                 COMPOUND_NAMES_KO
                     .iter()
                     .map(|(n, f)| (*n, *f, "compound_name")),
-            );
+            )
+            .chain(COMPOUND_NAMES_EN.iter().map(|n| (*n, *n, "compound_name")));
         for (name, value, concept) in all {
             if name.is_ascii() {
                 latin.entry(name).or_insert((value, concept));
@@ -137,9 +140,11 @@ static PATTERNS: Patterns = Patterns {
         h.contains('.')
     }),
     cid: LazyRegex::new(r"(?i)\bcid\s*[:#=]?\s*(\d{1,10})\b", numeric),
-    // "PMID 31452104", "PMID: 31452104", "PubMed id 31452104" (PubMed ids have up to 8 digits).
+    // "PMID 31452104", "PMID: 31452104", "PubMed id 31452104", "PubMed article 31452104",
+    // "PubMed 31452104" (PubMed ids have up to 8 digits; after a bare `PubMed` at least 5, so
+    // "PubMed 2020" stays a year).
     pmid: LazyRegex::new(
-        r"(?i)\b(?:pmid|pubmed\s+(?:id|identifier))\s*[:#=]?\s*(\d{1,9})\b",
+        r"(?i)\b(?:(?:pmid|pubmed\s+(?:id|identifier|article|paper|record|entry|abstract|no\.?|number))\s*[:#=]?\s*(\d{1,9})|pubmed\s*[:#]?\s*(\d{5,9}))\b",
         numeric,
     ),
     // "sample S-12", "sample id: LAB-0042", "samples #7": an id with a digit after `sample`.
@@ -153,12 +158,13 @@ static PATTERNS: Patterns = Patterns {
     }),
     jvasp: LazyRegex::new(r"\b(JVASP-\d+)\b", |h| h.contains("JVASP-")),
     corp_code: LazyRegex::new(r"\b(\d{8})\b", numeric),
+    // A month before the year is read and dropped ("since January 2024": from 2024).
     year_from: LazyRegex::new(
-        r"(?i)\b(?:since|after|from|starting(?: in)?|published since)\s+((?:19|20)\d{2})\b|((?:19|20)\d{2})\s*년?\s*(?:이후|부터)",
+        r"(?i)\b(?:since|after|from|starting(?: in)?|published since)\s+(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+)?((?:19|20)\d{2})\b|((?:19|20)\d{2})\s*년?\s*(?:이후|부터)",
         century,
     ),
     year_to: LazyRegex::new(
-        r"(?i)\b(?:before|until|up to|through|by)\s+((?:19|20)\d{2})\b|((?:19|20)\d{2})\s*년?\s*(?:이전|까지)",
+        r"(?i)\b(?:before|until|up to|through|by)\s+(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+)?((?:19|20)\d{2})\b|((?:19|20)\d{2})\s*년?\s*(?:이전|까지)",
         century,
     ),
     year_ko: LazyRegex::new(r"((?:19|20)\d{2})\s*년", century),
@@ -206,6 +212,13 @@ fn taken(ranges: &[(usize, usize)], s: usize, e: usize) -> bool {
 fn group<'h>(c: &regex::Captures<'h>) -> Option<regex::Match<'h>> {
     (1..c.len()).find_map(|i| c.get(i))
 }
+
+/// Lower-case words with a count that split into element symbols but name something else:
+/// network, software, hardware and biomedical tokens.
+const NOT_FORMULAS: &[&str] = &[
+    "ipv4", "ipv6", "k8s", "k3s", "b2c", "b2b", "ps2", "ps3", "ps4", "ps5", "her2", "cas9",
+    "cas12", "cas13", "h3n2", "h5n1", "h7n9", "cop26", "cop28",
+];
 
 /// Capitalised words that start a phrase after `by` but are not a personal name.
 const NOT_NAMES: &[&str] = &[
@@ -309,15 +322,21 @@ pub fn extract(query: &str) -> Vec<Extracted> {
             ""
         })
     {
-        let m = c.get(1).expect("group");
+        let m = group(&c).expect("group");
         let all = c.get(0).expect("match");
+        // "PubMed article 31452104" names the tool too: only the number is the parameter.
+        let (s0, e0) = if all.as_str()[..3].eq_ignore_ascii_case("pub") {
+            (m.start(), m.end())
+        } else {
+            (all.start(), all.end())
+        };
         push(
             &mut out,
             &mut used,
             "pmid",
             Value::String(m.as_str().into()),
-            all.start(),
-            all.end(),
+            s0,
+            e0,
         );
     }
     for c in p
@@ -636,10 +655,10 @@ pub fn extract(query: &str) -> Vec<Extracted> {
             }
         }
     }
-    // A formula typed without capitals but with a count, or a one-letter element symbol, after
-    // `of`, `for` or `about` and ending the question or a clause ("density for sio2", "band gap
-    // of W?", "bulk modulus of C from AFLOW"), when nothing else names the entity; not "papers
-    // about B cells" or "complexity of O(n)".
+    // When nothing else names the entity: a formula typed without capitals but with a count,
+    // anywhere ("density for sio2", "lifepo4 stability?"); a one-letter element symbol only
+    // after `of`, `for` or `about` and ending the question or a clause ("band gap of W?", "bulk
+    // modulus of C from AFLOW"), not "papers about B cells" or "complexity of O(n)".
     if wanted(&out, "formula") && wanted(&out, "compound_name") {
         const ENDS: &[&str] = &[
             "from",
@@ -671,8 +690,15 @@ pub fn extract(query: &str) -> Vec<Extracted> {
                     && !rest.starts_with(['(', '[', '-', '/']);
             // One capital letter is an element there too ("band gap of W"), but not `I`.
             let single = w.len() == 1 && w != "I" && formula::is_element(w);
-            if !after_of
-                || !ends
+            // A word with a count reads as a formula wherever it stands ("lifepo4 stability?",
+            // "tio2 refractive index"), unless it is a well-known token of another field
+            // (`ipv6`, `k8s`, `her2`) or part of a hyphenated or slashed name (`crispr-cas9`).
+            let counted = !single
+                && w.bytes().any(|b| b.is_ascii_digit())
+                && !NOT_FORMULAS.iter().any(|n| n.eq_ignore_ascii_case(w))
+                && !query[..c.start()].ends_with(['-', '/', '_', '.'])
+                && !query[c.end()..].starts_with(['-', '/', '_']);
+            if !(after_of && ends || counted)
                 || taken(&used, c.start(), c.end())
                 || query[..c.start()]
                     .chars()
@@ -768,6 +794,12 @@ mod tests {
         assert_eq!(get("PubMed id: 31452104?", "pmid"), Some("31452104".into()));
         assert_eq!(get("a pmid-free question", "pmid"), None);
         assert_eq!(
+            get("authors of PubMed article 31452104", "pmid"),
+            Some("31452104".into())
+        );
+        assert_eq!(get("pubmed 31452104", "pmid"), Some("31452104".into()));
+        assert_eq!(get("PubMed 2020 papers on perovskites", "pmid"), None);
+        assert_eq!(
             get("conductivity of sample LAB-0042?", "sample_id"),
             Some("LAB-0042".into())
         );
@@ -792,6 +824,18 @@ mod tests {
             Some(2022.into())
         );
         assert_eq!(get("2020년 이후 논문", "year_from"), Some(2020.into()));
+        assert_eq!(
+            get("DART filings of 00164779 since January 2024", "year_from"),
+            Some(2024.into())
+        );
+        assert_eq!(
+            get("DART filings of 00164779 since January 2024", "fiscal_year"),
+            None
+        );
+        assert_eq!(
+            get("papers published before Sept. 2019", "year_to"),
+            Some(2019.into())
+        );
         assert_eq!(
             get("Find up to 5 arXiv preprints", "max_results"),
             Some(5.into())
@@ -914,6 +958,28 @@ mod tests {
         assert_eq!(get("complexity of O(n)", "formula"), None);
         assert_eq!(get("papers about cop26", "formula"), None);
         assert_eq!(get("density of as", "formula"), None);
+        // A formula with a count reads anywhere; tokens of other fields do not.
+        assert_eq!(get("lifepo4 stability?", "formula"), Some("LiFePO4".into()));
+        assert_eq!(get("tio2 refractive index", "formula"), Some("TiO2".into()));
+        assert_eq!(get("cspbbr3?", "formula"), Some("CsPbBr3".into()));
+        assert_eq!(get("ipv6 routing tables", "formula"), None);
+        assert_eq!(get("her2 expression in tumours", "formula"), None);
+        assert_eq!(get("crispr-cas9 papers", "formula"), None);
+        assert_eq!(get("h3n2 spread", "formula"), None);
+        // English names of molecules are compounds wherever they stand.
+        assert_eq!(
+            get("Tell me about caffeine.", "compound_name"),
+            Some("caffeine".into())
+        );
+        assert_eq!(
+            get("acetaminophen's InChIKey", "compound_name"),
+            Some("acetaminophen".into())
+        );
+        assert_eq!(
+            get("boiling point of carbon dioxide", "compound_name"),
+            Some("carbon dioxide".into())
+        );
+        assert_eq!(get("boiling point of carbon dioxide", "formula"), None);
         assert_eq!(
             get(
                 "What's the weather forecast for Daejeon tomorrow?",
