@@ -237,6 +237,19 @@ fn names_ids_and_dates_written_as_people_write_them() {
             json!([["europe_pmc", {"query": "EXT_ID:31452104 AND SRC:MED"}, ["authorList.author[].fullName", "authorString", "firstPublicationDate"]]]),
         ),
         (
+            // The topic is before the tool named after it; the formula is part of the topic.
+            "papers about TiO2 photocatalysis on arXiv, titles and abstracts",
+            json!([["arxiv", {"search_query": "all:\"TiO2 photocatalysis\""}, ["summary", "title"]]]),
+        ),
+        (
+            "papers on perovskite solar cells on arXiv",
+            json!([["arxiv", {"search_query": "all:\"perovskite solar cells\""}, ["arxiv:doi", "title"]]]),
+        ),
+        (
+            "Search Europe PMC for articles on lithium in drinking water",
+            json!([["europe_pmc", {"query": "lithium in drinking water"}, ["doi", "pubYear", "title"]]]),
+        ),
+        (
             "DART filings of corp code 00164779 since January 2024",
             json!([["dart", {"bgn_de": "20240101", "corp_code": "00164779"}, ["rcept_dt", "report_nm"]]]),
         ),

@@ -1136,10 +1136,34 @@ impl Lexical<'_> {
                         )
                     })
             {
+                // "papers about TiO2 photocatalysis on arXiv": a topic that is only a tool's
+                // name says where to search; the topic is the phrase before it.
+                let only_tool = |phrase: &str| {
+                    let s0 = phrase.as_ptr() as usize - query.as_ptr() as usize;
+                    let e0 = s0 + phrase.len();
+                    let inside: Vec<bool> = tokens
+                        .iter()
+                        .zip(&tool_words)
+                        .filter(|(t, _)| s0 <= t.range.0 && t.range.1 <= e0)
+                        .map(|(_, tool)| *tool)
+                        .collect();
+                    !inside.is_empty() && inside.iter().all(|x| *x)
+                };
+                let topic = if only_tool(topic) {
+                    let s0 = topic.as_ptr() as usize - query.as_ptr() as usize;
+                    let head = query[..s0].trim_end();
+                    let head = head.rfind(char::is_whitespace).map_or("", |i| &head[..i]);
+                    match phrase_after(head, TOPIC_KEYS, topic_stops) {
+                        Some(t) if !only_tool(t) => t,
+                        _ => topic,
+                    }
+                } else {
+                    topic
+                };
                 // A tool named at the topic's start ("오픈알렉스에서 그래핀 관련 논문") is where to
                 // search, not what about.
                 let mut start = topic.as_ptr() as usize - query.as_ptr() as usize;
-                let end = start + topic.len();
+                let mut end = start + topic.len();
                 for (t, _) in tokens.iter().zip(&tool_words).filter(|(_, tool)| **tool) {
                     if t.range.0 == start && t.range.1 < end {
                         start = t.range.1
@@ -1147,8 +1171,37 @@ impl Lexical<'_> {
                                 - query[t.range.1..end].trim_start().len());
                     }
                 }
+                // Nor one named at its end after a preposition ("perovskite solar cells on
+                // arXiv").
+                let inside: Vec<(&Token, bool)> = tokens
+                    .iter()
+                    .zip(tool_words.iter().copied())
+                    .filter(|(t, _)| start <= t.range.0 && t.range.1 <= end)
+                    .collect();
+                let tail = inside.iter().rev().take_while(|(_, tool)| *tool).count();
+                if tail > 0 && tail + 1 < inside.len() {
+                    let (before, _) = inside[inside.len() - tail - 1];
+                    if matches!(
+                        before.norm.as_str(),
+                        "on" | "in" | "from" | "at" | "via" | "using" | "with" | "through"
+                    ) {
+                        end = before.range.0;
+                    }
+                }
                 let topic = query[start..end].trim();
-                u.parameters.insert("search_text".into(), topic.into());
+                // A formula or material name inside the topic ("TiO2 photocatalysis", "hard
+                // carbon anodes") is part of what the papers are about, not a record to fetch.
+                if extracted
+                    .iter()
+                    .filter(|e| e.concept == "formula")
+                    .all(|e| start <= e.range.0 && e.range.1 <= end)
+                {
+                    u.parameters.remove("formula");
+                }
+                // "preprints on arXiv": no topic at all.
+                if !topic.is_empty() && !only_tool(topic) {
+                    u.parameters.insert("search_text".into(), topic.into());
+                }
             }
             // An author only means something to tools that search by author.
             if !binds("author") {
