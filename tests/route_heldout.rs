@@ -237,6 +237,24 @@ fn names_ids_and_dates_written_as_people_write_them() {
             json!([["europe_pmc", {"query": "EXT_ID:31452104 AND SRC:MED"}, ["authorList.author[].fullName", "authorString", "firstPublicationDate"]]]),
         ),
         (
+            // A count basis stated apart from the property picks the concept of that basis.
+            "AFLOW formation enthalpy of NiAl per cell, in eV/cell",
+            json!([["aflow", {"nspecies": 2, "species": "Al,Ni"}, ["enthalpy_formation_cell"]]]),
+        ),
+        (
+            "magnetic moment of Fe per atom from AFLOW",
+            json!([["aflow", {"nspecies": 1, "species": "Fe"}, ["spin_atom"]]]),
+        ),
+        (
+            "total energy of NaCl in eV/cell from AFLOW",
+            json!([["aflow", {"nspecies": 2, "species": "Cl,Na"}, ["energy_cell"]]]),
+        ),
+        (
+            // ... but not when a concept's own words carry the basis.
+            "From JARVIS, the formation energy per atom and the exfoliation energy of BN",
+            json!([["jarvis_dft", {"filter": "chemical_formula_reduced=\"BN\""}, ["exfoliation_energy", "formation_energy_peratom"]]]),
+        ),
+        (
             // The topic is before the tool named after it; the formula is part of the topic.
             "papers about TiO2 photocatalysis on arXiv, titles and abstracts",
             json!([["arxiv", {"search_query": "all:\"TiO2 photocatalysis\""}, ["summary", "title"]]]),
@@ -257,4 +275,35 @@ fn names_ids_and_dates_written_as_people_write_them() {
         let (p, _) = plan(q);
         assert_eq!(steps(&p), want, "{q}");
     }
+}
+
+/// One everyday word that is also a concept's name is no evidence when the rest of the
+/// question is about something nothing declared explains; a concept word alone still routes.
+#[test]
+fn a_lone_concept_word_in_an_unrelated_question_plans_nothing() {
+    for (q, note) in [
+        (
+            "What was the final score of the World Cup final?",
+            "only the word `score` matches a declared concept, and nothing declared explains `final World Cup final`: the question is about something the inventory does not hold",
+        ),
+        (
+            "What's my credit score?",
+            "only the word `score` matches a declared concept, and nothing declared explains `credit`: the question is about something the inventory does not hold",
+        ),
+        (
+            "What's the revenue of the local bakery?",
+            "only the word `revenue` matches a declared concept, and nothing declared explains `local bakery`: the question is about something the inventory does not hold",
+        ),
+    ] {
+        let (p, warnings) = plan(q);
+        assert_eq!(steps(&p), json!([]), "{q}");
+        assert_eq!(p.intent, None, "{q}");
+        assert_eq!(warnings, vec![note.to_string()], "{q}");
+    }
+    let (p, _) = plan("What's the band gap?");
+    assert_eq!(
+        steps(&p),
+        json!([["materials_project", {}, ["band_gap"]]]),
+        "a concept word alone"
+    );
 }

@@ -741,6 +741,47 @@ impl Lexical<'_> {
             }
         }
 
+        // "formation enthalpy of NiAl per cell", "magnetic moment of Fe per atom", "total
+        // energy of NaCl in eV/cell": a count basis stated apart from the property's name
+        // asks for the concept of that basis, when the vocabulary names one by the property's
+        // words (or their last ones) and the basis ("formation enthalpy per cell", "moment per
+        // atom", "energy per cell").
+        // Not when a concept's own words carry a basis ("formation energy per atom, ... and
+        // the exfoliation energy"): the basis is that concept's.
+        let basis_bound = concept_at.iter().any(|&(s0, e0)| {
+            tokens
+                .iter()
+                .any(|t| s0 <= t.range.0 && t.range.1 <= e0 && t.norm == "per")
+        });
+        if let Some((basis, at)) = stated_basis(&query).filter(|_| !basis_bound) {
+            let basis_tokens = tokenize(basis);
+            for k in 0..concepts.len() {
+                let (s0, e0) = concept_at[k];
+                // The basis follows the property it qualifies.
+                if e0 > at {
+                    continue;
+                }
+                let span: Vec<Token> = tokens
+                    .iter()
+                    .filter(|t| s0 <= t.range.0 && t.range.1 <= e0)
+                    .cloned()
+                    .collect();
+                if span.iter().any(|t| t.norm == "per") {
+                    continue;
+                }
+                for skip in 0..span.len() {
+                    let mut phrase = span[skip..].to_vec();
+                    phrase.extend(basis_tokens.iter().cloned());
+                    if let Some((v, _)) = self.lookup(&g.index.alias_to_concept, &phrase) {
+                        if *v != concepts[k].1 {
+                            concepts[k] = (format!("{} {basis}", concepts[k].0), v.clone(), false);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+
         // Field qualifiers: values of the qualifier vocabulary anywhere outside tool names and
         // identifiers (inside a concept's words too: "electron effective mass", "n-type
         // Seebeck"), longest first; temperatures written as `300 K`.
@@ -993,7 +1034,35 @@ impl Lexical<'_> {
             && extracted
                 .iter()
                 .all(|e| matches!(e.concept, "formula" | "compound_name"));
-        if concepts.is_empty()
+        // "What was the final score of the World Cup final?", "What's my credit score?": one
+        // word of a concept's name (`score`, `revenue`, everyday English) is the only
+        // evidence, with no entity, tool or source named, and the question's other words are
+        // about something nothing declared explains.
+        let lone_word = concepts.len() == 1
+            && !concepts[0].0.contains(char::is_whitespace)
+            && extracted.is_empty()
+            && tools.is_empty()
+            && excluded.is_empty()
+            && source_constraint.is_none()
+            && !strong_words
+            && unexplained
+                .iter()
+                .any(|w| !matches!(w.to_lowercase().as_str(), "was" | "were" | "be" | "been"));
+        if lone_word {
+            intent = None;
+            let other: Vec<&str> = unexplained
+                .iter()
+                .copied()
+                .filter(|w| !matches!(w.to_lowercase().as_str(), "was" | "were" | "be" | "been"))
+                .collect();
+            entity_note = Some(format!(
+                "only the word `{}` matches a declared concept, and nothing declared explains `{}`: the question is about something the inventory does not hold",
+                concepts[0].0,
+                other.join(" ")
+            ));
+            // The word is no request either (no "no intent fits" note, no concept to report).
+            concepts.clear();
+        } else if concepts.is_empty()
             && tools.is_empty()
             && source_constraint.is_none()
             && !strong_words
@@ -1319,6 +1388,42 @@ fn boundary(text: &str, word: &str) -> Option<usize> {
         from = e;
     }
     None
+}
+
+/// The one count basis a question states ("per cell", "in eV/cell", "per atom", "μB/atom",
+/// "per formula unit"), as `per cell`, `per atom` or `per formula unit`, with the byte offset
+/// of its first statement; `None` when it states none or several.
+fn stated_basis(query: &str) -> Option<(&'static str, usize)> {
+    let lower = query.to_lowercase();
+    if lower.len() != query.len() {
+        // Offsets would not carry over (a letter whose lower case has another length).
+        return None;
+    }
+    let mut found: Vec<(&'static str, usize)> = Vec::new();
+    for (needles, basis) in [
+        (&["per cell", "per unit cell", "/cell"][..], "per cell"),
+        (&["per atom", "/atom"][..], "per atom"),
+        (
+            &["per formula unit", "per f.u.", "/f.u.", "/fu"][..],
+            "per formula unit",
+        ),
+    ] {
+        let first = needles
+            .iter()
+            .flat_map(|n| lower.match_indices(n))
+            .filter(|(i, m)| {
+                !lower[i + m.len()..]
+                    .chars()
+                    .next()
+                    .is_some_and(char::is_alphanumeric)
+            })
+            .map(|(i, _)| i)
+            .min();
+        if let Some(i) = first {
+            found.push((basis, i));
+        }
+    }
+    (found.len() == 1).then(|| found[0])
 }
 
 /// The phrase after the last of `keys` up to punctuation or one of `stops`.
