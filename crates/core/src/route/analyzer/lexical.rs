@@ -1038,6 +1038,11 @@ impl Lexical<'_> {
         // word of a concept's name (`score`, `revenue`, everyday English) is the only
         // evidence, with no entity, tool or source named, and the question's other words are
         // about something nothing declared explains.
+        let other: Vec<&str> = unexplained
+            .iter()
+            .copied()
+            .filter(|w| !matches!(w.to_lowercase().as_str(), "was" | "were" | "be" | "been"))
+            .collect();
         let lone_word = concepts.len() == 1
             && !concepts[0].0.contains(char::is_whitespace)
             && extracted.is_empty()
@@ -1045,16 +1050,9 @@ impl Lexical<'_> {
             && excluded.is_empty()
             && source_constraint.is_none()
             && !strong_words
-            && unexplained
-                .iter()
-                .any(|w| !matches!(w.to_lowercase().as_str(), "was" | "were" | "be" | "been"));
+            && !other.is_empty();
         if lone_word {
             intent = None;
-            let other: Vec<&str> = unexplained
-                .iter()
-                .copied()
-                .filter(|w| !matches!(w.to_lowercase().as_str(), "was" | "were" | "be" | "been"))
-                .collect();
             entity_note = Some(format!(
                 "only the word `{}` matches a declared concept, and nothing declared explains `{}`: the question is about something the inventory does not hold",
                 concepts[0].0,
