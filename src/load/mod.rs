@@ -1023,7 +1023,11 @@ fn read_and_parse(
     // never ends) is refused rather than read whole.
     let read = std::fs::File::open(path).and_then(|f| {
         use std::io::Read;
-        let mut bytes = Vec::new();
+        // Sized from the file's length (capped by the limit) so that reading does not
+        // regrow and copy the buffer; the read still stops one byte past the limit.
+        let hint = f.metadata().map_or(0, |m| m.len());
+        let cap = hint.min(limits.max_file_bytes).saturating_add(1);
+        let mut bytes = Vec::with_capacity(usize::try_from(cap).unwrap_or(0));
         f.take(limits.max_file_bytes.saturating_add(1))
             .read_to_end(&mut bytes)?;
         Ok(bytes)

@@ -57,21 +57,23 @@ impl Rule for InvalidParameterValue {
         for t in &ctx.project.tools {
             for e in &t.endpoints {
                 for p in &e.parameters {
-                    let what = format!(
-                        "parameter `{}` of {}/{}",
-                        p.name.value, t.id.value, e.id.value
-                    );
+                    let what = || {
+                        format!(
+                            "parameter `{}` of {}/{}",
+                            p.name.value, t.id.value, e.id.value
+                        )
+                    };
                     if let Some(d) = &p.default
                         && let Some((msg, help)) = d.value.misfit(&p.ty.value)
                     {
-                        out.report(t.file, d.span, format!("default of {what}: {msg}"))
+                        out.report(t.file, d.span, format!("default of {}: {msg}", what()))
                             .label("default")
                             .with(t.file, p.ty.span, "declared type")
                             .fix(help);
                     }
                     for v in p.enum_values.iter().flatten() {
                         if let Some((msg, help)) = v.value.misfit(&p.ty.value) {
-                            out.report(t.file, v.span, format!("enum value of {what}: {msg}"))
+                            out.report(t.file, v.span, format!("enum value of {}: {msg}", what()))
                                 .label("enum value")
                                 .with(t.file, p.ty.span, "declared type")
                                 .fix(help);
@@ -101,8 +103,9 @@ impl Rule for InvalidParameterValue {
                             t.file,
                             d.span,
                             format!(
-                                "default `{}` of {what} is not one of its enum values",
-                                d.value
+                                "default `{}` of {} is not one of its enum values",
+                                d.value,
+                                what()
                             ),
                         )
                         .label("default")

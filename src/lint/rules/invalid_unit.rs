@@ -40,7 +40,7 @@ fn check(
     file: FileId,
     unit: &Sp<String>,
     published: bool,
-    whose: &str,
+    whose: &dyn Fn() -> String,
     out: &mut Sink,
 ) {
     let r = if published {
@@ -62,7 +62,12 @@ fn check(
         out.report(
             file,
             span,
-            format!("{whose} has invalid {kind} `{}`: {}", unit.value, e.message),
+            format!(
+                "{} has invalid {kind} `{}`: {}",
+                whose(),
+                unit.value,
+                e.message
+            ),
         )
         .label("cannot be read as a unit")
         .fix(help);
@@ -72,7 +77,7 @@ fn check(
 impl Rule for InvalidUnit {
     fn check(&self, ctx: &Context, out: &mut Sink) {
         for c in &ctx.project.concepts {
-            let whose = format!("concept `{}`", c.item.id.value);
+            let whose = || format!("concept `{}`", c.item.id.value);
             if let Some(u) = &c.item.unit {
                 check(ctx, c.file, u, false, &whose, out);
             }
@@ -88,7 +93,7 @@ impl Rule for InvalidUnit {
                 out.report(
                     c.file,
                     d.span,
-                    format!("{whose} has unknown dimension `{}`", d.value),
+                    format!("{} has unknown dimension `{}`", whose(), d.value),
                 )
                 .label("unknown dimension name")
                 .fix(help);
@@ -97,7 +102,7 @@ impl Rule for InvalidUnit {
         for t in &ctx.project.tools {
             for e in &t.endpoints {
                 for f in &e.fields {
-                    let whose = format!("field `{}`", f.name.value);
+                    let whose = || format!("field `{}`", f.name.value);
                     if let Some(u) = &f.unit {
                         check(ctx, t.file, u, false, &whose, out);
                     }

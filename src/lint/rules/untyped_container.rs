@@ -87,14 +87,20 @@ impl Rule for UntypedContainer {
     fn check(&self, ctx: &Context, out: &mut Sink) {
         for t in &ctx.project.tools {
             for e in &t.endpoints {
+                // Whether a field's path lies inside `name` (`name.key`, `name[].key`), asked
+                // only of object-typed fields.
                 let inside = |name: &str| {
-                    let (dot, arr) = (format!("{name}."), format!("{name}[]."));
-                    e.fields
-                        .iter()
-                        .any(|f| f.name.value.starts_with(&dot) || f.name.value.starts_with(&arr))
+                    e.fields.iter().any(|f| {
+                        f.name
+                            .value
+                            .strip_prefix(name)
+                            .is_some_and(|rest| rest.starts_with('.') || rest.starts_with("[]."))
+                    })
                 };
                 for f in &e.fields {
-                    if let Some((what, help)) = untyped(&f.ty.value, inside(&f.name.value), false) {
+                    let has_properties =
+                        *f.ty.value.element() == ValueType::Object && inside(&f.name.value);
+                    if let Some((what, help)) = untyped(&f.ty.value, has_properties, false) {
                         out.report(
                             t.file,
                             f.ty.span,
