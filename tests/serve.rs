@@ -706,6 +706,12 @@ fn openapi_json_names_the_address_the_server_listens_on() {
 /// Send `request` on a new connection to `url` (the `listening` URL), close the sending side,
 /// and return the status and the body of the answer (the connection must close after it).
 fn raw_request(url: &str, request: &[u8]) -> (u16, Vec<u8>) {
+    let (status, _, body) = raw_answer(url, request);
+    (status, body)
+}
+
+/// [`raw_request`], with the answer's status line and headers too.
+fn raw_answer(url: &str, request: &[u8]) -> (u16, String, Vec<u8>) {
     use std::io::{Read, Write};
     let addr = url.trim_start_matches("http://").trim_end_matches('/');
     let mut s = std::net::TcpStream::connect(addr).unwrap();
@@ -724,7 +730,7 @@ fn raw_request(url: &str, request: &[u8]) -> (u16, Vec<u8>) {
         .and_then(|h| h.get(..3))
         .and_then(|c| c.parse().ok())
         .unwrap_or_else(|| panic!("no status line: {text:?}"));
-    (status, body.as_bytes().to_vec())
+    (status, head.to_string(), body.as_bytes().to_vec())
 }
 
 /// A chunked body that is malformed (a chunk-size line that is no hex number, a chunk shorter
@@ -906,6 +912,97 @@ fn mcp_http_refuses_repeated_keys() {
         (
             400,
             r#"{"error":{"code":-32600,"message":"Invalid Request: duplicate key `id`"},"id":null,"jsonrpc":"2.0"}"#
+                .to_string()
+        )
+    );
+    let (code, rest) = server.stop();
+    assert_stopped(code, &rest);
+}
+
+/// MCP over HTTP, session management (MCP 2025-06-18, transports): a request that carries a
+/// session id the server does not know or has ended is 404 with a JSON-RPC error body (`DELETE`,
+/// `POST` and `GET` alike); ending a live session with `DELETE` is 200 and a second `DELETE` of
+/// it 404; a `DELETE` without a session id is 400. A body beyond `--max-body-bytes` is 413 with
+/// the SDK's wording (recognised by the limit error's type).
+#[test]
+fn mcp_http_unknown_or_ended_sessions_are_404() {
+    let server = Server::start(&[
+        "mcp",
+        "--transport",
+        "http",
+        "--bind",
+        "127.0.0.1:0",
+        "--artifact",
+        shipped().to_str().unwrap(),
+        "--max-body-bytes",
+        "256",
+    ]);
+    let base = server.url.trim_end_matches("/mcp").to_string();
+    let send = |method: &str, session: Option<&str>, accept: &str, body: &str| {
+        let session = session.map_or_else(String::new, |s| format!("Mcp-Session-Id: {s}\r\n"));
+        let mut request = format!(
+            "{method} /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n{session}Content-Type: application/json\r\nAccept: {accept}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+            body.len()
+        )
+        .into_bytes();
+        request.extend_from_slice(body.as_bytes());
+        let (status, head, answer) = raw_answer(&base, &request);
+        (status, head, String::from_utf8_lossy(&answer).into_owned())
+    };
+    let both = "application/json, text/event-stream";
+    let not_found = (
+        404,
+        r#"{"error":{"code":-32600,"message":"Not Found: Session not found"},"id":null,"jsonrpc":"2.0"}"#
+            .to_string(),
+    );
+    let (status, head, answer) = send(
+        "POST",
+        None,
+        both,
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#,
+    );
+    assert_eq!(status, 200, "{head}\n{answer}");
+    let id = head
+        .lines()
+        .find_map(|l| {
+            let (name, value) = l.split_once(':')?;
+            name.eq_ignore_ascii_case("mcp-session-id")
+                .then(|| value.trim().to_string())
+        })
+        .unwrap_or_else(|| panic!("no Mcp-Session-Id: {head}"));
+    let delete = |session: Option<&str>| {
+        let (status, _, answer) = send("DELETE", session, both, "");
+        (status, answer)
+    };
+    // Live: ended, 200 with no body. Then it is unknown.
+    assert_eq!(delete(Some(&id)), (200, String::new()));
+    assert_eq!(delete(Some(&id)), not_found);
+    let tools = r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#;
+    let (status, _, answer) = send("POST", Some(&id), both, tools);
+    assert_eq!((status, answer), not_found);
+    // Never issued.
+    let never = "0123456789abcdef0123456789abcdef";
+    assert_eq!(delete(Some(never)), not_found);
+    let (status, _, answer) = send("POST", Some(never), both, tools);
+    assert_eq!((status, answer), not_found);
+    let (status, _, answer) = send("GET", Some(never), "text/event-stream", "");
+    assert_eq!((status, answer), not_found);
+    // No session id at all.
+    assert_eq!(
+        delete(None),
+        (
+            400,
+            r#"{"error":{"code":-32600,"message":"Bad Request: Session ID is required"},"id":null,"jsonrpc":"2.0"}"#
+                .to_string()
+        )
+    );
+    // 257 bytes > 256.
+    let (status, _, answer) = send("POST", None, both, &format!("\"{}\"", "x".repeat(255)));
+    assert_eq!(
+        (status, answer),
+        (
+            413,
+            r#"{"error":{"code":-32600,"message":"Payload Too Large: request body exceeds 256 bytes"},"id":null,"jsonrpc":"2.0"}"#
                 .to_string()
         )
     );

@@ -187,8 +187,7 @@ async fn route(State(core): State<Arc<Core>>, headers: HeaderMap, body: Body) ->
 /// error's source), else 400 `invalid_request`: a body hyper could not decode (a malformed
 /// chunk-size line, a chunk shorter than its size, a connection closed before the body ended).
 fn body_read_error(e: &axum::Error, max: usize) -> ApiError {
-    let chain = || causes(e);
-    if chain().any(|e| e.is::<http_body_util::LengthLimitError>()) {
+    if exceeds_length_limit(e) {
         return ApiError {
             status: 413,
             code: "payload_too_large",
@@ -198,13 +197,23 @@ fn body_read_error(e: &axum::Error, max: usize) -> ApiError {
         };
     }
     // The innermost cause says what was wrong (e.g. hyper's "invalid chunk size line").
-    let cause = chain().last().map_or_else(String::new, ToString::to_string);
+    let cause = causes(e)
+        .last()
+        .map_or_else(String::new, ToString::to_string);
     ApiError::bad(
         "invalid_request",
         format!(
             "the request body could not be read: {cause}; send the body with a correct Content-Length or well-formed chunked encoding"
         ),
     )
+}
+
+/// Whether `axum::body::to_bytes` failed because the body exceeded its limit: the error's
+/// sources hold an `http_body_util::LengthLimitError` (what the `http_body_util::Limited` inside
+/// `to_bytes` reports), recognised by its type, not by its text. Both faces use it (the route
+/// body here, the MCP body screen in [`crate::mcp`]).
+pub(crate) fn exceeds_length_limit(e: &axum::Error) -> bool {
+    causes(e).any(|e| e.is::<http_body_util::LengthLimitError>())
 }
 
 /// `e` and its sources, outermost first.
@@ -425,4 +434,44 @@ pub async fn serve(
     drop(listener);
     graceful.shutdown().await;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// The status and JSON body answered for a body that could not be read.
+    fn answer(e: &axum::Error, max: usize) -> (u16, serde_json::Value) {
+        let a = body_read_error(e, max);
+        (a.status, a.body())
+    }
+
+    /// A body beyond the limit is recognised by the error's type; an error that merely says
+    /// "length limit" is not one.
+    #[tokio::test]
+    async fn the_length_limit_is_recognised_by_type_not_text() {
+        let e = axum::body::to_bytes(Body::from(vec![b'x'; 5]), 4)
+            .await
+            .unwrap_err();
+        assert!(exceeds_length_limit(&e));
+        assert_eq!(
+            answer(&e, 4),
+            (
+                413,
+                json!({"error": {"code": "payload_too_large", "message": "the body is larger than 4 bytes (--max-body-bytes); send one question or Understanding per request"}})
+            )
+        );
+        let within = axum::body::to_bytes(Body::from(vec![b'x'; 4]), 4).await;
+        assert_eq!(within.unwrap().len(), 4);
+        let lookalike = axum::Error::new(std::io::Error::other("length limit exceeded"));
+        assert!(!exceeds_length_limit(&lookalike));
+        assert_eq!(
+            answer(&lookalike, 4),
+            (
+                400,
+                json!({"error": {"code": "invalid_request", "message": "the request body could not be read: length limit exceeded; send the body with a correct Content-Length or well-formed chunked encoding"}})
+            )
+        );
+    }
 }

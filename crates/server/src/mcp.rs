@@ -623,17 +623,23 @@ pub fn http_router(
         config = config.disable_allowed_hosts();
     }
     let c = core.clone();
+    let manager = Arc::new(LocalSessionManager::default());
     let service = StreamableHttpService::new(
         move || Ok(McpServer::new(c.clone())),
-        Arc::new(LocalSessionManager::default()),
+        manager.clone(),
         config,
     );
+    let sessions = Arc::new(Sessions {
+        manager,
+        ending: std::sync::Mutex::default(),
+    });
     let app = axum::Router::new()
         .route_service("/mcp", service)
         .layer(axum::middleware::from_fn_with_state(
             core.clone(),
             screen_repeated_keys,
         ))
+        .layer(axum::middleware::from_fn_with_state(sessions, end_sessions))
         .layer(axum::middleware::from_fn(json_rpc_error_bodies));
     super::http::guarded(app, core)
 }
@@ -665,10 +671,7 @@ async fn screen_repeated_keys(
     let bytes = match axum::body::to_bytes(body, limit).await {
         Ok(b) => b,
         // The SDK's own wording for the limit, which it would have given.
-        Err(e)
-            if std::error::Error::source(&e)
-                .is_some_and(|s| s.to_string().contains("length limit")) =>
-        {
+        Err(e) if super::http::exceeds_length_limit(&e) => {
             return reply(
                 StatusCode::PAYLOAD_TOO_LARGE,
                 json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32600, "message": format!("Payload Too Large: request body exceeds {limit} bytes")}}),
@@ -703,24 +706,104 @@ async fn screen_repeated_keys(
     .await
 }
 
-/// The SDK answers transport faults on `/mcp` (a body that is no JSON, a missing session, a
-/// wrong `Accept`, a refused `Origin`) with plain text; clients read JSON-RPC. Such an answer
-/// becomes a JSON-RPC error object carrying the SDK's text (`id` null: the request's id is not
-/// known here): -32700 with status 400 for a body that could not be parsed (the SDK says 415),
-/// -32600 for other 4xx, -32603 for 5xx. Successful answers pass untouched, but for the 202 of
-/// a session's `DELETE`, which becomes 200.
+/// The sessions of the streamable HTTP transport, as [`end_sessions`] sees them.
+struct Sessions {
+    /// The SDK's session manager (the one the transport uses).
+    manager: Arc<rmcp::transport::streamable_http_server::session::local::LocalSessionManager>,
+    /// Session ids whose `DELETE` is in flight: a second `DELETE` of the same id meanwhile
+    /// finds the session ending, not live.
+    ending: std::sync::Mutex<std::collections::HashSet<String>>,
+}
+
+/// Takes a session id out of [`Sessions::ending`] when its `DELETE` is answered (or dropped).
+struct Ending<'a>(&'a Sessions, String);
+
+impl Drop for Ending<'_> {
+    fn drop(&mut self) {
+        let mut ending = self.0.ending.lock().unwrap_or_else(|e| e.into_inner());
+        ending.remove(&self.1);
+    }
+}
+
+/// A `DELETE` on `/mcp` ends the session named by `Mcp-Session-Id`. The SDK answers 202 Accepted
+/// whether or not it knew the session; the MCP transport specification (2025-06-18, session
+/// management) asks for 404 Not Found for a session id the server does not know or has
+/// terminated. So: 200 when the session was live when the `DELETE` came (202 is reported as a
+/// failed termination by the MCP Python SDK), 404 "Not Found: Session not found" (the SDK's
+/// wording for a `POST` or `GET` with an unknown session; [`json_rpc_error_bodies`] makes it a
+/// JSON-RPC error) when it was unknown, already ended, or being ended by another `DELETE`. The
+/// SDK sees every `DELETE` first, so its own refusals (a foreign `Host`, a `DELETE` without a
+/// session id: 400, a bad `MCP-Protocol-Version`) keep their precedence. Other requests pass
+/// unchanged (the SDK answers them 404 itself for an unknown session).
+async fn end_sessions(
+    axum::extract::State(sessions): axum::extract::State<Arc<Sessions>>,
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::http::{Method, StatusCode};
+    use rmcp::transport::streamable_http_server::session::SessionManager;
+    if req.method() != Method::DELETE {
+        return next.run(req).await;
+    }
+    // The SDK reads the id the same way (a value that is no visible ASCII counts as absent).
+    let id = req
+        .headers()
+        .get("mcp-session-id")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
+    let mut claim = None;
+    let mut live = false;
+    if let Some(id) = id {
+        let claimed = sessions
+            .ending
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(id.clone());
+        if claimed {
+            let guard = Ending(&sessions, id);
+            live = sessions
+                .manager
+                .has_session(&guard.1.as_str().into())
+                .await
+                // The local manager cannot fail; were it to, the SDK's answer decides.
+                .unwrap_or(true);
+            claim = Some(guard);
+        }
+    }
+    let mut res = next.run(req).await;
+    drop(claim);
+    if res.status() == StatusCode::ACCEPTED {
+        if live {
+            *res.status_mut() = StatusCode::OK;
+        } else {
+            res = plain_text(StatusCode::NOT_FOUND, "Not Found: Session not found");
+        }
+    }
+    res
+}
+
+/// A plain-text answer, as the SDK gives its refusals.
+fn plain_text(status: axum::http::StatusCode, text: &'static str) -> axum::response::Response {
+    let mut r = axum::response::Response::new(axum::body::Body::from(text));
+    *r.status_mut() = status;
+    r.headers_mut().insert(
+        axum::http::header::CONTENT_TYPE,
+        axum::http::HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    r
+}
+
+/// The SDK answers transport faults on `/mcp` (a body that is no JSON, a missing or unknown
+/// session, a wrong `Accept`, a refused `Origin`) with plain text; clients read JSON-RPC. Such
+/// an answer becomes a JSON-RPC error object carrying the SDK's text (`id` null: the request's
+/// id is not known here): -32700 with status 400 for a body that could not be parsed (the SDK
+/// says 415), -32600 for other 4xx, -32603 for 5xx. Successful answers pass untouched.
 async fn json_rpc_error_bodies(
     req: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> axum::response::Response {
-    use axum::http::{Method, StatusCode, header};
-    let delete = req.method() == Method::DELETE;
-    let mut res = next.run(req).await;
-    // Ending a session: the SDK says 202 Accepted, which the MCP Python SDK reports as a
-    // failed termination; the session is ended, so 200.
-    if delete && res.status() == StatusCode::ACCEPTED {
-        *res.status_mut() = StatusCode::OK;
-    }
+    use axum::http::{StatusCode, header};
+    let res = next.run(req).await;
     let status = res.status();
     let is_json = res
         .headers()
