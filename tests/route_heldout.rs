@@ -307,3 +307,110 @@ fn a_lone_concept_word_in_an_unrelated_question_plans_nothing() {
         "a concept word alone"
     );
 }
+
+#[test]
+fn formulas_in_parentheses_ranges_of_years_lists_and_per_atom_units() {
+    for (q, want) in [
+        (
+            // The parentheses are the sentence's, not a group of the formula.
+            "Band gap of hematite (Fe2O3) from MP",
+            json!([["materials_project", {"formula": "Fe2O3"}, ["band_gap"]]]),
+        ),
+        (
+            "what band gap did we measure for (CdTe)?",
+            json!([["lab_notebook", {"composition": "CdTe"}, ["measured_band_gap"]]]),
+        ),
+        (
+            // The concept's own unit is per atom: the stated basis keeps it.
+            "MoS2 exfoliation energy, eV/atom",
+            json!([["jarvis_dft", {"filter": "chemical_formula_reduced=\"MoS2\""}, ["exfoliation_energy"]]]),
+        ),
+        (
+            "jarvis p-type seebeck and hole effective mass of snse",
+            json!([["jarvis_dft", {"filter": "chemical_formula_reduced=\"SeSn\""}, ["avg_hole_mass", "p-Seebeck"]]]),
+        ),
+        (
+            "cds band gap, oqmd vs aflow",
+            json!([
+                ["oqmd", {"composition": "CdS"}, ["band_gap"]],
+                ["aflow", {"nspecies": 2, "species": "Cd,S"}, ["Egap"]]
+            ]),
+        ),
+        (
+            "OpenAlex works on perovskite LEDs published 2019–2021: titles",
+            json!([["openalex", {"filter": "from_publication_date:2019-01-01,to_publication_date:2021-12-31", "search": "perovskite LEDs"}, ["display_name", "title"]]]),
+        ),
+        (
+            // The years are cut from the topic.
+            "Crossref works on perovskite solar cells between 2018 and 2020",
+            json!([["crossref", {"filter": "from-pub-date:2018,until-pub-date:2020", "query": "perovskite solar cells"}, ["title"]]]),
+        ),
+        (
+            // One year: both ends; "published in" is no `journal` then.
+            "papers on graphene published in 2020",
+            json!([["openalex", {"filter": "from_publication_date:2020-01-01,to_publication_date:2020-12-31", "search": "graphene"}, ["display_name", "doi", "publication_year", "title"]]]),
+        ),
+        (
+            // A list's items are apart: no `space group number` across the comma.
+            "space group, number of sites of mp-149",
+            json!([["materials_project", {"material_ids": "mp-149"}, ["nsites", "symmetry.hall", "symmetry.number", "symmetry.symbol"]]]),
+        ),
+        (
+            "find 3 arXiv papers on ethylene glycol electrolytes",
+            json!([["arxiv", {"max_results": 3, "search_query": "all:\"ethylene glycol electrolytes\""}, ["arxiv:doi", "title"]]]),
+        ),
+        (
+            "who published doi:10.1016/j.joule.2018.01.004? (crossref)",
+            json!([["crossref", {"filter": "doi:10.1016/j.joule.2018.01.004"}, ["publisher"]]]),
+        ),
+        (
+            // `for` after the tool's name introduces the topic.
+            "look up arXiv for MXene supercapacitors",
+            json!([["arxiv", {"search_query": "all:\"MXene supercapacitors\""}, ["arxiv:doi", "title"]]]),
+        ),
+        (
+            "search Stack Exchange for Hubbard U NiO",
+            json!([["qa_forum", {"q": "Hubbard U NiO", "site": "mattermodeling"}, ["accepted_answer", "title"]]]),
+        ),
+        (
+            "oqmd: prototype, number of element types and cell volume for NaCl",
+            json!([["oqmd", {"composition": "NaCl"}, ["ntypes", "prototype", "volume"]]]),
+        ),
+    ] {
+        let (p, _) = plan(q);
+        assert_eq!(steps(&p), want, "{q}");
+    }
+}
+
+#[test]
+fn a_term_to_define_or_translate_with_nothing_named_plans_nothing() {
+    for (q, reason) in [
+        (
+            "Translate 'band gap' into Japanese.",
+            "a translation request (`translate`): no tool translates text",
+        ),
+        (
+            "what does band gap mean?",
+            "a request to define or explain a term (`what does ... mean`) with no material, compound, paper or company named: the tools return records, not explanations",
+        ),
+        (
+            "Explain what a band gap is",
+            "a request to define or explain a term (`explain`) with no material, compound, paper or company named: the tools return records, not explanations",
+        ),
+        (
+            "Define exfoliation energy",
+            "a request to define or explain a term (`define`) with no material, compound, paper or company named: the tools return records, not explanations",
+        ),
+    ] {
+        let (p, warnings) = plan(q);
+        assert_eq!(steps(&p), json!([]), "{q}");
+        assert_eq!(p.intent, None, "{q}");
+        assert_eq!(warnings, vec![format!("out of scope: {reason}")], "{q}");
+    }
+    // Something named: a data question about it.
+    let (p, _) = plan("Explain why GaN has a wide band gap");
+    assert_eq!(
+        steps(&p),
+        json!([["materials_project", {"formula": "GaN"}, ["band_gap"]]])
+    );
+}

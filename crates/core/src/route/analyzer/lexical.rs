@@ -595,6 +595,20 @@ impl Lexical<'_> {
                     .as_str()
                     .is_some_and(|name| self.names_tool(&tokenize(name)))
         });
+        // "What does band gap mean?", "Translate 'band gap' into Japanese": a term to explain,
+        // with nothing named to look it up for.
+        if !extracted.iter().any(|e| ENTITY_PARAMS.contains(&e.concept))
+            && let Some(o) = scope::definition_request(&query, known)
+        {
+            let reason = o.reason();
+            return Analysis {
+                understanding: Understanding {
+                    out_of_scope: Some(reason.clone()),
+                    ..Default::default()
+                },
+                warnings: vec![format!("out of scope: {reason}")],
+            };
+        }
         let consumed = |t: &Token| {
             extracted.iter().any(|e| {
                 t.range.0 < e.range.1
@@ -631,6 +645,13 @@ impl Lexical<'_> {
             for len in (1..=max).rev() {
                 let span = &tokens[i..i + len];
                 if span.iter().any(consumed) {
+                    continue;
+                }
+                // A list's items are apart: "journal, volume and pages" is no "journal volume".
+                if span
+                    .windows(2)
+                    .any(|w| query[w[0].range.1..w[1].range.0].contains([',', ';']))
+                {
                     continue;
                 }
                 if let Some((t, _)) = self.lookup(&g.index.tool_names, span) {
@@ -767,6 +788,17 @@ impl Lexical<'_> {
                     .cloned()
                     .collect();
                 if span.iter().any(|t| t.norm == "per") {
+                    continue;
+                }
+                // A concept whose unit already has that basis is what was asked ("exfoliation
+                // energy in eV/atom" stays exfoliation energy, in meV/atom).
+                let has_basis = |id: &String| {
+                    g.concept(id)
+                        .and_then(|c| c.unit.as_deref())
+                        .and_then(unit_count_basis)
+                        == Some(basis)
+                };
+                if !concepts[k].1.is_empty() && concepts[k].1.iter().all(has_basis) {
                     continue;
                 }
                 for skip in 0..span.len() {
@@ -1202,6 +1234,19 @@ impl Lexical<'_> {
                             topic_stops,
                         )
                     })
+                    // "search PubMed for X", "look up arXiv for X": `for` right after a tool's
+                    // name, with a search verb before it.
+                    .or_else(|| {
+                        let k = (0..tokens.len().saturating_sub(1)).find(|&k| {
+                            tool_words[k]
+                                && !tool_words[k + 1]
+                                && tokens[k + 1].norm == "for"
+                                && tokens[..k]
+                                    .iter()
+                                    .any(|t| SEARCH_VERBS.contains(&t.norm.as_str()))
+                        })?;
+                        phrase_after(&query[tokens[k + 1].range.0..], &["for"], topic_stops)
+                    })
             {
                 // "papers about TiO2 photocatalysis on arXiv": a topic that is only a tool's
                 // name says where to search; the topic is the phrase before it.
@@ -1253,6 +1298,30 @@ impl Lexical<'_> {
                         "on" | "in" | "from" | "at" | "via" | "using" | "with" | "through"
                     ) {
                         end = before.range.0;
+                    }
+                }
+                // Nor the years that bound it ("MXenes between 2018 and 2020", "GaN 2019-21").
+                if let Some(y) = extracted
+                    .iter()
+                    .filter(|e| matches!(e.concept, "year_from" | "year_to"))
+                    .map(|e| e.range.0)
+                    .filter(|&i| start < i && i < end)
+                    .min()
+                {
+                    end = y;
+                    loop {
+                        let head = query[start..end].trim_end();
+                        let cut = YEAR_LEADS.iter().find_map(|w| {
+                            head.strip_suffix(w)
+                                .filter(|h| h.is_empty() || h.ends_with(char::is_whitespace))
+                        });
+                        match cut {
+                            Some(h) if !h.trim().is_empty() => end = start + h.len(),
+                            _ => {
+                                end = start + head.len();
+                                break;
+                            }
+                        }
                     }
                 }
                 let topic = query[start..end].trim();
@@ -1423,6 +1492,41 @@ fn stated_basis(query: &str) -> Option<(&'static str, usize)> {
     }
     (found.len() == 1).then(|| found[0])
 }
+
+/// The count basis a unit's spelling ends in (`meV/atom` -> "per atom", `eV/cell` -> "per
+/// cell", `μB/f.u.` -> "per formula unit"), as [`stated_basis`] names them.
+fn unit_count_basis(unit: &str) -> Option<&'static str> {
+    let u = unit.trim().to_ascii_lowercase();
+    if u.ends_with("/atom") {
+        Some("per atom")
+    } else if u.ends_with("/cell") {
+        Some("per cell")
+    } else if u.ends_with("/f.u.") || u.ends_with("/fu") || u.ends_with("/formula_unit") {
+        Some("per formula unit")
+    } else {
+        None
+    }
+}
+
+/// Verbs that ask a tool to search ("search PubMed for ...").
+const SEARCH_VERBS: &[&str] = &[
+    "search", "look", "lookup", "query", "check", "browse", "scan",
+];
+
+/// Words that lead into the years bounding a literature topic ("published between 2018 and
+/// 2020"), cut from the topic's end with the years.
+const YEAR_LEADS: &[&str] = &[
+    "between",
+    "from",
+    "since",
+    "after",
+    "before",
+    "until",
+    "in",
+    "during",
+    "published",
+    "by",
+];
 
 /// The phrase after the last of `keys` up to punctuation or one of `stops`.
 fn phrase_after<'a>(text: &'a str, keys: &[&str], stops: &[&str]) -> Option<&'a str> {

@@ -121,6 +121,8 @@ struct Patterns {
     mp_id: LazyRegex,
     jvasp: LazyRegex,
     corp_code: LazyRegex,
+    year_range: LazyRegex,
+    year_in: LazyRegex,
     year_from: LazyRegex,
     year_to: LazyRegex,
     year_ko: LazyRegex,
@@ -158,6 +160,18 @@ static PATTERNS: Patterns = Patterns {
     }),
     jvasp: LazyRegex::new(r"\b(JVASP-\d+)\b", |h| h.contains("JVASP-")),
     corp_code: LazyRegex::new(r"\b(\d{8})\b", numeric),
+    // "2019-2021", "2019–2021", "2019 to 2021", "from 2019 to 2021", "between 2019 and
+    // 2021", "in 2019-21": both ends of the range (the second may be written with two digits).
+    year_range: LazyRegex::new(
+        r"(?i)\b((?:19|20)\d{2})\s*(?:-|–|—|to|until|through|and)\s*((?:19|20)\d{2}|\d{2})\b",
+        century,
+    ),
+    // One year of publication: "published in 2020", "papers from 2021" (the words before it
+    // belong to the year, not to a `journal` "published in").
+    year_in: LazyRegex::new(
+        r"(?i)\b(?:(?:published|appeared|released|came out)\s+(?:in\s+)?|(?:papers|articles|preprints|works|publications|reviews)\s+(?:published\s+)?(?:from|in|of)\s+)((?:19|20)\d{2})\b",
+        century,
+    ),
     // A month before the year is read and dropped ("since January 2024": from 2024).
     year_from: LazyRegex::new(
         r"(?i)\b(?:since|after|from|starting(?: in)?|published since)\s+(?:(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+)?((?:19|20)\d{2})\b|((?:19|20)\d{2})\s*년?\s*(?:이후|부터)",
@@ -180,7 +194,7 @@ static PATTERNS: Patterns = Patterns {
         non_empty,
     ),
     max_results: LazyRegex::new(
-        r"(?i)\b(?:up to|top|first|at most|max(?:imum)?(?: of)?)\s+(\d{1,4})\b|최대\s*(\d{1,4})|(\d{1,4})\s*(?:개|편|건)|\b(\d{1,4})\s+(?:results|papers|preprints|articles|publications|hits|records)\b",
+        r"(?i)\b(?:up to|top|first|at most|max(?:imum)?(?: of)?)\s+(\d{1,4})\b|최대\s*(\d{1,4})|(\d{1,4})\s*(?:개|편|건)|\b(\d{1,4})\s+(?:[a-z][\w-]*\s+)?(?:results|papers|preprints|articles|publications|hits|records)\b",
         numeric,
     ),
     quoted: LazyRegex::new(r#"["“]([^"”]{3,200})["”]"#, |h| {
@@ -468,6 +482,92 @@ pub fn extract(query: &str) -> Vec<Extracted> {
             }
         }
     };
+    for c in p.year_range.captures_iter(numeric) {
+        let (Some(a), Some(b)) = (c.get(1), c.get(2)) else {
+            continue;
+        };
+        let before = numeric[..a.start()].trim_end().to_ascii_lowercase();
+        // "and" joins a range only after "between" ("2019 and 2021 papers" are two years).
+        let joined_by_and = numeric[a.end()..b.start()]
+            .trim()
+            .eq_ignore_ascii_case("and");
+        if joined_by_and && !before.ends_with("between") {
+            continue;
+        }
+        let (Ok(from), Ok(to)) = (a.as_str().parse::<i64>(), b.as_str().parse::<i64>()) else {
+            continue;
+        };
+        // "2019-21": the century of the first year.
+        let to = if b.as_str().len() == 2 {
+            from / 100 * 100 + to
+        } else {
+            to
+        };
+        // Not a range: an id or page range written with years' digits ("2019-2015"), or a
+        // span from a word like "1990-2100-..." that the word boundary let through.
+        if to < from || taken(&used, a.start(), b.end()) {
+            continue;
+        }
+        push(
+            &mut out,
+            &mut used,
+            "year_from",
+            Value::from(from),
+            a.start(),
+            a.end(),
+        );
+        push(
+            &mut out,
+            &mut used,
+            "year_to",
+            Value::from(to),
+            b.start(),
+            b.end(),
+        );
+    }
+    if !dart_context {
+        for c in p.year_in.captures_iter(numeric) {
+            let (Some(all), Some(y)) = (c.get(0), c.get(1)) else {
+                continue;
+            };
+            let Ok(year) = y.as_str().parse::<i64>() else {
+                continue;
+            };
+            // Consumed with the year: "published in" (no `journal` then), or the preposition.
+            let text = &numeric[all.start()..y.start()];
+            let lower = text.to_ascii_lowercase();
+            let lead = ["published", "appeared", "released", "came out"]
+                .iter()
+                .filter_map(|w| lower.find(w))
+                .min()
+                .unwrap_or_else(|| {
+                    text.trim_end()
+                        .rfind(char::is_whitespace)
+                        .map_or(0, |i| i + 1)
+                });
+            let lead_start = all.start() + lead;
+            if taken(&used, lead_start, y.end()) {
+                continue;
+            }
+            push(
+                &mut out,
+                &mut used,
+                "year_from",
+                Value::from(year),
+                lead_start,
+                y.end(),
+            );
+            used.pop();
+            push(
+                &mut out,
+                &mut used,
+                "year_to",
+                Value::from(year),
+                lead_start,
+                y.end(),
+            );
+        }
+    }
     push_years(
         &mut out,
         &mut used,
@@ -566,9 +666,15 @@ pub fn extract(query: &str) -> Vec<Extracted> {
     for c in p.word.find_iter(query) {
         let w = c.as_str().trim_end_matches(['.', '·']);
         let w = w.strip_suffix("'s").unwrap_or(w);
+        // A formula in parentheses after a name ("hematite (Fe2O3)"): the parentheses are the
+        // sentence's, not a group of the formula (which would need a count after them).
+        let (w, at) = match w.strip_prefix('(').and_then(|x| x.strip_suffix(')')) {
+            Some(inner) if balanced_parentheses(inner) => (inner, c.start() + 1),
+            _ => (w, c.start()),
+        };
         if w.len() < 2
             || FORMULA_STOP_WORDS.contains(&w)
-            || taken(&used, c.start(), c.start() + w.len())
+            || taken(&used, at, at + w.len())
             // Part of a longer word in a Latin-script language (`Cuál` is not Cu); particles in
             // other scripts attach to formulas (`ZnO의`).
             || query[..c.start()].chars().next_back().is_some_and(latin_letter)
@@ -596,8 +702,8 @@ pub fn extract(query: &str) -> Vec<Extracted> {
                 &mut used,
                 "formula",
                 Value::String(w.to_string()),
-                c.start(),
-                c.start() + w.len(),
+                at,
+                at + w.len(),
             );
         }
     }
@@ -751,6 +857,22 @@ pub fn extract(query: &str) -> Vec<Extracted> {
     out
 }
 
+/// Whether every `(` in `s` is closed by a later `)` and no `)` comes unopened.
+fn balanced_parentheses(s: &str) -> bool {
+    let mut depth = 0usize;
+    for ch in s.chars() {
+        match ch {
+            '(' => depth += 1,
+            ')' => match depth.checked_sub(1) {
+                Some(d) => depth = d,
+                None => return false,
+            },
+            _ => {}
+        }
+    }
+    depth == 0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -835,6 +957,32 @@ mod tests {
         assert_eq!(
             get("papers published before Sept. 2019", "year_to"),
             Some(2019.into())
+        );
+        // Ranges of years, both ends; not a date, and "and" only after "between".
+        for (q, from, to) in [
+            (
+                "perovskite LEDs published 2019–2021",
+                Some(2019),
+                Some(2021),
+            ),
+            ("papers on MXenes 2019-21", Some(2019), Some(2021)),
+            ("works from 2015 to 2018", Some(2015), Some(2018)),
+            ("papers between 2018 and 2020", Some(2018), Some(2020)),
+            (
+                "papers on graphene published in 2020",
+                Some(2020),
+                Some(2020),
+            ),
+            ("preprints from 2021 on MXenes", Some(2021), Some(2021)),
+            ("compare 2018 and 2020 papers", None, None),
+            ("deposited on 2021-03-15", None, None),
+        ] {
+            assert_eq!(get(q, "year_from"), from.map(Value::from), "{q}");
+            assert_eq!(get(q, "year_to"), to.map(Value::from), "{q}");
+        }
+        assert_eq!(
+            get("find 3 arXiv papers on electrolytes", "max_results"),
+            Some(3.into())
         );
         assert_eq!(
             get("Find up to 5 arXiv preprints", "max_results"),

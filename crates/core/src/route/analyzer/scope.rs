@@ -22,7 +22,8 @@
 /// Why a request is out of scope: its kind and the word that showed it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OutOfScope {
-    /// `action`, `media`, `live data`, `weather`, `e-mail` or `calendar`.
+    /// `action`, `media`, `live data`, `weather`, `e-mail`, `calendar`, `translation` or
+    /// `definition`.
     pub kind: &'static str,
     /// The cue as written in the query.
     pub cue: String,
@@ -50,6 +51,14 @@ impl OutOfScope {
             ),
             "e-mail" => format!(
                 "an e-mail request (`{}`): no tool reads or sends e-mail",
+                self.cue
+            ),
+            "translation" => format!(
+                "a translation request (`{}`): no tool translates text",
+                self.cue
+            ),
+            "definition" => format!(
+                "a request to define or explain a term (`{}`) with no material, compound, paper or company named: the tools return records, not explanations",
                 self.cue
             ),
             _ => format!(
@@ -299,12 +308,89 @@ pub fn out_of_scope_unless(query: &str, known: impl Fn(&str) -> bool) -> Option<
     None
 }
 
+/// A request to translate, define or explain a term rather than to look a value up ("Translate
+/// 'band gap' into Japanese", "What does band gap mean?", "Explain what a band gap is",
+/// "Define exfoliation energy"). The analyzer asks this only of questions that name no entity
+/// (no formula, compound, identifier or company): "Explain why GaN's band gap is wide" is a
+/// data question about GaN. `known` skips a cue the inventory declares (a dictionary tool).
+pub fn definition_request(query: &str, known: impl Fn(&str) -> bool) -> Option<OutOfScope> {
+    let lower = query.to_lowercase();
+    for clause in lower.split(['.', '?', '!', ';', ':', ',']) {
+        let w = words(clause);
+        let Some(first) = w.iter().position(|x| !LEADS.contains(&x.as_str())) else {
+            continue;
+        };
+        let verb = w[first].as_str();
+        let next = w.get(first + 1).map(String::as_str);
+        let kind = match verb {
+            "translate" => Some("translation"),
+            "define" => Some("definition"),
+            // "explain what / how / why X is", "explain the term X" (not "explain the band gap
+            // of GaN": that one names an entity and is not asked here).
+            "explain" => Some("definition"),
+            _ => None,
+        };
+        if let Some(kind) = kind
+            && next.is_some()
+            && !known(verb)
+        {
+            return Some(OutOfScope {
+                kind,
+                cue: verb.to_string(),
+            });
+        }
+        // "what does X mean", "what does X stand for", "what is meant by X".
+        let asks_meaning = w.len() >= first + 3
+            && w[first] == "what"
+            && w[first + 1] == "does"
+            && (w.last().is_some_and(|x| x == "mean")
+                || w.ends_with(&["stand".to_string(), "for".to_string()]));
+        if asks_meaning {
+            return Some(OutOfScope {
+                kind: "definition",
+                cue: "what does ... mean".to_string(),
+            });
+        }
+    }
+    ["meaning of", "definition of", "what is meant by"]
+        .iter()
+        .find(|p| has_phrase(&lower, p) && !known(p))
+        .map(|p| OutOfScope {
+            kind: "definition",
+            cue: p.to_string(),
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn kind(q: &str) -> Option<&'static str> {
         out_of_scope(q).map(|o| o.kind)
+    }
+
+    #[test]
+    fn terms_to_define_or_translate() {
+        let kind = |q: &str| definition_request(q, |_| false).map(|o| (o.kind, o.cue));
+        assert_eq!(
+            kind("Please translate 'band gap' into Korean"),
+            Some(("translation", "translate".to_string()))
+        );
+        assert_eq!(
+            kind("What does DFT stand for?"),
+            Some(("definition", "what does ... mean".to_string()))
+        );
+        assert_eq!(
+            kind("the meaning of exfoliation energy"),
+            Some(("definition", "meaning of".to_string()))
+        );
+        assert_eq!(kind("What is the band gap?"), None);
+        assert_eq!(kind("What does the band gap of Si come to?"), None);
+        // A cue the inventory declares is no cue.
+        assert_eq!(
+            definition_request("Translate this", |c| c == "translate"),
+            None
+        );
     }
 
     #[test]
