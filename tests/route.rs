@@ -877,7 +877,8 @@ fn imported_tools_without_intents() {
     assert_eq!(
         plan("books by Tolkien from city_library_catalogue"),
         (
-            vec!["city_library_catalogue".to_string()],
+            // `add_book` and `search_books` share "book"; reading goes before writing.
+            vec!["city_library_catalogue/search_books".to_string()],
             vec![(
                 "city_library_catalogue".to_string(),
                 "search_books".to_string(),
@@ -900,4 +901,87 @@ fn imported_tools_without_intents() {
     );
     // A weather tool is in the inventory: no "no tool serves weather data".
     assert_eq!(plan("current weather in Paris").2, None);
+}
+
+/// A tool named in the question whose endpoints tie on the question's words: the endpoint whose
+/// own id has fewer words the question does not ask wins ("weather" is `get_weather`, not
+/// `get_weather_forecast`), and never an endpoint that shares no word (here `archive_note`,
+/// declared first); a tie nothing breaks takes the first declared, with a warning.
+#[test]
+fn named_tool_endpoints_tied_on_words_break_by_unasked_id_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let tools = r#"[
+  {"type": "function", "function": {"name": "archive_note", "description": "Archive a note", "parameters": {"type": "object"}}},
+  {"type": "function", "function": {"name": "get_weather", "description": "Current weather for a city", "parameters": {"type": "object"}}},
+  {"type": "function", "function": {"name": "get_weather_forecast", "description": "Weather forecast for a city", "parameters": {"type": "object"}}},
+  {"type": "function", "function": {"name": "list_cities", "description": "Cities with stations", "parameters": {"type": "object"}}},
+  {"type": "function", "function": {"name": "list_stations", "description": "Cities with stations", "parameters": {"type": "object"}}}
+]"#;
+    std::fs::write(dir.path().join("tools.json"), tools).unwrap();
+    let run = |args: &[&str]| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_schemarouter"))
+            .args(args)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8(o.stdout).unwrap()
+    };
+    run(&[
+        "import",
+        "openai",
+        "tools.json",
+        "--project",
+        "p",
+        "--tool",
+        "wx",
+    ]);
+    run(&["compile", "p", "--out", "p/build"]);
+    let plan = |q: &str| {
+        let v: serde_json::Value = serde_json::from_str(&run(&[
+            "route",
+            "--artifact",
+            "p/build/graph.json",
+            "--json",
+            q,
+        ]))
+        .unwrap();
+        let endpoints: Vec<String> = v["plan"]["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["endpoint"].as_str().unwrap().to_string())
+            .collect();
+        let tie: Vec<String> = v["plan"]["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|w| w.as_str())
+            .filter(|w| w.contains("match the request's words equally"))
+            .map(str::to_string)
+            .collect();
+        (endpoints, tie)
+    };
+    assert_eq!(
+        plan("weather for Paris with wx"),
+        (vec!["get_weather".to_string()], vec![])
+    );
+    assert_eq!(
+        plan("weather forecast for Paris with wx"),
+        (vec!["get_weather_forecast".to_string()], vec![])
+    );
+    assert_eq!(
+        plan("stations of a city with wx"),
+        (vec!["list_stations".to_string()], vec![])
+    );
+    assert_eq!(
+        plan("cities with stations, from wx"),
+        (
+            vec!["list_cities".to_string()],
+            vec![
+                "endpoints `list_cities` and `list_stations` of tool `wx` match the request's words equally; took `list_cities` (the first declared); name `wx/<endpoint>` to choose"
+                    .to_string()
+            ]
+        )
+    );
 }

@@ -1365,7 +1365,10 @@ impl Lexical<'_> {
                         .then(|| endpoint_by_words(tool, &query_words))
                         .flatten()
                     {
-                        Some(e) => format!("{}/{e}", tool.id),
+                        Some((e, tie)) => {
+                            warnings.extend(tie);
+                            format!("{}/{e}", tool.id)
+                        }
                         None => tool.id.clone(),
                     }
                 })
@@ -1395,12 +1398,17 @@ impl Lexical<'_> {
 }
 
 /// The endpoint of `tool` whose id and description share the most content words with the
-/// question (`query_words`, without the words of the tool's own id, title and names), when
-/// exactly one shares the most and it shares at least one.
+/// question (`query_words`, without the words of the tool's own id, title and names), when one
+/// shares at least one. Endpoints sharing as many break the tie by fewer words of their own id
+/// that the question does not ask ("weather" picks `get_weather` over `get_weather_forecast`),
+/// then reading before writing (annotations; `GET`, local and MCP calls before `POST` before
+/// other methods, as the router's own ranking), then declaration order; a tie only declaration
+/// order breaks comes with a warning naming the others (the user can name `tool/endpoint`).
+/// Destructive endpoints are never chosen here. `None` when no endpoint shares a word.
 fn endpoint_by_words(
     tool: &crate::artifact::ToolData,
     query_words: &HashSet<String>,
-) -> Option<String> {
+) -> Option<(String, Option<String>)> {
     if tool.endpoints.len() < 2 {
         return None;
     }
@@ -1413,27 +1421,57 @@ fn endpoint_by_words(
         .iter()
         .filter(|w| !naming.contains(*w))
         .collect();
-    let mut scores: Vec<(usize, &str)> = tool
+    // (shared words, id words not asked, writes, method rank, declaration order, id)
+    type Key<'a> = (std::cmp::Reverse<usize>, usize, bool, u8, usize, &'a str);
+    let mut scores: Vec<Key> = tool
         .endpoints
         .iter()
-        .map(|e| {
-            let mut words = content_words(&e.id.replace('_', " "));
+        .enumerate()
+        .filter(|(_, e)| !e.destructive)
+        .map(|(i, e)| {
+            let id_words = content_words(&e.id.replace('_', " "));
+            let unasked = id_words
+                .iter()
+                .filter(|w| !asked.contains(w) && !naming.contains(*w))
+                .count();
+            let mut words = id_words;
             if let Some(d) = &e.description {
                 words.extend(content_words(d));
             }
+            let method = match e.method.as_str() {
+                "GET" | "LOCAL" | "MCP" => 0,
+                "POST" => 1,
+                _ => 2,
+            };
             (
-                asked.iter().filter(|w| words.contains(**w)).count(),
+                std::cmp::Reverse(asked.iter().filter(|w| words.contains(**w)).count()),
+                unasked,
+                e.writes,
+                method,
+                i,
                 e.id.as_str(),
             )
         })
         .collect();
-    scores.sort_by_key(|s| std::cmp::Reverse(s.0));
-    match scores.as_slice() {
-        [(best, id), rest @ ..] if *best > 0 && rest.first().is_none_or(|r| r.0 < *best) => {
-            Some(id.to_string())
-        }
-        _ => None,
+    scores.sort();
+    let &(best, unasked, writes, method, _, id) = scores.first()?;
+    if best.0 == 0 {
+        return None;
     }
+    let tied: Vec<&str> = scores[1..]
+        .iter()
+        .filter(|s| (s.0, s.1, s.2, s.3) == (best, unasked, writes, method))
+        .map(|s| s.5)
+        .collect();
+    let warning = (!tied.is_empty()).then(|| {
+        format!(
+            "endpoints `{id}` and `{}` of tool `{}` match the request's words equally; took `{id}` (the first declared); name `{}/<endpoint>` to choose",
+            tied.join("`, `"),
+            tool.id,
+            tool.id
+        )
+    });
+    Some((id.to_string(), warning))
 }
 
 fn boundary(text: &str, word: &str) -> Option<usize> {
