@@ -1786,3 +1786,55 @@ fn parameters_without_a_location_are_left_out() {
         "{tool}"
     );
 }
+
+/// Floats that serialisers print in exponent form (`1e-7`, `0.000001`, `1e300`) are written so
+/// that they load back as the same plain number, by every importer.
+#[test]
+fn exponent_floats_are_written_so_that_they_load_back() {
+    let dir = tree(&[
+        (
+            "num_exp.json",
+            r#"{"openapi":"3.0.3","info":{"title":"Num Exp","version":"1"},"servers":[{"url":"https://x.example.com"}],"paths":{"/a":{"get":{"operationId":"a","parameters":[{"name":"tol","in":"query","schema":{"type":"number","default":1e-7,"enum":[1e-7,1e300]}}],"responses":{"200":{"description":"ok"}}}}}}"#,
+        ),
+        (
+            "mcp.json",
+            r#"{"tools":[{"name":"fit","inputSchema":{"type":"object","properties":{"tol":{"type":"number","default":0.000001}}}}]}"#,
+        ),
+        (
+            "oai.json",
+            r#"[{"type":"function","function":{"name":"fit","parameters":{"type":"object","properties":{"tol":{"type":"number","enum":[1e-6, 0.5]}}}}}]"#,
+        ),
+    ]);
+    let cases = [
+        (
+            "openapi",
+            "num_exp.json",
+            "      - name: tol\n        type: number\n        enum:\n          - 1e-7\n          - 1e300\n        default: 1e-7\n        in: query\n",
+        ),
+        (
+            "mcp",
+            "mcp.json",
+            "      - name: tol\n        type: number\n        default: 1e-6\n",
+        ),
+        (
+            "openai",
+            "oai.json",
+            "      - name: tol\n        type: number\n        enum:\n          - 1e-6\n          - 0.5\n",
+        ),
+    ];
+    for (kind, file, expected) in cases {
+        let project = format!("p_{kind}");
+        let r = run(&["import", kind, file, "--project", &project], dir.path());
+        assert_eq!(r.code, 0, "{kind}: {}{}", r.stdout, r.stderr);
+        let schemas = dir.path().join(&project).join("schemas");
+        let file = std::fs::read_dir(&schemas)
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap();
+        let text = std::fs::read_to_string(file.path()).unwrap();
+        assert!(text.contains(expected), "{kind}:\n{text}");
+        let c = run(&["check", &project, "--format", "concise"], dir.path());
+        assert!(!c.stdout.contains("error["), "{kind}: {}", c.stdout);
+    }
+}

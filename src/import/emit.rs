@@ -4,6 +4,7 @@
 //! version of the file ([`Carried`]) are re-inserted above the declaration they covered.
 
 use crate::load::de::from_node;
+use crate::load::node::NodeKind;
 use crate::model::Tool;
 use crate::model::config::Limits;
 use crate::source::{Format, SourceFile};
@@ -89,7 +90,9 @@ pub fn render(
             let opts = serde_saphyr::ser_options! {
                 compact_list_indent: false,
             };
-            serde_saphyr::to_string_with_options(tool, opts).map_err(|e| e.to_string())?
+            plain_floats(
+                serde_saphyr::to_string_with_options(tool, opts).map_err(|e| e.to_string())?,
+            )
         }
         Format::Toml => toml::to_string(tool).map_err(|e| e.to_string())?,
     };
@@ -103,6 +106,63 @@ pub fn render(
         Format::Toml => format!("#:schema {schema_path}\n"),
     };
     Ok(format!("{first}{head}{body}"))
+}
+
+/// YAML text with every float serde-saphyr wrote in its YAML 1.1 exponent spelling (`1.0e-7`,
+/// `1.0e+300`: a `.0` mantissa, a signed exponent) rewritten in Rust's shortest spelling (`1e-7`,
+/// `1e300`), which is a YAML 1.2 core-schema float too. The loader keeps a number written in a
+/// spelling other than its canonical one as written ([`crate::model::Scalar::Spelled`]), so the
+/// saphyr spelling would not load back to the plain number the import meant to write.
+fn plain_floats(text: String) -> String {
+    // Only a digit followed by an exponent marker can be such a float.
+    let exponent = text
+        .as_bytes()
+        .windows(2)
+        .any(|w| w[0].is_ascii_digit() && matches!(w[1], b'e' | b'E'));
+    if !exponent {
+        return text;
+    }
+    let limits = Limits {
+        max_file_bytes: u64::MAX,
+        ..Limits::default()
+    };
+    let Ok(node) = crate::load::parse_text(&text, Format::Yaml, &limits) else {
+        return text;
+    };
+    let mut edits: Vec<(crate::source::Span, String)> = Vec::new();
+    let mut stack = vec![&node];
+    while let Some(n) = stack.pop() {
+        match &n.kind {
+            NodeKind::Float(f, raw)
+                if f.is_finite()
+                    && raw.contains(['e', 'E'])
+                    && *raw != f.to_string()
+                    && *raw != format!("{f:?}") =>
+            {
+                edits.push((n.span, format!("{f:?}")));
+            }
+            NodeKind::Seq(items) => stack.extend(items),
+            NodeKind::Map(entries) => stack.extend(entries.iter().map(|(_, v)| v)),
+            _ => {}
+        }
+    }
+    if edits.is_empty() {
+        return text;
+    }
+    edits.sort_by_key(|(s, _)| s.start);
+    let mut out = String::with_capacity(text.len());
+    let mut at = 0usize;
+    for (span, spelling) in edits {
+        let (start, end) = (span.start as usize, span.end as usize);
+        if start < at || end > text.len() || text.get(start..end).is_none() {
+            continue;
+        }
+        out.push_str(&text[at..start]);
+        out.push_str(&spelling);
+        at = end;
+    }
+    out.push_str(&text[at..]);
+    out
 }
 
 /// The spanned tool of a file text, if it loads.
@@ -300,6 +360,27 @@ mod tests {
             "{text}"
         );
         // The text loads back to the same tool.
+        assert_eq!(parse_tool(&text, Format::Yaml).unwrap(), tool);
+    }
+
+    #[test]
+    fn exponent_floats_load_back_as_the_same_number() {
+        let src = "id: t\ntitle: T\ndomain: d\nendpoints:\n  - id: e\n    method: GET\n    url: https://x.org\n    parameters:\n      - name: tol\n        type: number\n        default: 0.0000001\n        enum: [1e-6, 0.5, 1e300, -2.5e-9, 1e16]\n";
+        let tool = parse_tool(src, Format::Yaml).unwrap();
+        let header = Header {
+            kind: "openapi".into(),
+            source: "a.json".into(),
+            source_kind: "OpenAPI 3.0.3".into(),
+            version: Some("1".into()),
+            hash: "blake3:00".into(),
+        };
+        let text = render(&tool, Format::Yaml, &header, "../s.json", &[]).unwrap();
+        assert!(text.contains("default: 1e-7\n"), "{text}");
+        assert!(text.contains("- 1e-6\n"), "{text}");
+        assert!(text.contains("- 0.5\n"), "{text}");
+        assert!(text.contains("- 1e300\n"), "{text}");
+        assert!(text.contains("- -2.5e-9\n"), "{text}");
+        assert!(text.contains("- 1e16\n"), "{text}");
         assert_eq!(parse_tool(&text, Format::Yaml).unwrap(), tool);
     }
 }
