@@ -351,3 +351,33 @@ fn a_server_that_times_out_shows_its_stderr() {
         "{stderr}"
     );
 }
+
+/// A server whose `nextCursor` comes back to a page it already gave is refused at once with
+/// that reason (exit 2, nothing written), not left to spin until `--timeout`.
+#[test]
+fn a_cursor_that_repeats_is_refused_at_once() {
+    let Some(node) = node() else { return };
+    let script = root().join("tests/mcp/paged_server.mjs");
+    let dir = tempfile::tempdir().unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_schemarouter"))
+        .args(["import", "mcp", "--command"])
+        .arg(format!(
+            "{} {} --cursor-loop",
+            node.display(),
+            script.display()
+        ))
+        .args(["--project", "proj", "--timeout", "60"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{stderr}");
+    assert_eq!(
+        stderr.lines().take(2).collect::<Vec<_>>(),
+        vec![
+            "error: `tools/list` paging does not end: page 3 returned the cursor `2`, which an earlier page returned too (a server bug; a saved listing can be imported instead)",
+            "help: the server's `nextCursor` repeats, so waiting longer does not help: report it to the server's maintainers, or import a saved `tools/list` result instead",
+        ]
+    );
+    assert!(!dir.path().join("proj").exists());
+}

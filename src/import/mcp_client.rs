@@ -124,11 +124,11 @@ async fn session<E: std::fmt::Display>(
 ) -> Result<String, String> {
     let client = running.map_err(|e| format!("`initialize` failed: {e}"))?;
     let info = client.peer_info().map(|i| (*i).clone());
-    let tools = client.list_all_tools().await;
+    let tools = list_every_page(&client).await;
     // Closing is best effort: a server that does not stop in time is killed on drop, and the
     // list already received is kept.
     let _ = tokio::time::timeout(Duration::from_secs(3), client.cancel()).await;
-    let tools = tools.map_err(|e| format!("`tools/list` failed: {e}"))?;
+    let tools = tools?;
     let tools: Vec<Value> = tools
         .iter()
         .map(|t| serde_json::to_value(t).unwrap_or(Value::Null))
@@ -141,4 +141,43 @@ async fn session<E: std::fmt::Display>(
         }
     }
     serde_json::to_string_pretty(&doc).map_err(|e| e.to_string())
+}
+
+/// How the error of a `tools/list` whose paging never ends begins.
+pub const PAGING_NEVER_ENDS: &str = "`tools/list` paging does not end";
+
+/// Pages a server may return for one `tools/list` before the listing is refused.
+const MAX_PAGES: usize = 10_000;
+
+/// Every page of `tools/list`, following `nextCursor`. A server that returns a cursor it has
+/// returned before (its paging would never end) or more than [`MAX_PAGES`] pages is refused
+/// with that reason, instead of spinning until `--timeout`.
+async fn list_every_page(
+    client: &rmcp::service::RunningService<rmcp::RoleClient, ()>,
+) -> Result<Vec<rmcp::model::Tool>, String> {
+    let mut tools = Vec::new();
+    let mut cursor: Option<String> = None;
+    let mut seen = std::collections::HashSet::new();
+    for page in 1..=MAX_PAGES {
+        let params = rmcp::model::PaginatedRequestParams::default().with_cursor(cursor.clone());
+        let result = client
+            .list_tools(Some(params))
+            .await
+            .map_err(|e| format!("`tools/list` failed: {e}"))?;
+        tools.extend(result.tools);
+        match result.next_cursor {
+            None => return Ok(tools),
+            Some(next) => {
+                if !seen.insert(next.clone()) {
+                    return Err(format!(
+                        "{PAGING_NEVER_ENDS}: page {page} returned the cursor `{next}`, which an earlier page returned too (a server bug; a saved listing can be imported instead)"
+                    ));
+                }
+                cursor = Some(next);
+            }
+        }
+    }
+    Err(format!(
+        "{PAGING_NEVER_ENDS}: more than {MAX_PAGES} pages (a server bug; a saved listing can be imported instead)"
+    ))
 }

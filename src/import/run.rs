@@ -262,9 +262,11 @@ pub fn run(req: &ImportRequest) -> Result<Outcome, ImportError> {
             }
             SourceSpec::Live(server) => {
                 let text = mcp_client::list_tools(server, req.timeout).map_err(|m| {
+                    let paging = m.starts_with(mcp_client::PAGING_NEVER_ENDS);
                     ImportError::new(
                         m,
                         match server {
+                            _ if paging => "the server's `nextCursor` repeats, so waiting longer does not help: report it to the server's maintainers, or import a saved `tools/list` result instead",
                             mcp_client::Server::Command(_) => "check that the --command line starts an MCP server on stdio (run it by hand: it must wait for JSON-RPC on its input), or raise --timeout",
                             mcp_client::Server::Url(_) => "check that the server runs and that --url is its streamable-HTTP endpoint (often ending in `/mcp`), or raise --timeout",
                         },

@@ -2,7 +2,8 @@
 // declare outputSchemas with nested objects, arrays of records, `$defs` + `$ref`s (one of them a
 // cycle), one tool has no outputSchema, one is destructive, and `tools/list` is paged two tools
 // at a time. `node paged_server.mjs` speaks stdio; `node paged_server.mjs --http PORT` serves
-// streamable HTTP on 127.0.0.1:PORT/mcp (stateless), until killed.
+// streamable HTTP on 127.0.0.1:PORT/mcp (stateless), until killed. With `--cursor-loop` its
+// paging never ends (the last page's `nextCursor` points back to an earlier page).
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
@@ -105,13 +106,16 @@ const TOOLS = [
 ];
 
 const PAGE = 2;
+const LOOP = process.argv.includes("--cursor-loop");
 
 function makeServer() {
   const server = new Server({ name: "paged-materials", version: "0.3.1" }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async (request) => {
     const start = Number(request.params?.cursor ?? 0);
     const page = TOOLS.slice(start, start + PAGE);
-    const next = start + PAGE < TOOLS.length ? String(start + PAGE) : undefined;
+    // `--cursor-loop`: the last page points back to the second, so paging never ends.
+    const next =
+      start + PAGE < TOOLS.length ? String(start + PAGE) : LOOP ? String(PAGE) : undefined;
     return next ? { tools: page, nextCursor: next } : { tools: page };
   });
   server.setRequestHandler(CallToolRequestSchema, async (request) => ({
