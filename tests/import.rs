@@ -1838,3 +1838,83 @@ fn exponent_floats_are_written_so_that_they_load_back() {
         assert!(!c.stdout.contains("error["), "{kind}: {}", c.stdout);
     }
 }
+
+/// A path parameter is kept when a body property (Swagger 2) or a query parameter has the same
+/// name: the URL template needs it; the other one is reported and not imported.
+#[test]
+fn a_path_parameter_wins_over_another_of_the_same_name() {
+    let dir = tree(&[
+        (
+            "bodyid_sw.json",
+            r#"{"swagger": "2.0", "info": {"title": "Body Id Sw", "version": "1"}, "host": "api.example.com",
+ "paths": {"/items/{id}": {
+   "parameters": [{"name": "id", "in": "path", "required": true, "type": "string"}],
+   "put": {"operationId": "updateItem",
+     "parameters": [{"name": "body", "in": "body", "schema": {"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"}}}}],
+     "responses": {"200": {"description": "ok"}}}}}}
+"#,
+        ),
+        (
+            "pathvsquery.yaml",
+            "openapi: 3.0.3\ninfo: {title: Path Vs Query, version: \"1\"}\nservers: [{url: https://x.example.com}]\npaths:\n  /items/{id}:\n    parameters:\n      - {name: id, in: path, required: true, schema: {type: string}}\n    get:\n      operationId: getItem\n      parameters:\n        - {name: id, in: query, description: \"revision id\", schema: {type: integer}}\n      responses: {'200': {description: ok}}\n",
+        ),
+    ]);
+    let go = |file: &str, project: &str| {
+        let r = run(
+            &[
+                "import",
+                "openapi",
+                file,
+                "--project",
+                project,
+                "--message-format",
+                "concise",
+            ],
+            dir.path(),
+        );
+        assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+        let warnings: Vec<String> = r
+            .stderr
+            .lines()
+            .filter(|l| l.contains("SR706"))
+            .map(str::to_string)
+            .collect();
+        let schemas = dir.path().join(project).join("schemas");
+        let file = std::fs::read_dir(&schemas)
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap();
+        let text = std::fs::read_to_string(file.path()).unwrap();
+        let c = run(&["check", project, "--format", "concise"], dir.path());
+        assert!(!c.stdout.contains("error["), "{}", c.stdout);
+        (warnings, text)
+    };
+    let help = "(help: parameter names must be unique within an endpoint, and a path parameter is always the one kept (the URL template needs it); declare the other by hand under another name if a plan needs it)";
+    let (warnings, text) = go("bodyid_sw.json", "a");
+    assert_eq!(
+        warnings,
+        [format!(
+            "bodyid_sw.json:4:4: warning[SR706/unsupported-name] `body_id_sw/update_item`: parameter `id` is declared twice (body and path); the body one is not imported {help}"
+        )]
+    );
+    assert!(
+        text.contains(
+            "    parameters:\n      - name: id\n        type: string\n        required: true\n        in: path\n      - name: name\n        type: string\n        in: body\n"
+        ),
+        "{text}"
+    );
+    let (warnings, text) = go("pathvsquery.yaml", "b");
+    assert_eq!(
+        warnings,
+        [format!(
+            "pathvsquery.yaml:8:5: warning[SR706/unsupported-name] `path_vs_query/get_item`: parameter `id` is declared twice (query and path); the query one is not imported {help}"
+        )]
+    );
+    assert!(
+        text.contains(
+            "    parameters:\n      - name: id\n        type: string\n        required: true\n        in: path\n    fields: []\n"
+        ),
+        "{text}"
+    );
+}

@@ -976,43 +976,55 @@ fn auth_params(spec: Spec, doc: &Value, op: &Value) -> Vec<Sp<Parameter>> {
     out
 }
 
-/// Keep the first parameter of each name (the declaration addresses parameters by name),
-/// reporting the others.
+/// Keep one parameter of each name (the declaration addresses parameters by name), reporting
+/// the others: the first, unless a later one is the `in: path` parameter, which always wins (the
+/// URL template needs it).
 fn dedupe_params(
     m: &mut Mapper<'_>,
     op: &Loc<'_>,
     params: Vec<Sp<Parameter>>,
 ) -> Vec<Sp<Parameter>> {
+    let place = |p: &Sp<Parameter>| {
+        p.value.location.as_ref().map_or_else(
+            || "query".to_string(),
+            |l| format!("{:?}", l.value).to_lowercase(),
+        )
+    };
+    let is_path = |p: &Sp<Parameter>| {
+        p.value
+            .location
+            .as_ref()
+            .is_some_and(|l| l.value == ParamLocation::Path)
+    };
     let mut out: Vec<Sp<Parameter>> = Vec::new();
     for p in params {
-        if let Some(first) = out
+        if let Some(at) = out
             .iter()
-            .find(|q| q.value.name.value == p.value.name.value)
+            .position(|q| q.value.name.value == p.value.name.value)
         {
             let ctx = m.context.clone();
-            let (a, b) = (
-                first
-                    .value
-                    .location
-                    .as_ref()
-                    .map(|l| format!("{:?}", l.value).to_lowercase()),
-                p.value
-                    .location
-                    .as_ref()
-                    .map(|l| format!("{:?}", l.value).to_lowercase()),
-            );
+            let (a, b) = (place(&out[at]), place(&p));
+            let path_wins = is_path(&p) && !is_path(&out[at]);
+            let dropped = if a == b {
+                "the second".to_string()
+            } else if path_wins {
+                format!("the {a} one")
+            } else {
+                format!("the {b} one")
+            };
             m.report(
                 codes::UNSUPPORTED_NAME,
                 Severity::Warning,
                 op,
                 format!(
-                    "`{ctx}`: parameter `{}` is declared twice ({} and {}); the second is not imported",
+                    "`{ctx}`: parameter `{}` is declared twice ({a} and {b}); {dropped} is not imported",
                     p.value.name.value,
-                    a.unwrap_or_else(|| "query".into()),
-                    b.unwrap_or_else(|| "query".into())
                 ),
-                "parameter names must be unique within an endpoint; declare the second by hand under another name if a plan needs it",
+                "parameter names must be unique within an endpoint, and a path parameter is always the one kept (the URL template needs it); declare the other by hand under another name if a plan needs it",
             );
+            if path_wins {
+                out[at] = p;
+            }
             continue;
         }
         if p.value.name.value.contains('/') || p.value.name.value.chars().any(char::is_control) {
