@@ -394,6 +394,17 @@ pub fn run(req: &ImportRequest) -> Result<Outcome, ImportError> {
         .out
         .clone()
         .unwrap_or_else(|| project_dir.join(&paths.schemas));
+    if req.out.is_some() {
+        let declared = project_dir.join(&paths.schemas);
+        if !lexically_within(&schemas_dir, &declared) {
+            out.notes.push(format!(
+                "--out `{}` is outside the project's tool folder `{}`: `schemarouter check {}` and `compile` read tools only there (`[paths] schemas` in schemarouter.toml), so they will not see these files until that setting names their folder",
+                schemas_dir.display(),
+                declared.display(),
+                project_dir.display()
+            ));
+        }
+    }
     let intents_dir = project_dir.join(&paths.intents);
     let schema_file = project_dir.join("docs/schema/tool.schema.json");
     let intent_schema_file = project_dir.join("docs/schema/intent.schema.json");
@@ -687,4 +698,48 @@ pub fn read_tool(path: &Path) -> Option<Tool> {
     )
     .ok()?;
     emit::parse_tool(&text, Format::from_path(path)?)
+}
+
+/// Whether `path` lies inside `folder` (or is it), compared by their absolute, lexically
+/// normalised forms (`.` and `..` resolved without touching the disk: `path` may not exist yet).
+fn lexically_within(path: &Path, folder: &Path) -> bool {
+    fn normal(p: &Path) -> PathBuf {
+        let abs = if p.is_absolute() {
+            p.to_path_buf()
+        } else {
+            std::env::current_dir().unwrap_or_default().join(p)
+        };
+        let mut out = PathBuf::new();
+        for c in abs.components() {
+            match c {
+                std::path::Component::CurDir => {}
+                std::path::Component::ParentDir => {
+                    out.pop();
+                }
+                other => out.push(other),
+            }
+        }
+        out
+    }
+    normal(path).starts_with(normal(folder))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lexically_within;
+    use std::path::Path;
+
+    #[test]
+    fn out_folders_inside_and_outside_the_tool_folder() {
+        let within = |p: &str, f: &str| lexically_within(Path::new(p), Path::new(f));
+        assert!(within("/p/schemas", "/p/schemas"));
+        assert!(within("/p/schemas/./sub/x", "/p/schemas"));
+        assert!(within("/p/tools/../schemas/a", "/p/./schemas"));
+        assert!(!within("/p/tools/api", "/p/schemas"));
+        assert!(!within("/p/schemas2", "/p/schemas"));
+        assert!(!within("/p/schemas/../tools", "/p/schemas"));
+        // Relative paths are taken from the current folder.
+        assert!(within("p/schemas/a", "p/schemas"));
+        assert!(!within("p/a", "p/schemas"));
+    }
 }
