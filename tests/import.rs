@@ -1918,3 +1918,41 @@ fn a_path_parameter_wins_over_another_of_the_same_name() {
         "{text}"
     );
 }
+
+/// A path placeholder filled only by a query parameter of its name gets a path parameter, which
+/// is kept; the query one is reported, and the written file passes `check` (SR108 asks for a
+/// path parameter).
+#[test]
+fn a_placeholder_with_only_a_query_parameter_gets_a_path_parameter() {
+    let dir = tree(&[(
+        "api.yaml",
+        "openapi: 3.0.3\ninfo: {title: Ph, version: '1'}\nservers: [{url: 'https://ph.example.org'}]\npaths:\n  /c/{id}:\n    get:\n      parameters:\n        - {name: id, in: query, schema: {type: integer}}\n      responses: {'200': {description: ok}}\n",
+    )]);
+    let r = run(
+        &[
+            "import",
+            "openapi",
+            "api.yaml",
+            "--project",
+            "proj",
+            "--message-format",
+            "concise",
+        ],
+        dir.path(),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let warnings: Vec<&str> = r.stderr.lines().filter(|l| l.contains("SR706")).collect();
+    assert_eq!(
+        warnings,
+        [
+            "api.yaml:6:5: warning[SR706/unsupported-name] `ph/get_c_id`: parameter `id` is declared twice (query and path); the query one is not imported (help: parameter names must be unique within an endpoint, and a path parameter is always the one kept (the URL template needs it); declare the other by hand under another name if a plan needs it)",
+            "api.yaml:6:5: warning[SR706/unsupported-name] `ph/get_c_id`: the path placeholder `{id}` has no path parameter (only one sent elsewhere); imported as a required string path parameter (help: declare the path parameter in the description (`in: path`, `required: true`) with its type)",
+        ]
+    );
+    let tool = tool_file(dir.path());
+    assert!(
+        tool.contains("      - name: id\n        type: string\n        required: true\n        description: Path segment (the description declares no parameter for it).\n        in: path\n"),
+        "{tool}"
+    );
+    check_clean(dir.path());
+}

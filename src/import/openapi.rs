@@ -324,15 +324,26 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
             }
             // Security schemes become `auth` parameters.
             params.extend(auth_params(spec, doc, op.value));
-            // Every `{placeholder}` of the path needs a parameter to fill it.
+            // Every `{placeholder}` of the path needs a path parameter to fill it.
             for name in placeholders(path) {
-                if !params.iter().any(|p| p.value.name.value == name) {
+                if !params.iter().any(|p| {
+                    p.value.name.value == name
+                        && p.value
+                            .location
+                            .as_ref()
+                            .is_some_and(|l| l.value == ParamLocation::Path)
+                }) {
                     let ctx = m.context.clone();
+                    let has = if params.iter().any(|p| p.value.name.value == name) {
+                        "no path parameter (only one sent elsewhere)"
+                    } else {
+                        "no parameter"
+                    };
                     m.report(
                         codes::UNSUPPORTED_NAME,
                         Severity::Warning,
                         &op,
-                        format!("`{ctx}`: the path placeholder `{{{name}}}` has no parameter; imported as a required string path parameter"),
+                        format!("`{ctx}`: the path placeholder `{{{name}}}` has {has}; imported as a required string path parameter"),
                         "declare the path parameter in the description (`in: path`, `required: true`) with its type",
                     );
                     let mut q = m.parameter(&name, None, true, Some(ParamLocation::Path));

@@ -5,7 +5,8 @@
 //! scheme, with a scheme other than `http`/`https` (any scheme is allowed for `method: LOCAL`
 //! stores, but never `javascript:` or `data:`; `method: MCP` endpoints use `mcp://<server>/<tool>`
 //! and name their MCP tool in `mcp_tool`), or with a `{placeholder}` that names no parameter of
-//! the endpoint. A URL may start with a placeholder for its base URL (`{base_url}/pets`) when the
+//! the endpoint, or names one declared for another place (`in: query`, `header`, `cookie`,
+//! `body`; a parameter with `in: path` or without `in` fills it). A URL may start with a placeholder for its base URL (`{base_url}/pets`) when the
 //! endpoint declares that parameter (imported documents that publish no absolute server).
 //!
 //! ## Why it matters for routing
@@ -47,8 +48,8 @@
 //! ```
 
 use crate::lint::{Context, DiagnosticExt, Rule, Sink, inner_span};
-use crate::model::HttpMethod;
 use crate::model::value::did_you_mean;
+use crate::model::{HttpMethod, ParamLocation};
 
 /// See the module documentation.
 pub struct InvalidUrl;
@@ -116,7 +117,28 @@ impl Rule for InvalidUrl {
                         break;
                     };
                     let name = &rest[open + 1..open + close];
-                    if !e.parameters.iter().any(|x| x.name.value == name) {
+                    let filler = e.parameters.iter().find(|x| x.name.value == name);
+                    // A parameter declared for another place (`in: query`) does not fill it.
+                    if let Some(x) = filler
+                        && let Some(l) = &x.location
+                        && l.value != ParamLocation::Path
+                    {
+                        let span =
+                            inner_span(ctx.project, t.file, e.url.span, offset + open, close + 1);
+                        let place = format!("{:?}", l.value).to_lowercase();
+                        out.report(
+                            t.file,
+                            span,
+                            format!(
+                                "url placeholder `{{{name}}}` of `{}/{}` names a parameter sent `in: {place}`, not in the path",
+                                t.id.value, e.id.value
+                            ),
+                        )
+                        .label("not a path parameter")
+                        .fix(format!(
+                            "declare `{name}` with `in: path` (give the {place} parameter another name if the endpoint takes both)"
+                        ));
+                    } else if filler.is_none() {
                         let span =
                             inner_span(ctx.project, t.file, e.url.span, offset + open, close + 1);
                         let help = match did_you_mean(
@@ -142,5 +164,40 @@ impl Rule for InvalidUrl {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The findings of `check` on a project holding one tool file.
+    fn findings(tool: &str) -> Vec<String> {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("schemas")).unwrap();
+        std::fs::write(dir.path().join("schemas/t.yaml"), tool).unwrap();
+        let c = crate::lint::check_path(dir.path()).unwrap();
+        c.diagnostics
+            .iter()
+            .filter(|d| d.code == "SR108")
+            .map(|d| d.message.clone())
+            .collect()
+    }
+
+    #[test]
+    fn a_placeholder_needs_a_path_parameter() {
+        let tool = |place: &str| {
+            format!(
+                "id: t\ntitle: T\ndomain: d\nendpoints:\n  - id: e\n    method: GET\n    url: https://x.org/items/{{id}}\n    parameters:\n      - name: id\n        type: string\n{place}"
+            )
+        };
+        assert_eq!(
+            findings(&tool("        in: query\n")),
+            ["url placeholder `{id}` of `t/e` names a parameter sent `in: query`, not in the path"]
+        );
+        assert_eq!(
+            findings(&tool("        in: body\n")),
+            ["url placeholder `{id}` of `t/e` names a parameter sent `in: body`, not in the path"]
+        );
+        assert!(findings(&tool("        in: path\n")).is_empty());
+        assert!(findings(&tool("")).is_empty());
     }
 }
