@@ -45,6 +45,28 @@ pub fn merge(old: &Tool, mut new: Tool) -> Tool {
     new
 }
 
+/// A note when the source now states another licence than the declaration at `path` carries
+/// (the declaration's licence is person-owned and kept, see [`merge`]; but a changed upstream
+/// licence is something to review, not to pass over in silence).
+pub fn licence_note(old: &Tool, new: &Tool, path: &std::path::Path) -> Option<String> {
+    let (Some(o), Some(n)) = (&old.licence, &new.licence) else {
+        return None;
+    };
+    (o.spdx.value != n.spdx.value).then(|| {
+        format!(
+            "{}: the source now states the licence `{}`; the declaration keeps its `{}`{}: review `licence`",
+            path.display(),
+            n.spdx.value,
+            o.spdx.value,
+            if o.is_verified() {
+                " (marked verified)"
+            } else {
+                ""
+            }
+        )
+    })
+}
+
 fn merge_endpoint(old: &Endpoint, new: &mut Endpoint) {
     new.allow_destructive = old.allow_destructive.clone();
     if new.description.is_none() {
@@ -136,5 +158,32 @@ mod tests {
         assert_eq!(e.fields[0].value.ty.value.to_string(), "string");
         assert_eq!(e.fields[0].value.unit.as_ref().unwrap().value, "eV");
         assert_eq!(e.fields[0].value.concepts[0].value, "band_gap");
+    }
+
+    #[test]
+    fn a_licence_the_source_changed_is_kept_and_noted() {
+        let tool = |licence: &str| {
+            parse_tool(
+                &format!("id: t\ntitle: T\ndomain: t\n{licence}endpoints:\n  - id: e\n    method: GET\n    url: https://x.org/a\n"),
+                Format::Yaml,
+            )
+            .unwrap()
+        };
+        let old =
+            tool("licence:\n  spdx: BSD-3-Clause\n  wording: As published.\n  verified: true\n");
+        let new = tool("licence:\n  spdx: MIT\n  wording: As published.\n");
+        let path = std::path::Path::new("schemas/t.yaml");
+        assert_eq!(
+            licence_note(&old, &new, path).as_deref(),
+            Some(
+                "schemas/t.yaml: the source now states the licence `MIT`; the declaration keeps its `BSD-3-Clause` (marked verified): review `licence`"
+            )
+        );
+        assert_eq!(
+            merge(&old, new.clone()).licence.unwrap().spdx.value,
+            "BSD-3-Clause"
+        );
+        assert_eq!(licence_note(&old, &old, path), None);
+        assert_eq!(licence_note(&tool(""), &new, path), None);
     }
 }

@@ -474,6 +474,7 @@ pub fn run(req: &ImportRequest) -> Result<Outcome, ImportError> {
                         path.display()
                     ));
                 }
+                out.notes.extend(merge::licence_note(&old, &tool, &path));
                 let mut merged = merge::merge(&old, tool);
                 // With `--only`, the endpoints it did not select are not the source's to remove.
                 if let Some(only) = &req.options.only {
