@@ -1956,3 +1956,77 @@ fn a_placeholder_with_only_a_query_parameter_gets_a_path_parameter() {
     );
     check_clean(dir.path());
 }
+
+/// A parameter the operation lists that repeats a security scheme's credential (an API key by
+/// its name and place, an `Authorization` header) is one `auth` parameter, written as the
+/// scheme's, required when either says so.
+#[test]
+fn a_parameter_repeating_a_security_credential_is_one_auth_parameter() {
+    let dir = tree(&[(
+        "authdup.yaml",
+        "openapi: 3.0.3\ninfo: {title: Auth Dup, version: \"1\"}\nservers: [{url: https://x.example.com}]\ncomponents:\n  securitySchemes:\n    k: {type: apiKey, name: api_key, in: query}\n    bearer: {type: http, scheme: bearer}\nsecurity: [{k: []}]\npaths:\n  /a:\n    get:\n      operationId: a\n      parameters:\n        - {name: api_key, in: query, required: true, description: Your key, schema: {type: string}}\n      responses: {'200': {description: ok}}\n  /b:\n    get:\n      operationId: b\n      security: [{bearer: []}, {k: []}]\n      parameters:\n        - {name: authorization, in: header, required: false, schema: {type: string}}\n      responses: {'200': {description: ok}}\n  /c:\n    get:\n      operationId: c\n      parameters:\n        - {name: api_key, in: header, schema: {type: string}}\n      responses: {'200': {description: ok}}\n",
+    )]);
+    let r = run(
+        &[
+            "import",
+            "openapi",
+            "authdup.yaml",
+            "--project",
+            "proj",
+            "--message-format",
+            "concise",
+        ],
+        dir.path(),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let warnings: Vec<&str> = r.stderr.lines().filter(|l| l.contains("SR706")).collect();
+    // A header `api_key` is another parameter than the query credential of the same name.
+    assert_eq!(
+        warnings,
+        [
+            "authdup.yaml:24:5: warning[SR706/unsupported-name] `auth_dup/c`: parameter `api_key` is declared twice (header and query); the query one is not imported (help: parameter names must be unique within an endpoint, and a path parameter is always the one kept (the URL template needs it); declare the other by hand under another name if a plan needs it)"
+        ]
+    );
+    let tool = tool_file(dir.path());
+    let endpoints = &tool[tool.find("endpoints:").unwrap()..];
+    assert_eq!(
+        endpoints,
+        "endpoints:
+  - id: a
+    method: GET
+    url: https://x.example.com/a
+    parameters:
+      - name: api_key
+        type: string
+        required: true
+        auth: true
+        description: API key (security scheme `k`)
+        in: query
+    fields: []
+  - id: b
+    method: GET
+    url: https://x.example.com/b
+    parameters:
+      - name: Authorization
+        type: string
+        auth: true
+        description: \"`bearer` credentials (security scheme `bearer`), sent as the `Authorization` header\"
+        in: header
+      - name: api_key
+        type: string
+        auth: true
+        description: API key (security scheme `k`)
+        in: query
+    fields: []
+  - id: c
+    method: GET
+    url: https://x.example.com/c
+    parameters:
+      - name: api_key
+        type: string
+        in: header
+    fields: []
+"
+    );
+    check_clean(dir.path());
+}

@@ -322,8 +322,19 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
                     }
                 }
             }
-            // Security schemes become `auth` parameters.
-            params.extend(auth_params(spec, doc, op.value));
+            // Security schemes become `auth` parameters; one the operation also lists as a
+            // parameter (the same name and place) is one credential, written as the scheme's.
+            for a in auth_params(spec, doc, op.value) {
+                match params.iter_mut().find(|q| same_credential(q, &a)) {
+                    Some(q) => {
+                        let required = q.value.required.as_ref().is_some_and(|r| r.value)
+                            || a.value.required.as_ref().is_some_and(|r| r.value);
+                        *q = a;
+                        q.value.required = required.then(|| Sp::synthetic(true));
+                    }
+                    None => params.push(a),
+                }
+            }
             // Every `{placeholder}` of the path needs a path parameter to fill it.
             for name in placeholders(path) {
                 if !params.iter().any(|p| {
@@ -985,6 +996,23 @@ fn auth_params(spec: Spec, doc: &Value, op: &Value) -> Vec<Sp<Parameter>> {
         }
     }
     out
+}
+
+/// Whether parameter `p` sends the credential of security-scheme parameter `auth`: the same
+/// place and name (header names compared without case, as HTTP does).
+fn same_credential(p: &Sp<Parameter>, auth: &Sp<Parameter>) -> bool {
+    let place = |x: &Sp<Parameter>| x.value.location.as_ref().map(|l| l.value);
+    let Some(at) = place(auth) else {
+        return false;
+    };
+    if place(p) != Some(at) {
+        return false;
+    }
+    let (a, b) = (&p.value.name.value, &auth.value.name.value);
+    match at {
+        ParamLocation::Header => a.eq_ignore_ascii_case(b),
+        _ => a == b,
+    }
 }
 
 /// Keep one parameter of each name (the declaration addresses parameters by name), reporting
