@@ -2030,3 +2030,84 @@ fn a_parameter_repeating_a_security_credential_is_one_auth_parameter() {
     );
     check_clean(dir.path());
 }
+
+/// A re-import finds the tool by the id `check` compares (`pet-store` is `pet_store`) and keeps
+/// the declaration's spelling; a tool declared twice is refused (exit 2, nothing written), since
+/// updating one declaration would leave the other stale; `--out` outside the tool folder is
+/// noted, as `check` would not see the files.
+#[test]
+fn reimport_matches_ids_as_check_does_and_refuses_a_tool_declared_twice() {
+    let src = fixture("petstore-3.0.yaml");
+    let (dir, r) = import("openapi", &src, &["--tool", "pet-store"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let first = dir.path().join("proj/schemas/pet-store.yaml");
+    let before = std::fs::read_to_string(&first).unwrap();
+    // Again under the id spelled the other way.
+    let r = run(
+        &[
+            "import",
+            "openapi",
+            src.to_str().unwrap(),
+            "--project",
+            "proj",
+            "--tool",
+            "pet_store",
+        ],
+        dir.path(),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let names: Vec<String> = std::fs::read_dir(dir.path().join("proj/schemas"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, vec!["pet-store.yaml"]);
+    assert_eq!(std::fs::read_to_string(&first).unwrap(), before);
+    check_clean(dir.path());
+    // A second declaration of the same tool.
+    let copy = dir.path().join("proj/schemas/copy.yaml");
+    std::fs::write(&copy, &before).unwrap();
+    let r = run(
+        &[
+            "import",
+            "openapi",
+            src.to_str().unwrap(),
+            "--project",
+            "proj",
+            "--tool",
+            "pet-store",
+        ],
+        dir.path(),
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert_eq!(
+        r.stderr.lines().next().unwrap(),
+        format!(
+            "error: tool `pet-store` is declared 2 times in the project (`{}`, `{}`); an import updates one declaration",
+            Path::new("proj/schemas/copy.yaml").display(),
+            Path::new("proj/schemas/pet-store.yaml").display()
+        )
+    );
+    assert_eq!(std::fs::read_to_string(&first).unwrap(), before);
+    std::fs::remove_file(&copy).unwrap();
+    // --out outside `schemas/`.
+    let r = run(
+        &[
+            "import",
+            "openapi",
+            src.to_str().unwrap(),
+            "--project",
+            "elsewhere",
+            "--out",
+            "elsewhere/tools",
+        ],
+        dir.path(),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stdout.contains(
+            "note: --out `elsewhere/tools` is outside the project's tool folder `elsewhere/schemas`"
+        ),
+        "{}",
+        r.stdout
+    );
+}

@@ -16,6 +16,9 @@ use crate::model::{Endpoint, Parameter, ResponseField, Tool};
 
 /// The merged tool: `new`'s shape with `old`'s person-owned values.
 pub fn merge(old: &Tool, mut new: Tool) -> Tool {
+    // Found by the id `check` compares (`old-swag` is `old_swag`): the declaration's spelling
+    // stays.
+    new.id = old.id.clone();
     new.title = old.title.clone();
     new.names = old.names.clone();
     new.domain = old.domain.clone();

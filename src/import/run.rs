@@ -423,16 +423,35 @@ pub fn run(req: &ImportRequest) -> Result<Outcome, ImportError> {
         }
         seen_ids.push(id.clone());
         // An existing declaration of this tool: its file, text and format.
-        let found = existing.as_ref().and_then(|l| {
-            l.project
-                .tools
-                .iter()
-                .find(|t| t.item.value.id.value == id)
-                .map(|t| {
-                    let f = l.project.sources.get(t.file);
-                    (f.path.clone(), f.text.clone())
-                })
-        });
+        // Ids match as `check` compares them (`old-swag` is `old_swag`); a tool declared
+        // twice is refused, since updating one would leave the other stale.
+        let key = crate::model::normalise_id(&id);
+        let matching: Vec<_> = existing
+            .as_ref()
+            .map(|l| {
+                l.project
+                    .tools
+                    .iter()
+                    .filter(|t| crate::model::normalise_id(&t.item.value.id.value) == key)
+                    .map(|t| l.project.sources.get(t.file))
+                    .collect()
+            })
+            .unwrap_or_default();
+        if matching.len() > 1 {
+            return Err(ImportError::new(
+                format!(
+                    "tool `{id}` is declared {} times in the project ({}); an import updates one declaration",
+                    matching.len(),
+                    matching
+                        .iter()
+                        .map(|f| format!("`{}`", f.path.display()))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                "keep one declaration of the tool (`schemarouter check` reports the others as SR101/SR102), then import again",
+            ));
+        }
+        let found = matching.first().map(|f| (f.path.clone(), f.text.clone()));
         let (path, old_text) = match found {
             Some((p, text)) => (p, Some(text)),
             None => {
