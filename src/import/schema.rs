@@ -68,6 +68,10 @@ pub struct View<'a> {
     pub read_only: bool,
     /// `writeOnly: true`: sent by the client only (never a response field).
     pub write_only: bool,
+    /// The names the schema's `required` lists, with those of its `allOf` members, whether or
+    /// not it declares them as properties: an `allOf` member may require a property another
+    /// member declares.
+    pub required: Vec<String>,
 }
 
 impl<'a> View<'a> {
@@ -86,6 +90,7 @@ impl<'a> View<'a> {
             cycle: None,
             read_only: false,
             write_only: false,
+            required: Vec::new(),
         }
     }
 }
@@ -441,6 +446,8 @@ impl<'r> Mapper<'r> {
                     out.format = mv.format.clone();
                 }
                 out.nullable |= mv.nullable;
+                // A member's `required` may name properties another member declares.
+                required.extend(mv.required);
                 match mv.kind {
                     Kind::Object(ps) => {
                         objecty = true;
@@ -523,6 +530,9 @@ impl<'r> Mapper<'r> {
                 *req = true;
             }
         }
+        required.sort();
+        required.dedup();
+        out.required = required;
         // Decide the kind.
         let non_object_types: Vec<&str> =
             types.iter().copied().filter(|t| *t != "object").collect();
@@ -1077,6 +1087,48 @@ mod tests {
                 "pet.meow: boolean",
                 "pet.bark: string"
             ]
+        );
+    }
+
+    #[test]
+    fn all_of_required_applies_to_properties_of_other_members() {
+        let (f, _, _) = fields_of(serde_json::json!({
+        "components": {"schemas": {
+            "Id": {"type": "object", "properties": {"id": {"type": "integer"}}},
+            "NeedsId": {"required": ["id"]}
+        }},
+        "schema": {"allOf": [
+            {"type": "object", "properties": {"id": {"type": "integer"}, "tag": {"type": "string"}}},
+            {"type": "object", "required": ["id", "name"], "properties": {"name": {"type": "string"}}},
+            {"type": "object", "properties": {"sub": {"allOf": [
+                {"$ref": "#/components/schemas/Id"},
+                {"$ref": "#/components/schemas/NeedsId"}
+            ]}}, "required": ["sub"]}
+        ]}}));
+        assert_eq!(
+            f,
+            vec![
+                "id: integer required",
+                "tag: string",
+                "name: string required",
+                "sub.id: integer required",
+            ]
+        );
+        // A member with nothing but `required` (a request body).
+        let r = resolver(serde_json::json!({"schema": {"allOf": [
+            {"type": "object", "properties": {"id": {"type": "integer"}, "name": {"type": "string"}}},
+            {"required": ["id"]}
+        ]}}));
+        let mut m = Mapper::new(&r);
+        let loc = r.root().get("schema").unwrap();
+        let p = m.body_parameters(&loc, true, None);
+        let shown: Vec<(String, bool)> = p
+            .iter()
+            .map(|p| (p.name.value.clone(), p.is_required()))
+            .collect();
+        assert_eq!(
+            shown,
+            [("id".to_string(), true), ("name".to_string(), false)]
         );
     }
 
