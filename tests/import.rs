@@ -2111,3 +2111,39 @@ fn reimport_matches_ids_as_check_does_and_refuses_a_tool_declared_twice() {
         r.stdout
     );
 }
+
+/// Temporary files a killed import left next to the files it writes are removed by the next
+/// import; one of a process that is still running (a concurrent import) is left alone.
+#[test]
+fn an_import_removes_temporary_files_a_killed_one_left() {
+    let src = fixture("petstore-3.0.yaml");
+    let (dir, r) = import("openapi", &src, &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let schemas = dir.path().join("proj/schemas");
+    // No process has this id (above Linux's pid_max); this test's own process is running.
+    let dead = schemas.join(".swagger_petstore.yaml.tmp-4294967294");
+    let live = schemas.join(format!(".other.yaml.tmp-{}", std::process::id()));
+    std::fs::write(&dead, "half a file").unwrap();
+    std::fs::write(&live, "being written").unwrap();
+    // A source change, so that the tool file is written again.
+    let text = std::fs::read_to_string(&src)
+        .unwrap()
+        .replace("Swagger Petstore", "Swagger Petstore v2");
+    let changed = dir.path().join("petstore.yaml");
+    std::fs::write(&changed, text).unwrap();
+    let r = run(
+        &[
+            "import",
+            "openapi",
+            "petstore.yaml",
+            "--project",
+            "proj",
+            "--tool",
+            "swagger_petstore",
+        ],
+        dir.path(),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!dead.exists());
+    assert!(live.exists());
+}

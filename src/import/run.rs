@@ -653,6 +653,13 @@ pub fn run(req: &ImportRequest) -> Result<Outcome, ImportError> {
             }
         }
     }
+    // Temporary files an interrupted earlier import left next to these files (a killed
+    // process cannot remove its own).
+    let folders: std::collections::BTreeSet<&Path> =
+        jobs.iter().filter_map(|(p, _)| p.parent()).collect();
+    for d in folders {
+        crate::artifact::io::remove_stale_temps(d);
+    }
     let write: Vec<crate::artifact::io::WriteJob> = jobs
         .iter()
         .map(|(p, t)| {

@@ -655,14 +655,27 @@ fn temp_path(path: &Path) -> PathBuf {
     dir.join(format!(".{name}.tmp-{}", std::process::id()))
 }
 
-/// Remove temporary files left in `dir` by an interrupted earlier run.
+/// Remove temporary files (`.NAME.tmp-PID`) left in `dir` by an interrupted earlier run. Where
+/// `/proc` lists processes, a temporary file whose process is still running (a concurrent
+/// compile or import, still writing) is left alone.
 pub fn remove_stale_temps(dir: &Path) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
+    let proc = Path::new("/proc/self").exists();
     for e in entries.flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
-        if name.starts_with('.') && name.contains(".tmp-") {
+        let Some((_, pid)) = name.rsplit_once(".tmp-") else {
+            continue;
+        };
+        if !name.starts_with('.') {
+            continue;
+        }
+        let running = proc
+            && pid.parse::<u32>().is_ok_and(|p| {
+                p != std::process::id() && Path::new("/proc").join(p.to_string()).exists()
+            });
+        if !running {
             let _ = std::fs::remove_file(e.path());
         }
     }
