@@ -288,7 +288,10 @@ impl Resolver {
                 }
             }
         };
-        if !fragment.is_empty() && !fragment.starts_with('/') {
+        // A fragment is URI text: percent-decoded before it is read as a JSON pointer (RFC 6901
+        // §6), so `Pet%20Response` names `Pet Response` and `%7Bid%7D` names `{id}`.
+        let decoded = percent_decode(fragment);
+        if !decoded.is_empty() && !decoded.starts_with('/') {
             return Err(RefError::Unresolved {
                 reference: reference.to_string(),
                 reason: "only JSON-pointer fragments (`#/...`) are supported, not anchors"
@@ -300,8 +303,17 @@ impl Resolver {
         } else {
             Rc::from("")
         };
-        let pointer = format!("{scope}{fragment}");
-        match lookup(&self.docs[doc].value, &pointer) {
+        let mut pointer = format!("{scope}{decoded}");
+        let mut found = lookup(&self.docs[doc].value, &pointer);
+        if found.is_none() && decoded != fragment {
+            // A key that holds the percent sequence itself, referenced as written.
+            let raw = format!("{scope}{fragment}");
+            found = lookup(&self.docs[doc].value, &raw);
+            if found.is_some() {
+                pointer = raw;
+            }
+        }
+        match found {
             Some(v) => Ok(Loc {
                 doc,
                 value: v,
@@ -336,6 +348,33 @@ pub fn lookup<'a>(root: &'a Value, pointer: &str) -> Option<&'a Value> {
         };
     }
     Some(v)
+}
+
+/// `text` with its `%XX` escapes decoded (as UTF-8); a `%` that starts no escape is kept, and
+/// text whose escapes do not decode to UTF-8 is returned unchanged.
+fn percent_decode(text: &str) -> String {
+    if !text.contains('%') {
+        return text.to_string();
+    }
+    let b = text.as_bytes();
+    let mut out: Vec<u8> = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        let hex = |c: u8| (c as char).to_digit(16);
+        if b[i] == b'%'
+            && let (Some(h), Some(l)) = (
+                b.get(i + 1).copied().and_then(hex),
+                b.get(i + 2).copied().and_then(hex),
+            )
+        {
+            out.push((h * 16 + l) as u8);
+            i += 3;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).unwrap_or_else(|_| text.to_string())
 }
 
 /// Whether a reference leaves the document's folder tree in a way the importer refuses: another
@@ -448,6 +487,38 @@ mod tests {
         let scope = r.scoped(0, "/tools/0/inputSchema").unwrap();
         let l = r.follow(&scope, "#/$defs/X").unwrap();
         assert_eq!(l.value, &serde_json::json!({"type": "integer"}));
+    }
+
+    #[test]
+    fn percent_encoded_fragments_are_decoded_before_pointer_escapes() {
+        let r = resolver(
+            r#"{"components": {"schemas": {"Pet Response": {"type": "string"}, "50%": {"type": "number"}, "a%2Fb": {"type": "boolean"}}},
+                "paths": {"/pets/{id}": {"get": {"x": 1}}}}"#,
+        );
+        let l = r
+            .follow(&r.root(), "#/components/schemas/Pet%20Response")
+            .unwrap();
+        assert_eq!(l.value, &serde_json::json!({"type": "string"}));
+        // The same location as when reached key by key (one identity for cycle detection).
+        assert_eq!(l.key(), "0#/components/schemas/Pet Response");
+        let l = r.follow(&r.root(), "#/paths/~1pets~1%7Bid%7D/get").unwrap();
+        assert_eq!(l.value, &serde_json::json!({"x": 1}));
+        assert_eq!(l.key(), "0#/paths/~1pets~1{id}/get");
+        // `%25` is `%`; `~1` written as `%7E1` is still the escape for `/`.
+        let l = r.follow(&r.root(), "#/components/schemas/50%25").unwrap();
+        assert_eq!(l.value, &serde_json::json!({"type": "number"}));
+        let l = r
+            .follow(&r.root(), "#/paths/%7E1pets%7E1%7Bid%7D/get")
+            .unwrap();
+        assert_eq!(l.value, &serde_json::json!({"x": 1}));
+        // A key that holds a literal percent sequence, referenced as written, is still found.
+        let l = r.follow(&r.root(), "#/components/schemas/a%2Fb").unwrap();
+        assert_eq!(l.value, &serde_json::json!({"type": "boolean"}));
+        // A `%` that starts no escape is kept.
+        assert_eq!(percent_decode("50%"), "50%");
+        assert_eq!(percent_decode("%zz%4"), "%zz%4");
+        assert_eq!(percent_decode("%C3%A9"), "é");
+        assert_eq!(percent_decode("%FF"), "%FF");
     }
 
     #[test]
