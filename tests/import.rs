@@ -336,6 +336,12 @@ fn toml_output_loads() {
     let text =
         std::fs::read_to_string(dir.path().join("proj/schemas/crystal_archive.toml")).unwrap();
     assert!(text.starts_with("#:schema ../docs/schema/tool.schema.json\n# Imported by"));
+    // The domain's intents file is TOML too.
+    assert!(!dir.path().join("proj/intents/crystal_archive.yaml").exists());
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("proj/intents/crystal_archive.toml")).unwrap(),
+        "#:schema ../docs/schema/intent.schema.json\n# Declared by `schemarouter import` for the imported tool `Crystal Archive`: add its field\n# groups and intents here so that questions can reach it.\n\n[[domains]]\nid = \"crystal_archive\"\ndescription = \"Tools imported from Crystal Archive.\"\n"
+    );
     check_clean(dir.path());
 }
 

@@ -610,17 +610,33 @@ pub fn run(req: &ImportRequest) -> Result<Outcome, ImportError> {
         return Ok(out);
     }
     for (domain, title) in new_domains {
-        let mut p = intents_dir.join(format!("{domain}.yaml"));
+        // In the format the tool files are written in (`--format`).
+        let ext = match req.format {
+            Format::Yaml => "yaml",
+            Format::Toml => "toml",
+        };
+        let mut p = intents_dir.join(format!("{domain}.{ext}"));
         if p.exists() {
-            p = intents_dir.join(format!("{domain}_domain.yaml"));
+            p = intents_dir.join(format!("{domain}_domain.{ext}"));
         }
         let rel = emit::relative(&absolute(&intents_dir), &absolute(&intent_schema_file));
-        let text = format!(
-            "# yaml-language-server: $schema={}\n# Declared by `schemarouter import` for the imported tool `{title}`: add its field\n# groups and intents here so that questions can reach it.\ndomains:\n  - id: {}\n    description: {}\n",
-            rel.to_string_lossy().replace('\\', "/"),
-            yaml_scalar(&domain),
-            yaml_scalar(&format!("Tools imported from {title}.")),
+        let rel = rel.to_string_lossy().replace('\\', "/");
+        let comment = format!(
+            "# Declared by `schemarouter import` for the imported tool `{title}`: add its field\n# groups and intents here so that questions can reach it.\n"
         );
+        let description = format!("Tools imported from {title}.");
+        let text = match req.format {
+            Format::Yaml => format!(
+                "# yaml-language-server: $schema={rel}\n{comment}domains:\n  - id: {}\n    description: {}\n",
+                yaml_scalar(&domain),
+                yaml_scalar(&description),
+            ),
+            Format::Toml => format!(
+                "#:schema {rel}\n{comment}\n[[domains]]\nid = {}\ndescription = {}\n",
+                toml::Value::String(domain.clone()),
+                toml::Value::String(description),
+            ),
+        };
         out.support_files.push(p.clone());
         jobs.push((p, text));
     }
