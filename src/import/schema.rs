@@ -925,7 +925,7 @@ fn param(
     let mut dropped = Vec::new();
     let mut enum_values = Vec::new();
     for e in &v.enum_values {
-        match e.fitted(&ty) {
+        match fit(e, &ty) {
             Some(f) => enum_values.push(f),
             None => dropped.push(Dropped {
                 key: "enum",
@@ -938,7 +938,7 @@ fn param(
     }
     let mut default = None;
     if let Some(d) = &v.default {
-        match d.fitted(&ty) {
+        match fit(d, &ty) {
             None => dropped.push(Dropped {
                 key: "default",
                 message: format!(
@@ -982,6 +982,19 @@ fn param(
         ..Parameter::new(name, ty)
     });
     (p, dropped)
+}
+
+/// `value` as a parameter of type `ty` takes it ([`Scalar::fitted`]), where a whole number
+/// written with a fraction (`3.0`) is the integer it is for an `integer` type (JSON Schema counts
+/// it as one) and is kept as that integer (`3`).
+fn fit(value: &Scalar, ty: &ValueType) -> Option<Scalar> {
+    if let (ValueType::Integer, Scalar::Number(n)) = (ty.element(), value.value())
+        && n.fract() == 0.0
+        && n.abs() < 9.0e18
+    {
+        return Scalar::Integer(*n as i64).fitted(ty);
+    }
+    value.fitted(ty)
 }
 
 fn default_help(required: bool) -> String {
@@ -1129,6 +1142,57 @@ mod tests {
         assert_eq!(
             shown,
             [("id".to_string(), true), ("name".to_string(), false)]
+        );
+    }
+
+    #[test]
+    fn whole_numbers_written_with_a_fraction_are_integers() {
+        let r = resolver(
+            serde_json::json!({"schema": {"type": "object", "properties": {
+                "n": {"type": "integer", "default": 3.0, "enum": [1.0, 2.5, 3]},
+                "ns": {"type": "array", "items": {"type": "integer"}, "default": -2.0},
+                "big": {"type": "integer", "default": 1e19}
+            }}}),
+        );
+        let mut m = Mapper::new(&r);
+        m.begin("t/e");
+        let loc = r.root().get("schema").unwrap();
+        let p = m.body_parameters(&loc, true, None);
+        let shown: Vec<(String, Option<Vec<Scalar>>, Option<Scalar>)> = p
+            .iter()
+            .map(|p| {
+                (
+                    p.name.value.clone(),
+                    p.enum_values
+                        .as_ref()
+                        .map(|e| e.iter().map(|v| v.value.clone()).collect()),
+                    p.default.as_ref().map(|d| d.value.clone()),
+                )
+            })
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                ("big".to_string(), None, None),
+                (
+                    "n".to_string(),
+                    Some(vec![Scalar::Integer(1), Scalar::Integer(3)]),
+                    Some(Scalar::Integer(3))
+                ),
+                ("ns".to_string(), None, Some(Scalar::Integer(-2))),
+            ]
+        );
+        let findings: Vec<String> = m
+            .findings
+            .iter()
+            .map(|d| format!("{} {}", d.code, d.message))
+            .collect();
+        assert_eq!(
+            findings,
+            [
+                "SR709 `t/e`: parameter `big`: default `10000000000000000000` does not fit its type `integer`; imported without a default",
+                "SR709 `t/e`: parameter `n`: enum value `2.5` does not fit its type `integer`; left out of the enum",
+            ]
         );
     }
 
