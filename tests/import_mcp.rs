@@ -381,3 +381,37 @@ fn a_cursor_that_repeats_is_refused_at_once() {
     );
     assert!(!dir.path().join("proj").exists());
 }
+
+/// A saved JSON-RPC error response says what the server said; a function-tool list says which
+/// command fits. Both exit 1 and write nothing.
+#[test]
+fn saved_errors_and_function_lists_are_refused_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        (
+            "err.json",
+            r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}"#,
+            "err.json:1:1: error[SR705/unsupported-source] not an MCP tools/list result: the saved response is a JSON-RPC error (-32601: Method not found) (help: the server refused `tools/list`; save a response that has a `result`)",
+        ),
+        (
+            "fns.json",
+            r#"[{"type":"function","function":{"name":"a","parameters":{"type":"object"}}}]"#,
+            "fns.json:1:1: error[SR705/unsupported-source] not an MCP tools/list result: no `tools` list found (help: this is a function-tool list (OpenAI or Anthropic form): use `schemarouter import openai`)",
+        ),
+    ];
+    for (name, text, expected) in cases {
+        std::fs::write(dir.path().join(name), text).unwrap();
+        let o = Command::new(env!("CARGO_BIN_EXE_schemarouter"))
+            .args(["import", "mcp", name, "--project", "proj"])
+            .args(["--message-format", "concise"])
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        let stdout = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(o.status.code(), Some(1), "{stdout}{stderr}");
+        let all = format!("{stdout}{stderr}");
+        assert_eq!(all.lines().next(), Some(expected), "{all}");
+        assert!(!dir.path().join("proj").exists());
+    }
+}
