@@ -415,3 +415,49 @@ fn saved_errors_and_function_lists_are_refused_with_the_reason() {
         assert!(!dir.path().join("proj").exists());
     }
 }
+
+/// A live server's tool that the SDK's typed listing would not accept (an `inputSchema` that is
+/// a string) is reported as in a saved listing: which tool, what is wrong (exit 1, nothing
+/// written), not "unexpected response type".
+#[test]
+fn a_live_tool_with_a_broken_input_schema_is_reported_by_name() {
+    let Some(node) = node() else { return };
+    let script = root().join("tests/mcp/paged_server.mjs");
+    let dir = tempfile::tempdir().unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_schemarouter"))
+        .args(["import", "mcp", "--command"])
+        .arg(format!(
+            "{} {} --bad-schema",
+            node.display(),
+            script.display()
+        ))
+        .args([
+            "--project",
+            "proj",
+            "--timeout",
+            "60",
+            "--message-format",
+            "concise",
+        ])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let all = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(o.status.code(), Some(1), "{all}");
+    let errors: Vec<&str> = all
+        .lines()
+        .filter(|l| l.contains("error["))
+        .map(|l| l.split_once(": error[").unwrap().1)
+        .collect();
+    assert_eq!(
+        errors,
+        vec![
+            "SR705/unsupported-source] `inputSchema` of MCP tool `broken` is a string, not a JSON Schema object (help: MCP tool arguments are an object: `{\"type\": \"object\", \"properties\": {...}}`)"
+        ]
+    );
+    assert!(!dir.path().join("proj").exists());
+}

@@ -129,10 +129,6 @@ async fn session<E: std::fmt::Display>(
     // list already received is kept.
     let _ = tokio::time::timeout(Duration::from_secs(3), client.cancel()).await;
     let tools = tools?;
-    let tools: Vec<Value> = tools
-        .iter()
-        .map(|t| serde_json::to_value(t).unwrap_or(Value::Null))
-        .collect();
     let mut doc = json!({ "tools": tools });
     if let Some(info) = info {
         doc["serverInfo"] = serde_json::to_value(&info.server_info).unwrap_or(Value::Null);
@@ -149,23 +145,56 @@ pub const PAGING_NEVER_ENDS: &str = "`tools/list` paging does not end";
 /// Pages a server may return for one `tools/list` before the listing is refused.
 const MAX_PAGES: usize = 10_000;
 
-/// Every page of `tools/list`, following `nextCursor`. A server that returns a cursor it has
-/// returned before (its paging would never end) or more than [`MAX_PAGES`] pages is refused
-/// with that reason, instead of spinning until `--timeout`.
+/// Every page of `tools/list`, following `nextCursor`, as the server sent each tool (JSON). A
+/// page the SDK's typed `ListToolsResult` does not accept (a tool whose `inputSchema` is not an
+/// object, say) is kept as raw JSON, so that the importer reports exactly what is wrong with
+/// which tool (as for a saved listing) instead of "unexpected response type". A server that
+/// returns a cursor it has returned before (its paging would never end) or more than
+/// [`MAX_PAGES`] pages is refused with that reason, instead of spinning until `--timeout`.
 async fn list_every_page(
     client: &rmcp::service::RunningService<rmcp::RoleClient, ()>,
-) -> Result<Vec<rmcp::model::Tool>, String> {
+) -> Result<Vec<Value>, String> {
+    use rmcp::model::{ClientRequest, CustomRequest, ServerResult};
     let mut tools = Vec::new();
     let mut cursor: Option<String> = None;
     let mut seen = std::collections::HashSet::new();
     for page in 1..=MAX_PAGES {
-        let params = rmcp::model::PaginatedRequestParams::default().with_cursor(cursor.clone());
+        let params = match &cursor {
+            Some(c) => json!({ "cursor": c }),
+            None => json!({}),
+        };
         let result = client
-            .list_tools(Some(params))
+            .send_request(ClientRequest::CustomRequest(CustomRequest::new(
+                "tools/list",
+                Some(params),
+            )))
             .await
             .map_err(|e| format!("`tools/list` failed: {e}"))?;
-        tools.extend(result.tools);
-        match result.next_cursor {
+        let (page_tools, next) = match result {
+            ServerResult::ListToolsResult(r) => (
+                r.tools
+                    .iter()
+                    .map(|t| serde_json::to_value(t).unwrap_or(Value::Null))
+                    .collect(),
+                r.next_cursor,
+            ),
+            other => {
+                let v = serde_json::to_value(&other).unwrap_or(Value::Null);
+                let Some(list) = v.get("tools").and_then(Value::as_array) else {
+                    return Err(format!(
+                        "`tools/list` page {page} has no `tools` list: {}",
+                        v.to_string().chars().take(200).collect::<String>()
+                    ));
+                };
+                let next = v
+                    .get("nextCursor")
+                    .and_then(Value::as_str)
+                    .map(str::to_string);
+                (list.clone(), next)
+            }
+        };
+        tools.extend::<Vec<Value>>(page_tools);
+        match next {
             None => return Ok(tools),
             Some(next) => {
                 if !seen.insert(next.clone()) {

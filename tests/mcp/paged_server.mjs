@@ -3,7 +3,8 @@
 // cycle), one tool has no outputSchema, one is destructive, and `tools/list` is paged two tools
 // at a time. `node paged_server.mjs` speaks stdio; `node paged_server.mjs --http PORT` serves
 // streamable HTTP on 127.0.0.1:PORT/mcp (stateless), until killed. With `--cursor-loop` its
-// paging never ends (the last page's `nextCursor` points back to an earlier page).
+// paging never ends (the last page's `nextCursor` points back to an earlier page); with
+// `--bad-schema` one more tool has a string for its `inputSchema`.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
@@ -107,15 +108,18 @@ const TOOLS = [
 
 const PAGE = 2;
 const LOOP = process.argv.includes("--cursor-loop");
+// `--bad-schema`: one more tool whose `inputSchema` is a string, not a JSON Schema object.
+const BAD = process.argv.includes("--bad-schema");
 
 function makeServer() {
   const server = new Server({ name: "paged-materials", version: "0.3.1" }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async (request) => {
     const start = Number(request.params?.cursor ?? 0);
-    const page = TOOLS.slice(start, start + PAGE);
+    const all = BAD ? [...TOOLS, { name: "broken", inputSchema: "nope" }] : TOOLS;
+    const page = all.slice(start, start + PAGE);
     // `--cursor-loop`: the last page points back to the second, so paging never ends.
     const next =
-      start + PAGE < TOOLS.length ? String(start + PAGE) : LOOP ? String(PAGE) : undefined;
+      start + PAGE < all.length ? String(start + PAGE) : LOOP ? String(PAGE) : undefined;
     return next ? { tools: page, nextCursor: next } : { tools: page };
   });
   server.setRequestHandler(CallToolRequestSchema, async (request) => ({
