@@ -112,12 +112,20 @@ impl Imported {
 }
 
 /// Lower snake case of a name: camel-case boundaries and every run of other characters become
-/// `_` (`getPetById` → `get_pet_by_id`, `GET /pets/{id}` → `get_pets_id`).
+/// `_` (`getPetById` → `get_pet_by_id`, `GET /pets/{id}` → `get_pets_id`). The name is read in
+/// NFC (a decomposed `é` is one letter), combining marks left over are dropped, and so is what
+/// lower-casing adds that is no letter or digit (`İ` lower-cases to `i` and a combining dot), so
+/// the result holds only letters, digits and `_`: a valid id (SR107) unless it is empty.
 pub fn snake(s: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    use unicode_normalization::char::is_combining_mark;
     let mut out = String::with_capacity(s.len() + 4);
-    let chars: Vec<char> = s.chars().collect();
+    let chars: Vec<char> = s.nfc().collect();
     let mut pending = false;
     for (i, &c) in chars.iter().enumerate() {
+        if is_combining_mark(c) && !c.is_alphanumeric() {
+            continue;
+        }
         if c.is_alphanumeric() {
             let boundary = c.is_uppercase()
                 && i > 0
@@ -129,7 +137,7 @@ pub fn snake(s: &str) -> String {
                 out.push('_');
             }
             pending = false;
-            out.extend(c.to_lowercase());
+            out.extend(c.to_lowercase().filter(|l| l.is_alphanumeric()));
         } else {
             pending = true;
         }
@@ -421,6 +429,22 @@ mod tests {
         assert_eq!(snake("/pets/{petId}/photos"), "pets_pet_id_photos");
         assert_eq!(snake("list-repos.v2"), "list_repos_v2");
         assert_eq!(snake("Ünïcode Tool"), "ünïcode_tool");
+    }
+
+    #[test]
+    fn snake_case_ids_hold_only_letters_digits_and_underscores() {
+        // `İ` lower-cases to `i` and U+0307 (a combining dot), which no id may hold.
+        assert_eq!(snake("İlListele"), "il_listele");
+        // Decomposed and composed spellings give the same id.
+        assert_eq!(snake("cafe\u{301}s"), "cafés");
+        assert_eq!(snake("café"), "café");
+        // A mark with nothing to combine with is dropped.
+        assert_eq!(snake("\u{301}x"), "x");
+        // The virama (a mark, neither letter nor digit) goes; vowel signs are letters.
+        assert_eq!(snake("नमस्ते"), "नमसते");
+        for s in ["!!!", "___", "???", "\u{301}"] {
+            assert_eq!(snake(s), "", "{s}");
+        }
     }
 
     #[test]
