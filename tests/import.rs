@@ -337,7 +337,11 @@ fn toml_output_loads() {
         std::fs::read_to_string(dir.path().join("proj/schemas/crystal_archive.toml")).unwrap();
     assert!(text.starts_with("#:schema ../docs/schema/tool.schema.json\n# Imported by"));
     // The domain's intents file is TOML too.
-    assert!(!dir.path().join("proj/intents/crystal_archive.yaml").exists());
+    assert!(
+        !dir.path()
+            .join("proj/intents/crystal_archive.yaml")
+            .exists()
+    );
     assert_eq!(
         std::fs::read_to_string(dir.path().join("proj/intents/crystal_archive.toml")).unwrap(),
         "#:schema ../docs/schema/intent.schema.json\n# Declared by `schemarouter import` for the imported tool `Crystal Archive`: add its field\n# groups and intents here so that questions can reach it.\n\n[[domains]]\nid = \"crystal_archive\"\ndescription = \"Tools imported from Crystal Archive.\"\n"
@@ -2152,4 +2156,85 @@ fn an_import_removes_temporary_files_a_killed_one_left() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert!(!dead.exists());
     assert!(live.exists());
+}
+
+/// A tool or function name with no letter or digit (`!!!`, `___`, `???`) gets the endpoint id
+/// `tool_<n>` / `function_<n>` (its position in the list), with a warning; the project checks
+/// clean (no empty or `_2` ids, SR107).
+#[test]
+fn names_without_letters_or_digits_get_a_fallback_endpoint_id() {
+    let dir = tree(&[
+        (
+            "oai_bang.json",
+            r#"[{"type":"function","function":{"name":"!!!","parameters":{"type":"object"}}}]"#,
+        ),
+        (
+            "mcp_names.json",
+            r#"{"tools":[{"name":"tool_2","inputSchema":{"type":"object"}},{"name":"!!!","inputSchema":{"type":"object"}},{"name":"___","inputSchema":{"type":"object"}},{"name":"???","inputSchema":{"type":"object"}}]}"#,
+        ),
+    ]);
+    let go = |kind: &str, file: &str, project: &str| {
+        let r = run(
+            &[
+                "import",
+                kind,
+                file,
+                "--project",
+                project,
+                "--message-format",
+                "concise",
+            ],
+            dir.path(),
+        );
+        assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+        let warnings: Vec<String> = r
+            .stderr
+            .lines()
+            .filter(|l| l.contains("SR706"))
+            .map(str::to_string)
+            .collect();
+        let schemas = dir.path().join(project).join("schemas");
+        let file = std::fs::read_dir(&schemas)
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap();
+        let text = std::fs::read_to_string(file.path()).unwrap();
+        let ids: Vec<String> = text
+            .lines()
+            .filter_map(|l| l.strip_prefix("  - id: "))
+            .map(str::to_string)
+            .collect();
+        let c = run(&["check", project, "--format", "concise"], dir.path());
+        assert!(!c.stdout.contains("error["), "{}", c.stdout);
+        (warnings, ids, text)
+    };
+    let (warnings, ids, text) = go("openai", "oai_bang.json", "a");
+    assert_eq!(
+        warnings,
+        [
+            "oai_bang.json:1:21: warning[SR706/unsupported-name] function tool `!!!` has no letter or digit to make an endpoint id of; imported as endpoint `function_1` (help: endpoint ids are the name's letters and digits in snake case; the endpoint's url (`function://<name>`) still uses the name as written)"
+        ]
+    );
+    assert_eq!(ids, ["function_1"]);
+    assert!(text.contains("    url: function://%21%21%21\n"), "{text}");
+
+    let (warnings, ids, text) = go("mcp", "mcp_names.json", "b");
+    let help = "(help: endpoint ids are the name's letters and digits in snake case; the endpoint's `mcp_tool` (the name `tools/call` sends) still uses the name as written)";
+    assert_eq!(
+        warnings,
+        [
+            format!(
+                "mcp_names.json:1:62: warning[SR706/unsupported-name] MCP tool `!!!` has no letter or digit to make an endpoint id of; imported as endpoint `tool_2_2` {help}"
+            ),
+            format!(
+                "mcp_names.json:1:109: warning[SR706/unsupported-name] MCP tool `___` has no letter or digit to make an endpoint id of; imported as endpoint `tool_3` {help}"
+            ),
+            format!(
+                "mcp_names.json:1:156: warning[SR706/unsupported-name] MCP tool `???` has no letter or digit to make an endpoint id of; imported as endpoint `tool_4` {help}"
+            ),
+        ]
+    );
+    assert_eq!(ids, ["tool_2", "tool_2_2", "tool_3", "tool_4"]);
+    assert!(text.contains("    mcp_tool: \"!!!\"\n"), "{text}");
 }

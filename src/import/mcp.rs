@@ -14,7 +14,7 @@
 
 use super::refs::{Loc, Resolver};
 use super::schema::Mapper;
-use super::{Imported, Options, codes, unique};
+use super::{Imported, Options, codes};
 use crate::diagnostics::Severity;
 use crate::model::{Annotations, Endpoint, HttpMethod, McpServer, Sp, Tool};
 use serde_json::Value;
@@ -103,6 +103,8 @@ const NAMING: super::ToolNaming = super::ToolNaming {
     tool: "MCP tool",
     name_help: "every tool in `tools/list` has a `name` (MCP revision 2025-06-18, `Tool`)",
     repeat_help: "a server lists each tool name once (`tools/call` names the tool); check the server's tool list",
+    fallback_id: "tool",
+    called_by: "the endpoint's `mcp_tool` (the name `tools/call` sends)",
 };
 
 /// Import a `tools/list` result (the resolver's root document).
@@ -183,11 +185,11 @@ pub fn import(r: &Resolver, opts: &Options, origin: &ServerOrigin) -> Imported {
     let mut used = BTreeSet::new();
     let mut seen = BTreeSet::new();
     let mut endpoints = Vec::new();
-    for t in &tools {
+    for (i, t) in tools.iter().enumerate() {
         let Some(name) = super::list_tool_name(&mut m, t, &NAMING, &mut seen) else {
             continue;
         };
-        let id = unique(super::snake(name), &mut used);
+        let id = super::list_endpoint_id(&mut m, t, &NAMING, name, i + 1, &mut used);
         if !opts.selects(&[id.as_str(), name]) {
             continue;
         }

@@ -337,6 +337,11 @@ pub(crate) struct ToolNaming {
     pub name_help: &'static str,
     /// Help for a name listed twice.
     pub repeat_help: &'static str,
+    /// The endpoint id of a tool whose name has no letter or digit, before its position in the
+    /// list (`tool` gives `tool_3`).
+    pub fallback_id: &'static str,
+    /// What still calls such a tool by its name (for the finding's help).
+    pub called_by: &'static str,
 }
 
 /// The `name` of one tool of a tool list, or `None` after reporting that it has none (or one
@@ -385,6 +390,38 @@ pub(crate) fn list_tool_name<'v>(
         return None;
     }
     Some(name)
+}
+
+/// The unique endpoint id of the tool named `name`, the `position`th (from 1) of its list: the
+/// name in snake case, or, when that is empty (`!!!`, `___`: no letter or digit), the dialect's
+/// fallback and the position (`tool_3`), reported (SR706, a warning).
+pub(crate) fn list_endpoint_id(
+    m: &mut schema::Mapper<'_>,
+    t: &refs::Loc<'_>,
+    naming: &ToolNaming,
+    name: &str,
+    position: usize,
+    used: &mut BTreeSet<String>,
+) -> String {
+    let base = snake(name);
+    if !base.is_empty() {
+        return unique(base, used);
+    }
+    let id = unique(format!("{}_{position}", naming.fallback_id), used);
+    m.report(
+        codes::UNSUPPORTED_NAME,
+        Severity::Warning,
+        t,
+        format!(
+            "{} `{name}` has no letter or digit to make an endpoint id of; imported as endpoint `{id}`",
+            naming.tool
+        ),
+        format!(
+            "endpoint ids are the name's letters and digits in snake case; {} still uses the name as written",
+            naming.called_by
+        ),
+    );
+    id
 }
 
 /// What a JSON value is, for messages.

@@ -11,7 +11,7 @@
 
 use super::refs::{Loc, Resolver};
 use super::schema::Mapper;
-use super::{Imported, Options, codes, unique};
+use super::{Imported, Options, codes};
 use crate::diagnostics::Severity;
 use crate::model::{Endpoint, HttpMethod, Sp, Tool};
 use serde_json::Value;
@@ -72,6 +72,8 @@ const NAMING: super::ToolNaming = super::ToolNaming {
     tool: "function tool",
     name_help: "every function tool has a `name`",
     repeat_help: "a model calls a function by its name, so each name is listed once; remove the repeated entry",
+    fallback_id: "function",
+    called_by: "the endpoint's url (`function://<name>`)",
 };
 
 /// Import a function-tool list (the resolver's root document).
@@ -95,7 +97,7 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
     let mut used = BTreeSet::new();
     let mut seen = BTreeSet::new();
     let mut endpoints = Vec::new();
-    for (f, schema_key) in &fns {
+    for (i, (f, schema_key)) in fns.iter().enumerate() {
         if *schema_key == "built-in" {
             let ty = f.value.get("type").and_then(Value::as_str).unwrap_or("");
             m.report(
@@ -110,7 +112,7 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
         let Some(name) = super::list_tool_name(&mut m, f, &NAMING, &mut seen) else {
             continue;
         };
-        let id = unique(super::snake(name), &mut used);
+        let id = super::list_endpoint_id(&mut m, f, &NAMING, name, i + 1, &mut used);
         if !opts.selects(&[id.as_str(), name]) {
             continue;
         }
