@@ -2238,3 +2238,42 @@ fn names_without_letters_or_digits_get_a_fallback_endpoint_id() {
     assert_eq!(ids, ["tool_2", "tool_2_2", "tool_3", "tool_4"]);
     assert!(text.contains("    mcp_tool: \"!!!\"\n"), "{text}");
 }
+
+/// Names are imported so that the project checks clean: an operation id with `İ` (which
+/// lower-cases to `i` and a combining dot) gives a valid endpoint id, and a property spelled in
+/// NFD next to the same name in NFC (one name for `check`, SR102) is imported once.
+#[test]
+fn unicode_names_give_valid_ids_and_no_collisions() {
+    let dir = tree(&[(
+        "turkish_op.yaml",
+        "openapi: 3.0.0\ninfo: {title: Turk, version: \"1\"}\nservers: [{url: https://x.example.com}]\npaths:\n  /a:\n    get:\n      operationId: İlListele\n      parameters:\n        - {name: İl, in: query, schema: {type: string}}\n        - {name: \"n\\u0303\", in: query, schema: {type: string}}\n        - {name: \"ñ\", in: header, schema: {type: string}}\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema: {type: object, properties: {İsim: {type: string}, \"e\\u0301\": {type: string}, \"é\": {type: string}}}\n",
+    )]);
+    let r = run(
+        &[
+            "import",
+            "openapi",
+            "turkish_op.yaml",
+            "--project",
+            "proj",
+            "--message-format",
+            "concise",
+        ],
+        dir.path(),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let warnings: Vec<&str> = r.stderr.lines().filter(|l| l.contains("SR706")).collect();
+    assert_eq!(
+        warnings,
+        [
+            "turkish_op.yaml:6:5: warning[SR706/unsupported-name] `turk/il_listele`: parameter `ñ` is declared twice (query and header); the header one is not imported (help: parameter names must be unique within an endpoint, and a path parameter is always the one kept (the URL template needs it); declare the other by hand under another name if a plan needs it)",
+            "turkish_op.yaml:17:100: warning[SR706/unsupported-name] `turk/il_listele`: field path `é` is `e\u{301}` spelled with other Unicode code points (NFC and NFD); the second is not imported (help: field paths join names with `.` and are compared in NFC; declare the second value by hand under another name if a plan needs it)",
+        ]
+    );
+    let tool = tool_file(dir.path());
+    let endpoints = &tool[tool.find("endpoints:").unwrap()..];
+    assert_eq!(
+        endpoints,
+        "endpoints:\n  - id: il_listele\n    method: GET\n    url: https://x.example.com/a\n    parameters:\n      - name: İl\n        type: string\n        in: query\n      - name: n\u{303}\n        type: string\n        in: query\n    fields:\n      - name: e\u{301}\n        type: string\n      - name: İsim\n        type: string\n"
+    );
+    check_clean(dir.path());
+}

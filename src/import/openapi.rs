@@ -1039,7 +1039,7 @@ fn dedupe_params(
     for p in params {
         if let Some(at) = out
             .iter()
-            .position(|q| q.value.name.value == p.value.name.value)
+            .position(|q| super::schema::same_name(&q.value.name.value, &p.value.name.value))
         {
             let ctx = m.context.clone();
             let (a, b) = (place(&out[at]), place(&p));

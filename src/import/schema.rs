@@ -667,14 +667,24 @@ impl<'r> Mapper<'r> {
             if v.write_only {
                 continue;
             }
-            if out.iter().any(|f| f.value.name.value == path) {
+            if let Some(f) = out.iter().find(|f| same_name(&f.value.name.value, &path)) {
                 let ctx = self.context.clone();
+                let message = if f.value.name.value == path {
+                    format!(
+                        "`{ctx}`: field path `{path}` is reached twice (a property name with `.` next to a nested object); the second is not imported"
+                    )
+                } else {
+                    format!(
+                        "`{ctx}`: field path `{path}` is `{}` spelled with other Unicode code points (NFC and NFD); the second is not imported",
+                        f.value.name.value
+                    )
+                };
                 self.report(
                     super::codes::UNSUPPORTED_NAME,
                     Severity::Warning,
                     loc,
-                    format!("`{ctx}`: field path `{path}` is reached twice (a property name with `.` next to a nested object); the second is not imported"),
-                    "field paths join names with `.`; declare the second value by hand under another name if a plan needs it",
+                    message,
+                    "field paths join names with `.` and are compared in NFC; declare the second value by hand under another name if a plan needs it",
                 );
                 continue;
             }
@@ -784,7 +794,9 @@ impl<'r> Mapper<'r> {
                         if name.is_empty()
                             || name.contains('/')
                             || name.chars().any(char::is_control)
-                            || out.iter().any(|p: &Sp<Parameter>| p.value.name.value == *name)
+                            || out
+                                .iter()
+                                .any(|p: &Sp<Parameter>| same_name(&p.value.name.value, name))
                         {
                             let ctx = m.context.clone();
                             m.report(
@@ -863,6 +875,13 @@ impl<'r> Mapper<'r> {
         }
         p
     }
+}
+
+/// Whether two field or parameter names are one name for `check` (SR102 compares them in NFC:
+/// `é` typed as one code point or as `e` and a combining accent).
+pub(crate) fn same_name(a: &str, b: &str) -> bool {
+    use unicode_normalization::UnicodeNormalization;
+    a == b || (!(a.is_ascii() && b.is_ascii()) && a.nfc().eq(b.nfc()))
 }
 
 /// A value of a parameter's schema that the declaration leaves out, and why.
@@ -1194,6 +1213,25 @@ mod tests {
                 "SR709 `t/e`: parameter `n`: enum value `2.5` does not fit its type `integer`; left out of the enum",
             ]
         );
+    }
+
+    #[test]
+    fn names_equal_in_nfc_are_one_parameter() {
+        assert!(same_name("e\u{301}", "é"));
+        assert!(same_name("a", "a"));
+        assert!(!same_name("a", "A"));
+        let r = resolver(
+            serde_json::json!({"schema": {"type": "object", "properties": {
+                "e\u{301}": {"type": "string"}, "é": {"type": "integer"}
+            }}}),
+        );
+        let mut m = Mapper::new(&r);
+        m.begin("t/e");
+        let loc = r.root().get("schema").unwrap();
+        let p = m.body_parameters(&loc, true, None);
+        assert_eq!(p.len(), 1);
+        assert_eq!(m.findings.len(), 1);
+        assert_eq!(m.findings[0].code, "SR706");
     }
 
     #[test]
