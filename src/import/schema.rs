@@ -949,7 +949,8 @@ fn param(
             None => dropped.push(Dropped {
                 key: "enum",
                 message: format!(
-                    "enum value `{e}` does not fit its type `{ty}`; left out of the enum"
+                    "enum value `{}` does not fit its type `{ty}`; left out of the enum",
+                    shown(e)
                 ),
                 help: "fix the enum in the source, or declare the value by hand if the provider takes it".to_string(),
             }),
@@ -961,7 +962,8 @@ fn param(
             None => dropped.push(Dropped {
                 key: "default",
                 message: format!(
-                    "default `{d}` does not fit its type `{ty}`; imported without a default"
+                    "default `{}` does not fit its type `{ty}`; imported without a default",
+                    shown(d)
                 ),
                 help: default_help(required),
             }),
@@ -969,11 +971,15 @@ fn param(
                 if !enum_values.is_empty()
                     && !enum_values.iter().any(|e: &Scalar| e.same_value(&f)) =>
             {
-                let list: Vec<String> = enum_values.iter().map(|e| format!("`{e}`")).collect();
+                let list: Vec<String> = enum_values
+                    .iter()
+                    .map(|e| format!("`{}`", shown(e)))
+                    .collect();
                 dropped.push(Dropped {
                     key: "default",
                     message: format!(
-                        "default `{d}` is not one of its enum values ({}); imported without a default",
+                        "default `{}` is not one of its enum values ({}); imported without a default",
+                        shown(d),
                         list.join(", ")
                     ),
                     help: default_help(required),
@@ -1014,6 +1020,21 @@ fn fit(value: &Scalar, ty: &ValueType) -> Option<Scalar> {
         return Scalar::Integer(*n as i64).fitted(ty);
     }
     value.fitted(ty)
+}
+
+/// A value for a message: a number in its shortest spelling (`1e300`, not 301 digits).
+fn shown(value: &Scalar) -> String {
+    match value.value() {
+        Scalar::Number(n) if !matches!(value, Scalar::Spelled(..)) => {
+            let short = format!("{n:?}");
+            if short.contains('e') {
+                short
+            } else {
+                value.to_string()
+            }
+        }
+        _ => value.to_string(),
+    }
 }
 
 fn default_help(required: bool) -> String {
@@ -1209,7 +1230,7 @@ mod tests {
         assert_eq!(
             findings,
             [
-                "SR709 `t/e`: parameter `big`: default `10000000000000000000` does not fit its type `integer`; imported without a default",
+                "SR709 `t/e`: parameter `big`: default `1e19` does not fit its type `integer`; imported without a default",
                 "SR709 `t/e`: parameter `n`: enum value `2.5` does not fit its type `integer`; left out of the enum",
             ]
         );
