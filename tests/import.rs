@@ -2277,3 +2277,45 @@ fn unicode_names_give_valid_ids_and_no_collisions() {
     );
     check_clean(dir.path());
 }
+
+/// OpenAI strict mode lists every property in `required` and spells an optional argument as
+/// nullable (`type: [x, "null"]`, `null` in its enum): such an argument is imported as optional
+/// (no `required`), its enum without the `null`; a plain required argument stays required.
+#[test]
+fn strict_mode_nullable_arguments_are_optional() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("tools.json"),
+        r#"[{"type": "function", "function": {"name": "get_weather", "strict": true,
+  "parameters": {"type": "object", "properties": {"city": {"type": "string"},
+    "unit": {"type": ["string", "null"], "enum": ["c", "f", null]}},
+  "required": ["city", "unit"], "additionalProperties": false}}}]"#,
+    )
+    .unwrap();
+    let r = run(
+        &[
+            "import",
+            "openai",
+            "tools.json",
+            "--project",
+            "proj",
+            "--tool",
+            "wx",
+        ],
+        dir.path(),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let text = tool_file(dir.path());
+    let params = text
+        .split("    parameters:\n")
+        .nth(1)
+        .unwrap()
+        .split("    fields:\n")
+        .next()
+        .unwrap();
+    assert_eq!(
+        params,
+        "      - name: city\n        type: string\n        required: true\n      - name: unit\n        type: string\n        enum:\n          - c\n          - f\n"
+    );
+    check_clean(dir.path());
+}

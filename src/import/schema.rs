@@ -996,6 +996,10 @@ fn param(
             help: default_help(required),
         });
     }
+    // A required argument that may be null is one the caller may leave without a value: OpenAI
+    // strict mode spells an optional argument so (every property `required`, optional ones
+    // `type: [x, "null"]`). A path parameter stays required: the URL needs it.
+    let required = required && !(v.nullable && location != Some(crate::model::ParamLocation::Path));
     let p = Sp::synthetic(Parameter {
         enum_values: (!enum_values.is_empty())
             .then(|| enum_values.into_iter().map(Sp::synthetic).collect()),
