@@ -2319,3 +2319,83 @@ fn strict_mode_nullable_arguments_are_optional() {
     );
     check_clean(dir.path());
 }
+
+/// Operations sharing an operationId take their endpoint ids from method and path (with a
+/// warning each), so that a re-import after the source gains another operation with that
+/// operationId keeps every endpoint's id, and what a person added to it.
+#[test]
+fn shared_operation_ids_give_ids_that_do_not_depend_on_document_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let doc = |extra: &str| {
+        format!(
+            "openapi: 3.0.3\ninfo: {{title: Zoo, version: '1'}}\nservers: [{{url: https://zoo.example.com}}]\npaths:\n{extra}  /animals:\n    get:\n      operationId: listAnimals\n      responses:\n        '200': {{description: ok, content: {{application/json: {{schema: {{type: object, properties: {{weight: {{type: number}}}}}}}}}}}}\n  /keepers:\n    get:\n      operationId: listAnimals\n      responses:\n        '200': {{description: ok}}\n"
+        )
+    };
+    std::fs::write(dir.path().join("v1.yaml"), doc("")).unwrap();
+    let r = run(
+        &[
+            "import",
+            "openapi",
+            "v1.yaml",
+            "--project",
+            "proj",
+            "--message-format",
+            "concise",
+        ],
+        dir.path(),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let warnings: Vec<&str> = r
+        .stderr
+        .lines()
+        .chain(r.stdout.lines())
+        .filter(|l| l.contains("SR706"))
+        .collect();
+    assert_eq!(
+        warnings,
+        vec![
+            "v1.yaml:7:20: warning[SR706/unsupported-name] operationId `listAnimals` is used by 2 operations; this one (GET /animals) is imported as `list_animals_get_animals`, from its method and path (help: OpenAPI requires each operationId to be unique: give each operation its own)",
+            "v1.yaml:12:20: warning[SR706/unsupported-name] operationId `listAnimals` is used by 2 operations; this one (GET /keepers) is imported as `list_animals_get_keepers`, from its method and path (help: OpenAPI requires each operationId to be unique: give each operation its own)",
+        ]
+    );
+    // A person gives the weight its unit; the source then gains a third `listAnimals`, first.
+    let file = dir.path().join("proj/schemas/zoo.yaml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let edited = text.replace(
+        "      - name: weight\n        type: number\n",
+        "      - name: weight\n        type: number\n        unit: kg\n",
+    );
+    assert_ne!(edited, text);
+    std::fs::write(&file, edited).unwrap();
+    let extra = "  /aardvarks:\n    get:\n      operationId: listAnimals\n      responses:\n        '200': {description: ok}\n";
+    std::fs::write(dir.path().join("v2.yaml"), doc(extra)).unwrap();
+    let r = run(
+        &["import", "openapi", "v2.yaml", "--project", "proj"],
+        dir.path(),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let text = std::fs::read_to_string(&file).unwrap();
+    let ids: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("  - id: "))
+        .collect();
+    assert_eq!(
+        ids,
+        vec![
+            "list_animals_get_aardvarks",
+            "list_animals_get_animals",
+            "list_animals_get_keepers"
+        ]
+    );
+    let animals = text
+        .split("  - id: list_animals_get_animals\n")
+        .nth(1)
+        .unwrap()
+        .split("  - id: ")
+        .next()
+        .unwrap();
+    assert!(
+        animals.contains("      - name: weight\n        type: number\n        unit: kg\n"),
+        "{animals}"
+    );
+}

@@ -3,7 +3,7 @@
 
 use super::refs::{Loc, Resolver};
 use super::schema::Mapper;
-use super::{Imported, Options, codes, endpoint_id, licence_from, summary_text};
+use super::{Imported, Options, codes, endpoint_id, licence_from, snake, summary_text};
 use crate::diagnostics::Severity;
 use crate::model::{Endpoint, HttpMethod, ParamLocation, Parameter, Provenance, Sp, Tool};
 use serde_json::Value;
@@ -133,6 +133,17 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
         );
         return Imported::failed(m.findings);
     };
+    // operationIds more than one operation uses (OpenAPI requires them unique): those
+    // endpoints take their ids from method and path, which do not depend on document order (a
+    // numbered suffix would move to another operation when the source gains one).
+    let mut op_id_uses: std::collections::BTreeMap<String, usize> = Default::default();
+    for item in path_map.values().filter_map(Value::as_object) {
+        for (mname, _) in METHODS {
+            if let Some(op) = item.get(*mname).and_then(|o| str_at(o, "operationId")) {
+                *op_id_uses.entry(snake(op)).or_default() += 1;
+            }
+        }
+    }
     for path in path_map.keys() {
         let Some(item) = paths.get(path) else {
             continue;
@@ -154,11 +165,37 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
                 continue;
             }
             let op_id = str_at(op.value, "operationId");
-            let id = endpoint_id(op_id, mname, path, &mut used_ids);
+            let shared_op_id = op_id.filter(|o| op_id_uses.get(&snake(o)).is_some_and(|n| *n > 1));
+            let id = match shared_op_id {
+                Some(o) => {
+                    let p = snake(path);
+                    let base = if p.is_empty() {
+                        format!("{}_{mname}", snake(o))
+                    } else {
+                        format!("{}_{mname}_{p}", snake(o))
+                    };
+                    super::unique(base, &mut used_ids)
+                }
+                None => endpoint_id(op_id, mname, path, &mut used_ids),
+            };
             if !opts.selects(&[id.as_str(), op_id.unwrap_or(""), path]) {
                 continue;
             }
             m.begin(format!("{tool_id}/{id}"));
+            if let Some(o) = shared_op_id {
+                let at = op.get("operationId").unwrap_or_else(|| op.clone());
+                m.report(
+                    codes::UNSUPPORTED_NAME,
+                    Severity::Warning,
+                    &at,
+                    format!(
+                        "operationId `{o}` is used by {} operations; this one ({} {path}) is imported as `{id}`, from its method and path",
+                        op_id_uses[&snake(o)],
+                        mname.to_uppercase()
+                    ),
+                    "OpenAPI requires each operationId to be unique: give each operation its own",
+                );
+            }
             let server = server_of(op.value)
                 .or_else(|| path_servers.clone())
                 .map(|s| resolve_server(&s, &base))
