@@ -2399,3 +2399,51 @@ fn shared_operation_ids_give_ids_that_do_not_depend_on_document_order() {
         "{animals}"
     );
 }
+
+/// A file reference that cannot be followed (outside the folder references may point into)
+/// stops an import only when an imported operation needs it: `--only` leaving that operation
+/// out imports the rest; importing it is refused with the reason.
+#[test]
+fn only_shields_left_out_operations_from_their_file_references() {
+    let dir = tree(&[
+        (
+            "secret.yaml",
+            "Thing: {type: object, properties: {pin: {type: string}}}\n",
+        ),
+        (
+            "api/openapi.yaml",
+            "openapi: 3.0.0\ninfo: {title: Ext, version: '1'}\nservers: [{url: https://x.example.com}]\npaths:\n  /a:\n    get:\n      operationId: a\n      responses:\n        '200': {description: ok, content: {application/json: {schema: {$ref: 'common.yaml#/Thing'}}}}\n  /b:\n    get:\n      operationId: b\n      responses:\n        '200': {description: ok, content: {application/json: {schema: {$ref: '../secret.yaml#/Thing'}}}}\n",
+        ),
+        (
+            "api/common.yaml",
+            "Thing: {type: object, properties: {name: {type: string}}}\n",
+        ),
+    ]);
+    let go = |only: Option<&str>| {
+        let mut args = vec![
+            "import",
+            "openapi",
+            "api/openapi.yaml",
+            "--project",
+            "proj",
+            "--dry-run",
+        ];
+        args.extend(["--message-format", "concise"]);
+        if let Some(o) = only {
+            args.extend(["--only", o]);
+        }
+        run(&args, dir.path())
+    };
+    let r = go(Some("a"));
+    assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+    for r in [go(Some("b")), go(None)] {
+        assert_eq!(r.code, 1, "{}{}", r.stdout, r.stderr);
+        let all = format!("{}{}", r.stdout, r.stderr);
+        let errors: Vec<&str> = all.lines().filter(|l| l.contains("error[")).collect();
+        assert_eq!(errors.len(), 1, "{all}");
+        assert!(
+            errors[0].starts_with("api/openapi.yaml:14:") && errors[0].contains("error[SR702/unresolved-reference] `$ref: ../secret.yaml#/Thing` names the file `../secret.yaml`, which is outside the folder"),
+            "{all}"
+        );
+    }
+}

@@ -85,6 +85,11 @@ pub struct Resolver {
     /// work tree holding the root document, else the document's folder, or `--ref-root`.
     /// `None` when it cannot be resolved, and then no referenced file is read.
     ref_root: Option<PathBuf>,
+    /// Referenced files that could not be read, by path, with the error found at the reference
+    /// ([`Resolver::preload`]).
+    unreadable: Vec<(PathBuf, Diagnostic)>,
+    /// Those of them the mapping tried to follow a reference into.
+    followed_unreadable: std::cell::RefCell<std::collections::BTreeSet<PathBuf>>,
 }
 
 impl Resolver {
@@ -109,6 +114,8 @@ impl Resolver {
             sources,
             by_path,
             ref_root,
+            unreadable: Vec::new(),
+            followed_unreadable: Default::default(),
         }
     }
 
@@ -134,10 +141,14 @@ impl Resolver {
         }
     }
 
-    /// Read every file that the documents reference, transitively. A file that cannot be read
-    /// or parsed is an error diagnostic at the reference.
+    /// Read every file that the documents reference, transitively. Returns the errors that
+    /// stop the import whatever is mapped (too many files). A file that cannot be read or
+    /// parsed is an error at the reference, kept aside: [`Resolver::unreadable_followed`] gives
+    /// those of files the mapping needed (an operation `--only` leaves out, or a component no
+    /// operation uses, may name a file that cannot be read without stopping the import).
     pub fn preload(&mut self) -> Vec<Diagnostic> {
         let mut errors = Vec::new();
+        let mut unreadable = Vec::new();
         let mut next = 0;
         while next < self.docs.len() {
             let mut refs = Vec::new();
@@ -189,7 +200,7 @@ impl Resolver {
                 let text = match text {
                     Ok(t) => t,
                     Err(reason) => {
-                        errors.push(
+                        unreadable.push((path.clone(),
                             Diagnostic::new(
                                 "SR702",
                                 "unresolved-reference",
@@ -205,7 +216,7 @@ impl Resolver {
                                 "copy the file into the document's folder, or pass `--ref-root <folder>` to allow references anywhere under that folder"
                             } else {
                                 "put the referenced file beside the document, or bundle the description into one file"
-                            }),
+                            })),
                         );
                         // Remember the path so that the same failure is reported once.
                         self.by_path.insert(path, usize::MAX);
@@ -218,7 +229,7 @@ impl Resolver {
                         .add(SourceFile::new(name.clone(), path.clone(), text.clone()));
                 match SourceDoc::parse(&name, &path, id, text) {
                     Ok(d) if !(d.value.is_object() || d.value.is_array()) => {
-                        errors.push(
+                        unreadable.push((path.clone(),
                             Diagnostic::new(
                                 "SR702",
                                 "unresolved-reference",
@@ -226,7 +237,7 @@ impl Resolver {
                                 format!("`$ref: {r}` names the file `{file}`, which is not a JSON or YAML document (its top level is {})", super::kind_of(&d.value)),
                             )
                             .at(file_id, at, "referenced here")
-                            .help("a referenced file holds a schema object (or a document with one under the `#` pointer)"),
+                            .help("a referenced file holds a schema object (or a document with one under the `#` pointer)")),
                         );
                         self.by_path.insert(path, usize::MAX);
                     }
@@ -235,14 +246,26 @@ impl Resolver {
                         self.docs.push(d);
                     }
                     Err(e) => {
-                        errors.push(*e);
+                        unreadable.push((path.clone(), *e));
                         self.by_path.insert(path, usize::MAX);
                     }
                 }
             }
             next += 1;
         }
+        self.unreadable = unreadable;
         errors
+    }
+
+    /// The errors of referenced files that could not be read ([`Resolver::preload`]) which the
+    /// mapping tried to follow a reference into, in the order they were found.
+    pub fn unreadable_followed(&self) -> Vec<Diagnostic> {
+        let followed = self.followed_unreadable.borrow();
+        self.unreadable
+            .iter()
+            .filter(|(p, _)| followed.contains(p))
+            .map(|(_, d)| d.clone())
+            .collect()
     }
 
     /// The root document's value as a location.
@@ -281,6 +304,7 @@ impl Resolver {
             match self.by_path.get(&path) {
                 Some(&i) if i != usize::MAX => i,
                 _ => {
+                    self.followed_unreadable.borrow_mut().insert(path);
                     return Err(RefError::Unresolved {
                         reference: reference.to_string(),
                         reason: format!("the file `{file}` could not be read"),

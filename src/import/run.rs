@@ -317,6 +317,7 @@ pub fn run(req: &ImportRequest) -> Result<Outcome, ImportError> {
             Kind::OpenAi => openai::import(&r, &opts),
         };
         out.findings.extend(pre);
+        out.findings.extend(r.unreadable_followed());
         let header = Header {
             kind: req.kind.as_str().to_string(),
             source: match spec {
