@@ -979,9 +979,96 @@ fn named_tool_endpoints_tied_on_words_break_by_unasked_id_words() {
         (
             vec!["list_cities".to_string()],
             vec![
-                "endpoints `list_cities` and `list_stations` of tool `wx` match the request's words equally; took `list_cities` (the first declared); name `wx/<endpoint>` to choose"
+                "endpoints `list_cities` and `list_stations` of tool `wx` match the request's words equally; took `list_cities` (the first in id order); name `wx/<endpoint>` to choose"
                     .to_string()
             ]
         )
+    );
+}
+
+/// Questions to imported tools that have no concepts or intents: a value written after a
+/// parameter's name binds it by that name and tells endpoints apart; the built-in vocabulary of
+/// the shipped domain (formulas, "articles" as literature, "play" as a media request) does not
+/// override a question that names a tool whose inventory has no such parameter or source kind.
+#[test]
+fn imported_tools_take_values_by_parameter_name_and_ignore_foreign_vocabulary() {
+    let dir = tempfile::tempdir().unwrap();
+    let tools = r#"[
+  {"type": "function", "function": {"name": "get_weather", "description": "Current weather for a city", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}},
+  {"type": "function", "function": {"name": "get_current_time", "description": "Current time in a timezone", "parameters": {"type": "object", "properties": {"timezone": {"type": "string"}}, "required": ["timezone"]}}},
+  {"type": "function", "function": {"name": "convert_time", "description": "Convert a time between timezones", "parameters": {"type": "object", "properties": {"source_timezone": {"type": "string"}, "time": {"type": "string"}, "target_timezone": {"type": "string"}}, "required": ["source_timezone", "time", "target_timezone"]}}},
+  {"type": "function", "function": {"name": "lookup_ip", "description": "Connection details of an address", "parameters": {"type": "object", "properties": {"ip": {"type": "string"}}, "required": ["ip"]}}},
+  {"type": "function", "function": {"name": "search_articles", "description": "Shop articles matching a text", "parameters": {"type": "object", "properties": {"q": {"type": "string"}}}}},
+  {"type": "function", "function": {"name": "play_movie", "description": "Play a movie on the player", "parameters": {"type": "object", "properties": {"title": {"type": "string"}}}}}
+]"#;
+    std::fs::write(dir.path().join("tools.json"), tools).unwrap();
+    let run = |args: &[&str]| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_schemarouter"))
+            .args(args)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8(o.stdout).unwrap()
+    };
+    run(&[
+        "import",
+        "openai",
+        "tools.json",
+        "--project",
+        "p",
+        "--tool",
+        "kit",
+    ]);
+    run(&["compile", "p", "--out", "p/build"]);
+    let plan = |q: &str| {
+        let v: serde_json::Value = serde_json::from_str(&run(&[
+            "route",
+            "--artifact",
+            "p/build/graph.json",
+            "--json",
+            q,
+        ]))
+        .unwrap();
+        let p = &v["plan"];
+        let steps: Vec<(String, serde_json::Value)> = p["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| {
+                (
+                    s["endpoint"].as_str().unwrap().to_string(),
+                    s["params"].clone(),
+                )
+            })
+            .collect();
+        (p["status"].as_str().unwrap().to_string(), steps)
+    };
+    let planned = |endpoint: &str, params: serde_json::Value| {
+        ("planned".to_string(), vec![(endpoint.to_string(), params)])
+    };
+    assert_eq!(
+        plan("weather for city Paris with kit"),
+        planned("get_weather", json!({"city": "Paris"}))
+    );
+    // Both time endpoints share "time"; the one that takes the value given by name wins.
+    assert_eq!(
+        plan("what time is it, with kit? timezone Europe/Paris"),
+        planned("get_current_time", json!({"timezone": "Europe/Paris"}))
+    );
+    // "IP" is no chemical formula here: no tool of this inventory takes a formula.
+    assert_eq!(
+        plan("connection details with kit for ip 192.168.1.20"),
+        planned("lookup_ip", json!({"ip": "192.168.1.20"}))
+    );
+    // "articles" asks for no literature from a tool that carries no literature.
+    assert_eq!(
+        plan("search kit articles for red sneakers, q=sneakers"),
+        planned("search_articles", json!({"q": "sneakers"}))
+    );
+    // A media request to a tool that plays media.
+    assert_eq!(
+        plan("play the movie with kit"),
+        planned("play_movie", json!({}))
     );
 }

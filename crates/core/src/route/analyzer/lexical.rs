@@ -576,7 +576,11 @@ impl Lexical<'_> {
                 && (has(vocabulary.get_or_init(|| self.declared_words(&tokens)))
                     || has(inventory.get_or_init(|| self.tool_words())))
         };
-        if let Some(o) = scope::out_of_scope_unless(&query, known) {
+        // A question that names one of the inventory's tools asks that tool ("Play the movie on
+        // the zappiti player" to an imported media-player API).
+        if !self.names_tool(&tokens)
+            && let Some(o) = scope::out_of_scope_unless(&query, known)
+        {
             let reason = o.reason();
             return Analysis {
                 understanding: Understanding {
@@ -1356,13 +1360,30 @@ impl Lexical<'_> {
             // Without concepts, the question's own words choose among a named tool's endpoints
             // ("convert currency with openai_tools" -> `openai_tools/convert_currency`).
             let query_words = words_of(&tokens);
+            // A value written after the name of a parameter the named tools' endpoints declare
+            // ("city Paris", "job id 7sX8", `origin=MAD`, `timezone: "Europe/Paris"`) binds that
+            // parameter by its own name (and tells their endpoints apart).
+            let mut by_name: BTreeMap<String, serde_json::Value> = BTreeMap::new();
+            for t in &tools {
+                let tool = g.tool_at(*t);
+                for e in &tool.endpoints {
+                    for p in e.parameters.iter().filter(|p| !p.auth) {
+                        if by_name.contains_key(&p.name) {
+                            continue;
+                        }
+                        if let Some(v) = params::value_after_name(&query, &p.name) {
+                            by_name.insert(p.name.clone(), serde_json::Value::String(v));
+                        }
+                    }
+                }
+            }
             u.target_apis = tools
                 .iter()
                 .map(|t| {
                     let tool = g.tool_at(*t);
                     match concepts
                         .is_empty()
-                        .then(|| endpoint_by_words(tool, &query_words))
+                        .then(|| endpoint_by_words(tool, &query_words, &by_name))
                         .flatten()
                     {
                         Some((e, tie)) => {
@@ -1382,12 +1403,34 @@ impl Lexical<'_> {
                     };
                     u.domain_concepts.push(out);
                 }
+                // Values no parameter takes, by concept or by its own name ("IP" read as a
+                // formula where no tool takes a formula), would only leave the plan unbound.
+                let takes = |c: &str| {
+                    g.index.param_postings.contains_key(c)
+                        || tools.iter().any(|t| {
+                            g.tool_at(*t)
+                                .endpoints
+                                .iter()
+                                .any(|e| e.parameters.iter().any(|p| p.name == c))
+                        })
+                };
                 for e in &extracted {
-                    u.parameters
-                        .entry(e.concept.to_string())
-                        .or_insert_with(|| e.value.clone());
+                    if takes(e.concept) {
+                        u.parameters
+                            .entry(e.concept.to_string())
+                            .or_insert_with(|| e.value.clone());
+                    }
                 }
-                u.source_constraint = source_constraint;
+                for (name, v) in by_name {
+                    u.parameters.entry(name).or_insert(v);
+                }
+                // A source kind the named tools do not carry ("articles" in a question to a
+                // shop's API) is no constraint on them.
+                u.source_constraint = source_constraint.filter(|st| {
+                    tools
+                        .iter()
+                        .any(|t| g.tool_at(*t).source_types.iter().any(|s| s == st))
+                });
             }
         }
         Analysis {
@@ -1397,18 +1440,23 @@ impl Lexical<'_> {
     }
 }
 
-/// The endpoint of `tool` whose id and description share the most content words with the
-/// question (`query_words`, without the words of the tool's own id, title and names), when one
-/// shares at least one. Endpoints sharing as many break the tie by fewer words of their own id
-/// that the question does not ask ("weather" picks `get_weather` over `get_weather_forecast`),
-/// then reading before writing (annotations; `GET`, local and MCP calls before `POST` before
-/// other methods, as the router's own ranking), then declaration order; a tie only declaration
-/// order breaks comes with a warning naming the others (the user can name `tool/endpoint`).
-/// Destructive endpoints are never chosen here. `None` when no endpoint shares a word.
+/// The endpoint of `tool` the question's words point at, when one shares at least one content
+/// word with it (`query_words`, without the words of the tool's own id, title and names). The
+/// endpoint's own id counts first (its operationId or function name: "list all bots" is
+/// `list_bots`, whatever `list_bot_versions`'s description says), then how many of the values
+/// the question gives by parameter name (`given`) it takes ("timezone Europe/Paris" is
+/// `get_current_time`'s), then fewer words of its id the question does not ask ("weather" is
+/// `get_weather`, not `get_weather_forecast`), then the words its description shares, then
+/// reading before writing (annotations; `GET`, local and MCP calls before `POST` before other
+/// methods, as the router's own ranking), then id order. A tie only id order breaks comes with
+/// a warning naming the others (the user can name `tool/endpoint`). Destructive endpoints are
+/// never chosen here. `None` when no endpoint shares a word.
 fn endpoint_by_words(
     tool: &crate::artifact::ToolData,
     query_words: &HashSet<String>,
+    given: &BTreeMap<String, serde_json::Value>,
 ) -> Option<(String, Option<String>)> {
+    use std::cmp::Reverse;
     if tool.endpoints.len() < 2 {
         return None;
     }
@@ -1421,8 +1469,18 @@ fn endpoint_by_words(
         .iter()
         .filter(|w| !naming.contains(*w))
         .collect();
-    // (shared words, id words not asked, writes, method rank, declaration order, id)
-    type Key<'a> = (std::cmp::Reverse<usize>, usize, bool, u8, usize, &'a str);
+    // (id words shared, given values taken, id words not asked, description words shared,
+    // writes, method rank, order, id)
+    type Key<'a> = (
+        Reverse<usize>,
+        Reverse<usize>,
+        usize,
+        Reverse<usize>,
+        bool,
+        u8,
+        usize,
+        &'a str,
+    );
     let mut scores: Vec<Key> = tool
         .endpoints
         .iter()
@@ -1434,18 +1492,31 @@ fn endpoint_by_words(
                 .iter()
                 .filter(|w| !asked.contains(w) && !naming.contains(*w))
                 .count();
-            let mut words = id_words;
-            if let Some(d) = &e.description {
-                words.extend(content_words(d));
-            }
+            let by_id = asked.iter().filter(|w| id_words.contains(**w)).count();
+            let described = e
+                .description
+                .as_deref()
+                .map(content_words)
+                .unwrap_or_default();
+            let by_description = asked
+                .iter()
+                .filter(|w| described.contains(**w) && !id_words.contains(**w))
+                .count();
+            let takes = e
+                .parameters
+                .iter()
+                .filter(|p| given.contains_key(&p.name))
+                .count();
             let method = match e.method.as_str() {
                 "GET" | "LOCAL" | "MCP" => 0,
                 "POST" => 1,
                 _ => 2,
             };
             (
-                std::cmp::Reverse(asked.iter().filter(|w| words.contains(**w)).count()),
+                Reverse(by_id),
+                Reverse(takes),
                 unasked,
+                Reverse(by_description),
                 e.writes,
                 method,
                 i,
@@ -1454,18 +1525,19 @@ fn endpoint_by_words(
         })
         .collect();
     scores.sort();
-    let &(best, unasked, writes, method, _, id) = scores.first()?;
-    if best.0 == 0 {
+    let &(by_id, takes, unasked, by_description, writes, method, _, id) = scores.first()?;
+    if by_id.0 + by_description.0 == 0 {
         return None;
     }
+    let key = (by_id, takes, unasked, by_description, writes, method);
     let tied: Vec<&str> = scores[1..]
         .iter()
-        .filter(|s| (s.0, s.1, s.2, s.3) == (best, unasked, writes, method))
-        .map(|s| s.5)
+        .filter(|s| (s.0, s.1, s.2, s.3, s.4, s.5) == key)
+        .map(|s| s.7)
         .collect();
     let warning = (!tied.is_empty()).then(|| {
         format!(
-            "endpoints `{id}` and `{}` of tool `{}` match the request's words equally; took `{id}` (the first declared); name `{}/<endpoint>` to choose",
+            "endpoints `{id}` and `{}` of tool `{}` match the request's words equally; took `{id}` (the first in id order); name `{}/<endpoint>` to choose",
             tied.join("`, `"),
             tool.id,
             tool.id
