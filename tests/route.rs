@@ -1071,4 +1071,16 @@ fn imported_tools_take_values_by_parameter_name_and_ignore_foreign_vocabulary() 
         plan("play the movie with kit"),
         planned("play_movie", json!({}))
     );
+    // An endpoint named as `tool/endpoint`, or by its id after the tool's name.
+    assert_eq!(
+        plan("kit/convert_time time 10:00 source_timezone UTC target_timezone Asia/Seoul"),
+        planned(
+            "convert_time",
+            json!({"time": "10:00", "source_timezone": "UTC", "target_timezone": "Asia/Seoul"})
+        )
+    );
+    assert_eq!(
+        plan("what's on, kit get_weather for city Oslo"),
+        planned("get_weather", json!({"city": "Oslo"}))
+    );
 }

@@ -538,6 +538,38 @@ impl<'g> Lexical<'g> {
     }
 
     /// Whether any run of the tokens is a tool's name.
+    /// `query` with each `tool/endpoint` word (a tool name, a slash, more) written as two words.
+    fn split_tool_endpoint(&self, query: &str) -> String {
+        if !query.contains('/') {
+            return query.to_string();
+        }
+        let mut out = String::with_capacity(query.len());
+        let mut rest = query;
+        while let Some(i) = rest.find(|c: char| !c.is_whitespace()) {
+            out.push_str(&rest[..i]);
+            rest = &rest[i..];
+            let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+            let word = &rest[..end];
+            match word.split_once('/') {
+                Some((tool, endpoint))
+                    if !tool.is_empty()
+                        && endpoint.starts_with(|c: char| c.is_alphanumeric())
+                        && self
+                            .lookup(&self.g.index.tool_names, &tokenize(tool))
+                            .is_some() =>
+                {
+                    out.push_str(tool);
+                    out.push(' ');
+                    out.push_str(endpoint);
+                }
+                _ => out.push_str(word),
+            }
+            rest = &rest[end..];
+        }
+        out.push_str(rest);
+        out
+    }
+
     fn names_tool(&self, tokens: &[Token]) -> bool {
         (0..tokens.len()).any(|i| {
             (i + 1..=tokens.len().min(i + self.max_words)).any(|j| {
@@ -559,6 +591,9 @@ impl Lexical<'_> {
     pub fn analyse(&self, query: &str) -> Analysis {
         let g = self.g;
         let query: String = query.nfkc().collect();
+        // `tool/endpoint` written in the question ("mcp_time/get_current_time") names the tool
+        // and the endpoint: read as two words.
+        let query = self.split_tool_endpoint(&query);
         let tokens = tokenize(&query);
         // Requests no data tool can serve (actions, media, live data, weather, e-mail,
         // calendars) get no intent, with the reason; a cue the inventory declares (a tool
@@ -1381,11 +1416,22 @@ impl Lexical<'_> {
                 .iter()
                 .map(|t| {
                     let tool = g.tool_at(*t);
-                    match concepts
-                        .is_empty()
-                        .then(|| endpoint_by_words(tool, &query_words, &by_name))
-                        .flatten()
-                    {
+                    // An endpoint id written in the question ("tcgdex get_card_prices") names
+                    // that endpoint; the longest one written, when several are.
+                    let lower = query.to_lowercase();
+                    let written = tool
+                        .endpoints
+                        .iter()
+                        .filter(|e| !e.destructive && e.id.chars().count() > 2)
+                        .filter(|e| mentions(&lower, &e.id.to_lowercase()))
+                        .max_by_key(|e| e.id.len())
+                        .map(|e| (e.id.clone(), None));
+                    match written.or_else(|| {
+                        concepts
+                            .is_empty()
+                            .then(|| endpoint_by_words(tool, &query_words, &by_name))
+                            .flatten()
+                    }) {
                         Some((e, tie)) => {
                             warnings.extend(tie);
                             format!("{}/{e}", tool.id)
@@ -1544,6 +1590,14 @@ fn endpoint_by_words(
         )
     });
     Some((id.to_string(), warning))
+}
+
+/// Whether `text` holds `word` with no letter, digit or `_` right before or after it.
+fn mentions(text: &str, word: &str) -> bool {
+    let edge = |c: Option<char>| c.is_none_or(|c| !(c.is_alphanumeric() || c == '_'));
+    text.match_indices(word).any(|(i, w)| {
+        edge(text[..i].chars().next_back()) && edge(text[i + w.len()..].chars().next())
+    })
 }
 
 fn boundary(text: &str, word: &str) -> Option<usize> {
