@@ -1083,4 +1083,84 @@ fn imported_tools_take_values_by_parameter_name_and_ignore_foreign_vocabulary() 
         plan("what's on, kit get_weather for city Oslo"),
         planned("get_weather", json!({"city": "Oslo"}))
     );
+    // What a plan with no requested concept projects, said in its warnings.
+    let v: serde_json::Value = serde_json::from_str(&run(&[
+        "route",
+        "--artifact",
+        "p/build/graph.json",
+        "--json",
+        "play the movie with kit",
+    ]))
+    .unwrap();
+    assert_eq!(
+        v["plan"]["warnings"],
+        json!([
+            "no intent fits the evidence; the plan uses the named tool only",
+            "no concept of the request selects a field of `kit/play_movie`, so none is projected (1 field(s) with the projection `all`)"
+        ])
+    );
+}
+
+/// A planned step that changes data says so in the plan's warnings: an MCP tool annotated as
+/// not read-only, an HTTP `PUT`.
+#[test]
+fn a_step_that_writes_is_flagged() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("tools.json"),
+        r#"{"tools": [
+  {"name": "add_note", "description": "Add a note", "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}},
+   "outputSchema": {"type": "object", "properties": {"id": {"type": "string"}}},
+   "annotations": {"readOnlyHint": false, "destructiveHint": false}},
+  {"name": "list_notes", "description": "List the notes", "inputSchema": {"type": "object"},
+   "outputSchema": {"type": "object", "properties": {"id": {"type": "string"}}},
+   "annotations": {"readOnlyHint": true}}
+]}"#,
+    )
+    .unwrap();
+    let run = |args: &[&str]| {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_schemarouter"))
+            .args(args)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8(o.stdout).unwrap()
+    };
+    run(&[
+        "import",
+        "mcp",
+        "tools.json",
+        "--project",
+        "p",
+        "--tool",
+        "notes",
+    ]);
+    run(&["compile", "p", "--out", "p/build"]);
+    let warnings = |q: &str| {
+        let v: serde_json::Value = serde_json::from_str(&run(&[
+            "route",
+            "--artifact",
+            "p/build/graph.json",
+            "--json",
+            q,
+        ]))
+        .unwrap();
+        assert_eq!(v["plan"]["status"], "planned", "{v}");
+        v["plan"]["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|w| w.as_str())
+            .filter(|w| w.contains("changes data"))
+            .map(str::to_string)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        warnings("notes add_note text=hello"),
+        vec![
+            "`notes/add_note` changes data (annotated as not read-only): carrying out this plan writes; confirm before running it"
+        ]
+    );
+    assert!(warnings("notes list_notes").is_empty());
 }

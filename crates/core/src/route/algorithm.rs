@@ -818,6 +818,36 @@ pub fn route(g: &FrozenGraph, u: &Understanding, opts: &Options) -> Plan {
                 wanted.join(", ")
             ));
         }
+        // Say so when a step writes (its annotations, or `PUT`, `PATCH`, `DELETE`): a plan is
+        // for fetching, and carrying this one out changes data.
+        let http_write = matches!(e.method.as_str(), "PUT" | "PATCH" | "DELETE");
+        if e.writes || http_write {
+            let w = format!(
+                "`{}/{}` changes data ({}): carrying out this plan writes; confirm before running it",
+                t.id,
+                e.id,
+                if http_write {
+                    format!("HTTP {}", e.method)
+                } else {
+                    "annotated as not read-only".to_string()
+                }
+            );
+            if !plan.warnings.contains(&w) {
+                plan.warnings.push(w);
+            }
+        }
+        // A named tool with no requested concept: nothing selects a field to project.
+        if fields.is_empty() && !e.fields.is_empty() && req.is_empty() {
+            let w = format!(
+                "no concept of the request selects a field of `{}/{}`, so none is projected ({} field(s) with the projection `all`)",
+                t.id,
+                e.id,
+                e.fields.len()
+            );
+            if !plan.warnings.contains(&w) {
+                plan.warnings.push(w);
+            }
+        }
         // Several values of one parameter concept: one step with the list where the tool's
         // parameter takes one, one step per value otherwise.
         let (variants, multi) = value_variants(g, ti, ei, u);
