@@ -83,8 +83,38 @@ pub fn render(template: Option<&Template>, value: &Value) -> Result<Value, Strin
 }
 
 /// Type a rendered value as the parameter declares (`integer` parses the text, `string` keeps
-/// it). Errors: text that does not parse as the declared number or boolean.
+/// it) and hold it to the parameter's enum: a text that differs from an enum value only in case
+/// takes the enum's spelling (`usd` -> `USD`). Errors: text that does not parse as the declared
+/// number or boolean, or a value outside the enum.
 pub fn coerce(param: &ParamData, v: Value) -> Result<Value, String> {
+    let typed = coerce_type(param, v)?;
+    if param.enum_values.is_empty() {
+        return Ok(typed);
+    }
+    let allowed: Vec<Value> = param.enum_values.iter().map(Scalar::to_json).collect();
+    if allowed.contains(&typed) {
+        return Ok(typed);
+    }
+    if let Value::String(s) = &typed
+        && let Some(e) = allowed
+            .iter()
+            .find(|e| e.as_str().is_some_and(|e| e.eq_ignore_ascii_case(s)))
+    {
+        return Ok(e.clone());
+    }
+    Err(format!(
+        "`{}` is not one of the values `{}` takes ({})",
+        value_text(&typed),
+        param.name,
+        allowed
+            .iter()
+            .map(|e| format!("`{}`", value_text(e)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    ))
+}
+
+fn coerce_type(param: &ParamData, v: Value) -> Result<Value, String> {
     let Value::String(s) = &v else { return Ok(v) };
     match param.ty.as_str() {
         "integer" => s
@@ -221,6 +251,42 @@ pub fn default_json(param: &ParamData, default: &Scalar) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn values_are_held_to_the_enum() {
+        let p = ParamData {
+            name: "units".into(),
+            ty: "string".into(),
+            enum_values: vec![
+                Scalar::String("metric".into()),
+                Scalar::String("USD".into()),
+            ],
+            required: false,
+            auth: false,
+            default: None,
+            bind: vec![],
+            join: None,
+            array: None,
+            description: None,
+        };
+        let s = |x: &str| Value::String(x.into());
+        assert_eq!(coerce(&p, s("metric")), Ok(s("metric")));
+        assert_eq!(coerce(&p, s("usd")), Ok(s("USD")));
+        assert_eq!(
+            coerce(&p, s("kelvin")),
+            Err("`kelvin` is not one of the values `units` takes (`metric`, `USD`)".to_string())
+        );
+        // Each item of an array parameter.
+        let list = ParamData {
+            ty: "string[]".into(),
+            ..p.clone()
+        };
+        assert_eq!(
+            render_for(&list, None, &json!(["Metric", "usd"])),
+            Ok(json!(["metric", "USD"]))
+        );
+    }
 
     #[test]
     fn templates_render() {
