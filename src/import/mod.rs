@@ -112,7 +112,8 @@ impl Imported {
 }
 
 /// Lower snake case of a name: camel-case boundaries and every run of other characters become
-/// `_` (`getPetById` → `get_pet_by_id`, `GET /pets/{id}` → `get_pets_id`). The name is read in
+/// `_` (`getPetById` → `get_pet_by_id`, `GET /pets/{id}` → `get_pets_id`, `HTTPServer` →
+/// `http_server`; a plural acronym stays one word: `Yodlee Core APIs` → `yodlee_core_apis`). The name is read in
 /// NFC (a decomposed `é` is one letter), combining marks left over are dropped, and so is what
 /// lower-casing adds that is no letter or digit (`İ` lower-cases to `i` and a combining dot), so
 /// the result holds only letters, digits and `_`: a valid id (SR107) unless it is empty.
@@ -132,7 +133,10 @@ pub fn snake(s: &str) -> String {
                 && (chars[i - 1].is_lowercase()
                     || chars[i - 1].is_ascii_digit()
                     || (chars[i - 1].is_uppercase()
-                        && chars.get(i + 1).is_some_and(|n| n.is_lowercase())));
+                        && chars.get(i + 1).is_some_and(|n| n.is_lowercase())
+                        // A plural acronym ("APIs", "IDs", "URLs") is one word.
+                        && !(chars[i + 1] == 's'
+                            && chars.get(i + 2).is_none_or(|n| !n.is_lowercase()))));
             if (pending || boundary) && !out.is_empty() && !out.ends_with('_') {
                 out.push('_');
             }
@@ -482,6 +486,16 @@ mod tests {
         for s in ["!!!", "___", "???", "\u{301}"] {
             assert_eq!(snake(s), "", "{s}");
         }
+    }
+
+    #[test]
+    fn camel_case_and_acronyms() {
+        assert_eq!(snake("getPetById"), "get_pet_by_id");
+        assert_eq!(snake("HTTPServer"), "http_server");
+        assert_eq!(snake("Yodlee Core APIs"), "yodlee_core_apis");
+        assert_eq!(snake("getAPIsByName"), "get_apis_by_name");
+        assert_eq!(snake("listURLs"), "list_urls");
+        assert_eq!(snake("IDs"), "ids");
     }
 
     #[test]
