@@ -2447,3 +2447,35 @@ fn only_shields_left_out_operations_from_their_file_references() {
         );
     }
 }
+
+/// A plain-text first server gives way to the `https://` server with the same address listed
+/// after it; an `http://` server alone is kept.
+#[test]
+fn an_https_server_with_the_same_address_is_preferred() {
+    let dir = tempfile::tempdir().unwrap();
+    let doc = |servers: &str| {
+        format!(
+            "openapi: 3.0.3\ninfo: {{title: Graphs, version: '1'}}\nservers: {servers}\npaths:\n  /graph:\n    get:\n      operationId: listGraphs\n      responses:\n        '200': {{description: ok}}\n"
+        )
+    };
+    for (servers, url) in [
+        (
+            "[{url: 'http://api.{region}.example.com', variables: {region: {default: eu-west-1}}}, {url: 'https://api.{region}.example.com', variables: {region: {default: us-east-1}}}]",
+            "https://api.us-east-1.example.com/graph",
+        ),
+        (
+            "[{url: 'http://api.example.com'}, {url: 'https://other.example.com'}]",
+            "http://api.example.com/graph",
+        ),
+    ] {
+        std::fs::write(dir.path().join("api.yaml"), doc(servers)).unwrap();
+        let _ = std::fs::remove_dir_all(dir.path().join("proj"));
+        let r = run(
+            &["import", "openapi", "api.yaml", "--project", "proj"],
+            dir.path(),
+        );
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let text = tool_file(dir.path());
+        assert!(text.contains(&format!("    url: {url}\n")), "{text}");
+    }
+}

@@ -572,10 +572,33 @@ fn base_param(hint: &str) -> Sp<Parameter> {
 }
 
 /// The first `servers` entry of an object, with its variables.
+/// The first server of `servers` (with its variables), except that an `http://` first server
+/// gives way to the `https://` one listed with the same address after it (AWS descriptions list
+/// the plain-text endpoint first).
 fn server_of(v: &Value) -> Option<(String, Value)> {
-    let s = v.get("servers")?.as_array()?.first()?;
-    let url = s.get("url")?.as_str()?.trim().to_string();
-    Some((url, s.get("variables").cloned().unwrap_or(Value::Null)))
+    let servers = v.get("servers")?.as_array()?;
+    fn url_of(s: &Value) -> Option<&str> {
+        s.get("url").and_then(Value::as_str).map(str::trim)
+    }
+    let first = servers.first()?;
+    let mut chosen = first;
+    if let Some(rest) = url_of(first).and_then(|u| strip_scheme(u, "http://")) {
+        if let Some(secure) = servers[1..].iter().find(|s| {
+            url_of(s)
+                .and_then(|u| strip_scheme(u, "https://"))
+                .is_some_and(|r| r == rest)
+        }) {
+            chosen = secure;
+        }
+    }
+    let url = url_of(chosen)?.to_string();
+    Some((url, chosen.get("variables").cloned().unwrap_or(Value::Null)))
+}
+
+/// `url` without `scheme` (matched case-insensitively), when it starts with it.
+fn strip_scheme<'a>(url: &'a str, scheme: &str) -> Option<&'a str> {
+    (url.len() >= scheme.len() && url[..scheme.len()].eq_ignore_ascii_case(scheme))
+        .then(|| &url[scheme.len()..])
 }
 
 /// Substitute server variables with their defaults.
