@@ -582,14 +582,14 @@ fn server_of(v: &Value) -> Option<(String, Value)> {
     }
     let first = servers.first()?;
     let mut chosen = first;
-    if let Some(rest) = url_of(first).and_then(|u| strip_scheme(u, "http://")) {
-        if let Some(secure) = servers[1..].iter().find(|s| {
+    if let Some(rest) = url_of(first).and_then(|u| strip_scheme(u, "http://"))
+        && let Some(secure) = servers[1..].iter().find(|s| {
             url_of(s)
                 .and_then(|u| strip_scheme(u, "https://"))
                 .is_some_and(|r| r == rest)
-        }) {
-            chosen = secure;
-        }
+        })
+    {
+        chosen = secure;
     }
     let url = url_of(chosen)?.to_string();
     Some((url, chosen.get("variables").cloned().unwrap_or(Value::Null)))
