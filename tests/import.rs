@@ -2479,3 +2479,37 @@ fn an_https_server_with_the_same_address_is_preferred() {
         assert!(text.contains(&format!("    url: {url}\n")), "{text}");
     }
 }
+
+/// Without `--tool`, a source imported before under an id given with `--tool` is found by its
+/// title and updated (with a note saying how to import it as a new tool instead).
+#[test]
+fn a_reimport_without_tool_finds_the_tool_by_its_title() {
+    let src = fixture("petstore-3.0.yaml");
+    let (dir, r) = import("openapi", &src, &["--tool", "pets"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let r = run(
+        &[
+            "import",
+            "openapi",
+            src.to_str().unwrap(),
+            "--project",
+            "proj",
+        ],
+        dir.path(),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let names: Vec<String> = std::fs::read_dir(dir.path().join("proj/schemas"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, vec!["pets.yaml"]);
+    assert!(
+        r.stdout.contains(&format!(
+            "note: the project's tool `pets` ({}) was imported from a source with the same title `Swagger Petstore`: it is updated; pass `--tool swagger_petstore` to import this source as a new tool",
+            Path::new("proj/schemas/pets.yaml").display()
+        )),
+        "{}",
+        r.stdout
+    );
+    check_clean(dir.path());
+}

@@ -414,7 +414,40 @@ pub fn run(req: &ImportRequest) -> Result<Outcome, ImportError> {
     let mut seen_ids: Vec<String> = Vec::new();
     let mut new_domains: Vec<(String, String)> = Vec::new();
     for (imp, header, header_file) in imported {
-        let Some(tool) = imp.tool else { continue };
+        let Some(mut tool) = imp.tool else { continue };
+        // Without `--tool`, a source imported before under another id (given then with
+        // `--tool`) is found by its title, as the import of that kind wrote it.
+        if req.options.tool.is_none()
+            && let Some(l) = &existing
+        {
+            let key = crate::model::normalise_id(&tool.id.value);
+            let same_id = l
+                .project
+                .tools
+                .iter()
+                .any(|t| crate::model::normalise_id(&t.item.value.id.value) == key);
+            let marker = format!("# Imported by `schemarouter import {}`", req.kind.as_str());
+            let same_title: Vec<_> = l
+                .project
+                .tools
+                .iter()
+                .filter(|t| {
+                    t.item.value.title.value.trim().to_lowercase()
+                        == tool.title.value.trim().to_lowercase()
+                        && l.project.sources.get(t.file).text.contains(&marker)
+                })
+                .collect();
+            if !same_id && let [t] = same_title.as_slice() {
+                let id = t.item.value.id.value.clone();
+                out.notes.push(format!(
+                    "the project's tool `{id}` ({}) was imported from a source with the same title `{}`: it is updated; pass `--tool {}` to import this source as a new tool",
+                    l.project.sources.get(t.file).path.display(),
+                    tool.title.value,
+                    tool.id.value
+                ));
+                tool.id.value = id;
+            }
+        }
         let id = tool.id.value.clone();
         if seen_ids.contains(&id) {
             return Err(ImportError::new(
