@@ -352,24 +352,30 @@ fn a_server_that_times_out_shows_its_stderr() {
     );
 }
 
-/// A server whose `nextCursor` comes back to a page it already gave is refused at once with
-/// that reason (exit 2, nothing written), not left to spin until `--timeout`.
-#[test]
-fn a_cursor_that_repeats_is_refused_at_once() {
-    let Some(node) = node() else { return };
+/// `import mcp --command` of the SDK-written paged server started with `flag`, into `proj` of a
+/// fresh folder (concise findings); `None` where node or the SDK is not installed.
+fn import_paged_server(flag: &str) -> Option<(tempfile::TempDir, std::process::Output)> {
+    let node = node()?;
     let script = root().join("tests/mcp/paged_server.mjs");
     let dir = tempfile::tempdir().unwrap();
     let o = Command::new(env!("CARGO_BIN_EXE_schemarouter"))
         .args(["import", "mcp", "--command"])
-        .arg(format!(
-            "{} {} --cursor-loop",
-            node.display(),
-            script.display()
-        ))
+        .arg(format!("{} {} {flag}", node.display(), script.display()))
         .args(["--project", "proj", "--timeout", "60"])
+        .args(["--message-format", "concise"])
         .current_dir(dir.path())
         .output()
         .unwrap();
+    Some((dir, o))
+}
+
+/// A server whose `nextCursor` comes back to a page it already gave is refused at once with
+/// that reason (exit 2, nothing written), not left to spin until `--timeout`.
+#[test]
+fn a_cursor_that_repeats_is_refused_at_once() {
+    let Some((dir, o)) = import_paged_server("--cursor-loop") else {
+        return;
+    };
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{stderr}");
     assert_eq!(
@@ -421,27 +427,9 @@ fn saved_errors_and_function_lists_are_refused_with_the_reason() {
 /// written), not "unexpected response type".
 #[test]
 fn a_live_tool_with_a_broken_input_schema_is_reported_by_name() {
-    let Some(node) = node() else { return };
-    let script = root().join("tests/mcp/paged_server.mjs");
-    let dir = tempfile::tempdir().unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_schemarouter"))
-        .args(["import", "mcp", "--command"])
-        .arg(format!(
-            "{} {} --bad-schema",
-            node.display(),
-            script.display()
-        ))
-        .args([
-            "--project",
-            "proj",
-            "--timeout",
-            "60",
-            "--message-format",
-            "concise",
-        ])
-        .current_dir(dir.path())
-        .output()
-        .unwrap();
+    let Some((dir, o)) = import_paged_server("--bad-schema") else {
+        return;
+    };
     let all = format!(
         "{}{}",
         String::from_utf8_lossy(&o.stdout),

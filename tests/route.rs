@@ -903,13 +903,55 @@ fn imported_tools_without_intents() {
     assert_eq!(plan("current weather in Paris").2, None);
 }
 
+/// A project imported with `schemarouter import KIND tools.json --tool TOOL` from `source` and
+/// compiled, for questions to imported tools without intents.
+struct ImportedProject {
+    dir: tempfile::TempDir,
+}
+
+impl ImportedProject {
+    fn new(kind: &str, tool: &str, source: &str) -> ImportedProject {
+        let project = ImportedProject {
+            dir: tempfile::tempdir().unwrap(),
+        };
+        std::fs::write(project.dir.path().join("tools.json"), source).unwrap();
+        project.run(&[
+            "import",
+            kind,
+            "tools.json",
+            "--project",
+            "p",
+            "--tool",
+            tool,
+        ]);
+        project.run(&["compile", "p", "--out", "p/build"]);
+        project
+    }
+
+    /// Run the CLI in the project's folder; its standard output (it must succeed).
+    fn run(&self, args: &[&str]) -> String {
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_schemarouter"))
+            .args(args)
+            .current_dir(self.dir.path())
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8(o.stdout).unwrap()
+    }
+
+    /// `route --json` of a question.
+    fn route(&self, q: &str) -> serde_json::Value {
+        let out = self.run(&["route", "--artifact", "p/build/graph.json", "--json", q]);
+        serde_json::from_str(&out).unwrap()
+    }
+}
+
 /// A tool named in the question whose endpoints tie on the question's words: the endpoint whose
 /// own id has fewer words the question does not ask wins ("weather" is `get_weather`, not
 /// `get_weather_forecast`), and never an endpoint that shares no word (here `archive_note`,
 /// declared first); a tie nothing breaks takes the first declared, with a warning.
 #[test]
 fn named_tool_endpoints_tied_on_words_break_by_unasked_id_words() {
-    let dir = tempfile::tempdir().unwrap();
     let tools = r#"[
   {"type": "function", "function": {"name": "archive_note", "description": "Archive a note", "parameters": {"type": "object"}}},
   {"type": "function", "function": {"name": "get_weather", "description": "Current weather for a city", "parameters": {"type": "object"}}},
@@ -917,35 +959,9 @@ fn named_tool_endpoints_tied_on_words_break_by_unasked_id_words() {
   {"type": "function", "function": {"name": "list_cities", "description": "Cities with stations", "parameters": {"type": "object"}}},
   {"type": "function", "function": {"name": "list_stations", "description": "Cities with stations", "parameters": {"type": "object"}}}
 ]"#;
-    std::fs::write(dir.path().join("tools.json"), tools).unwrap();
-    let run = |args: &[&str]| {
-        let o = std::process::Command::new(env!("CARGO_BIN_EXE_schemarouter"))
-            .args(args)
-            .current_dir(dir.path())
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        String::from_utf8(o.stdout).unwrap()
-    };
-    run(&[
-        "import",
-        "openai",
-        "tools.json",
-        "--project",
-        "p",
-        "--tool",
-        "wx",
-    ]);
-    run(&["compile", "p", "--out", "p/build"]);
+    let project = ImportedProject::new("openai", "wx", tools);
     let plan = |q: &str| {
-        let v: serde_json::Value = serde_json::from_str(&run(&[
-            "route",
-            "--artifact",
-            "p/build/graph.json",
-            "--json",
-            q,
-        ]))
-        .unwrap();
+        let v = project.route(q);
         let endpoints: Vec<String> = v["plan"]["steps"]
             .as_array()
             .unwrap()
@@ -992,7 +1008,6 @@ fn named_tool_endpoints_tied_on_words_break_by_unasked_id_words() {
 /// override a question that names a tool whose inventory has no such parameter or source kind.
 #[test]
 fn imported_tools_take_values_by_parameter_name_and_ignore_foreign_vocabulary() {
-    let dir = tempfile::tempdir().unwrap();
     let tools = r#"[
   {"type": "function", "function": {"name": "get_weather", "description": "Current weather for a city", "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}},
   {"type": "function", "function": {"name": "get_current_time", "description": "Current time in a timezone", "parameters": {"type": "object", "properties": {"timezone": {"type": "string"}}, "required": ["timezone"]}}},
@@ -1001,35 +1016,9 @@ fn imported_tools_take_values_by_parameter_name_and_ignore_foreign_vocabulary() 
   {"type": "function", "function": {"name": "search_articles", "description": "Shop articles matching a text", "parameters": {"type": "object", "properties": {"q": {"type": "string"}}}}},
   {"type": "function", "function": {"name": "play_movie", "description": "Play a movie on the player", "parameters": {"type": "object", "properties": {"title": {"type": "string"}}}}}
 ]"#;
-    std::fs::write(dir.path().join("tools.json"), tools).unwrap();
-    let run = |args: &[&str]| {
-        let o = std::process::Command::new(env!("CARGO_BIN_EXE_schemarouter"))
-            .args(args)
-            .current_dir(dir.path())
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        String::from_utf8(o.stdout).unwrap()
-    };
-    run(&[
-        "import",
-        "openai",
-        "tools.json",
-        "--project",
-        "p",
-        "--tool",
-        "kit",
-    ]);
-    run(&["compile", "p", "--out", "p/build"]);
+    let project = ImportedProject::new("openai", "kit", tools);
     let plan = |q: &str| {
-        let v: serde_json::Value = serde_json::from_str(&run(&[
-            "route",
-            "--artifact",
-            "p/build/graph.json",
-            "--json",
-            q,
-        ]))
-        .unwrap();
+        let v = project.route(q);
         let p = &v["plan"];
         let steps: Vec<(String, serde_json::Value)> = p["steps"]
             .as_array()
@@ -1084,14 +1073,7 @@ fn imported_tools_take_values_by_parameter_name_and_ignore_foreign_vocabulary() 
         planned("get_weather", json!({"city": "Oslo"}))
     );
     // What a plan with no requested concept projects, said in its warnings.
-    let v: serde_json::Value = serde_json::from_str(&run(&[
-        "route",
-        "--artifact",
-        "p/build/graph.json",
-        "--json",
-        "play the movie with kit",
-    ]))
-    .unwrap();
+    let v = project.route("play the movie with kit");
     assert_eq!(
         v["plan"]["warnings"],
         json!([
@@ -1105,9 +1087,9 @@ fn imported_tools_take_values_by_parameter_name_and_ignore_foreign_vocabulary() 
 /// not read-only, an HTTP `PUT`.
 #[test]
 fn a_step_that_writes_is_flagged() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("tools.json"),
+    let project = ImportedProject::new(
+        "mcp",
+        "notes",
         r#"{"tools": [
   {"name": "add_note", "description": "Add a note", "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}},
    "outputSchema": {"type": "object", "properties": {"id": {"type": "string"}}},
@@ -1116,36 +1098,9 @@ fn a_step_that_writes_is_flagged() {
    "outputSchema": {"type": "object", "properties": {"id": {"type": "string"}}},
    "annotations": {"readOnlyHint": true}}
 ]}"#,
-    )
-    .unwrap();
-    let run = |args: &[&str]| {
-        let o = std::process::Command::new(env!("CARGO_BIN_EXE_schemarouter"))
-            .args(args)
-            .current_dir(dir.path())
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        String::from_utf8(o.stdout).unwrap()
-    };
-    run(&[
-        "import",
-        "mcp",
-        "tools.json",
-        "--project",
-        "p",
-        "--tool",
-        "notes",
-    ]);
-    run(&["compile", "p", "--out", "p/build"]);
+    );
     let warnings = |q: &str| {
-        let v: serde_json::Value = serde_json::from_str(&run(&[
-            "route",
-            "--artifact",
-            "p/build/graph.json",
-            "--json",
-            q,
-        ]))
-        .unwrap();
+        let v = project.route(q);
         assert_eq!(v["plan"]["status"], "planned", "{v}");
         v["plan"]["warnings"]
             .as_array()

@@ -257,18 +257,11 @@ mod tests {
     fn values_are_held_to_the_enum() {
         let p = ParamData {
             name: "units".into(),
-            ty: "string".into(),
             enum_values: vec![
                 Scalar::String("metric".into()),
                 Scalar::String("USD".into()),
             ],
-            required: false,
-            auth: false,
-            default: None,
-            bind: vec![],
-            join: None,
-            array: None,
-            description: None,
+            ..param("string", None, None)
         };
         let s = |x: &str| Value::String(x.into());
         assert_eq!(coerce(&p, s("metric")), Ok(s("metric")));

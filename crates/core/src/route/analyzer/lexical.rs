@@ -613,17 +613,10 @@ impl Lexical<'_> {
         };
         // A question that names one of the inventory's tools asks that tool ("Play the movie on
         // the zappiti player" to an imported media-player API).
-        if !self.names_tool(&tokens)
-            && let Some(o) = scope::out_of_scope_unless(&query, known)
+        if let Some(o) = scope::out_of_scope_unless(&query, known)
+            && !self.names_tool(&tokens)
         {
-            let reason = o.reason();
-            return Analysis {
-                understanding: Understanding {
-                    out_of_scope: Some(reason.clone()),
-                    ..Default::default()
-                },
-                warnings: vec![format!("out of scope: {reason}")],
-            };
+            return out_of_scope(&o);
         }
         let mut extracted: Vec<Extracted> = params::extract(&query);
         // "indexed by OpenAlex": a tool's name after `by` is not an author.
@@ -639,14 +632,7 @@ impl Lexical<'_> {
         if !extracted.iter().any(|e| ENTITY_PARAMS.contains(&e.concept))
             && let Some(o) = scope::definition_request(&query, known)
         {
-            let reason = o.reason();
-            return Analysis {
-                understanding: Understanding {
-                    out_of_scope: Some(reason.clone()),
-                    ..Default::default()
-                },
-                warnings: vec![format!("out of scope: {reason}")],
-            };
+            return out_of_scope(&o);
         }
         let consumed = |t: &Token| {
             extracted.iter().any(|e| {
@@ -1412,13 +1398,13 @@ impl Lexical<'_> {
                     }
                 }
             }
+            let lower = query.to_lowercase();
             u.target_apis = tools
                 .iter()
                 .map(|t| {
                     let tool = g.tool_at(*t);
                     // An endpoint id written in the question ("tcgdex get_card_prices") names
                     // that endpoint; the longest one written, when several are.
-                    let lower = query.to_lowercase();
                     let written = tool
                         .endpoints
                         .iter()
@@ -1590,6 +1576,18 @@ fn endpoint_by_words(
         )
     });
     Some((id.to_string(), warning))
+}
+
+/// The analysis of a request no tool serves: no intent, the reason, and a warning saying it.
+fn out_of_scope(o: &scope::OutOfScope) -> Analysis {
+    let reason = o.reason();
+    Analysis {
+        understanding: Understanding {
+            out_of_scope: Some(reason.clone()),
+            ..Default::default()
+        },
+        warnings: vec![format!("out of scope: {reason}")],
+    }
 }
 
 /// Whether `text` holds `word` with no letter, digit or `_` right before or after it.
