@@ -119,34 +119,31 @@ impl Diagnostic {
         self.help = Some(help.into());
         self
     }
-
-    /// Sort key: file name, line, column, code, message; findings without a file last.
-    fn sort_key<'a>(&'a self, sources: &'a SourceMap) -> (String, usize, usize, &'a str, &'a str) {
-        match &self.primary {
-            Some(l) => {
-                let f = sources.get(l.file);
-                let (line, col) = f.line_col(l.span.start as usize);
-                (f.name.clone(), line, col, self.code, &self.message)
-            }
-            // Project-wide findings come after every file.
-            None => ("\u{10FFFF}".to_string(), 0, 0, self.code, &self.message),
-        }
-    }
 }
 
 /// Sort diagnostics by (file, line, column, code, message), project-wide findings last, and
 /// drop exact duplicates, so that output is identical between runs and machines.
 pub fn sort_diagnostics(diags: &mut Vec<Diagnostic>, sources: &SourceMap) {
+    use rayon::prelude::*;
     // Positions are computed once per diagnostic: on a long line (minified JSON) a column costs
-    // a scan of the line.
-    let mut keyed: Vec<((String, usize, usize), Diagnostic)> = diags
-        .drain(..)
+    // a scan of the line. Keys are found and sorted on the rayon pool (a stable sort, so the
+    // order is the one order whatever the thread count).
+    let mut keyed: Vec<((&str, usize, usize), Diagnostic)> = std::mem::take(diags)
+        .into_par_iter()
         .map(|d| {
-            let (file, line, col, _, _) = d.sort_key(sources);
-            ((file, line, col), d)
+            let key = match &d.primary {
+                Some(l) => {
+                    let f = sources.get(l.file);
+                    let (line, col) = f.line_col(l.span.start as usize);
+                    (f.name.as_str(), line, col)
+                }
+                // Project-wide findings come after every file.
+                None => ("\u{10FFFF}", 0, 0),
+            };
+            (key, d)
         })
         .collect();
-    keyed.sort_by(|(ka, a), (kb, b)| {
+    keyed.par_sort_by(|(ka, a), (kb, b)| {
         ka.cmp(kb)
             .then_with(|| (a.code, &a.message).cmp(&(b.code, &b.message)))
             .then_with(|| compare_labels(a, b))

@@ -251,7 +251,9 @@ pub fn parse_text_traced(
     };
     // A value replayed through an alias keeps its anchor's span: one finding per place.
     let mut controls = Vec::new();
-    control_characters(&node, &mut controls);
+    if may_hold_control(text) {
+        control_characters(&node, &mut controls);
+    }
     let mut seen = std::collections::HashSet::new();
     duplicates.extend(controls.into_iter().filter(|e| match e {
         LoadError::ControlCharacter { span, .. } => seen.insert(*span),
@@ -1255,6 +1257,16 @@ fn walk(
     failed
 }
 
+/// Whether a string or key read from `text` can hold a control character: not when the text is
+/// printable ASCII (with tabs and line ends) and has no backslash (the only way a YAML
+/// double-quoted or TOML string spells a character it does not hold). Most files are such
+/// text, and then the tree walk of [`control_characters`] is skipped.
+fn may_hold_control(text: &str) -> bool {
+    !text
+        .bytes()
+        .all(|b| matches!(b, b' '..=b'~' | b'\n' | b'\t' | b'\r') && b != b'\\')
+}
+
 /// Every string and key under `node` holding a control character (see
 /// `crate::diagnostics::render::is_unsafe_control`), in source order.
 fn control_characters(node: &Node, out: &mut Vec<LoadError>) {
@@ -1296,4 +1308,41 @@ pub fn display_name(root: &Path, path: &Path) -> String {
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
         .collect::<Vec<_>>()
         .join("/")
+}
+
+#[cfg(test)]
+mod control_tests {
+    use super::*;
+
+    #[test]
+    fn only_printable_ascii_without_backslashes_skips_the_walk() {
+        assert!(!may_hold_control("name: x\n\tb: 'y'\r\n"));
+        for text in [
+            "a: \"x\\e\"\n",     // an escape
+            "a: x\u{1b}\n",      // the byte itself
+            "a: x\u{7f}\n",      // DEL
+            "a: caf\u{e9}\n",    // any other character: walked
+            "a: x\u{202e}y\n",   // a bidirectional override
+            "a = \"\\u0007\"\n", // a TOML escape
+        ] {
+            assert!(may_hold_control(text), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn a_control_character_spelled_by_an_escape_is_found() {
+        let limits = Limits::default();
+        let (_, _, found) =
+            parse_text_traced("name: \"x\\e[2J\"\n", Format::Yaml, &limits).unwrap();
+        assert_eq!(
+            found,
+            vec![LoadError::ControlCharacter {
+                span: Span::new(6, 14),
+                ch: '\u{1b}',
+                key: false
+            }]
+        );
+        let (_, _, found) = parse_text_traced("name: plain\n", Format::Yaml, &limits).unwrap();
+        assert_eq!(found, vec![]);
+    }
 }

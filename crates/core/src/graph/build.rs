@@ -325,8 +325,15 @@ impl SchemaGraph {
 /// returns each node's new position, by old position.
 fn sort_nodes(mut nodes: Vec<GNode>) -> (Vec<GNode>, Vec<u32>) {
     use rayon::prelude::*;
-    let mut order: Vec<u32> = (0..nodes.len() as u32).collect();
-    order.par_sort_unstable_by(|a, b| nodes[*a as usize].id.cmp(&nodes[*b as usize].id));
+    // The ids sit beside their positions, so a comparison reads two strings, not two nodes
+    // (ids are unique, so the unstable sort has one result).
+    let mut keyed: Vec<(&str, u32)> = nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.id.as_str(), i as u32))
+        .collect();
+    keyed.par_sort_unstable();
+    let order: Vec<u32> = keyed.into_iter().map(|(_, i)| i).collect();
     let mut position = vec![0u32; nodes.len()];
     for (pos, ix) in order.iter().enumerate() {
         position[*ix as usize] = pos as u32;
