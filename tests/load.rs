@@ -1027,3 +1027,138 @@ fn unit_extension_faults_name_the_entry_at_fault() {
         "[SR007/invalid-value] unit `ry2` in [units] is not valid: invalid unit name 'ry2': use letters and '_' only (no digits, dots or operators) (help: name the unit with letters and `_` only, e.g. `bohr = \"0.529177210903 Å\"`)"
     );
 }
+
+#[test]
+fn a_key_of_a_text_map_written_as_a_number_null_or_list_is_refused() {
+    // Language codes are free text: `1`, `null` and `[a]` would become the languages "1",
+    // "null" and "<complex key>".
+    let aliases = format!(
+        "{BASE_ALIASES}    aliases:\n      1: [one]\n      ~: [none]\n      true: [yes]\n      ? [a]\n      : [b]\n      \"2\": [two]\n"
+    );
+    let dir = project(&[("aliases/base.yaml", aliases.as_bytes())]);
+    assert_eq!(
+        concise(dir.path()),
+        "aliases/base.yaml:5:7: error[SR007/invalid-value] a key here must be text, but `1` is read as a number (help: quote the key (`\"1\"`) if you mean the text)\n\
+         aliases/base.yaml:6:7: error[SR007/invalid-value] a key here must be text, but `null` is read as null (help: quote the key (`\"null\"`) if you mean the text)\n\
+         aliases/base.yaml:7:7: error[SR007/invalid-value] a key here must be text, but `true` is read as a boolean (help: quote the key (`\"true\"`) if you mean the text)\n\
+         aliases/base.yaml:8:9: error[SR007/invalid-value] a key here must be text, not a list or map (help: write the key as text)\n\
+         <project>: info[SR012/checks-skipped] some declaration files could not be read; skipped: dangling-reference, dangling-alias, prompt-budget, unused-suppression (help: fix the errors above and run `schemarouter check` again for the full report)\n\
+         Found 4 errors, 0 warnings, 1 info.\n"
+    );
+}
+
+#[test]
+fn yaml_1_1_integers_and_tagged_floats_are_not_integers() {
+    for (value, found) in [
+        ("0b101", "the string `0b101`"),
+        ("-0x1F", "the string `-0x1F`"),
+        ("!!float 10", "the number `10`"),
+    ] {
+        // The span is the value's (after a tag).
+        let column = if value.starts_with("!!") { 19 } else { 11 };
+        let tool = BASE_TOOL.replace(
+            "source_type: calculated\n",
+            &format!("source_type: calculated\npriority: {value}\n"),
+        );
+        let dir = project(&[("schemas/base.yaml", tool.as_bytes())]);
+        let out = concise(dir.path());
+        assert!(
+            out.starts_with(&format!(
+                "schemas/base.yaml:5:{column}: error[SR007/invalid-value] expected an integer, found {found}"
+            )),
+            "{value}: {out}"
+        );
+    }
+    let tool = BASE_TOOL.replace(
+        "source_type: calculated\n",
+        "source_type: calculated\npriority: 0x1F\n",
+    );
+    let dir = project(&[("schemas/base.yaml", tool.as_bytes())]);
+    assert_eq!(concise(dir.path()), "No problems found.\n");
+}
+
+#[test]
+fn a_line_feed_in_a_quoted_key_cannot_forge_an_output_line() {
+    let tool = format!("{BASE_TOOL}\"x\\n::error file=evil.yaml,line=1::forged\": 1\n");
+    let dir = project(&[("schemas/base.yaml", tool.as_bytes())]);
+    let checked = check_path(dir.path()).unwrap();
+    for format in [
+        OutputFormat::Human,
+        OutputFormat::Concise,
+        OutputFormat::Github,
+        OutputFormat::Json,
+        OutputFormat::Sarif,
+        OutputFormat::Gitlab,
+        OutputFormat::Junit,
+    ] {
+        let out = render(
+            format,
+            &checked.diagnostics,
+            &checked.project.sources,
+            false,
+        );
+        // Neither a raw line feed nor one a JSON reader would decode (`\n` in the JSON text;
+        // the human excerpt shows the file's own text, where `\n` is two characters).
+        assert!(!out.contains("x\n::error"), "{format:?}: {out}");
+        let json = matches!(
+            format,
+            OutputFormat::Json | OutputFormat::Sarif | OutputFormat::Gitlab
+        );
+        assert!(!json || !out.contains("x\\n::error"), "{format:?}: {out}");
+        assert!(
+            out.contains("u{a}::error file=evil.yaml"),
+            "{format:?}: {out}"
+        );
+    }
+}
+
+#[test]
+fn syntax_errors_point_at_their_cause() {
+    for (text, expected) in [
+        (
+            "domains:\n  - id: a\n    description: \"x\\qy\"\n",
+            "intents/x.yaml:3:20: error[SR001/parse-error] invalid YAML: unknown escape `\\q` in a double-quoted string",
+        ),
+        (
+            "domains:\n  - id: a\n    description: abcdefghij klm \u{1b} esc\n",
+            "intents/x.yaml:3:33: error[SR001/parse-error] invalid YAML: the control character U+001B is not allowed in YAML text (write it as an escape in a double-quoted string, or remove it)",
+        ),
+        (
+            "domains:\n  - id: extra\n    description: [OQMD\n  - id: extra2\n",
+            "intents/x.yaml:3:18: error[SR001/parse-error] invalid YAML: unclosed bracket `[`: the flow list it opens is not closed with `]` on its line, and the next line goes on as a block",
+        ),
+        (
+            "domains:\n  - id: b\n    x: {k: 1\n    y: 2\n",
+            "intents/x.yaml:3:8: error[SR001/parse-error] invalid YAML: unclosed bracket `{`: the flow mapping it opens is not closed with `}` on its line, and the next line goes on as a block",
+        ),
+    ] {
+        let dir = project(&[("intents/x.yaml", text.as_bytes())]);
+        let out = concise(dir.path());
+        assert!(out.starts_with(expected), "{text:?}\n{out}");
+    }
+}
+
+#[test]
+fn an_invalid_byte_is_a_one_character_span() {
+    let dir = project(&[("intents/x.yaml", b"domains:\n  - id: \xe6\x97\xa5\xff\n")]);
+    let c = check_path(dir.path()).unwrap();
+    let out = render(
+        OutputFormat::Json,
+        &c.diagnostics,
+        &c.project.sources,
+        false,
+    );
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let d = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["code"] == "SR002")
+        .unwrap_or_else(|| panic!("{out}"));
+    let at = &d["location"];
+    assert_eq!(
+        (&at["line"], &at["column"], &at["end_column"], &at["length"]),
+        (&2.into(), &10.into(), &11.into(), &3.into()),
+        "{out}"
+    );
+}

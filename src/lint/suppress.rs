@@ -101,6 +101,10 @@ pub fn parse_file(file_id: FileId, file: &SourceFile) -> Vec<Suppression> {
     if !file.text.contains(MARKER) {
         return out;
     }
+    // Strings that hold the marker, found by parsing the file only when a comment-like line
+    // is seen: a `# schemarouter: ...` line inside a block scalar or a multi-line quoted
+    // string is text, not a comment, and suppresses nothing.
+    let mut strings: Option<Vec<Span>> = None;
     for line_no in 1..=file.line_count() {
         let line = file.line_text(line_no);
         let Some(hash) = comment_start(line) else {
@@ -111,6 +115,11 @@ pub fn parse_file(file_id: FileId, file: &SourceFile) -> Vec<Suppression> {
         let Some(rest) = trimmed.strip_prefix(MARKER) else {
             continue;
         };
+        let at = (file.line_start(line_no) + hash) as u32;
+        let strings = strings.get_or_insert_with(|| marker_strings(file));
+        if strings.iter().any(|s| s.start <= at && at < s.end) {
+            continue;
+        }
         // A comment that starts like a suppression but cannot be read: reported, never ignored.
         let malformed = |problem: String| {
             let line_start = file.line_start(line_no);
@@ -188,6 +197,38 @@ pub fn parse_file(file_id: FileId, file: &SourceFile) -> Vec<Suppression> {
             lines,
             problem,
         });
+    }
+    out
+}
+
+/// Spans of the string values and keys of `file` whose text holds the suppression marker
+/// (none when the file does not parse: then every comment-like line counts as a comment).
+fn marker_strings(file: &SourceFile) -> Vec<Span> {
+    use crate::load::node::{Node, NodeKind};
+    fn walk(node: &Node, out: &mut Vec<Span>) {
+        match &node.kind {
+            NodeKind::Str(s) if s.contains(MARKER) => out.push(node.span),
+            NodeKind::Seq(items) => items.iter().for_each(|n| walk(n, out)),
+            NodeKind::Map(entries) => {
+                for (k, v) in entries {
+                    if k.text.contains(MARKER) {
+                        out.push(k.span);
+                    }
+                    walk(v, out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let format = if file.name.ends_with(".toml") {
+        crate::source::Format::Toml
+    } else {
+        crate::source::Format::Yaml
+    };
+    let mut out = Vec::new();
+    let limits = crate::model::config::Limits::default();
+    if let Ok((node, _, _)) = crate::load::parse_text_traced(&file.text, format, &limits) {
+        walk(&node, &mut out);
     }
     out
 }
@@ -371,6 +412,32 @@ mod tests {
         assert_eq!(comment_start("a: \"x # schemarouter: allow(y)\""), None);
         assert_eq!(comment_start("a: x#y"), None);
         assert_eq!(comment_start("a: x #y"), Some(5));
+    }
+
+    #[test]
+    fn a_marker_line_inside_a_string_is_text() {
+        // A folded block scalar, a literal one and a multi-line quoted string: each holds the
+        // line as text, so none of them is a suppression.
+        for text in [
+            "description: >-\n  Searches the web.\n  # schemarouter: allow(control-character) -- no\nb: 1\n",
+            "description: |\n  # schemarouter: allow(control-character) -- no\nb: 1\n",
+            "description: \"first line\n  # schemarouter: allow(control-character) -- no\"\nb: 1\n",
+            "description = \"\"\"\n# schemarouter: allow(control-character) -- no\n\"\"\"\n",
+        ] {
+            let name = if text.contains(" = ") {
+                "t.toml"
+            } else {
+                "a.yaml"
+            };
+            assert_eq!(sups(text, name), vec![], "{text}");
+        }
+        // The same line as a real comment after the block scalar still counts.
+        let s = sups(
+            "description: |\n  text\n# schemarouter: allow(control-character) -- yes\nb: 1\n",
+            "a.yaml",
+        );
+        assert_eq!(s.len(), 1);
+        assert_eq!(s[0].lines, (4, 4));
     }
 
     #[test]

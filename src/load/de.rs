@@ -181,6 +181,12 @@ fn mismatch_help(found: &NodeKind, expected: &str) -> Option<String> {
             NodeKind::Str(s) if s.trim().parse::<i64>().is_ok() => {
                 format!("write the number without quotes: `{}`", s.trim())
             }
+            NodeKind::Float(f, _) if f.fract() == 0.0 && f.abs() < 9.0e18 => {
+                format!(
+                    "write a whole number (no decimal point, exponent or `!!float` tag): `{}`",
+                    *f as i64
+                )
+            }
             NodeKind::Float(_, raw)
                 if raw
                     .trim_start_matches(['-', '+'])
@@ -190,12 +196,6 @@ fn mismatch_help(found: &NodeKind, expected: &str) -> Option<String> {
                 format!(
                     "the number is too large: write a whole number up to {}",
                     i64::MAX
-                )
-            }
-            NodeKind::Float(f, _) if f.fract() == 0.0 && f.abs() < 9.0e18 => {
-                format!(
-                    "write a whole number without a decimal point: `{}`",
-                    *f as i64
                 )
             }
             _ => "write a whole number, e.g. `10`".to_string(),
@@ -567,6 +567,7 @@ impl<'de> Deserializer<'de> for KeyDe<'de> {
         v: V,
     ) -> Result<V::Value, DeError> {
         if name == SPANNED_NAME {
+            self.text_key()?;
             let node = Node {
                 kind: NodeKind::Str(self.key.text.clone()),
                 span: self.key.span,
@@ -580,10 +581,48 @@ impl<'de> Deserializer<'de> for KeyDe<'de> {
                 .at(self.key.span),
         )
     }
+    // A map whose keys are free text (languages, parameter names, qualifiers) takes only keys
+    // written as text; a struct's field names (identifiers) report an unknown key instead.
+    fn deserialize_str<V: Visitor<'de>>(self, v: V) -> Result<V::Value, DeError> {
+        self.text_key()?;
+        self.deserialize_any(v)
+    }
+    fn deserialize_string<V: Visitor<'de>>(self, v: V) -> Result<V::Value, DeError> {
+        self.text_key()?;
+        self.deserialize_any(v)
+    }
     serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char
         bytes byte_buf option unit unit_struct seq tuple
         tuple_struct map enum identifier ignored_any
+    }
+}
+
+impl KeyDe<'_> {
+    /// An error unless the key is written as text (a YAML key `1`, `true`, `null` or `[a]`
+    /// would otherwise become the text `1`, `true`, `null` or `<complex key>`).
+    fn text_key(&self) -> Result<(), DeError> {
+        if self.key.string {
+            return Ok(());
+        }
+        let text = &self.key.text;
+        let (message, help) = if text == "<complex key>" {
+            (
+                "a key here must be text, not a list or map".to_string(),
+                "write the key as text".to_string(),
+            )
+        } else {
+            let what = match text.as_str() {
+                "null" => "null",
+                "true" | "false" => "a boolean",
+                _ => "a number",
+            };
+            (
+                format!("a key here must be text, but `{text}` is read as {what}"),
+                format!("quote the key (`\"{text}\"`) if you mean the text"),
+            )
+        };
+        Err(DeError::new(DeErrorKind::InvalidValue, message, Some(help)).at(self.key.span))
     }
 }
 
@@ -780,7 +819,7 @@ mod tests {
         );
         assert_eq!(
             help(&tool("2.0")).1,
-            "write a whole number without a decimal point: `2`"
+            "write a whole number (no decimal point, exponent or `!!float` tag): `2`"
         );
         assert_eq!(
             help(&tool("99999999999999999999999")).1,

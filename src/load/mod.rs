@@ -1115,7 +1115,12 @@ fn encoding_diag(id: FileId, at: usize) -> Diagnostic {
         codes::INVALID_ENCODING,
         format!("file is not valid UTF-8 (first bad byte at offset {at})"),
     )
-    .at(id, Span::new(at, at + 1), "invalid byte")
+    // The text kept is the lossy decoding, where the bad byte is one U+FFFD (3 bytes).
+    .at(
+        id,
+        Span::new(at, at + '\u{fffd}'.len_utf8()),
+        "invalid byte",
+    )
     .help("save the file as UTF-8")
 }
 
@@ -1258,21 +1263,31 @@ fn walk(
 }
 
 /// Whether a string or key read from `text` can hold a control character: not when the text is
-/// printable ASCII (with tabs and line ends) and has no backslash (the only way a YAML
-/// double-quoted or TOML string spells a character it does not hold). Most files are such
+/// printable ASCII (with tabs, line feeds and CR LF pairs) and has no backslash (the only way a
+/// YAML double-quoted or TOML string spells a character it does not hold). Most files are such
 /// text, and then the tree walk of [`control_characters`] is skipped.
 fn may_hold_control(text: &str) -> bool {
-    !text
-        .bytes()
-        .all(|b| matches!(b, b' '..=b'~' | b'\n' | b'\t' | b'\r') && b != b'\\')
+    let bytes = text.as_bytes();
+    !bytes.iter().enumerate().all(|(i, b)| match b {
+        b' '..=b'[' | b']'..=b'~' | b'\n' | b'\t' => true,
+        b'\r' => bytes.get(i + 1) == Some(&b'\n'),
+        _ => false,
+    })
 }
 
 /// Every string and key under `node` holding a control character (see
-/// `crate::diagnostics::render::is_unsafe_control`), in source order.
+/// `crate::diagnostics::render::is_unsafe_control`; also a carriage return not followed by a
+/// line feed, which moves a terminal's cursor back over the line), in source order.
 fn control_characters(node: &Node, out: &mut Vec<LoadError>) {
     let first = |s: &str| {
-        s.chars()
-            .find(|c| crate::diagnostics::render::is_unsafe_control(*c))
+        let mut chars = s.chars().peekable();
+        while let Some(c) = chars.next() {
+            let lone_cr = c == '\r' && chars.peek() != Some(&'\n');
+            if lone_cr || crate::diagnostics::render::is_unsafe_control(c) {
+                return Some(c);
+            }
+        }
+        None
     };
     match &node.kind {
         node::NodeKind::Str(s) => {
@@ -1324,6 +1339,7 @@ mod control_tests {
             "a: caf\u{e9}\n",    // any other character: walked
             "a: x\u{202e}y\n",   // a bidirectional override
             "a = \"\\u0007\"\n", // a TOML escape
+            "a: x\ry\n",         // a carriage return alone
         ] {
             assert!(may_hold_control(text), "{text:?}");
         }
@@ -1343,6 +1359,19 @@ mod control_tests {
             }]
         );
         let (_, _, found) = parse_text_traced("name: plain\n", Format::Yaml, &limits).unwrap();
+        assert_eq!(found, vec![]);
+        // A carriage return alone is one; as half of a line break it is not.
+        let (_, _, found) = parse_text_traced("a: \"x\\ry\"\n", Format::Yaml, &limits).unwrap();
+        assert_eq!(
+            found,
+            vec![LoadError::ControlCharacter {
+                span: Span::new(3, 9),
+                ch: '\r',
+                key: false
+            }]
+        );
+        let (_, _, found) =
+            parse_text_traced("a: \"x\\r\\ny\"\r\nb: 1\r\n", Format::Yaml, &limits).unwrap();
         assert_eq!(found, vec![]);
     }
 }

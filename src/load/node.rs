@@ -10,6 +10,9 @@ pub struct Key {
     pub text: String,
     /// Where the key is written.
     pub span: Span,
+    /// Whether the key is written as a string (plain or quoted text), not as a number, a
+    /// boolean, null or a collection (whose [`Key::text`] is a spelling made for messages).
+    pub string: bool,
 }
 
 /// One value of a declaration file.

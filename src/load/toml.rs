@@ -81,6 +81,7 @@ fn table_entries(t: &DeTable<'_>) -> Vec<(Key, Node)> {
                 Key {
                     text: k.get_ref().to_string(),
                     span: span_of(k.span()),
+                    string: true,
                 },
                 convert(v.get_ref(), span_of(v.span())),
             )

@@ -159,6 +159,9 @@ fn scan_error(e: &ScanError, text: &str) -> LoadError {
             span: Span::new(tab, tab + 1),
         };
     }
+    if let Some(refined) = refine_position(&message, text, at) {
+        return refined;
+    }
     if is_limit_message(&message) {
         let lower = message.to_lowercase();
         let message = if lower.contains("recursion") || lower.contains("nesting") {
@@ -222,25 +225,24 @@ fn leading_zero_decimal(t: &str) -> bool {
     digits.len() > 1 && digits.starts_with('0') && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
-/// An integer in YAML 1.2 core spelling: decimal without a redundant leading zero, `0x`, `0o`
-/// or `0b` (lower-case prefixes; upper-case ones stay strings).
+/// An integer in YAML 1.2 core spelling: decimal (`[-+]?[0-9]+`) without a redundant leading
+/// zero, `0x` hexadecimal or `0o` octal (unsigned, lower-case prefixes). YAML 1.1 spellings
+/// (`0b101`, `-0x1F`, upper-case prefixes) are not integers and stay strings.
 fn parse_int(t: &str) -> Option<i128> {
-    let (neg, rest) = match t.as_bytes().first() {
-        Some(b'-') => (true, &t[1..]),
-        Some(b'+') => (false, &t[1..]),
-        _ => (false, t),
-    };
-    let (radix, digits) = if let Some(d) = rest.strip_prefix("0x") {
-        (16, d)
-    } else if let Some(d) = rest.strip_prefix("0o") {
-        (8, d)
-    } else if let Some(d) = rest.strip_prefix("0b") {
-        (2, d)
+    let (radix, neg, digits) = if let Some(d) = t.strip_prefix("0x") {
+        (16, false, d)
+    } else if let Some(d) = t.strip_prefix("0o") {
+        (8, false, d)
     } else {
+        let (neg, rest) = match t.as_bytes().first() {
+            Some(b'-') => (true, &t[1..]),
+            Some(b'+') => (false, &t[1..]),
+            _ => (false, t),
+        };
         if rest.starts_with('0') && rest != "0" {
             return None;
         }
-        (10, rest)
+        (10, neg, rest)
     };
     if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
         return None;
@@ -483,7 +485,8 @@ impl<'a> Builder<'a> {
                         (TagKind::Float, _) => {
                             let t = yaml_trim(&value);
                             match parse_float(t).or_else(|| parse_int(t).map(|i| i as f64)) {
-                                Some(f) if f.is_finite() => number(f, t),
+                                // Tagged a float, it is one even when written as `10`.
+                                Some(f) if f.is_finite() => NodeKind::Float(f, t.to_string()),
                                 _ => {
                                     return Err(self.bad_tagged(
                                         span,
@@ -585,7 +588,15 @@ impl<'a> Builder<'a> {
                         let is_merge = text == "<<"
                             && is_str
                             && self.text[span.start as usize..].starts_with("<<");
-                        *key = Some((Key { text, span }, is_merge));
+                        let key_is_str = is_str;
+                        *key = Some((
+                            Key {
+                                text,
+                                span,
+                                string: key_is_str,
+                            },
+                            is_merge,
+                        ));
                     }
                     Some((k, true)) => {
                         if let Some(first) = *merge_at {
@@ -807,6 +818,137 @@ pub(super) fn flow_extent(span: Span, kind: &NodeKind, text: &str) -> Span {
 }
 
 /// A one-character span at `offset` (or empty at the end of the text).
+/// A syntax error placed where its cause is, when the parser marks where the token began:
+/// - an unknown escape in a double-quoted string: the `\q` itself, not the opening quote;
+/// - a character YAML does not allow (a raw control character): that character, not the start
+///   of the value holding it;
+/// - an error right after a line that opens a flow collection (`title: [OQMD`, `b: {x: 1`)
+///   and does not close it: the unclosed bracket (the parser only notices at the next key).
+fn refine_position(message: &str, text: &str, at: usize) -> Option<LoadError> {
+    let syntax = |message: String, start: usize, end: usize| LoadError::Syntax {
+        message,
+        span: Span::new(start, end),
+    };
+    let line_end = |i: usize| text[i..].find(['\n', '\r']).map_or(text.len(), |j| i + j);
+    if message.contains("unknown escape character") {
+        // From the opening quote: the first backslash whose next character is no YAML escape.
+        let rest = text.get(at..)?;
+        let mut chars = rest.char_indices().skip(1).peekable();
+        while let Some((i, c)) = chars.next() {
+            match c {
+                '"' => return None,
+                '\\' => {
+                    let (j, e) = chars.next()?;
+                    const ESCAPES: &str = "0abt\tnvfre \"/\\N_LPxuU\n\r";
+                    if !ESCAPES.contains(e) {
+                        return Some(syntax(
+                            format!("unknown escape `\\{e}` in a double-quoted string"),
+                            at + i,
+                            at + j + e.len_utf8(),
+                        ));
+                    }
+                }
+                _ => {}
+            }
+        }
+        return None;
+    }
+    if message.starts_with("unexpected character") {
+        let end = line_end(at);
+        let (i, c) = text[at..end].char_indices().find(|(_, c)| {
+            (c.is_control() && *c != '\t') || crate::diagnostics::render::is_unsafe_control(*c)
+        })?;
+        return Some(syntax(
+            format!(
+                "the control character U+{:04X} is not allowed in YAML text (write it as an escape in a double-quoted string, or remove it)",
+                c as u32
+            ),
+            at + i,
+            at + i + c.len_utf8(),
+        ));
+    }
+    let flow_related = message.contains("':' indicator")
+        || message.contains("did not find expected ','")
+        || message.contains("mapping values are not allowed");
+    if !flow_related {
+        return None;
+    }
+    // The nearest line with content before the error's line.
+    let line_start = text[..at].rfind(['\n', '\r']).map_or(0, |j| j + 1);
+    let mut end = line_start;
+    let prev = loop {
+        if end == 0 {
+            return None;
+        }
+        let before = text[..end].trim_end_matches(['\n', '\r']);
+        let start = before.rfind(['\n', '\r']).map_or(0, |j| j + 1);
+        let line = &before[start..];
+        let content = line.trim();
+        if !content.is_empty() && !content.starts_with('#') {
+            break (start, line);
+        }
+        end = start;
+    };
+    let (open, bracket) = unclosed_flow(prev.1)?;
+    let close = if bracket == '[' { ']' } else { '}' };
+    Some(syntax(
+        format!(
+            "unclosed bracket `{bracket}`: the flow {} it opens is not closed with `{close}` on its line, and the next line goes on as a block",
+            if bracket == '[' { "list" } else { "mapping" }
+        ),
+        prev.0 + open,
+        prev.0 + open + 1,
+    ))
+}
+
+/// The first flow collection a block line opens as a value (`key: [`, `- {`) and leaves
+/// unclosed, with its byte offset in the line; brackets inside quotes and comments, and
+/// inside a plain value (`title: a[b`), do not count.
+fn unclosed_flow(line: &str) -> Option<(usize, char)> {
+    let body = line.trim_start();
+    let indent = line.len() - body.len();
+    // Where the value starts: after `- ` items and after the key's `: `.
+    let mut v = 0;
+    loop {
+        let rest = &body[v..];
+        if let Some(r) = rest.strip_prefix("- ") {
+            v += rest.len() - r.trim_start().len();
+            continue;
+        }
+        break;
+    }
+    let rest = &body[v..];
+    let value_at = if rest.starts_with(['[', '{']) {
+        v
+    } else {
+        let colon = rest.find(": ")?;
+        let after = &rest[colon + 1..];
+        v + colon + 1 + (after.len() - after.trim_start().len())
+    };
+    let value = &body[value_at..];
+    if !value.starts_with(['[', '{']) {
+        return None;
+    }
+    let mut stack: Vec<(usize, char)> = Vec::new();
+    let mut quote: Option<char> = None;
+    let mut prev = ' ';
+    for (i, c) in value.char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '#') if prev == ' ' => break,
+            (None, '[' | '{') => stack.push((indent + value_at + i, c)),
+            (None, ']' | '}') => {
+                stack.pop();
+            }
+            _ => {}
+        }
+        prev = c;
+    }
+    stack.first().copied()
+}
+
 pub(super) fn widen(text: &str, offset: usize) -> Span {
     let offset = offset.min(text.len());
     let len = text[offset..]
@@ -1016,6 +1158,25 @@ mod tests {
         s.chars().take(400).collect()
     }
 
+    #[test]
+    fn an_unclosed_flow_value_is_found_on_its_line() {
+        assert_eq!(unclosed_flow("    title: [OQMD"), Some((11, '[')));
+        assert_eq!(unclosed_flow("  - {id: a, b: [1, 2]"), Some((4, '{')));
+        assert_eq!(unclosed_flow("- - [x"), Some((4, '[')));
+        assert_eq!(unclosed_flow("[a, b"), Some((0, '[')));
+        // Closed, quoted, in a plain value or in a comment: none.
+        for line in [
+            "title: [OQMD]",
+            "title: ['a]', \"[b\"]",
+            "title: a[b",
+            "title: x # [note",
+            "title: '[x'",
+            "url: https://x.org/[a",
+        ] {
+            assert_eq!(unclosed_flow(line), None, "{line}");
+        }
+    }
+
     /// Scalars, keys and structures of every kind the declarations use or users get wrong.
     #[test]
     fn same_results_as_the_serde_front_end_on_snippets() {
@@ -1190,12 +1351,42 @@ mod tests {
             panic!()
         };
         assert_eq!(entries[0].1.kind, NodeKind::Int(7, "7".into()));
+        // YAML 1.1 integer spellings are strings under the 1.2 core schema (as `yes` and
+        // `1_000` are), where serde-saphyr read them as numbers; `!!float` makes a float even
+        // of `1`, so an integer field refuses it as it refuses `1e3`.
+        for (s, kind) in [
+            ("a: 0b101", NodeKind::Str("0b101".into())),
+            ("a: -0x1F", NodeKind::Str("-0x1F".into())),
+            ("a: +0o17", NodeKind::Str("+0o17".into())),
+            ("a: 0x1F", NodeKind::Int(31, "0x1F".into())),
+            ("a: 0o17", NodeKind::Int(15, "0o17".into())),
+            ("a: -12", NodeKind::Int(-12, "-12".into())),
+            ("a: !!float 1", NodeKind::Float(1.0, "1".into())),
+            ("a: !!float 10", NodeKind::Float(10.0, "10".into())),
+            ("a: !!int 0b101", NodeKind::Null),
+        ] {
+            match parse(s, &limits) {
+                Ok(node) => {
+                    let NodeKind::Map(entries) = node.kind else {
+                        panic!("{s}")
+                    };
+                    assert_eq!(entries[0].1.kind, kind, "{s}");
+                }
+                Err(e) => assert_eq!(
+                    e,
+                    syntax("a value tagged `!!int` must be an integer", 9, 14),
+                    "{s}"
+                ),
+            }
+        }
         let complex = parse("[a, b]: c", &limits).unwrap();
         let NodeKind::Map(entries) = complex.kind else {
             panic!()
         };
         assert_eq!(entries[0].0.span, Span::new(0, 6));
         let skip = [
+            "a: 0b101",
+            "a: !!float 1",
             "a: !!int \"7\"",
             "[a, b]: c",
             // Checked above: kept as text, where serde-saphyr refused them.

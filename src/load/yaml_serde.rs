@@ -152,6 +152,7 @@ fn convert(n: YNode, text: &str) -> Node {
                 .into_iter()
                 .map(|(k, v)| {
                     let kspan = span_of(&k.0.referenced, text);
+                    let string = matches!(k.0.value, YValue::Str(_));
                     let ktext = match k.0.value {
                         YValue::Str(s) => s,
                         YValue::Null => "null".to_string(),
@@ -168,6 +169,7 @@ fn convert(n: YNode, text: &str) -> Node {
                         Key {
                             text: ktext,
                             span: kspan,
+                            string,
                         },
                         convert(v, text),
                     )

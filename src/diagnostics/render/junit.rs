@@ -98,6 +98,8 @@ pub fn render(diags: &[Diagnostic], sources: &SourceMap) -> String {
 /// The JUnit XML report with findings at or above `fail` as failing cases (`None`: none fails,
 /// as with `fail-level = "off"`).
 pub fn render_with(diags: &[Diagnostic], sources: &SourceMap, fail: Option<Severity>) -> String {
+    let safe = super::printable(diags);
+    let diags: &[Diagnostic] = &safe;
     // Group by file in order of first appearance (the input is sorted by file already).
     let mut suites: Vec<(String, Vec<Case>)> = Vec::new();
     for d in diags {

@@ -60,6 +60,8 @@ pub fn render(
     sources: &SourceMap,
     color: bool,
 ) -> String {
+    let safe = printable(diags);
+    let diags: &[Diagnostic] = &safe;
     match format {
         OutputFormat::Human => human::render(
             diags,
@@ -76,6 +78,47 @@ pub fn render(
         OutputFormat::Gitlab => gitlab::render(diags, sources),
         OutputFormat::Junit => junit::render(diags, sources),
     }
+}
+
+/// The diagnostics with every message, label and help line on one line and free of control
+/// characters ([`one_line`]): they quote names and values from declaration files, which may
+/// hold a line feed or an escape sequence, and no output format may carry those raw (a line
+/// feed in a message would forge a finding line in `human` or `github` output, an escape
+/// sequence would reach whatever shows a SARIF or JSON report). Borrowed when none needs it.
+pub(crate) fn printable(diags: &[Diagnostic]) -> std::borrow::Cow<'_, [Diagnostic]> {
+    let bad = |t: &str| t.contains('\n') || t.chars().any(|c| c == '\r' || is_unsafe_control(c));
+    let needs = |d: &Diagnostic| {
+        bad(&d.message)
+            || d.help.as_deref().is_some_and(bad)
+            || d.primary
+                .iter()
+                .chain(&d.secondary)
+                .any(|l| bad(&l.message))
+    };
+    if !diags.iter().any(needs) {
+        return std::borrow::Cow::Borrowed(diags);
+    }
+    let fix = |t: &mut String| {
+        if bad(t) {
+            *t = one_line(t).into_owned();
+        }
+    };
+    std::borrow::Cow::Owned(
+        diags
+            .iter()
+            .map(|d| {
+                let mut d = d.clone();
+                fix(&mut d.message);
+                if let Some(h) = &mut d.help {
+                    fix(h);
+                }
+                for l in d.primary.iter_mut().chain(d.secondary.iter_mut()) {
+                    fix(&mut l.message);
+                }
+                d
+            })
+            .collect(),
+    )
 }
 
 /// `text` safe to print on a terminal: control characters (other than line feed and tab), which

@@ -2,7 +2,8 @@
 //!
 //! ## What it finds
 //! A string or key in a declaration file that holds a control character: a C0 control other
-//! than tab and line feed (ESC, BEL, backspace, ...), DEL, a C1 control, or a bidirectional
+//! than tab and line feed (ESC, BEL, backspace, a carriage return not followed by a line
+//! feed, ...), DEL, a C1 control, or a bidirectional
 //! embedding, override or isolate control (U+202A-U+202E, U+2066-U+2069). Such characters are
 //! invisible in an editor but can be written with escapes in a quoted YAML or TOML string
 //! (`"\e[2J"`), and they arrive through imported catalogs.
