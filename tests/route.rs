@@ -468,6 +468,14 @@ fn plans_for_example_queries_are_valid() {
             let a = lex.understand(q).unwrap();
             let p = route(g, &a.understanding, &opts());
             assert!(!p.steps.is_empty(), "no plan for {q:?}");
+            // Every word of a shipped example is understood (a Korean particle after a field
+            // alias, "전자 유효 질량이랑", once left the alias unresolved).
+            assert_ne!(
+                p.status,
+                PlanStatus::NotUnderstood,
+                "{q}: {:?}",
+                a.understanding
+            );
             for s in &p.steps {
                 let (_, t) = g.tool(&s.tool).unwrap();
                 let e = t.endpoints.iter().find(|e| e.id == s.endpoint).unwrap();

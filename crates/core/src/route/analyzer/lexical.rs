@@ -723,7 +723,13 @@ impl Lexical<'_> {
                     let ids: Vec<String> =
                         c.as_ref().map(|(v, _)| (*v).clone()).unwrap_or_default();
                     let key = c.map(|(_, k)| k).or(f.map(|(_, k)| k)).unwrap_or_default();
-                    let text = query[span[0].range.0..span[len - 1].range.1].to_string();
+                    let mut text = query[span[0].range.0..span[len - 1].range.1].to_string();
+                    // Matched through a stem ("전자 유효 질량이랑", "effective masses"): a name
+                    // passed on as text (a field alias, an ambiguous alias) is the alias
+                    // matched, which Algorithm 1 resolves, not the words with their ending.
+                    if normalise_alias(&text) != key {
+                        text = key.replace('_', " ");
+                    }
                     // Single short common words are weak evidence; skip stop words.
                     if len == 1 && STOP.contains(&key.as_str()) {
                         break;
