@@ -371,6 +371,46 @@ fn compile_says_when_it_removes_the_other_form_and_check_lists_what_it_verified(
     );
 }
 
+/// The command `compile --check` gives to rewrite stale files repeats every option that changes
+/// the bytes written: `--pretty` as well as `--format`.
+#[test]
+fn compile_check_help_repeats_every_option_that_changes_the_written_bytes() {
+    let project = shipped_copy();
+    let run = |args: &[&str]| {
+        bin()
+            .current_dir(project.path())
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    for (options, hint) in [
+        (&["--pretty"][..], "--pretty"),
+        (
+            &["--format", "both", "--pretty"][..],
+            "--format both --pretty",
+        ),
+        (&["--format", "both"][..], "--format both"),
+    ] {
+        let write = run(&[&["compile", ".", "--out", "chk"][..], options].concat());
+        assert_eq!(write.status.code(), Some(0), "{}", text(&write.stderr));
+        std::fs::write(project.path().join("chk/intent_prompt.txt"), "edited\n").unwrap();
+        let check = run(&[&["compile", ".", "--out", "chk", "--check"][..], options].concat());
+        assert_eq!(check.status.code(), Some(1), "{}", text(&check.stderr));
+        let err = text(&check.stderr);
+        assert!(
+            err.ends_with(&format!(
+                "stale: chk/intent_prompt.txt differs from the sources\nerror: the committed artifact does not match the sources\nhelp: run `schemarouter compile . --out chk {hint}` and commit the result\n"
+            )),
+            "{options:?}: {err}"
+        );
+        // The command given writes what `--check` then finds current.
+        let again = run(&[&["compile", ".", "--out", "chk"][..], options].concat());
+        assert_eq!(again.status.code(), Some(0));
+        let check = run(&[&["compile", ".", "--out", "chk", "--check"][..], options].concat());
+        assert_eq!(check.status.code(), Some(0), "{}", text(&check.stderr));
+    }
+}
+
 #[test]
 fn compile_with_out_naming_a_file_exits_2_and_writes_nothing() {
     let project = shipped_copy();

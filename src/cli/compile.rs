@@ -251,14 +251,8 @@ pub fn run_compile(mut args: CompileArgs) -> u8 {
         }
         eprintln!("error: the committed artifact does not match the sources");
         eprintln!(
-            "help: run `schemarouter compile {} --out {}{}` and commit the result",
-            args.path.display(),
-            out.display(),
-            match args.format {
-                ArtifactFormat::Json => "",
-                ArtifactFormat::Bin => " --format bin",
-                ArtifactFormat::Both => " --format both",
-            }
+            "help: run `{}` and commit the result",
+            rewrite_command(&args, &out)
         );
         return 1;
     }
@@ -364,6 +358,40 @@ pub fn run_compile(mut args: CompileArgs) -> u8 {
     // The process ends right after: leave the artifact to the operating system.
     std::mem::forget(compiled);
     0
+}
+
+/// The `compile` command that writes what `compile --check` compared: the project, `--out`,
+/// and every option that changes the written bytes (`--format`, and `--pretty` when
+/// `graph.json` is written), each path quoted for the shell when it needs to be.
+fn rewrite_command(args: &CompileArgs, out: &Path) -> String {
+    let mut cmd = format!(
+        "schemarouter compile {} --out {}",
+        shell_word(&args.path.to_string_lossy()),
+        shell_word(&out.to_string_lossy())
+    );
+    match args.format {
+        ArtifactFormat::Json => {}
+        ArtifactFormat::Bin => cmd.push_str(" --format bin"),
+        ArtifactFormat::Both => cmd.push_str(" --format both"),
+    }
+    if args.pretty && args.format != ArtifactFormat::Bin {
+        cmd.push_str(" --pretty");
+    }
+    cmd
+}
+
+/// `word` as one POSIX shell word: as it is when it holds only characters no shell treats
+/// specially, else in single quotes (a `'` inside written `'\''`).
+fn shell_word(word: &str) -> String {
+    let plain = !word.is_empty()
+        && word
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_-.,/:@%+=".contains(c));
+    if plain {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
 }
 
 /// `compiled NAME VERSION: counts; content hash; prompt tokens`.
@@ -544,4 +572,60 @@ pub fn run_stats(args: StatsArgs) -> u8 {
         }
     }
     0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(format: ArtifactFormat, pretty: bool, path: &str) -> CompileArgs {
+        CompileArgs {
+            path: PathBuf::from(path),
+            out: None,
+            format,
+            pretty,
+            check: true,
+        }
+    }
+
+    #[test]
+    fn the_rewrite_command_repeats_every_option_that_changes_the_written_bytes() {
+        let out = Path::new("chk");
+        let cases = [
+            (
+                ArtifactFormat::Json,
+                false,
+                "proj",
+                "schemarouter compile proj --out chk",
+            ),
+            (
+                ArtifactFormat::Json,
+                true,
+                "proj",
+                "schemarouter compile proj --out chk --pretty",
+            ),
+            (
+                ArtifactFormat::Both,
+                true,
+                "proj",
+                "schemarouter compile proj --out chk --format both --pretty",
+            ),
+            // `--pretty` indents `graph.json`; `graph.bin` alone is the same without it.
+            (
+                ArtifactFormat::Bin,
+                true,
+                "proj",
+                "schemarouter compile proj --out chk --format bin",
+            ),
+            (
+                ArtifactFormat::Json,
+                false,
+                "my proj/it's",
+                "schemarouter compile 'my proj/it'\\''s' --out chk",
+            ),
+        ];
+        for (format, pretty, path, want) in cases {
+            assert_eq!(rewrite_command(&args(format, pretty, path), out), want);
+        }
+    }
 }
