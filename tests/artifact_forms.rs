@@ -152,6 +152,54 @@ fn empty_and_mislabelled_files_get_a_plain_error_and_help() {
     }
 }
 
+/// Run the CLI.
+fn schemarouter(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_schemarouter"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// A hand-edited `graph.json` whose content hash was recomputed, with a key written twice in an
+/// index map: every reader refuses it (exit 2), naming the map and the key, instead of routing
+/// with the last entry or reporting no change.
+#[test]
+fn a_repeated_index_key_is_refused_by_every_reader() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = std::fs::read_to_string("build/graph.json").unwrap();
+    let key = "\"concept_postings\":{";
+    let at = json.find(key).unwrap() + key.len();
+    let bad = rehashed(format!(
+        "{}\"band_gap\":[{{\"tool\":0,\"endpoint\":0,\"field\":0,\"kind\":\"exact\"}}],{}",
+        &json[..at],
+        &json[at..]
+    ));
+    // The position of the key written twice: its second spelling, the compiled one.
+    let text = String::from_utf8(bad.clone()).unwrap();
+    let second = at + 1 + text[at + 1..].find("\"band_gap\":").unwrap();
+    let column = second + "\"band_gap\"".len();
+    let path = dir.path().join("graph.json");
+    std::fs::write(&path, &bad).unwrap();
+    let p = path.to_str().unwrap();
+    let g = io::load(Path::new("build/graph.json")).unwrap();
+    assert!(g.index.concept_postings.get("band_gap").is_some());
+    for args in [
+        vec!["route", "--json", "--artifact", p, "band gap of GaAs"],
+        vec!["stats", "--artifact", p],
+        vec!["graph", "--format", "dot", "--artifact", p],
+        vec!["diff", "build/graph.json", p],
+    ] {
+        let out = schemarouter(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert_eq!(out.stdout, b"", "{args:?}");
+        let want = format!(
+            "error: {p}: the artifact is malformed or truncated: duplicate key `band_gap` in `index.concept_postings` at line 1 column {column}\nhelp: "
+        );
+        assert!(stderr.starts_with(&want), "{args:?}: {stderr}");
+    }
+}
+
 /// JSON artifact text with its content hash recomputed, as a hand edit that re-hashes would.
 fn rehashed(json: String) -> Vec<u8> {
     let mut bad = json.into_bytes();

@@ -1099,12 +1099,12 @@ mod tests {
     fn lazy_json_maps_order_keys_as_the_owned_map_does() {
         let fg = shipped();
         let json = String::from_utf8(to_json_bytes(&fg)).unwrap();
-        // Put an escaped key, a repeated key (the last wins) and keys out of order into
-        // `tool_names`, re-hash, and compare the lazy map with the eager (BTreeMap) one.
+        // Put an escaped key and keys out of order into `tool_names`, re-hash, and compare the
+        // lazy map with the eager (BTreeMap) one.
         let key = "\"tool_names\":{";
         let at = json.find(key).unwrap() + key.len();
         let edited = format!(
-            "{}\"zz\\u00e9\\\"q\":7,\"zz\":1,\"a0\":2,\"zz\":3,{}",
+            "{}\"zz\\u00e9\\\"q\":7,\"zz\":3,\"a0\":2,{}",
             &json[..at],
             &json[at..]
         );
@@ -1118,6 +1118,115 @@ mod tests {
         assert_eq!(l.index.tool_names.get("zz\u{e9}\"q"), Some(&7));
         assert_eq!(l.index.tool_names.get("a0"), Some(&2));
         assert_eq!(l.index, eager.index);
+    }
+
+    /// `json` with `entry` inserted at the start of the map `map` (its key and `{`), the first
+    /// one after `anchor`; re-hashed.
+    fn with_entry(json: &str, anchor: &str, map: &str, entry: &str) -> Vec<u8> {
+        let from = json.find(anchor).unwrap_or_else(|| panic!("{anchor}"));
+        let at = from + json[from..].find(map).unwrap_or_else(|| panic!("{map}")) + map.len();
+        rehashed_json(format!("{}{entry}{}", &json[..at], &json[at..]).into_bytes())
+    }
+
+    #[test]
+    fn a_repeated_key_in_any_map_of_a_json_artifact_is_refused_naming_the_map_and_the_key() {
+        let fg = shipped();
+        let json = String::from_utf8(to_json_bytes(&fg)).unwrap();
+        let (name, value) = fg.index.concept_postings.iter().next().unwrap();
+        let (name, value) = (name.clone(), serde_json::to_string(value).unwrap());
+        let group = fg.tools[0].endpoints[0].group_fields.keys().next().unwrap();
+        let concept = fg.concepts.iter().find(|c| !c.aliases.is_empty()).unwrap();
+        let lang = concept.aliases.keys().next().unwrap();
+        let node = fg.graph.nodes.iter().find(|n| !n.props.is_empty()).unwrap();
+        let (prop, _) = node.props.iter().next().unwrap();
+        let node_at = format!("{{\"id\":{},", serde_json::to_string(&node.id).unwrap());
+        // A second entry for a key the map has (in order, as `compile` writes keys, and out of
+        // order), then a key repeated in each kind of map: index, tool, concept and graph.
+        let cases = [
+            (
+                with_entry(
+                    &json,
+                    "\"index\":{",
+                    "\"concept_postings\":{",
+                    &format!("\"{name}\":{value},"),
+                ),
+                format!("duplicate key `{name}` in `index.concept_postings`"),
+            ),
+            (
+                with_entry(
+                    &json,
+                    "\"index\":{",
+                    "\"concept_postings\":{",
+                    &format!("\"zzz\":[],\"{name}\":{value},"),
+                ),
+                format!("duplicate key `{name}` in `index.concept_postings`"),
+            ),
+            (
+                with_entry(&json, "\"index\":{", "\"tool_names\":{", "\"x\":0,\"x\":1,"),
+                "duplicate key `x` in `index.tool_names`".to_string(),
+            ),
+            (
+                with_entry(
+                    &json,
+                    "\"tools\":[",
+                    "\"group_fields\":{",
+                    &format!("\"{group}\":[0],"),
+                ),
+                format!("duplicate key `{group}` in `tools[].endpoints[].group_fields`"),
+            ),
+            (
+                with_entry(
+                    &json,
+                    &format!("{{\"id\":\"{}\",\"kind\":", concept.id),
+                    "\"aliases\":{",
+                    &format!("\"{lang}\":[\"a\"],"),
+                ),
+                format!("duplicate key `{lang}` in `concepts[].aliases`"),
+            ),
+            (
+                with_entry(
+                    &json,
+                    &node_at,
+                    "\"props\":{",
+                    &format!("\"{prop}\":\"x\","),
+                ),
+                format!("duplicate key `{prop}` in `graph.nodes[].props`"),
+            ),
+        ];
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("graph.json");
+        for (bytes, want) in cases {
+            std::fs::write(&path, &bytes).unwrap();
+            // Every load refuses it at the same position (the routing loads never read the
+            // graph's maps).
+            let mut loads = vec![("load", load_bytes(&bytes).map(|_| ()))];
+            if !want.contains("graph.") {
+                loads.push(("routing", load_routing_bytes(&bytes).map(|_| ())));
+            }
+            let first = loads[0].1.as_ref().unwrap_err().to_string();
+            let prefix = "the artifact is malformed or truncated: ";
+            assert!(
+                first.starts_with(&format!("{prefix}{want} at line 1 column ")),
+                "{first}"
+            );
+            for (how, r) in loads {
+                let e = r.unwrap_err();
+                assert!(matches!(e, LoadError::Malformed(_)), "{how}: {e}");
+                assert_eq!(e.to_string(), first, "{how}");
+            }
+            // Read lazily (`route`): a tool's map when the tool is read (tools are parsed on
+            // first read), with the tool named; the other routing maps at open.
+            if want.contains("tools[]") {
+                let l = load_routing_lazy(&path).unwrap();
+                let e = super::super::reading(|| l.tools[0].id.len()).unwrap_err();
+                assert_eq!(
+                    format!("{prefix}{e}"),
+                    first.replacen(prefix, &format!("{prefix}tools: element 0: "), 1)
+                );
+            } else if !want.contains("graph.") {
+                assert_eq!(load_routing_lazy(&path).unwrap_err().to_string(), first);
+            }
+        }
     }
 
     #[test]

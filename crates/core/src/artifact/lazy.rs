@@ -465,15 +465,26 @@ impl<'de> serde::Deserialize<'de> for KeyCapture<'de> {
     }
 }
 
-/// The keys and value spans of a JSON map, as written.
+/// The text of a recorded key (`whole`: the artifact's bytes). UTF-8 bytes order as their text
+/// does.
+fn key_bytes<'a>(whole: &'a [u8], k: &'a JsonKey) -> &'a [u8] {
+    match k {
+        JsonKey::At(r) => &whole[r.clone()],
+        JsonKey::Text(t) => t.as_bytes(),
+    }
+}
+
+/// The keys and value spans of a JSON map, as written; a repeated key is an error naming
+/// `name` (see [`crate::json::UniqueMap`]).
 struct MapSpans<'a> {
     src: &'a SharedBytes,
+    name: Option<&'static str>,
 }
 
 impl<'de> serde::de::DeserializeSeed<'de> for MapSpans<'_> {
     type Value = Vec<(JsonKey, Range<usize>)>;
     fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        struct V<'a>(&'a SharedBytes);
+        struct V<'a>(&'a SharedBytes, Option<&'static str>);
         impl<'de> serde::de::Visitor<'de> for V<'_> {
             type Value = Vec<(JsonKey, Range<usize>)>;
             fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -483,21 +494,50 @@ impl<'de> serde::de::DeserializeSeed<'de> for MapSpans<'_> {
                 self,
                 mut m: A,
             ) -> Result<Self::Value, A::Error> {
-                let mut out = Vec::with_capacity(m.size_hint().unwrap_or(0));
+                let whole: &[u8] = (**self.0).as_ref();
+                let mut out: Vec<(JsonKey, Range<usize>)> =
+                    Vec::with_capacity(m.size_hint().unwrap_or(0));
+                // Written in key order, a key repeats only the one before it; once the keys
+                // are out of order (a file edited by hand) every key so far is remembered.
+                let mut seen: Option<std::collections::HashSet<Box<[u8]>>> = None;
                 while let Some(k) = m.next_key::<KeyCapture<'de>>()? {
-                    let v: &'de RawValue = m.next_value()?;
                     let key = match k {
                         KeyCapture::Borrowed(k) => {
                             JsonKey::At(span_in(self.0, k).map_err(A::Error::custom)?)
                         }
                         KeyCapture::Owned(k) => JsonKey::Text(k.into_boxed_str()),
                     };
+                    let text = key_bytes(whole, &key);
+                    let repeated = match (&mut seen, out.last()) {
+                        (Some(set), _) => !set.insert(text.into()),
+                        (None, None) => false,
+                        (None, Some((last, _))) => match key_bytes(whole, last).cmp(text) {
+                            std::cmp::Ordering::Less => false,
+                            std::cmp::Ordering::Equal => true,
+                            std::cmp::Ordering::Greater => {
+                                let mut set: std::collections::HashSet<Box<[u8]>> = out
+                                    .iter()
+                                    .map(|(k, _)| key_bytes(whole, k).into())
+                                    .collect();
+                                let fresh = set.insert(text.into());
+                                seen = Some(set);
+                                !fresh
+                            }
+                        },
+                    };
+                    if repeated {
+                        return Err(A::Error::custom(crate::json::duplicate_key_message(
+                            &String::from_utf8_lossy(text),
+                            self.1,
+                        )));
+                    }
+                    let v: &'de RawValue = m.next_value()?;
                     out.push((key, span_in(self.0, v.get()).map_err(A::Error::custom)?));
                 }
                 Ok(out)
             }
         }
-        d.deserialize_map(V(self.src))
+        d.deserialize_map(V(self.src, self.name))
     }
 }
 
@@ -735,39 +775,39 @@ impl<V: Stored + serde::Serialize> serde::Serialize for LazyMap<V> {
 }
 
 impl<'de, V: Archive + DeserializeOwned> serde::Deserialize<'de> for LazyMap<V> {
+    /// A map without repeated keys (``duplicate key `k` ``; see [`crate::json::UniqueMap`]).
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        LazyMap::deserialize_checked(d, None)
+    }
+}
+
+impl<'de, V: Archive + DeserializeOwned> crate::json::UniqueMap<'de> for LazyMap<V> {
+    fn deserialize_unique<D: serde::Deserializer<'de>>(
+        d: D,
+        name: &'static str,
+    ) -> Result<Self, D::Error> {
+        LazyMap::deserialize_checked(d, Some(name))
+    }
+}
+
+impl<V: Archive + DeserializeOwned> LazyMap<V> {
+    /// Deserialise owned, or (inside [`with_lazy_json`]) as recorded spans; a repeated key is
+    /// an error naming the map `name`, in both ways at the same position.
+    fn deserialize_checked<'de, D: serde::Deserializer<'de>>(
+        d: D,
+        name: Option<&'static str>,
+    ) -> Result<Self, D::Error> {
         let Some(src) = lazy_json() else {
-            return BTreeMap::<String, V>::deserialize(d).map(Into::into);
+            return crate::json::unique_map::<_, V>(d, name).map(Into::into);
         };
-        let mut entries = serde::de::DeserializeSeed::deserialize(MapSpans { src: &src }, d)?;
-        // UTF-8 bytes order as their text does.
+        let mut entries = serde::de::DeserializeSeed::deserialize(MapSpans { src: &src, name }, d)?;
         let whole: &[u8] = (*src).as_ref();
-        fn key_bytes<'a>(whole: &'a [u8], k: &'a JsonKey) -> &'a [u8] {
-            match k {
-                JsonKey::At(r) => &whole[r.clone()],
-                JsonKey::Text(t) => t.as_bytes(),
-            }
-        }
         let text = |k| key_bytes(whole, k);
-        // Written in key order with no repeats; anything else (a file edited by hand) is put in
-        // order as the owned form would be: sorted, the last of repeated keys kept.
+        // Written in key order; keys out of order (a file edited by hand, without repeats:
+        // those were refused above) are put in order as the owned form would be.
         let in_order = entries.windows(2).all(|w| text(&w[0].0) < text(&w[1].0));
         if !in_order {
-            let mut keyed: Vec<(&[u8], usize)> = entries
-                .iter()
-                .enumerate()
-                .map(|(i, (k, _))| (text(k), i))
-                .collect();
-            keyed.sort();
-            let mut keep: Vec<usize> = Vec::with_capacity(keyed.len());
-            for (n, (k, i)) in keyed.iter().enumerate() {
-                if keyed.get(n + 1).is_none_or(|(next, _)| next != k) {
-                    keep.push(*i);
-                }
-            }
-            let mut slots: Vec<Option<(JsonKey, Range<usize>)>> =
-                entries.into_iter().map(Some).collect();
-            entries = keep.into_iter().filter_map(|i| slots[i].take()).collect();
+            entries.sort_by(|a, b| key_bytes(whole, &a.0).cmp(key_bytes(whole, &b.0)));
         }
         let (keys, spans): (Vec<JsonKey>, Vec<Range<usize>>) = entries.into_iter().unzip();
         Ok(LazyMap {

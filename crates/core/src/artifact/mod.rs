@@ -27,6 +27,41 @@ use std::sync::Arc;
 pub use io::{LoadError, load, load_bytes, load_routing, load_routing_bytes, load_routing_lazy};
 pub use lazy::{LazyMap, LazyVec, reading};
 
+/// `deserialize_with` readers of the artifact's maps: each refuses a repeated key and names
+/// its map in the error (``duplicate key `band_gap` in `index.concept_postings` at line 1
+/// column 9301``), as serde refuses a repeated struct field; see [`crate::json::UniqueMap`].
+pub(crate) mod unique {
+    use crate::json::UniqueMap;
+    use serde::Deserializer;
+
+    macro_rules! maps {
+        ($($f:ident => $name:literal),* $(,)?) => {$(
+            #[doc = concat!("Read the map `", $name, "`, refusing a repeated key.")]
+            pub(crate) fn $f<'de, D: Deserializer<'de>, M: UniqueMap<'de>>(
+                d: D,
+            ) -> Result<M, D::Error> {
+                M::deserialize_unique(d, $name)
+            }
+        )*};
+    }
+
+    maps! {
+        group_fields => "tools[].endpoints[].group_fields",
+        binding_set => "tools[].endpoints[].parameters[].bind[].set",
+        qualifiers => "tools[].endpoints[].fields[].qualifiers",
+        concept_factors => "tools[].endpoints[].fields[].concept_factors",
+        concept_aliases => "concepts[].aliases",
+        alias_to_concept => "index.alias_to_concept",
+        alias_to_field => "index.alias_to_field",
+        concept_postings => "index.concept_postings",
+        param_postings => "index.param_postings",
+        tool_names => "index.tool_names",
+        field_names => "index.field_names",
+        qualifier_values => "index.qualifier_values",
+        qualifier_keys => "index.qualifier_keys",
+    }
+}
+
 /// How the artifact is being serialised: normally, with the content hash zeroed (to compute
 /// it), or as the routing view (prose, examples, versions and hashes left out) for the routing
 /// fingerprint. Set only by [`io`] and [`build`] around one serialisation on this thread.
@@ -323,6 +358,7 @@ pub struct EndpointData {
     pub identifiers: Vec<u32>,
     /// Group id -> indices of the fields in the group.
     #[rkyv(with = SharedKeys)]
+    #[serde(deserialize_with = "unique::group_fields")]
     pub group_fields: BTreeMap<String, Vec<u32>>,
 }
 
@@ -391,7 +427,11 @@ pub struct BindingData {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub template: Option<Template>,
     /// Companion parameters fixed by the binding.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "BTreeMap::is_empty",
+        deserialize_with = "unique::binding_set"
+    )]
     #[rkyv(with = SharedKeys)]
     pub set: BTreeMap<String, Scalar>,
 }
@@ -450,11 +490,19 @@ pub struct FieldData {
     #[rkyv(with = rkyv::with::Map<Shared>)]
     pub concepts: Vec<String>,
     /// Qualifiers.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "BTreeMap::is_empty",
+        deserialize_with = "unique::qualifiers"
+    )]
     #[rkyv(with = SharedKeys)]
     pub qualifiers: BTreeMap<String, String>,
     /// Factor from this field's unit to each concept's canonical unit.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "BTreeMap::is_empty",
+        deserialize_with = "unique::concept_factors"
+    )]
     #[rkyv(with = SharedKeys)]
     pub concept_factors: BTreeMap<String, f64>,
     /// Effective source type (field override or tool).
@@ -538,7 +586,11 @@ pub struct ConceptData {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dimension: Option<String>,
     /// Alias texts per language.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "BTreeMap::is_empty",
+        deserialize_with = "unique::concept_aliases"
+    )]
     pub aliases: BTreeMap<String, Vec<String>>,
     /// Description.
     #[serde(default, skip_serializing_if = "skip_prose")]
@@ -666,26 +718,40 @@ pub struct FieldKey {
 )]
 pub struct Indices {
     /// Normalised alias text (and every concept id) -> concept ids.
+    #[serde(deserialize_with = "unique::alias_to_concept")]
     pub alias_to_concept: LazyMap<Vec<String>>,
     /// Normalised alias text -> the exact fields it means (field-targeted aliases).
+    #[serde(deserialize_with = "unique::alias_to_field")]
     pub alias_to_field: LazyMap<Vec<FieldKey>>,
     /// Concept id -> postings (exact and alias matches project; partial ones only rank).
+    #[serde(deserialize_with = "unique::concept_postings")]
     pub concept_postings: LazyMap<Vec<Posting>>,
     /// Parameter concept -> parameters bound from it.
+    #[serde(deserialize_with = "unique::param_postings")]
     pub param_postings: LazyMap<Vec<ParamPosting>>,
     /// Normalised tool id, title and names -> tool index.
+    #[serde(deserialize_with = "unique::tool_names")]
     pub tool_names: LazyMap<u32>,
     /// Normalised field name (full path and last segment) -> fields, for concept texts that are
     /// field names rather than concepts.
+    #[serde(deserialize_with = "unique::field_names")]
     pub field_names: LazyMap<Vec<FieldKey>>,
     /// Most words in one alias text (bounds the analyzer's n-gram scan).
     pub max_alias_words: u32,
     /// Normalised qualifier value text (canonical value or alias) -> the (key, canonical value)
     /// pairs it means.
-    #[serde(default, skip_serializing_if = "LazyMap::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "LazyMap::is_empty",
+        deserialize_with = "unique::qualifier_values"
+    )]
     pub qualifier_values: LazyMap<Vec<QualifierRef>>,
     /// Normalised qualifier key text (key or alias) -> the key.
-    #[serde(default, skip_serializing_if = "LazyMap::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "LazyMap::is_empty",
+        deserialize_with = "unique::qualifier_keys"
+    )]
     pub qualifier_keys: LazyMap<String>,
 }
 

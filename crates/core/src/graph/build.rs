@@ -137,10 +137,31 @@ impl Serialize for Props {
 }
 
 impl<'de> Deserialize<'de> for Props {
+    /// A map without repeated keys (``duplicate key `k` ``).
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Props, D::Error> {
-        let m = BTreeMap::<String, String>::deserialize(d)?;
+        let m = crate::json::unique_map::<_, String>(d, None)?;
         Ok(Props(m.into_iter().collect()))
     }
+}
+
+impl<'de> crate::json::UniqueMap<'de> for Props {
+    fn deserialize_unique<D: serde::Deserializer<'de>>(
+        d: D,
+        name: &'static str,
+    ) -> Result<Props, D::Error> {
+        let m = crate::json::unique_map::<_, String>(d, Some(name))?;
+        Ok(Props(m.into_iter().collect()))
+    }
+}
+
+/// Read a node's `props` (in an artifact), refusing a repeated key.
+fn node_props<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Props, D::Error> {
+    crate::json::UniqueMap::deserialize_unique(d, "graph.nodes[].props")
+}
+
+/// Read an edge's `props` (in an artifact), refusing a repeated key.
+fn edge_props<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Props, D::Error> {
+    crate::json::UniqueMap::deserialize_unique(d, "graph.edges[].props")
 }
 
 /// A node: stable id, kind, display label and string properties.
@@ -153,7 +174,11 @@ pub struct GNode {
     /// Short display label.
     pub label: String,
     /// Extra properties (sorted).
-    #[serde(default, skip_serializing_if = "Props::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "Props::is_empty",
+        deserialize_with = "node_props"
+    )]
     pub props: Props,
 }
 
@@ -168,7 +193,11 @@ pub struct GEdge {
     /// Kind.
     pub kind: EdgeKind,
     /// Extra properties (sorted).
-    #[serde(default, skip_serializing_if = "Props::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "Props::is_empty",
+        deserialize_with = "edge_props"
+    )]
     pub props: Props,
 }
 

@@ -490,6 +490,12 @@ impl<'de> Deserialize<'de> for Scalar {
                 let mut raw: Option<String> = None;
                 while let Some(k) = map.next_key::<String>()? {
                     match k.as_str() {
+                        "number" if number.is_some() => {
+                            return Err(de::Error::duplicate_field("number"));
+                        }
+                        "as_written" if raw.is_some() => {
+                            return Err(de::Error::duplicate_field("as_written"));
+                        }
                         "number" => number = Some(map.next_value()?),
                         "as_written" => raw = Some(map.next_value()?),
                         _ => {
@@ -603,6 +609,27 @@ pub fn is_non_finite(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_spelled_number_in_an_artifact_names_a_field_written_twice() {
+        let read = |t: &str| serde_json::from_str::<Scalar>(t);
+        assert_eq!(
+            read(r#"{"number": 493, "as_written": "0755"}"#).unwrap(),
+            Scalar::Spelled(Box::new(Scalar::Integer(493)), "0755".into())
+        );
+        assert_eq!(
+            read(r#"{"number": 493, "as_written": "0755", "number": 7}"#)
+                .unwrap_err()
+                .to_string(),
+            "duplicate field `number` at line 1 column 46"
+        );
+        assert_eq!(
+            read(r#"{"as_written": "1", "number": 1, "as_written": "01"}"#)
+                .unwrap_err()
+                .to_string(),
+            "duplicate field `as_written` at line 1 column 45"
+        );
+    }
 
     #[test]
     fn value_types_parse_and_print() {
