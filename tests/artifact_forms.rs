@@ -116,10 +116,12 @@ fn empty_and_mislabelled_files_get_a_plain_error_and_help() {
             "the artifact is malformed or truncated: the file is empty (0 bytes)",
             "pass a `graph.json` or `graph.bin` written by `schemarouter compile`; compile the project again if the file is stale or damaged",
         ),
+        // Read by content, not by name: JSON named `.bin` is read as JSON, and what is neither
+        // form says so.
         (
             "other.bin",
-            b"{\"format_version\": 2}",
-            "the artifact is malformed or truncated: a `.bin` artifact starts with the bytes `SRGB`; this file does not (it looks like the JSON form: name it `.json`)",
+            b"\x89PNG\r\n\x1a\n",
+            "the artifact is malformed or truncated: not an artifact: it starts with neither `{` (graph.json) nor the binary magic (graph.bin)",
             "pass a `graph.json` or `graph.bin` written by `schemarouter compile`; compile the project again if the file is stale or damaged",
         ),
         (
@@ -158,6 +160,69 @@ fn schemarouter(args: &[&str]) -> std::process::Output {
         .args(args)
         .output()
         .unwrap()
+}
+
+/// Every command that reads an artifact file reads the compact JSON named `.bin`, `.BIN` or
+/// with no extension as JSON, and the binary form named `.json` as binary, with the output
+/// of the correctly named file.
+#[test]
+fn every_reader_chooses_the_form_by_content_not_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("graph.json");
+    let bin = dir.path().join("graph.bin");
+    let out = schemarouter(&[
+        "compile",
+        ".",
+        "--out",
+        dir.path().to_str().unwrap(),
+        "--format",
+        "both",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let copies = [
+        ("renamed.bin", &json),
+        ("renamed.BIN", &json),
+        ("renamed", &json),
+        ("binary.json", &bin),
+    ];
+    for (name, from) in copies {
+        let to = dir.path().join(name);
+        std::fs::copy(from, &to).unwrap();
+        let (to, from) = (to.to_str().unwrap(), from.to_str().unwrap());
+        for args in [
+            vec!["route", "--json", "--artifact", "{}", "band gap of GaAs"],
+            vec!["stats", "--format", "json", "--artifact", "{}"],
+            vec!["graph", "--format", "dot", "--artifact", "{}"],
+        ] {
+            let run = |path: &str| {
+                let args: Vec<&str> = args
+                    .iter()
+                    .map(|a| if *a == "{}" { path } else { a })
+                    .collect();
+                schemarouter(&args)
+            };
+            let (renamed, named) = (run(to), run(from));
+            assert_eq!(
+                renamed.status.code(),
+                Some(0),
+                "{name} {args:?}: {}",
+                String::from_utf8_lossy(&renamed.stderr)
+            );
+            assert_eq!(renamed.stdout, named.stdout, "{name} {args:?}");
+        }
+        let diff = schemarouter(&["diff", from, to]);
+        assert_eq!(diff.status.code(), Some(0), "{name}");
+        assert_eq!(
+            String::from_utf8_lossy(&diff.stdout).lines().nth(1),
+            Some("No schema changes."),
+            "{name}"
+        );
+    }
 }
 
 /// A hand-edited `graph.json` whose content hash was recomputed, with a key written twice in an

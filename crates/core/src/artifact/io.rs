@@ -121,6 +121,26 @@ pub(crate) fn check_version(found: u32) -> Result<(), LoadError> {
     Ok(())
 }
 
+/// The start of a file that is neither artifact form, or `None`: JSON starts with `{` (after
+/// white space), the binary form with `SRGB`. Only the first bytes are looked at.
+fn neither_form(bytes: &[u8]) -> Option<LoadError> {
+    if bytes.starts_with(bin::MAGIC) {
+        return None;
+    }
+    let first = bytes.iter().find(|b| !b.is_ascii_whitespace())?;
+    if *first == b'{' {
+        return None;
+    }
+    let bom = if bytes.starts_with(b"\xEF\xBB\xBF") {
+        ": it starts with a UTF-8 byte order mark, which artifacts never have"
+    } else {
+        ""
+    };
+    Some(LoadError::Malformed(format!(
+        "not an artifact: it starts with neither `{{` (graph.json) nor the binary magic (graph.bin){bom}"
+    )))
+}
+
 /// A writer that feeds a blake3 hasher and remembers the first 4 KiB (where the header, with
 /// the content hash, is).
 struct HashingWriter<W: Write> {
@@ -319,6 +339,16 @@ fn load_bytes_with(
     if bytes.starts_with(bin::MAGIC) {
         return bin::load_slice(bytes, !skip_graph);
     }
+    // Not the binary form, and not JSON of an object: other JSON (`[1, 2]`) is no artifact,
+    // anything else starts like neither form.
+    if let Some(neither) = neither_form(bytes) {
+        return Err(
+            match serde_json::from_slice::<serde::de::IgnoredAny>(bytes) {
+                Ok(_) => LoadError::NotAnArtifact,
+                Err(_) => neither,
+            },
+        );
+    }
     if find(&bytes[..bytes.len().min(4096)], HASH_KEY).is_none()
         && find(&bytes[..bytes.len().min(4096)], PRETTY_HASH_KEY).is_some()
     {
@@ -433,14 +463,10 @@ fn load_path(path: &Path, skip_graph: bool, lazy: bool) -> Result<FrozenGraph, L
         // stream that does not (`/dev/zero`, `/dev/urandom`) is refused before it is read, and
         // any stream is read up to a limit.
         let head = &magic[..n];
-        let json_start = head
-            .iter()
-            .find(|b| !b.is_ascii_whitespace())
-            .is_none_or(|b| *b == b'{');
-        if n > 0 && !bin::MAGIC.starts_with(head) && !json_start {
-            return Err(LoadError::Malformed(
-                "not an artifact: it starts with neither `{` (graph.json) nor the binary magic (graph.bin)".to_string(),
-            ));
+        if !bin::MAGIC.starts_with(head)
+            && let Some(e) = neither_form(head)
+        {
+            return Err(e);
         }
         let mut bytes = head.to_vec();
         let rest = crate::input::read_limited(&mut file, crate::input::MAX_ARTIFACT_STREAM_BYTES)
@@ -461,8 +487,9 @@ fn load_path(path: &Path, skip_graph: bool, lazy: bool) -> Result<FrozenGraph, L
         };
         return bin::load_file(&file, !skip_graph, tools);
     }
-    let is_bin_name = path.extension().is_some_and(|e| e == "bin");
-    if lazy && n > 0 && !is_bin_name {
+    // Not the binary form: JSON, whatever the file's name (`graph.json` renamed `x.bin` loads
+    // as JSON; what is neither form says so).
+    if lazy && n > 0 {
         // SAFETY: as for the binary form (`bin::load_file`): read-only, and `compile` replaces
         // artifacts by renaming, never by writing a mapped file in place.
         let map = unsafe { memmap2::Mmap::map(&file) }.map_err(LoadError::Io)?;
@@ -480,22 +507,6 @@ fn load_path(path: &Path, skip_graph: bool, lazy: bool) -> Result<FrozenGraph, L
         return Err(LoadError::Malformed(
             "the file is empty (0 bytes)".to_string(),
         ));
-    }
-    if is_bin_name {
-        // Named as the binary form but without its magic: do not report it as broken JSON.
-        let looks_json = bytes
-            .iter()
-            .find(|b| !b.is_ascii_whitespace())
-            .is_some_and(|b| *b == b'{');
-        return Err(LoadError::Malformed(format!(
-            "a `.bin` artifact starts with the bytes `{}`; this file does not{}",
-            String::from_utf8_lossy(bin::MAGIC),
-            if looks_json {
-                " (it looks like the JSON form: name it `.json`)"
-            } else {
-                ""
-            }
-        )));
     }
     load_bytes_with(&bytes, skip_graph, None)
 }
@@ -1300,5 +1311,58 @@ mod tests {
             ),
             "{e}"
         );
+    }
+
+    #[test]
+    fn the_form_is_chosen_by_content_whatever_the_file_name() {
+        let fg = shipped();
+        let mut without = fg.clone();
+        without.graph = crate::artifact::GraphData::default();
+        let json = to_json_bytes(&fg);
+        let bin = to_bin_bytes(&fg);
+        let dir = tempfile::tempdir().unwrap();
+        let cases: [(&str, &[u8]); 6] = [
+            ("renamed.bin", &json),
+            ("x.BIN", &json),
+            ("noext", &json),
+            ("graph.json", &json),
+            ("renamed.json", &bin),
+            ("graph", &bin),
+        ];
+        for (name, bytes) in cases {
+            let p = dir.path().join(name);
+            std::fs::write(&p, bytes).unwrap();
+            assert_eq!(load(&p).unwrap(), fg, "{name}");
+            assert_eq!(load_routing(&p).unwrap(), without, "{name}");
+            let l = load_routing_lazy(&p).unwrap();
+            assert_eq!(super::super::reading(|| l == without), Ok(true), "{name}");
+        }
+        // What is neither form says so, whatever its name.
+        let png = b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR";
+        let bom = [&b"\xEF\xBB\xBF"[..], &json].concat();
+        let neither = "the artifact is malformed or truncated: not an artifact: it starts with neither `{` (graph.json) nor the binary magic (graph.bin)";
+        for (name, bytes, want) in [
+            ("x.bin", &png[..], neither.to_string()),
+            ("x.json", &png[..], neither.to_string()),
+            (
+                "bom.json",
+                &bom[..],
+                format!(
+                    "{neither}: it starts with a UTF-8 byte order mark, which artifacts never have"
+                ),
+            ),
+        ] {
+            let p = dir.path().join(name);
+            std::fs::write(&p, bytes).unwrap();
+            for e in [
+                load(&p).unwrap_err(),
+                load_routing(&p).unwrap_err(),
+                load_routing_lazy(&p).unwrap_err(),
+                load_bytes(bytes).unwrap_err(),
+            ] {
+                assert!(matches!(e, LoadError::Malformed(_)), "{name}: {e}");
+                assert_eq!(e.to_string(), want, "{name}");
+            }
+        }
     }
 }
