@@ -103,7 +103,7 @@ fn the_binary_form_is_smaller_than_the_json_form() {
 #[test]
 fn empty_and_mislabelled_files_get_a_plain_error_and_help() {
     let dir = tempfile::tempdir().unwrap();
-    let cases: [(&str, &[u8], &str, &str); 4] = [
+    let cases: [(&str, &[u8], &str, &str); 6] = [
         (
             "graph.bin",
             b"",
@@ -122,6 +122,18 @@ fn empty_and_mislabelled_files_get_a_plain_error_and_help() {
             "other.bin",
             b"\x89PNG\r\n\x1a\n",
             "the artifact is malformed or truncated: not an artifact: it starts with neither `{` (graph.json) nor the binary magic (graph.bin)",
+            "pass a `graph.json` or `graph.bin` written by `schemarouter compile`; compile the project again if the file is stale or damaged",
+        ),
+        (
+            "other.bin",
+            b"{\"format_version\": \"2\"}",
+            "the artifact's `format_version` must be an integer, found the string `\"2\"`: the file was edited or damaged; recompile it with `schemarouter compile`",
+            "pass a `graph.json` or `graph.bin` written by `schemarouter compile`; compile the project again if the file is stale or damaged",
+        ),
+        (
+            "other.bin",
+            b"{\"format_version\": 2.0}",
+            "the artifact's `format_version` must be an integer, found the number `2.0`: the file was edited or damaged; recompile it with `schemarouter compile`",
             "pass a `graph.json` or `graph.bin` written by `schemarouter compile`; compile the project again if the file is stale or damaged",
         ),
         (

@@ -40,6 +40,12 @@ pub enum LoadError {
         /// The newest this build reads.
         supported: u32,
     },
+    /// A JSON artifact whose `format_version` is there but is not a format number (`"2"`,
+    /// `2.0`): edited by hand or by another program.
+    FormatVersionNotAnInteger {
+        /// What it holds, described: ``the string `"2"` ``, ``the number `2.0` ``.
+        found: String,
+    },
     /// The content hash does not match the bytes (edited or corrupted).
     HashMismatch {
         /// Hash recorded in the file.
@@ -57,7 +63,7 @@ impl LoadError {
                 "check the path, or compile the project first (`schemarouter compile PROJECT` writes PROJECT/build/graph.json)"
             }
             LoadError::Io(_) => "check that the file exists and can be read",
-            LoadError::Malformed(_) => {
+            LoadError::Malformed(_) | LoadError::FormatVersionNotAnInteger { .. } => {
                 "pass a `graph.json` or `graph.bin` written by `schemarouter compile`; compile the project again if the file is stale or damaged"
             }
             LoadError::HashMismatch { .. } => {
@@ -93,6 +99,10 @@ impl std::fmt::Display for LoadError {
                 f,
                 "the artifact has format version {found}, newer than this schemarouter reads ({supported}); upgrade schemarouter or recompile the artifact"
             ),
+            LoadError::FormatVersionNotAnInteger { found } => write!(
+                f,
+                "the artifact's `format_version` must be an integer, found {found}: the file was edited or damaged; recompile it with `schemarouter compile`"
+            ),
             LoadError::HashMismatch { recorded, actual } => write!(
                 f,
                 "the artifact's content hash does not match its contents (recorded {recorded}, actual {actual}): it was edited or corrupted; recompile it with `schemarouter compile`"
@@ -119,6 +129,65 @@ pub(crate) fn check_version(found: u32) -> Result<(), LoadError> {
         });
     }
     Ok(())
+}
+
+/// Why JSON `bytes` that did not read as an artifact (`e`) failed: a format version this
+/// build does not read, a `format_version` that is not a format number, other JSON without the
+/// artifact's header (not an artifact at all), or else `e` itself (a damaged artifact).
+fn explain_json_failure(bytes: &[u8], e: LoadError) -> LoadError {
+    /// The header field alone, whatever it holds (`null` included).
+    #[derive(serde::Deserialize)]
+    struct Probe {
+        #[serde(default, deserialize_with = "present")]
+        format_version: Option<serde_json::Value>,
+    }
+    fn present<'de, D: serde::Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<serde_json::Value>, D::Error> {
+        serde::Deserialize::deserialize(d).map(Some)
+    }
+    match serde_json::from_slice::<Probe>(bytes) {
+        Ok(Probe {
+            format_version: Some(v),
+        }) => match format_version_of(&v) {
+            Ok(found) => check_version(found).err().unwrap_or(e),
+            Err(found) => LoadError::FormatVersionNotAnInteger { found },
+        },
+        // Complete JSON without the artifact's header is some other file.
+        Ok(Probe {
+            format_version: None,
+        }) => LoadError::NotAnArtifact,
+        // A header written twice is a damaged artifact, not some other JSON.
+        Err(p) if p.to_string().starts_with("duplicate field") => e,
+        // JSON that is no object at all (`[1, 2]`), or not JSON.
+        Err(_) if serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_ok() => {
+            LoadError::NotAnArtifact
+        }
+        Err(_) => e,
+    }
+}
+
+/// The format number a JSON `format_version` holds, or (when it holds none) what it holds,
+/// described for [`LoadError::FormatVersionNotAnInteger`].
+fn format_version_of(v: &serde_json::Value) -> Result<u32, String> {
+    use serde_json::Value;
+    Err(match v {
+        Value::Number(n) => {
+            if let Some(u) = n.as_u64() {
+                return u32::try_from(u)
+                    .map_err(|_| format!("the number `{n}`, larger than any format version"));
+            }
+            if n.is_i64() {
+                format!("the negative number `{n}`")
+            } else {
+                format!("the number `{n}`")
+            }
+        }
+        Value::String(_) => format!("the string `{v}`"),
+        Value::Bool(_) | Value::Null => format!("`{v}`"),
+        Value::Array(_) => "a list".to_string(),
+        Value::Object(_) => "an object".to_string(),
+    })
 }
 
 /// The start of a file that is neither artifact form, or `None`: JSON starts with `{` (after
@@ -354,10 +423,6 @@ fn load_bytes_with(
     {
         return load_pretty(bytes, skip_graph);
     }
-    #[derive(serde::Deserialize)]
-    struct Header {
-        format_version: u32,
-    }
     // Verify the hash on one core while the other parses. A routing load stops at the graph;
     // unless it reads lazily (one `route`), the other core also checks that the whole file is
     // JSON, as a full load does.
@@ -370,21 +435,7 @@ fn load_bytes_with(
     });
     let fg: FrozenGraph = match parsed {
         Ok(fg) => fg,
-        Err(e) => {
-            if let Ok(h) = serde_json::from_slice::<Header>(bytes) {
-                check_version(h.format_version)?;
-            }
-            // Complete JSON without the artifact's header is some other file, not a damaged one
-            // (a header written twice is a damaged one).
-            let no_header = match serde_json::from_slice::<Header>(bytes) {
-                Ok(_) => false,
-                Err(e) => !e.to_string().starts_with("duplicate field"),
-            };
-            if no_header && serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_ok() {
-                return Err(LoadError::NotAnArtifact);
-            }
-            return Err(e);
-        }
+        Err(e) => return Err(explain_json_failure(bytes, e)),
     };
     check_version(fg.format_version)?;
     if let Some(e) = syntax {
@@ -419,15 +470,8 @@ fn json_hash_of(bytes: &[u8]) -> Option<String> {
 /// Load an indented (`compile --pretty`) JSON artifact: parsed in full and verified by
 /// re-serialising it compactly (the content hash is defined over the compact form).
 fn load_pretty(bytes: &[u8], skip_graph: bool) -> Result<FrozenGraph, LoadError> {
-    #[derive(serde::Deserialize)]
-    struct Header {
-        format_version: u32,
-    }
-    if let Ok(h) = serde_json::from_slice::<Header>(bytes) {
-        check_version(h.format_version)?;
-    }
-    let mut fg: FrozenGraph =
-        serde_json::from_slice(bytes).map_err(|e| LoadError::Malformed(e.to_string()))?;
+    let mut fg: FrozenGraph = serde_json::from_slice(bytes)
+        .map_err(|e| explain_json_failure(bytes, LoadError::Malformed(e.to_string())))?;
     check_version(fg.format_version)?;
     let actual = json_content_hash(&fg);
     if actual != fg.content_hash {
@@ -1364,5 +1408,72 @@ mod tests {
                 assert_eq!(e.to_string(), want, "{name}");
             }
         }
+    }
+
+    #[test]
+    fn a_format_version_that_is_not_an_integer_says_so() {
+        let fg = shipped();
+        let json = String::from_utf8(to_json_bytes(&fg)).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let mut pretty_file = std::fs::File::create(dir.path().join("pretty.json")).unwrap();
+        write_json_pretty_into(&fg, &mut pretty_file).unwrap();
+        let pretty = std::fs::read_to_string(dir.path().join("pretty.json")).unwrap();
+        let path = dir.path().join("graph.json");
+        for (value, found) in [
+            ("\"2\"", "the string `\"2\"`"),
+            ("2.0", "the number `2.0`"),
+            ("-1", "the negative number `-1`"),
+            (
+                "5000000000",
+                "the number `5000000000`, larger than any format version",
+            ),
+            ("true", "`true`"),
+            ("null", "`null`"),
+            ("[2]", "a list"),
+            ("{\"v\":2}", "an object"),
+        ] {
+            let want = format!(
+                "the artifact's `format_version` must be an integer, found {found}: the file was edited or damaged; recompile it with `schemarouter compile`"
+            );
+            let compact = rehashed_json(
+                json.replacen(
+                    "\"format_version\":2,",
+                    &format!("\"format_version\":{value},"),
+                    1,
+                )
+                .into_bytes(),
+            );
+            let indented = pretty
+                .replacen(
+                    "\"format_version\": 2,",
+                    &format!("\"format_version\": {value},"),
+                    1,
+                )
+                .into_bytes();
+            std::fs::write(&path, &compact).unwrap();
+            for e in [
+                load_bytes(&compact).unwrap_err(),
+                load_routing_bytes(&compact).unwrap_err(),
+                load_routing_lazy(&path).unwrap_err(),
+                load_bytes(&indented).unwrap_err(),
+                load_routing_bytes(&indented).unwrap_err(),
+            ] {
+                assert!(
+                    matches!(e, LoadError::FormatVersionNotAnInteger { .. }),
+                    "{value}: {e}"
+                );
+                assert_eq!(e.to_string(), want);
+                assert_eq!(
+                    e.help(),
+                    "pass a `graph.json` or `graph.bin` written by `schemarouter compile`; compile the project again if the file is stale or damaged"
+                );
+            }
+        }
+        // Without the field it is no artifact; a number it is not: as before.
+        let none = rehashed_json(json.replacen("\"format_version\":2,", "", 1).into_bytes());
+        assert!(matches!(
+            load_bytes(&none).unwrap_err(),
+            LoadError::NotAnArtifact
+        ));
     }
 }
