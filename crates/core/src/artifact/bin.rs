@@ -25,6 +25,7 @@
 //! this file.
 
 use super::lazy::{Backing, LazyMap, LazyVec};
+use super::io::Hashed;
 use super::{
     ArchivedFrozenGraph, ArchivedToolData, FORMAT_VERSION, FrozenGraph, GraphData, Indices,
     LoadError, ToolData,
@@ -252,9 +253,11 @@ fn hash(b: &[u8]) -> blake3::Hash {
     h.finalize()
 }
 
-fn verify(recorded: &[u8; 32], actual: blake3::Hash) -> Result<(), LoadError> {
+/// Compare a section's hash with the one its header records; `section` names it in the error.
+fn verify(section: Hashed, recorded: &[u8; 32], actual: blake3::Hash) -> Result<(), LoadError> {
     if actual.as_bytes() != recorded {
         return Err(LoadError::HashMismatch {
+            hash: section,
             recorded: blake3::Hash::from_bytes(*recorded).to_hex().to_string(),
             actual: actual.to_hex().to_string(),
         });
@@ -358,14 +361,19 @@ fn with(mut fg: FrozenGraph, graph: Option<GraphData>) -> FrozenGraph {
 /// touch its pages.
 fn verify_graph_unless_lazy(bytes: &[u8], h: &Header, tools: Tools) -> Result<(), LoadError> {
     match tools {
-        Tools::Validated => verify(&h.graph_hash, hash(&bytes[h.graph.clone()])),
+        Tools::Validated => verify(
+            Hashed::GraphSection,
+            &h.graph_hash,
+            hash(&bytes[h.graph.clone()]),
+        ),
+
         Tools::OnFirstRead => Ok(()),
     }
 }
 
 fn load_graph(bytes: &[u8], h: &Header) -> Result<GraphData, LoadError> {
     let section = &bytes[h.graph.clone()];
-    verify(&h.graph_hash, hash(section))?;
+    verify(Hashed::GraphSection, &h.graph_hash, hash(section))?;
     rmp_serde::from_slice(section)
         .map_err(|e| LoadError::Malformed(format!("graph section of the binary artifact: {e}")))
 }
@@ -446,7 +454,7 @@ fn load_routing_section(
     let section = &backing.as_slice()[range];
     // Hash while validating (both spread over every core).
     let (checked, actual) = rayon::join(|| validate(section, tool_area, tools), || hash(section));
-    verify(recorded, actual)?;
+    verify(Hashed::RoutingSection, recorded, actual)?;
     let (a, tool_ptrs) = checked.map_err(|e| {
         LoadError::Malformed(format!("routing section of the binary artifact: {e}"))
     })?;

@@ -46,13 +46,26 @@ pub enum LoadError {
         /// What it holds, described: ``the string `"2"` ``, ``the number `2.0` ``.
         found: String,
     },
-    /// The content hash does not match the bytes (edited or corrupted).
+    /// A hash does not match the bytes it covers (edited or corrupted).
     HashMismatch {
+        /// Which hash: the content hash (JSON), or a section hash of `graph.bin`.
+        hash: Hashed,
         /// Hash recorded in the file.
         recorded: String,
-        /// Hash of the bytes.
+        /// Hash of the bytes, computed while loading.
         actual: String,
     },
+}
+
+/// Which hash of an artifact did not match ([`LoadError::HashMismatch`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Hashed {
+    /// The `content_hash` of a JSON artifact (the hash `compile` prints).
+    Content,
+    /// The blake3 of `graph.bin`'s routing section, recorded in its header (bytes 24..56).
+    RoutingSection,
+    /// The blake3 of `graph.bin`'s graph section, recorded in its header (bytes 56..88).
+    GraphSection,
 }
 
 impl LoadError {
@@ -103,9 +116,26 @@ impl std::fmt::Display for LoadError {
                 f,
                 "the artifact's `format_version` must be an integer, found {found}: the file was edited or damaged; recompile it with `schemarouter compile`"
             ),
-            LoadError::HashMismatch { recorded, actual } => write!(
+            LoadError::HashMismatch {
+                hash: Hashed::Content,
+                recorded,
+                actual,
+            } => write!(
                 f,
                 "the artifact's content hash does not match its contents (recorded {recorded}, actual {actual}): it was edited or corrupted; recompile it with `schemarouter compile`"
+            ),
+            LoadError::HashMismatch {
+                hash,
+                recorded,
+                actual,
+            } => write!(
+                f,
+                "the {} section of the binary artifact does not match its hash in the file's header (recorded {recorded}, computed {actual}): it was edited or corrupted; recompile it with `schemarouter compile`",
+                if *hash == Hashed::GraphSection {
+                    "graph"
+                } else {
+                    "routing"
+                }
             ),
         }
     }
@@ -449,7 +479,11 @@ fn load_bytes_with(
     })?;
     let actual = actual.ok_or_else(|| LoadError::Malformed("no content_hash".into()))?;
     if actual != recorded {
-        return Err(LoadError::HashMismatch { recorded, actual });
+        return Err(LoadError::HashMismatch {
+            hash: Hashed::Content,
+            recorded,
+            actual,
+        });
     }
     Ok(fg)
 }
@@ -476,6 +510,7 @@ fn load_pretty(bytes: &[u8], skip_graph: bool) -> Result<FrozenGraph, LoadError>
     let actual = json_content_hash(&fg);
     if actual != fg.content_hash {
         return Err(LoadError::HashMismatch {
+            hash: Hashed::Content,
             recorded: fg.content_hash,
             actual,
         });
@@ -1475,5 +1510,47 @@ mod tests {
             load_bytes(&none).unwrap_err(),
             LoadError::NotAnArtifact
         ));
+    }
+
+    #[test]
+    fn a_section_hash_mismatch_names_the_section_and_both_hashes() {
+        let fg = shipped();
+        let bin = to_bin_bytes(&fg);
+        let (routing, graph) = sections(&bin);
+        let hex = |b: &[u8]| blake3::Hash::from_bytes(b.try_into().unwrap()).to_hex();
+        let cases = [
+            ("routing", routing.start + routing.len() / 2, 24..56),
+            ("graph", graph.start + 40, 56..88),
+        ];
+        for (section, at, recorded) in cases {
+            let mut bad = bin.clone();
+            bad[at] ^= 1;
+            let (range, hashed) = if section == "routing" {
+                (routing.clone(), Hashed::RoutingSection)
+            } else {
+                (graph.clone(), Hashed::GraphSection)
+            };
+            let want = format!(
+                "the {section} section of the binary artifact does not match its hash in the file's header (recorded {}, computed {}): it was edited or corrupted; recompile it with `schemarouter compile`",
+                hex(&bad[recorded.clone()]),
+                blake3::hash(&bad[range]).to_hex()
+            );
+            for e in [
+                load_bytes(&bad).unwrap_err(),
+                load_routing_bytes(&bad).unwrap_err(),
+            ] {
+                assert!(
+                    matches!(&e, LoadError::HashMismatch { hash, .. } if *hash == hashed),
+                    "{e:?}"
+                );
+                assert_eq!(e.to_string(), want);
+                assert_eq!(
+                    e.help(),
+                    "artifacts are written whole by `schemarouter compile`, never edited; `compile --check` tells whether a committed artifact matches its sources"
+                );
+            }
+            // The content hash `compile` prints is not what is named.
+            assert!(!want.contains(&fg.content_hash));
+        }
     }
 }

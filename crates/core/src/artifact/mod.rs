@@ -24,7 +24,9 @@ use shared::{Shared, SharedKeys};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-pub use io::{LoadError, load, load_bytes, load_routing, load_routing_bytes, load_routing_lazy};
+pub use io::{
+    Hashed, LoadError, load, load_bytes, load_routing, load_routing_bytes, load_routing_lazy,
+};
 pub use lazy::{LazyMap, LazyVec, reading};
 
 /// `deserialize_with` readers of the artifact's maps: each refuses a repeated key and names
