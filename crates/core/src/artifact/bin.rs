@@ -24,8 +24,8 @@
 //! defined over the JSON form (see [`super::io`]); the two section hashes protect the bytes of
 //! this file.
 
-use super::lazy::{Backing, LazyMap, LazyVec};
 use super::io::Hashed;
+use super::lazy::{Backing, LazyMap, LazyVec};
 use super::{
     ArchivedFrozenGraph, ArchivedToolData, FORMAT_VERSION, FrozenGraph, GraphData, Indices,
     LoadError, ToolData,
@@ -265,12 +265,47 @@ fn verify(section: Hashed, recorded: &[u8; 32], actual: blake3::Hash) -> Result<
     Ok(())
 }
 
-/// Bytes of a loaded file.
+/// Bytes of a loaded file. Either way, an offset into them is an offset into the file.
 pub(crate) enum Bytes {
     /// A read-only memory map of the file.
     Map(memmap2::Mmap),
-    /// The routing section copied into aligned memory (loading from a byte slice).
+    /// The header and routing section copied into aligned memory (loading from a byte slice).
     Aligned(rkyv::util::AlignedVec<16>),
+}
+
+/// An rkyv validation message with the memory addresses it prints (`ptr 0x00007fa496ba6d05`:
+/// different on every run) replaced by byte offsets in the file, so the same file always gives
+/// the same message, on one line (one of rkyv's messages breaks its line). `bytes` are the
+/// validated bytes, which start `at` bytes into the file.
+fn located(message: &str, bytes: &[u8], at: usize) -> String {
+    // rkyv prints an address as `0x` and `usize::BITS / 4` zero-padded hex digits.
+    const DIGITS: usize = (usize::BITS / 4) as usize;
+    let base = bytes.as_ptr() as usize;
+    let message = message.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message.as_str();
+    let mut found = false;
+    while let Some(i) = rest.find("0x") {
+        let digits = &rest[i + 2..];
+        let hex = digits.bytes().take_while(u8::is_ascii_hexdigit).count();
+        out.push_str(&rest[..i]);
+        if hex == DIGITS
+            && let Ok(address) = usize::from_str_radix(&digits[..hex], 16)
+        {
+            // Signed: a damaged pointer may point before the bytes.
+            let offset = address as i128 - base as i128 + at as i128;
+            out.push_str(&offset.to_string());
+            found = true;
+        } else {
+            out.push_str(&rest[i..i + 2 + hex]);
+        }
+        rest = &digits[hex..];
+    }
+    out.push_str(rest);
+    if found {
+        out.push_str(" (byte offsets in the file)");
+    }
+    out
 }
 
 impl Bytes {
@@ -336,12 +371,13 @@ pub(crate) fn load_slice(bytes: &[u8], with_graph: bool) -> Result<FrozenGraph, 
         verify_graph_unless_lazy(bytes, &h, Tools::Validated)?;
         None
     };
-    let mut v = rkyv::util::AlignedVec::<16>::with_capacity(h.routing.len());
-    v.extend_from_slice(&bytes[h.routing.clone()]);
-    let len = v.len();
+    // The header too, so that offsets into the copy are offsets into the file (the routing
+    // section starts at 96, a multiple of 16, so its archives keep their alignment).
+    let mut v = rkyv::util::AlignedVec::<16>::with_capacity(h.routing.end);
+    v.extend_from_slice(&bytes[..h.routing.end]);
     let fg = load_routing_section(
         Arc::new(Bytes::Aligned(v)),
-        0..len,
+        h.routing.clone(),
         h.tool_area,
         &h.routing_hash,
         Tools::Validated,
@@ -366,7 +402,6 @@ fn verify_graph_unless_lazy(bytes: &[u8], h: &Header, tools: Tools) -> Result<()
             &h.graph_hash,
             hash(&bytes[h.graph.clone()]),
         ),
-
         Tools::OnFirstRead => Ok(()),
     }
 }
@@ -378,20 +413,22 @@ fn load_graph(bytes: &[u8], h: &Header) -> Result<GraphData, LoadError> {
         .map_err(|e| LoadError::Malformed(format!("graph section of the binary artifact: {e}")))
 }
 
-/// Validate one tool's archive.
-fn check_tool(bytes: &[u8]) -> Result<&ArchivedToolData, String> {
+/// Validate one tool's archive, which starts `at` bytes into the file (for the error's
+/// offsets).
+fn check_tool(bytes: &[u8], at: usize) -> Result<&ArchivedToolData, String> {
     // Sized for the tool's shared pointers up front (no rehashing while validating).
     let mut ctx = rkyv::validation::Validator::new(
         rkyv::validation::archive::ArchiveValidator::new(bytes),
         rkyv::validation::shared::SharedValidator::with_capacity(bytes.len() / 48),
     );
     rkyv::api::access_with_context::<ArchivedToolData, _, BoxedError>(bytes, &mut ctx)
-        .map_err(|e| e.to_string())
+        .map_err(|e| located(&e.to_string(), bytes, at))
 }
 
-/// Validate and convert one tool's archive (a tool read on first use, [`Tools::OnFirstRead`]).
-fn read_tool(bytes: &[u8], _at: usize) -> Result<ToolData, String> {
-    let a = check_tool(bytes)?;
+/// Validate and convert one tool's archive (a tool read on first use, [`Tools::OnFirstRead`]),
+/// which starts `at` bytes into the file (offsets into [`Bytes`] are offsets into the file).
+fn read_tool(bytes: &[u8], at: usize) -> Result<ToolData, String> {
+    let a = check_tool(bytes, at)?;
     rkyv::deserialize::<ToolData, BoxedError>(a).map_err(|e| e.to_string())
 }
 
@@ -403,14 +440,17 @@ enum ToolArchives {
 }
 
 /// Validate the root archive and (unless `tools` defers it) every tool's archive, in parallel;
-/// returns the root and where the tools' archives are.
+/// returns the root and where the tools' archives are. `section` starts `at` bytes into the
+/// file (errors give offsets in the file).
 fn validate(
     section: &[u8],
+    at: usize,
     tool_area: usize,
     tools: Tools,
 ) -> Result<(&ArchivedFrozenGraph, ToolArchives), String> {
     let (area, root) = section.split_at(tool_area);
-    let a = rkyv::access::<ArchivedFrozenGraph, BoxedError>(root).map_err(|e| e.to_string())?;
+    let a = rkyv::access::<ArchivedFrozenGraph, BoxedError>(root)
+        .map_err(|e| located(&e.to_string(), root, at + tool_area))?;
     let span = |i: usize, s: &ArchivedToolSpan| {
         let (off, len) = (s.offset.to_native(), s.len.to_native());
         off.checked_add(len)
@@ -432,8 +472,8 @@ fn validate(
                 .par_iter()
                 .enumerate()
                 .map(|(i, s)| {
-                    let bytes = &area[span(i, s)?];
-                    check_tool(bytes)
+                    let span = span(i, s)?;
+                    check_tool(&area[span.clone()], at + span.start)
                         .map(|t| t as *const ArchivedToolData as usize)
                         .map_err(|e| format!("tool {i}: {e}"))
                 })
@@ -453,7 +493,10 @@ fn load_routing_section(
     let start = range.start;
     let section = &backing.as_slice()[range];
     // Hash while validating (both spread over every core).
-    let (checked, actual) = rayon::join(|| validate(section, tool_area, tools), || hash(section));
+    let (checked, actual) = rayon::join(
+        || validate(section, start, tool_area, tools),
+        || hash(section),
+    );
     verify(Hashed::RoutingSection, recorded, actual)?;
     let (a, tool_ptrs) = checked.map_err(|e| {
         LoadError::Malformed(format!("routing section of the binary artifact: {e}"))
@@ -510,4 +553,54 @@ fn load_routing_section(
         source_types: rkyv::deserialize(&a.source_types).map_err(de)?,
         index,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::located;
+
+    #[test]
+    fn validation_messages_give_file_offsets_for_addresses_on_one_line() {
+        let bytes = [0u8; 64];
+        let base = bytes.as_ptr() as usize;
+        // As rkyv prints an address.
+        let addr = |offset: usize| {
+            format!(
+                "{:#0w$x}",
+                base.wrapping_add(offset),
+                w = (usize::BITS / 4 + 2) as usize
+            )
+        };
+        let message = format!(
+            "subtree pointer overran range: ptr {} size 11 in range {}..{}",
+            addr(0usize.wrapping_sub(8)),
+            addr(16),
+            addr(32)
+        );
+        assert_eq!(
+            located(&message, &bytes, 96),
+            "subtree pointer overran range: ptr 88 size 11 in range 112..128 (byte offsets in the file)"
+        );
+        assert_eq!(
+            located(
+                &format!(
+                    "unaligned pointer: ptr {} unaligned for alignment 8",
+                    addr(3)
+                ),
+                &bytes,
+                1000
+            ),
+            "unaligned pointer: ptr 1003 unaligned for alignment 8 (byte offsets in the file)"
+        );
+        // Nothing else changes but the line breaks: hex that is no address, plain messages.
+        assert_eq!(located("invalid UTF-8", &bytes, 96), "invalid UTF-8");
+        assert_eq!(
+            located(
+                "claimed as the same type with\n            different pointer metadata (0x1f)",
+                &bytes,
+                96
+            ),
+            "claimed as the same type with different pointer metadata (0x1f)"
+        );
+    }
 }

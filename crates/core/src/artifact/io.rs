@@ -1553,4 +1553,56 @@ mod tests {
             assert!(!want.contains(&fg.content_hash));
         }
     }
+
+    #[test]
+    fn validation_errors_give_file_offsets_not_memory_addresses() {
+        let fg = shipped();
+        let bin = to_bin_bytes(&fg);
+        let (routing, _) = sections(&bin);
+        let tool_area = u64::from_le_bytes(bin[88..96].try_into().unwrap()) as usize;
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("graph.bin");
+        // Damage the root archive and each tool's archive here and there; compare what a load
+        // from memory (an aligned copy) and two loads of the file (two memory maps, at other
+        // addresses) say: the same, and no address.
+        let mut with_pointer = 0;
+        let step = (routing.len() / 61).max(1);
+        for at in (routing.start..routing.end).step_by(step) {
+            let mut bad = bin.clone();
+            bad[at] ^= 0x80;
+            let bad = rehashed(bad);
+            std::fs::write(&p, &bad).unwrap();
+            let messages: Vec<String> = [
+                load_routing_bytes(&bad).err(),
+                load_routing(&p).err(),
+                load_routing(&p).err(),
+            ]
+            .into_iter()
+            .map(|e| e.map(|e| e.to_string()).unwrap_or_default())
+            .collect();
+            assert_eq!(messages[0], messages[1], "{at}");
+            assert_eq!(messages[1], messages[2], "{at}");
+            assert!(!messages[0].contains("0x"), "{at}: {}", messages[0]);
+            assert!(!messages[0].contains('\n'), "{at}: {}", messages[0]);
+            if messages[0].contains(" ptr ") {
+                assert!(
+                    messages[0].ends_with(" (byte offsets in the file)"),
+                    "{}",
+                    messages[0]
+                );
+                with_pointer += 1;
+            }
+            // A tool validated on first read (`route`) says what its eager load says.
+            if at < routing.start + tool_area && messages[0].contains("tool ") {
+                let l = load_routing_lazy(&p).unwrap();
+                let read = super::super::reading(|| serde_json::to_vec(&l).unwrap());
+                let e = read.unwrap_err();
+                let eager = &messages[0];
+                let (_, detail) = eager.split_once(": tool ").unwrap();
+                let (i, detail) = detail.split_once(": ").unwrap();
+                assert_eq!(e, format!("tools: element {i}: {detail}"));
+            }
+        }
+        assert!(with_pointer > 3, "only {with_pointer} pointer errors");
+    }
 }
