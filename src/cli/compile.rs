@@ -100,14 +100,19 @@ pub fn compile_project(path: &Path, format: ArtifactFormat, command: &str) -> Re
             .filter(|d| d.severity == crate::diagnostics::Severity::Error)
             .cloned()
             .collect();
+        // The errors are shown; the count line counts every finding, as `check` does.
+        let shown = render::render(
+            OutputFormat::Human,
+            &errors,
+            &checked.project.sources,
+            false,
+        );
+        let frames = shown
+            .strip_suffix(&render::human::summary_line(&errors))
+            .unwrap_or(&shown);
         eprint!(
-            "{}",
-            render::render(
-                OutputFormat::Human,
-                &errors,
-                &checked.project.sources,
-                false
-            )
+            "{frames}{}",
+            render::human::summary_line(&checked.diagnostics)
         );
         eprintln!(
             "error: refusing to compile: `schemarouter check` found {} error(s)",
