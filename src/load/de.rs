@@ -113,11 +113,13 @@ impl de::Error for DeError {
 
 /// Read a typed value from a node.
 pub fn from_node<'de, T: serde::Deserialize<'de>>(node: &'de Node) -> Result<T, DeError> {
-    T::deserialize(NodeDe { node })
+    T::deserialize(NodeDe { node, root: true })
 }
 
 struct NodeDe<'a> {
     node: &'a Node,
+    /// The file's top node (a bare value there is no map's first key written alone).
+    root: bool,
 }
 
 const YAML11_BOOLS: &[&str] = &[
@@ -441,6 +443,10 @@ impl<'de> Deserializer<'de> for NodeDe<'de> {
                     // A bare value where a map is expected is most often the map's first key
                     // written alone (`bind: [formula]` for `bind: [{concept: formula}]`).
                     e.help = Some(match &self.node.kind {
+                        _ if self.root => format!(
+                            "a declaration file is a map with the keys {}",
+                            fields.join(", ")
+                        ),
                         NodeKind::Str(s)
                             if !s.trim().is_empty() && !s.contains(['\n', '{', '}', ':']) =>
                         {
@@ -498,7 +504,7 @@ impl<'de> SeqAccess<'de> for SeqDe<'de> {
     ) -> Result<Option<T::Value>, DeError> {
         match self.iter.next() {
             Some(node) => seed
-                .deserialize(NodeDe { node })
+                .deserialize(NodeDe { node, root: false })
                 .map(Some)
                 .map_err(|e: DeError| e.at(node.span)),
             None => Ok(None),
@@ -535,7 +541,7 @@ impl<'de> MapAccess<'de> for MapDe<'de> {
             .value
             .take()
             .ok_or_else(|| <DeError as de::Error>::custom("value requested before key"))?;
-        seed.deserialize(NodeDe { node })
+        seed.deserialize(NodeDe { node, root: false })
             .map_err(|e: DeError| e.at(node.span))
     }
     fn size_hint(&self) -> Option<usize> {
@@ -690,7 +696,10 @@ impl<'de> MapAccess<'de> for SpannedDe<'de> {
         match state {
             0 => seed.deserialize((self.node.span.start as u64).into_deserializer()),
             1 => seed.deserialize((self.node.span.end as u64).into_deserializer()),
-            _ => seed.deserialize(NodeDe { node: self.node }),
+            _ => seed.deserialize(NodeDe {
+                node: self.node,
+                root: false,
+            }),
         }
     }
 }
