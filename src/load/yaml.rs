@@ -609,7 +609,7 @@ impl<'a> Builder<'a> {
                             *merge_at = Some(k.span);
                             // A value that cannot be merged is reported and left out; the rest
                             // of the file is still read.
-                            if let Err(e) = Self::merge(done, merged) {
+                            if let Some(e) = Self::merge(done, merged) {
                                 self.duplicates.push(e);
                             }
                         }
@@ -649,8 +649,11 @@ impl<'a> Builder<'a> {
         node
     }
 
-    /// The value of a `<<` key: a mapping, or a list of mappings (earlier ones win).
-    fn merge(value: Node, merged: &mut Vec<(Key, Node)>) -> Result<(), LoadError> {
+    /// The value of a `<<` key: a mapping, or a list of mappings (earlier ones win). What is
+    /// not a mapping is reported and left out; the mappings of a list are merged all the same
+    /// (so a bad item does not also leave the mapping without the keys the others give it).
+    fn merge(value: Node, merged: &mut Vec<(Key, Node)>) -> Option<LoadError> {
+        let mut error = None;
         let sources = match value.kind {
             NodeKind::Map(entries) => vec![entries],
             NodeKind::Seq(items) => {
@@ -659,7 +662,7 @@ impl<'a> Builder<'a> {
                     match item.kind {
                         NodeKind::Map(entries) => out.push(entries),
                         _ => {
-                            return Err(LoadError::Syntax {
+                            error.get_or_insert(LoadError::Syntax {
                                 message:
                                     "a `<<` merge list holds only mappings (aliases of mappings)"
                                         .to_string(),
@@ -671,7 +674,7 @@ impl<'a> Builder<'a> {
                 out
             }
             _ => {
-                return Err(LoadError::Syntax {
+                return Some(LoadError::Syntax {
                     message:
                         "the value of a `<<` merge key must be a mapping or a list of mappings"
                             .to_string(),
@@ -686,7 +689,7 @@ impl<'a> Builder<'a> {
                 }
             }
         }
-        Ok(())
+        error
     }
 
     /// The node an alias stands for, placed where the alias is used.
@@ -1156,6 +1159,28 @@ mod tests {
     fn short(r: &Result<Node, LoadError>) -> String {
         let s = format!("{r:?}");
         s.chars().take(400).collect()
+    }
+
+    #[test]
+    fn a_bad_item_of_a_merge_list_is_left_out_alone() {
+        let limits = Limits::default();
+        let text = "a: &a {k: 1}\nb:\n  <<: [*a, 1]\n  m: 2\n";
+        let (node, _, faults) = parse_traced(text, &limits).unwrap();
+        let NodeKind::Map(top) = node.kind else {
+            panic!()
+        };
+        let NodeKind::Map(b) = &top[1].1.kind else {
+            panic!()
+        };
+        let keys: Vec<&str> = b.iter().map(|(k, _)| k.text.as_str()).collect();
+        assert_eq!(keys, ["m", "k"]);
+        assert_eq!(
+            faults,
+            vec![LoadError::Syntax {
+                message: "a `<<` merge list holds only mappings (aliases of mappings)".into(),
+                span: Span::new(27, 28),
+            }]
+        );
     }
 
     #[test]
