@@ -197,6 +197,9 @@ fn u64_at(b: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(x)
 }
 
+/// Above this, a header's format version is read as damage rather than a newer format.
+const MAX_PLAUSIBLE_VERSION: u32 = 1000;
+
 fn header(bytes: &[u8]) -> Result<Header, LoadError> {
     if bytes.len() < 8 {
         return Err(LoadError::Malformed(
@@ -204,6 +207,13 @@ fn header(bytes: &[u8]) -> Result<Header, LoadError> {
         ));
     }
     let version = u32::from_le_bytes([bytes[4], bytes[5], bytes[6], bytes[7]]);
+    // Versions count up by one per format change: four bytes of noise after the magic are a
+    // damaged file, not a newer schemarouter's.
+    if version > MAX_PLAUSIBLE_VERSION {
+        return Err(LoadError::Malformed(format!(
+            "the binary artifact's header gives format version {version}, which no schemarouter writes: the file is damaged"
+        )));
+    }
     super::io::check_version(version)?;
     if bytes.len() < HEADER_LEN {
         return Err(LoadError::Malformed(
@@ -341,8 +351,9 @@ pub(crate) fn load_file(
     tools: Tools,
 ) -> Result<FrozenGraph, LoadError> {
     // SAFETY: the map is read-only. `compile` replaces artifacts by renaming a new file over
-    // the old one, so a mapped file is never written in place by schemarouter; another program
-    // truncating it while it is mapped is outside what a reader can defend against.
+    // the old one, so a mapped file is never written in place by schemarouter. Only one-shot
+    // readers (`route`) map the file (see `io::load_path`); another program truncating it during
+    // those milliseconds is outside what a reader can defend against.
     let map = unsafe { memmap2::Mmap::map(file) }.map_err(LoadError::Io)?;
     let h = header(&map)?;
     let graph = if with_graph {

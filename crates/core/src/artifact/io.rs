@@ -559,12 +559,17 @@ fn load_path(path: &Path, skip_graph: bool, lazy: bool) -> Result<FrozenGraph, L
         return load_bytes_with(&bytes, skip_graph, None);
     }
     if n == 4 && &magic == bin::MAGIC {
-        let tools = if lazy {
-            bin::Tools::OnFirstRead
-        } else {
-            bin::Tools::Validated
-        };
-        return bin::load_file(&file, !skip_graph, tools);
+        if lazy {
+            // One `route`: the file is memory-mapped and only the pages it reads are touched.
+            return bin::load_file(&file, !skip_graph, bin::Tools::OnFirstRead);
+        }
+        // Every other reader keeps the artifact for long (the servers, `eval`, Python) or
+        // reads all of it: read into memory, never mapped, so a file truncated or rewritten
+        // in place later (`cp new.bin graph.bin` over a served file) cannot end the process
+        // with SIGBUS; a reload then refuses the damaged file and keeps the loaded one.
+        let mut bytes = magic.to_vec();
+        file.read_to_end(&mut bytes).map_err(LoadError::Io)?;
+        return bin::load_slice(&bytes, !skip_graph);
     }
     // Not the binary form: JSON, whatever the file's name (`graph.json` renamed `x.bin` loads
     // as JSON; what is neither form says so).
@@ -840,6 +845,38 @@ mod tests {
     fn shipped() -> FrozenGraph {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../build/graph.json");
         load(&path).expect("the committed build/graph.json loads")
+    }
+
+    #[test]
+    fn a_loaded_binary_artifact_outlives_its_file_being_rewritten_in_place() {
+        // A server keeps what it loaded while `cp` truncates and rewrites the file: were the
+        // file mapped, reading the loaded tools would end the process with SIGBUS.
+        let fg = shipped();
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("graph.bin");
+        std::fs::write(&p, to_bin_bytes(&fg)).unwrap();
+        let loaded = load_routing(&p).unwrap();
+        std::fs::File::create(&p).unwrap(); // truncated to 0 bytes, in place
+        let mut without = fg.clone();
+        without.graph = crate::artifact::GraphData::default();
+        assert_eq!(loaded, without);
+        std::fs::write(&p, b"SRGB").unwrap();
+        assert_eq!(loaded, without);
+    }
+
+    #[test]
+    fn noise_where_the_binary_format_version_is_is_damage_not_a_newer_format() {
+        let mut bytes = to_bin_bytes(&shipped());
+        bytes[4..8].copy_from_slice(b"garb");
+        assert_eq!(
+            load_bytes(&bytes).unwrap_err().to_string(),
+            "the artifact is malformed or truncated: the binary artifact's header gives format version 1651663207, which no schemarouter writes: the file is damaged"
+        );
+        bytes[4..8].copy_from_slice(&3u32.to_le_bytes());
+        assert!(matches!(
+            load_bytes(&bytes).unwrap_err(),
+            LoadError::NewerFormat { .. }
+        ));
     }
 
     #[test]
