@@ -1176,3 +1176,78 @@ fn mcp_stdio_answers_broken_lines_with_json_rpc_errors() {
     );
     assert_eq!(lines.len(), 4, "{lines:?}");
 }
+
+/// Send `request` on a new connection to `url` without closing the sending side (the client
+/// still owes the rest of the body) and read the answer until the server closes the
+/// connection; returns the status, the body and how long the answer took.
+fn raw_held(url: &str, request: &[u8]) -> (u16, String, std::time::Duration) {
+    use std::io::{Read, Write};
+    let addr = url
+        .trim_start_matches("http://")
+        .trim_end_matches("/mcp")
+        .trim_end_matches('/');
+    let started = std::time::Instant::now();
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(std::time::Duration::from_secs(30)))
+        .unwrap();
+    s.write_all(request).unwrap();
+    let mut buf = Vec::new();
+    let r = s.read_to_end(&mut buf);
+    let elapsed = started.elapsed();
+    let text = String::from_utf8_lossy(&buf).into_owned();
+    assert!(r.is_ok(), "{r:?} after {elapsed:?}: {text:?}");
+    let (head, body) = text
+        .split_once("\r\n\r\n")
+        .unwrap_or_else(|| panic!("no complete answer: {text:?}"));
+    let status = head[9..12].parse().unwrap();
+    (status, body.to_string(), elapsed)
+}
+
+/// A `Content-Length` beyond `--max-body-bytes` is refused from the header at once (413 with
+/// the documented JSON error), not after waiting `--request-timeout-ms` for a body that never
+/// comes (it was a 408 after 10 s); MCP over HTTP likewise (413, JSON-RPC error).
+#[test]
+fn a_declared_length_beyond_the_limit_is_a_413_at_once() {
+    let server = Server::start(&[
+        "serve",
+        "--bind",
+        "127.0.0.1:0",
+        "--artifact",
+        shipped().to_str().unwrap(),
+    ]);
+    let request = b"POST /v1/route HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 99999999999\r\nConnection: close\r\n\r\n{}";
+    let (status, body, elapsed) = raw_held(&server.url, request);
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(
+        (status, v),
+        (
+            413,
+            serde_json::json!({"error": {"code": "payload_too_large", "message": "the body is larger than 65536 bytes (--max-body-bytes); send one question or Understanding per request"}})
+        )
+    );
+    assert!(elapsed < std::time::Duration::from_secs(5), "{elapsed:?}");
+    let (code, _) = server.stop();
+    assert_eq!(code, Some(0));
+
+    let server = Server::start(&[
+        "mcp",
+        "--transport",
+        "http",
+        "--bind",
+        "127.0.0.1:0",
+        "--artifact",
+        shipped().to_str().unwrap(),
+    ]);
+    let request = b"POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: 99999999999\r\nConnection: close\r\n\r\n{}";
+    let (status, body, elapsed) = raw_held(&server.url, request);
+    assert_eq!(
+        (status, body.as_str()),
+        (
+            413,
+            r#"{"error":{"code":-32600,"message":"Payload Too Large: request body exceeds 65536 bytes"},"id":null,"jsonrpc":"2.0"}"#
+        )
+    );
+    assert!(elapsed < std::time::Duration::from_secs(5), "{elapsed:?}");
+    let (code, rest) = server.stop();
+    assert_stopped(code, &rest);
+}

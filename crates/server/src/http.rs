@@ -165,6 +165,12 @@ async fn route(State(core): State<Arc<Core>>, headers: HeaderMap, body: Body) ->
         }
     }
     let max = core.limits.max_body_bytes;
+    // A declared length beyond the limit is refused from the header: the body is not waited
+    // for (a client announcing 99999999999 bytes and sending two would otherwise hold the
+    // request until --request-timeout-ms).
+    if declared_length_exceeds(&headers, max) {
+        return error_response(&payload_too_large(max));
+    }
     let bytes = match axum::body::to_bytes(body, max).await {
         Ok(b) => b,
         Err(e) => return error_response(&body_read_error(&e, max)),
@@ -188,13 +194,7 @@ async fn route(State(core): State<Arc<Core>>, headers: HeaderMap, body: Body) ->
 /// chunk-size line, a chunk shorter than its size, a connection closed before the body ended).
 fn body_read_error(e: &axum::Error, max: usize) -> ApiError {
     if exceeds_length_limit(e) {
-        return ApiError {
-            status: 413,
-            code: "payload_too_large",
-            message: format!(
-                "the body is larger than {max} bytes (--max-body-bytes); send one question or Understanding per request"
-            ),
-        };
+        return payload_too_large(max);
     }
     // The innermost cause says what was wrong (e.g. hyper's "invalid chunk size line").
     let cause = causes(e)
@@ -206,6 +206,29 @@ fn body_read_error(e: &axum::Error, max: usize) -> ApiError {
             "the request body could not be read: {cause}; send the body with a correct Content-Length or well-formed chunked encoding"
         ),
     )
+}
+
+/// 413 `payload_too_large`: the body is (or is declared to be) larger than `max` bytes.
+fn payload_too_large(max: usize) -> ApiError {
+    ApiError {
+        status: 413,
+        code: "payload_too_large",
+        message: format!(
+            "the body is larger than {max} bytes (--max-body-bytes); send one question or Understanding per request"
+        ),
+    }
+}
+
+/// Whether the request's `Content-Length` declares more than `max` bytes. Hyper has already
+/// refused a malformed or repeated-and-conflicting `Content-Length`, so a value that does not
+/// read as a number here is left to the body reader. Both faces use it (the route body here,
+/// the MCP body screen in [`crate::mcp`]).
+pub(crate) fn declared_length_exceeds(headers: &HeaderMap, max: usize) -> bool {
+    headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .is_some_and(|n| n > max as u64)
 }
 
 /// Whether `axum::body::to_bytes` failed because the body exceeded its limit: the error's

@@ -668,15 +668,20 @@ async fn screen_repeated_keys(
         );
         r
     };
+    // The SDK's own wording for the limit, which it would have given.
+    let too_large = || {
+        reply(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32600, "message": format!("Payload Too Large: request body exceeds {limit} bytes")}}),
+        )
+    };
+    // Refused from the header, without waiting for a body announced beyond the limit.
+    if super::http::declared_length_exceeds(&parts.headers, limit) {
+        return too_large();
+    }
     let bytes = match axum::body::to_bytes(body, limit).await {
         Ok(b) => b,
-        // The SDK's own wording for the limit, which it would have given.
-        Err(e) if super::http::exceeds_length_limit(&e) => {
-            return reply(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32600, "message": format!("Payload Too Large: request body exceeds {limit} bytes")}}),
-            );
-        }
+        Err(e) if super::http::exceeds_length_limit(&e) => return too_large(),
         Err(e) => {
             return reply(
                 StatusCode::BAD_REQUEST,
