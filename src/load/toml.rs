@@ -37,8 +37,18 @@ fn deepest_line(text: &str) -> Option<Span> {
     best.map(|(_, s)| s)
 }
 
-fn convert(v: &DeValue<'_>, span: Span) -> Node {
+fn convert(v: &DeValue<'_>, span: Span, text: &str) -> Node {
     let kind = match v {
+        // A multi-line string keeps the file's line breaks, and TOML lets a reader normalise
+        // them: CR LF becomes LF, so a checkout with Windows line ends (`core.autocrlf`) gives
+        // the same artifact, as YAML block scalars do.
+        DeValue::String(s)
+            if text
+                .get(span.start as usize..)
+                .is_some_and(|t| t.starts_with("\"\"\"") || t.starts_with("'''")) =>
+        {
+            NodeKind::Str(s.replace("\r\n", "\n"))
+        }
         DeValue::String(s) => NodeKind::Str(s.to_string()),
         DeValue::Integer(i) => {
             let raw = i.as_str().replace('_', "");
@@ -66,15 +76,15 @@ fn convert(v: &DeValue<'_>, span: Span) -> Node {
         DeValue::Array(items) => NodeKind::Seq(
             items
                 .iter()
-                .map(|i| convert(i.get_ref(), span_of(i.span())))
+                .map(|i| convert(i.get_ref(), span_of(i.span()), text))
                 .collect(),
         ),
-        DeValue::Table(t) => NodeKind::Map(table_entries(t)),
+        DeValue::Table(t) => NodeKind::Map(table_entries(t, text)),
     };
     Node { kind, span }
 }
 
-fn table_entries(t: &DeTable<'_>) -> Vec<(Key, Node)> {
+fn table_entries(t: &DeTable<'_>, text: &str) -> Vec<(Key, Node)> {
     t.iter()
         .map(|(k, v)| {
             (
@@ -83,7 +93,7 @@ fn table_entries(t: &DeTable<'_>) -> Vec<(Key, Node)> {
                     span: span_of(k.span()),
                     string: true,
                 },
-                convert(v.get_ref(), span_of(v.span())),
+                convert(v.get_ref(), span_of(v.span()), text),
             )
         })
         .collect()
@@ -96,7 +106,7 @@ pub fn parse(text: &str) -> Result<Node, LoadError> {
     match DeTable::parse(body) {
         Ok(doc) => {
             let mut node = Node {
-                kind: NodeKind::Map(table_entries(doc.get_ref())),
+                kind: NodeKind::Map(table_entries(doc.get_ref(), body)),
                 span: span_of(doc.span()),
             };
             if shift > 0 {
@@ -188,4 +198,49 @@ fn first_key_before(text: &str, key: &str, before: usize) -> Option<Span> {
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn value(text: &str) -> NodeKind {
+        let NodeKind::Map(entries) = parse(text).unwrap().kind else {
+            panic!("{text}")
+        };
+        entries[0].1.kind.clone()
+    }
+
+    #[test]
+    fn multi_line_strings_read_the_same_with_crlf_and_lf_line_ends() {
+        for (lf, crlf) in [
+            (
+                "d = \"\"\"\none\ntwo\n\"\"\"\n",
+                "d = \"\"\"\r\none\r\ntwo\r\n\"\"\"\r\n",
+            ),
+            ("d = '''\none\ntwo'''\n", "d = '''\r\none\r\ntwo'''\r\n"),
+        ] {
+            assert_eq!(value(lf), value(crlf), "{crlf:?}");
+            assert_eq!(
+                value(crlf),
+                NodeKind::Str(
+                    if lf.contains("'''") {
+                        "one\ntwo"
+                    } else {
+                        "one\ntwo\n"
+                    }
+                    .into()
+                )
+            );
+        }
+        // A one-line string keeps what its escapes spell; a BOM moves no span.
+        assert_eq!(
+            value("d = \"a\\r\\nb\"\r\n"),
+            NodeKind::Str("a\r\nb".into())
+        );
+        assert_eq!(
+            value("\u{feff}d = \"\"\"\r\nx\r\n\"\"\"\r\n"),
+            NodeKind::Str("x\n".into())
+        );
+    }
 }
