@@ -959,6 +959,23 @@ fn a_toml_body_in_a_yaml_file_is_named_as_toml() {
     );
 }
 
+/// And a YAML file saved as `.toml`.
+#[test]
+fn a_yaml_body_in_a_toml_file_is_named_as_yaml() {
+    let dir = project(&[(
+        "schemas/t.toml",
+        b"# A tool\nid: t\ntitle: T\ndomain: materials_property\nendpoints:\n  - id: e\n",
+    )]);
+    let out = concise(dir.path());
+    let found: Vec<&str> = out.lines().filter(|l| l.contains("SR001")).collect();
+    assert_eq!(found.len(), 1, "{out}");
+    assert!(
+        found[0].starts_with("schemas/t.toml:2:")
+            && found[0].ends_with("(help: this looks like YAML (line 2: `key: value`): give the file a `.yaml` extension, or write it as TOML (`key = value`))"),
+        "{out}"
+    );
+}
+
 /// Every fault of `schemarouter.toml` is reported in one run, as for declaration files.
 #[test]
 fn every_fault_of_the_configuration_is_reported_at_once() {

@@ -826,6 +826,14 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
                                 "this looks like TOML (line {line}: `key = value`): give the file a `.toml` extension, or write it as YAML (`key: value`)"
                             ));
                         }
+                        if format == Format::Toml
+                            && matches!(e, LoadError::Syntax { .. })
+                            && let Some(line) = yaml_line(&project.sources.get(id).text)
+                        {
+                            d.help = Some(format!(
+                                "this looks like YAML (line {line}: `key: value`): give the file a `.yaml` extension, or write it as TOML (`key = value`)"
+                            ));
+                        }
                         diags.push(d)
                     }
                     Err(ReadFailure::De(errors)) => {
@@ -937,6 +945,37 @@ pub fn load_sources(config: Option<&str>, files: &[(&str, &str)]) -> Loaded {
 /// The first line of `text` (1-based) that reads as TOML, when its first lines with content are
 /// TOML (`key = value`, `[table]`, `[[array.of.tables]]`, comments): a TOML file saved as
 /// `.yaml`, whose YAML error alone would point far below the cause.
+/// The first of the file's first lines with content when at least two of them read as YAML
+/// (`key: value`, `key:` or `- item`) and none as TOML (`key = value`, `[table]`).
+fn yaml_line(text: &str) -> Option<usize> {
+    let is_key = |k: &str| {
+        !k.is_empty()
+            && k.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "_-\" ".contains(c))
+    };
+    let mut first = None;
+    let mut seen = 0;
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if t.is_empty() || t.starts_with('#') {
+            continue;
+        }
+        let pair = t
+            .split_once(':')
+            .is_some_and(|(k, v)| is_key(k.trim()) && (v.is_empty() || v.starts_with(' ')));
+        let item = t.starts_with("- ") || t == "-";
+        if !(pair || item) || t.starts_with('[') || t.contains(" = ") {
+            return None;
+        }
+        first.get_or_insert(i + 1);
+        seen += 1;
+        if seen == 3 {
+            break;
+        }
+    }
+    if seen >= 2 { first } else { None }
+}
+
 fn toml_line(text: &str) -> Option<usize> {
     let is_key = |k: &str| {
         !k.is_empty()
