@@ -1251,3 +1251,75 @@ fn a_declared_length_beyond_the_limit_is_a_413_at_once() {
     let (code, rest) = server.stop();
     assert_stopped(code, &rest);
 }
+
+/// Run `schemarouter mcp` over stdio on the shipped artifact, send `lines` after the
+/// initialisation, then a `ping` with id `"end"`; once `expect` answers (the ping's included)
+/// have come after the initialisation's, close stdin and return them, sorted by their text
+/// (the SDK answers requests concurrently, so their order is not fixed).
+fn mcp_stdio_session(lines: &[&str], expect: usize) -> Vec<serde_json::Value> {
+    use std::io::Write;
+    let mut child = Command::new(bin())
+        .args(["mcp", "--artifact", shipped().to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut input = String::from(concat!(
+        r#"{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#,
+        "\n",
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        "\n",
+    ));
+    for l in lines {
+        input.push_str(l);
+        input.push('\n');
+    }
+    input.push_str(r#"{"jsonrpc":"2.0","id":"end","method":"ping"}"#);
+    input.push('\n');
+    let mut stdin = Some(child.stdin.take().unwrap());
+    stdin.as_mut().unwrap().write_all(input.as_bytes()).unwrap();
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut answers = Vec::new();
+    for line in stdout.lines() {
+        let line = line.unwrap();
+        let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+        if v["id"] != "init" {
+            answers.push(v);
+        }
+        if answers.len() == expect {
+            // Close stdin: the server ends with its input.
+            stdin.take();
+        }
+    }
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{status:?}");
+    answers.sort_by_key(ToString::to_string);
+    answers
+}
+
+/// Over stdio, a request whose numeric id the SDK cannot read as an i64 gets -32600 with
+/// `"id": null` (JSON-RPC 2.0: every response has an `id`) and the accepted ids in the message;
+/// the SDK answered `{"jsonrpc":"2.0","error":{"code":-32600,"message":"Invalid request"}}`.
+#[test]
+fn mcp_stdio_numeric_ids_beyond_i64_get_a_null_id() {
+    let answers = mcp_stdio_session(
+        &[
+            r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":12345678901234567890,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":-9223372036854775809,"method":"tools/list"}"#,
+            r#"{"jsonrpc":"2.0","id":1e5,"method":"ping"}"#,
+        ],
+        5,
+    );
+    let refused = serde_json::json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32600, "message": "Invalid Request: a numeric `id` must be a whole number from -9223372036854775808 to 9223372036854775807 (written with a fraction or exponent, such as `1.0` or `1e5`, only below 2^53 in magnitude); use such a number or a string as `id`"}});
+    let mut want = vec![
+        refused.clone(),
+        refused.clone(),
+        refused,
+        serde_json::json!({"jsonrpc": "2.0", "id": 100000, "result": {}}),
+        serde_json::json!({"jsonrpc": "2.0", "id": "end", "result": {}}),
+    ];
+    want.sort_by_key(ToString::to_string);
+    assert_eq!(answers, want);
+}

@@ -56,6 +56,19 @@ fn params_fault(method: &str, params: Option<&Value>) -> Option<String> {
     }
 }
 
+/// The numeric ids the SDK reads (`rmcp`'s `NumberOrString`), in words.
+const NUMERIC_ID: &str = "a numeric `id` must be a whole number from -9223372036854775808 to 9223372036854775807 (written with a fraction or exponent, such as `1.0` or `1e5`, only below 2^53 in magnitude)";
+
+/// Whether the SDK reads `n` as a request id: an i64, or a number in float form that is an
+/// integer below 2^53 in magnitude (exactly represented, so it names one integer).
+fn accepted_number_id(n: &serde_json::Number) -> bool {
+    const MAX_EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
+    n.is_i64()
+        || (!n.is_u64()
+            && n.as_f64()
+                .is_some_and(|f| f.fract() == 0.0 && f.abs() < MAX_EXACT))
+}
+
 fn kind(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
@@ -156,6 +169,18 @@ pub fn screen(line: &[u8]) -> Screened {
                 "Invalid Request: `id` must be a string or a number, not {}",
                 kind(id)
             ),
+        );
+    }
+    // The SDK reads a numeric id as an i64 and answers any other number with an error that
+    // has no `id` member at all; JSON-RPC 2.0 wants `id` in every response (null when it
+    // cannot be read), and the client a reason.
+    if let Some(Value::Number(n)) = m.get("id")
+        && !accepted_number_id(n)
+    {
+        return error(
+            Value::Null,
+            -32600,
+            format!("Invalid Request: {NUMERIC_ID}; use such a number or a string as `id`"),
         );
     }
     // serde_json keeps the last of repeated keys; which one was meant is not known.
@@ -281,6 +306,36 @@ mod tests {
         ];
         for (line, want) in cases {
             assert_eq!(answer(line), want, "{line}");
+        }
+    }
+
+    /// A numeric id the SDK cannot read as an i64 gets -32600 with `"id": null` and says which
+    /// ids are accepted (the SDK answered without any `id` member); the numbers it reads pass.
+    #[test]
+    fn numeric_ids_beyond_i64_are_answered_with_a_null_id() {
+        let want = r#"{"error":{"code":-32600,"message":"Invalid Request: a numeric `id` must be a whole number from -9223372036854775808 to 9223372036854775807 (written with a fraction or exponent, such as `1.0` or `1e5`, only below 2^53 in magnitude); use such a number or a string as `id`"},"id":null,"jsonrpc":"2.0"}"#;
+        for id in [
+            "1.5",
+            "12345678901234567890",
+            "-9223372036854775809",
+            "9223372036854775808",
+            "1e300",
+            "9007199254740992.0",
+        ] {
+            let line = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#);
+            assert_eq!(answer(&line), want, "{line}");
+        }
+        for id in [
+            "1",
+            "-1",
+            "1.0",
+            "1e5",
+            "9223372036854775807",
+            "-9223372036854775808",
+            "-9007199254740991.0",
+        ] {
+            let line = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#);
+            assert_eq!(screen(line.as_bytes()), Screened::Forward, "{line}");
         }
     }
 }
