@@ -1323,3 +1323,109 @@ fn mcp_stdio_numeric_ids_beyond_i64_get_a_null_id() {
     want.sort_by_key(ToString::to_string);
     assert_eq!(answers, want);
 }
+
+/// POST `body` to the MCP HTTP server at `base` (no `/mcp`), in `session` when given; returns
+/// the status, the answer's head and its body.
+fn mcp_post(base: &str, session: Option<&str>, body: &str) -> (u16, String, String) {
+    let session = session.map_or_else(String::new, |s| format!("Mcp-Session-Id: {s}\r\n"));
+    let mut request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n{session}Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    )
+    .into_bytes();
+    request.extend_from_slice(body.as_bytes());
+    let (status, head, answer) = raw_answer(base, &request);
+    (status, head, String::from_utf8_lossy(&answer).into_owned())
+}
+
+/// Start an MCP session on the HTTP server at `base`: `initialize`, then
+/// `notifications/initialized`; returns the session id.
+fn mcp_http_session(base: &str) -> String {
+    let (status, head, answer) = mcp_post(
+        base,
+        None,
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#,
+    );
+    assert_eq!(status, 200, "{head}\n{answer}");
+    let id = head
+        .lines()
+        .find_map(|l| {
+            let (name, value) = l.split_once(':')?;
+            name.eq_ignore_ascii_case("mcp-session-id")
+                .then(|| value.trim().to_string())
+        })
+        .unwrap_or_else(|| panic!("no Mcp-Session-Id: {head}"));
+    let (status, _, _) = mcp_post(
+        base,
+        Some(&id),
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+    );
+    assert_eq!(status, 202);
+    id
+}
+
+/// Params of the wrong shape for `tools/call`, `resources/read` and `prompts/get` get -32602
+/// (invalid params) with the message stdio gives, over streamable HTTP as over stdio; the SDK
+/// alone answered -32601 "method not found" over HTTP.
+#[test]
+fn mcp_wrongly_shaped_params_are_invalid_params_on_both_transports() {
+    let requests = [
+        (
+            r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"route","arguments":"x"}}"#,
+            r#"{"error":{"code":-32602,"message":"Invalid params: `params.arguments` of `tools/call` must be an object, not a string"},"id":4,"jsonrpc":"2.0"}"#,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":null}"#,
+            r#"{"error":{"code":-32602,"message":"Invalid params: `params` of `tools/call` must be an object, not null"},"id":5,"jsonrpc":"2.0"}"#,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":6,"method":"resources/read","params":{"uri":5}}"#,
+            r#"{"error":{"code":-32602,"message":"Invalid params: `params.uri` of `resources/read` must be a string, not a number"},"id":6,"jsonrpc":"2.0"}"#,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":"p","method":"prompts/get","params":{}}"#,
+            r#"{"error":{"code":-32602,"message":"Invalid params: `prompts/get` needs `params.name` (a string)"},"id":"p","jsonrpc":"2.0"}"#,
+        ),
+    ];
+    let server = Server::start(&[
+        "mcp",
+        "--transport",
+        "http",
+        "--bind",
+        "127.0.0.1:0",
+        "--artifact",
+        shipped().to_str().unwrap(),
+    ]);
+    let base = server.url.trim_end_matches("/mcp").to_string();
+    let session = mcp_http_session(&base);
+    for (request, want) in requests {
+        let (status, _, answer) = mcp_post(&base, Some(&session), request);
+        assert_eq!((status, answer.as_str()), (200, want), "{request}");
+    }
+    // A well-formed call in the same session still succeeds.
+    let (status, _, answer) = mcp_post(
+        &base,
+        Some(&session),
+        r#"{"jsonrpc":"2.0","id":7,"method":"resources/read","params":{"uri":"schemarouter://artifact"}}"#,
+    );
+    // (An event stream: the SDK's answer.)
+    assert_eq!(status, 200, "{answer}");
+    assert!(
+        answer.contains(r#""id":7,"result":"#)
+            && answer.contains("\"uri\":\"schemarouter://artifact\""),
+        "{answer}"
+    );
+    let (code, rest) = server.stop();
+    assert_stopped(code, &rest);
+
+    // Over stdio, the same answers.
+    let lines: Vec<&str> = requests.iter().map(|(r, _)| *r).collect();
+    let answers = mcp_stdio_session(&lines, requests.len() + 1);
+    let mut want: Vec<serde_json::Value> = requests
+        .iter()
+        .map(|(_, w)| serde_json::from_str(w).unwrap())
+        .collect();
+    want.push(serde_json::json!({"jsonrpc": "2.0", "id": "end", "result": {}}));
+    want.sort_by_key(ToString::to_string);
+    assert_eq!(answers, want);
+}

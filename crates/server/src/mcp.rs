@@ -633,32 +633,51 @@ pub fn http_router(
         manager,
         ending: std::sync::Mutex::default(),
     });
+    let screen = Arc::new(BodyScreen {
+        core: core.clone(),
+        sessions: sessions.clone(),
+    });
     let app = axum::Router::new()
         .route_service("/mcp", service)
-        .layer(axum::middleware::from_fn_with_state(
-            core.clone(),
-            screen_repeated_keys,
-        ))
+        .layer(axum::middleware::from_fn_with_state(screen, screen_bodies))
         .layer(axum::middleware::from_fn_with_state(sessions, end_sessions))
         .layer(axum::middleware::from_fn(json_rpc_error_bodies));
     super::http::guarded(app, core)
 }
 
-/// A POST body that repeats a key (two `question`s in a `tools/call`'s arguments) is answered
-/// with the JSON-RPC error stdio gives ([`crate::stdio_screen::repeated_key`]), status 400:
-/// the SDK would keep the last value without a word. A body beyond `--max-body-bytes` is 413
-/// with a JSON-RPC error. Other requests pass unchanged.
-async fn screen_repeated_keys(
-    axum::extract::State(core): axum::extract::State<Arc<Core>>,
+/// What [`screen_bodies`] needs: the limits, and the sessions to tell a live one.
+struct BodyScreen {
+    core: Arc<Core>,
+    sessions: Arc<Sessions>,
+}
+
+/// The POST bodies of `/mcp`, screened before the SDK reads them:
+///
+/// - a body that repeats a key (two `question`s in a `tools/call`'s arguments) is answered with
+///   the JSON-RPC error stdio gives ([`crate::stdio_screen::repeated_key`]), status 400: the
+///   SDK would keep the last value without a word;
+/// - a body beyond `--max-body-bytes` (or declaring more in `Content-Length`) is 413 with a
+///   JSON-RPC error;
+/// - a request of a live session whose `params` have the wrong shape (`tools/call` with
+///   `arguments` that are no object or `params: null`, `resources/read` whose `uri` is no
+///   string, `prompts/get` without `name`) gets the -32602 invalid-params error stdio gives
+///   ([`crate::stdio_screen::invalid_params`]) as a JSON answer, status 200: the SDK would
+///   answer -32601 "method not found". Without a live session the SDK's own refusal (400 no
+///   session, 404 unknown session) comes first, as for any request.
+///
+/// Other requests pass unchanged.
+async fn screen_bodies(
+    axum::extract::State(screen): axum::extract::State<Arc<BodyScreen>>,
     req: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> axum::response::Response {
     use axum::http::{Method, StatusCode, header};
+    use rmcp::transport::streamable_http_server::session::SessionManager;
     if req.method() != Method::POST {
         return next.run(req).await;
     }
     let (parts, body) = req.into_parts();
-    let limit = core.limits.max_body_bytes;
+    let limit = screen.core.limits.max_body_bytes;
     let reply = |status: StatusCode, v: serde_json::Value| {
         let mut r = axum::response::Response::new(axum::body::Body::from(v.to_string()));
         *r.status_mut() = status;
@@ -702,6 +721,33 @@ async fn screen_repeated_keys(
             crate::stdio_screen::repeated_key(&bytes, &id)
         {
             return reply(StatusCode::BAD_REQUEST, v);
+        }
+    }
+    if let Ok(serde_json::Value::Object(m)) = serde_json::from_slice::<serde_json::Value>(&bytes) {
+        let id = match m.get("id") {
+            Some(id @ (serde_json::Value::String(_) | serde_json::Value::Number(_))) => id.clone(),
+            _ => serde_json::Value::Null,
+        };
+        if let Some(crate::stdio_screen::Screened::Answer(v)) =
+            crate::stdio_screen::invalid_params(&m, &id)
+        {
+            // The SDK reads the session id the same way (see `end_sessions`).
+            let session = parts
+                .headers
+                .get("mcp-session-id")
+                .and_then(|v| v.to_str().ok());
+            let live = match session {
+                Some(s) => screen
+                    .sessions
+                    .manager
+                    .has_session(&s.into())
+                    .await
+                    .unwrap_or(false),
+                None => false,
+            };
+            if live {
+                return reply(StatusCode::OK, v);
+            }
         }
     }
     next.run(axum::extract::Request::from_parts(

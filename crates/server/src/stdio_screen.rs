@@ -131,6 +131,41 @@ fn top_level_repeat(message: &[u8]) -> Option<String> {
         .flatten()
 }
 
+/// The -32602 answer to a message whose `params` have the wrong shape: `params` that is not
+/// an object, or (requests only: a notification gets no answer, whatever it holds) the
+/// `params` of `tools/call`, `resources/read` or `prompts/get` without the members the SDK
+/// needs to decode them (it would answer "method not found"). `id` is the id to answer with.
+/// Both transports use it (each stdin line here, each POST body of MCP over HTTP in
+/// [`crate::mcp`]).
+pub fn invalid_params(m: &serde_json::Map<String, Value>, id: &Value) -> Option<Screened> {
+    let Some(Value::String(method)) = m.get("method") else {
+        return None;
+    };
+    match m.get("params") {
+        None | Some(Value::Object(_)) => {}
+        Some(other) => {
+            return Some(error(
+                id.clone(),
+                -32602,
+                format!(
+                    "Invalid params: `params` of `{method}` must be an object, not {}",
+                    kind(other)
+                ),
+            ));
+        }
+    }
+    if m.contains_key("id")
+        && let Some(fault) = params_fault(method, m.get("params"))
+    {
+        return Some(error(
+            id.clone(),
+            -32602,
+            format!("Invalid params: {fault}"),
+        ));
+    }
+    None
+}
+
 /// Screen one line (with or without its line break).
 pub fn screen(line: &[u8]) -> Screened {
     if line.iter().all(u8::is_ascii_whitespace) {
@@ -202,21 +237,7 @@ pub fn screen(line: &[u8]) -> Screened {
         );
     }
     match m.get("method") {
-        Some(Value::String(method)) => {
-            match m.get("params") {
-                None | Some(Value::Object(_)) => {}
-                Some(other) => {
-                    return error(id, -32602, format!("Invalid params: `params` of `{method}` must be an object, not {}", kind(other)));
-                }
-            }
-            // Requests only: a notification gets no answer, whatever it holds.
-            if m.contains_key("id")
-                && let Some(fault) = params_fault(method, m.get("params"))
-            {
-                return error(id, -32602, format!("Invalid params: {fault}"));
-            }
-            Screened::Forward
-        }
+        Some(Value::String(_)) => invalid_params(m, &id).unwrap_or(Screened::Forward),
         Some(other) => error(id, -32600, format!("Invalid Request: `method` must be a string, not {}", kind(other))),
         // A response to a request of the server.
         None if m.contains_key("id") && (m.contains_key("result") || m.contains_key("error")) => Screened::Forward,
