@@ -1429,3 +1429,31 @@ fn mcp_wrongly_shaped_params_are_invalid_params_on_both_transports() {
     want.sort_by_key(ToString::to_string);
     assert_eq!(answers, want);
 }
+
+/// `explain_plan` over stdio, with a plan from `schemarouter route --json` whose step names a
+/// tool the artifact lacks: a tool error saying so (it was explained as if valid).
+#[test]
+fn mcp_explain_plan_refuses_a_plan_naming_an_unknown_tool() {
+    let o = Command::new(bin())
+        .args(["route", "--json", "--artifact"])
+        .arg(shipped())
+        .arg("band gap of Si")
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let routed: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let mut plan = routed["plan"].clone();
+    plan["steps"][0]["tool"] = serde_json::json!("nope");
+    let call = serde_json::json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "explain_plan", "arguments": {"plan": plan}}}).to_string();
+    let answers = mcp_stdio_session(&[&call], 2);
+    let mut want = vec![
+        serde_json::json!({"jsonrpc": "2.0", "id": 3, "result": {
+            "content": [{"type": "text", "text": "invalid arguments for `explain_plan`: the plan does not fit the served artifact: plan step 1 names tool `nope`, which the artifact does not have; explain a plan `route` returned for this artifact, or give the question again"}],
+            "isError": true,
+            "_meta": {"code": "invalid_request"}
+        }}),
+        serde_json::json!({"jsonrpc": "2.0", "id": "end", "result": {}}),
+    ];
+    want.sort_by_key(ToString::to_string);
+    assert_eq!(answers, want);
+}

@@ -163,6 +163,58 @@ pub fn short_text(r: &Routed) -> String {
     out
 }
 
+/// What [`plan_findings`] found in a plan given to `explain_plan`.
+#[derive(Debug, Default, PartialEq)]
+pub struct PlanFindings {
+    /// Names the artifact does not have (a tool, an endpoint): the plan cannot be explained
+    /// against it (`extract` refuses such a plan too).
+    pub errors: Vec<String>,
+    /// A foreign routing fingerprint, fields the endpoint does not declare: the plan is
+    /// explained with these first (`extract` reports them as findings).
+    pub warnings: Vec<String>,
+}
+
+/// Check a plan against the artifact `g` as `extract` does: a routing fingerprint other than
+/// the artifact's (an empty one is not checked), a step naming a tool or endpoint the artifact
+/// lacks (errors), a planned field its endpoint does not declare (warnings).
+pub fn plan_findings(g: &crate::artifact::FrozenGraph, plan: &Plan) -> PlanFindings {
+    let short = |h: &str| h.chars().take(16).collect::<String>();
+    let mut f = PlanFindings::default();
+    if !plan.routing_fingerprint.is_empty() && plan.routing_fingerprint != g.routing_fingerprint {
+        f.warnings.push(format!(
+            "the plan was made for routing fingerprint {}, the served artifact has {}; re-route with this artifact",
+            short(&plan.routing_fingerprint),
+            short(&g.routing_fingerprint)
+        ));
+    }
+    for (i, s) in plan.steps.iter().enumerate() {
+        let n = i + 1;
+        let Some((_, t)) = g.tool(&s.tool) else {
+            f.errors.push(format!(
+                "plan step {n} names tool `{}`, which the artifact does not have",
+                s.tool
+            ));
+            continue;
+        };
+        let Some(e) = t.endpoints.iter().find(|e| e.id == s.endpoint) else {
+            f.errors.push(format!(
+                "plan step {n} names endpoint `{}/{}`, which the artifact does not have",
+                s.tool, s.endpoint
+            ));
+            continue;
+        };
+        for pf in &s.fields {
+            if !e.fields.iter().any(|fd| fd.name == pf.name) {
+                f.warnings.push(format!(
+                    "plan step {n}: `{}/{}` declares no field `{}`",
+                    s.tool, s.endpoint, pf.name
+                ));
+            }
+        }
+    }
+    f
+}
+
 impl McpServer {
     /// A server over `core`.
     pub fn new(core: Arc<Core>) -> McpServer {
@@ -255,6 +307,52 @@ impl McpServer {
                                     "give `plan` alone, or `question` / `understanding` to route first",
                                 ),
                             ));
+                        }
+                        let s = self.core.snapshot();
+                        let checked = crate::artifact::reading(|| plan_findings(s.graph(), &plan));
+                        let findings = match checked {
+                            Ok(f) => f,
+                            Err(e) => {
+                                return Ok(tool_error(
+                                    name,
+                                    &ApiError {
+                                        status: 500,
+                                        code: "artifact_unreadable",
+                                        message: format!(
+                                            "the served artifact cannot be read: {e}; compile the project again and replace the file"
+                                        ),
+                                    },
+                                ));
+                            }
+                        };
+                        if !findings.errors.is_empty() {
+                            let mut all = findings.errors;
+                            all.extend(findings.warnings);
+                            return Ok(tool_error(
+                                name,
+                                &ApiError::bad(
+                                    "invalid_request",
+                                    format!(
+                                        "the plan does not fit the served artifact: {}; explain a plan `route` returned for this artifact, or give the question again",
+                                        all.join("; ")
+                                    ),
+                                ),
+                            ));
+                        }
+                        if !findings.warnings.is_empty() {
+                            let mut text = String::new();
+                            for w in &findings.warnings {
+                                text.push_str(&format!("warning: {w}\n"));
+                            }
+                            text.push('\n');
+                            text.push_str(&explain::explain(&plan));
+                            let mut result =
+                                CallToolResult::success(vec![ContentBlock::text(text)]);
+                            let mut meta = MetaObject::new();
+                            meta.insert("warnings".into(), json!(findings.warnings));
+                            meta.insert("artifact_hash".into(), json!(s.summary.content_hash));
+                            result.meta = Some(meta);
+                            return Ok(result);
                         }
                         explain::explain(&plan)
                     }
@@ -993,6 +1091,78 @@ mod tests {
         assert_eq!(
             tool_failure(&s, "list_intents", json!({"x": 1})).0,
             "invalid arguments for `list_intents`: list_intents takes no arguments; remove `x`"
+        );
+    }
+
+    /// A plan given to `explain_plan` is checked against the served artifact as `extract`
+    /// checks it: a foreign routing fingerprint and fields the endpoint does not declare are
+    /// warnings before the explanation (also in `_meta.warnings`); a tool or endpoint the
+    /// artifact lacks makes it a tool error. A plan of this artifact is explained as before.
+    #[test]
+    fn explain_plan_reports_a_foreign_fingerprint_and_unknown_names() {
+        let s = server();
+        let routed = s
+            .call("route", args(json!({"question": "band gap of Si"})))
+            .unwrap();
+        let plan: Plan = serde_json::from_value(routed.structured_content.unwrap()).unwrap();
+        assert_eq!(
+            (plan.steps[0].tool.as_str(), plan.steps[0].endpoint.as_str()),
+            ("materials_project", "summary")
+        );
+        let fp = s.core.snapshot().summary.routing_fingerprint.clone();
+        let hash = s.core.snapshot().summary.content_hash.clone();
+        let explained = |p: &Plan| {
+            s.call("explain_plan", args(json!({"plan": p})))
+                .expect("a tool result")
+        };
+        let text = |r: &CallToolResult| r.content[0].as_text().unwrap().text.clone();
+
+        let ok = explained(&plan);
+        assert_eq!(ok.is_error, Some(false));
+        assert_eq!(text(&ok), explain::explain(&plan));
+        assert_eq!(ok.meta, None);
+
+        let mut foreign = plan.clone();
+        foreign.routing_fingerprint = "0".repeat(64);
+        foreign.steps[0].fields[0].name = "no_such_field".into();
+        let warned = explained(&foreign);
+        let warnings = [
+            format!(
+                "the plan was made for routing fingerprint 0000000000000000, the served artifact has {}; re-route with this artifact",
+                &fp[..16]
+            ),
+            "plan step 1: `materials_project/summary` declares no field `no_such_field`"
+                .to_string(),
+        ];
+        assert_eq!(warned.is_error, Some(false));
+        assert_eq!(
+            text(&warned),
+            format!(
+                "warning: {}\nwarning: {}\n\n{}",
+                warnings[0],
+                warnings[1],
+                explain::explain(&foreign)
+            )
+        );
+        assert_eq!(
+            Value::Object(warned.meta.unwrap().0),
+            json!({"warnings": warnings, "artifact_hash": hash})
+        );
+
+        let mut unknown = foreign.clone();
+        unknown.steps[0].tool = "nope".into();
+        let mut second = plan.steps[0].clone();
+        second.endpoint = "nowhere".into();
+        unknown.steps.push(second);
+        assert_eq!(
+            tool_failure(&s, "explain_plan", json!({"plan": unknown})),
+            (
+                format!(
+                    "invalid arguments for `explain_plan`: the plan does not fit the served artifact: plan step 1 names tool `nope`, which the artifact does not have; plan step 2 names endpoint `materials_project/nowhere`, which the artifact does not have; {}; explain a plan `route` returned for this artifact, or give the question again",
+                    warnings[0]
+                ),
+                "invalid_request".to_string()
+            )
         );
     }
 
