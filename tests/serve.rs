@@ -1457,3 +1457,78 @@ fn mcp_explain_plan_refuses_a_plan_naming_an_unknown_tool() {
     want.sort_by_key(ToString::to_string);
     assert_eq!(answers, want);
 }
+
+/// `serve` with `--watch-ms`: an `intent_prompt.txt` that is not UTF-8 written beside the
+/// artifact is logged as a `warning` event naming the file and why, the reload swaps in the
+/// prompt rendered from the artifact, and `/v1/prompt` serves it (the file was passed over
+/// without a word).
+#[test]
+fn a_prompt_file_that_is_not_utf8_is_a_warning_and_the_rendered_prompt_is_served() {
+    let dir = tempfile::tempdir().unwrap();
+    let artifact = dir.path().join("graph.json");
+    let prompt = dir.path().join("intent_prompt.txt");
+    std::fs::copy(shipped(), &artifact).unwrap();
+    std::fs::write(&prompt, "a prompt of my own\n").unwrap();
+    let mut server = Server::start(&[
+        "serve",
+        "--bind",
+        "127.0.0.1:0",
+        "--artifact",
+        artifact.to_str().unwrap(),
+        "--watch-ms",
+        "50",
+    ]);
+    assert_eq!(
+        get(&format!("{}/v1/prompt", server.url)),
+        "a prompt of my own\n"
+    );
+    // A watchdog: a server that never logs the reload is killed, ending its stderr.
+    let pid = server.pid().to_string();
+    let (done, wait) = std::sync::mpsc::channel::<()>();
+    let watchdog = std::thread::spawn(move || {
+        if wait
+            .recv_timeout(std::time::Duration::from_secs(30))
+            .is_err()
+        {
+            let _ = Command::new("kill").args(["-KILL", &pid]).status();
+        }
+    });
+    let tmp = dir.path().join("prompt.tmp");
+    std::fs::write(&tmp, b"intents:\n\xff\xfe\n").unwrap();
+    std::fs::rename(&tmp, &prompt).unwrap();
+    let mut events = Vec::new();
+    loop {
+        let mut line = String::new();
+        let n = server.stderr.read_line(&mut line).unwrap();
+        assert!(n > 0, "no reload logged: {events:?}");
+        let mut v: serde_json::Value = serde_json::from_str(&line).unwrap();
+        let o = v.as_object_mut().unwrap();
+        o.remove("ts");
+        o.remove("load_ms");
+        let reload = o["event"] == "reload";
+        events.push(v);
+        if reload {
+            break;
+        }
+    }
+    let _ = done.send(());
+    watchdog.join().unwrap();
+    let hash = content_hash(&artifact);
+    assert_eq!(
+        events,
+        [
+            serde_json::json!({"event": "warning", "file": prompt.display().to_string(), "message": format!(
+                "`{}` is not valid UTF-8 (invalid utf-8 sequence of 1 bytes from index 9); serving the prompt rendered from the artifact instead: save it as UTF-8 or remove it",
+                prompt.display()
+            )}),
+            serde_json::json!({"event": "reload", "trigger": "file changed", "result": "swapped", "artifact": artifact.display().to_string(), "old": hash, "new": hash}),
+        ]
+    );
+    // The rendered prompt: what `compile` wrote beside the shipped artifact.
+    assert_eq!(
+        get(&format!("{}/v1/prompt", server.url)),
+        std::fs::read_to_string(root().join("build/intent_prompt.txt")).unwrap()
+    );
+    let (code, _) = server.stop();
+    assert_eq!(code, Some(0));
+}

@@ -181,6 +181,8 @@ pub(super) fn announce(core: &Core, face: &str, url: &str) {
         "load_ms": (s.summary.load_ms * 1e3).round() / 1e3,
         "token": core.requires_token(),
     }));
+    // After `listening` (the first line): an `intent_prompt.txt` passed over at start-up.
+    core.warn_prompt(&s);
 }
 
 /// Warn when listening beyond loopback without a token.

@@ -183,6 +183,10 @@ pub struct Snapshot {
     loaded: Loaded,
     /// The Understand-step (intent-registry) prompt.
     pub prompt: String,
+    /// Why `intent_prompt.txt` beside the artifact was not used although it is there (not
+    /// UTF-8, unreadable): the prompt is then the one rendered from the artifact, and the
+    /// server logs this as a `warning` event naming the file.
+    pub prompt_warning: Option<String>,
     /// Identity and counts.
     pub summary: Summary,
 }
@@ -199,14 +203,39 @@ impl Snapshot {
     }
 
     /// Load, verify and prepare the artifact at `path` (and read `intent_prompt.txt` beside
-    /// it, or render the prompt from the artifact when there is none).
+    /// it, or render the prompt from the artifact when there is none; when it is there but
+    /// not UTF-8 or unreadable, the rendered prompt too, with [`Snapshot::prompt_warning`]
+    /// saying why).
     ///
     /// Errors: the artifact cannot be read or fails verification (the message says which).
     pub fn load(path: &Path) -> Result<Snapshot, String> {
         let start = Instant::now();
         let g = crate::artifact::io::load_routing(path).map_err(|e| e.to_string())?;
-        let prompt = std::fs::read_to_string(path.with_file_name("intent_prompt.txt"))
-            .unwrap_or_else(|_| crate::prompt::render(&g, None));
+        let prompt_path = path.with_file_name("intent_prompt.txt");
+        let rendered = "serving the prompt rendered from the artifact instead";
+        let (prompt, prompt_warning) = match std::fs::read(&prompt_path) {
+            Ok(bytes) => match String::from_utf8(bytes) {
+                Ok(text) => (text, None),
+                Err(e) => (
+                    crate::prompt::render(&g, None),
+                    Some(format!(
+                        "`{}` is not valid UTF-8 ({}); {rendered}: save it as UTF-8 or remove it",
+                        prompt_path.display(),
+                        e.utf8_error()
+                    )),
+                ),
+            },
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                (crate::prompt::render(&g, None), None)
+            }
+            Err(e) => (
+                crate::prompt::render(&g, None),
+                Some(format!(
+                    "`{}` cannot be read ({e}); {rendered}",
+                    prompt_path.display()
+                )),
+            ),
+        };
         let loaded = Loaded::new(g, |g| Lexical::new(g));
         let g = loaded.borrow_owner();
         let summary = Summary {
@@ -228,6 +257,7 @@ impl Snapshot {
         Ok(Snapshot {
             loaded,
             prompt,
+            prompt_warning,
             summary,
         })
     }
@@ -649,6 +679,8 @@ impl Core {
         let served = self.path();
         let outcome = match Snapshot::load(&target) {
             Ok(s) => {
+                // Whether or not the reload swaps, a prompt file that was passed over is said.
+                self.warn_prompt(&s);
                 let moved = target != served;
                 if !moved
                     && s.summary.content_hash == old.summary.content_hash
@@ -740,6 +772,21 @@ impl Core {
                     core.reload_if_changed();
                 }
             });
+    }
+
+    /// Log a `warning` event when `s` serves the rendered prompt because its
+    /// `intent_prompt.txt` could not be used ([`Snapshot::prompt_warning`]).
+    pub fn warn_prompt(&self, s: &Snapshot) {
+        if let Some(w) = &s.prompt_warning {
+            self.event(serde_json::json!({
+                "event": "warning",
+                "file": Path::new(&s.summary.path)
+                    .with_file_name("intent_prompt.txt")
+                    .display()
+                    .to_string(),
+                "message": w,
+            }));
+        }
     }
 
     /// Write an event line (always) to stderr: JSON with a timestamp.
@@ -1016,6 +1063,53 @@ mod tests {
         assert_eq!(c.snapshot().summary.content_hash, before);
         // Seen once: not retried until the file changes again.
         assert_eq!(c.reload_if_changed(), None);
+    }
+
+    /// An `intent_prompt.txt` that is not UTF-8 is passed over with a warning: the prompt
+    /// rendered from the artifact is served (it was passed over without a word).
+    #[test]
+    fn a_prompt_file_that_is_not_utf8_gives_the_rendered_prompt_and_a_warning() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("graph.json");
+        let prompt = dir.path().join("intent_prompt.txt");
+        let shipped = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../build/graph.json");
+        std::fs::copy(&shipped, &path).unwrap();
+        std::fs::write(&prompt, "a prompt of my own\n").unwrap();
+        let c = Core::open(Config {
+            artifact: path.clone(),
+            discover: None,
+            limits: Limits::default(),
+            token: None,
+            log_requests: false,
+        })
+        .unwrap();
+        assert_eq!(c.snapshot().prompt, "a prompt of my own\n");
+        assert_eq!(c.snapshot().prompt_warning, None);
+        std::fs::write(&prompt, b"intents:\n\xff\xfe\n").unwrap();
+        let hash = c.snapshot().summary.content_hash.clone();
+        assert_eq!(
+            c.reload("test"),
+            ReloadOutcome::Swapped {
+                old: hash.clone(),
+                new: hash
+            }
+        );
+        let s = c.snapshot();
+        assert_eq!(s.prompt, crate::prompt::render(s.graph(), None));
+        assert_eq!(
+            s.prompt_warning.as_deref(),
+            Some(
+                format!(
+                    "`{}` is not valid UTF-8 (invalid utf-8 sequence of 1 bytes from index 9); serving the prompt rendered from the artifact instead: save it as UTF-8 or remove it",
+                    prompt.display()
+                )
+                .as_str()
+            )
+        );
+        // Removed: the rendered prompt, without a warning.
+        std::fs::remove_file(&prompt).unwrap();
+        assert_eq!(c.reload("test"), ReloadOutcome::Unchanged);
+        assert_eq!(Snapshot::load(&path).unwrap().prompt_warning, None);
     }
 
     /// The newer of `graph.bin` and `graph.json` in `dir` (what the CLI's discovery does).
