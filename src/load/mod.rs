@@ -942,17 +942,9 @@ pub fn load_sources(config: Option<&str>, files: &[(&str, &str)]) -> Loaded {
     }
 }
 
-/// The first line of `text` (1-based) that reads as TOML, when its first lines with content are
-/// TOML (`key = value`, `[table]`, `[[array.of.tables]]`, comments): a TOML file saved as
-/// `.yaml`, whose YAML error alone would point far below the cause.
-/// The first of the file's first lines with content when at least two of them read as YAML
-/// (`key: value`, `key:` or `- item`) and none as TOML (`key = value`, `[table]`).
-fn yaml_line(text: &str) -> Option<usize> {
-    let is_key = |k: &str| {
-        !k.is_empty()
-            && k.chars()
-                .all(|c| c.is_ascii_alphanumeric() || "_-\" ".contains(c))
-    };
+/// The first line of `text` (1-based) with content, when its first lines with content (up to
+/// three, at least two; blank lines and `#` comments skipped) all read as `reads_as` says.
+fn first_lines_read_as(text: &str, reads_as: impl Fn(&str) -> bool) -> Option<usize> {
     let mut first = None;
     let mut seen = 0;
     for (i, line) in text.lines().enumerate() {
@@ -960,11 +952,7 @@ fn yaml_line(text: &str) -> Option<usize> {
         if t.is_empty() || t.starts_with('#') {
             continue;
         }
-        let pair = t
-            .split_once(':')
-            .is_some_and(|(k, v)| is_key(k.trim()) && (v.is_empty() || v.starts_with(' ')));
-        let item = t.starts_with("- ") || t == "-";
-        if !(pair || item) || t.starts_with('[') || t.contains(" = ") {
+        if !reads_as(t) {
             return None;
         }
         first.get_or_insert(i + 1);
@@ -976,31 +964,37 @@ fn yaml_line(text: &str) -> Option<usize> {
     if seen >= 2 { first } else { None }
 }
 
+/// A bare key: letters, digits and `_-" ` (and `.` for TOML's dotted keys when `dots`).
+fn is_bare_key(k: &str, dots: bool) -> bool {
+    !k.is_empty()
+        && k.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_-\" ".contains(c) || (dots && c == '.'))
+}
+
+/// The first line of `text` (1-based) that reads as TOML, when its first lines with content are
+/// TOML (`key = value`, `[table]`, `[[array.of.tables]]`, comments): a TOML file saved as
+/// `.yaml`, whose YAML error alone would point far below the cause.
 fn toml_line(text: &str) -> Option<usize> {
-    let is_key = |k: &str| {
-        !k.is_empty()
-            && k.chars()
-                .all(|c| c.is_ascii_alphanumeric() || "_-.\" ".contains(c))
-    };
-    let mut first = None;
-    let mut seen = 0;
-    for (i, line) in text.lines().enumerate() {
-        let t = line.trim();
-        if t.is_empty() || t.starts_with('#') {
-            continue;
-        }
-        let table = t.starts_with('[') && t.ends_with(']') && is_key(t.trim_matches(['[', ']']));
-        let pair = t.split_once('=').is_some_and(|(k, _)| is_key(k.trim()));
-        if !(table || pair) {
-            return None;
-        }
-        first.get_or_insert(i + 1);
-        seen += 1;
-        if seen == 3 {
-            break;
-        }
-    }
-    if seen >= 2 { first } else { None }
+    first_lines_read_as(text, |t| {
+        let table =
+            t.starts_with('[') && t.ends_with(']') && is_bare_key(t.trim_matches(['[', ']']), true);
+        table
+            || t.split_once('=')
+                .is_some_and(|(k, _)| is_bare_key(k.trim(), true))
+    })
+}
+
+/// The first line of `text` (1-based) that reads as YAML, when its first lines with content are
+/// YAML (`key: value`, `key:`, `- item`) and none is TOML (`key = value`, `[table]`): a YAML
+/// file saved as `.toml`.
+fn yaml_line(text: &str) -> Option<usize> {
+    first_lines_read_as(text, |t| {
+        let pair = t.split_once(':').is_some_and(|(k, v)| {
+            is_bare_key(k.trim(), false) && (v.is_empty() || v.starts_with(' '))
+        });
+        let item = t.starts_with("- ") || t == "-";
+        (pair || item) && !t.starts_with('[') && !t.contains(" = ")
+    })
 }
 
 /// Read a declaration file's node tree into its typed form. On failure, every structural fault
