@@ -962,14 +962,7 @@ fn mcp_http_unknown_or_ended_sessions_are_404() {
         r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#,
     );
     assert_eq!(status, 200, "{head}\n{answer}");
-    let id = head
-        .lines()
-        .find_map(|l| {
-            let (name, value) = l.split_once(':')?;
-            name.eq_ignore_ascii_case("mcp-session-id")
-                .then(|| value.trim().to_string())
-        })
-        .unwrap_or_else(|| panic!("no Mcp-Session-Id: {head}"));
+    let id = session_id(&head);
     let delete = |session: Option<&str>| {
         let (status, _, answer) = send("DELETE", session, both, "");
         (status, answer)
@@ -1338,6 +1331,17 @@ fn mcp_post(base: &str, session: Option<&str>, body: &str) -> (u16, String, Stri
     (status, head, String::from_utf8_lossy(&answer).into_owned())
 }
 
+/// The `Mcp-Session-Id` header of a response head (panics when there is none).
+fn session_id(head: &str) -> String {
+    head.lines()
+        .find_map(|l| {
+            let (name, value) = l.split_once(':')?;
+            name.eq_ignore_ascii_case("mcp-session-id")
+                .then(|| value.trim().to_string())
+        })
+        .unwrap_or_else(|| panic!("no Mcp-Session-Id: {head}"))
+}
+
 /// Start an MCP session on the HTTP server at `base`: `initialize`, then
 /// `notifications/initialized`; returns the session id.
 fn mcp_http_session(base: &str) -> String {
@@ -1347,14 +1351,7 @@ fn mcp_http_session(base: &str) -> String {
         r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#,
     );
     assert_eq!(status, 200, "{head}\n{answer}");
-    let id = head
-        .lines()
-        .find_map(|l| {
-            let (name, value) = l.split_once(':')?;
-            name.eq_ignore_ascii_case("mcp-session-id")
-                .then(|| value.trim().to_string())
-        })
-        .unwrap_or_else(|| panic!("no Mcp-Session-Id: {head}"));
+    let id = session_id(&head);
     let (status, _, _) = mcp_post(
         base,
         Some(&id),
