@@ -1317,6 +1317,73 @@ fn mcp_stdio_numeric_ids_beyond_i64_get_a_null_id() {
     assert_eq!(answers, want);
 }
 
+/// Over stdio, a notification sent before the session begins (an early
+/// `notifications/initialized`) no longer ends the connection: the SDK stopped the server on it,
+/// leaving earlier requests unanswered. A request before `initialize` gets the SDK's answer,
+/// and the session then initialises and answers as usual.
+#[test]
+fn mcp_stdio_messages_before_initialize_do_not_end_the_session() {
+    use std::io::Write;
+    let mut child = Command::new(bin())
+        .args(["mcp", "--artifact", shipped().to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = Some(child.stdin.take().unwrap());
+    stdin
+        .as_mut()
+        .unwrap()
+        .write_all(
+            concat!(
+                r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#,
+                "\n",
+                r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+                "\n",
+                r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#,
+                "\n",
+                r#"{"jsonrpc":"2.0","id":3,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#,
+                "\n",
+                r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+                "\n",
+                r#"{"jsonrpc":"2.0","id":4,"method":"tools/list"}"#,
+                "\n",
+            )
+            .as_bytes(),
+        )
+        .unwrap();
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut answers = Vec::new();
+    for line in stdout.lines() {
+        let v: serde_json::Value = serde_json::from_str(&line.unwrap()).unwrap();
+        answers.push(v);
+        if answers.len() == 4 {
+            stdin.take();
+        }
+    }
+    assert!(child.wait().unwrap().success());
+    assert_eq!(answers.len(), 4, "{answers:?}");
+    assert_eq!(
+        answers[0],
+        serde_json::json!({"jsonrpc": "2.0", "id": 1, "error": {"code": -32602, "message": "request _meta is missing or has malformed required fields: io.modelcontextprotocol/protocolVersion, io.modelcontextprotocol/clientCapabilities"}})
+    );
+    assert_eq!(
+        answers[1],
+        serde_json::json!({"jsonrpc": "2.0", "id": 2, "result": {}})
+    );
+    assert_eq!(answers[2]["id"], 3);
+    assert_eq!(answers[2]["result"]["serverInfo"]["name"], "schemarouter");
+    assert_eq!(answers[3]["id"], 4);
+    let names: Vec<&str> = answers[3]["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["route", "explain_plan", "list_intents"]);
+}
+
 /// POST `body` to the MCP HTTP server at `base` (no `/mcp`), in `session` when given; returns
 /// the status, the answer's head and its body.
 fn mcp_post(base: &str, session: Option<&str>, body: &str) -> (u16, String, String) {

@@ -605,12 +605,13 @@ fn understand_prompt() -> Prompt {
 
 /// Serve MCP on stdin/stdout until the client closes it. Lines from stdin pass the
 /// [`crate::stdio_screen`] first: a line that is no JSON-RPC message is answered with a JSON-RPC
-/// error instead of being dropped by the SDK without a reply. Answers and the SDK's output
+/// error instead of being dropped by the SDK without a reply, and a notification before the
+/// session begins is dropped instead of ending the connection. Answers and the SDK's output
 /// reach stdout whole lines at a time.
 ///
 /// Errors: the transport fails to start.
 pub async fn serve_stdio(core: Arc<Core>) -> Result<(), String> {
-    use crate::stdio_screen::{Screened, screen};
+    use crate::stdio_screen::{Screened, Session};
     use rmcp::ServiceExt;
     use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
     let (mut to_sdk, sdk_in) = tokio::io::duplex(1 << 16);
@@ -619,13 +620,14 @@ pub async fn serve_stdio(core: Arc<Core>) -> Result<(), String> {
     let reader = tokio::spawn(async move {
         let mut stdin = BufReader::new(tokio::io::stdin());
         let mut line = Vec::new();
+        let mut session = Session::default();
         loop {
             line.clear();
             match stdin.read_until(b'\n', &mut line).await {
                 Ok(0) | Err(_) => break,
                 Ok(_) => {}
             }
-            match screen(&line) {
+            match session.screen(&line) {
                 Screened::Forward => {
                     if !line.ends_with(b"\n") {
                         line.push(b'\n');

@@ -4,7 +4,8 @@
 //! that is not a JSON-RPC 2.0 message gets the JSON-RPC error the specification names (-32700
 //! parse error, -32600 invalid request; -32602 invalid params for the request shapes of
 //! `tools/call`, `resources/read` and `prompts/get`), with the request's `id` whenever it is
-//! readable; every other line goes to the SDK unchanged.
+//! readable. Until the session begins, [`Session`] also drops the notifications the SDK would end
+//! the connection on. Every other line goes to the SDK unchanged.
 
 use serde_json::{Value, json};
 
@@ -245,6 +246,46 @@ pub fn screen(line: &[u8]) -> Screened {
     }
 }
 
+/// The screen with the one piece of session state it needs: whether the client has begun a
+/// session, by a legacy `initialize` request or by a request that carries the protocol version
+/// in `params._meta` (the stateless protocol of MCP 2026-07-28, which starts with
+/// `server/discover`). Before that, the SDK ends the whole connection on a notification (even
+/// one that is well formed, such as an early `notifications/initialized`), and with it every
+/// unanswered request. JSON-RPC answers no notification, so until the session begins they are
+/// dropped; requests always pass (the SDK answers one without `_meta` by naming the fields it
+/// needs).
+#[derive(Debug, Default)]
+pub struct Session {
+    begun: bool,
+}
+
+impl Session {
+    /// Screen one line in this session (see [`screen`] for a line on its own).
+    pub fn screen(&mut self, line: &[u8]) -> Screened {
+        let screened = screen(line);
+        if self.begun || screened != Screened::Forward {
+            return screened;
+        }
+        let Ok(Value::Object(m)) = serde_json::from_slice::<Value>(line) else {
+            return screened;
+        };
+        let versioned = m
+            .get("params")
+            .and_then(|p| p.get("_meta"))
+            .and_then(|meta| meta.get("io.modelcontextprotocol/protocolVersion"))
+            .is_some();
+        match (m.get("method"), m.contains_key("id")) {
+            (Some(method), true) => {
+                self.begun = versioned || method == "initialize";
+                Screened::Forward
+            }
+            (Some(_), false) => Screened::Ignore,
+            // A response: the server has sent no request yet, so there is nothing it answers.
+            (None, _) => Screened::Ignore,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -253,6 +294,32 @@ mod tests {
         match screen(line.as_bytes()) {
             Screened::Answer(v) => v.to_string(),
             other => format!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn before_the_session_begins_notifications_are_dropped_and_requests_pass() {
+        for begin in [
+            &br#"{"jsonrpc":"2.0","id":2,"method":"initialize","params":{}}"#[..],
+            br#"{"jsonrpc":"2.0","id":2,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#,
+        ] {
+            let mut s = Session::default();
+            let early = br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+            assert_eq!(s.screen(early), Screened::Ignore);
+            assert_eq!(
+                s.screen(br#"{"jsonrpc":"2.0","id":7,"result":{}}"#),
+                Screened::Ignore
+            );
+            // A request without the version passes (the SDK answers it) and begins nothing.
+            let bare = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#;
+            assert_eq!(s.screen(bare), Screened::Forward);
+            assert_eq!(s.screen(early), Screened::Ignore);
+            // A broken line gets its own answer before and after.
+            assert!(matches!(s.screen(b"[]"), Screened::Answer(_)));
+            assert_eq!(s.screen(begin), Screened::Forward);
+            assert_eq!(s.screen(early), Screened::Forward);
+            assert_eq!(s.screen(bare), Screened::Forward);
+            assert!(matches!(s.screen(b"[]"), Screened::Answer(_)));
         }
     }
 
