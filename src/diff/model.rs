@@ -82,7 +82,8 @@ pub mod codes {
         TOOL_NAME_ADDED = "tool-name-added", Safe, "A name users say for a tool was added.";
         TOOL_DOMAIN_CHANGED = "tool-domain-changed", Dangerous, "A tool moved to another domain (routes may shift).";
         TOOL_PRIORITY_CHANGED = "tool-priority-changed", Dangerous, "A tool's ranking priority changed (routes may shift).";
-        SOURCE_TYPE_CHANGED = "source-type-changed", Breaking, "The source type of a tool or field changed (source-constrained routes change).";
+        SOURCE_TYPE_CHANGED = "source-type-changed", Breaking, "The source type of a tool or field changed or was removed (source-constrained routes change).";
+        SOURCE_TYPE_ADDED = "source-type-added", Dangerous, "A source type was declared where there was none (source-constrained routes may now include the tool).";
         PROVENANCE_CHANGED = "provenance-changed", Dangerous, "A tool's provenance (publisher, method, citation, URL) changed.";
         LICENCE_RESTRICTED = "licence-restricted", Breaking, "A licence became more restrictive (e.g. CC0-1.0 -> CC-BY-NC-4.0).";
         LICENCE_CHANGED = "licence-changed", Dangerous, "A licence changed to another one that is not more restrictive.";

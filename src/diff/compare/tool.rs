@@ -120,7 +120,7 @@ fn tool(cx: &mut Ctx, e: &str, o: &ToolData, n: &ToolData) {
     }
     if o.source_type != n.source_type {
         cx.attr(
-            codes::SOURCE_TYPE_CHANGED,
+            source_type_code(o.source_type.as_deref()),
             e,
             "source_type",
             json(&o.source_type),
@@ -878,7 +878,7 @@ fn field(cx: &mut Ctx, tp: &ToolPair, e: &str, path: &str, o: &FieldData, n: &Fi
         && n.source_type.as_deref() == tp.new.source_type.as_deref();
     if o.source_type != n.source_type && !explained {
         cx.attr(
-            codes::SOURCE_TYPE_CHANGED,
+            source_type_code(o.source_type.as_deref().or(tp.old.source_type.as_deref())),
             e,
             "source_type",
             json(&o.source_type),
@@ -900,6 +900,18 @@ fn field(cx: &mut Ctx, tp: &ToolPair, e: &str, path: &str, o: &FieldData, n: &Fi
         }
     }
     cx.description(e, &what, o.description.as_deref(), n.description.as_deref());
+}
+
+/// The code of a source-type change, by the old effective source type: from none it is
+/// `source-type-added` (dangerous: a source-constrained route may now include the tool, which it
+/// left out before); from one type to another or to none it is `source-type-changed`
+/// (breaking: routes constrained to the old type lose the tool or field).
+fn source_type_code(old_effective: Option<&str>) -> &'static str {
+    if old_effective.is_none() {
+        codes::SOURCE_TYPE_ADDED
+    } else {
+        codes::SOURCE_TYPE_CHANGED
+    }
 }
 
 #[cfg(test)]
