@@ -2513,3 +2513,79 @@ fn a_reimport_without_tool_finds_the_tool_by_its_title() {
     );
     check_clean(dir.path());
 }
+
+/// Import `text` saved as `name` (MCP), with JSON messages; returns each finding as
+/// (code, line:column, message).
+fn mcp_findings(name: &str, text: &str) -> Vec<(String, String, String)> {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join(name), text).unwrap();
+    let r = run(
+        &[
+            "import",
+            "mcp",
+            name,
+            "--project",
+            "proj",
+            "--message-format",
+            "json",
+        ],
+        dir.path(),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    v["findings"]["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["code"].as_str().unwrap().to_string(),
+                format!("{}:{}", d["location"]["line"], d["location"]["column"]),
+                d["message"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect()
+}
+
+/// A saved page whose `nextCursor` is set is not the whole listing: a warning at the cursor.
+/// In a saved list of pages only the last page's cursor counts.
+#[test]
+fn a_saved_page_with_a_next_cursor_is_reported() {
+    let schema = r#""inputSchema": {"type": "object"}, "outputSchema": {"type": "object", "properties": {"v": {"type": "string"}}}"#;
+    let page = format!(r#"{{"tools": [{{"name": "a", {schema}}}], "nextCursor": "page2"}}"#);
+    assert_eq!(
+        mcp_findings("page.json", &page),
+        [(
+            "SR705".to_string(),
+            "1:"
+                .to_string()
+                + &(page.find("\"page2\"").unwrap() + 1).to_string(),
+            "the saved listing continues: `nextCursor` is \"page2\", so the tools of later pages are not in this file".to_string()
+        )]
+    );
+    let rpc = format!(r#"{{"jsonrpc": "2.0", "id": 1, "result": {page}}}"#);
+    assert_eq!(mcp_findings("rpc.json", &rpc).len(), 1);
+    let pages =
+        format!("[{page},\n{{\"tools\": [{{\"name\": \"b\", {schema}}}], \"nextCursor\": \"\"}}]");
+    assert_eq!(mcp_findings("pages.json", &pages), []);
+    let last_open = format!("[{page},\n{page2}]", page2 = page.replace("\"a\"", "\"b\""));
+    assert_eq!(
+        mcp_findings("open.json", &last_open)[0].1,
+        format!("2:{}", page.find("\"page2\"").unwrap() + 1)
+    );
+}
+
+/// An `outputSchema` that is no object says so (it was reported as missing).
+#[test]
+fn an_output_schema_that_is_not_an_object_is_named() {
+    let text =
+        r#"{"tools": [{"name": "y", "inputSchema": {"type": "object"}, "outputSchema": "nope"}]}"#;
+    assert_eq!(
+        mcp_findings("bad.json", text),
+        [(
+            "SR705".to_string(),
+            format!("1:{}", text.find("\"nope\"").unwrap() + 1),
+            "`outputSchema` of MCP tool `y` is a string, not a JSON Schema object; imported with one field `result`".to_string()
+        )]
+    );
+}

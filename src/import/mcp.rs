@@ -66,6 +66,25 @@ fn tool_locs<'a>(root: &Loc<'a>, out: &mut Vec<Loc<'a>>) -> bool {
     }
 }
 
+/// The `nextCursor` of the file's last page when it is set (a string that is not empty): the
+/// listing continues beyond what was saved. For a list of pages, only the last page counts
+/// (earlier pages carry the cursor of the page after them).
+fn open_cursor<'a>(root: &Loc<'a>) -> Option<Loc<'a>> {
+    match root.value {
+        Value::Object(o) if o.contains_key("result") => open_cursor(&root.get("result")?),
+        Value::Object(o) if o.contains_key("tools") => root
+            .get("nextCursor")
+            .filter(|c| c.value.as_str().is_some_and(|s| !s.is_empty())),
+        Value::Array(a) => {
+            let last = a
+                .iter()
+                .rposition(|p| p.get("tools").is_some() || p.get("result").is_some())?;
+            open_cursor(&root.get(&last.to_string())?)
+        }
+        _ => None,
+    }
+}
+
 /// The objects that may carry the server's `serverInfo` and `instructions` (the keys of an
 /// `initialize` result), in document order: the top level, the JSON-RPC `result` around a
 /// `tools/list` result (where a saved `initialize` result may have been merged beside `tools`),
@@ -165,6 +184,18 @@ pub fn import(r: &Resolver, opts: &Options, origin: &ServerOrigin) -> Imported {
         );
         return Imported::failed(m.findings);
     }
+    if let Some(cursor) = open_cursor(&root) {
+        m.report(
+            codes::UNSUPPORTED_SOURCE,
+            Severity::Warning,
+            &cursor,
+            format!(
+                "the saved listing continues: `nextCursor` is {}, so the tools of later pages are not in this file",
+                cursor.value
+            ),
+            "save every page (a list of the `tools/list` results, following `nextCursor` until a page has none), or import from the live server with `--command` or `--url`, which follows the pages",
+        );
+    }
     let mut places = Vec::new();
     server_places(root.value, &mut places);
     let info = places
@@ -250,7 +281,21 @@ pub fn import(r: &Resolver, opts: &Options, origin: &ServerOrigin) -> Imported {
             },
         }
         let out_ptr = format!("{}/outputSchema", t.pointer);
-        match r.scoped(t.doc, &out_ptr).filter(|l| l.value.is_object()) {
+        let output = r.scoped(t.doc, &out_ptr);
+        let malformed = output.as_ref().is_some_and(|l| !l.value.is_object());
+        if let Some(bad) = output.as_ref().filter(|l| !l.value.is_object()) {
+            m.report(
+                codes::UNSUPPORTED_SOURCE,
+                Severity::Warning,
+                bad,
+                format!(
+                    "`outputSchema` of MCP tool `{name}` is {}, not a JSON Schema object; imported with one field `result`",
+                    super::kind_of(bad.value)
+                ),
+                "an MCP tool's structured result is an object: `{\"type\": \"object\", \"properties\": {...}}` (MCP revision 2025-06-18, `Tool.outputSchema`)",
+            );
+        }
+        match output.filter(|l| l.value.is_object()) {
             Some(output) => {
                 let (fields, records) = m.response_fields(&output);
                 e.fields = fields;
@@ -260,6 +305,10 @@ pub fn import(r: &Resolver, opts: &Options, origin: &ServerOrigin) -> Imported {
                 e.fields = vec![super::result_field(
                     "The tool's result content (the tool declares no outputSchema).",
                 )];
+                if malformed {
+                    endpoints.push(Sp::synthetic(e));
+                    continue;
+                }
                 m.report(
                     codes::NO_RESPONSE_SCHEMA,
                     Severity::Warning,
