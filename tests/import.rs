@@ -2517,12 +2517,18 @@ fn a_reimport_without_tool_finds_the_tool_by_its_title() {
 /// Import `text` saved as `name` (MCP), with JSON messages; returns each finding as
 /// (code, line:column, message).
 fn mcp_findings(name: &str, text: &str) -> Vec<(String, String, String)> {
+    findings("mcp", name, text)
+}
+
+/// Import `text` saved as `name` as a `kind` source, with JSON messages; returns each finding
+/// as (code, line:column, message).
+fn findings(kind: &str, name: &str, text: &str) -> Vec<(String, String, String)> {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join(name), text).unwrap();
     let r = run(
         &[
             "import",
-            "mcp",
+            kind,
             name,
             "--project",
             "proj",
@@ -2587,5 +2593,61 @@ fn an_output_schema_that_is_not_an_object_is_named() {
             format!("1:{}", text.find("\"nope\"").unwrap() + 1),
             "`outputSchema` of MCP tool `y` is a string, not a JSON Schema object; imported with one field `result`".to_string()
         )]
+    );
+}
+
+/// A schema `type` that names no JSON Schema type (a typo, a capital, a number) is a warning at
+/// the value, with a guess when one is close, once per place; the schema is imported as `any`.
+#[test]
+fn schema_types_that_are_no_json_schema_type_are_reported() {
+    let doc = r#"openapi: "3.0.3"
+info: {title: Bad Type, version: "1"}
+servers: [{url: "https://b.example.com"}]
+paths:
+  /a:
+    get:
+      operationId: a
+      parameters: [{name: n, in: query, schema: {type: interger}}]
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/R'}
+  /b:
+    get:
+      operationId: b
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/R'}
+components:
+  schemas:
+    R:
+      type: object
+      properties:
+        x: {type: String}
+        y: {type: [number, 7, nul]}
+        z: {type: file}
+"#;
+    let w = |at: &str, m: &str| ("SR705".to_string(), at.to_string(), m.to_string());
+    assert_eq!(
+        findings("openapi", "bad.yaml", doc),
+        [
+            w(
+                "8:56",
+                "`type` `interger` is no JSON Schema type; this schema is imported as `any`"
+            ),
+            w(
+                "29:19",
+                "`type` `String` is no JSON Schema type; this schema is imported as `any`"
+            ),
+            w(
+                "30:28",
+                "`type` a number (7), `nul` are no JSON Schema types; this schema is imported as `any`"
+            ),
+        ]
     );
 }

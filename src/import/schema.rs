@@ -122,6 +122,8 @@ pub struct Mapper<'r> {
     /// Cycles already reported (by the place of the `$ref`), so that a schema shared by many
     /// endpoints is reported once.
     cycles_reported: std::collections::BTreeSet<String>,
+    /// `type` values already reported as no JSON Schema type (by place), once each.
+    types_reported: std::collections::BTreeSet<String>,
     /// Where the current endpoint is, for messages (`pets/list_pets`).
     pub context: String,
 }
@@ -176,6 +178,7 @@ impl<'r> Mapper<'r> {
             cut_reported: false,
             nesting_reported: false,
             cycles_reported: Default::default(),
+            types_reported: Default::default(),
             context: String::new(),
         }
     }
@@ -187,6 +190,66 @@ impl<'r> Mapper<'r> {
         self.steps = 0;
         self.fields = 0;
         self.cut_reported = false;
+    }
+
+    /// Report a schema `type` (at `t`: a name or a list of names) that names no JSON Schema
+    /// type (`interger`, `7`): the schema is imported as `any`, which would otherwise go
+    /// unnoticed. Once per place, however many endpoints share the schema.
+    fn check_type_names(&mut self, t: &Loc<'_>) {
+        /// The JSON Schema type names, and Swagger 2.0's `file`.
+        const TYPES: [&str; 8] = [
+            "string", "number", "integer", "boolean", "object", "array", "null", "file",
+        ];
+        let bad: Vec<String> = match t.value {
+            Value::String(n) if !TYPES.contains(&n.as_str()) => vec![format!("`{n}`")],
+            Value::String(_) => Vec::new(),
+            Value::Array(items) => items
+                .iter()
+                .filter(|i| !i.as_str().is_some_and(|n| TYPES.contains(&n)))
+                .map(|i| match i {
+                    Value::String(n) => format!("`{n}`"),
+                    other => format!("{} ({other})", super::kind_of(other)),
+                })
+                .collect(),
+            other => vec![format!("{} ({other})", super::kind_of(other))],
+        };
+        if bad.is_empty() || !self.types_reported.insert(t.key()) {
+            return;
+        }
+        let guess = match t.value {
+            Value::String(n) => crate::model::value::did_you_mean(n, TYPES),
+            _ => None,
+        };
+        let list = "string, number, integer, boolean, object, array or null";
+        let help = match guess {
+            Some(g) => format!(
+                "did you mean `{g}`? A JSON Schema `type` is one of {list}, or a list of them"
+            ),
+            None => format!("a JSON Schema `type` is one of {list}, or a list of them"),
+        };
+        // In a list, point at the first name that is wrong.
+        let first_bad = match t.value {
+            Value::Array(items) => items
+                .iter()
+                .position(|i| !i.as_str().is_some_and(|n| TYPES.contains(&n)))
+                .and_then(|i| t.get(&i.to_string())),
+            _ => None,
+        };
+        self.report(
+            super::codes::UNSUPPORTED_SOURCE,
+            Severity::Warning,
+            first_bad.as_ref().unwrap_or(t),
+            format!(
+                "`type` {} {}; this schema is imported as `any`",
+                bad.join(", "),
+                if bad.len() == 1 {
+                    "is no JSON Schema type"
+                } else {
+                    "are no JSON Schema types"
+                }
+            ),
+            help,
+        );
     }
 
     /// A finding at `loc`.
@@ -415,6 +478,9 @@ impl<'r> Mapper<'r> {
             out.nullable = true;
         }
         // The declared type(s).
+        if let Some(t) = loc.get("type") {
+            self.check_type_names(&t);
+        }
         let mut types: Vec<&str> = match o.get("type") {
             Some(Value::String(t)) => vec![t.as_str()],
             Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
