@@ -2651,3 +2651,30 @@ components:
         ]
     );
 }
+
+/// Names that meet in one endpoint id after snake-casing (`getUser`, `get_user`) are a warning
+/// at the later one, naming the id it got, in both list importers.
+#[test]
+fn list_tool_names_that_meet_in_one_endpoint_id_are_reported() {
+    let mcp = r#"{"tools": [{"name": "getUser", "inputSchema": {"type": "object"}, "outputSchema": {"type": "object", "properties": {"v": {"type": "string"}}}},
+ {"name": "get_user", "inputSchema": {"type": "object"}, "outputSchema": {"type": "object", "properties": {"v": {"type": "string"}}}}]}"#;
+    assert_eq!(
+        mcp_findings("clash.json", mcp),
+        [(
+            "SR706".to_string(),
+            "2:3".to_string(),
+            "MCP tool `get_user` gives endpoint id `get_user`, which an earlier MCP tool in the list already has; imported as endpoint `get_user_2`".to_string()
+        )]
+    );
+    let openai = r#"[{"type": "function", "function": {"name": "Get-User", "description": "One user.", "parameters": {"type": "object", "properties": {}}}},
+ {"type": "function", "function": {"name": "get_user", "description": "One user.", "parameters": {"type": "object", "properties": {}}}}]"#;
+    let found = findings("openai", "clash.json", openai);
+    assert!(
+        found.contains(&(
+            "SR706".to_string(),
+            "2:23".to_string(),
+            "function tool `get_user` gives endpoint id `get_user`, which an earlier function tool in the list already has; imported as endpoint `get_user_2`".to_string()
+        )),
+        "{found:?}"
+    );
+}

@@ -409,7 +409,23 @@ pub(crate) fn list_endpoint_id(
 ) -> String {
     let base = snake(name);
     if !base.is_empty() {
-        return unique(base, used);
+        let id = unique(base.clone(), used);
+        if id != base {
+            m.report(
+                codes::UNSUPPORTED_NAME,
+                Severity::Warning,
+                t,
+                format!(
+                    "{} `{name}` gives endpoint id `{base}`, which an earlier {} in the list already has; imported as endpoint `{id}`",
+                    naming.tool, naming.tool
+                ),
+                format!(
+                    "endpoint ids are the name's letters and digits in snake case, so names that differ only in case or punctuation meet; {} still uses the name as written, and you may rename the endpoint id in the declaration",
+                    naming.called_by
+                ),
+            );
+        }
+        return id;
     }
     let id = unique(format!("{}_{position}", naming.fallback_id), used);
     m.report(
