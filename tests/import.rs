@@ -2678,3 +2678,34 @@ fn list_tool_names_that_meet_in_one_endpoint_id_are_reported() {
         "{found:?}"
     );
 }
+
+/// A path parameter whose name is no placeholder of the path is a warning at the parameter
+/// (the reverse of a placeholder without a parameter); it is still imported as declared.
+#[test]
+fn path_parameters_without_a_placeholder_are_reported() {
+    let doc = r#"openapi: "3.0.3"
+info: {title: Items, version: "1"}
+servers: [{url: "https://i.example.com"}]
+paths:
+  /items/{itemId}:
+    get:
+      operationId: get_item
+      parameters:
+        - {name: itemId, in: path, required: true, schema: {type: string}}
+        - {name: extra, in: path, required: true, schema: {type: string}}
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {type: object, properties: {v: {type: string}}}
+"#;
+    assert_eq!(
+        findings("openapi", "items.yaml", doc),
+        [(
+            "SR706".to_string(),
+            "10:12".to_string(),
+            "`items/get_item`: path parameter `extra` has no `{extra}` in the path `/items/{itemId}`; imported as declared, but its value has no place in the URL".to_string()
+        )]
+    );
+}

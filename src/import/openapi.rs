@@ -327,6 +327,21 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
                     "cookie" => ParamLocation::Cookie,
                     _ => ParamLocation::Query,
                 };
+                if location == ParamLocation::Path && !placeholders(path).iter().any(|n| n == name)
+                {
+                    let ctx = m.context.clone();
+                    m.report(
+                        codes::UNSUPPORTED_NAME,
+                        Severity::Warning,
+                        p,
+                        format!(
+                            "`{ctx}`: path parameter `{name}` has no `{{{name}}}` in the path `{path}`; imported as declared, but its value has no place in the URL"
+                        ),
+                        format!(
+                            "put `{{{name}}}` in the path, or declare the parameter where it is sent (`in: query`, `in: header`)"
+                        ),
+                    );
+                }
                 let schema = match spec {
                     Spec::Swagger2 => Some(p.clone()),
                     Spec::OpenApi3 => p.get("schema").or_else(|| first_media_schema(p)),
