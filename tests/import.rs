@@ -2709,3 +2709,47 @@ paths:
         )]
     );
 }
+
+/// A response in a text media type (CSV, plain text, XML) is one `result` field of type
+/// `string`; a binary one (an image) stays `any`, described as bytes.
+#[test]
+fn text_responses_are_strings_and_binary_ones_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("media.yaml"),
+        r#"openapi: "3.0.3"
+info: {title: Media, version: "1"}
+servers: [{url: "https://m.example.com"}]
+paths:
+  /report.csv:
+    get:
+      operationId: report
+      responses:
+        '200': {description: ok, content: {text/csv: {schema: {type: string}}}}
+  /feed:
+    get:
+      operationId: feed
+      responses:
+        '200': {description: ok, content: {application/atom+xml: {}}}
+  /logo:
+    get:
+      operationId: logo
+      responses:
+        '200': {description: ok, content: {image/png: {}}}
+"#,
+    )
+    .unwrap();
+    let r = run(
+        &["import", "openapi", "media.yaml", "--project", "proj"],
+        dir.path(),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let file = std::fs::read_to_string(dir.path().join("proj/schemas/media.yaml")).unwrap();
+    for want in [
+        "      - name: result\n        type: string\n        description: The 200 response body (text/csv), as text.\n",
+        "      - name: result\n        type: string\n        description: The 200 response body (application/atom+xml), as text.\n",
+        "      - name: result\n        type: any\n        description: The 200 response body (image/png), as bytes.\n",
+    ] {
+        assert!(file.contains(want), "{want}\nnot in\n{file}");
+    }
+}

@@ -447,9 +447,18 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
                         }
                         None => {
                             if let Some(media) = other_media(&resp) {
-                                e.fields = vec![super::result_field(&format!(
-                                    "The {status} response body ({media}), as text."
-                                ))];
+                                let mut field = super::result_field(&format!(
+                                    "The {status} response body ({media}), as {}.",
+                                    if is_text_media(&media) {
+                                        "text"
+                                    } else {
+                                        "bytes"
+                                    }
+                                ));
+                                if is_text_media(&media) {
+                                    field.value.ty = Sp::synthetic(crate::model::ValueType::String);
+                                }
+                                e.fields = vec![field];
                                 let ctx = m.context.clone();
                                 m.report(
                                     codes::NO_RESPONSE_SCHEMA,
@@ -730,6 +739,20 @@ fn base_url(spec: Spec, doc: &Value) -> Base {
 }
 
 /// The `{name}` placeholders of a path template, in order.
+/// Whether a media type is text (`text/*`, XML, YAML, CSV, form encoding), so that a response
+/// of it is one string rather than bytes.
+fn is_text_media(media: &str) -> bool {
+    let m = media.trim().to_ascii_lowercase();
+    let essence = m.split(';').next().unwrap_or_default().trim();
+    essence.starts_with("text/")
+        || essence.ends_with("/xml")
+        || essence.ends_with("+xml")
+        || essence.ends_with("/yaml")
+        || essence.ends_with("/x-yaml")
+        || essence.ends_with("/csv")
+        || essence == "application/x-www-form-urlencoded"
+}
+
 fn placeholders(path: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut rest = path;
