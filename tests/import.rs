@@ -2753,3 +2753,26 @@ paths:
         assert!(file.contains(want), "{want}\nnot in\n{file}");
     }
 }
+
+/// Swagger 2.0: when `produces` (the operation's, else the document's) lists no JSON type, the
+/// response schema describes XML or text, so the response is one `result` field with SR707, as
+/// an OpenAPI 3 `application/xml` response is; an operation that produces JSON keeps its fields.
+#[test]
+fn swagger_produces_without_json_gives_one_result_field() {
+    let doc = r#"{"swagger": "2.0", "info": {"title": "Orders", "version": "1"}, "host": "o.example.com",
+ "schemes": ["https"], "produces": ["application/xml"],
+ "paths": {
+  "/orders": {"get": {"operationId": "list", "responses": {"200": {"description": "ok",
+     "schema": {"type": "object", "properties": {"id": {"type": "string"}}}}}}},
+  "/orders/json": {"get": {"operationId": "list_json", "produces": ["application/json"],
+     "responses": {"200": {"description": "ok",
+     "schema": {"type": "object", "properties": {"id": {"type": "string"}}}}}}}}}"#;
+    assert_eq!(
+        findings("openapi", "orders.json", doc),
+        [(
+            "SR707".to_string(),
+            "4:60".to_string(),
+            "`orders/list`: the 200 response is `application/xml`, not JSON; imported as one field `result`".to_string()
+        )]
+    );
+}

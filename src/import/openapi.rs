@@ -420,7 +420,23 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
             // Response fields from the success response.
             if let Some((status, resp)) = success_response(&mut m, &op) {
                 {
+                    // Swagger 2.0: the media types are the operation's `produces` (or the
+                    // document's); when it lists no JSON type, the schema describes XML or text.
+                    // A scalar schema (`type: file`, `type: string`) still says what the body
+                    // is, whatever its media type.
+                    let scalar_schema = resp
+                        .value
+                        .get("schema")
+                        .and_then(|s| s.get("type"))
+                        .and_then(Value::as_str)
+                        .is_some_and(|t| {
+                            matches!(t, "file" | "string" | "integer" | "number" | "boolean")
+                        });
+                    let swagger_other = (spec == Spec::Swagger2 && !scalar_schema)
+                        .then(|| swagger_non_json_produces(op.value, doc))
+                        .flatten();
                     let schema = match spec {
+                        Spec::Swagger2 if swagger_other.is_some() => None,
                         Spec::Swagger2 => resp
                             .get("schema")
                             .map(|s| (Some(s), "application/json".to_string())),
@@ -446,7 +462,7 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
                             );
                         }
                         None => {
-                            if let Some(media) = other_media(&resp) {
+                            if let Some(media) = other_media(&resp).or(swagger_other) {
                                 let mut field = super::result_field(&format!(
                                     "The {status} response body ({media}), as {}.",
                                     if is_text_media(&media) {
@@ -878,6 +894,20 @@ fn json_media<'a>(holder: &Loc<'a>) -> Option<(Option<Loc<'a>>, String)> {
 }
 
 /// A non-JSON media type of a response, if it has any content.
+/// The first media type of a Swagger 2.0 operation's `produces` (else the document's) when that
+/// list names no JSON type; `None` when it names one, or is absent or empty (JSON assumed).
+fn swagger_non_json_produces(op: &Value, doc: &Value) -> Option<String> {
+    let produces = op
+        .get("produces")
+        .or_else(|| doc.get("produces"))?
+        .as_array()?;
+    let names: Vec<&str> = produces.iter().filter_map(Value::as_str).collect();
+    if names.is_empty() || names.iter().any(|m| is_json(m)) {
+        return None;
+    }
+    Some(names[0].to_string())
+}
+
 fn other_media(holder: &Loc<'_>) -> Option<String> {
     let content = holder.value.get("content")?.as_object()?;
     content.keys().next().cloned()
