@@ -2776,3 +2776,56 @@ fn swagger_produces_without_json_gives_one_result_field() {
         )]
     );
 }
+
+/// `--tool` naming a tool imported from another kind of source is refused (exit 2) and the file
+/// is left as it was: the import would have replaced all its endpoints. The same kind updates.
+#[test]
+fn importing_another_kind_of_source_over_a_tool_is_refused() {
+    let (dir, r) = import("openapi", &fixture("petstore-3.0.yaml"), &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let schemas = dir.path().join("proj/schemas");
+    let file = std::fs::read_dir(&schemas)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|x| x == "yaml"))
+        .unwrap();
+    let id = file.file_stem().unwrap().to_str().unwrap().to_string();
+    let before = std::fs::read_to_string(&file).unwrap();
+    let mcp = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/mcp/unannotated-tools-list.json");
+    let r = run(
+        &[
+            "import",
+            "mcp",
+            mcp.to_str().unwrap(),
+            "--tool",
+            &id,
+            "--project",
+            "proj",
+        ],
+        dir.path(),
+    );
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    let shown = format!("proj/schemas/{id}.yaml");
+    assert!(
+        r.stderr.contains(&format!(
+            "error: `{shown}` holds tool `{id}`, imported by `schemarouter import openapi`; importing this mcp source over it would replace all its endpoints\n"
+        )),
+        "{}",
+        r.stderr
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), before);
+    let again = run(
+        &[
+            "import",
+            "openapi",
+            fixture("petstore-3.0.yaml").to_str().unwrap(),
+            "--tool",
+            &id,
+            "--project",
+            "proj",
+        ],
+        dir.path(),
+    );
+    assert_eq!(again.code, 0, "{}", again.stderr);
+}

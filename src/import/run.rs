@@ -508,6 +508,24 @@ pub fn run(req: &ImportRequest) -> Result<Outcome, ImportError> {
                 (p, old)
             }
         };
+        // A tool imported from another kind of source (`--tool` naming an MCP tool while
+        // importing OpenAPI) would have all its endpoints replaced: refuse, naming both.
+        if let Some(text) = &old_text
+            && let Some(other) = imported_kind(text)
+            && other != req.kind.as_str()
+        {
+            return Err(ImportError::new(
+                format!(
+                    "`{}` holds tool `{id}`, imported by `schemarouter import {other}`; importing this {} source over it would replace all its endpoints",
+                    path.display(),
+                    req.kind.as_str()
+                ),
+                format!(
+                    "import this source as a tool of its own with another `--tool ID`, or remove `{}` first to replace the tool",
+                    path.display()
+                ),
+            ));
+        }
         let format = Format::from_path(&path).unwrap_or(req.format);
         let (tool, carried, old_tool) = match &old_text {
             Some(text) => {
@@ -799,6 +817,19 @@ fn lexically_within(path: &Path, folder: &Path) -> bool {
         out
     }
     normal(path).starts_with(normal(folder))
+}
+
+/// The importer kind (`openapi`, `mcp`, `openai`) named by a tool file's import header
+/// (`# Imported by `schemarouter import mcp` from ...`), when one of the comment lines that open
+/// the file is one.
+fn imported_kind(text: &str) -> Option<&str> {
+    text.trim_start_matches('\u{feff}')
+        .lines()
+        .take_while(|l| l.starts_with('#'))
+        .find_map(|l| {
+            let rest = l.strip_prefix("# Imported by `schemarouter import ")?;
+            Some(&rest[..rest.find('`')?])
+        })
 }
 
 #[cfg(test)]
