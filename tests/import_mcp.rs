@@ -352,6 +352,32 @@ fn a_server_that_times_out_shows_its_stderr() {
     );
 }
 
+/// A server that complains on stderr and exits at once: one plain message (whether the SDK saw
+/// its output close or its input break first) and its complaint come with the error every time
+/// (the stderr reader is given time to read it after the connection closed).
+#[test]
+fn a_server_that_exits_at_once_shows_its_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    for _ in 0..5 {
+        let o = Command::new(env!("CARGO_BIN_EXE_schemarouter"))
+            .args([
+                "import",
+                "mcp",
+                "--command",
+                "sh -c 'echo missing WEATHER_KEY >&2; echo {}'",
+            ])
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{stderr}");
+        assert!(
+            stderr.starts_with("error: `initialize` failed: the server closed the connection before it answered (did `sh` exit, or print something other than JSON-RPC?)\nthe server's last stderr lines:\nmissing WEATHER_KEY\n"),
+            "{stderr}"
+        );
+    }
+}
+
 /// `import mcp --command` of the SDK-written paged server started with `flag`, into `proj` of a
 /// fresh folder (concise findings); `None` where node or the SDK is not installed.
 fn import_paged_server(flag: &str) -> Option<(tempfile::TempDir, std::process::Output)> {

@@ -68,9 +68,10 @@ async fn fetch(server: &Server, timeout: Duration) -> Result<String, String> {
                 .map_err(|e| format!("cannot start `{}`: {e}", words[0]))?;
             // Keep the last lines of the server's stderr for error messages.
             let tail = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+            let mut reader = None;
             if let Some(err) = stderr {
                 let tail = tail.clone();
-                tokio::spawn(async move {
+                reader = Some(tokio::spawn(async move {
                     use tokio::io::AsyncBufReadExt;
                     let mut lines = tokio::io::BufReader::new(err).lines();
                     while let Ok(Some(l)) = lines.next_line().await {
@@ -80,13 +81,31 @@ async fn fetch(server: &Server, timeout: Duration) -> Result<String, String> {
                             t.remove(0);
                         }
                     }
-                });
+                }));
             }
             // The stderr tail is kept for a server that hangs too (it often says why there).
             let r = timed(timeout, async { session(().serve(transport).await).await }).await;
+            if r.is_err()
+                && let Some(reader) = reader
+            {
+                // A server that printed its complaint and exited at once: the reader may not
+                // have read it yet when the closed output was noticed. Its stderr ends with it
+                // (a hung one is killed when its transport is dropped), so wait briefly.
+                let _ = tokio::time::timeout(Duration::from_millis(500), reader).await;
+            }
             r.map_err(|e| {
-                let e = if e.contains("connection closed") {
-                    format!("{e} (the server closed its output: did `{}` exit, or print something other than JSON-RPC?)", words[0])
+                // The SDK's words for a server gone (its output closed, or its input: a broken
+                // pipe on the first write, whichever the race gives) name transport types; say
+                // what happened once, the same way for both.
+                let e = if e.contains("connection closed")
+                    || e.contains("Broken pipe")
+                    || e.contains("Transport [")
+                {
+                    let phase = e.split(':').next().unwrap_or("`initialize` failed");
+                    format!(
+                        "{phase}: the server closed the connection before it answered (did `{}` exit, or print something other than JSON-RPC?)",
+                        words[0]
+                    )
                 } else {
                     e
                 };
