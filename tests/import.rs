@@ -2829,3 +2829,159 @@ fn importing_another_kind_of_source_over_a_tool_is_refused() {
     );
     assert_eq!(again.code, 0, "{}", again.stderr);
 }
+
+/// `const` is an enumeration of one value, and an array whose items are an enumeration is a
+/// parameter whose elements take those values (the declaration's `enum` of an array parameter);
+/// an item value that does not fit the item type is reported at the items' `enum`.
+#[test]
+fn const_and_array_item_enums_become_parameter_enums() {
+    let mcp = r#"{"serverInfo": {"name": "shop"}, "tools": [{"name": "search",
+  "inputSchema": {"type": "object", "properties": {
+    "fields": {"type": "array", "items": {"type": "string", "enum": ["id", "name"]}},
+    "levels": {"type": "array", "items": {"type": "integer", "enum": [1, "x"]}},
+    "kind": {"type": "string", "const": "full"},
+    "plain": {"type": "array", "items": {"type": "string"}}}},
+  "outputSchema": {"type": "object", "properties": {"v": {"type": "string"}}}}]}"#;
+    let (dir, found) = dropped_values("mcp", "tools.json", mcp);
+    assert_eq!(
+        found,
+        vec![pair(
+            "`shop/search`: parameter `levels`: enum value `x` does not fit its type `integer[]`; left out of the enum",
+            "fix the enum in the source, or declare the value by hand if the provider takes it"
+        )]
+    );
+    let text = std::fs::read_to_string(dir.path().join("proj/schemas/shop.yaml")).unwrap();
+    let parameters: Vec<&str> = text
+        .lines()
+        .skip_while(|l| l.trim() != "parameters:")
+        .skip(1)
+        .take_while(|l| l.trim() != "fields:")
+        .map(str::trim)
+        .collect();
+    assert_eq!(
+        parameters,
+        [
+            "- name: fields",
+            "type: string[]",
+            "enum:",
+            "- id",
+            "- name",
+            "- name: kind",
+            "type: string",
+            "enum:",
+            "- full",
+            "- name: levels",
+            "type: integer[]",
+            "enum:",
+            "- 1",
+            "- name: plain",
+            "type: string[]",
+        ],
+        "{text}"
+    );
+    let checked = run(&["check", "proj"], dir.path());
+    assert!(!checked.stdout.contains("SR110"), "{}", checked.stdout);
+}
+
+/// A name in an object's `required` that none of its properties declares (a typo) is a warning
+/// at the name, with a guess, once however many endpoints share the schema; an `allOf` member
+/// may require a property another member declares, and a free-form object may require any name.
+#[test]
+fn required_names_no_property_declares_are_reported() {
+    let doc = r#"openapi: "3.0.3"
+info: {title: People, version: "1"}
+servers: [{url: "https://p.example.com"}]
+paths:
+  /a:
+    get:
+      operationId: a
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {$ref: '#/components/schemas/Person'}
+  /b:
+    get:
+      operationId: b
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema:
+                allOf:
+                  - {$ref: '#/components/schemas/Person'}
+                  - {required: [age]}
+                  - {type: object, properties: {age: {type: integer}}, required: [nickname]}
+  /c:
+    get:
+      operationId: c
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema: {type: object, required: [anything], additionalProperties: {type: string}}
+components:
+  schemas:
+    Person:
+      type: object
+      required: [id, nmae]
+      properties:
+        id: {type: string}
+        name: {type: string}
+"#;
+    let w = |at: &str, m: &str| ("SR705".to_string(), at.to_string(), m.to_string());
+    assert_eq!(
+        findings("openapi", "people.yaml", doc),
+        [
+            w(
+                "26:83",
+                "`people/b`: `required` names `nickname`, which no property of the object declares; nothing is imported for it"
+            ),
+            w(
+                "40:22",
+                "`people/a`: `required` names `nmae`, which no property of the object declares; nothing is imported for it"
+            ),
+        ]
+    );
+}
+
+/// A YAML description saved under `.json` (and a YAML flow mapping that is no JSON saved under
+/// `.yaml`) is read as the YAML it is, with positions in the file as written; a `.json` file
+/// that begins as JSON and breaks stays a JSON syntax error.
+#[test]
+fn yaml_saved_as_json_is_read_as_yaml() {
+    let doc = "openapi: \"3.0.3\"\ninfo: {title: Saved, version: \"1\"}\npaths:\n  /a:\n    get:\n      operationId: a\n      parameters: [{name: n, in: query, schema: {type: interger}}]\n      responses: {'200': {description: ok, content: {application/json: {schema: {type: object, properties: {v: {type: string}}}}}}}\n";
+    let w = |at: &str| {
+        vec![(
+            "SR705".to_string(),
+            at.to_string(),
+            "`type` `interger` is no JSON Schema type; this schema is imported as `any`"
+                .to_string(),
+        )]
+    };
+    assert_eq!(findings("openapi", "saved.json", doc), w("7:56"));
+    let flow = "{openapi: \"3.0.3\", info: {title: Flow, version: \"1\"}, paths: {/a: {get: {operationId: a, parameters: [{name: n, in: query, schema: {type: interger}}], responses: {'200': {description: ok}}}}}}\n";
+    let found = findings("openapi", "flow.yaml", flow);
+    assert_eq!(found[0].0, "SR705", "{found:?}");
+    assert_eq!(found[0].2, w("")[0].2);
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("broken.json"),
+        "{\"openapi\": \"3.0.3\",\n  info: 1}",
+    )
+    .unwrap();
+    let r = run(
+        &["import", "openapi", "broken.json", "--project", "proj"],
+        dir.path(),
+    );
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("invalid JSON: key must be a string"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("broken.json:2:3"), "{}", r.stderr);
+}

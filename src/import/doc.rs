@@ -61,7 +61,9 @@ pub(crate) fn error(code: (&'static str, &'static str), message: impl Into<Strin
 
 impl SourceDoc {
     /// Parse `text` (read from `path`, shown as `name`) as JSON or YAML: JSON when the file ends
-    /// in `.json`, or when its first character is `{` or `[`; YAML otherwise.
+    /// in `.json`, or when its first character is `{` or `[`; YAML otherwise. A `.json` file
+    /// whose text does not begin with `{` or `[`, or a YAML file that begins so, and is no JSON
+    /// but a YAML mapping, is read as YAML (a YAML description saved under `.json`).
     ///
     /// Errors: a syntax error (SR001) at its line and column, a duplicate key (SR005), nesting
     /// deeper than [`MAX_SOURCE_DEPTH`] (SR009).
@@ -73,13 +75,32 @@ impl SourceDoc {
     ) -> Result<SourceDoc, Box<DocError>> {
         let hash = format!("blake3:{}", blake3::hash(text.as_bytes()).to_hex());
         let body = text.trim_start_matches('\u{feff}');
-        let json = path
+        let json_extension = path
             .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("json"))
-            || body.trim_start().starts_with(['{', '[']);
+            .is_some_and(|e| e.eq_ignore_ascii_case("json"));
+        let json_body = body.trim_start().starts_with(['{', '[']);
+        let json = json_extension || json_body;
+        // A YAML document saved under `.json` (a mapping at the top: `openapi: 3.0.3`), or a
+        // YAML flow mapping in a `.yaml` file (`{a: 1}`), is read as the YAML it is.
+        let as_yaml = || {
+            crate::load::parse_text(&text, Format::Yaml, &source_limits())
+                .ok()
+                .filter(|n| matches!(n.kind, NodeKind::Map(_)))
+        };
         let (value, format, spans) = if json {
             match parse_json(body) {
                 Ok(v) => (v, DocFormat::Json, OnceLock::new()),
+                Err((message, _))
+                    if (!json_body || !json_extension)
+                        && !message.starts_with("duplicate key")
+                        && !message.contains("recursion limit")
+                        && let Some(node) = as_yaml() =>
+                {
+                    let v = node_to_json(&node);
+                    let cell = OnceLock::new();
+                    let _ = cell.set(Some(node));
+                    (v, DocFormat::Yaml, cell)
+                }
                 Err((message, offset)) => {
                     let offset = offset + (text.len() - body.len());
                     let (code, message, help) = if message.starts_with("duplicate key") {

@@ -124,6 +124,12 @@ pub struct Mapper<'r> {
     cycles_reported: std::collections::BTreeSet<String>,
     /// `type` values already reported as no JSON Schema type (by place), once each.
     types_reported: std::collections::BTreeSet<String>,
+    /// `required` entries already reported as naming no property (by place), once each.
+    required_reported: std::collections::BTreeSet<String>,
+    /// How many `allOf`, `oneOf` or `anyOf` members are being normalised around the current
+    /// schema: a member's `required` may name a property another member (or the schema around
+    /// it) declares, so it is judged only on the merged object.
+    member_depth: usize,
     /// Where the current endpoint is, for messages (`pets/list_pets`).
     pub context: String,
 }
@@ -179,6 +185,8 @@ impl<'r> Mapper<'r> {
             nesting_reported: false,
             cycles_reported: Default::default(),
             types_reported: Default::default(),
+            required_reported: Default::default(),
+            member_depth: 0,
             context: String::new(),
         }
     }
@@ -250,6 +258,93 @@ impl<'r> Mapper<'r> {
             ),
             help,
         );
+    }
+
+    /// Reports each name of the object schema's `required` lists (its own and its members', at
+    /// `loc`) that none of its properties declares, after members are merged (`required: [nmae]` beside
+    /// `properties: {name: ...}`): nothing can be imported for it, and the property it meant
+    /// is imported as optional. A schema with no properties, or one that describes other
+    /// properties (`additionalProperties`, `patternProperties`), may require names it does not
+    /// list, and is not judged. Once per
+    /// place, however many endpoints share the schema (a warning, SR705).
+    fn check_required_names(&mut self, loc: &Loc<'_>, props: &[(String, Loc<'_>, bool)]) {
+        let Some(o) = loc.value.as_object() else {
+            return;
+        };
+        if props.is_empty()
+            || o.contains_key("additionalProperties")
+            || o.contains_key("patternProperties")
+        {
+            return;
+        }
+        let mut entries = Vec::new();
+        self.required_entries(loc, 0, &mut entries);
+        for (n, at) in entries {
+            let n = n.as_str();
+            if props.iter().any(|(p, _, _)| same_name(p, n)) {
+                continue;
+            }
+            if !self.required_reported.insert(at.key()) {
+                continue;
+            }
+            let guess =
+                crate::model::value::did_you_mean(n, props.iter().map(|(p, _, _)| p.as_str()));
+            let ctx = self.context.clone();
+            let help = match guess {
+                Some(g) => format!("did you mean `{g}`? Fix the `required` list in the source"),
+                None => "fix the `required` list in the source, or declare the property it means"
+                    .to_string(),
+            };
+            self.report(
+                super::codes::UNSUPPORTED_SOURCE,
+                Severity::Warning,
+                &at,
+                format!("`{ctx}`: `required` names `{n}`, which no property of the object declares; nothing is imported for it"),
+                help,
+            );
+        }
+    }
+
+    /// The names of the `required` list of the schema at `loc` and of its `allOf`, `oneOf` and
+    /// `anyOf` members (through references, at most 8 levels), each with the place it is
+    /// written.
+    fn required_entries<'a>(&self, loc: &Loc<'a>, depth: usize, out: &mut Vec<(String, Loc<'a>)>)
+    where
+        'r: 'a,
+    {
+        if depth > 8 {
+            return;
+        }
+        let mut loc = loc.clone();
+        for _ in 0..8 {
+            let Some(r) = loc.value.get("$ref").and_then(Value::as_str) else {
+                break;
+            };
+            match self.r.follow(&loc, r) {
+                Ok(t) => loc = t,
+                Err(_) => return,
+            }
+        }
+        if let Some(list) = loc.get("required")
+            && let Value::Array(names) = list.value
+        {
+            for (i, n) in names.iter().enumerate() {
+                if let (Some(n), Some(at)) = (n.as_str(), list.get(&i.to_string())) {
+                    out.push((n.to_string(), at));
+                }
+            }
+        }
+        for key in ["allOf", "oneOf", "anyOf"] {
+            if let Some(all) = loc.get(key)
+                && let Value::Array(members) = all.value
+            {
+                for i in 0..members.len() {
+                    if let Some(m) = all.get(&i.to_string()) {
+                        self.required_entries(&m, depth + 1, out);
+                    }
+                }
+            }
+        }
     }
 
     /// A finding at `loc`.
@@ -472,6 +567,16 @@ impl<'r> Mapper<'r> {
                 }
             }
         }
+        // `const` is an enumeration of one value (JSON Schema draft 6 and later; OpenAPI 3.1).
+        if let Some(c) = o.get("const")
+            && o.get("enum").is_none()
+        {
+            match scalar(c) {
+                Some(s) => out.enum_values.push(s),
+                None if c.is_null() => out.nullable = true,
+                None => {}
+            }
+        }
         if o.get("nullable") == Some(&Value::Bool(true))
             || o.get("x-nullable") == Some(&Value::Bool(true))
         {
@@ -503,7 +608,9 @@ impl<'r> Mapper<'r> {
                 let Some(m) = all.get(&i.to_string()) else {
                     continue;
                 };
+                self.member_depth += 1;
                 let mv = self.view(&m);
+                self.member_depth -= 1;
                 member_via.extend(mv.via.iter().cloned());
                 if out.description.is_none() {
                     out.description = mv.description.clone();
@@ -544,7 +651,9 @@ impl<'r> Mapper<'r> {
                     out.nullable = true;
                     continue;
                 }
+                self.member_depth += 1;
                 let mv = self.view(&m);
+                self.member_depth -= 1;
                 member_via.extend(mv.via.iter().cloned());
                 out.nullable |= mv.nullable;
                 if out.description.is_none() {
@@ -595,6 +704,9 @@ impl<'r> Mapper<'r> {
             if required.contains(n) {
                 *req = true;
             }
+        }
+        if objecty && self.member_depth == 0 {
+            self.check_required_names(loc, &props);
         }
         required.sort();
         required.dedup();
@@ -927,9 +1039,46 @@ impl<'r> Mapper<'r> {
         required: bool,
         location: Option<crate::model::ParamLocation>,
     ) -> Sp<Parameter> {
+        // An array whose items are an enumeration (`type: array, items: {enum: [a, b]}`) is a
+        // parameter whose elements take those values: the declaration's `enum` of an array
+        // parameter holds element values.
+        let mut at_values = loc.clone();
+        let mut item_enum = None;
+        if v.enum_values.is_empty() {
+            let mut kind = v.kind.clone();
+            for _ in 0..MAX_PATH_DEPTH {
+                let Kind::Array(Some(items)) = kind else {
+                    break;
+                };
+                let iv = self.view(&items);
+                if !iv.enum_values.is_empty() {
+                    item_enum = Some(iv.enum_values);
+                    at_values = (*items).clone();
+                    break;
+                }
+                kind = iv.kind;
+            }
+        }
+        let with_items;
+        let v = match item_enum {
+            Some(values) => {
+                with_items = View {
+                    enum_values: values,
+                    ..v.clone()
+                };
+                &with_items
+            }
+            None => v,
+        };
         let (p, dropped) = param(name, ty, v, required, location);
         for d in dropped {
-            let at = loc.get(d.key).unwrap_or_else(|| loc.clone());
+            let at = match d.key {
+                "enum" => at_values
+                    .get("enum")
+                    .or_else(|| at_values.get("const"))
+                    .unwrap_or_else(|| at_values.clone()),
+                key => loc.get(key).unwrap_or_else(|| loc.clone()),
+            };
             let ctx = self.context.clone();
             self.report(
                 super::codes::DROPPED_PARAMETER_VALUE,
