@@ -70,6 +70,18 @@ const CASE_FOLDED_ELEMENTS: &[&str] = &[
 /// carbonate; `co3o4`, which would repeat oxygen, stays `Co3 O4`). The result has at least two
 /// distinct elements, no count written as `1` and no count above 20 (`h1n1`, `cop26`).
 pub fn from_case_folded(word: &str) -> Option<String> {
+    case_folded(word, false)
+}
+
+/// [`from_case_folded`] for a word coordinated with a formula already read ("zno and zns",
+/// "ZnO, gaas"), where a word of letters only is read too: the company it keeps says it names
+/// a compound. The same split rules hold (`zns` is `ZnS`; `sin`, which splits as `S In` and
+/// `Si N`, is not read).
+pub fn from_case_folded_beside_formula(word: &str) -> Option<String> {
+    case_folded(word, true)
+}
+
+fn case_folded(word: &str, letters_only: bool) -> Option<String> {
     type Split = Vec<(usize, usize, u32)>;
     fn splits(w: &[u8], at: usize, cur: &mut Split, out: &mut Vec<Split>) {
         if at == w.len() {
@@ -113,7 +125,7 @@ pub fn from_case_folded(word: &str) -> Option<String> {
         || w.len() > 24
         || !w.iter().all(u8::is_ascii_alphanumeric)
         || w[0].is_ascii_digit()
-        || !w.iter().any(u8::is_ascii_digit)
+        || !letters_only && !w.iter().any(u8::is_ascii_digit)
     {
         return None;
     }

@@ -1703,6 +1703,13 @@ fn phrase_after<'a>(text: &'a str, keys: &[&str], stops: &[&str]) -> Option<&'a 
     let mut end = rest
         .find(['?', ';', ',', '.', '!', ':', '('])
         .unwrap_or(rest.len());
+    // A dash between spaces ends the clause as a comma does ("... anodes - titles and
+    // abstracts"); one inside a word (`solid-state`) does not.
+    for dash in [" - ", " – ", " — "] {
+        if let Some(i) = rest.find(dash) {
+            end = end.min(i);
+        }
+    }
     for s in stops {
         if let Some(i) = boundary(rest, s) {
             end = end.min(i - s.len());
@@ -1999,6 +2006,18 @@ mod tests {
         // A field named outside the topic is still asked for.
         let u = understand("Find papers on band gap engineering; list their titles");
         assert_eq!(u.domain_concepts, vec!["title".to_string()], "{u:?}");
+        // A dash between spaces ends the topic as a comma does; one inside a word does not.
+        for sep in [" - ", " – ", ", "] {
+            let q =
+                format!("10 arxiv preprints on solid-state electrolytes{sep}titles and abstracts");
+            let u = understand(&q);
+            assert_eq!(
+                u.parameters.get("search_text"),
+                Some(&json!("solid-state electrolytes")),
+                "{q}: {u:?}"
+            );
+            assert_eq!(u.domain_concepts, ["title", "abstract"], "{q}: {u:?}");
+        }
     }
 
     #[test]

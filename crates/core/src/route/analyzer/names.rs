@@ -371,10 +371,12 @@ pub const COMPOUND_NAMES_EN: &[&str] = &[
     "trinitrotoluene",
 ];
 
-/// Capitalised English words that parse as formulas but are (almost always) words.
+/// Capitalised English words that parse as formulas but are (almost always) words, and
+/// abbreviations of properties that spell an element (`Tc`, a critical temperature, far more
+/// often than technetium).
 pub const FORMULA_STOP_WORDS: &[&str] = &[
     "I", "In", "As", "At", "Be", "He", "No", "Am", "Is", "It", "Os", "Pa", "So", "Co", "Ca", "Bi",
-    "Es", "Ho", "Ne", "Pu", "Re", "U", "Y", "Hi", "Ok", "OK", "MP", "DFT", "NIST", "COD",
+    "Tc", "Es", "Ho", "Ne", "Pu", "Re", "U", "Y", "Hi", "Ok", "OK", "MP", "DFT", "NIST", "COD",
     "PubChem", "CID", "DOI", "ID", "IUPAC", "SMILES", "TPSA", "XLogP", "VRH", "AEL", "AGL", "SLME",
     "JARVIS", "NOMAD", "AFLOW", "OQMD", "DART", "HSE", "PBE", "B", "C", "N", "O", "F", "P", "S",
     "K", "V", "W",

@@ -223,6 +223,11 @@ fn taken(ranges: &[(usize, usize)], s: usize, e: usize) -> bool {
     ranges.iter().any(|(a, b)| s < *b && *a < e)
 }
 
+/// A Greek letter or the increment sign `∆` (U+2206), which begin symbols of quantities.
+fn greek_or_increment(ch: char) -> bool {
+    matches!(ch, '\u{0370}'..='\u{03FF}' | '\u{2206}')
+}
+
 fn group<'h>(c: &regex::Captures<'h>) -> Option<regex::Match<'h>> {
     (1..c.len()).find_map(|i| c.get(i))
 }
@@ -676,8 +681,12 @@ pub fn extract(query: &str) -> Vec<Extracted> {
             || FORMULA_STOP_WORDS.contains(&w)
             || taken(&used, at, at + w.len())
             // Part of a longer word in a Latin-script language (`Cuál` is not Cu); particles in
-            // other scripts attach to formulas (`ZnO의`).
-            || query[..c.start()].chars().next_back().is_some_and(latin_letter)
+            // other scripts attach to formulas (`ZnO의`). After a Greek letter or the increment
+            // sign it is part of a symbol (`ΔHf`, `∆G`, `μB`), not a compound.
+            || query[..c.start()]
+                .chars()
+                .next_back()
+                .is_some_and(|ch| latin_letter(ch) || greek_or_increment(ch))
             || query[c.end()..].chars().next().is_some_and(latin_letter)
         {
             continue;
@@ -765,7 +774,13 @@ pub fn extract(query: &str) -> Vec<Extracted> {
     // anywhere ("density for sio2", "lifepo4 stability?"); a one-letter element symbol only
     // after `of`, `for` or `about` and ending the question or a clause ("band gap of W?", "bulk
     // modulus of C from AFLOW"), not "papers about B cells" or "complexity of O(n)".
-    if wanted(&out, "formula") && wanted(&out, "compound_name") {
+    // A lower-case formula coordinated with one already read ("zno and zns", "ZnO, zns or
+    // gaas") is read too, wherever the first came from.
+    let entity_free = wanted(&out, "formula") && wanted(&out, "compound_name");
+    let formulas_only = !entity_free
+        && wanted(&out, "compound_name")
+        && out.iter().all(|x| x.concept != "material_id");
+    if entity_free || formulas_only {
         const ENDS: &[&str] = &[
             "from",
             "in",
@@ -804,7 +819,31 @@ pub fn extract(query: &str) -> Vec<Extracted> {
                 && !NOT_FORMULAS.iter().any(|n| n.eq_ignore_ascii_case(w))
                 && !query[..c.start()].ends_with(['-', '/', '_', '.'])
                 && !query[c.end()..].starts_with(['-', '/', '_']);
-            if !(after_of && ends || counted)
+            // The word before is `and` / `or` / `vs` (or a comma or slash stands between), and
+            // before that a formula was read ("zno and zns", "ZnO, zns").
+            let coordinated = i > 0
+                && (|| {
+                    let prev = words[i - 1];
+                    let conjunction = ["and", "or", "vs", "versus"]
+                        .iter()
+                        .any(|k| k.eq_ignore_ascii_case(prev.as_str()));
+                    let before = if conjunction {
+                        let b = words[i.checked_sub(2)?];
+                        let ok = query[prev.end()..c.start()].trim().is_empty()
+                            && matches!(query[b.end()..prev.start()].trim(), "" | ",");
+                        ok.then_some(b)?
+                    } else {
+                        matches!(query[prev.end()..c.start()].trim(), "," | "/" | ";")
+                            .then_some(prev)?
+                    };
+                    Some(out.iter().any(|x| {
+                        x.concept == "formula"
+                            && x.range.0 <= before.start()
+                            && before.end() <= x.range.1
+                    }))
+                })()
+                .unwrap_or(false);
+            if !(entity_free && (after_of && ends || counted) || coordinated && (ends || counted))
                 || taken(&used, c.start(), c.end())
                 || query[..c.start()]
                     .chars()
@@ -816,7 +855,14 @@ pub fn extract(query: &str) -> Vec<Extracted> {
                 continue;
             }
             let single = single.then(|| w.to_string());
-            if let Some(f) = single.or_else(|| formula::from_case_folded(w)) {
+            let folded = || {
+                formula::from_case_folded(w).or_else(|| {
+                    coordinated
+                        .then(|| formula::from_case_folded_beside_formula(w))
+                        .flatten()
+                })
+            };
+            if let Some(f) = single.or_else(folded) {
                 push(
                     &mut out,
                     &mut used,
@@ -1036,6 +1082,48 @@ mod tests {
             Some(2019.into())
         );
         assert_eq!(get("papers on MOFs, 2019", "fiscal_year"), None);
+    }
+
+    /// A lower-case formula coordinated with one already read is read too, even of letters
+    /// only; alone, or beside words that are no formula, it is not. Symbols of quantities that
+    /// spell an element (`ΔHf`, `Tc`) are no formulas and leave the place to the real one.
+    #[test]
+    fn formulas_coordinated_and_symbols_of_quantities() {
+        let all = |q: &str| -> Vec<Value> {
+            extract(q)
+                .into_iter()
+                .filter(|e| e.concept == "formula")
+                .map(|e| e.value)
+                .collect()
+        };
+        assert_eq!(
+            all("band gaps of zno and zns from materials project"),
+            [serde_json::json!("ZnO"), serde_json::json!("ZnS")]
+        );
+        assert_eq!(
+            all("band gaps of ZnO and zns from materials project"),
+            [serde_json::json!("ZnO"), serde_json::json!("ZnS")]
+        );
+        assert_eq!(
+            all("band gap of zno, zns or gaas?"),
+            [
+                serde_json::json!("ZnO"),
+                serde_json::json!("ZnS"),
+                serde_json::json!("GaAs")
+            ]
+        );
+        // Two splits with the fewest symbols (`S In`, `Si N`): not read.
+        assert_eq!(all("band gap of ZnO and sin?"), [serde_json::json!("ZnO")]);
+        assert_eq!(all("papers on GaN and cats"), [serde_json::json!("GaN")]);
+        // A symbol of a quantity spells no compound (`ΔHf` is no hafnium, `Tc` no technetium).
+        assert_eq!(all("ΔHf of li2o in kJ/mol?"), [serde_json::json!("Li2O")]);
+        assert_eq!(all("∆Hf of Li2O"), [serde_json::json!("Li2O")]);
+        assert_eq!(all("Tc of MgB2 in K"), [serde_json::json!("MgB2")]);
+        // Not coordinated: a word of letters only stays a word.
+        assert_eq!(
+            all("band gap of ZnO for zns users"),
+            [serde_json::json!("ZnO")]
+        );
     }
 
     #[test]
