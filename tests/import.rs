@@ -2985,3 +2985,64 @@ fn yaml_saved_as_json_is_read_as_yaml() {
     );
     assert!(r.stderr.contains("broken.json:2:3"), "{}", r.stderr);
 }
+
+/// Partial re-imports keep the file's order: endpoints it has stay where they are and new ones
+/// follow in the source's order, so alternating `--only` imports leave it unchanged.
+#[test]
+fn partial_reimports_keep_the_endpoint_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let op = |id: &str| {
+        format!(
+            "  /{id}:\n    get:\n      operationId: {id}\n      responses: {{'200': {{description: ok, content: {{application/json: {{schema: {{type: object, properties: {{v: {{type: string}}}}}}}}}}}}}}\n"
+        )
+    };
+    let doc = format!(
+        "openapi: \"3.0.3\"\ninfo: {{title: Three, version: \"1\"}}\nservers: [{{url: \"https://t.example.com\"}}]\npaths:\n{}{}{}",
+        op("alpha"),
+        op("beta"),
+        op("gamma")
+    );
+    std::fs::write(dir.path().join("three.yaml"), doc).unwrap();
+    let ids = || -> Vec<String> {
+        std::fs::read_to_string(dir.path().join("proj/schemas/three.yaml"))
+            .unwrap()
+            .lines()
+            .filter_map(|l| l.strip_prefix("  - id: "))
+            .map(str::to_string)
+            .collect()
+    };
+    let mut seen = Vec::new();
+    for only in ["gamma", "beta", "alpha", "beta", "gamma"] {
+        let r = run(
+            &[
+                "import",
+                "openapi",
+                "three.yaml",
+                "--project",
+                "proj",
+                "--only",
+                only,
+            ],
+            dir.path(),
+        );
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        seen.push(ids().join(" "));
+    }
+    assert_eq!(
+        seen,
+        [
+            "gamma",
+            "gamma beta",
+            "gamma beta alpha",
+            "gamma beta alpha",
+            "gamma beta alpha"
+        ]
+    );
+    // A whole import follows the source.
+    let r = run(
+        &["import", "openapi", "three.yaml", "--project", "proj"],
+        dir.path(),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(ids().join(" "), "alpha beta gamma");
+}

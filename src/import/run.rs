@@ -564,6 +564,21 @@ pub fn run(req: &ImportRequest) -> Result<Outcome, ImportError> {
                             merged.endpoints.push(e.clone());
                         }
                     }
+                    // The file keeps its order: endpoints it had stay where they were, new ones
+                    // follow in the source's order (a partial import moved the selected ones
+                    // first, and alternating `--only` imports reordered the file each time).
+                    let place =
+                        |id: &str| old.endpoints.iter().position(|e| e.value.id.value == id);
+                    let mut keyed: Vec<_> = std::mem::take(&mut merged.endpoints)
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, e)| {
+                            let key = place(&e.value.id.value).unwrap_or(old.endpoints.len() + i);
+                            (key, e)
+                        })
+                        .collect();
+                    keyed.sort_by_key(|(k, _)| *k);
+                    merged.endpoints = keyed.into_iter().map(|(_, e)| e).collect();
                 }
                 (merged, carried, Some(old))
             }
