@@ -1905,7 +1905,7 @@ fn a_path_parameter_wins_over_another_of_the_same_name() {
     assert_eq!(
         warnings,
         [format!(
-            "bodyid_sw.json:4:4: warning[SR706/unsupported-name] `body_id_sw/update_item`: parameter `id` is declared twice (body and path); the body one is not imported {help}"
+            "bodyid_sw.json:5:96: warning[SR706/unsupported-name] `body_id_sw/update_item`: parameter `id` is declared twice (body and path); the body one is not imported {help}"
         )]
     );
     assert!(
@@ -1918,7 +1918,7 @@ fn a_path_parameter_wins_over_another_of_the_same_name() {
     assert_eq!(
         warnings,
         [format!(
-            "pathvsquery.yaml:8:5: warning[SR706/unsupported-name] `path_vs_query/get_item`: parameter `id` is declared twice (query and path); the query one is not imported {help}"
+            "pathvsquery.yaml:11:12: warning[SR706/unsupported-name] `path_vs_query/get_item`: parameter `id` is declared twice (query and path); the query one is not imported {help}"
         )]
     );
     assert!(
@@ -1955,8 +1955,8 @@ fn a_placeholder_with_only_a_query_parameter_gets_a_path_parameter() {
     assert_eq!(
         warnings,
         [
-            "api.yaml:6:5: warning[SR706/unsupported-name] `ph/get_c_id`: parameter `id` is declared twice (query and path); the query one is not imported (help: parameter names must be unique within an endpoint, and a path parameter is always the one kept (the URL template needs it); declare the other by hand under another name if a plan needs it)",
             "api.yaml:6:5: warning[SR706/unsupported-name] `ph/get_c_id`: the path placeholder `{id}` has no path parameter (only one sent elsewhere); imported as a required string path parameter (help: declare the path parameter in the description (`in: path`, `required: true`) with its type)",
+            "api.yaml:8:12: warning[SR706/unsupported-name] `ph/get_c_id`: parameter `id` is declared twice (query and path); the query one is not imported (help: parameter names must be unique within an endpoint, and a path parameter is always the one kept (the URL template needs it); declare the other by hand under another name if a plan needs it)",
         ]
     );
     let tool = tool_file(dir.path());
@@ -2265,7 +2265,7 @@ fn unicode_names_give_valid_ids_and_no_collisions() {
     assert_eq!(
         warnings,
         [
-            "turkish_op.yaml:6:5: warning[SR706/unsupported-name] `turk/il_listele`: parameter `ñ` is declared twice (query and header); the header one is not imported (help: parameter names must be unique within an endpoint, and a path parameter is always the one kept (the URL template needs it); declare the other by hand under another name if a plan needs it)",
+            "turkish_op.yaml:11:12: warning[SR706/unsupported-name] `turk/il_listele`: parameter `ñ` is declared twice (query and header); the header one is not imported (help: parameter names must be unique within an endpoint, and a path parameter is always the one kept (the URL template needs it); declare the other by hand under another name if a plan needs it)",
             "turkish_op.yaml:17:100: warning[SR706/unsupported-name] `turk/il_listele`: field path `é` is `e\u{301}` spelled with other Unicode code points (NFC and NFD); the second is not imported (help: field paths join names with `.` and are compared in NFC; declare the second value by hand under another name if a plan needs it)",
         ]
     );

@@ -213,8 +213,12 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
                 fields: Vec::new(),
             };
             let mut params: Vec<Sp<Parameter>> = Vec::new();
+            // Where each parameter of `params` is declared (the operation for those the import
+            // adds), for findings about it.
+            let mut declared_at: Vec<Loc> = Vec::new();
             if let Some(b) = &server.placeholder {
                 params.push(base_param(b));
+                declared_at.push(op.clone());
             }
             // Operation-level parameters override path-level ones with the same name and `in`.
             let mut list: Vec<(Loc, Value)> = Vec::new();
@@ -259,7 +263,7 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
                     origin.push(from);
                 }
             }
-            let mut form_body: Vec<Sp<Parameter>> = Vec::new();
+            let mut form_body: Vec<(Sp<Parameter>, Loc)> = Vec::new();
             for (p, _) in &list {
                 let Some(name) = str_at(p.value, "name") else {
                     let ctx = m.context.clone();
@@ -305,18 +309,17 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
                 match (spec, loc_name) {
                     (Spec::Swagger2, "body") => {
                         if let Some(s) = p.get("schema") {
-                            params.extend(m.body_parameters(
-                                &s,
-                                required,
-                                Some(ParamLocation::Body),
-                            ));
+                            for q in m.body_parameters(&s, required, Some(ParamLocation::Body)) {
+                                declared_at.push(property_at(&s, &q.value.name.value));
+                                params.push(q);
+                            }
                         }
                         continue;
                     }
                     (Spec::Swagger2, "formData") => {
                         let mut q = m.parameter(name, Some(p), required, Some(ParamLocation::Body));
                         swagger_collection(&mut q, p.value);
-                        form_body.push(q);
+                        form_body.push((q, p.clone()));
                         continue;
                     }
                     _ => {}
@@ -357,8 +360,12 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
                     Spec::Swagger2 => swagger_collection(&mut q, p.value),
                 }
                 params.push(q);
+                declared_at.push(p.clone());
             }
-            params.extend(form_body);
+            for (q, p) in form_body {
+                params.push(q);
+                declared_at.push(p);
+            }
             // OpenAPI 3 request body.
             if spec == Spec::OpenApi3
                 && let Some(body) = op.get("requestBody")
@@ -370,7 +377,10 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
                 if let Some(body) = body {
                     let required = body.value.get("required") == Some(&Value::Bool(true));
                     if let Some(s) = body_schema(&body) {
-                        params.extend(m.body_parameters(&s, required, Some(ParamLocation::Body)));
+                        for q in m.body_parameters(&s, required, Some(ParamLocation::Body)) {
+                            declared_at.push(property_at(&s, &q.value.name.value));
+                            params.push(q);
+                        }
                     }
                 }
             }
@@ -384,7 +394,10 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
                         *q = a;
                         q.value.required = required.then(|| Sp::synthetic(true));
                     }
-                    None => params.push(a),
+                    None => {
+                        params.push(a);
+                        declared_at.push(op.clone());
+                    }
                 }
             }
             // Every `{placeholder}` of the path needs a path parameter to fill it.
@@ -414,9 +427,10 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
                         "Path segment (the description declares no parameter for it).".to_string(),
                     ));
                     params.push(q);
+                    declared_at.push(op.clone());
                 }
             }
-            e.parameters = dedupe_params(&mut m, &op, params);
+            e.parameters = dedupe_params(&mut m, params, declared_at);
             // Response fields from the success response.
             if let Some((status, resp)) = success_response(&mut m, &op) {
                 {
@@ -1146,10 +1160,13 @@ fn same_credential(p: &Sp<Parameter>, auth: &Sp<Parameter>) -> bool {
 /// Keep one parameter of each name (the declaration addresses parameters by name), reporting
 /// the others: the first, unless a later one is the `in: path` parameter, which always wins (the
 /// URL template needs it).
+///
+/// `declared_at` holds, for each parameter, where it is declared: findings point there (at the
+/// dropped one of two).
 fn dedupe_params(
     m: &mut Mapper<'_>,
-    op: &Loc<'_>,
     params: Vec<Sp<Parameter>>,
+    declared_at: Vec<Loc<'_>>,
 ) -> Vec<Sp<Parameter>> {
     let place = |p: &Sp<Parameter>| {
         p.value.location.as_ref().map_or_else(
@@ -1163,8 +1180,10 @@ fn dedupe_params(
             .as_ref()
             .is_some_and(|l| l.value == ParamLocation::Path)
     };
+    debug_assert_eq!(params.len(), declared_at.len());
     let mut out: Vec<Sp<Parameter>> = Vec::new();
-    for p in params {
+    let mut out_at: Vec<Loc<'_>> = Vec::new();
+    for (p, here) in params.into_iter().zip(declared_at) {
         if let Some(at) = out
             .iter()
             .position(|q| super::schema::same_name(&q.value.name.value, &p.value.name.value))
@@ -1179,10 +1198,15 @@ fn dedupe_params(
             } else {
                 format!("the {b} one")
             };
+            let dropped_at = if path_wins {
+                out_at[at].clone()
+            } else {
+                here.clone()
+            };
             m.report(
                 codes::UNSUPPORTED_NAME,
                 Severity::Warning,
-                op,
+                &dropped_at,
                 format!(
                     "`{ctx}`: parameter `{}` is declared twice ({a} and {b}); {dropped} is not imported",
                     p.value.name.value,
@@ -1191,6 +1215,7 @@ fn dedupe_params(
             );
             if path_wins {
                 out[at] = p;
+                out_at[at] = here;
             }
             continue;
         }
@@ -1199,7 +1224,7 @@ fn dedupe_params(
             m.report(
                 codes::UNSUPPORTED_NAME,
                 Severity::Warning,
-                op,
+                &here,
                 format!(
                     "`{ctx}`: parameter name `{}` contains `/` or control characters; not imported",
                     p.value.name.value
@@ -1209,6 +1234,17 @@ fn dedupe_params(
             continue;
         }
         out.push(p);
+        out_at.push(here);
     }
     out
+}
+
+/// Where property `name` of the object schema at `schema` is declared: its entry under
+/// `properties` when the schema lists it there directly, else the schema (a reference, or
+/// properties merged from `allOf` members).
+fn property_at<'a>(schema: &Loc<'a>, name: &str) -> Loc<'a> {
+    schema
+        .get("properties")
+        .and_then(|p| p.get(name))
+        .unwrap_or_else(|| schema.clone())
 }
