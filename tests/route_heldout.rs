@@ -414,3 +414,30 @@ fn a_term_to_define_or_translate_with_nothing_named_plans_nothing() {
         json!([["materials_project", {"formula": "GaN"}, ["band_gap"]]])
     );
 }
+
+/// A named tool that declares no field for the requested concept is still planned (it was
+/// asked for), and the plan says its step fetches identifiers only; the tools that have the
+/// concept are not warned about. Two lower-case formulas in coordination are both bound.
+#[test]
+fn a_named_tool_without_the_concept_is_reported_and_coordinated_formulas_are_kept() {
+    let (p, _) = plan("bulk modulus of Si in GPa: MP vs AFLOW vs JARVIS");
+    assert_eq!(
+        steps(&p),
+        json!([
+            ["materials_project", {"formula": "Si"}, ["bulk_modulus.vrh"]],
+            ["aflow", {"nspecies": 1, "species": "Si"}, ["ael_bulk_modulus_vrh"]],
+            ["jarvis_dft", {"filter": "chemical_formula_reduced=\"Si\""}, []],
+        ])
+    );
+    assert_eq!(
+        p.warnings,
+        [
+            "`jarvis_dft/dft_3d` was named, but declares no field for `bulk modulus`; its step fetches identifiers only"
+        ]
+    );
+    let (p, _) = plan("band gaps of zno and zns from materials project");
+    assert_eq!(
+        steps(&p),
+        json!([["materials_project", {"formula": "ZnO,ZnS"}, ["band_gap"]]])
+    );
+}

@@ -848,6 +848,25 @@ pub fn route(g: &FrozenGraph, u: &Understanding, opts: &Options) -> Plan {
                 plan.warnings.push(w);
             }
         }
+        // A named tool that declares no field for any requested concept: its step fetches
+        // identifiers (and group core fields) only; say so rather than plan a silent call.
+        if has_named && !req.is_empty() && step_covered.is_empty() {
+            let wanted: Vec<String> = req.iter().map(|r| format!("`{}`", r.text)).collect();
+            let w = format!(
+                "`{}/{}` was named, but declares no field for {}; its step fetches {}",
+                t.id,
+                e.id,
+                wanted.join(", "),
+                if fields.iter().all(|f| f.identifier) {
+                    "identifiers only"
+                } else {
+                    "only the core fields of the intent's groups"
+                }
+            );
+            if !plan.warnings.contains(&w) {
+                plan.warnings.push(w);
+            }
+        }
         // Several values of one parameter concept: one step with the list where the tool's
         // parameter takes one, one step per value otherwise.
         let (variants, multi) = value_variants(g, ti, ei, u);
