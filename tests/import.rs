@@ -3046,3 +3046,134 @@ fn partial_reimports_keep_the_endpoint_order() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(ids().join(" "), "alpha beta gamma");
 }
+
+/// A schema that is an array of itself (a list of lists) is a cycle, cut where it repeats and
+/// kept an array (it overflowed the stack as a response, a parameter and an MCP output schema).
+#[test]
+fn an_array_of_itself_is_a_cut_cycle() {
+    let doc = |schema: &str| {
+        format!(
+            "openapi: 3.0.3\ninfo: {{title: Lists, version: \"1\"}}\nservers: [{{url: https://api.example.com}}]\npaths:\n  /tree:\n    get:\n      operationId: tree\n      parameters: [{{name: q, in: query, schema: {{$ref: '#/components/schemas/Node'}}}}]\n      responses:\n        \"200\":\n          description: ok\n          content:\n            application/json:\n              schema: {schema}\ncomponents:\n  schemas:\n    Node:\n      type: array\n      items: {{$ref: '#/components/schemas/Node'}}\n"
+        )
+    };
+    let cycle = |at: &str| {
+        (
+            "SR703".to_string(),
+            at.to_string(),
+            "`$ref: #/components/schemas/Node` refers back to a schema being expanded (a cycle); cut here (first met in `lists/tree`)".to_string(),
+        )
+    };
+    assert_eq!(
+        findings(
+            "openapi",
+            "root.yaml",
+            &doc("{type: object, properties: {n: {$ref: '#/components/schemas/Node'}}}")
+        ),
+        [cycle("19:21")]
+    );
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("root.yaml"),
+        doc("{type: object, properties: {n: {$ref: '#/components/schemas/Node'}}}"),
+    )
+    .unwrap();
+    let r = run(
+        &["import", "openapi", "root.yaml", "--project", "proj"],
+        dir.path(),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let text = std::fs::read_to_string(dir.path().join("proj/schemas/lists.yaml")).unwrap();
+    assert!(
+        text.contains("      - name: q\n        type: any[][]\n        in: query\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("      - name: \"n\"\n        type: any[][]\n        description: \"Recursive: `#/components/schemas/Node` is not expanded again (reference cycle).\"\n"),
+        "{text}"
+    );
+    // The response itself such an array.
+    let found = findings(
+        "openapi",
+        "whole.yaml",
+        &doc("{$ref: '#/components/schemas/Node'}"),
+    );
+    assert_eq!(found, [cycle("19:21")]);
+    let mcp = r##"{"tools": [{"name": "t", "inputSchema": {"type": "object", "properties": {"l": {"$ref": "#/$defs/L"}}, "$defs": {"L": {"type": "array", "items": {"$ref": "#/$defs/L"}}}},
+  "outputSchema": {"type": "object", "properties": {"l": {"$ref": "#/$defs/L"}}, "$defs": {"L": {"type": "array", "items": {"$ref": "#/$defs/L"}}}}}]}"##;
+    assert_eq!(mcp_findings("lists.json", mcp).len(), 2);
+}
+
+/// Numbers beyond what a declaration holds are reported with the reason and the number as the
+/// source spells it: a whole number beyond 64 bits for an integer, and one beyond a double
+/// (`1e400`, which stopped the import with an internal error).
+#[test]
+fn numbers_out_of_range_are_dropped_with_the_reason() {
+    let doc = "openapi: 3.0.3\ninfo: {title: Big Num, version: \"1\"}\nservers: [{url: https://api.example.com}]\npaths:\n  /a:\n    get:\n      operationId: a\n      parameters:\n        - {name: huge, in: query, schema: {type: number, default: 1e400}}\n        - {name: u64, in: query, schema: {type: integer, default: 18446744073709551615}}\n        - {name: ok, in: query, schema: {type: integer, default: 9007199254740993}}\n      responses:\n        \"204\": {description: ok}\n";
+    let (dir, found) = dropped_values("openapi", "big.yaml", doc);
+    assert_eq!(
+        found,
+        vec![
+            pair(
+                "`big_num/a`: parameter `huge`: default `1e400` does not fit its type `number` (beyond the range of a double); imported without a default",
+                OPTIONAL_HELP
+            ),
+            pair(
+                "`big_num/a`: parameter `u64`: default `18446744073709551615` does not fit its type `integer` (beyond the range of a 64-bit integer); imported without a default",
+                OPTIONAL_HELP
+            ),
+        ]
+    );
+    let text = std::fs::read_to_string(dir.path().join("proj/schemas/big_num.yaml")).unwrap();
+    assert!(text.contains("default: 9007199254740993\n"), "{text}");
+    let json = r#"{"openapi": "3.0.3", "info": {"title": "Big Num", "version": "1"}, "paths": {"/a": {"get": {"operationId": "a",
+  "parameters": [{"name": "u64", "in": "query", "schema": {"type": "integer", "enum": [1, 18446744073709551615]}}],
+  "responses": {"204": {"description": "ok"}}}}}}"#;
+    let (_, found) = dropped_values("openapi", "big.json", json);
+    assert_eq!(
+        found,
+        vec![pair(
+            "`big_num/a`: parameter `u64`: enum value `18446744073709551615` does not fit its type `integer` (beyond the range of a 64-bit integer); left out of the enum",
+            "fix the enum in the source, or declare the value by hand if the provider takes it"
+        )]
+    );
+}
+
+/// An object closed by `additionalProperties: false` (or `unevaluatedProperties: false`) is
+/// judged: a name it requires must be a declared property. One that admits other properties
+/// is not.
+#[test]
+fn required_names_of_closed_objects_are_judged() {
+    let doc = r#"openapi: "3.1.0"
+info: {title: Closed, version: "1"}
+servers: [{url: "https://c.example.com"}]
+paths:
+  /a:
+    get:
+      operationId: a
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                properties:
+                  closed: {type: object, additionalProperties: false, required: [zz], properties: {z: {type: string}}}
+                  sealed: {type: object, unevaluatedProperties: false, required: [yy], properties: {y: {type: string}}}
+                  open: {type: object, unevaluatedProperties: {type: string}, required: [u], properties: {p: {type: string}}}
+                  map: {type: object, additionalProperties: true, required: [m], properties: {n: {type: string}}}
+"#;
+    let w = |at: &str, n: &str| {
+        (
+            "SR705".to_string(),
+            at.to_string(),
+            format!(
+                "`closed/a`: `required` names `{n}`, which no property of the object declares; nothing is imported for it"
+            ),
+        )
+    };
+    assert_eq!(
+        findings("openapi", "closed.yaml", doc),
+        [w("16:82", "zz"), w("17:83", "yy")]
+    );
+}

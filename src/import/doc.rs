@@ -348,6 +348,10 @@ fn node_to_json(n: &Node) -> Value {
         NodeKind::Null => Value::Null,
         NodeKind::Bool(b) => Value::Bool(*b),
         NodeKind::Int(i, _) => Value::from(*i),
+        // A whole number beyond `i64` but within `u64` stays a whole number.
+        NodeKind::Float(_, raw) if raw.parse::<u64>().is_ok() => {
+            Value::from(raw.parse::<u64>().unwrap_or_default())
+        }
         NodeKind::Float(f, _) => serde_json::Number::from_f64(*f)
             .map(Value::Number)
             .unwrap_or(Value::Null),

@@ -141,10 +141,14 @@ fn scalar(v: &Value) -> Option<Scalar> {
     match v {
         Value::String(s) => Some(Scalar::String(s.clone())),
         Value::Bool(b) => Some(Scalar::Boolean(*b)),
-        Value::Number(n) => n
-            .as_i64()
-            .map(Scalar::Integer)
-            .or_else(|| n.as_f64().map(Scalar::Number)),
+        // A whole number beyond `i64` (`18446744073709551615`) keeps its spelling for messages.
+        Value::Number(n) => n.as_i64().map(Scalar::Integer).or_else(|| {
+            let f = n.as_f64()?;
+            Some(match n.as_u64() {
+                Some(u) => Scalar::number(f, &u.to_string()),
+                None => Scalar::Number(f),
+            })
+        }),
         _ => None,
     }
 }
@@ -263,16 +267,19 @@ impl<'r> Mapper<'r> {
     /// Reports each name of the object schema's `required` lists (its own and its members', at
     /// `loc`) that none of its properties declares, after members are merged (`required: [nmae]` beside
     /// `properties: {name: ...}`): nothing can be imported for it, and the property it meant
-    /// is imported as optional. A schema with no properties, or one that describes other
-    /// properties (`additionalProperties`, `patternProperties`), may require names it does not
-    /// list, and is not judged. Once per
+    /// is imported as optional. A schema with no properties, or one that admits other
+    /// properties (`additionalProperties` or `unevaluatedProperties` other than `false`,
+    /// `patternProperties`), may require names it does not list, and is not judged. Once per
     /// place, however many endpoints share the schema (a warning, SR705).
     fn check_required_names(&mut self, loc: &Loc<'_>, props: &[(String, Loc<'_>, bool)]) {
         let Some(o) = loc.value.as_object() else {
             return;
         };
+        // `additionalProperties: false` closes the object: a name it requires must be declared.
+        let admits_others = |key: &str| o.get(key).is_some_and(|v| v != &Value::Bool(false));
         if props.is_empty()
-            || o.contains_key("additionalProperties")
+            || admits_others("additionalProperties")
+            || admits_others("unevaluatedProperties")
             || o.contains_key("patternProperties")
         {
             return;
@@ -459,20 +466,28 @@ impl<'r> Mapper<'r> {
                         || self.stack.len() > MAX_REF_DEPTH
                     {
                         let ctx = self.context.clone();
+                        // A cut array (a list of lists) stays an array; anything else is
+                        // taken for the object most recursive schemas are.
+                        let array =
+                            target.value.get("type").and_then(Value::as_str) == Some("array");
                         if self.cycles_reported.insert(siblings.key()) {
                             self.report(
                                 super::codes::REFERENCE_CYCLE,
                                 Severity::Info,
                                 &at_ref,
                                 format!("`$ref: {r}` refers back to a schema being expanded (a cycle); cut here (first met in `{ctx}`)"),
-                                "the field is imported as an object marked recursive; declare deeper fields by hand if a plan needs them",
+                                format!(
+                                    "the field is imported as an {} marked recursive; declare deeper fields by hand if a plan needs them",
+                                    if array { "array" } else { "object" }
+                                ),
                             );
                         }
+                        let kind = if array { Kind::Array(None) } else { Kind::Any };
                         return View {
                             description: text(siblings.value.get("description")),
                             via,
                             cycle: Some(r),
-                            ..View::of(Kind::Any)
+                            ..View::of(kind)
                         };
                     }
                     via.push(key.clone());
@@ -756,9 +771,15 @@ impl<'r> Mapper<'r> {
             Kind::Any => ValueType::Any,
             Kind::Array(None) => ValueType::Array(Box::new(ValueType::Any)),
             Kind::Array(Some(items)) => {
+                // The references that led here count as being expanded while the items are
+                // looked at: an array of itself (`Node: {type: array, items: {$ref: Node}}`) is
+                // a cycle, cut there, not a recursion without end.
                 let items = (**items).clone();
-                let iv = self.view(&items);
-                ValueType::Array(Box::new(self.value_type(&iv)))
+                let via = v.via.clone();
+                self.with_via(&via, |m| {
+                    let iv = m.view(&items);
+                    ValueType::Array(Box::new(m.value_type(&iv)))
+                })
             }
         }
     }
@@ -1164,8 +1185,9 @@ fn param(
             None => dropped.push(Dropped {
                 key: "enum",
                 message: format!(
-                    "enum value `{}` does not fit its type `{ty}`; left out of the enum",
-                    shown(e)
+                    "enum value `{}` does not fit its type `{ty}`{}; left out of the enum",
+                    shown(e),
+                    why_not(e, &ty)
                 ),
                 help: "fix the enum in the source, or declare the value by hand if the provider takes it".to_string(),
             }),
@@ -1177,8 +1199,9 @@ fn param(
             None => dropped.push(Dropped {
                 key: "default",
                 message: format!(
-                    "default `{}` does not fit its type `{ty}`; imported without a default",
-                    shown(d)
+                    "default `{}` does not fit its type `{ty}`{}; imported without a default",
+                    shown(d),
+                    why_not(d, &ty)
                 ),
                 help: default_help(required),
             }),
@@ -1230,15 +1253,40 @@ fn param(
 
 /// `value` as a parameter of type `ty` takes it ([`Scalar::fitted`]), where a whole number
 /// written with a fraction (`3.0`) is the integer it is for an `integer` type (JSON Schema counts
-/// it as one) and is kept as that integer (`3`).
+/// it as one) and is kept as that integer (`3`). A number out of the range of a double
+/// (`1e400`, read as infinity) fits no type.
 fn fit(value: &Scalar, ty: &ValueType) -> Option<Scalar> {
-    if let (ValueType::Integer, Scalar::Number(n)) = (ty.element(), value.value())
+    let fitted = if let (ValueType::Integer, Scalar::Number(n)) = (ty.element(), value.value())
         && n.fract() == 0.0
         && n.abs() < 9.0e18
     {
-        return Scalar::Integer(*n as i64).fitted(ty);
+        Scalar::Integer(*n as i64).fitted(ty)
+    } else {
+        value.fitted(ty)
+    };
+    // A number too large for a double (`1e400`, whether read as a number or converted from
+    // text) is no value a declaration can hold.
+    fitted.filter(|f| !matches!(f.value(), Scalar::Number(n) if !n.is_finite()))
+}
+
+/// Why a number fits no numeric type, when the type alone does not say: ` (beyond the range of
+/// a 64-bit integer)`, ` (beyond the range of a double)`; else nothing.
+fn why_not(value: &Scalar, ty: &ValueType) -> &'static str {
+    let n = match value.value() {
+        Scalar::Number(n) => *n,
+        Scalar::String(s) => match s.trim().parse::<f64>() {
+            Ok(n) => n,
+            Err(_) => return "",
+        },
+        _ => return "",
+    };
+    if !n.is_finite() {
+        " (beyond the range of a double)"
+    } else if matches!(ty.element(), ValueType::Integer) && n.fract() == 0.0 && n.abs() >= 9.0e18 {
+        " (beyond the range of a 64-bit integer)"
+    } else {
+        ""
     }
-    value.fitted(ty)
 }
 
 /// A value for a message: a number in its shortest spelling (`1e300`, not 301 digits).
