@@ -319,10 +319,30 @@ fn only_selects_endpoints() {
     assert_eq!(r.code, 1);
     assert!(
         r.stderr
-            .contains("nothing to import: nothing matches `--only`"),
+            .contains("nothing to import: nothing matches `--only nothing*` (help: `--only` matches endpoint ids (snake case: `get_pet_by_id`), operationIds, MCP tool names and paths; `*` matches any text)"),
         "{}",
         r.stderr
     );
+    // Braces are a glob alternation: a templated path written as it stands matches nothing,
+    // and the help says how to write it.
+    let (_, r) = import(
+        "openapi",
+        &fixture("petstore-3.0.yaml"),
+        &["--only", "/pets/{petId}", "--message-format", "concise"],
+    );
+    assert_eq!(r.code, 1);
+    assert!(
+        r.stderr.contains("nothing matches `--only /pets/{petId}` (help: in a glob `{a,b}` means `a` or `b`: to match a templated path write the braces as `[{]` and `[}]`, or a `*` in their place (`/pets/*`))"),
+        "{}",
+        r.stderr
+    );
+    let (_, r) = import(
+        "openapi",
+        &fixture("petstore-3.0.yaml"),
+        &["--only", "/pets/[{]petId[}]", "--dry-run"],
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.starts_with("would add "), "{}", r.stdout);
 }
 
 #[test]
@@ -392,7 +412,11 @@ fn reimport_keeps_what_a_person_added_and_reports_upstream_changes() {
         dir.path(),
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
-    assert!(r.stdout.starts_with("updated"), "{}", r.stdout);
+    assert!(
+        r.stdout.starts_with("would update proj/schemas/"),
+        "{}",
+        r.stdout
+    );
     assert!(r.stdout.contains("dry run: nothing was written"));
     assert!(r.stdout.contains("breaking"), "{}", r.stdout);
     assert_eq!(std::fs::read_to_string(&path).unwrap(), edited);

@@ -263,10 +263,13 @@ pub fn run_import(args: ImportArgs) -> u8 {
     }
     let verb = if args.dry_run { "would write" } else { "wrote" };
     for f in &outcome.files {
-        let status = match f.status {
-            FileStatus::New => "new",
-            FileStatus::Updated => "updated",
-            FileStatus::Unchanged => "unchanged",
+        // A dry run says what it would do, in the tense of what it would do.
+        let status = match (f.status, args.dry_run) {
+            (FileStatus::New, false) => "new",
+            (FileStatus::Updated, false) => "updated",
+            (FileStatus::New, true) => "would add",
+            (FileStatus::Updated, true) => "would update",
+            (FileStatus::Unchanged, _) => "unchanged",
         };
         println!(
             "{status:<9} {}  ({}: {} endpoint(s), {} parameter(s), {} field(s))",

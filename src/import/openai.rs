@@ -179,7 +179,7 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
     m.require_endpoints(
         endpoints.len(),
         &root,
-        opts.only.is_some(),
+        opts.only.as_ref().map(|g| g.glob().glob()),
         "the list declares no functions",
     );
     let domain = opts.domain_for(&tool_id);

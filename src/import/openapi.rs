@@ -523,7 +523,7 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
     m.require_endpoints(
         endpoints.len(),
         &paths,
-        opts.only.is_some(),
+        opts.only.as_ref().map(|g| g.glob().glob()),
         "the document declares no operations",
     );
 

@@ -379,22 +379,39 @@ impl<'r> Mapper<'r> {
     }
 
     /// At the end of a source: refuse it when it gave no endpoint (and nothing else refused it).
-    /// `only` says whether `--only` was given; `none` says what the source lacks.
-    pub fn require_endpoints(&mut self, count: usize, loc: &Loc<'_>, only: bool, none: &str) {
+    /// `only` is the `--only` pattern when one was given; `none` says what the source lacks.
+    pub fn require_endpoints(
+        &mut self,
+        count: usize,
+        loc: &Loc<'_>,
+        only: Option<&str>,
+        none: &str,
+    ) {
         if count > 0 || self.findings.iter().any(|d| d.severity == Severity::Error) {
             return;
         }
-        let why = if only {
-            "nothing matches `--only`".to_string()
-        } else {
-            none.to_string()
+        let (why, help) = match only {
+            // `{a,b}` is a glob alternation: a templated path (`/pets/{petId}`) matches only
+            // with the braces escaped.
+            Some(p) if p.contains(['{', '}']) => (
+                format!("nothing matches `--only {p}`"),
+                "in a glob `{a,b}` means `a` or `b`: to match a templated path write the braces as `[{]` and `[}]`, or a `*` in their place (`/pets/*`)".to_string(),
+            ),
+            Some(p) => (
+                format!("nothing matches `--only {p}`"),
+                "`--only` matches endpoint ids (snake case: `get_pet_by_id`), operationIds, MCP tool names and paths; `*` matches any text".to_string(),
+            ),
+            None => (
+                none.to_string(),
+                "a tool needs at least one endpoint; check the source".to_string(),
+            ),
         };
         self.report(
             super::codes::UNSUPPORTED_SOURCE,
             Severity::Error,
             loc,
             format!("nothing to import: {why}"),
-            "a tool needs at least one endpoint; check `--only` or the source",
+            help,
         );
     }
 
