@@ -3201,3 +3201,65 @@ paths:
         [w("16:82", "zz"), w("17:83", "yy")]
     );
 }
+
+/// Sources that cannot be read say why in words that fit: a UTF-16 file names its encoding, an
+/// empty `.json` file is empty (as an empty `.yaml` one is), a number beyond a double is no
+/// syntax error, and a YAML flow mapping saved as `.json` is named as YAML.
+#[test]
+fn unreadable_sources_say_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut utf16 = vec![0xFF, 0xFE];
+    for b in "openapi: 3.0.3\n".bytes() {
+        utf16.extend([b, 0]);
+    }
+    std::fs::write(dir.path().join("utf16.yaml"), &utf16).unwrap();
+    std::fs::write(dir.path().join("empty.json"), "").unwrap();
+    std::fs::write(
+        dir.path().join("huge.json"),
+        "{\"openapi\": \"3.0.3\", \"x\": 1e400}",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("flow.json"), "{openapi: 3.0.3, paths: {}}").unwrap();
+    let first = |file: &str| {
+        let r = run(
+            &[
+                "import",
+                "openapi",
+                file,
+                "--project",
+                "proj",
+                "--message-format",
+                "concise",
+            ],
+            dir.path(),
+        );
+        assert_eq!(r.code, 1, "{}", r.stderr);
+        r.stderr.lines().next().unwrap_or_default().to_string()
+    };
+    assert_eq!(
+        first("utf16.yaml"),
+        "utf16.yaml:1:1: error[SR002/invalid-encoding] the document is UTF-16 (it begins with a UTF-16 byte-order mark), not UTF-8 (help: save the document as UTF-8 (in most editors: save with encoding UTF-8))"
+    );
+    assert_eq!(
+        first("empty.json"),
+        "empty.json:1:1: error[SR003/empty-file] file is empty (help: import a JSON or YAML document; this file holds nothing)"
+    );
+    assert_eq!(
+        first("huge.json"),
+        "huge.json:1:27: error[SR001/parse-error] a number here is beyond the range of a double (about ±1.8e308) (help: write the value as a string if it is an identifier or a large integer, or fix the number)"
+    );
+    assert_eq!(
+        first("flow.json"),
+        "flow.json:1:2: error[SR001/parse-error] invalid JSON: key must be a string (help: the file reads as YAML (flow style) but is no JSON: rename it to `.yaml` to import it as YAML, or fix the JSON syntax at this position)"
+    );
+    // `check` names UTF-16 too.
+    std::fs::create_dir_all(dir.path().join("p/schemas")).unwrap();
+    std::fs::write(dir.path().join("p/schemas/t.yaml"), &utf16).unwrap();
+    let r = run(&["check", "p", "--format", "concise"], dir.path());
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    assert!(
+        r.stdout.contains("p/schemas/t.yaml:1:1: error[SR002/invalid-encoding] file is UTF-16 (it begins with a UTF-16 byte-order mark), not UTF-8 (help: save the file as UTF-8 (in most editors: save with encoding UTF-8))"),
+        "{}",
+        r.stdout
+    );
+}

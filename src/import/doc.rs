@@ -102,8 +102,28 @@ impl SourceDoc {
                     (v, DocFormat::Yaml, cell)
                 }
                 Err((message, offset)) => {
-                    let offset = offset + (text.len() - body.len());
-                    let (code, message, help) = if message.starts_with("duplicate key") {
+                    let mut offset = offset + (text.len() - body.len());
+                    // serde_json stops inside or after a number out of range: point at its
+                    // first character.
+                    if message.starts_with("number out of range") {
+                        let b = text.as_bytes();
+                        offset = offset.min(b.len());
+                        while offset > 0
+                            && matches!(
+                                b[offset - 1],
+                                b'0'..=b'9' | b'e' | b'E' | b'+' | b'-' | b'.'
+                            )
+                        {
+                            offset -= 1;
+                        }
+                    }
+                    let (code, message, help) = if body.trim().is_empty() {
+                        (
+                            crate::load::codes::EMPTY_FILE,
+                            "file is empty".to_string(),
+                            "import a JSON or YAML document; this file holds nothing",
+                        )
+                    } else if message.starts_with("duplicate key") {
                         (
                             crate::load::codes::DUPLICATE_KEY,
                             message,
@@ -115,6 +135,19 @@ impl SourceDoc {
                             "input limit exceeded: the JSON nests deeper than 128 levels"
                                 .to_string(),
                             "no real API description nests this deep; check that the file is what you meant to import",
+                        )
+                    } else if message.starts_with("number out of range") {
+                        (
+                            crate::load::codes::PARSE_ERROR,
+                            "a number here is beyond the range of a double (about ±1.8e308)"
+                                .to_string(),
+                            "write the value as a string if it is an identifier or a large integer, or fix the number",
+                        )
+                    } else if json_body && as_yaml().is_some() {
+                        (
+                            crate::load::codes::PARSE_ERROR,
+                            format!("invalid JSON: {message}"),
+                            "the file reads as YAML (flow style) but is no JSON: rename it to `.yaml` to import it as YAML, or fix the JSON syntax at this position",
                         )
                     } else {
                         (

@@ -236,7 +236,18 @@ pub fn run(req: &ImportRequest) -> Result<Outcome, ImportError> {
                             p.clone(),
                             lossy,
                         ));
-                        out.findings.push(
+                        let utf16 = e.as_bytes().starts_with(&[0xFF, 0xFE])
+                            || e.as_bytes().starts_with(&[0xFE, 0xFF]);
+                        out.findings.push(if utf16 {
+                            Diagnostic::new(
+                                "SR002",
+                                "invalid-encoding",
+                                Severity::Error,
+                                "the document is UTF-16 (it begins with a UTF-16 byte-order mark), not UTF-8",
+                            )
+                            .at(id, crate::source::Span::new(0, 2 * '\u{fffd}'.len_utf8()), "byte-order mark")
+                            .help("save the document as UTF-8 (in most editors: save with encoding UTF-8)")
+                        } else {
                             Diagnostic::new(
                                 "SR002",
                                 "invalid-encoding",
@@ -248,8 +259,8 @@ pub fn run(req: &ImportRequest) -> Result<Outcome, ImportError> {
                                 crate::source::Span::new(at, at + 1),
                                 "first invalid byte",
                             )
-                            .help("save the document as UTF-8"),
-                        );
+                            .help("save the document as UTF-8")
+                        });
                         continue;
                     }
                 };

@@ -1514,7 +1514,7 @@ mod tests {
         assert_eq!(
             findings,
             [
-                "SR709 `t/e`: parameter `big`: default `1e19` does not fit its type `integer`; imported without a default",
+                "SR709 `t/e`: parameter `big`: default `1e19` does not fit its type `integer` (beyond the range of a 64-bit integer); imported without a default",
                 "SR709 `t/e`: parameter `n`: enum value `2.5` does not fit its type `integer`; left out of the enum",
             ]
         );

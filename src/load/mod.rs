@@ -449,7 +449,7 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
                 project.file_kinds.push(FileKind::Config);
                 project.config_file = Some(id);
                 if let Some(at) = bad {
-                    diags.push(encoding_diag(id, at));
+                    diags.push(encoding_diag(id, at, &project.sources.get(id).text));
                 } else {
                     let text = &project.sources.get(id).text;
                     match parse_text(text, Format::Toml, &Limits::default()) {
@@ -815,7 +815,9 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
                 diags.extend(duplicates.iter().map(|e| e.to_diagnostic(id, format)));
                 match result {
                     Ok(parsed) => add_declarations(&mut project, id, parsed),
-                    Err(ReadFailure::Encoding(at)) => diags.push(encoding_diag(id, at)),
+                    Err(ReadFailure::Encoding(at)) => {
+                        diags.push(encoding_diag(id, at, &project.sources.get(id).text))
+                    }
                     Err(ReadFailure::Load(e)) => {
                         let mut d = e.to_diagnostic(id, format);
                         if format == Format::Yaml
@@ -1143,7 +1145,25 @@ fn add_declarations(project: &mut Project, id: FileId, parsed: Parsed) {
     }
 }
 
-fn encoding_diag(id: FileId, at: usize) -> Diagnostic {
+/// Whether `lossy` (a file's text decoded with replacement characters) is UTF-16: a
+/// byte-order mark (`FF FE` or `FE FF`, two replacement characters) and NUL bytes soon after.
+pub(crate) fn looks_utf16(lossy: &str) -> bool {
+    lossy.starts_with("\u{fffd}\u{fffd}") && lossy.chars().take(64).any(|c| c == '\0')
+}
+
+fn encoding_diag(id: FileId, at: usize, lossy: &str) -> Diagnostic {
+    if at == 0 && looks_utf16(lossy) {
+        return diag(
+            codes::INVALID_ENCODING,
+            "file is UTF-16 (it begins with a UTF-16 byte-order mark), not UTF-8",
+        )
+        .at(
+            id,
+            Span::new(0, 2 * '\u{fffd}'.len_utf8()),
+            "byte-order mark",
+        )
+        .help("save the file as UTF-8 (in most editors: save with encoding UTF-8)");
+    }
     diag(
         codes::INVALID_ENCODING,
         format!("file is not valid UTF-8 (first bad byte at offset {at})"),
