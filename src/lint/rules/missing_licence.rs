@@ -58,14 +58,16 @@ impl Rule for MissingLicence {
             if without == 0 && !fields.is_empty() {
                 continue;
             }
+            let count = match fields.len() {
+                0 => "and has no fields".to_string(),
+                1 => "and its one field has none".to_string(),
+                n if without == n => format!("and none of its {n} fields has one"),
+                n => format!("({without} of {n} fields have none)"),
+            };
             out.report(
                 t.file,
                 t.id.span,
-                format!(
-                    "tool `{}` declares no licence ({without} of {} fields have none)",
-                    t.id.value,
-                    fields.len()
-                ),
+                format!("tool `{}` declares no licence {count}", t.id.value),
             )
             .label("no `licence`")
             .fix("add `licence: {spdx: <SPDX id or LicenseRef-...>, url: ..., attribution: ...}`");
