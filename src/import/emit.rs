@@ -205,14 +205,20 @@ pub fn anchor_lines(
     out
 }
 
-/// Top-level keys and their 0-based lines (lines that start with a key at column 0).
+/// Top-level keys and their 0-based lines (lines that start with a key at column 0; in TOML,
+/// the keys before the first table header, and the headers: a key after a header belongs to
+/// that table, unindented as it is).
 pub fn top_keys(text: &str, format: Format) -> Vec<(String, usize)> {
     let mut out = Vec::new();
+    let mut in_table = false;
     for (i, l) in text.lines().enumerate() {
         let key = match format {
             Format::Yaml if !l.starts_with([' ', '#', '-', '\t']) => l.split(':').next(),
-            Format::Toml if l.starts_with('[') => Some(l.trim_matches(['[', ']', ' '])),
-            Format::Toml if !l.starts_with([' ', '#', '\t']) => l.split('=').next(),
+            Format::Toml if l.starts_with('[') => {
+                in_table = true;
+                Some(l.trim_matches(['[', ']', ' ']))
+            }
+            Format::Toml if !in_table && !l.starts_with([' ', '#', '\t']) => l.split('=').next(),
             _ => None,
         };
         if let Some(k) = key.map(str::trim).filter(|k| !k.is_empty()) {
@@ -289,6 +295,14 @@ pub fn carried_comments(
                 target += 1;
             }
         }
+        // In TOML a comment inside a table (below its `[[endpoints.fields]]` header, above one
+        // of its keys) covers the table's declaration, as `check` reads it.
+        if format == Format::Toml
+            && !anchors.iter().any(|(_, l)| *l == target)
+            && let Some(header) = (0..i).rev().find(|&h| lines[h].starts_with('['))
+        {
+            target = header;
+        }
         // The innermost declaration starting on that line (fields and parameters are listed
         // after their endpoint, so the last match is the innermost).
         match anchors.iter().rev().find(|(_, l)| *l == target) {
@@ -361,6 +375,20 @@ mod tests {
         );
         // The text loads back to the same tool.
         assert_eq!(parse_tool(&text, Format::Yaml).unwrap(), tool);
+    }
+
+    /// In TOML, keys inside tables are not indented: a comment inside a field's table (above
+    /// its `name`) covers that field, never a top-level key of the same name elsewhere.
+    #[test]
+    fn toml_comments_inside_a_table_stay_with_its_declaration() {
+        let old = "id = \"t\"\ntitle = \"T\"\ndomain = \"d\"\n\n[[endpoints]]\nid = \"a\"\nmethod = \"GET\"\nurl = \"https://x.org/a\"\n\n[[endpoints.fields]]\nname = \"v\"\ntype = \"string\"\n\n[[endpoints]]\nid = \"b\"\nmethod = \"GET\"\nurl = \"https://x.org/b\"\n\n[[endpoints.fields]]\n# schemarouter: allow(SR506) -- inside the table\nname = \"v\"\ntype = \"string\"\n";
+        let tool = parse_tool(old, Format::Toml).unwrap();
+        let (carried, lost) = carried_comments(old, Format::Toml, &tool);
+        assert!(lost.is_empty(), "{lost:?}");
+        assert_eq!(
+            carried.iter().map(|c| c.anchor.clone()).collect::<Vec<_>>(),
+            vec![Anchor::Field("b".into(), "v".into())]
+        );
     }
 
     #[test]
