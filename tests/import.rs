@@ -3263,3 +3263,61 @@ fn unreadable_sources_say_why() {
         r.stdout
     );
 }
+
+/// Sibling `properties` and `required` of a `$ref` refine the referenced object (OpenAPI 3.1,
+/// JSON Schema 2020-12); they were dropped without a word.
+#[test]
+fn ref_siblings_refine_the_referenced_object() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("sib.yaml"),
+        r#"openapi: 3.1.0
+info: {title: Sib, version: "1"}
+servers: [{url: https://api.example.com}]
+paths:
+  /a:
+    get:
+      operationId: a
+      responses:
+        "200":
+          description: ok
+          content:
+            application/json:
+              schema:
+                type: object
+                required: [sib]
+                properties:
+                  sib:
+                    $ref: '#/components/schemas/Base'
+                    required: [extra]
+                    properties: {extra: {type: string}}
+components:
+  schemas:
+    Base: {type: object, properties: {id: {type: string}}}
+"#,
+    )
+    .unwrap();
+    let r = run(
+        &["import", "openapi", "sib.yaml", "--project", "proj"],
+        dir.path(),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let text = std::fs::read_to_string(dir.path().join("proj/schemas/sib.yaml")).unwrap();
+    let fields: Vec<&str> = text
+        .lines()
+        .skip_while(|l| l.trim() != "fields:")
+        .skip(1)
+        .map(str::trim)
+        .collect();
+    assert_eq!(
+        fields,
+        [
+            "- name: sib.id",
+            "type: string",
+            "- name: sib.extra",
+            "type: string",
+            "required: true",
+        ],
+        "{text}"
+    );
+}

@@ -530,6 +530,45 @@ impl<'r> Mapper<'r> {
                     }
                     v.read_only |= siblings.value.get("readOnly") == Some(&Value::Bool(true));
                     v.write_only |= siblings.value.get("writeOnly") == Some(&Value::Bool(true));
+                    // Sibling `properties` and `required` refine the referenced object
+                    // (OpenAPI 3.1 and JSON Schema 2020-12 apply them; a 3.0 author who writes
+                    // them means them too).
+                    let sibling_props = siblings
+                        .get("properties")
+                        .filter(|p| p.value.as_object().is_some_and(|o| !o.is_empty()));
+                    if let Some(p) = sibling_props
+                        && let Value::Object(map) = p.value
+                        && matches!(v.kind, Kind::Object(_) | Kind::Any)
+                        && v.cycle.is_none()
+                    {
+                        if !matches!(v.kind, Kind::Object(_)) {
+                            v.kind = Kind::Object(Vec::new());
+                        }
+                        if let Kind::Object(ps) = &mut v.kind {
+                            for name in map.keys() {
+                                if let Some(l) = p.get(name) {
+                                    merge_prop(ps, (name.clone(), l, false));
+                                }
+                            }
+                        }
+                    }
+                    if let Some(Value::Array(r)) = siblings.value.get("required") {
+                        let names: Vec<String> = r
+                            .iter()
+                            .filter_map(Value::as_str)
+                            .map(str::to_string)
+                            .collect();
+                        if let Kind::Object(ps) = &mut v.kind {
+                            for (n, _, req) in ps.iter_mut() {
+                                if names.contains(n) {
+                                    *req = true;
+                                }
+                            }
+                        }
+                        v.required.extend(names);
+                        v.required.sort();
+                        v.required.dedup();
+                    }
                     return v;
                 }
                 Err(e) => {
