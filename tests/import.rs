@@ -2874,6 +2874,21 @@ fn const_and_array_item_enums_become_parameter_enums() {
             "fix the enum in the source, or declare the value by hand if the provider takes it"
         )]
     );
+    // A `const` that is an object or a list fits no declared enum: reported, not dropped
+    // silently.
+    let (_, found) = dropped_values(
+        "mcp",
+        "obj.json",
+        r#"{"serverInfo": {"name": "shop"}, "tools": [{"name": "search",
+  "inputSchema": {"type": "object", "properties": {"filter": {"type": "object", "const": {"a": 1}}}}}]}"#,
+    );
+    assert_eq!(
+        found,
+        vec![pair(
+            "`shop/search`: parameter `filter`: `const` is an object; a declared enum holds single values (text, number or boolean), so it is imported without one",
+            "declare the parameter's value by hand (in its description) if the provider requires it"
+        )]
+    );
     let text = std::fs::read_to_string(dir.path().join("proj/schemas/shop.yaml")).unwrap();
     let parameters: Vec<&str> = text
         .lines()

@@ -59,6 +59,8 @@ pub struct View<'a> {
     /// What the `default` is when it is present but not a scalar (`a list`, `an object`;
     /// `null` counts as no default): it cannot be declared, and the importer says so.
     pub default_unscalar: Option<&'static str>,
+    /// What a `const` that is a list or an object is ("a list"): no declared enum holds it.
+    pub const_unscalar: Option<&'static str>,
     /// References followed to reach this view (pushed on the cycle stack while its children are
     /// walked).
     pub via: Vec<String>,
@@ -86,6 +88,7 @@ impl<'a> View<'a> {
             enum_values: Vec::new(),
             default: None,
             default_unscalar: None,
+            const_unscalar: None,
             via: Vec::new(),
             cycle: None,
             read_only: false,
@@ -642,10 +645,11 @@ impl<'r> Mapper<'r> {
         if let Some(c) = o.get("const")
             && o.get("enum").is_none()
         {
-            match scalar(c) {
-                Some(s) => out.enum_values.push(s),
-                None if c.is_null() => out.nullable = true,
-                None => {}
+            match (scalar(c), c) {
+                (Some(s), _) => out.enum_values.push(s),
+                (None, Value::Null) => out.nullable = true,
+                (None, Value::Array(_)) => out.const_unscalar = Some("a list"),
+                (None, _) => out.const_unscalar = Some("an object"),
             }
         }
         if o.get("nullable") == Some(&Value::Bool(true))
@@ -1178,7 +1182,7 @@ pub(crate) fn same_name(a: &str, b: &str) -> bool {
 
 /// A value of a parameter's schema that the declaration leaves out, and why.
 struct Dropped {
-    /// `default` or `enum`: where in the schema it is.
+    /// `default`, `enum` or `const`: where in the schema it is.
     key: &'static str,
     message: String,
     help: String,
@@ -1288,6 +1292,15 @@ fn param(
                 "default is {what}; a declared default is one value (text, number or boolean), so it is imported without a default"
             ),
             help: default_help(required),
+        });
+    }
+    if let Some(what) = v.const_unscalar {
+        dropped.push(Dropped {
+            key: "const",
+            message: format!(
+                "`const` is {what}; a declared enum holds single values (text, number or boolean), so it is imported without one"
+            ),
+            help: "declare the parameter's value by hand (in its description) if the provider requires it".to_string(),
         });
     }
     // A required argument that may be null is one the caller may leave without a value: OpenAI
