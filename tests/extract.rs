@@ -375,3 +375,42 @@ fn an_mcp_step_reads_the_record_inside_a_tools_call_result() {
         "{err}"
     );
 }
+
+/// A plan whose field metadata disagrees with the artifact (made over another version of it)
+/// is read with the artifact's unit, source type and licence, as the step's are: one reader
+/// context never holds two that disagree. A field the plan lists twice is read once.
+#[test]
+fn field_metadata_is_the_artifact_s_whatever_the_plan_carries() {
+    let g = graph();
+    let u = schemarouter::route::Understanding {
+        intent: Some("electronic_property".into()),
+        domain_concepts: vec!["band_gap".into()],
+        parameters: [("formula".to_string(), serde_json::json!("LiFePO4"))].into(),
+        target_apis: vec!["materials_project".into()],
+        source_constraint: None,
+        ..Default::default()
+    };
+    let plan = schemarouter::route::route(g, &u, &schemarouter::route::Options::default());
+    let honest = extract::extract(g, &plan, &[fixture("materials_project.summary")]).unwrap();
+    let mut forged = plan.clone();
+    for f in &mut forged.steps[0].fields {
+        if let Some(m) = &mut f.meta {
+            m.unit = Some("meV".into());
+            m.source_type = Some("experimental".into());
+        }
+    }
+    let x = extract::extract(g, &forged, &[fixture("materials_project.summary")]).unwrap();
+    assert_eq!(x.context, honest.context);
+    assert!(
+        x.context.contains("band_gap = 3.7016 eV\n"),
+        "{}",
+        x.context
+    );
+    assert!(!x.context.contains("meV"), "{}", x.context);
+    // A field listed twice is read once.
+    let dup = forged.steps[0].fields[0].clone();
+    forged.steps[0].fields.push(dup);
+    let x = extract::extract(g, &forged, &[fixture("materials_project.summary")]).unwrap();
+    assert_eq!(x.context, honest.context);
+    assert_eq!(x.steps[0].fields.len(), honest.steps[0].fields.len());
+}

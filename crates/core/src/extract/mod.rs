@@ -527,7 +527,12 @@ fn project_step(
     let mut fields = Vec::with_capacity(s.fields.len());
     let mut envelope = BTreeMap::new();
     let mut envelope_canonical = BTreeMap::new();
+    let mut seen = std::collections::BTreeSet::new();
     for pf in &s.fields {
+        // A field the plan lists twice is read once.
+        if !seen.insert(pf.name.as_str()) {
+            continue;
+        }
         let Some(fd) = e.fields.iter().find(|f| f.name == pf.name) else {
             let t = Tally::one(format!(
                 "`{}/{}` declares no field `{}`",
@@ -536,10 +541,10 @@ fn project_step(
             issues.push(issue(Some(&pf.name), IssueKind::UnknownField, t));
             continue;
         };
-        let meta = pf
-            .meta
-            .clone()
-            .unwrap_or_else(|| crate::route::algorithm::field_meta(g, t, fd, &pf.reasons));
+        // Unit, source type, licence and provenance are the artifact's, as the step's are: the
+        // artifact declares the data being read (a plan from another artifact may carry other
+        // metadata, and one reader context must not hold two licences that disagree).
+        let meta = crate::route::algorithm::field_meta(g, t, fd, &pf.reasons);
         let segs = match path::parse(&fd.name, xml) {
             Ok(p) => p,
             Err(m) => {
