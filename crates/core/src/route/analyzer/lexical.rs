@@ -1862,7 +1862,7 @@ mod tests {
             want(json!({
                 "intent": "literature_search",
                 "domain_concepts": [],
-                "parameters": {"author": "J. K. Nørskov", "year_from": 2018},
+                "parameters": {"author": "J. K. Nørskov", "year_from": 2019},
                 "target_apis": ["arxiv"],
                 "source_constraint": "literature"
             }))

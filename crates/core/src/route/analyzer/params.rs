@@ -475,15 +475,34 @@ pub fn extract(query: &str) -> Vec<Extracted> {
         }
     }
     let numeric = if has_digit { query } else { "" };
-    // Years: the first group of each match, as an integer, bound to `concept`.
+    // Years: the first group of each match, as an integer, bound to `concept`. "after 2020"
+    // starts in 2021 and "before 2020" ends in 2019 (bounds are inclusive; "since" and "until"
+    // include the year).
     let push_years = |out: &mut Vec<Extracted>,
                       used: &mut Vec<(usize, usize)>,
                       matches: &mut dyn Iterator<Item = regex::Captures>,
                       concept: &'static str| {
         for c in matches {
             let m = group(&c).expect("group");
+            let lead = c.get(0).map(|a| a.as_str().to_ascii_lowercase());
+            // With a month ("after March 2020") the year itself is still in the range.
+            let strict = lead.as_deref().map_or(0, |l| {
+                let bare = l.split_whitespace().count() == 2;
+                match concept {
+                    "year_from" if bare && l.starts_with("after") => 1,
+                    "year_to" if bare && l.starts_with("before") => -1,
+                    _ => 0,
+                }
+            });
             if let Ok(y) = m.as_str().parse::<i64>() {
-                push(out, used, concept, Value::from(y), m.start(), m.end());
+                push(
+                    out,
+                    used,
+                    concept,
+                    Value::from(y + strict),
+                    m.start(),
+                    m.end(),
+                );
             }
         }
     };
@@ -1003,6 +1022,15 @@ mod tests {
         assert_eq!(
             get("papers published before Sept. 2019", "year_to"),
             Some(2019.into())
+        );
+        // "after" and "before" a bare year exclude it; "since" and "until" include it.
+        assert_eq!(get("preprints after 2020", "year_from"), Some(2021.into()));
+        assert_eq!(get("preprints since 2020", "year_from"), Some(2020.into()));
+        assert_eq!(get("papers before 2019", "year_to"), Some(2018.into()));
+        assert_eq!(get("papers until 2019", "year_to"), Some(2019.into()));
+        assert_eq!(
+            get("papers after March 2020", "year_from"),
+            Some(2020.into())
         );
         // Ranges of years, both ends; not a date, and "and" only after "between".
         for (q, from, to) in [
