@@ -63,14 +63,18 @@ pub fn run_extract(mut args: ExtractArgs) -> u8 {
                 let step = if i.tool.is_empty() {
                     String::new()
                 } else {
-                    format!("step {} {}/{}: ", i.step + 1, i.tool, i.endpoint)
+                    format!("step {} {}/{}: ", i.step, i.tool, i.endpoint)
                 };
                 let field = i
                     .field
                     .as_deref()
                     .map(|f| format!("{f}: "))
                     .unwrap_or_default();
-                let n = x.steps.get(i.step).map_or(0, |s| s.records.len());
+                let n = i
+                    .step
+                    .checked_sub(1)
+                    .and_then(|k| x.steps.get(k))
+                    .map_or(0, |s| s.records.len());
                 let count = if i.count > 0 && !i.records.is_empty() {
                     format!(
                         " ({} of {n} records: {}{})",

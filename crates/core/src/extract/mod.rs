@@ -443,7 +443,7 @@ fn project_step(
         )));
     };
     let issue = |field: Option<&str>, kind, tally: Tally| Issue {
-        step: i,
+        step: i + 1,
         tool: s.tool.clone(),
         endpoint: s.endpoint.clone(),
         field: field.map(str::to_string),

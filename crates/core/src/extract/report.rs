@@ -29,7 +29,8 @@ pub const MAX_LISTED: usize = 5;
 /// One finding, aggregated over the records of a step.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Issue {
-    /// Step index in the plan (0-based).
+    /// Step number in the plan, counted from 1 as `--response N=` and the messages count; 0
+    /// for a finding about the whole plan (a routing-fingerprint mismatch).
     pub step: usize,
     /// Tool id.
     pub tool: String,
