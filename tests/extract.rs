@@ -184,6 +184,11 @@ fn plan_files_and_errors() {
             Some(3)
         )
     );
+    let e = parse_plan("[1, 2]", Some("list.json")).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "list.json:1:1: not a plan: the file holds a list, not a JSON object (`route --json` output or its `plan` object)"
+    );
     let e = parse_response("<feed>\n<entry></feed>", Some("a.xml")).unwrap_err();
     assert_eq!(e.file.as_deref(), Some("a.xml"));
     assert_eq!(e.line, Some(2));

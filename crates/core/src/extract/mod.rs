@@ -222,6 +222,23 @@ pub fn parse_plan(text: &str, file: Option<&str>) -> Result<Plan, ExtractError> 
     };
     let v: Value = serde_json::from_str(text.trim_start_matches('\u{feff}'))
         .map_err(|e| err(e, "invalid JSON"))?;
+    if !v.is_object() {
+        return Err(ExtractError {
+            message: format!(
+                "not a plan: the file holds {}, not a JSON object (`route --json` output or its `plan` object)",
+                match &v {
+                    Value::Array(_) => "a list",
+                    Value::String(_) => "a string",
+                    Value::Number(_) => "a number",
+                    Value::Bool(_) => "a boolean",
+                    _ => "null",
+                }
+            ),
+            file: file.map(str::to_string),
+            line: Some(1),
+            column: Some(1),
+        });
+    }
     let plan = match v.get("plan") {
         Some(p) if v.get("steps").is_none() => p.clone(),
         _ => v,
