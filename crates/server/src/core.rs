@@ -748,6 +748,8 @@ impl Core {
             // Removed (or mid-replacement on a platform without atomic rename): keep serving.
             let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
             *seen = now;
+            // Counted as the log line says, under its own result.
+            self.metrics.reloaded("missing");
             self.event(serde_json::json!({
                 "event": "reload",
                 "trigger": "file changed",
@@ -1063,6 +1065,19 @@ mod tests {
         assert_eq!(c.snapshot().summary.content_hash, before);
         // Seen once: not retried until the file changes again.
         assert_eq!(c.reload_if_changed(), None);
+        // A removed file: still serving, and counted under `missing` as it is logged.
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(c.reload_if_changed(), None);
+        assert_eq!(c.snapshot().summary.content_hash, before);
+        let text = c.metrics.encode();
+        for result in ["missing", "refused", "unchanged"] {
+            assert!(
+                text.contains(&format!(
+                    "schemarouter_artifact_reloads_total{{result=\"{result}\"}} 1\n"
+                )),
+                "{text}"
+            );
+        }
     }
 
     /// An `intent_prompt.txt` that is not UTF-8 is passed over with a warning: the prompt
