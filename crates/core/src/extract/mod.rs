@@ -696,7 +696,8 @@ fn nulls_message(fd: &FieldData) -> String {
 }
 
 /// Decode the leaves of a walked value (`depth` array levels). Returns the value (mismatched
-/// leaves become `null`), whether a leaf had no value, and the first mismatch.
+/// leaves become `null`; an empty list stays an empty list), whether a leaf had no value, and
+/// the first mismatch.
 fn decode(v: Value, depth: usize, w: Wire<'_>) -> (Value, bool, Option<String>) {
     if depth == 0 {
         return match value::read(v, w) {
@@ -706,6 +707,8 @@ fn decode(v: Value, depth: usize, w: Wire<'_>) -> (Value, bool, Option<String>) 
         };
     }
     match v {
+        // An empty list is a value (there are none), not a missing one.
+        Value::Array(items) if items.is_empty() => (Value::Array(items), false, None),
         Value::Array(items) => {
             let mut out = Vec::with_capacity(items.len());
             let (mut nulls, mut bad) = (false, None);
@@ -782,4 +785,30 @@ pub fn endpoint<'g>(g: &'g FrozenGraph, s: &Step) -> Option<&'g EndpointData> {
         .endpoints
         .iter()
         .find(|e| e.id == s.endpoint)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// Leaves under `[]` levels: an empty list is a value (there are none), a list of nulls has
+    /// no value, a mismatched leaf becomes null and is reported.
+    #[test]
+    fn decoding_lists() {
+        let w = Wire {
+            ty: "number",
+            as_string: false,
+            missing: None,
+        };
+        assert_eq!(decode(json!([]), 1, w), (json!([]), false, None));
+        assert_eq!(
+            decode(json!([1.5, null]), 1, w),
+            (json!([1.5, null]), true, None)
+        );
+        assert_eq!(decode(json!([null, null]), 1, w), (Value::Null, true, None));
+        let (v, nulls, bad) = decode(json!([2, "x"]), 1, w);
+        assert_eq!((v, nulls), (json!([2, null]), false));
+        assert!(bad.is_some());
+    }
 }
