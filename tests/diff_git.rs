@@ -181,6 +181,12 @@ fn bad_revisions_and_paths_are_usage_errors() {
             "is not a folder at `HEAD`",
         ),
         (["git:", "."], "names no revision"),
+        // A folder that is no project is named by revision and path, never by the temporary
+        // folder the revision's tree was written to.
+        (
+            ["git:HEAD:sub/schemas", "."],
+            "error: git:HEAD:sub/schemas: `HEAD:sub/schemas` is not a schema project",
+        ),
     ] {
         let o = diff(root, &args);
         let err = String::from_utf8_lossy(&o.stderr);

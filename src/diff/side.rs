@@ -295,7 +295,15 @@ impl Side {
                 "run the diff inside the git repository, with a revision `git rev-parse REF` knows (a branch, tag or commit) and a folder that exists at it",
             )
         })?;
-        let mut side = Side::from_project_dir(tree.path(), label, &sub)?;
+        // Messages name the revision and the path in the repository, never the temporary
+        // folder the tree was written to.
+        let mut side = Side::from_project_dir(tree.path(), label, &sub).map_err(|mut e| {
+            let shown = format!("{rev}:{}", if sub.is_empty() { "." } else { sub.as_str() });
+            for text in [&mut e.message, &mut e.details, &mut e.help] {
+                *text = text.replace(&tree.path().display().to_string(), &shown);
+            }
+            e
+        })?;
         side.kind = SideKind::Git;
         Ok(side)
     }
