@@ -319,6 +319,24 @@ fn acceptances_silence_changes_and_unmatched_ones_are_reported() {
     // Acceptances on the OLD side do not count.
     let (_d3, old, new) = pair(&[&accept], &[&removal]);
     assert!(diff::diff(&old, &new).fails(FailOn::Breaking));
+    // A fingerprint in capitals is the same fingerprint; one that is no fingerprint is named so.
+    let loud = edit(
+        "schemarouter.toml",
+        "version = \"1.0.0\"\n",
+        &format!(
+            "version = \"1.0.0\"\n\n[diff]\naccept = [\n  {{ fingerprint = \"{}\", reason = \"moved\" }},\n  {{ fingerprint = \"xyz\", reason = \"typo\" }},\n]\n",
+            fp.to_ascii_uppercase()
+        ),
+    );
+    let (_d4, old, new) = pair(&[], &[&removal, &loud]);
+    let r = diff::diff(&old, &new);
+    assert_eq!(r.changes[0].accepted.as_deref(), Some("moved"));
+    assert_eq!(r.unmatched_acceptances.len(), 1);
+    let text = human(&r);
+    assert!(
+        text.contains("`[diff] accept` entry xyz (schemarouter.toml:9:19) is no change fingerprint (16 hexadecimal digits, as `schemarouter diff` prints them), so it matches no change (reason: typo)"),
+        "{text}"
+    );
 }
 
 #[test]

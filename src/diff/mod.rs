@@ -74,6 +74,20 @@ pub struct UnmatchedAcceptance {
     pub location: Option<Location>,
 }
 
+impl UnmatchedAcceptance {
+    /// Why it matches nothing, for messages: a fingerprint that is no fingerprint at all (not
+    /// 16 hexadecimal digits, as `diff` prints them) is named so; else it matches no change
+    /// (the change it accepted is gone, or was never there).
+    pub fn why(&self) -> String {
+        let f = self.fingerprint.trim();
+        if f.len() == 16 && f.chars().all(|c| c.is_ascii_hexdigit()) {
+            "matches no change".to_string()
+        } else {
+            "is no change fingerprint (16 hexadecimal digits, as `schemarouter diff` prints them), so it matches no change".to_string()
+        }
+    }
+}
+
 /// Change counts per class.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Counts {
@@ -159,7 +173,7 @@ pub fn diff(old: &Side, new: &Side) -> Report {
         if let Some(a) = new
             .acceptances
             .iter()
-            .find(|a| a.fingerprint.trim() == c.fingerprint)
+            .find(|a| a.fingerprint.trim().eq_ignore_ascii_case(&c.fingerprint))
         {
             c.accepted = Some(a.reason.clone());
             matched.insert(a.fingerprint.clone());

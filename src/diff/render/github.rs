@@ -52,8 +52,10 @@ pub fn render(report: &Report, _opts: RenderOptions) -> String {
             "::warning {}::{}",
             props(a.location.as_ref(), "unmatched diff acceptance"),
             escape_data(&format!(
-                "`[diff] accept` entry {} matches no change (reason: {})",
-                a.fingerprint, a.reason
+                "`[diff] accept` entry {} {} (reason: {})",
+                a.fingerprint,
+                a.why(),
+                a.reason
             ))
         );
     }

@@ -101,9 +101,10 @@ pub fn render(report: &Report, opts: RenderOptions) -> String {
                 .unwrap_or_default();
             let _ = writeln!(
                 out,
-                "{}: `[diff] accept` entry {}{at} matches no change (reason: {})",
+                "{}: `[diff] accept` entry {}{at} {} (reason: {})",
                 paint(color, "1;33", "warning"),
                 a.fingerprint,
+                a.why(),
                 a.reason
             );
         }

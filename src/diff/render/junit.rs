@@ -113,7 +113,7 @@ pub fn render(report: &Report, opts: RenderOptions) -> String {
                 classname: "acceptances".to_string(),
                 body: format!(
                     "      <skipped message=\"{}\"/>\n",
-                    escape_xml(&format!("matches no change (reason: {})", a.reason))
+                    escape_xml(&format!("{} (reason: {})", a.why(), a.reason))
                 ),
                 failed: false,
             })

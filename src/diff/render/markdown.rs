@@ -106,7 +106,17 @@ pub fn render(report: &Report, opts: RenderOptions) -> String {
                 .as_ref()
                 .map(|l| format!(" at {}", code(&format!("{}:{}", l.file, l.line))))
                 .unwrap_or_default();
-            let _ = writeln!(out, "- {}{at}: {}", code(&a.fingerprint), cell(&a.reason));
+            let malformed = if a.why() == "matches no change" {
+                ""
+            } else {
+                " (no change fingerprint: 16 hexadecimal digits, as `diff` prints them)"
+            };
+            let _ = writeln!(
+                out,
+                "- {}{at}{malformed}: {}",
+                code(&a.fingerprint),
+                cell(&a.reason)
+            );
         }
         let _ = writeln!(out);
     }
