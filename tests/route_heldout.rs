@@ -228,8 +228,10 @@ fn names_ids_and_dates_written_as_people_write_them() {
             json!([["pubchem", {"identifier": "acetaminophen", "namespace": "name", "properties": "MolecularFormula,MolecularWeight,ExactMass,MonoisotopicMass,XLogP,TPSA,Complexity,Charge,HBondDonorCount,HBondAcceptorCount,RotatableBondCount,HeavyAtomCount,IUPACName,Title,InChI,InChIKey,SMILES,ConnectivitySMILES"}, ["InChIKey"]]]),
         ),
         (
+            // The author list answers; the first and last author fields are variants of it
+            // (qualified by position), not asked for.
             "Who are the authors of PubMed article 31452104?",
-            json!([["pubmed", {"db": "pubmed", "id": "31452104"}, ["authors[].name", "lastauthor", "sortfirstauthor"]]]),
+            json!([["pubmed", {"db": "pubmed", "id": "31452104"}, ["authors[].name"]]]),
         ),
         (
             // OpenAlex has both fields but cannot take a PMID; Europe PMC can.
@@ -440,4 +442,25 @@ fn a_named_tool_without_the_concept_is_reported_and_coordinated_formulas_are_kep
         steps(&p),
         json!([["materials_project", {"formula": "ZnO,ZnS"}, ["band_gap"]]])
     );
+}
+
+/// Fields that carry the same concepts are variants of one value: without a qualifier in the
+/// question, the plain one answers (`fulljournalname`, not the abbreviated `source`; the
+/// publication date, not the electronic one). Fields that carry other concepts too (an account
+/// name beside the amount it labels) are no variants and stay.
+#[test]
+fn plain_fields_answer_plain_questions() {
+    for (q, want) in [
+        (
+            "journal and publication date of PubMed article 31452104",
+            json!([["pubmed", {"db": "pubmed", "id": "31452104"}, ["fulljournalname", "pubdate", "sortpubdate"]]]),
+        ),
+        (
+            "DART에서 고유번호 00126380 회사의 2023년 사업보고서 기준 매출액 알려줘",
+            json!([["dart", {"bsns_year": "2023", "corp_code": "00126380", "reprt_code": "11011"}, ["account_nm", "thstrm_amount"]]]),
+        ),
+    ] {
+        let (p, _) = plan(q);
+        assert_eq!(steps(&p), want, "{q}");
+    }
 }

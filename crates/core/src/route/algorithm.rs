@@ -256,6 +256,7 @@ fn apply_qualifiers(g: &FrozenGraph, ti: u32, m: &mut EndpointMatches, quals: &[
         for hit in per.values_mut() {
             if quals.is_empty() {
                 hit.score_nc = hit.score;
+                prefer_plain(e, hit);
                 continue;
             }
             let stat = |f: u32| {
@@ -289,8 +290,43 @@ fn apply_qualifiers(g: &FrozenGraph, ti: u32, m: &mut EndpointMatches, quals: &[
                     !contra && mq >= best_q
                 });
             }
+            // No requested qualifier speaks to these fields: the plain ones answer.
+            if best_q == 0 && hit.fields.iter().all(|(f, _)| !stat(*f).1) {
+                prefer_plain(e, hit);
+            }
         }
     }
+}
+
+/// Among the fields one requested concept selects on an endpoint that carry the same concepts
+/// (variants of one value), when the request names no qualifier that tells them apart, keep
+/// those with the fewest declared qualifiers: a qualifier marks a variant (`which: electronic`
+/// beside the publication date, `form: abbreviated` beside the full journal name), and the
+/// plain field answers a plain question. Fields that carry other concepts too (an account name
+/// beside the amount it labels) are no variants of each other and stay.
+fn prefer_plain(e: &crate::artifact::EndpointData, hit: &mut Hit) {
+    if hit.fields.len() < 2 {
+        return;
+    }
+    let fd = |f: u32| e.field_at(f);
+    let fewest_among_variants = |f: u32| {
+        hit.fields
+            .iter()
+            .filter(|(g, _)| fd(*g).concepts == fd(f).concepts)
+            .map(|(g, _)| fd(*g).qualifiers.len())
+            .min()
+            .unwrap_or(0)
+    };
+    let keep: Vec<bool> = hit
+        .fields
+        .iter()
+        .map(|(f, _)| fd(*f).qualifiers.len() == fewest_among_variants(*f))
+        .collect();
+    let mut i = 0;
+    hit.fields.retain(|_| {
+        i += 1;
+        keep[i - 1]
+    });
 }
 
 fn match_tool(g: &FrozenGraph, ti: u32, req: &[Requested]) -> EndpointMatches {
