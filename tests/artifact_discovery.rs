@@ -166,7 +166,7 @@ fn stats_markdown_is_two_tables() {
     assert!(md.contains("| Tool | 16 |\n"), "{md}");
     assert!(
         md.ends_with(
-            "\n\n| routing prompt | tokens (o200k_base) |\n|---|---:|\n| intent registry (ours) | 682 |\n| prompt-all (whole schema) | 13819 |\n| ratio | 20.3x |\n"
+            "\n\n| routing prompt | tokens (o200k_base) |\n|---|---:|\n| intent registry (ours) | 688 |\n| prompt-all (whole schema) | 13819 |\n| ratio | 20.1x |\n"
         ),
         "{md}"
     );
@@ -176,7 +176,7 @@ fn stats_markdown_is_two_tables() {
         .output()
         .unwrap();
     let v: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
-    assert_eq!(v["prompt_tokens"], 682);
+    assert_eq!(v["prompt_tokens"], 688);
     assert_eq!(v["nodes"]["Tool"], 16);
 }
 

@@ -104,7 +104,7 @@ fn inventory_counts() {
             ("parameters", 189),
             ("response fields", 398),
             ("concepts", 190),
-            ("concept aliases", 1203),
+            ("concept aliases", 1207),
             ("field aliases", 50),
             ("groups", 17),
             ("domains", 6),

@@ -464,3 +464,22 @@ fn plain_fields_answer_plain_questions() {
         assert_eq!(steps(&p), want, "{q}");
     }
 }
+
+/// "first author" and "last author" ask for the author list's variant of that position (the
+/// `position` qualifier); "the authors" for the list.
+#[test]
+fn first_and_last_authors_are_positions_of_the_author_list() {
+    for (q, want) in [
+        (
+            "Who is the first author of PubMed article 31452104?",
+            json!([["pubmed", {"db": "pubmed", "id": "31452104"}, ["sortfirstauthor"]]]),
+        ),
+        (
+            "Who are the authors of PubMed article 31452104?",
+            json!([["pubmed", {"db": "pubmed", "id": "31452104"}, ["authors[].name"]]]),
+        ),
+    ] {
+        let (p, _) = plan(q);
+        assert_eq!(steps(&p), want, "{q}");
+    }
+}
