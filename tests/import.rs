@@ -3336,3 +3336,59 @@ components:
         "{text}"
     );
 }
+
+/// A property comes from one `oneOf` alternative: only that alternative's named schemas count
+/// against its path's budget of 4 (the other alternative's counted too, and cut `c.d.e.leaf`
+/// one level early). Five named schemas on one path are still cut.
+#[test]
+fn one_alternative_s_schemas_count_against_the_nesting_budget() {
+    let doc = |deep: &str| {
+        format!(
+            r#"openapi: "3.0.3"
+info: {{title: One Of, version: "1"}}
+servers: [{{url: "https://o.example.com"}}]
+paths:
+  /a:
+    get:
+      operationId: a
+      responses:
+        '200':
+          description: ok
+          content:
+            application/json:
+              schema:
+                oneOf:
+                  - {{$ref: '#/components/schemas/A'}}
+                  - {{$ref: '#/components/schemas/B'}}
+components:
+  schemas:
+    A: {{type: object, properties: {{x: {{type: string}}}}}}
+    B: {{type: object, properties: {{c: {{$ref: '#/components/schemas/C'}}}}}}
+    C: {{type: object, properties: {{d: {{$ref: '#/components/schemas/D'}}}}}}
+    D: {{type: object, properties: {{e: {{$ref: '#/components/schemas/E'}}}}}}
+    E: {{type: object, properties: {deep}}}
+    F: {{type: object, properties: {{leaf: {{type: string}}}}}}
+"#
+        )
+    };
+    let fields = |text: &str| -> Vec<String> {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("oneof.yaml"), text).unwrap();
+        let r = run(
+            &["import", "openapi", "oneof.yaml", "--project", "proj"],
+            dir.path(),
+        );
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        std::fs::read_to_string(dir.path().join("proj/schemas/one_of.yaml"))
+            .unwrap()
+            .lines()
+            .filter_map(|l| l.strip_prefix("      - name: "))
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(fields(&doc("{leaf: {type: string}}")), ["x", "c.d.e.leaf"]);
+    assert_eq!(
+        fields(&doc("{f: {$ref: '#/components/schemas/F'}}")),
+        ["x", "c.d.e.f"]
+    );
+}

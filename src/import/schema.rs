@@ -66,6 +66,10 @@ pub struct View<'a> {
     pub via: Vec<String>,
     /// A reference that was not expanded because it is already being expanded (a cycle).
     pub cycle: Option<String>,
+    /// How many entries of `via` are references of `oneOf` / `anyOf` alternatives beyond the
+    /// longest alternative's: a property comes from one alternative, so only one
+    /// alternative's named schemas count against its path's budget ([`MAX_NESTED_SCHEMAS`]).
+    pub alt_extra: usize,
     /// `readOnly: true`: sent by the server only (never a request parameter).
     pub read_only: bool,
     /// `writeOnly: true`: sent by the client only (never a response field).
@@ -91,6 +95,7 @@ impl<'a> View<'a> {
             const_unscalar: None,
             via: Vec::new(),
             cycle: None,
+            alt_extra: 0,
             read_only: false,
             write_only: false,
             required: Vec::new(),
@@ -127,6 +132,10 @@ pub struct Mapper<'r> {
     cycles_reported: std::collections::BTreeSet<String>,
     /// `type` values already reported as no JSON Schema type (by place), once each.
     types_reported: std::collections::BTreeSet<String>,
+    /// Entries of `stack` that are alternatives' references beyond the longest alternative's
+    /// (the sum of the `alt_extra` of the views whose `via` is pushed), left out of the count
+    /// of named schemas per path.
+    discount: usize,
     /// `required` entries already reported as naming no property (by place), once each.
     required_reported: std::collections::BTreeSet<String>,
     /// How many `allOf`, `oneOf` or `anyOf` members are being normalised around the current
@@ -193,6 +202,7 @@ impl<'r> Mapper<'r> {
             cycles_reported: Default::default(),
             types_reported: Default::default(),
             required_reported: Default::default(),
+            discount: 0,
             member_depth: 0,
             context: String::new(),
         }
@@ -687,6 +697,7 @@ impl<'r> Mapper<'r> {
                 let mv = self.view(&m);
                 self.member_depth -= 1;
                 member_via.extend(mv.via.iter().cloned());
+                out.alt_extra += mv.alt_extra;
                 if out.description.is_none() {
                     out.description = mv.description.clone();
                 }
@@ -712,6 +723,7 @@ impl<'r> Mapper<'r> {
         let mut alternatives_scalar: Vec<ValueType> = Vec::new();
         let mut alternatives_other = false;
         let mut alternatives_object = false;
+        let mut alt_lens: Vec<usize> = Vec::new();
         for key in ["oneOf", "anyOf"] {
             let Some(alts) = loc.get(key) else { continue };
             let Value::Array(items) = alts.value else {
@@ -730,6 +742,8 @@ impl<'r> Mapper<'r> {
                 let mv = self.view(&m);
                 self.member_depth -= 1;
                 member_via.extend(mv.via.iter().cloned());
+                alt_lens.push(mv.via.len());
+                out.alt_extra += mv.alt_extra;
                 out.nullable |= mv.nullable;
                 if out.description.is_none() {
                     out.description = mv.description.clone();
@@ -761,6 +775,8 @@ impl<'r> Mapper<'r> {
                 }
             }
         }
+        out.alt_extra +=
+            alt_lens.iter().sum::<usize>() - alt_lens.iter().copied().max().unwrap_or(0);
         out.via.extend(member_via);
         // Own properties.
         if let Some(p) = loc.get("properties")
@@ -836,7 +852,7 @@ impl<'r> Mapper<'r> {
                 // a cycle, cut there, not a recursion without end.
                 let items = (**items).clone();
                 let via = v.via.clone();
-                self.with_via(&via, |m| {
+                self.with_via(&via, v.alt_extra, |m| {
                     let iv = m.view(&items);
                     ValueType::Array(Box::new(m.value_type(&iv)))
                 })
@@ -852,7 +868,9 @@ impl<'r> Mapper<'r> {
         match &v.kind {
             Kind::Object(props) if !props.is_empty() => {
                 let props = props.clone();
-                self.with_via(&v.via, |m| m.walk(&props, "", true, 0, &mut out));
+                self.with_via(&v.via, v.alt_extra, |m| {
+                    m.walk(&props, "", true, 0, &mut out)
+                });
                 (out, false)
             }
             Kind::Array(Some(items)) => {
@@ -864,7 +882,9 @@ impl<'r> Mapper<'r> {
                     let props = props.clone();
                     let mut via = v.via.clone();
                     via.extend(iv.via.iter().cloned());
-                    self.with_via(&via, |m| m.walk(&props, "", true, 0, &mut out));
+                    self.with_via(&via, v.alt_extra + iv.alt_extra, |m| {
+                        m.walk(&props, "", true, 0, &mut out)
+                    });
                     return (out, true);
                 }
                 let ty = ValueType::Array(Box::new(self.value_type(&iv)));
@@ -879,12 +899,27 @@ impl<'r> Mapper<'r> {
         }
     }
 
-    fn with_via<T>(&mut self, via: &[String], f: impl FnOnce(&mut Self) -> T) -> T {
+    /// Run `f` with `via` pushed on the stack of references being expanded; `alt_extra` of
+    /// them are alternatives' references that do not count against a path's budget.
+    fn with_via<T>(
+        &mut self,
+        via: &[String],
+        alt_extra: usize,
+        f: impl FnOnce(&mut Self) -> T,
+    ) -> T {
         let n = self.stack.len();
         self.stack.extend(via.iter().cloned());
+        self.discount += alt_extra;
         let r = f(self);
+        self.discount -= alt_extra;
         self.stack.truncate(n);
         r
+    }
+
+    /// Named schemas on the path to a field whose view came through `via` (with `alt_extra`
+    /// alternatives' references among them).
+    fn nested_schemas(&self, via: usize, alt_extra: usize) -> usize {
+        (self.stack.len() + via).saturating_sub(self.discount + alt_extra)
     }
 
     fn walk(
@@ -948,10 +983,11 @@ impl<'r> Mapper<'r> {
                 continue;
             }
             let via = v.via.clone();
-            if !via.is_empty()
-                && self.stack.len() + via.len() > MAX_NESTED_SCHEMAS
-                && matches!(&v.kind, Kind::Object(ps) if !ps.is_empty())
-                || matches!(&v.kind, Kind::Array(Some(_)) if !via.is_empty() && self.stack.len() + via.len() > MAX_NESTED_SCHEMAS)
+            let over =
+                !via.is_empty() && self.nested_schemas(via.len(), v.alt_extra) > MAX_NESTED_SCHEMAS;
+            if over
+                && (matches!(&v.kind, Kind::Object(ps) if !ps.is_empty())
+                    || matches!(&v.kind, Kind::Array(Some(_))))
             {
                 let ty = match &v.kind {
                     Kind::Array(_) => ValueType::Array(Box::new(ValueType::Any)),
@@ -983,11 +1019,13 @@ impl<'r> Mapper<'r> {
             match &v.kind {
                 Kind::Object(ps) if !ps.is_empty() && depth < MAX_PATH_DEPTH => {
                     let ps = ps.clone();
-                    self.with_via(&via, |m| m.walk(&ps, &path, req, depth + 1, out));
+                    self.with_via(&via, v.alt_extra, |m| {
+                        m.walk(&ps, &path, req, depth + 1, out)
+                    });
                 }
                 Kind::Array(Some(items)) if depth < MAX_PATH_DEPTH => {
                     let items = (**items).clone();
-                    let iv = self.with_via(&via, |m| m.view(&items));
+                    let iv = self.with_via(&via, v.alt_extra, |m| m.view(&items));
                     match &iv.kind {
                         Kind::Object(ps) if !ps.is_empty() => {
                             let ps = ps.clone();
@@ -995,10 +1033,12 @@ impl<'r> Mapper<'r> {
                             all.extend(iv.via.iter().cloned());
                             // Within each item (record), requiredness starts afresh.
                             let p = format!("{path}[]");
-                            self.with_via(&all, |m| m.walk(&ps, &p, true, depth + 1, out));
+                            self.with_via(&all, v.alt_extra + iv.alt_extra, |m| {
+                                m.walk(&ps, &p, true, depth + 1, out)
+                            });
                         }
                         _ => {
-                            let inner = self.with_via(&via, |m| m.value_type(&iv));
+                            let inner = self.with_via(&via, v.alt_extra, |m| m.value_type(&iv));
                             let mut f = leaf(&path, ValueType::Array(Box::new(inner)), &v, req);
                             if let Some(r) = &iv.cycle {
                                 mark_recursive(&mut f, r);
@@ -1009,7 +1049,7 @@ impl<'r> Mapper<'r> {
                     }
                 }
                 _ => {
-                    let ty = self.with_via(&via, |m| m.value_type(&v));
+                    let ty = self.with_via(&via, v.alt_extra, |m| m.value_type(&v));
                     let mut f = leaf(&path, ty, &v, req);
                     if let Some(r) = &v.cycle {
                         mark_recursive(&mut f, r);
@@ -1044,7 +1084,7 @@ impl<'r> Mapper<'r> {
             Kind::Object(props) => {
                 let props = props.clone();
                 let via = v.via.clone();
-                self.with_via(&via, |m| {
+                self.with_via(&via, v.alt_extra, |m| {
                     for (name, l, req) in &props {
                         let pv = m.view(l);
                         if pv.read_only {
@@ -1067,7 +1107,7 @@ impl<'r> Mapper<'r> {
                             );
                             continue;
                         }
-                        let ty = m.with_via(&pv.via.clone(), |m| m.value_type(&pv));
+                        let ty = m.with_via(&pv.via.clone(), pv.alt_extra, |m| m.value_type(&pv));
                         out.push(m.param_at(l, name, ty, &pv, body_required && *req, location));
                     }
                 });
