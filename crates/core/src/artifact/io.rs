@@ -661,6 +661,7 @@ pub fn write_all_atomic(jobs: Vec<WriteJob<'_>>) -> std::io::Result<()> {
     let mut result = Ok(());
     for (path, job) in jobs {
         let tmp = temp_path(&path);
+        in_flight().insert(tmp.file_name().unwrap_or_default().to_owned());
         let r = (|| {
             let mut f = std::fs::File::create(&tmp)?;
             job(&mut f)?;
@@ -692,7 +693,19 @@ pub fn write_all_atomic(jobs: Vec<WriteJob<'_>>) -> std::io::Result<()> {
             let _ = std::fs::remove_file(tmp);
         }
     }
+    let mut flying = in_flight();
+    for (tmp, _) in &temps {
+        flying.remove(tmp.file_name().unwrap_or_default());
+    }
     result
+}
+
+/// The names of the temporary files this process is writing now (on any thread; unique, see
+/// `temp_path`), which [`remove_stale_temps`] must leave alone.
+fn in_flight() -> std::sync::MutexGuard<'static, std::collections::BTreeSet<std::ffi::OsString>> {
+    static IN_FLIGHT: std::sync::Mutex<std::collections::BTreeSet<std::ffi::OsString>> =
+        std::sync::Mutex::new(std::collections::BTreeSet::new());
+    IN_FLIGHT.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Create `dir` and its missing parents; returns the folders this call created (outermost
@@ -747,12 +760,16 @@ fn temp_path(path: &Path) -> PathBuf {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    dir.join(format!(".{name}.tmp-{}", std::process::id()))
+    // One name per write, so that threads writing the same file never share one.
+    static SEQ: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let n = SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    dir.join(format!(".{name}.tmp-{}-{n}", std::process::id()))
 }
 
-/// Remove temporary files (`.NAME.tmp-PID`) left in `dir` by an interrupted earlier run. Where
-/// `/proc` lists processes, a temporary file whose process is still running (a concurrent
-/// compile or import, still writing) is left alone.
+/// Remove temporary files (`.NAME.tmp-PID-N`, or `.NAME.tmp-PID` of older versions) left in
+/// `dir` by an interrupted earlier run. Where `/proc` lists processes, a temporary file whose
+/// process is still running (a concurrent compile or import, still writing) is left alone, and
+/// so is one this process is writing on another thread.
 pub fn remove_stale_temps(dir: &Path) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
@@ -760,17 +777,18 @@ pub fn remove_stale_temps(dir: &Path) {
     let proc = Path::new("/proc/self").exists();
     for e in entries.flatten() {
         let name = e.file_name().to_string_lossy().into_owned();
-        let Some((_, pid)) = name.rsplit_once(".tmp-") else {
+        let Some((_, tail)) = name.rsplit_once(".tmp-") else {
             continue;
         };
         if !name.starts_with('.') {
             continue;
         }
+        let pid = tail.split('-').next().unwrap_or(tail);
         let running = proc
             && pid.parse::<u32>().is_ok_and(|p| {
                 p != std::process::id() && Path::new("/proc").join(p.to_string()).exists()
             });
-        if !running {
+        if !running && !in_flight().contains(&e.file_name()) {
             let _ = std::fs::remove_file(e.path());
         }
     }
