@@ -57,13 +57,15 @@ class Router:
         self, question: str, *, k: int = 1, projection: Projection = "core"
     ) -> Dict[str, Any]:
         """Plan a question with the lexical Understand step and Algorithm 1; returns
-        ``{"understanding": {...}, "plan": {...}}``. Raises ``RouteError`` for a bad
-        ``projection`` or ``k``."""
+        ``{"understanding": {...}, "plan": {...}}``. ``k`` (1 to 1000) is how many tools per
+        requested source. Raises ``RouteError`` for a bad ``projection`` or ``k`` and for a
+        question longer than 10,000 characters (as the CLI's ``route``)."""
     def route_understanding(
         self, understanding: Dict[str, Any], *, k: int = 1, projection: Projection = "core"
     ) -> Dict[str, Any]:
         """Plan an Understanding dict (Understanding JSON Schema); returns the plan dict.
-        Raises ``RouteError`` when the dict is not a valid Understanding."""
+        Raises ``RouteError`` when the dict is not a valid Understanding (read as the CLI reads
+        its JSON: a string where a list belongs is refused; at most 128 levels of nesting)."""
     def extract(
         self,
         plan: Union[Dict[str, Any], str],
@@ -76,7 +78,8 @@ class Router:
         dict, what ``route`` returns, or its JSON text; a response is a dict or list (JSON values)
         or JSON or XML text. Returns ``{"steps": [...], "issues": [...], "context": str,
         "context_tokens": int}`` (``context_tokens`` left out with ``count_tokens=False``; JSON
-        text is read keeping only what the step reaches). Raises ``ExtractError``."""
+        text is read keeping only what the step reaches; dicts and lists nest at most 128
+        levels, as JSON text does). Raises ``ExtractError``."""
     @property
     def prompt(self) -> str:
         """The intent-registry prompt for the Understand step's model."""

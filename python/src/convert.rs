@@ -124,3 +124,33 @@ pub fn pruned(obj: &Bound<'_, PyAny>, keep: &Keep) -> Result<Value, pythonize::P
     }
     depythonize(obj)
 }
+
+/// The deepest nesting of dicts, lists and tuples accepted in data passed in from Python: the
+/// same limit JSON text has (serde_json's 128 levels). Converting deeper data would recurse
+/// until the thread's stack overflows.
+pub const MAX_DEPTH: usize = 128;
+
+/// Whether `obj` nests dicts, lists and tuples deeper than [`MAX_DEPTH`], checked without
+/// recursion (an explicit stack, so that the check itself cannot overflow).
+pub fn too_deep(obj: &Bound<'_, PyAny>) -> bool {
+    let mut stack: Vec<(Bound<'_, PyAny>, usize)> = vec![(obj.clone(), 1)];
+    while let Some((o, depth)) = stack.pop() {
+        let children: Vec<Bound<'_, PyAny>> = if let Ok(d) = o.cast::<PyDict>() {
+            d.values().iter().collect()
+        } else if let Ok(l) = o.cast::<PyList>() {
+            l.iter().collect()
+        } else if let Ok(t) = o.cast::<PyTuple>() {
+            t.iter().collect()
+        } else {
+            continue;
+        };
+        if children.is_empty() {
+            continue;
+        }
+        if depth >= MAX_DEPTH {
+            return true;
+        }
+        stack.extend(children.into_iter().map(|c| (c, depth + 1)));
+    }
+    false
+}

@@ -50,7 +50,56 @@ struct Routed<'a> {
     plan: &'a Plan,
 }
 
-fn options(k: usize, projection: &str) -> PyResult<Options> {
+/// The longest question `route` takes, in characters (as the CLI's `route`): the lexical
+/// Understand step's time grows faster than the question's length.
+const MAX_QUESTION_CHARS: usize = 10_000;
+
+/// Router options from the keyword arguments. `k` is taken as any Python integer and checked
+/// here, so that a negative or huge one is a `RouteError` like `k=0`, not an `OverflowError`.
+fn options(k: Option<&Bound<'_, PyAny>>, projection: &str) -> PyResult<Options> {
+    let k = match k {
+        Some(k) if !k.is_none() => k,
+        // Not given: one tool per requested source, as the CLI's default.
+        _ => return options_k(1, projection),
+    };
+    if k.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(errors::new::<RouteError>(
+            "k must be an integer from 1 to 1000, not a boolean".to_string(),
+            None,
+            None,
+            None,
+        ));
+    }
+    let k: usize = match k.extract::<i128>() {
+        Ok(n) if (1..=1000).contains(&n) => n as usize,
+        Ok(n) => {
+            return Err(errors::new::<RouteError>(
+                format!("k must be an integer from 1 to 1000, not {n}"),
+                None,
+                None,
+                None,
+            ));
+        }
+        Err(_) => {
+            return Err(errors::new::<RouteError>(
+                format!(
+                    "k must be an integer from 1 to 1000, not {}",
+                    k.get_type()
+                        .name()
+                        .map(|n| n.to_string())
+                        .unwrap_or_default()
+                ),
+                None,
+                None,
+                None,
+            ));
+        }
+    };
+    options_k(k, projection)
+}
+
+/// Router options for a checked `k` and a projection name.
+fn options_k(k: usize, projection: &str) -> PyResult<Options> {
     let projection = match projection {
         "core" => Projection::Core,
         "recall" => Projection::Recall,
@@ -67,14 +116,6 @@ fn options(k: usize, projection: &str) -> PyResult<Options> {
             ));
         }
     };
-    if k == 0 {
-        return Err(errors::new::<RouteError>(
-            "k must be at least 1".to_string(),
-            None,
-            None,
-            None,
-        ));
-    }
     Ok(Options {
         k,
         projection,
@@ -109,6 +150,17 @@ fn document(
     } else {
         None
     };
+    if text.is_none() && convert::too_deep(obj) {
+        return Err(errors::new::<ExtractError>(
+            format!(
+                "{name}: nests deeper than {} levels of dicts and lists",
+                convert::MAX_DEPTH
+            ),
+            Some(name.clone()),
+            None,
+            None,
+        ));
+    }
     match text {
         Some(t) => match step {
             Some(s) => extract::parse_step_response(&t, Some(&name), g, s),
@@ -138,6 +190,17 @@ fn document(
 fn plan_of(obj: &Bound<'_, PyAny>) -> PyResult<Plan> {
     if let Ok(s) = obj.cast::<PyString>() {
         return extract::parse_plan(&s.to_cow()?, Some("plan")).map_err(errors::extract);
+    }
+    if convert::too_deep(obj) {
+        return Err(errors::new::<ExtractError>(
+            format!(
+                "plan: nests deeper than {} levels of dicts and lists",
+                convert::MAX_DEPTH
+            ),
+            None,
+            None,
+            None,
+        ));
     }
     let v: serde_json::Value = depythonize(obj).map_err(|e| {
         errors::new::<ExtractError>(format!("plan: not a JSON value ({e})"), None, None, None)
@@ -185,15 +248,26 @@ impl Router {
 
     /// Plan a question: the lexical Understand step, then Algorithm 1. Returns
     /// `{"understanding": {...}, "plan": {...}}` (what `schemarouter route --json` prints).
-    #[pyo3(signature = (question, *, k = 1, projection = "core"))]
+    #[pyo3(signature = (question, *, k = None, projection = "core"))]
     fn route<'py>(
         &self,
         py: Python<'py>,
         question: &str,
-        k: usize,
+        k: Option<&Bound<'py, PyAny>>,
         projection: &str,
     ) -> PyResult<Bound<'py, PyAny>> {
         let opts = options(k, projection)?;
+        let chars = question.chars().count();
+        if chars > MAX_QUESTION_CHARS {
+            return Err(errors::new::<RouteError>(
+                format!(
+                    "the question is {chars} characters long; `route` takes one question of at most {MAX_QUESTION_CHARS} characters"
+                ),
+                None,
+                None,
+                None,
+            ));
+        }
         let loaded = &self.loaded;
         let (u, plan) = py
             .detach(|| {
@@ -224,18 +298,39 @@ impl Router {
 
     /// Plan an Understanding (a dict following the Understanding JSON Schema). Returns the
     /// plan dict. Raises `RouteError` when the dict is not a valid Understanding.
-    #[pyo3(signature = (understanding, *, k = 1, projection = "core"))]
+    #[pyo3(signature = (understanding, *, k = None, projection = "core"))]
     fn route_understanding<'py>(
         &self,
         py: Python<'py>,
         understanding: &Bound<'py, PyAny>,
-        k: usize,
+        k: Option<&Bound<'py, PyAny>>,
         projection: &str,
     ) -> PyResult<Bound<'py, PyAny>> {
         let opts = options(k, projection)?;
-        let u: Understanding = depythonize(understanding).map_err(|e| {
-            errors::new::<RouteError>(format!("not a valid Understanding: {e}"), None, None, None)
-        })?;
+        if convert::too_deep(understanding) {
+            return Err(errors::new::<RouteError>(
+                format!(
+                    "not a valid Understanding: nests deeper than {} levels of dicts and lists",
+                    convert::MAX_DEPTH
+                ),
+                None,
+                None,
+                None,
+            ));
+        }
+        // Through a JSON value, as the CLI reads it: a string where a list belongs is refused,
+        // not read as a sequence of characters.
+        let u: Understanding = depythonize::<serde_json::Value>(understanding)
+            .map_err(|e| e.to_string())
+            .and_then(|v| serde_json::from_value(v).map_err(|e| e.to_string()))
+            .map_err(|e| {
+                errors::new::<RouteError>(
+                    format!("not a valid Understanding: {e}"),
+                    None,
+                    None,
+                    None,
+                )
+            })?;
         let g = self.loaded.borrow_owner();
         let plan = py
             .detach(|| schemarouter::artifact::reading(|| route::route_checked(g, &u, &opts)))

@@ -99,9 +99,55 @@ def test_route_errors(router):
     assert (e.value.file, e.value.line, e.value.column) == (None, None, None)
     with pytest.raises(sr.RouteError, match="unknown projection `best`"):
         router.route(QUESTION, projection="best")
-    with pytest.raises(sr.RouteError, match="k must be at least 1"):
-        router.route(QUESTION, k=0)
+    for k, shown in [(0, "0"), (-1, "-1"), (2**70, str(2**70)), (1001, "1001"),
+                     (True, "a boolean"), ("2", "str"), (1.5, "float")]:
+        with pytest.raises(sr.RouteError) as e:
+            router.route(QUESTION, k=k)
+        assert e.value.message.startswith("k must be an integer from 1 to 1000"), e.value.message
+        assert shown in e.value.message
+    assert router.route(QUESTION, k=None) == router.route(QUESTION)
+    # A string where a list belongs is refused, not read as a list of characters.
+    with pytest.raises(sr.RouteError) as e:
+        router.route_understanding(
+            {"intent": "electronic_property", "domain_concepts": ["band_gap"],
+             "excluded_apis": "materials_project"})
+    assert "expected a sequence" in e.value.message, e.value.message
+    # One question of at most 10,000 characters, as the CLI takes.
+    with pytest.raises(sr.RouteError, match="at most 10000 characters"):
+        router.route("band gap of GaN " * 700)
     assert issubclass(sr.RouteError, sr.SchemaRouterError)
+
+
+def test_data_nested_too_deep_is_refused_not_a_crash(router):
+    deep = []
+    inner = deep
+    for _ in range(4000):
+        inner.append([])
+        inner = inner[0]
+    plan = router.route(QUESTION)
+    with pytest.raises(sr.ExtractError, match="nests deeper than 128 levels"):
+        router.extract(plan, [deep])
+    with pytest.raises(sr.ExtractError, match="nests deeper than 128 levels"):
+        router.extract({"plan": deep}, [{}])
+    with pytest.raises(sr.RouteError, match="nests deeper than 128 levels"):
+        router.route_understanding({"intent": "electronic_property", "parameters": {"formula": deep}})
+    # In a thread with a small stack too.
+    errors = []
+
+    def small():
+        try:
+            router.extract(plan, [deep])
+        except sr.ExtractError as e:
+            errors.append(e.message)
+
+    old = threading.stack_size(256 * 1024)
+    try:
+        t = threading.Thread(target=small)
+        t.start()
+        t.join()
+    finally:
+        threading.stack_size(old)
+    assert errors and "nests deeper than 128 levels" in errors[0]
 
 
 def test_an_artifact_whose_references_point_nowhere_raises_route_error(tmp_path, graph):
@@ -290,6 +336,16 @@ def test_check_and_compile(tmp_path):
     assert not (tmp_path / "bad" / "graph.json").exists()
     with pytest.raises(sr.LoadError):
         sr.check(tmp_path / "no-such-project")
+
+
+def test_threads_compiling_into_one_folder_each_write_whole_files(tmp_path):
+    # Each write has its own temporary file: threads of one process wrote the same one.
+    out = tmp_path / "shared"
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        results = list(pool.map(lambda _: sr.compile(ROOT, out), range(12)))
+    assert len({r["content_hash"] for r in results}) == 1
+    assert (out / "graph.json").read_bytes() == ARTIFACT.read_bytes()
+    assert sorted(p.name for p in out.iterdir()) == ["graph.json", "intent_prompt.txt"]
 
 
 def test_threads_share_one_router(router):
