@@ -27,7 +27,7 @@ class SchemaRouterError(Exception):
     """1-based column (Unicode scalar values), when known."""
 
 class LoadError(SchemaRouterError):
-    """A file or project could not be read."""
+    """A file or project could not be read, or a compile could not write its output."""
 
 class ArtifactError(SchemaRouterError):
     """A file is not a valid artifact (malformed, an older or newer format, or content hash mismatch)."""
@@ -99,4 +99,6 @@ def check(path: Union[str, PathLike[str]]) -> List[Dict[str, Any]]:
 
 def compile(path: Union[str, PathLike[str]], out: Union[str, PathLike[str]]) -> Dict[str, Any]:
     """Check and compile a project into ``out`` (``graph.json``, ``intent_prompt.txt``; written
-    atomically); returns a summary. Raises ``CompileError`` or ``LoadError``."""
+    atomically); returns a summary. Raises ``CompileError``, or ``LoadError`` when the project
+    cannot be read (``file`` is the project) or ``out`` cannot be written (``file`` is ``out``;
+    an empty ``out`` is refused)."""

@@ -14,7 +14,7 @@ create_exception!(
     schemarouter_rs,
     LoadError,
     SchemaRouterError,
-    "A file or project could not be read."
+    "A file or project could not be read, or a compile could not write its output."
 );
 create_exception!(
     schemarouter_rs,

@@ -488,10 +488,25 @@ fn check<'py>(py: Python<'py>, path: PathBuf) -> PyResult<Bound<'py, PyAny>> {
 #[pyfunction]
 fn compile<'py>(py: Python<'py>, path: PathBuf, out: PathBuf) -> PyResult<Bound<'py, PyAny>> {
     let shown = path.display().to_string();
+    if out.as_os_str().is_empty() {
+        return Err(errors::new::<LoadError>(
+            "`out` is empty; name the folder to write graph.json and intent_prompt.txt into"
+                .to_string(),
+            None,
+            None,
+            None,
+        ));
+    }
     let result = py.detach(|| compile_into(&path, &out));
     match result {
         Ok(summary) => to_py(py, &summary),
         Err(Failure::Load(m)) => Err(errors::new::<LoadError>(m, Some(shown), None, None)),
+        Err(Failure::Write(m)) => Err(errors::new::<LoadError>(
+            m,
+            Some(out.display().to_string()),
+            None,
+            None,
+        )),
         Err(Failure::Diagnostics(json)) => {
             let v: serde_json::Value = serde_json::from_str(&json).unwrap_or_default();
             let diags = v["diagnostics"].clone();
@@ -522,7 +537,11 @@ fn compile<'py>(py: Python<'py>, path: PathBuf, out: PathBuf) -> PyResult<Bound<
 }
 
 enum Failure {
+    /// The project cannot be read.
     Load(String),
+    /// `out` cannot be written (the error names `out`, not the project).
+    Write(String),
+    /// The project has errors.
     Diagnostics(String),
 }
 
@@ -542,7 +561,7 @@ fn compile_into(
     let g = schemarouter::artifact::build::compile(&c.project, &c.index, &c.units);
     let prompt = schemarouter::prompt::render(&g, template.as_deref());
     std::fs::create_dir_all(out)
-        .map_err(|e| Failure::Load(format!("cannot create `{}`: {e}", out.display())))?;
+        .map_err(|e| Failure::Write(format!("cannot create `{}`: {e}", out.display())))?;
     let graph_path = out.join("graph.json");
     let prompt_path = out.join("intent_prompt.txt");
     let hash = std::cell::RefCell::new(String::new());
@@ -560,7 +579,7 @@ fn compile_into(
         ),
     ];
     io::write_all_atomic(jobs)
-        .map_err(|e| Failure::Load(format!("cannot write into `{}`: {e}", out.display())))?;
+        .map_err(|e| Failure::Write(format!("cannot write into `{}`: {e}", out.display())))?;
     Ok(serde_json::json!({
         "project": g.project.name,
         "version": g.project.version,

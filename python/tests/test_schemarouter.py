@@ -338,6 +338,17 @@ def test_check_and_compile(tmp_path):
         sr.check(tmp_path / "no-such-project")
 
 
+def test_compile_write_failures_name_out(tmp_path):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    with pytest.raises(sr.LoadError) as e:
+        sr.compile(ROOT, blocker / "out")
+    assert e.value.file == str(blocker / "out")
+    assert e.value.message.startswith(f"cannot create `{blocker / 'out'}`")
+    with pytest.raises(sr.LoadError, match="`out` is empty"):
+        sr.compile(ROOT, "")
+
+
 def test_threads_compiling_into_one_folder_each_write_whole_files(tmp_path):
     # Each write has its own temporary file: threads of one process wrote the same one.
     out = tmp_path / "shared"
