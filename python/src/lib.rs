@@ -318,6 +318,32 @@ impl Router {
                 None,
             ));
         }
+        // NaN and infinity are no JSON values: converted, they would become null (no value)
+        // and the parameter would vanish without a word.
+        if let Ok(d) = understanding.cast::<pyo3::types::PyDict>()
+            && let Some(params) = d.get_item("parameters")?
+            && let Ok(params) = params.cast::<pyo3::types::PyDict>()
+        {
+            for (k, v) in params.iter() {
+                let values: Vec<Bound<'_, PyAny>> = match v.cast::<PyList>() {
+                    Ok(l) => l.iter().collect(),
+                    Err(_) => vec![v.clone()],
+                };
+                if values.iter().any(|x| {
+                    x.extract::<f64>().is_ok_and(|f| !f.is_finite())
+                        && x.cast::<pyo3::types::PyFloat>().is_ok()
+                }) {
+                    return Err(errors::new::<RouteError>(
+                        format!(
+                            "not a valid Understanding: parameter `{k}` is NaN or infinite, which no JSON value can be"
+                        ),
+                        None,
+                        None,
+                        None,
+                    ));
+                }
+            }
+        }
         // Through a JSON value, as the CLI reads it: a string where a list belongs is refused,
         // not read as a sequence of characters.
         let u: Understanding = depythonize::<serde_json::Value>(understanding)

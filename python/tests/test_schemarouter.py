@@ -112,6 +112,11 @@ def test_route_errors(router):
             {"intent": "electronic_property", "domain_concepts": ["band_gap"],
              "excluded_apis": "materials_project"})
     assert "expected a sequence" in e.value.message, e.value.message
+    # NaN is no JSON value: refused, not bound as nothing.
+    for bad in [float("nan"), float("inf"), [1.0, float("-inf")]]:
+        with pytest.raises(sr.RouteError, match="parameter `formula` is NaN or infinite"):
+            router.route_understanding(
+                {"intent": "electronic_property", "parameters": {"formula": bad}})
     # One question of at most 10,000 characters, as the CLI takes.
     with pytest.raises(sr.RouteError, match="at most 10000 characters"):
         router.route("band gap of GaN " * 700)
