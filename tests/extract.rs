@@ -419,3 +419,34 @@ fn field_metadata_is_the_artifact_s_whatever_the_plan_carries() {
     assert_eq!(x.context, honest.context);
     assert_eq!(x.steps[0].fields.len(), honest.steps[0].fields.len());
 }
+
+/// An empty list under a `[]` path is the value `[]`, shown without a unit or a conversion
+/// (it was reported as null; then shown as `[] J = [] eV`).
+#[test]
+fn an_empty_list_is_shown_as_one_without_a_unit() {
+    let g = graph();
+    let mut plan = all_fields_plan("nomad", "entries_query");
+    plan.steps[0]
+        .fields
+        .retain(|f| f.name == "results.properties.electronic.band_gap[].value");
+    assert_eq!(plan.steps[0].fields.len(), 1);
+    let doc = Document::Json(serde_json::json!({"data": [
+        {"entry_id": "e1", "results": {"properties": {"electronic": {"band_gap": []}}}},
+        {"entry_id": "e2", "results": {"properties": {"electronic": {"band_gap": [{"value": 1.6e-19}]}}}}
+    ]}));
+    let x = extract::extract(g, &plan, &[doc]).unwrap();
+    assert!(
+        x.context
+            .contains("results.properties.electronic.band_gap[].value = []\n"),
+        "{}",
+        x.context
+    );
+    assert!(
+        x.context.contains(
+            "results.properties.electronic.band_gap[].value = [1.6e-19] J = [0.998641] eV\n"
+        ),
+        "{}",
+        x.context
+    );
+    assert!(x.issues.iter().all(|i| i.field.is_none()), "{:?}", x.issues);
+}

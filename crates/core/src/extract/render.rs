@@ -64,6 +64,11 @@ fn line(
     out.push_str(&f.name);
     out.push_str(" = ");
     value(v, out);
+    // An empty list has no values to carry a unit (`= []`, not `= [] J = [] eV`).
+    if v.as_array().is_some_and(Vec::is_empty) {
+        out.push('\n');
+        return;
+    }
     if let Some(u) = f.unit.as_deref().filter(|u| *u != "1") {
         out.push(' ');
         out.push_str(u);
