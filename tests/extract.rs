@@ -142,9 +142,8 @@ fn every_shipped_endpoint_has_a_fixture_and_projects() {
     assert_eq!(names.len(), 17);
 }
 
-#[test]
-fn routed_plan_projects_to_the_planned_fields_only() {
-    let g = graph();
+/// The plan Algorithm 1 makes for the band gap of LiFePO4 from the Materials Project.
+fn band_gap_plan(g: &FrozenGraph) -> Plan {
     let u = schemarouter::route::Understanding {
         intent: Some("electronic_property".into()),
         domain_concepts: vec!["band_gap".into()],
@@ -153,7 +152,13 @@ fn routed_plan_projects_to_the_planned_fields_only() {
         source_constraint: None,
         ..Default::default()
     };
-    let plan = schemarouter::route::route(g, &u, &schemarouter::route::Options::default());
+    schemarouter::route::route(g, &u, &schemarouter::route::Options::default())
+}
+
+#[test]
+fn routed_plan_projects_to_the_planned_fields_only() {
+    let g = graph();
+    let plan = band_gap_plan(g);
     let x = extract::extract(g, &plan, &[fixture("materials_project.summary")]).unwrap();
     snapshot("extract_routed_materials_project", &rendering(&x));
 }
@@ -387,15 +392,7 @@ fn an_mcp_step_reads_the_record_inside_a_tools_call_result() {
 #[test]
 fn field_metadata_is_the_artifact_s_whatever_the_plan_carries() {
     let g = graph();
-    let u = schemarouter::route::Understanding {
-        intent: Some("electronic_property".into()),
-        domain_concepts: vec!["band_gap".into()],
-        parameters: [("formula".to_string(), serde_json::json!("LiFePO4"))].into(),
-        target_apis: vec!["materials_project".into()],
-        source_constraint: None,
-        ..Default::default()
-    };
-    let plan = schemarouter::route::route(g, &u, &schemarouter::route::Options::default());
+    let plan = band_gap_plan(g);
     let honest = extract::extract(g, &plan, &[fixture("materials_project.summary")]).unwrap();
     let mut forged = plan.clone();
     for f in &mut forged.steps[0].fields {

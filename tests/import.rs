@@ -62,6 +62,31 @@ fn tool_file(dir: &Path) -> String {
     std::fs::read_to_string(&files[0]).unwrap()
 }
 
+/// Import `text` saved as `name` as a `kind` source into `proj` of a fresh folder (it must
+/// succeed); returns the folder and the one tool file written.
+fn imported(kind: &str, name: &str, text: &str) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join(name), text).unwrap();
+    let r = run(&["import", kind, name, "--project", "proj"], dir.path());
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let tool = tool_file(dir.path());
+    (dir, tool)
+}
+
+/// The lines under `key` (`parameters:`, `fields:`) of a tool file, trimmed: those indented
+/// deeper than the key.
+fn section<'a>(text: &'a str, key: &str) -> Vec<&'a str> {
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let mut lines = text.lines().skip_while(|l| l.trim() != key);
+    let Some(head) = lines.next() else {
+        return Vec::new();
+    };
+    lines
+        .take_while(|l| indent(l) > indent(head))
+        .map(str::trim)
+        .collect()
+}
+
 fn check_clean(dir: &Path) -> String {
     let r = run(&["check", "proj", "--format", "concise"], dir);
     assert!(
@@ -2889,16 +2914,9 @@ fn const_and_array_item_enums_become_parameter_enums() {
             "declare the parameter's value by hand (in its description) if the provider requires it"
         )]
     );
-    let text = std::fs::read_to_string(dir.path().join("proj/schemas/shop.yaml")).unwrap();
-    let parameters: Vec<&str> = text
-        .lines()
-        .skip_while(|l| l.trim() != "parameters:")
-        .skip(1)
-        .take_while(|l| l.trim() != "fields:")
-        .map(str::trim)
-        .collect();
+    let text = tool_file(dir.path());
     assert_eq!(
-        parameters,
+        section(&text, "parameters:"),
         [
             "- name: fields",
             "type: string[]",
@@ -3110,18 +3128,11 @@ fn an_array_of_itself_is_a_cut_cycle() {
         ),
         [cycle("19:21")]
     );
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("root.yaml"),
-        doc("{type: object, properties: {n: {$ref: '#/components/schemas/Node'}}}"),
-    )
-    .unwrap();
-    let r = run(
-        &["import", "openapi", "root.yaml", "--project", "proj"],
-        dir.path(),
+    let (_dir, text) = imported(
+        "openapi",
+        "root.yaml",
+        &doc("{type: object, properties: {n: {$ref: '#/components/schemas/Node'}}}"),
     );
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    let text = std::fs::read_to_string(dir.path().join("proj/schemas/lists.yaml")).unwrap();
     assert!(
         text.contains("      - name: q\n        type: any[][]\n        in: query\n"),
         "{text}"
@@ -3162,7 +3173,7 @@ fn numbers_out_of_range_are_dropped_with_the_reason() {
             ),
         ]
     );
-    let text = std::fs::read_to_string(dir.path().join("proj/schemas/big_num.yaml")).unwrap();
+    let text = tool_file(dir.path());
     assert!(text.contains("default: 9007199254740993\n"), "{text}");
     let json = r#"{"openapi": "3.0.3", "info": {"title": "Big Num", "version": "1"}, "paths": {"/a": {"get": {"operationId": "a",
   "parameters": [{"name": "u64", "in": "query", "schema": {"type": "integer", "enum": [1, 18446744073709551615]}}],
@@ -3283,9 +3294,9 @@ fn unreadable_sources_say_why() {
 /// JSON Schema 2020-12); they were dropped without a word.
 #[test]
 fn ref_siblings_refine_the_referenced_object() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("sib.yaml"),
+    let (_dir, text) = imported(
+        "openapi",
+        "sib.yaml",
         r#"openapi: 3.1.0
 info: {title: Sib, version: "1"}
 servers: [{url: https://api.example.com}]
@@ -3310,22 +3321,9 @@ components:
   schemas:
     Base: {type: object, properties: {id: {type: string}}}
 "#,
-    )
-    .unwrap();
-    let r = run(
-        &["import", "openapi", "sib.yaml", "--project", "proj"],
-        dir.path(),
     );
-    assert_eq!(r.code, 0, "{}", r.stderr);
-    let text = std::fs::read_to_string(dir.path().join("proj/schemas/sib.yaml")).unwrap();
-    let fields: Vec<&str> = text
-        .lines()
-        .skip_while(|l| l.trim() != "fields:")
-        .skip(1)
-        .map(str::trim)
-        .collect();
     assert_eq!(
-        fields,
+        section(&text, "fields:"),
         [
             "- name: sib.id",
             "type: string",
@@ -3372,17 +3370,10 @@ components:
         )
     };
     let fields = |text: &str| -> Vec<String> {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("oneof.yaml"), text).unwrap();
-        let r = run(
-            &["import", "openapi", "oneof.yaml", "--project", "proj"],
-            dir.path(),
-        );
-        assert_eq!(r.code, 0, "{}", r.stderr);
-        std::fs::read_to_string(dir.path().join("proj/schemas/one_of.yaml"))
-            .unwrap()
-            .lines()
-            .filter_map(|l| l.strip_prefix("      - name: "))
+        let (_dir, tool) = imported("openapi", "oneof.yaml", text);
+        section(&tool, "fields:")
+            .into_iter()
+            .filter_map(|l| l.strip_prefix("- name: "))
             .map(str::to_string)
             .collect()
     };

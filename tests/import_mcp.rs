@@ -331,25 +331,31 @@ fn a_server_that_never_answers_times_out() {
 /// stderr lines come with the timeout, as they do when it exits.
 #[test]
 fn a_server_that_times_out_shows_its_stderr() {
-    let dir = tempfile::tempdir().unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_schemarouter"))
-        .args([
-            "import",
-            "mcp",
-            "--command",
-            "sh -c 'echo missing WEATHER_KEY >&2; sleep 30'",
-            "--timeout",
-            "2",
-        ])
-        .current_dir(dir.path())
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&o.stderr);
-    assert_eq!(o.status.code(), Some(2), "{stderr}");
+    let stderr = failing_server(&[
+        "--command",
+        "sh -c 'echo missing WEATHER_KEY >&2; sleep 30'",
+        "--timeout",
+        "2",
+    ]);
     assert!(
         stderr.starts_with("error: the server did not finish `initialize` and `tools/list` within 2 s (raise `--timeout`)\nthe server's last stderr lines:\nmissing WEATHER_KEY\n"),
         "{stderr}"
     );
+}
+
+/// The standard error of `import mcp` with `args` in a fresh folder, which must fail with
+/// exit 2 (a server that cannot be started or does not answer).
+fn failing_server(args: &[&str]) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_schemarouter"))
+        .args(["import", "mcp"])
+        .args(args)
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(2), "{stderr}");
+    stderr
 }
 
 /// A server that complains on stderr and exits at once: one plain message (whether the SDK saw
@@ -357,20 +363,9 @@ fn a_server_that_times_out_shows_its_stderr() {
 /// (the stderr reader is given time to read it after the connection closed).
 #[test]
 fn a_server_that_exits_at_once_shows_its_stderr() {
-    let dir = tempfile::tempdir().unwrap();
     for _ in 0..5 {
-        let o = Command::new(env!("CARGO_BIN_EXE_schemarouter"))
-            .args([
-                "import",
-                "mcp",
-                "--command",
-                "sh -c 'echo missing WEATHER_KEY >&2; echo {}'",
-            ])
-            .current_dir(dir.path())
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(2), "{stderr}");
+        let stderr =
+            failing_server(&["--command", "sh -c 'echo missing WEATHER_KEY >&2; echo {}'"]);
         assert!(
             stderr.starts_with("error: `initialize` failed: the server closed the connection before it answered (did `sh` exit, or print something other than JSON-RPC?)\nthe server's last stderr lines:\nmissing WEATHER_KEY\n"),
             "{stderr}"

@@ -48,6 +48,14 @@ fn steps(p: &Plan) -> Value {
     )
 }
 
+/// Each question's plan has these steps (see [`steps`]).
+fn plans_are(cases: &[(&str, Value)]) {
+    for (q, want) in cases {
+        let (p, _) = plan(q);
+        assert_eq!(&steps(&p), want, "{q}");
+    }
+}
+
 #[test]
 fn out_of_scope_requests_get_an_empty_plan_with_the_reason() {
     for (q, reason) in [
@@ -210,7 +218,7 @@ fn entity_only_questions_go_by_the_kind_of_entity() {
 /// tool that can take the identifier asked about ranking first.
 #[test]
 fn names_ids_and_dates_written_as_people_write_them() {
-    for (q, want) in [
+    plans_are(&[
         (
             "lifepo4 stability?",
             json!([["materials_project", {"formula": "LiFePO4"}, ["energy_above_hull"]]]),
@@ -273,10 +281,7 @@ fn names_ids_and_dates_written_as_people_write_them() {
             "DART filings of corp code 00164779 since January 2024",
             json!([["dart", {"bgn_de": "20240101", "corp_code": "00164779"}, ["rcept_dt", "report_nm"]]]),
         ),
-    ] {
-        let (p, _) = plan(q);
-        assert_eq!(steps(&p), want, "{q}");
-    }
+    ]);
 }
 
 /// One everyday word that is also a concept's name is no evidence when the rest of the
@@ -312,7 +317,7 @@ fn a_lone_concept_word_in_an_unrelated_question_plans_nothing() {
 
 #[test]
 fn formulas_in_parentheses_ranges_of_years_lists_and_per_atom_units() {
-    for (q, want) in [
+    plans_are(&[
         (
             // The parentheses are the sentence's, not a group of the formula.
             "Band gap of hematite (Fe2O3) from MP",
@@ -378,10 +383,7 @@ fn formulas_in_parentheses_ranges_of_years_lists_and_per_atom_units() {
             "oqmd: prototype, number of element types and cell volume for NaCl",
             json!([["oqmd", {"composition": "NaCl"}, ["ntypes", "prototype", "volume"]]]),
         ),
-    ] {
-        let (p, _) = plan(q);
-        assert_eq!(steps(&p), want, "{q}");
-    }
+    ]);
 }
 
 #[test]
@@ -450,7 +452,7 @@ fn a_named_tool_without_the_concept_is_reported_and_coordinated_formulas_are_kep
 /// name beside the amount it labels) are no variants and stay.
 #[test]
 fn plain_fields_answer_plain_questions() {
-    for (q, want) in [
+    plans_are(&[
         (
             "journal and publication date of PubMed article 31452104",
             json!([["pubmed", {"db": "pubmed", "id": "31452104"}, ["fulljournalname", "pubdate", "sortpubdate"]]]),
@@ -459,17 +461,14 @@ fn plain_fields_answer_plain_questions() {
             "DART에서 고유번호 00126380 회사의 2023년 사업보고서 기준 매출액 알려줘",
             json!([["dart", {"bsns_year": "2023", "corp_code": "00126380", "reprt_code": "11011"}, ["account_nm", "thstrm_amount"]]]),
         ),
-    ] {
-        let (p, _) = plan(q);
-        assert_eq!(steps(&p), want, "{q}");
-    }
+    ]);
 }
 
 /// "first author" and "last author" ask for the author list's variant of that position (the
 /// `position` qualifier); "the authors" for the list.
 #[test]
 fn first_and_last_authors_are_positions_of_the_author_list() {
-    for (q, want) in [
+    plans_are(&[
         (
             "Who is the first author of PubMed article 31452104?",
             json!([["pubmed", {"db": "pubmed", "id": "31452104"}, ["sortfirstauthor"]]]),
@@ -478,8 +477,5 @@ fn first_and_last_authors_are_positions_of_the_author_list() {
             "Who are the authors of PubMed article 31452104?",
             json!([["pubmed", {"db": "pubmed", "id": "31452104"}, ["authors[].name"]]]),
         ),
-    ] {
-        let (p, _) = plan(q);
-        assert_eq!(steps(&p), want, "{q}");
-    }
+    ]);
 }

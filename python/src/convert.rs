@@ -130,9 +130,21 @@ pub fn pruned(obj: &Bound<'_, PyAny>, keep: &Keep) -> Result<Value, pythonize::P
 /// until the thread's stack overflows.
 pub const MAX_DEPTH: usize = 128;
 
+/// `Err` with the words for data that nests dicts, lists and tuples deeper than [`MAX_DEPTH`]
+/// (`what` names it: `plan`, `response 1`), checked before the data is converted.
+pub fn depth_ok(obj: &Bound<'_, PyAny>, what: &str) -> Result<(), String> {
+    if too_deep(obj) {
+        Err(format!(
+            "{what}: nests deeper than {MAX_DEPTH} levels of dicts and lists"
+        ))
+    } else {
+        Ok(())
+    }
+}
+
 /// Whether `obj` nests dicts, lists and tuples deeper than [`MAX_DEPTH`], checked without
 /// recursion (an explicit stack, so that the check itself cannot overflow).
-pub fn too_deep(obj: &Bound<'_, PyAny>) -> bool {
+fn too_deep(obj: &Bound<'_, PyAny>) -> bool {
     let mut stack: Vec<(Bound<'_, PyAny>, usize)> = vec![(obj.clone(), 1)];
     while let Some((o, depth)) = stack.pop() {
         let children: Vec<Bound<'_, PyAny>> = if let Ok(d) = o.cast::<PyDict>() {

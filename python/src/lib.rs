@@ -62,40 +62,28 @@ fn options(k: Option<&Bound<'_, PyAny>>, projection: &str) -> PyResult<Options> 
         // Not given: one tool per requested source, as the CLI's default.
         _ => return options_k(1, projection),
     };
-    if k.is_instance_of::<pyo3::types::PyBool>() {
-        return Err(errors::new::<RouteError>(
-            "k must be an integer from 1 to 1000, not a boolean".to_string(),
-            None,
-            None,
-            None,
-        ));
-    }
-    let k: usize = match k.extract::<i128>() {
-        Ok(n) if (1..=1000).contains(&n) => n as usize,
-        Ok(n) => {
-            return Err(errors::new::<RouteError>(
-                format!("k must be an integer from 1 to 1000, not {n}"),
-                None,
-                None,
-                None,
-            ));
-        }
-        Err(_) => {
-            return Err(errors::new::<RouteError>(
-                format!(
-                    "k must be an integer from 1 to 1000, not {}",
-                    k.get_type()
-                        .name()
-                        .map(|n| n.to_string())
-                        .unwrap_or_default()
-                ),
-                None,
-                None,
-                None,
-            ));
-        }
+    // A boolean is a Python integer too, but no count.
+    let n = match k.extract::<i128>() {
+        Ok(n) if !k.is_instance_of::<pyo3::types::PyBool>() => Ok(n),
+        Ok(_) => Err("a boolean".to_string()),
+        Err(_) => Err(k
+            .get_type()
+            .name()
+            .map(|n| n.to_string())
+            .unwrap_or_default()),
     };
-    options_k(k, projection)
+    match n {
+        Ok(n) if (1..=1000).contains(&n) => options_k(n as usize, projection),
+        other => Err(errors::new::<RouteError>(
+            format!(
+                "k must be an integer from 1 to 1000, not {}",
+                other.map_or_else(|t| t, |n| n.to_string())
+            ),
+            None,
+            None,
+            None,
+        )),
+    }
 }
 
 /// Router options for a checked `k` and a projection name.
@@ -150,16 +138,9 @@ fn document(
     } else {
         None
     };
-    if text.is_none() && convert::too_deep(obj) {
-        return Err(errors::new::<ExtractError>(
-            format!(
-                "{name}: nests deeper than {} levels of dicts and lists",
-                convert::MAX_DEPTH
-            ),
-            Some(name.clone()),
-            None,
-            None,
-        ));
+    if text.is_none() {
+        convert::depth_ok(obj, &name)
+            .map_err(|m| errors::new::<ExtractError>(m, Some(name.clone()), None, None))?;
     }
     match text {
         Some(t) => match step {
@@ -191,17 +172,7 @@ fn plan_of(obj: &Bound<'_, PyAny>) -> PyResult<Plan> {
     if let Ok(s) = obj.cast::<PyString>() {
         return extract::parse_plan(&s.to_cow()?, Some("plan")).map_err(errors::extract);
     }
-    if convert::too_deep(obj) {
-        return Err(errors::new::<ExtractError>(
-            format!(
-                "plan: nests deeper than {} levels of dicts and lists",
-                convert::MAX_DEPTH
-            ),
-            None,
-            None,
-            None,
-        ));
-    }
+    convert::depth_ok(obj, "plan").map_err(|m| errors::new::<ExtractError>(m, None, None, None))?;
     let v: serde_json::Value = depythonize(obj).map_err(|e| {
         errors::new::<ExtractError>(format!("plan: not a JSON value ({e})"), None, None, None)
     })?;
@@ -307,17 +278,8 @@ impl Router {
         projection: &str,
     ) -> PyResult<Bound<'py, PyAny>> {
         let opts = options(k, projection)?;
-        if convert::too_deep(understanding) {
-            return Err(errors::new::<RouteError>(
-                format!(
-                    "not a valid Understanding: nests deeper than {} levels of dicts and lists",
-                    convert::MAX_DEPTH
-                ),
-                None,
-                None,
-                None,
-            ));
-        }
+        convert::depth_ok(understanding, "not a valid Understanding")
+            .map_err(|m| errors::new::<RouteError>(m, None, None, None))?;
         // NaN and infinity are no JSON values: converted, they would become null (no value)
         // and the parameter would vanish without a word.
         if let Ok(d) = understanding.cast::<pyo3::types::PyDict>()
@@ -330,8 +292,8 @@ impl Router {
                     Err(_) => vec![v.clone()],
                 };
                 if values.iter().any(|x| {
-                    x.extract::<f64>().is_ok_and(|f| !f.is_finite())
-                        && x.cast::<pyo3::types::PyFloat>().is_ok()
+                    x.cast::<pyo3::types::PyFloat>()
+                        .is_ok_and(|f| !f.value().is_finite())
                 }) {
                     return Err(errors::new::<RouteError>(
                         format!(

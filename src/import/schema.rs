@@ -138,6 +138,9 @@ pub struct Mapper<'r> {
     discount: usize,
     /// `required` entries already reported as naming no property (by place), once each.
     required_reported: std::collections::BTreeSet<String>,
+    /// Object schemas whose `required` lists were judged (by place): a schema shared by many
+    /// endpoints is judged once, not walked again for each.
+    required_checked: std::collections::BTreeSet<String>,
     /// How many `allOf`, `oneOf` or `anyOf` members are being normalised around the current
     /// schema: a member's `required` may name a property another member (or the schema around
     /// it) declares, so it is judged only on the merged object.
@@ -202,6 +205,7 @@ impl<'r> Mapper<'r> {
             cycles_reported: Default::default(),
             types_reported: Default::default(),
             required_reported: Default::default(),
+            required_checked: Default::default(),
             discount: 0,
             member_depth: 0,
             context: String::new(),
@@ -294,6 +298,7 @@ impl<'r> Mapper<'r> {
             || admits_others("additionalProperties")
             || admits_others("unevaluatedProperties")
             || o.contains_key("patternProperties")
+            || !self.required_checked.insert(loc.key())
         {
             return;
         }

@@ -317,16 +317,13 @@ fn prefer_plain(e: &crate::artifact::EndpointData, hit: &mut Hit) {
             .min()
             .unwrap_or(0)
     };
-    let keep: Vec<bool> = hit
+    let mut keep = hit
         .fields
         .iter()
         .map(|(f, _)| fd(*f).qualifiers.len() == fewest_among_variants(*f))
-        .collect();
-    let mut i = 0;
-    hit.fields.retain(|_| {
-        i += 1;
-        keep[i - 1]
-    });
+        .collect::<Vec<bool>>()
+        .into_iter();
+    hit.fields.retain(|_| keep.next().unwrap_or(true));
 }
 
 fn match_tool(g: &FrozenGraph, ti: u32, req: &[Requested]) -> EndpointMatches {

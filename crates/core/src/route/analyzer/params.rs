@@ -1117,6 +1117,7 @@ mod tests {
     /// spell an element (`ΔHf`, `Tc`) are no formulas and leave the place to the real one.
     #[test]
     fn formulas_coordinated_and_symbols_of_quantities() {
+        use serde_json::json;
         let all = |q: &str| -> Vec<Value> {
             extract(q)
                 .into_iter()
@@ -1126,32 +1127,25 @@ mod tests {
         };
         assert_eq!(
             all("band gaps of zno and zns from materials project"),
-            [serde_json::json!("ZnO"), serde_json::json!("ZnS")]
+            [json!("ZnO"), json!("ZnS")]
         );
         assert_eq!(
             all("band gaps of ZnO and zns from materials project"),
-            [serde_json::json!("ZnO"), serde_json::json!("ZnS")]
+            [json!("ZnO"), json!("ZnS")]
         );
         assert_eq!(
             all("band gap of zno, zns or gaas?"),
-            [
-                serde_json::json!("ZnO"),
-                serde_json::json!("ZnS"),
-                serde_json::json!("GaAs")
-            ]
+            [json!("ZnO"), json!("ZnS"), json!("GaAs")]
         );
         // Two splits with the fewest symbols (`S In`, `Si N`): not read.
-        assert_eq!(all("band gap of ZnO and sin?"), [serde_json::json!("ZnO")]);
-        assert_eq!(all("papers on GaN and cats"), [serde_json::json!("GaN")]);
+        assert_eq!(all("band gap of ZnO and sin?"), [json!("ZnO")]);
+        assert_eq!(all("papers on GaN and cats"), [json!("GaN")]);
         // A symbol of a quantity spells no compound (`ΔHf` is no hafnium, `Tc` no technetium).
-        assert_eq!(all("ΔHf of li2o in kJ/mol?"), [serde_json::json!("Li2O")]);
-        assert_eq!(all("∆Hf of Li2O"), [serde_json::json!("Li2O")]);
-        assert_eq!(all("Tc of MgB2 in K"), [serde_json::json!("MgB2")]);
+        assert_eq!(all("ΔHf of li2o in kJ/mol?"), [json!("Li2O")]);
+        assert_eq!(all("∆Hf of Li2O"), [json!("Li2O")]);
+        assert_eq!(all("Tc of MgB2 in K"), [json!("MgB2")]);
         // Not coordinated: a word of letters only stays a word.
-        assert_eq!(
-            all("band gap of ZnO for zns users"),
-            [serde_json::json!("ZnO")]
-        );
+        assert_eq!(all("band gap of ZnO for zns users"), [json!("ZnO")]);
     }
 
     #[test]
