@@ -65,6 +65,22 @@ pub fn error_response(e: &ApiError) -> Response {
     r
 }
 
+/// [`error_response`] for a request answered before its body was read: with
+/// `Connection: close` ([`closing`]).
+fn unread_body(e: &ApiError) -> Response {
+    closing(error_response(e))
+}
+
+/// `r` with `Connection: close`. A server that answers without reading the request body closes
+/// the connection after the answer (the unread bytes cannot be told from a next request); the
+/// header says so, so that a client does not send its next request on a connection about to
+/// close (it got "server disconnected without sending a response").
+pub(crate) fn closing(mut r: Response) -> Response {
+    r.headers_mut()
+        .insert(header::CONNECTION, HeaderValue::from_static("close"));
+    r
+}
+
 /// The router of the HTTP API, guarded (see [`guarded`]).
 pub fn router(core: Arc<Core>) -> Router {
     let api = Router::new()
@@ -142,7 +158,7 @@ async fn route(State(core): State<Arc<Core>>, headers: HeaderMap, body: Body) ->
     if let Some(ct) = headers.get(header::CONTENT_TYPE) {
         let ct = ct.to_str().unwrap_or("").to_ascii_lowercase();
         if !ct.starts_with("application/json") && !ct.contains("+json") {
-            return error_response(&ApiError {
+            return unread_body(&ApiError {
                 status: 415,
                 code: "unsupported_media_type",
                 message: format!(
@@ -155,7 +171,7 @@ async fn route(State(core): State<Arc<Core>>, headers: HeaderMap, body: Body) ->
     if let Some(ce) = headers.get(header::CONTENT_ENCODING) {
         let ce = ce.to_str().unwrap_or("").trim().to_ascii_lowercase();
         if !ce.is_empty() && ce != "identity" {
-            return error_response(&ApiError {
+            return unread_body(&ApiError {
                 status: 415,
                 code: "unsupported_media_type",
                 message: format!(
@@ -169,7 +185,7 @@ async fn route(State(core): State<Arc<Core>>, headers: HeaderMap, body: Body) ->
     // for (a client announcing 99999999999 bytes and sending two would otherwise hold the
     // request until --request-timeout-ms).
     if declared_length_exceeds(&headers, max) {
-        return error_response(&payload_too_large(max));
+        return unread_body(&payload_too_large(max));
     }
     let bytes = match axum::body::to_bytes(body, max).await {
         Ok(b) => b,

@@ -796,7 +796,7 @@ async fn screen_bodies(
     };
     // Refused from the header, without waiting for a body announced beyond the limit.
     if super::http::declared_length_exceeds(&parts.headers, limit) {
-        return too_large();
+        return super::http::closing(too_large());
     }
     let bytes = match axum::body::to_bytes(body, limit).await {
         Ok(b) => b,
