@@ -8,7 +8,9 @@
 
 // The router side lives in `schemarouter-core`; its modules are re-exported here so that
 // `schemarouter::route`, `schemarouter::artifact`, ... keep their paths.
-pub use schemarouter_core::{artifact, extract, graph, model, prompt, route, source, units};
+pub use schemarouter_core::{
+    artifact, extract, graph, model, prompt, route, search, source, units,
+};
 
 /// The servers (`schemarouter serve`, `schemarouter mcp`): the `schemarouter-server` crate.
 pub use schemarouter_server as serve;

@@ -15,6 +15,7 @@ mod import;
 mod locate;
 mod mcp;
 mod route;
+mod search;
 mod serve;
 mod synth;
 
@@ -50,6 +51,9 @@ pub enum Command {
     Graph(graph::GraphArgs),
     /// Plan a query: the Understand step, then Algorithm 1 over a compiled artifact.
     Route(route::RouteArgs),
+    /// Ranked endpoints for a question (BM25F over names, descriptions, parameters, response
+    /// fields, concepts and aliases): load only the top k tools.
+    Search(search::SearchArgs),
     /// Apply a plan to the recorded responses of its steps: only the planned fields, with unit,
     /// source type, licence and provenance (the reader context).
     Extract(extract::ExtractArgs),
@@ -150,6 +154,7 @@ pub fn main_with(long_running: fn()) -> ExitCode {
         Command::Stats(a) => compile::run_stats(a),
         Command::Graph(a) => graph::run_graph(a),
         Command::Route(a) => route::run_route(a),
+        Command::Search(a) => search::run_search(a),
         Command::Extract(a) => extract::run_extract(a),
         Command::Diff(a) => diff::run_diff(a),
         Command::Eval(a) => eval::run_eval(a),

@@ -16,5 +16,6 @@ pub mod json;
 pub mod model;
 pub mod prompt;
 pub mod route;
+pub mod search;
 pub mod source;
 pub mod units;

@@ -528,6 +528,13 @@ fn load_routing_section(
             field_names: LazyMap::archived(&a.index.field_names, owner.clone()),
             qualifier_values: LazyMap::archived(&a.index.qualifier_values, owner.clone()),
             qualifier_keys: LazyMap::archived(&a.index.qualifier_keys, owner.clone()),
+            search_terms: LazyMap::archived(&a.index.search_terms, owner.clone()),
+            search_offsets: a
+                .index
+                .search_offsets
+                .iter()
+                .map(|o| o.to_native())
+                .collect(),
             max_alias_words: a.index.max_alias_words.to_native(),
         }
     };

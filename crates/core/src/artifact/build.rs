@@ -510,6 +510,8 @@ struct IndexMaps {
     max_alias_words: u32,
     qualifier_values: BTreeMap<String, Vec<QualifierRef>>,
     qualifier_keys: BTreeMap<String, String>,
+    search_terms: BTreeMap<String, Vec<crate::search::TermPosting>>,
+    search_offsets: Vec<u32>,
 }
 
 impl From<IndexMaps> for Indices {
@@ -524,6 +526,8 @@ impl From<IndexMaps> for Indices {
             max_alias_words: m.max_alias_words,
             qualifier_values: m.qualifier_values.into(),
             qualifier_keys: m.qualifier_keys.into(),
+            search_terms: m.search_terms.into(),
+            search_offsets: m.search_offsets,
         }
     }
 }
@@ -668,6 +672,9 @@ fn build_index_maps(p: &Project, tools: &[ToolData], concepts: &[ConceptData]) -
     ix.field_names = field_names;
     ix.param_postings = param_postings;
     ix.tool_names = tool_names;
+    let search = crate::search::build::build(tools, concepts);
+    ix.search_terms = search.terms;
+    ix.search_offsets = search.offsets;
     ix
 }
 

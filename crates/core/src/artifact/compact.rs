@@ -80,6 +80,8 @@ fn write_indices<W: Write + Send>(w: &mut W, index: &Indices) -> io::Result<()> 
         max_alias_words,
         qualifier_values,
         qualifier_keys,
+        search_terms,
+        search_offsets,
     } = index;
     let mut o = Object::open(w)?;
     o.map("alias_to_concept", alias_to_concept)?;
@@ -95,6 +97,12 @@ fn write_indices<W: Write + Send>(w: &mut W, index: &Indices) -> io::Result<()> 
     }
     if !qualifier_keys.is_empty() {
         o.map("qualifier_keys", qualifier_keys)?;
+    }
+    if !search_terms.is_empty() {
+        o.map("search_terms", search_terms)?;
+    }
+    if !search_offsets.is_empty() {
+        o.field("search_offsets", search_offsets)?;
     }
     o.close()
 }

@@ -61,6 +61,7 @@ pub(crate) mod unique {
         field_names => "index.field_names",
         qualifier_values => "index.qualifier_values",
         qualifier_keys => "index.qualifier_keys",
+        search_terms => "index.search_terms",
     }
 }
 
@@ -755,6 +756,18 @@ pub struct Indices {
         deserialize_with = "unique::qualifier_keys"
     )]
     pub qualifier_keys: LazyMap<String>,
+    /// Search term (a stem or CJK bigram, see `search::text`) -> postings: (document, BM25F
+    /// contribution in thousandths), in document order. Built by `search::build`.
+    #[serde(
+        default,
+        skip_serializing_if = "LazyMap::is_empty",
+        deserialize_with = "unique::search_terms"
+    )]
+    pub search_terms: LazyMap<Vec<crate::search::TermPosting>>,
+    /// The search index's documents are the endpoints in (tool, endpoint) order: tool `t`'s
+    /// start at `search_offsets[t]`; the last entry is the number of documents (BM25's `N`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub search_offsets: Vec<u32>,
 }
 
 /// A declared qualifier value: key and canonical value (`functional`, `OptB88vdW`).

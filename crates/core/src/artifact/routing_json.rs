@@ -110,6 +110,7 @@ fn label(fg: &mut FrozenGraph) {
     i.field_names.label_json("index.field_names");
     i.qualifier_values.label_json("index.qualifier_values");
     i.qualifier_keys.label_json("index.qualifier_keys");
+    i.search_terms.label_json("index.search_terms");
 }
 
 impl<'de> Visitor<'de> for Routing<'_> {

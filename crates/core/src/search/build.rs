@@ -1,0 +1,284 @@
+//! The search index, built at compile time from the frozen tools and concepts (BM25F, Robertson
+//! and Zaragoza, "The Probabilistic Relevance Framework: BM25 and Beyond", 2009, section 3.4).
+//!
+//! One document per endpoint, in seven weighted fields (see [`FIELDS`]). Each term's
+//! contribution to a document's score depends only on the document and the collection, so it is
+//! computed here once, `idf(t) * tf~ / (k1 + tf~)` with `tf~` the field-weighted, length-
+//! normalised term frequency, and stored in thousandths; a query only adds the contributions of
+//! its terms up.
+
+use super::TermPosting;
+use super::text;
+use crate::artifact::{ConceptData, ToolData};
+use rayon::prelude::*;
+use std::collections::{BTreeMap, HashMap};
+
+/// BM25's term-frequency saturation.
+const K1: f64 = 1.2;
+
+/// A field of an endpoint's search document: its weight and its length normalisation `b`.
+#[derive(Clone, Copy, Debug)]
+pub struct FieldSpec {
+    /// What the field holds.
+    pub name: &'static str,
+    /// Weight of one occurrence.
+    pub weight: f64,
+    /// Length normalisation (0: none, 1: full).
+    pub b: f64,
+}
+
+/// The fields of an endpoint's document, in the order [`Doc::fields`] fills them. Names say
+/// most (an endpoint id, an MCP tool name); descriptions say what names abbreviate; parameter
+/// and response-field text says what goes in and comes out; concept ids and aliases are the
+/// words a person (or the derived layer) declared for the fields.
+pub const FIELDS: [FieldSpec; 7] = [
+    FieldSpec {
+        name: "endpoint name",
+        weight: 3.0,
+        b: 0.3,
+    },
+    FieldSpec {
+        name: "tool name",
+        weight: 1.5,
+        b: 0.3,
+    },
+    FieldSpec {
+        name: "endpoint description",
+        weight: 1.5,
+        b: 0.75,
+    },
+    FieldSpec {
+        name: "tool description",
+        weight: 0.4,
+        b: 0.75,
+    },
+    FieldSpec {
+        name: "parameters",
+        weight: 0.7,
+        b: 0.75,
+    },
+    FieldSpec {
+        name: "response fields",
+        weight: 0.6,
+        b: 0.75,
+    },
+    FieldSpec {
+        name: "concepts and aliases",
+        weight: 1.0,
+        b: 0.5,
+    },
+];
+
+const NF: usize = FIELDS.len();
+
+/// One endpoint's document: term counts per field and field lengths.
+#[derive(Default)]
+struct Doc {
+    counts: HashMap<String, [u32; NF]>,
+    lengths: [u32; NF],
+}
+
+impl Doc {
+    fn add(&mut self, field: usize, text: &str) {
+        for s in text::stems(text) {
+            self.counts.entry(s).or_insert([0; NF])[field] += 1;
+            self.lengths[field] += 1;
+        }
+    }
+}
+
+/// The text of one endpoint, field by field.
+fn document(tool: &ToolData, ei: usize, concepts: &[ConceptData]) -> Doc {
+    let e = &tool.endpoints[ei];
+    let mut d = Doc::default();
+    d.add(0, &e.id);
+    if let Some(m) = &e.mcp_tool {
+        d.add(0, m);
+    }
+    let (host, path) = url_parts(&e.url);
+    d.add(0, &path);
+    d.add(1, &tool.id);
+    d.add(1, &tool.title);
+    for n in &tool.names {
+        d.add(1, n);
+    }
+    d.add(1, &host);
+    if let Some(t) = &e.description {
+        d.add(2, t);
+    }
+    if let Some(t) = &tool.description {
+        d.add(3, t);
+    }
+    let mut concept_ids: Vec<&str> = Vec::new();
+    for p in &e.parameters {
+        if p.auth {
+            continue;
+        }
+        d.add(4, &p.name);
+        if let Some(t) = &p.description {
+            d.add(4, t);
+        }
+        concept_ids.extend(p.bind.iter().map(|b| b.concept.as_str()));
+    }
+    for f in &e.fields {
+        d.add(5, leaf(&f.name));
+        if let Some(t) = &f.description {
+            d.add(5, t);
+        }
+        concept_ids.extend(f.concepts.iter().map(String::as_str));
+    }
+    concept_ids.sort_unstable();
+    concept_ids.dedup();
+    for id in concept_ids {
+        d.add(6, id);
+        if let Ok(i) = concepts.binary_search_by(|c| c.id.as_str().cmp(id)) {
+            for texts in concepts[i].aliases.values() {
+                for t in texts {
+                    d.add(6, t);
+                }
+            }
+        }
+    }
+    d
+}
+
+/// The last segment of a field path (`main.temp` -> `temp`, `items[].title` -> `title`).
+fn leaf(name: &str) -> &str {
+    name.rsplit(['.', '[', ']'])
+        .find(|s| !s.is_empty())
+        .unwrap_or(name)
+}
+
+/// The host words and the literal path segments of an endpoint URL (templates `{id}` and
+/// the scheme left out): `https://api.github.com/repos/{owner}/{repo}` -> (`api.github.com`,
+/// `repos`).
+fn url_parts(url: &str) -> (String, String) {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let rest = rest.split(['?', '#']).next().unwrap_or(rest);
+    let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
+    let path: Vec<&str> = path
+        .split('/')
+        .filter(|s| !s.is_empty() && !s.contains('{'))
+        .collect();
+    (host.to_string(), path.join(" "))
+}
+
+/// The built index: term -> postings, and where each tool's documents start.
+pub struct Built {
+    /// Stem -> postings in document order.
+    pub terms: BTreeMap<String, Vec<TermPosting>>,
+    /// Per tool, its first document number; one more entry holds the number of documents.
+    pub offsets: Vec<u32>,
+}
+
+/// Build the index over every endpoint of `tools` (sorted by id, as the artifact holds them).
+pub fn build(tools: &[ToolData], concepts: &[ConceptData]) -> Built {
+    // Documents in (tool, endpoint) order, made on rayon threads and collected in order.
+    let docs: Vec<Doc> = tools
+        .par_iter()
+        .flat_map_iter(|t| (0..t.endpoints.len()).map(move |ei| document(t, ei, concepts)))
+        .collect();
+    let n = docs.len();
+    let mut avg = [0f64; NF];
+    for d in &docs {
+        for (a, l) in avg.iter_mut().zip(d.lengths) {
+            *a += l as f64;
+        }
+    }
+    for a in &mut avg {
+        *a = if n == 0 {
+            1.0
+        } else {
+            (*a / n as f64).max(1.0)
+        };
+    }
+    // Per document: term -> tf~, in a fixed order.
+    let weighted: Vec<Vec<(String, f64)>> = docs
+        .par_iter()
+        .map(|d| {
+            let norm: Vec<f64> = (0..NF)
+                .map(|f| 1.0 - FIELDS[f].b + FIELDS[f].b * d.lengths[f] as f64 / avg[f])
+                .collect();
+            let mut v: Vec<(String, f64)> = d
+                .counts
+                .iter()
+                .map(|(t, c)| {
+                    let tf: f64 = (0..NF)
+                        .map(|f| FIELDS[f].weight * c[f] as f64 / norm[f])
+                        .sum();
+                    (t.clone(), tf)
+                })
+                .collect();
+            v.sort_by(|a, b| a.0.cmp(&b.0));
+            v
+        })
+        .collect();
+    let mut df: HashMap<&str, u32> = HashMap::new();
+    for v in &weighted {
+        for (t, _) in v {
+            *df.entry(t.as_str()).or_default() += 1;
+        }
+    }
+    let mut terms: BTreeMap<String, Vec<TermPosting>> = BTreeMap::new();
+    for (doc, v) in weighted.iter().enumerate() {
+        for (t, tf) in v {
+            let idf = idf(n as u32, df[t.as_str()]);
+            let w = idf * tf / (K1 + tf);
+            // Below idf, which stays under 65 for any collection that fits in memory.
+            let milli = (w * 1000.0).round().clamp(1.0, u16::MAX as f64) as u16;
+            terms
+                .entry(t.clone())
+                .or_default()
+                .push(TermPosting(doc as u32, milli));
+        }
+    }
+    let mut offsets = Vec::with_capacity(tools.len() + 1);
+    let mut next = 0u32;
+    for t in tools {
+        offsets.push(next);
+        next += t.endpoints.len() as u32;
+    }
+    offsets.push(next);
+    Built { terms, offsets }
+}
+
+/// BM25's inverse document frequency, `ln(1 + (N - df + 0.5) / (df + 0.5))` (never negative).
+pub fn idf(docs: u32, df: u32) -> f64 {
+    let (n, df) = (docs as f64, df as f64);
+    (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn url_parts_keep_host_and_literal_segments() {
+        assert_eq!(
+            url_parts("https://api.github.com/repos/{owner}/{repo}/stargazers"),
+            ("api.github.com".to_string(), "repos stargazers".to_string())
+        );
+        assert_eq!(
+            url_parts("mcp://time/get_current_time"),
+            ("time".to_string(), "get_current_time".to_string())
+        );
+        assert_eq!(
+            url_parts("https://x.org/data/2.5/weather?q={city}"),
+            ("x.org".to_string(), "data 2.5 weather".to_string())
+        );
+    }
+
+    #[test]
+    fn leaves_of_field_paths() {
+        assert_eq!(leaf("main.temp"), "temp");
+        assert_eq!(leaf("items[].title"), "title");
+        assert_eq!(leaf("tags[]"), "tags");
+        assert_eq!(leaf("id"), "id");
+    }
+
+    #[test]
+    fn idf_falls_with_document_frequency() {
+        assert!(idf(100, 1) > idf(100, 10));
+        assert!(idf(100, 100) > 0.0);
+    }
+}

@@ -1,0 +1,190 @@
+//! Ranked search over endpoints: "tool search" for agents that hold hundreds of tools, and the
+//! first stage of routing a question no declared intent covers.
+//!
+//! The index ([`build`]) is compiled into the artifact (`index.search_terms`): BM25F over each
+//! endpoint's names, descriptions, parameters, response fields, and the concepts and aliases its
+//! fields carry, with the tokenizer of [`text`] (Unicode words, identifier splits, stemming, stop
+//! words, CJK bigrams). [`rank`] scores every endpoint that shares a term with the query;
+//! [`search`] returns the top `k` as [`Hit`]s with the words that matched.
+
+pub mod build;
+pub mod text;
+
+use crate::artifact::FrozenGraph;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use unicode_normalization::UnicodeNormalization;
+
+/// One posting of a search term: (document number, contribution to the document's score in
+/// thousandths). Documents are the endpoints in (tool, endpoint) order: the endpoints of tool
+/// `t` are the documents `index.search_offsets[t]` up to `search_offsets[t + 1]`. The
+/// contribution is the term's whole BM25F share, `idf * tf~ / (k1 + tf~)` (see [`build`]).
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
+pub struct TermPosting(pub u32, pub u16);
+
+/// A query, read once: its terms (in question order) and its distinct stems.
+#[derive(Clone, Debug)]
+pub struct Query {
+    /// The NFKC form of the question the ranges of `terms` point into.
+    pub text: String,
+    /// Terms in question order.
+    pub terms: Vec<text::Term>,
+    /// Distinct stems, in order of first occurrence (at most 64 are scored).
+    pub stems: Vec<String>,
+}
+
+impl Query {
+    /// Read a question.
+    pub fn new(question: &str) -> Query {
+        let text: String = question.nfkc().collect();
+        let terms = text::terms(&text);
+        let mut stems: Vec<String> = Vec::new();
+        for t in &terms {
+            if !stems.contains(&t.stem) && stems.len() < 64 {
+                stems.push(t.stem.clone());
+            }
+        }
+        Query { text, terms, stems }
+    }
+
+    /// The question's words behind the stems in `mask` (bit `i`: `stems[i]`), in question
+    /// order, each once.
+    pub fn words(&self, mask: u64) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for t in &self.terms {
+            let Some(i) = self.stems.iter().position(|s| s == &t.stem) else {
+                continue;
+            };
+            if mask & (1 << i) == 0 {
+                continue;
+            }
+            let w = self.text[t.start..t.end].to_string();
+            if !out.contains(&w) {
+                out.push(w);
+            }
+        }
+        out
+    }
+}
+
+/// An endpoint's standing for a query.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Ranked {
+    /// Tool index.
+    pub tool: u32,
+    /// Endpoint index within the tool.
+    pub endpoint: u32,
+    /// BM25F score (sum of the matched terms' contributions).
+    pub score: f64,
+    /// Share of the query's known terms (those the index holds), weighted by idf, that the
+    /// endpoint matches: 0 to 1.
+    pub coverage: f64,
+    /// Which of [`Query::stems`] matched (bit `i` for stem `i`).
+    pub matched: u64,
+}
+
+/// Every endpoint that shares a term with the query, best first (score, then tool id, then
+/// endpoint order), with the idf-weighted share of the query's known terms each matches.
+pub fn rank(g: &FrozenGraph, q: &Query) -> Vec<Ranked> {
+    let offsets = &g.index.search_offsets;
+    let n = offsets.last().copied().unwrap_or(0);
+    let mut acc: HashMap<u32, (u64, u64)> = HashMap::new();
+    let mut idfs: Vec<f64> = vec![0.0; q.stems.len()];
+    for (i, stem) in q.stems.iter().enumerate() {
+        let Some(list) = g.index.search_terms.get(stem) else {
+            continue;
+        };
+        idfs[i] = build::idf(n, list.len() as u32);
+        for p in list {
+            let e = acc.entry(p.0).or_default();
+            e.0 += p.1 as u64;
+            e.1 |= 1 << i;
+        }
+    }
+    let known: f64 = idfs.iter().sum();
+    let mut out: Vec<Ranked> = acc
+        .into_iter()
+        .filter_map(|(doc, (milli, matched))| {
+            // The tool whose range holds the document (offsets start at 0 and never fall).
+            let tool = offsets.partition_point(|o| *o <= doc).checked_sub(1)?;
+            let endpoint = doc - offsets[tool];
+            let covered: f64 = (0..idfs.len())
+                .filter(|i| matched & (1 << i) != 0)
+                .map(|i| idfs[i])
+                .sum();
+            Some(Ranked {
+                tool: tool as u32,
+                endpoint,
+                score: milli as f64 / 1000.0,
+                coverage: if known > 0.0 { covered / known } else { 0.0 },
+                matched,
+            })
+        })
+        .collect();
+    out.sort_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then_with(|| g.tool_at(a.tool).id.cmp(&g.tool_at(b.tool).id))
+            .then(a.endpoint.cmp(&b.endpoint))
+    });
+    out
+}
+
+/// One search result: an endpoint, its score and the question's words it matched.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Hit {
+    /// Rank, from 1.
+    pub rank: usize,
+    /// Tool id.
+    pub tool: String,
+    /// Endpoint id.
+    pub endpoint: String,
+    /// BM25F score (higher is better; comparable within one query only).
+    pub score: f64,
+    /// HTTP method (`GET`, ...; `MCP` for an MCP tool).
+    pub method: String,
+    /// URL or URL template.
+    pub url: String,
+    /// For an MCP endpoint: the name to send in `tools/call`.
+    pub call: Option<String>,
+    /// The question's words the endpoint matched, in question order.
+    pub matched: Vec<String>,
+}
+
+/// The `k` best endpoints for a question (fewer when fewer share a word with it).
+pub fn search(g: &FrozenGraph, question: &str, k: usize) -> Vec<Hit> {
+    let q = Query::new(question);
+    rank(g, &q)
+        .into_iter()
+        .take(k)
+        .enumerate()
+        .map(|(i, r)| {
+            let t = g.tool_at(r.tool);
+            let e = t.endpoint_at(r.endpoint);
+            Hit {
+                rank: i + 1,
+                tool: t.id.clone(),
+                endpoint: e.id.clone(),
+                score: (r.score * 1000.0).round() / 1000.0,
+                method: e.method.clone(),
+                url: e.url.clone(),
+                call: e.mcp_tool.clone(),
+                matched: q.words(r.matched),
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,324 @@
+//! Search terms of a text: the one tokenizer the index and the queries share.
+//!
+//! - words by Unicode word boundaries (UAX #29, `unicode-segmentation`), after NFKC;
+//! - identifiers split into their parts (`getCurrentWeather`, `stock_price`, `per-page`,
+//!   `api.github.com`), the whole word kept beside its parts (`PubChem` gives `pub`, `chem` and
+//!   `pubchem`, so a question that writes the name in one word still finds it);
+//! - lower case, diacritics folded (`Zürich` = `zurich`), a possessive `'s` dropped;
+//! - English stop words left out, Snowball English stemming (`rust-stemmers`) for Latin words
+//!   (`forecasts` = `forecast`, `parking` = `park`);
+//! - Chinese, Japanese and Korean runs as overlapping character bigrams (a lone character as a
+//!   unigram), as Lucene's CJK analyzer does: these scripts are written without spaces, and a
+//!   bigram index finds words without a dictionary.
+//!
+//! Every term keeps the byte range of the text it came from, so a caller can say which words of
+//! a question matched.
+
+use rust_stemmers::{Algorithm, Stemmer};
+use std::sync::OnceLock;
+use unicode_normalization::UnicodeNormalization;
+use unicode_normalization::char::is_combining_mark;
+use unicode_segmentation::UnicodeSegmentation;
+
+/// One search term: its indexed form and where in the text it came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Term {
+    /// The indexed form (stemmed, lower case; a bigram for CJK text).
+    pub stem: String,
+    /// Byte range in the NFKC form of the text the caller passed (see [`terms`]).
+    pub start: usize,
+    /// End of the byte range (exclusive).
+    pub end: usize,
+}
+
+/// English words too common to say what a text is about (articles, pronouns, auxiliaries,
+/// prepositions, question words, politeness). Language data, not a domain's: kept short so
+/// that words which name actions (`get`, `list`, `search`) stay terms.
+const STOP_WORDS: &[&str] = &[
+    "a", "about", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be", "been", "but",
+    "by", "can", "could", "d", "did", "do", "does", "doing", "for", "from", "had", "has", "have",
+    "having", "he", "her", "here", "hers", "him", "his", "how", "i", "if", "in", "into", "is",
+    "it", "its", "itself", "just", "let", "ll", "m", "me", "might", "mine", "must", "my", "myself",
+    "of", "on", "or", "our", "ours", "please", "re", "s", "shall", "she", "should", "so", "some",
+    "such", "t", "than", "that", "the", "their", "theirs", "them", "then", "there", "these",
+    "they", "this", "those", "to", "too", "us", "ve", "very", "was", "we", "were", "what", "whats",
+    "when", "where", "which", "while", "who", "whom", "whose", "why", "will", "with", "would",
+    "you", "your", "yours", "yourself",
+];
+
+/// Whether a lower-case word is a stop word.
+pub fn is_stop_word(w: &str) -> bool {
+    STOP_WORDS.binary_search(&w).is_ok()
+}
+
+fn stemmer() -> &'static Stemmer {
+    static S: OnceLock<Stemmer> = OnceLock::new();
+    S.get_or_init(|| Stemmer::create(Algorithm::English))
+}
+
+/// Whether a character belongs to a script written without spaces between words (Han,
+/// Hiragana, Katakana) or to Hangul, which the CJK bigram pass covers too.
+pub fn is_cjk(c: char) -> bool {
+    matches!(c as u32,
+        0x3040..=0x30FF      // Hiragana, Katakana
+        | 0x31F0..=0x31FF    // Katakana phonetic extensions
+        | 0x3400..=0x4DBF    // CJK extension A
+        | 0x4E00..=0x9FFF    // CJK unified ideographs
+        | 0xF900..=0xFAFF    // CJK compatibility ideographs
+        | 0xFF66..=0xFF9D    // half-width Katakana
+        | 0x1100..=0x11FF    // Hangul Jamo
+        | 0xAC00..=0xD7AF    // Hangul syllables
+        | 0x20000..=0x2FA1F) // CJK extensions B-F and compatibility supplement
+}
+
+/// The search terms of `text`, in text order (repeats kept: the index counts them). Ranges are
+/// byte ranges into `text` itself when it is already in NFKC (questions are normalised by the
+/// caller; declaration text is indexed without needing ranges).
+pub fn terms(text: &str) -> Vec<Term> {
+    let mut out = Vec::new();
+    // A run of adjacent CJK segments (UAX #29 gives one ideograph or kana per segment).
+    let mut run: Option<(usize, usize)> = None;
+    for (start, word) in text.split_word_bound_indices() {
+        let end = start + word.len();
+        if word.chars().any(is_cjk) {
+            run = match run {
+                Some((s, e)) if e == start => Some((s, end)),
+                Some((s, e)) => {
+                    cjk_terms(&text[s..e], s, &mut out);
+                    Some((start, end))
+                }
+                None => Some((start, end)),
+            };
+            continue;
+        }
+        if let Some((s, e)) = run.take() {
+            cjk_terms(&text[s..e], s, &mut out);
+        }
+        if word.chars().any(char::is_alphanumeric) {
+            word_terms(word, start, &mut out);
+        }
+    }
+    if let Some((s, e)) = run {
+        cjk_terms(&text[s..e], s, &mut out);
+    }
+    out
+}
+
+/// The indexed forms of `text` only (for building the index).
+pub fn stems(text: &str) -> impl Iterator<Item = String> {
+    terms(text).into_iter().map(|t| t.stem)
+}
+
+/// Bigrams of the CJK runs of a run of adjacent segments (joined by [`terms`]); other letters
+/// in it go through [`word_terms`].
+fn cjk_terms(word: &str, start: usize, out: &mut Vec<Term>) {
+    let mut rest_start = None;
+    let chars: Vec<(usize, char)> = word.char_indices().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let (at, c) = chars[i];
+        if is_cjk(c) {
+            if let Some(s) = rest_start.take() {
+                word_terms(&word[s..at], start + s, out);
+            }
+            let run_start = i;
+            while i < chars.len() && is_cjk(chars[i].1) {
+                i += 1;
+            }
+            let run = &chars[run_start..i];
+            let end_of = |k: usize| {
+                chars
+                    .get(run_start + k + 1)
+                    .map(|(b, _)| *b)
+                    .unwrap_or(word.len())
+            };
+            if run.len() == 1 {
+                out.push(Term {
+                    stem: run[0].1.to_string(),
+                    start: start + run[0].0,
+                    end: start + end_of(0),
+                });
+            }
+            for k in 0..run.len().saturating_sub(1) {
+                out.push(Term {
+                    stem: [run[k].1, run[k + 1].1].iter().collect(),
+                    start: start + run[k].0,
+                    end: start + end_of(k + 1),
+                });
+            }
+        } else {
+            rest_start.get_or_insert(at);
+            i += 1;
+        }
+    }
+    if let Some(s) = rest_start {
+        word_terms(&word[s..], start + s, out);
+    }
+}
+
+/// Terms of one non-CJK word: the whole word and, for an identifier, its parts.
+fn word_terms(word: &str, start: usize, out: &mut Vec<Term>) {
+    let parts = split_identifier(word);
+    let whole = fold(word);
+    let whole_len = parts.len();
+    for (s, e) in &parts {
+        push_word(&word[*s..*e], start + s, start + e, out);
+    }
+    // The whole word beside its parts, once (`PubChem` -> `pubchem`; `stock_price` ->
+    // `stockprice`), when the parts are more than one.
+    if whole_len > 1 {
+        let joined: String = whole.chars().filter(|c| c.is_alphanumeric()).collect();
+        if joined.chars().count() > 1 && !is_stop_word(&joined) {
+            out.push(Term {
+                stem: stem_word(&joined),
+                start,
+                end: start + word.len(),
+            });
+        }
+    }
+}
+
+fn push_word(part: &str, start: usize, end: usize, out: &mut Vec<Term>) {
+    let mut w = fold(part);
+    if let Some(stripped) = w.strip_suffix("'s").or_else(|| w.strip_suffix("’s")) {
+        w = stripped.to_string();
+    }
+    w.retain(|c| c.is_alphanumeric());
+    if w.is_empty() || is_stop_word(&w) {
+        return;
+    }
+    // A lone Latin letter says nothing ("a", "x"); a lone digit may (a version, a count).
+    if w.chars().count() == 1 && w.chars().all(|c| c.is_alphabetic()) {
+        return;
+    }
+    out.push(Term {
+        stem: stem_word(&w),
+        start,
+        end,
+    });
+}
+
+/// Lower case with diacritics removed (NFD, combining marks dropped, NFC again).
+fn fold(s: &str) -> String {
+    let lower = s.to_lowercase();
+    if lower.is_ascii() {
+        return lower;
+    }
+    lower
+        .nfd()
+        .filter(|c| !is_combining_mark(*c))
+        .nfc()
+        .collect()
+}
+
+/// Snowball English for words of Latin letters; other words (digits, other scripts) as they
+/// are.
+fn stem_word(w: &str) -> String {
+    if w.chars().all(|c| c.is_ascii_lowercase()) {
+        stemmer().stem(w).into_owned()
+    } else {
+        w.to_string()
+    }
+}
+
+/// Byte ranges of the parts of an identifier-like word: split at `_`, `.`, `-`, `'`-free
+/// separators, at lower-to-upper case changes (`getWeather`), before the last capital of a run
+/// followed by a lower-case letter (`HTTPServer` -> `HTTP`, `Server`), and between letters and
+/// digits only where the digits end the word part (`v2` stays one part).
+pub fn split_identifier(word: &str) -> Vec<(usize, usize)> {
+    let chars: Vec<(usize, char)> = word.char_indices().collect();
+    let mut parts = Vec::new();
+    let mut start: Option<usize> = None;
+    for (k, &(at, c)) in chars.iter().enumerate() {
+        if !c.is_alphanumeric() && c != '\'' && c != '’' {
+            if let Some(s) = start.take() {
+                parts.push((s, at));
+            }
+            continue;
+        }
+        if let Some(s) = start {
+            let prev = chars[k - 1].1;
+            let next = chars.get(k + 1).map(|x| x.1);
+            let camel = prev.is_lowercase() && c.is_uppercase();
+            let acronym_end =
+                prev.is_uppercase() && c.is_uppercase() && next.is_some_and(char::is_lowercase);
+            if camel || acronym_end {
+                parts.push((s, at));
+                start = Some(at);
+            }
+        } else {
+            start = Some(at);
+        }
+    }
+    if let Some(s) = start {
+        parts.push((s, word.len()));
+    }
+    parts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stems_of(s: &str) -> Vec<String> {
+        stems(s).collect()
+    }
+
+    #[test]
+    fn stop_words_are_sorted_for_binary_search() {
+        let mut sorted = STOP_WORDS.to_vec();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(sorted, STOP_WORDS);
+    }
+
+    #[test]
+    fn identifiers_split_and_keep_the_whole() {
+        assert_eq!(
+            stems_of("getCurrentStockPrice"),
+            ["get", "current", "stock", "price", "getcurrentstockpric"]
+        );
+        assert_eq!(stems_of("stock_price"), ["stock", "price", "stockpric"]);
+        assert_eq!(stems_of("HTTPServer"), ["http", "server", "httpserver"]);
+        assert_eq!(
+            stems_of("api.github.com"),
+            ["api", "github", "com", "apigithubcom"]
+        );
+        assert_eq!(stems_of("per-page"), ["per", "page"]);
+        assert_eq!(stems_of("PubChem"), ["pub", "chem", "pubchem"]);
+        assert_eq!(stems_of("ipv4 v2"), ["ipv4", "v2"]);
+    }
+
+    #[test]
+    fn sentences_lose_stop_words_and_stem() {
+        assert_eq!(
+            stems_of("What's the current weather in London?"),
+            ["current", "weather", "london"]
+        );
+        assert_eq!(
+            stems_of("Find parking near the stations"),
+            ["find", "park", "near", "station"]
+        );
+        assert_eq!(stems_of("Zürich café"), ["zurich", "cafe"]);
+    }
+
+    #[test]
+    fn cjk_text_becomes_bigrams() {
+        assert_eq!(stems_of("天气预报"), ["天气", "气预", "预报"]);
+        assert_eq!(stems_of("株価"), ["株価"]);
+        assert_eq!(stems_of("東京の天気"), ["東京", "京の", "の天", "天気"]);
+        assert_eq!(stems_of("날씨를 알려줘"), ["날씨", "씨를", "알려", "려줘"]);
+        assert_eq!(stems_of("get 天气"), ["get", "天气"]);
+        assert_eq!(stems_of("猫"), ["猫"]);
+    }
+
+    #[test]
+    fn ranges_point_at_the_words() {
+        let q = "weather in Lyon";
+        let t = terms(q);
+        assert_eq!(
+            t.iter().map(|t| &q[t.start..t.end]).collect::<Vec<_>>(),
+            ["weather", "Lyon"]
+        );
+    }
+}
