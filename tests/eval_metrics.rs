@@ -153,6 +153,8 @@ fn param(name: &str, ty: &str, required: bool) -> ParamData {
         join: None,
         array: None,
         description: None,
+        format: None,
+        location: None,
     }
 }
 

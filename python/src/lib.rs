@@ -248,8 +248,12 @@ impl Router {
                         .borrow_dependent()
                         .understand(question)
                         .map_err(|e| e.to_string())?;
-                    let mut plan =
-                        route::route_checked(loaded.borrow_owner(), &analysis.understanding, &opts);
+                    let mut plan = route::route_question(
+                        loaded.borrow_owner(),
+                        question,
+                        &analysis.understanding,
+                        &opts,
+                    );
                     let mut warnings = analysis.warnings;
                     warnings.append(&mut plan.warnings);
                     plan.warnings = warnings;
@@ -321,7 +325,11 @@ impl Router {
             })?;
         let g = self.loaded.borrow_owner();
         let plan = py
-            .detach(|| schemarouter::artifact::reading(|| route::route_checked(g, &u, &opts)))
+            .detach(|| {
+                schemarouter::artifact::reading(|| {
+                    route::route_question(g, &route::ranked::question_of(&u), &u, &opts)
+                })
+            })
             .map_err(|e| {
                 errors::new::<RouteError>(
                     format!("the artifact cannot be read: {e}"),

@@ -213,7 +213,13 @@ fn route_loaded(g: &FrozenGraph, args: &RouteArgs, artifact: &std::path::Path) -
         source_routing: !args.no_source_routing,
         metadata: !args.no_metadata,
     };
-    let mut plan = route::route_checked(g, &analysis.understanding, &opts);
+    // A question no declared intent covers is planned from the ranked endpoints; with only an
+    // Understanding, its own words are ranked.
+    let question = args
+        .query
+        .clone()
+        .unwrap_or_else(|| route::ranked::question_of(&analysis.understanding));
+    let mut plan = route::route_question(g, &question, &analysis.understanding, &opts);
     let mut warnings = analysis.warnings;
     warnings.append(&mut plan.warnings);
     plan.warnings = warnings;

@@ -279,7 +279,7 @@ fn plan_once(
                 projection: *projection,
                 ..Options::default()
             };
-            metrics::steps_of(&route::route(g, &u, &opts))
+            metrics::steps_of(&route::route_question(g, &q.query, &u, &opts))
         }
         Prepared::FetchAll => baselines::fetch_all(g, &params()),
         Prepared::RuleBased(rules) => baselines::rule_based(g, rules, &q.query, &params()),

@@ -658,7 +658,11 @@ impl Core {
             }
             (None, Some(u)) => (u.clone(), Vec::new()),
         };
-        let mut plan = route::route_checked(s.graph(), &understanding, &opts);
+        let question = req
+            .question
+            .clone()
+            .unwrap_or_else(|| route::ranked::question_of(&understanding));
+        let mut plan = route::route_question(s.graph(), &question, &understanding, &opts);
         warnings.append(&mut plan.warnings);
         plan.warnings = warnings;
         Ok(Routed {

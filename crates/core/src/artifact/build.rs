@@ -336,6 +336,13 @@ fn compile_tool(
                         .collect(),
                     join: x.join.map(|j| j.value),
                     array,
+                    format: x.format.map(|f| f.value),
+                    location: x.location.map(|l| {
+                        serde_json::to_value(l.value)
+                            .ok()
+                            .and_then(|v| v.as_str().map(str::to_string))
+                            .unwrap_or_default()
+                    }),
                     description: x.description.map(|d| d.value),
                 }
             })

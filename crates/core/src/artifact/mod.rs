@@ -405,6 +405,15 @@ pub struct ParamData {
     /// joined value, or a JSON array), from the declaration's `in`, `join`, `style`, `explode`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub array: Option<crate::model::ArrayEncoding>,
+    /// JSON-Schema `format` as published (`date`, `email`, `uri`, `int64`): what kind of value a
+    /// question must give to fill it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[rkyv(with = rkyv::with::Map<Shared>)]
+    pub format: Option<String>,
+    /// Where the value is sent (`query`, `path`, `header`, `cookie`, `body`), when declared.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[rkyv(with = rkyv::with::Map<Shared>)]
+    pub location: Option<String>,
     /// Description.
     #[serde(default, skip_serializing_if = "skip_prose")]
     #[rkyv(with = rkyv::with::Map<Shared>)]

@@ -1076,7 +1076,7 @@ pub fn field_meta(
     }
 }
 
-type Bound = (
+pub(crate) type Bound = (
     BTreeMap<String, Value>,
     Vec<String>,
     Vec<String>,
@@ -1084,7 +1084,7 @@ type Bound = (
     Vec<String>,
 );
 
-fn bind_parameters(g: &FrozenGraph, ti: u32, ei: u32, u: &Understanding) -> Bound {
+pub(crate) fn bind_parameters(g: &FrozenGraph, ti: u32, ei: u32, u: &Understanding) -> Bound {
     let e = g.tool_at(ti).endpoint_at(ei);
     // Per parameter: (binding's position in the declaration, value).
     let mut values: BTreeMap<String, Vec<(usize, Value)>> = BTreeMap::new();

@@ -312,6 +312,8 @@ mod tests {
             join: None,
             array: None,
             description: None,
+            format: None,
+            location: None,
         };
         assert_eq!(
             coerce(&p, Value::String("2".into())).unwrap(),
@@ -338,6 +340,8 @@ mod tests {
             join: join.map(str::to_string),
             array,
             description: None,
+            format: None,
+            location: None,
         }
     }
 

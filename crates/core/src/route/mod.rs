@@ -10,6 +10,7 @@ pub mod analyzer;
 pub mod bind;
 pub mod explain;
 pub mod formula;
+pub mod ranked;
 pub mod vocabulary;
 
 use crate::artifact::{LicenceData, MatchKind, ProvenanceData};
@@ -19,6 +20,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 pub use algorithm::{Options, Projection, route};
+pub use ranked::route_question;
 pub use vocabulary::{NotUnderstood, route_checked};
 
 /// The Understand step's output (paper Appendix D).
@@ -99,6 +101,15 @@ pub enum FieldReason {
     },
     /// The projection variant `all` takes every field.
     AllFields,
+    /// The field's name (or its description) holds words of the request: a plan made from the
+    /// ranked endpoints ([`ranked`]) for a question no declared intent covers.
+    Term {
+        /// The request's words it holds.
+        words: Vec<String>,
+    },
+    /// Nothing in the request selects a field of a ranked endpoint that declares no group
+    /// core: its whole record is projected.
+    Record,
 }
 
 /// Serializable match kind names.

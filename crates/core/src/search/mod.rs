@@ -97,9 +97,28 @@ pub struct Ranked {
     pub matched: u64,
 }
 
+/// The endpoints a query reaches, and what its terms weigh.
+#[derive(Clone, Debug, Default)]
+pub struct Ranking {
+    /// Every endpoint that shares a term with the query, best first.
+    pub hits: Vec<Ranked>,
+    /// Per stem of [`Query::stems`]: its idf in the index (0 for a stem the index lacks).
+    pub idfs: Vec<f64>,
+}
+
+impl Ranking {
+    /// The idf mass of the stems in `mask`.
+    pub fn weight(&self, mask: u64) -> f64 {
+        (0..self.idfs.len())
+            .filter(|i| mask & (1 << i) != 0)
+            .map(|i| self.idfs[i])
+            .sum()
+    }
+}
+
 /// Every endpoint that shares a term with the query, best first (score, then tool id, then
 /// endpoint order), with the idf-weighted share of the query's known terms each matches.
-pub fn rank(g: &FrozenGraph, q: &Query) -> Vec<Ranked> {
+pub fn rank(g: &FrozenGraph, q: &Query) -> Ranking {
     let offsets = &g.index.search_offsets;
     let n = offsets.last().copied().unwrap_or(0);
     let mut acc: HashMap<u32, (u64, u64)> = HashMap::new();
@@ -141,7 +160,7 @@ pub fn rank(g: &FrozenGraph, q: &Query) -> Vec<Ranked> {
             .then_with(|| g.tool_at(a.tool).id.cmp(&g.tool_at(b.tool).id))
             .then(a.endpoint.cmp(&b.endpoint))
     });
-    out
+    Ranking { hits: out, idfs }
 }
 
 /// One search result: an endpoint, its score and the question's words it matched.
@@ -169,6 +188,7 @@ pub struct Hit {
 pub fn search(g: &FrozenGraph, question: &str, k: usize) -> Vec<Hit> {
     let q = Query::new(question);
     rank(g, &q)
+        .hits
         .into_iter()
         .take(k)
         .enumerate()

@@ -1,0 +1,284 @@
+//! Parameters filled from the question's typed spans, for an endpoint no declared binding
+//! fully serves (an imported catalog): each parameter's type, `format`, enum values, name and
+//! description say what kind of value it takes, and the words right before a value say what it
+//! is ("order 8812", "in Lyon", "top 5"). Pairs are chosen best first, each span and each
+//! parameter once.
+//!
+//! The word lists below are English naming conventions of parameters (a `limit` takes a count,
+//! a `city` a place), not any domain's knowledge.
+
+use super::spans::{Span, SpanKind};
+use crate::artifact::{EndpointData, ParamData};
+use crate::route::bind;
+use crate::search::text;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// Parameter-name words of a count or page size.
+const COUNT_WORDS: &[&str] = &[
+    "count", "k", "limit", "max", "maximum", "n", "num", "number", "per", "results", "size",
+    "top",
+];
+/// Words next to a number that make it a count ("top 5", "5 results").
+const COUNT_CUES: &[&str] = &[
+    "first", "items", "last", "latest", "most", "recent", "results", "top",
+];
+/// Parameter-name words of free text: a search query, a title, a name.
+const TEXT_WORDS: &[&str] = &[
+    "keyword", "keywords", "name", "prompt", "q", "query", "question", "search", "term",
+    "text", "title", "topic",
+];
+/// Parameter-name words of a place.
+const PLACE_WORDS: &[&str] = &[
+    "address", "area", "city", "country", "destination", "location", "origin", "place",
+    "region", "state", "town",
+];
+/// Prepositions before a place.
+const PLACE_CUES: &[&str] = &["at", "from", "in", "near", "to"];
+/// Parameter-name words of an identifier.
+const ID_WORDS: &[&str] = &[
+    "code", "id", "identifier", "isbn", "key", "number", "ref", "slug", "symbol", "ticker",
+];
+/// Parameter-name words of a date.
+const DATE_WORDS: &[&str] = &[
+    "after", "before", "date", "day", "end", "from", "since", "start", "until",
+];
+const URL_WORDS: &[&str] = &["href", "link", "site", "uri", "url", "website"];
+const PATH_WORDS: &[&str] = &["dir", "directory", "file", "filename", "folder", "path"];
+
+/// What a parameter's declaration says about the values it takes.
+struct Profile<'a> {
+    p: &'a ParamData,
+    /// Lower-case words of its name (`order_id` -> `order`, `id`).
+    words: Vec<String>,
+    /// Stems of its name and description.
+    stems: Vec<String>,
+    numeric: bool,
+    integer: bool,
+}
+
+impl<'a> Profile<'a> {
+    fn of(p: &'a ParamData) -> Profile<'a> {
+        let words: Vec<String> = text::split_identifier(&p.name)
+            .into_iter()
+            .map(|(s, e)| p.name[s..e].to_lowercase())
+            .collect();
+        let mut stems: Vec<String> = text::stems(&p.name).collect();
+        if let Some(d) = &p.description {
+            stems.extend(text::stems(d).take(12));
+        }
+        let base = p.ty.trim_end_matches("[]");
+        Profile {
+            p,
+            numeric: matches!(base, "integer" | "number"),
+            integer: base == "integer",
+            words,
+            stems,
+        }
+    }
+
+    fn named(&self, list: &[&str]) -> bool {
+        self.words.iter().any(|w| list.contains(&w.as_str()))
+    }
+
+    fn described(&self, list: &[&str]) -> bool {
+        let d = self.p.description.as_deref().unwrap_or("").to_lowercase();
+        list.iter().any(|w| {
+            d.split(|c: char| !c.is_alphanumeric())
+                .any(|x| x == *w)
+        })
+    }
+
+    fn format(&self) -> &str {
+        self.p.format.as_deref().unwrap_or("")
+    }
+
+    /// Whether the words before a span name this parameter ("order 8812" for `order_id`).
+    fn introduced_by(&self, s: &Span) -> bool {
+        let Some(last) = s.before.last() else {
+            return false;
+        };
+        let last_stem: Vec<String> = text::stems(last).collect();
+        self.words.iter().any(|w| w == last)
+            || last_stem
+                .iter()
+                .any(|st| self.stems.iter().take(4).any(|x| x == st))
+    }
+}
+
+/// How well a span fits a parameter (0: not at all). See the module docs.
+fn fit(pr: &Profile, s: &Span) -> f64 {
+    let intro = if pr.introduced_by(s) { 6.0 } else { 0.0 };
+    let string = !pr.numeric && pr.p.ty.trim_end_matches("[]") == "string";
+    let base = match s.kind {
+        SpanKind::Url if pr.format().contains("uri") || pr.format() == "url" => 9.0,
+        SpanKind::Url if pr.named(URL_WORDS) => 8.0,
+        SpanKind::Email if pr.format() == "email" || pr.named(&["email", "mail"]) => 9.0,
+        SpanKind::Path if pr.named(PATH_WORDS) => 8.0,
+        SpanKind::Date if pr.format().starts_with("date") => 9.0,
+        SpanKind::Date if pr.named(DATE_WORDS) => 7.0,
+        SpanKind::Year if pr.named(&["year", "years"]) => 9.0,
+        SpanKind::Year if pr.numeric && pr.named(DATE_WORDS) => 5.0,
+        SpanKind::Number if pr.numeric => {
+            if pr.integer && s.value.contains('.') {
+                return 0.0;
+            }
+            let cue = s.before.iter().any(|w| COUNT_CUES.contains(&w.as_str()))
+                || s.unit.as_deref().is_some_and(|u| COUNT_CUES.contains(&u));
+            let unit_names = s.unit.as_deref().is_some_and(|u| {
+                pr.words.iter().any(|w| w == u)
+                    || text::stems(u).any(|st| pr.stems.contains(&st))
+            });
+            2.0 + if pr.named(COUNT_WORDS) && cue { 5.0 } else { 0.0 }
+                + if unit_names { 5.0 } else { 0.0 }
+        }
+        SpanKind::Number | SpanKind::Id if string && pr.named(ID_WORDS) => 6.0,
+        SpanKind::Id if pr.numeric && s.value.chars().all(|c| c.is_ascii_digit()) => 4.0,
+        SpanKind::Id if string => 2.0,
+        SpanKind::Slash if string && pr.named(&["repo", "repository", "project", "slug"]) => 6.0,
+        SpanKind::Quoted if string && pr.named(TEXT_WORDS) => 6.0,
+        SpanKind::Quoted if string => 3.0,
+        SpanKind::Name | SpanKind::Object if string => {
+            let place = pr.named(PLACE_WORDS) || pr.described(PLACE_WORDS);
+            let place_cue = s.before.last().is_some_and(|w| PLACE_CUES.contains(&w.as_str()));
+            let textual = pr.named(TEXT_WORDS);
+            let kind = if s.kind == SpanKind::Name { 1.0 } else { 0.0 };
+            if place && place_cue {
+                7.0 + kind
+            } else if place || textual {
+                3.0 + kind
+            } else {
+                1.0 + kind
+            }
+        }
+        _ => 0.0,
+    };
+    if base == 0.0 {
+        return 0.0;
+    }
+    base + intro
+}
+
+/// Enum values the question names, per parameter: the longest value written in the question
+/// (case, `_`, `-` and spaces ignored), on word boundaries.
+fn enum_value(p: &ParamData, question: &str) -> Option<Value> {
+    let norm = |s: &str| {
+        s.to_lowercase()
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let q = format!(" {} ", norm(question));
+    p.enum_values
+        .iter()
+        .filter_map(|v| {
+            let text = bind::value_text(&bind::scalar_json(v));
+            let n = norm(&text);
+            (!n.is_empty() && q.contains(&format!(" {n} "))).then_some((n.len(), v))
+        })
+        .max_by_key(|(len, _)| *len)
+        .map(|(_, v)| bind::scalar_json(v))
+}
+
+/// The value a span gives a parameter, typed as it declares (`None` when it does not fit).
+fn value_for(p: &ParamData, s: &Span) -> Option<Value> {
+    let raw = if s.kind == SpanKind::Date && p.format.as_deref() == Some("date-time") {
+        format!("{}T00:00:00Z", s.value)
+    } else {
+        s.value.clone()
+    };
+    let v = bind::coerce(p, Value::String(raw)).ok()?;
+    if !p.enum_values.is_empty() && !bind::value_is_valid(p, &v) {
+        return None;
+    }
+    Some(v)
+}
+
+/// `owner/repo` written in the question for a URL template with `{a}/{b}`: both filled.
+fn slash_pair(e: &EndpointData, spans: &[Span], params: &mut BTreeMap<String, Value>) -> bool {
+    let Some(s) = spans.iter().find(|s| s.kind == SpanKind::Slash) else {
+        return false;
+    };
+    let url = &e.url;
+    let mut rest = url.as_str();
+    while let Some(open) = rest.find('{') {
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('}') else { break };
+        let a = &after[..close];
+        if let Some(next) = after[close + 1..].strip_prefix("/{")
+            && let Some(end) = next.find('}')
+        {
+            let b = &next[..end];
+            if !params.contains_key(a) && !params.contains_key(b) {
+                let (x, y) = s.value.split_once('/').unwrap_or((&s.value, ""));
+                params.insert(a.to_string(), Value::String(x.to_string()));
+                params.insert(b.to_string(), Value::String(y.to_string()));
+                return true;
+            }
+        }
+        rest = &after[close + 1..];
+    }
+    false
+}
+
+/// Fill the endpoint's unbound, non-credential parameters from the question's spans; returns
+/// the names filled. `params` holds what declared bindings already gave.
+pub fn fill(
+    e: &EndpointData,
+    question: &str,
+    spans: &[Span],
+    params: &mut BTreeMap<String, Value>,
+) -> Vec<String> {
+    let before: Vec<String> = params.keys().cloned().collect();
+    let used_slash = slash_pair(e, spans, params);
+    let open: Vec<Profile> = e
+        .parameters
+        .iter()
+        .filter(|p| !p.auth && !params.contains_key(&p.name))
+        .map(Profile::of)
+        .collect();
+    for pr in &open {
+        if !pr.p.enum_values.is_empty()
+            && let Some(v) = enum_value(pr.p, question)
+        {
+            params.insert(pr.p.name.clone(), v);
+        }
+    }
+    let mut pairs: Vec<(f64, usize, usize)> = Vec::new();
+    for (pi, pr) in open.iter().enumerate() {
+        if params.contains_key(&pr.p.name) {
+            continue;
+        }
+        for (si, s) in spans.iter().enumerate() {
+            if used_slash && s.kind == SpanKind::Slash {
+                continue;
+            }
+            let mut f = fit(pr, s);
+            // A required parameter takes a weaker fit than an optional one.
+            if pr.p.required {
+                f += 1.0;
+            }
+            if f >= 4.0 {
+                pairs.push((f, pi, si));
+            }
+        }
+    }
+    pairs.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+    let mut span_used = vec![false; spans.len()];
+    for (_, pi, si) in pairs {
+        let p = open[pi].p;
+        if span_used[si] || params.contains_key(&p.name) {
+            continue;
+        }
+        if let Some(v) = value_for(p, &spans[si]) {
+            params.insert(p.name.clone(), v);
+            span_used[si] = true;
+        }
+    }
+    params
+        .keys()
+        .filter(|k| !before.contains(k))
+        .cloned()
+        .collect()
+}

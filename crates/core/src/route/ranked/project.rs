@@ -1,0 +1,236 @@
+//! Which response fields of a ranked endpoint a plan keeps: Algorithm 1's projection (lines
+//! 6-8: identifiers, fields of the requested concepts, the safety net of the group's core
+//! fields) with one more way to match, for catalogs whose concept layer is thin: the question's
+//! words in the field's name (or its description).
+
+use crate::artifact::{FrozenGraph, MatchKind};
+use crate::model::normalise_alias;
+use crate::route::{FieldReason, Projection, Understanding};
+use crate::search::{Query, text};
+use std::collections::BTreeMap;
+
+/// Words of a field name (every path segment) and the stems of its description's first
+/// sentence.
+fn field_terms(name: &str, description: Option<&str>) -> (Vec<String>, Vec<String>) {
+    let name_stems: Vec<String> = text::stems(name).collect();
+    let desc: Vec<String> = description
+        .map(|d| {
+            let first = d.split(". ").next().unwrap_or(d);
+            text::stems(first).take(16).collect()
+        })
+        .unwrap_or_default();
+    (name_stems, desc)
+}
+
+/// Whether two stems match: equal, or one a prefix of the other of at least four letters
+/// (`temp` and `temperatur`, `star` and `stargaz`).
+fn stems_match(a: &str, b: &str) -> bool {
+    if a == b {
+        return true;
+    }
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    short.len() >= 4 && long.starts_with(short) && short.chars().all(char::is_alphabetic)
+}
+
+/// The projection of one endpoint, field index -> reasons, and a note when the safety net was
+/// all there was to go on.
+pub fn project(
+    g: &FrozenGraph,
+    ti: u32,
+    ei: u32,
+    u: &Understanding,
+    q: &Query,
+    projection: Projection,
+) -> (BTreeMap<u32, Vec<FieldReason>>, Option<String>) {
+    let t = g.tool_at(ti);
+    let e = t.endpoint_at(ei);
+    let mut reasons: BTreeMap<u32, Vec<FieldReason>> = BTreeMap::new();
+    for f in &e.identifiers {
+        reasons.entry(*f).or_default().push(FieldReason::Identifier);
+    }
+    if projection == Projection::All {
+        for f in 0..e.fields.len() as u32 {
+            reasons.entry(f).or_default().push(FieldReason::AllFields);
+        }
+        return (reasons, None);
+    }
+    let matched = concept_fields(g, ti, ei, u, &mut reasons) | term_fields(g, ti, ei, q, &mut reasons);
+    if projection == Projection::Recall {
+        for (gid, fs) in &e.group_fields {
+            for f in fs {
+                reasons
+                    .entry(*f)
+                    .or_default()
+                    .push(FieldReason::Group { group: gid.clone() });
+            }
+        }
+    }
+    if matched || projection != Projection::Core {
+        return (reasons, None);
+    }
+    // The safety net: the core fields of the endpoint's groups, or the whole record.
+    let mut any = false;
+    for (gid, fs) in &e.group_fields {
+        let core = g
+            .groups
+            .binary_search_by(|x| x.id.as_str().cmp(gid))
+            .ok()
+            .map(|i| &g.groups[i].core);
+        let Some(core) = core.filter(|c| !c.is_empty()) else {
+            continue;
+        };
+        for f in fs {
+            if e.field_at(*f).concepts.iter().any(|c| core.contains(c)) {
+                any = true;
+                reasons
+                    .entry(*f)
+                    .or_default()
+                    .push(FieldReason::Group { group: gid.clone() });
+            }
+        }
+    }
+    if any {
+        return (reasons, None);
+    }
+    for f in 0..e.fields.len() as u32 {
+        reasons.entry(f).or_default().push(FieldReason::Record);
+    }
+    let note = format!(
+        "no field of `{}/{}` matches the request's words or concepts and it declares no group core: all {} field(s) are projected",
+        t.id,
+        e.id,
+        e.fields.len()
+    );
+    (reasons, Some(note))
+}
+
+/// Fields carrying a requested concept (exact or alias postings on this endpoint).
+fn concept_fields(
+    g: &FrozenGraph,
+    ti: u32,
+    ei: u32,
+    u: &Understanding,
+    reasons: &mut BTreeMap<u32, Vec<FieldReason>>,
+) -> bool {
+    let mut any = false;
+    for text in &u.domain_concepts {
+        let key = normalise_alias(text);
+        let concepts = g
+            .index
+            .alias_to_concept
+            .get(&key)
+            .cloned()
+            .unwrap_or_default();
+        for c in concepts {
+            let Some(list) = g.index.concept_postings.get(&c) else {
+                continue;
+            };
+            for p in list.iter().filter(|p| p.tool == ti && p.endpoint == ei) {
+                if p.kind == MatchKind::Partial {
+                    continue;
+                }
+                any = true;
+                let why = FieldReason::Concept {
+                    concept: c.clone(),
+                    via: (normalise_alias(&c) != key).then(|| text.clone()),
+                    match_kind: p.kind.into(),
+                };
+                let v = reasons.entry(p.field).or_default();
+                if !v.contains(&why) {
+                    v.push(why);
+                }
+            }
+        }
+    }
+    any
+}
+
+/// Fields whose name holds a word of the question that is not a word of the endpoint's own
+/// name (those say which endpoint, not which field), or whose description's first sentence
+/// holds two; a word that matches more than a third of the endpoint's fields (and more than
+/// three) says nothing about any one of them.
+fn term_fields(
+    g: &FrozenGraph,
+    ti: u32,
+    ei: u32,
+    q: &Query,
+    reasons: &mut BTreeMap<u32, Vec<FieldReason>>,
+) -> bool {
+    let t = g.tool_at(ti);
+    let e = t.endpoint_at(ei);
+    let naming: Vec<String> = text::stems(&e.id)
+        .chain(e.mcp_tool.iter().flat_map(|m| text::stems(m)))
+        .chain(text::stems(&t.id))
+        .chain(t.names.iter().flat_map(|n| text::stems(n)))
+        .collect();
+    let asked: Vec<&String> = q
+        .stems
+        .iter()
+        .filter(|s| !naming.iter().any(|n| n == *s))
+        .collect();
+    if asked.is_empty() {
+        return false;
+    }
+    let terms: Vec<(Vec<String>, Vec<String>)> = e
+        .fields
+        .iter()
+        .map(|f| field_terms(&f.name, f.description.as_deref()))
+        .collect();
+    // Per asked stem: the fields whose name matches it, and those whose description does.
+    let mut by_name: Vec<Vec<u32>> = vec![Vec::new(); asked.len()];
+    let mut by_desc: Vec<Vec<u32>> = vec![Vec::new(); asked.len()];
+    for (fi, (name, desc)) in terms.iter().enumerate() {
+        for (ai, a) in asked.iter().enumerate() {
+            if name.iter().any(|n| stems_match(n, a)) {
+                by_name[ai].push(fi as u32);
+            } else if desc.iter().any(|d| d == *a) {
+                by_desc[ai].push(fi as u32);
+            }
+        }
+    }
+    let generic = |n: usize| n > 3 && n * 3 > e.fields.len();
+    let mut desc_hits: BTreeMap<u32, Vec<String>> = BTreeMap::new();
+    let mut name_hits: BTreeMap<u32, Vec<String>> = BTreeMap::new();
+    for (ai, a) in asked.iter().enumerate() {
+        if generic(by_name[ai].len() + by_desc[ai].len()) {
+            continue;
+        }
+        for f in &by_name[ai] {
+            name_hits.entry(*f).or_default().push((*a).clone());
+        }
+        for f in &by_desc[ai] {
+            desc_hits.entry(*f).or_default().push((*a).clone());
+        }
+    }
+    for (f, ws) in desc_hits {
+        if ws.len() >= 2 {
+            name_hits.entry(f).or_default().extend(ws);
+        }
+    }
+    let any = !name_hits.is_empty();
+    for (f, stems) in name_hits {
+        let mask = q
+            .stems
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| stems.contains(s))
+            .fold(0u64, |m, (i, _)| m | (1 << i));
+        reasons.entry(f).or_default().push(FieldReason::Term {
+            words: q.words(mask),
+        });
+    }
+    any
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prefixes_of_four_letters_match() {
+        assert!(stems_match("temp", "temperatur"));
+        assert!(stems_match("stargaz", "star"));
+        assert!(!stems_match("id", "idea"));
+        assert!(!stems_match("name", "nation"));
+    }
+}

@@ -1,0 +1,321 @@
+//! Which ranked endpoints a plan takes: the filters, the adjusted order, the calibrated "no
+//! tool" decision, and the choice of one step per distinct need.
+
+use super::fill;
+use super::spans::Span;
+use crate::artifact::FrozenGraph;
+use crate::search::{Query, Ranking};
+use std::collections::BTreeMap;
+
+/// The least share (idf-weighted) of the question's known words the best endpoint must match
+/// for a plan to be made. Calibrated on negatives: see `bench/README.md`.
+pub const MIN_COVERAGE: f64 = 0.34;
+
+/// The least idf mass of the words the best endpoint matches: a match on words that half the
+/// catalog holds (`get`, `list`, `data`) says nothing. Calibrated with [`MIN_COVERAGE`].
+pub const MIN_WEIGHT: f64 = 2.0;
+
+/// Ranked endpoints under this share of the best one's score are not planned.
+const RELATIVE_FLOOR: f64 = 0.2;
+
+/// Ranked endpoints considered (the best this many by BM25F).
+const CONSIDERED: usize = 200;
+
+/// An endpoint that passed the filters, with its adjusted score.
+#[derive(Clone, Debug)]
+pub struct Candidate {
+    /// Tool index.
+    pub tool: u32,
+    /// Endpoint index.
+    pub endpoint: u32,
+    /// BM25F score adjusted for writing and fillable required parameters.
+    pub score: f64,
+    /// Which query stems it matched.
+    pub matched: u64,
+    /// Coverage of the question's known words.
+    pub coverage: f64,
+    /// Required parameters (no default, not a credential) and how many the question fills.
+    pub required: usize,
+    /// See `required`.
+    pub filled_required: usize,
+}
+
+/// Whether the request is asked as a question (ends with `?`, or opens with a question word),
+/// which makes an endpoint that writes an unlikely answer.
+fn is_question(text: &str) -> bool {
+    const OPENERS: &[&str] = &[
+        "are", "can", "could", "did", "do", "does", "has", "have", "how", "is", "was", "were",
+        "what", "whats", "when", "where", "which", "who", "whose", "why",
+    ];
+    let t = text.trim();
+    if t.ends_with('?') {
+        return true;
+    }
+    let first: String = t
+        .split_whitespace()
+        .next()
+        .unwrap_or("")
+        .chars()
+        .filter(|c| c.is_alphanumeric())
+        .collect::<String>()
+        .to_lowercase();
+    OPENERS.contains(&first.as_str())
+}
+
+/// The endpoints a plan may take, best first: not destructive (unless allowed), not ruled out,
+/// of the requested source type; the BM25F score halved for an endpoint that writes when the
+/// request is a question, and scaled by the share of its required parameters the question can
+/// fill (from 0.7 for none to 1.0 for all).
+pub fn candidates(
+    g: &FrozenGraph,
+    q: &Query,
+    ranking: &Ranking,
+    spans: &[Span],
+    excluded: &[u32],
+    constraint: Option<&str>,
+) -> Vec<Candidate> {
+    let asks = is_question(&q.text);
+    let mut out: Vec<Candidate> = Vec::new();
+    for r in ranking.hits.iter().take(CONSIDERED) {
+        let t = g.tool_at(r.tool);
+        let e = t.endpoint_at(r.endpoint);
+        if e.destructive
+            || excluded.contains(&r.tool)
+            || constraint.is_some_and(|c| !t.source_types.iter().any(|s| s == c))
+        {
+            continue;
+        }
+        let writes = e.writes || matches!(e.method.as_str(), "PUT" | "PATCH" | "DELETE");
+        let required: Vec<&str> = e
+            .parameters
+            .iter()
+            .filter(|p| p.required && !p.auth && p.default.is_none())
+            .map(|p| p.name.as_str())
+            .collect();
+        let mut trial = BTreeMap::new();
+        fill::fill(e, &q.text, spans, &mut trial);
+        let filled = required.iter().filter(|n| trial.contains_key(**n)).count();
+        let share = if required.is_empty() {
+            1.0
+        } else {
+            filled as f64 / required.len() as f64
+        };
+        let score = r.score * if writes && asks { 0.5 } else { 1.0 } * (0.7 + 0.3 * share);
+        out.push(Candidate {
+            tool: r.tool,
+            endpoint: r.endpoint,
+            score,
+            matched: r.matched,
+            coverage: r.coverage,
+            required: required.len(),
+            filled_required: filled,
+        });
+    }
+    out.sort_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then_with(|| g.tool_at(a.tool).id.cmp(&g.tool_at(b.tool).id))
+            .then(a.endpoint.cmp(&b.endpoint))
+    });
+    out
+}
+
+/// How much a word the index does not know weighs in the share of the question an endpoint
+/// covers, as a fraction of the highest idf: a question mostly of words the catalog never uses
+/// is not about the catalog, even if one word matches. Words inside a value (a name, an id, a
+/// number, a quoted title, the object of a preposition) do not count: values are what a
+/// catalog does not list.
+const UNKNOWN_WEIGHT: f64 = 0.5;
+
+/// The idf mass a question's words weigh: the known ones' idf, and [`UNKNOWN_WEIGHT`] of the
+/// highest idf for each unknown word outside the question's values.
+fn question_weight(g: &FrozenGraph, q: &Query, ranking: &Ranking, spans: &[Span]) -> f64 {
+    let n = g.index.search_offsets.last().copied().unwrap_or(0);
+    let max_idf = crate::search::build::idf(n, 0);
+    let mut total = 0.0;
+    for (i, stem) in q.stems.iter().enumerate() {
+        if ranking.idfs[i] > 0.0 {
+            total += ranking.idfs[i];
+            continue;
+        }
+        let in_value = q
+            .terms
+            .iter()
+            .filter(|t| &t.stem == stem)
+            .all(|t| spans.iter().any(|s| s.start <= t.start && t.end <= s.end));
+        if !in_value {
+            total += UNKNOWN_WEIGHT * max_idf;
+        }
+    }
+    total
+}
+
+/// Words that open a request without naming an action of their own ("Please", "Can you help me
+/// find ...").
+const REQUEST_OPENERS: &[&str] = &[
+    "can", "could", "help", "i", "id", "kindly", "like", "me", "need", "please", "to", "want",
+    "would", "you",
+];
+
+/// Verbs of asking for information, which any endpoint that returns data serves.
+const ASKING_VERBS: &[&str] = &[
+    "analyse", "analyze", "calculate", "check", "collect", "compare", "compute", "count",
+    "describe", "display", "estimate", "explain", "fetch", "find", "gather", "get", "give",
+    "identify", "introduce", "know", "learn", "list", "look", "lookup", "monitor", "provide",
+    "pull", "read", "recommend", "report", "research", "retrieve", "search", "see", "show",
+    "suggest", "summarise", "summarize", "tell", "track", "view", "what", "which",
+];
+
+/// Words after a verb that make it an imperative with an object ("Email the results", "Order
+/// 500 g", "Play me a song").
+const OBJECT_STARTS: &[&str] = &[
+    "a", "all", "an", "her", "him", "it", "me", "my", "our", "some", "that", "the", "them",
+    "these", "this", "those", "us",
+];
+
+/// The action a request opens with, when it is an imperative verb with an object that is not
+/// a verb of asking for information (`email` in "Email the XRD results to ...").
+fn imperative_action(text: &str) -> Option<String> {
+    let words: Vec<String> = text
+        .split_whitespace()
+        .map(|w| {
+            w.chars()
+                .filter(|c| c.is_alphanumeric())
+                .collect::<String>()
+                .to_lowercase()
+        })
+        .filter(|w| !w.is_empty())
+        .collect();
+    let at = words
+        .iter()
+        .position(|w| !REQUEST_OPENERS.contains(&w.as_str()))?;
+    let verb = &words[at];
+    let next = words.get(at + 1)?;
+    let object = OBJECT_STARTS.contains(&next.as_str()) || next.chars().all(|c| c.is_ascii_digit());
+    (object && !ASKING_VERBS.contains(&verb.as_str()) && verb.chars().all(char::is_alphabetic))
+        .then(|| verb.clone())
+}
+
+/// Whether an endpoint's name or description holds a word (its stem).
+fn endpoint_does(g: &FrozenGraph, c: &Candidate, stem: &str) -> bool {
+    let e = g.tool_at(c.tool).endpoint_at(c.endpoint);
+    crate::search::text::stems(&e.id)
+        .chain(e.mcp_tool.iter().flat_map(|m| crate::search::text::stems(m)))
+        .chain(e.description.iter().flat_map(|d| crate::search::text::stems(d)))
+        .any(|s| s == stem)
+}
+
+/// Up to `k` endpoints, one per distinct need: the best first; then, while any is left above
+/// [`RELATIVE_FLOOR`] of the best score, the one whose score times the share of its matched
+/// words (idf-weighted) that no chosen endpoint matched yet is highest. `Err` with the reason
+/// when the best endpoint does not match enough of the question ([`MIN_COVERAGE`] of
+/// [`question_weight`], [`MIN_WEIGHT`]), or when the request opens with an action no ranked
+/// endpoint names or describes ("Email the results to ...").
+pub fn choose(
+    g: &FrozenGraph,
+    q: &Query,
+    ranking: &Ranking,
+    candidates: &[Candidate],
+    spans: &[Span],
+    k: usize,
+) -> Result<Vec<Candidate>, String> {
+    let Some(best) = candidates.first() else {
+        return Err(if ranking.hits.is_empty() {
+            "no endpoint of the catalog shares a word with the request".to_string()
+        } else {
+            "every endpoint that shares words with the request is ruled out (destructive, excluded, or of another source type)".to_string()
+        });
+    };
+    let chosen = diversified(ranking, candidates, k.max(COVERING));
+    // What the catalog covers of the question: the words the first few distinct needs' endpoints
+    // match together (a task of several needs is covered by several endpoints, never by one).
+    let union = chosen
+        .iter()
+        .take(COVERING)
+        .fold(0u64, |m, c| m | c.matched);
+    let weight = ranking.weight(best.matched);
+    let whole = question_weight(g, q, ranking, spans);
+    let coverage = if whole > 0.0 {
+        ranking.weight(union) / whole
+    } else {
+        0.0
+    };
+    if coverage < MIN_COVERAGE || weight < MIN_WEIGHT {
+        let t = g.tool_at(best.tool);
+        return Err(format!(
+            "the catalog matches too little of the request: the closest endpoint is `{}/{}` (words: {}; weight {weight:.2}), and the closest {} together match {:.0}% of the request's weight (a plan needs {MIN_WEIGHT} and {:.0}%)",
+            t.id,
+            t.endpoint_at(best.endpoint).id,
+            q.words(best.matched).join(", "),
+            chosen.len().min(COVERING),
+            coverage * 100.0,
+            MIN_COVERAGE * 100.0
+        ));
+    }
+    if let Some(verb) = imperative_action(&q.text) {
+        let stem = crate::search::text::stems(&verb).next().unwrap_or(verb.clone());
+        if !candidates.iter().any(|c| endpoint_does(g, c, &stem)) {
+            return Err(format!(
+                "the request asks to {verb}, and no endpoint of the catalog that matches it names or describes that action"
+            ));
+        }
+    }
+    Ok(chosen.into_iter().take(k).collect())
+}
+
+/// Endpoints whose matches together say how much of a question the catalog covers.
+const COVERING: usize = 3;
+
+/// The greedy choice of [`choose`]: up to `k` endpoints, each next one for the words it adds.
+fn diversified(ranking: &Ranking, candidates: &[Candidate], k: usize) -> Vec<Candidate> {
+    let Some(best) = candidates.first() else {
+        return Vec::new();
+    };
+    let floor = best.score * RELATIVE_FLOOR;
+    let mut chosen = vec![best.clone()];
+    let mut covered = best.matched;
+    while chosen.len() < k {
+        let next = candidates
+            .iter()
+            .filter(|c| c.score >= floor)
+            .filter(|c| !chosen.iter().any(|x| x.tool == c.tool && x.endpoint == c.endpoint))
+            .map(|c| {
+                let total = ranking.weight(c.matched);
+                let new = ranking.weight(c.matched & !covered);
+                let novelty = if total > 0.0 { new / total } else { 0.0 };
+                (c.score * (0.25 + 0.75 * novelty), c)
+            })
+            .max_by(|a, b| a.0.total_cmp(&b.0));
+        let Some((_, c)) = next else { break };
+        covered |= c.matched;
+        chosen.push(c.clone());
+    }
+    chosen
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn questions_are_told_from_requests() {
+        assert!(is_question("How many stars does rust-lang/rust have"));
+        assert!(is_question("stars of rust-lang/rust?"));
+        assert!(is_question("What's the weather in Lyon"));
+        assert!(!is_question("Star the repository rust-lang/rust"));
+        assert!(!is_question("create an issue titled \"crash\""));
+    }
+
+    #[test]
+    fn imperatives_with_an_object_name_their_action() {
+        assert_eq!(
+            imperative_action("Email the XRD results to my co-author").as_deref(),
+            Some("email")
+        );
+        assert_eq!(imperative_action("Please order 500 g of silicon").as_deref(), Some("order"));
+        assert_eq!(imperative_action("Can you play me a song?").as_deref(), Some("play"));
+        assert_eq!(imperative_action("Show me the weather in Lyon"), None);
+        assert_eq!(imperative_action("Tesla stock price today"), None);
+        assert_eq!(imperative_action("Help me find the latest papers"), None);
+    }
+}

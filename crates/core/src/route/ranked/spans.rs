@@ -1,0 +1,496 @@
+//! Typed spans of a question: the values a person writes in running text (a URL, an e-mail
+//! address, a file path, a date, a number with its unit, a quoted title, `owner/repo`, an
+//! id-shaped token, a capitalised name, the object of a preposition), found without knowing the
+//! catalog. [`super::fill`] matches them to an endpoint's parameters by type, format, name and
+//! description.
+//!
+//! Generic language machinery, not a domain's knowledge: the patterns are those of the values
+//! themselves, and the English function words below only say where a value starts or ends.
+
+use regex::Regex;
+use std::sync::OnceLock;
+
+/// What a span holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum SpanKind {
+    /// `https://…`.
+    Url,
+    /// `someone@example.org`.
+    Email,
+    /// `/root/pdf/report.pdf`, `C:\data\x.csv`, `./notes.md`, `report.pdf`.
+    Path,
+    /// Text in quotes (`"Dune"`, `'Sky Striker'`, typographic quotes).
+    Quoted,
+    /// A date (`2024-05-01`, `May 1, 2024`, `1 May 2024`); `value` is ISO `YYYY-MM-DD`.
+    Date,
+    /// A year (`1999`, `2024`).
+    Year,
+    /// A number, with the unit word after it when there is one (`3 days`, `9.5g`, `300km`).
+    Number,
+    /// Two names joined by `/` (`rust-lang/rust`).
+    Slash,
+    /// A token that mixes letters and digits, or an upper-case code (`NCT04280705`, `AAPL`,
+    /// `8812`, `mp-13`).
+    Id,
+    /// Capitalised words (`New York`, `Lyon`, `Forbidden City`).
+    Name,
+    /// The object of a preposition, in any case (`in lyon`, `about graph neural networks`).
+    Object,
+}
+
+/// One typed span.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Span {
+    /// Its kind.
+    pub kind: SpanKind,
+    /// The value as the question writes it (quotes removed; a date as ISO `YYYY-MM-DD`).
+    pub value: String,
+    /// For a number: the unit word written after it (lower case).
+    pub unit: Option<String>,
+    /// Byte range in the question.
+    pub start: usize,
+    /// End of the byte range (exclusive).
+    pub end: usize,
+    /// Up to three lower-case words right before the span (nearest last), without punctuation
+    /// between: what the question says the value is ("order 8812", "in Lyon", "top 5").
+    pub before: Vec<String>,
+}
+
+/// Words that introduce a value: where an [`SpanKind::Object`] starts.
+pub const PREPOSITIONS: &[&str] = &[
+    "about", "at", "by", "called", "for", "from", "in", "near", "named", "of", "on",
+    "regarding", "titled", "to", "with",
+];
+
+/// Words that end an object: function words, question words and verbs of the request frame.
+const OBJECT_STOPS: &[&str] = &[
+    "a", "about", "across", "after", "all", "also", "an", "and", "any", "are", "around", "as",
+    "at", "based", "be", "before", "between", "by", "can", "could", "do", "does", "during", "each",
+    "every", "for", "from", "give", "has", "have", "how", "i", "in", "including", "into", "is",
+    "it", "its", "like", "me", "my", "near", "next", "of", "on", "onto", "or", "over", "per",
+    "please", "show", "since", "some", "than", "that", "the", "then", "there", "this", "to",
+    "under", "until", "using", "via", "was", "what", "when", "where", "which", "while", "who",
+    "why", "will", "with", "within", "without", "would", "you", "your",
+];
+
+const MONTHS: &[&str] = &[
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+];
+
+struct Patterns {
+    url: Regex,
+    email: Regex,
+    path: Regex,
+    quoted: Regex,
+    iso_date: Regex,
+    text_date: Regex,
+    day_month_date: Regex,
+    slash: Regex,
+    number: Regex,
+    token: Regex,
+}
+
+fn patterns() -> &'static Patterns {
+    static P: OnceLock<Patterns> = OnceLock::new();
+    P.get_or_init(|| {
+        let re = |p: &str| Regex::new(p).expect("span pattern");
+        Patterns {
+            url: re(r#"(?i)\b(?:https?|ftp)://[^\s<>"'`]+[^\s<>"'`.,;:!?)\]]"#),
+            email: re(r"(?i)\b[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}\b"),
+            path: re(
+                r"(?:~?/(?:[\w.@-]+/)*[\w.@-]+/?|[A-Za-z]:\\[\w\\. -]+|\./[\w./-]+|\b[\w-]+\.(?:md|txt|csv|json|pdf|docx?|xlsx?|pptx?|html?|png|jpe?g|svg|ts|js|py|rs|yaml|yml|toml|xml|zip|wav|mp3|mp4|bib)\b)",
+            ),
+            quoted: re(r#""([^"]{1,200})"|“([^”]{1,200})”|‘([^’]{1,200})’|「([^」]{1,200})」|(?:^|[\s(])'([^']{1,200})'(?:[\s).,;:!?]|$)"#),
+            iso_date: re(r"\b(\d{4})[-/](\d{1,2})[-/](\d{1,2})\b"),
+            text_date: re(
+                r"(?i)\b(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b",
+            ),
+            day_month_date: re(
+                r"(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?,?\s+(\d{4})\b",
+            ),
+            slash: re(r"\b([A-Za-z0-9][\w.-]*)/([A-Za-z0-9][\w.-]*)\b"),
+            number: re(r"(?i)(?:^|[^\w.#-])([-+]?\d+(?:[.,]\d+)?)\s?(%|[a-zµμ°]+)?\b"),
+            token: re(r"[\p{L}\p{N}][\p{L}\p{N}_.:#-]*[\p{L}\p{N}]|[\p{L}\p{N}]"),
+        }
+    })
+}
+
+fn month_number(m: &str) -> Option<u32> {
+    let m = m.to_lowercase();
+    MONTHS
+        .iter()
+        .position(|full| full.starts_with(&m[..m.len().min(3)]))
+        .map(|i| i as u32 + 1)
+}
+
+/// Whether a byte range overlaps one already taken.
+fn taken(done: &[Span], s: usize, e: usize) -> bool {
+    done.iter().any(|d| s < d.end && d.start < e)
+}
+
+/// The lower-case words right before byte `at` (at most three, nearest last), stopping at
+/// punctuation other than a space.
+fn words_before(text: &str, at: usize) -> Vec<String> {
+    let head = &text[..at];
+    let cut = head
+        .rfind(|c: char| matches!(c, ',' | ';' | '.' | '?' | '!' | ':' | '(' | ')' | '"'))
+        .map_or(0, |i| i + 1);
+    let mut words: Vec<String> = head[cut..]
+        .split_whitespace()
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        })
+        .filter(|w| !w.is_empty())
+        .collect();
+    let n = words.len();
+    words.drain(..n.saturating_sub(3));
+    words
+}
+
+/// Every typed span of `text`, in text order; a byte belongs to one span at most (the first
+/// kind in [`SpanKind`] order that claims it).
+pub fn spans(text: &str) -> Vec<Span> {
+    let p = patterns();
+    let mut out: Vec<Span> = Vec::new();
+    let push = |out: &mut Vec<Span>, kind, value: String, unit, s: usize, e: usize| {
+        if !taken(out, s, e) && !value.trim().is_empty() {
+            out.push(Span {
+                kind,
+                value,
+                unit,
+                start: s,
+                end: e,
+                before: words_before(text, s),
+            });
+        }
+    };
+    for m in p.url.find_iter(text) {
+        push(&mut out, SpanKind::Url, m.as_str().into(), None, m.start(), m.end());
+    }
+    for m in p.email.find_iter(text) {
+        push(&mut out, SpanKind::Email, m.as_str().into(), None, m.start(), m.end());
+    }
+    for m in p.path.find_iter(text) {
+        // A lone `/` or a fraction-like `a/b` is no path; `owner/repo` is read as a pair.
+        let v = m.as_str();
+        // A path starts a word: `/rust` inside `rust-lang/rust` is no path.
+        if text[..m.start()]
+            .chars()
+            .last()
+            .is_some_and(|c| !c.is_whitespace() && !matches!(c, '(' | '[' | '"' | '\'' | '`' | '=' | '“' | '‘'))
+        {
+            continue;
+        }
+        let absolute = v.starts_with('/') || v.starts_with("~/") || v.starts_with("./");
+        if (absolute && v.len() > 1 && v[1..].contains(|c: char| c.is_alphanumeric()))
+            || v.contains('\\')
+            || (!absolute && v.contains('.'))
+        {
+            push(&mut out, SpanKind::Path, v.into(), None, m.start(), m.end());
+        }
+    }
+    for c in p.quoted.captures_iter(text) {
+        if let Some(inner) = (1..=5).find_map(|i| c.get(i)) {
+            push(
+                &mut out,
+                SpanKind::Quoted,
+                inner.as_str().trim().into(),
+                None,
+                inner.start(),
+                inner.end(),
+            );
+        }
+    }
+    dates(text, &mut out);
+    for c in p.slash.captures_iter(text) {
+        let m = c.get(0).map_or((0, 0), |m| (m.start(), m.end()));
+        let (a, b) = (&c[1], &c[2]);
+        // Numbers on both sides are a ratio or a date, not a pair of names.
+        if a.chars().all(|ch| ch.is_ascii_digit()) && b.chars().all(|ch| ch.is_ascii_digit()) {
+            continue;
+        }
+        push(&mut out, SpanKind::Slash, c[0].into(), None, m.0, m.1);
+    }
+    numbers(text, &mut out);
+    tokens(text, &mut out);
+    objects(text, &mut out);
+    out.sort_by_key(|s| (s.start, s.end));
+    out
+}
+
+fn dates(text: &str, out: &mut Vec<Span>) {
+    let p = patterns();
+    let mut found: Vec<(usize, usize, String)> = Vec::new();
+    for c in p.iso_date.captures_iter(text) {
+        let (y, m, d) = (&c[1], c[2].parse::<u32>(), c[3].parse::<u32>());
+        if let (Ok(m), Ok(d)) = (m, d)
+            && (1..=12).contains(&m)
+            && (1..=31).contains(&d)
+        {
+            let all = c.get(0).map_or((0, 0), |x| (x.start(), x.end()));
+            found.push((all.0, all.1, format!("{y}-{m:02}-{d:02}")));
+        }
+    }
+    for (re, month_at, day_at) in [(&p.text_date, 1, 2), (&p.day_month_date, 2, 1)] {
+        for c in re.captures_iter(text) {
+            let (Some(m), Ok(d)) = (month_number(&c[month_at]), c[day_at].parse::<u32>()) else {
+                continue;
+            };
+            if (1..=31).contains(&d) {
+                let all = c.get(0).map_or((0, 0), |x| (x.start(), x.end()));
+                found.push((all.0, all.1, format!("{}-{m:02}-{d:02}", &c[3])));
+            }
+        }
+    }
+    for (s, e, v) in found {
+        if !taken(out, s, e) {
+            out.push(Span {
+                kind: SpanKind::Date,
+                value: v,
+                unit: None,
+                start: s,
+                end: e,
+                before: words_before(text, s),
+            });
+        }
+    }
+}
+
+fn numbers(text: &str, out: &mut Vec<Span>) {
+    for c in patterns().number.captures_iter(text) {
+        let Some(n) = c.get(1) else { continue };
+        let unit = c.get(2).map(|u| u.as_str().to_lowercase());
+        let (s, mut e) = (n.start(), n.end());
+        if let Some(u) = c.get(2) {
+            e = u.end();
+        }
+        if taken(out, s, e) {
+            continue;
+        }
+        let v = n.as_str().replace(',', ".");
+        // A bare four-digit number from 1800 to 2199 is a year.
+        let kind = if unit.is_none()
+            && v.len() == 4
+            && v.parse::<u32>().is_ok_and(|y| (1800..2200).contains(&y))
+        {
+            SpanKind::Year
+        } else {
+            SpanKind::Number
+        };
+        // "8812th" or a unit that is really the next word ("5 results") are both kept: the
+        // unit word helps the matcher ("3 days", "top 5 results").
+        out.push(Span {
+            kind,
+            value: v,
+            unit: unit.filter(|u| !u.is_empty()),
+            start: s,
+            end: e,
+            before: words_before(text, s),
+        });
+    }
+}
+
+/// Id-shaped tokens and runs of capitalised words.
+fn tokens(text: &str, out: &mut Vec<Span>) {
+    let toks: Vec<(usize, usize, &str)> = patterns()
+        .token
+        .find_iter(text)
+        .map(|m| (m.start(), m.end(), m.as_str()))
+        .collect();
+    let sentence_start = |at: usize| {
+        text[..at]
+            .trim_end()
+            .chars()
+            .last()
+            .is_none_or(|c| matches!(c, '.' | '?' | '!' | ':' | '\n'))
+    };
+    let mut i = 0;
+    while i < toks.len() {
+        let (s, e, w) = toks[i];
+        if taken(out, s, e) {
+            i += 1;
+            continue;
+        }
+        let has_alpha = w.chars().any(char::is_alphabetic);
+        if id_shaped(w) {
+            push_token(text, out, SpanKind::Id, s, e);
+            i += 1;
+            continue;
+        }
+        let capitalised = w.chars().next().is_some_and(char::is_uppercase) && has_alpha;
+        if capitalised && !(sentence_start(s) && is_function_word(w)) {
+            let mut j = i;
+            while j + 1 < toks.len() {
+                let (ns, ne, nw) = toks[j + 1];
+                let gap = &text[toks[j].1..ns];
+                let joins = gap.trim().is_empty() || gap.trim() == "-";
+                let cap = nw.chars().next().is_some_and(char::is_uppercase);
+                if !joins || !cap || id_shaped(nw) || taken(out, ns, ne) {
+                    break;
+                }
+                j += 1;
+            }
+            let end = toks[j].1;
+            // A sentence's first word alone is capitalised by the sentence, not as a name.
+            if !(j == i && sentence_start(s)) {
+                push_token(text, out, SpanKind::Name, s, end);
+            }
+            i = j + 1;
+            continue;
+        }
+        i += 1;
+    }
+}
+
+/// A token that mixes letters and digits, an upper-case code of two letters or more, or one
+/// with `#` or `:` (`NCT04280705`, `AAPL`, `#42`).
+fn id_shaped(w: &str) -> bool {
+    let has_digit = w.chars().any(|c| c.is_ascii_digit());
+    let has_alpha = w.chars().any(char::is_alphabetic);
+    let upper_code = w.chars().count() >= 2
+        && w.chars().all(|c| c.is_uppercase() || c.is_ascii_digit())
+        && has_alpha;
+    (has_digit && has_alpha) || upper_code || w.contains(['#', ':'])
+}
+
+fn is_function_word(w: &str) -> bool {
+    let l = w.to_lowercase();
+    OBJECT_STOPS.contains(&l.as_str()) || crate::search::text::is_stop_word(&l)
+}
+
+fn push_token(text: &str, out: &mut Vec<Span>, kind: SpanKind, s: usize, e: usize) {
+    out.push(Span {
+        kind,
+        value: text[s..e].to_string(),
+        unit: None,
+        start: s,
+        end: e,
+        before: words_before(text, s),
+    });
+}
+
+/// The object of each preposition: the words after it up to punctuation or a function word
+/// (at most five), when no other span took them ("weather in lyon" -> `lyon`, "papers about
+/// graph neural networks" -> `graph neural networks`).
+fn objects(text: &str, out: &mut Vec<Span>) {
+    let toks: Vec<(usize, usize, &str)> = patterns()
+        .token
+        .find_iter(text)
+        .map(|m| (m.start(), m.end(), m.as_str()))
+        .collect();
+    let mut found = Vec::new();
+    for (i, (_, pe, w)) in toks.iter().enumerate() {
+        if !PREPOSITIONS.contains(&w.to_lowercase().as_str()) {
+            continue;
+        }
+        let mut j = i + 1;
+        let mut end = None;
+        let mut start = None;
+        // Words right before another value label it ("for order 8812"): no object then.
+        let mut labels = false;
+        while j < toks.len() && j <= i + 5 {
+            let (s, e, nw) = toks[j];
+            let gap = &text[toks[j - 1].1..s];
+            if gap.contains([',', ';', '.', '?', '!', ':', '(', ')']) {
+                break;
+            }
+            if taken(out, s, e) {
+                labels = start.is_some();
+                break;
+            }
+            let l = nw.to_lowercase();
+            if OBJECT_STOPS.contains(&l.as_str()) {
+                // "the" right after the preposition is skipped; later it ends the object.
+                if start.is_none() && matches!(l.as_str(), "the" | "a" | "an" | "my") {
+                    j += 1;
+                    continue;
+                }
+                break;
+            }
+            start.get_or_insert(s);
+            end = Some(e);
+            j += 1;
+        }
+        if let (Some(s), Some(e)) = (start, end)
+            && s >= *pe
+            && !labels
+        {
+            found.push((s, e));
+        }
+    }
+    for (s, e) in found {
+        if !taken(out, s, e) {
+            push_token(text, out, SpanKind::Object, s, e);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kinds(q: &str) -> Vec<(SpanKind, String)> {
+        spans(q).into_iter().map(|s| (s.kind, s.value)).collect()
+    }
+
+    #[test]
+    fn values_in_running_text() {
+        use SpanKind::*;
+        assert_eq!(kinds("What's the current weather in London?"), [(Name, "London".into())]);
+        assert_eq!(kinds("what's the weather in lyon"), [(Object, "lyon".into())]);
+        assert_eq!(
+            kinds("How many stars does rust-lang/rust have"),
+            [(Slash, "rust-lang/rust".into())]
+        );
+        assert_eq!(kinds("status of order 8812"), [(Number, "8812".into())]);
+        assert_eq!(
+            kinds("Save it to /root/markdown/NCT04280705.md please"),
+            [(Path, "/root/markdown/NCT04280705.md".into())]
+        );
+        assert_eq!(
+            kinds("mail bob@example.org the link https://example.org/a?b=1."),
+            [
+                (Email, "bob@example.org".into()),
+                (Url, "https://example.org/a?b=1".into())
+            ]
+        );
+        assert_eq!(
+            kinds("books titled \"Dune\" from May 3, 2021"),
+            [(Quoted, "Dune".into()), (Date, "2021-05-03".into())]
+        );
+        assert_eq!(
+            kinds("papers about graph neural networks since 2020"),
+            [(Object, "graph neural networks".into()), (Year, "2020".into())]
+        );
+        assert_eq!(
+            kinds("Get AAPL and NCT04280705"),
+            [(Id, "AAPL".into()), (Id, "NCT04280705".into())]
+        );
+        assert_eq!(
+            kinds("a trip to New York for 3 days"),
+            [(Name, "New York".into()), (Number, "3".into())]
+        );
+    }
+
+    #[test]
+    fn numbers_keep_their_unit_word_and_the_words_before() {
+        let s = spans("I have 9.5g gold and want the top 5 results");
+        assert_eq!(s[0].value, "9.5");
+        assert_eq!(s[0].unit.as_deref(), Some("g"));
+        assert_eq!(s[1].value, "5");
+        assert_eq!(s[1].before, ["want", "the", "top"]);
+        assert_eq!(s[1].unit.as_deref(), Some("results"));
+    }
+}
