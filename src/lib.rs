@@ -14,6 +14,7 @@ pub use schemarouter_core::{artifact, extract, graph, model, prompt, route, sour
 pub use schemarouter_server as serve;
 
 pub mod cli;
+pub mod derive;
 pub mod diagnostics;
 pub mod diff;
 pub mod eval;
