@@ -356,7 +356,8 @@ pub fn plural(w: &str) -> String {
     if !w.is_ascii() || w.is_empty() || w.ends_with(|c: char| c.is_ascii_digit()) {
         return w.to_string();
     }
-    if UNCOUNTABLE.contains(&w) {
+    // Uncountable, or plural already (`observations`).
+    if UNCOUNTABLE.contains(&w) || singular(w) != w {
         return w.to_string();
     }
     let b = w.as_bytes();
@@ -565,6 +566,7 @@ mod tests {
         assert_eq!(plural("status"), "statuses");
         assert_eq!(plural("news"), "news");
         assert_eq!(plural("person"), "people");
+        assert_eq!(plural("observations"), "observations");
     }
 
     #[test]

@@ -210,6 +210,7 @@ registry! {
     "SR204" "duplicate-alias" duplicate_alias Warning Alias Minimal true Some(&rules::duplicate_alias::DuplicateAlias);
     "SR205" "orphan-concept" orphan_concept Warning Alias Standard true Some(&rules::orphan_concept::OrphanConcept);
     "SR206" "unreachable-qualifier" unreachable_qualifier Warning Alias Standard true Some(&rules::unreachable_qualifier::UnreachableQualifier);
+    "SR207" "derived-entry" derived_entry Warning Alias Strict true Some(&rules::derived_entry::DerivedEntry);
     "SR301" "invalid-unit" invalid_unit Error Unit Minimal true Some(&rules::invalid_unit::InvalidUnit);
     "SR302" "unit-conflict" unit_conflict Error Unit Minimal true Some(&rules::unit_conflict::UnitConflict);
     "SR303" "convertible-unit" convertible_unit Info Unit Standard true Some(&rules::convertible_unit::ConvertibleUnit);
