@@ -305,9 +305,9 @@ impl Union {
 }
 
 /// Group members into concepts: by key (and class), then by shared description heads.
-fn cluster<R: Copy>(members: Vec<Member<R>>, parameter: bool) -> Vec<Proposed>
+fn cluster<R>(members: Vec<Member<R>>, parameter: bool) -> Vec<Proposed>
 where
-    R: Into<(usize, usize, usize)>,
+    R: Copy + Into<(usize, usize, usize)>,
 {
     // Key and class clusters; `any` joins the key's most common class.
     let mut by_key: BTreeMap<String, BTreeMap<&'static str, Vec<usize>>> = BTreeMap::new();
