@@ -18,7 +18,7 @@
 //! 6. [`intents`]: one field group and one intent per action and resource;
 //! 7. [`files`] and [`mod@run`]: the file texts and the all-or-nothing write.
 //!
-//! Derivation is a pure function of the project ([`derive`]); tools are read in id order, so
+//! Derivation is a pure function of the project ([`derive()`]); tools are read in id order, so
 //! file names and order do not change the result.
 
 pub mod aliases;
