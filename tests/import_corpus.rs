@@ -65,6 +65,7 @@ fn one(path: &Path) -> DocResult {
         options: Options::default(),
         dry_run: false,
         timeout: Duration::from_secs(5),
+        derive: false,
     };
     let start = std::time::Instant::now();
     let outcome = schemarouter::import::run(&req).map_err(|e| format!("usage error: {e}"))?;

@@ -991,7 +991,7 @@ fn every_fault_of_the_configuration_is_reported_at_once() {
     assert_eq!(
         found,
         [
-            "schemarouter.toml:2:1: error[SR006/unknown-key] unknown key `selcet` (help: expected one of: fail-level, exclude, rules, prompt-budget)",
+            "schemarouter.toml:2:1: error[SR006/unknown-key] unknown key `selcet` (help: expected one of: profile, fail-level, exclude, rules, prompt-budget)",
             "schemarouter.toml:4:13: error[SR007/invalid-value] integer -1 is out of range (help: write a whole number from 0 to 4294967295)",
             "schemarouter.toml:5:18: error[SR007/invalid-value] expected an integer, found the string `big` (help: write a whole number, e.g. `10`)",
         ]

@@ -56,6 +56,7 @@ fn example_findings(entry: &RuleEntry, example: &str) -> (Vec<Diagnostic>, Sourc
             options: Default::default(),
             dry_run: true,
             timeout: std::time::Duration::from_secs(5),
+            derive: false,
         };
         let mut o = schemarouter::import::run(&req).unwrap();
         // Name the source as the example does, without the temporary folder.

@@ -127,6 +127,7 @@ pub fn run_rules(args: RulesArgs) -> u8 {
                         "category": e.category.as_str(),
                         "default_severity": e.default_severity.as_str(),
                         "configurable": e.configurable,
+                        "profiles": e.profiles(),
                         "summary": e.summary(),
                     })
                 })
@@ -141,16 +142,17 @@ pub fn run_rules(args: RulesArgs) -> u8 {
 /// The rule table printed by `schemarouter rules`.
 pub fn rules_table() -> String {
     let mut out = format!(
-        "{:<6}  {:<28}  {:<12}  {:<8}  {}\n",
-        "CODE", "NAME", "CATEGORY", "LEVEL", "SUMMARY"
+        "{:<6}  {:<28}  {:<12}  {:<8}  {:<8}  {}\n",
+        "CODE", "NAME", "CATEGORY", "LEVEL", "PROFILE", "SUMMARY"
     );
     for e in RULES {
         out.push_str(&format!(
-            "{:<6}  {:<28}  {:<12}  {:<8}  {}\n",
+            "{:<6}  {:<28}  {:<12}  {:<8}  {:<8}  {}\n",
             e.code,
             e.name,
             e.category.as_str(),
             e.default_severity.as_str(),
+            e.profile.as_str(),
             e.summary()
         ));
     }
@@ -170,9 +172,10 @@ pub fn run_explain(args: ExplainArgs) -> u8 {
         Some(e) => {
             print!("{}", e.docs());
             println!(
-                "\nDefault level: {}. Category: {}.{}",
+                "\nDefault level: {}. Category: {}. Profiles: {}.{}",
                 e.default_severity,
                 e.category.as_str(),
+                e.profiles().join(", "),
                 if e.configurable {
                     ""
                 } else {

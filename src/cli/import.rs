@@ -91,6 +91,10 @@ pub struct ImportArgs {
     /// (`../../secrets.yaml`) is refused.
     #[arg(long, value_name = "DIR")]
     pub ref_root: Option<PathBuf>,
+    /// Do not derive the concept layer (concepts, aliases, identifiers, groups, intents) after
+    /// importing; `schemarouter derive` does it later.
+    #[arg(long)]
+    pub no_derive: bool,
 }
 
 /// Run `import`.
@@ -191,6 +195,7 @@ pub fn run_import(args: ImportArgs) -> u8 {
         },
         dry_run: args.dry_run,
         timeout: Duration::from_secs(args.timeout.max(1)),
+        derive: !args.no_derive,
     };
     let outcome = match crate::import::run(&req) {
         Ok(o) => o,
@@ -234,6 +239,7 @@ pub fn run_import(args: ImportArgs) -> u8 {
             "support_files": outcome.support_files.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
             "notes": outcome.notes,
             "findings": findings,
+            "derived": outcome.derived.as_ref().map(|d| serde_json::to_value(d).unwrap_or_default()),
         });
         println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
         return if refused { 1 } else { 0 };
@@ -300,11 +306,18 @@ pub fn run_import(args: ImportArgs) -> u8 {
     for n in &outcome.notes {
         println!("note: {n}");
     }
+    if let Some(d) = &outcome.derived {
+        let tools: Vec<&str> = outcome.files.iter().map(|f| f.tool.as_str()).collect();
+        super::derive::print_files(d, args.dry_run, |what| {
+            tools.iter().any(|t| what == format!("tool `{t}`"))
+        });
+        super::derive::print_summary(d);
+    }
     if args.dry_run {
         println!("dry run: nothing was written");
     } else if outcome.written {
         println!(
-            "next: `schemarouter check {}` lists what a person must add (concepts, units, groups, intents, source type, licence verification)",
+            "next: `schemarouter check {}` lists what is wrong; with `[lint] profile = \"standard\"` also what a person may add (units, licence verification, source type, ...)",
             args.project.display()
         );
     }

@@ -6,6 +6,7 @@
 
 mod check;
 mod compile;
+mod derive;
 pub use compile::{Stats, stats, stats_table};
 mod diff;
 mod eval;
@@ -64,6 +65,10 @@ pub enum Command {
     /// Write declaration files from an OpenAPI / Swagger document, an MCP server's tool list or
     /// an OpenAI / Anthropic function-tool list.
     Import(import::ImportArgs),
+    /// Derive the concept layer (concepts, aliases, identifier fields, field groups, parameter
+    /// bindings, intents) from the tools' names, descriptions and schemas, into files a person
+    /// can edit.
+    Derive(derive::DeriveArgs),
     /// Generate a synthetic inventory of N tools (for scaling measurements).
     #[command(name = "gen")]
     Gen(synth::GenArgs),
@@ -159,6 +164,7 @@ pub fn main_with(long_running: fn()) -> ExitCode {
         Command::Diff(a) => diff::run_diff(a),
         Command::Eval(a) => eval::run_eval(a),
         Command::Import(a) => import::run_import(a),
+        Command::Derive(a) => derive::run_derive(a),
         Command::Gen(a) => synth::run_gen(a),
         Command::Serve(a) => serve::run_serve(a),
         Command::Mcp(a) => mcp::run_mcp(a),

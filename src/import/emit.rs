@@ -85,27 +85,41 @@ pub fn render(
          # units, groups, source type, licence wording, aliases and priority added here are kept.\n",
         header.kind, header.source, header.source_kind, header.hash
     );
-    let body = match format {
-        Format::Yaml => {
-            let opts = serde_saphyr::ser_options! {
-                compact_list_indent: false,
-            };
-            plain_floats(
-                serde_saphyr::to_string_with_options(tool, opts).map_err(|e| e.to_string())?,
-            )
-        }
-        Format::Toml => toml::to_string(tool).map_err(|e| e.to_string())?,
-    };
-    let body = if carried.is_empty() {
-        body
-    } else {
-        reattach(&body, format, carried)
-    };
+    let body = render_body(tool, format, carried)?;
     let first = match format {
         Format::Yaml => format!("# yaml-language-server: $schema={schema_path}\n"),
         Format::Toml => format!("#:schema {schema_path}\n"),
     };
     Ok(format!("{first}{head}{body}"))
+}
+
+/// The declaration text of `tool` (no leading comments), with the carried suppression comments
+/// re-inserted above their declarations.
+///
+/// Errors: the serialiser's message (no known input produces one).
+pub fn render_body(tool: &Tool, format: Format, carried: &[Carried]) -> Result<String, String> {
+    let body = match format {
+        Format::Yaml => to_yaml(tool)?,
+        Format::Toml => toml::to_string(tool).map_err(|e| e.to_string())?,
+    };
+    Ok(if carried.is_empty() {
+        body
+    } else {
+        reattach(&body, format, carried)
+    })
+}
+
+/// A declaration value as YAML, in the layout every written declaration file uses (lists
+/// indented under their key; floats in a spelling that loads back as the same number).
+///
+/// Errors: the serialiser's message.
+pub fn to_yaml<T: serde::Serialize>(value: &T) -> Result<String, String> {
+    let opts = serde_saphyr::ser_options! {
+        compact_list_indent: false,
+    };
+    Ok(plain_floats(
+        serde_saphyr::to_string_with_options(value, opts).map_err(|e| e.to_string())?,
+    ))
 }
 
 /// YAML text with every float serde-saphyr wrote in its YAML 1.1 exponent spelling (`1.0e-7`,

@@ -63,6 +63,9 @@ pub struct ImportRequest {
     pub dry_run: bool,
     /// Timeout for a live MCP server.
     pub timeout: Duration,
+    /// Derive the concept layer after writing the tools (`schemarouter derive`; off with
+    /// `--no-derive`).
+    pub derive: bool,
 }
 
 /// What happened to one declaration file.
@@ -106,6 +109,8 @@ pub struct Outcome {
     pub notes: Vec<String>,
     /// Whether files were written.
     pub written: bool,
+    /// The derivation run with the import (unless `--no-derive`).
+    pub derived: Option<crate::derive::DeriveOutcome>,
 }
 
 impl Outcome {
@@ -727,13 +732,65 @@ pub fn run(req: &ImportRequest) -> Result<Outcome, ImportError> {
             jobs.push((file.clone(), crate::model::json_schema(kind)));
         }
     }
+    // A new project reports faults, not the gaps a person fills over months.
+    if existing.is_none() && !jobs.is_empty() {
+        let config = project_dir.join(crate::load::CONFIG_FILE);
+        if !config.exists() {
+            out.support_files.push(config.clone());
+            jobs.push((config, NEW_PROJECT_CONFIG.to_string()));
+        }
+    }
+    if req.derive && !jobs.is_empty() {
+        let d = crate::derive::run::for_import(project_dir, existing.as_ref(), &jobs)?;
+        fold_derivation(&mut jobs, &mut out, &d);
+        out.derived = Some(d);
+    }
     if req.dry_run || jobs.is_empty() {
         return Ok(out);
     }
-    // Folders are created only for this write, and removed again if it fails: a failed import
-    // leaves nothing behind, not even empty folders.
+    write_files(&jobs)?;
+    out.written = true;
+    Ok(out)
+}
+
+/// The `schemarouter.toml` an import writes into a new project: the `minimal` lint profile,
+/// which reports faults and not the gaps a person fills over months.
+pub const NEW_PROJECT_CONFIG: &str = "# Written by `schemarouter import` for a new project.\n[lint]\n# Faults only (files that do not load, broken references, invalid units and licences,\n# destructive endpoints). `standard` also lists what a person adds over time: concepts,\n# identifiers, groups, units, licence checks. `schemarouter rules` shows each rule's profiles.\nprofile = \"minimal\"\n";
+
+/// Fold a derivation into an import's files: the derived text of a file replaces the import's,
+/// and a file the derivation leaves as it is on disk is not written.
+fn fold_derivation(
+    jobs: &mut Vec<(PathBuf, String)>,
+    out: &mut Outcome,
+    d: &crate::derive::DeriveOutcome,
+) {
+    for f in &d.files {
+        if f.status == FileStatus::Unchanged {
+            jobs.retain(|(p, _)| *p != f.path);
+        }
+        if let Some(r) = out.files.iter_mut().find(|r| r.path == f.path) {
+            r.status = match (r.status, f.status) {
+                (FileStatus::New, _) => FileStatus::New,
+                (_, s) => s,
+            };
+        }
+    }
+    for (path, text) in &d.jobs {
+        match jobs.iter_mut().find(|(p, _)| p == path) {
+            Some(j) => j.1 = text.clone(),
+            None => jobs.push((path.clone(), text.clone())),
+        }
+    }
+}
+
+/// Write every file of `jobs` or none: folders are created only for this write (and removed
+/// again if it fails), temporary files are written first, fsynced and renamed.
+///
+/// Errors: a folder or file that cannot be written; nothing of the batch is then on disk.
+pub fn write_files(jobs: &[(PathBuf, String)]) -> Result<(), ImportError> {
+    // A failed write leaves nothing behind, not even empty folders.
     let mut created = Vec::new();
-    for (p, _) in &jobs {
+    for (p, _) in jobs {
         if let Some(d) = p.parent().filter(|d| !d.as_os_str().is_empty()) {
             match crate::artifact::io::create_dir_all_tracked(d) {
                 Ok(mut c) => created.append(&mut c),
@@ -768,12 +825,11 @@ pub fn run(req: &ImportRequest) -> Result<Outcome, ImportError> {
     if let Err(e) = crate::artifact::io::write_all_atomic(write) {
         crate::artifact::io::remove_created_dirs(&created);
         return Err(ImportError::new(
-            format!("cannot write the imported files: {e}; nothing was written"),
+            format!("cannot write the files: {e}; nothing was written"),
             WRITE_HELP,
         ));
     }
-    out.written = true;
-    Ok(out)
+    Ok(())
 }
 
 /// A plain or quoted YAML scalar for a generated id or sentence.

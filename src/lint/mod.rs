@@ -12,7 +12,7 @@ pub mod suppress;
 
 use crate::diagnostics::{Diagnostic, Severity, sort_diagnostics};
 use crate::graph::index::Index;
-use crate::model::{LevelSetting, Project, Sp};
+use crate::model::{LevelSetting, Profile, Project, Sp};
 use crate::source::{FileId, Span};
 use crate::units::UnitTable;
 pub use registry::{Category, RULES, RuleEntry};
@@ -158,7 +158,20 @@ impl DiagnosticExt for Diagnostic {
     }
 }
 
-/// The effective level of a rule after configuration.
+/// The project's lint profile (`[lint] profile`; `standard` when unset).
+pub fn profile(project: &Project) -> Profile {
+    project
+        .config
+        .lint
+        .profile
+        .as_ref()
+        .map(|p| p.value)
+        .unwrap_or_default()
+}
+
+/// The effective level of a rule after configuration: the level `[lint.rules]` sets, else the
+/// rule's default when the project's profile includes the rule, else off. Rules that cannot be
+/// configured (syntax errors) always keep their default.
 pub fn effective_level(project: &Project, entry: &RuleEntry) -> Option<Severity> {
     let cfg = &project.config.lint.rules;
     let setting = cfg
@@ -170,7 +183,10 @@ pub fn effective_level(project: &Project, entry: &RuleEntry) -> Option<Severity>
         })
         .map(|s: &Sp<LevelSetting>| s.value);
     match setting {
-        None => Some(entry.default_severity),
+        None if !entry.configurable || entry.profile <= profile(project) => {
+            Some(entry.default_severity)
+        }
+        None => None,
         Some(_) if !entry.configurable => Some(entry.default_severity),
         Some(LevelSetting::Off) => None,
         Some(LevelSetting::Info) => Some(Severity::Info),

@@ -4,7 +4,7 @@
 use super::Rule;
 use super::rules;
 use crate::diagnostics::{Diagnostic, Severity};
-use crate::model::Project;
+use crate::model::{Profile, Project};
 use crate::source::{FileId, Span};
 
 /// Rule families.
@@ -60,6 +60,9 @@ pub struct RuleEntry {
     pub default_severity: Severity,
     /// Whether `[lint.rules]` may change the level (syntax errors cannot be turned off).
     pub configurable: bool,
+    /// The lowest lint profile the rule belongs to: `minimal` rules run in every profile,
+    /// `standard` ones in `standard` and `strict`, `strict` ones only there.
+    pub profile: Profile,
     /// The rule file's source; its leading `//!` lines are the documentation.
     pub source: &'static str,
     /// The check, or `None` for findings made by the loader or the suppression pass.
@@ -81,6 +84,16 @@ impl RuleEntry {
             out.push('\n');
         }
         out
+    }
+
+    /// The profiles that run the rule (`["minimal", "standard", "strict"]` for a `minimal`
+    /// rule), smallest first.
+    pub fn profiles(&self) -> Vec<&'static str> {
+        Profile::ALL
+            .iter()
+            .filter(|p| **p >= self.profile)
+            .map(|p| p.as_str())
+            .collect()
     }
 
     /// The first sentence of the "What it finds" section: a one-line summary.
@@ -146,7 +159,7 @@ impl RuleEntry {
 }
 
 macro_rules! registry {
-    ($( $code:literal $name:literal $module:ident $sev:ident $cat:ident $conf:literal $rule:expr ; )*) => {
+    ($( $code:literal $name:literal $module:ident $sev:ident $cat:ident $prof:ident $conf:literal $rule:expr ; )*) => {
         /// Every rule, in code order.
         pub static RULES: &[RuleEntry] = &[
             $( RuleEntry {
@@ -155,6 +168,7 @@ macro_rules! registry {
                 category: Category::$cat,
                 default_severity: Severity::$sev,
                 configurable: $conf,
+                profile: Profile::$prof,
                 source: include_str!(concat!("rules/", stringify!($module), ".rs")),
                 rule: $rule,
             }, )*
@@ -163,74 +177,75 @@ macro_rules! registry {
 }
 
 registry! {
-    "SR001" "parse-error" parse_error Error Load false None;
-    "SR002" "invalid-encoding" invalid_encoding Error Load false None;
-    "SR003" "empty-file" empty_file Error Load true None;
-    "SR004" "multiple-documents" multiple_documents Error Load false None;
-    "SR005" "duplicate-key" duplicate_key Error Load false None;
-    "SR006" "unknown-key" unknown_key Error Load false None;
-    "SR007" "invalid-value" invalid_value Error Load false None;
-    "SR008" "missing-key" missing_key Error Load false None;
-    "SR009" "limit-exceeded" limit_exceeded Error Load false None;
-    "SR010" "io-error" io_error Error Load false None;
-    "SR011" "ignored-file" ignored_file Info Load true None;
-    "SR012" "checks-skipped" checks_skipped Info Load true None;
-    "SR013" "control-character" control_character Warning Load true None;
-    "SR014" "no-tools" no_tools Warning Load true None;
-    "SR101" "duplicate-id" duplicate_id Error Reference false Some(&rules::duplicate_id::DuplicateId);
-    "SR102" "id-collision" id_collision Error Reference true Some(&rules::id_collision::IdCollision);
-    "SR103" "dangling-reference" dangling_reference Error Reference false Some(&rules::dangling_reference::DanglingReference);
-    "SR104" "unknown-source-type" unknown_source_type Error Reference true Some(&rules::unknown_source_type::UnknownSourceType);
-    "SR105" "concept-kind-mismatch" concept_kind_mismatch Error Reference true Some(&rules::concept_kind_mismatch::ConceptKindMismatch);
-    "SR106" "invalid-binding" invalid_binding Error Reference true Some(&rules::invalid_binding::InvalidBinding);
-    "SR107" "invalid-id" invalid_id Error Reference true Some(&rules::invalid_id::InvalidId);
-    "SR108" "invalid-url" invalid_url Error Reference true Some(&rules::invalid_url::InvalidUrl);
-    "SR109" "invalid-records-path" invalid_records_path Error Reference true Some(&rules::invalid_records_path::InvalidRecordsPath);
-    "SR110" "invalid-parameter-value" invalid_parameter_value Error Reference true Some(&rules::invalid_parameter_value::InvalidParameterValue);
-    "SR111" "duplicate-enum-value" duplicate_enum_value Warning Reference true Some(&rules::duplicate_enum_value::DuplicateEnumValue);
-    "SR112" "untyped-container" untyped_container Warning Reference true Some(&rules::untyped_container::UntypedContainer);
-    "SR113" "name-collision" name_collision Warning Reference true Some(&rules::name_collision::NameCollision);
-    "SR201" "dangling-alias" dangling_alias Error Alias true Some(&rules::dangling_alias::DanglingAlias);
-    "SR202" "alias-collision" alias_collision Error Alias true Some(&rules::alias_collision::AliasCollision);
-    "SR203" "alias-shadows-field" alias_shadows_field Warning Alias true Some(&rules::alias_shadows_field::AliasShadowsField);
-    "SR204" "duplicate-alias" duplicate_alias Warning Alias true Some(&rules::duplicate_alias::DuplicateAlias);
-    "SR205" "orphan-concept" orphan_concept Warning Alias true Some(&rules::orphan_concept::OrphanConcept);
-    "SR206" "unreachable-qualifier" unreachable_qualifier Warning Alias true Some(&rules::unreachable_qualifier::UnreachableQualifier);
-    "SR301" "invalid-unit" invalid_unit Error Unit true Some(&rules::invalid_unit::InvalidUnit);
-    "SR302" "unit-conflict" unit_conflict Error Unit true Some(&rules::unit_conflict::UnitConflict);
-    "SR303" "convertible-unit" convertible_unit Info Unit true Some(&rules::convertible_unit::ConvertibleUnit);
-    "SR304" "missing-unit" missing_unit Warning Unit true Some(&rules::missing_unit::MissingUnit);
-    "SR305" "unit-on-non-numeric" unit_on_non_numeric Warning Unit true Some(&rules::unit_on_non_numeric::UnitOnNonNumeric);
-    "SR306" "unit-as-published-mismatch" unit_as_published_mismatch Warning Unit true Some(&rules::unit_as_published_mismatch::UnitAsPublishedMismatch);
-    "SR307" "molar-unit-without-basis" molar_unit_without_basis Warning Unit true Some(&rules::molar_unit_without_basis::MolarUnitWithoutBasis);
-    "SR401" "missing-licence" missing_licence Warning Licence true Some(&rules::missing_licence::MissingLicence);
-    "SR402" "invalid-licence" invalid_licence Error Licence true Some(&rules::invalid_licence::InvalidLicence);
-    "SR403" "unverified-licence" unverified_licence Warning Licence true Some(&rules::unverified_licence::UnverifiedLicence);
-    "SR404" "attribution-missing" attribution_missing Warning Licence true Some(&rules::attribution_missing::AttributionMissing);
-    "SR405" "missing-source-type" missing_source_type Warning Licence true Some(&rules::missing_source_type::MissingSourceType);
-    "SR406" "missing-provenance" missing_provenance Warning Licence true Some(&rules::missing_provenance::MissingProvenance);
-    "SR501" "unreachable-group" unreachable_group Warning Reachability true Some(&rules::unreachable_group::UnreachableGroup);
-    "SR502" "empty-group" empty_group Warning Reachability true Some(&rules::empty_group::EmptyGroup);
-    "SR503" "unsatisfiable-intent" unsatisfiable_intent Error Reachability true Some(&rules::unsatisfiable_intent::UnsatisfiableIntent);
-    "SR504" "unknown-domain" unknown_domain Error Reachability true Some(&rules::unknown_domain::UnknownDomain);
-    "SR505" "unroutable-tool" unroutable_tool Warning Reachability true Some(&rules::unroutable_tool::UnroutableTool);
-    "SR506" "unreachable-field" unreachable_field Warning Reachability true Some(&rules::unreachable_field::UnreachableField);
-    "SR507" "missing-identifier" missing_identifier Warning Reachability true Some(&rules::missing_identifier::MissingIdentifier);
-    "SR508" "destructive-endpoint" destructive_endpoint Warning Reachability true Some(&rules::destructive_endpoint::DestructiveEndpoint);
-    "SR509" "group-without-core" group_without_core Warning Reachability true Some(&rules::group_without_core::GroupWithoutCore);
-    "SR601" "prompt-budget" prompt_budget Warning Prompt true Some(&rules::prompt_budget::PromptBudget);
-    "SR701" "remote-reference" remote_reference Error Import false None;
-    "SR702" "unresolved-reference" unresolved_reference Error Import false None;
-    "SR703" "reference-cycle" reference_cycle Info Import false None;
-    "SR704" "expansion-limit" expansion_limit Warning Import false None;
-    "SR705" "unsupported-source" unsupported_source Error Import false None;
-    "SR706" "unsupported-name" unsupported_name Warning Import false None;
-    "SR707" "no-response-schema" no_response_schema Warning Import false None;
-    "SR708" "unrecognised-licence" unrecognised_licence Info Import false None;
-    "SR709" "dropped-parameter-value" dropped_parameter_value Warning Import false None;
-    "SR901" "unused-suppression" unused_suppression Warning Suppression true None;
-    "SR902" "suppression-without-reason" suppression_without_reason Warning Suppression true None;
-    "SR903" "unknown-rule" unknown_rule Warning Suppression true None;
+    "SR001" "parse-error" parse_error Error Load Minimal false None;
+    "SR002" "invalid-encoding" invalid_encoding Error Load Minimal false None;
+    "SR003" "empty-file" empty_file Error Load Minimal true None;
+    "SR004" "multiple-documents" multiple_documents Error Load Minimal false None;
+    "SR005" "duplicate-key" duplicate_key Error Load Minimal false None;
+    "SR006" "unknown-key" unknown_key Error Load Minimal false None;
+    "SR007" "invalid-value" invalid_value Error Load Minimal false None;
+    "SR008" "missing-key" missing_key Error Load Minimal false None;
+    "SR009" "limit-exceeded" limit_exceeded Error Load Minimal false None;
+    "SR010" "io-error" io_error Error Load Minimal false None;
+    "SR011" "ignored-file" ignored_file Info Load Minimal true None;
+    "SR012" "checks-skipped" checks_skipped Info Load Minimal true None;
+    "SR013" "control-character" control_character Warning Load Minimal true None;
+    "SR014" "no-tools" no_tools Warning Load Minimal true None;
+    "SR101" "duplicate-id" duplicate_id Error Reference Minimal false Some(&rules::duplicate_id::DuplicateId);
+    "SR102" "id-collision" id_collision Error Reference Minimal true Some(&rules::id_collision::IdCollision);
+    "SR103" "dangling-reference" dangling_reference Error Reference Minimal false Some(&rules::dangling_reference::DanglingReference);
+    "SR104" "unknown-source-type" unknown_source_type Error Reference Minimal true Some(&rules::unknown_source_type::UnknownSourceType);
+    "SR105" "concept-kind-mismatch" concept_kind_mismatch Error Reference Minimal true Some(&rules::concept_kind_mismatch::ConceptKindMismatch);
+    "SR106" "invalid-binding" invalid_binding Error Reference Minimal true Some(&rules::invalid_binding::InvalidBinding);
+    "SR107" "invalid-id" invalid_id Error Reference Minimal true Some(&rules::invalid_id::InvalidId);
+    "SR108" "invalid-url" invalid_url Error Reference Minimal true Some(&rules::invalid_url::InvalidUrl);
+    "SR109" "invalid-records-path" invalid_records_path Error Reference Minimal true Some(&rules::invalid_records_path::InvalidRecordsPath);
+    "SR110" "invalid-parameter-value" invalid_parameter_value Error Reference Minimal true Some(&rules::invalid_parameter_value::InvalidParameterValue);
+    "SR111" "duplicate-enum-value" duplicate_enum_value Warning Reference Minimal true Some(&rules::duplicate_enum_value::DuplicateEnumValue);
+    "SR112" "untyped-container" untyped_container Warning Reference Standard true Some(&rules::untyped_container::UntypedContainer);
+    "SR113" "name-collision" name_collision Warning Reference Minimal true Some(&rules::name_collision::NameCollision);
+    "SR201" "dangling-alias" dangling_alias Error Alias Minimal true Some(&rules::dangling_alias::DanglingAlias);
+    "SR202" "alias-collision" alias_collision Error Alias Minimal true Some(&rules::alias_collision::AliasCollision);
+    "SR203" "alias-shadows-field" alias_shadows_field Warning Alias Standard true Some(&rules::alias_shadows_field::AliasShadowsField);
+    "SR204" "duplicate-alias" duplicate_alias Warning Alias Minimal true Some(&rules::duplicate_alias::DuplicateAlias);
+    "SR205" "orphan-concept" orphan_concept Warning Alias Standard true Some(&rules::orphan_concept::OrphanConcept);
+    "SR206" "unreachable-qualifier" unreachable_qualifier Warning Alias Standard true Some(&rules::unreachable_qualifier::UnreachableQualifier);
+    "SR207" "derived-entry" derived_entry Warning Alias Strict true Some(&rules::derived_entry::DerivedEntry);
+    "SR301" "invalid-unit" invalid_unit Error Unit Minimal true Some(&rules::invalid_unit::InvalidUnit);
+    "SR302" "unit-conflict" unit_conflict Error Unit Minimal true Some(&rules::unit_conflict::UnitConflict);
+    "SR303" "convertible-unit" convertible_unit Info Unit Standard true Some(&rules::convertible_unit::ConvertibleUnit);
+    "SR304" "missing-unit" missing_unit Warning Unit Standard true Some(&rules::missing_unit::MissingUnit);
+    "SR305" "unit-on-non-numeric" unit_on_non_numeric Warning Unit Minimal true Some(&rules::unit_on_non_numeric::UnitOnNonNumeric);
+    "SR306" "unit-as-published-mismatch" unit_as_published_mismatch Warning Unit Minimal true Some(&rules::unit_as_published_mismatch::UnitAsPublishedMismatch);
+    "SR307" "molar-unit-without-basis" molar_unit_without_basis Warning Unit Standard true Some(&rules::molar_unit_without_basis::MolarUnitWithoutBasis);
+    "SR401" "missing-licence" missing_licence Warning Licence Standard true Some(&rules::missing_licence::MissingLicence);
+    "SR402" "invalid-licence" invalid_licence Error Licence Minimal true Some(&rules::invalid_licence::InvalidLicence);
+    "SR403" "unverified-licence" unverified_licence Warning Licence Standard true Some(&rules::unverified_licence::UnverifiedLicence);
+    "SR404" "attribution-missing" attribution_missing Warning Licence Standard true Some(&rules::attribution_missing::AttributionMissing);
+    "SR405" "missing-source-type" missing_source_type Warning Licence Standard true Some(&rules::missing_source_type::MissingSourceType);
+    "SR406" "missing-provenance" missing_provenance Warning Licence Standard true Some(&rules::missing_provenance::MissingProvenance);
+    "SR501" "unreachable-group" unreachable_group Warning Reachability Standard true Some(&rules::unreachable_group::UnreachableGroup);
+    "SR502" "empty-group" empty_group Warning Reachability Minimal true Some(&rules::empty_group::EmptyGroup);
+    "SR503" "unsatisfiable-intent" unsatisfiable_intent Error Reachability Minimal true Some(&rules::unsatisfiable_intent::UnsatisfiableIntent);
+    "SR504" "unknown-domain" unknown_domain Error Reachability Minimal true Some(&rules::unknown_domain::UnknownDomain);
+    "SR505" "unroutable-tool" unroutable_tool Warning Reachability Standard true Some(&rules::unroutable_tool::UnroutableTool);
+    "SR506" "unreachable-field" unreachable_field Warning Reachability Standard true Some(&rules::unreachable_field::UnreachableField);
+    "SR507" "missing-identifier" missing_identifier Warning Reachability Standard true Some(&rules::missing_identifier::MissingIdentifier);
+    "SR508" "destructive-endpoint" destructive_endpoint Warning Reachability Minimal true Some(&rules::destructive_endpoint::DestructiveEndpoint);
+    "SR509" "group-without-core" group_without_core Warning Reachability Standard true Some(&rules::group_without_core::GroupWithoutCore);
+    "SR601" "prompt-budget" prompt_budget Warning Prompt Standard true Some(&rules::prompt_budget::PromptBudget);
+    "SR701" "remote-reference" remote_reference Error Import Minimal false None;
+    "SR702" "unresolved-reference" unresolved_reference Error Import Minimal false None;
+    "SR703" "reference-cycle" reference_cycle Info Import Minimal false None;
+    "SR704" "expansion-limit" expansion_limit Warning Import Minimal false None;
+    "SR705" "unsupported-source" unsupported_source Error Import Minimal false None;
+    "SR706" "unsupported-name" unsupported_name Warning Import Minimal false None;
+    "SR707" "no-response-schema" no_response_schema Warning Import Minimal false None;
+    "SR708" "unrecognised-licence" unrecognised_licence Info Import Minimal false None;
+    "SR709" "dropped-parameter-value" dropped_parameter_value Warning Import Minimal false None;
+    "SR901" "unused-suppression" unused_suppression Warning Suppression Minimal true None;
+    "SR902" "suppression-without-reason" suppression_without_reason Warning Suppression Minimal true None;
+    "SR903" "unknown-rule" unknown_rule Warning Suppression Minimal true None;
 }
 
 /// Find a rule by code (case-insensitive) or name.
@@ -376,16 +391,17 @@ fn find_key_span(text: &str, key: &str) -> Option<Span> {
 /// the rule files (a test keeps the committed copy current).
 pub fn rules_markdown() -> String {
     let mut out = String::from(
-        "# Rules\n\nGenerated by `schemarouter rules --format markdown` from the rule files' doc comments; do not edit.\n\n| Code | Name | Category | Default | Summary |\n|---|---|---|---|---|\n",
+        "# Rules\n\nGenerated by `schemarouter rules --format markdown` from the rule files' doc comments; do not edit.\n\nProfiles (`[lint] profile` in `schemarouter.toml`): `minimal` runs the rules marked minimal (faults: files that do not load, broken references, invalid units and licences, destructive endpoints, suppressions), `standard` (the default) also those marked standard (the gaps a person fills: concepts, identifiers, groups, units, licence checks), `strict` every rule. A level set in `[lint.rules]` runs the rule whatever the profile.\n\n| Code | Name | Category | Default | Profile | Summary |\n|---|---|---|---|---|---|\n",
     );
     for e in RULES {
         out.push_str(&format!(
-            "| {} | [`{}`](#{}) | {} | {} | {} |\n",
+            "| {} | [`{}`](#{}) | {} | {} | {} | {} |\n",
             e.code,
             e.name,
             e.name,
             e.category.as_str(),
             e.default_severity.as_str(),
+            e.profile.as_str(),
             e.summary().replace('|', "\\|")
         ));
     }
@@ -401,8 +417,9 @@ pub fn rules_markdown() -> String {
             out.push('\n');
         }
         out.push_str(&format!(
-            "\nDefault level: {}.{}\n",
+            "\nDefault level: {}. Profiles: {}.{}\n",
             e.default_severity.as_str(),
+            e.profiles().join(", "),
             if e.configurable {
                 ""
             } else {

@@ -52,14 +52,36 @@ impl Rule for MissingIdentifier {
                 if e.fields.is_empty() || e.fields.iter().any(|f| f.is_identifier()) {
                     continue;
                 }
+                let help = match id_like(e) {
+                    Some(f) => format!(
+                        "mark the field that identifies each record with `identifier: true` (here perhaps `{f}`)"
+                    ),
+                    None => "mark the field that identifies each record (its id, key, URL or name) with `identifier: true`".to_string(),
+                };
                 out.report(
                     t.file,
                     e.id.span,
-                    format!("endpoint `{}/{}` has no identifier field", t.id.value, e.id.value),
+                    format!(
+                        "endpoint `{}/{}` has no identifier field",
+                        t.id.value, e.id.value
+                    ),
                 )
                 .label("no `identifier: true` field")
-                .fix("mark the field that identifies each record (`material_id`, `DOI`, `file`) with `identifier: true`");
+                .fix(help);
             }
         }
     }
+}
+
+/// The endpoint's first field whose last path segment reads as an id (`id`, `uuid`, `key`,
+/// `*_id`, `*Id`, `url`), to name in the help: the catalog's own name, not an example from
+/// another domain.
+fn id_like(e: &crate::model::Endpoint) -> Option<&str> {
+    e.fields.iter().map(|f| f.name.value.as_str()).find(|n| {
+        let leaf = n.rsplit(['.', ']']).next().unwrap_or(n);
+        let lower = leaf.to_ascii_lowercase();
+        matches!(lower.as_str(), "id" | "uuid" | "key" | "url" | "guid")
+            || lower.ends_with("_id")
+            || (leaf.ends_with("Id") && leaf.len() > 2)
+    })
 }

@@ -41,7 +41,7 @@ impl Rule for MissingProvenance {
                 None => {
                     out.report(t.file, t.id.span, format!("tool `{}` declares no provenance", t.id.value))
                         .label("no `provenance`")
-                        .fix("add `provenance: {publisher: ..., method: ..., citation: <DOI>, url: ...}`");
+                        .fix("add `provenance: {publisher: ..., method: ..., citation: ..., url: ...}` (the citation the source asks for, if any)");
                 }
                 Some(p) if p.publisher.is_none() && p.citation.is_none() => {
                     out.report(
@@ -53,7 +53,7 @@ impl Rule for MissingProvenance {
                         ),
                     )
                     .label("incomplete provenance")
-                    .fix("add `publisher:` and `citation:` (a DOI where one exists)");
+                    .fix("add `publisher:` (who publishes the data) and `citation:` (the source's own citation, where it asks for one)");
                 }
                 Some(_) => {}
             }

@@ -13,6 +13,7 @@ pub mod control_character;
 pub mod convertible_unit;
 pub mod dangling_alias;
 pub mod dangling_reference;
+pub mod derived_entry;
 pub mod destructive_endpoint;
 pub mod dropped_parameter_value;
 pub mod duplicate_alias;

@@ -104,6 +104,12 @@ pub struct Concept {
     /// What the concept means.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<Sp<String>>,
+    /// Set by `schemarouter derive` on the entries it writes: `blake3:<hex>`, the digest of the
+    /// entry as derived. `derive` replaces an entry whose content still matches its digest; one a
+    /// person edited (content and digest differ) is kept as it is; an entry without this key is
+    /// a person's, and `derive` never writes, removes or re-references it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub derived: Option<Sp<String>>,
 }
 
 impl Concept {

@@ -116,10 +116,61 @@ pub enum LevelSetting {
     Error,
 }
 
+/// A lint profile: which rules run (after buf's `MINIMAL` / `STANDARD` categories). Each rule
+/// declares in the rule table the lowest profile it belongs to; a profile runs its own rules and
+/// those of the profiles below it. `[lint.rules]` levels apply on top (a rule set there runs
+/// whatever the profile).
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    Deserialize,
+    Serialize,
+    JsonSchema,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Profile {
+    /// Faults only: files that do not load, broken references, invalid units and licences,
+    /// destructive endpoints, suppressions. What `import` writes for a new project: quiet about
+    /// the gaps a person fills over months (concepts, identifiers, groups, licence checks).
+    Minimal,
+    /// Faults and gaps: every rule at its default level (the default).
+    #[default]
+    Standard,
+    /// Standard, and what a reviewed project should no longer have (derived concept-layer
+    /// entries no person has reviewed).
+    Strict,
+}
+
+impl Profile {
+    /// The spelling in `schemarouter.toml` (`minimal`, `standard`, `strict`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Profile::Minimal => "minimal",
+            Profile::Standard => "standard",
+            Profile::Strict => "strict",
+        }
+    }
+
+    /// Every profile, smallest first.
+    pub const ALL: [Profile; 3] = [Profile::Minimal, Profile::Standard, Profile::Strict];
+}
+
 /// Lint settings.
 #[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 pub struct LintConfig {
+    /// Which rules run: `minimal` (faults), `standard` (faults and gaps; the default) or `strict`
+    /// (standard, and unreviewed derived entries). `schemarouter rules` shows each rule's
+    /// profiles.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<Sp<Profile>>,
     /// Lowest severity that makes `check` exit 1 (`error` by default; `warn` or `info` are
     /// stricter).
     #[serde(default, skip_serializing_if = "Option::is_none")]

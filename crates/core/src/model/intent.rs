@@ -45,6 +45,12 @@ pub struct FieldGroup {
     /// (rule `group-without-core` flags required groups that declare none).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub core: Vec<Sp<String>>,
+    /// Set by `schemarouter derive` on the entries it writes: `blake3:<hex>`, the digest of the
+    /// entry as derived. `derive` replaces an entry whose content still matches its digest; one a
+    /// person edited (content and digest differ) is kept as it is; an entry without this key is
+    /// a person's, and `derive` never writes, removes or re-references it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub derived: Option<Sp<String>>,
 }
 
 /// An intent: a kind of question (paper node `Intent`; the Understand step picks one).
@@ -67,4 +73,10 @@ pub struct Intent {
     /// "caffeine"): the offline Understand step picks it and says so.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub entities: Vec<Sp<String>>,
+    /// Set by `schemarouter derive` on the entries it writes: `blake3:<hex>`, the digest of the
+    /// entry as derived. `derive` replaces an entry whose content still matches its digest; one a
+    /// person edited (content and digest differ) is kept as it is; an entry without this key is
+    /// a person's, and `derive` never writes, removes or re-references it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub derived: Option<Sp<String>>,
 }

@@ -14,7 +14,7 @@ pub mod tool;
 pub mod value;
 
 pub use concept::{AliasDecl, AliasFile, Concept, ConceptKind, QualifierDecl, QualifierValue};
-pub use config::{Config, LevelSetting};
+pub use config::{Config, LevelSetting, Profile};
 pub use intent::{Domain, FieldGroup, Intent, IntentFile};
 pub use spanned::Sp;
 pub use tool::{

@@ -35,8 +35,9 @@ Tools: {{tool_names}}
 pub struct PromptInputs {
     /// (intent id, one-line description), sorted by id.
     pub intents: Vec<(String, String)>,
-    /// Parameter concepts (concepts some parameter binds), sorted.
-    pub parameter_concepts: Vec<String>,
+    /// Parameter concepts (concepts some parameter binds) with the number of parameters bound
+    /// to each, sorted by id.
+    pub parameter_concepts: Vec<(String, usize)>,
     /// (tool id, names users say), sorted by id.
     pub tools: Vec<(String, Vec<String>)>,
     /// Known source types.
@@ -57,8 +58,10 @@ impl PromptInputs {
             parameter_concepts: fg
                 .concepts
                 .iter()
-                .filter(|c| fg.index.param_postings.contains_key(&c.id))
-                .map(|c| c.id.clone())
+                .filter_map(|c| {
+                    let uses = fg.index.param_postings.get(&c.id)?;
+                    Some((c.id.clone(), uses.len()))
+                })
                 .collect(),
             tools: fg
                 .tools
@@ -101,11 +104,11 @@ impl PromptInputs {
             .collect();
         intents.sort();
         intents.dedup_by(|a, b| a.0 == b.0);
-        let mut parameter_concepts: Vec<String> = ix
+        let mut parameter_concepts: Vec<(String, usize)> = ix
             .params_by_concept
-            .keys()
-            .filter(|c| ix.concepts.contains_key(*c))
-            .cloned()
+            .iter()
+            .filter(|(c, _)| ix.concepts.contains_key(*c))
+            .map(|(c, uses)| (c.clone(), uses.len()))
             .collect();
         parameter_concepts.sort();
         let mut tools: Vec<(String, Vec<String>)> = p
@@ -148,6 +151,31 @@ impl PromptInputs {
     }
 }
 
+/// Above this many parameter concepts the prompt lists only the ones most parameters bind (a
+/// derived layer over hundreds of tools has hundreds); a parameter the prompt does not list is
+/// still bound by its own name.
+pub const MAX_LISTED_PARAMETER_CONCEPTS: usize = 60;
+
+/// The prompt's list of parameter concepts: all of them, or the most used ones and a note.
+fn parameter_list(concepts: &[(String, usize)]) -> String {
+    if concepts.len() <= MAX_LISTED_PARAMETER_CONCEPTS {
+        let ids: Vec<&str> = concepts.iter().map(|(c, _)| c.as_str()).collect();
+        return ids.join(", ");
+    }
+    let mut by_use: Vec<&(String, usize)> = concepts.iter().collect();
+    by_use.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let mut ids: Vec<&str> = by_use[..MAX_LISTED_PARAMETER_CONCEPTS]
+        .iter()
+        .map(|(c, _)| c.as_str())
+        .collect();
+    ids.sort_unstable();
+    format!(
+        "{}; {} more: use a tool parameter's own name",
+        ids.join(", "),
+        concepts.len() - MAX_LISTED_PARAMETER_CONCEPTS
+    )
+}
+
 /// Above this many tools the prompt stops listing them (their names are resolved by the
 /// router's name index instead), so the prompt's size depends on intents, not on tools.
 pub const MAX_LISTED_TOOLS: usize = 50;
@@ -184,7 +212,7 @@ pub fn render_inputs(inputs: &PromptInputs, template: Option<&str>) -> String {
         .replace("{{intents}}", &intents.join("\n"))
         .replace(
             "{{parameter_concepts}}",
-            &inputs.parameter_concepts.join(", "),
+            &parameter_list(&inputs.parameter_concepts),
         )
         .replace("{{tool_names}}", &tool_list)
         .replace("{{source_types}}", &inputs.source_types.join(", "))
@@ -299,13 +327,32 @@ mod tests {
     fn inputs(n: usize) -> PromptInputs {
         PromptInputs {
             intents: vec![("electronic_property".into(), "Band gaps.".into())],
-            parameter_concepts: vec!["formula".into()],
+            parameter_concepts: vec![("formula".into(), 3)],
             tools: (0..n)
                 .map(|i| (format!("tool_{i}"), vec![format!("Tool {i}")]))
                 .collect(),
             source_types: vec!["calculated".into()],
             qualifiers: Vec::new(),
         }
+    }
+
+    #[test]
+    fn parameter_concepts_are_listed_up_to_the_cap() {
+        let few = vec![("b".to_string(), 1), ("a".to_string(), 2)];
+        assert_eq!(parameter_list(&few), "b, a");
+        let many: Vec<(String, usize)> = (0..MAX_LISTED_PARAMETER_CONCEPTS + 2)
+            .map(|i| (format!("c{i:03}"), if i < 2 { 1 } else { 5 }))
+            .collect();
+        let listed = parameter_list(&many);
+        assert!(listed.starts_with("c002, c003, "), "{listed}");
+        assert!(
+            !listed.contains("c000") && !listed.contains("c001,"),
+            "{listed}"
+        );
+        assert!(
+            listed.ends_with("c061; 2 more: use a tool parameter's own name"),
+            "{listed}"
+        );
     }
 
     #[test]
