@@ -213,6 +213,7 @@ fn compile_tables<T: ToolDecl>(
             examples: it.examples.iter().map(|e| e.value.clone()).collect(),
             candidates,
             entities: it.entities.iter().map(|e| e.value.clone()).collect(),
+            derived: it.derived.is_some(),
         });
     }
     intents.sort_by(|a, b| a.id.cmp(&b.id));

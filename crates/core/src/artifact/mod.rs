@@ -573,6 +573,11 @@ pub struct IntentData {
     /// questions.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub entities: Vec<String>,
+    /// Written by `schemarouter derive` (its `derived` mark), not declared by a person: a
+    /// cluster of endpoints by resource and action, which routing ranks within rather than
+    /// trusts (see `route::ranked`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub derived: bool,
 }
 
 /// A concept.

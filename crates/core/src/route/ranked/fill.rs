@@ -16,8 +16,7 @@ use std::collections::BTreeMap;
 
 /// Parameter-name words of a count or page size.
 const COUNT_WORDS: &[&str] = &[
-    "count", "k", "limit", "max", "maximum", "n", "num", "number", "per", "results", "size",
-    "top",
+    "count", "k", "limit", "max", "maximum", "n", "num", "number", "per", "results", "size", "top",
 ];
 /// Words next to a number that make it a count ("top 5", "5 results").
 const COUNT_CUES: &[&str] = &[
@@ -25,19 +24,37 @@ const COUNT_CUES: &[&str] = &[
 ];
 /// Parameter-name words of free text: a search query, a title, a name.
 const TEXT_WORDS: &[&str] = &[
-    "keyword", "keywords", "name", "prompt", "q", "query", "question", "search", "term",
-    "text", "title", "topic",
+    "keyword", "keywords", "name", "prompt", "q", "query", "question", "search", "term", "text",
+    "title", "topic",
 ];
 /// Parameter-name words of a place.
 const PLACE_WORDS: &[&str] = &[
-    "address", "area", "city", "country", "destination", "location", "origin", "place",
-    "region", "state", "town",
+    "address",
+    "area",
+    "city",
+    "country",
+    "destination",
+    "location",
+    "origin",
+    "place",
+    "region",
+    "state",
+    "town",
 ];
 /// Prepositions before a place.
 const PLACE_CUES: &[&str] = &["at", "from", "in", "near", "to"];
 /// Parameter-name words of an identifier.
 const ID_WORDS: &[&str] = &[
-    "code", "id", "identifier", "isbn", "key", "number", "ref", "slug", "symbol", "ticker",
+    "code",
+    "id",
+    "identifier",
+    "isbn",
+    "key",
+    "number",
+    "ref",
+    "slug",
+    "symbol",
+    "ticker",
 ];
 /// Parameter-name words of a date.
 const DATE_WORDS: &[&str] = &[
@@ -83,10 +100,8 @@ impl<'a> Profile<'a> {
 
     fn described(&self, list: &[&str]) -> bool {
         let d = self.p.description.as_deref().unwrap_or("").to_lowercase();
-        list.iter().any(|w| {
-            d.split(|c: char| !c.is_alphanumeric())
-                .any(|x| x == *w)
-        })
+        list.iter()
+            .any(|w| d.split(|c: char| !c.is_alphanumeric()).any(|x| x == *w))
     }
 
     fn format(&self) -> &str {
@@ -126,11 +141,13 @@ fn fit(pr: &Profile, s: &Span) -> f64 {
             let cue = s.before.iter().any(|w| COUNT_CUES.contains(&w.as_str()))
                 || s.unit.as_deref().is_some_and(|u| COUNT_CUES.contains(&u));
             let unit_names = s.unit.as_deref().is_some_and(|u| {
-                pr.words.iter().any(|w| w == u)
-                    || text::stems(u).any(|st| pr.stems.contains(&st))
+                pr.words.iter().any(|w| w == u) || text::stems(u).any(|st| pr.stems.contains(&st))
             });
-            2.0 + if pr.named(COUNT_WORDS) && cue { 5.0 } else { 0.0 }
-                + if unit_names { 5.0 } else { 0.0 }
+            2.0 + if pr.named(COUNT_WORDS) && cue {
+                5.0
+            } else {
+                0.0
+            } + if unit_names { 5.0 } else { 0.0 }
         }
         SpanKind::Number | SpanKind::Id if string && pr.named(ID_WORDS) => 6.0,
         SpanKind::Id if pr.numeric && s.value.chars().all(|c| c.is_ascii_digit()) => 4.0,
@@ -139,9 +156,13 @@ fn fit(pr: &Profile, s: &Span) -> f64 {
         SpanKind::Quoted if string && pr.named(TEXT_WORDS) => 6.0,
         SpanKind::Quoted if string => 3.0,
         SpanKind::Name | SpanKind::Object if string => {
-            let place = pr.named(PLACE_WORDS) || pr.described(PLACE_WORDS);
-            let place_cue = s.before.last().is_some_and(|w| PLACE_CUES.contains(&w.as_str()));
+            // A place by its name, or free text (`q`) described as one ("City name").
             let textual = pr.named(TEXT_WORDS);
+            let place = pr.named(PLACE_WORDS) || (textual && pr.described(PLACE_WORDS));
+            let place_cue = s
+                .before
+                .last()
+                .is_some_and(|w| PLACE_CUES.contains(&w.as_str()));
             let kind = if s.kind == SpanKind::Name { 1.0 } else { 0.0 };
             if place && place_cue {
                 7.0 + kind
@@ -196,7 +217,12 @@ fn value_for(p: &ParamData, s: &Span) -> Option<Value> {
 }
 
 /// `owner/repo` written in the question for a URL template with `{a}/{b}`: both filled.
-fn slash_pair(e: &EndpointData, spans: &[Span], params: &mut BTreeMap<String, Value>) -> bool {
+fn slash_pair(
+    e: &EndpointData,
+    spans: &[Span],
+    params: &mut BTreeMap<String, Value>,
+    only: Option<&[String]>,
+) -> bool {
     let Some(s) = spans.iter().find(|s| s.kind == SpanKind::Slash) else {
         return false;
     };
@@ -210,7 +236,8 @@ fn slash_pair(e: &EndpointData, spans: &[Span], params: &mut BTreeMap<String, Va
             && let Some(end) = next.find('}')
         {
             let b = &next[..end];
-            if !params.contains_key(a) && !params.contains_key(b) {
+            let allowed = only.is_none_or(|o| o.iter().any(|x| x == a) && o.iter().any(|x| x == b));
+            if allowed && !params.contains_key(a) && !params.contains_key(b) {
                 let (x, y) = s.value.split_once('/').unwrap_or((&s.value, ""));
                 params.insert(a.to_string(), Value::String(x.to_string()));
                 params.insert(b.to_string(), Value::String(y.to_string()));
@@ -222,20 +249,23 @@ fn slash_pair(e: &EndpointData, spans: &[Span], params: &mut BTreeMap<String, Va
     false
 }
 
-/// Fill the endpoint's unbound, non-credential parameters from the question's spans; returns
-/// the names filled. `params` holds what declared bindings already gave.
+/// Fill the endpoint's unbound, non-credential parameters (only those named in `only`, when
+/// given) from the question's spans; returns the names filled. `params` holds what declared
+/// bindings already gave.
 pub fn fill(
     e: &EndpointData,
     question: &str,
     spans: &[Span],
     params: &mut BTreeMap<String, Value>,
+    only: Option<&[String]>,
 ) -> Vec<String> {
     let before: Vec<String> = params.keys().cloned().collect();
-    let used_slash = slash_pair(e, spans, params);
+    let used_slash = slash_pair(e, spans, params, only);
     let open: Vec<Profile> = e
         .parameters
         .iter()
         .filter(|p| !p.auth && !params.contains_key(&p.name))
+        .filter(|p| only.is_none_or(|o| o.contains(&p.name)))
         .map(Profile::of)
         .collect();
     for pr in &open {

@@ -34,13 +34,76 @@ pub use select::{MIN_COVERAGE, MIN_WEIGHT};
 /// Plan a question: Algorithm 1 on its Understanding ([`super::route_checked`]), and when that
 /// gives no step (no intent fits, no tool is named, and the request is not out of scope by a
 /// declared topic), a plan from the ranked endpoints (see the module docs).
+///
+/// An intent written by `schemarouter derive` is a cluster of endpoints by resource and action,
+/// not a person's statement of what a kind of question needs: the question is then ranked over
+/// every endpoint, those of the intent's groups preferred. A step of Algorithm 1 that lacks a
+/// required parameter gets it from the question's typed spans when one fits ([`fill`]).
 pub fn route_question(g: &FrozenGraph, question: &str, u: &Understanding, opts: &Options) -> Plan {
-    let mut plan = super::route_checked(g, u, opts);
-    if !plan.steps.is_empty() || plan.out_of_scope.is_some() || !u.target_apis.is_empty() {
+    let derived = u
+        .intent
+        .as_deref()
+        .and_then(|i| g.intent(i))
+        .filter(|i| i.derived && u.target_apis.is_empty());
+    if let Some(intent) = derived {
+        let mut open = u.clone();
+        open.intent = None;
+        let mut plan = super::route_checked(g, &open, opts);
+        plan.intent = Some(intent.id.clone());
+        if plan.out_of_scope.is_none() {
+            plan_ranked(g, question, u, opts, &mut plan, &intent.required_groups);
+        }
         return plan;
     }
-    plan_ranked(g, question, u, opts, &mut plan);
+    let mut plan = super::route_checked(g, u, opts);
+    if !plan.steps.is_empty() {
+        fill_missing(g, question, &mut plan);
+        if !u.target_apis.is_empty() && plan.steps.len() < opts.k {
+            top_up(g, question, u, opts, &mut plan);
+        }
+        return plan;
+    }
+    if plan.out_of_scope.is_some() || !u.target_apis.is_empty() {
+        return plan;
+    }
+    plan_ranked(g, question, u, opts, &mut plan, &[]);
     plan
+}
+
+/// Required parameters Algorithm 1 could not bind, filled from the question's typed spans
+/// where one fits; the plan's status follows.
+fn fill_missing(g: &FrozenGraph, question: &str, plan: &mut Plan) {
+    if plan.steps.iter().all(|s| s.missing_required.is_empty()) {
+        return;
+    }
+    let q = Query::new(question);
+    let spans = spans::spans(&q.text);
+    for s in &mut plan.steps {
+        if s.missing_required.is_empty() {
+            continue;
+        }
+        let Some((ti, t)) = g.tool(&s.tool) else {
+            continue;
+        };
+        let Some(e) = t.endpoints.iter().find(|e| e.id == s.endpoint) else {
+            continue;
+        };
+        let _ = ti;
+        let filled = fill::fill(e, &q.text, &spans, &mut s.params, Some(&s.missing_required));
+        s.missing_required.retain(|m| !filled.contains(m));
+        if let Some(call) = &mut s.call {
+            call.arguments = s.params.clone();
+        }
+    }
+    if plan.status == PlanStatus::MissingRequiredParameter
+        && plan.steps.iter().all(|s| s.missing_required.is_empty())
+    {
+        plan.status = if plan.unmatched_concepts.is_empty() && plan.skipped_tools.is_empty() {
+            PlanStatus::Planned
+        } else {
+            PlanStatus::Partial
+        };
+    }
 }
 
 /// The text to rank when only an Understanding is at hand (`route --understanding`): its
@@ -55,8 +118,57 @@ pub fn question_of(u: &Understanding) -> String {
     words.join(" ")
 }
 
+/// With `k` above the steps the named tools gave, the rest from the ranked endpoints: a request
+/// that names one tool may need others too ("… from arXiv, and save a summary to notes.md").
+fn top_up(g: &FrozenGraph, question: &str, u: &Understanding, opts: &Options, plan: &mut Plan) {
+    let q = Query::new(question);
+    let ranking = search::rank(g, &q);
+    let spans = spans::spans(&q.text);
+    let excluded: Vec<u32> = u
+        .excluded_apis
+        .iter()
+        .filter_map(|n| resolve_target(g, n).map(|(t, _)| t))
+        .collect();
+    let planned: Vec<(String, String)> = plan.tool_endpoints();
+    let candidates: Vec<select::Candidate> = select::candidates(
+        g,
+        &q,
+        &ranking,
+        &spans,
+        &excluded,
+        plan.source_constraint.as_deref(),
+        &[],
+    )
+    .into_iter()
+    .filter(|c| {
+        let t = g.tool_at(c.tool);
+        !planned.contains(&(t.id.clone(), t.endpoint_at(c.endpoint).id.clone()))
+    })
+    .collect();
+    let room = opts.k - plan.steps.len();
+    let Ok(more) = select::choose(g, &q, &ranking, &candidates, &spans, room) else {
+        return;
+    };
+    for c in more {
+        let mut step = step_for(g, &c, u, &q, &spans, opts, plan);
+        step.why = format!(
+            "ranked for the request beside the named tool(s) (score {:.3}; words: {})",
+            c.score,
+            q.words(c.matched).join(", ")
+        );
+        plan.steps.push(step);
+    }
+}
+
 /// The ranked part of [`route_question`]: fills `plan` (which Algorithm 1 left without steps).
-fn plan_ranked(g: &FrozenGraph, question: &str, u: &Understanding, opts: &Options, plan: &mut Plan) {
+fn plan_ranked(
+    g: &FrozenGraph,
+    question: &str,
+    u: &Understanding,
+    opts: &Options,
+    plan: &mut Plan,
+    prefer_groups: &[String],
+) {
     let q = Query::new(question);
     let ranking = search::rank(g, &q);
     let spans = spans::spans(&q.text);
@@ -72,6 +184,7 @@ fn plan_ranked(g: &FrozenGraph, question: &str, u: &Understanding, opts: &Option
         &spans,
         &excluded,
         plan.source_constraint.as_deref(),
+        prefer_groups,
     );
     let chosen = match select::choose(g, &q, &ranking, &candidates, &spans, opts.k.max(1)) {
         Ok(c) => c,
@@ -168,7 +281,7 @@ fn step_for(
         .filter(|p| p.required && p.default.is_some())
         .filter_map(|p| params.remove_entry(&p.name))
         .collect();
-    fill::fill(e, &q.text, spans, &mut params);
+    fill::fill(e, &q.text, spans, &mut params, None);
     for (k, v) in defaults {
         params.entry(k).or_insert(v);
     }

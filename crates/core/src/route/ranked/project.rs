@@ -54,7 +54,8 @@ pub fn project(
         }
         return (reasons, None);
     }
-    let matched = concept_fields(g, ti, ei, u, &mut reasons) | term_fields(g, ti, ei, q, &mut reasons);
+    let matched =
+        concept_fields(g, ti, ei, u, &mut reasons) | term_fields(g, ti, ei, q, &mut reasons);
     if projection == Projection::Recall {
         for (gid, fs) in &e.group_fields {
             for f in fs {

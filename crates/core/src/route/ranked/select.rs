@@ -32,8 +32,6 @@ pub struct Candidate {
     pub score: f64,
     /// Which query stems it matched.
     pub matched: u64,
-    /// Coverage of the question's known words.
-    pub coverage: f64,
     /// Required parameters (no default, not a credential) and how many the question fills.
     pub required: usize,
     /// See `required`.
@@ -65,7 +63,8 @@ fn is_question(text: &str) -> bool {
 /// The endpoints a plan may take, best first: not destructive (unless allowed), not ruled out,
 /// of the requested source type; the BM25F score halved for an endpoint that writes when the
 /// request is a question, and scaled by the share of its required parameters the question can
-/// fill (from 0.7 for none to 1.0 for all).
+/// fill (from 0.7 for none to 1.0 for all); an endpoint that provides one of `prefer_groups`
+/// (a derived intent's groups) scores a third more.
 pub fn candidates(
     g: &FrozenGraph,
     q: &Query,
@@ -73,6 +72,7 @@ pub fn candidates(
     spans: &[Span],
     excluded: &[u32],
     constraint: Option<&str>,
+    prefer_groups: &[String],
 ) -> Vec<Candidate> {
     let asks = is_question(&q.text);
     let mut out: Vec<Candidate> = Vec::new();
@@ -93,20 +93,23 @@ pub fn candidates(
             .map(|p| p.name.as_str())
             .collect();
         let mut trial = BTreeMap::new();
-        fill::fill(e, &q.text, spans, &mut trial);
+        fill::fill(e, &q.text, spans, &mut trial, None);
         let filled = required.iter().filter(|n| trial.contains_key(**n)).count();
         let share = if required.is_empty() {
             1.0
         } else {
             filled as f64 / required.len() as f64
         };
-        let score = r.score * if writes && asks { 0.5 } else { 1.0 } * (0.7 + 0.3 * share);
+        let preferred = prefer_groups.iter().any(|g| e.group_fields.contains_key(g));
+        let score = r.score
+            * if writes && asks { 0.5 } else { 1.0 }
+            * (0.7 + 0.3 * share)
+            * if preferred { 4.0 / 3.0 } else { 1.0 };
         out.push(Candidate {
             tool: r.tool,
             endpoint: r.endpoint,
             score,
             matched: r.matched,
-            coverage: r.coverage,
             required: required.len(),
             filled_required: filled,
         });
@@ -157,13 +160,84 @@ const REQUEST_OPENERS: &[&str] = &[
     "would", "you",
 ];
 
-/// Verbs of asking for information, which any endpoint that returns data serves.
-const ASKING_VERBS: &[&str] = &[
-    "analyse", "analyze", "calculate", "check", "collect", "compare", "compute", "count",
-    "describe", "display", "estimate", "explain", "fetch", "find", "gather", "get", "give",
-    "identify", "introduce", "know", "learn", "list", "look", "lookup", "monitor", "provide",
-    "pull", "read", "recommend", "report", "research", "retrieve", "search", "see", "show",
-    "suggest", "summarise", "summarize", "tell", "track", "view", "what", "which",
+/// Verbs of asking for information or of composing an answer from it (a report, a plan, a
+/// document), which endpoints that return data serve. Actions outside them (e-mailing, ordering,
+/// playing, booking) need an endpoint that names or describes them.
+const TASK_VERBS: &[&str] = &[
+    "analyse",
+    "analyze",
+    "arrange",
+    "assess",
+    "build",
+    "calculate",
+    "check",
+    "collect",
+    "compare",
+    "compose",
+    "compute",
+    "conduct",
+    "convert",
+    "count",
+    "create",
+    "describe",
+    "design",
+    "display",
+    "do",
+    "download",
+    "draft",
+    "draw",
+    "estimate",
+    "evaluate",
+    "explain",
+    "extract",
+    "fetch",
+    "find",
+    "gather",
+    "generate",
+    "get",
+    "give",
+    "help",
+    "identify",
+    "introduce",
+    "investigate",
+    "know",
+    "learn",
+    "list",
+    "look",
+    "lookup",
+    "make",
+    "monitor",
+    "open",
+    "organise",
+    "organize",
+    "perform",
+    "plan",
+    "plot",
+    "prepare",
+    "produce",
+    "provide",
+    "pull",
+    "read",
+    "recommend",
+    "report",
+    "research",
+    "retrieve",
+    "review",
+    "run",
+    "save",
+    "search",
+    "see",
+    "show",
+    "study",
+    "suggest",
+    "summarise",
+    "summarize",
+    "tell",
+    "track",
+    "view",
+    "what",
+    "which",
+    "write",
 ];
 
 /// Words after a verb that make it an imperative with an object ("Email the results", "Order
@@ -174,7 +248,7 @@ const OBJECT_STARTS: &[&str] = &[
 ];
 
 /// The action a request opens with, when it is an imperative verb with an object that is not
-/// a verb of asking for information (`email` in "Email the XRD results to ...").
+/// one of [`TASK_VERBS`] (`email` in "Email the XRD results to ...").
 fn imperative_action(text: &str) -> Option<String> {
     let words: Vec<String> = text
         .split_whitespace()
@@ -192,7 +266,7 @@ fn imperative_action(text: &str) -> Option<String> {
     let verb = &words[at];
     let next = words.get(at + 1)?;
     let object = OBJECT_STARTS.contains(&next.as_str()) || next.chars().all(|c| c.is_ascii_digit());
-    (object && !ASKING_VERBS.contains(&verb.as_str()) && verb.chars().all(char::is_alphabetic))
+    (object && !TASK_VERBS.contains(&verb.as_str()) && verb.chars().all(char::is_alphabetic))
         .then(|| verb.clone())
 }
 
@@ -200,8 +274,16 @@ fn imperative_action(text: &str) -> Option<String> {
 fn endpoint_does(g: &FrozenGraph, c: &Candidate, stem: &str) -> bool {
     let e = g.tool_at(c.tool).endpoint_at(c.endpoint);
     crate::search::text::stems(&e.id)
-        .chain(e.mcp_tool.iter().flat_map(|m| crate::search::text::stems(m)))
-        .chain(e.description.iter().flat_map(|d| crate::search::text::stems(d)))
+        .chain(
+            e.mcp_tool
+                .iter()
+                .flat_map(|m| crate::search::text::stems(m)),
+        )
+        .chain(
+            e.description
+                .iter()
+                .flat_map(|d| crate::search::text::stems(d)),
+        )
         .any(|s| s == stem)
 }
 
@@ -226,13 +308,10 @@ pub fn choose(
             "every endpoint that shares words with the request is ruled out (destructive, excluded, or of another source type)".to_string()
         });
     };
-    let chosen = diversified(ranking, candidates, k.max(COVERING));
+    let covering = diversified(ranking, candidates, COVERING, COVERING_NOVELTY);
     // What the catalog covers of the question: the words the first few distinct needs' endpoints
     // match together (a task of several needs is covered by several endpoints, never by one).
-    let union = chosen
-        .iter()
-        .take(COVERING)
-        .fold(0u64, |m, c| m | c.matched);
+    let union = covering.iter().fold(0u64, |m, c| m | c.matched);
     let weight = ranking.weight(best.matched);
     let whole = question_weight(g, q, ranking, spans);
     let coverage = if whole > 0.0 {
@@ -247,27 +326,41 @@ pub fn choose(
             t.id,
             t.endpoint_at(best.endpoint).id,
             q.words(best.matched).join(", "),
-            chosen.len().min(COVERING),
+            covering.len(),
             coverage * 100.0,
             MIN_COVERAGE * 100.0
         ));
     }
     if let Some(verb) = imperative_action(&q.text) {
-        let stem = crate::search::text::stems(&verb).next().unwrap_or(verb.clone());
+        let stem = crate::search::text::stems(&verb)
+            .next()
+            .unwrap_or(verb.clone());
         if !candidates.iter().any(|c| endpoint_does(g, c, &stem)) {
             return Err(format!(
                 "the request asks to {verb}, and no endpoint of the catalog that matches it names or describes that action"
             ));
         }
     }
-    Ok(chosen.into_iter().take(k).collect())
+    Ok(diversified(ranking, candidates, k, STEP_NOVELTY))
 }
+
+/// How much the words an endpoint adds count when the steps are chosen (0: the plain ranking;
+/// 1: only new words count).
+const STEP_NOVELTY: f64 = 0.2;
+
+/// The same when the endpoints that say how much of the question the catalog covers are chosen.
+const COVERING_NOVELTY: f64 = 0.75;
 
 /// Endpoints whose matches together say how much of a question the catalog covers.
 const COVERING: usize = 3;
 
 /// The greedy choice of [`choose`]: up to `k` endpoints, each next one for the words it adds.
-fn diversified(ranking: &Ranking, candidates: &[Candidate], k: usize) -> Vec<Candidate> {
+fn diversified(
+    ranking: &Ranking,
+    candidates: &[Candidate],
+    k: usize,
+    novelty_weight: f64,
+) -> Vec<Candidate> {
     let Some(best) = candidates.first() else {
         return Vec::new();
     };
@@ -278,12 +371,19 @@ fn diversified(ranking: &Ranking, candidates: &[Candidate], k: usize) -> Vec<Can
         let next = candidates
             .iter()
             .filter(|c| c.score >= floor)
-            .filter(|c| !chosen.iter().any(|x| x.tool == c.tool && x.endpoint == c.endpoint))
+            .filter(|c| {
+                !chosen
+                    .iter()
+                    .any(|x| x.tool == c.tool && x.endpoint == c.endpoint)
+            })
             .map(|c| {
                 let total = ranking.weight(c.matched);
                 let new = ranking.weight(c.matched & !covered);
                 let novelty = if total > 0.0 { new / total } else { 0.0 };
-                (c.score * (0.25 + 0.75 * novelty), c)
+                (
+                    c.score * (1.0 - novelty_weight + novelty_weight * novelty),
+                    c,
+                )
             })
             .max_by(|a, b| a.0.total_cmp(&b.0));
         let Some((_, c)) = next else { break };
@@ -312,8 +412,14 @@ mod tests {
             imperative_action("Email the XRD results to my co-author").as_deref(),
             Some("email")
         );
-        assert_eq!(imperative_action("Please order 500 g of silicon").as_deref(), Some("order"));
-        assert_eq!(imperative_action("Can you play me a song?").as_deref(), Some("play"));
+        assert_eq!(
+            imperative_action("Please order 500 g of silicon").as_deref(),
+            Some("order")
+        );
+        assert_eq!(
+            imperative_action("Can you play me a song?").as_deref(),
+            Some("play")
+        );
         assert_eq!(imperative_action("Show me the weather in Lyon"), None);
         assert_eq!(imperative_action("Tesla stock price today"), None);
         assert_eq!(imperative_action("Help me find the latest papers"), None);

@@ -58,19 +58,104 @@ pub struct Span {
 
 /// Words that introduce a value: where an [`SpanKind::Object`] starts.
 pub const PREPOSITIONS: &[&str] = &[
-    "about", "at", "by", "called", "for", "from", "in", "near", "named", "of", "on",
-    "regarding", "titled", "to", "with",
+    "about",
+    "at",
+    "by",
+    "called",
+    "for",
+    "from",
+    "in",
+    "near",
+    "named",
+    "of",
+    "on",
+    "regarding",
+    "titled",
+    "to",
+    "with",
 ];
 
 /// Words that end an object: function words, question words and verbs of the request frame.
 const OBJECT_STOPS: &[&str] = &[
-    "a", "about", "across", "after", "all", "also", "an", "and", "any", "are", "around", "as",
-    "at", "based", "be", "before", "between", "by", "can", "could", "do", "does", "during", "each",
-    "every", "for", "from", "give", "has", "have", "how", "i", "in", "including", "into", "is",
-    "it", "its", "like", "me", "my", "near", "next", "of", "on", "onto", "or", "over", "per",
-    "please", "show", "since", "some", "than", "that", "the", "then", "there", "this", "to",
-    "under", "until", "using", "via", "was", "what", "when", "where", "which", "while", "who",
-    "why", "will", "with", "within", "without", "would", "you", "your",
+    "a",
+    "about",
+    "across",
+    "after",
+    "all",
+    "also",
+    "an",
+    "and",
+    "any",
+    "are",
+    "around",
+    "as",
+    "at",
+    "based",
+    "be",
+    "before",
+    "between",
+    "by",
+    "can",
+    "could",
+    "do",
+    "does",
+    "during",
+    "each",
+    "every",
+    "for",
+    "from",
+    "give",
+    "has",
+    "have",
+    "how",
+    "i",
+    "in",
+    "including",
+    "into",
+    "is",
+    "it",
+    "its",
+    "like",
+    "me",
+    "my",
+    "near",
+    "next",
+    "of",
+    "on",
+    "onto",
+    "or",
+    "over",
+    "per",
+    "please",
+    "show",
+    "since",
+    "some",
+    "than",
+    "that",
+    "the",
+    "then",
+    "there",
+    "this",
+    "to",
+    "under",
+    "until",
+    "using",
+    "via",
+    "was",
+    "what",
+    "when",
+    "where",
+    "which",
+    "while",
+    "who",
+    "why",
+    "will",
+    "with",
+    "within",
+    "without",
+    "would",
+    "you",
+    "your",
 ];
 
 const MONTHS: &[&str] = &[
@@ -144,7 +229,7 @@ fn taken(done: &[Span], s: usize, e: usize) -> bool {
 fn words_before(text: &str, at: usize) -> Vec<String> {
     let head = &text[..at];
     let cut = head
-        .rfind(|c: char| matches!(c, ',' | ';' | '.' | '?' | '!' | ':' | '(' | ')' | '"'))
+        .rfind([',', ';', '.', '?', '!', ':', '(', ')', '"'])
         .map_or(0, |i| i + 1);
     let mut words: Vec<String> = head[cut..]
         .split_whitespace()
@@ -177,20 +262,32 @@ pub fn spans(text: &str) -> Vec<Span> {
         }
     };
     for m in p.url.find_iter(text) {
-        push(&mut out, SpanKind::Url, m.as_str().into(), None, m.start(), m.end());
+        push(
+            &mut out,
+            SpanKind::Url,
+            m.as_str().into(),
+            None,
+            m.start(),
+            m.end(),
+        );
     }
     for m in p.email.find_iter(text) {
-        push(&mut out, SpanKind::Email, m.as_str().into(), None, m.start(), m.end());
+        push(
+            &mut out,
+            SpanKind::Email,
+            m.as_str().into(),
+            None,
+            m.start(),
+            m.end(),
+        );
     }
     for m in p.path.find_iter(text) {
         // A lone `/` or a fraction-like `a/b` is no path; `owner/repo` is read as a pair.
         let v = m.as_str();
         // A path starts a word: `/rust` inside `rust-lang/rust` is no path.
-        if text[..m.start()]
-            .chars()
-            .last()
-            .is_some_and(|c| !c.is_whitespace() && !matches!(c, '(' | '[' | '"' | '\'' | '`' | '=' | '“' | '‘'))
-        {
+        if text[..m.start()].chars().last().is_some_and(|c| {
+            !c.is_whitespace() && !matches!(c, '(' | '[' | '"' | '\'' | '`' | '=' | '“' | '‘')
+        }) {
             continue;
         }
         let absolute = v.starts_with('/') || v.starts_with("~/") || v.starts_with("./");
@@ -448,8 +545,14 @@ mod tests {
     #[test]
     fn values_in_running_text() {
         use SpanKind::*;
-        assert_eq!(kinds("What's the current weather in London?"), [(Name, "London".into())]);
-        assert_eq!(kinds("what's the weather in lyon"), [(Object, "lyon".into())]);
+        assert_eq!(
+            kinds("What's the current weather in London?"),
+            [(Name, "London".into())]
+        );
+        assert_eq!(
+            kinds("what's the weather in lyon"),
+            [(Object, "lyon".into())]
+        );
         assert_eq!(
             kinds("How many stars does rust-lang/rust have"),
             [(Slash, "rust-lang/rust".into())]
@@ -472,7 +575,10 @@ mod tests {
         );
         assert_eq!(
             kinds("papers about graph neural networks since 2020"),
-            [(Object, "graph neural networks".into()), (Year, "2020".into())]
+            [
+                (Object, "graph neural networks".into()),
+                (Year, "2020".into())
+            ]
         );
         assert_eq!(
             kinds("Get AAPL and NCT04280705"),
