@@ -60,6 +60,12 @@ class Router:
         ``{"understanding": {...}, "plan": {...}}``. ``k`` (1 to 1000) is how many tools per
         requested source. Raises ``RouteError`` for a bad ``projection`` or ``k`` and for a
         question longer than 10,000 characters (as the CLI's ``route``)."""
+    def search(self, query: str, *, k: int = 10) -> Dict[str, Any]:
+        """Rank the endpoints for a question or keywords ("tool search"); returns
+        ``{"query": ..., "hits": [...], "artifact_hash": ...}`` as ``schemarouter search --json``
+        prints it (each hit: rank, tool, endpoint, score, method, url, call, matched). Raises
+        ``RouteError`` for an empty query, one longer than 10,000 characters, or ``k`` outside 1
+        to 1000."""
     def route_understanding(
         self, understanding: Dict[str, Any], *, k: int = 1, projection: Projection = "core"
     ) -> Dict[str, Any]:

@@ -16,6 +16,9 @@ use std::process::{Child, Command, Stdio};
 
 const QUESTION: &str = "What is the band gap of LiFePO4 according to the Materials Project?";
 
+/// The query the search tests send (`search_tools`, `POST /v1/search`).
+const SEARCH_QUERY: &str = "crystal structure cif files";
+
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
@@ -60,6 +63,14 @@ fn expected(dir: &Path, artifact: &Path) -> PathBuf {
         .unwrap();
     assert!(o.status.success());
     let routed: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let o = Command::new(bin())
+        .args(["search", "--json", "--k", "3", "--artifact"])
+        .arg(artifact)
+        .arg(SEARCH_QUERY)
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let searched: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     let g: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(artifact).unwrap()).unwrap();
     let prompt = std::fs::read_to_string(artifact.with_file_name("intent_prompt.txt")).unwrap();
@@ -67,6 +78,8 @@ fn expected(dir: &Path, artifact: &Path) -> PathBuf {
     let v = serde_json::json!({
         "question": QUESTION,
         "routed": routed,
+        "search_query": SEARCH_QUERY,
+        "searched": searched,
         "prompt": prompt,
         "content_hash": g["content_hash"],
     });
@@ -1381,7 +1394,10 @@ fn mcp_stdio_messages_before_initialize_do_not_end_the_session() {
         .iter()
         .map(|t| t["name"].as_str().unwrap())
         .collect();
-    assert_eq!(names, ["route", "explain_plan", "list_intents"]);
+    assert_eq!(
+        names,
+        ["route", "search_tools", "explain_plan", "list_intents"]
+    );
 }
 
 /// POST `body` to the MCP HTTP server at `base` (no `/mcp`), in `session` when given; returns

@@ -271,6 +271,60 @@ impl Router {
         )
     }
 
+    /// Rank the endpoints for a question or keywords ("tool search"). Returns
+    /// `{"query": ..., "hits": [...], "artifact_hash": ...}` (what `schemarouter search --json`
+    /// prints): each hit has rank, tool, endpoint, score, method, url, call (the MCP tool name or
+    /// None) and the words that matched. Raises `RouteError` for an empty or too long query or a
+    /// `k` out of 1 to 1000.
+    #[pyo3(signature = (query, *, k = None))]
+    fn search<'py>(
+        &self,
+        py: Python<'py>,
+        query: &str,
+        k: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let k = match k {
+            Some(k) if !k.is_none() => options(Some(k), "core")?.k,
+            _ => 10,
+        };
+        let chars = query.chars().count();
+        if query.trim().is_empty() || chars > MAX_QUESTION_CHARS {
+            return Err(errors::new::<RouteError>(
+                if chars > MAX_QUESTION_CHARS {
+                    format!(
+                        "the query is {chars} characters long; `search` takes at most {MAX_QUESTION_CHARS} characters"
+                    )
+                } else {
+                    "the query is empty; give a question or keywords".to_string()
+                },
+                None,
+                None,
+                None,
+            ));
+        }
+        let g = self.loaded.borrow_owner();
+        let hits = py
+            .detach(|| {
+                schemarouter::artifact::reading(|| schemarouter::search::search(g, query, k))
+            })
+            .map_err(|e| {
+                errors::new::<RouteError>(
+                    format!("the artifact cannot be read: {e}"),
+                    None,
+                    None,
+                    None,
+                )
+            })?;
+        to_py(
+            py,
+            &serde_json::json!({
+                "query": query,
+                "hits": hits,
+                "artifact_hash": g.content_hash,
+            }),
+        )
+    }
+
     /// Plan an Understanding (a dict following the Understanding JSON Schema). Returns the
     /// plan dict. Raises `RouteError` when the dict is not a valid Understanding.
     #[pyo3(signature = (understanding, *, k = None, projection = "core"))]

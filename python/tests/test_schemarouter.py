@@ -70,6 +70,33 @@ def test_route_question(router):
     assert plan["routing_fingerprint"] == router.artifact_info["routing_fingerprint"]
 
 
+def test_search_ranks_endpoints_as_the_cli_does(router, graph):
+    import subprocess
+
+    out = router.search("crystal structure cif files", k=3)
+    assert out["query"] == "crystal structure cif files"
+    assert out["artifact_hash"] == graph["content_hash"]
+    assert [(h["rank"], h["tool"], h["endpoint"]) for h in out["hits"]] == [
+        (1, "cod", "result"),
+        (2, "jarvis_dft", "dft_3d"),
+        (3, "materials_project", "summary"),
+    ]
+    assert out["hits"][0]["matched"] == ["crystal", "structure", "cif", "files"]
+    assert all(h["call"] is None for h in out["hits"])
+    binary = ROOT / "target" / "debug" / "schemarouter"
+    if binary.exists():
+        cli = subprocess.run(
+            [binary, "search", "--json", "--k", "3", "--artifact", ARTIFACT, "crystal structure cif files"],
+            capture_output=True, check=True,
+        )
+        assert json.loads(cli.stdout) == out
+    with pytest.raises(sr.RouteError, match="the query is empty"):
+        router.search("  ")
+    with pytest.raises(sr.RouteError, match="k must be an integer from 1 to 1000, not 0"):
+        router.search("band gap", k=0)
+    assert router.search("zzzz qqqq")["hits"] == []
+
+
 def test_route_understanding_matches_route(router):
     plan = router.route_understanding(UNDERSTANDING)
     assert plan == router.route(QUESTION)["plan"]

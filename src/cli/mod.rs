@@ -75,7 +75,7 @@ pub enum Command {
     /// Serve the HTTP JSON API over one loaded artifact (route, intents, prompt, tools,
     /// health, metrics, OpenAPI), reloading it when the file is replaced.
     Serve(serve::ServeArgs),
-    /// Serve MCP (tools route, explain_plan, list_intents; the prompt and artifact resources;
+    /// Serve MCP (tools route, search_tools, explain_plan, list_intents; the prompt and artifact resources;
     /// the Understand-step prompt) over stdio or streamable HTTP.
     Mcp(mcp::McpArgs),
 }

@@ -128,6 +128,19 @@ async def api(url, token, exp, doc_path):
         assert body["understanding"] == u
         assert len(body["plan"]["steps"][0]["fields"]) > len(exp["routed"]["plan"]["steps"][0]["fields"])
 
+        # Search: the same ranking as `schemarouter search --json`.
+        r = await c.post("/v1/search", json={"query": exp["search_query"], "k": 3})
+        body = check(r, "post")
+        assert body == {**exp["searched"], "artifact_hash": exp["content_hash"]}, body
+        assert r.headers["x-artifact-hash"] == exp["content_hash"]
+        expect_error(await c.post("/v1/search", json={"query": ""}), 400, "invalid_request",
+                     '`query` is empty; give a question or keywords such as "current weather in London"', "post")
+        expect_error(await c.post("/v1/search", json={"question": "x"}), 400, "invalid_request",
+                     "not a valid search request: unknown field `question`, expected `query` or `k`; "
+                     'send one JSON object: {"query": "..."}, optionally with "k" (1-1000, default 10)', "post")
+        r = await c.get("/v1/search")
+        expect_error(r, 405, "method_not_allowed", "GET is not allowed on /v1/search; use POST")
+
         intents = check(await c.get("/v1/intents"))
         assert len(intents["intents"]) == 13 and intents["artifact_hash"] == exp["content_hash"]
         r = await c.get("/v1/prompt")
@@ -203,6 +216,8 @@ async def api(url, token, exp, doc_path):
         assert req[("/v1/route", "408")] == 1, req
         assert req[("/v1/route", "400")] == 12, req
         assert req[("unmatched", "401")] == 1 and req[("/healthz", "401")] == 3, req
+        assert req[("/v1/search", "200")] == 1 and req[("/v1/search", "400")] == 2, req
+        assert req[("/v1/search", "405")] == 1, req
         info = [s for s in fams["schemarouter_artifact_info"].samples]
         assert len(info) == 1 and info[0].labels["content_hash"] == exp["content_hash"], info
         hist = fams["schemarouter_request_duration_seconds"]

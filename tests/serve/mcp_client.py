@@ -55,7 +55,7 @@ SHAPE = ('send one JSON object: {"question": "..."} or {"understanding": {"inten
 async def drive(target, exp):
     async with Client(target) as c:
         tools = {t.name: t for t in (await c.list_tools()).tools}
-        assert sorted(tools) == ["explain_plan", "list_intents", "route"], sorted(tools)
+        assert sorted(tools) == ["explain_plan", "list_intents", "route", "search_tools"], sorted(tools)
         route = tools["route"]
         schema = route.output_schema
         jsonschema.Draft202012Validator.check_schema(schema)
@@ -81,6 +81,20 @@ async def drive(target, exp):
         jsonschema.validate(r2.structured_content, schema, cls=jsonschema.Draft202012Validator)
         assert r2.structured_content["steps"][0]["tool"] == exp["routed"]["plan"]["steps"][0]["tool"]
         assert len(r2.structured_content["steps"][0]["fields"]) > len(exp["routed"]["plan"]["steps"][0]["fields"])
+
+        # search_tools: the same ranking as `schemarouter search --json`
+        s = await c.call_tool("search_tools", {"query": exp["search_query"], "k": 3})
+        assert not s.is_error, s.content
+        jsonschema.validate(s.structured_content, tools["search_tools"].output_schema,
+                            cls=jsonschema.Draft202012Validator)
+        assert s.structured_content["hits"] == exp["searched"]["hits"], s.structured_content
+        assert s.structured_content["artifact_hash"] == exp["content_hash"]
+        first = exp["searched"]["hits"][0]
+        assert s.content[0].text.splitlines()[0].startswith(f"1. {first['tool']}/{first['endpoint']} (score "), s.content[0].text
+        await expect_tool_error(c.call_tool("search_tools", {"query": " "}), "search_tools",
+                                '`query` is empty; give a question or keywords such as "current weather in London"')
+        await expect_tool_error(c.call_tool("search_tools", {"query": "x", "k": 0}), "search_tools",
+                                "`k` must be between 1 and 1000, got 0")
 
         # explain_plan, for a question and for the plan route returned
         e1 = await c.call_tool("explain_plan", {"question": exp["question"]})
@@ -138,7 +152,7 @@ async def drive(target, exp):
         await expect_error(c.get_prompt("understand", {}), INVALID_PARAMS, "the `understand` prompt needs the argument `question`")
         await expect_error(c.get_prompt("nope", {}), INVALID_PARAMS, "no prompt `nope`")
         await expect_error(c.call_tool("nope", {}), INVALID_PARAMS,
-                           "unknown tool `nope`; the tools are route, explain_plan and list_intents")
+                           "unknown tool `nope`; the tools are route, search_tools, explain_plan and list_intents")
         # still serving after the errors
         r3 = await c.call_tool("route", {"question": exp["question"]})
         assert r3.structured_content == exp["routed"]["plan"]

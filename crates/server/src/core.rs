@@ -310,6 +310,29 @@ pub struct RouteRequest {
     pub projection: Option<ProjectionName>,
 }
 
+/// A search request: ranked endpoints for a question ("tool search").
+#[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SearchRequest {
+    /// The question or keywords.
+    pub query: String,
+    /// How many endpoints to return (1 to 1000; default 10).
+    #[serde(default)]
+    #[schemars(range(min = 1, max = 1000))]
+    pub k: Option<u64>,
+}
+
+/// The answer to a search request.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Searched {
+    /// The query as given.
+    pub query: String,
+    /// The ranked endpoints, best first.
+    pub hits: Vec<crate::search::Hit>,
+    /// Content hash of the artifact searched.
+    pub artifact_hash: String,
+}
+
 /// The answer to a route request.
 #[derive(Clone, Debug, Serialize)]
 pub struct Routed {
@@ -380,6 +403,53 @@ pub fn parse_route_request(body: &[u8]) -> Result<RouteRequest, ApiError> {
         })?;
     }
     route_request_from_value(value)
+}
+
+const SEARCH_SHAPE: &str =
+    "send one JSON object: {\"query\": \"...\"}, optionally with \"k\" (1-1000, default 10)";
+
+/// Read a search request body: one JSON object of [`SearchRequest`]'s shape.
+///
+/// Errors: `invalid_json` when the body is not JSON, `invalid_request` when it is not a search
+/// request (or repeats a key).
+pub fn parse_search_request(body: &[u8]) -> Result<SearchRequest, ApiError> {
+    let body = body.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(body);
+    let value: serde_json::Value = serde_json::from_slice(body).map_err(|e| {
+        ApiError::bad(
+            "invalid_json",
+            format!("the body is not valid JSON ({e}); {SEARCH_SHAPE}"),
+        )
+    })?;
+    if value.is_object() {
+        schemarouter_core::json::check_no_repeated_keys(body).map_err(|e| {
+            ApiError::bad(
+                "invalid_request",
+                format!("not a valid search request: {e}; {SEARCH_SHAPE}"),
+            )
+        })?;
+    }
+    search_request_from_value(value)
+}
+
+/// A search request from a parsed JSON value (MCP tool arguments, or a parsed body).
+///
+/// Errors: `invalid_request` when the value is not an object of the request's shape.
+pub fn search_request_from_value(value: serde_json::Value) -> Result<SearchRequest, ApiError> {
+    if !value.is_object() {
+        return Err(ApiError::bad(
+            "invalid_request",
+            format!(
+                "expected a JSON object, found {}; {SEARCH_SHAPE}",
+                kind(&value)
+            ),
+        ));
+    }
+    serde_json::from_value(value).map_err(|e| {
+        ApiError::bad(
+            "invalid_request",
+            format!("not a valid search request: {e}; {SEARCH_SHAPE}"),
+        )
+    })
 }
 
 /// A route request from a parsed JSON value (MCP tool arguments, or a parsed body).
@@ -584,6 +654,58 @@ impl Core {
     /// an empty or too long question, or `k` out of range.
     pub fn route(&self, req: &RouteRequest) -> Result<Routed, ApiError> {
         self.route_on(&self.snapshot(), req)
+    }
+
+    /// Rank the endpoints of the current snapshot for a query (`schemarouter search`).
+    ///
+    /// Errors: 400 for an empty or too long query or `k` out of range; 500 when the served
+    /// artifact cannot be read.
+    pub fn search(&self, req: &SearchRequest) -> Result<Searched, ApiError> {
+        self.search_on(&self.snapshot(), req)
+    }
+
+    /// [`Core::search`] on a given snapshot.
+    ///
+    /// Errors: as [`Core::search`].
+    pub fn search_on(&self, s: &Snapshot, req: &SearchRequest) -> Result<Searched, ApiError> {
+        let k = req.k.unwrap_or(10);
+        if !(1..=1000).contains(&k) {
+            return Err(ApiError::bad(
+                "invalid_request",
+                format!("`k` must be between 1 and 1000, got {k}"),
+            ));
+        }
+        if req.query.trim().is_empty() {
+            return Err(ApiError::bad(
+                "invalid_request",
+                "`query` is empty; give a question or keywords such as \"current weather in London\"",
+            ));
+        }
+        let n = req.query.chars().count();
+        if n > self.limits.max_question_chars {
+            return Err(ApiError::bad(
+                "question_too_long",
+                format!(
+                    "`query` has {n} characters; at most {} are accepted (--max-question-chars): shorten it",
+                    self.limits.max_question_chars
+                ),
+            ));
+        }
+        match crate::artifact::reading(|| crate::search::search(s.graph(), &req.query, k as usize))
+        {
+            Ok(hits) => Ok(Searched {
+                query: req.query.clone(),
+                hits,
+                artifact_hash: s.summary.content_hash.clone(),
+            }),
+            Err(e) => Err(ApiError {
+                status: 500,
+                code: "artifact_unreadable",
+                message: format!(
+                    "the served artifact cannot be read: {e}; compile the project again and replace the file"
+                ),
+            }),
+        }
     }
 
     /// [`Core::route`] on a given snapshot.

@@ -4,6 +4,7 @@
 //! | route | answer |
 //! |---|---|
 //! | `POST /v1/route` | `{"question"}` or `{"understanding"}` (+ `k`, `projection`) -> `{understanding, plan, artifact_hash}` |
+//! | `POST /v1/search` | `{"query"}` (+ `k`) -> `{query, hits, artifact_hash}`: ranked endpoints |
 //! | `GET /v1/intents` | the artifact's intents |
 //! | `GET /v1/prompt` | the Understand-step prompt (text) |
 //! | `GET /v1/tools/{id}` | one tool as the artifact holds it |
@@ -18,7 +19,7 @@
 //! method, 408 too slow, 413 body too large) and 503 when overloaded. Only bytes that are no
 //! HTTP request at all get hyper's own bodiless 400 (hyper answers them before any service runs).
 
-use super::core::{ApiError, Core, parse_route_request};
+use super::core::{ApiError, Core, parse_route_request, parse_search_request};
 use axum::Router;
 use axum::body::Body;
 use axum::extract::{MatchedPath, Path, Request, State};
@@ -85,6 +86,7 @@ pub(crate) fn closing(mut r: Response) -> Response {
 pub fn router(core: Arc<Core>) -> Router {
     let api = Router::new()
         .route("/v1/route", post(route))
+        .route("/v1/search", post(search))
         .route("/v1/intents", get(intents))
         .route("/v1/prompt", get(prompt))
         .route("/v1/tools/{id}", get(tool))
@@ -155,41 +157,9 @@ async fn guard(State(core): State<Arc<Core>>, req: Request, next: Next) -> Respo
 }
 
 async fn route(State(core): State<Arc<Core>>, headers: HeaderMap, body: Body) -> Response {
-    if let Some(ct) = headers.get(header::CONTENT_TYPE) {
-        let ct = ct.to_str().unwrap_or("").to_ascii_lowercase();
-        if !ct.starts_with("application/json") && !ct.contains("+json") {
-            return unread_body(&ApiError {
-                status: 415,
-                code: "unsupported_media_type",
-                message: format!(
-                    "the body must be JSON (Content-Type: application/json), not `{ct}`"
-                ),
-            });
-        }
-    }
-    // The body is read as sent: a compressed body would be reported as "not valid JSON".
-    if let Some(ce) = headers.get(header::CONTENT_ENCODING) {
-        let ce = ce.to_str().unwrap_or("").trim().to_ascii_lowercase();
-        if !ce.is_empty() && ce != "identity" {
-            return unread_body(&ApiError {
-                status: 415,
-                code: "unsupported_media_type",
-                message: format!(
-                    "the body must be sent uncompressed (Content-Encoding `{ce}` is not supported); leave out Content-Encoding or send `identity`"
-                ),
-            });
-        }
-    }
-    let max = core.limits.max_body_bytes;
-    // A declared length beyond the limit is refused from the header: the body is not waited
-    // for (a client announcing 99999999999 bytes and sending two would otherwise hold the
-    // request until --request-timeout-ms).
-    if declared_length_exceeds(&headers, max) {
-        return unread_body(&payload_too_large(max));
-    }
-    let bytes = match axum::body::to_bytes(body, max).await {
+    let bytes = match json_body(&core, &headers, body).await {
         Ok(b) => b,
-        Err(e) => return error_response(&body_read_error(&e, max)),
+        Err(r) => return r,
     };
     let result = parse_route_request(&bytes).and_then(|req| {
         let s = core.snapshot();
@@ -202,6 +172,69 @@ async fn route(State(core): State<Arc<Core>>, headers: HeaderMap, body: Body) ->
         }
         Err(e) => error_response(&e),
     }
+}
+
+async fn search(State(core): State<Arc<Core>>, headers: HeaderMap, body: Body) -> Response {
+    let bytes = match json_body(&core, &headers, body).await {
+        Ok(b) => b,
+        Err(r) => return r,
+    };
+    let result = parse_search_request(&bytes).and_then(|req| {
+        let s = core.snapshot();
+        core.search_on(&s, &req)
+    });
+    match result {
+        Ok(r) => {
+            let hash = r.artifact_hash.clone();
+            json(StatusCode::OK, to_json(&r), Some(&hash))
+        }
+        Err(e) => error_response(&e),
+    }
+}
+
+/// A JSON request body, read up to `--max-body-bytes`, or the error response: 415 for another
+/// content type or a compressed body, 413 for a body (or a declared length) over the limit
+/// (answered before the body is read), 400 for a body that cannot be read.
+async fn json_body(
+    core: &Core,
+    headers: &HeaderMap,
+    body: Body,
+) -> Result<axum::body::Bytes, Response> {
+    if let Some(ct) = headers.get(header::CONTENT_TYPE) {
+        let ct = ct.to_str().unwrap_or("").to_ascii_lowercase();
+        if !ct.starts_with("application/json") && !ct.contains("+json") {
+            return Err(unread_body(&ApiError {
+                status: 415,
+                code: "unsupported_media_type",
+                message: format!(
+                    "the body must be JSON (Content-Type: application/json), not `{ct}`"
+                ),
+            }));
+        }
+    }
+    // The body is read as sent: a compressed body would be reported as "not valid JSON".
+    if let Some(ce) = headers.get(header::CONTENT_ENCODING) {
+        let ce = ce.to_str().unwrap_or("").trim().to_ascii_lowercase();
+        if !ce.is_empty() && ce != "identity" {
+            return Err(unread_body(&ApiError {
+                status: 415,
+                code: "unsupported_media_type",
+                message: format!(
+                    "the body must be sent uncompressed (Content-Encoding `{ce}` is not supported); leave out Content-Encoding or send `identity`"
+                ),
+            }));
+        }
+    }
+    let max = core.limits.max_body_bytes;
+    // A declared length beyond the limit is refused from the header: the body is not waited
+    // for (a client announcing 99999999999 bytes and sending two would otherwise hold the
+    // request until --request-timeout-ms).
+    if declared_length_exceeds(headers, max) {
+        return Err(unread_body(&payload_too_large(max)));
+    }
+    axum::body::to_bytes(body, max)
+        .await
+        .map_err(|e| error_response(&body_read_error(&e, max)))
 }
 
 /// The error for a request body that could not be read: 413 `payload_too_large` when it exceeds
@@ -400,7 +433,7 @@ async fn not_found(method: Method, uri: Uri) -> Response {
 }
 
 async fn method_not_allowed(method: Method, uri: Uri) -> Response {
-    let allowed = if uri.path() == "/v1/route" {
+    let allowed = if uri.path() == "/v1/route" || uri.path() == "/v1/search" {
         "POST"
     } else {
         "GET"

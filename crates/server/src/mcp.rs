@@ -20,7 +20,10 @@
 //! call of an unknown tool, bad prompt or resource requests and an overloaded server are
 //! protocol errors (JSON-RPC errors; `-32602` invalid params for unknown tools).
 
-use super::core::{ApiError, Core, RouteRequest, Routed, kind, route_request_from_value};
+use super::core::{
+    ApiError, Core, RouteRequest, Routed, SearchRequest, Searched, kind, route_request_from_value,
+    search_request_from_value,
+};
 use crate::route::{Plan, PlanStatus, explain};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorCode, ErrorData,
@@ -243,9 +246,19 @@ impl McpServer {
         .with_title("List intents")
         .with_raw_output_schema(object(intents_schema()))
         .with_annotations(read_only());
+        let search = Tool::new(
+            "search_tools",
+            "Rank the tool endpoints for a question or keywords (BM25F over names, descriptions, parameters, response fields, concepts and aliases): the top `k` (default 10), each with tool, endpoint, score, the words that matched, and for an MCP endpoint the `call` name. Load only these tools instead of all of them.",
+            schema_object::<SearchRequest>(),
+        )
+        .with_title("Search tools")
+        .with_raw_output_schema(object(
+            serde_json::to_value(schemars::schema_for!(Searched)).unwrap_or_default(),
+        ))
+        .with_annotations(read_only());
         McpServer {
             core,
-            tools: Arc::new(vec![route, explain, list]),
+            tools: Arc::new(vec![route, search, explain, list]),
         }
     }
 
@@ -271,6 +284,41 @@ impl McpServer {
                     serde_json::to_value(&r.understanding).unwrap_or_default(),
                 );
                 result.meta = Some(meta);
+                Ok(result)
+            }
+            "search_tools" => {
+                let req = match search_request_from_value(args) {
+                    Ok(r) => r,
+                    Err(e) => return Ok(tool_error(name, &e)),
+                };
+                let r = match self.core.search(&req) {
+                    Ok(r) => r,
+                    Err(e) => return Ok(tool_error(name, &e)),
+                };
+                let text = if r.hits.is_empty() {
+                    "no endpoint shares a word with the query".to_string()
+                } else {
+                    r.hits
+                        .iter()
+                        .map(|h| {
+                            format!(
+                                "{}. {}/{} (score {}){}: {}",
+                                h.rank,
+                                h.tool,
+                                h.endpoint,
+                                h.score,
+                                h.call
+                                    .as_deref()
+                                    .map(|c| format!(", call `{c}`"))
+                                    .unwrap_or_default(),
+                                h.matched.join(", ")
+                            )
+                        })
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                };
+                let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
+                result.structured_content = Some(serde_json::to_value(&r).unwrap_or_default());
                 Ok(result)
             }
             "explain_plan" => {
@@ -422,7 +470,7 @@ impl McpServer {
             other => Err(ErrorData::new(
                 ErrorCode::INVALID_PARAMS,
                 format!(
-                    "unknown tool `{other}`; the tools are route, explain_plan and list_intents"
+                    "unknown tool `{other}`; the tools are route, search_tools, explain_plan and list_intents"
                 ),
                 Some(json!({"code": "unknown_tool"})),
             )),
@@ -1175,7 +1223,7 @@ mod tests {
         assert_eq!(e.code, ErrorCode::INVALID_PARAMS);
         assert_eq!(
             e.message,
-            "unknown tool `nope`; the tools are route, explain_plan and list_intents"
+            "unknown tool `nope`; the tools are route, search_tools, explain_plan and list_intents"
         );
         // A good call still succeeds.
         let ok = s

@@ -5,7 +5,7 @@
 //! `GET /openapi.json` serves, its `servers` naming the address the server listens on
 //! ([`document_for_server`]).
 
-use super::core::RouteRequest;
+use super::core::{RouteRequest, SearchRequest, Searched};
 use crate::route::{Plan, Understanding};
 use serde_json::{Map, Value, json};
 
@@ -120,6 +120,8 @@ pub fn document() -> String {
     hoist(&mut schemas, "RouteRequest", schema_of::<RouteRequest>());
     hoist(&mut schemas, "Understanding", schema_of::<Understanding>());
     hoist(&mut schemas, "Plan", schema_of::<Plan>());
+    hoist(&mut schemas, "SearchRequest", schema_of::<SearchRequest>());
+    hoist(&mut schemas, "SearchResponse", schema_of::<Searched>());
     let hash = json!({"type": "string", "pattern": "^[0-9a-f]{64}$", "description": "blake3 content hash of the artifact (hex)"});
     let extra = json!({
         "RouteResponse": {
@@ -246,6 +248,24 @@ pub fn document() -> String {
             "RouteResponse",
         ),
     );
+    let mut search_responses = errors(&[
+        (
+            "400",
+            "Not JSON, not a search request, or a request to fix (the message says what)",
+        ),
+        ("413", "The body is larger than --max-body-bytes"),
+        (
+            "415",
+            "The body is not JSON, or is compressed (Content-Encoding)",
+        ),
+    ]);
+    search_responses.insert(
+        "200".into(),
+        json_response(
+            "The ranked endpoints, best first, with the artifact hash",
+            "SearchResponse",
+        ),
+    );
     let doc = json!({
         "openapi": "3.1.0",
         "info": {
@@ -266,6 +286,17 @@ pub fn document() -> String {
                         "content": {"application/json": {"schema": reference("RouteRequest")}}
                     },
                     "responses": route_responses
+                }
+            },
+            "/v1/search": {
+                "post": {
+                    "operationId": "search",
+                    "summary": "Rank the endpoints for a question (tool search)",
+                    "requestBody": {
+                        "required": true,
+                        "content": {"application/json": {"schema": reference("SearchRequest")}}
+                    },
+                    "responses": search_responses
                 }
             },
             "/v1/intents": get_op("intents", "The artifact's intents", json_response("The intents", "IntentsResponse"), &[]),

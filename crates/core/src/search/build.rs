@@ -104,7 +104,10 @@ fn document(tool: &ToolData, ei: usize, concepts: &[ConceptData]) -> Doc {
     }
     d.add(1, &host);
     if let Some(t) = &e.description {
-        d.add(2, t);
+        let parts = description_parts(t);
+        d.add(2, &parts.body);
+        d.add(4, &parts.arguments);
+        d.add(5, &parts.returns);
     }
     if let Some(t) = &tool.description {
         d.add(3, t);
@@ -140,6 +143,53 @@ fn document(tool: &ToolData, ei: usize, concepts: &[ConceptData]) -> Doc {
         }
     }
     d
+}
+
+/// A description in its parts: the prose, and the sections of a docstring that document the
+/// arguments (`Args:`, `Parameters:`) and the result (`Returns:`), which describe parameters and
+/// fields rather than what the endpoint does (MCP servers written with Python SDKs take their
+/// tool descriptions from such docstrings).
+struct DescriptionParts {
+    body: String,
+    arguments: String,
+    returns: String,
+}
+
+fn description_parts(text: &str) -> DescriptionParts {
+    let mut body = String::new();
+    let mut arguments = String::new();
+    let mut returns = String::new();
+    let mut section = 0;
+    for line in text.lines() {
+        let head = line.trim().trim_end_matches(':').to_lowercase();
+        match head.as_str() {
+            "args" | "arguments" | "parameters" | "params" | "inputs" | "input" => {
+                section = 1;
+                continue;
+            }
+            "returns" | "return" | "output" | "outputs" | "response" | "yields" => {
+                section = 2;
+                continue;
+            }
+            "example" | "examples" | "notes" | "note" | "raises" => {
+                section = 0;
+                continue;
+            }
+            _ => {}
+        }
+        let out = match section {
+            1 => &mut arguments,
+            2 => &mut returns,
+            _ => &mut body,
+        };
+        out.push_str(line);
+        out.push('\n');
+    }
+    DescriptionParts {
+        body,
+        arguments,
+        returns,
+    }
 }
 
 /// The last segment of a field path (`main.temp` -> `temp`, `items[].title` -> `title`).
@@ -266,6 +316,16 @@ mod tests {
             url_parts("https://x.org/data/2.5/weather?q={city}"),
             ("x.org".to_string(), "data 2.5 weather".to_string())
         );
+    }
+
+    #[test]
+    fn docstring_sections_describe_parameters_and_results() {
+        let p = description_parts(
+            "Geocode an address.\n\nArgs:\n    address: the place\nReturns:\n    latitude and longitude\nExamples:\n    x",
+        );
+        assert_eq!(p.body, "Geocode an address.\n\n    x\n");
+        assert_eq!(p.arguments, "    address: the place\n");
+        assert_eq!(p.returns, "    latitude and longitude\n");
     }
 
     #[test]

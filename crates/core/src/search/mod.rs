@@ -8,6 +8,7 @@
 //! [`search`] returns the top `k` as [`Hit`]s with the words that matched.
 
 pub mod build;
+pub mod spans;
 pub mod text;
 
 use crate::artifact::FrozenGraph;
@@ -45,12 +46,15 @@ pub struct Query {
     pub terms: Vec<text::Term>,
     /// Distinct stems, in order of first occurrence (at most 64 are scored).
     pub stems: Vec<String>,
+    /// The typed values the question holds ([`spans`]).
+    pub spans: Vec<spans::Span>,
 }
 
 impl Query {
     /// Read a question.
     pub fn new(question: &str) -> Query {
         let text: String = question.nfkc().collect();
+        let spans = spans::spans(&text);
         let terms = text::terms(&text);
         let mut stems: Vec<String> = Vec::new();
         for t in &terms {
@@ -58,7 +62,12 @@ impl Query {
                 stems.push(t.stem.clone());
             }
         }
-        Query { text, terms, stems }
+        Query {
+            text,
+            terms,
+            stems,
+            spans,
+        }
     }
 
     /// The question's words behind the stems in `mask` (bit `i`: `stems[i]`), in question

@@ -7,9 +7,9 @@
 //! The word lists below are English naming conventions of parameters (a `limit` takes a count,
 //! a `city` a place), not any domain's knowledge.
 
-use super::spans::{Span, SpanKind};
 use crate::artifact::{EndpointData, ParamData};
 use crate::route::bind;
+use crate::search::spans::{Span, SpanKind};
 use crate::search::text;
 use serde_json::Value;
 use std::collections::BTreeMap;

@@ -21,7 +21,6 @@
 pub mod fill;
 pub mod project;
 mod select;
-pub mod spans;
 
 use super::algorithm::{bind_parameters, field_meta, resolve_target};
 use super::{McpCall, Options, Plan, PlanStatus, PlannedField, Step, Understanding};
@@ -77,7 +76,7 @@ fn fill_missing(g: &FrozenGraph, question: &str, plan: &mut Plan) {
         return;
     }
     let q = Query::new(question);
-    let spans = spans::spans(&q.text);
+    let spans = &q.spans;
     for s in &mut plan.steps {
         if s.missing_required.is_empty() {
             continue;
@@ -89,7 +88,7 @@ fn fill_missing(g: &FrozenGraph, question: &str, plan: &mut Plan) {
             continue;
         };
         let _ = ti;
-        let filled = fill::fill(e, &q.text, &spans, &mut s.params, Some(&s.missing_required));
+        let filled = fill::fill(e, &q.text, spans, &mut s.params, Some(&s.missing_required));
         s.missing_required.retain(|m| !filled.contains(m));
         if let Some(call) = &mut s.call {
             call.arguments = s.params.clone();
@@ -123,7 +122,7 @@ pub fn question_of(u: &Understanding) -> String {
 fn top_up(g: &FrozenGraph, question: &str, u: &Understanding, opts: &Options, plan: &mut Plan) {
     let q = Query::new(question);
     let ranking = search::rank(g, &q);
-    let spans = spans::spans(&q.text);
+    let spans = &q.spans;
     let excluded: Vec<u32> = u
         .excluded_apis
         .iter()
@@ -134,7 +133,7 @@ fn top_up(g: &FrozenGraph, question: &str, u: &Understanding, opts: &Options, pl
         g,
         &q,
         &ranking,
-        &spans,
+        spans,
         &excluded,
         plan.source_constraint.as_deref(),
         &[],
@@ -146,11 +145,11 @@ fn top_up(g: &FrozenGraph, question: &str, u: &Understanding, opts: &Options, pl
     })
     .collect();
     let room = opts.k - plan.steps.len();
-    let Ok(more) = select::choose(g, &q, &ranking, &candidates, &spans, room) else {
+    let Ok(more) = select::choose(g, &q, &ranking, &candidates, spans, room) else {
         return;
     };
     for c in more {
-        let mut step = step_for(g, &c, u, &q, &spans, opts, plan);
+        let mut step = step_for(g, &c, u, &q, spans, opts, plan);
         step.why = format!(
             "ranked for the request beside the named tool(s) (score {:.3}; words: {})",
             c.score,
@@ -171,7 +170,7 @@ fn plan_ranked(
 ) {
     let q = Query::new(question);
     let ranking = search::rank(g, &q);
-    let spans = spans::spans(&q.text);
+    let spans = &q.spans;
     let excluded: Vec<u32> = u
         .excluded_apis
         .iter()
@@ -181,12 +180,12 @@ fn plan_ranked(
         g,
         &q,
         &ranking,
-        &spans,
+        spans,
         &excluded,
         plan.source_constraint.as_deref(),
         prefer_groups,
     );
-    let chosen = match select::choose(g, &q, &ranking, &candidates, &spans, opts.k.max(1)) {
+    let chosen = match select::choose(g, &q, &ranking, &candidates, spans, opts.k.max(1)) {
         Ok(c) => c,
         Err(reason) => {
             plan.out_of_scope = Some(reason.clone());
@@ -197,7 +196,7 @@ fn plan_ranked(
     };
     let n = candidates.len();
     for (rank, c) in chosen.iter().enumerate() {
-        let step = step_for(g, c, u, &q, &spans, opts, plan);
+        let step = step_for(g, c, u, &q, spans, opts, plan);
         let mut step = step;
         step.why = format!(
             "rank {} of {n} endpoint(s) ranked for the request (score {:.3}; words: {}){}",
@@ -245,7 +244,7 @@ fn step_for(
     c: &select::Candidate,
     u: &Understanding,
     q: &Query,
-    spans: &[spans::Span],
+    spans: &[crate::search::spans::Span],
     opts: &Options,
     plan: &mut Plan,
 ) -> Step {

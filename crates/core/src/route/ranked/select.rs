@@ -2,8 +2,8 @@
 //! tool" decision, and the choice of one step per distinct need.
 
 use super::fill;
-use super::spans::Span;
 use crate::artifact::FrozenGraph;
+use crate::search::spans::Span;
 use crate::search::{Query, Ranking};
 use std::collections::BTreeMap;
 
