@@ -8,6 +8,7 @@
 //! [`search`] returns the top `k` as [`Hit`]s with the words that matched.
 
 pub mod build;
+pub mod frame;
 pub mod spans;
 pub mod text;
 
@@ -46,6 +47,9 @@ pub struct Query {
     pub terms: Vec<text::Term>,
     /// Distinct stems, in order of first occurrence (at most 64 are scored).
     pub stems: Vec<String>,
+    /// Per stem: how much it counts (1; [`FRAME_WEIGHT`] for a word only of the request frame,
+    /// "Show me", "Can you find": see [`frame`]).
+    pub weights: Vec<f64>,
     /// The typed values the question holds ([`spans`]).
     pub spans: Vec<spans::Span>,
 }
@@ -62,10 +66,22 @@ impl Query {
                 stems.push(t.stem.clone());
             }
         }
+        let frame = frame::frame_words(&text);
+        let weights = stems
+            .iter()
+            .map(|s| {
+                let framed = terms
+                    .iter()
+                    .filter(|t| &t.stem == s)
+                    .all(|t| frame.is_some_and(|(a, b)| a <= t.start && t.end <= b));
+                if framed { FRAME_WEIGHT } else { 1.0 }
+            })
+            .collect();
         Query {
             text,
             terms,
             stems,
+            weights,
             spans,
         }
     }
@@ -90,6 +106,9 @@ impl Query {
     }
 }
 
+/// How much a word of the request frame counts.
+pub const FRAME_WEIGHT: f64 = 0.3;
+
 /// An endpoint's standing for a query.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Ranked {
@@ -111,7 +130,8 @@ pub struct Ranked {
 pub struct Ranking {
     /// Every endpoint that shares a term with the query, best first.
     pub hits: Vec<Ranked>,
-    /// Per stem of [`Query::stems`]: its idf in the index (0 for a stem the index lacks).
+    /// Per stem of [`Query::stems`]: its idf in the index times its weight (0 for a stem the
+    /// index lacks).
     pub idfs: Vec<f64>,
 }
 
@@ -136,10 +156,10 @@ pub fn rank(g: &FrozenGraph, q: &Query) -> Ranking {
         let Some(list) = g.index.search_terms.get(stem) else {
             continue;
         };
-        idfs[i] = build::idf(n, list.len() as u32);
+        idfs[i] = build::idf(n, list.len() as u32) * q.weights[i];
         for p in list {
             let e = acc.entry(p.0).or_default();
-            e.0 += p.1 as u64;
+            e.0 += (p.1 as f64 * q.weights[i]).round() as u64;
             e.1 |= 1 << i;
         }
     }

@@ -153,93 +153,6 @@ fn question_weight(g: &FrozenGraph, q: &Query, ranking: &Ranking, spans: &[Span]
     total
 }
 
-/// Words that open a request without naming an action of their own ("Please", "Can you help me
-/// find ...").
-const REQUEST_OPENERS: &[&str] = &[
-    "can", "could", "help", "i", "id", "kindly", "like", "me", "need", "please", "to", "want",
-    "would", "you",
-];
-
-/// Verbs of asking for information or of composing an answer from it (a report, a plan, a
-/// document), which endpoints that return data serve. Actions outside them (e-mailing, ordering,
-/// playing, booking) need an endpoint that names or describes them.
-const TASK_VERBS: &[&str] = &[
-    "analyse",
-    "analyze",
-    "arrange",
-    "assess",
-    "build",
-    "calculate",
-    "check",
-    "collect",
-    "compare",
-    "compose",
-    "compute",
-    "conduct",
-    "convert",
-    "count",
-    "create",
-    "describe",
-    "design",
-    "display",
-    "do",
-    "download",
-    "draft",
-    "draw",
-    "estimate",
-    "evaluate",
-    "explain",
-    "extract",
-    "fetch",
-    "find",
-    "gather",
-    "generate",
-    "get",
-    "give",
-    "help",
-    "identify",
-    "introduce",
-    "investigate",
-    "know",
-    "learn",
-    "list",
-    "look",
-    "lookup",
-    "make",
-    "monitor",
-    "open",
-    "organise",
-    "organize",
-    "perform",
-    "plan",
-    "plot",
-    "prepare",
-    "produce",
-    "provide",
-    "pull",
-    "read",
-    "recommend",
-    "report",
-    "research",
-    "retrieve",
-    "review",
-    "run",
-    "save",
-    "search",
-    "see",
-    "show",
-    "study",
-    "suggest",
-    "summarise",
-    "summarize",
-    "tell",
-    "track",
-    "view",
-    "what",
-    "which",
-    "write",
-];
-
 /// Words after a verb that make it an imperative with an object ("Email the results", "Order
 /// 500 g", "Play me a song").
 const OBJECT_STARTS: &[&str] = &[
@@ -248,7 +161,7 @@ const OBJECT_STARTS: &[&str] = &[
 ];
 
 /// The action a request opens with, when it is an imperative verb with an object that is not
-/// one of [`TASK_VERBS`] (`email` in "Email the XRD results to ...").
+/// one of [`crate::search::frame::TASK_VERBS`] (`email` in "Email the XRD results to ...").
 fn imperative_action(text: &str) -> Option<String> {
     let words: Vec<String> = text
         .split_whitespace()
@@ -262,12 +175,14 @@ fn imperative_action(text: &str) -> Option<String> {
         .collect();
     let at = words
         .iter()
-        .position(|w| !REQUEST_OPENERS.contains(&w.as_str()))?;
+        .position(|w| !crate::search::frame::REQUEST_OPENERS.contains(&w.as_str()))?;
     let verb = &words[at];
     let next = words.get(at + 1)?;
     let object = OBJECT_STARTS.contains(&next.as_str()) || next.chars().all(|c| c.is_ascii_digit());
-    (object && !TASK_VERBS.contains(&verb.as_str()) && verb.chars().all(char::is_alphabetic))
-        .then(|| verb.clone())
+    (object
+        && !crate::search::frame::TASK_VERBS.contains(&verb.as_str())
+        && verb.chars().all(char::is_alphabetic))
+    .then(|| verb.clone())
 }
 
 /// Whether an endpoint's name or description holds a word (its stem).
@@ -331,7 +246,7 @@ pub fn choose(
             MIN_COVERAGE * 100.0
         ));
     }
-    if let Some(verb) = imperative_action(&q.text) {
+    if let Some(verb) = imperative_action(&q.text).filter(|_| !is_question(&q.text)) {
         let stem = crate::search::text::stems(&verb)
             .next()
             .unwrap_or(verb.clone());
@@ -423,5 +338,6 @@ mod tests {
         assert_eq!(imperative_action("Show me the weather in Lyon"), None);
         assert_eq!(imperative_action("Tesla stock price today"), None);
         assert_eq!(imperative_action("Help me find the latest papers"), None);
+        assert!(is_question("What's the UV index in Sydney tomorrow?"));
     }
 }
