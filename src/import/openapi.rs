@@ -62,7 +62,7 @@ fn specification(m: &mut Mapper<'_>, root: &Loc<'_>) -> Option<(Spec, String)> {
                 format!("OpenAPI version `{v}` is not supported (3.0, 3.1 and Swagger 2.0 are)"),
                 "convert the document to OpenAPI 3.x first",
             );
-            return None;
+            None
         }
         (None, None) => {
             // The key is there, but its value is no version string (`"openapi": 3`, or YAML's
@@ -95,11 +95,11 @@ fn specification(m: &mut Mapper<'_>, root: &Loc<'_>) -> Option<(Spec, String)> {
             m.report(
                 codes::UNSUPPORTED_SOURCE,
                 Severity::Error,
-                &root,
+                root,
                 "not an OpenAPI or Swagger document: it has no `openapi` or `swagger` version key",
                 hint,
             );
-            return None;
+            None
         }
     }
 }

@@ -185,21 +185,28 @@ pub fn infer(fields: &[Sp<ResponseField>], maps: &[&str]) -> Option<Records> {
     let found = level(&names, maps, "", 0)?;
     if let Records::List(path) = &found {
         let head = format!("{path}.");
-        let fold = |n: &str| crate::model::normalise_id(&n.replace("[]", ""));
-        let envelope: std::collections::BTreeSet<String> = names
-            .iter()
-            .filter(|n| !n.starts_with(&head))
-            .map(|n| fold(n))
-            .collect();
-        let clash = names
-            .iter()
-            .filter_map(|n| n.strip_prefix(&head))
-            .any(|inner| envelope.contains(&fold(inner)));
-        if clash {
+        let (inside, envelope): (Vec<&str>, Vec<&str>) =
+            names.iter().partition(|n| n.starts_with(&head));
+        let inside: Vec<&str> = inside.iter().map(|n| &n[head.len()..]).collect();
+        if clashes(path, &inside, &envelope) {
             return None;
         }
     }
     Some(found)
+}
+
+/// Whether fields named inside one record (`inside`, relative to the records path `records`)
+/// could not stand beside the envelope's (`envelope`, from the root): a record field named as
+/// an envelope field (compared as `check` compares field names, SR113: `[]` dropped, case and
+/// separators aside), or one that starts with the records path itself (`Objects[]` inside the
+/// records of `Objects[]`), which reads as repeating it (SR109).
+pub fn clashes(records: &str, inside: &[&str], envelope: &[&str]) -> bool {
+    let fold = |n: &str| crate::model::normalise_id(&n.replace("[]", ""));
+    let envelope: std::collections::BTreeSet<String> = envelope.iter().map(|n| fold(n)).collect();
+    let head = format!("{records}.");
+    inside
+        .iter()
+        .any(|n| n.starts_with(&head) || envelope.contains(&fold(n)))
 }
 
 /// What one property of a level is, by the fields under it.
@@ -413,6 +420,13 @@ mod tests {
 
     #[test]
     fn a_record_field_named_like_an_envelope_field_keeps_full_paths() {
+        // A record that holds a list named as the records path (`Objects[].Objects[].ETag`).
+        let f = fields(&[
+            "Objects[].Partition",
+            "Objects[].Objects[].ETag",
+            "NextToken",
+        ]);
+        assert_eq!(infer(&f, &[]), None);
         let f = fields(&["data[].id", "data[].total", "total"]);
         assert_eq!(infer(&f, &[]), None);
         let f = fields(&["data[].id", "data[].Total", "total"]);

@@ -8,16 +8,17 @@
 //! | `type: array` of scalars | one field of type `string[]`, `number[][]`, ... |
 //! | `required` | `required: true` (every level of the path required) |
 //! | `nullable`, `type: [x, "null"]`, `x-nullable`, `oneOf [x, null]` | `nullable: true` |
-//! | `allOf` | properties and `required` merged |
-//! | `oneOf` / `anyOf` of objects | the union of their properties, all optional |
+//! | `allOf` | properties and `required` merged; each property keeps the references of the member it came from ([`Prop::via`]) |
+//! | `oneOf` / `anyOf` of objects | the union of their properties, all optional; a field only some alternatives carry gets the qualifier [`VARIANT_QUALIFIER`] |
 //! | several non-null types | `any` |
 //! | `format: date` / `date-time` | type `date` / `datetime`; other formats kept in `format` |
 //! | a non-object response | one field `result` |
+//! | an array of objects, a map keyed by id, an envelope around its records | the records path ([`super::records`]) and the fields of one record |
 //! | `$ref` | followed (local pointers, relative files); a cycle is cut with a marker field |
 //!
 //! Expansion is bounded: at most [`MAX_FIELDS`] fields per endpoint, [`MAX_STEPS`] schema
-//! visits per endpoint, [`MAX_PATH_DEPTH`] levels and [`MAX_NESTED_SCHEMAS`] named schemas per
-//! path; cutting is reported.
+//! visits per endpoint, [`MAX_PATH_DEPTH`] levels and [`MAX_NESTED_SCHEMAS`] levels reached
+//! through named schemas per path; cutting is reported.
 
 use super::refs::{Loc, RefError, Resolver};
 use crate::diagnostics::{Diagnostic, Severity};
@@ -29,9 +30,11 @@ use serde_json::Value;
 pub const MAX_DOCUMENT_FIELDS: usize = 120_000;
 /// Most response fields imported for one endpoint.
 pub const MAX_FIELDS: usize = 1_000;
-/// Most named schemas (reference targets) a field path may run through before the field is
-/// imported as one object: APIs whose objects embed each other (expandable references) would
-/// otherwise expand into every object of the API under every endpoint.
+/// Most levels of a field path reached through a named schema (a reference target, or a
+/// composition member that is one; [`View::named`]) before an object is imported as one field:
+/// APIs whose objects embed each other (expandable references) would otherwise expand into
+/// every object of the API under every endpoint. A level counts once however many `allOf`
+/// layers make it up.
 pub const MAX_NESTED_SCHEMAS: usize = 4;
 /// Most schema visits for one endpoint (reference expansion budget).
 pub const MAX_STEPS: usize = 200_000;
@@ -1102,6 +1105,23 @@ impl<'r> Mapper<'r> {
                 let ok = self.map_values(&c.values, &prefix, c.variant.as_deref(), &mut inner);
                 (self.stack, self.named_levels) = saved;
                 ok?;
+                let head = format!("{prefix}.");
+                let inside: Vec<&str> = inner
+                    .fields
+                    .iter()
+                    .filter_map(|f| f.value.name.value.strip_prefix(&head))
+                    .collect();
+                let envelope: Vec<&str> = w
+                    .fields
+                    .iter()
+                    .map(|f| f.value.name.value.as_str())
+                    .filter(|n| *n != path)
+                    .collect();
+                if inner.fields.is_empty() || super::records::clashes(&prefix, &inside, &envelope) {
+                    // The map stays one `object` field; what was walked for it is not kept.
+                    self.fields -= inner.fields.len();
+                    return None;
+                }
                 let i = w.fields.iter().position(|f| f.value.name.value == path)?;
                 w.fields.splice(i..=i, inner.fields);
                 prefix
@@ -1245,36 +1265,12 @@ impl<'r> Mapper<'r> {
             return;
         }
         let via = v.via.clone();
+        // Past the budget of named schemas, an object (or a list of objects) reached through one
+        // more is imported as one field: APIs whose objects embed each other would otherwise
+        // repeat the whole API under every endpoint. Lists of scalars keep their item type.
         let over = v.named && self.named_levels >= MAX_NESTED_SCHEMAS;
-        if over
-            && (matches!(&v.kind, Kind::Object(ps) if !ps.is_empty())
-                || matches!(&v.kind, Kind::Array(Some(_))))
-        {
-            let ty = match &v.kind {
-                Kind::Array(_) => ValueType::Array(Box::new(ValueType::Any)),
-                _ => ValueType::Object,
-            };
-            let mut f = leaf(&path, ty, &v, req);
-            let note = format!(
-                "Not expanded: nested inside more than {MAX_NESTED_SCHEMAS} named schemas."
-            );
-            f.value.description = Some(Sp::synthetic(match &f.value.description {
-                Some(d) => format!("{} {note}", d.value),
-                None => note,
-            }));
-            w.push(f, variant);
-            self.fields += 1;
-            if !self.nesting_reported {
-                self.nesting_reported = true;
-                let ctx = self.context.clone();
-                self.report(
-                    super::codes::EXPANSION_LIMIT,
-                    Severity::Info,
-                    loc,
-                    format!("fields nested inside more than {MAX_NESTED_SCHEMAS} named schemas are imported as one object each (first: `{path}` of `{ctx}`)"),
-                    "declare the deeper fields by hand if a plan needs them",
-                );
-            }
+        if over && matches!(&v.kind, Kind::Object(ps) if !ps.is_empty()) {
+            self.not_expanded(loc, &path, ValueType::Object, &v, req, variant, w);
             return;
         }
         match &v.kind {
@@ -1288,6 +1284,10 @@ impl<'r> Mapper<'r> {
                 let items = (**items).clone();
                 let iv = self.with_via(&via, false, |m| m.view(&items));
                 match &iv.kind {
+                    Kind::Object(ps) if !ps.is_empty() && over => {
+                        let ty = ValueType::Array(Box::new(ValueType::Object));
+                        self.not_expanded(loc, &path, ty, &v, req, variant, w);
+                    }
                     Kind::Object(ps) if !ps.is_empty() => {
                         let ps = ps.clone();
                         let mut all = via.clone();
@@ -1344,6 +1344,41 @@ impl<'r> Mapper<'r> {
                 w.push(f, variant);
                 self.fields += 1;
             }
+        }
+    }
+
+    /// A field past the budget of named schemas ([`MAX_NESTED_SCHEMAS`]): one field of type `ty`
+    /// (`object`, `object[]`) saying so in its description; reported once per endpoint (SR704).
+    #[allow(clippy::too_many_arguments)]
+    fn not_expanded<'a>(
+        &mut self,
+        loc: &Loc<'a>,
+        path: &str,
+        ty: ValueType,
+        v: &View<'_>,
+        req: bool,
+        variant: Option<&str>,
+        w: &mut Walked<'a>,
+    ) {
+        let mut f = leaf(path, ty, v, req);
+        let note =
+            format!("Not expanded: nested inside more than {MAX_NESTED_SCHEMAS} named schemas.");
+        f.value.description = Some(Sp::synthetic(match &f.value.description {
+            Some(d) => format!("{} {note}", d.value),
+            None => note,
+        }));
+        w.push(f, variant);
+        self.fields += 1;
+        if !self.nesting_reported {
+            self.nesting_reported = true;
+            let ctx = self.context.clone();
+            self.report(
+                super::codes::EXPANSION_LIMIT,
+                Severity::Info,
+                loc,
+                format!("fields nested inside more than {MAX_NESTED_SCHEMAS} named schemas are imported as one object each (first: `{path}` of `{ctx}`)"),
+                "declare the deeper fields by hand if a plan needs them",
+            );
         }
     }
 
@@ -2054,6 +2089,191 @@ mod tests {
             "schema": {"$ref": "#/components/schemas/L0"}}));
         assert!(f.len() <= MAX_FIELDS);
         assert!(findings.iter().any(|x| x.starts_with("SR704")));
+    }
+
+    #[test]
+    fn an_all_of_base_is_no_cycle_for_the_other_members() {
+        // `Parent` = `Attr` + a list of `Attr`: the list is no recursion.
+        let (f, _, findings) = fields_of(serde_json::json!({
+            "components": {"schemas": {
+                "Attr": {"type": "object", "properties": {"name": {"type": "string"}}},
+                "Parent": {"allOf": [{"$ref": "#/components/schemas/Attr"}, {"type": "object",
+                    "properties": {"sub": {"type": "array", "items": {"$ref": "#/components/schemas/Attr"}}}}]}
+            }},
+            "schema": {"$ref": "#/components/schemas/Parent"}}));
+        assert_eq!(f, vec!["name: string", "sub[].name: string"]);
+        assert_eq!(findings, Vec::<String>::new());
+        // A base that does refer back to itself is still cut (one level deeper at most).
+        let (f, _, findings) = fields_of(serde_json::json!({
+            "components": {"schemas": {
+                "Node": {"type": "object", "properties": {"name": {"type": "string"},
+                    "parent": {"$ref": "#/components/schemas/Node"}}},
+                "Named": {"allOf": [{"$ref": "#/components/schemas/Node"}, {"type": "object",
+                    "properties": {"kind": {"type": "string"}}}]}
+            }},
+            "schema": {"$ref": "#/components/schemas/Named"}}));
+        assert_eq!(f, vec!["name: string", "parent: object", "kind: string"]);
+        assert_eq!(findings.len(), 1, "{findings:?}");
+        assert!(findings[0].starts_with("SR703 `$ref: #/components/schemas/Node` refers back"));
+    }
+
+    #[test]
+    fn all_of_layers_are_one_level_of_the_budget() {
+        // `L4` = `L3` = `L2` = `L1` = `Base`, each an `allOf` of the next: one level, however
+        // deep; objects below it are expanded up to the budget of levels.
+        let mut schemas = serde_json::Map::new();
+        schemas.insert(
+            "Base".into(),
+            serde_json::json!({"type": "object", "properties": {"id": {"type": "string"}}}),
+        );
+        for i in 1..=6 {
+            let below = if i == 1 {
+                "Base".to_string()
+            } else {
+                format!("L{}", i - 1)
+            };
+            schemas.insert(
+                format!("L{i}"),
+                serde_json::json!({"allOf": [{"$ref": format!("#/components/schemas/{below}")},
+                    {"type": "object", "properties": {format!("p{i}"): {"type": "string"}}}]}),
+            );
+        }
+        // A chain of objects, each a named schema: `chain` and three `next` are levels 1 to 4 (the
+        // root is written inline: no named level); the fourth `next` is past the budget.
+        for (name, next) in [("A", "B"), ("B", "C"), ("C", "D"), ("D", "E")] {
+            schemas.insert(
+                name.into(),
+                serde_json::json!({"type": "object", "properties": {
+                    "x": {"type": "string"},
+                    "next": {"$ref": format!("#/components/schemas/{next}")}}}),
+            );
+        }
+        schemas.insert(
+            "E".into(),
+            serde_json::json!({"type": "object", "properties": {"y": {"type": "string"}}}),
+        );
+        let (f, _, findings) = fields_of(serde_json::json!({
+            "components": {"schemas": schemas},
+            "schema": {"type": "object", "properties": {
+                "layered": {"$ref": "#/components/schemas/L6"},
+                "chain": {"$ref": "#/components/schemas/A"}}}}));
+        assert_eq!(
+            f,
+            vec![
+                "chain.next.next.next.next: object",
+                "chain.next.next.next.x: string",
+                "chain.next.next.x: string",
+                "chain.next.x: string",
+                "chain.x: string",
+                "layered.id: string",
+                "layered.p1: string",
+                "layered.p2: string",
+                "layered.p3: string",
+                "layered.p4: string",
+                "layered.p5: string",
+                "layered.p6: string",
+            ]
+        );
+        assert_eq!(
+            findings,
+            [
+                "SR704 fields nested inside more than 4 named schemas are imported as one object each (first: `chain.next.next.next.next` of `t/e`)"
+            ]
+        );
+    }
+
+    #[test]
+    fn the_nearest_union_names_the_variant() {
+        let (f, _, _) = fields_of(serde_json::json!({
+        "components": {"schemas": {
+            "Owner": {"type": "object", "properties": {"owner": {"type": "string"},
+                "pet": {"oneOf": [{"$ref": "#/components/schemas/Cat"}, {"$ref": "#/components/schemas/Dog"}]}}},
+            "Stray": {"type": "object", "title": "Stray animal", "properties": {"found_at": {"type": "string"},
+                "animal": {"type": "object", "properties": {"meow": {"type": "boolean"}}}}},
+            "Cat": {"type": "object", "properties": {"meow": {"type": "boolean"}, "name": {"type": "string"}}},
+            "Dog": {"type": "object", "properties": {"bark": {"type": "string"}, "name": {"type": "string"}}}
+        }},
+        "schema": {"allOf": [
+            {"type": "object", "properties": {"id": {"type": "string"}}},
+            {"anyOf": [{"$ref": "#/components/schemas/Owner"}, {"$ref": "#/components/schemas/Stray"},
+                {"type": "object", "properties": {"id": {"type": "string"}, "note": {"type": "string"}}}]}
+        ]}}));
+        assert_eq!(
+            f,
+            vec![
+                "id: string",
+                "owner: string [Owner]",
+                "pet.meow: boolean [Cat]",
+                "pet.name: string [Owner]",
+                "pet.bark: string [Dog]",
+                "animal.meow: boolean [Stray]",
+                "found_at: string [Stray]",
+                "note: string [alternative 3]",
+            ]
+        );
+    }
+
+    #[test]
+    fn records_of_envelopes_and_maps() {
+        let (f, records, _) = fields_of(
+            serde_json::json!({"schema": {"type": "object", "properties": {
+            "data": {"type": "array", "items": {"type": "object", "required": ["id"],
+                "properties": {"id": {"type": "string"}, "tags": {"type": "array", "items": {"type": "object", "properties": {"k": {"type": "string"}}}}}}},
+            "total": {"type": "integer"}, "next": {"type": "string"}}}}),
+        );
+        assert_eq!(records.as_deref(), Some("data[]"));
+        assert_eq!(
+            f,
+            vec![
+                "id: string required",
+                "tags[].k: string",
+                "next: string",
+                "total: integer"
+            ]
+        );
+        // A map keyed by id, at the root and inside an envelope.
+        let (f, records, _) = fields_of(serde_json::json!({"schema": {"type": "object",
+            "additionalProperties": {"type": "object", "properties": {"title": {"type": "string"}}}}}));
+        assert_eq!(
+            (f, records.as_deref()),
+            (vec!["title: string".to_string()], Some("{}"))
+        );
+        let (f, records, _) = fields_of(
+            serde_json::json!({"schema": {"type": "object", "properties": {
+            "header": {"type": "object", "properties": {"version": {"type": "string"}}},
+            "result": {"type": "object", "additionalProperties": {"type": "object", "properties": {"title": {"type": "string"}}}}}}}),
+        );
+        assert_eq!(records.as_deref(), Some("result.{}"));
+        assert_eq!(f, vec!["header.version: string", "title: string"]);
+        // A map of scalars is no record list: one `object` field, no records path.
+        let (f, records, _) = fields_of(
+            serde_json::json!({"schema": {"type": "object", "properties": {
+            "counts": {"type": "object", "additionalProperties": {"type": "integer"}},
+            "total": {"type": "integer"}}}}),
+        );
+        assert_eq!(
+            (f, records),
+            (
+                vec!["counts: object".to_string(), "total: integer".to_string()],
+                None
+            )
+        );
+        // A record field named like an envelope field: full paths, no records path.
+        let (f, records, _) = fields_of(
+            serde_json::json!({"schema": {"type": "object", "properties": {
+            "items": {"type": "array", "items": {"type": "object", "properties": {"total": {"type": "number"}}}},
+            "total": {"type": "integer"}}}}),
+        );
+        assert_eq!(
+            (f, records),
+            (
+                vec![
+                    "items[].total: number".to_string(),
+                    "total: integer".to_string()
+                ],
+                None
+            )
+        );
     }
 
     #[test]
