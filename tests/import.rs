@@ -169,12 +169,14 @@ fn relative_file_references_are_followed() {
     let (dir, r) = import("openapi", &fixture("split/api.yaml"), &[]);
     assert_eq!(r.code, 0, "{}", r.stderr);
     let text = tool_file(dir.path());
+    // `{items: [...]}` is an envelope: the records are its items.
+    assert!(text.contains("    records: items[]\n"), "{text}");
     assert!(
-        text.contains("name: items[].price.amount\n        type: number"),
+        text.contains("name: price.amount\n        type: number"),
         "{text}"
     );
     assert!(
-        text.contains("name: items[].sku\n        type: string\n        required: true"),
+        text.contains("name: sku\n        type: string\n        required: true"),
         "{text}"
     );
 }
@@ -1807,7 +1809,9 @@ paths:
     assert_eq!(r.code, 0, "{}", r.stderr);
     let text = tool_file(dir.path());
     assert!(
-        text.contains("    fields:\n      - name: results[].filing_id\n        type: string\n"),
+        text.contains(
+            "    records: results[]\n    fields:\n      - name: filing_id\n        type: string\n"
+        ),
         "{text}"
     );
     assert!(
@@ -1951,7 +1955,7 @@ fn a_path_parameter_wins_over_another_of_the_same_name() {
         assert!(!c.stdout.contains("error["), "{}", c.stdout);
         (warnings, text)
     };
-    let help = "(help: parameter names must be unique within an endpoint, and a path parameter is always the one kept (the URL template needs it); declare the other by hand under another name if a plan needs it)";
+    let help = "(help: parameter names must be unique within an endpoint, compared as the router compares them (case and `-`, `_` or spaces aside); the one kept is the path parameter the URL needs, else the one the description declares over one made from the path template, else the first; declare the other by hand under another name if a plan needs it)";
     let (warnings, text) = go("bodyid_sw.json", "a");
     assert_eq!(
         warnings,
@@ -2006,13 +2010,17 @@ fn a_placeholder_with_only_a_query_parameter_gets_a_path_parameter() {
     assert_eq!(
         warnings,
         [
-            "api.yaml:6:5: warning[SR706/unsupported-name] `ph/get_c_id`: the path placeholder `{id}` has no path parameter (only one sent elsewhere); imported as a required string path parameter (help: declare the path parameter in the description (`in: path`, `required: true`) with its type)",
-            "api.yaml:8:12: warning[SR706/unsupported-name] `ph/get_c_id`: parameter `id` is declared twice (query and path); the query one is not imported (help: parameter names must be unique within an endpoint, and a path parameter is always the one kept (the URL template needs it); declare the other by hand under another name if a plan needs it)",
+            "api.yaml:6:5: warning[SR706/unsupported-name] `ph/get_c_id`: the path placeholder `{id}` has no path parameter (only one sent elsewhere); imported as a required path parameter of that one's type (help: declare the path parameter in the description (`in: path`, `required: true`) with its type)",
+            "api.yaml:8:12: warning[SR706/unsupported-name] `ph/get_c_id`: parameter `id` is declared twice (query and path); the query one is not imported (help: parameter names must be unique within an endpoint, compared as the router compares them (case and `-`, `_` or spaces aside); the one kept is the path parameter the URL needs, else the one the description declares over one made from the path template, else the first; declare the other by hand under another name if a plan needs it)",
         ]
     );
     let tool = tool_file(dir.path());
     assert!(
-        tool.contains("      - name: id\n        type: string\n        required: true\n        description: Path segment (the description declares no parameter for it).\n        in: path\n"),
+        // The declared parameter's type: the description knows the value, the template only
+        // where it goes.
+        tool.contains(
+            "      - name: id\n        type: integer\n        required: true\n        in: path\n"
+        ),
         "{tool}"
     );
     check_clean(dir.path());
@@ -2045,7 +2053,7 @@ fn a_parameter_repeating_a_security_credential_is_one_auth_parameter() {
     assert_eq!(
         warnings,
         [
-            "authdup.yaml:24:5: warning[SR706/unsupported-name] `auth_dup/c`: parameter `api_key` is declared twice (header and query); the query one is not imported (help: parameter names must be unique within an endpoint, and a path parameter is always the one kept (the URL template needs it); declare the other by hand under another name if a plan needs it)"
+            "authdup.yaml:24:5: warning[SR706/unsupported-name] `auth_dup/c`: parameter `api_key` is declared twice (header and query); the query one is not imported (help: parameter names must be unique within an endpoint, compared as the router compares them (case and `-`, `_` or spaces aside); the one kept is the path parameter the URL needs, else the one the description declares over one made from the path template, else the first; declare the other by hand under another name if a plan needs it)"
         ]
     );
     let tool = tool_file(dir.path());
@@ -2316,7 +2324,7 @@ fn unicode_names_give_valid_ids_and_no_collisions() {
     assert_eq!(
         warnings,
         [
-            "turkish_op.yaml:11:12: warning[SR706/unsupported-name] `turk/il_listele`: parameter `ñ` is declared twice (query and header); the header one is not imported (help: parameter names must be unique within an endpoint, and a path parameter is always the one kept (the URL template needs it); declare the other by hand under another name if a plan needs it)",
+            "turkish_op.yaml:11:12: warning[SR706/unsupported-name] `turk/il_listele`: parameter `ñ` is declared twice (query and header); the header one is not imported (help: parameter names must be unique within an endpoint, compared as the router compares them (case and `-`, `_` or spaces aside); the one kept is the path parameter the URL needs, else the one the description declares over one made from the path template, else the first; declare the other by hand under another name if a plan needs it)",
             "turkish_op.yaml:17:100: warning[SR706/unsupported-name] `turk/il_listele`: field path `é` is `e\u{301}` spelled with other Unicode code points (NFC and NFD); the second is not imported (help: field paths join names with `.` and are compared in NFC; declare the second value by hand under another name if a plan needs it)",
         ]
     );

@@ -299,7 +299,7 @@ pub fn import(r: &Resolver, opts: &Options, origin: &ServerOrigin) -> Imported {
             Some(output) => {
                 let (fields, records) = m.response_fields(&output);
                 e.fields = fields;
-                e.records = records.then(|| Sp::synthetic("[]".to_string()));
+                e.records = records.map(Sp::synthetic);
             }
             None => {
                 e.fields = vec![super::result_field(
@@ -354,6 +354,7 @@ pub fn import(r: &Resolver, opts: &Options, origin: &ServerOrigin) -> Imported {
         source_kind: "MCP tools/list".to_string(),
         source_version: str_at(&info, "version").map(str::to_string),
         findings: m.findings,
+        previous_id: None,
     }
 }
 

@@ -2,16 +2,19 @@
 //!
 //! The source owns which endpoints, parameters and fields exist, their types, formats,
 //! requiredness, defaults, enums, URLs, methods, annotations and descriptions. A person owns
-//! everything the source cannot know: the tool's title, names (aliases), domain, source type,
+//! everything the source cannot know: the tool's title, names (aliases; the source's own names
+//! for the tool, its provider's and service's spellings, are added when missing), domain, source type,
 //! priority, provenance and licence (wording and verification), and per field its concepts,
-//! unit, published unit, groups, qualifiers, identifier flag, source type, licence, encoding and
-//! missing-value marker; per parameter its bindings and join separator; per endpoint
+//! unit, published unit, groups, qualifiers (but `variant`, which names the `oneOf` / `anyOf`
+//! alternatives that carry the field: the source's), identifier flag, source type, licence,
+//! encoding and missing-value marker; per parameter its bindings and join separator; per endpoint
 //! `allow_destructive`. Matching is by endpoint id, parameter name and field name.
 //!
 //! A declaration that the source no longer has is removed (and reported by the re-import's
 //! diff as a removal); one that a person added by hand is therefore removed too, unless the
 //! source has it.
 
+use super::schema::VARIANT_QUALIFIER;
 use crate::model::{Endpoint, Parameter, ResponseField, Tool};
 
 /// The merged tool: `new`'s shape with `old`'s person-owned values.
@@ -20,7 +23,19 @@ pub fn merge(old: &Tool, mut new: Tool) -> Tool {
     // stays.
     new.id = old.id.clone();
     new.title = old.title.clone();
-    new.names = old.names.clone();
+    // A person's names stay; the names the source gives (its provider's and service's
+    // spellings) are added when missing.
+    let mut names = old.names.clone();
+    for n in std::mem::take(&mut new.names) {
+        let key = crate::model::normalise_id(&n.value);
+        if !names
+            .iter()
+            .any(|o| crate::model::normalise_id(&o.value) == key)
+        {
+            names.push(n);
+        }
+    }
+    new.names = names;
     new.domain = old.domain.clone();
     new.source_type = old.source_type.clone();
     new.priority = old.priority.clone();
@@ -115,7 +130,14 @@ fn merge_field(old: &ResponseField, new: &mut ResponseField) {
     new.identifier = old.identifier.clone();
     new.groups = old.groups.clone();
     new.concepts = old.concepts.clone();
+    // The `variant` qualifier says which `oneOf` / `anyOf` alternatives carry the field: the
+    // source's to say. Every other qualifier is a person's.
+    let variant = new.qualifiers.remove(VARIANT_QUALIFIER);
     new.qualifiers = old.qualifiers.clone();
+    new.qualifiers.remove(VARIANT_QUALIFIER);
+    if let Some(v) = variant {
+        new.qualifiers.insert(VARIANT_QUALIFIER.to_string(), v);
+    }
     new.source_type = old.source_type.clone();
     new.licence = old.licence.clone();
     new.encoding = old.encoding.clone();
@@ -161,6 +183,40 @@ mod tests {
         assert_eq!(e.fields[0].value.ty.value.to_string(), "string");
         assert_eq!(e.fields[0].value.unit.as_ref().unwrap().value, "eV");
         assert_eq!(e.fields[0].value.concepts[0].value, "band_gap");
+    }
+
+    #[test]
+    fn the_variant_qualifier_and_the_source_names_are_the_sources() {
+        let old = parse_tool(
+            "id: t\ntitle: T\nnames: [Tee, acme.io]\ndomain: t\nendpoints:\n  - id: e\n    method: GET\n    url: https://x.org/a\n    fields:\n      - name: meow\n        type: boolean\n        qualifiers: {variant: Cat, source: lab}\n      - name: bark\n        type: string\n        qualifiers: {variant: Dog}\n",
+            Format::Yaml,
+        )
+        .unwrap();
+        let new = parse_tool(
+            "id: t\ntitle: T\nnames: [ACME.io, acme]\ndomain: t\nendpoints:\n  - id: e\n    method: GET\n    url: https://x.org/a\n    fields:\n      - name: meow\n        type: boolean\n        qualifiers: {variant: Cat or Lion}\n      - name: bark\n        type: string\n",
+            Format::Yaml,
+        )
+        .unwrap();
+        let m = merge(&old, new);
+        let names: Vec<&str> = m.names.iter().map(|n| n.value.as_str()).collect();
+        assert_eq!(names, ["Tee", "acme.io", "acme"]);
+        let q = |i: usize| -> Vec<(String, String)> {
+            m.endpoints[0].value.fields[i]
+                .value
+                .qualifiers
+                .iter()
+                .map(|(k, v)| (k.clone(), v.value.clone()))
+                .collect()
+        };
+        assert_eq!(
+            q(0),
+            [
+                ("source".to_string(), "lab".to_string()),
+                ("variant".to_string(), "Cat or Lion".to_string())
+            ]
+        );
+        // Every alternative carries it now: no variant.
+        assert_eq!(q(1), []);
     }
 
     #[test]

@@ -18,8 +18,11 @@ pub mod emit;
 pub mod mcp;
 pub mod mcp_client;
 pub mod merge;
+pub mod naming;
 pub mod openai;
 pub mod openapi;
+pub mod path_template;
+pub mod records;
 pub mod refs;
 pub mod run;
 pub mod schema;
@@ -97,6 +100,10 @@ pub struct Imported {
     pub source_version: Option<String>,
     /// Findings (an error refuses the whole import).
     pub findings: Vec<Diagnostic>,
+    /// The id an earlier version of the importer gave this source (from its title alone,
+    /// before ids came from the provider), when it differs from the tool's: a re-import finds
+    /// a file written then under it.
+    pub previous_id: Option<String>,
 }
 
 impl Imported {
@@ -107,6 +114,7 @@ impl Imported {
             source_kind: String::new(),
             source_version: None,
             findings,
+            previous_id: None,
         }
     }
 }

@@ -200,5 +200,6 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
         source_kind: "function-tool list".to_string(),
         source_version: None,
         findings: m.findings,
+        previous_id: None,
     }
 }

@@ -1,6 +1,9 @@
 //! OpenAPI 3.0 / 3.1 and Swagger 2.0 documents: one tool per document, one endpoint per
 //! operation. The full mapping table is in `docs/import.md`.
 
+mod params;
+
+use super::path_template::PathTemplate;
 use super::refs::{Loc, Resolver};
 use super::schema::Mapper;
 use super::{Imported, Options, codes, endpoint_id, licence_from, snake, summary_text};
@@ -41,14 +44,13 @@ fn str_at<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
         .filter(|s| !s.is_empty())
 }
 
-/// Import one OpenAPI or Swagger document (the resolver's root document).
-pub fn import(r: &Resolver, opts: &Options) -> Imported {
-    let mut m = Mapper::new(r);
-    let root = r.root();
+/// The specification a document follows (`OpenAPI 3.1.0`), or `None` after reporting why it
+/// is no OpenAPI or Swagger document this importer reads (SR705).
+fn specification(m: &mut Mapper<'_>, root: &Loc<'_>) -> Option<(Spec, String)> {
     let doc = root.value;
-    let (spec, spec_name) = match (str_at(doc, "openapi"), str_at(doc, "swagger")) {
-        (Some(v), _) if v.starts_with("3.") => (Spec::OpenApi3, format!("OpenAPI {v}")),
-        (_, Some("2.0")) => (Spec::Swagger2, "Swagger 2.0".to_string()),
+    match (str_at(doc, "openapi"), str_at(doc, "swagger")) {
+        (Some(v), _) if v.starts_with("3.") => Some((Spec::OpenApi3, format!("OpenAPI {v}"))),
+        (_, Some("2.0")) => Some((Spec::Swagger2, "Swagger 2.0".to_string())),
         (Some(v), _) | (_, Some(v)) => {
             m.report(
                 codes::UNSUPPORTED_SOURCE,
@@ -60,7 +62,7 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
                 format!("OpenAPI version `{v}` is not supported (3.0, 3.1 and Swagger 2.0 are)"),
                 "convert the document to OpenAPI 3.x first",
             );
-            return Imported::failed(m.findings);
+            None
         }
         (None, None) => {
             // The key is there, but its value is no version string (`"openapi": 3`, or YAML's
@@ -83,7 +85,7 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
                     format!("the `{key}` version must be {must_be}, not {kind}"),
                     format!("write it in quotes: `\"{key}\": \"{example}\"` (JSON) or `{key}: \"{example}\"` (YAML, where an unquoted `{bare}` is a number)"),
                 );
-                return Imported::failed(m.findings);
+                return None;
             }
             let hint = if doc.get("tools").is_some() || doc.as_array().is_some() {
                 "this looks like a tool list: use `schemarouter import mcp` or `import openai`"
@@ -93,22 +95,37 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
             m.report(
                 codes::UNSUPPORTED_SOURCE,
                 Severity::Error,
-                &root,
+                root,
                 "not an OpenAPI or Swagger document: it has no `openapi` or `swagger` version key",
                 hint,
             );
-            return Imported::failed(m.findings);
+            None
         }
+    }
+}
+
+/// Import one OpenAPI or Swagger document (the resolver's root document).
+pub fn import(r: &Resolver, opts: &Options) -> Imported {
+    let mut m = Mapper::new(r);
+    let root = r.root();
+    let doc = root.value;
+    let Some((spec, spec_name)) = specification(&mut m, &root) else {
+        return Imported::failed(m.findings);
     };
     let info = doc.get("info").cloned().unwrap_or(Value::Null);
     let title = str_at(&info, "title")
         .map(str::to_string)
         .unwrap_or_else(|| opts.source_stem.clone());
-    let tool_id = opts
-        .tool
-        .clone()
-        .unwrap_or_else(|| super::tool_id(&title, &opts.source_stem));
     let base = base_url(spec, doc);
+    let host = base.host();
+    let identity = super::naming::identity(&super::naming::Evidence {
+        provider: str_at(&info, "x-providerName"),
+        service: str_at(&info, "x-serviceName"),
+        host: host.as_deref(),
+        title: &title,
+        stem: &opts.source_stem,
+    });
+    let tool_id = opts.tool.clone().unwrap_or_else(|| identity.id.clone());
 
     let mut endpoints: Vec<Sp<Endpoint>> = Vec::new();
     let mut used_ids = BTreeSet::new();
@@ -133,17 +150,7 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
         );
         return Imported::failed(m.findings);
     };
-    // operationIds more than one operation uses (OpenAPI requires them unique): those
-    // endpoints take their ids from method and path, which do not depend on document order (a
-    // numbered suffix would move to another operation when the source gains one).
-    let mut op_id_uses: std::collections::BTreeMap<String, usize> = Default::default();
-    for item in path_map.values().filter_map(Value::as_object) {
-        for (mname, _) in METHODS {
-            if let Some(op) = item.get(*mname).and_then(|o| str_at(o, "operationId")) {
-                *op_id_uses.entry(snake(op)).or_default() += 1;
-            }
-        }
-    }
+    let ids = EndpointIds::new(path_map);
     for path in path_map.keys() {
         let Some(item) = paths.get(path) else {
             continue;
@@ -159,29 +166,23 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
         }
         let path_params = item.get("parameters");
         let path_servers = server_of(item.value);
+        let tpl = PathTemplate::parse(path);
+        let mut query_reported = false;
         for (mname, method) in METHODS {
             let Some(op) = item.get(mname) else { continue };
             if !op.value.is_object() {
                 continue;
             }
             let op_id = str_at(op.value, "operationId");
-            let shared_op_id = op_id.filter(|o| op_id_uses.get(&snake(o)).is_some_and(|n| *n > 1));
-            let id = match shared_op_id {
-                Some(o) => {
-                    let p = snake(path);
-                    let base = if p.is_empty() {
-                        format!("{}_{mname}", snake(o))
-                    } else {
-                        format!("{}_{mname}_{p}", snake(o))
-                    };
-                    super::unique(base, &mut used_ids)
-                }
-                None => endpoint_id(op_id, mname, path, &mut used_ids),
-            };
+            let (id, shared_op_id) = ids.id(op_id, mname, &tpl, &mut used_ids);
             if !opts.selects(&[id.as_str(), op_id.unwrap_or(""), path]) {
                 continue;
             }
             m.begin(format!("{tool_id}/{id}"));
+            if tpl.has_query() && !query_reported {
+                query_reported = true;
+                report_query_string(&mut m, &item, &tpl, &id);
+            }
             if let Some(o) = shared_op_id {
                 let at = op.get("operationId").unwrap_or_else(|| op.clone());
                 m.report(
@@ -190,7 +191,7 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
                     &at,
                     format!(
                         "operationId `{o}` is used by {} operations; this one ({} {path}) is imported as `{id}`, from its method and path",
-                        op_id_uses[&snake(o)],
+                        ids.op_id_uses[&snake(o)],
                         mname.to_uppercase()
                     ),
                     "OpenAPI requires each operationId to be unique: give each operation its own",
@@ -203,7 +204,7 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
             let mut e = Endpoint {
                 id: Sp::synthetic(id.clone()),
                 method: Sp::synthetic(*method),
-                url: Sp::synthetic(join_url(&server.url, path)),
+                url: Sp::synthetic(join_url(&server.url, tpl.route)),
                 description: summary_text(op.value).map(Sp::synthetic),
                 records: None,
                 mcp_tool: None,
@@ -212,296 +213,19 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
                 parameters: Vec::new(),
                 fields: Vec::new(),
             };
-            let mut params: Vec<Sp<Parameter>> = Vec::new();
-            // Where each parameter of `params` is declared (the operation for those the import
-            // adds), for findings about it.
-            let mut declared_at: Vec<Loc> = Vec::new();
-            if let Some(b) = &server.placeholder {
-                params.push(base_param(b));
-                declared_at.push(op.clone());
-            }
-            // Operation-level parameters override path-level ones with the same name and `in`.
-            let mut list: Vec<(Loc, Value)> = Vec::new();
-            // Which of the two lists each entry of `list` came from.
-            let mut origin: Vec<usize> = Vec::new();
-            for (from, src) in [op.get("parameters"), path_params.clone()]
-                .into_iter()
-                .enumerate()
-                .filter_map(|(i, s)| s.map(|s| (i, s)))
-            {
-                let Value::Array(a) = src.value else { continue };
-                for i in 0..a.len() {
-                    let Some(p) = src.get(&i.to_string()) else {
-                        continue;
-                    };
-                    let Some(p) = follow_object(&mut m, p, &PARAMETER) else {
-                        continue;
-                    };
-                    let key = (str_at(p.value, "name"), str_at(p.value, "in"));
-                    if let Some(at) = list
-                        .iter()
-                        .position(|(q, _)| (str_at(q.value, "name"), str_at(q.value, "in")) == key)
-                    {
-                        // Twice in one list is the document's fault (OpenAPI: "MUST NOT include
-                        // duplicated parameters"); an operation's entry over the path item's is
-                        // the override the specification defines.
-                        if origin[at] == from
-                            && let (Some(name), Some(place)) = key
-                        {
-                            let ctx = m.context.clone();
-                            m.report(
-                                codes::UNSUPPORTED_NAME,
-                                Severity::Warning,
-                                &p,
-                                format!("`{ctx}`: parameter `{name}` (in {place}) is listed twice in one `parameters` list; the second is not imported"),
-                                "an OpenAPI parameter list holds each name and `in` once; remove the repeated entry from the document",
-                            );
-                        }
-                        continue;
-                    }
-                    list.push((p.clone(), p.value.clone()));
-                    origin.push(from);
-                }
-            }
-            let mut form_body: Vec<(Sp<Parameter>, Loc)> = Vec::new();
-            for (p, _) in &list {
-                let Some(name) = str_at(p.value, "name") else {
-                    let ctx = m.context.clone();
-                    m.report(
-                        codes::UNSUPPORTED_NAME,
-                        Severity::Warning,
-                        p,
-                        format!(
-                            "`{ctx}`: a parameter without a `name` (or not an object); not imported"
-                        ),
-                        "every OpenAPI parameter object has a `name` and an `in`",
-                    );
-                    continue;
-                };
-                let loc_name = match str_at(p.value, "in") {
-                    Some(l @ ("path" | "query" | "header" | "cookie")) => l,
-                    Some(l @ ("body" | "formData")) if spec == Spec::Swagger2 => l,
-                    other => {
-                        let ctx = m.context.clone();
-                        let found = match (other, p.value.get("in")) {
-                            (Some(l), _) => format!("`in: {l}`"),
-                            (None, Some(v)) => format!("`in: {v}`"),
-                            (None, None) => "no `in`".to_string(),
-                        };
-                        m.report(
-                            codes::UNSUPPORTED_NAME,
-                            Severity::Warning,
-                            p,
-                            format!(
-                                "`{ctx}`: parameter `{name}` has {found}, which is no parameter location; not imported"
-                            ),
-                            if spec == Spec::Swagger2 {
-                                "`in` is one of path, query, header, body or formData"
-                            } else {
-                                "`in` is one of path, query, header or cookie"
-                            },
-                        );
-                        continue;
-                    }
-                };
-                let required =
-                    p.value.get("required") == Some(&Value::Bool(true)) || loc_name == "path";
-                match (spec, loc_name) {
-                    (Spec::Swagger2, "body") => {
-                        if let Some(s) = p.get("schema") {
-                            for q in m.body_parameters(&s, required, Some(ParamLocation::Body)) {
-                                declared_at.push(property_at(&s, &q.value.name.value));
-                                params.push(q);
-                            }
-                        }
-                        continue;
-                    }
-                    (Spec::Swagger2, "formData") => {
-                        let mut q = m.parameter(name, Some(p), required, Some(ParamLocation::Body));
-                        swagger_collection(&mut q, p.value);
-                        form_body.push((q, p.clone()));
-                        continue;
-                    }
-                    _ => {}
-                }
-                let location = match loc_name {
-                    "path" => ParamLocation::Path,
-                    "header" => ParamLocation::Header,
-                    "cookie" => ParamLocation::Cookie,
-                    _ => ParamLocation::Query,
-                };
-                if location == ParamLocation::Path && !placeholders(path).iter().any(|n| n == name)
-                {
-                    let ctx = m.context.clone();
-                    m.report(
-                        codes::UNSUPPORTED_NAME,
-                        Severity::Warning,
-                        p,
-                        format!(
-                            "`{ctx}`: path parameter `{name}` has no `{{{name}}}` in the path `{path}`; imported as declared, but its value has no place in the URL"
-                        ),
-                        format!(
-                            "put `{{{name}}}` in the path, or declare the parameter where it is sent (`in: query`, `in: header`)"
-                        ),
-                    );
-                }
-                let schema = match spec {
-                    Spec::Swagger2 => Some(p.clone()),
-                    Spec::OpenApi3 => p.get("schema").or_else(|| first_media_schema(p)),
-                };
-                let mut q = m.parameter(name, schema.as_ref(), required, Some(location));
-                if q.value.description.is_none()
-                    && let Some(d) = str_at(p.value, "description")
-                {
-                    q.value.description = Some(Sp::synthetic(d.to_string()));
-                }
-                match spec {
-                    Spec::OpenApi3 => openapi_style(&mut q, p.value, location),
-                    Spec::Swagger2 => swagger_collection(&mut q, p.value),
-                }
-                params.push(q);
-                declared_at.push(p.clone());
-            }
-            for (q, p) in form_body {
-                params.push(q);
-                declared_at.push(p);
-            }
-            // OpenAPI 3 request body.
-            if spec == Spec::OpenApi3
-                && let Some(body) = op.get("requestBody")
-            {
-                let body = match body.value.get("$ref").and_then(Value::as_str) {
-                    Some(r) => m.r.follow(&body, r).ok(),
-                    None => Some(body),
-                };
-                if let Some(body) = body {
-                    let required = body.value.get("required") == Some(&Value::Bool(true));
-                    if let Some(s) = body_schema(&body) {
-                        for q in m.body_parameters(&s, required, Some(ParamLocation::Body)) {
-                            declared_at.push(property_at(&s, &q.value.name.value));
-                            params.push(q);
-                        }
-                    }
-                }
-            }
-            // Security schemes become `auth` parameters; one the operation also lists as a
-            // parameter (the same name and place) is one credential, written as the scheme's.
-            for a in auth_params(spec, doc, op.value) {
-                match params.iter_mut().find(|q| same_credential(q, &a)) {
-                    Some(q) => {
-                        let required = q.value.required.as_ref().is_some_and(|r| r.value)
-                            || a.value.required.as_ref().is_some_and(|r| r.value);
-                        *q = a;
-                        q.value.required = required.then(|| Sp::synthetic(true));
-                    }
-                    None => {
-                        params.push(a);
-                        declared_at.push(op.clone());
-                    }
-                }
-            }
-            // Every `{placeholder}` of the path needs a path parameter to fill it.
-            for name in placeholders(path) {
-                if !params.iter().any(|p| {
-                    p.value.name.value == name
-                        && p.value
-                            .location
-                            .as_ref()
-                            .is_some_and(|l| l.value == ParamLocation::Path)
-                }) {
-                    let ctx = m.context.clone();
-                    let has = if params.iter().any(|p| p.value.name.value == name) {
-                        "no path parameter (only one sent elsewhere)"
-                    } else {
-                        "no parameter"
-                    };
-                    m.report(
-                        codes::UNSUPPORTED_NAME,
-                        Severity::Warning,
-                        &op,
-                        format!("`{ctx}`: the path placeholder `{{{name}}}` has {has}; imported as a required string path parameter"),
-                        "declare the path parameter in the description (`in: path`, `required: true`) with its type",
-                    );
-                    let mut q = m.parameter(&name, None, true, Some(ParamLocation::Path));
-                    q.value.description = Some(Sp::synthetic(
-                        "Path segment (the description declares no parameter for it).".to_string(),
-                    ));
-                    params.push(q);
-                    declared_at.push(op.clone());
-                }
-            }
-            e.parameters = dedupe_params(&mut m, params, declared_at);
+            e.parameters = params::parameters(
+                &mut m,
+                &params::Operation {
+                    spec,
+                    doc,
+                    op: &op,
+                    path_params: path_params.clone(),
+                    tpl: &tpl,
+                    base: server.placeholder.as_deref().map(base_param),
+                },
+            );
             // Response fields from the success response.
-            if let Some((status, resp)) = success_response(&mut m, &op) {
-                {
-                    // Swagger 2.0: the media types are the operation's `produces` (or the
-                    // document's); when it lists no JSON type, the schema describes XML or text.
-                    // A scalar schema (`type: file`, `type: string`) still says what the body
-                    // is, whatever its media type.
-                    let scalar_schema = resp
-                        .value
-                        .get("schema")
-                        .and_then(|s| s.get("type"))
-                        .and_then(Value::as_str)
-                        .is_some_and(|t| {
-                            matches!(t, "file" | "string" | "integer" | "number" | "boolean")
-                        });
-                    let swagger_other = (spec == Spec::Swagger2 && !scalar_schema)
-                        .then(|| swagger_non_json_produces(op.value, doc))
-                        .flatten();
-                    let schema = match spec {
-                        Spec::Swagger2 if swagger_other.is_some() => None,
-                        Spec::Swagger2 => resp
-                            .get("schema")
-                            .map(|s| (Some(s), "application/json".to_string())),
-                        Spec::OpenApi3 => json_media(&resp),
-                    };
-                    match schema {
-                        Some((Some(s), _)) => {
-                            let (fields, records) = m.response_fields(&s);
-                            e.fields = fields;
-                            e.records = records.then(|| Sp::synthetic("[]".to_string()));
-                        }
-                        Some((None, media)) => {
-                            e.fields = vec![super::result_field(&format!(
-                                "The {status} response body ({media}); the description gives no schema."
-                            ))];
-                            let ctx = m.context.clone();
-                            m.report(
-                                codes::NO_RESPONSE_SCHEMA,
-                                Severity::Info,
-                                &resp,
-                                format!("`{ctx}`: the {status} response (`{media}`) has no schema; imported as one field `result`"),
-                                "field projection cannot select parts of a response without a schema; add one to the description, or declare the fields by hand",
-                            );
-                        }
-                        None => {
-                            if let Some(media) = other_media(&resp).or(swagger_other) {
-                                let mut field = super::result_field(&format!(
-                                    "The {status} response body ({media}), as {}.",
-                                    if is_text_media(&media) {
-                                        "text"
-                                    } else {
-                                        "bytes"
-                                    }
-                                ));
-                                if is_text_media(&media) {
-                                    field.value.ty = Sp::synthetic(crate::model::ValueType::String);
-                                }
-                                e.fields = vec![field];
-                                let ctx = m.context.clone();
-                                m.report(
-                                    codes::NO_RESPONSE_SCHEMA,
-                                    Severity::Info,
-                                    &resp,
-                                    format!("`{ctx}`: the {status} response is `{media}`, not JSON; imported as one field `result`"),
-                                    "field projection cannot select parts of a non-JSON response",
-                                );
-                            }
-                        }
-                    }
-                }
-            }
+            response(&mut m, spec, doc, &op, &mut e);
             total_fields += e.fields.len() + e.parameters.len();
             endpoints.push(Sp::synthetic(e));
             if total_fields > super::schema::MAX_DOCUMENT_FIELDS {
@@ -541,30 +265,20 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
             .or_else(|| base.origin())
             .map(Sp::synthetic),
     };
-    let licence = info.get("license").and_then(|l| {
-        licence_from(
-            str_at(l, "identifier").or_else(|| str_at(l, "name")),
-            str_at(l, "url"),
-            "`info.license` of the API description",
-        )
-    });
-    if let Some(l) = &licence
-        && l.spdx.value.starts_with("LicenseRef-")
-        && let Some(at) = root.get("info").and_then(|i| i.get("license"))
-    {
-        m.report(
-            codes::UNRECOGNISED_LICENCE,
-            Severity::Info,
-            &at,
-            format!("licence `{}` is not an SPDX id; imported as `{}`", str_at(at.value, "name").unwrap_or(""), l.spdx.value),
-            "write the SPDX expression in `licence.spdx` if there is one (https://spdx.org/licenses/)",
-        );
-    }
+    let licence = licence(&mut m, &root, &info);
     let domain = opts.domain_for(&tool_id);
+    let previous_id =
+        (opts.tool.is_none() && identity.title_id != tool_id).then(|| identity.title_id.clone());
+    let names = identity
+        .names
+        .into_iter()
+        .filter(|n| crate::model::normalise_id(n) != crate::model::normalise_id(&tool_id))
+        .map(Sp::synthetic)
+        .collect();
     let tool = Tool {
         id: Sp::synthetic(tool_id),
         title: Sp::synthetic(title),
-        names: Vec::new(),
+        names,
         description: info
             .get("description")
             .and_then(Value::as_str)
@@ -588,7 +302,107 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
             _ => None,
         },
         findings: m.findings,
+        previous_id,
     }
+}
+
+/// The response fields (and records path) of an operation, from its success response: the
+/// JSON schema's fields, one `result` field for a schema-less or non-JSON body (SR707), none
+/// without a success response or content.
+fn response<'a>(m: &mut Mapper<'a>, spec: Spec, doc: &Value, op: &Loc<'a>, e: &mut Endpoint) {
+    if let Some((status, resp)) = success_response(m, op) {
+        {
+            // Swagger 2.0: the media types are the operation's `produces` (or the
+            // document's); when it lists no JSON type, the schema describes XML or text.
+            // A scalar schema (`type: file`, `type: string`) still says what the body
+            // is, whatever its media type.
+            let scalar_schema = resp
+                .value
+                .get("schema")
+                .and_then(|s| s.get("type"))
+                .and_then(Value::as_str)
+                .is_some_and(|t| matches!(t, "file" | "string" | "integer" | "number" | "boolean"));
+            let swagger_other = (spec == Spec::Swagger2 && !scalar_schema)
+                .then(|| swagger_non_json_produces(op.value, doc))
+                .flatten();
+            let schema = match spec {
+                Spec::Swagger2 if swagger_other.is_some() => None,
+                Spec::Swagger2 => resp
+                    .get("schema")
+                    .map(|s| (Some(s), "application/json".to_string())),
+                Spec::OpenApi3 => json_media(&resp),
+            };
+            match schema {
+                Some((Some(s), _)) => {
+                    let (fields, records) = m.response_fields(&s);
+                    e.fields = fields;
+                    e.records = records.map(Sp::synthetic);
+                }
+                Some((None, media)) => {
+                    e.fields = vec![super::result_field(&format!(
+                        "The {status} response body ({media}); the description gives no schema."
+                    ))];
+                    let ctx = m.context.clone();
+                    m.report(
+                        codes::NO_RESPONSE_SCHEMA,
+                        Severity::Info,
+                        &resp,
+                        format!("`{ctx}`: the {status} response (`{media}`) has no schema; imported as one field `result`"),
+                        "field projection cannot select parts of a response without a schema; add one to the description, or declare the fields by hand",
+                    );
+                }
+                None => {
+                    if let Some(media) = other_media(&resp).or(swagger_other) {
+                        let mut field = super::result_field(&format!(
+                            "The {status} response body ({media}), as {}.",
+                            if is_text_media(&media) {
+                                "text"
+                            } else {
+                                "bytes"
+                            }
+                        ));
+                        if is_text_media(&media) {
+                            field.value.ty = Sp::synthetic(crate::model::ValueType::String);
+                        }
+                        e.fields = vec![field];
+                        let ctx = m.context.clone();
+                        m.report(
+                            codes::NO_RESPONSE_SCHEMA,
+                            Severity::Info,
+                            &resp,
+                            format!("`{ctx}`: the {status} response is `{media}`, not JSON; imported as one field `result`"),
+                            "field projection cannot select parts of a non-JSON response",
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The licence `info.license` states (SPDX when recognised; a `LicenseRef-` one is reported,
+/// SR708).
+fn licence(m: &mut Mapper<'_>, root: &Loc<'_>, info: &Value) -> Option<crate::model::Licence> {
+    let licence = info.get("license").and_then(|l| {
+        licence_from(
+            str_at(l, "identifier").or_else(|| str_at(l, "name")),
+            str_at(l, "url"),
+            "`info.license` of the API description",
+        )
+    });
+    if let Some(l) = &licence
+        && l.spdx.value.starts_with("LicenseRef-")
+        && let Some(at) = root.get("info").and_then(|i| i.get("license"))
+    {
+        m.report(
+            codes::UNRECOGNISED_LICENCE,
+            Severity::Info,
+            &at,
+            format!("licence `{}` is not an SPDX id; imported as `{}`", str_at(at.value, "name").unwrap_or(""), l.spdx.value),
+            "write the SPDX expression in `licence.spdx` if there is one (https://spdx.org/licenses/)",
+        );
+    }
+    licence
 }
 
 /// The base URL of the API, or a `{base_url}` placeholder when the document names no absolute
@@ -601,6 +415,14 @@ struct Base {
 }
 
 impl Base {
+    /// The host of an absolute base URL (`api.github.com`), without user or port.
+    fn host(&self) -> Option<String> {
+        let origin = self.origin()?;
+        let (_, rest) = origin.split_once("://")?;
+        let host = rest.rsplit('@').next()?.split(':').next()?;
+        (!host.is_empty()).then(|| host.to_string())
+    }
+
     fn origin(&self) -> Option<String> {
         if self.placeholder.is_some() {
             return None;
@@ -1059,6 +881,112 @@ fn follow_object<'a>(m: &mut Mapper<'a>, loc: Loc<'a>, what: &Referent) -> Optio
     Some(cur)
 }
 
+/// How endpoint ids are made for a document: the `operationId` in snake case, else method and
+/// path; operations that share an operationId (OpenAPI requires them unique) take theirs from
+/// method and path, which do not depend on document order (a numbered suffix would move to
+/// another operation when the source gains one). A query string written into a path template
+/// is left out of the path's words, unless another operation has the same method and the same
+/// path without it (`/current?city={city}`, `/current?lat={lat}&lon={lon}`): then its keys
+/// tell them apart (`get_current_by_city`, `get_current_by_lat_lon`).
+struct EndpointIds<'d> {
+    /// How many operations use each operationId (in snake case).
+    op_id_uses: std::collections::BTreeMap<String, usize>,
+    /// How many operations use each method and path without its query string.
+    route_uses: std::collections::BTreeMap<(&'d str, String), usize>,
+}
+
+impl<'d> EndpointIds<'d> {
+    fn new(path_map: &serde_json::Map<String, Value>) -> EndpointIds<'d> {
+        let mut op_id_uses: std::collections::BTreeMap<String, usize> = Default::default();
+        let mut route_uses: std::collections::BTreeMap<(&str, String), usize> = Default::default();
+        for (path, item) in path_map {
+            let Some(item) = item.as_object() else {
+                continue;
+            };
+            let route = snake(PathTemplate::parse(path).route);
+            for (mname, _) in METHODS {
+                let Some(op) = item.get(*mname) else { continue };
+                *route_uses.entry((*mname, route.clone())).or_default() += 1;
+                if let Some(o) = str_at(op, "operationId") {
+                    *op_id_uses.entry(snake(o)).or_default() += 1;
+                }
+            }
+        }
+        EndpointIds {
+            op_id_uses,
+            route_uses,
+        }
+    }
+
+    /// The unique id of the `method` operation of path `tpl` with operationId `op_id`, and the
+    /// operationId when other operations share it.
+    fn id<'o>(
+        &self,
+        op_id: Option<&'o str>,
+        method: &'d str,
+        tpl: &PathTemplate<'_>,
+        used: &mut BTreeSet<String>,
+    ) -> (String, Option<&'o str>) {
+        let shared_op_id = op_id.filter(|o| self.op_id_uses.get(&snake(o)).is_some_and(|n| *n > 1));
+        let route = snake(tpl.route);
+        let shared_route = self
+            .route_uses
+            .get(&(method, route.clone()))
+            .is_some_and(|n| *n > 1);
+        let query = if shared_route || shared_op_id.is_some() {
+            tpl.query_words()
+        } else {
+            String::new()
+        };
+        let words = [route, query]
+            .into_iter()
+            .filter(|w| !w.is_empty())
+            .collect::<Vec<_>>()
+            .join("_");
+        let id = match shared_op_id {
+            Some(o) => {
+                let base = if words.is_empty() {
+                    format!("{}_{method}", snake(o))
+                } else {
+                    format!("{}_{method}_{words}", snake(o))
+                };
+                super::unique(base, used)
+            }
+            None => endpoint_id(op_id, method, &words, used),
+        };
+        (id, shared_op_id)
+    }
+}
+
+/// Report (once per path, SR706 warning) a query string written into a path template: what it
+/// was read as.
+fn report_query_string(m: &mut Mapper<'_>, item: &Loc<'_>, tpl: &PathTemplate<'_>, id: &str) {
+    let keys: Vec<String> = tpl.query.iter().map(|p| format!("`{}`", p.key)).collect();
+    let mut message = format!(
+        "the path `{}` holds a query string; read as the path `{}`",
+        tpl.written, tpl.route
+    );
+    if !keys.is_empty() {
+        message.push_str(&format!(" with the query parameter(s) {}", keys.join(", ")));
+    }
+    message.push_str(&format!(" (endpoint `{id}`)"));
+    if !tpl.unread.is_empty() {
+        let unread: Vec<String> = tpl.unread.iter().map(|u| format!("`{u}`")).collect();
+        message.push_str(&format!(
+            "; {} name(s) no parameter and {} not imported",
+            unread.join(", "),
+            if unread.len() == 1 { "is" } else { "are" }
+        ));
+    }
+    m.report(
+        codes::UNSUPPORTED_NAME,
+        Severity::Warning,
+        item,
+        message,
+        "an OpenAPI path holds no query string: declare query parameters with `in: query` (a fixed value as a one-value `enum`) and keep the path to its route",
+    );
+}
+
 /// `auth` parameters for the security requirements of an operation (or the document).
 fn auth_params(spec: Spec, doc: &Value, op: &Value) -> Vec<Sp<Parameter>> {
     let reqs = op.get("security").or_else(|| doc.get("security"));
@@ -1155,88 +1083,6 @@ fn same_credential(p: &Sp<Parameter>, auth: &Sp<Parameter>) -> bool {
         ParamLocation::Header => a.eq_ignore_ascii_case(b),
         _ => a == b,
     }
-}
-
-/// Keep one parameter of each name (the declaration addresses parameters by name), reporting
-/// the others: the first, unless a later one is the `in: path` parameter, which always wins (the
-/// URL template needs it).
-///
-/// `declared_at` holds, for each parameter, where it is declared: findings point there (at the
-/// dropped one of two).
-fn dedupe_params(
-    m: &mut Mapper<'_>,
-    params: Vec<Sp<Parameter>>,
-    declared_at: Vec<Loc<'_>>,
-) -> Vec<Sp<Parameter>> {
-    let place = |p: &Sp<Parameter>| {
-        p.value.location.as_ref().map_or_else(
-            || "query".to_string(),
-            |l| format!("{:?}", l.value).to_lowercase(),
-        )
-    };
-    let is_path = |p: &Sp<Parameter>| {
-        p.value
-            .location
-            .as_ref()
-            .is_some_and(|l| l.value == ParamLocation::Path)
-    };
-    debug_assert_eq!(params.len(), declared_at.len());
-    let mut out: Vec<Sp<Parameter>> = Vec::new();
-    let mut out_at: Vec<Loc<'_>> = Vec::new();
-    for (p, here) in params.into_iter().zip(declared_at) {
-        if let Some(at) = out
-            .iter()
-            .position(|q| super::schema::same_name(&q.value.name.value, &p.value.name.value))
-        {
-            let ctx = m.context.clone();
-            let (a, b) = (place(&out[at]), place(&p));
-            let path_wins = is_path(&p) && !is_path(&out[at]);
-            let dropped = if a == b {
-                "the second".to_string()
-            } else if path_wins {
-                format!("the {a} one")
-            } else {
-                format!("the {b} one")
-            };
-            let dropped_at = if path_wins {
-                out_at[at].clone()
-            } else {
-                here.clone()
-            };
-            m.report(
-                codes::UNSUPPORTED_NAME,
-                Severity::Warning,
-                &dropped_at,
-                format!(
-                    "`{ctx}`: parameter `{}` is declared twice ({a} and {b}); {dropped} is not imported",
-                    p.value.name.value,
-                ),
-                "parameter names must be unique within an endpoint, and a path parameter is always the one kept (the URL template needs it); declare the other by hand under another name if a plan needs it",
-            );
-            if path_wins {
-                out[at] = p;
-                out_at[at] = here;
-            }
-            continue;
-        }
-        if p.value.name.value.contains('/') || p.value.name.value.chars().any(char::is_control) {
-            let ctx = m.context.clone();
-            m.report(
-                codes::UNSUPPORTED_NAME,
-                Severity::Warning,
-                &here,
-                format!(
-                    "`{ctx}`: parameter name `{}` contains `/` or control characters; not imported",
-                    p.value.name.value
-                ),
-                "declare the parameter by hand if a plan needs it",
-            );
-            continue;
-        }
-        out.push(p);
-        out_at.push(here);
-    }
-    out
 }
 
 /// Where property `name` of the object schema at `schema` is declared: its entry under

@@ -376,7 +376,7 @@ pub fn lookup<'a>(root: &'a Value, pointer: &str) -> Option<&'a Value> {
 
 /// `text` with its `%XX` escapes decoded (as UTF-8); a `%` that starts no escape is kept, and
 /// text whose escapes do not decode to UTF-8 is returned unchanged.
-fn percent_decode(text: &str) -> String {
+pub(crate) fn percent_decode(text: &str) -> String {
     if !text.contains('%') {
         return text.to_string();
     }

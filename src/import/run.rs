@@ -431,38 +431,19 @@ pub fn run(req: &ImportRequest) -> Result<Outcome, ImportError> {
     let mut new_domains: Vec<(String, String)> = Vec::new();
     for (imp, header, header_file) in imported {
         let Some(mut tool) = imp.tool else { continue };
-        // Without `--tool`, a source imported before under another id (given then with
-        // `--tool`) is found by its title, as the import of that kind wrote it.
+        // Without `--tool`, a source imported before under another id is found by the id an
+        // earlier version of the importer gave it (from its title), else by its title, as the
+        // import of that kind wrote it (a source imported then with `--tool`).
         if req.options.tool.is_none()
             && let Some(l) = &existing
         {
-            let key = crate::model::normalise_id(&tool.id.value);
-            let same_id = l
-                .project
-                .tools
-                .iter()
-                .any(|t| crate::model::normalise_id(&t.item.value.id.value) == key);
-            let marker = format!("# Imported by `schemarouter import {}`", req.kind.as_str());
-            let same_title: Vec<_> = l
-                .project
-                .tools
-                .iter()
-                .filter(|t| {
-                    t.item.value.title.value.trim().to_lowercase()
-                        == tool.title.value.trim().to_lowercase()
-                        && l.project.sources.get(t.file).text.contains(&marker)
-                })
-                .collect();
-            if !same_id && let [t] = same_title.as_slice() {
-                let id = t.item.value.id.value.clone();
-                out.notes.push(format!(
-                    "the project's tool `{id}` ({}) was imported from a source with the same title `{}`: it is updated; pass `--tool {}` to import this source as a new tool",
-                    l.project.sources.get(t.file).path.display(),
-                    tool.title.value,
-                    tool.id.value
-                ));
-                tool.id.value = id;
-            }
+            find_earlier_import(
+                l,
+                req.kind,
+                imp.previous_id.as_deref(),
+                &mut tool,
+                &mut out.notes,
+            );
         }
         let id = tool.id.value.clone();
         if seen_ids.contains(&id) {
@@ -541,6 +522,11 @@ pub fn run(req: &ImportRequest) -> Result<Outcome, ImportError> {
                     path.display()
                 ),
             ));
+        }
+        if req.options.tool.is_none()
+            && let Some(text) = &old_text
+        {
+            refuse_another_source(&path, text, &header, &tool, req.format)?;
         }
         let format = Format::from_path(&path).unwrap_or(req.format);
         let (tool, carried, old_tool) = match &old_text {
@@ -832,6 +818,100 @@ pub fn write_files(jobs: &[(PathBuf, String)]) -> Result<(), ImportError> {
     Ok(())
 }
 
+/// The project's declaration of a source imported before under another id than the one the
+/// importer now derives: the one tool with the id an earlier version of the importer gave the
+/// source (`previous_id`, from its title), else the one tool with the same title, written by the
+/// same kind of import. Its id is given to `tool` (so that it is updated, not declared twice),
+/// with a note.
+fn find_earlier_import(
+    l: &crate::load::Loaded,
+    kind: Kind,
+    previous_id: Option<&str>,
+    tool: &mut Tool,
+    notes: &mut Vec<String>,
+) {
+    let marker = format!("# Imported by `schemarouter import {}`", kind.as_str());
+    let has_id = |id: &str| {
+        let key = crate::model::normalise_id(id);
+        l.project
+            .tools
+            .iter()
+            .filter(|t| crate::model::normalise_id(&t.item.value.id.value) == key)
+            .collect::<Vec<_>>()
+    };
+    let mut same_id = !has_id(&tool.id.value).is_empty();
+    if !same_id
+        && let Some(previous) = previous_id
+        && let [t] = has_id(previous).as_slice()
+        && l.project.sources.get(t.file).text.contains(&marker)
+    {
+        let id = t.item.value.id.value.clone();
+        notes.push(format!(
+            "the project's tool `{id}` ({}) was imported from this source before tool ids came from the provider: it is updated and keeps its id `{id}`; the importer now names the source `{}` (rename the tool, and its domain if you like, to use that id)",
+            l.project.sources.get(t.file).path.display(),
+            tool.id.value
+        ));
+        tool.id.value = id;
+        same_id = true;
+    }
+    let same_title: Vec<_> = l
+        .project
+        .tools
+        .iter()
+        .filter(|t| {
+            t.item.value.title.value.trim().to_lowercase() == tool.title.value.trim().to_lowercase()
+                && l.project.sources.get(t.file).text.contains(&marker)
+        })
+        .collect();
+    if !same_id && let [t] = same_title.as_slice() {
+        let id = t.item.value.id.value.clone();
+        notes.push(format!(
+            "the project's tool `{id}` ({}) was imported from a source with the same title `{}`: it is updated; pass `--tool {}` to import this source as a new tool",
+            l.project.sources.get(t.file).path.display(),
+            tool.title.value,
+            tool.id.value
+        ));
+        tool.id.value = id;
+    }
+}
+
+/// Refuse to update the tool in the file at `path` (text `text`) when another source wrote it
+/// under the id this one derives (two APIs of one provider with no service name,
+/// `api.acme.com`): that API's endpoints would be replaced by this one's. The file is the same
+/// source's when its import header names the same source, or its title is the same.
+fn refuse_another_source(
+    path: &Path,
+    text: &str,
+    header: &Header,
+    tool: &Tool,
+    format: Format,
+) -> Result<(), ImportError> {
+    let Some(other) = imported_source(text) else {
+        return Ok(());
+    };
+    let Some(old) = emit::parse_tool(text, Format::from_path(path).unwrap_or(format)) else {
+        return Ok(());
+    };
+    if other == header.source
+        || old.title.value.trim().to_lowercase() == tool.title.value.trim().to_lowercase()
+    {
+        return Ok(());
+    }
+    let id = &tool.id.value;
+    Err(ImportError::new(
+        format!(
+            "`{}` holds tool `{id}` (`{}`), imported from `{other}`; this source (`{}`, `{}`) derives the same id, and importing it would replace that tool's endpoints",
+            path.display(),
+            old.title.value,
+            header.source,
+            tool.title.value
+        ),
+        format!(
+            "import this source as a tool of its own with `--tool ID`, or pass `--tool {id}` if it is the same API under a new file name and title"
+        ),
+    ))
+}
+
 /// A plain or quoted YAML scalar for a generated id or sentence.
 fn yaml_scalar(s: &str) -> String {
     let plain = !s.is_empty()
@@ -914,10 +994,31 @@ fn imported_kind(text: &str) -> Option<&str> {
         })
 }
 
+/// The source named by a tool file's import header (`# Imported by `schemarouter import openapi`
+/// from petstore.yaml (OpenAPI 3.0.3, ...).`): the text between `from ` and the last ` (` of
+/// that line.
+fn imported_source(text: &str) -> Option<&str> {
+    text.trim_start_matches('\u{feff}')
+        .lines()
+        .take_while(|l| l.starts_with('#'))
+        .find_map(|l| {
+            let rest = l.strip_prefix("# Imported by `schemarouter import ")?;
+            let rest = &rest[rest.find("` from ")? + "` from ".len()..];
+            Some(&rest[..rest.rfind(" (")?])
+        })
+}
+
 #[cfg(test)]
 mod tests {
-    use super::lexically_within;
+    use super::{imported_source, lexically_within};
     use std::path::Path;
+
+    #[test]
+    fn the_source_an_import_header_names() {
+        let text = "# yaml-language-server: $schema=x\n# Imported by `schemarouter import openapi` from my api (v2).json (OpenAPI 3.0.3, version 1; blake3:00).\n# Re-importing ...\nid: t\n";
+        assert_eq!(imported_source(text), Some("my api (v2).json"));
+        assert_eq!(imported_source("id: t\n"), None);
+    }
 
     #[test]
     fn out_folders_inside_and_outside_the_tool_folder() {

@@ -8,16 +8,17 @@
 //! | `type: array` of scalars | one field of type `string[]`, `number[][]`, ... |
 //! | `required` | `required: true` (every level of the path required) |
 //! | `nullable`, `type: [x, "null"]`, `x-nullable`, `oneOf [x, null]` | `nullable: true` |
-//! | `allOf` | properties and `required` merged |
-//! | `oneOf` / `anyOf` of objects | the union of their properties, all optional |
+//! | `allOf` | properties and `required` merged; each property keeps the references of the member it came from ([`Prop::via`]) |
+//! | `oneOf` / `anyOf` of objects | the union of their properties, all optional; a field only some alternatives carry gets the qualifier [`VARIANT_QUALIFIER`] |
 //! | several non-null types | `any` |
 //! | `format: date` / `date-time` | type `date` / `datetime`; other formats kept in `format` |
 //! | a non-object response | one field `result` |
+//! | an array of objects, a map keyed by id, an envelope around its records | the records path ([`super::records`]) and the fields of one record |
 //! | `$ref` | followed (local pointers, relative files); a cycle is cut with a marker field |
 //!
 //! Expansion is bounded: at most [`MAX_FIELDS`] fields per endpoint, [`MAX_STEPS`] schema
-//! visits per endpoint, [`MAX_PATH_DEPTH`] levels and [`MAX_NESTED_SCHEMAS`] named schemas per
-//! path; cutting is reported.
+//! visits per endpoint, [`MAX_PATH_DEPTH`] levels and [`MAX_NESTED_SCHEMAS`] levels reached
+//! through named schemas per path; cutting is reported.
 
 use super::refs::{Loc, RefError, Resolver};
 use crate::diagnostics::{Diagnostic, Severity};
@@ -29,9 +30,11 @@ use serde_json::Value;
 pub const MAX_DOCUMENT_FIELDS: usize = 120_000;
 /// Most response fields imported for one endpoint.
 pub const MAX_FIELDS: usize = 1_000;
-/// Most named schemas (reference targets) a field path may run through before the field is
-/// imported as one object: APIs whose objects embed each other (expandable references) would
-/// otherwise expand into every object of the API under every endpoint.
+/// Most levels of a field path reached through a named schema (a reference target, or a
+/// composition member that is one; [`View::named`]) before an object is imported as one field:
+/// APIs whose objects embed each other (expandable references) would otherwise expand into
+/// every object of the API under every endpoint. A level counts once however many `allOf`
+/// layers make it up.
 pub const MAX_NESTED_SCHEMAS: usize = 4;
 /// Most schema visits for one endpoint (reference expansion budget).
 pub const MAX_STEPS: usize = 200_000;
@@ -62,14 +65,19 @@ pub struct View<'a> {
     /// What a `const` that is a list or an object is ("a list"): no declared enum holds it.
     pub const_unscalar: Option<&'static str>,
     /// References followed to reach this view (pushed on the cycle stack while its children are
-    /// walked).
+    /// walked). References of `allOf` / `oneOf` / `anyOf` members are not among them: each
+    /// property keeps those of the member it came from ([`Prop::via`]), since a member is
+    /// expanded only for the properties it gives.
     pub via: Vec<String>,
+    /// Whether the value is reached through a named schema: a reference, or a composition
+    /// member that is one. Such a level counts once against a field path's budget of named
+    /// schemas ([`MAX_NESTED_SCHEMAS`]), however many `allOf` layers make it up.
+    pub named: bool,
     /// A reference that was not expanded because it is already being expanded (a cycle).
     pub cycle: Option<String>,
-    /// How many entries of `via` are references of `oneOf` / `anyOf` alternatives beyond the
-    /// longest alternative's: a property comes from one alternative, so only one
-    /// alternative's named schemas count against its path's budget ([`MAX_NESTED_SCHEMAS`]).
-    pub alt_extra: usize,
+    /// The schema of the members of an object that is a map keyed by name or id
+    /// (`additionalProperties` holding a schema), for records inferred at a map (`result.{}`).
+    pub values: Option<Box<Loc<'a>>>,
     /// `readOnly: true`: sent by the server only (never a request parameter).
     pub read_only: bool,
     /// `writeOnly: true`: sent by the client only (never a response field).
@@ -94,8 +102,9 @@ impl<'a> View<'a> {
             default_unscalar: None,
             const_unscalar: None,
             via: Vec::new(),
+            named: false,
             cycle: None,
-            alt_extra: 0,
+            values: None,
             read_only: false,
             write_only: false,
             required: Vec::new(),
@@ -103,11 +112,47 @@ impl<'a> View<'a> {
     }
 }
 
+/// One property of an object [`View`].
+#[derive(Clone, Debug)]
+pub struct Prop<'a> {
+    /// The property name.
+    pub name: String,
+    /// Its schema.
+    pub loc: Loc<'a>,
+    /// Whether the object requires it.
+    pub required: bool,
+    /// The references of the `allOf` / `oneOf` / `anyOf` members it came from (outermost
+    /// first): on the cycle stack while the property is walked, and only then.
+    pub via: Vec<String>,
+    /// The alternatives of the nearest `oneOf` / `anyOf` that carry the property when not all of
+    /// them do (`Cat`, `Cat or Dog`): see [`VARIANT_QUALIFIER`].
+    pub variant: Option<String>,
+}
+
+impl<'a> Prop<'a> {
+    /// A property declared directly (not through a composition member).
+    pub fn new(name: impl Into<String>, loc: Loc<'a>, required: bool) -> Prop<'a> {
+        Prop {
+            name: name.into(),
+            loc,
+            required,
+            via: Vec::new(),
+            variant: None,
+        }
+    }
+}
+
+/// The field qualifier key that names the `oneOf` / `anyOf` alternatives a response field
+/// belongs to when not every alternative carries it (`qualifiers: {variant: Cat}`): the
+/// alternative's `$ref` name, else its `title`, else `alternative N` (its position, from 1);
+/// several joined with ` or `. The nearest union that tells the field apart names it.
+pub const VARIANT_QUALIFIER: &str = "variant";
+
 /// The shape of a [`View`].
 #[derive(Clone, Debug)]
 pub enum Kind<'a> {
-    /// An object: its properties (name, schema, required) in document order.
-    Object(Vec<(String, Loc<'a>, bool)>),
+    /// An object: its properties in document order.
+    Object(Vec<Prop<'a>>),
     /// An array and its item schema (`None`: items not declared).
     Array(Option<Box<Loc<'a>>>),
     /// A scalar of this type.
@@ -132,10 +177,9 @@ pub struct Mapper<'r> {
     cycles_reported: std::collections::BTreeSet<String>,
     /// `type` values already reported as no JSON Schema type (by place), once each.
     types_reported: std::collections::BTreeSet<String>,
-    /// Entries of `stack` that are alternatives' references beyond the longest alternative's
-    /// (the sum of the `alt_extra` of the views whose `via` is pushed), left out of the count
-    /// of named schemas per path.
-    discount: usize,
+    /// Levels of the field path being walked that were reached through a named schema
+    /// ([`View::named`]), counted against [`MAX_NESTED_SCHEMAS`].
+    named_levels: usize,
     /// `required` entries already reported as naming no property (by place), once each.
     required_reported: std::collections::BTreeSet<String>,
     /// Object schemas whose `required` lists were judged (by place): a schema shared by many
@@ -151,6 +195,41 @@ pub struct Mapper<'r> {
 
 /// One imported response field before it becomes a declaration.
 type FieldList = Vec<Sp<ResponseField>>;
+
+/// What a walk over a response schema gives: the fields, and the maps keyed by id met on the
+/// way (each written as one `object` field) that records could sit in.
+#[derive(Default)]
+struct Walked<'a> {
+    fields: FieldList,
+    maps: Vec<MapCandidate<'a>>,
+}
+
+impl Walked<'_> {
+    /// Add a field, with the [`VARIANT_QUALIFIER`] when it belongs to some alternatives only.
+    fn push(&mut self, mut f: Sp<ResponseField>, variant: Option<&str>) {
+        if let Some(v) = variant {
+            f.value
+                .qualifiers
+                .insert(VARIANT_QUALIFIER.to_string(), Sp::synthetic(v.to_string()));
+        }
+        self.fields.push(f);
+    }
+}
+
+/// A map keyed by id (`additionalProperties` holding a schema) met at `path`, kept so that its
+/// values can be walked as records if the records are found there.
+struct MapCandidate<'a> {
+    /// The field path of the map.
+    path: String,
+    /// The schema of its values.
+    values: Loc<'a>,
+    /// The stack of references being expanded at the map (the values are walked under it).
+    stack: Vec<String>,
+    /// Named levels above the values.
+    named_levels: usize,
+    /// The variant the map belongs to.
+    variant: Option<String>,
+}
 
 fn scalar(v: &Value) -> Option<Scalar> {
     match v {
@@ -206,7 +285,7 @@ impl<'r> Mapper<'r> {
             types_reported: Default::default(),
             required_reported: Default::default(),
             required_checked: Default::default(),
-            discount: 0,
+            named_levels: 0,
             member_depth: 0,
             context: String::new(),
         }
@@ -216,6 +295,7 @@ impl<'r> Mapper<'r> {
     pub fn begin(&mut self, context: impl Into<String>) {
         self.context = context.into();
         self.stack.clear();
+        self.named_levels = 0;
         self.steps = 0;
         self.fields = 0;
         self.cut_reported = false;
@@ -288,7 +368,7 @@ impl<'r> Mapper<'r> {
     /// properties (`additionalProperties` or `unevaluatedProperties` other than `false`,
     /// `patternProperties`), may require names it does not list, and is not judged. Once per
     /// place, however many endpoints share the schema (a warning, SR705).
-    fn check_required_names(&mut self, loc: &Loc<'_>, props: &[(String, Loc<'_>, bool)]) {
+    fn check_required_names(&mut self, loc: &Loc<'_>, props: &[Prop<'_>]) {
         let Some(o) = loc.value.as_object() else {
             return;
         };
@@ -306,14 +386,13 @@ impl<'r> Mapper<'r> {
         self.required_entries(loc, 0, &mut entries);
         for (n, at) in entries {
             let n = n.as_str();
-            if props.iter().any(|(p, _, _)| same_name(p, n)) {
+            if props.iter().any(|p| same_name(&p.name, n)) {
                 continue;
             }
             if !self.required_reported.insert(at.key()) {
                 continue;
             }
-            let guess =
-                crate::model::value::did_you_mean(n, props.iter().map(|(p, _, _)| p.as_str()));
+            let guess = crate::model::value::did_you_mean(n, props.iter().map(|p| p.name.as_str()));
             let ctx = self.context.clone();
             let help = match guess {
                 Some(g) => format!("did you mean `{g}`? Fix the `required` list in the source"),
@@ -540,6 +619,7 @@ impl<'r> Mapper<'r> {
                     self.stack.pop();
                     via.extend(std::mem::take(&mut v.via));
                     v.via = via;
+                    v.named = true;
                     if desc.is_some() {
                         v.description = desc;
                     }
@@ -565,7 +645,7 @@ impl<'r> Mapper<'r> {
                         if let Kind::Object(ps) = &mut v.kind {
                             for name in map.keys() {
                                 if let Some(l) = p.get(name) {
-                                    merge_prop(ps, (name.clone(), l, false));
+                                    merge_prop(ps, Prop::new(name.clone(), l, false));
                                 }
                             }
                         }
@@ -577,9 +657,9 @@ impl<'r> Mapper<'r> {
                             .map(str::to_string)
                             .collect();
                         if let Kind::Object(ps) = &mut v.kind {
-                            for (n, _, req) in ps.iter_mut() {
-                                if names.contains(n) {
-                                    *req = true;
+                            for p in ps.iter_mut() {
+                                if names.contains(&p.name) {
+                                    p.required = true;
                                 }
                             }
                         }
@@ -685,120 +765,30 @@ impl<'r> Mapper<'r> {
             out.nullable = true;
             types.retain(|t| *t != "null");
         }
-        // allOf: merge every member.
-        let mut props: Vec<(String, Loc<'a>, bool)> = Vec::new();
+        // allOf: merge every member; oneOf / anyOf: the union, every property optional.
+        let mut props: Vec<Prop<'a>> = Vec::new();
         let mut required: Vec<String> = Vec::new();
         let mut objecty = types.contains(&"object") || o.contains_key("properties");
-        let mut member_kind: Option<Kind<'a>> = None;
-        let mut member_via = Vec::new();
-        if let Some(all) = loc.get("allOf")
-            && let Value::Array(items) = all.value
-        {
-            for (i, _) in items.iter().enumerate() {
-                let Some(m) = all.get(&i.to_string()) else {
-                    continue;
-                };
-                self.member_depth += 1;
-                let mv = self.view(&m);
-                self.member_depth -= 1;
-                member_via.extend(mv.via.iter().cloned());
-                out.alt_extra += mv.alt_extra;
-                if out.description.is_none() {
-                    out.description = mv.description.clone();
-                }
-                if out.format.is_none() {
-                    out.format = mv.format.clone();
-                }
-                out.nullable |= mv.nullable;
-                // A member's `required` may name properties another member declares.
-                required.extend(mv.required);
-                match mv.kind {
-                    Kind::Object(ps) => {
-                        objecty = true;
-                        for p in ps {
-                            merge_prop(&mut props, p);
-                        }
-                    }
-                    Kind::Any => {}
-                    other => member_kind = Some(other),
-                }
-            }
-        }
-        // oneOf / anyOf: the union, every property optional.
-        let mut alternatives_scalar: Vec<ValueType> = Vec::new();
-        let mut alternatives_other = false;
-        let mut alternatives_object = false;
-        let mut alt_lens: Vec<usize> = Vec::new();
-        for key in ["oneOf", "anyOf"] {
-            let Some(alts) = loc.get(key) else { continue };
-            let Value::Array(items) = alts.value else {
-                continue;
-            };
-            for (i, _) in items.iter().enumerate() {
-                let Some(m) = alts.get(&i.to_string()) else {
-                    continue;
-                };
-                // A bare `{type: null}` alternative only makes the value nullable.
-                if m.value.get("type").and_then(Value::as_str) == Some("null") {
-                    out.nullable = true;
-                    continue;
-                }
-                self.member_depth += 1;
-                let mv = self.view(&m);
-                self.member_depth -= 1;
-                member_via.extend(mv.via.iter().cloned());
-                alt_lens.push(mv.via.len());
-                out.alt_extra += mv.alt_extra;
-                out.nullable |= mv.nullable;
-                if out.description.is_none() {
-                    out.description = mv.description.clone();
-                }
-                match mv.kind {
-                    Kind::Object(ps) => {
-                        objecty = true;
-                        alternatives_object = true;
-                        for (n, l, _) in ps {
-                            merge_prop(&mut props, (n, l, false));
-                        }
-                    }
-                    Kind::Scalar(t) => {
-                        if !alternatives_scalar.contains(&t) {
-                            alternatives_scalar.push(t)
-                        }
-                    }
-                    Kind::Array(items) => {
-                        alternatives_other = true;
-                        member_kind.get_or_insert(Kind::Array(items));
-                    }
-                    // A cut cycle (`anyOf: [{$ref: Self}, {type: null}]`) is an object.
-                    Kind::Any if mv.cycle.is_some() => {
-                        objecty = true;
-                        alternatives_object = true;
-                        out.cycle = mv.cycle.clone();
-                    }
-                    Kind::Any => alternatives_other = true,
-                }
-            }
-        }
-        out.alt_extra +=
-            alt_lens.iter().sum::<usize>() - alt_lens.iter().copied().max().unwrap_or(0);
-        out.via.extend(member_via);
+        let mut members = Members::default();
+        self.merge_all_of(loc, &mut out, &mut props, &mut required, &mut members);
+        self.merge_alternatives(loc, &mut out, &mut props, &mut members);
+        objecty |= members.object;
         // Own properties.
         if let Some(p) = loc.get("properties")
             && let Value::Object(map) = p.value
         {
             for (name, _) in map {
                 if let Some(l) = p.get(name) {
-                    merge_prop(&mut props, (name.clone(), l, false));
+                    merge_prop(&mut props, Prop::new(name.clone(), l, false));
                 }
             }
         }
         if let Some(Value::Array(r)) = o.get("required") {
             required.extend(r.iter().filter_map(Value::as_str).map(str::to_string));
         }
-        for (n, _, req) in props.iter_mut() {
-            if required.contains(n) {
-                *req = true;
+        for p in props.iter_mut() {
+            if required.contains(&p.name) {
+                p.required = true;
             }
         }
         if objecty && self.member_depth == 0 {
@@ -807,10 +797,16 @@ impl<'r> Mapper<'r> {
         required.sort();
         required.dedup();
         out.required = required;
+        // A map keyed by name or id: `additionalProperties` holding a schema.
+        out.values = loc
+            .get("additionalProperties")
+            .filter(|a| a.value.is_object())
+            .map(Box::new);
         // Decide the kind.
         let non_object_types: Vec<&str> =
             types.iter().copied().filter(|t| *t != "object").collect();
-        out.kind = if alternatives_object && (!alternatives_scalar.is_empty() || alternatives_other)
+        out.kind = if members.alternatives_object
+            && (!members.alternatives_scalar.is_empty() || members.alternatives_other)
         {
             // An id or an embedded object (`anyOf: [string, Customer]`): no one shape.
             Kind::Any
@@ -825,14 +821,18 @@ impl<'r> Mapper<'r> {
                 Some(t) => Kind::Scalar(t),
                 None => Kind::Any,
             }
-        } else if let Some(k) = member_kind {
-            if alternatives_other || !alternatives_scalar.is_empty() {
+        } else if let Some((k, via)) = members.kind {
+            if members.alternatives_other || !members.alternatives_scalar.is_empty() {
                 Kind::Any
             } else {
+                // An array (or scalar) shape from a member: its items are the member's, reached
+                // through the member's references.
+                out.via.extend(via);
+                out.named |= members.named;
                 k
             }
-        } else if alternatives_scalar.len() == 1 && !alternatives_other {
-            Kind::Scalar(alternatives_scalar[0].clone())
+        } else if members.alternatives_scalar.len() == 1 && !members.alternatives_other {
+            Kind::Scalar(members.alternatives_scalar[0].clone())
         } else if o.contains_key("items") {
             Kind::Array(loc.get("items").map(Box::new))
         } else if o.contains_key("additionalProperties") {
@@ -840,7 +840,164 @@ impl<'r> Mapper<'r> {
         } else {
             Kind::Any
         };
+        if matches!(out.kind, Kind::Object(_)) {
+            out.named |= members.named;
+        }
         out
+    }
+
+    /// Merge the `allOf` members of the schema at `loc`: their properties (each keeping the
+    /// member's references in [`Prop::via`]), `required` lists, description, format and
+    /// nullability; a member of another shape (an array) is remembered in `members`.
+    fn merge_all_of<'a>(
+        &mut self,
+        loc: &Loc<'a>,
+        out: &mut View<'a>,
+        props: &mut Vec<Prop<'a>>,
+        required: &mut Vec<String>,
+        members: &mut Members<'a>,
+    ) where
+        'r: 'a,
+    {
+        let Some(all) = loc.get("allOf") else { return };
+        let Value::Array(items) = all.value else {
+            return;
+        };
+        for i in 0..items.len() {
+            let Some(m) = all.get(&i.to_string()) else {
+                continue;
+            };
+            self.member_depth += 1;
+            let mv = self.view(&m);
+            self.member_depth -= 1;
+            members.named |= mv.named;
+            if out.description.is_none() {
+                out.description = mv.description.clone();
+            }
+            if out.format.is_none() {
+                out.format = mv.format.clone();
+            }
+            out.nullable |= mv.nullable;
+            // A member's `required` may name properties another member declares.
+            required.extend(mv.required);
+            match mv.kind {
+                Kind::Object(ps) => {
+                    members.object = true;
+                    for mut p in ps {
+                        p.via.splice(0..0, mv.via.iter().cloned());
+                        merge_prop(props, p);
+                    }
+                }
+                Kind::Any => {}
+                other => members.kind = Some((other, mv.via)),
+            }
+        }
+    }
+
+    /// Merge the `oneOf` / `anyOf` alternatives of the schema at `loc`: the union of their
+    /// properties, all optional, each keeping its alternative's references in [`Prop::via`]
+    /// and, when not every object alternative carries it, the alternatives that do in
+    /// [`Prop::variant`]; scalar and other shapes are tallied in `members`.
+    fn merge_alternatives<'a>(
+        &mut self,
+        loc: &Loc<'a>,
+        out: &mut View<'a>,
+        props: &mut Vec<Prop<'a>>,
+        members: &mut Members<'a>,
+    ) where
+        'r: 'a,
+    {
+        // The union's properties, and for each the labels it stands under in the object
+        // alternatives that carry it (its own nearer variant, else the alternative's label).
+        let mut union: Vec<Prop<'a>> = Vec::new();
+        let mut under: Vec<Vec<(String, bool)>> = Vec::new();
+        let mut object_alternatives = 0;
+        let mut position = 0;
+        for key in ["oneOf", "anyOf"] {
+            let Some(alts) = loc.get(key) else { continue };
+            let Value::Array(items) = alts.value else {
+                continue;
+            };
+            for i in 0..items.len() {
+                let Some(m) = alts.get(&i.to_string()) else {
+                    continue;
+                };
+                position += 1;
+                // A bare `{type: null}` alternative only makes the value nullable.
+                if m.value.get("type").and_then(Value::as_str) == Some("null") {
+                    out.nullable = true;
+                    continue;
+                }
+                self.member_depth += 1;
+                let mv = self.view(&m);
+                self.member_depth -= 1;
+                members.named |= mv.named;
+                out.nullable |= mv.nullable;
+                if out.description.is_none() {
+                    out.description = mv.description.clone();
+                }
+                match mv.kind {
+                    Kind::Object(ps) => {
+                        members.object = true;
+                        members.alternatives_object = true;
+                        object_alternatives += 1;
+                        let label = alternative_label(&m, position);
+                        for mut p in ps {
+                            p.via.splice(0..0, mv.via.iter().cloned());
+                            p.required = false;
+                            let nearer = p.variant.take();
+                            let at = (
+                                nearer.clone().unwrap_or_else(|| label.clone()),
+                                nearer.is_some(),
+                            );
+                            match union.iter().position(|q| q.name == p.name) {
+                                Some(j) => under[j].push(at),
+                                None => {
+                                    union.push(p);
+                                    under.push(vec![at]);
+                                }
+                            }
+                        }
+                    }
+                    Kind::Scalar(t) => {
+                        if !members.alternatives_scalar.contains(&t) {
+                            members.alternatives_scalar.push(t)
+                        }
+                    }
+                    Kind::Array(items) => {
+                        members.alternatives_other = true;
+                        if members.kind.is_none() {
+                            members.kind = Some((Kind::Array(items), mv.via));
+                        }
+                    }
+                    // A cut cycle (`anyOf: [{$ref: Self}, {type: null}]`) is an object.
+                    Kind::Any if mv.cycle.is_some() => {
+                        members.object = true;
+                        members.alternatives_object = true;
+                        out.cycle = mv.cycle.clone();
+                    }
+                    Kind::Any => members.alternatives_other = true,
+                }
+            }
+        }
+        for (mut p, at) in union.into_iter().zip(under) {
+            // Carried by every object alternative, and by none only under a nearer variant:
+            // no variant.
+            let everywhere =
+                at.len() >= object_alternatives && at.iter().all(|(_, nearer)| !nearer);
+            if object_alternatives > 1 && !everywhere {
+                let mut labels: Vec<String> = Vec::new();
+                for (l, _) in at {
+                    for part in l.split(" or ") {
+                        if !labels.iter().any(|x| x == part) {
+                            labels.push(part.to_string());
+                        }
+                    }
+                }
+                p.variant = Some(labels.join(" or "));
+            }
+            merge_prop(props, p);
+        }
     }
 
     /// The declaration type of a view (arrays with their item types, objects as `object`).
@@ -857,7 +1014,7 @@ impl<'r> Mapper<'r> {
                 // a cycle, cut there, not a recursion without end.
                 let items = (**items).clone();
                 let via = v.via.clone();
-                self.with_via(&via, v.alt_extra, |m| {
+                self.with_via(&via, false, |m| {
                     let iv = m.view(&items);
                     ValueType::Array(Box::new(m.value_type(&iv)))
                 })
@@ -865,77 +1022,172 @@ impl<'r> Mapper<'r> {
         }
     }
 
-    /// Response fields of a response schema. Returns the fields and whether the records are the
-    /// items of a top-level array (`records: "[]"`).
-    pub fn response_fields(&mut self, loc: &Loc<'_>) -> (FieldList, bool) {
-        let mut out = Vec::new();
+    /// Response fields of a response schema, and where the records sit (`records`): `[]` for
+    /// a top-level array of objects, `{}` for a top-level map keyed by id whose values are
+    /// objects, else the record list of an envelope when it is clear ([`super::records`]:
+    /// `data[]`, `result.items[]`, `result.{}`), with the fields of one record named inside it;
+    /// `None` when the response is one record.
+    pub fn response_fields<'a>(&mut self, loc: &Loc<'a>) -> (FieldList, Option<String>)
+    where
+        'r: 'a,
+    {
         let v = self.view(loc);
+        let mut w = Walked::default();
         match &v.kind {
             Kind::Object(props) if !props.is_empty() => {
                 let props = props.clone();
-                self.with_via(&v.via, v.alt_extra, |m| {
-                    m.walk(&props, "", true, 0, &mut out)
+                self.with_via(&v.via, v.named, |m| {
+                    m.walk(&props, "", true, 0, None, &mut w)
                 });
-                (out, false)
+                let records = self.records_of(&mut w);
+                (w.fields, records)
+            }
+            Kind::Object(_) if v.values.is_some() => {
+                let values = v.values.clone().map(|b| *b);
+                let expanded = values.and_then(|values| {
+                    self.with_via(&v.via, v.named, |m| m.map_values(&values, "", None, &mut w))
+                });
+                match expanded {
+                    Some(()) => (w.fields, Some("{}".to_string())),
+                    None => {
+                        let ty = self.value_type(&v);
+                        (vec![leaf("result", ty, &v, true)], None)
+                    }
+                }
             }
             Kind::Array(Some(items)) => {
                 let items = (**items).clone();
-                let iv = self.view(&items);
+                let iv = self.with_via(&v.via, false, |m| m.view(&items));
                 if let Kind::Object(props) = &iv.kind
                     && !props.is_empty()
                 {
                     let props = props.clone();
                     let mut via = v.via.clone();
                     via.extend(iv.via.iter().cloned());
-                    self.with_via(&via, v.alt_extra + iv.alt_extra, |m| {
-                        m.walk(&props, "", true, 0, &mut out)
+                    self.with_via(&via, v.named || iv.named, |m| {
+                        m.walk(&props, "", true, 0, None, &mut w)
                     });
-                    return (out, true);
+                    return (w.fields, Some("[]".to_string()));
                 }
-                let ty = ValueType::Array(Box::new(self.value_type(&iv)));
-                out.push(leaf("result", ty, &v, true));
-                (out, false)
+                let ty = self.with_via(&v.via, false, |m| m.value_type(&iv));
+                let mut f = leaf("result", ValueType::Array(Box::new(ty)), &v, true);
+                if let Some(r) = &iv.cycle {
+                    mark_recursive(&mut f, r);
+                }
+                (vec![f], None)
             }
             _ => {
                 let ty = self.value_type(&v);
-                out.push(leaf("result", ty, &v, true));
-                (out, false)
+                (vec![leaf("result", ty, &v, true)], None)
             }
         }
     }
 
-    /// Run `f` with `via` pushed on the stack of references being expanded; `alt_extra` of
-    /// them are alternatives' references that do not count against a path's budget.
-    fn with_via<T>(
+    /// The records path of walked response fields ([`super::records::infer`]); when it is a map
+    /// (`result.{}`), the map's value schema is walked in place of its one `object` field.
+    /// Field names are made relative to one record.
+    fn records_of<'a>(&mut self, w: &mut Walked<'a>) -> Option<String>
+    where
+        'r: 'a,
+    {
+        let maps: Vec<&str> = w.maps.iter().map(|c| c.path.as_str()).collect();
+        let found = super::records::infer(&w.fields, &maps)?;
+        let records = match found {
+            super::records::Records::List(path) => path,
+            super::records::Records::Map(path) => {
+                let at = w.maps.iter().position(|c| c.path == path)?;
+                let c = w.maps.remove(at);
+                let mut inner = Walked::default();
+                let saved = (std::mem::take(&mut self.stack), self.named_levels);
+                self.stack = c.stack.clone();
+                self.named_levels = c.named_levels;
+                let prefix = format!("{path}.{{}}");
+                let ok = self.map_values(&c.values, &prefix, c.variant.as_deref(), &mut inner);
+                (self.stack, self.named_levels) = saved;
+                ok?;
+                let head = format!("{prefix}.");
+                let inside: Vec<&str> = inner
+                    .fields
+                    .iter()
+                    .filter_map(|f| f.value.name.value.strip_prefix(&head))
+                    .collect();
+                let envelope: Vec<&str> = w
+                    .fields
+                    .iter()
+                    .map(|f| f.value.name.value.as_str())
+                    .filter(|n| *n != path)
+                    .collect();
+                if inner.fields.is_empty() || super::records::clashes(&prefix, &inside, &envelope) {
+                    // The map stays one `object` field; what was walked for it is not kept.
+                    self.fields -= inner.fields.len();
+                    return None;
+                }
+                let i = w.fields.iter().position(|f| f.value.name.value == path)?;
+                w.fields.splice(i..=i, inner.fields);
+                prefix
+            }
+        };
+        let head = format!("{records}.");
+        for f in &mut w.fields {
+            if let Some(rest) = f.value.name.value.strip_prefix(&head) {
+                f.value.name.value = rest.to_string();
+            }
+        }
+        Some(records)
+    }
+
+    /// Walk the value schema of a map (`additionalProperties`) as one record under `prefix`
+    /// (`result.{}`, or empty for a top-level map). `None`, with nothing walked, when the
+    /// values are not objects with properties.
+    fn map_values<'a>(
         &mut self,
-        via: &[String],
-        alt_extra: usize,
-        f: impl FnOnce(&mut Self) -> T,
-    ) -> T {
+        values: &Loc<'a>,
+        prefix: &str,
+        variant: Option<&str>,
+        w: &mut Walked<'a>,
+    ) -> Option<()>
+    where
+        'r: 'a,
+    {
+        let vv = self.view(values);
+        let Kind::Object(props) = &vv.kind else {
+            return None;
+        };
+        if props.is_empty() || vv.cycle.is_some() {
+            return None;
+        }
+        let props = props.clone();
+        self.with_via(&vv.via, vv.named, |m| {
+            m.walk(&props, prefix, true, 0, variant, w)
+        });
+        Some(())
+    }
+
+    /// Run `f` with `via` pushed on the stack of references being expanded and, when `named`,
+    /// one more level reached through a named schema.
+    fn with_via<T>(&mut self, via: &[String], named: bool, f: impl FnOnce(&mut Self) -> T) -> T {
         let n = self.stack.len();
         self.stack.extend(via.iter().cloned());
-        self.discount += alt_extra;
+        self.named_levels += usize::from(named);
         let r = f(self);
-        self.discount -= alt_extra;
+        self.named_levels -= usize::from(named);
         self.stack.truncate(n);
         r
     }
 
-    /// Named schemas on the path to a field whose view came through `via` (with `alt_extra`
-    /// alternatives' references among them).
-    fn nested_schemas(&self, via: usize, alt_extra: usize) -> usize {
-        (self.stack.len() + via).saturating_sub(self.discount + alt_extra)
-    }
-
-    fn walk(
+    fn walk<'a>(
         &mut self,
-        props: &[(String, Loc<'_>, bool)],
+        props: &[Prop<'a>],
         prefix: &str,
         required: bool,
         depth: usize,
-        out: &mut FieldList,
-    ) {
-        for (name, loc, req) in props {
+        variant: Option<&str>,
+        w: &mut Walked<'a>,
+    ) where
+        'r: 'a,
+    {
+        for prop in props {
+            let (name, loc) = (&prop.name, &prop.loc);
             if self.fields >= MAX_FIELDS {
                 self.over_budget(loc);
                 return;
@@ -961,117 +1213,172 @@ impl<'r> Mapper<'r> {
             } else {
                 format!("{prefix}.{name}")
             };
-            let req = required && *req;
-            let v = self.view(loc);
-            if v.write_only {
-                continue;
+            let req = required && prop.required;
+            let variant = prop.variant.as_deref().or(variant);
+            // The property is walked with the references of the members it came from.
+            let n = self.stack.len();
+            self.stack.extend(prop.via.iter().cloned());
+            self.walk_one(loc, path, req, depth, variant, w);
+            self.stack.truncate(n);
+        }
+    }
+
+    /// Walk one property (of schema `loc`, at field path `path`) into fields.
+    fn walk_one<'a>(
+        &mut self,
+        loc: &Loc<'a>,
+        path: String,
+        req: bool,
+        depth: usize,
+        variant: Option<&str>,
+        w: &mut Walked<'a>,
+    ) where
+        'r: 'a,
+    {
+        let v = self.view(loc);
+        if v.write_only {
+            return;
+        }
+        if let Some(f) = w
+            .fields
+            .iter()
+            .find(|f| same_name(&f.value.name.value, &path))
+        {
+            let ctx = self.context.clone();
+            let message = if f.value.name.value == path {
+                format!(
+                    "`{ctx}`: field path `{path}` is reached twice (a property name with `.` next to a nested object); the second is not imported"
+                )
+            } else {
+                format!(
+                    "`{ctx}`: field path `{path}` is `{}` spelled with other Unicode code points (NFC and NFD); the second is not imported",
+                    f.value.name.value
+                )
+            };
+            self.report(
+                super::codes::UNSUPPORTED_NAME,
+                Severity::Warning,
+                loc,
+                message,
+                "field paths join names with `.` and are compared in NFC; declare the second value by hand under another name if a plan needs it",
+            );
+            return;
+        }
+        let via = v.via.clone();
+        // Past the budget of named schemas, an object (or a list of objects) reached through one
+        // more is imported as one field: APIs whose objects embed each other would otherwise
+        // repeat the whole API under every endpoint. Lists of scalars keep their item type.
+        let over = v.named && self.named_levels >= MAX_NESTED_SCHEMAS;
+        if over && matches!(&v.kind, Kind::Object(ps) if !ps.is_empty()) {
+            self.not_expanded(loc, &path, ValueType::Object, &v, req, variant, w);
+            return;
+        }
+        match &v.kind {
+            Kind::Object(ps) if !ps.is_empty() && depth < MAX_PATH_DEPTH => {
+                let ps = ps.clone();
+                self.with_via(&via, v.named, |m| {
+                    m.walk(&ps, &path, req, depth + 1, variant, w)
+                });
             }
-            if let Some(f) = out.iter().find(|f| same_name(&f.value.name.value, &path)) {
-                let ctx = self.context.clone();
-                let message = if f.value.name.value == path {
-                    format!(
-                        "`{ctx}`: field path `{path}` is reached twice (a property name with `.` next to a nested object); the second is not imported"
-                    )
-                } else {
-                    format!(
-                        "`{ctx}`: field path `{path}` is `{}` spelled with other Unicode code points (NFC and NFD); the second is not imported",
-                        f.value.name.value
-                    )
-                };
-                self.report(
-                    super::codes::UNSUPPORTED_NAME,
-                    Severity::Warning,
-                    loc,
-                    message,
-                    "field paths join names with `.` and are compared in NFC; declare the second value by hand under another name if a plan needs it",
-                );
-                continue;
+            Kind::Array(Some(items)) if depth < MAX_PATH_DEPTH => {
+                let items = (**items).clone();
+                let iv = self.with_via(&via, false, |m| m.view(&items));
+                match &iv.kind {
+                    Kind::Object(ps) if !ps.is_empty() && over => {
+                        let ty = ValueType::Array(Box::new(ValueType::Object));
+                        self.not_expanded(loc, &path, ty, &v, req, variant, w);
+                    }
+                    Kind::Object(ps) if !ps.is_empty() => {
+                        let ps = ps.clone();
+                        let mut all = via.clone();
+                        all.extend(iv.via.iter().cloned());
+                        // Within each item (record), requiredness starts afresh.
+                        let p = format!("{path}[]");
+                        self.with_via(&all, v.named || iv.named, |m| {
+                            m.walk(&ps, &p, true, depth + 1, variant, w)
+                        });
+                    }
+                    _ => {
+                        let inner = self.with_via(&via, false, |m| m.value_type(&iv));
+                        let mut f = leaf(&path, ValueType::Array(Box::new(inner)), &v, req);
+                        if let Some(r) = &iv.cycle {
+                            mark_recursive(&mut f, r);
+                        }
+                        w.push(f, variant);
+                        self.fields += 1;
+                    }
+                }
             }
-            let via = v.via.clone();
-            let over =
-                !via.is_empty() && self.nested_schemas(via.len(), v.alt_extra) > MAX_NESTED_SCHEMAS;
-            if over
-                && (matches!(&v.kind, Kind::Object(ps) if !ps.is_empty())
-                    || matches!(&v.kind, Kind::Array(Some(_))))
-            {
-                let ty = match &v.kind {
-                    Kind::Array(_) => ValueType::Array(Box::new(ValueType::Any)),
-                    _ => ValueType::Object,
-                };
+            _ => {
+                let ty = self.with_via(&via, false, |m| m.value_type(&v));
                 let mut f = leaf(&path, ty, &v, req);
-                let note = format!(
-                    "Not expanded: nested inside more than {MAX_NESTED_SCHEMAS} named schemas."
-                );
-                f.value.description = Some(Sp::synthetic(match &f.value.description {
-                    Some(d) => format!("{} {note}", d.value),
-                    None => note,
-                }));
-                out.push(f);
-                self.fields += 1;
-                if !self.nesting_reported {
-                    self.nesting_reported = true;
+                if let Some(r) = &v.cycle {
+                    mark_recursive(&mut f, r);
+                } else if depth >= MAX_PATH_DEPTH && matches!(v.kind, Kind::Object(_)) {
                     let ctx = self.context.clone();
                     self.report(
                         super::codes::EXPANSION_LIMIT,
-                        Severity::Info,
+                        Severity::Warning,
                         loc,
-                        format!("fields nested inside more than {MAX_NESTED_SCHEMAS} named schemas are imported as one object each (first: `{path}` of `{ctx}`)"),
+                        format!("`{ctx}`: field `{path}` is nested deeper than {MAX_PATH_DEPTH} levels; imported as one object"),
                         "declare the deeper fields by hand if a plan needs them",
                     );
                 }
-                continue;
-            }
-            match &v.kind {
-                Kind::Object(ps) if !ps.is_empty() && depth < MAX_PATH_DEPTH => {
-                    let ps = ps.clone();
-                    self.with_via(&via, v.alt_extra, |m| {
-                        m.walk(&ps, &path, req, depth + 1, out)
+                // A map keyed by id whose values may be records (`result.{}`): remembered, and
+                // walked only if the records are found there.
+                if let (Kind::Object(ps), Some(values)) = (&v.kind, &v.values)
+                    && ps.is_empty()
+                    && v.cycle.is_none()
+                    && depth < MAX_PATH_DEPTH
+                {
+                    let mut stack = self.stack.clone();
+                    stack.extend(via.iter().cloned());
+                    w.maps.push(MapCandidate {
+                        path: path.clone(),
+                        values: (**values).clone(),
+                        stack,
+                        named_levels: self.named_levels + usize::from(v.named),
+                        variant: variant.map(str::to_string),
                     });
                 }
-                Kind::Array(Some(items)) if depth < MAX_PATH_DEPTH => {
-                    let items = (**items).clone();
-                    let iv = self.with_via(&via, v.alt_extra, |m| m.view(&items));
-                    match &iv.kind {
-                        Kind::Object(ps) if !ps.is_empty() => {
-                            let ps = ps.clone();
-                            let mut all = via.clone();
-                            all.extend(iv.via.iter().cloned());
-                            // Within each item (record), requiredness starts afresh.
-                            let p = format!("{path}[]");
-                            self.with_via(&all, v.alt_extra + iv.alt_extra, |m| {
-                                m.walk(&ps, &p, true, depth + 1, out)
-                            });
-                        }
-                        _ => {
-                            let inner = self.with_via(&via, v.alt_extra, |m| m.value_type(&iv));
-                            let mut f = leaf(&path, ValueType::Array(Box::new(inner)), &v, req);
-                            if let Some(r) = &iv.cycle {
-                                mark_recursive(&mut f, r);
-                            }
-                            out.push(f);
-                            self.fields += 1;
-                        }
-                    }
-                }
-                _ => {
-                    let ty = self.with_via(&via, v.alt_extra, |m| m.value_type(&v));
-                    let mut f = leaf(&path, ty, &v, req);
-                    if let Some(r) = &v.cycle {
-                        mark_recursive(&mut f, r);
-                    } else if depth >= MAX_PATH_DEPTH && matches!(v.kind, Kind::Object(_)) {
-                        let ctx = self.context.clone();
-                        self.report(
-                            super::codes::EXPANSION_LIMIT,
-                            Severity::Warning,
-                            loc,
-                            format!("`{ctx}`: field `{path}` is nested deeper than {MAX_PATH_DEPTH} levels; imported as one object"),
-                            "declare the deeper fields by hand if a plan needs them",
-                        );
-                    }
-                    out.push(f);
-                    self.fields += 1;
-                }
+                w.push(f, variant);
+                self.fields += 1;
             }
+        }
+    }
+
+    /// A field past the budget of named schemas ([`MAX_NESTED_SCHEMAS`]): one field of type `ty`
+    /// (`object`, `object[]`) saying so in its description; reported once per endpoint (SR704).
+    #[allow(clippy::too_many_arguments)]
+    fn not_expanded<'a>(
+        &mut self,
+        loc: &Loc<'a>,
+        path: &str,
+        ty: ValueType,
+        v: &View<'_>,
+        req: bool,
+        variant: Option<&str>,
+        w: &mut Walked<'a>,
+    ) {
+        let mut f = leaf(path, ty, v, req);
+        let note =
+            format!("Not expanded: nested inside more than {MAX_NESTED_SCHEMAS} named schemas.");
+        f.value.description = Some(Sp::synthetic(match &f.value.description {
+            Some(d) => format!("{} {note}", d.value),
+            None => note,
+        }));
+        w.push(f, variant);
+        self.fields += 1;
+        if !self.nesting_reported {
+            self.nesting_reported = true;
+            let ctx = self.context.clone();
+            self.report(
+                super::codes::EXPANSION_LIMIT,
+                Severity::Info,
+                loc,
+                format!("fields nested inside more than {MAX_NESTED_SCHEMAS} named schemas are imported as one object each (first: `{path}` of `{ctx}`)"),
+                "declare the deeper fields by hand if a plan needs them",
+            );
         }
     }
 
@@ -1089,9 +1396,10 @@ impl<'r> Mapper<'r> {
             Kind::Object(props) => {
                 let props = props.clone();
                 let via = v.via.clone();
-                self.with_via(&via, v.alt_extra, |m| {
-                    for (name, l, req) in &props {
-                        let pv = m.view(l);
+                self.with_via(&via, v.named, |m| {
+                    for prop in &props {
+                        let (name, l, req) = (&prop.name, &prop.loc, &prop.required);
+                        let pv = m.with_via(&prop.via, false, |m| m.view(l));
                         if pv.read_only {
                             continue;
                         }
@@ -1112,7 +1420,9 @@ impl<'r> Mapper<'r> {
                             );
                             continue;
                         }
-                        let ty = m.with_via(&pv.via.clone(), pv.alt_extra, |m| m.value_type(&pv));
+                        let mut via = prop.via.clone();
+                        via.extend(pv.via.iter().cloned());
+                        let ty = m.with_via(&via, false, |m| m.value_type(&pv));
                         out.push(m.param_at(l, name, ty, &pv, body_required && *req, location));
                     }
                 });
@@ -1234,14 +1544,72 @@ struct Dropped {
 }
 
 /// Merge a property into a list: a later declaration of the same name refines the earlier
-/// (`allOf` members), keeping `required` if either says so.
-fn merge_prop<'a>(props: &mut Vec<(String, Loc<'a>, bool)>, p: (String, Loc<'a>, bool)) {
-    if let Some(existing) = props.iter_mut().find(|(n, _, _)| *n == p.0) {
-        existing.2 |= p.2;
+/// (`allOf` members), keeping `required` if either says so, and a variant only when both
+/// declarations carry one (their alternatives joined): a property declared outside any
+/// alternative is there whatever the alternative.
+fn merge_prop<'a>(props: &mut Vec<Prop<'a>>, p: Prop<'a>) {
+    if let Some(existing) = props.iter_mut().find(|e| e.name == p.name) {
+        existing.required |= p.required;
+        existing.variant = match (existing.variant.take(), p.variant) {
+            (Some(a), Some(b)) => {
+                let mut labels: Vec<&str> = a.split(" or ").collect();
+                for part in b.split(" or ") {
+                    if !labels.contains(&part) {
+                        labels.push(part);
+                    }
+                }
+                Some(labels.join(" or "))
+            }
+            _ => None,
+        };
         // Keep the first schema: allOf members that restate a property usually only narrow it.
         return;
     }
     props.push(p);
+}
+
+/// The label of the `position`th (from 1) alternative of a `oneOf` / `anyOf`, at `m`: the name
+/// its `$ref` points at (the last segment of the pointer, decoded: `#/components/schemas/Cat`
+/// gives `Cat`; a whole file `cat.yaml` gives `cat`), else its `title`, else `alternative N`.
+fn alternative_label(m: &Loc<'_>, position: usize) -> String {
+    if let Some(r) = m.value.get("$ref").and_then(Value::as_str) {
+        let name = match r.split_once('#') {
+            Some((_, frag)) => frag.rsplit('/').next().unwrap_or(""),
+            None => r
+                .rsplit('/')
+                .next()
+                .map(|f| f.split('.').next().unwrap_or(f))
+                .unwrap_or(""),
+        };
+        let name = super::refs::percent_decode(name)
+            .replace("~1", "/")
+            .replace("~0", "~");
+        let name = name.trim();
+        if !name.is_empty() {
+            return name.to_string();
+        }
+    }
+    match text(m.value.get("title")) {
+        Some(t) => t,
+        None => format!("alternative {position}"),
+    }
+}
+
+/// What the `allOf`, `oneOf` and `anyOf` members of a schema add up to, besides properties.
+#[derive(Default)]
+struct Members<'a> {
+    /// A member is an object (or a cut cycle taken for one).
+    object: bool,
+    /// An alternative is an object.
+    alternatives_object: bool,
+    /// The scalar types of alternatives.
+    alternatives_scalar: Vec<ValueType>,
+    /// An alternative of another shape (an array, anything).
+    alternatives_other: bool,
+    /// The first non-object shape of a member, and the references that led to it.
+    kind: Option<(Kind<'a>, Vec<String>)>,
+    /// A member is reached through a named schema.
+    named: bool,
 }
 
 /// Note on a field where a reference cycle was cut.
@@ -1454,12 +1822,15 @@ mod tests {
                 if f.nullable.is_some() {
                     s.push_str(" nullable");
                 }
+                if let Some(v) = f.qualifiers.get(VARIANT_QUALIFIER) {
+                    s.push_str(&format!(" [{}]", v.value));
+                }
                 s
             })
             .collect()
     }
 
-    fn fields_of(doc: serde_json::Value) -> (Vec<String>, bool, Vec<String>) {
+    fn fields_of(doc: serde_json::Value) -> (Vec<String>, Option<String>, Vec<String>) {
         let r = resolver(doc);
         let mut m = Mapper::new(&r);
         m.begin("t/e");
@@ -1498,7 +1869,7 @@ mod tests {
                 "tags: string[]",
             ]
         );
-        assert!(!records);
+        assert_eq!(records, None);
     }
 
     #[test]
@@ -1518,8 +1889,8 @@ mod tests {
             f,
             vec![
                 "id: integer required",
-                "pet.meow: boolean",
-                "pet.bark: string"
+                "pet.meow: boolean [Cat]",
+                "pet.bark: string [Dog]"
             ]
         );
     }
@@ -1653,10 +2024,10 @@ mod tests {
         let (f, records, _) = fields_of(serde_json::json!({"schema": {
             "type": "array", "items": {"type": "object", "properties": {"id": {"type": "integer"}}}}}));
         assert_eq!(f, vec!["id: integer"]);
-        assert!(records);
+        assert_eq!(records.as_deref(), Some("[]"));
         let (f, records, _) = fields_of(serde_json::json!({"schema": {"type": "string"}}));
         assert_eq!(f, vec!["result: string required"]);
-        assert!(!records);
+        assert_eq!(records, None);
         let (f, _, _) = fields_of(
             serde_json::json!({"schema": {"type": "array", "items": {"type": "integer"}}}),
         );
@@ -1718,6 +2089,191 @@ mod tests {
             "schema": {"$ref": "#/components/schemas/L0"}}));
         assert!(f.len() <= MAX_FIELDS);
         assert!(findings.iter().any(|x| x.starts_with("SR704")));
+    }
+
+    #[test]
+    fn an_all_of_base_is_no_cycle_for_the_other_members() {
+        // `Parent` = `Attr` + a list of `Attr`: the list is no recursion.
+        let (f, _, findings) = fields_of(serde_json::json!({
+            "components": {"schemas": {
+                "Attr": {"type": "object", "properties": {"name": {"type": "string"}}},
+                "Parent": {"allOf": [{"$ref": "#/components/schemas/Attr"}, {"type": "object",
+                    "properties": {"sub": {"type": "array", "items": {"$ref": "#/components/schemas/Attr"}}}}]}
+            }},
+            "schema": {"$ref": "#/components/schemas/Parent"}}));
+        assert_eq!(f, vec!["name: string", "sub[].name: string"]);
+        assert_eq!(findings, Vec::<String>::new());
+        // A base that does refer back to itself is still cut (one level deeper at most).
+        let (f, _, findings) = fields_of(serde_json::json!({
+            "components": {"schemas": {
+                "Node": {"type": "object", "properties": {"name": {"type": "string"},
+                    "parent": {"$ref": "#/components/schemas/Node"}}},
+                "Named": {"allOf": [{"$ref": "#/components/schemas/Node"}, {"type": "object",
+                    "properties": {"kind": {"type": "string"}}}]}
+            }},
+            "schema": {"$ref": "#/components/schemas/Named"}}));
+        assert_eq!(f, vec!["name: string", "parent: object", "kind: string"]);
+        assert_eq!(findings.len(), 1, "{findings:?}");
+        assert!(findings[0].starts_with("SR703 `$ref: #/components/schemas/Node` refers back"));
+    }
+
+    #[test]
+    fn all_of_layers_are_one_level_of_the_budget() {
+        // `L4` = `L3` = `L2` = `L1` = `Base`, each an `allOf` of the next: one level, however
+        // deep; objects below it are expanded up to the budget of levels.
+        let mut schemas = serde_json::Map::new();
+        schemas.insert(
+            "Base".into(),
+            serde_json::json!({"type": "object", "properties": {"id": {"type": "string"}}}),
+        );
+        for i in 1..=6 {
+            let below = if i == 1 {
+                "Base".to_string()
+            } else {
+                format!("L{}", i - 1)
+            };
+            schemas.insert(
+                format!("L{i}"),
+                serde_json::json!({"allOf": [{"$ref": format!("#/components/schemas/{below}")},
+                    {"type": "object", "properties": {format!("p{i}"): {"type": "string"}}}]}),
+            );
+        }
+        // A chain of objects, each a named schema: `chain` and three `next` are levels 1 to 4 (the
+        // root is written inline: no named level); the fourth `next` is past the budget.
+        for (name, next) in [("A", "B"), ("B", "C"), ("C", "D"), ("D", "E")] {
+            schemas.insert(
+                name.into(),
+                serde_json::json!({"type": "object", "properties": {
+                    "x": {"type": "string"},
+                    "next": {"$ref": format!("#/components/schemas/{next}")}}}),
+            );
+        }
+        schemas.insert(
+            "E".into(),
+            serde_json::json!({"type": "object", "properties": {"y": {"type": "string"}}}),
+        );
+        let (f, _, findings) = fields_of(serde_json::json!({
+            "components": {"schemas": schemas},
+            "schema": {"type": "object", "properties": {
+                "layered": {"$ref": "#/components/schemas/L6"},
+                "chain": {"$ref": "#/components/schemas/A"}}}}));
+        assert_eq!(
+            f,
+            vec![
+                "chain.next.next.next.next: object",
+                "chain.next.next.next.x: string",
+                "chain.next.next.x: string",
+                "chain.next.x: string",
+                "chain.x: string",
+                "layered.id: string",
+                "layered.p1: string",
+                "layered.p2: string",
+                "layered.p3: string",
+                "layered.p4: string",
+                "layered.p5: string",
+                "layered.p6: string",
+            ]
+        );
+        assert_eq!(
+            findings,
+            [
+                "SR704 fields nested inside more than 4 named schemas are imported as one object each (first: `chain.next.next.next.next` of `t/e`)"
+            ]
+        );
+    }
+
+    #[test]
+    fn the_nearest_union_names_the_variant() {
+        let (f, _, _) = fields_of(serde_json::json!({
+        "components": {"schemas": {
+            "Owner": {"type": "object", "properties": {"owner": {"type": "string"},
+                "pet": {"oneOf": [{"$ref": "#/components/schemas/Cat"}, {"$ref": "#/components/schemas/Dog"}]}}},
+            "Stray": {"type": "object", "title": "Stray animal", "properties": {"found_at": {"type": "string"},
+                "animal": {"type": "object", "properties": {"meow": {"type": "boolean"}}}}},
+            "Cat": {"type": "object", "properties": {"meow": {"type": "boolean"}, "name": {"type": "string"}}},
+            "Dog": {"type": "object", "properties": {"bark": {"type": "string"}, "name": {"type": "string"}}}
+        }},
+        "schema": {"allOf": [
+            {"type": "object", "properties": {"id": {"type": "string"}}},
+            {"anyOf": [{"$ref": "#/components/schemas/Owner"}, {"$ref": "#/components/schemas/Stray"},
+                {"type": "object", "properties": {"id": {"type": "string"}, "note": {"type": "string"}}}]}
+        ]}}));
+        assert_eq!(
+            f,
+            vec![
+                "id: string",
+                "owner: string [Owner]",
+                "pet.meow: boolean [Cat]",
+                "pet.name: string [Owner]",
+                "pet.bark: string [Dog]",
+                "animal.meow: boolean [Stray]",
+                "found_at: string [Stray]",
+                "note: string [alternative 3]",
+            ]
+        );
+    }
+
+    #[test]
+    fn records_of_envelopes_and_maps() {
+        let (f, records, _) = fields_of(
+            serde_json::json!({"schema": {"type": "object", "properties": {
+            "data": {"type": "array", "items": {"type": "object", "required": ["id"],
+                "properties": {"id": {"type": "string"}, "tags": {"type": "array", "items": {"type": "object", "properties": {"k": {"type": "string"}}}}}}},
+            "total": {"type": "integer"}, "next": {"type": "string"}}}}),
+        );
+        assert_eq!(records.as_deref(), Some("data[]"));
+        assert_eq!(
+            f,
+            vec![
+                "id: string required",
+                "tags[].k: string",
+                "next: string",
+                "total: integer"
+            ]
+        );
+        // A map keyed by id, at the root and inside an envelope.
+        let (f, records, _) = fields_of(serde_json::json!({"schema": {"type": "object",
+            "additionalProperties": {"type": "object", "properties": {"title": {"type": "string"}}}}}));
+        assert_eq!(
+            (f, records.as_deref()),
+            (vec!["title: string".to_string()], Some("{}"))
+        );
+        let (f, records, _) = fields_of(
+            serde_json::json!({"schema": {"type": "object", "properties": {
+            "header": {"type": "object", "properties": {"version": {"type": "string"}}},
+            "result": {"type": "object", "additionalProperties": {"type": "object", "properties": {"title": {"type": "string"}}}}}}}),
+        );
+        assert_eq!(records.as_deref(), Some("result.{}"));
+        assert_eq!(f, vec!["header.version: string", "title: string"]);
+        // A map of scalars is no record list: one `object` field, no records path.
+        let (f, records, _) = fields_of(
+            serde_json::json!({"schema": {"type": "object", "properties": {
+            "counts": {"type": "object", "additionalProperties": {"type": "integer"}},
+            "total": {"type": "integer"}}}}),
+        );
+        assert_eq!(
+            (f, records),
+            (
+                vec!["counts: object".to_string(), "total: integer".to_string()],
+                None
+            )
+        );
+        // A record field named like an envelope field: full paths, no records path.
+        let (f, records, _) = fields_of(
+            serde_json::json!({"schema": {"type": "object", "properties": {
+            "items": {"type": "array", "items": {"type": "object", "properties": {"total": {"type": "number"}}}},
+            "total": {"type": "integer"}}}}),
+        );
+        assert_eq!(
+            (f, records),
+            (
+                vec![
+                    "items[].total: number".to_string(),
+                    "total: integer".to_string()
+                ],
+                None
+            )
+        );
     }
 
     #[test]

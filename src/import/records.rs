@@ -1,0 +1,437 @@
+//! Where an imported endpoint's records sit: the records path inferred from its response
+//! fields, for OpenAPI responses and MCP `outputSchema`s alike.
+//!
+//! A list endpoint rarely answers with a bare array. It wraps the records in an envelope next to
+//! paging and status metadata: `{data: [...], total, next}` (many APIs), `{value: [...],
+//! nextLink}` (Azure), `{kind, items: [...], nextPageToken}` (Google), `{total_count,
+//! repositories: [...]}` (GitHub), `{hits: {total, hits: [...]}}` (Elasticsearch),
+//! `{result: {uids, <id>: {...}}}` (a map keyed by id, PubMed). The records path says where the
+//! records are (`data[]`, `hits.hits[]`, `result.{}`); field names are then paths inside one
+//! record, and envelope fields (`total`, `meta.count`) stay paths from the root, which is how
+//! `extract` reads them (a field is looked up in each record first, then at the root).
+//!
+//! The record list must be clear, else no records path is inferred and the fields keep their
+//! full paths (`data[].id`), which read the same values:
+//!
+//! - at one level of the response, exactly one property is an array of objects (its fields
+//!   are `key[].…`) or a map keyed by id whose values are objects, not counting side lists
+//!   named like metadata (`errors`, `warnings`, `links`, `included`, `facets`, ...); and
+//! - every other property of that level is metadata by name: one of its words (split on case,
+//!   `_` and `-`) is a paging, count, status or link word ([`METADATA_WORDS`]: `total`,
+//!   `count`, `page`, `next`, `cursor`, `token`, `limit`, `offset`, `kind`, `etag`, `status`,
+//!   `message`, `links`, `meta`, `url`, ...). A record (`{id, name, tags: [...]}`) has
+//!   properties that are not, so its lists are never taken for records;
+//! - the level is the root, or an object property that is the only non-metadata property of
+//!   the level above (`result.items[]`, at most [`MAX_ENVELOPE_DEPTH`] levels down);
+//! - no record field would then have the name (or the folded name, as SR113 compares them) of
+//!   an envelope field.
+
+use crate::model::{ResponseField, Sp};
+
+/// Deepest object level at which a record list is looked for (`a.b.items[]`).
+pub const MAX_ENVELOPE_DEPTH: usize = 3;
+
+/// Words that make a property envelope metadata (paging, counts, status, links, request
+/// echo): a property whose name has one of them (`nextPageToken`, `total_count`, `_links`,
+/// `pageDetails`) is not record data.
+pub const METADATA_WORDS: &[&str] = &[
+    "aggregation",
+    "aggregations",
+    "aggs",
+    "api",
+    "attribution",
+    "cached",
+    "code",
+    "context",
+    "continuation",
+    "copyright",
+    "correlation",
+    "count",
+    "counts",
+    "cursor",
+    "cursors",
+    "debug",
+    "disclaimer",
+    "documentation",
+    "elapsed",
+    "elements",
+    "empty",
+    "end",
+    "error",
+    "errors",
+    "estimated",
+    "etag",
+    "facet",
+    "facets",
+    "filter",
+    "filters",
+    "first",
+    "found",
+    "generated",
+    "has",
+    "header",
+    "headers",
+    "href",
+    "included",
+    "incomplete",
+    "input",
+    "kind",
+    "last",
+    "licence",
+    "license",
+    "limit",
+    "limits",
+    "link",
+    "links",
+    "marker",
+    "matched",
+    "max",
+    "message",
+    "meta",
+    "metadata",
+    "more",
+    "next",
+    "notice",
+    "notices",
+    "number",
+    "object",
+    "odata",
+    "offset",
+    "ok",
+    "page",
+    "pageable",
+    "pages",
+    "paginated",
+    "pagination",
+    "paging",
+    "parameters",
+    "params",
+    "per",
+    "prev",
+    "previous",
+    "problems",
+    "query",
+    "quota",
+    "rate",
+    "remaining",
+    "request",
+    "returned",
+    "score",
+    "search",
+    "self",
+    "shards",
+    "size",
+    "skip",
+    "sort",
+    "sorted",
+    "start",
+    "status",
+    "success",
+    "successful",
+    "time",
+    "timed",
+    "timestamp",
+    "token",
+    "took",
+    "top",
+    "total",
+    "totals",
+    "trace",
+    "truncated",
+    "type",
+    "unreachable",
+    "updated",
+    "uri",
+    "url",
+    "version",
+    "warning",
+    "warnings",
+];
+
+/// Words of lists that go beside the records rather than hold them (`errors`, `included`).
+pub const SIDE_LIST_WORDS: &[&str] = &[
+    "aggregation",
+    "aggregations",
+    "debug",
+    "error",
+    "errors",
+    "facet",
+    "facets",
+    "included",
+    "link",
+    "links",
+    "notice",
+    "notices",
+    "problems",
+    "warning",
+    "warnings",
+];
+
+/// A records path found in a response.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Records {
+    /// An array of records (`data[]`, `result.items[]`).
+    List(String),
+    /// A map keyed by id whose values are the records, at this field path (`result`; the
+    /// records path is `result.{}`).
+    Map(String),
+}
+
+/// The records path of a response whose fields (full paths from the root) are `fields`;
+/// `maps` are the paths of fields that are maps keyed by id with object values (candidates for
+/// `{}` records). `None` when the response is one record, or the record list is not clear.
+pub fn infer(fields: &[Sp<ResponseField>], maps: &[&str]) -> Option<Records> {
+    let names: Vec<&str> = fields.iter().map(|f| f.value.name.value.as_str()).collect();
+    let found = level(&names, maps, "", 0)?;
+    if let Records::List(path) = &found {
+        let head = format!("{path}.");
+        let (inside, envelope): (Vec<&str>, Vec<&str>) =
+            names.iter().partition(|n| n.starts_with(&head));
+        let inside: Vec<&str> = inside.iter().map(|n| &n[head.len()..]).collect();
+        if clashes(path, &inside, &envelope) {
+            return None;
+        }
+    }
+    Some(found)
+}
+
+/// Whether fields named inside one record (`inside`, relative to the records path `records`)
+/// could not stand beside the envelope's (`envelope`, from the root): a record field named as
+/// an envelope field (compared as `check` compares field names, SR113: `[]` dropped, case and
+/// separators aside), or one that starts with the records path itself (`Objects[]` inside the
+/// records of `Objects[]`), which reads as repeating it (SR109).
+pub fn clashes(records: &str, inside: &[&str], envelope: &[&str]) -> bool {
+    let fold = |n: &str| crate::model::normalise_id(&n.replace("[]", ""));
+    let envelope: std::collections::BTreeSet<String> = envelope.iter().map(|n| fold(n)).collect();
+    let head = format!("{records}.");
+    inside
+        .iter()
+        .any(|n| n.starts_with(&head) || envelope.contains(&fold(n)))
+}
+
+/// What one property of a level is, by the fields under it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Shape {
+    /// An array of objects (`key[].x` fields).
+    List,
+    /// A map keyed by id with object values (one `object` field, a map candidate).
+    Map,
+    /// An object (`key.x` fields).
+    Object,
+    /// One field (a scalar, an array of scalars, an object not expanded).
+    Leaf,
+}
+
+/// The record list at the level of fields under `prefix` (`""` or `result.`), or, when that
+/// level has none, in its one non-metadata object property.
+fn level(names: &[&str], maps: &[&str], prefix: &str, depth: usize) -> Option<Records> {
+    if depth > MAX_ENVELOPE_DEPTH {
+        return None;
+    }
+    // The properties of this level, in order, with their shape.
+    let mut props: Vec<(&str, Shape)> = Vec::new();
+    for n in names {
+        let Some(rest) = n.strip_prefix(prefix) else {
+            continue;
+        };
+        let (seg, deeper) = match rest.split_once('.') {
+            Some((seg, _)) => (seg, true),
+            None => (rest, false),
+        };
+        let shape = match (seg.strip_suffix("[]"), deeper) {
+            // `key[][]`: a list of lists is no record list.
+            (Some(k), true) if !k.ends_with("[]") => Shape::List,
+            (None, true) => Shape::Object,
+            (None, false) if maps.contains(&format!("{prefix}{seg}").as_str()) => Shape::Map,
+            _ => Shape::Leaf,
+        };
+        let key = seg.trim_end_matches("[]");
+        match props.iter_mut().find(|(k, _)| *k == key) {
+            // A key met as a leaf and as a path (reported by the walk) is no record list.
+            Some(p) if p.1 != shape => p.1 = Shape::Leaf,
+            Some(_) => {}
+            None => props.push((key, shape)),
+        }
+    }
+    let holders: Vec<&(&str, Shape)> = props
+        .iter()
+        .filter(|(_, s)| matches!(s, Shape::List | Shape::Map))
+        .collect();
+    let main: Vec<&&(&str, Shape)> = holders.iter().filter(|(k, _)| !side_list(k)).collect();
+    let chosen = match (main.as_slice(), holders.as_slice()) {
+        ([one], _) => Some(**one),
+        ([], [one]) => Some(*one),
+        _ => None,
+    };
+    if let Some(&(key, shape)) = chosen {
+        if !props.iter().all(|(k, _)| *k == key || metadata(k)) {
+            return None;
+        }
+        return Some(match shape {
+            Shape::Map => Records::Map(format!("{prefix}{key}")),
+            _ => Records::List(format!("{prefix}{key}[]")),
+        });
+    }
+    if !holders.is_empty() {
+        return None;
+    }
+    // No list here: the records may sit in the one object that is not metadata.
+    let objects: Vec<&str> = props
+        .iter()
+        .filter(|(k, s)| *s == Shape::Object && !metadata(k))
+        .map(|(k, _)| *k)
+        .collect();
+    let [inner] = objects.as_slice() else {
+        return None;
+    };
+    if !props.iter().all(|(k, _)| k == inner || metadata(k)) {
+        return None;
+    }
+    level(names, maps, &format!("{prefix}{inner}."), depth + 1)
+}
+
+/// The lower-case words of a property name (`nextPageToken` → next, page, token; `_links` →
+/// links).
+fn words(name: &str) -> Vec<String> {
+    super::snake(name)
+        .split('_')
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// Whether a property is envelope metadata by name ([`METADATA_WORDS`]).
+fn metadata(name: &str) -> bool {
+    words(name)
+        .iter()
+        .any(|w| METADATA_WORDS.binary_search(&w.as_str()).is_ok())
+}
+
+/// Whether a list property goes beside the records ([`SIDE_LIST_WORDS`]).
+fn side_list(name: &str) -> bool {
+    words(name)
+        .iter()
+        .any(|w| SIDE_LIST_WORDS.binary_search(&w.as_str()).is_ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::ValueType;
+
+    fn fields(names: &[&str]) -> Vec<Sp<ResponseField>> {
+        names
+            .iter()
+            .map(|n| Sp::synthetic(ResponseField::new(*n, ValueType::String)))
+            .collect()
+    }
+
+    fn list(p: &str) -> Option<Records> {
+        Some(Records::List(p.to_string()))
+    }
+
+    #[test]
+    fn word_tables_are_sorted() {
+        for t in [METADATA_WORDS, SIDE_LIST_WORDS] {
+            let mut s = t.to_vec();
+            s.sort_unstable();
+            s.dedup();
+            assert_eq!(s, t);
+        }
+        for w in SIDE_LIST_WORDS {
+            assert!(METADATA_WORDS.contains(w), "{w}");
+        }
+    }
+
+    #[test]
+    fn envelopes_with_one_record_list() {
+        let f = fields(&["data[].id", "data[].name", "total", "page", "next"]);
+        assert_eq!(infer(&f, &[]), list("data[]"));
+        // Azure, Google, GitHub.
+        let f = fields(&["value[].id", "value[].properties.state", "nextLink"]);
+        assert_eq!(infer(&f, &[]), list("value[]"));
+        let f = fields(&[
+            "kind",
+            "etag",
+            "items[].id",
+            "nextPageToken",
+            "pageInfo.totalResults",
+        ]);
+        assert_eq!(infer(&f, &[]), list("items[]"));
+        let f = fields(&["total_count", "incomplete_results", "items[].full_name"]);
+        assert_eq!(infer(&f, &[]), list("items[]"));
+        // Only the list.
+        let f = fields(&["repositories[].id"]);
+        assert_eq!(infer(&f, &[]), list("repositories[]"));
+        // Side lists beside the records.
+        let f = fields(&[
+            "data[].id",
+            "included[].id",
+            "errors[].detail",
+            "links.next",
+        ]);
+        assert_eq!(infer(&f, &[]), list("data[]"));
+        // A list of errors alone is the list.
+        let f = fields(&["errors[].code", "status"]);
+        assert_eq!(infer(&f, &[]), list("errors[]"));
+    }
+
+    #[test]
+    fn nested_envelopes_and_maps() {
+        let f = fields(&["status", "result.items[].id", "result.count"]);
+        assert_eq!(infer(&f, &[]), list("result.items[]"));
+        let f = fields(&[
+            "took",
+            "timed_out",
+            "_shards.total",
+            "hits.total",
+            "hits.max_score",
+            "hits.hits[]._id",
+        ]);
+        assert_eq!(infer(&f, &[]), list("hits.hits[]"));
+        let f = fields(&["header.type", "result", "result_count"]);
+        assert_eq!(infer(&f, &["result"]), Some(Records::Map("result".into())));
+        let f = fields(&["result.count", "result.entries"]);
+        assert_eq!(
+            infer(&f, &["result.entries"]),
+            Some(Records::Map("result.entries".into()))
+        );
+    }
+
+    #[test]
+    fn records_are_not_envelopes() {
+        // A record with a list of objects: its other properties are record data.
+        let f = fields(&["id", "name", "tags[].id", "tags[].name"]);
+        assert_eq!(infer(&f, &[]), None);
+        let f = fields(&["id", "items[].sku", "total"]);
+        assert_eq!(infer(&f, &[]), None);
+        // Two record lists: not clear.
+        let f = fields(&["users[].id", "groups[].id", "total"]);
+        assert_eq!(infer(&f, &[]), None);
+        // One record, no list.
+        let f = fields(&["id", "name", "meta.created"]);
+        assert_eq!(infer(&f, &[]), None);
+        // A list of lists, and a list of scalars.
+        let f = fields(&["rows[][].a", "total"]);
+        assert_eq!(infer(&f, &[]), None);
+        let f = fields(&["ids", "total"]);
+        assert_eq!(infer(&f, &[]), None);
+    }
+
+    #[test]
+    fn a_record_field_named_like_an_envelope_field_keeps_full_paths() {
+        // A record that holds a list named as the records path (`Objects[].Objects[].ETag`).
+        let f = fields(&[
+            "Objects[].Partition",
+            "Objects[].Objects[].ETag",
+            "NextToken",
+        ]);
+        assert_eq!(infer(&f, &[]), None);
+        let f = fields(&["data[].id", "data[].total", "total"]);
+        assert_eq!(infer(&f, &[]), None);
+        let f = fields(&["data[].id", "data[].Total", "total"]);
+        assert_eq!(infer(&f, &[]), None);
+        let f = fields(&["data[].id", "data[].meta.total", "meta.total"]);
+        assert_eq!(infer(&f, &[]), None);
+    }
+}
