@@ -25,13 +25,15 @@ struct Run {
     stderr: String,
 }
 
+/// Runs the command; an import runs without the derivation (`--no-derive`): these tests pin
+/// the importer's own mapping (tests/derive.rs covers the derived layer).
 fn run(args: &[&str], cwd: &Path) -> Run {
-    let o = bin()
-        .args(args)
-        .current_dir(cwd)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap();
+    let mut cmd = bin();
+    cmd.args(args);
+    if args.first() == Some(&"import") {
+        cmd.arg("--no-derive");
+    }
+    let o = cmd.current_dir(cwd).env("NO_COLOR", "1").output().unwrap();
     Run {
         code: o.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
