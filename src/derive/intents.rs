@@ -314,32 +314,121 @@ pub fn examples(summaries: &[Option<String>]) -> Vec<String> {
         .collect()
 }
 
-/// The core concepts of a group: the first concept of each of its endpoints' top-level,
-/// non-identifier fields, most common first (at most six); any field's when none is top-level.
+/// Field names that say what a record is called or says (naming conventions of APIs, not a
+/// domain's words): a group's core starts with them.
+const LABEL_NAMES: &[&str] = &[
+    "description",
+    "display_name",
+    "full_name",
+    "headline",
+    "label",
+    "name",
+    "summary",
+    "text",
+    "title",
+    "value",
+];
+
+/// Field-name words of links, type tags and bookkeeping, which say little about the record.
+const PLUMBING_WORDS: &[&str] = &[
+    "etag", "href", "kind", "link", "links", "object", "type", "uri", "url",
+];
+
+/// How much a field says about its record, for the core: a label (`name`, `title`) most, then a
+/// field named after the cluster's resource (`price` in a stock-price group), then any other
+/// scalar; links, type tags and containers least.
+fn core_score(f: &crate::model::ResponseField, resource: &[String]) -> i32 {
+    let leaf = f
+        .name
+        .value
+        .rsplit(['.', '[', ']'])
+        .find(|s| !s.is_empty())
+        .unwrap_or(&f.name.value)
+        .to_lowercase();
+    let words: Vec<String> = super::terms::key_words(&leaf);
+    let mut score = 0;
+    if LABEL_NAMES.contains(&leaf.as_str()) {
+        score += 3;
+    }
+    if words.iter().any(|w| resource.contains(w)) {
+        score += 2;
+    }
+    if words.iter().any(|w| PLUMBING_WORDS.contains(&w.as_str())) {
+        score -= 2;
+    }
+    if matches!(
+        f.ty.value.to_string().as_str(),
+        "object" | "any" | "array" | "object[]"
+    ) {
+        score -= 2;
+    }
+    score
+}
+
+/// Where an endpoint without a records path keeps its records: the list (`data[].`) that more
+/// than half of its fields sit in, when there is one (a response `{city_name, data: [...]}`
+/// whose envelope the importer could not tell from records).
+fn main_list(fields: &[crate::model::Sp<crate::model::ResponseField>]) -> Option<String> {
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for f in fields {
+        if let Some(i) = f.value.name.value.find("[].") {
+            *counts.entry(&f.value.name.value[..i + 3]).or_default() += 1;
+        }
+    }
+    counts
+        .into_iter()
+        .find(|(_, n)| n * 2 > fields.len())
+        .map(|(p, _)| p.to_string())
+}
+
+/// The core concepts of a group: the first concept of its endpoints' record-level (top-level,
+/// or directly in the list most fields sit in), non-identifier fields, best first by
+/// [`core_score`], then most common, then schema order (at most six); any field's when none is
+/// record-level.
 pub fn core(tools: &[Tool], c: &Cluster) -> Vec<String> {
-    let mut counts: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    // concept -> (best score, count, first position)
+    let mut seen: BTreeMap<String, (i32, usize, usize)> = BTreeMap::new();
     let mut order = 0;
     for pass in 0..2 {
         for &(ti, ei) in &c.endpoints {
-            for f in &tools[ti].endpoints[ei].value.fields {
+            let e = &tools[ti].endpoints[ei].value;
+            let list = if e.records.is_some() {
+                None
+            } else {
+                main_list(&e.fields)
+            };
+            for f in &e.fields {
                 let f = &f.value;
-                let top = !f.name.value.contains('.') && !f.name.value.contains('[');
+                // With a main list, only its records' own fields are record-level (the envelope's
+                // `limit`, `next` are not).
+                let name = match list.as_deref() {
+                    Some(l) => f.name.value.strip_prefix(l),
+                    None => Some(f.name.value.as_str()),
+                };
+                let top = name.is_some_and(|n| !n.contains('.') && !n.contains('['));
                 if pass == 0 && (!top || f.is_identifier()) {
                     continue;
                 }
                 if let Some(k) = f.concepts.first() {
-                    let e = counts.entry(k.value.clone()).or_insert((0, order));
-                    e.0 += 1;
+                    let score = core_score(f, &c.resource);
+                    let e = seen.entry(k.value.clone()).or_insert((score, 0, order));
+                    e.0 = e.0.max(score);
+                    e.1 += 1;
                     order += 1;
                 }
             }
         }
-        if !counts.is_empty() {
+        if !seen.is_empty() {
             break;
         }
     }
-    let mut v: Vec<(String, (usize, usize))> = counts.into_iter().collect();
-    v.sort_by(|a, b| b.1.0.cmp(&a.1.0).then(a.1.1.cmp(&b.1.1)));
+    let mut v: Vec<(String, (i32, usize, usize))> = seen.into_iter().collect();
+    v.sort_by(|a, b| {
+        b.1.0
+            .cmp(&a.1.0)
+            .then(b.1.1.cmp(&a.1.1))
+            .then(a.1.2.cmp(&b.1.2))
+    });
     v.into_iter().take(MAX_CORE).map(|(k, _)| k).collect()
 }
 

@@ -69,7 +69,48 @@ pub(super) fn parameters<'a>(m: &mut Mapper<'a>, o: &Operation<'a, '_>) -> Vec<S
     if o.base.is_some() {
         in_url.push(super::BASE_PARAM.to_string());
     }
-    keep_one_of_each_name(m, c, &in_url)
+    let mut kept = keep_one_of_each_name(m, c, &in_url);
+    for p in &mut kept {
+        if is_undeclared_credential(&p.value) {
+            p.value.auth = Some(Sp::synthetic(true));
+        }
+    }
+    kept
+}
+
+/// A credential the description does not declare as a security scheme but names and describes
+/// as one (`key`: "Your registered API key", `api_key`, `access_token`): the client supplies it,
+/// and the router must never fill it from a question. A name that can only be a credential
+/// (`api_key`, `apikey`, `x-api-key`, `access_token`) suffices; a shorter one (`key`, `token`,
+/// `appid`) needs a description that says so.
+fn is_undeclared_credential(p: &Parameter) -> bool {
+    if p.is_auth()
+        || p.location
+            .as_ref()
+            .is_some_and(|l| l.value == ParamLocation::Body)
+    {
+        return false;
+    }
+    let name = p.name.value.to_lowercase().replace(['-', '_'], "");
+    let description = p
+        .description
+        .as_ref()
+        .map(|d| d.value.to_lowercase())
+        .unwrap_or_default();
+    let says = [
+        "api key",
+        "apikey",
+        "api-key",
+        "access token",
+        "auth token",
+        "credential",
+    ]
+    .iter()
+    .any(|w| description.contains(w));
+    matches!(
+        name.as_str(),
+        "apikey" | "xapikey" | "accesstoken" | "authtoken"
+    ) || (matches!(name.as_str(), "key" | "token" | "appid" | "appkey") && says)
 }
 
 /// The operation's and the path item's `parameters` entries (references followed), the
@@ -517,4 +558,38 @@ fn take_declared(made: &mut Sp<Parameter>, declared: &Sp<Parameter>) {
     p.enum_values = d.enum_values.clone();
     p.default = d.default.clone();
     p.description = d.description.clone();
+}
+
+#[cfg(test)]
+mod credential_tests {
+    use super::*;
+
+    fn param(name: &str, description: Option<&str>) -> Parameter {
+        let mut p = Parameter::new(name, ValueType::parse("string").unwrap());
+        p.description = description.map(|d| Sp::synthetic(d.to_string()));
+        p
+    }
+
+    #[test]
+    fn undeclared_credentials_are_told_by_name_and_description() {
+        assert!(is_undeclared_credential(&param("api_key", None)));
+        assert!(is_undeclared_credential(&param("X-API-Key", None)));
+        assert!(is_undeclared_credential(&param(
+            "key",
+            Some("Your registered API key.")
+        )));
+        assert!(is_undeclared_credential(&param(
+            "appid",
+            Some("Your unique API key (you can always find it on your account page)")
+        )));
+        assert!(!is_undeclared_credential(&param(
+            "key",
+            Some("The sort key")
+        )));
+        assert!(!is_undeclared_credential(&param("token", None)));
+        assert!(!is_undeclared_credential(&param(
+            "keyword",
+            Some("API key words")
+        )));
+    }
 }

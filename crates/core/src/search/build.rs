@@ -25,6 +25,10 @@ pub struct FieldSpec {
     pub weight: f64,
     /// Length normalisation (0: none, 1: full).
     pub b: f64,
+    /// Occurrences counted at most: lists of parameters, response fields and concepts say
+    /// whether an endpoint takes or returns something, not how much (an endpoint returning
+    /// thirty `album.*` fields is no more about albums than one returning an album).
+    pub max_tf: u32,
 }
 
 /// The fields of an endpoint's document, in the order [`Doc::fields`] fills them. Names say
@@ -36,36 +40,43 @@ pub const FIELDS: [FieldSpec; 7] = [
         name: "endpoint name",
         weight: 3.0,
         b: 0.3,
+        max_tf: u32::MAX,
     },
     FieldSpec {
         name: "tool name",
         weight: 1.5,
         b: 0.3,
+        max_tf: u32::MAX,
     },
     FieldSpec {
         name: "endpoint description",
         weight: 1.5,
         b: 0.75,
+        max_tf: u32::MAX,
     },
     FieldSpec {
         name: "tool description",
         weight: 0.4,
         b: 0.75,
+        max_tf: u32::MAX,
     },
     FieldSpec {
         name: "parameters",
         weight: 0.7,
         b: 0.75,
+        max_tf: 1,
     },
     FieldSpec {
         name: "response fields",
         weight: 0.6,
         b: 0.75,
+        max_tf: 1,
     },
     FieldSpec {
         name: "concepts and aliases",
         weight: 1.0,
         b: 0.5,
+        max_tf: 1,
     },
 ];
 
@@ -254,7 +265,7 @@ pub fn build(tools: &[ToolData], concepts: &[ConceptData]) -> Built {
                 .iter()
                 .map(|(t, c)| {
                     let tf: f64 = (0..NF)
-                        .map(|f| FIELDS[f].weight * c[f] as f64 / norm[f])
+                        .map(|f| FIELDS[f].weight * c[f].min(FIELDS[f].max_tf) as f64 / norm[f])
                         .sum();
                     (t.clone(), tf)
                 })

@@ -86,6 +86,16 @@ impl Query {
         }
     }
 
+    /// The stems in `mask` (bit `i`: `stems[i]`).
+    pub fn stems_in(&self, mask: u64) -> Vec<String> {
+        self.stems
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| mask & (1 << i) != 0)
+            .map(|(_, s)| s.clone())
+            .collect()
+    }
+
     /// The question's words behind the stems in `mask` (bit `i`: `stems[i]`), in question
     /// order, each once.
     pub fn words(&self, mask: u64) -> Vec<String> {

@@ -158,7 +158,9 @@ fn fit(pr: &Profile, s: &Span) -> f64 {
         SpanKind::Name | SpanKind::Object if string => {
             // A place by its name, or free text (`q`) described as one ("City name").
             let textual = pr.named(TEXT_WORDS);
-            let place = pr.named(PLACE_WORDS) || (textual && pr.described(PLACE_WORDS));
+            // `city_id` takes an id, not a place's name.
+            let place = !pr.named(ID_WORDS)
+                && (pr.named(PLACE_WORDS) || (textual && pr.described(PLACE_WORDS)));
             let place_cue = s
                 .before
                 .last()
@@ -196,7 +198,8 @@ fn enum_value(p: &ParamData, question: &str) -> Option<Value> {
         .filter_map(|v| {
             let text = bind::value_text(&bind::scalar_json(v));
             let n = norm(&text);
-            (!n.is_empty() && q.contains(&format!(" {n} "))).then_some((n.len(), v))
+            // A one-letter value ("S" for scientific units) is no word of a question.
+            (n.chars().count() > 1 && q.contains(&format!(" {n} "))).then_some((n.len(), v))
         })
         .max_by_key(|(len, _)| *len)
         .map(|(_, v)| bind::scalar_json(v))
@@ -209,7 +212,15 @@ fn value_for(p: &ParamData, s: &Span) -> Option<Value> {
     } else {
         s.value.clone()
     };
-    let v = bind::coerce(p, Value::String(raw)).ok()?;
+    let mut v = bind::coerce(p, Value::String(raw)).ok()?;
+    // A whole number written without a decimal point stays whole (`16`, not `16.0`).
+    if let Some(f) = v.as_f64()
+        && !s.value.contains('.')
+        && f.fract() == 0.0
+        && f.abs() < 9e15
+    {
+        v = Value::from(f as i64);
+    }
     if !p.enum_values.is_empty() && !bind::value_is_valid(p, &v) {
         return None;
     }
@@ -251,13 +262,15 @@ fn slash_pair(
 
 /// Fill the endpoint's unbound, non-credential parameters (only those named in `only`, when
 /// given) from the question's spans; returns the names filled. `params` holds what declared
-/// bindings already gave.
+/// bindings already gave. A span made only of `subject` stems (the words the endpoint was
+/// ranked for: "UV" in "the UV index in Sydney") is what is asked, not a value.
 pub fn fill(
     e: &EndpointData,
     question: &str,
     spans: &[Span],
     params: &mut BTreeMap<String, Value>,
     only: Option<&[String]>,
+    subject: &[String],
 ) -> Vec<String> {
     let before: Vec<String> = params.keys().cloned().collect();
     let used_slash = slash_pair(e, spans, params, only);
@@ -282,6 +295,10 @@ pub fn fill(
         }
         for (si, s) in spans.iter().enumerate() {
             if used_slash && s.kind == SpanKind::Slash {
+                continue;
+            }
+            let mut stems = text::stems(&s.value).peekable();
+            if stems.peek().is_some() && stems.all(|st| subject.contains(&st)) {
                 continue;
             }
             let mut f = fit(pr, s);

@@ -36,7 +36,7 @@ pub use select::{MIN_COVERAGE, MIN_WEIGHT};
 ///
 /// An intent written by `schemarouter derive` is a cluster of endpoints by resource and action,
 /// not a person's statement of what a kind of question needs: the question is then ranked over
-/// every endpoint, those of the intent's groups preferred. A step of Algorithm 1 that lacks a
+/// every endpoint. A step of Algorithm 1 that lacks a
 /// required parameter gets it from the question's typed spans when one fits ([`fill`]).
 pub fn route_question(g: &FrozenGraph, question: &str, u: &Understanding, opts: &Options) -> Plan {
     let derived = u
@@ -50,7 +50,7 @@ pub fn route_question(g: &FrozenGraph, question: &str, u: &Understanding, opts: 
         let mut plan = super::route_checked(g, &open, opts);
         plan.intent = Some(intent.id.clone());
         if plan.out_of_scope.is_none() {
-            plan_ranked(g, question, u, opts, &mut plan, &intent.required_groups);
+            plan_ranked(g, question, u, opts, &mut plan);
         }
         return plan;
     }
@@ -65,7 +65,7 @@ pub fn route_question(g: &FrozenGraph, question: &str, u: &Understanding, opts: 
     if plan.out_of_scope.is_some() || !u.target_apis.is_empty() {
         return plan;
     }
-    plan_ranked(g, question, u, opts, &mut plan, &[]);
+    plan_ranked(g, question, u, opts, &mut plan);
     plan
 }
 
@@ -88,7 +88,14 @@ fn fill_missing(g: &FrozenGraph, question: &str, plan: &mut Plan) {
             continue;
         };
         let _ = ti;
-        let filled = fill::fill(e, &q.text, spans, &mut s.params, Some(&s.missing_required));
+        let filled = fill::fill(
+            e,
+            &q.text,
+            spans,
+            &mut s.params,
+            Some(&s.missing_required),
+            &[],
+        );
         s.missing_required.retain(|m| !filled.contains(m));
         if let Some(call) = &mut s.call {
             call.arguments = s.params.clone();
@@ -136,7 +143,6 @@ fn top_up(g: &FrozenGraph, question: &str, u: &Understanding, opts: &Options, pl
         spans,
         &excluded,
         plan.source_constraint.as_deref(),
-        &[],
     )
     .into_iter()
     .filter(|c| {
@@ -166,7 +172,6 @@ fn plan_ranked(
     u: &Understanding,
     opts: &Options,
     plan: &mut Plan,
-    prefer_groups: &[String],
 ) {
     let q = Query::new(question);
     let ranking = search::rank(g, &q);
@@ -183,7 +188,6 @@ fn plan_ranked(
         spans,
         &excluded,
         plan.source_constraint.as_deref(),
-        prefer_groups,
     );
     let chosen = match select::choose(g, &q, &ranking, &candidates, spans, opts.k.max(1)) {
         Ok(c) => c,
@@ -280,7 +284,7 @@ fn step_for(
         .filter(|p| p.required && p.default.is_some())
         .filter_map(|p| params.remove_entry(&p.name))
         .collect();
-    fill::fill(e, &q.text, spans, &mut params, None);
+    fill::fill(e, &q.text, spans, &mut params, None, &q.stems_in(c.matched));
     for (k, v) in defaults {
         params.entry(k).or_insert(v);
     }

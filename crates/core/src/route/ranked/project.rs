@@ -147,8 +147,8 @@ fn concept_fields(
 }
 
 /// Fields whose name holds a word of the question that is not a word of the endpoint's own
-/// name (those say which endpoint, not which field), or whose description's first sentence
-/// holds two; a word that matches more than a third of the endpoint's fields (and more than
+/// name (those say which endpoint, not which field) nor the label of a value, or whose
+/// description's first sentence holds two; a word that matches more than a third of the endpoint's fields (and more than
 /// three) says nothing about any one of them.
 fn term_fields(
     g: &FrozenGraph,
@@ -164,10 +164,18 @@ fn term_fields(
         .chain(text::stems(&t.id))
         .chain(t.names.iter().flat_map(|n| text::stems(n)))
         .collect();
+    // The word right before a value labels it ("with id 0Od…", "order 8812"): it says which
+    // record, not which field.
+    let labels: Vec<String> = q
+        .spans
+        .iter()
+        .filter_map(|s| s.before.last())
+        .flat_map(|w| text::stems(w).collect::<Vec<_>>())
+        .collect();
     let asked: Vec<&String> = q
         .stems
         .iter()
-        .filter(|s| !naming.iter().any(|n| n == *s))
+        .filter(|s| !naming.iter().any(|n| n == *s) && !labels.contains(s))
         .collect();
     if asked.is_empty() {
         return false;

@@ -63,8 +63,8 @@ fn is_question(text: &str) -> bool {
 /// The endpoints a plan may take, best first: not destructive (unless allowed), not ruled out,
 /// of the requested source type; the BM25F score halved for an endpoint that writes when the
 /// request is a question, and scaled by the share of its required parameters the question can
-/// fill (from 0.7 for none to 1.0 for all); an endpoint that provides one of `prefer_groups`
-/// (a derived intent's groups) scores a third more.
+/// fill (from 0.7 for none to 1.0 for all). A request reads when it is asked as a question or
+/// opens with a verb of asking ("Get", "Show me": [`crate::search::frame`]).
 pub fn candidates(
     g: &FrozenGraph,
     q: &Query,
@@ -72,9 +72,8 @@ pub fn candidates(
     spans: &[Span],
     excluded: &[u32],
     constraint: Option<&str>,
-    prefer_groups: &[String],
 ) -> Vec<Candidate> {
-    let asks = is_question(&q.text);
+    let asks = is_question(&q.text) || crate::search::frame::frame_words(&q.text).is_some();
     let mut out: Vec<Candidate> = Vec::new();
     for r in ranking.hits.iter().take(CONSIDERED) {
         let t = g.tool_at(r.tool);
@@ -93,18 +92,14 @@ pub fn candidates(
             .map(|p| p.name.as_str())
             .collect();
         let mut trial = BTreeMap::new();
-        fill::fill(e, &q.text, spans, &mut trial, None);
+        fill::fill(e, &q.text, spans, &mut trial, None, &q.stems_in(r.matched));
         let filled = required.iter().filter(|n| trial.contains_key(**n)).count();
         let share = if required.is_empty() {
             1.0
         } else {
             filled as f64 / required.len() as f64
         };
-        let preferred = prefer_groups.iter().any(|g| e.group_fields.contains_key(g));
-        let score = r.score
-            * if writes && asks { 0.5 } else { 1.0 }
-            * (0.7 + 0.3 * share)
-            * if preferred { 4.0 / 3.0 } else { 1.0 };
+        let score = r.score * if writes && asks { 0.5 } else { 1.0 } * (0.7 + 0.3 * share);
         out.push(Candidate {
             tool: r.tool,
             endpoint: r.endpoint,
