@@ -492,7 +492,7 @@ fn parameters_of_one_name_are_kept_once() {
     );
     assert_eq!(
         endpoint(&tool(d, "place"), "get_at_lat"),
-        "  - id: get_at_lat\n    method: GET\n    url: https://place.example.org/at/{Lat}\n    parameters:\n      - name: Lat\n        type: number\n        required: true\n        description: Latitude\n        in: path\n      - name: api-key\n        type: string\n        in: header\n    fields: []\n"
+        "  - id: get_at_lat\n    method: GET\n    url: https://place.example.org/at/{Lat}\n    parameters:\n      - name: Lat\n        type: number\n        required: true\n        description: Latitude\n        in: path\n      - name: api-key\n        type: string\n        auth: true\n        in: header\n    fields: []\n"
     );
     check_clean(d);
 }
