@@ -82,6 +82,9 @@ pub const FIELDS: [FieldSpec; 7] = [
 
 const NF: usize = FIELDS.len();
 
+/// Enum values of one parameter indexed (a country or currency list adds nothing past this).
+const MAX_ENUM_VALUES: usize = 50;
+
 /// One endpoint's document: term counts per field and field lengths.
 #[derive(Default)]
 struct Doc {
@@ -131,6 +134,12 @@ fn document(tool: &ToolData, ei: usize, concepts: &[ConceptData]) -> Doc {
         d.add(4, &p.name);
         if let Some(t) = &p.description {
             d.add(4, t);
+        }
+        // Enum values are what a question says ("open issues", "pets that are sold").
+        for v in p.enum_values.iter().take(MAX_ENUM_VALUES) {
+            if let crate::model::Scalar::String(s) = v {
+                d.add(4, s);
+            }
         }
         concept_ids.extend(p.bind.iter().map(|b| b.concept.as_str()));
     }

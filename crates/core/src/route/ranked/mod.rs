@@ -10,7 +10,7 @@
 //!    type than the request asks for; an endpoint that writes ranks lower for a question asked
 //!    as a question, and one whose required parameters the question can fill ranks higher;
 //! 2. decide "no tool" from the catalog itself: the best endpoint must match enough of the
-//!    question's words that the index knows ([`MIN_COVERAGE`], [`MIN_WEIGHT`], calibrated on
+//!    question's words that the index knows ([`MIN_COVERAGE`], [`MIN_WEIGHT_SHARE`], calibrated on
 //!    negatives; see `bench/README.md`), else the plan is empty and says why;
 //! 3. plan up to `k` steps, one per distinct need: after the best endpoint, each next one is
 //!    chosen for the question's words it adds ([`select`]);
@@ -28,7 +28,7 @@ use crate::artifact::FrozenGraph;
 use crate::search::{self, Query};
 use std::collections::BTreeMap;
 
-pub use select::{MIN_COVERAGE, MIN_WEIGHT};
+pub use select::{MIN_COVERAGE, MIN_WEIGHT_SHARE, min_weight};
 
 /// Plan a question: Algorithm 1 on its Understanding ([`super::route_checked`]), and when that
 /// gives no step (no intent fits, no tool is named, and the request is not out of scope by a
@@ -56,6 +56,14 @@ pub fn route_question(g: &FrozenGraph, question: &str, u: &Understanding, opts: 
     }
     let mut plan = super::route_checked(g, u, opts);
     if !plan.steps.is_empty() {
+        let declared_intent = u
+            .intent
+            .as_deref()
+            .and_then(|i| g.intent(i))
+            .is_some_and(|i| !i.derived);
+        if !u.target_apis.is_empty() && !declared_intent {
+            rerank_named(g, question, u, opts, &mut plan);
+        }
         fill_missing(g, question, &mut plan);
         if !u.target_apis.is_empty() && plan.steps.len() < opts.k {
             top_up(g, question, u, opts, &mut plan);
@@ -67,6 +75,62 @@ pub fn route_question(g: &FrozenGraph, question: &str, u: &Understanding, opts: 
     }
     plan_ranked(g, question, u, opts, &mut plan);
     plan
+}
+
+/// A tool named without an endpoint and with no declared intent to choose one: its endpoint is
+/// the one the question ranks best among the tool's ("What time is it in Tokyo" to a `time` tool asks
+/// for its current time, not for a conversion), when Algorithm 1's choice (by concepts) differs.
+fn rerank_named(
+    g: &FrozenGraph,
+    question: &str,
+    u: &Understanding,
+    opts: &Options,
+    plan: &mut Plan,
+) {
+    let pinned: Vec<u32> = u
+        .target_apis
+        .iter()
+        .filter_map(|n| resolve_target(g, n))
+        .filter(|(_, e)| e.is_some())
+        .map(|(t, _)| t)
+        .collect();
+    let q = Query::new(question);
+    let ranking = search::rank(g, &q);
+    let candidates = select::candidates(
+        g,
+        &q,
+        &ranking,
+        &q.spans,
+        &[],
+        plan.source_constraint.as_deref(),
+    );
+    for i in 0..plan.steps.len() {
+        let Some((ti, _)) = g.tool(&plan.steps[i].tool) else {
+            continue;
+        };
+        let ti = ti as u32;
+        let same_tool = plan
+            .steps
+            .iter()
+            .filter(|s| s.tool == plan.steps[i].tool)
+            .count();
+        if pinned.contains(&ti) || same_tool > 1 {
+            continue;
+        }
+        let Some(best) = candidates.iter().find(|c| c.tool == ti) else {
+            continue;
+        };
+        if g.tool_at(ti).endpoint_at(best.endpoint).id == plan.steps[i].endpoint {
+            continue;
+        }
+        let mut step = step_for(g, best, u, &q, &q.spans, opts, plan);
+        step.why = format!(
+            "named in the request; its endpoint ranked first of the tool's for the request (score {:.3}; words: {})",
+            best.score,
+            q.words(best.matched).join(", ")
+        );
+        plan.steps[i] = step;
+    }
 }
 
 /// Required parameters Algorithm 1 could not bind, filled from the question's typed spans
@@ -294,16 +358,15 @@ fn step_for(
         .filter(|p| p.required && !p.auth && !params.contains_key(&p.name))
         .map(|p| p.name.clone())
         .collect();
-    let http_write = matches!(e.method.as_str(), "PUT" | "PATCH" | "DELETE");
-    if e.writes || http_write {
+    if select::writes(e) {
         let w = format!(
             "`{}/{}` changes data ({}): carrying out this plan writes; confirm before running it",
             t.id,
             e.id,
-            if http_write {
-                format!("HTTP {}", e.method)
-            } else {
+            if e.writes {
                 "annotated as not read-only".to_string()
+            } else {
+                format!("HTTP {}", e.method)
             }
         );
         if !plan.warnings.contains(&w) {

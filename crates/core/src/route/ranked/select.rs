@@ -11,9 +11,49 @@ use std::collections::BTreeMap;
 /// for a plan to be made. Calibrated on negatives: see `bench/README.md`.
 pub const MIN_COVERAGE: f64 = 0.34;
 
-/// The least idf mass of the words the best endpoint matches: a match on words that half the
-/// catalog holds (`get`, `list`, `data`) says nothing. Calibrated with [`MIN_COVERAGE`].
-pub const MIN_WEIGHT: f64 = 2.0;
+/// The best endpoint must match words whose idf mass is at least that of one word a quarter of
+/// the catalog's endpoints hold: a match on words that half the catalog holds (`get`, `list`,
+/// `data`) says nothing. Calibrated with [`MIN_COVERAGE`].
+pub const MIN_WEIGHT_SHARE: f64 = 0.25;
+
+/// The least idf mass [`MIN_WEIGHT_SHARE`] gives in a catalog of `docs` endpoints.
+pub fn min_weight(docs: u32) -> f64 {
+    crate::search::build::idf(docs, (docs as f64 * MIN_WEIGHT_SHARE).ceil() as u32)
+}
+
+/// Verbs an endpoint id opens with when the endpoint changes data.
+const WRITE_VERBS: &[&str] = &[
+    "add", "cancel", "create", "delete", "edit", "insert", "patch", "post", "put", "remove",
+    "send", "set", "submit", "update", "upload", "upsert", "write",
+];
+
+/// Whether an endpoint changes data: its annotations say so, it is an HTTP `PUT`, `PATCH` or
+/// `DELETE`, or a `POST` whose id opens with a verb of writing (`issues_create`'s `create`
+/// counts too when it ends the id).
+pub fn writes(e: &crate::artifact::EndpointData) -> bool {
+    if e.writes || matches!(e.method.as_str(), "PUT" | "PATCH" | "DELETE") {
+        return true;
+    }
+    if e.method != "POST" {
+        return false;
+    }
+    let words: Vec<String> =
+        e.id.split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .collect();
+    [words.first(), words.last()]
+        .into_iter()
+        .flatten()
+        .any(|w| WRITE_VERBS.contains(&w.as_str()))
+}
+
+/// What an endpoint that writes counts for a request that reads.
+const WRITE_WHEN_READING: f64 = 0.2;
+
+/// What each required parameter the question cannot fill leaves of an endpoint's score: an
+/// endpoint that needs more than the question gives is less likely the one meant.
+const OPEN_REQUIRED: f64 = 0.9;
 
 /// Ranked endpoints under this share of the best one's score are not planned.
 const RELATIVE_FLOOR: f64 = 0.2;
@@ -40,24 +80,20 @@ pub struct Candidate {
 
 /// Whether the request is asked as a question (ends with `?`, or opens with a question word),
 /// which makes an endpoint that writes an unlikely answer.
+/// A polite request ("Can you star …?", "Would you please create …") is a request to act, not
+/// a question.
 fn is_question(text: &str) -> bool {
     const OPENERS: &[&str] = &[
         "are", "can", "could", "did", "do", "does", "has", "have", "how", "is", "was", "were",
         "what", "whats", "when", "where", "which", "who", "whose", "why",
     ];
-    let t = text.trim();
-    if t.ends_with('?') {
-        return true;
+    let words = crate::search::frame::words(text);
+    let first = words.first().map(|w| w.2.as_str()).unwrap_or("");
+    let second = words.get(1).map(|w| w.2.as_str()).unwrap_or("");
+    if matches!(first, "can" | "could" | "would" | "will") && second == "you" {
+        return false;
     }
-    let first: String = t
-        .split_whitespace()
-        .next()
-        .unwrap_or("")
-        .chars()
-        .filter(|c| c.is_alphanumeric())
-        .collect::<String>()
-        .to_lowercase();
-    OPENERS.contains(&first.as_str())
+    text.trim().ends_with('?') || OPENERS.contains(&first)
 }
 
 /// The endpoints a plan may take, best first: not destructive (unless allowed), not ruled out,
@@ -84,7 +120,7 @@ pub fn candidates(
         {
             continue;
         }
-        let writes = e.writes || matches!(e.method.as_str(), "PUT" | "PATCH" | "DELETE");
+        let writes = writes(e);
         let required: Vec<&str> = e
             .parameters
             .iter()
@@ -99,7 +135,15 @@ pub fn candidates(
         } else {
             filled as f64 / required.len() as f64
         };
-        let score = r.score * if writes && asks { 0.5 } else { 1.0 } * (0.7 + 0.3 * share);
+        let open = required.len() - filled;
+        let score = r.score
+            * if writes && asks {
+                WRITE_WHEN_READING
+            } else {
+                1.0
+            }
+            * (0.7 + 0.3 * share)
+            * OPEN_REQUIRED.powi(open as i32);
         out.push(Candidate {
             tool: r.tool,
             endpoint: r.endpoint,
@@ -223,16 +267,18 @@ pub fn choose(
     // match together (a task of several needs is covered by several endpoints, never by one).
     let union = covering.iter().fold(0u64, |m, c| m | c.matched);
     let weight = ranking.weight(best.matched);
+    let docs = g.index.search_offsets.last().copied().unwrap_or(0);
+    let min_weight = min_weight(docs);
     let whole = question_weight(g, q, ranking, spans);
     let coverage = if whole > 0.0 {
         ranking.weight(union) / whole
     } else {
         0.0
     };
-    if coverage < MIN_COVERAGE || weight < MIN_WEIGHT {
+    if coverage < MIN_COVERAGE || weight < min_weight {
         let t = g.tool_at(best.tool);
         return Err(format!(
-            "the catalog matches too little of the request: the closest endpoint is `{}/{}` (words: {}; weight {weight:.2}), and the closest {} together match {:.0}% of the request's weight (a plan needs {MIN_WEIGHT} and {:.0}%)",
+            "the catalog matches too little of the request: the closest endpoint is `{}/{}` (words: {}; weight {weight:.2}), and the closest {} together match {:.0}% of the request's weight (a plan needs {min_weight:.2} and {:.0}%)",
             t.id,
             t.endpoint_at(best.endpoint).id,
             q.words(best.matched).join(", "),
@@ -314,6 +360,8 @@ mod tests {
         assert!(is_question("What's the weather in Lyon"));
         assert!(!is_question("Star the repository rust-lang/rust"));
         assert!(!is_question("create an issue titled \"crash\""));
+        assert!(!is_question("Can you star rust-lang/rust?"));
+        assert!(is_question("Can stars be given twice?"));
     }
 
     #[test]
