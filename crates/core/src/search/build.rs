@@ -12,6 +12,7 @@ use super::text;
 use crate::artifact::{ConceptData, ToolData};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 /// BM25's term-frequency saturation.
 const K1: f64 = 1.2;
@@ -85,26 +86,84 @@ const NF: usize = FIELDS.len();
 /// Enum values of one parameter indexed (a country or currency list adds nothing past this).
 const MAX_ENUM_VALUES: usize = 50;
 
-/// One endpoint's document: term counts per field and field lengths.
+/// Stems of the texts one worker has read: field names, parameter names and short
+/// descriptions repeat across endpoints and tools, and are tokenised and stemmed once.
 #[derive(Default)]
-struct Doc {
-    counts: HashMap<String, [u32; NF]>,
+struct StemCache {
+    texts: HashMap<String, Arc<[Arc<str>]>>,
+    stems: HashMap<String, Arc<str>>,
+}
+
+/// Texts longer than this are not kept in the cache (long descriptions rarely repeat).
+const CACHED_TEXT_BYTES: usize = 256;
+
+impl StemCache {
+    fn stems_of(&mut self, text: &str) -> Arc<[Arc<str>]> {
+        if let Some(v) = self.texts.get(text) {
+            return v.clone();
+        }
+        let v: Arc<[Arc<str>]> = text::stems(text).map(|s| self.intern(s)).collect();
+        if text.len() <= CACHED_TEXT_BYTES {
+            self.texts.insert(text.to_string(), v.clone());
+        }
+        v
+    }
+
+    fn intern(&mut self, s: String) -> Arc<str> {
+        if let Some(a) = self.stems.get(&s) {
+            return a.clone();
+        }
+        let a: Arc<str> = Arc::from(s.as_str());
+        self.stems.insert(s, a.clone());
+        a
+    }
+}
+
+/// One endpoint's document while it is read: term counts per field and field lengths.
+struct Doc<'c> {
+    cache: &'c mut StemCache,
+    counts: HashMap<Arc<str>, [u32; NF]>,
     lengths: [u32; NF],
 }
 
-impl Doc {
+impl Doc<'_> {
     fn add(&mut self, field: usize, text: &str) {
-        for s in text::stems(text) {
-            self.counts.entry(s).or_insert([0; NF])[field] += 1;
+        for s in self.cache.stems_of(text).iter() {
+            self.counts.entry(s.clone()).or_insert([0; NF])[field] += 1;
             self.lengths[field] += 1;
+        }
+    }
+
+    /// The document's terms in order, with their counts, and its field lengths.
+    fn finish(self) -> Counted {
+        let mut terms: Vec<(Arc<str>, [u32; NF])> = self.counts.into_iter().collect();
+        terms.sort_by(|a, b| a.0.cmp(&b.0));
+        Counted {
+            terms,
+            lengths: self.lengths,
         }
     }
 }
 
+/// A document read: terms in order with their counts per field, and field lengths.
+struct Counted {
+    terms: Vec<(Arc<str>, [u32; NF])>,
+    lengths: [u32; NF],
+}
+
 /// The text of one endpoint, field by field.
-fn document(tool: &ToolData, ei: usize, concepts: &[ConceptData]) -> Doc {
+fn document(
+    tool: &ToolData,
+    ei: usize,
+    concepts: &[ConceptData],
+    cache: &mut StemCache,
+) -> Counted {
     let e = &tool.endpoints[ei];
-    let mut d = Doc::default();
+    let mut d = Doc {
+        cache,
+        counts: HashMap::new(),
+        lengths: [0; NF],
+    };
     d.add(0, &e.id);
     if let Some(m) = &e.mcp_tool {
         d.add(0, m);
@@ -162,7 +221,7 @@ fn document(tool: &ToolData, ei: usize, concepts: &[ConceptData]) -> Doc {
             }
         }
     }
-    d
+    d.finish()
 }
 
 /// A description in its parts: the prose, and the sections of a docstring that document the
@@ -244,9 +303,14 @@ pub struct Built {
 /// Build the index over every endpoint of `tools` (sorted by id, as the artifact holds them).
 pub fn build(tools: &[ToolData], concepts: &[ConceptData]) -> Built {
     // Documents in (tool, endpoint) order, made on rayon threads and collected in order.
-    let docs: Vec<Doc> = tools
+    let docs: Vec<Counted> = tools
         .par_iter()
-        .flat_map_iter(|t| (0..t.endpoints.len()).map(move |ei| document(t, ei, concepts)))
+        .map_init(StemCache::default, |cache, t| {
+            (0..t.endpoints.len())
+                .map(|ei| document(t, ei, concepts, cache))
+                .collect::<Vec<_>>()
+        })
+        .flatten_iter()
         .collect();
     let n = docs.len();
     let mut avg = [0f64; NF];
@@ -263,45 +327,46 @@ pub fn build(tools: &[ToolData], concepts: &[ConceptData]) -> Built {
         };
     }
     // Per document: term -> tf~, in a fixed order.
-    let weighted: Vec<Vec<(String, f64)>> = docs
+    let weighted: Vec<Vec<(&Arc<str>, f64)>> = docs
         .par_iter()
         .map(|d| {
             let norm: Vec<f64> = (0..NF)
                 .map(|f| 1.0 - FIELDS[f].b + FIELDS[f].b * d.lengths[f] as f64 / avg[f])
                 .collect();
-            let mut v: Vec<(String, f64)> = d
-                .counts
+            d.terms
                 .iter()
                 .map(|(t, c)| {
                     let tf: f64 = (0..NF)
                         .map(|f| FIELDS[f].weight * c[f].min(FIELDS[f].max_tf) as f64 / norm[f])
                         .sum();
-                    (t.clone(), tf)
+                    (t, tf)
                 })
-                .collect();
-            v.sort_by(|a, b| a.0.cmp(&b.0));
-            v
+                .collect()
         })
         .collect();
     let mut df: HashMap<&str, u32> = HashMap::new();
     for v in &weighted {
         for (t, _) in v {
-            *df.entry(t.as_str()).or_default() += 1;
+            *df.entry(t.as_ref()).or_default() += 1;
         }
     }
-    let mut terms: BTreeMap<String, Vec<TermPosting>> = BTreeMap::new();
+    let mut postings: HashMap<&str, Vec<TermPosting>> = HashMap::with_capacity(df.len());
     for (doc, v) in weighted.iter().enumerate() {
         for (t, tf) in v {
-            let idf = idf(n as u32, df[t.as_str()]);
+            let idf = idf(n as u32, df[t.as_ref()]);
             let w = idf * tf / (K1 + tf);
             // Below idf, which stays under 65 for any collection that fits in memory.
             let milli = (w * 1000.0).round().clamp(1.0, u16::MAX as f64) as u16;
-            terms
-                .entry(t.clone())
+            postings
+                .entry(t.as_ref())
                 .or_default()
                 .push(TermPosting(doc as u32, milli));
         }
     }
+    let terms: BTreeMap<String, Vec<TermPosting>> = postings
+        .into_iter()
+        .map(|(t, p)| (t.to_string(), p))
+        .collect();
     let mut offsets = Vec::with_capacity(tools.len() + 1);
     let mut next = 0u32;
     for t in tools {
