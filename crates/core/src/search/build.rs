@@ -32,7 +32,7 @@ pub struct FieldSpec {
     pub max_tf: u32,
 }
 
-/// The fields of an endpoint's document, in the order [`Doc::fields`] fills them. Names say
+/// The fields of an endpoint's document, in the order an endpoint's document fills them. Names say
 /// most (an endpoint id, an MCP tool name); descriptions say what names abbreviate; parameter
 /// and response-field text says what goes in and comes out; concept ids and aliases are the
 /// words a person (or the derived layer) declared for the fields.

@@ -1,7 +1,7 @@
 //! Typed spans of a question: the values a person writes in running text (a URL, an e-mail
 //! address, a file path, a date, a number with its unit, a quoted title, `owner/repo`, an
 //! id-shaped token, a capitalised name, the object of a preposition), found without knowing the
-//! catalog. [`super::fill`] matches them to an endpoint's parameters by type, format, name and
+//! catalog. [`crate::route::ranked::fill`] matches them to an endpoint's parameters by type, format, name and
 //! description.
 //!
 //! Generic language machinery, not a domain's knowledge: the patterns are those of the values

@@ -13,10 +13,10 @@
 //!    question's words that the index knows ([`MIN_COVERAGE`], [`MIN_WEIGHT_SHARE`], calibrated on
 //!    negatives; see `bench/README.md`), else the plan is empty and says why;
 //! 3. plan up to `k` steps, one per distinct need: after the best endpoint, each next one is
-//!    chosen for the question's words it adds ([`select`]);
+//!    chosen for the question's words it adds (`select`);
 //! 4. per step, project fields by the requested concepts and by the question's words in field
 //!    names ([`project`]), identifiers always; bind parameters through declared bindings, then
-//!    fill the rest from the question's typed spans ([`spans`], [`fill`]).
+//!    fill the rest from the question's typed spans ([`crate::search::spans`], [`fill`]).
 
 pub mod fill;
 pub mod project;
