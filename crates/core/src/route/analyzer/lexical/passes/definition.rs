@@ -1,0 +1,64 @@
+//! Pass `definition`: "What does band gap mean?", "Translate 'band gap' into Japanese": a term
+//! to explain, with nothing named to look it up for, is a request no tool serves
+//! ([`crate::route::analyzer::scope::definition_request`]).
+//!
+//! Reads `extracted` (a question that names an entity is a data question: "Explain why GaN's
+//! band gap is wide") and the query; on a refusal writes `out_of_scope` and finishes.
+
+use super::Flow;
+use super::scope::{known, refuse};
+use crate::route::analyzer::lexical::Lexical;
+use crate::route::analyzer::lexical::reading::Reading;
+use crate::route::analyzer::scope;
+
+/// Parameter concepts that name the entity a question is about.
+pub(in crate::route::analyzer::lexical) const ENTITY_PARAMS: &[&str] = &[
+    "formula",
+    "material_id",
+    "compound_name",
+    "cid",
+    "inchikey",
+    "smiles",
+    "doi",
+    "arxiv_id",
+    "pmid",
+    "corp_code",
+    "report_code",
+    "title",
+    "author",
+    "sample_id",
+];
+
+pub(in crate::route::analyzer::lexical) fn run(lx: &Lexical<'_>, r: &mut Reading) -> Flow {
+    if !r
+        .extracted
+        .iter()
+        .any(|e| ENTITY_PARAMS.contains(&e.concept))
+        && let Some(o) = scope::definition_request(&r.query, |cue| known(lx, r, cue))
+    {
+        refuse(r, &o);
+        return Flow::Done;
+    }
+    Flow::Next
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::route::analyzer::lexical::testing::understand;
+
+    #[test]
+    fn a_term_to_explain_is_refused_unless_an_entity_is_named() {
+        let u = understand("What does band gap mean?");
+        assert_eq!(u.intent, None);
+        assert_eq!(
+            u.out_of_scope.as_deref(),
+            Some(
+                "a request to define or explain a term (`what does ... mean`) with no material, compound, paper or company named: the tools return records, not explanations"
+            )
+        );
+        // A question about GaN is a data question, whatever its verb.
+        let u = understand("Explain why GaN's band gap is wide");
+        assert_eq!(u.out_of_scope, None, "{u:?}");
+        assert_eq!(u.intent.as_deref(), Some("electronic_property"));
+    }
+}
