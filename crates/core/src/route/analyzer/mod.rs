@@ -6,6 +6,8 @@ pub mod llm;
 pub mod names;
 pub mod params;
 pub mod scope;
+#[cfg(test)]
+pub(crate) mod testing;
 
 use super::Understanding;
 

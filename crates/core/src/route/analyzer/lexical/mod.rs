@@ -28,8 +28,6 @@ mod negation;
 mod passes;
 mod phrases;
 mod reading;
-#[cfg(test)]
-mod testing;
 mod text;
 
 use super::{Analysis, Analyzer, AnalyzerError};

@@ -127,7 +127,7 @@ fn unit_count_basis(unit: &str) -> Option<&'static str> {
 
 #[cfg(test)]
 mod tests {
-    use crate::route::analyzer::lexical::testing::understand;
+    use crate::route::analyzer::testing::understand;
 
     #[test]
     fn a_basis_stated_apart_asks_for_the_concept_of_that_basis() {

@@ -282,7 +282,7 @@ fn search_text(
 
 #[cfg(test)]
 mod tests {
-    use crate::route::analyzer::lexical::testing::understand;
+    use crate::route::analyzer::testing::understand;
     use serde_json::json;
 
     #[test]

@@ -1,6 +1,7 @@
-//! Pass `definition`: "What does band gap mean?", "Translate 'band gap' into Japanese": a term
-//! to explain, with nothing named to look it up for, is a request no tool serves
-//! ([`crate::route::analyzer::scope::definition_request`]).
+//! Pass `definition`: the topics the project declares out of scope for questions that name no
+//! entity (the shipped inventory: "What does band gap mean?", "Translate 'band gap' into
+//! Japanese": a term to explain, with nothing named to look it up for; topics declared
+//! `without_entity`, [`crate::route::analyzer::scope`]).
 //!
 //! Reads `extracted` (a question that names an entity is a data question: "Explain why GaN's
 //! band gap is wide") and the query; on a refusal writes `out_of_scope` and finishes.
@@ -34,7 +35,10 @@ pub(in crate::route::analyzer::lexical) fn run(lx: &Lexical<'_>, r: &mut Reading
         .extracted
         .iter()
         .any(|e| ENTITY_PARAMS.contains(&e.concept))
-        && let Some(o) = scope::definition_request(&r.query, |cue| known(lx, r, cue))
+        && let Some(o) =
+            scope::out_of_scope_unless(&lx.g.lexicon.out_of_scope, &r.query, true, |cue| {
+                known(lx, r, cue)
+            })
     {
         refuse(r, &o);
         return Flow::Done;
@@ -44,7 +48,7 @@ pub(in crate::route::analyzer::lexical) fn run(lx: &Lexical<'_>, r: &mut Reading
 
 #[cfg(test)]
 mod tests {
-    use crate::route::analyzer::lexical::testing::understand;
+    use crate::route::analyzer::testing::understand;
 
     #[test]
     fn a_term_to_explain_is_refused_unless_an_entity_is_named() {

@@ -202,7 +202,7 @@ pub(in crate::route::analyzer::lexical) fn run(lx: &Lexical<'_>, r: &mut Reading
 #[cfg(test)]
 mod tests {
     use crate::route::analyzer::lexical::Lexical;
-    use crate::route::analyzer::lexical::testing::{shipped, understand};
+    use crate::route::analyzer::testing::{shipped, understand};
 
     #[test]
     fn a_property_nothing_declares_is_not_answered_by_the_entity_default() {

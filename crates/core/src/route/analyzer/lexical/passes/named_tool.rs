@@ -235,7 +235,7 @@ fn endpoint_by_words(
 #[cfg(test)]
 mod tests {
     use crate::route::analyzer::lexical::Lexical;
-    use crate::route::analyzer::lexical::testing::shipped;
+    use crate::route::analyzer::testing::shipped;
 
     #[test]
     fn named_tools_without_an_intent_are_asked_as_named() {

@@ -72,7 +72,7 @@ fn temperature(query: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use crate::route::analyzer::lexical::testing::understand;
+    use crate::route::analyzer::testing::understand;
     use std::collections::BTreeMap;
 
     fn qualifiers(q: &str) -> BTreeMap<String, String> {

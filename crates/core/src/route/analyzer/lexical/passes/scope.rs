@@ -1,8 +1,9 @@
-//! Pass `scope`: requests no data tool can serve (actions, media, live data, weather, e-mail,
-//! calendars) get no intent, with the reason ([`crate::route::analyzer::scope`]).
+//! Pass `scope`: a question about a topic the project declares out of scope (the shipped
+//! inventory: actions, media, live data, weather, e-mail, calendars) gets no intent, with the
+//! topic's reason ([`crate::route::analyzer::scope`]; the artifact's `lexicon.out_of_scope`).
 //!
 //! Reads the query and its tokens; on a refusal writes the Understanding's `out_of_scope` and a
-//! warning and finishes the analysis. A cue the inventory declares (a tool named `weather`, an
+//! warning and finishes the analysis. A project that declares no topic refuses nothing here. A cue the inventory declares (a tool named `weather`, an
 //! `images` field alias) is no such request, nor is a cue word in the inventory's tool names and
 //! endpoint ids (a `get_current_weather` endpoint serves weather, a `delete_book` one carries out
 //! an action); and a question that names one of the inventory's tools asks that tool ("Play the
@@ -17,7 +18,8 @@ use crate::route::analyzer::scope::{self, OutOfScope};
 use std::collections::HashSet;
 
 pub(in crate::route::analyzer::lexical) fn run(lx: &Lexical<'_>, r: &mut Reading) -> Flow {
-    if let Some(o) = scope::out_of_scope_unless(&r.query, |cue| known(lx, r, cue))
+    let topics = &lx.g.lexicon.out_of_scope;
+    if let Some(o) = scope::out_of_scope_unless(topics, &r.query, false, |cue| known(lx, r, cue))
         && !lx.names_tool(&r.tokens)
     {
         refuse(r, &o);
@@ -40,7 +42,7 @@ pub(in crate::route::analyzer::lexical) fn known(lx: &Lexical<'_>, r: &Reading, 
 
 /// Write the analysis of a request no tool serves: no intent, the reason, and a warning saying
 /// it.
-pub(in crate::route::analyzer::lexical) fn refuse(r: &mut Reading, o: &OutOfScope) {
+pub(in crate::route::analyzer::lexical) fn refuse(r: &mut Reading, o: &OutOfScope<'_>) {
     let reason = o.reason();
     r.understanding = Understanding {
         out_of_scope: Some(reason.clone()),
@@ -52,7 +54,7 @@ pub(in crate::route::analyzer::lexical) fn refuse(r: &mut Reading, o: &OutOfScop
 #[cfg(test)]
 mod tests {
     use crate::route::analyzer::lexical::Lexical;
-    use crate::route::analyzer::lexical::testing::{shipped, understand, want};
+    use crate::route::analyzer::testing::{shipped, understand, want};
     use serde_json::json;
 
     #[test]

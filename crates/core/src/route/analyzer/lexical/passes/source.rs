@@ -82,7 +82,7 @@ pub(in crate::route::analyzer::lexical) fn run(lx: &Lexical<'_>, r: &mut Reading
 
 #[cfg(test)]
 mod tests {
-    use crate::route::analyzer::lexical::testing::understand;
+    use crate::route::analyzer::testing::understand;
 
     #[test]
     fn source_cues_that_conflict_are_no_constraint() {

@@ -30,7 +30,7 @@ pub(in crate::route::analyzer::lexical) fn run(_: &Lexical<'_>, r: &mut Reading)
 
 #[cfg(test)]
 mod tests {
-    use crate::route::analyzer::lexical::testing::understand;
+    use crate::route::analyzer::testing::understand;
     use serde_json::json;
 
     #[test]

@@ -33,7 +33,7 @@ pub(in crate::route::analyzer::lexical) fn run(lx: &Lexical<'_>, r: &mut Reading
 
 #[cfg(test)]
 mod tests {
-    use crate::route::analyzer::lexical::testing::{understand, want};
+    use crate::route::analyzer::testing::{understand, want};
     use serde_json::json;
 
     #[test]

@@ -1,13 +1,13 @@
 //! Helpers of the passes' phrasing tests: the shipped project's committed artifact and the
 //! Understanding the analyzer gives for a question over it.
 
-use super::Lexical;
+use super::lexical::Lexical;
 use crate::artifact::FrozenGraph;
 use crate::route::Understanding;
 use std::sync::OnceLock;
 
 /// The shipped project's committed artifact (kept current by `compile --check` in CI).
-pub(super) fn shipped() -> &'static FrozenGraph {
+pub(crate) fn shipped() -> &'static FrozenGraph {
     static G: OnceLock<FrozenGraph> = OnceLock::new();
     G.get_or_init(|| {
         let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../build/graph.json");
@@ -16,11 +16,11 @@ pub(super) fn shipped() -> &'static FrozenGraph {
 }
 
 /// The Understanding of `q` over the shipped artifact.
-pub(super) fn understand(q: &str) -> Understanding {
+pub(crate) fn understand(q: &str) -> Understanding {
     Lexical::new(shipped()).analyse(q).understanding
 }
 
 /// An Understanding from its JSON.
-pub(super) fn want(v: serde_json::Value) -> Understanding {
+pub(crate) fn want(v: serde_json::Value) -> Understanding {
     serde_json::from_value(v).expect("an Understanding")
 }
