@@ -6,8 +6,9 @@
 //! `tools`, `excluded`, `concepts` with `concept_at` and `concept_spans`, `used` and
 //! `tool_words`. A list's items are apart ("journal, volume and pages"); a label right before the
 //! value it names ("DOI 10.1038/...") asks for no field; "bulk and shear modulus" is two concepts
-//! sharing a head; the name of a tool that holds no literature before "paper" titles a paper
-//! ("the Materials Project paper") rather than naming the tool. Last, an element name inside a
+//! sharing a head; the name of a tool before a noun of one work of a source type the tool is
+//! not of (the project's `works` cue words) titles that work ("the Materials Project paper")
+//! rather than naming the tool. Last, an element name inside a
 //! concept's phrase ("hydrogen bond donors") is part of it, not the material asked about.
 
 use super::Flow;
@@ -16,10 +17,6 @@ use crate::route::analyzer::lexical::Lexical;
 use crate::route::analyzer::lexical::negation::{negated_after_ko, negated_before};
 use crate::route::analyzer::lexical::reading::{self, Reading};
 use crate::route::analyzer::lexical::text::{STOP, Token};
-
-/// Nouns for one publication: a data tool's name right before one titles a paper ("the
-/// Materials Project paper") rather than naming the tool to ask.
-const PAPER_NOUNS: &[&str] = &["paper", "article", "publication"];
 
 pub(in crate::route::analyzer::lexical) fn run(lx: &Lexical<'_>, r: &mut Reading) -> Flow {
     let g = lx.g;
@@ -66,11 +63,12 @@ pub(in crate::route::analyzer::lexical) fn run(lx: &Lexical<'_>, r: &mut Reading
                 // "the Materials Project paper": the name of a tool that holds no
                 // literature titles a paper, it does not ask that tool ("an arXiv paper"
                 // does).
-                if tokens
-                    .get(i + len)
-                    .is_some_and(|n| PAPER_NOUNS.contains(&n.norm.as_str()))
-                    && !g.tool_at(*t).source_types.iter().any(|s| s == "literature")
-                {
+                if tokens.get(i + len).is_some_and(|n| {
+                    g.lexicon.source_cues.iter().any(|c| {
+                        c.works.contains(&n.norm)
+                            && !g.tool_at(*t).source_types.contains(&c.source_type)
+                    })
+                }) {
                     used[i..i + len].iter_mut().for_each(|u| *u = true);
                     tool_words[i..i + len].iter_mut().for_each(|u| *u = true);
                     i += len;

@@ -1,7 +1,10 @@
-//! Pass `source`: source-constraint cue words ("measured", "DFT", "from the literature", 실험,
+//! Pass `source`: the source-type cue words the project declares (the artifact's
+//! `lexicon.source_cues`; the shipped inventory's "measured", "DFT", "from the literature", 실험,
 //! 계산, 논문) with negation ("not DFT", "계산값 말고"): each cue votes for its source type (against
 //! it when negated); the one type with the most votes, when the inventory knows it, is the
 //! constraint. Two kinds cued as often ("measured vs calculated") ask for both: no constraint.
+//! A cue word matches a token (or its stem) that starts with it and has at most six more
+//! letters.
 //!
 //! Reads the tokens; writes `source_constraint`.
 
@@ -11,43 +14,21 @@ use crate::route::analyzer::lexical::negation::{KO_NEGATIONS, NEGATIONS};
 use crate::route::analyzer::lexical::reading::Reading;
 use std::collections::BTreeMap;
 
-/// Source-constraint cue words.
-const CUES: &[(&str, &str)] = &[
-    ("experimental", "experimental"),
-    ("experimentally", "experimental"),
-    ("experiment", "experimental"),
-    ("measured", "experimental"),
-    ("measurement", "experimental"),
-    ("measure", "experimental"),
-    ("실험", "experimental"),
-    ("측정", "experimental"),
-    ("dft", "calculated"),
-    ("calculated", "calculated"),
-    ("computed", "calculated"),
-    ("computational", "calculated"),
-    ("first_principles", "calculated"),
-    ("ab_initio", "calculated"),
-    ("simulated", "calculated"),
-    ("계산", "calculated"),
-    ("literature", "literature"),
-    // Plural: "papers about X" asks for literature; "the paper with DOI ..." names one entity.
-    ("papers", "literature"),
-    ("publications", "literature"),
-    ("articles", "literature"),
-    ("preprint", "literature"),
-    ("문헌", "literature"),
-    ("논문", "literature"),
-];
-
 pub(in crate::route::analyzer::lexical) fn run(lx: &Lexical<'_>, r: &mut Reading) -> Flow {
     let g = lx.g;
     let tokens = &r.tokens;
+    let cues: Vec<(&str, &str)> = g
+        .lexicon
+        .source_cues
+        .iter()
+        .flat_map(|c| c.words.iter().map(|w| (w.as_str(), c.source_type.as_str())))
+        .collect();
     let mut votes: BTreeMap<&str, i32> = BTreeMap::new();
     for (ti, t) in tokens.iter().enumerate() {
         let words: Vec<&str> = std::iter::once(t.norm.as_str())
             .chain(t.stems.iter().map(String::as_str))
             .collect();
-        let Some((_, st)) = CUES.iter().find(|(w, _)| {
+        let Some((_, st)) = cues.iter().find(|(w, _)| {
             words
                 .iter()
                 .any(|x| x.starts_with(w) && (x.len() - w.len()) <= 6 || x == w)

@@ -1,5 +1,7 @@
-//! Pass `topic`: "papers on perovskite stability": in a request for literature, the concept
-//! words of the topic name what the papers are about, not fields to fetch.
+//! Pass `topic`: "papers on perovskite stability": in a request for a source type the project
+//! declares as searched by topic (`topics: true` of its cue words; the shipped inventory's
+//! literature), the concept words of the topic name what the papers are about, not fields to
+//! fetch.
 //!
 //! Reads `source_constraint`, the query and `concept_at`; removes from `concepts` the ones
 //! inside the topic.
@@ -9,7 +11,7 @@ use crate::route::analyzer::lexical::Lexical;
 use crate::route::analyzer::lexical::phrases::{TOPIC_KEYS, TOPIC_STOPS, phrase_after};
 use crate::route::analyzer::lexical::reading::Reading;
 
-pub(in crate::route::analyzer::lexical) fn run(_: &Lexical<'_>, r: &mut Reading) -> Flow {
+pub(in crate::route::analyzer::lexical) fn run(lx: &Lexical<'_>, r: &mut Reading) -> Flow {
     let Reading {
         query,
         concepts,
@@ -17,9 +19,13 @@ pub(in crate::route::analyzer::lexical) fn run(_: &Lexical<'_>, r: &mut Reading)
         source_constraint,
         ..
     } = r;
-    if source_constraint.as_deref() == Some("literature")
-        && let Some(topic) = phrase_after(query, TOPIC_KEYS, TOPIC_STOPS)
-    {
+    let searched_by_topic = source_constraint.as_deref().is_some_and(|st| {
+        lx.g.lexicon
+            .source_cues
+            .iter()
+            .any(|c| c.topics && c.source_type == st)
+    });
+    if searched_by_topic && let Some(topic) = phrase_after(query, TOPIC_KEYS, TOPIC_STOPS) {
         let start = topic.as_ptr() as usize - query.as_ptr() as usize;
         let end = start + topic.len();
         let mut at = concept_at.iter();
