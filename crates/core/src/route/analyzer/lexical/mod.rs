@@ -30,6 +30,7 @@ mod phrases;
 mod reading;
 mod text;
 
+use super::params::Recognisers;
 use super::{Analysis, Analyzer, AnalyzerError};
 use crate::artifact::FrozenGraph;
 use reading::Reading;
@@ -52,6 +53,8 @@ pub struct Lexical<'g> {
     /// [`Lexical::tool_words`], made on first use (only a question with an out-of-scope cue
     /// needs it) and kept for the analyzer's life.
     tool_words: std::sync::OnceLock<HashSet<String>>,
+    /// The project's recognisers of parameter values (the artifact's `lexicon`).
+    recognisers: Recognisers<'g>,
 }
 
 impl<'g> Lexical<'g> {
@@ -97,6 +100,7 @@ impl<'g> Lexical<'g> {
                 .max(g.index.max_alias_words as usize)
                 .clamp(1, 6),
             tool_words: std::sync::OnceLock::new(),
+            recognisers: Recognisers::new(&g.lexicon),
         }
     }
 

@@ -22,19 +22,6 @@ use crate::route::analyzer::lexical::text::Token;
 use crate::route::analyzer::params::Extracted;
 use std::collections::BTreeMap;
 
-/// Entity parameters that may carry several values in one question ("GaN, AlN and InN").
-const MULTI_PARAMS: &[&str] = &[
-    "formula",
-    "material_id",
-    "compound_name",
-    "cid",
-    "inchikey",
-    "doi",
-    "arxiv_id",
-    "pmid",
-    "corp_code",
-];
-
 pub(in crate::route::analyzer::lexical) fn run(lx: &Lexical<'_>, r: &mut Reading) -> Flow {
     let g = lx.g;
     let Some(ii) = r.intent else {
@@ -54,8 +41,8 @@ pub(in crate::route::analyzer::lexical) fn run(lx: &Lexical<'_>, r: &mut Reading
     // Several values of one entity parameter ("GaN, AlN and InN") become a list.
     let mut multi: BTreeMap<&str, Vec<serde_json::Value>> = BTreeMap::new();
     for e in extracted.iter() {
-        if MULTI_PARAMS.contains(&e.concept) {
-            let v = multi.entry(e.concept).or_default();
+        if lx.recognisers.is_multiple(&e.concept) {
+            let v = multi.entry(e.concept.as_str()).or_default();
             if !v.contains(&e.value) {
                 v.push(e.value.clone());
             }
@@ -86,7 +73,7 @@ pub(in crate::route::analyzer::lexical) fn run(lx: &Lexical<'_>, r: &mut Reading
     });
     for e in extracted.iter() {
         u.parameters
-            .entry(e.concept.to_string())
+            .entry(e.concept.clone())
             .or_insert_with(|| e.value.clone());
     }
     for (c, vs) in &multi {
@@ -242,7 +229,7 @@ fn search_text(
         // Nor the years that bound it ("MXenes between 2018 and 2020", "GaN 2019-21").
         if let Some(y) = extracted
             .iter()
-            .filter(|e| matches!(e.concept, "year_from" | "year_to"))
+            .filter(|e| matches!(e.concept.as_str(), "year_from" | "year_to"))
             .map(|e| e.range.0)
             .filter(|&i| start < i && i < end)
             .min()

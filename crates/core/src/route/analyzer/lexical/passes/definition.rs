@@ -12,29 +12,11 @@ use crate::route::analyzer::lexical::Lexical;
 use crate::route::analyzer::lexical::reading::Reading;
 use crate::route::analyzer::scope;
 
-/// Parameter concepts that name the entity a question is about.
-pub(in crate::route::analyzer::lexical) const ENTITY_PARAMS: &[&str] = &[
-    "formula",
-    "material_id",
-    "compound_name",
-    "cid",
-    "inchikey",
-    "smiles",
-    "doi",
-    "arxiv_id",
-    "pmid",
-    "corp_code",
-    "report_code",
-    "title",
-    "author",
-    "sample_id",
-];
-
 pub(in crate::route::analyzer::lexical) fn run(lx: &Lexical<'_>, r: &mut Reading) -> Flow {
     if !r
         .extracted
         .iter()
-        .any(|e| ENTITY_PARAMS.contains(&e.concept))
+        .any(|e| lx.recognisers.is_entity(&e.concept))
         && let Some(o) =
             scope::out_of_scope_unless(&lx.g.lexicon.out_of_scope, &r.query, true, |cue| {
                 known(lx, r, cue)

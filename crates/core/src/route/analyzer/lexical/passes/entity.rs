@@ -78,19 +78,16 @@ const VAGUE: &[&str] = &[
     "관한",
 ];
 
-/// How an entity is described in the Understand step's note.
-fn entity_phrase(e: &Extracted) -> String {
+/// How an entity is described in the Understand step's note: its value and what the project
+/// says a value of its concept is ("`GaN`, a chemical formula"), or the concept's name.
+fn entity_phrase(lx: &Lexical<'_>, e: &Extracted) -> String {
     let v = match &e.value {
         serde_json::Value::String(s) => s.clone(),
         other => other.to_string(),
     };
-    match e.concept {
-        "formula" => format!("`{v}`, a chemical formula (a crystalline material)"),
-        "material_id" => format!("`{v}`, a materials-database id"),
-        "compound_name" | "cid" | "inchikey" | "smiles" => format!("`{v}`, a molecule"),
-        "doi" | "arxiv_id" | "pmid" => format!("`{v}`, a paper identifier"),
-        "corp_code" => format!("`{v}`, a company (DART corporate code)"),
-        other => format!("`{v}` ({})", other.replace('_', " ")),
+    match lx.recognisers.describe(&e.concept) {
+        Some(d) => format!("`{v}`, {d}"),
+        None => format!("`{v}` ({})", e.concept.replace('_', " ")),
     }
 }
 
@@ -137,7 +134,7 @@ pub(in crate::route::analyzer::lexical) fn run(lx: &Lexical<'_>, r: &mut Reading
     let material_only = !extracted.is_empty()
         && extracted
             .iter()
-            .all(|e| matches!(e.concept, "formula" | "compound_name"));
+            .all(|e| matches!(e.concept.as_str(), "formula" | "compound_name"));
     // "What was the final score of the World Cup final?", "What's my credit score?": one
     // word of a concept's name (`score`, `revenue`, everyday English) is the only
     // evidence, with no entity, tool or source named, and the question's other words are
@@ -183,14 +180,14 @@ pub(in crate::route::analyzer::lexical) fn run(lx: &Lexical<'_>, r: &mut Reading
         && let Some((e, ii)) = extracted.iter().find_map(|e| {
             g.intents
                 .iter()
-                .position(|i| i.entities.iter().any(|c| c == e.concept))
+                .position(|i| i.entities.contains(&e.concept))
                 .map(|ii| (e, ii))
         })
     {
         let it = &g.intents[ii];
         *entity_note = Some(format!(
             "the question names only {}: intent `{}`, the intent declared for questions about a {}",
-            entity_phrase(e),
+            entity_phrase(lx, e),
             it.id,
             e.concept.replace('_', " ")
         ));

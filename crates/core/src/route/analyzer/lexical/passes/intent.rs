@@ -12,7 +12,6 @@
 //! names; writes `intent` and `query_words`.
 
 use super::Flow;
-use super::definition::ENTITY_PARAMS;
 use crate::artifact::MatchKind;
 use crate::route::analyzer::lexical::Lexical;
 use crate::route::analyzer::lexical::reading::Reading;
@@ -38,10 +37,10 @@ pub(in crate::route::analyzer::lexical) fn run(lx: &Lexical<'_>, r: &mut Reading
             .map(|(t, _)| t.clone())
             .collect::<Vec<_>>(),
     );
-    let param_concepts: BTreeSet<&str> = extracted.iter().map(|e| e.concept).collect();
+    let param_concepts: BTreeSet<&str> = extracted.iter().map(|e| e.concept.as_str()).collect();
     // Parameters that identify an entity: a query naming only an entity is still classified
     // (prompt rule: vague questions get the closest intent).
-    let entity = param_concepts.iter().any(|c| ENTITY_PARAMS.contains(c));
+    let entity = param_concepts.iter().any(|c| lx.recognisers.is_entity(c));
     let mut best: Option<(f64, usize, usize, f64)> = None;
     for (ii, intent) in g.intents.iter().enumerate() {
         let cands = &lx.candidates[ii];

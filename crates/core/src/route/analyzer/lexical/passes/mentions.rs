@@ -118,7 +118,7 @@ pub(in crate::route::analyzer::lexical) fn run(lx: &Lexical<'_>, r: &mut Reading
                 // a parameter; it does not ask for that field.
                 let end = span[len - 1].range.1;
                 let label = extracted.iter().any(|e| {
-                    ids.iter().any(|id| id == e.concept)
+                    ids.contains(&e.concept)
                         && e.range.0 >= end
                         && query[end..e.range.0]
                             .chars()

@@ -106,7 +106,7 @@ pub(in crate::route::analyzer::lexical) fn run(lx: &Lexical<'_>, r: &mut Reading
                 })
         };
         for e in extracted.iter() {
-            if takes(e.concept) {
+            if takes(&e.concept) {
                 u.parameters
                     .entry(e.concept.to_string())
                     .or_insert_with(|| e.value.clone());

@@ -12,7 +12,7 @@ use crate::route::analyzer::lexical::text::tokenize;
 use crate::route::analyzer::params;
 
 pub(in crate::route::analyzer::lexical) fn run(lx: &Lexical<'_>, r: &mut Reading) -> Flow {
-    let mut extracted = params::extract(&r.query);
+    let mut extracted = params::extract(&lx.recognisers, &r.query);
     // "indexed by OpenAlex": a tool's name after `by` is not an author.
     extracted.retain(|e| {
         e.concept != "author"
