@@ -3,7 +3,6 @@
 
 pub mod lexical;
 pub mod llm;
-pub mod names;
 pub mod params;
 pub mod scope;
 #[cfg(test)]

@@ -6,7 +6,7 @@ use super::Lexical;
 use super::text::{Token, tokenize};
 use crate::route::Understanding;
 use crate::route::analyzer::Analysis;
-use crate::route::analyzer::params::Extracted;
+use crate::route::analyzer::params::{Extracted, Recognisers};
 use std::cell::OnceCell;
 use std::collections::{BTreeMap, HashSet};
 use unicode_normalization::UnicodeNormalization;
@@ -88,10 +88,10 @@ impl Reading {
         }
     }
 
-    /// Whether an extracted parameter other than a formula or compound name covers the token
+    /// Whether an extracted parameter other than a formula or a name covers the token
     /// ([`consumed`]).
-    pub(super) fn consumed(&self, t: &Token) -> bool {
-        consumed(&self.extracted, t)
+    pub(super) fn consumed(&self, rs: &Recognisers<'_>, t: &Token) -> bool {
+        consumed(rs, &self.extracted, t)
     }
 
     /// The analysis read.
@@ -103,13 +103,11 @@ impl Reading {
     }
 }
 
-/// Whether a parameter of `extracted` other than a formula or compound name covers the token:
-/// its words are the value, not a concept or a tool's name.
-pub(super) fn consumed(extracted: &[Extracted], t: &Token) -> bool {
-    extracted.iter().any(|e| {
-        t.range.0 < e.range.1
-            && e.range.0 < t.range.1
-            && e.concept != "formula"
-            && e.concept != "compound_name"
-    })
+/// Whether a parameter of `extracted` other than a formula or a name of an entity (kinds
+/// `formula` and `names`: "hydrogen" of "hydrogen bond donors" may be a concept's word) covers
+/// the token: its words are the value, not a concept or a tool's name.
+pub(super) fn consumed(rs: &Recognisers<'_>, extracted: &[Extracted], t: &Token) -> bool {
+    extracted
+        .iter()
+        .any(|e| t.range.0 < e.range.1 && e.range.0 < t.range.1 && !rs.is_name_concept(&e.concept))
 }

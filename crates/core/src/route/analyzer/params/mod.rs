@@ -7,13 +7,15 @@
 //!
 //! Stages, in order: declared identifiers (`identifiers`: kinds `pattern`, `doi` and `phrases`;
 //! where two overlap, the longer match wins), years and year ranges, years stated for a concept
-//! (kind `year`), result counts, authors and quoted titles (`generic`), then formulas and names
-//! of entities (`chemistry`).
+//! (kind `year`), result counts, authors and quoted titles (`generic`), formulas written as
+//! tokens (`formulas`), names in the Latin script (`names`), formulas typed without capitals,
+//! then names in other scripts.
 
 mod by_name;
-mod chemistry;
+mod formulas;
 mod generic;
 mod identifiers;
+mod names;
 mod patterns;
 
 pub use by_name::value_after_name;
@@ -51,6 +53,12 @@ pub struct Recognisers<'l> {
     multi: HashSet<String>,
     /// Concepts that name the entity a question is about, with how a note describes a value.
     entities: BTreeMap<String, Option<String>>,
+    /// Every `names` recogniser's names.
+    names: names::NameIndex,
+    /// Concepts fed by kinds `formula` and `names`.
+    name_concepts: HashSet<String>,
+    /// Concepts fed by kind `formula`.
+    formula_concepts: HashSet<String>,
 }
 
 impl<'l> Recognisers<'l> {
@@ -64,19 +72,17 @@ impl<'l> Recognisers<'l> {
                 _ => None,
             })
             .collect();
-        let mut multi: HashSet<String> = list
-            .iter()
-            .filter(|r| r.multiple)
-            .map(|r| r.concept.clone())
-            .collect();
-        multi.extend(chemistry::MULTIPLE.iter().map(|c| c.to_string()));
+        let concepts = |keep: &dyn Fn(&RecogniserData) -> bool| -> HashSet<String> {
+            list.iter()
+                .filter(|r| keep(r))
+                .map(|r| r.concept.clone())
+                .collect()
+        };
+        let multi = concepts(&|r| r.multiple);
         let mut entities: BTreeMap<String, Option<String>> = GENERIC_ENTITIES
             .iter()
             .map(|c| (c.to_string(), None))
             .collect();
-        for (c, d) in chemistry::ENTITIES {
-            entities.insert(c.to_string(), Some(d.to_string()));
-        }
         for r in list.iter().filter(|r| r.entity) {
             let e = entities.entry(r.concept.clone()).or_default();
             if e.is_none() {
@@ -88,6 +94,9 @@ impl<'l> Recognisers<'l> {
             compiled,
             multi,
             entities,
+            names: names::NameIndex::new(list),
+            name_concepts: concepts(&|r| r.kind == "formula" || r.kind == "names"),
+            formula_concepts: concepts(&|r| r.kind == "formula"),
         }
     }
 
@@ -105,6 +114,32 @@ impl<'l> Recognisers<'l> {
     /// Whether several values of `concept` in one question become a list.
     pub fn is_multiple(&self, concept: &str) -> bool {
         self.multi.contains(concept)
+    }
+
+    /// Whether values of `concept` are read as formulas or names of entities (words of the
+    /// question that concept aliases and tool names may still read: "hydrogen bond donors").
+    pub fn is_name_concept(&self, concept: &str) -> bool {
+        self.name_concepts.contains(concept)
+    }
+
+    /// Whether values of `concept` are read as chemical formulas (kind `formula`).
+    pub fn is_formula_concept(&self, concept: &str) -> bool {
+        self.formula_concepts.contains(concept)
+    }
+
+    /// The concepts read as chemical formulas (kind `formula`), in no particular order.
+    pub fn formula_concepts(&self) -> impl Iterator<Item = &str> {
+        self.formula_concepts.iter().map(String::as_str)
+    }
+
+    /// The concepts recognisers of `kind` feed, in artifact order (repeated when several do).
+    pub fn concepts_of_kind<'a>(&'a self, kind: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        self.of_kind(kind).map(|(r, _)| r.concept.as_str())
+    }
+
+    /// The recognisers of free-text names (kind `subject`), in artifact order.
+    pub fn subjects(&self) -> impl Iterator<Item = &RecogniserData> {
+        self.of_kind("subject").map(|(r, _)| r)
     }
 
     /// The declarations of `kind` with their compiled pattern, in artifact order.
@@ -177,7 +212,15 @@ pub fn extract(rs: &Recognisers<'_>, query: &str) -> Vec<Extracted> {
         generic::stated_years(query, &r.concept, &mut x);
     }
     generic::counts_authors_titles(query, &lower, &mut x);
-    chemistry::read(query, &lower, &mut x);
+    let formulas: Vec<&RecogniserData> = rs.of_kind("formula").map(|(r, _)| r).collect();
+    for r in &formulas {
+        formulas::capitalised(r, query, &mut x);
+    }
+    names::latin(rs, &lower, &mut x);
+    for r in &formulas {
+        formulas::folded(r, query, &mut x);
+    }
+    names::other(rs, &lower, &mut x);
     x.out
 }
 

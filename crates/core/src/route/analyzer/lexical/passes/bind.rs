@@ -19,7 +19,7 @@ use crate::route::analyzer::lexical::phrases::{
 };
 use crate::route::analyzer::lexical::reading::Reading;
 use crate::route::analyzer::lexical::text::Token;
-use crate::route::analyzer::params::Extracted;
+use crate::route::analyzer::params::{Extracted, Recognisers};
 use std::collections::BTreeMap;
 
 pub(in crate::route::analyzer::lexical) fn run(lx: &Lexical<'_>, r: &mut Reading) -> Flow {
@@ -84,25 +84,17 @@ pub(in crate::route::analyzer::lexical) fn run(lx: &Lexical<'_>, r: &mut Reading
     }
     // Free-text parameters the intent's tools take.
     let binds = |c: &str| lx.intent_params[ii].contains(c);
-    let has_id = [
-        "doi",
-        "cid",
-        "inchikey",
-        "smiles",
-        "formula",
-        "compound_name",
-        "arxiv_id",
-        "pmid",
-        "title",
-    ]
-    .iter()
-    .any(|c| u.parameters.contains_key(*c));
-    if binds("compound_name")
-        && !has_id
-        && let Some(name) = phrase_after(query, &["of", "for"], &["from", "in", "according", "on"])
-            .or_else(|| subject_of_have(query))
-    {
-        u.parameters.insert("compound_name".into(), name.into());
+    // A free-text name (kind `subject`): "boiling point of ethyl lactate", "How many hydrogen
+    // bond donors does ethyl lactate have?".
+    for r in lx.recognisers.subjects() {
+        if binds(&r.concept)
+            && !r.unless.iter().any(|c| u.parameters.contains_key(c))
+            && let Some(name) =
+                phrase_after(query, &["of", "for"], &["from", "in", "according", "on"])
+                    .or_else(|| subject_of_have(query))
+        {
+            u.parameters.insert(r.concept.clone(), name.into());
+        }
     }
     // The topic ends where the author begins ("on X by Y").
     let topic_stops: &[&str] = if u.parameters.contains_key("author") {
@@ -111,7 +103,15 @@ pub(in crate::route::analyzer::lexical) fn run(lx: &Lexical<'_>, r: &mut Reading
         &TOPIC_STOPS[..TOPIC_STOPS.len() - 1]
     };
     if binds("search_text") {
-        search_text(query, tokens, tool_words, extracted, u, topic_stops);
+        search_text(
+            &lx.recognisers,
+            query,
+            tokens,
+            tool_words,
+            extracted,
+            u,
+            topic_stops,
+        );
     }
     // An author only means something to tools that search by author.
     if !binds("author") {
@@ -126,8 +126,9 @@ pub(in crate::route::analyzer::lexical) fn run(lx: &Lexical<'_>, r: &mut Reading
 /// The topic of a search ("papers on X", "search the web for Y", "search PubMed for Z", Korean
 /// "X 관련") as the `search_text` parameter, unless a DOI or title names the work: cut before a
 /// tool named at its start or end and before the years that bound it; a formula inside it is part
-/// of it (no `formula` parameter then).
+/// of it (no parameter of a `formula` recogniser's concept then).
 fn search_text(
+    rs: &Recognisers<'_>,
     query: &str,
     tokens: &[Token],
     tool_words: &[bool],
@@ -135,8 +136,12 @@ fn search_text(
     u: &mut Understanding,
     topic_stops: &[&str],
 ) {
-    if !u.parameters.contains_key("doi")
-        && !u.parameters.contains_key("title")
+    // A DOI (kind `doi`) or a quoted title names the work: no topic to search.
+    let names_work = u.parameters.contains_key("title")
+        || rs
+            .concepts_of_kind("doi")
+            .any(|c| u.parameters.contains_key(c));
+    if !names_work
         && let Some(topic) = phrase_after(query, TOPIC_KEYS, topic_stops)
             .or_else(|| phrase_before_ko(query))
             // "search the web for X": `for` after a search verb or place, only when no
@@ -253,12 +258,14 @@ fn search_text(
         let topic = query[start..end].trim();
         // A formula or material name inside the topic ("TiO2 photocatalysis", "hard
         // carbon anodes") is part of what the papers are about, not a record to fetch.
-        if extracted
-            .iter()
-            .filter(|e| e.concept == "formula")
-            .all(|e| start <= e.range.0 && e.range.1 <= end)
-        {
-            u.parameters.remove("formula");
+        for c in rs.formula_concepts() {
+            if extracted
+                .iter()
+                .filter(|e| e.concept == c)
+                .all(|e| start <= e.range.0 && e.range.1 <= end)
+            {
+                u.parameters.remove(c);
+            }
         }
         // "preprints on arXiv": no topic at all.
         if !topic.is_empty() && !only_tool(topic) {
@@ -310,5 +317,23 @@ mod tests {
             u.parameters.get("search_text"),
             Some(&json!("graph neural networks for materials"))
         );
+    }
+
+    /// A molecule no names recogniser knows is read as free text (kind `subject`) after `of` or
+    /// as the subject of "how many X does Y have".
+    #[test]
+    fn a_free_text_name_is_the_subject() {
+        for q in [
+            "molecular weight of ethyl lactate",
+            "How many hydrogen bond donors does ethyl lactate have?",
+        ] {
+            let u = understand(q);
+            assert_eq!(u.intent.as_deref(), Some("chemical_compound_lookup"), "{q}");
+            assert_eq!(
+                u.parameters.get("compound_name"),
+                Some(&json!("ethyl lactate")),
+                "{q}"
+            );
+        }
     }
 }

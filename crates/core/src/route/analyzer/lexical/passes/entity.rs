@@ -134,7 +134,7 @@ pub(in crate::route::analyzer::lexical) fn run(lx: &Lexical<'_>, r: &mut Reading
     let material_only = !extracted.is_empty()
         && extracted
             .iter()
-            .all(|e| matches!(e.concept.as_str(), "formula" | "compound_name"));
+            .all(|e| lx.recognisers.is_name_concept(&e.concept));
     // "What was the final score of the World Cup final?", "What's my credit score?": one
     // word of a concept's name (`score`, `revenue`, everyday English) is the only
     // evidence, with no entity, tool or source named, and the question's other words are

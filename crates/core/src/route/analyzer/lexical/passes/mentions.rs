@@ -33,7 +33,7 @@ pub(in crate::route::analyzer::lexical) fn run(lx: &Lexical<'_>, r: &mut Reading
         tool_words,
         ..
     } = r;
-    let consumed = |t: &Token| reading::consumed(extracted, t);
+    let consumed = |t: &Token| reading::consumed(&lx.recognisers, extracted, t);
     let mut last_tool_end = 0usize;
     // Whether the previous tool name was negated: a list of names joined by `or` / `and`
     // after a negation ("not from OQMD or AFLOW", "excluding OQMD and AFLOW") is negated
@@ -176,7 +176,7 @@ pub(in crate::route::analyzer::lexical) fn run(lx: &Lexical<'_>, r: &mut Reading
     // An element name inside a concept's phrase ("hydrogen bond donors", "oxygen vacancy") is
     // part of that phrase, not the material asked about.
     extracted.retain(|e| {
-        e.concept != "formula"
+        !lx.recognisers.is_formula_concept(&e.concept)
             || !concept_spans
                 .iter()
                 .any(|&(s, t)| s <= e.range.0 && e.range.1 <= t)

@@ -13,7 +13,7 @@ use crate::route::analyzer::lexical::text::Token;
 pub(in crate::route::analyzer::lexical) fn run(lx: &Lexical<'_>, r: &mut Reading) -> Flow {
     let g = lx.g;
     let tokens = &r.tokens;
-    let consumed = |t: &Token| r.consumed(t);
+    let consumed = |t: &Token| r.consumed(&lx.recognisers, t);
     let query = &r.query;
     let mut qualifiers = std::collections::BTreeMap::new();
     // Field qualifiers: values of the qualifier vocabulary anywhere outside tool names and
