@@ -551,7 +551,7 @@ fn analyzer_phrasings() {
         (
             "K_VRH of diamond",
             Some("mechanical_property"),
-            &["K_VRH"],
+            &["bulk_modulus"],
             &[],
             None,
             json!({"formula": "C"}),

@@ -211,6 +211,25 @@ impl<'g> Lexical<'g> {
         out
     }
 
+    /// How the Understanding names a concept the question asks for: its concept id. A field
+    /// alias ("bulk modulus", `K_VRH`: aliases that name one field of the concept) too, when
+    /// Algorithm 1 resolves the id to the same concepts and fields as the alias; the alias stays
+    /// only where it says more than the id: an alias of several concepts, of a field and no
+    /// concept, or of a field the id does not name ("AEL bulk modulus" names AFLOW's field).
+    fn requested(&self, (text, ids, field_alias): &reading::Mention) -> String {
+        let index = &self.g.index;
+        let same = |id: &str| {
+            let key = crate::model::normalise_alias(text);
+            let own = crate::model::normalise_alias(id);
+            index.alias_to_concept.get(&key) == index.alias_to_concept.get(&own)
+                && index.alias_to_field.get(&key) == index.alias_to_field.get(&own)
+        };
+        match ids.as_slice() {
+            [id] if !field_alias || same(id) => id.clone(),
+            _ => text.clone(),
+        }
+    }
+
     /// Whether any run of the tokens is a tool's name.
     fn names_tool(&self, tokens: &[Token]) -> bool {
         (0..tokens.len()).any(|i| {

@@ -48,12 +48,8 @@ pub(in crate::route::analyzer::lexical) fn run(lx: &Lexical<'_>, r: &mut Reading
             }
         }
     }
-    for (text, ids, field_alias) in concepts.iter() {
-        let out = if ids.len() == 1 && !field_alias {
-            ids[0].clone()
-        } else {
-            text.clone()
-        };
+    for m in concepts.iter() {
+        let out = lx.requested(m);
         if !u.domain_concepts.contains(&out) {
             u.domain_concepts.push(out);
         }
@@ -334,6 +330,22 @@ mod tests {
                 Some(&json!("ethyl lactate")),
                 "{q}"
             );
+        }
+    }
+
+    /// Concepts are named by their ids, a field alias too when the id resolves to the same
+    /// fields; an alias of a field the id does not name stays as written, since the id would
+    /// name another field.
+    #[test]
+    fn concepts_are_named_by_their_ids() {
+        for (q, named) in [
+            ("bulk modulus of C", "bulk_modulus"),
+            ("K_VRH of diamond", "bulk_modulus"),
+            ("Magnetic moment of bcc iron (mp-13)?", "magnetic_moment"),
+            ("AEL bulk modulus of Si", "AEL bulk modulus"),
+            ("HSE06 band gap of TiO2", "HSE06 band gap"),
+        ] {
+            assert_eq!(understand(q).domain_concepts, [named], "{q}");
         }
     }
 }

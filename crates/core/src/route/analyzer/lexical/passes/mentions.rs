@@ -265,7 +265,7 @@ mod tests {
         let u = understand("bulk and shear modulus of TiC from MP");
         assert_eq!(
             u.domain_concepts,
-            vec!["shear modulus".to_string(), "bulk_modulus".to_string()],
+            vec!["shear_modulus".to_string(), "bulk_modulus".to_string()],
             "{u:?}"
         );
     }

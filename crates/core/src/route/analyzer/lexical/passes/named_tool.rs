@@ -86,13 +86,8 @@ pub(in crate::route::analyzer::lexical) fn run(lx: &Lexical<'_>, r: &mut Reading
         })
         .collect();
     if !u.target_apis.is_empty() {
-        for (text, ids, field_alias) in concepts.iter() {
-            let out = if ids.len() == 1 && !field_alias {
-                ids[0].clone()
-            } else {
-                text.clone()
-            };
-            u.domain_concepts.push(out);
+        for m in concepts.iter() {
+            u.domain_concepts.push(lx.requested(m));
         }
         // Values no parameter takes, by concept or by its own name ("IP" read as a
         // formula where no tool takes a formula), would only leave the plan unbound.
