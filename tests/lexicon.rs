@@ -88,3 +88,51 @@ fn the_same_project_with_its_declarations_reads_them() {
     let u = understand(&g, "gallium nitride?");
     assert_eq!(u.intent.as_deref(), Some("electronic_property"));
 }
+
+/// The findings `check` gives for one alias file, as `code message` lines.
+fn findings(alias_file: &str) -> Vec<String> {
+    let dir = tempfile::tempdir().unwrap();
+    for sub in ["schemas", "intents", "aliases"] {
+        std::fs::create_dir_all(dir.path().join(sub)).unwrap();
+    }
+    std::fs::write(dir.path().join("aliases/a.yaml"), alias_file).unwrap();
+    let c = check_path(dir.path()).unwrap();
+    c.diagnostics
+        .iter()
+        .filter(|d| d.code.starts_with("SR1") || d.code.starts_with("SR2"))
+        .filter(|d| d.code != "SR205")
+        .map(|d| format!("{} {}", d.code, d.message))
+        .collect()
+}
+
+#[test]
+fn bad_declarations_are_reported() {
+    assert_eq!(
+        findings("concepts:\n  - {id: doi, kind: parameter}\nrecognisers:\n  - concept: doi\n"),
+        ["SR208 recogniser of `doi` names no kind and no pattern"]
+    );
+    assert_eq!(
+        findings(
+            "concepts:\n  - {id: doi, kind: parameter}\nrecognisers:\n  - {concept: doi, kind: pattern}\n"
+        ),
+        ["SR209 recogniser of `doi` is of kind `pattern` but has no `pattern`"]
+    );
+    assert_eq!(
+        findings(
+            "concepts:\n  - {id: doi, kind: parameter}\nrecognisers:\n  - {concept: doi, pattern: '(?<=x)1'}\n"
+        ),
+        [
+            "SR209 the pattern of the recogniser of `doi` does not compile: look-around, including look-ahead and look-behind, is not supported"
+        ]
+    );
+    assert_eq!(
+        findings(
+            "recognisers:\n  - {concept: dio, kind: doi, unless: [formula]}\ncues:\n  source_types:\n    - {source_type: measured, words: [measured]}\n"
+        ),
+        [
+            "SR103 a recogniser references undeclared concept `dio`",
+            "SR103 a recogniser references undeclared concept `formula`",
+            "SR104 source-type cue has unknown source type `measured`",
+        ]
+    );
+}

@@ -42,6 +42,19 @@ pub const RECOGNISER_KINDS: &[(&str, &str)] = &[
     ),
 ];
 
+/// Why `pattern` is no regular expression the Understand step can use (`None` when it is): the
+/// regex crate's error, on one line. Patterns are compiled with the `regex` crate's defaults (a
+/// size limit included).
+pub fn pattern_error(pattern: &str) -> Option<String> {
+    let e = regex::Regex::new(pattern).err()?;
+    let text = e.to_string();
+    let line = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("error: "))
+        .unwrap_or_else(|| text.lines().next().unwrap_or_default().trim());
+    Some(line.to_string())
+}
+
 /// A recogniser: how values of one parameter concept are read from a question.
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
 #[serde(deny_unknown_fields)]
