@@ -99,6 +99,9 @@ pub struct RecogniserData {
     /// Several values in one question become a list.
     #[serde(default, skip_serializing_if = "is_false")]
     pub multiple: bool,
+    /// Nouns for the kind of entity, normalised as aliases are.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub nouns: Vec<String>,
 }
 
 /// The cue words of one source type ([`crate::model::lexicon::SourceCueDecl`]).
@@ -212,6 +215,12 @@ pub fn build(p: &Project) -> Lexicon {
                 entity: r.entity.as_ref().is_some_and(|b| b.value),
                 describe: r.describe.as_ref().map(|s| s.value.clone()),
                 multiple: r.multiple.as_ref().is_some_and(|b| b.value),
+                nouns: r
+                    .nouns
+                    .iter()
+                    .map(|s| normalise_alias(&s.value))
+                    .filter(|s| !s.is_empty())
+                    .collect(),
             })
         })
         .collect();

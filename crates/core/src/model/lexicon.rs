@@ -112,6 +112,10 @@ pub struct RecogniserDecl {
     /// Several values in one question ("GaN, AlN and InN") become a list.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub multiple: Option<Sp<bool>>,
+    /// Nouns for the kind of entity the values name (`material`, `compound`): beside a value
+    /// ("What do we know about this material, BaTiO3?") they ask for nothing in particular.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub nouns: Vec<Sp<String>>,
 }
 
 impl RecogniserDecl {

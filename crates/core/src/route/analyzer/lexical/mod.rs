@@ -53,8 +53,9 @@ pub struct Lexical<'g> {
     /// [`Lexical::tool_words`], made on first use (only a question with an out-of-scope cue
     /// needs it) and kept for the analyzer's life.
     tool_words: std::sync::OnceLock<HashSet<String>>,
-    /// The project's recognisers of parameter values (the artifact's `lexicon`).
-    recognisers: Recognisers<'g>,
+    /// The project's recognisers of parameter values (the artifact's `lexicon`; boxed, so the
+    /// analyzer stays small to move).
+    recognisers: Box<Recognisers<'g>>,
 }
 
 impl<'g> Lexical<'g> {
@@ -100,7 +101,7 @@ impl<'g> Lexical<'g> {
                 .max(g.index.max_alias_words as usize)
                 .clamp(1, 6),
             tool_words: std::sync::OnceLock::new(),
-            recognisers: Recognisers::new(&g.lexicon),
+            recognisers: Box::new(Recognisers::new(&g.lexicon)),
         }
     }
 

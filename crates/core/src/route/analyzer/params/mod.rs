@@ -59,6 +59,8 @@ pub struct Recognisers<'l> {
     name_concepts: HashSet<String>,
     /// Concepts fed by kind `formula`.
     formula_concepts: HashSet<String>,
+    /// Nouns for the kinds of entity ([`RecogniserData::nouns`]).
+    nouns: HashSet<String>,
 }
 
 impl<'l> Recognisers<'l> {
@@ -97,6 +99,7 @@ impl<'l> Recognisers<'l> {
             names: names::NameIndex::new(list),
             name_concepts: concepts(&|r| r.kind == "formula" || r.kind == "names"),
             formula_concepts: concepts(&|r| r.kind == "formula"),
+            nouns: list.iter().flat_map(|r| r.nouns.iter().cloned()).collect(),
         }
     }
 
@@ -125,6 +128,11 @@ impl<'l> Recognisers<'l> {
     /// Whether values of `concept` are read as chemical formulas (kind `formula`).
     pub fn is_formula_concept(&self, concept: &str) -> bool {
         self.formula_concepts.contains(concept)
+    }
+
+    /// Whether `word` (normalised) names a kind of entity the project recognises (`material`).
+    pub fn is_entity_noun(&self, word: &str) -> bool {
+        self.nouns.contains(word)
     }
 
     /// The concepts read as chemical formulas (kind `formula`), in no particular order.

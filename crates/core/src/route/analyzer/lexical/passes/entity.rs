@@ -64,8 +64,6 @@ const VAGUE: &[&str] = &[
     "can",
     "could",
     "would",
-    "material",
-    "compound",
     "정보",
     "알려줘",
     "알려",
@@ -93,6 +91,8 @@ fn entity_phrase(lx: &Lexical<'_>, e: &Extracted) -> String {
 
 pub(in crate::route::analyzer::lexical) fn run(lx: &Lexical<'_>, r: &mut Reading) -> Flow {
     let g = lx.g;
+    // Vague words, and the project's nouns for the kinds of entity it recognises ("material").
+    let vague = |w: &str| VAGUE.contains(&w) || lx.recognisers.is_entity_noun(w);
     let Reading {
         query,
         tokens,
@@ -126,8 +126,8 @@ pub(in crate::route::analyzer::lexical) fn run(lx: &Lexical<'_>, r: &mut Reading
                 && t.norm.chars().count() > 1
                 && !t.norm.chars().all(|c| c.is_ascii_digit())
                 && !STOP.contains(&t.norm.as_str())
-                && !VAGUE.contains(&t.norm.as_str())
-                && !t.stems.iter().any(|w| VAGUE.contains(&w.as_str()))
+                && !vague(&t.norm)
+                && !t.stems.iter().any(|w| vague(w))
         })
         .map(|(t, _)| &query[t.range.0..t.range.1])
         .collect();
