@@ -121,6 +121,13 @@ fn yaml_and_toml_renderings_compile_to_the_same_bytes() {
         concepts: p.concepts.iter().map(|d| d.item.clone()).collect(),
         aliases: p.aliases.iter().map(|d| d.item.clone()).collect(),
         qualifiers: p.qualifiers.iter().map(|d| d.item.clone()).collect(),
+        recognisers: p.recognisers.iter().map(|d| d.item.clone()).collect(),
+        cues: Some(schemarouter::model::Sp::synthetic(
+            schemarouter::model::CuesDecl {
+                source_types: p.source_cues.iter().map(|d| d.item.clone()).collect(),
+                out_of_scope: p.scope_topics.iter().map(|d| d.item.clone()).collect(),
+            },
+        )),
     };
     std::fs::write(
         dir.path().join("aliases/all.toml"),

@@ -1185,7 +1185,7 @@ fn a_file_holding_one_bare_value_is_told_the_keys_of_its_map() {
     let dir = project(&[("aliases/x.yaml", b"hello\n")]);
     assert!(
         concise(dir.path()).starts_with(
-            "aliases/x.yaml:1:1: error[SR007/invalid-value] expected a map, found the string `hello` (help: a declaration file is a map with the keys concepts, aliases, qualifiers)\n"
+            "aliases/x.yaml:1:1: error[SR007/invalid-value] expected a map, found the string `hello` (help: a declaration file is a map with the keys concepts, aliases, qualifiers, recognisers, cues)\n"
         ),
         "{}",
         concise(dir.path())

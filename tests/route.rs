@@ -551,7 +551,7 @@ fn analyzer_phrasings() {
         (
             "K_VRH of diamond",
             Some("mechanical_property"),
-            &["K_VRH"],
+            &["bulk_modulus"],
             &[],
             None,
             json!({"formula": "C"}),
@@ -786,10 +786,11 @@ fn a_multi_word_title_names_its_tool_without_long_aliases() {
     assert_eq!(understood.target_apis, ["browshot_api"]);
 }
 
-/// The out-of-scope vocabulary (weather, media, live data, ...) says what no tool of a data
-/// inventory serves; a project that declares such a tool (an imported weather MCP server), or
-/// a concept alias such as `images`, is asked about it, so its own words are no out-of-scope
-/// cue. A cue the project does not declare still refuses the request.
+/// The out-of-scope topics a project declares (weather, media, live data, ...; `cues:
+/// out_of_scope` in an alias file) say what no tool of its inventory serves; a project that also
+/// declares such a tool (an imported weather MCP server), or a concept alias such as `images`, is
+/// asked about it, so its own words are no out-of-scope cue. A cue the project does not declare
+/// as a name still refuses the request.
 #[test]
 fn out_of_scope_cues_the_inventory_declares_are_not_refused() {
     let dir = tempfile::tempdir().unwrap();
@@ -809,6 +810,11 @@ fn out_of_scope_cues_the_inventory_declares_are_not_refused() {
     std::fs::write(
         dir.path().join("aliases/a.yaml"),
         "concepts:\n  - id: sky_image\n    aliases: {en: [sky image, images]}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("aliases/scope.yaml"),
+        "cues:\n  out_of_scope:\n    - {topic: weather, reason: 'a weather request ({cue})', words: [weather, rain]}\n    - {topic: media, reason: 'a media request ({cue})', words: [images, song]}\n",
     )
     .unwrap();
     let g = compile(dir.path().to_str().unwrap());

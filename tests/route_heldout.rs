@@ -436,7 +436,7 @@ fn a_named_tool_without_the_concept_is_reported_and_coordinated_formulas_are_kep
     assert_eq!(
         p.warnings,
         [
-            "`jarvis_dft/dft_3d` was named, but declares no field for `bulk modulus`; its step fetches identifiers only"
+            "`jarvis_dft/dft_3d` was named, but declares no field for `bulk_modulus`; its step fetches identifiers only"
         ]
     );
     let (p, _) = plan("band gaps of zno and zns from materials project");

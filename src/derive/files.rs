@@ -109,6 +109,8 @@ pub fn render_aliases(concepts: Vec<Concept>, schema: &str) -> Result<String, St
         concepts: concepts.into_iter().map(Sp::synthetic).collect(),
         aliases: Vec::new(),
         qualifiers: Vec::new(),
+        recognisers: Vec::new(),
+        cues: None,
     };
     Ok(format!(
         "# yaml-language-server: $schema={schema}\n{HEADER}{}",

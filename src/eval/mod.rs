@@ -250,24 +250,25 @@ enum Prepared<'g> {
     PromptAll(baselines::PromptAll),
 }
 
-/// Parameters the pattern extractor finds in a query (graph-free).
-fn extracted_params(query: &str) -> BTreeMap<String, Value> {
+/// Parameters the project's recognisers find in a query (no intent or tool needed).
+fn extracted_params(rs: &params::Recognisers<'_>, query: &str) -> BTreeMap<String, Value> {
     let mut out = BTreeMap::new();
-    for e in params::extract(query) {
-        out.entry(e.concept.to_string()).or_insert(e.value);
+    for e in params::extract(rs, query) {
+        out.entry(e.concept).or_insert(e.value);
     }
     out
 }
 
 fn plan_once(
     g: &FrozenGraph,
+    recognisers: &params::Recognisers<'_>,
     prepared: &Prepared<'_>,
     q: &BenchQuery,
     mode: Mode,
 ) -> Result<Vec<PlanStep>, String> {
     let params = || match mode {
         Mode::Understanding => q.understanding.parameters.clone(),
-        Mode::Query => extracted_params(&q.query),
+        Mode::Query => extracted_params(recognisers, &q.query),
     };
     Ok(match prepared {
         Prepared::Graph(projection, lexical) => {
@@ -307,6 +308,7 @@ pub fn evaluate(
     mut progress: impl FnMut(RouterKind, &str),
 ) -> EvalReport {
     let mut results = Vec::new();
+    let recognisers = params::Recognisers::new(&g.lexicon);
     for kind in routers(opts) {
         let prepared = match kind {
             RouterKind::SchemaRouter => Prepared::Graph(Projection::Core, Lexical::new(g)),
@@ -338,7 +340,7 @@ pub fn evaluate(
             let mut outcome = Err(String::new());
             for _ in 0..repeats {
                 let start = Instant::now();
-                outcome = plan_once(g, &prepared, q, opts.mode);
+                outcome = plan_once(g, &recognisers, &prepared, q, opts.mode);
                 times.push(start.elapsed().as_secs_f64() * 1e6);
             }
             let (steps, error) = match outcome {

@@ -211,6 +211,8 @@ registry! {
     "SR205" "orphan-concept" orphan_concept Warning Alias Standard true Some(&rules::orphan_concept::OrphanConcept);
     "SR206" "unreachable-qualifier" unreachable_qualifier Warning Alias Standard true Some(&rules::unreachable_qualifier::UnreachableQualifier);
     "SR207" "derived-entry" derived_entry Warning Alias Strict true Some(&rules::derived_entry::DerivedEntry);
+    "SR208" "unknown-recogniser-kind" unknown_recogniser_kind Error Alias Minimal true Some(&rules::unknown_recogniser_kind::UnknownRecogniserKind);
+    "SR209" "invalid-pattern" invalid_pattern Error Alias Minimal true Some(&rules::invalid_pattern::InvalidPattern);
     "SR301" "invalid-unit" invalid_unit Error Unit Minimal true Some(&rules::invalid_unit::InvalidUnit);
     "SR302" "unit-conflict" unit_conflict Error Unit Minimal true Some(&rules::unit_conflict::UnitConflict);
     "SR303" "convertible-unit" convertible_unit Info Unit Standard true Some(&rules::convertible_unit::ConvertibleUnit);

@@ -1141,6 +1141,18 @@ fn add_declarations(project: &mut Project, id: FileId, parsed: Parsed) {
             for q in f.qualifiers {
                 project.qualifiers.push(Decl { file: id, item: q });
             }
+            for r in f.recognisers {
+                project.recognisers.push(Decl { file: id, item: r });
+            }
+            if let Some(c) = f.cues {
+                let c = c.value;
+                for s in c.source_types {
+                    project.source_cues.push(Decl { file: id, item: s });
+                }
+                for t in c.out_of_scope {
+                    project.scope_topics.push(Decl { file: id, item: t });
+                }
+            }
         }
     }
 }

@@ -3,7 +3,9 @@
 //! ## What it finds
 //! A reference to something that is not declared: a response field naming an undeclared group
 //! or concept, an intent requiring an undeclared group or naming an undeclared concept among its
-//! `entities`, a parameter binding from an undeclared concept. (Unknown domains are `unknown-domain`; aliases are `dangling-alias`.)
+//! `entities`, a parameter binding from an undeclared concept, a recogniser feeding (or stopped by,
+//! `unless`) an undeclared concept. (Unknown domains are `unknown-domain`; aliases are
+//! `dangling-alias`.)
 //!
 //! ## Why it matters for routing
 //! Algorithm 1 projects the fields of an intent's required groups and matches concepts through
@@ -100,6 +102,13 @@ impl Rule for DanglingReference {
                         missing("concept", &b.concept, &ix.concepts, t.file, &whose, out);
                     }
                 }
+            }
+        }
+        for r in &p.recognisers {
+            let whose = || "a recogniser".to_string();
+            missing("concept", &r.concept, &ix.concepts, r.file, &whose, out);
+            for c in &r.unless {
+                missing("concept", c, &ix.concepts, r.file, &whose, out);
             }
         }
         for i in &p.intents {

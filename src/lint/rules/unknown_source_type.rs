@@ -1,13 +1,15 @@
 //! # unknown-source-type (SR104)
 //!
 //! ## What it finds
-//! A tool or field `source_type` that is neither one of the built-in five (`experimental`,
-//! `calculated`, `literature`, `regulatory_filing`, `web`) nor declared under `source-types` in
+//! A tool or field `source_type`, or the source type of cue words (`cues: source_types:` in an
+//! alias file), that is neither one of the built-in five (`experimental`, `calculated`,
+//! `literature`, `regulatory_filing`, `web`) nor declared under `source-types` in
 //! `schemarouter.toml`.
 //!
 //! ## Why it matters for routing
 //! A source constraint ("measured values only") filters candidates by source type; a misspelt
-//! type (`experimantal`) makes the tool invisible to exactly the queries that want it.
+//! type (`experimantal`) makes the tool invisible to exactly the queries that want it, and cue
+//! words of a misspelt type never make a source constraint.
 //!
 //! ## Invalid example
 //! ```yaml
@@ -24,6 +26,14 @@
 //!       - name: sample_id
 //!         type: string
 //!         identifier: true
+//! ```
+//!
+//! ```yaml
+//! # file: aliases/cues.yaml
+//! cues:
+//!   source_types:
+//!     - source_type: experimantal
+//!       words: [measured, experimental]
 //! ```
 //!
 //! ## Valid example
@@ -91,6 +101,9 @@ impl Rule for UnknownSourceType {
                     }
                 }
             }
+        }
+        for c in &ctx.project.source_cues {
+            check(&known, &c.source_type, c.file, "source-type cue", out);
         }
     }
 }

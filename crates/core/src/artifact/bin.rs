@@ -569,6 +569,7 @@ fn load_routing_section(
         domains: rkyv::deserialize(&a.domains).map_err(de)?,
         groups: rkyv::deserialize(&a.groups).map_err(de)?,
         source_types: rkyv::deserialize(&a.source_types).map_err(de)?,
+        lexicon: rkyv::deserialize(&a.lexicon).map_err(de)?,
         index,
     })
 }

@@ -259,6 +259,7 @@ fn compile_tables<T: ToolDecl>(
         domains,
         groups,
         source_types: p.source_types(),
+        lexicon: super::lexicon::build(p),
         index,
     }
 }
@@ -890,6 +891,7 @@ pub fn routing_fingerprint(fg: &FrozenGraph) -> String {
         domains: &'a [NamedData],
         groups: &'a [NamedData],
         source_types: &'a [String],
+        lexicon: &'a super::lexicon::Lexicon,
         index: &'a Indices,
     }
     fn digest(v: &impl serde::Serialize) -> blake3::Hash {
@@ -913,6 +915,7 @@ pub fn routing_fingerprint(fg: &FrozenGraph) -> String {
                 domains: &fg.domains,
                 groups: &fg.groups,
                 source_types: &fg.source_types,
+                lexicon: &fg.lexicon,
                 index: &fg.index,
             })
         },

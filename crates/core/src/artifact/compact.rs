@@ -46,6 +46,7 @@ pub(crate) fn write<W: Write + Send>(fg: &FrozenGraph, w: &mut W) -> io::Result<
         domains,
         groups,
         source_types,
+        lexicon,
         index,
         graph,
     } = fg;
@@ -62,6 +63,7 @@ pub(crate) fn write<W: Write + Send>(fg: &FrozenGraph, w: &mut W) -> io::Result<
     o.field("domains", domains)?;
     o.field("groups", groups)?;
     o.field("source_types", source_types)?;
+    o.field("lexicon", lexicon)?;
     o.key("index")?;
     write_indices(o.w, index)?;
     o.key("graph")?;

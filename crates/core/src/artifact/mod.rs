@@ -14,6 +14,7 @@ pub mod build;
 mod compact;
 pub mod io;
 pub mod lazy;
+pub mod lexicon;
 mod routing_json;
 pub mod shared;
 
@@ -153,6 +154,9 @@ pub struct FrozenGraph {
     pub groups: Vec<NamedData>,
     /// Known source types.
     pub source_types: Vec<String>,
+    /// What the project declares about reading questions (recognisers, cue words, topics no tool
+    /// serves): the lexical Understand step's domain knowledge.
+    pub lexicon: lexicon::Lexicon,
     /// Precomputed indices for Algorithm 1.
     pub index: Indices,
     /// The typed schema graph, as sorted lists. Empty when loaded with

@@ -95,6 +95,7 @@ routing_fields! {
     domains: Vec<super::NamedData>,
     groups: Vec<super::NamedData>,
     source_types: Vec<String>,
+    lexicon: super::lexicon::Lexicon,
     index: super::Indices,
 }
 

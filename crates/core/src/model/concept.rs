@@ -20,6 +20,13 @@ pub struct AliasFile {
     /// their values and the aliases users write for them (`optB88vdW`, `vdW-DF-optB88`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub qualifiers: Vec<Sp<QualifierDecl>>,
+    /// How values of the project's parameter concepts are read from a question (identifiers,
+    /// formulas, names of entities): see [`super::lexicon::RecogniserDecl`].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub recognisers: Vec<Sp<super::lexicon::RecogniserDecl>>,
+    /// Cue words: source types and topics no tool serves ([`super::lexicon::CuesDecl`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cues: Option<Sp<super::lexicon::CuesDecl>>,
 }
 
 /// A qualifier key and its values: what distinguishes fields of the same concept (the DFT

@@ -9,6 +9,7 @@
 pub mod concept;
 pub mod config;
 pub mod intent;
+pub mod lexicon;
 pub mod spanned;
 pub mod tool;
 pub mod value;
@@ -16,6 +17,7 @@ pub mod value;
 pub use concept::{AliasDecl, AliasFile, Concept, ConceptKind, QualifierDecl, QualifierValue};
 pub use config::{Config, LevelSetting, Profile};
 pub use intent::{Domain, FieldGroup, Intent, IntentFile};
+pub use lexicon::{CuesDecl, RecogniserDecl, SourceCueDecl, TopicDecl};
 pub use spanned::Sp;
 pub use tool::{
     Annotations, ArrayEncoding, Binding, Endpoint, HttpMethod, Licence, McpServer, ParamLocation,
@@ -107,6 +109,12 @@ pub struct Project {
     pub aliases: Vec<Decl<AliasDecl>>,
     /// Qualifier keys with their values and aliases.
     pub qualifiers: Vec<Decl<QualifierDecl>>,
+    /// Recognisers of parameter values.
+    pub recognisers: Vec<Decl<RecogniserDecl>>,
+    /// Source-type cue words.
+    pub source_cues: Vec<Decl<SourceCueDecl>>,
+    /// Topics no tool serves.
+    pub scope_topics: Vec<Decl<TopicDecl>>,
 }
 
 impl Project {

@@ -3,9 +3,10 @@
 
 pub mod lexical;
 pub mod llm;
-pub mod names;
 pub mod params;
 pub mod scope;
+#[cfg(test)]
+pub(crate) mod testing;
 
 use super::Understanding;
 

@@ -1,81 +1,45 @@
-//! Out-of-scope detection for the offline Understand step (issue 18): requests that no data
-//! tool can serve get `intent: null` and a stated reason, even when they mention a material.
+//! Out-of-scope detection for the offline Understand step: requests that no tool of the project
+//! serves get `intent: null` and a stated reason, even when they mention a known entity.
 //!
-//! A data tool answers questions; it cannot act in the world or stream the present. Four kinds
-//! of request are refused, each from a small vocabulary (English and Korean):
+//! What is out of scope is the project's declaration (alias files, `cues.out_of_scope`; compiled
+//! into the artifact's [`TopicData`]), not code: each topic lists the words, verbs, phrases,
+//! substrings and clause shapes that show it, and its reason. A project that declares no topic
+//! refuses nothing here. This module holds the mechanism, which is English grammar only:
 //!
-//! - **Actions** — order, buy, purchase, send, e-mail, book, reserve, schedule, delete, remove,
-//!   post, upload, share, cancel, pay, remind, call, ... — when the verb is the request itself:
-//!   the first word of a clause (after "please", "can you", "I want to", ...), never as a noun
-//!   ("order of magnitude", "Hill order") and never "send me X" (a request for information).
-//! - **Media** — pictures, photos, images, videos, drawings, songs.
-//! - **Live data** — stock or share prices, exchange rates, "right now", "real-time", "live",
-//!   sensor readings, today's news, and Korean 지금/실시간/현재 with 주가/가격/환율.
-//! - **Personal services** — weather and forecasts, e-mail inboxes, calendars and reminders.
+//! - **verbs** count as the request itself only as the first word of a clause (after "please",
+//!   "can you", "I want to", ...), never as a noun ("order of magnitude", "Book chapters on ...")
+//!   and never "send me X" (a request for information);
+//! - **words** count anywhere, **phrases** on word boundaries (the first declared that the
+//!   question holds), **substrings** inside words too (scripts written without spaces);
+//! - **clauses** (`what does * mean`) match a clause that starts with the words before `*` and ends
+//!   with the words after it.
 //!
-//! Each kind has its reason, which the plan carries (`out_of_scope`). The vocabulary is
-//! deliberately about the request's form, not its subject, so a new material or tool never
-//! changes it. A cue the inventory itself knows is no cue: the analyzer passes what its
-//! vocabulary covers ([`out_of_scope_unless`]), so a project that declares a weather tool, an
-//! `image` field or a `stock price` concept can be asked about them.
+//! Topics are checked in two stages: before parameters are read, the topics of any question;
+//! after, those declared `without_entity` (a term to define is a data question when it names an
+//! entity). Within a stage: substrings, then each clause's verb and shapes, then words, then
+//! phrases; topics in artifact order (by name). A cue the inventory itself knows is no cue: the
+//! analyzer passes what its vocabulary covers (`known`), so a project that declares a weather
+//! tool, an `image` field or a `stock price` concept can be asked about them.
 
-/// Why a request is out of scope: its kind and the word that showed it.
+use crate::artifact::lexicon::TopicData;
+
+/// Why a request is out of scope: its topic and the word that showed it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct OutOfScope {
-    /// `action`, `media`, `live data`, `weather`, `e-mail`, `calendar`, `translation` or
-    /// `definition`.
-    pub kind: &'static str,
-    /// The cue as written in the query.
+pub struct OutOfScope<'a> {
+    /// The topic (`action`, `weather`, ...), as declared.
+    pub kind: &'a str,
+    /// The cue as written in the query (lower case), or the clause shape's cue.
     pub cue: String,
+    /// The topic's reason, `{cue}` standing for the cue.
+    reason: &'a str,
 }
 
-impl OutOfScope {
-    /// The reason, one sentence.
+impl OutOfScope<'_> {
+    /// The reason, one sentence: the topic's declared reason with its cue.
     pub fn reason(&self) -> String {
-        match self.kind {
-            "action" => format!(
-                "an action request (`{}`): the inventory's tools only retrieve data, none carries out actions",
-                self.cue
-            ),
-            "media" => format!(
-                "a media request (`{}`): no tool returns pictures, video or audio",
-                self.cue
-            ),
-            "live data" => format!(
-                "a live-data request (`{}`): no tool serves real-time prices, sensor readings or news",
-                self.cue
-            ),
-            "weather" => format!(
-                "a weather request (`{}`): no tool serves weather data",
-                self.cue
-            ),
-            "e-mail" => format!(
-                "an e-mail request (`{}`): no tool reads or sends e-mail",
-                self.cue
-            ),
-            "translation" => format!(
-                "a translation request (`{}`): no tool translates text",
-                self.cue
-            ),
-            "definition" => format!(
-                "a request to define or explain a term (`{}`) with no material, compound, paper or company named: the tools return records, not explanations",
-                self.cue
-            ),
-            _ => format!(
-                "a calendar request (`{}`): no tool manages calendars or reminders",
-                self.cue
-            ),
-        }
+        self.reason.replace("{cue}", &self.cue)
     }
 }
-
-/// Verbs that ask the system to do something (imperative use only).
-const ACTION_VERBS: &[&str] = &[
-    "order", "buy", "purchase", "send", "email", "e-mail", "mail", "book", "reserve", "schedule",
-    "delete", "remove", "erase", "post", "upload", "share", "tweet", "cancel", "pay", "remind",
-    "call", "text", "forward", "reply", "cc", "bcc", "ship", "print", "install", "restock",
-    "reorder", "publish", "submit", "sell", "rent",
-];
 
 /// Words that may come before an imperative verb.
 const LEADS: &[&str] = &[
@@ -84,100 +48,12 @@ const LEADS: &[&str] = &[
     "wanna",
 ];
 
-/// Verbs that ask for a purchase wherever they stand ("where can I buy ...").
-const BUY: &[&str] = &["buy", "purchase", "purchasing", "buying"];
+/// Verbs of sending: "send me the band gap" asks for information.
+const SENDING: &[&str] = &["send", "email", "e-mail", "mail", "text"];
 
-/// Media nouns (anywhere in the request).
-const MEDIA: &[&str] = &[
-    "picture",
-    "pictures",
-    "photo",
-    "photos",
-    "photograph",
-    "photographs",
-    "image",
-    "images",
-    "video",
-    "videos",
-    "movie",
-    "movies",
-    "drawing",
-    "sketch",
-    "illustration",
-    "wallpaper",
-    "song",
-    "songs",
-    "music",
-    "podcast",
-    "gif",
-    "meme",
-    "selfie",
-];
-
-/// Weather words.
-const WEATHER: &[&str] = &[
-    "weather", "forecast", "rain", "raining", "snow", "snowing", "sunny", "humidity", "typhoon",
-];
-
-/// Calendar words.
-const CALENDAR: &[&str] = &["calendar", "appointment", "reminder", "reminders", "alarm"];
-
-/// E-mail words.
-const EMAIL: &[&str] = &["inbox", "email", "e-mail", "emails", "mailbox"];
-
-/// Live-data phrases (lower case, matched on word boundaries).
-const LIVE: &[&str] = &[
-    "stock price",
-    "share price",
-    "stock quote",
-    "stock market",
-    "exchange rate",
-    "right now",
-    "real-time",
-    "real time",
-    "live feed",
-    "live reading",
-    "live data",
-    "sensor reading",
-    "current reading",
-    "current price",
-    "today's price",
-    "spot price",
-    "market price",
-    "today's news",
-    "latest news",
-    "breaking news",
-    "traffic",
-];
-
-/// Korean cues: (substring, kind).
-const KO: &[(&str, &str)] = &[
-    ("주가", "live data"),
-    ("실시간", "live data"),
-    ("환율", "live data"),
-    ("시세", "live data"),
-    ("날씨", "weather"),
-    ("일기예보", "weather"),
-    ("메일", "e-mail"),
-    ("일정", "calendar"),
-    ("캘린더", "calendar"),
-    ("알람", "calendar"),
-    ("사진", "media"),
-    ("이미지", "media"),
-    ("동영상", "media"),
-    ("영상", "media"),
-    ("그림", "media"),
-    ("주문해", "action"),
-    ("주문 해", "action"),
-    ("구매해", "action"),
-    ("사줘", "action"),
-    ("보내줘", "action"),
-    ("보내 줘", "action"),
-    ("예약해", "action"),
-    ("삭제해", "action"),
-    ("지워줘", "action"),
-    ("올려줘", "action"),
-];
+/// Words after a clause's first word that make it a noun ("Order of the phase transition?",
+/// "Book chapters on ...").
+const NOUN_NEXT: &[&str] = &["of", "chapter", "chapters", "parameter"];
 
 fn words(query: &str) -> Vec<String> {
     query
@@ -211,26 +87,63 @@ fn has_phrase(lower: &str, phrase: &str) -> bool {
     false
 }
 
-/// Whether the query is out of scope, and why. `None` means it may be a data question (the
-/// intent evidence then decides).
-pub fn out_of_scope(query: &str) -> Option<OutOfScope> {
-    out_of_scope_unless(query, |_| false)
+/// Whether the clause's word at `first` is used as an imperative verb: not the clause's last
+/// word, not followed by a word that makes it a noun, and not "send me" without "to".
+fn imperative(w: &[String], first: usize) -> bool {
+    let verb = w[first].as_str();
+    let next = w.get(first + 1).map(String::as_str);
+    let info = SENDING.contains(&verb)
+        && matches!(next, Some("me" | "us"))
+        && !w.iter().any(|x| x == "to");
+    let noun = next.is_some_and(|n| NOUN_NEXT.contains(&n)) || next.is_none();
+    !info && !noun
 }
 
-/// [`out_of_scope`], skipping every cue for which `known` is true: a word or phrase the
-/// inventory declares (a tool's name, a concept or field alias) names something a tool serves,
-/// so it shows no out-of-scope request ("weather" when the project has a weather tool). `known`
-/// gets the cue as written in the vocabulary above (lower case).
-pub fn out_of_scope_unless(query: &str, known: impl Fn(&str) -> bool) -> Option<OutOfScope> {
-    let lower = query.to_lowercase();
-    for (cue, kind) in KO {
-        if query.contains(cue) && !known(cue) {
-            return Some(OutOfScope {
-                kind,
-                cue: cue.to_string(),
-            });
+/// Whether the clause words from `first` have the shape `pattern` (words, one `*` for any words;
+/// without `*`, exactly those words).
+fn clause_shape(w: &[String], first: usize, pattern: &str) -> bool {
+    let w = &w[first..];
+    let parts: Vec<&str> = pattern.split_whitespace().collect();
+    let Some(star) = parts.iter().position(|p| *p == "*") else {
+        return w.iter().map(String::as_str).eq(parts.iter().copied());
+    };
+    let (prefix, suffix) = (&parts[..star], &parts[star + 1..]);
+    w.len() >= prefix.len() + suffix.len()
+        && w.iter().zip(prefix).all(|(a, b)| a == b)
+        && w.iter().rev().zip(suffix.iter().rev()).all(|(a, b)| a == b)
+}
+
+/// The first topic of `topics` whose stage is `without_entity` that the query shows, and why;
+/// `None` means it may be a data question (the intent evidence then decides). `known` skips
+/// every cue the inventory declares (a tool's name, a concept or field alias): it names something
+/// a tool serves ("weather" when the project has a weather tool). `known` gets the cue as
+/// declared (lower case).
+pub fn out_of_scope_unless<'a>(
+    topics: &'a [TopicData],
+    query: &str,
+    without_entity: bool,
+    known: impl Fn(&str) -> bool,
+) -> Option<OutOfScope<'a>> {
+    let topics: Vec<&TopicData> = topics
+        .iter()
+        .filter(|t| t.without_entity == without_entity)
+        .collect();
+    if topics.is_empty() {
+        return None;
+    }
+    let found = |t: &'a TopicData, cue: &str| OutOfScope {
+        kind: &t.topic,
+        cue: cue.to_string(),
+        reason: &t.reason,
+    };
+    for t in &topics {
+        for cue in &t.substrings {
+            if query.contains(cue.as_str()) && !known(cue) {
+                return Some(found(t, cue));
+            }
         }
     }
+    let lower = query.to_lowercase();
     // Clauses: split on sentence punctuation and semicolons.
     for clause in lower.split(['.', '?', '!', ';', ':', ',']) {
         let w = words(clause);
@@ -239,131 +152,58 @@ pub fn out_of_scope_unless(query: &str, known: impl Fn(&str) -> bool) -> Option<
             continue;
         };
         let verb = w[first].as_str();
-        if ACTION_VERBS.contains(&verb) && !known(verb) {
-            // "send me the band gap" asks for information; "post-annealing" is no verb.
-            let next = w.get(first + 1).map(String::as_str);
-            let info = matches!(verb, "send" | "email" | "e-mail" | "mail" | "text")
-                && matches!(next, Some("me" | "us"))
-                && !w.iter().any(|x| x == "to");
-            // "order" / "book" / "post" / "text" as nouns at a clause start ("Order of the
-            // phase transition?", "Book chapters on ...").
-            let noun = matches!(next, Some("of" | "chapter" | "chapters" | "parameter"))
-                || (w.len() == first + 1);
-            if !info && !noun {
-                return Some(OutOfScope {
-                    kind: match verb {
-                        "email" | "e-mail" | "mail" | "forward" | "reply" | "cc" | "bcc" => {
-                            "e-mail"
-                        }
-                        "schedule" | "remind" => "calendar",
-                        _ => "action",
-                    },
-                    cue: verb.to_string(),
-                });
+        if let Some(t) = topics.iter().find(|t| t.verbs.iter().any(|v| v == verb))
+            && !known(verb)
+            && imperative(&w, first)
+        {
+            return Some(found(t, verb));
+        }
+        for t in &topics {
+            if let Some((_, cue)) = t.clauses.iter().find(|(p, _)| clause_shape(&w, first, p)) {
+                return Some(found(t, cue));
             }
         }
     }
     let all = words(&lower);
-    let find = |list: &[&str]| {
-        all.iter()
-            .find(|x| list.contains(&x.as_str()) && !known(x))
-            .cloned()
-    };
-    if let Some(c) = find(BUY) {
-        return Some(OutOfScope {
-            kind: "action",
-            cue: c,
-        });
+    for t in &topics {
+        if let Some(c) = all.iter().find(|x| t.words.contains(x) && !known(x)) {
+            return Some(found(t, c));
+        }
     }
-    if let Some(c) = find(WEATHER) {
-        return Some(OutOfScope {
-            kind: "weather",
-            cue: c,
-        });
-    }
-    if let Some(c) = find(EMAIL) {
-        return Some(OutOfScope {
-            kind: "e-mail",
-            cue: c,
-        });
-    }
-    if let Some(c) = find(CALENDAR) {
-        return Some(OutOfScope {
-            kind: "calendar",
-            cue: c,
-        });
-    }
-    if let Some(c) = find(MEDIA) {
-        return Some(OutOfScope {
-            kind: "media",
-            cue: c,
-        });
-    }
-    if let Some(p) = LIVE.iter().find(|p| has_phrase(&lower, p) && !known(p)) {
-        return Some(OutOfScope {
-            kind: "live data",
-            cue: p.to_string(),
-        });
+    for t in &topics {
+        if let Some(p) = t
+            .phrases
+            .iter()
+            .find(|p| has_phrase(&lower, p) && !known(p))
+        {
+            return Some(found(t, p));
+        }
     }
     None
-}
-
-/// A request to translate, define or explain a term rather than to look a value up ("Translate
-/// 'band gap' into Japanese", "What does band gap mean?", "Explain what a band gap is",
-/// "Define exfoliation energy"). The analyzer asks this only of questions that name no entity
-/// (no formula, compound, identifier or company): "Explain why GaN's band gap is wide" is a
-/// data question about GaN. `known` skips a cue the inventory declares (a dictionary tool).
-pub fn definition_request(query: &str, known: impl Fn(&str) -> bool) -> Option<OutOfScope> {
-    let lower = query.to_lowercase();
-    for clause in lower.split(['.', '?', '!', ';', ':', ',']) {
-        let w = words(clause);
-        let Some(first) = w.iter().position(|x| !LEADS.contains(&x.as_str())) else {
-            continue;
-        };
-        let verb = w[first].as_str();
-        let next = w.get(first + 1).map(String::as_str);
-        let kind = match verb {
-            "translate" => Some("translation"),
-            "define" => Some("definition"),
-            // "explain what / how / why X is", "explain the term X" (not "explain the band gap
-            // of GaN": that one names an entity and is not asked here).
-            "explain" => Some("definition"),
-            _ => None,
-        };
-        if let Some(kind) = kind
-            && next.is_some()
-            && !known(verb)
-        {
-            return Some(OutOfScope {
-                kind,
-                cue: verb.to_string(),
-            });
-        }
-        // "what does X mean", "what does X stand for", "what is meant by X".
-        let asks_meaning = w.len() >= first + 3
-            && w[first] == "what"
-            && w[first + 1] == "does"
-            && (w.last().is_some_and(|x| x == "mean")
-                || w.ends_with(&["stand".to_string(), "for".to_string()]));
-        if asks_meaning {
-            return Some(OutOfScope {
-                kind: "definition",
-                cue: "what does ... mean".to_string(),
-            });
-        }
-    }
-    ["meaning of", "definition of", "what is meant by"]
-        .iter()
-        .find(|p| has_phrase(&lower, p) && !known(p))
-        .map(|p| OutOfScope {
-            kind: "definition",
-            cue: p.to_string(),
-        })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The shipped inventory's topics (`aliases/scope.yaml`).
+    fn topics() -> &'static [TopicData] {
+        &crate::route::analyzer::testing::shipped()
+            .lexicon
+            .out_of_scope
+    }
+
+    fn out_of_scope(q: &str) -> Option<OutOfScope<'static>> {
+        out_of_scope_unless(q, |_| false)
+    }
+
+    fn out_of_scope_unless(q: &str, known: impl Fn(&str) -> bool) -> Option<OutOfScope<'static>> {
+        super::out_of_scope_unless(topics(), q, false, known)
+    }
+
+    fn definition_request(q: &str, known: impl Fn(&str) -> bool) -> Option<OutOfScope<'static>> {
+        super::out_of_scope_unless(topics(), q, true, known)
+    }
 
     fn kind(q: &str) -> Option<&'static str> {
         out_of_scope(q).map(|o| o.kind)

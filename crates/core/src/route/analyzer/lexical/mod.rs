@@ -1,0 +1,263 @@
+//! The offline, deterministic Understand step: a pipeline of named passes over one shared
+//! `reading::Reading` of the question, in the order of the table `passes::PASSES`. Each pass
+//! is one file under `passes/`, its documentation says what it reads and writes, and its
+//! phrasing tests sit beside it.
+//!
+//! 1. Requests no tool serves are refused (`passes::scope`, `passes::definition`).
+//! 2. Parameters are extracted with well-tested patterns (`passes::parameters`).
+//! 3. Tool names and concept aliases are matched against the compiled alias layer
+//!    (`passes::mentions`): n-grams of normalised tokens, longest match first, with Korean
+//!    particles and English possessives and plurals stripped from the last word; a stated count
+//!    basis (`passes::basis`) and qualifier values (`passes::qualifiers`) refine them.
+//! 4. Source-constraint cue words ("measured", "DFT", "from the literature", 실험, 계산, 논문),
+//!    with negation ("not DFT", "계산값 말고") (`passes::source`, `passes::topic`).
+//! 5. The intent is inferred from evidence (`passes::intent`, `passes::entity`): requested
+//!    concepts whose fields sit in an intent's required groups on its candidate tools, named
+//!    tools, parameter concepts the candidates bind, a source cue every candidate matches
+//!    ("papers about X" for the literature intents), and overlap with the intents' example
+//!    queries (two shared words are evidence; in the ranking only words no other intent's
+//!    examples hold count, and tool names count once, as named tools). Ties go to the intent
+//!    whose candidates bind more of the query's parameters, then to the broader intent (more
+//!    candidate tools). Without evidence the intent is null. In a request for literature,
+//!    concept words inside the topic name the topic.
+//! 6. The Understanding is written (`passes::understanding`): with an intent, its parameters
+//!    (`passes::bind`); without one, the endpoint of a named tool the question's words point
+//!    at (`passes::named_tool`).
+
+mod negation;
+mod passes;
+mod phrases;
+mod reading;
+mod text;
+
+use super::params::Recognisers;
+use super::{Analysis, Analyzer, AnalyzerError};
+use crate::artifact::FrozenGraph;
+use reading::Reading;
+use std::collections::HashSet;
+use text::{Token, content_words, tokenize};
+
+/// The offline analyzer over one artifact (build once, reuse for every query).
+pub struct Lexical<'g> {
+    g: &'g FrozenGraph,
+    /// Per intent: content words of its examples and description.
+    intent_words: Vec<HashSet<String>>,
+    /// Per content word: how many intents' descriptions and examples hold it (the ranking
+    /// weighs a word shared by many intents less).
+    word_intents: std::collections::HashMap<String, usize>,
+    /// Per intent: candidate tool set.
+    candidates: Vec<HashSet<u32>>,
+    /// Per intent: parameter concepts its candidates bind.
+    intent_params: Vec<HashSet<String>>,
+    max_words: usize,
+    /// [`Lexical::tool_words`], made on first use (only a question with an out-of-scope cue
+    /// needs it) and kept for the analyzer's life.
+    tool_words: std::sync::OnceLock<HashSet<String>>,
+    /// The project's recognisers of parameter values (the artifact's `lexicon`; boxed, so the
+    /// analyzer stays small to move).
+    recognisers: Box<Recognisers<'g>>,
+}
+
+impl<'g> Lexical<'g> {
+    /// Prepare the analyzer for an artifact.
+    pub fn new(g: &'g FrozenGraph) -> Lexical<'g> {
+        let mut intent_words = Vec::new();
+        let mut candidates = Vec::new();
+        let mut intent_params = Vec::new();
+        for i in &g.intents {
+            let mut w = content_words(&i.description);
+            for e in &i.examples {
+                w.extend(content_words(e));
+            }
+            intent_words.push(w);
+            candidates.push(i.candidates.iter().copied().collect::<HashSet<u32>>());
+            let mut ps = HashSet::new();
+            for (concept, list) in &g.index.param_postings {
+                if list.iter().any(|p| i.candidates.contains(&p.tool)) {
+                    ps.insert(concept.clone());
+                }
+            }
+            intent_params.push(ps);
+        }
+        let mut word_intents = std::collections::HashMap::new();
+        for w in intent_words.iter().flatten() {
+            *word_intents.entry(w.clone()).or_insert(0) += 1;
+        }
+        Lexical {
+            g,
+            intent_words,
+            word_intents,
+            candidates,
+            intent_params,
+            // The longest phrase looked up: an alias, a qualifier value or a tool name (a
+            // two-word title such as "Browshot API" in a project without multi-word aliases).
+            max_words: g
+                .index
+                .tool_names
+                .key_strs()
+                .map(|k| k.split('_').count())
+                .max()
+                .unwrap_or(1)
+                .max(g.index.max_alias_words as usize)
+                .clamp(1, 6),
+            tool_words: std::sync::OnceLock::new(),
+            recognisers: Box::new(Recognisers::new(&g.lexicon)),
+        }
+    }
+
+    /// The value `map` holds for the run `tokens` (their normalised texts joined by `_`, or
+    /// with a stem of the last token), and the key that matched.
+    fn lookup<'a, T: crate::artifact::lazy::Stored>(
+        &self,
+        map: &'a crate::artifact::LazyMap<T>,
+        tokens: &[Token],
+    ) -> Option<(&'a T, String)> {
+        let base: Vec<&str> = tokens.iter().map(|t| t.norm.as_str()).collect();
+        let key = base.join("_");
+        if let Some(v) = map.get(&key) {
+            return Some((v, key));
+        }
+        let last = tokens.last()?;
+        for stem in &last.stems {
+            let mut parts = base[..base.len() - 1].to_vec();
+            parts.push(stem);
+            let key = parts.join("_");
+            if let Some(v) = map.get(&key) {
+                return Some((v, key));
+            }
+        }
+        None
+    }
+
+    /// The words of the query's runs of tokens that are a tool's name or a concept or field
+    /// alias: each run's key, its tokens, their stems and the `_`-separated parts of each.
+    fn declared_words(&self, tokens: &[Token]) -> HashSet<String> {
+        let g = self.g;
+        let mut words = HashSet::new();
+        for i in 0..tokens.len() {
+            for j in i + 1..=tokens.len().min(i + self.max_words) {
+                let span = &tokens[i..j];
+                let key = self
+                    .lookup(&g.index.tool_names, span)
+                    .map(|(_, k)| k)
+                    .or_else(|| self.lookup(&g.index.alias_to_concept, span).map(|(_, k)| k))
+                    .or_else(|| self.lookup(&g.index.alias_to_field, span).map(|(_, k)| k));
+                let Some(key) = key else { continue };
+                let mut add = |w: &str| {
+                    words.insert(w.to_string());
+                    words.extend(w.split('_').map(str::to_string));
+                };
+                add(&key);
+                for t in span {
+                    add(&t.norm);
+                    t.stems.iter().for_each(|s| add(s));
+                }
+            }
+        }
+        words
+    }
+
+    /// The words of every tool's normalised id, title and names and of its endpoint ids
+    /// (`open_weather_lite`, `get_current_weather` -> open, weather, lite, get, current), with
+    /// their stems.
+    fn tool_words(&self) -> HashSet<String> {
+        let g = self.g;
+        let mut words = HashSet::new();
+        let mut add = |text: &str| {
+            for t in tokenize(&text.replace('_', " ")) {
+                words.extend(t.stems.iter().cloned());
+                words.insert(t.norm);
+            }
+        };
+        for k in g.index.tool_names.key_strs() {
+            add(k);
+        }
+        for t in g.tools.iter() {
+            for e in &t.endpoints {
+                add(&e.id);
+            }
+        }
+        words
+    }
+
+    /// `query` with each `tool/endpoint` word (a tool name, a slash, more) written as two words.
+    fn split_tool_endpoint(&self, query: &str) -> String {
+        if !query.contains('/') {
+            return query.to_string();
+        }
+        let mut out = String::with_capacity(query.len());
+        let mut rest = query;
+        while let Some(i) = rest.find(|c: char| !c.is_whitespace()) {
+            out.push_str(&rest[..i]);
+            rest = &rest[i..];
+            let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+            let word = &rest[..end];
+            match word.split_once('/') {
+                Some((tool, endpoint))
+                    if !tool.is_empty()
+                        && endpoint.starts_with(|c: char| c.is_alphanumeric())
+                        && self
+                            .lookup(&self.g.index.tool_names, &tokenize(tool))
+                            .is_some() =>
+                {
+                    out.push_str(tool);
+                    out.push(' ');
+                    out.push_str(endpoint);
+                }
+                _ => out.push_str(word),
+            }
+            rest = &rest[end..];
+        }
+        out.push_str(rest);
+        out
+    }
+
+    /// How the Understanding names a concept the question asks for: its concept id. A field
+    /// alias ("bulk modulus", `K_VRH`: aliases that name one field of the concept) too, when
+    /// Algorithm 1 resolves the id to the same concepts and fields as the alias; the alias stays
+    /// only where it says more than the id: an alias of several concepts, of a field and no
+    /// concept, or of a field the id does not name ("AEL bulk modulus" names AFLOW's field).
+    fn requested(&self, (text, ids, field_alias): &reading::Mention) -> String {
+        let index = &self.g.index;
+        let same = |id: &str| {
+            let key = crate::model::normalise_alias(text);
+            let own = crate::model::normalise_alias(id);
+            index.alias_to_concept.get(&key) == index.alias_to_concept.get(&own)
+                && index.alias_to_field.get(&key) == index.alias_to_field.get(&own)
+        };
+        match ids.as_slice() {
+            [id] if !field_alias || same(id) => id.clone(),
+            _ => text.clone(),
+        }
+    }
+
+    /// Whether any run of the tokens is a tool's name.
+    fn names_tool(&self, tokens: &[Token]) -> bool {
+        (0..tokens.len()).any(|i| {
+            (i + 1..=tokens.len().min(i + self.max_words)).any(|j| {
+                self.lookup(&self.g.index.tool_names, &tokens[i..j])
+                    .is_some()
+            })
+        })
+    }
+}
+
+impl Analyzer for Lexical<'_> {
+    fn understand(&self, query: &str) -> Result<Analysis, AnalyzerError> {
+        Ok(self.analyse(query))
+    }
+}
+
+impl Lexical<'_> {
+    /// Understand one query (never fails): run every pass of `passes::PASSES` in order on one
+    /// reading of it, until one finishes the analysis.
+    pub fn analyse(&self, query: &str) -> Analysis {
+        let mut r = Reading::new(self, query);
+        for (_, pass) in passes::PASSES {
+            if pass(self, &mut r) == passes::Flow::Done {
+                break;
+            }
+        }
+        r.into_analysis()
+    }
+}

@@ -1,0 +1,272 @@
+//! Pass `mentions`: tool names and concept (or field) aliases in the question, longest match
+//! first, n-grams of normalised tokens with the last word's stems; negated tool names ("not from
+//! OQMD or AFLOW", "MP 말고") are ruled out.
+//!
+//! Reads the tokens and `extracted` (an identifier's words are its value, not a name); writes
+//! `tools`, `excluded`, `concepts` with `concept_at` and `concept_spans`, `used` and
+//! `tool_words`. A list's items are apart ("journal, volume and pages"); a label right before the
+//! value it names ("DOI 10.1038/...") asks for no field; "bulk and shear modulus" is two concepts
+//! sharing a head; the name of a tool before a noun of one work of a source type the tool is
+//! not of (the project's `works` cue words) titles that work ("the Materials Project paper")
+//! rather than naming the tool. Last, an element name inside a
+//! concept's phrase ("hydrogen bond donors") is part of it, not the material asked about.
+
+use super::Flow;
+use crate::model::normalise_alias;
+use crate::route::analyzer::lexical::Lexical;
+use crate::route::analyzer::lexical::negation::{negated_after_ko, negated_before};
+use crate::route::analyzer::lexical::reading::{self, Reading};
+use crate::route::analyzer::lexical::text::{STOP, Token};
+
+pub(in crate::route::analyzer::lexical) fn run(lx: &Lexical<'_>, r: &mut Reading) -> Flow {
+    let g = lx.g;
+    let Reading {
+        query,
+        tokens,
+        extracted,
+        tools,
+        excluded,
+        concepts,
+        concept_at,
+        concept_spans,
+        used,
+        tool_words,
+        ..
+    } = r;
+    let consumed = |t: &Token| reading::consumed(&lx.recognisers, extracted, t);
+    let mut last_tool_end = 0usize;
+    // Whether the previous tool name was negated: a list of names joined by `or` / `and`
+    // after a negation ("not from OQMD or AFLOW", "excluding OQMD and AFLOW") is negated
+    // as a whole.
+    let mut last_tool_negated = false;
+    let mut i = 0;
+    while i < tokens.len() {
+        if consumed(&tokens[i]) {
+            i += 1;
+            continue;
+        }
+        let mut advanced = false;
+        let max = lx.max_words.min(tokens.len() - i);
+        for len in (1..=max).rev() {
+            let span = &tokens[i..i + len];
+            if span.iter().any(consumed) {
+                continue;
+            }
+            // A list's items are apart: "journal, volume and pages" is no "journal volume".
+            if span
+                .windows(2)
+                .any(|w| query[w[0].range.1..w[1].range.0].contains([',', ';']))
+            {
+                continue;
+            }
+            if let Some((t, _)) = lx.lookup(&g.index.tool_names, span) {
+                // "the Materials Project paper": the name of a tool that holds no
+                // literature titles a paper, it does not ask that tool ("an arXiv paper"
+                // does).
+                if tokens.get(i + len).is_some_and(|n| {
+                    g.lexicon.source_cues.iter().any(|c| {
+                        c.works.contains(&n.norm)
+                            && !g.tool_at(*t).source_types.contains(&c.source_type)
+                    })
+                }) {
+                    used[i..i + len].iter_mut().for_each(|u| *u = true);
+                    tool_words[i..i + len].iter_mut().for_each(|u| *u = true);
+                    i += len;
+                    advanced = true;
+                    break;
+                }
+                let listed = last_tool_negated
+                    && tokens[last_tool_end.min(i)..i]
+                        .iter()
+                        .all(|t| matches!(t.norm.as_str(), "or" | "and" | "nor" | "&"));
+                let negated = listed
+                    || negated_before(tokens, i, last_tool_end)
+                    || negated_after_ko(tokens, i + len - 1);
+                last_tool_end = i + len;
+                last_tool_negated = negated;
+                if negated {
+                    if !excluded.contains(t) {
+                        excluded.push(*t);
+                    }
+                } else if !tools.contains(t) {
+                    tools.push(*t);
+                }
+                used[i..i + len].iter_mut().for_each(|u| *u = true);
+                tool_words[i..i + len].iter_mut().for_each(|u| *u = true);
+                i += len;
+                advanced = true;
+                break;
+            }
+            let c = lx.lookup(&g.index.alias_to_concept, span);
+            let f = lx.lookup(&g.index.alias_to_field, span);
+            if c.is_some() || f.is_some() {
+                let is_field = f.is_some();
+                let ids: Vec<String> = c.as_ref().map(|(v, _)| (*v).clone()).unwrap_or_default();
+                let key = c.map(|(_, k)| k).or(f.map(|(_, k)| k)).unwrap_or_default();
+                let mut text = query[span[0].range.0..span[len - 1].range.1].to_string();
+                // Matched through a stem ("전자 유효 질량이랑", "effective masses"): a name
+                // passed on as text (a field alias, an ambiguous alias) is the alias
+                // matched, which Algorithm 1 resolves, not the words with their ending.
+                if normalise_alias(&text) != key {
+                    text = key.replace('_', " ");
+                }
+                // Single short common words are weak evidence; skip stop words.
+                if len == 1 && STOP.contains(&key.as_str()) {
+                    break;
+                }
+                // A label right before the value it names ("DOI 10.1038/...") introduces
+                // a parameter; it does not ask for that field.
+                let end = span[len - 1].range.1;
+                let label = extracted.iter().any(|e| {
+                    ids.contains(&e.concept)
+                        && e.range.0 >= end
+                        && query[end..e.range.0]
+                            .chars()
+                            .all(|c| c.is_whitespace() || matches!(c, ':' | '#' | '='))
+                });
+                if label {
+                    used[i..i + len].iter_mut().for_each(|u| *u = true);
+                    i += len;
+                    advanced = true;
+                    break;
+                }
+                if !concepts
+                    .iter()
+                    .any(|(_, ids2, _)| !ids.is_empty() && ids2 == &ids)
+                {
+                    concepts.push((text, ids, is_field));
+                    concept_at.push((span[0].range.0, span[len - 1].range.1));
+                }
+                concept_spans.push((span[0].range.0, span[len - 1].range.1));
+                // "bulk and shear modulus", "electron and hole effective masses": the word
+                // before `and` shares this phrase's head; with it, a concept of its own.
+                if len >= 2
+                    && i >= 2
+                    && matches!(tokens[i - 1].norm.as_str(), "and" | "&" | "or")
+                    && !used[i - 2]
+                    && !consumed(&tokens[i - 2])
+                {
+                    let mut other = vec![tokens[i - 2].clone()];
+                    other.extend_from_slice(&span[1..]);
+                    if let Some((v, _)) = lx.lookup(&g.index.alias_to_concept, &other)
+                        && !concepts.iter().any(|(_, ids2, _)| ids2 == v)
+                    {
+                        let text = format!(
+                            "{} {}",
+                            &query[tokens[i - 2].range.0..tokens[i - 2].range.1],
+                            &query[span[1].range.0..span[len - 1].range.1]
+                        );
+                        concepts.push((text, v.clone(), false));
+                        concept_at.push((tokens[i - 2].range.0, span[len - 1].range.1));
+                        concept_spans.push((tokens[i - 2].range.0, tokens[i - 2].range.1));
+                        used[i - 2] = true;
+                    }
+                }
+                used[i..i + len].iter_mut().for_each(|u| *u = true);
+                i += len;
+                advanced = true;
+                break;
+            }
+        }
+        if !advanced {
+            i += 1;
+        }
+    }
+
+    // An element name inside a concept's phrase ("hydrogen bond donors", "oxygen vacancy") is
+    // part of that phrase, not the material asked about.
+    extracted.retain(|e| {
+        !lx.recognisers.is_formula_concept(&e.concept)
+            || !concept_spans
+                .iter()
+                .any(|&(s, t)| s <= e.range.0 && e.range.1 <= t)
+    });
+    Flow::Next
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::route::analyzer::testing::{understand, want};
+    use serde_json::json;
+
+    #[test]
+    fn citation_counts_in_verb_phrasings() {
+        // "been cited" asks for the count; the "DOI" label before the id is not a request.
+        assert_eq!(
+            understand("Has the paper with DOI 10.1063/1.4812323 been cited much in Crossref?"),
+            want(json!({
+                "intent": "citation_impact",
+                "domain_concepts": ["citation_count"],
+                "parameters": {"doi": "10.1063/1.4812323"},
+                "target_apis": ["crossref"],
+                "source_constraint": null
+            }))
+        );
+    }
+
+    /// A negation covers a list of tool names joined by `or` / `and` / `nor`; a tool named
+    /// after `but from` is wanted.
+    #[test]
+    fn a_negation_covers_a_list_of_tool_names() {
+        let names = |q: &str| {
+            let u = understand(q);
+            (u.target_apis, u.excluded_apis)
+        };
+        let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        for q in [
+            "band gap of GaN, not from OQMD or AFLOW",
+            "band gap of GaN excluding OQMD and AFLOW",
+            "band gap of GaN not from OQMD nor AFLOW",
+        ] {
+            assert_eq!(names(q), (s(&[]), s(&["oqmd", "aflow"])), "{q}");
+        }
+        assert_eq!(
+            names("band gap of GaN from OQMD, not from Materials Project or AFLOW"),
+            (s(&["oqmd"]), s(&["materials_project", "aflow"]))
+        );
+        assert_eq!(
+            names("band gap of GaN not from OQMD but from AFLOW"),
+            (s(&["aflow"]), s(&["oqmd"]))
+        );
+    }
+
+    #[test]
+    fn a_tool_name_before_paper_titles_the_paper() {
+        let u = understand("How many citations does the Materials Project paper have?");
+        assert_eq!(u.intent.as_deref(), Some("citation_impact"));
+        assert_eq!(u.domain_concepts, vec!["citation_count".to_string()]);
+        assert!(u.target_apis.is_empty(), "{u:?}");
+    }
+
+    #[test]
+    fn an_element_name_inside_a_concept_is_no_formula() {
+        assert_eq!(
+            understand("How many hydrogen bond donors does paracetamol have?"),
+            want(json!({
+                "intent": "chemical_compound_lookup",
+                "domain_concepts": ["hbond_donor_count"],
+                "parameters": {"compound_name": "paracetamol"},
+                "target_apis": [],
+                "source_constraint": null
+            }))
+        );
+    }
+
+    #[test]
+    fn magnetic_alone_asks_for_the_magnetic_ordering() {
+        // `magnetic` is an alias of magnetic_ordering (aliases/materials.yaml).
+        let u = understand("Is Fe2O3 magnetic?");
+        assert_eq!(u.intent.as_deref(), Some("magnetic_property"), "{u:?}");
+        assert_eq!(u.domain_concepts, vec!["magnetic_ordering".to_string()]);
+    }
+
+    #[test]
+    fn two_properties_joined_by_and_share_their_head() {
+        let u = understand("bulk and shear modulus of TiC from MP");
+        assert_eq!(
+            u.domain_concepts,
+            vec!["shear_modulus".to_string(), "bulk_modulus".to_string()],
+            "{u:?}"
+        );
+    }
+}

@@ -1,0 +1,182 @@
+//! Tokenising for the lexical Understand step: [`Token`]s with their normalised text, the
+//! variants without a Korean particle, an English possessive or a plural (`stems`), and their
+//! byte range; content words (stop words and single letters left out). Language machinery
+//! only: no word here names anything of one project's domain.
+
+use crate::model::normalise_alias;
+use std::collections::HashSet;
+use unicode_normalization::UnicodeNormalization;
+
+/// Korean particles (longest first) stripped from the end of a word before lookup.
+pub(super) const KO_PARTICLES: &[&str] = &[
+    "에서는",
+    "으로는",
+    "이랑은",
+    "에서",
+    "으로",
+    "에게",
+    "까지",
+    "부터",
+    "이랑",
+    "하고",
+    "에는",
+    "이나",
+    "의",
+    "은",
+    "는",
+    "이",
+    "가",
+    "을",
+    "를",
+    "로",
+    "에",
+    "와",
+    "과",
+    "랑",
+    "도",
+    "만",
+    "나",
+];
+
+/// Words that carry no meaning for intent inference.
+pub(super) const STOP: &[&str] = &[
+    "the",
+    "a",
+    "an",
+    "of",
+    "in",
+    "on",
+    "for",
+    "to",
+    "and",
+    "or",
+    "is",
+    "are",
+    "what",
+    "which",
+    "how",
+    "me",
+    "give",
+    "tell",
+    "from",
+    "with",
+    "by",
+    "at",
+    "as",
+    "its",
+    "it",
+    "this",
+    "that",
+    "do",
+    "does",
+    "we",
+    "our",
+    "i",
+    "my",
+    "you",
+    "please",
+    "about",
+    "much",
+    "many",
+    "get",
+    "find",
+    "show",
+    "list",
+    "value",
+    "values",
+    "알려줘",
+    "좀",
+    "뭐야",
+    "얼마야",
+    "줘",
+    "값",
+];
+
+/// A query token.
+#[derive(Clone, Debug)]
+pub(super) struct Token {
+    /// Normalised text.
+    pub(super) norm: String,
+    /// Variants of the normalised text without a particle, possessive or plural.
+    pub(super) stems: Vec<String>,
+    /// Byte range in the query.
+    pub(super) range: (usize, usize),
+}
+
+/// The tokens of `query`: runs of letters, digits and the joiners of names and formulas
+/// (`_ - ^ / . ' ’ ² ³ · +`), trimmed of edge punctuation, normalised as aliases are.
+pub(super) fn tokenize(query: &str) -> Vec<Token> {
+    let mut out = Vec::new();
+    let mut start: Option<usize> = None;
+    let is_word = |c: char| {
+        c.is_alphanumeric()
+            || matches!(
+                c,
+                '_' | '-' | '^' | '/' | '.' | '\'' | '’' | '²' | '³' | '·' | '+'
+            )
+    };
+    let push = |s: usize, e: usize, out: &mut Vec<Token>| {
+        let raw = query[s..e].trim_matches(|c: char| matches!(c, '.' | '\'' | '’' | '-' | '/'));
+        if raw.is_empty() {
+            return;
+        }
+        let offset = s + query[s..e].find(raw).unwrap_or(0);
+        let norm = normalise_alias(raw);
+        if norm.is_empty() {
+            return;
+        }
+        let mut stems = Vec::new();
+        for suffix in ["'s", "’s"] {
+            if let Some(x) = raw.strip_suffix(suffix) {
+                stems.push(normalise_alias(x));
+            }
+        }
+        for p in KO_PARTICLES {
+            if let Some(x) = norm.strip_suffix(p)
+                && x.chars().count() >= 1
+                && !x.ends_with('_')
+            {
+                stems.push(x.to_string());
+            }
+        }
+        if norm.len() > 3
+            && norm.is_ascii()
+            && let Some(x) = norm.strip_suffix('s')
+            && !x.ends_with('s')
+        {
+            stems.push(x.to_string());
+        }
+        out.push(Token {
+            norm,
+            stems,
+            range: (offset, offset + raw.len()),
+        });
+    };
+    for (i, c) in query.char_indices() {
+        if is_word(c) {
+            if start.is_none() {
+                start = Some(i);
+            }
+        } else if let Some(s) = start.take() {
+            push(s, i, &mut out);
+        }
+    }
+    if let Some(s) = start {
+        push(s, query.len(), &mut out);
+    }
+    out
+}
+
+/// The content words of `text` (NFKC-normalised first): see [`words_of`].
+pub(super) fn content_words(text: &str) -> HashSet<String> {
+    words_of(&tokenize(&text.nfkc().collect::<String>()))
+}
+
+/// Content words of tokens: stems where there are any, without stop words and single letters.
+pub(super) fn words_of(tokens: &[Token]) -> HashSet<String> {
+    tokens
+        .iter()
+        .map(|t| t.stems.first().cloned().unwrap_or_else(|| t.norm.clone()))
+        .filter(|w| !STOP.contains(&w.as_str()) && w.chars().count() > 1)
+        .collect()
+}

@@ -1,0 +1,26 @@
+//! Helpers of the passes' phrasing tests: the shipped project's committed artifact and the
+//! Understanding the analyzer gives for a question over it.
+
+use super::lexical::Lexical;
+use crate::artifact::FrozenGraph;
+use crate::route::Understanding;
+use std::sync::OnceLock;
+
+/// The shipped project's committed artifact (kept current by `compile --check` in CI).
+pub(crate) fn shipped() -> &'static FrozenGraph {
+    static G: OnceLock<FrozenGraph> = OnceLock::new();
+    G.get_or_init(|| {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../build/graph.json");
+        crate::artifact::io::load(&path).expect("the committed build/graph.json loads")
+    })
+}
+
+/// The Understanding of `q` over the shipped artifact.
+pub(crate) fn understand(q: &str) -> Understanding {
+    Lexical::new(shipped()).analyse(q).understanding
+}
+
+/// An Understanding from its JSON.
+pub(crate) fn want(v: serde_json::Value) -> Understanding {
+    serde_json::from_value(v).expect("an Understanding")
+}
