@@ -156,6 +156,84 @@ fn unknown_names_below_known_tools_get_suggestions() {
 }
 
 #[test]
+fn queries_without_a_gold_understanding_run_from_the_query_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let artifact = smoke_artifact(dir.path());
+    let out = eval(
+        &artifact,
+        "no-understanding.yaml",
+        &["--from", "query", "--format", "json"],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["run"]["queries"], 3);
+    assert_eq!(v["run"]["negative_queries"], 1);
+    let ids: Vec<&str> = v["routers"][0]["queries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|q| q["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["u-01", "u-02", "u-03"]);
+
+    // The default `--from understanding` names each query that lacks one and routes nothing.
+    let plots = dir.path().join("plots");
+    let out = eval(
+        &artifact,
+        "no-understanding.yaml",
+        &["--plots", plots.to_str().unwrap()],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr_lines(&out),
+        [
+            "error: tests/fixtures/eval-bench/no-understanding.yaml:6:9: query `u-01` has no gold `understanding`, which `--from understanding` (the default) routes on",
+            "error: tests/fixtures/eval-bench/no-understanding.yaml:23:9: query `u-03` has no gold `understanding`, which `--from understanding` (the default) routes on",
+            "help: run with `--from query` (the lexical Understand step reads each question), or add the gold Understanding (format: bench/README.md)",
+        ]
+    );
+    assert!(out.stdout.is_empty(), "no report");
+    assert!(!plots.exists(), "no figure");
+}
+
+#[test]
+fn a_benchmark_with_no_gold_understanding_at_all_says_so_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let artifact = smoke_artifact(dir.path());
+    let file = dir.path().join("none.yaml");
+    std::fs::write(
+        &file,
+        "version: 1\ninventory: smoke-3\nqueries:\n  - id: a\n    category: negative_query\n    query: q\n  - id: b\n    category: negative_query\n    query: r\n",
+    )
+    .unwrap();
+    let out = Command::new(BIN)
+        .args(["eval", "--repeats", "1", "--resamples", "20", "--bench"])
+        .arg(&file)
+        .arg("--artifact")
+        .arg(&artifact)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr_lines(&out),
+        [
+            format!("error: {}: `--from understanding` (the default) routes on each query's gold `understanding`, and none of its 2 queries have one", file.display()),
+            "help: run with `--from query` (the lexical Understand step reads each question), or add the gold Understanding (format: bench/README.md)".to_string(),
+        ]
+    );
+}
+
+#[test]
 fn strict_turns_unknown_names_into_errors() {
     let dir = tempfile::tempdir().unwrap();
     let artifact = smoke_artifact(dir.path());
@@ -251,6 +329,18 @@ fn a_renamed_inventory_with_every_name_known_is_a_warning_or_a_strict_error() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(stderr_lines(&out), expected("error"));
     assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn the_gold_understanding_is_optional() {
+    let b = bench::parse(
+        "version: 1\ninventory: x\nqueries:\n  - id: a\n    category: negative_query\n    query: q\n  - id: b\n    category: negative_query\n    query: r\n    understanding: null\n  - id: c\n    category: negative_query\n    query: s\n    understanding: {intent: null}\n",
+    )
+    .unwrap();
+    assert_eq!(b.queries[0].understanding, None);
+    assert_eq!(b.queries[1].understanding, None);
+    assert_eq!(b.queries[2].understanding, Some(Default::default()));
+    assert_eq!(bench::without_understanding(&b), [0, 1]);
 }
 
 #[test]

@@ -242,7 +242,11 @@ fn retrieved_context_rendering() {
     let g = smoke_graph();
     let b = smoke_bench();
     let q = &b.queries[0];
-    let plan = schemarouter::route::route(&g, &q.understanding, &Default::default());
+    let u = q
+        .understanding
+        .as_ref()
+        .expect("smoke-01 has a gold understanding");
+    let plan = schemarouter::route::route(&g, u, &Default::default());
     let steps = metrics::steps_of(&plan);
     let text = fixtures::render_context(&g, &steps, 42);
     assert_eq!(

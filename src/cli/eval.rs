@@ -149,6 +149,16 @@ fn run_eval_loaded(args: EvalArgs) -> u8 {
             return super::EXIT_USAGE;
         }
     };
+    if args.from == Mode::Understanding {
+        let missing = bench::without_understanding(&bench);
+        if !missing.is_empty() {
+            eprint!(
+                "{}",
+                missing_understanding_report(&bench, &locations, &file, &missing)
+            );
+            return super::EXIT_USAGE;
+        }
+    }
     let unknown = bench::unknown_references(&g, &bench);
     if !unknown.is_empty() {
         eprint!(
@@ -232,6 +242,38 @@ fn run_eval_loaded(args: EvalArgs) -> u8 {
     };
     print!("{out}");
     0
+}
+
+/// The stderr lines for `--from understanding` on queries without a gold Understanding: one
+/// `error:` line per query (`FILE:LINE:COL: query `id`: ...`), or one line when no query has
+/// one, then a help line.
+fn missing_understanding_report(
+    bench: &bench::Bench,
+    locations: &bench::BenchLocations,
+    file: &str,
+    missing: &[usize],
+) -> String {
+    let mut out = String::new();
+    if missing.len() == bench.queries.len() {
+        let n = missing.len();
+        let plural = if n == 1 { "query has" } else { "queries have" };
+        out.push_str(&format!(
+            "error: {file}: `--from understanding` (the default) routes on each query's gold `understanding`, and none of its {n} {plural} one\n"
+        ));
+    } else {
+        for &i in missing {
+            let id = &bench.queries[i].id;
+            let message = format!(
+                "query `{id}` has no gold `understanding`, which `--from understanding` (the default) routes on"
+            );
+            match locations.queries.get(i).and_then(|q| q.id) {
+                Some(at) => out.push_str(&format!("error: {file}:{at}: {message}\n")),
+                None => out.push_str(&format!("error: {file}: {message}\n")),
+            }
+        }
+    }
+    out.push_str("help: run with `--from query` (the lexical Understand step reads each question), or add the gold Understanding (format: bench/README.md)\n");
+    out
 }
 
 /// The stderr lines for gold names the artifact does not declare: one `warning:` (`error:` with

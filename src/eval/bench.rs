@@ -52,8 +52,11 @@ pub struct BenchQuery {
     pub category: String,
     /// The user's question.
     pub query: String,
-    /// Gold Understand output.
-    pub understanding: Understanding,
+    /// Gold Understand output, which `--from understanding` routes on. Optional: a benchmark
+    /// over an imported catalog, whose concepts and intents are derived rather than written by
+    /// a person, has no stable gold Understanding and is run `--from query` only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub understanding: Option<Understanding>,
     /// Gold plan: empty for a negative query.
     #[serde(default)]
     pub gold: Vec<GoldStep>,
@@ -64,6 +67,15 @@ impl BenchQuery {
     pub fn is_negative(&self) -> bool {
         self.gold.is_empty()
     }
+}
+
+/// The queries of `bench` that have no gold `understanding` (indices, in file order): `eval
+/// --from understanding` cannot route them.
+pub fn without_understanding(bench: &Bench) -> Vec<usize> {
+    (bench.queries.iter().enumerate())
+        .filter(|(_, q)| q.understanding.is_none())
+        .map(|(i, _)| i)
+        .collect()
 }
 
 /// One step of a gold plan.
@@ -254,12 +266,12 @@ struct RawQuery {
     id: Spanned<String>,
     category: Spanned<String>,
     #[serde(default)]
-    understanding: RawUnderstanding,
+    understanding: Option<RawUnderstanding>,
     #[serde(default)]
     gold: Vec<RawStep>,
 }
 
-#[derive(Default, Deserialize)]
+#[derive(Deserialize)]
 struct RawUnderstanding {
     #[serde(default)]
     intent: Option<Spanned<String>>,
@@ -316,8 +328,8 @@ fn locations(text: &str) -> BenchLocations {
                 category: pos(&q.category.referenced),
                 intent: q
                     .understanding
-                    .intent
                     .as_ref()
+                    .and_then(|u| u.intent.as_ref())
                     .and_then(|i| pos(&i.referenced)),
                 gold: q
                     .gold
@@ -612,7 +624,7 @@ pub fn unknown_references(g: &FrozenGraph, bench: &Bench) -> Vec<UnknownReferenc
                 step: None,
                 index: None,
             };
-        if let Some(i) = &q.understanding.intent
+        if let Some(i) = q.understanding.as_ref().and_then(|u| u.intent.as_ref())
             && g.intent(i).is_none()
         {
             let s = did_you_mean(i, g.intents.iter().map(|x| x.id.as_str()));

@@ -322,7 +322,7 @@ pub fn score(g: &FrozenGraph, q: &BenchQuery, plan: &[PlanStep]) -> QueryScore {
             out.licence.add(meta.is_some_and(|m| m.licence.is_some()));
         }
     }
-    if let Some(c) = q.understanding.source_constraint.as_deref() {
+    if let Some(c) = (q.understanding.as_ref()).and_then(|u| u.source_constraint.as_deref()) {
         let all_match = plan.iter().all(|s| {
             let ep = endpoint(g, &s.tool, &s.endpoint);
             s.fields.iter().filter(|f| !f.identifier).all(|f| {

@@ -267,13 +267,17 @@ fn plan_once(
     mode: Mode,
 ) -> Result<Vec<PlanStep>, String> {
     let params = || match mode {
-        Mode::Understanding => q.understanding.parameters.clone(),
+        Mode::Understanding => (q.understanding.as_ref())
+            .map(|u| u.parameters.clone())
+            .unwrap_or_default(),
         Mode::Query => extracted_params(recognisers, &q.query),
     };
     Ok(match prepared {
         Prepared::Graph(projection, lexical) => {
             let u: Understanding = match mode {
-                Mode::Understanding => q.understanding.clone(),
+                Mode::Understanding => q.understanding.clone().ok_or_else(|| {
+                    "no gold understanding to route on (run with --from query)".to_string()
+                })?,
                 Mode::Query => lexical.analyse(&q.query).understanding,
             };
             let opts = Options {
