@@ -11,7 +11,7 @@
 //! the linter or the command line; `schemarouter serve` and `schemarouter mcp` start it.
 
 // The core's modules at this crate's root, so `crate::artifact::...` reads as in the core.
-use schemarouter_core::{artifact, prompt, route};
+use schemarouter_core::{artifact, prompt, route, search};
 
 pub mod core;
 pub mod http;
