@@ -99,6 +99,8 @@ pub struct Ranked {
     pub coverage: f64,
     /// Which of [`Query::stems`] matched (bit `i` for stem `i`).
     pub matched: u64,
+    /// The BM25F score alone (`score` without dense vectors).
+    pub lexical: f64,
     /// Cosine of the question with the endpoint (`None` without dense vectors).
     pub similarity: Option<f64>,
 }
@@ -157,6 +159,7 @@ pub fn rank(g: &FrozenGraph, q: &Query) -> Ranking {
                 tool: tool as u32,
                 endpoint,
                 score: milli as f64 / 1000.0,
+                lexical: milli as f64 / 1000.0,
                 coverage: if known > 0.0 { covered / known } else { 0.0 },
                 matched,
                 similarity: None,

@@ -257,6 +257,7 @@ pub fn fuse(g: &FrozenGraph, q: &Query, hits: &mut Vec<Ranked>) {
             tool: tool as u32,
             endpoint: (doc - offsets[tool] as usize) as u32,
             score: scale * cos[doc] as f64,
+            lexical: 0.0,
             coverage: 0.0,
             matched: 0,
             similarity: Some(cos[doc] as f64),
