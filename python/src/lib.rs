@@ -199,6 +199,7 @@ impl Router {
                     schemarouter::artifact::LoadError::Io(e) => (true, format!("cannot read: {e}")),
                     e => (false, e.to_string()),
                 })?;
+                schemarouter::search::dense::activate_or_warn(&g, Some(&path));
                 let prompt = std::fs::read_to_string(path.with_file_name("intent_prompt.txt"))
                     .unwrap_or_else(|_| schemarouter::prompt::render(&g, None));
                 Ok::<_, (bool, String)>((Loaded::new(g, |g| Lexical::new(g)), prompt))

@@ -156,6 +156,7 @@ pub fn compile_project(path: &Path, format: ArtifactFormat, command: &str) -> Re
             ));
         }
     };
+    let dense = dense_settings(&checked.project)?;
     // File texts are only needed for diagnostics, which are done: free them first (at 10,000
     // tools they are over 100 MB of the peak).
     super::drop_in_background(std::mem::take(&mut checked.project.sources));
@@ -169,13 +170,92 @@ pub fn compile_project(path: &Path, format: ArtifactFormat, command: &str) -> Re
         ..
     } = checked;
     super::drop_in_background(diagnostics);
-    let graph = artifact::build::compile_owned(project, index, &units);
+    let mut graph = artifact::build::compile_owned(project, index, &units);
+    if let Some(d) = dense {
+        d.index(&mut graph)?;
+    }
     let prompt_text = prompt::render(&graph, template.as_deref());
     Ok(Compiled {
         graph,
         prompt: prompt_text,
         format,
     })
+}
+
+/// The dense signal's settings (`[search] embeddings`, `dense-weight`), read before the
+/// configuration's text is freed.
+struct DenseSettings {
+    /// The weights folder (`SCHEMAROUTER_EMBEDDINGS`, or the configured path under the root).
+    folder: PathBuf,
+    /// `λ`.
+    weight: f64,
+    /// `FILE:LINE:COL` of the `embeddings` setting.
+    at: String,
+}
+
+impl DenseSettings {
+    /// Embed every endpoint of `graph` (an error when the weights cannot be loaded: the project
+    /// asks for them, and an artifact must not depend on which machine compiled it).
+    fn index(&self, graph: &mut FrozenGraph) -> Result<(), u8> {
+        let m = crate::search::dense::load(&self.folder).map_err(|e| {
+            super::usage_error(
+                format!("{}: `[search] embeddings`: {e}", self.at),
+                format!(
+                    "name a folder holding the weights (`*.safetensors`) and tokenizer (`*tokenizer*.json`) of a static embedding model, e.g. the `wordllama` folder of PyPI's `wordllama` wheel; {} overrides where it is; remove the setting for a lexical search only",
+                    crate::search::dense::ENV
+                ),
+            )
+        })?;
+        crate::search::dense::index(graph, &m, self.weight);
+        Ok(())
+    }
+}
+
+/// Where a span of the configuration file is, as `FILE:LINE:COL`.
+fn config_at(p: &crate::model::Project, span: &crate::source::Span) -> String {
+    match p.config_file {
+        Some(id) => {
+            let f = p.sources.get(id);
+            let (line, col) = f.line_col(span.start as usize);
+            format!("{}:{line}:{col}", f.name)
+        }
+        None => "schemarouter.toml".to_string(),
+    }
+}
+
+/// The dense settings of `p` (`None` without `[search] embeddings`); an error for a weight out
+/// of range.
+fn dense_settings(p: &crate::model::Project) -> Result<Option<DenseSettings>, u8> {
+    let s = &p.config.search;
+    let weight = match &s.dense_weight {
+        Some(w) if !(0.0..=100.0).contains(&w.value) => {
+            return Err(super::usage_error(
+                format!(
+                    "{}: `[search] dense-weight` is {}; it must be between 0 and 100",
+                    config_at(p, &w.span),
+                    w.value
+                ),
+                format!(
+                    "the cosine's weight against the best BM25F score; {} is the default",
+                    crate::search::dense::DEFAULT_WEIGHT
+                ),
+            ));
+        }
+        Some(w) => w.value,
+        None => crate::search::dense::DEFAULT_WEIGHT,
+    };
+    let Some(e) = &s.embeddings else {
+        return Ok(None);
+    };
+    let folder = match std::env::var_os(crate::search::dense::ENV).filter(|v| !v.is_empty()) {
+        Some(v) => PathBuf::from(v),
+        None => p.root.join(&e.value),
+    };
+    Ok(Some(DenseSettings {
+        folder,
+        weight,
+        at: config_at(p, &e.span),
+    }))
 }
 
 /// Run `compile`.

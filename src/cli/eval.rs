@@ -95,11 +95,13 @@ pub struct ScalingArgs {
 }
 
 fn load_graph(path: &Path) -> Result<FrozenGraph, u8> {
-    FrozenGraph::load_routing(path).map_err(|e| {
+    let g = FrozenGraph::load_routing(path).map_err(|e| {
         eprintln!("error: {}: {e}", path.display());
         eprintln!("help: {}", e.help());
         super::EXIT_USAGE
-    })
+    })?;
+    crate::search::dense::activate_or_warn(&g, Some(path));
+    Ok(g)
 }
 
 /// Run `eval`.

@@ -68,6 +68,7 @@ pub fn run_route(mut args: RouteArgs) -> u8 {
             return super::EXIT_USAGE;
         }
     };
+    crate::search::dense::activate_or_warn(&g, Some(&artifact));
     // Tools and index entries of a compact JSON artifact are parsed as routing reads them; one
     // that does not fit its type ends the routing here (see `artifact::reading`).
     let code = match crate::artifact::reading(|| route_loaded(&g, &args, &artifact)) {

@@ -54,6 +54,7 @@ pub fn run_search(mut args: SearchArgs) -> u8 {
             return super::EXIT_USAGE;
         }
     };
+    crate::search::dense::activate_or_warn(&g, Some(&artifact));
     let out = crate::artifact::reading(|| {
         let hits = crate::search::search(&g, &args.query, args.k as usize);
         if args.json || !std::io::stdout().is_terminal() {

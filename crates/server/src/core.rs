@@ -211,6 +211,7 @@ impl Snapshot {
     pub fn load(path: &Path) -> Result<Snapshot, String> {
         let start = Instant::now();
         let g = crate::artifact::io::load_routing(path).map_err(|e| e.to_string())?;
+        crate::search::dense::activate_or_warn(&g, Some(path));
         let prompt_path = path.with_file_name("intent_prompt.txt");
         let rendered = "serving the prompt rendered from the artifact instead";
         let (prompt, prompt_warning) = match std::fs::read(&prompt_path) {

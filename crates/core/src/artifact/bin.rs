@@ -536,6 +536,7 @@ fn load_routing_section(
                 .map(|o| o.to_native())
                 .collect(),
             max_alias_words: a.index.max_alias_words.to_native(),
+            search_vectors: rkyv::deserialize(&a.index.search_vectors).map_err(de)?,
         }
     };
     Ok(FrozenGraph {

@@ -537,6 +537,7 @@ impl From<IndexMaps> for Indices {
             qualifier_keys: m.qualifier_keys.into(),
             search_terms: m.search_terms.into(),
             search_offsets: m.search_offsets,
+            search_vectors: None,
         }
     }
 }

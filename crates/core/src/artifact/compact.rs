@@ -84,6 +84,7 @@ fn write_indices<W: Write + Send>(w: &mut W, index: &Indices) -> io::Result<()> 
         qualifier_keys,
         search_terms,
         search_offsets,
+        search_vectors,
     } = index;
     let mut o = Object::open(w)?;
     o.map("alias_to_concept", alias_to_concept)?;
@@ -105,6 +106,9 @@ fn write_indices<W: Write + Send>(w: &mut W, index: &Indices) -> io::Result<()> 
     }
     if !search_offsets.is_empty() {
         o.field("search_offsets", search_offsets)?;
+    }
+    if let Some(v) = search_vectors {
+        o.field("search_vectors", v)?;
     }
     o.close()
 }

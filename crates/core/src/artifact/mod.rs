@@ -786,6 +786,10 @@ pub struct Indices {
     /// start at `search_offsets[t]`; the last entry is the number of documents (BM25's `N`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub search_offsets: Vec<u32>,
+    /// Dense vectors of the search documents, when the project names embedding weights
+    /// (`[search] embeddings`; see `search::dense`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub search_vectors: Option<crate::search::dense::SearchVectors>,
 }
 
 /// A declared qualifier value: key and canonical value (`functional`, `OptB88vdW`).

@@ -34,6 +34,26 @@ pub struct Config {
     /// Input limits.
     #[serde(default)]
     pub limits: Limits,
+    /// Search settings.
+    #[serde(default)]
+    pub search: SearchConfig,
+}
+
+/// Search settings: the dense signal's weights (see `search::dense`).
+#[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct SearchConfig {
+    /// A local folder holding static token embeddings as a registry package ships them (one
+    /// `*.safetensors` table and a `tokenizers` JSON file, e.g. the `wordllama` folder of PyPI's
+    /// `wordllama` wheel), relative to the project root. `compile` then stores one vector per
+    /// endpoint and the search is hybrid; the environment variable `SCHEMAROUTER_EMBEDDINGS`
+    /// overrides where the folder is. Nothing is downloaded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub embeddings: Option<Sp<String>>,
+    /// Weight of the cosine against the query's best BM25F score in the hybrid score (default
+    /// 2.5; 0 to 100).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dense_weight: Option<Sp<f64>>,
 }
 
 /// Project identity.

@@ -5,9 +5,12 @@
 //! endpoint's names, descriptions, parameters, response fields, and the concepts and aliases its
 //! fields carry, with the tokenizer of [`text`] (Unicode words, identifier splits, stemming, stop
 //! words, CJK bigrams). [`rank`] scores every endpoint that shares a term with the query;
-//! [`search`] returns the top `k` as [`Hit`]s with the words that matched.
+//! [`search`] returns the top `k` as [`Hit`]s with the words that matched. When the artifact
+//! holds dense vectors and their model is loaded ([`dense`]), the ranking is hybrid: BM25F plus
+//! the cosine of the question with each endpoint.
 
 pub mod build;
+pub mod dense;
 pub mod frame;
 pub mod spans;
 pub mod text;
@@ -126,13 +129,18 @@ pub struct Ranked {
     pub tool: u32,
     /// Endpoint index within the tool.
     pub endpoint: u32,
-    /// BM25F score (sum of the matched terms' contributions).
+    /// BM25F score (sum of the matched terms' contributions); with dense vectors, plus the
+    /// cosine's share (see [`dense::fuse`]).
     pub score: f64,
     /// Share of the query's known terms (those the index holds), weighted by idf, that the
     /// endpoint matches: 0 to 1.
     pub coverage: f64,
     /// Which of [`Query::stems`] matched (bit `i` for stem `i`).
     pub matched: u64,
+    /// The BM25F score alone (`score` without dense vectors).
+    pub lexical: f64,
+    /// Cosine of the question with the endpoint (`None` without dense vectors).
+    pub similarity: Option<f64>,
 }
 
 /// The endpoints a query reaches, and what its terms weigh.
@@ -156,7 +164,9 @@ impl Ranking {
 }
 
 /// Every endpoint that shares a term with the query, best first (score, then tool id, then
-/// endpoint order), with the idf-weighted share of the query's known terms each matches.
+/// endpoint order), with the idf-weighted share of the query's known terms each matches. With
+/// dense vectors ([`dense::fuse`]), scores are hybrid, and the endpoints closest to the question
+/// by cosine join.
 pub fn rank(g: &FrozenGraph, q: &Query) -> Ranking {
     let offsets = &g.index.search_offsets;
     let n = offsets.last().copied().unwrap_or(0);
@@ -188,11 +198,14 @@ pub fn rank(g: &FrozenGraph, q: &Query) -> Ranking {
                 tool: tool as u32,
                 endpoint,
                 score: milli as f64 / 1000.0,
+                lexical: milli as f64 / 1000.0,
                 coverage: if known > 0.0 { covered / known } else { 0.0 },
                 matched,
+                similarity: None,
             })
         })
         .collect();
+    dense::fuse(g, q, &mut out);
     out.sort_by(|a, b| {
         b.score
             .total_cmp(&a.score)
@@ -221,6 +234,10 @@ pub struct Hit {
     pub call: Option<String>,
     /// The question's words the endpoint matched, in question order.
     pub matched: Vec<String>,
+    /// Cosine of the question with the endpoint, when the search is hybrid (see
+    /// [`dense`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub similarity: Option<f64>,
 }
 
 /// The `k` best endpoints for a question (fewer when fewer share a word with it).
@@ -243,6 +260,7 @@ pub fn search(g: &FrozenGraph, question: &str, k: usize) -> Vec<Hit> {
                 url: e.url.clone(),
                 call: e.mcp_tool.clone(),
                 matched: q.words(r.matched),
+                similarity: r.similarity.map(|s| (s * 1000.0).round() / 1000.0),
             }
         })
         .collect()

@@ -68,8 +68,11 @@ pub struct Candidate {
     pub tool: u32,
     /// Endpoint index.
     pub endpoint: u32,
-    /// BM25F score adjusted for writing and fillable required parameters.
+    /// BM25F score adjusted for writing and fillable required parameters (hybrid with the
+    /// dense signal, see `search::dense`).
     pub score: f64,
+    /// The same adjustment of the BM25F score alone (`score` without the dense signal).
+    pub lexical: f64,
     /// Which query stems it matched.
     pub matched: u64,
     /// Required parameters (no default, not a credential) and how many the question fills.
@@ -136,18 +139,17 @@ pub fn candidates(
             filled as f64 / required.len() as f64
         };
         let open = required.len() - filled;
-        let score = r.score
-            * if writes && asks {
-                WRITE_WHEN_READING
-            } else {
-                1.0
-            }
-            * (0.7 + 0.3 * share)
+        let factor = if writes && asks {
+            WRITE_WHEN_READING
+        } else {
+            1.0
+        } * (0.7 + 0.3 * share)
             * OPEN_REQUIRED.powi(open as i32);
         out.push(Candidate {
             tool: r.tool,
             endpoint: r.endpoint,
-            score,
+            score: r.score * factor,
+            lexical: r.lexical * factor,
             matched: r.matched,
             required: required.len(),
             filled_required: filled,
@@ -262,7 +264,24 @@ pub fn choose(
             "every endpoint that shares words with the request is ruled out (destructive, excluded, or of another source type)".to_string()
         });
     };
-    let covering = diversified(ranking, candidates, COVERING, COVERING_NOVELTY);
+    // The calibrated decision reads the endpoints that share words with the request, by BM25F
+    // (with the dense signal, endpoints close in meaning only rank too, and match no words).
+    let mut lexical: Vec<Candidate> = candidates
+        .iter()
+        .filter(|c| c.matched != 0)
+        .map(|c| Candidate {
+            score: c.lexical,
+            ..c.clone()
+        })
+        .collect();
+    lexical.sort_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then_with(|| g.tool_at(a.tool).id.cmp(&g.tool_at(b.tool).id))
+            .then(a.endpoint.cmp(&b.endpoint))
+    });
+    let best = lexical.first().unwrap_or(best);
+    let covering = diversified(ranking, &lexical, COVERING, COVERING_NOVELTY);
     // What the catalog covers of the question: the words the first few distinct needs' endpoints
     // match together (a task of several needs is covered by several endpoints, never by one).
     let union = covering.iter().fold(0u64, |m, c| m | c.matched);
