@@ -160,21 +160,21 @@ fn tampered_truncated_and_newer_artifacts_are_refused() {
         Err(LoadError::Malformed(_))
     ));
     // Newer format.
-    let newer = text.replacen("\"format_version\":2", "\"format_version\":99", 1);
+    let newer = text.replacen("\"format_version\":3", "\"format_version\":99", 1);
     let err = io::load_bytes(newer.as_bytes()).unwrap_err();
     assert!(
         matches!(
             err,
             LoadError::NewerFormat {
                 found: 99,
-                supported: 2
+                supported: 3
             }
         ),
         "{err}"
     );
     assert_eq!(
         err.to_string(),
-        "the artifact has format version 99, newer than this schemarouter reads (2); upgrade schemarouter or recompile the artifact"
+        "the artifact has format version 99, newer than this schemarouter reads (3); upgrade schemarouter or recompile the artifact"
     );
     // Binary form round-trips and detects tampering too.
     let bin = io::to_bin_bytes(&g);

@@ -122,7 +122,7 @@ pub(crate) const ZERO_HASH: &str =
 
 /// Current artifact format. Readers refuse other formats (older ones with a "recompile"
 /// error).
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 
 /// The artifact.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, rkyv::Archive, rkyv::Serialize)]
