@@ -37,7 +37,7 @@ pub struct SearchVectors {
 /// A unit vector as bytes: scaled so that its largest component is ±127, rounded.
 pub fn quantise(v: &[f32]) -> Vec<i8> {
     let m = v.iter().fold(0f32, |m, x| m.max(x.abs()));
-    if m == 0.0 || !m.is_finite() {
+    if m == 0.0 || !m.is_finite() || v.iter().any(|x| !x.is_finite()) {
         return vec![0; v.len()];
     }
     v.iter()
