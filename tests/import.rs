@@ -2049,7 +2049,8 @@ fn a_parameter_repeating_a_security_credential_is_one_auth_parameter() {
     );
     assert_eq!(r.code, 0, "{}", r.stderr);
     let warnings: Vec<&str> = r.stderr.lines().filter(|l| l.contains("SR706")).collect();
-    // A header `api_key` is another parameter than the query credential of the same name.
+    // A header `api_key` is another parameter than the query credential of the same name (and,
+    // named as only a credential can be, a credential too: `auth: true` without a scheme).
     assert_eq!(
         warnings,
         [
@@ -2093,6 +2094,7 @@ fn a_parameter_repeating_a_security_credential_is_one_auth_parameter() {
     parameters:
       - name: api_key
         type: string
+        auth: true
         in: header
     fields: []
 "

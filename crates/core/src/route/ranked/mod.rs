@@ -103,6 +103,7 @@ fn rerank_named(
         &q.spans,
         &[],
         plan.source_constraint.as_deref(),
+        reads(question, u),
     );
     for i in 0..plan.steps.len() {
         let Some((ti, _)) = g.tool(&plan.steps[i].tool) else {
@@ -188,6 +189,13 @@ pub fn question_of(u: &Understanding) -> String {
     words.join(" ")
 }
 
+/// Whether the request reads: a question, a request opened with a verb of asking, or an
+/// Understanding given without a question (its words are [`question_of`]; the Understand step
+/// extracts an information need).
+fn reads(question: &str, u: &Understanding) -> bool {
+    select::asks(question) || question == question_of(u)
+}
+
 /// With `k` above the steps the named tools gave, the rest from the ranked endpoints: a request
 /// that names one tool may need others too ("… from arXiv, and save a summary to notes.md").
 fn top_up(g: &FrozenGraph, question: &str, u: &Understanding, opts: &Options, plan: &mut Plan) {
@@ -207,6 +215,7 @@ fn top_up(g: &FrozenGraph, question: &str, u: &Understanding, opts: &Options, pl
         spans,
         &excluded,
         plan.source_constraint.as_deref(),
+        reads(question, u),
     )
     .into_iter()
     .filter(|c| {
@@ -252,6 +261,7 @@ fn plan_ranked(
         spans,
         &excluded,
         plan.source_constraint.as_deref(),
+        reads(question, u),
     );
     let chosen = match select::choose(g, &q, &ranking, &candidates, spans, opts.k.max(1)) {
         Ok(c) => c,

@@ -28,13 +28,13 @@ const WRITE_VERBS: &[&str] = &[
 ];
 
 /// Whether an endpoint changes data: its annotations say so, it is an HTTP `PUT`, `PATCH` or
-/// `DELETE`, or a `POST` whose id opens with a verb of writing (`issues_create`'s `create`
-/// counts too when it ends the id).
+/// `DELETE`, or a `POST` or MCP tool whose id opens with a verb of writing (`issues_create`'s
+/// `create` counts too when it ends the id; `add_observations`).
 pub fn writes(e: &crate::artifact::EndpointData) -> bool {
     if e.writes || matches!(e.method.as_str(), "PUT" | "PATCH" | "DELETE") {
         return true;
     }
-    if e.method != "POST" {
+    if !matches!(e.method.as_str(), "POST" | "MCP") {
         return false;
     }
     let words: Vec<String> =
@@ -81,6 +81,12 @@ pub struct Candidate {
     pub filled_required: usize,
 }
 
+/// Whether a request reads: asked as a question, or opened with a verb of asking ("Get",
+/// "Show me": [`crate::search::frame`]).
+pub fn asks(text: &str) -> bool {
+    is_question(text) || crate::search::frame::frame_words(text).is_some()
+}
+
 /// Whether the request is asked as a question (ends with `?`, or opens with a question word),
 /// which makes an endpoint that writes an unlikely answer.
 /// A polite request ("Can you star …?", "Would you please create …") is a request to act, not
@@ -102,8 +108,8 @@ fn is_question(text: &str) -> bool {
 /// The endpoints a plan may take, best first: not destructive (unless allowed), not ruled out,
 /// of the requested source type; the BM25F score halved for an endpoint that writes when the
 /// request is a question, and scaled by the share of its required parameters the question can
-/// fill (from 0.7 for none to 1.0 for all). A request reads when it is asked as a question or
-/// opens with a verb of asking ("Get", "Show me": [`crate::search::frame`]).
+/// fill (from 0.7 for none to 1.0 for all). `asks`: the request reads (see [`asks`]; an
+/// Understanding without a question always reads).
 pub fn candidates(
     g: &FrozenGraph,
     q: &Query,
@@ -111,8 +117,8 @@ pub fn candidates(
     spans: &[Span],
     excluded: &[u32],
     constraint: Option<&str>,
+    asks: bool,
 ) -> Vec<Candidate> {
-    let asks = is_question(&q.text) || crate::search::frame::frame_words(&q.text).is_some();
     let mut out: Vec<Candidate> = Vec::new();
     for r in ranking.hits.iter().take(CONSIDERED) {
         let t = g.tool_at(r.tool);
