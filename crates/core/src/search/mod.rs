@@ -234,8 +234,8 @@ pub struct Hit {
     pub call: Option<String>,
     /// The question's words the endpoint matched, in question order.
     pub matched: Vec<String>,
-    /// Cosine of the question with the endpoint, when the search is hybrid (see
-    /// [`dense`]).
+    /// Cosine of the question with the endpoint, when the search is hybrid (the artifact holds
+    /// dense vectors and their model is loaded; `docs/search.md`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub similarity: Option<f64>,
 }

@@ -31,7 +31,7 @@
 //!   question enter through the cosine alone (the [`DENSE_CANDIDATES`] closest).
 //!
 //! `λ = 2.5` and the linear fusion (rather than reciprocal-rank fusion, which ranked lower) were
-//! chosen on LiveMCPBench and BFCL v4 together; see `bench/dense/README.md`.
+//! chosen on LiveMCPBench and BFCL v4 together; see `docs/search.md`.
 
 pub mod document;
 pub mod model;
