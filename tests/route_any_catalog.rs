@@ -1,0 +1,265 @@
+//! Search and routing on imported catalogs that nobody annotated: `import` (with its derived
+//! layer), `compile`, then `search` and `route` as a new user runs them. The catalogs: a
+//! code-hosting OpenAPI document, an MCP server whose descriptions are Chinese and Japanese,
+//! the MCP reference servers `time` and `memory` (saved `tools/list` results) and the petstore.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_schemarouter"))
+}
+
+fn fixture(p: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(p)
+}
+
+/// The imported and compiled project, made once for every test of this file.
+fn project() -> &'static Path {
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let proj = dir.path().join("proj");
+        let imports: [(&str, &str, Option<&str>); 5] = [
+            ("openapi", "any-catalog/code-host.yaml", None),
+            ("mcp", "any-catalog/cjk-tools.json", Some("cn_services")),
+            ("mcp", "mcp/time-tools-list.rpc.json", Some("time")),
+            ("mcp", "mcp/memory-tools-list.rpc.json", Some("memory")),
+            ("openapi", "import/petstore-3.0.yaml", None),
+        ];
+        for (kind, src, tool) in imports {
+            let mut c = bin();
+            c.args(["import", kind])
+                .arg(fixture(src))
+                .arg("--project")
+                .arg(&proj);
+            if let Some(t) = tool {
+                c.args(["--tool", t]);
+            }
+            let o = c.output().unwrap();
+            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        }
+        let o = bin().arg("compile").arg(&proj).output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        dir
+    })
+    .path()
+}
+
+fn artifact() -> PathBuf {
+    project().join("proj/build/graph.json")
+}
+
+/// `schemarouter COMMAND --artifact A --json ARGS...`.
+fn json_of(command: &str, args: &[&str]) -> Value {
+    let o = bin()
+        .arg(command)
+        .arg("--artifact")
+        .arg(artifact())
+        .arg("--json")
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+/// `search --k 3`: (tool, endpoint, call, matched words) per hit.
+fn search(q: &str) -> Vec<(String, String, Option<String>, Vec<String>)> {
+    let v = json_of("search", &["--k", "3", "--", q]);
+    v["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            (
+                h["tool"].as_str().unwrap().to_string(),
+                h["endpoint"].as_str().unwrap().to_string(),
+                h["call"].as_str().map(str::to_string),
+                serde_json::from_value(h["matched"].clone()).unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// A plan step as (tool, endpoint, params, field names, missing required parameters).
+type StepView = (String, String, Value, Vec<String>, Vec<String>);
+
+/// `route --k K`: the status, the reason when empty, and the steps.
+fn route(q: &str, k: u32) -> (String, Option<String>, Vec<StepView>) {
+    let v = json_of("route", &["--k", &k.to_string(), "--", q]);
+    let p = &v["plan"];
+    let steps = p["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["tool"].as_str().unwrap().to_string(),
+                s["endpoint"].as_str().unwrap().to_string(),
+                s["params"].clone(),
+                s["fields"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|f| f["name"].as_str().unwrap().to_string())
+                    .collect(),
+                serde_json::from_value(s["missing_required"].clone()).unwrap_or_default(),
+            )
+        })
+        .collect();
+    (
+        p["status"].as_str().unwrap().to_string(),
+        p["out_of_scope"].as_str().map(str::to_string),
+        steps,
+    )
+}
+
+fn s(v: &[&str]) -> Vec<String> {
+    v.iter().map(|x| x.to_string()).collect()
+}
+
+#[test]
+fn search_ranks_endpoints_in_english_chinese_and_japanese() {
+    assert_eq!(
+        search("open issues in rust-lang/rust"),
+        [
+            (
+                "code_host_rest_api".into(),
+                "issues_list_for_repo".into(),
+                None,
+                s(&["open", "issues"])
+            ),
+            (
+                "memory".into(),
+                "open_nodes".into(),
+                Some("open_nodes".into()),
+                s(&["open"])
+            ),
+            (
+                "code_host_rest_api".into(),
+                "issues_create".into(),
+                None,
+                s(&["issues"])
+            ),
+        ]
+    );
+    // CJK text is read as character bigrams: no segmenter, no spaces needed.
+    assert_eq!(
+        search("查询北京的天气预报")[0],
+        (
+            "cn_services".into(),
+            "get_weather_forecast".into(),
+            Some("get_weather_forecast".into()),
+            s(&["查询", "的天", "天气", "气预", "预报"])
+        )
+    );
+    assert_eq!(search("明天从北京到上海的火车票")[0].1, "get_train_tickets");
+    assert_eq!(search("トヨタの株価を教えて")[0].1, "kabuka_shutoku");
+    assert_eq!(search("zzqx wvvk"), []);
+}
+
+#[test]
+fn a_question_no_intent_covers_is_planned_from_the_ranked_endpoints() {
+    // A question reads: the endpoint that writes (PUT star) ranks below the one that reads;
+    // `owner/repo` fills the URL template; the field is found by its description's word.
+    assert_eq!(
+        route("How many stars does rust-lang/rust have?", 1),
+        (
+            "planned".into(),
+            None,
+            vec![(
+                "code_host_rest_api".into(),
+                "repos_get".into(),
+                serde_json::json!({"owner": "rust-lang", "repo": "rust"}),
+                s(&["id", "stargazers_count"]),
+                vec![]
+            )]
+        )
+    );
+    // An enum value the question says binds its parameter; a list's fields are its records'.
+    assert_eq!(
+        route("show me the open issues of rust-lang/rust", 1).2,
+        vec![(
+            "code_host_rest_api".into(),
+            "issues_list_for_repo".into(),
+            serde_json::json!({"owner": "rust-lang", "repo": "rust", "state": "open"}),
+            s(&["created_at", "number", "state", "title"]),
+            vec![]
+        )]
+    );
+    // A request to act is planned on the endpoint that acts; a quoted title fills `title`.
+    assert_eq!(
+        route(
+            "create an issue titled \"crash on start\" in rust-lang/rust",
+            1
+        )
+        .2,
+        vec![(
+            "code_host_rest_api".into(),
+            "issues_create".into(),
+            serde_json::json!({"owner": "rust-lang", "repo": "rust", "title": "crash on start"}),
+            s(&["html_url", "number"]),
+            vec![]
+        )]
+    );
+}
+
+#[test]
+fn a_named_tool_takes_its_best_ranked_endpoint_and_k_adds_other_needs() {
+    // `time` names the tool; of its endpoints the question asks for the current time. Tokyo is
+    // no IANA time zone name, so the parameter stays open (and is said to).
+    let (status, _, steps) = route("What time is it in Tokyo?", 1);
+    assert_eq!(status, "missing_required_parameter");
+    assert_eq!(
+        (steps[0].0.as_str(), steps[0].1.as_str(), &steps[0].4),
+        ("time", "get_current_time", &s(&["timezone"]))
+    );
+    // Several needs with --k: the named tool's step, then the ranked endpoints for the rest.
+    let (_, _, steps) = route(
+        "Look up the issues of rust-lang/rust and save a note about them in the knowledge graph memory",
+        3,
+    );
+    assert_eq!(
+        steps
+            .iter()
+            .map(|s| (s.0.as_str(), s.1.as_str()))
+            .collect::<Vec<_>>(),
+        [
+            ("memory", "read_graph"),
+            ("code_host_rest_api", "issues_list_for_repo"),
+            ("memory", "search_nodes")
+        ]
+    );
+}
+
+#[test]
+fn no_tool_is_decided_from_the_catalog() {
+    assert_eq!(
+        route("How do I bake a chocolate cake?", 1),
+        (
+            "no_suitable_tool".into(),
+            Some("no endpoint of the catalog shares a word with the request".into()),
+            vec![]
+        )
+    );
+    // Words of the catalog, but an action no endpoint names or describes.
+    let (status, reason, steps) = route("Order the pets food for next week", 1);
+    assert_eq!((status.as_str(), steps.len()), ("no_suitable_tool", 0));
+    assert_eq!(
+        reason.as_deref(),
+        Some(
+            "the request asks to order, and no endpoint of the catalog that matches it names or describes that action"
+        )
+    );
+    // A project that declares no topics refuses no weather question by a word list: the catalog
+    // has a weather forecast.
+    let (status, _, steps) = route("What's the weather forecast in Beijing?", 1);
+    assert_eq!(status, "planned");
+    assert_eq!(steps[0].1, "get_weather_forecast");
+    assert_eq!(steps[0].2, serde_json::json!({"city": "Beijing"}));
+}
