@@ -186,6 +186,28 @@ pub fn derive(project: &Project, tools: Vec<Tool>, owners: &Owners) -> Layer {
     }
 }
 
+/// Two response concepts whose ids differ only by case or separators, or are equal (a key of
+/// one class and another key's class-qualified id, both `mode_text`), would be one concept
+/// declared twice: the later ones (in id order, then by their first field) get `_2`, `_3`, ...,
+/// skipping ids a person's concepts hold.
+fn unique_ids(concepts: &mut [concepts::Proposed], taken_by_person: impl Fn(&str) -> bool) {
+    concepts.sort_by(|a, b| a.id.cmp(&b.id).then_with(|| a.fields.cmp(&b.fields)));
+    let mut seen: BTreeSet<String> = BTreeSet::new();
+    for c in concepts.iter_mut() {
+        if seen.insert(normalise_id(&c.id)) {
+            continue;
+        }
+        let base = c.id.clone();
+        let mut n = 2;
+        while taken_by_person(&format!("{base}_{n}"))
+            || !seen.insert(normalise_id(&format!("{base}_{n}")))
+        {
+            n += 1;
+        }
+        c.id = format!("{base}_{n}");
+    }
+}
+
 /// Propose response and parameter concepts, put them on fields and parameters, settle their
 /// aliases; returns the marked concepts and the (response, parameter) counts.
 fn settle_concepts(
@@ -208,6 +230,7 @@ fn settle_concepts(
     let person = |id: &str| owners.concept_taken(id) == Some(Owner::Person);
     let mut kept: Vec<concepts::Proposed> =
         response.into_iter().filter(|c| !person(&c.id)).collect();
+    unique_ids(&mut kept, person);
     let mut by_id: BTreeMap<String, usize> = kept
         .iter()
         .enumerate()

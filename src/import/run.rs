@@ -730,6 +730,7 @@ pub fn run(req: &ImportRequest) -> Result<Outcome, ImportError> {
         let d = crate::derive::run::for_import(project_dir, existing.as_ref(), &jobs)?;
         fold_derivation(&mut jobs, &mut out, &d);
         out.derived = Some(d);
+        fit_file_limit(&mut jobs, project_dir, existing.as_ref())?;
     }
     if req.dry_run || jobs.is_empty() {
         return Ok(out);
@@ -737,6 +738,69 @@ pub fn run(req: &ImportRequest) -> Result<Outcome, ImportError> {
     write_files(&jobs)?;
     out.written = true;
     Ok(out)
+}
+
+/// The derived concept layer adds concepts to every field, so a tool file that fitted the
+/// project's `[limits] max-file-bytes` before derivation may not after it (GitHub's REST API:
+/// 7.9 MiB as imported, 10 MiB derived). When the project's `schemarouter.toml` sets no
+/// `[limits]` (a new project's, which this import writes, or one without that table), a
+/// `[limits]` table is added with the next MiB above the largest file, so that `check` reads what
+/// was written; when it sets limits, nothing is written and the error says what to do.
+///
+/// Errors: a file over the limits a project's configuration sets.
+fn fit_file_limit(
+    jobs: &mut Vec<(PathBuf, String)>,
+    project_dir: &Path,
+    existing: Option<&crate::load::Loaded>,
+) -> Result<(), ImportError> {
+    let limit = existing
+        .map(|l| l.project.config.limits.max_file_bytes)
+        .unwrap_or_else(|| crate::model::config::Limits::default().max_file_bytes);
+    let Some((path, largest)) = jobs
+        .iter()
+        .map(|(p, t)| (p.clone(), t.len() as u64))
+        .max_by(|a, b| a.1.cmp(&b.1).then_with(|| b.0.cmp(&a.0)))
+        .filter(|(_, n)| *n > limit)
+    else {
+        return Ok(());
+    };
+    let config = project_dir.join(crate::load::CONFIG_FILE);
+    const MIB: u64 = 1024 * 1024;
+    let section = format!(
+        "\n[limits]\n# The largest imported tool file (`{}`, with its derived concepts) is {:.1} MiB.\nmax-file-bytes = {}\n",
+        path.file_name().unwrap_or_default().to_string_lossy(),
+        largest as f64 / MIB as f64,
+        largest.div_ceil(MIB) * MIB
+    );
+    if let Some(job) = jobs.iter_mut().find(|(p, _)| *p == config) {
+        if job.1 == NEW_PROJECT_CONFIG {
+            job.1.push_str(&section);
+            return Ok(());
+        }
+    } else if let Ok(text) = std::fs::read_to_string(&config) {
+        // A configuration without a `[limits]` table gets one; one that sets limits is the
+        // person's to change.
+        let has_limits =
+            toml::from_str::<toml::Table>(&text).is_ok_and(|t| t.contains_key("limits"));
+        if !has_limits {
+            let sep = if text.is_empty() || text.ends_with('\n') {
+                ""
+            } else {
+                "\n"
+            };
+            jobs.push((config, format!("{text}{sep}{section}")));
+            return Ok(());
+        }
+    }
+    Err(ImportError::new(
+        format!(
+            "with its derived concepts `{}` would be {:.1} MiB, more than the {:.0} MiB that `check` reads per file; nothing was written",
+            path.display(),
+            largest as f64 / MIB as f64,
+            limit as f64 / MIB as f64
+        ),
+        "raise `max-file-bytes` under [limits] in schemarouter.toml, import a part of the API with `--only`, or import with `--no-derive`",
+    ))
 }
 
 /// The `schemarouter.toml` an import writes into a new project: the `minimal` lint profile,
@@ -1010,7 +1074,7 @@ fn imported_source(text: &str) -> Option<&str> {
 
 #[cfg(test)]
 mod tests {
-    use super::{imported_source, lexically_within};
+    use super::{NEW_PROJECT_CONFIG, fit_file_limit, imported_source, lexically_within};
     use std::path::Path;
 
     #[test]
@@ -1032,5 +1096,48 @@ mod tests {
         // Relative paths are taken from the current folder.
         assert!(within("p/schemas/a", "p/schemas"));
         assert!(!within("p/a", "p/schemas"));
+    }
+
+    #[test]
+    fn a_derived_tool_file_over_the_limit_raises_a_limit_the_project_does_not_set() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = dir.path().join(crate::load::CONFIG_FILE);
+        let tool = dir.path().join("schemas/big.yaml");
+        let big = "a".repeat(9 * 1024 * 1024 + 1);
+        let section = "\n[limits]\n# The largest imported tool file (`big.yaml`, with its derived concepts) is 9.0 MiB.\nmax-file-bytes = 10485760\n";
+        // A new project: the configuration this import writes gets the table.
+        let mut jobs = vec![
+            (tool.clone(), big.clone()),
+            (config.clone(), NEW_PROJECT_CONFIG.to_string()),
+        ];
+        fit_file_limit(&mut jobs, dir.path(), None).unwrap();
+        assert_eq!(jobs[1].1, format!("{NEW_PROJECT_CONFIG}{section}"));
+        // A configuration on disk without `[limits]` is rewritten with it.
+        std::fs::write(&config, "[lint]\nprofile = \"minimal\"").unwrap();
+        let mut jobs = vec![(tool.clone(), big.clone())];
+        fit_file_limit(&mut jobs, dir.path(), None).unwrap();
+        assert_eq!(
+            jobs[1],
+            (
+                config.clone(),
+                format!("[lint]\nprofile = \"minimal\"\n{section}")
+            )
+        );
+        // One that sets limits is the person's: nothing is written.
+        std::fs::write(&config, "[limits]\nmax-files = 100\n").unwrap();
+        let mut jobs = vec![(tool.clone(), big.clone())];
+        let e = fit_file_limit(&mut jobs, dir.path(), None).unwrap_err();
+        assert_eq!(
+            e.message,
+            format!(
+                "with its derived concepts `{}` would be 9.0 MiB, more than the 8 MiB that `check` reads per file; nothing was written",
+                tool.display()
+            )
+        );
+        assert_eq!(jobs.len(), 1);
+        // Within the limit nothing changes.
+        let mut jobs = vec![(tool, "x".to_string())];
+        fit_file_limit(&mut jobs, dir.path(), None).unwrap();
+        assert_eq!(jobs.len(), 1);
     }
 }
