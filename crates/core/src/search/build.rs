@@ -35,8 +35,11 @@ pub struct FieldSpec {
 /// The fields of an endpoint's document, in the order an endpoint's document fills them. Names say
 /// most (an endpoint id, an MCP tool name); descriptions say what names abbreviate; parameter
 /// and response-field text says what goes in and comes out; concept ids and aliases are the
-/// words a person (or the derived layer) declared for the fields.
-pub const FIELDS: [FieldSpec; 7] = [
+/// words a person (or the derived layer) declared for the fields. The fields of another
+/// resource's record embedded in the response (a codespace's `repository.*`, a repository's
+/// `owner.*`: objects with an `id` of their own) say little about the endpoint: they count in
+/// their own, light field, with their concepts.
+pub const FIELDS: [FieldSpec; 8] = [
     FieldSpec {
         name: "endpoint name",
         weight: 3.0,
@@ -79,7 +82,16 @@ pub const FIELDS: [FieldSpec; 7] = [
         b: 0.5,
         max_tf: 1,
     },
+    FieldSpec {
+        name: "embedded records' fields",
+        weight: 0.15,
+        b: 0.75,
+        max_tf: 1,
+    },
 ];
+
+/// Leaf names that make an object inside a response another resource's record.
+const EMBEDDED_IDS: &[&str] = &["id", "node_id", "uuid", "guid"];
 
 const NF: usize = FIELDS.len();
 
@@ -202,26 +214,61 @@ fn document(
         }
         concept_ids.extend(p.bind.iter().map(|b| b.concept.as_str()));
     }
+    let embedded = embedded_records(e.fields.iter().map(|f| f.name.as_str()));
+    let mut embedded_concepts: Vec<&str> = Vec::new();
     for f in &e.fields {
-        d.add(5, leaf(&f.name));
+        let inside = embedded.iter().any(|p| within(&f.name, p));
+        let field = if inside { 7 } else { 5 };
+        d.add(field, leaf(&f.name));
         if let Some(t) = &f.description {
-            d.add(5, t);
+            d.add(field, t);
         }
-        concept_ids.extend(f.concepts.iter().map(String::as_str));
+        let ids = f.concepts.iter().map(String::as_str);
+        if inside {
+            embedded_concepts.extend(ids);
+        } else {
+            concept_ids.extend(ids);
+        }
     }
     concept_ids.sort_unstable();
     concept_ids.dedup();
-    for id in concept_ids {
-        d.add(6, id);
-        if let Ok(i) = concepts.binary_search_by(|c| c.id.as_str().cmp(id)) {
-            for texts in concepts[i].aliases.values() {
-                for t in texts {
-                    d.add(6, t);
+    embedded_concepts.sort_unstable();
+    embedded_concepts.dedup();
+    embedded_concepts.retain(|c| concept_ids.binary_search(c).is_err());
+    for (field, ids) in [(6, concept_ids), (7, embedded_concepts)] {
+        for id in ids {
+            d.add(field, id);
+            if let Ok(i) = concepts.binary_search_by(|c| c.id.as_str().cmp(id)) {
+                for texts in concepts[i].aliases.values() {
+                    for t in texts {
+                        d.add(field, t);
+                    }
                 }
             }
         }
     }
     d.finish()
+}
+
+/// The paths of objects in a response that hold another resource's record: an object (or list
+/// of objects) with an identifier of its own (`repository.id`, `artists[].id`), other than the
+/// top-level list of records itself (`items[].id`).
+fn embedded_records<'a>(names: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
+    let mut out: Vec<&str> = names
+        .filter_map(|n| n.rsplit_once('.'))
+        .filter(|(_, leaf)| EMBEDDED_IDS.contains(leaf))
+        .map(|(parent, _)| parent)
+        .filter(|p| p.contains('.') || !p.ends_with("[]"))
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// Whether a field name lies inside the object at `prefix`.
+fn within(name: &str, prefix: &str) -> bool {
+    name.strip_prefix(prefix)
+        .is_some_and(|r| r.starts_with('.'))
 }
 
 /// A description in its parts: the prose, and the sections of a docstring that document the
@@ -386,6 +433,36 @@ pub fn idf(docs: u32, df: u32) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn objects_with_an_id_of_their_own_are_embedded_records() {
+        let names = [
+            "id",
+            "default_branch",
+            "owner.id",
+            "owner.login",
+            "current.temperature",
+            "items[].id",
+            "items[].title",
+            "album.artists[].id",
+            "album.artists[].name",
+        ];
+        let embedded = embedded_records(names.into_iter());
+        assert_eq!(embedded, ["album.artists[]", "owner"]);
+        let inside: Vec<&str> = names
+            .into_iter()
+            .filter(|n| embedded.iter().any(|p| within(n, p)))
+            .collect();
+        assert_eq!(
+            inside,
+            [
+                "owner.id",
+                "owner.login",
+                "album.artists[].id",
+                "album.artists[].name"
+            ]
+        );
+    }
 
     #[test]
     fn url_parts_keep_host_and_literal_segments() {

@@ -55,6 +55,11 @@ pub struct Query {
     pub weights: Vec<f64>,
     /// The typed values the question holds ([`spans`]).
     pub spans: Vec<spans::Span>,
+    /// Two adjacent words as one identifier ("default branch" for a field `default_branch`):
+    /// the compound's indexed form and the bits of its two words' stems. A compound that the
+    /// index holds adds its score to an endpoint and marks both words matched; one it does not
+    /// hold counts for nothing.
+    pub compounds: Vec<(String, u64)>,
 }
 
 impl Query {
@@ -80,12 +85,14 @@ impl Query {
                 if framed { FRAME_WEIGHT } else { 1.0 }
             })
             .collect();
+        let compounds = compounds(&text, &terms, &stems);
         Query {
             text,
             terms,
             stems,
             weights,
             spans,
+            compounds,
         }
     }
 
@@ -183,6 +190,16 @@ pub fn rank(g: &FrozenGraph, q: &Query) -> Ranking {
             e.1 |= 1 << i;
         }
     }
+    for (compound, bits) in &q.compounds {
+        let Some(list) = g.index.search_terms.get(compound) else {
+            continue;
+        };
+        for p in list {
+            let e = acc.entry(p.0).or_default();
+            e.0 += p.1 as u64;
+            e.1 |= bits;
+        }
+    }
     let known: f64 = idfs.iter().sum();
     let mut out: Vec<Ranked> = acc
         .into_iter()
@@ -213,6 +230,30 @@ pub fn rank(g: &FrozenGraph, q: &Query) -> Ranking {
             .then(a.endpoint.cmp(&b.endpoint))
     });
     Ranking { hits: out, idfs }
+}
+
+/// The compounds of a question: each two adjacent words (written apart by spaces or a hyphen
+/// only) whose stems are among the scored `stems`.
+fn compounds(text: &str, terms: &[text::Term], stems: &[String]) -> Vec<(String, u64)> {
+    let mut out: Vec<(String, u64)> = Vec::new();
+    for w in terms.windows(2) {
+        let (a, b) = (&w[0], &w[1]);
+        if b.start <= a.end || !text[a.end..b.start].chars().all(|c| c == ' ' || c == '-') {
+            continue;
+        }
+        let (Some(i), Some(j)) = (
+            stems.iter().position(|s| s == &a.stem),
+            stems.iter().position(|s| s == &b.stem),
+        ) else {
+            continue;
+        };
+        if let Some(c) = text::compound(&text[a.start..a.end], &text[b.start..b.end])
+            && !out.iter().any(|(x, _)| x == &c)
+        {
+            out.push((c, (1 << i) | (1 << j)));
+        }
+    }
+    out
 }
 
 /// One search result: an endpoint, its score and the question's words it matched.
@@ -264,4 +305,28 @@ pub fn search(g: &FrozenGraph, question: &str, k: usize) -> Vec<Hit> {
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn adjacent_words_are_also_read_as_one_identifier() {
+        let q = Query::new("What's the default branch of microsoft/vscode?");
+        let bits = |w: &str| 1u64 << q.stems.iter().position(|s| s == w).unwrap();
+        assert_eq!(
+            q.compounds,
+            [(
+                "defaultbranch".to_string(),
+                bits("default") | bits("branch")
+            )]
+        );
+        // Stop words, digits and words apart (a comma) make none.
+        assert!(Query::new("the branch, default 2 x").compounds.is_empty());
+        assert_eq!(
+            text::compound("Open", "Issues").as_deref(),
+            Some("openissu")
+        );
+    }
 }

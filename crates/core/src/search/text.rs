@@ -35,15 +35,15 @@ pub struct Term {
 /// prepositions, question words, politeness). Language data, not a domain's: kept short so
 /// that words which name actions (`get`, `list`, `search`) stay terms.
 const STOP_WORDS: &[&str] = &[
-    "a", "about", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be", "been", "but",
-    "by", "can", "could", "d", "did", "do", "does", "doing", "for", "from", "had", "has", "have",
-    "having", "he", "her", "here", "hers", "him", "his", "how", "i", "if", "in", "into", "is",
-    "it", "its", "itself", "just", "let", "ll", "m", "me", "might", "mine", "must", "my", "myself",
-    "of", "on", "or", "our", "ours", "please", "re", "s", "shall", "she", "should", "so", "some",
-    "such", "t", "than", "that", "the", "their", "theirs", "them", "then", "there", "these",
-    "they", "this", "those", "to", "too", "us", "ve", "very", "was", "we", "were", "what", "whats",
-    "when", "where", "which", "while", "who", "whom", "whose", "why", "will", "with", "would",
-    "you", "your", "yours", "yourself",
+    "a", "about", "again", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be",
+    "been", "both", "but", "by", "can", "could", "d", "did", "do", "does", "doing", "for", "from",
+    "had", "has", "have", "having", "he", "her", "here", "hers", "him", "his", "how", "i", "if",
+    "in", "into", "is", "it", "its", "itself", "just", "let", "ll", "m", "many", "me", "might",
+    "mine", "much", "must", "my", "myself", "of", "on", "or", "our", "ours", "please", "re", "s",
+    "shall", "she", "should", "so", "some", "such", "t", "than", "that", "the", "their", "theirs",
+    "them", "then", "there", "these", "they", "this", "those", "to", "too", "us", "ve", "very",
+    "was", "we", "were", "what", "whats", "when", "where", "which", "while", "who", "whom",
+    "whose", "why", "will", "with", "would", "you", "your", "yours", "yourself",
 ];
 
 /// Whether a lower-case word is a stop word.
@@ -199,6 +199,20 @@ fn push_word(part: &str, start: usize, end: usize, out: &mut Vec<Term>) {
 }
 
 /// Lower case with diacritics removed (NFD, combining marks dropped, NFC again).
+/// The indexed form of two adjacent words written as one identifier (`default branch` ->
+/// the stem of `defaultbranch`, as `default_branch` is indexed beside its parts), or `None`
+/// when either is not a word of letters.
+pub fn compound(a: &str, b: &str) -> Option<String> {
+    let (a, b) = (fold(a), fold(b));
+    if a.is_empty() || b.is_empty() || !(a.chars().chain(b.chars())).all(char::is_alphabetic) {
+        return None;
+    }
+    if is_stop_word(&a) || is_stop_word(&b) {
+        return None;
+    }
+    Some(stem_word(&format!("{a}{b}")))
+}
+
 fn fold(s: &str) -> String {
     let lower = s.to_lowercase();
     if lower.is_ascii() {

@@ -51,6 +51,20 @@ pub fn writes(e: &crate::artifact::EndpointData) -> bool {
 /// What an endpoint that writes counts for a request that reads.
 const WRITE_WHEN_READING: f64 = 0.2;
 
+/// What an endpoint that only reads counts for a request that opens with a verb of writing
+/// ("Create an issue …", "Add an observation …"): its fields may share the verb's word
+/// (`created_at`), but it does not do what is asked.
+const READ_WHEN_WRITING: f64 = 0.5;
+
+/// Whether a request opens (after "please", "can you", "I want to") with a verb of writing.
+pub fn acts(text: &str) -> bool {
+    crate::search::frame::words(text)
+        .iter()
+        .map(|w| w.2.as_str())
+        .find(|w| !crate::search::frame::REQUEST_OPENERS.contains(w))
+        .is_some_and(|w| WRITE_VERBS.contains(&w))
+}
+
 /// What each required parameter the question cannot fill leaves of an endpoint's score: an
 /// endpoint that needs more than the question gives is less likely the one meant.
 const OPEN_REQUIRED: f64 = 0.9;
@@ -106,8 +120,9 @@ fn is_question(text: &str) -> bool {
 }
 
 /// The endpoints a plan may take, best first: not destructive (unless allowed), not ruled out,
-/// of the requested source type; the BM25F score halved for an endpoint that writes when the
-/// request is a question, and scaled by the share of its required parameters the question can
+/// of the requested source type; the BM25F score scaled down for an endpoint that writes when
+/// the request reads ([`WRITE_WHEN_READING`]), and for one that only reads when the request opens
+/// with a verb of writing ([`READ_WHEN_WRITING`]), and scaled by the share of its required parameters the question can
 /// fill (from 0.7 for none to 1.0 for all). `asks`: the request reads (see [`asks`]; an
 /// Understanding without a question always reads).
 pub fn candidates(
@@ -119,6 +134,7 @@ pub fn candidates(
     constraint: Option<&str>,
     asks: bool,
 ) -> Vec<Candidate> {
+    let acting = !asks && acts(&q.text);
     let mut out: Vec<Candidate> = Vec::new();
     for r in ranking.hits.iter().take(CONSIDERED) {
         let t = g.tool_at(r.tool);
@@ -147,6 +163,8 @@ pub fn candidates(
         let open = required.len() - filled;
         let factor = if writes && asks {
             WRITE_WHEN_READING
+        } else if !writes && acting {
+            READ_WHEN_WRITING
         } else {
             1.0
         } * (0.7 + 0.3 * share)
@@ -387,6 +405,16 @@ mod tests {
         assert!(!is_question("create an issue titled \"crash\""));
         assert!(!is_question("Can you star rust-lang/rust?"));
         assert!(is_question("Can stars be given twice?"));
+    }
+
+    #[test]
+    fn requests_that_open_with_a_verb_of_writing_act() {
+        assert!(acts("create an issue titled \"crash\" in rust-lang/rust"));
+        assert!(acts("Please add an observation to Alice"));
+        assert!(acts("can you delete the draft"));
+        assert!(!acts("show me the issues created today"));
+        assert!(!acts("when was the issue created?"));
+        assert!(!acts(""));
     }
 
     #[test]
