@@ -168,7 +168,13 @@ pub fn candidates(
         } else {
             1.0
         } * (0.7 + 0.3 * share)
-            * OPEN_REQUIRED.powi(open as i32);
+            * OPEN_REQUIRED.powi(open as i32)
+            * UNASKED_SEGMENT.powi(unasked_tail(&e.url, &trial, q) as i32)
+            * if takes_no_identifier(spans, &trial) {
+                NO_IDENTIFIER_TAKEN
+            } else {
+                1.0
+            };
         out.push(Candidate {
             tool: r.tool,
             endpoint: r.endpoint,
@@ -188,6 +194,75 @@ pub fn candidates(
     out
 }
 
+/// What an endpoint counts when the question identifies something (`owner/repo`, an id with a
+/// digit, a URL, an e-mail address) and the endpoint takes none of those values: for "the default branch of
+/// microsoft/vscode", an endpoint that lists the caller's own repositories answers about other
+/// repositories.
+const NO_IDENTIFIER_TAKEN: f64 = 0.6;
+
+/// Whether the question holds identifying values and the parameters filled take none of them.
+fn takes_no_identifier(spans: &[Span], filled: &BTreeMap<String, serde_json::Value>) -> bool {
+    use crate::search::spans::SpanKind;
+    let identifying: Vec<&Span> = spans
+        .iter()
+        .filter(|s| match s.kind {
+            SpanKind::Slash | SpanKind::Url | SpanKind::Email => true,
+            // An id with a digit (`4aawyAB9vmqN3uQ7FjRGTy`, `NCT04280705`); an upper-case word
+            // alone (`UV`, `PR`) is as often an abbreviation.
+            SpanKind::Id => s.value.chars().any(|c| c.is_ascii_digit()),
+            _ => false,
+        })
+        .collect();
+    if identifying.is_empty() {
+        return false;
+    }
+    let values: Vec<String> = filled
+        .values()
+        .map(|v| match v {
+            serde_json::Value::String(s) => s.clone(),
+            other => other.to_string(),
+        })
+        .collect();
+    !identifying.iter().any(|s| {
+        values
+            .iter()
+            .any(|v| v == &s.value || s.value.split('/').any(|part| !part.is_empty() && part == v))
+    })
+}
+
+/// What each literal URL segment after the resource the question identifies leaves of an
+/// endpoint's score when the question does not ask for it: for "the default branch of
+/// microsoft/vscode", `/repos/{owner}/{repo}` is the repository itself, and
+/// `/repos/{owner}/{repo}/codespaces/machines` something else about it.
+const UNASKED_SEGMENT: f64 = 0.8;
+
+/// The literal segments of a URL path after its last placeholder the question fills, that no
+/// stem of the question names (`tags` in `/repos/{owner}/{repo}/tags` is named by "list the
+/// tags"). 0 when the question fills no placeholder of the path.
+fn unasked_tail(url: &str, filled: &BTreeMap<String, serde_json::Value>, q: &Query) -> usize {
+    let path = url
+        .split_once("://")
+        .map_or(url, |(_, r)| r.split_once('/').map_or("", |(_, p)| p));
+    let path = path.split(['?', '#']).next().unwrap_or("");
+    let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    let Some(last) = segments.iter().rposition(|s| {
+        s.strip_prefix('{')
+            .and_then(|s| s.strip_suffix('}'))
+            .is_some_and(|name| filled.contains_key(name))
+    }) else {
+        return 0;
+    };
+    segments[last + 1..]
+        .iter()
+        .filter(|s| !s.contains('{'))
+        .filter(|s| {
+            crate::search::text::stems(s)
+                .filter(|t| !crate::search::text::is_stop_word(t))
+                .all(|t| !q.stems.contains(&t))
+        })
+        .count()
+}
+
 /// How much a word the index does not know weighs in the share of the question an endpoint
 /// covers, as a fraction of the highest idf: a question mostly of words the catalog never uses
 /// is not about the catalog, even if one word matches. Words inside a value (a name, an id, a
@@ -201,17 +276,35 @@ fn question_weight(g: &FrozenGraph, q: &Query, ranking: &Ranking, spans: &[Span]
     let n = g.index.search_offsets.last().copied().unwrap_or(0);
     let max_idf = crate::search::build::idf(n, 0);
     let mut total = 0.0;
+    use crate::search::spans::SpanKind;
     for (i, stem) in q.stems.iter().enumerate() {
+        let inside = |opaque: bool| {
+            q.terms.iter().filter(|t| &t.stem == stem).all(|t| {
+                spans.iter().any(|s| {
+                    s.start <= t.start
+                        && t.end <= s.end
+                        && (!opaque
+                            || matches!(
+                                s.kind,
+                                SpanKind::Id
+                                    | SpanKind::Url
+                                    | SpanKind::Email
+                                    | SpanKind::Path
+                                    | SpanKind::Slash
+                                    | SpanKind::Date
+                            ))
+                })
+            })
+        };
         if ranking.idfs[i] > 0.0 {
-            total += ranking.idfs[i];
+            // The pieces of an id or a URL (`512ojhOuo1ktJprKbVcKyQ` splits into `kb`, `vc`,
+            // ...) are not words the question asks about, even where the index holds them.
+            if !inside(true) {
+                total += ranking.idfs[i];
+            }
             continue;
         }
-        let in_value = q
-            .terms
-            .iter()
-            .filter(|t| &t.stem == stem)
-            .all(|t| spans.iter().any(|s| s.start <= t.start && t.end <= s.end));
-        if !in_value {
+        if !inside(false) {
             total += UNKNOWN_WEIGHT * max_idf;
         }
     }
@@ -405,6 +498,41 @@ mod tests {
         assert!(!is_question("create an issue titled \"crash\""));
         assert!(!is_question("Can you star rust-lang/rust?"));
         assert!(is_question("Can stars be given twice?"));
+    }
+
+    #[test]
+    fn url_segments_after_the_identified_resource_must_be_asked_for() {
+        let filled: BTreeMap<String, serde_json::Value> = [
+            ("owner".to_string(), serde_json::json!("microsoft")),
+            ("repo".to_string(), serde_json::json!("vscode")),
+        ]
+        .into();
+        let q = Query::new("list the tags of microsoft/vscode");
+        let base = "https://api.github.com/repos/{owner}/{repo}";
+        assert_eq!(unasked_tail(base, &filled, &q), 0);
+        assert_eq!(unasked_tail(&format!("{base}/tags"), &filled, &q), 0);
+        assert_eq!(
+            unasked_tail(&format!("{base}/codespaces/machines"), &filled, &q),
+            2
+        );
+        // No placeholder filled: nothing is identified, nothing to count.
+        assert_eq!(
+            unasked_tail("https://api.github.com/user/subscriptions", &filled, &q),
+            0
+        );
+    }
+
+    #[test]
+    fn an_endpoint_that_takes_none_of_the_identifying_values_is_told() {
+        let q = Query::new("what's the default branch of microsoft/vscode");
+        let none = BTreeMap::new();
+        let repo: BTreeMap<String, serde_json::Value> =
+            [("repo".to_string(), serde_json::json!("vscode"))].into();
+        assert!(takes_no_identifier(&q.spans, &none));
+        assert!(!takes_no_identifier(&q.spans, &repo));
+        // An upper-case word alone identifies nothing.
+        let q = Query::new("UV index in Sydney");
+        assert!(!takes_no_identifier(&q.spans, &none));
     }
 
     #[test]
