@@ -17,7 +17,6 @@ pub mod text;
 
 use crate::artifact::FrozenGraph;
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
 use unicode_normalization::UnicodeNormalization;
 
 /// One posting of a search term: (document number, contribution to the document's score in
@@ -177,7 +176,20 @@ impl Ranking {
 pub fn rank(g: &FrozenGraph, q: &Query) -> Ranking {
     let offsets = &g.index.search_offsets;
     let n = offsets.last().copied().unwrap_or(0);
-    let mut acc: HashMap<u32, (u64, u64)> = HashMap::new();
+    // One accumulator per document (a dense array: at 10,000 endpoints a hash map of the
+    // matched ones costs more than the scoring), and the documents touched, in first-touch order.
+    let mut acc: Vec<(u64, u64)> = vec![(0, 0); n as usize];
+    let mut touched: Vec<u32> = Vec::new();
+    let mut add = |doc: u32, milli: u64, bits: u64| {
+        let Some(e) = acc.get_mut(doc as usize) else {
+            return;
+        };
+        if e.1 == 0 {
+            touched.push(doc);
+        }
+        e.0 += milli;
+        e.1 |= bits;
+    };
     let mut idfs: Vec<f64> = vec![0.0; q.stems.len()];
     for (i, stem) in q.stems.iter().enumerate() {
         let Some(list) = g.index.search_terms.get(stem) else {
@@ -185,9 +197,7 @@ pub fn rank(g: &FrozenGraph, q: &Query) -> Ranking {
         };
         idfs[i] = build::idf(n, list.len() as u32) * q.weights[i];
         for p in list {
-            let e = acc.entry(p.0).or_default();
-            e.0 += (p.1 as f64 * q.weights[i]).round() as u64;
-            e.1 |= 1 << i;
+            add(p.0, (p.1 as f64 * q.weights[i]).round() as u64, 1 << i);
         }
     }
     for (compound, bits) in &q.compounds {
@@ -195,14 +205,13 @@ pub fn rank(g: &FrozenGraph, q: &Query) -> Ranking {
             continue;
         };
         for p in list {
-            let e = acc.entry(p.0).or_default();
-            e.0 += p.1 as u64;
-            e.1 |= bits;
+            add(p.0, p.1 as u64, *bits);
         }
     }
     let known: f64 = idfs.iter().sum();
-    let mut out: Vec<Ranked> = acc
+    let mut out: Vec<Ranked> = touched
         .into_iter()
+        .map(|doc| (doc, acc[doc as usize]))
         .filter_map(|(doc, (milli, matched))| {
             // The tool whose range holds the document (offsets start at 0 and never fall).
             let tool = offsets.partition_point(|o| *o <= doc).checked_sub(1)?;
