@@ -232,10 +232,12 @@ pub fn rank(g: &FrozenGraph, q: &Query) -> Ranking {
         })
         .collect();
     dense::fuse(g, q, &mut out);
-    out.sort_by(|a, b| {
+    // Ties in document order: `compile` writes tools in id order, so this is the tool id's
+    // order, without comparing strings (each document appears once: an unstable sort is exact).
+    out.sort_unstable_by(|a, b| {
         b.score
             .total_cmp(&a.score)
-            .then_with(|| g.tool_at(a.tool).id.cmp(&g.tool_at(b.tool).id))
+            .then(a.tool.cmp(&b.tool))
             .then(a.endpoint.cmp(&b.endpoint))
     });
     Ranking { hits: out, idfs }
