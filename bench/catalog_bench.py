@@ -47,10 +47,11 @@ class Schemarouter:
             self._has_search = p.returncode == 0
         return self._has_search
 
-    def route(self, question: str, k: int) -> dict:
-        """`route QUESTION --json --k K`: the plan JSON, or `{"error": ...}` when the command fails."""
+    def _json(self, command: str, question: str, k: int) -> dict:
+        """`COMMAND QUESTION --json --k K` on the artifact: its JSON, or `{"error": ...}` when the
+        command fails."""
         p = subprocess.run(
-            [self.binary, "route", "--artifact", self.artifact, "--json", "--k", str(k), "--", question],
+            [self.binary, command, "--artifact", self.artifact, "--json", "--k", str(k), "--", question],
             capture_output=True,
             text=True,
         )
@@ -59,17 +60,13 @@ class Schemarouter:
         except json.JSONDecodeError:
             return {"error": f"exit {p.returncode}: {p.stderr.strip()[-500:]}"}
 
+    def route(self, question: str, k: int) -> dict:
+        """`route QUESTION --json --k K`: the plan JSON, or `{"error": ...}`."""
+        return self._json("route", question, k)
+
     def search(self, question: str, k: int) -> dict:
         """`search QUESTION --json --k K`: the hits JSON, or `{"error": ...}`."""
-        p = subprocess.run(
-            [self.binary, "search", "--artifact", self.artifact, "--json", "--k", str(k), "--", question],
-            capture_output=True,
-            text=True,
-        )
-        try:
-            return json.loads(p.stdout)
-        except json.JSONDecodeError:
-            return {"error": f"exit {p.returncode}: {p.stderr.strip()[-500:]}"}
+        return self._json("search", question, k)
 
 
 def parallel_map(fn, items, workers: int = 2):
