@@ -24,8 +24,9 @@ fn project() -> &'static Path {
     DIR.get_or_init(|| {
         let dir = tempfile::tempdir().unwrap();
         let proj = dir.path().join("proj");
-        let imports: [(&str, &str, Option<&str>); 5] = [
+        let imports: [(&str, &str, Option<&str>); 6] = [
             ("openapi", "any-catalog/code-host.yaml", None),
+            ("openapi", "any-catalog/weather.yaml", None),
             ("mcp", "any-catalog/cjk-tools.json", Some("cn_services")),
             ("mcp", "mcp/time-tools-list.rpc.json", Some("time")),
             ("mcp", "mcp/memory-tools-list.rpc.json", Some("memory")),
@@ -142,9 +143,9 @@ fn search_ranks_endpoints_in_english_chinese_and_japanese() {
             ),
             (
                 "code_host_rest_api".into(),
-                "issues_create".into(),
+                "repos_get".into(),
                 None,
-                s(&["issues"])
+                s(&["open", "issues"])
             ),
         ]
     );
@@ -206,6 +207,51 @@ fn a_question_no_intent_covers_is_planned_from_the_ranked_endpoints() {
             s(&["html_url", "number"]),
             vec![]
         )]
+    );
+}
+
+#[test]
+fn the_fields_a_plan_keeps_are_the_ones_the_question_points_at() {
+    // A POST whose id holds `create` writes, so the repository read answers; of the fields,
+    // only the one the two words name.
+    assert_eq!(
+        route("what's the default branch of rust-lang/rust", 1).2,
+        vec![(
+            "code_host_rest_api".into(),
+            "repos_get".into(),
+            serde_json::json!({"owner": "rust-lang", "repo": "rust"}),
+            s(&["default_branch", "id"]),
+            vec![]
+        )]
+    );
+    // One temperature, the current one (the shallowest); the place after "in" ends before
+    // "right now" and fills the place id.
+    let (_, _, steps) = route("what's the temperature in lyon right now?", 1);
+    assert_eq!(
+        (&steps[0].1, &steps[0].2, &steps[0].3),
+        (
+            &"point_point_get".to_string(),
+            &serde_json::json!({"place_id": "lyon"}),
+            &s(&["current.temperature"])
+        )
+    );
+    // The word `hourly` chooses among the temperatures; coordinates keep their hemisphere.
+    let (_, _, steps) = route("hourly temperatures at 45.76N 4.84E", 1);
+    assert_eq!(
+        (&steps[0].2, &steps[0].3),
+        (
+            &serde_json::json!({"lat": "45.76N", "lon": "4.84E"}),
+            &s(&["hourly.data[].temperature"])
+        )
+    );
+    // `dir` abbreviates "direction"; `today` ends the place.
+    let (_, _, steps) = route("wind speed and direction in wellington today", 1);
+    assert_eq!(
+        (&steps[0].2, &steps[0].3),
+        (
+            &serde_json::json!({"place_id": "wellington"}),
+            &s(&["current.wind.dir", "current.wind.speed"])
+        )
     );
 }
 

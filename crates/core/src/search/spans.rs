@@ -75,12 +75,14 @@ pub const PREPOSITIONS: &[&str] = &[
     "with",
 ];
 
-/// Words that end an object: function words, question words and verbs of the request frame.
+/// Words that end an object: function words, question words, verbs of the request frame and
+/// words of time ("in Lyon right now", "in Delhi today").
 const OBJECT_STOPS: &[&str] = &[
     "a",
     "about",
     "across",
     "after",
+    "ago",
     "all",
     "also",
     "an",
@@ -98,6 +100,7 @@ const OBJECT_STOPS: &[&str] = &[
     "by",
     "can",
     "could",
+    "currently",
     "do",
     "does",
     "during",
@@ -119,12 +122,15 @@ const OBJECT_STOPS: &[&str] = &[
     "is",
     "it",
     "its",
+    "lately",
+    "later",
     "like",
     "me",
     "mine",
     "my",
     "near",
     "next",
+    "now",
     "of",
     "on",
     "onto",
@@ -134,10 +140,13 @@ const OBJECT_STOPS: &[&str] = &[
     "over",
     "per",
     "please",
+    "recently",
+    "right",
     "show",
     "since",
     "some",
     "something",
+    "soon",
     "than",
     "that",
     "the",
@@ -146,9 +155,14 @@ const OBJECT_STOPS: &[&str] = &[
     "them",
     "then",
     "there",
+    "these",
     "they",
     "this",
+    "those",
     "to",
+    "today",
+    "tomorrow",
+    "tonight",
     "under",
     "until",
     "us",
@@ -167,6 +181,7 @@ const OBJECT_STOPS: &[&str] = &[
     "within",
     "without",
     "would",
+    "yesterday",
     "you",
     "your",
     "yours",
@@ -390,6 +405,15 @@ fn numbers(text: &str, out: &mut Vec<Span>) {
         if taken(out, s, e) {
             continue;
         }
+        // Letters glued to the number in mixed case are no unit but the rest of an id
+        // (`11dFghVXANMlKmJXsNCbNl`); `9.5g`, `300km`, `45.76N` are units.
+        if let Some(u) = c.get(2)
+            && u.start() == n.end()
+            && u.as_str().chars().any(char::is_lowercase)
+            && u.as_str().chars().any(char::is_uppercase)
+        {
+            continue;
+        }
         let v = n.as_str().replace(',', ".");
         // A bare four-digit number from 1800 to 2199 is a year.
         let kind = if unit.is_none()
@@ -601,6 +625,22 @@ mod tests {
         assert_eq!(
             kinds("a trip to New York for 3 days"),
             [(Name, "New York".into()), (Number, "3".into())]
+        );
+    }
+
+    #[test]
+    fn ids_that_open_with_digits_and_places_before_words_of_time() {
+        assert_eq!(
+            kinds("tempo of the track 11dFghVXANMlKmJXsNCbNl"),
+            [(SpanKind::Id, "11dFghVXANMlKmJXsNCbNl".to_string())]
+        );
+        assert_eq!(
+            kinds("the temperature in lyon right now"),
+            [(SpanKind::Object, "lyon".to_string())]
+        );
+        assert_eq!(
+            kinds("the air in delhi today"),
+            [(SpanKind::Object, "delhi".to_string())]
         );
     }
 

@@ -121,6 +121,40 @@ impl<'a> Profile<'a> {
     }
 }
 
+/// Parameter-name words of a code from a standard list (ISO 3166 countries, ISO 639 languages,
+/// ISO 4217 currencies): `US`, `fr`, `EUR`.
+const CODE_WORDS: &[&str] = &[
+    "country", "currency", "lang", "language", "locale", "market", "region",
+];
+
+/// Whether a value is shaped as such a code: two or three letters of one case.
+fn is_code(v: &str) -> bool {
+    (2..=3).contains(&v.len())
+        && v.chars().all(|c| c.is_ascii_alphabetic())
+        && (v.chars().all(|c| c.is_ascii_uppercase()) || v.chars().all(|c| c.is_ascii_lowercase()))
+}
+
+/// A latitude or longitude written with its hemisphere (`45.76N`, `4.84 E`, `33.9S`) for a
+/// parameter named as one: the value as the parameter takes it (the text as written for a
+/// string, signed degrees for a number).
+fn coordinate(pr: &Profile, s: &Span) -> Option<Value> {
+    let unit = s.unit.as_deref()?;
+    let axis_ok = match unit {
+        "n" | "s" => pr.named(&["lat", "latitude"]),
+        "e" | "w" => pr.named(&["lon", "lng", "long", "longitude"]),
+        _ => false,
+    };
+    if !axis_ok {
+        return None;
+    }
+    if pr.numeric {
+        let v: f64 = s.value.parse().ok()?;
+        let signed = if matches!(unit, "s" | "w") { -v } else { v };
+        return serde_json::Number::from_f64(signed).map(Value::Number);
+    }
+    Some(Value::String(format!("{}{}", s.value, unit.to_uppercase())))
+}
+
 /// How well a span fits a parameter (0: not at all). See the module docs.
 fn fit(pr: &Profile, s: &Span) -> f64 {
     let intro = if pr.introduced_by(s) { 6.0 } else { 0.0 };
@@ -149,6 +183,12 @@ fn fit(pr: &Profile, s: &Span) -> f64 {
                 0.0
             } + if unit_names { 5.0 } else { 0.0 }
         }
+        SpanKind::Number if coordinate(pr, s).is_some() => 7.0,
+        SpanKind::Id
+            if string && is_code(&s.value) && (pr.named(CODE_WORDS) || pr.described(&["iso"])) =>
+        {
+            6.0
+        }
         SpanKind::Number | SpanKind::Id if string && pr.named(ID_WORDS) => 6.0,
         SpanKind::Id if pr.numeric && s.value.chars().all(|c| c.is_ascii_digit()) => 4.0,
         SpanKind::Id if string => 2.0,
@@ -158,17 +198,18 @@ fn fit(pr: &Profile, s: &Span) -> f64 {
         SpanKind::Name | SpanKind::Object if string => {
             // A place by its name, or free text (`q`) described as one ("City name").
             let textual = pr.named(TEXT_WORDS);
-            // `city_id` takes an id, not a place's name.
-            let place = !pr.named(ID_WORDS)
-                && (pr.named(PLACE_WORDS) || (textual && pr.described(PLACE_WORDS)));
+            // `city_id` takes an id more often than a place's name: a place after "in" or
+            // "at" goes there only when no parameter takes the name itself.
+            let id_named = pr.named(ID_WORDS);
+            let place = pr.named(PLACE_WORDS) || (textual && pr.described(PLACE_WORDS));
             let place_cue = s
                 .before
                 .last()
                 .is_some_and(|w| PLACE_CUES.contains(&w.as_str()));
             let kind = if s.kind == SpanKind::Name { 1.0 } else { 0.0 };
             if place && place_cue {
-                7.0 + kind
-            } else if place || textual {
+                (if id_named { 4.0 } else { 7.0 }) + kind
+            } else if (place && !id_named) || textual {
                 3.0 + kind
             } else {
                 1.0 + kind
@@ -207,6 +248,11 @@ fn enum_value(p: &ParamData, question: &str) -> Option<Value> {
 
 /// The value a span gives a parameter, typed as it declares (`None` when it does not fit).
 fn value_for(p: &ParamData, s: &Span) -> Option<Value> {
+    if s.kind == SpanKind::Number
+        && let Some(v) = coordinate(&Profile::of(p), s)
+    {
+        return Some(v);
+    }
     let raw = if s.kind == SpanKind::Date && p.format.as_deref() == Some("date-time") {
         format!("{}T00:00:00Z", s.value)
     } else {
@@ -328,4 +374,18 @@ pub fn fill(
         .filter(|k| !before.contains(k))
         .cloned()
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_two_or_three_letters_of_one_case() {
+        assert!(is_code("US"));
+        assert!(is_code("eur"));
+        assert!(!is_code("Us"));
+        assert!(!is_code("USDT"));
+        assert!(!is_code("U2"));
+    }
 }

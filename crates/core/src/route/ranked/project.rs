@@ -54,8 +54,10 @@ pub fn project(
         }
         return (reasons, None);
     }
-    let matched =
-        concept_fields(g, ti, ei, u, &mut reasons) | term_fields(g, ti, ei, q, &mut reasons);
+    let asked = asked_stems(g, ti, ei, q);
+    let names: Vec<FieldName> = e.fields.iter().map(|f| FieldName::of(&f.name)).collect();
+    let matched = concept_fields(g, ti, ei, u, &asked, &names, &mut reasons)
+        | term_fields(g, ti, ei, q, &asked, &names, &mut reasons);
     if projection == Projection::Recall {
         for (gid, fs) in &e.group_fields {
             for f in fs {
@@ -105,12 +107,15 @@ pub fn project(
     (reasons, Some(note))
 }
 
-/// Fields carrying a requested concept (exact or alias postings on this endpoint).
+/// Fields carrying a requested concept (exact or alias postings on this endpoint); of several
+/// fields of one concept, the ones the question's words point at best ([`FieldName::rank_key`]).
 fn concept_fields(
     g: &FrozenGraph,
     ti: u32,
     ei: u32,
     u: &Understanding,
+    asked: &[String],
+    names: &[FieldName],
     reasons: &mut BTreeMap<u32, Vec<FieldReason>>,
 ) -> bool {
     let mut any = false;
@@ -126,8 +131,16 @@ fn concept_fields(
             let Some(list) = g.index.concept_postings.get(&c) else {
                 continue;
             };
-            for p in list.iter().filter(|p| p.tool == ti && p.endpoint == ei) {
-                if p.kind == MatchKind::Partial {
+            let on_endpoint: Vec<_> = list
+                .iter()
+                .filter(|p| p.tool == ti && p.endpoint == ei && p.kind != MatchKind::Partial)
+                .collect();
+            let best = on_endpoint
+                .iter()
+                .map(|p| names[p.field as usize].rank_key(asked))
+                .min();
+            for p in on_endpoint {
+                if Some(names[p.field as usize].rank_key(asked)) != best {
                     continue;
                 }
                 any = true;
@@ -146,17 +159,10 @@ fn concept_fields(
     any
 }
 
-/// Fields whose name holds a word of the question that is not a word of the endpoint's own
-/// name (those say which endpoint, not which field) nor the label of a value, or whose
-/// description's first sentence holds two; a word that matches more than a third of the endpoint's fields (and more than
-/// three) says nothing about any one of them.
-fn term_fields(
-    g: &FrozenGraph,
-    ti: u32,
-    ei: u32,
-    q: &Query,
-    reasons: &mut BTreeMap<u32, Vec<FieldReason>>,
-) -> bool {
+/// The question's stems that may name a field: not a word of the endpoint's own name (those
+/// say which endpoint, not which field) nor the label of a value (the word right before it:
+/// "with id 0Od…", "order 8812" say which record).
+fn asked_stems(g: &FrozenGraph, ti: u32, ei: u32, q: &Query) -> Vec<String> {
     let t = g.tool_at(ti);
     let e = t.endpoint_at(ei);
     let naming: Vec<String> = text::stems(&e.id)
@@ -164,35 +170,100 @@ fn term_fields(
         .chain(text::stems(&t.id))
         .chain(t.names.iter().flat_map(|n| text::stems(n)))
         .collect();
-    // The word right before a value labels it ("with id 0Od…", "order 8812"): it says which
-    // record, not which field.
     let labels: Vec<String> = q
         .spans
         .iter()
         .filter_map(|s| s.before.last())
         .flat_map(|w| text::stems(w).collect::<Vec<_>>())
         .collect();
-    let asked: Vec<&String> = q
-        .stems
+    q.stems
         .iter()
-        .filter(|s| !naming.iter().any(|n| n == *s) && !labels.contains(s))
-        .collect();
+        .filter(|s| !naming.contains(s) && !labels.contains(s))
+        .cloned()
+        .collect()
+}
+
+/// Whether a field-name stem is an abbreviation of an asked stem: three letters that begin a
+/// word of five or more (`dir` for "direction", `max` for "maximum").
+fn abbreviates(field: &str, asked: &str) -> bool {
+    field.len() == 3
+        && asked.len() >= 5
+        && asked.starts_with(field)
+        && field.chars().all(char::is_alphabetic)
+}
+
+/// How one field's name answers the asked stems: the stems of its whole path, and of its last
+/// segment alone.
+struct FieldName {
+    path: Vec<String>,
+    leaf: Vec<String>,
+    depth: usize,
+}
+
+impl FieldName {
+    fn of(name: &str) -> FieldName {
+        let leaf = name.rsplit('.').next().unwrap_or(name);
+        FieldName {
+            path: text::stems(name).collect(),
+            leaf: text::stems(leaf).collect(),
+            depth: name.split('.').count(),
+        }
+    }
+
+    fn matches(&self, asked: &str) -> bool {
+        self.path
+            .iter()
+            .any(|n| stems_match(n, asked) || abbreviates(n, asked))
+    }
+
+    /// Which of the fields that match one asked stem say it best: those whose path matches the
+    /// most asked stems (`hourly.data[].temperature` for "the hourly temperatures"), then whose
+    /// last segment holds the fewest words not asked (`temperature` before `soil_temperature`),
+    /// then the shallowest (`current.temperature` before `daily.data[].afternoon.temperature`).
+    fn rank_key(&self, asked: &[String]) -> (usize, usize, usize) {
+        let hits = asked.iter().filter(|a| self.matches(a)).count();
+        let extra = self
+            .leaf
+            .iter()
+            .filter(|l| !asked.iter().any(|a| stems_match(l, a) || abbreviates(l, a)))
+            .count();
+        (usize::MAX - hits, extra, self.depth)
+    }
+}
+
+/// Fields whose name holds a word of the question that is not a word of the endpoint's own
+/// name (those say which endpoint, not which field) nor the label of a value, or whose
+/// description's first sentence holds two. Of the fields one word matches by name, only the
+/// best are kept ([`FieldName::rank_key`]): "the temperature in Lyon right now" wants one
+/// temperature, not every temperature of every forecast period. A word that matches more than a
+/// third of the endpoint's fields (and more than three) chooses none by itself, but still counts
+/// in the ranking (`hourly` in "the hourly temperatures").
+fn term_fields(
+    g: &FrozenGraph,
+    ti: u32,
+    ei: u32,
+    q: &Query,
+    asked: &[String],
+    names: &[FieldName],
+    reasons: &mut BTreeMap<u32, Vec<FieldReason>>,
+) -> bool {
+    let e = g.tool_at(ti).endpoint_at(ei);
     if asked.is_empty() {
         return false;
     }
-    let terms: Vec<(Vec<String>, Vec<String>)> = e
+    let descs: Vec<Vec<String>> = e
         .fields
         .iter()
-        .map(|f| field_terms(&f.name, f.description.as_deref()))
+        .map(|f| field_terms(&f.name, f.description.as_deref()).1)
         .collect();
     // Per asked stem: the fields whose name matches it, and those whose description does.
     let mut by_name: Vec<Vec<u32>> = vec![Vec::new(); asked.len()];
     let mut by_desc: Vec<Vec<u32>> = vec![Vec::new(); asked.len()];
-    for (fi, (name, desc)) in terms.iter().enumerate() {
+    for (fi, (name, desc)) in names.iter().zip(&descs).enumerate() {
         for (ai, a) in asked.iter().enumerate() {
-            if name.iter().any(|n| stems_match(n, a)) {
+            if name.matches(a) {
                 by_name[ai].push(fi as u32);
-            } else if desc.iter().any(|d| d == *a) {
+            } else if desc.iter().any(|d| d == a) {
                 by_desc[ai].push(fi as u32);
             }
         }
@@ -201,14 +272,23 @@ fn term_fields(
     let mut desc_hits: BTreeMap<u32, Vec<String>> = BTreeMap::new();
     let mut name_hits: BTreeMap<u32, Vec<String>> = BTreeMap::new();
     for (ai, a) in asked.iter().enumerate() {
-        if generic(by_name[ai].len() + by_desc[ai].len()) {
+        let best = by_name[ai]
+            .iter()
+            .map(|f| names[*f as usize].rank_key(asked))
+            .min();
+        let kept: Vec<u32> = by_name[ai]
+            .iter()
+            .copied()
+            .filter(|f| Some(names[*f as usize].rank_key(asked)) == best)
+            .collect();
+        if generic(kept.len() + by_desc[ai].len()) {
             continue;
         }
-        for f in &by_name[ai] {
-            name_hits.entry(*f).or_default().push((*a).clone());
+        for f in kept {
+            name_hits.entry(f).or_default().push(a.clone());
         }
         for f in &by_desc[ai] {
-            desc_hits.entry(*f).or_default().push((*a).clone());
+            desc_hits.entry(*f).or_default().push(a.clone());
         }
     }
     for (f, ws) in desc_hits {

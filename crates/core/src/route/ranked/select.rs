@@ -28,8 +28,8 @@ const WRITE_VERBS: &[&str] = &[
 ];
 
 /// Whether an endpoint changes data: its annotations say so, it is an HTTP `PUT`, `PATCH` or
-/// `DELETE`, or a `POST` or MCP tool whose id opens with a verb of writing (`issues_create`'s
-/// `create` counts too when it ends the id; `add_observations`).
+/// `DELETE`, a `POST` whose id holds a verb of writing (`repos_create_fork`), or an MCP tool whose
+/// id opens or ends with one (`add_observations`, `issues_create`).
 pub fn writes(e: &crate::artifact::EndpointData) -> bool {
     if e.writes || matches!(e.method.as_str(), "PUT" | "PATCH" | "DELETE") {
         return true;
@@ -42,6 +42,10 @@ pub fn writes(e: &crate::artifact::EndpointData) -> bool {
             .filter(|w| !w.is_empty())
             .map(str::to_lowercase)
             .collect();
+    if e.method == "POST" {
+        // An HTTP POST whose id holds a verb of writing anywhere (`repos_create_fork`).
+        return words.iter().any(|w| WRITE_VERBS.contains(&w.as_str()));
+    }
     [words.first(), words.last()]
         .into_iter()
         .flatten()
