@@ -727,9 +727,11 @@ impl<'r> Mapper<'r> {
         out.read_only = o.get("readOnly") == Some(&Value::Bool(true));
         out.write_only = o.get("writeOnly") == Some(&Value::Bool(true));
         if let Some(Value::Array(e)) = o.get("enum") {
+            // A repeated value is kept once; a set of the values seen keeps a long list linear.
+            let mut seen = std::collections::HashSet::new();
             for x in e {
                 match scalar(x) {
-                    Some(s) if !out.enum_values.contains(&s) => out.enum_values.push(s),
+                    Some(s) if seen.insert(EnumKey::of(&s)) => out.enum_values.push(s),
                     Some(_) => {}
                     None if x.is_null() => out.nullable = true,
                     None => {}
@@ -1791,6 +1793,29 @@ fn default_help(required: bool) -> String {
         "fix the default in the source: the router sends a required parameter's default when nothing binds it, so a wrong one would be sent on every plan".to_string()
     } else {
         "fix the default in the source; without it the provider's own default applies".to_string()
+    }
+}
+
+/// What makes two enumeration values the same one (as `Scalar`'s `==` does: numbers by value,
+/// `-0.0` as `0.0`; a spelled number by its value and its spelling), as a hashable key.
+#[derive(Hash, PartialEq, Eq)]
+enum EnumKey {
+    Text(String),
+    Integer(i64),
+    Number(u64),
+    Boolean(bool),
+    Spelled(Box<EnumKey>, String),
+}
+
+impl EnumKey {
+    fn of(s: &Scalar) -> EnumKey {
+        match s {
+            Scalar::String(t) => EnumKey::Text(t.clone()),
+            Scalar::Integer(i) => EnumKey::Integer(*i),
+            Scalar::Number(f) => EnumKey::Number(if *f == 0.0 { 0 } else { f.to_bits() }),
+            Scalar::Boolean(b) => EnumKey::Boolean(*b),
+            Scalar::Spelled(v, raw) => EnumKey::Spelled(Box::new(EnumKey::of(v)), raw.clone()),
+        }
     }
 }
 
