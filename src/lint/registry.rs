@@ -191,6 +191,8 @@ registry! {
     "SR012" "checks-skipped" checks_skipped Info Load Minimal true None;
     "SR013" "control-character" control_character Warning Load Minimal true None;
     "SR014" "no-tools" no_tools Warning Load Minimal true None;
+    "SR015" "merge-override" merge_override Warning Load Minimal true None;
+    "SR016" "yaml11-boolean" yaml11_boolean Warning Load Minimal true None;
     "SR101" "duplicate-id" duplicate_id Error Reference Minimal false Some(&rules::duplicate_id::DuplicateId);
     "SR102" "id-collision" id_collision Error Reference Minimal true Some(&rules::id_collision::IdCollision);
     "SR103" "dangling-reference" dangling_reference Error Reference Minimal false Some(&rules::dangling_reference::DanglingReference);

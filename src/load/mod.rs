@@ -10,6 +10,7 @@ pub mod node;
 pub mod recover;
 pub mod required;
 pub mod toml;
+mod written;
 pub mod yaml;
 #[cfg(test)]
 mod yaml_serde;
@@ -49,6 +50,10 @@ pub mod codes {
     pub const CONTROL_CHARACTER: (&str, &str) = ("SR013", "control-character");
     /// The project has declaration files but no tool file.
     pub const NO_TOOLS: (&str, &str) = ("SR014", "no-tools");
+    /// A key set over the value a YAML merge (`<<`) gives it.
+    pub const MERGE_OVERRIDE: (&str, &str) = ("SR015", "merge-override");
+    /// An unquoted YAML 1.1 boolean spelling in a string field.
+    pub const YAML11_BOOLEAN: (&str, &str) = ("SR016", "yaml11-boolean");
 }
 
 /// Why one file could not be parsed.
@@ -80,6 +85,28 @@ pub enum LoadError {
         /// True when the file has comments but no content.
         comment_only: bool,
     },
+    /// A key a mapping sets itself over the value a YAML merge (`<<`) gives it (reported, not
+    /// fatal: the mapping's own value applies, as the merge-key rule says, but YAML readers
+    /// differ on it and a reader of the file may expect the merged value).
+    MergeOverride {
+        /// The key.
+        key: String,
+        /// The mapping's own key.
+        span: Span,
+        /// Where the merged key is written (in the anchored mapping).
+        merged: Span,
+        /// True when the key is written before the `<<` (readers that apply keys in order give
+        /// the merged value instead).
+        before: bool,
+    },
+    /// A string field holding a plain, unquoted YAML 1.1 boolean (`yes`, `no`, `on`, `off`, `y`,
+    /// `n`, in any case): a string here, a boolean to YAML 1.1 readers (reported, not fatal).
+    Yaml11Boolean {
+        /// The value.
+        span: Span,
+        /// Its text.
+        text: String,
+    },
     /// A string or key holding a control character (reported, not fatal: see
     /// [`parse_text_traced`]).
     ControlCharacter {
@@ -99,6 +126,19 @@ pub enum LoadError {
         /// The `[limits]` setting that raises it, or `None` for a limit built into the parser.
         setting: Option<&'static str>,
     },
+}
+
+impl LoadError {
+    /// Whether this is a finding the parse goes on past and that does not make the file fail
+    /// (a control character, a merge override, a YAML 1.1 boolean spelling).
+    pub fn is_warning(&self) -> bool {
+        matches!(
+            self,
+            LoadError::ControlCharacter { .. }
+                | LoadError::MergeOverride { .. }
+                | LoadError::Yaml11Boolean { .. }
+        )
+    }
 }
 
 /// An [`LoadError::Empty`] for this text (comment-only when any line starts with `comment`).
@@ -171,6 +211,37 @@ impl LoadError {
                     .at(file, Span::new(0, 0), "")
                     .help("add declarations or delete the file")
             }
+            LoadError::MergeOverride {
+                key,
+                span,
+                merged,
+                before,
+            } => Diagnostic::new(
+                codes::MERGE_OVERRIDE.0,
+                codes::MERGE_OVERRIDE.1,
+                Severity::Warning,
+                match before {
+                    true => format!(
+                        "`{key}` is written before the `<<` merge that also gives it: this value applies, but YAML readers that apply keys in order keep the merged one"
+                    ),
+                    false => format!(
+                        "`{key}` overrides the value the `<<` merge gives it; the merged value is silently dropped"
+                    ),
+                },
+            )
+            .at(file, *span, "this value applies")
+            .also(file, *merged, "merged value, overridden")
+            .help(format!(
+                "remove `{key}` from the merged mapping (so each value is written once), or write this mapping out without `<<`; to keep the override, set `merge-override = \"off\"` under [lint.rules] or add a suppression comment"
+            )),
+            LoadError::Yaml11Boolean { span, text } => Diagnostic::new(
+                codes::YAML11_BOOLEAN.0,
+                codes::YAML11_BOOLEAN.1,
+                Severity::Warning,
+                format!("`{text}` is read as the string \"{text}\" here, but YAML 1.1 readers read it as a boolean"),
+            )
+            .at(file, *span, "")
+            .help(format!("quote it (`\"{text}\"`) so every YAML reader reads the same string")),
             LoadError::ControlCharacter { span, ch, key } => Diagnostic::new(
                 codes::CONTROL_CHARACTER.0,
                 codes::CONTROL_CHARACTER.1,
@@ -228,9 +299,7 @@ fn de_diagnostic(e: de::DeError, file: FileId) -> Diagnostic {
 /// Parse text of the given format into a node tree, with limits applied.
 pub fn parse_text(text: &str, format: Format, limits: &Limits) -> Result<Node, LoadError> {
     let (node, _, found) = parse_text_traced(text, format, limits)?;
-    match found
-        .into_iter()
-        .find(|e| !matches!(e, LoadError::ControlCharacter { .. }))
+    match found.into_iter().find(|e| !e.is_warning())
     {
         None => Ok(node),
         Some(e) => Err(e),
@@ -918,10 +987,11 @@ pub fn load_sources(config: Option<&str>, files: &[(&str, &str)]) -> Loaded {
             continue;
         };
         let parsed = match parse_text_traced(text, format, &limits) {
-            Ok((node, uses, duplicates)) => {
+            Ok((node, uses, mut duplicates)) => {
                 alias_uses.extend(uses.into_iter().map(|u| (id, u)));
+                let typed = typed_noting_booleans(&node, kind, text, &mut duplicates);
                 diagnostics.extend(duplicates.iter().map(|e| e.to_diagnostic(id, format)));
-                type_node(&node, kind)
+                typed
             }
             Err(e) => {
                 diagnostics.push(e.to_diagnostic(id, format));
@@ -1002,10 +1072,36 @@ fn yaml_line(text: &str) -> Option<usize> {
 /// Read a declaration file's node tree into its typed form. On failure, every structural fault
 /// of the file (unknown keys, wrong types, missing keys) is reported at once
 /// ([`recover::read_all`]), not one per run.
+/// [`type_node`], adding to `found` a [`LoadError::Yaml11Boolean`] for each string field or
+/// parameter value written as a plain (unquoted) YAML 1.1 boolean. Values replayed through an
+/// alias are reported where the anchor writes them.
+fn typed_noting_booleans(
+    node: &Node,
+    kind: FileKind,
+    text: &str,
+    found: &mut Vec<LoadError>,
+) -> Result<Parsed, Vec<de::DeError>> {
+    let (typed, spans) = de::noting_yaml11_booleans(|| type_node(node, kind));
+    for span in spans {
+        let written = text.get(span.start as usize..span.end as usize).unwrap_or("");
+        // Quoted strings (and TOML's, always quoted) start with their quote; an alias with `*`.
+        if written.trim() == written && !written.is_empty() && written.chars().all(|c| c.is_ascii_alphabetic()) {
+            found.push(LoadError::Yaml11Boolean {
+                span,
+                text: written.to_string(),
+            });
+        }
+    }
+    typed
+}
+
 fn type_node(node: &Node, kind: FileKind) -> Result<Parsed, Vec<de::DeError>> {
     let typed = recover::read_all(node, kind, |n| match kind {
         FileKind::Tool => {
-            de::from_node::<Tool>(n).map(|t| Parsed::Tool(Box::new(Sp::new(t, n.span))))
+            de::from_node::<Tool>(n).map(|mut t| {
+                written::keep_written_text(&mut t);
+                Parsed::Tool(Box::new(Sp::new(t, n.span)))
+            })
         }
         FileKind::Intent => de::from_node::<IntentFile>(n).map(Parsed::Intents),
         FileKind::Alias | FileKind::Config => de::from_node::<AliasFile>(n).map(Parsed::Aliases),
@@ -1103,11 +1199,10 @@ fn read_and_parse(
         }
     };
     let (uses, duplicates, result) = match parse_text_traced(&text, format, limits) {
-        Ok((node, uses, duplicates)) => (
-            uses,
-            duplicates,
-            type_node(&node, kind).map_err(ReadFailure::De),
-        ),
+        Ok((node, uses, mut duplicates)) => {
+            let typed = typed_noting_booleans(&node, kind, &text, &mut duplicates);
+            (uses, duplicates, typed.map_err(ReadFailure::De))
+        }
         Err(e) => (Vec::new(), Vec::new(), Err(ReadFailure::Load(e))),
     };
     (Some(text), uses, duplicates, result)

@@ -32,10 +32,10 @@ pub const MAX_ALIAS_EXPANSION: usize = 200_000;
 
 /// Parse YAML text (one document) into a node tree.
 pub fn parse(text: &str, limits: &Limits) -> Result<Node, LoadError> {
-    let (node, _, mut duplicates) = parse_traced(text, limits)?;
-    match duplicates.is_empty() {
-        true => Ok(node),
-        false => Err(duplicates.swap_remove(0)),
+    let (node, _, duplicates) = parse_traced(text, limits)?;
+    match duplicates.into_iter().find(|e| !e.is_warning()) {
+        None => Ok(node),
+        Some(e) => Err(e),
     }
 }
 
@@ -105,6 +105,8 @@ struct Builder<'a> {
     uses: Vec<AliasUse>,
     /// Duplicate keys found so far (the parse goes on past them).
     duplicates: Vec<LoadError>,
+    /// Alias token start -> the anchor id it replays (where a merged key was written).
+    replayed: HashMap<u32, usize>,
 }
 
 fn span_of(sp: &granit_parser::Span) -> Span {
@@ -462,6 +464,7 @@ impl<'a> Builder<'a> {
             open_anchors: Vec::new(),
             uses: Vec::new(),
             duplicates: Vec::new(),
+            replayed: HashMap::new(),
         }
     }
 
@@ -584,14 +587,24 @@ impl<'a> Builder<'a> {
                         anchor,
                         mut entries,
                         merged,
+                        merge_at,
                         ..
                     }) => {
-                        // Merged entries the mapping does not set itself, after its own.
+                        // Merged entries the mapping does not set itself, after its own; a key
+                        // the mapping sets over a merged one is reported (not fatal).
                         if !merged.is_empty() {
-                            let mut seen: std::collections::HashSet<String> =
-                                entries.iter().map(|(k, _)| k.text.clone()).collect();
+                            let own: HashMap<String, Span> =
+                                entries.iter().map(|(k, _)| (k.text.clone(), k.span)).collect();
+                            let mut seen = std::collections::HashSet::new();
                             for (k, v) in merged {
-                                if seen.insert(k.text.clone()) {
+                                if let Some(at) = own.get(&k.text) {
+                                    self.duplicates.push(LoadError::MergeOverride {
+                                        key: k.text.clone(),
+                                        span: *at,
+                                        merged: self.merged_key_origin(&k),
+                                        before: merge_at.is_some_and(|m| at.start < m.start),
+                                    });
+                                } else if seen.insert(k.text.clone()) {
                                     entries.push((k, v));
                                 }
                             }
@@ -793,6 +806,7 @@ impl<'a> Builder<'a> {
             .get(..target.span.start as usize)
             .and_then(|before| before.rfind(&token))
             .map_or(target.span, |i| Span::new(i, i + token.len()));
+        self.replayed.insert(span.start, id);
         self.uses.push(AliasUse {
             at: span,
             anchor: name,
@@ -803,6 +817,28 @@ impl<'a> Builder<'a> {
         let mut node = (*target).clone();
         place(&mut node, span);
         Ok(node)
+    }
+
+    /// Where a merged key is written: in its anchor's mapping when the merge replays an alias
+    /// (the replayed copy carries the alias's span), else where the merged mapping has it.
+    fn merged_key_origin(&self, key: &Key) -> Span {
+        // An anchored mapping may itself hold merged or replayed keys: follow them back.
+        let mut at = key.span;
+        for _ in 0..16 {
+            let original = self
+                .replayed
+                .get(&at.start)
+                .and_then(|id| self.anchors.get(id))
+                .and_then(|a| match &a.node.kind {
+                    NodeKind::Map(entries) => entries.iter().find(|(k, _)| k.text == key.text),
+                    _ => None,
+                });
+            match original {
+                Some((k, _)) if k.span != at => at = k.span,
+                _ => break,
+            }
+        }
+        at
     }
 
     fn bad_tagged(&self, span: Span, tag: &str, what: &str) -> LoadError {
