@@ -247,6 +247,7 @@ registry! {
     "SR707" "no-response-schema" no_response_schema Warning Import Minimal false None;
     "SR708" "unrecognised-licence" unrecognised_licence Info Import Minimal false None;
     "SR709" "dropped-parameter-value" dropped_parameter_value Warning Import Minimal false None;
+    "SR710" "free-form-object" free_form_object Info Import Minimal false None;
     "SR901" "unused-suppression" unused_suppression Warning Suppression Minimal true None;
     "SR902" "suppression-without-reason" suppression_without_reason Warning Suppression Minimal true None;
     "SR903" "unknown-rule" unknown_rule Warning Suppression Minimal true None;

@@ -23,6 +23,7 @@ pub mod duplicate_key;
 pub mod empty_file;
 pub mod empty_group;
 pub mod expansion_limit;
+pub mod free_form_object;
 pub mod group_without_core;
 pub mod id_collision;
 pub mod ignored_file;
