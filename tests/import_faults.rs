@@ -67,11 +67,21 @@ paths:
     assert_eq!(
         free_form(Kind::OpenApi, "api.yaml", doc),
         [
-            format!("`free_form/search`: parameter `filter` takes an object whose schema declares no `properties`{any}{TAIL}"),
-            format!("`free_form/search`: parameter `options` takes an object whose schema declares no `properties`{any}{TAIL}"),
-            format!("`free_form/search`: parameter `meta` takes an object whose schema declares no `properties`{any}{TAIL}"),
-            format!("`free_form/search`: parameter `tags` takes an object whose schema declares no `properties` (any keys, each holding a value of type `string`){TAIL}"),
-            format!("`free_form/search`: parameter `rows` takes a list of objects whose schema declares no `properties`{any}{TAIL}"),
+            format!(
+                "`free_form/search`: parameter `filter` takes an object whose schema declares no `properties`{any}{TAIL}"
+            ),
+            format!(
+                "`free_form/search`: parameter `options` takes an object whose schema declares no `properties`{any}{TAIL}"
+            ),
+            format!(
+                "`free_form/search`: parameter `meta` takes an object whose schema declares no `properties`{any}{TAIL}"
+            ),
+            format!(
+                "`free_form/search`: parameter `tags` takes an object whose schema declares no `properties` (any keys, each holding a value of type `string`){TAIL}"
+            ),
+            format!(
+                "`free_form/search`: parameter `rows` takes a list of objects whose schema declares no `properties`{any}{TAIL}"
+            ),
         ]
     );
 }
@@ -81,15 +91,22 @@ fn swagger_mcp_and_openai_free_form_parameters_are_reported() {
     let swagger = r#"{"swagger": "2.0", "info": {"title": "Old", "version": "1"}, "host": "old.example", "paths": {"/x": {"post": {"operationId": "put", "parameters": [{"name": "payload", "in": "body", "schema": {"type": "object", "properties": {"extra": {"type": "object"}, "n": {"type": "integer"}}}}], "responses": {"200": {"description": "ok", "schema": {"type": "object", "properties": {"a": {"type": "string"}}}}}}}}}"#;
     let got = free_form(Kind::OpenApi, "swagger.json", swagger);
     assert_eq!(got.len(), 1, "{got:?}");
-    assert!(got[0].contains("parameter `extra` takes an object"), "{got:?}");
+    assert!(
+        got[0].contains("parameter `extra` takes an object"),
+        "{got:?}"
+    );
     let mcp = r#"{"tools": [{"name": "search", "description": "Search", "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}, "options": {"type": "object"}, "typed": {"type": "object", "properties": {"k": {"type": "string"}}}}}}]}"#;
     assert_eq!(
         free_form(Kind::Mcp, "tools.json", mcp),
-        [format!("`tools/search`: parameter `options` takes an object whose schema declares no `properties` (any keys and values){TAIL}")]
+        [format!(
+            "`tools/search`: parameter `options` takes an object whose schema declares no `properties` (any keys and values){TAIL}"
+        )]
     );
     let openai = r#"[{"type": "function", "function": {"name": "search", "description": "Search", "parameters": {"type": "object", "properties": {"q": {"type": "string"}, "weights": {"type": "object", "additionalProperties": {"type": "number"}}}}}}]"#;
     assert_eq!(
         free_form(Kind::OpenAi, "tools.json", openai),
-        [format!("`tools/search`: parameter `weights` takes an object whose schema declares no `properties` (any keys, each holding a value of type `number`){TAIL}")]
+        [format!(
+            "`tools/search`: parameter `weights` takes an object whose schema declares no `properties` (any keys, each holding a value of type `number`){TAIL}"
+        )]
     );
 }

@@ -58,10 +58,7 @@ fn findings(code: &str, files: &[(&str, &str)]) -> Vec<(String, Vec<String>)> {
                 let (line, col) = f.line_col(l.span.start as usize);
                 format!("{}:{line}:{col}", f.name)
             });
-            (
-                format!("{} {}", p.unwrap_or_default(), d.code),
-                at(d),
-            )
+            (format!("{} {}", p.unwrap_or_default(), d.code), at(d))
         })
         .collect()
 }
@@ -69,7 +66,8 @@ fn findings(code: &str, files: &[(&str, &str)]) -> Vec<(String, Vec<String>)> {
 #[test]
 fn a_key_set_over_a_merged_value_is_reported_with_both_places() {
     // A tool file: a parameter template merged, `type` overridden after the `<<`.
-    let params = "      - &p\n        name: q\n        type: string\n      - <<: *p\n        name: r\n";
+    let params =
+        "      - &p\n        name: q\n        type: string\n      - <<: *p\n        name: r\n";
     assert_eq!(
         findings("SR015", &[("schemas/t.yaml", &tool("t", params))]),
         [(
@@ -105,14 +103,21 @@ fn a_key_set_over_a_merged_value_is_reported_with_both_places() {
         ]
     );
     // A merge that adds keys only, and a level set in [lint.rules], give no finding.
-    let aliases = "concepts:\n  - &a {id: band_gap, unit: eV}\n  - <<: {unit: meV}\n    id: gap_b\n";
+    let aliases =
+        "concepts:\n  - &a {id: band_gap, unit: eV}\n  - <<: {unit: meV}\n    id: gap_b\n";
     assert_eq!(findings("SR015", &[("aliases/x.yaml", aliases)]), []);
     let aliases = "concepts:\n  - &a {id: band_gap, unit: eV}\n  - <<: *a\n    id: gap_b\n";
     assert_eq!(
-        findings("SR015", &[
-            ("aliases/x.yaml", aliases),
-            ("schemarouter.toml", "[lint.rules]\nmerge-override = \"off\"\n"),
-        ]),
+        findings(
+            "SR015",
+            &[
+                ("aliases/x.yaml", aliases),
+                (
+                    "schemarouter.toml",
+                    "[lint.rules]\nmerge-override = \"off\"\n"
+                ),
+            ]
+        ),
         []
     );
 }
@@ -153,9 +158,8 @@ fn number_like_values_of_text_parameters_keep_the_text_written() {
     let c = check_path(dir.path()).unwrap();
     assert!(c.diagnostics.is_empty(), "{:?}", c.diagnostics);
     let e = &c.project.tools[0].item.endpoints[0];
-    let text = |v: &[&str]| -> Vec<Scalar> {
-        v.iter().map(|s| Scalar::String(s.to_string())).collect()
-    };
+    let text =
+        |v: &[&str]| -> Vec<Scalar> { v.iter().map(|s| Scalar::String(s.to_string())).collect() };
     let mode = &e.parameters[0];
     assert_eq!(
         mode.default.as_ref().unwrap().value,
@@ -188,13 +192,19 @@ fn number_like_values_of_text_parameters_keep_the_text_written() {
 #[test]
 fn ids_that_differ_only_by_a_separator_collide() {
     // Two tools (`.` vs `_`), two endpoints of one tool (`.` vs `-`).
-    let got = findings("SR102", &[
-        ("schemas/a.yaml", &tool("mp.summary", "")),
-        ("schemas/b.yaml", &tool("mp_summary", "")),
-    ]);
+    let got = findings(
+        "SR102",
+        &[
+            ("schemas/a.yaml", &tool("mp.summary", "")),
+            ("schemas/b.yaml", &tool("mp_summary", "")),
+        ],
+    );
     let codes: Vec<&str> = got.iter().map(|(a, _)| a.as_str()).collect();
     assert!(codes.contains(&"schemas/b.yaml:1:5 SR102"), "{got:?}");
-    let hit = got.iter().find(|(a, _)| a == "schemas/b.yaml:1:5 SR102").unwrap();
+    let hit = got
+        .iter()
+        .find(|(a, _)| a == "schemas/b.yaml:1:5 SR102")
+        .unwrap();
     assert_eq!(hit.1, ["schemas/a.yaml:1:5"]);
     let t = tool("t", "").replace(
         "    fields:",
@@ -214,7 +224,9 @@ fn alias_expansion_past_the_byte_budget_is_a_finding_naming_the_anchor() {
     let params = format!(
         "      - name: q\n        type: string\n        description: &big {big}\n{}",
         (0..5)
-            .map(|i| format!("      - name: p{i}\n        type: string\n        description: *big\n"))
+            .map(|i| format!(
+                "      - name: p{i}\n        type: string\n        description: *big\n"
+            ))
             .collect::<String>()
     );
     let dir = project(&[
@@ -277,7 +289,12 @@ fn import_of_a_yaml_document_whose_aliases_blow_up_is_refused_naming_the_anchor(
         "{}",
         d.message
     );
-    assert!(d.help.as_deref().unwrap().starts_with("import sources are read with built-in limits"));
+    assert!(
+        d.help
+            .as_deref()
+            .unwrap()
+            .starts_with("import sources are read with built-in limits")
+    );
     assert!(!dir.path().join("project").exists());
 }
 

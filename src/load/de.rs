@@ -137,7 +137,8 @@ fn note_string(s: &str, span: Span) {
 pub fn noting_yaml11_booleans<R>(read: impl FnOnce() -> R) -> (R, Vec<Span>) {
     let outer = YAML11_STRINGS.with(|n| n.borrow_mut().replace(Vec::new()));
     let r = read();
-    let mut spans = YAML11_STRINGS.with(|n| std::mem::replace(&mut *n.borrow_mut(), outer))
+    let mut spans = YAML11_STRINGS
+        .with(|n| std::mem::replace(&mut *n.borrow_mut(), outer))
         .unwrap_or_default();
     let mut seen = std::collections::HashSet::new();
     spans.retain(|s| seen.insert(*s));

@@ -299,8 +299,7 @@ fn de_diagnostic(e: de::DeError, file: FileId) -> Diagnostic {
 /// Parse text of the given format into a node tree, with limits applied.
 pub fn parse_text(text: &str, format: Format, limits: &Limits) -> Result<Node, LoadError> {
     let (node, _, found) = parse_text_traced(text, format, limits)?;
-    match found.into_iter().find(|e| !e.is_warning())
-    {
+    match found.into_iter().find(|e| !e.is_warning()) {
         None => Ok(node),
         Some(e) => Err(e),
     }
@@ -1083,9 +1082,14 @@ fn typed_noting_booleans(
 ) -> Result<Parsed, Vec<de::DeError>> {
     let (typed, spans) = de::noting_yaml11_booleans(|| type_node(node, kind));
     for span in spans {
-        let written = text.get(span.start as usize..span.end as usize).unwrap_or("");
+        let written = text
+            .get(span.start as usize..span.end as usize)
+            .unwrap_or("");
         // Quoted strings (and TOML's, always quoted) start with their quote; an alias with `*`.
-        if written.trim() == written && !written.is_empty() && written.chars().all(|c| c.is_ascii_alphabetic()) {
+        if written.trim() == written
+            && !written.is_empty()
+            && written.chars().all(|c| c.is_ascii_alphabetic())
+        {
             found.push(LoadError::Yaml11Boolean {
                 span,
                 text: written.to_string(),
@@ -1097,12 +1101,10 @@ fn typed_noting_booleans(
 
 fn type_node(node: &Node, kind: FileKind) -> Result<Parsed, Vec<de::DeError>> {
     let typed = recover::read_all(node, kind, |n| match kind {
-        FileKind::Tool => {
-            de::from_node::<Tool>(n).map(|mut t| {
-                written::keep_written_text(&mut t);
-                Parsed::Tool(Box::new(Sp::new(t, n.span)))
-            })
-        }
+        FileKind::Tool => de::from_node::<Tool>(n).map(|mut t| {
+            written::keep_written_text(&mut t);
+            Parsed::Tool(Box::new(Sp::new(t, n.span)))
+        }),
         FileKind::Intent => de::from_node::<IntentFile>(n).map(Parsed::Intents),
         FileKind::Alias | FileKind::Config => de::from_node::<AliasFile>(n).map(Parsed::Aliases),
     });

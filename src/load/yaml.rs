@@ -593,8 +593,10 @@ impl<'a> Builder<'a> {
                         // Merged entries the mapping does not set itself, after its own; a key
                         // the mapping sets over a merged one is reported (not fatal).
                         if !merged.is_empty() {
-                            let own: HashMap<String, Span> =
-                                entries.iter().map(|(k, _)| (k.text.clone(), k.span)).collect();
+                            let own: HashMap<String, Span> = entries
+                                .iter()
+                                .map(|(k, _)| (k.text.clone(), k.span))
+                                .collect();
                             let mut seen = std::collections::HashSet::new();
                             for (k, v) in merged {
                                 if let Some(at) = own.get(&k.text) {
@@ -1537,7 +1539,12 @@ mod tests {
         let map: String = (0..30).map(|i| format!("k{i:02}: vvvvvvv\n  ")).collect();
         let cases = [
             // A long string used four times (4 x 300 bytes).
-            (format!("a: &big {big}\nb: [*big, *big, *big, *big]\n"), "big", 300, 4),
+            (
+                format!("a: &big {big}\nb: [*big, *big, *big, *big]\n"),
+                "big",
+                300,
+                4,
+            ),
             // A mapping of 30 keys (30 x (3 + 7) bytes) used as a value and through `<<`.
             (
                 format!("a: &m\n  {map}\nb: *m\nc:\n  <<: *m\nd: *m\ne: *m\n"),
@@ -1570,9 +1577,16 @@ mod tests {
                 )),
                 "{text}: {message}"
             );
-            assert_eq!(&text[span.start as usize..span.end as usize], format!("*{anchor}"));
+            assert_eq!(
+                &text[span.start as usize..span.end as usize],
+                format!("*{anchor}")
+            );
             // The use that passes the budget is the one reported.
-            let nth_use = text.match_indices(&format!("*{anchor}")).nth(nth - 1).unwrap().0;
+            let nth_use = text
+                .match_indices(&format!("*{anchor}"))
+                .nth(nth - 1)
+                .unwrap()
+                .0;
             assert_eq!(span.start as usize, nth_use, "{text}");
         }
         // Under the budget the same shapes load.
