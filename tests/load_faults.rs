@@ -327,3 +327,73 @@ fn a_long_enumeration_is_checked_for_repeats_by_value() {
         ]
     );
 }
+
+#[test]
+fn a_finding_on_a_block_mapping_has_the_span_of_its_first_key_in_json_and_sarif() {
+    use schemarouter::diagnostics::render::{OutputFormat, render};
+    // A list item, a nested mapping, and a tool file's top mapping, each missing a key.
+    let intents = "domains:\n  - id: materials_property\nintents:\n  - id: x\n    description: d\n    domains: [materials_property]\n";
+    let tool = "title: T\ndomain: materials_property\nendpoints:\n  - id: e\n    method: GET\n    url: https://t.example/e\n    fields:\n      - {name: id, type: string, identifier: true}\n    records:\n      kind: list\n";
+    let dir = project(&[("intents/x.yaml", intents), ("schemas/t.yaml", tool)]);
+    let c = check_path(dir.path()).unwrap();
+    let json = render(
+        OutputFormat::Json,
+        &c.diagnostics,
+        &c.project.sources,
+        false,
+    );
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let missing: Vec<(String, String, u64, u64)> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["code"] == "SR008")
+        .map(|d| {
+            let l = &d["location"];
+            (
+                d["message"].as_str().unwrap().to_string(),
+                l["file"].as_str().unwrap().to_string(),
+                l["line"].as_u64().unwrap(),
+                l["length"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert!(!missing.is_empty());
+    for (message, file, line, length) in &missing {
+        assert!(*length > 0, "{message} at {file}:{line} has no length");
+    }
+    let intent = missing
+        .iter()
+        .find(|m| m.0 == "missing required key `required_groups`")
+        .unwrap();
+    assert_eq!(
+        (intent.1.as_str(), intent.2, intent.3),
+        ("intents/x.yaml", 4, 2)
+    );
+    let tool_id = missing
+        .iter()
+        .find(|m| m.0 == "missing required key `id`")
+        .unwrap();
+    // The top mapping's first key: `title`.
+    assert_eq!(
+        (tool_id.1.as_str(), tool_id.2, tool_id.3),
+        ("schemas/t.yaml", 1, 5)
+    );
+    let sarif = render(
+        OutputFormat::Sarif,
+        &c.diagnostics,
+        &c.project.sources,
+        false,
+    );
+    let v: serde_json::Value = serde_json::from_str(&sarif).unwrap();
+    for r in v["runs"][0]["results"].as_array().unwrap() {
+        if r["ruleId"] != "SR008" {
+            continue;
+        }
+        let region = &r["locations"][0]["physicalLocation"]["region"];
+        assert!(
+            region["endColumn"].as_u64().unwrap() > region["startColumn"].as_u64().unwrap(),
+            "{r}"
+        );
+    }
+}

@@ -733,9 +733,11 @@ impl<'de> MapAccess<'de> for SpannedDe<'de> {
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, DeError> {
         let state = self.state;
         self.state += 1;
+        // A value's span is the one findings about it point at (a block mapping's first key).
+        let span = self.node.finding_span();
         match state {
-            0 => seed.deserialize((self.node.span.start as u64).into_deserializer()),
-            1 => seed.deserialize((self.node.span.end as u64).into_deserializer()),
+            0 => seed.deserialize((span.start as u64).into_deserializer()),
+            1 => seed.deserialize((span.end as u64).into_deserializer()),
             _ => seed.deserialize(NodeDe {
                 node: self.node,
                 root: false,

@@ -17,7 +17,7 @@ mod yaml_serde;
 
 use crate::diagnostics::{Diagnostic, Label, Severity};
 use crate::model::config::Limits;
-use crate::model::{AliasFile, Config, Decl, FileKind, IntentFile, Project, Sp, Tool};
+use crate::model::{AliasFile, Config, Decl, FileKind, IntentFile, Project, Sp, Tool, ValueType};
 use crate::source::{FileId, Format, SourceFile, Span};
 use node::Node;
 use std::path::{Path, PathBuf};
@@ -285,15 +285,45 @@ impl LoadError {
 }
 
 /// Convert a typed-read error into a diagnostic.
-fn de_diagnostic(e: de::DeError, file: FileId) -> Diagnostic {
+fn de_diagnostic(e: de::DeError, file: FileId, text: &str) -> Diagnostic {
     let code = match e.kind {
         de::DeErrorKind::UnknownKey => codes::UNKNOWN_KEY,
         de::DeErrorKind::MissingKey => codes::MISSING_KEY,
         de::DeErrorKind::InvalidValue => codes::INVALID_VALUE,
     };
-    let mut d = diag(code, e.message).at(file, e.span.unwrap_or_default(), "");
+    let span = shown_span(e.span.unwrap_or_default(), text);
+    let mut d = diag(code, e.message).at(file, span, "");
     d.help = e.help;
     d
+}
+
+/// The span a finding about a node shows. A block mapping or list has only its start (its
+/// extent is many lines): a finding about it (a missing key, a mapping where a value belongs)
+/// would have no length in JSON and SARIF, so it is given the first key written there (a list,
+/// its first item's: `- id` shows `id`). Other spans are kept.
+fn shown_span(span: Span, text: &str) -> Span {
+    if !span.is_empty() {
+        return span;
+    }
+    let start = span.start as usize;
+    let Some(rest) = text.get(start..) else {
+        return span;
+    };
+    let line = rest.split(['\n', '\r']).next().unwrap_or("");
+    // Past list dashes (`- - id: x`).
+    let item = line.trim_start_matches(|c: char| c == '-' || c == ' ');
+    let skip = line.len() - item.len();
+    let key = match item
+        .find(": ")
+        .or_else(|| item.strip_suffix(':').map(str::len))
+    {
+        Some(end) => item[..end].trim_end(),
+        None => "",
+    };
+    if key.is_empty() || key.starts_with(['#', '{', '[']) {
+        return span;
+    }
+    Span::new(start + skip, start + skip + key.len())
 }
 
 /// Parse text of the given format into a node tree, with limits applied.
@@ -527,7 +557,7 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
                         }) {
                             Ok(c) => project.config = c,
                             Err(errors) => {
-                                diags.extend(errors.into_iter().map(|e| de_diagnostic(e, id)))
+                                diags.extend(errors.into_iter().map(|e| de_diagnostic(e, id, text)))
                             }
                         },
                         Err(LoadError::Empty { .. }) => {}
@@ -907,7 +937,8 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
                         diags.push(d)
                     }
                     Err(ReadFailure::De(errors)) => {
-                        diags.extend(errors.into_iter().map(|e| de_diagnostic(e, id)))
+                        let text = &project.sources.get(id).text;
+                        diags.extend(errors.into_iter().map(|e| de_diagnostic(e, id, text)))
                     }
                     Err(ReadFailure::Io(_) | ReadFailure::Skipped) => {}
                 }
@@ -963,7 +994,7 @@ pub fn load_sources(config: Option<&str>, files: &[(&str, &str)]) -> Loaded {
         match parse_text(text, Format::Toml, &Limits::default()) {
             Ok(node) => match de::from_node::<Config>(&node) {
                 Ok(c) => project.config = c,
-                Err(e) => diagnostics.push(de_diagnostic(e, id)),
+                Err(e) => diagnostics.push(de_diagnostic(e, id, text)),
             },
             Err(LoadError::Empty { .. }) => {}
             Err(e) => diagnostics.push(e.to_diagnostic(id, Format::Toml)),
@@ -1000,7 +1031,7 @@ pub fn load_sources(config: Option<&str>, files: &[(&str, &str)]) -> Loaded {
         match parsed {
             Ok(p) => add_declarations(&mut project, id, p),
             Err(errors) => {
-                diagnostics.extend(errors.into_iter().map(|e| de_diagnostic(e, id)));
+                diagnostics.extend(errors.into_iter().map(|e| de_diagnostic(e, id, text)));
             }
         }
     }
@@ -1081,7 +1112,13 @@ fn typed_noting_booleans(
     found: &mut Vec<LoadError>,
 ) -> Result<Parsed, Vec<de::DeError>> {
     let (typed, spans) = de::noting_yaml11_booleans(|| type_node(node, kind));
-    for span in spans {
+    // A parameter value of a type other than text is checked against its type instead (a
+    // boolean parameter's `default: off` is an error whose help says to write `false`).
+    let mut typed_values = std::collections::HashSet::new();
+    if !spans.is_empty() {
+        non_text_parameter_values(node, &mut typed_values);
+    }
+    for span in spans.into_iter().filter(|s| !typed_values.contains(s)) {
         let written = text
             .get(span.start as usize..span.end as usize)
             .unwrap_or("");
@@ -1097,6 +1134,34 @@ fn typed_noting_booleans(
         }
     }
     typed
+}
+
+/// The spans of the `default` and `enum` values of every mapping with a `type` other than text
+/// (a parameter's), read from the tree so that a file that does not load is covered too.
+fn non_text_parameter_values(node: &Node, out: &mut std::collections::HashSet<Span>) {
+    use node::NodeKind;
+    match &node.kind {
+        NodeKind::Map(entries) => {
+            let ty = entries.iter().find(|(k, _)| k.text == "type");
+            let non_text = ty.is_some_and(|(_, v)| match &v.kind {
+                NodeKind::Str(t) => ValueType::parse(t).is_ok_and(|t| !written::takes_text(&t)),
+                _ => false,
+            });
+            for (k, v) in entries {
+                if non_text && (k.text == "default" || k.text == "enum") {
+                    match &v.kind {
+                        NodeKind::Seq(items) => out.extend(items.iter().map(|i| i.span)),
+                        _ => {
+                            out.insert(v.span);
+                        }
+                    }
+                }
+                non_text_parameter_values(v, out);
+            }
+        }
+        NodeKind::Seq(items) => items.iter().for_each(|i| non_text_parameter_values(i, out)),
+        _ => {}
+    }
 }
 
 fn type_node(node: &Node, kind: FileKind) -> Result<Parsed, Vec<de::DeError>> {
