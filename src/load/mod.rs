@@ -311,7 +311,7 @@ fn shown_span(span: Span, text: &str) -> Span {
     };
     let line = rest.split(['\n', '\r']).next().unwrap_or("");
     // Past list dashes (`- - id: x`).
-    let item = line.trim_start_matches(|c: char| c == '-' || c == ' ');
+    let item = line.trim_start_matches(['-', ' ']);
     let skip = line.len() - item.len();
     let key = match item
         .find(": ")
