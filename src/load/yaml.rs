@@ -501,43 +501,7 @@ impl<'a> Builder<'a> {
                         .get(span.start as usize..span.end as usize)
                         .unwrap_or("")
                         .trim();
-                    let kind = match (tag_kind(tag.as_deref()), style) {
-                        (TagKind::None, ScalarStyle::Plain) => match resolve_plain(&value, raw) {
-                            // `.nan` and `.inf` are no value a declaration can carry: kept as
-                            // the text written, so a number field reports a wrong-typed value
-                            // (and the rest of the file is still checked).
-                            NodeKind::Float(f, raw) if !f.is_finite() => NodeKind::Str(raw),
-                            kind => kind,
-                        },
-                        (TagKind::None | TagKind::Str, _) => NodeKind::Str(value.into_owned()),
-                        (TagKind::Null, _) => NodeKind::Null,
-                        (TagKind::Bool, _) => match yaml_trim(&value) {
-                            "true" | "True" | "TRUE" => NodeKind::Bool(true),
-                            "false" | "False" | "FALSE" => NodeKind::Bool(false),
-                            _ => return Err(self.bad_tagged(span, "!!bool", "a boolean")),
-                        },
-                        (TagKind::Int, _) => {
-                            match parse_int(yaml_trim(&value)).and_then(|i| i64::try_from(i).ok()) {
-                                Some(i) => NodeKind::Int(i, yaml_trim(&value).to_string()),
-                                None => return Err(self.bad_tagged(span, "!!int", "an integer")),
-                            }
-                        }
-                        (TagKind::Float, _) => {
-                            let t = yaml_trim(&value);
-                            match parse_float(t).or_else(|| parse_int(t).map(|i| i as f64)) {
-                                // Tagged a float, it is one even when written as `10`.
-                                Some(f) if f.is_finite() => NodeKind::Float(f, t.to_string()),
-                                _ => {
-                                    return Err(self.bad_tagged(
-                                        span,
-                                        "!!float",
-                                        "a finite number",
-                                    ));
-                                }
-                            }
-                        }
-                        (TagKind::Other(tag), _) => return Err(self.unknown_tag(span, &tag)),
-                    };
+                    let kind = self.scalar_kind(&value, raw, style, tag.as_deref(), span)?;
                     let node = Node { kind, span };
                     if anchor != 0 {
                         self.anchors.insert(anchor, Anchored::new(node.clone()));
@@ -590,27 +554,7 @@ impl<'a> Builder<'a> {
                         merge_at,
                         ..
                     }) => {
-                        // Merged entries the mapping does not set itself, after its own; a key
-                        // the mapping sets over a merged one is reported (not fatal).
-                        if !merged.is_empty() {
-                            let own: HashMap<String, Span> = entries
-                                .iter()
-                                .map(|(k, _)| (k.text.clone(), k.span))
-                                .collect();
-                            let mut seen = std::collections::HashSet::new();
-                            for (k, v) in merged {
-                                if let Some(at) = own.get(&k.text) {
-                                    self.duplicates.push(LoadError::MergeOverride {
-                                        key: k.text.clone(),
-                                        span: *at,
-                                        merged: self.merged_key_origin(&k),
-                                        before: merge_at.is_some_and(|m| at.start < m.start),
-                                    });
-                                } else if seen.insert(k.text.clone()) {
-                                    entries.push((k, v));
-                                }
-                            }
-                        }
+                        self.add_merged(&mut entries, merged, merge_at);
                         self.close(start, anchor, NodeKind::Map(entries))
                     }
                     _ => continue,
@@ -686,6 +630,82 @@ impl<'a> Builder<'a> {
         match root {
             Some(node) if node.kind != NodeKind::Null => Ok(node),
             _ => Err(super::empty_error(self.text, '#')),
+        }
+    }
+
+    /// A scalar's value: a plain scalar resolved by the YAML 1.2 core schema, a quoted one a
+    /// string, a tagged one what its tag says (or the tag's error).
+    fn scalar_kind(
+        &self,
+        value: &str,
+        raw: &str,
+        style: ScalarStyle,
+        tag: Option<&granit_parser::Tag>,
+        span: Span,
+    ) -> Result<NodeKind, LoadError> {
+        Ok(match (tag_kind(tag), style) {
+            (TagKind::None, ScalarStyle::Plain) => match resolve_plain(value, raw) {
+                // `.nan` and `.inf` are no value a declaration can carry: kept as
+                // the text written, so a number field reports a wrong-typed value
+                // (and the rest of the file is still checked).
+                NodeKind::Float(f, raw) if !f.is_finite() => NodeKind::Str(raw),
+                kind => kind,
+            },
+            (TagKind::None | TagKind::Str, _) => NodeKind::Str(value.to_string()),
+            (TagKind::Null, _) => NodeKind::Null,
+            (TagKind::Bool, _) => match yaml_trim(value) {
+                "true" | "True" | "TRUE" => NodeKind::Bool(true),
+                "false" | "False" | "FALSE" => NodeKind::Bool(false),
+                _ => return Err(self.bad_tagged(span, "!!bool", "a boolean")),
+            },
+            (TagKind::Int, _) => {
+                match parse_int(yaml_trim(value)).and_then(|i| i64::try_from(i).ok()) {
+                    Some(i) => NodeKind::Int(i, yaml_trim(value).to_string()),
+                    None => return Err(self.bad_tagged(span, "!!int", "an integer")),
+                }
+            }
+            (TagKind::Float, _) => {
+                let t = yaml_trim(value);
+                match parse_float(t).or_else(|| parse_int(t).map(|i| i as f64)) {
+                    // Tagged a float, it is one even when written as `10`.
+                    Some(f) if f.is_finite() => NodeKind::Float(f, t.to_string()),
+                    _ => {
+                        return Err(self.bad_tagged(span, "!!float", "a finite number"));
+                    }
+                }
+            }
+            (TagKind::Other(tag), _) => return Err(self.unknown_tag(span, &tag)),
+        })
+    }
+
+    /// Add to a finished mapping the merged entries it does not set itself, after its own; a
+    /// key the mapping sets over a merged one is reported (not fatal; see
+    /// [`LoadError::MergeOverride`]). `merge_at` is where its `<<` key is.
+    fn add_merged(
+        &mut self,
+        entries: &mut Vec<(Key, Node)>,
+        merged: Vec<(Key, Node)>,
+        merge_at: Option<Span>,
+    ) {
+        if merged.is_empty() {
+            return;
+        }
+        let own: HashMap<String, Span> = entries
+            .iter()
+            .map(|(k, _)| (k.text.clone(), k.span))
+            .collect();
+        let mut seen = std::collections::HashSet::new();
+        for (k, v) in merged {
+            if let Some(at) = own.get(&k.text) {
+                self.duplicates.push(LoadError::MergeOverride {
+                    key: k.text.clone(),
+                    span: *at,
+                    merged: self.merged_key_origin(&k),
+                    before: merge_at.is_some_and(|m| at.start < m.start),
+                });
+            } else if seen.insert(k.text.clone()) {
+                entries.push((k, v));
+            }
         }
     }
 
