@@ -112,21 +112,23 @@ fn duplicate_key_yaml_points_at_both() {
 
 #[test]
 fn a_duplicate_key_does_not_hide_the_files_other_findings() {
-    // Two repeats, a repeated `<<` and an unknown key in one file: all four are reported, and
-    // the file still takes part in the cross-file checks (no checks-skipped note).
+    // Two repeats, a repeated `<<` and an unknown key in one file: all four are reported (with
+    // the `id` that overrides the merged one), and the file still takes part in the cross-file
+    // checks (no checks-skipped note).
     let text = b"domains:\n  - &d {id: a, description: base}\n  - <<: *d\n    <<: *d\n    id: b\n    id: c\n    descripton: x\ngroups: []\ngroups: []\n";
     let c = concise(project(&[("intents/x.yaml", text)]).path());
     let lines: Vec<&str> = c.lines().collect();
     assert_eq!(
-        lines[..4],
+        lines[..5],
         [
             "intents/x.yaml:4:5: error[SR005/duplicate-key] duplicate key `<<` (help: remove one of the two entries; a later key would silently replace the earlier one)",
+            "intents/x.yaml:5:5: warning[SR015/merge-override] `id` overrides the value the `<<` merge gives it; the merged value is silently dropped (help: remove `id` from the merged mapping (so each value is written once), or write this mapping out without `<<`; to keep the override, set `merge-override = \"off\"` under [lint.rules] or add a suppression comment)",
             "intents/x.yaml:6:5: error[SR005/duplicate-key] duplicate key `id` (help: remove one of the two entries; a later key would silently replace the earlier one)",
             "intents/x.yaml:7:5: error[SR006/unknown-key] unknown key `descripton` (help: did you mean `description`?)",
             "intents/x.yaml:9:1: error[SR005/duplicate-key] duplicate key `groups` (help: remove one of the two entries; a later key would silently replace the earlier one)",
         ]
     );
-    assert_eq!(lines.len(), 6, "{c}");
+    assert_eq!(lines.len(), 7, "{c}");
     // Duplicates alone leave the file loaded (first entry kept): the cross-file checks run and
     // find that no tool serves the intent.
     let text = b"domains:\n  - id: a\n    id: b\nintents:\n  - id: i\n    description: x\n    domains: [a]\n    required_groups: [nope]\n";
@@ -159,8 +161,14 @@ fn merge_never_hides_a_later_duplicate() {
             b"domains:\n  - &d {id: a, description: base}\n  - <<: *d\n    id: b\n    id: c\n",
         )],
     );
+    // The first `id` overrides the merged one (a warning), the second repeats it (an error).
+    let lines: Vec<&str> = c.lines().collect();
     assert!(
-        c.starts_with("intents/x.yaml:5:5: error[SR005/duplicate-key]"),
+        lines[0].starts_with("intents/x.yaml:4:5: warning[SR015/merge-override]"),
+        "{c}"
+    );
+    assert!(
+        lines[1].starts_with("intents/x.yaml:5:5: error[SR005/duplicate-key]"),
         "{c}"
     );
 }
@@ -172,7 +180,9 @@ fn anchors_and_merges_work() {
         b"domains:\n  - &d {id: a, description: shared}\n  - <<: *d\n    id: b\n",
     )]);
     let c = check_path(dir.path()).unwrap();
-    assert!(c.diagnostics.is_empty(), "{:?}", c.diagnostics);
+    // The merged `id` is overridden: reported (merge-override), the mapping's own value applies.
+    let codes: Vec<_> = c.diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(codes, ["SR015"], "{:?}", c.diagnostics);
     let ids: Vec<_> = c
         .project
         .domains

@@ -172,7 +172,17 @@ impl SourceDoc {
                     let _ = cell.set(Some(node));
                     (v, DocFormat::Yaml, cell)
                 }
-                Err(e) => return Err(Box::new(e.to_diagnostic(file, Format::Yaml))),
+                Err(e) => {
+                    let limit = matches!(e, crate::load::LoadError::Limit { .. });
+                    let mut d = e.to_diagnostic(file, Format::Yaml);
+                    // An import source is read with built-in limits, not a project's `[limits]`.
+                    if limit {
+                        d = d.help(
+                            "import sources are read with built-in limits (64 MiB of text, also the most their aliases may expand to); use fewer aliases, nest less deeply, or import a smaller document",
+                        );
+                    }
+                    return Err(Box::new(d));
+                }
             }
         };
         if depth(&value) > MAX_SOURCE_DEPTH {

@@ -56,6 +56,8 @@ pub mod codes {
     /// A parameter's default or enum value that the declaration leaves out (wrong type, default
     /// outside the enum, a non-scalar default).
     pub const DROPPED_PARAMETER_VALUE: (&str, &str) = ("SR709", "dropped-parameter-value");
+    /// An object parameter (or body property) whose schema declares no `properties`.
+    pub const FREE_FORM_OBJECT: (&str, &str) = ("SR710", "free-form-object");
 }
 
 /// What an importer was asked for (the command-line options that shape the mapping).

@@ -727,9 +727,11 @@ impl<'r> Mapper<'r> {
         out.read_only = o.get("readOnly") == Some(&Value::Bool(true));
         out.write_only = o.get("writeOnly") == Some(&Value::Bool(true));
         if let Some(Value::Array(e)) = o.get("enum") {
+            // A repeated value is kept once; a set of the values seen keeps a long list linear.
+            let mut seen = std::collections::HashSet::new();
             for x in e {
                 match scalar(x) {
-                    Some(s) if !out.enum_values.contains(&s) => out.enum_values.push(s),
+                    Some(s) if seen.insert(EnumKey::of(&s)) => out.enum_values.push(s),
                     Some(_) => {}
                     None if x.is_null() => out.nullable = true,
                     None => {}
@@ -1506,6 +1508,7 @@ impl<'r> Mapper<'r> {
             }
             None => v,
         };
+        self.report_free_form(loc, name, v);
         let (p, dropped) = param(name, ty, v, required, location);
         for d in dropped {
             let at = match d.key {
@@ -1525,6 +1528,60 @@ impl<'r> Mapper<'r> {
             );
         }
         p
+    }
+}
+
+impl Mapper<'_> {
+    /// Report a parameter whose value is an object (or a list of objects, at any depth) whose
+    /// schema declares no `properties`: a free-form object, about which the declaration (and so
+    /// the prompt and plans an agent reads) can say nothing (finding SR710, an info). What the
+    /// schema does say about its members (`additionalProperties` with a type) is named.
+    fn report_free_form(&mut self, loc: &Loc<'_>, name: &str, v: &View<'_>) {
+        let mut kind = v.kind.clone();
+        let mut values = v.values.clone();
+        let mut at = loc.clone();
+        let mut depth = 0;
+        for _ in 0..MAX_PATH_DEPTH {
+            match kind {
+                Kind::Array(Some(items)) => {
+                    let iv = self.view(&items);
+                    kind = iv.kind;
+                    values = iv.values;
+                    at = (*items).clone();
+                    depth += 1;
+                }
+                _ => break,
+            }
+        }
+        let Kind::Object(props) = kind else {
+            return;
+        };
+        if !props.is_empty() {
+            return;
+        }
+        let what = match depth {
+            0 => "an object".to_string(),
+            1 => "a list of objects".to_string(),
+            _ => "nested lists of objects".to_string(),
+        };
+        let members = match values {
+            Some(values) => {
+                let vv = self.view(&values);
+                let ty = self.value_type(&vv);
+                format!(" (any keys, each holding a value of type `{ty}`)")
+            }
+            None => " (any keys and values)".to_string(),
+        };
+        let ctx = self.context.clone();
+        self.report(
+            super::codes::FREE_FORM_OBJECT,
+            Severity::Info,
+            &at,
+            format!(
+                "`{ctx}`: parameter `{name}` takes {what} whose schema declares no `properties`{members}: the declaration cannot tell an agent what to send"
+            ),
+            "write the keys it takes (and an example) in the parameter's `description`, which the prompt and plans show; or bind it with a template that names its keys",
+        );
     }
 }
 
@@ -1791,6 +1848,29 @@ fn default_help(required: bool) -> String {
         "fix the default in the source: the router sends a required parameter's default when nothing binds it, so a wrong one would be sent on every plan".to_string()
     } else {
         "fix the default in the source; without it the provider's own default applies".to_string()
+    }
+}
+
+/// What makes two enumeration values the same one (as `Scalar`'s `==` does: numbers by value,
+/// `-0.0` as `0.0`; a spelled number by its value and its spelling), as a hashable key.
+#[derive(Hash, PartialEq, Eq)]
+enum EnumKey {
+    Text(String),
+    Integer(i64),
+    Number(u64),
+    Boolean(bool),
+    Spelled(Box<EnumKey>, String),
+}
+
+impl EnumKey {
+    fn of(s: &Scalar) -> EnumKey {
+        match s {
+            Scalar::String(t) => EnumKey::Text(t.clone()),
+            Scalar::Integer(i) => EnumKey::Integer(*i),
+            Scalar::Number(f) => EnumKey::Number(if *f == 0.0 { 0 } else { f.to_bits() }),
+            Scalar::Boolean(b) => EnumKey::Boolean(*b),
+            Scalar::Spelled(v, raw) => EnumKey::Spelled(Box::new(EnumKey::of(v)), raw.clone()),
+        }
     }
 }
 

@@ -191,6 +191,8 @@ registry! {
     "SR012" "checks-skipped" checks_skipped Info Load Minimal true None;
     "SR013" "control-character" control_character Warning Load Minimal true None;
     "SR014" "no-tools" no_tools Warning Load Minimal true None;
+    "SR015" "merge-override" merge_override Warning Load Minimal true None;
+    "SR016" "yaml11-boolean" yaml11_boolean Warning Load Minimal true None;
     "SR101" "duplicate-id" duplicate_id Error Reference Minimal false Some(&rules::duplicate_id::DuplicateId);
     "SR102" "id-collision" id_collision Error Reference Minimal true Some(&rules::id_collision::IdCollision);
     "SR103" "dangling-reference" dangling_reference Error Reference Minimal false Some(&rules::dangling_reference::DanglingReference);
@@ -245,6 +247,7 @@ registry! {
     "SR707" "no-response-schema" no_response_schema Warning Import Minimal false None;
     "SR708" "unrecognised-licence" unrecognised_licence Info Import Minimal false None;
     "SR709" "dropped-parameter-value" dropped_parameter_value Warning Import Minimal false None;
+    "SR710" "free-form-object" free_form_object Info Import Minimal false None;
     "SR901" "unused-suppression" unused_suppression Warning Suppression Minimal true None;
     "SR902" "suppression-without-reason" suppression_without_reason Warning Suppression Minimal true None;
     "SR903" "unknown-rule" unknown_rule Warning Suppression Minimal true None;

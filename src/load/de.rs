@@ -111,6 +111,40 @@ impl de::Error for DeError {
     }
 }
 
+thread_local! {
+    /// Spans of strings read into string fields that spell a YAML 1.1 boolean, while
+    /// [`noting_yaml11_booleans`] runs on this thread.
+    static YAML11_STRINGS: std::cell::RefCell<Option<Vec<Span>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Note a string read into a string field (or a parameter value) when it spells a YAML 1.1
+/// boolean.
+fn note_string(s: &str, span: Span) {
+    if YAML11_BOOLS.contains(&s) {
+        YAML11_STRINGS.with(|n| {
+            if let Some(spans) = n.borrow_mut().as_mut() {
+                spans.push(span);
+            }
+        });
+    }
+}
+
+/// Run `read` (which reads typed values with [`from_node`]) and return, with its result, the
+/// spans of the strings it read into string fields or parameter values that spell a YAML 1.1
+/// boolean (`yes`, `Off`, `n`, ...), in reading order, each once. Whether a value was written
+/// unquoted is the caller's to check against the source text.
+pub fn noting_yaml11_booleans<R>(read: impl FnOnce() -> R) -> (R, Vec<Span>) {
+    let outer = YAML11_STRINGS.with(|n| n.borrow_mut().replace(Vec::new()));
+    let r = read();
+    let mut spans = YAML11_STRINGS
+        .with(|n| std::mem::replace(&mut *n.borrow_mut(), outer))
+        .unwrap_or_default();
+    let mut seen = std::collections::HashSet::new();
+    spans.retain(|s| seen.insert(*s));
+    (r, spans)
+}
+
 /// Read a typed value from a node.
 pub fn from_node<'de, T: serde::Deserialize<'de>>(node: &'de Node) -> Result<T, DeError> {
     T::deserialize(NodeDe { node, root: true })
@@ -314,7 +348,10 @@ impl<'de> Deserializer<'de> for NodeDe<'de> {
 
     fn deserialize_str<V: Visitor<'de>>(self, v: V) -> Result<V::Value, DeError> {
         let r = match &self.node.kind {
-            NodeKind::Str(s) => v.visit_str(s),
+            NodeKind::Str(s) => {
+                note_string(s, self.node.span);
+                v.visit_str(s)
+            }
             // Numbers in string fields keep their spelling (`1.10`, `007`).
             NodeKind::Int(_, raw) | NodeKind::Float(_, raw) => v.visit_str(raw),
             _ => return Err(self.mismatch("a string")),
@@ -378,6 +415,9 @@ impl<'de> Deserializer<'de> for NodeDe<'de> {
                 return v
                     .visit_seq(de::value::SeqDeserializer::new(items.into_iter()))
                     .map_err(|e: DeError| e.at(self.node.span));
+            }
+            if let NodeKind::Str(s) = &self.node.kind {
+                note_string(s, self.node.span);
             }
             return self.deserialize_any(v);
         }
@@ -693,9 +733,11 @@ impl<'de> MapAccess<'de> for SpannedDe<'de> {
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, DeError> {
         let state = self.state;
         self.state += 1;
+        // A value's span is the one findings about it point at (a block mapping's first key).
+        let span = self.node.finding_span();
         match state {
-            0 => seed.deserialize((self.node.span.start as u64).into_deserializer()),
-            1 => seed.deserialize((self.node.span.end as u64).into_deserializer()),
+            0 => seed.deserialize((span.start as u64).into_deserializer()),
+            1 => seed.deserialize((span.end as u64).into_deserializer()),
             _ => seed.deserialize(NodeDe {
                 node: self.node,
                 root: false,

@@ -10,13 +10,14 @@ pub mod node;
 pub mod recover;
 pub mod required;
 pub mod toml;
+mod written;
 pub mod yaml;
 #[cfg(test)]
 mod yaml_serde;
 
 use crate::diagnostics::{Diagnostic, Label, Severity};
 use crate::model::config::Limits;
-use crate::model::{AliasFile, Config, Decl, FileKind, IntentFile, Project, Sp, Tool};
+use crate::model::{AliasFile, Config, Decl, FileKind, IntentFile, Project, Sp, Tool, ValueType};
 use crate::source::{FileId, Format, SourceFile, Span};
 use node::Node;
 use std::path::{Path, PathBuf};
@@ -49,6 +50,10 @@ pub mod codes {
     pub const CONTROL_CHARACTER: (&str, &str) = ("SR013", "control-character");
     /// The project has declaration files but no tool file.
     pub const NO_TOOLS: (&str, &str) = ("SR014", "no-tools");
+    /// A key set over the value a YAML merge (`<<`) gives it.
+    pub const MERGE_OVERRIDE: (&str, &str) = ("SR015", "merge-override");
+    /// An unquoted YAML 1.1 boolean spelling in a string field.
+    pub const YAML11_BOOLEAN: (&str, &str) = ("SR016", "yaml11-boolean");
 }
 
 /// Why one file could not be parsed.
@@ -80,6 +85,28 @@ pub enum LoadError {
         /// True when the file has comments but no content.
         comment_only: bool,
     },
+    /// A key a mapping sets itself over the value a YAML merge (`<<`) gives it (reported, not
+    /// fatal: the mapping's own value applies, as the merge-key rule says, but YAML readers
+    /// differ on it and a reader of the file may expect the merged value).
+    MergeOverride {
+        /// The key.
+        key: String,
+        /// The mapping's own key.
+        span: Span,
+        /// Where the merged key is written (in the anchored mapping).
+        merged: Span,
+        /// True when the key is written before the `<<` (readers that apply keys in order give
+        /// the merged value instead).
+        before: bool,
+    },
+    /// A string field holding a plain, unquoted YAML 1.1 boolean (`yes`, `no`, `on`, `off`, `y`,
+    /// `n`, in any case): a string here, a boolean to YAML 1.1 readers (reported, not fatal).
+    Yaml11Boolean {
+        /// The value.
+        span: Span,
+        /// Its text.
+        text: String,
+    },
     /// A string or key holding a control character (reported, not fatal: see
     /// [`parse_text_traced`]).
     ControlCharacter {
@@ -99,6 +126,19 @@ pub enum LoadError {
         /// The `[limits]` setting that raises it, or `None` for a limit built into the parser.
         setting: Option<&'static str>,
     },
+}
+
+impl LoadError {
+    /// Whether this is a finding the parse goes on past and that does not make the file fail
+    /// (a control character, a merge override, a YAML 1.1 boolean spelling).
+    pub fn is_warning(&self) -> bool {
+        matches!(
+            self,
+            LoadError::ControlCharacter { .. }
+                | LoadError::MergeOverride { .. }
+                | LoadError::Yaml11Boolean { .. }
+        )
+    }
 }
 
 /// An [`LoadError::Empty`] for this text (comment-only when any line starts with `comment`).
@@ -171,6 +211,37 @@ impl LoadError {
                     .at(file, Span::new(0, 0), "")
                     .help("add declarations or delete the file")
             }
+            LoadError::MergeOverride {
+                key,
+                span,
+                merged,
+                before,
+            } => Diagnostic::new(
+                codes::MERGE_OVERRIDE.0,
+                codes::MERGE_OVERRIDE.1,
+                Severity::Warning,
+                match before {
+                    true => format!(
+                        "`{key}` is written before the `<<` merge that also gives it: this value applies, but YAML readers that apply keys in order keep the merged one"
+                    ),
+                    false => format!(
+                        "`{key}` overrides the value the `<<` merge gives it; the merged value is silently dropped"
+                    ),
+                },
+            )
+            .at(file, *span, "this value applies")
+            .also(file, *merged, "merged value, overridden")
+            .help(format!(
+                "remove `{key}` from the merged mapping (so each value is written once), or write this mapping out without `<<`; to keep the override, set `merge-override = \"off\"` under [lint.rules] or add a suppression comment"
+            )),
+            LoadError::Yaml11Boolean { span, text } => Diagnostic::new(
+                codes::YAML11_BOOLEAN.0,
+                codes::YAML11_BOOLEAN.1,
+                Severity::Warning,
+                format!("`{text}` is read as the string \"{text}\" here, but YAML 1.1 readers read it as a boolean"),
+            )
+            .at(file, *span, "")
+            .help(format!("quote it (`\"{text}\"`) so every YAML reader reads the same string")),
             LoadError::ControlCharacter { span, ch, key } => Diagnostic::new(
                 codes::CONTROL_CHARACTER.0,
                 codes::CONTROL_CHARACTER.1,
@@ -214,24 +285,51 @@ impl LoadError {
 }
 
 /// Convert a typed-read error into a diagnostic.
-fn de_diagnostic(e: de::DeError, file: FileId) -> Diagnostic {
+fn de_diagnostic(e: de::DeError, file: FileId, text: &str) -> Diagnostic {
     let code = match e.kind {
         de::DeErrorKind::UnknownKey => codes::UNKNOWN_KEY,
         de::DeErrorKind::MissingKey => codes::MISSING_KEY,
         de::DeErrorKind::InvalidValue => codes::INVALID_VALUE,
     };
-    let mut d = diag(code, e.message).at(file, e.span.unwrap_or_default(), "");
+    let span = shown_span(e.span.unwrap_or_default(), text);
+    let mut d = diag(code, e.message).at(file, span, "");
     d.help = e.help;
     d
+}
+
+/// The span a finding about a node shows. A block mapping or list has only its start (its
+/// extent is many lines): a finding about it (a missing key, a mapping where a value belongs)
+/// would have no length in JSON and SARIF, so it is given the first key written there (a list,
+/// its first item's: `- id` shows `id`). Other spans are kept.
+fn shown_span(span: Span, text: &str) -> Span {
+    if !span.is_empty() {
+        return span;
+    }
+    let start = span.start as usize;
+    let Some(rest) = text.get(start..) else {
+        return span;
+    };
+    let line = rest.split(['\n', '\r']).next().unwrap_or("");
+    // Past list dashes (`- - id: x`).
+    let item = line.trim_start_matches(['-', ' ']);
+    let skip = line.len() - item.len();
+    let key = match item
+        .find(": ")
+        .or_else(|| item.strip_suffix(':').map(str::len))
+    {
+        Some(end) => item[..end].trim_end(),
+        None => "",
+    };
+    if key.is_empty() || key.starts_with(['#', '{', '[']) {
+        return span;
+    }
+    Span::new(start + skip, start + skip + key.len())
 }
 
 /// Parse text of the given format into a node tree, with limits applied.
 pub fn parse_text(text: &str, format: Format, limits: &Limits) -> Result<Node, LoadError> {
     let (node, _, found) = parse_text_traced(text, format, limits)?;
-    match found
-        .into_iter()
-        .find(|e| !matches!(e, LoadError::ControlCharacter { .. }))
-    {
+    match found.into_iter().find(|e| !e.is_warning()) {
         None => Ok(node),
         Some(e) => Err(e),
     }
@@ -459,7 +557,7 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
                         }) {
                             Ok(c) => project.config = c,
                             Err(errors) => {
-                                diags.extend(errors.into_iter().map(|e| de_diagnostic(e, id)))
+                                diags.extend(errors.into_iter().map(|e| de_diagnostic(e, id, text)))
                             }
                         },
                         Err(LoadError::Empty { .. }) => {}
@@ -839,7 +937,8 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
                         diags.push(d)
                     }
                     Err(ReadFailure::De(errors)) => {
-                        diags.extend(errors.into_iter().map(|e| de_diagnostic(e, id)))
+                        let text = &project.sources.get(id).text;
+                        diags.extend(errors.into_iter().map(|e| de_diagnostic(e, id, text)))
                     }
                     Err(ReadFailure::Io(_) | ReadFailure::Skipped) => {}
                 }
@@ -895,7 +994,7 @@ pub fn load_sources(config: Option<&str>, files: &[(&str, &str)]) -> Loaded {
         match parse_text(text, Format::Toml, &Limits::default()) {
             Ok(node) => match de::from_node::<Config>(&node) {
                 Ok(c) => project.config = c,
-                Err(e) => diagnostics.push(de_diagnostic(e, id)),
+                Err(e) => diagnostics.push(de_diagnostic(e, id, text)),
             },
             Err(LoadError::Empty { .. }) => {}
             Err(e) => diagnostics.push(e.to_diagnostic(id, Format::Toml)),
@@ -918,10 +1017,11 @@ pub fn load_sources(config: Option<&str>, files: &[(&str, &str)]) -> Loaded {
             continue;
         };
         let parsed = match parse_text_traced(text, format, &limits) {
-            Ok((node, uses, duplicates)) => {
+            Ok((node, uses, mut duplicates)) => {
                 alias_uses.extend(uses.into_iter().map(|u| (id, u)));
+                let typed = typed_noting_booleans(&node, kind, text, &mut duplicates);
                 diagnostics.extend(duplicates.iter().map(|e| e.to_diagnostic(id, format)));
-                type_node(&node, kind)
+                typed
             }
             Err(e) => {
                 diagnostics.push(e.to_diagnostic(id, format));
@@ -931,7 +1031,7 @@ pub fn load_sources(config: Option<&str>, files: &[(&str, &str)]) -> Loaded {
         match parsed {
             Ok(p) => add_declarations(&mut project, id, p),
             Err(errors) => {
-                diagnostics.extend(errors.into_iter().map(|e| de_diagnostic(e, id)));
+                diagnostics.extend(errors.into_iter().map(|e| de_diagnostic(e, id, text)));
             }
         }
     }
@@ -1002,11 +1102,74 @@ fn yaml_line(text: &str) -> Option<usize> {
 /// Read a declaration file's node tree into its typed form. On failure, every structural fault
 /// of the file (unknown keys, wrong types, missing keys) is reported at once
 /// ([`recover::read_all`]), not one per run.
+/// [`type_node`], adding to `found` a [`LoadError::Yaml11Boolean`] for each string field or
+/// parameter value written as a plain (unquoted) YAML 1.1 boolean. Values replayed through an
+/// alias are reported where the anchor writes them.
+fn typed_noting_booleans(
+    node: &Node,
+    kind: FileKind,
+    text: &str,
+    found: &mut Vec<LoadError>,
+) -> Result<Parsed, Vec<de::DeError>> {
+    let (typed, spans) = de::noting_yaml11_booleans(|| type_node(node, kind));
+    // A parameter value of a type other than text is checked against its type instead (a
+    // boolean parameter's `default: off` is an error whose help says to write `false`).
+    let mut typed_values = std::collections::HashSet::new();
+    if !spans.is_empty() {
+        non_text_parameter_values(node, &mut typed_values);
+    }
+    for span in spans.into_iter().filter(|s| !typed_values.contains(s)) {
+        let written = text
+            .get(span.start as usize..span.end as usize)
+            .unwrap_or("");
+        // Quoted strings (and TOML's, always quoted) start with their quote; an alias with `*`.
+        if written.trim() == written
+            && !written.is_empty()
+            && written.chars().all(|c| c.is_ascii_alphabetic())
+        {
+            found.push(LoadError::Yaml11Boolean {
+                span,
+                text: written.to_string(),
+            });
+        }
+    }
+    typed
+}
+
+/// The spans of the `default` and `enum` values of every mapping with a `type` other than text
+/// (a parameter's), read from the tree so that a file that does not load is covered too.
+fn non_text_parameter_values(node: &Node, out: &mut std::collections::HashSet<Span>) {
+    use node::NodeKind;
+    match &node.kind {
+        NodeKind::Map(entries) => {
+            let ty = entries.iter().find(|(k, _)| k.text == "type");
+            let non_text = ty.is_some_and(|(_, v)| match &v.kind {
+                NodeKind::Str(t) => ValueType::parse(t).is_ok_and(|t| !written::takes_text(&t)),
+                _ => false,
+            });
+            for (k, v) in entries {
+                if non_text && (k.text == "default" || k.text == "enum") {
+                    match &v.kind {
+                        NodeKind::Seq(items) => out.extend(items.iter().map(|i| i.span)),
+                        _ => {
+                            out.insert(v.span);
+                        }
+                    }
+                }
+                non_text_parameter_values(v, out);
+            }
+        }
+        NodeKind::Seq(items) => items.iter().for_each(|i| non_text_parameter_values(i, out)),
+        _ => {}
+    }
+}
+
 fn type_node(node: &Node, kind: FileKind) -> Result<Parsed, Vec<de::DeError>> {
     let typed = recover::read_all(node, kind, |n| match kind {
-        FileKind::Tool => {
-            de::from_node::<Tool>(n).map(|t| Parsed::Tool(Box::new(Sp::new(t, n.span))))
-        }
+        FileKind::Tool => de::from_node::<Tool>(n).map(|mut t| {
+            written::keep_written_text(&mut t);
+            Parsed::Tool(Box::new(Sp::new(t, n.span)))
+        }),
         FileKind::Intent => de::from_node::<IntentFile>(n).map(Parsed::Intents),
         FileKind::Alias | FileKind::Config => de::from_node::<AliasFile>(n).map(Parsed::Aliases),
     });
@@ -1103,11 +1266,10 @@ fn read_and_parse(
         }
     };
     let (uses, duplicates, result) = match parse_text_traced(&text, format, limits) {
-        Ok((node, uses, duplicates)) => (
-            uses,
-            duplicates,
-            type_node(&node, kind).map_err(ReadFailure::De),
-        ),
+        Ok((node, uses, mut duplicates)) => {
+            let typed = typed_noting_booleans(&node, kind, &text, &mut duplicates);
+            (uses, duplicates, typed.map_err(ReadFailure::De))
+        }
         Err(e) => (Vec::new(), Vec::new(), Err(ReadFailure::Load(e))),
     };
     (Some(text), uses, duplicates, result)

@@ -44,6 +44,25 @@ pub enum NodeKind {
 }
 
 impl Node {
+    /// The span a finding about this node points at. A block mapping or list has only a start
+    /// (its extent is many lines), so a finding about it would have no length in JSON and
+    /// SARIF: it points at the mapping's first key (a list, at its first item's), which is
+    /// where the mapping starts. Other nodes, and empty or flow collections, keep their span.
+    pub fn finding_span(&self) -> Span {
+        if !self.span.is_empty() {
+            return self.span;
+        }
+        let inner = match &self.kind {
+            NodeKind::Map(entries) => entries.first().map(|(k, _)| k.span),
+            NodeKind::Seq(items) => items.first().map(Node::finding_span),
+            _ => None,
+        };
+        match inner {
+            Some(s) if !s.is_empty() && s.start >= self.span.start => s,
+            _ => self.span,
+        }
+    }
+
     /// A short description of the node's kind for messages ("a string `no`", "a map").
     pub fn describe(&self) -> String {
         match &self.kind {

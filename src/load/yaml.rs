@@ -10,8 +10,10 @@
 //! - duplicate keys with both places; merge keys (`<<: *anchor` or a list of anchors) with the
 //!   YAML merge-key rule: a key the mapping sets itself overrides the merged one, an earlier
 //!   merged mapping overrides a later one, and a second `<<` in one mapping is a duplicate key;
-//! - anchors and aliases with the `max-aliases` budget and a bound on the nodes aliases expand to;
-//!   an alias inside its own anchor gets its own message;
+//! - anchors and aliases with the `max-aliases` budget, a bound on the nodes aliases expand to
+//!   and one on the bytes they expand to (`max-file-bytes`: a file cannot grow through aliases
+//!   past the size it may have when written out; the finding names the anchor); an alias inside
+//!   its own anchor gets its own message;
 //! - one document per file (the second `---` is reported), empty and comment-only files.
 //!
 //! Nesting depth is checked by the caller ([`super::parse_text`]); the builder keeps its own
@@ -30,10 +32,10 @@ pub const MAX_ALIAS_EXPANSION: usize = 200_000;
 
 /// Parse YAML text (one document) into a node tree.
 pub fn parse(text: &str, limits: &Limits) -> Result<Node, LoadError> {
-    let (node, _, mut duplicates) = parse_traced(text, limits)?;
-    match duplicates.is_empty() {
-        true => Ok(node),
-        false => Err(duplicates.swap_remove(0)),
+    let (node, _, duplicates) = parse_traced(text, limits)?;
+    match duplicates.into_iter().find(|e| !e.is_warning()) {
+        None => Ok(node),
+        Some(e) => Err(e),
     }
 }
 
@@ -91,14 +93,20 @@ struct Builder<'a> {
     max_aliases: u64,
     aliases: u64,
     expanded: usize,
-    /// Completed anchored nodes by anchor id.
-    anchors: HashMap<usize, Rc<Node>>,
+    /// The `max-file-bytes` limit, also the budget on the bytes aliases expand to.
+    max_bytes: u64,
+    /// The bytes aliases have expanded to so far.
+    expanded_bytes: u64,
+    /// Completed anchored nodes by anchor id, with their cost ([`weight`]).
+    anchors: HashMap<usize, Anchored>,
     /// Anchor ids whose node is still being built (an alias to one is recursive).
     open_anchors: Vec<usize>,
     /// Every alias use, in source order.
     uses: Vec<AliasUse>,
     /// Duplicate keys found so far (the parse goes on past them).
     duplicates: Vec<LoadError>,
+    /// Alias token start -> the anchor id it replays (where a merged key was written).
+    replayed: HashMap<u32, usize>,
 }
 
 fn span_of(sp: &granit_parser::Span) -> Span {
@@ -401,12 +409,41 @@ fn place(node: &mut Node, span: Span) {
     }
 }
 
-/// Count the nodes of a tree (the cost of replaying it through an alias).
-fn size(node: &Node) -> usize {
+/// An anchored value and what replaying it through an alias costs.
+struct Anchored {
+    node: Rc<Node>,
+    /// Its nodes (keys count as nodes).
+    nodes: usize,
+    /// The bytes of its scalars and keys.
+    bytes: u64,
+}
+
+/// The cost of replaying a tree through an alias: its nodes (keys count as nodes) and the bytes
+/// of its scalars and keys (a scalar's text; a number's spelling; `true` as four bytes).
+fn weight(node: &Node) -> (usize, u64) {
     match &node.kind {
-        NodeKind::Seq(items) => 1 + items.iter().map(size).sum::<usize>(),
-        NodeKind::Map(entries) => 1 + entries.iter().map(|(_, v)| 1 + size(v)).sum::<usize>(),
-        _ => 1,
+        NodeKind::Seq(items) => items.iter().fold((1, 0), |(n, b), i| {
+            let (n2, b2) = weight(i);
+            (n + n2, b + b2)
+        }),
+        NodeKind::Map(entries) => entries.iter().fold((1, 0), |(n, b), (k, v)| {
+            let (n2, b2) = weight(v);
+            (n + 1 + n2, b + k.text.len() as u64 + b2)
+        }),
+        NodeKind::Str(t) => (1, t.len() as u64),
+        NodeKind::Int(_, raw) | NodeKind::Float(_, raw) => (1, raw.len() as u64),
+        NodeKind::Bool(_) | NodeKind::Null => (1, 4),
+    }
+}
+
+impl Anchored {
+    fn new(node: Node) -> Anchored {
+        let (nodes, bytes) = weight(&node);
+        Anchored {
+            node: Rc::new(node),
+            nodes,
+            bytes,
+        }
     }
 }
 
@@ -421,10 +458,13 @@ impl<'a> Builder<'a> {
             max_aliases: limits.max_aliases,
             aliases: 0,
             expanded: 0,
+            max_bytes: limits.max_file_bytes,
+            expanded_bytes: 0,
             anchors: HashMap::new(),
             open_anchors: Vec::new(),
             uses: Vec::new(),
             duplicates: Vec::new(),
+            replayed: HashMap::new(),
         }
     }
 
@@ -461,46 +501,10 @@ impl<'a> Builder<'a> {
                         .get(span.start as usize..span.end as usize)
                         .unwrap_or("")
                         .trim();
-                    let kind = match (tag_kind(tag.as_deref()), style) {
-                        (TagKind::None, ScalarStyle::Plain) => match resolve_plain(&value, raw) {
-                            // `.nan` and `.inf` are no value a declaration can carry: kept as
-                            // the text written, so a number field reports a wrong-typed value
-                            // (and the rest of the file is still checked).
-                            NodeKind::Float(f, raw) if !f.is_finite() => NodeKind::Str(raw),
-                            kind => kind,
-                        },
-                        (TagKind::None | TagKind::Str, _) => NodeKind::Str(value.into_owned()),
-                        (TagKind::Null, _) => NodeKind::Null,
-                        (TagKind::Bool, _) => match yaml_trim(&value) {
-                            "true" | "True" | "TRUE" => NodeKind::Bool(true),
-                            "false" | "False" | "FALSE" => NodeKind::Bool(false),
-                            _ => return Err(self.bad_tagged(span, "!!bool", "a boolean")),
-                        },
-                        (TagKind::Int, _) => {
-                            match parse_int(yaml_trim(&value)).and_then(|i| i64::try_from(i).ok()) {
-                                Some(i) => NodeKind::Int(i, yaml_trim(&value).to_string()),
-                                None => return Err(self.bad_tagged(span, "!!int", "an integer")),
-                            }
-                        }
-                        (TagKind::Float, _) => {
-                            let t = yaml_trim(&value);
-                            match parse_float(t).or_else(|| parse_int(t).map(|i| i as f64)) {
-                                // Tagged a float, it is one even when written as `10`.
-                                Some(f) if f.is_finite() => NodeKind::Float(f, t.to_string()),
-                                _ => {
-                                    return Err(self.bad_tagged(
-                                        span,
-                                        "!!float",
-                                        "a finite number",
-                                    ));
-                                }
-                            }
-                        }
-                        (TagKind::Other(tag), _) => return Err(self.unknown_tag(span, &tag)),
-                    };
+                    let kind = self.scalar_kind(&value, raw, style, tag.as_deref(), span)?;
                     let node = Node { kind, span };
                     if anchor != 0 {
-                        self.anchors.insert(anchor, Rc::new(node.clone()));
+                        self.anchors.insert(anchor, Anchored::new(node.clone()));
                     }
                     node
                 }
@@ -547,18 +551,10 @@ impl<'a> Builder<'a> {
                         anchor,
                         mut entries,
                         merged,
+                        merge_at,
                         ..
                     }) => {
-                        // Merged entries the mapping does not set itself, after its own.
-                        if !merged.is_empty() {
-                            let mut seen: std::collections::HashSet<String> =
-                                entries.iter().map(|(k, _)| k.text.clone()).collect();
-                            for (k, v) in merged {
-                                if seen.insert(k.text.clone()) {
-                                    entries.push((k, v));
-                                }
-                            }
-                        }
+                        self.add_merged(&mut entries, merged, merge_at);
                         self.close(start, anchor, NodeKind::Map(entries))
                     }
                     _ => continue,
@@ -637,6 +633,82 @@ impl<'a> Builder<'a> {
         }
     }
 
+    /// A scalar's value: a plain scalar resolved by the YAML 1.2 core schema, a quoted one a
+    /// string, a tagged one what its tag says (or the tag's error).
+    fn scalar_kind(
+        &self,
+        value: &str,
+        raw: &str,
+        style: ScalarStyle,
+        tag: Option<&granit_parser::Tag>,
+        span: Span,
+    ) -> Result<NodeKind, LoadError> {
+        Ok(match (tag_kind(tag), style) {
+            (TagKind::None, ScalarStyle::Plain) => match resolve_plain(value, raw) {
+                // `.nan` and `.inf` are no value a declaration can carry: kept as
+                // the text written, so a number field reports a wrong-typed value
+                // (and the rest of the file is still checked).
+                NodeKind::Float(f, raw) if !f.is_finite() => NodeKind::Str(raw),
+                kind => kind,
+            },
+            (TagKind::None | TagKind::Str, _) => NodeKind::Str(value.to_string()),
+            (TagKind::Null, _) => NodeKind::Null,
+            (TagKind::Bool, _) => match yaml_trim(value) {
+                "true" | "True" | "TRUE" => NodeKind::Bool(true),
+                "false" | "False" | "FALSE" => NodeKind::Bool(false),
+                _ => return Err(self.bad_tagged(span, "!!bool", "a boolean")),
+            },
+            (TagKind::Int, _) => {
+                match parse_int(yaml_trim(value)).and_then(|i| i64::try_from(i).ok()) {
+                    Some(i) => NodeKind::Int(i, yaml_trim(value).to_string()),
+                    None => return Err(self.bad_tagged(span, "!!int", "an integer")),
+                }
+            }
+            (TagKind::Float, _) => {
+                let t = yaml_trim(value);
+                match parse_float(t).or_else(|| parse_int(t).map(|i| i as f64)) {
+                    // Tagged a float, it is one even when written as `10`.
+                    Some(f) if f.is_finite() => NodeKind::Float(f, t.to_string()),
+                    _ => {
+                        return Err(self.bad_tagged(span, "!!float", "a finite number"));
+                    }
+                }
+            }
+            (TagKind::Other(tag), _) => return Err(self.unknown_tag(span, &tag)),
+        })
+    }
+
+    /// Add to a finished mapping the merged entries it does not set itself, after its own; a
+    /// key the mapping sets over a merged one is reported (not fatal; see
+    /// [`LoadError::MergeOverride`]). `merge_at` is where its `<<` key is.
+    fn add_merged(
+        &mut self,
+        entries: &mut Vec<(Key, Node)>,
+        merged: Vec<(Key, Node)>,
+        merge_at: Option<Span>,
+    ) {
+        if merged.is_empty() {
+            return;
+        }
+        let own: HashMap<String, Span> = entries
+            .iter()
+            .map(|(k, _)| (k.text.clone(), k.span))
+            .collect();
+        let mut seen = std::collections::HashSet::new();
+        for (k, v) in merged {
+            if let Some(at) = own.get(&k.text) {
+                self.duplicates.push(LoadError::MergeOverride {
+                    key: k.text.clone(),
+                    span: *at,
+                    merged: self.merged_key_origin(&k),
+                    before: merge_at.is_some_and(|m| at.start < m.start),
+                });
+            } else if seen.insert(k.text.clone()) {
+                entries.push((k, v));
+            }
+        }
+    }
+
     /// Finish a collection: widen a flow collection's span to its closing bracket and record
     /// its anchor.
     fn close(&mut self, start: usize, anchor: usize, kind: NodeKind) -> Node {
@@ -644,7 +716,7 @@ impl<'a> Builder<'a> {
         let node = Node { kind, span };
         if anchor != 0 {
             self.open_anchors.retain(|a| *a != anchor);
-            self.anchors.insert(anchor, Rc::new(node.clone()));
+            self.anchors.insert(anchor, Anchored::new(node.clone()));
         }
         node
     }
@@ -719,13 +791,27 @@ impl<'a> Builder<'a> {
                 setting: Some("max-aliases"),
             });
         }
-        let Some(target) = self.anchors.get(&id).cloned() else {
+        let Some(anchored) = self.anchors.get(&id) else {
             return Err(LoadError::Syntax {
                 message: format!("unknown anchor `{name}`"),
                 span,
             });
         };
-        self.expanded += size(&target);
+        let (target, nodes, bytes) = (anchored.node.clone(), anchored.nodes, anchored.bytes);
+        self.expanded += nodes;
+        self.expanded_bytes = self.expanded_bytes.saturating_add(bytes);
+        // Checked before the value is copied: a large anchored value used many times must stop
+        // here, not after gigabytes of copies.
+        if self.expanded_bytes > self.max_bytes {
+            return Err(LoadError::Limit {
+                message: format!(
+                    "the alias `*{name}` replays the anchor `&{name}` ({bytes} bytes of text); with it the file's aliases expand to {} bytes, more than the `max-file-bytes` limit of {} bytes",
+                    self.expanded_bytes, self.max_bytes
+                ),
+                span,
+                setting: Some("max-file-bytes"),
+            });
+        }
         if self.expanded > MAX_ALIAS_EXPANSION {
             return Err(LoadError::Limit {
                 message: format!(
@@ -742,6 +828,7 @@ impl<'a> Builder<'a> {
             .get(..target.span.start as usize)
             .and_then(|before| before.rfind(&token))
             .map_or(target.span, |i| Span::new(i, i + token.len()));
+        self.replayed.insert(span.start, id);
         self.uses.push(AliasUse {
             at: span,
             anchor: name,
@@ -752,6 +839,28 @@ impl<'a> Builder<'a> {
         let mut node = (*target).clone();
         place(&mut node, span);
         Ok(node)
+    }
+
+    /// Where a merged key is written: in its anchor's mapping when the merge replays an alias
+    /// (the replayed copy carries the alias's span), else where the merged mapping has it.
+    fn merged_key_origin(&self, key: &Key) -> Span {
+        // An anchored mapping may itself hold merged or replayed keys: follow them back.
+        let mut at = key.span;
+        for _ in 0..16 {
+            let original = self
+                .replayed
+                .get(&at.start)
+                .and_then(|id| self.anchors.get(id))
+                .and_then(|a| match &a.node.kind {
+                    NodeKind::Map(entries) => entries.iter().find(|(k, _)| k.text == key.text),
+                    _ => None,
+                });
+            match original {
+                Some((k, _)) if k.span != at => at = k.span,
+                _ => break,
+            }
+        }
+        at
     }
 
     fn bad_tagged(&self, span: Span, tag: &str, what: &str) -> LoadError {
@@ -1436,5 +1545,72 @@ mod tests {
             }
         }
         assert!(differ.is_empty(), "{}", differ.join("\n"));
+    }
+
+    /// The byte budget on alias expansion stops each shape of a large value replayed many times
+    /// (a scalar, a mapping, a merge, a flow list) at the use that passes it, naming the anchor.
+    #[test]
+    fn aliases_expanding_past_max_file_bytes_are_refused_naming_the_anchor() {
+        let limits = Limits {
+            max_file_bytes: 1_000,
+            ..Limits::default()
+        };
+        let big = "x".repeat(300);
+        let map: String = (0..30).map(|i| format!("k{i:02}: vvvvvvv\n  ")).collect();
+        let cases = [
+            // A long string used four times (4 x 300 bytes).
+            (
+                format!("a: &big {big}\nb: [*big, *big, *big, *big]\n"),
+                "big",
+                300,
+                4,
+            ),
+            // A mapping of 30 keys (30 x (3 + 7) bytes) used as a value and through `<<`.
+            (
+                format!("a: &m\n  {map}\nb: *m\nc:\n  <<: *m\nd: *m\ne: *m\n"),
+                "m",
+                300,
+                4,
+            ),
+            // A list replayed inside another anchored list: the nested replays count at once.
+            (
+                format!("a: &l [{big}]\nb: &ll [*l, *l]\nc: [*ll, *ll]\n"),
+                "ll",
+                600,
+                1,
+            ),
+        ];
+        for (text, anchor, bytes, nth) in cases {
+            let err = parse(&text, &limits).unwrap_err();
+            let LoadError::Limit {
+                message,
+                span,
+                setting,
+            } = err
+            else {
+                panic!("{text}: {err:?}")
+            };
+            assert_eq!(setting, Some("max-file-bytes"), "{text}");
+            assert!(
+                message.starts_with(&format!(
+                    "the alias `*{anchor}` replays the anchor `&{anchor}` ({bytes} bytes of text)"
+                )),
+                "{text}: {message}"
+            );
+            assert_eq!(
+                &text[span.start as usize..span.end as usize],
+                format!("*{anchor}")
+            );
+            // The use that passes the budget is the one reported.
+            let nth_use = text
+                .match_indices(&format!("*{anchor}"))
+                .nth(nth - 1)
+                .unwrap()
+                .0;
+            assert_eq!(span.start as usize, nth_use, "{text}");
+        }
+        // Under the budget the same shapes load.
+        let text = format!("a: &big {big}\nb: [*big, *big]\n");
+        assert!(parse(&text, &limits).is_ok());
     }
 }

@@ -43,9 +43,33 @@
 //! ```
 
 use crate::lint::{Context, DiagnosticExt, Rule, Sink};
+use crate::model::value::Scalar;
+use std::collections::HashMap;
 
 /// See the module documentation.
 pub struct DuplicateEnumValue;
+
+/// A key two values that [`Scalar::same_value`] calls equal always share: strings and booleans
+/// by themselves, numbers by their value as an `f64` (`1`, `1.0` and `0x1` alike; `-0.0` as
+/// `0.0`).
+#[derive(Hash, PartialEq, Eq)]
+enum BucketKey<'a> {
+    Text(&'a str),
+    Boolean(bool),
+    Number(u64),
+}
+
+fn bucket_key(v: &Scalar) -> BucketKey<'_> {
+    let number = |f: f64| BucketKey::Number(if f == 0.0 { 0 } else { f.to_bits() });
+    match v.value() {
+        Scalar::String(s) => BucketKey::Text(s),
+        Scalar::Boolean(b) => BucketKey::Boolean(*b),
+        Scalar::Integer(i) => number(*i as f64),
+        Scalar::Number(f) => number(*f),
+        // `value()` never returns a spelled number; keyed by its text all the same.
+        Scalar::Spelled(_, raw) => BucketKey::Text(raw),
+    }
+}
 
 impl Rule for DuplicateEnumValue {
     fn check(&self, ctx: &Context, out: &mut Sink) {
@@ -55,10 +79,19 @@ impl Rule for DuplicateEnumValue {
                     let Some(values) = &p.enum_values else {
                         continue;
                     };
+                    // Values are bucketed by a key that equal values share, so a long list is
+                    // checked in linear time; within a bucket `same_value` decides.
+                    let mut seen: HashMap<BucketKey<'_>, Vec<usize>> = HashMap::new();
                     for (i, v) in values.iter().enumerate() {
-                        if let Some(first) =
-                            values[..i].iter().find(|w| w.value.same_value(&v.value))
-                        {
+                        let bucket = seen.entry(bucket_key(&v.value)).or_default();
+                        let first = bucket
+                            .iter()
+                            .map(|&j| &values[j])
+                            .find(|w| w.value.same_value(&v.value));
+                        if first.is_none() {
+                            bucket.push(i);
+                        }
+                        if let Some(first) = first {
                             out.report(
                                 t.file,
                                 v.span,

@@ -1,8 +1,9 @@
 //! # id-collision (SR102)
 //!
 //! ## What it finds
-//! Two different ids that become equal after normalisation: case, spaces, `-` and `_`, and
-//! Unicode NFC vs NFD (`Å` typed two ways). Response field and parameter names are the
+//! Two different ids that become equal after normalisation: case, spaces, the separators `.`,
+//! `-` and `_` (ids may use all three: `summary.v2`, `summary-v2` and `summary_v2` are one id to
+//! a reader), and Unicode NFC vs NFD (`Å` typed two ways). Both declarations are named. Response field and parameter names are the
 //! provider's case-sensitive keys, so for them only the Unicode normalisation counts here; names
 //! of one endpoint that differ by case or separators are `name-collision` findings.
 //!
@@ -16,6 +17,23 @@
 //! groups:
 //!   - id: electronic_structure
 //!   - id: Electronic-Structure
+//! ```
+//!
+//! Tools and endpoints alike (two endpoints of one tool):
+//! ```yaml
+//! # file: schemas/mp.yaml
+//! id: mp
+//! title: MP
+//! domain: materials_property
+//! endpoints:
+//!   - id: summary.v2
+//!     method: GET
+//!     url: https://mp.example/summary/v2
+//!     fields: [{name: id, type: string, identifier: true}]
+//!   - id: summary_v2
+//!     method: GET
+//!     url: https://mp.example/summary_v2
+//!     fields: [{name: id, type: string, identifier: true}]
 //! ```
 //!
 //! ## Valid example
@@ -68,6 +86,12 @@ fn check<'a>(
     }
 }
 
+/// [`normalise_id`] with `.` read as a separator too: ids that differ only by which of `.`, `-`
+/// and `_` separates their words are one id.
+fn fold_separators(s: &str) -> String {
+    normalise_id(&s.replace('.', "_"))
+}
+
 fn nfc(s: &str) -> String {
     // ASCII text is already in NFC.
     if s.is_ascii() {
@@ -82,38 +106,38 @@ impl Rule for IdCollision {
         check(
             "tool",
             p.tools.iter().map(|t| (t.file, &t.id)),
-            normalise_id,
+            fold_separators,
             out,
         );
         check(
             "domain",
             p.domains.iter().map(|d| (d.file, &d.item.id)),
-            normalise_id,
+            fold_separators,
             out,
         );
         check(
             "group",
             p.groups.iter().map(|d| (d.file, &d.item.id)),
-            normalise_id,
+            fold_separators,
             out,
         );
         check(
             "intent",
             p.intents.iter().map(|d| (d.file, &d.item.id)),
-            normalise_id,
+            fold_separators,
             out,
         );
         check(
             "concept",
             p.concepts.iter().map(|d| (d.file, &d.item.id)),
-            normalise_id,
+            fold_separators,
             out,
         );
         for t in &p.tools {
             check(
                 "endpoint",
                 t.endpoints.iter().map(|e| (t.file, &e.id)),
-                normalise_id,
+                fold_separators,
                 out,
             );
             for e in &t.endpoints {

@@ -3,7 +3,15 @@
 //! ## What it finds
 //! Input beyond the configured limits: a file larger than `max-file-bytes`, a project larger than
 //! `max-project-bytes` or with more than `max-files` files, nesting deeper than `max-depth`, or
-//! YAML aliases expanded more than `max-aliases` times (an "alias bomb").
+//! YAML aliases expanded more than `max-aliases` times (an "alias bomb"), to more than 200,000
+//! nodes, or to more than `max-file-bytes` bytes of text (a large anchored value replayed many
+//! times: a file may not grow through its aliases past the size it may have written out; the
+//! finding is at the alias use that passes the budget and names its anchor). `import` reads YAML
+//! sources with the same budgets, at its own built-in 64 MiB.
+//!
+//! Long lists cost time in proportion to their length (an `enum` of 100,000 values is checked in
+//! linear time), so they are bounded by `max-file-bytes` alone: a list that does not fit in one
+//! file is refused with this finding.
 //!
 //! ## Why it matters for routing
 //! The linter runs in CI on untrusted pull requests; it must stop on hostile input with a clear

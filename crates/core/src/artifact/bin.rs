@@ -344,7 +344,7 @@ pub(crate) enum Tools {
 }
 
 /// Load a verified binary artifact from a file: memory-mapped, routing section hashed and
-/// validated in place; the graph section is read (hashed, decoded) only when `with_graph`.
+/// validated in place; the graph section hashed, and decoded only when `with_graph`.
 pub(crate) fn load_file(
     file: &std::fs::File,
     with_graph: bool,
@@ -359,7 +359,7 @@ pub(crate) fn load_file(
     let graph = if with_graph {
         Some(load_graph(&map, &h)?)
     } else {
-        verify_graph_unless_lazy(&map, &h, tools)?;
+        verify_graph_hash(&map, &h)?;
         None
     };
     let routing = h.routing.clone();
@@ -379,7 +379,7 @@ pub(crate) fn load_slice(bytes: &[u8], with_graph: bool) -> Result<FrozenGraph, 
     let graph = if with_graph {
         Some(load_graph(bytes, &h)?)
     } else {
-        verify_graph_unless_lazy(bytes, &h, Tools::Validated)?;
+        verify_graph_hash(bytes, &h)?;
         None
     };
     // The header too, so that offsets into the copy are offsets into the file (the routing
@@ -403,18 +403,15 @@ fn with(mut fg: FrozenGraph, graph: Option<GraphData>) -> FrozenGraph {
     fg
 }
 
-/// A routing load that checks everything at open ([`Tools::Validated`]: the servers, `eval`,
-/// Python) also verifies the graph section's hash, without decoding it; one `route` does not
-/// touch its pages.
-fn verify_graph_unless_lazy(bytes: &[u8], h: &Header, tools: Tools) -> Result<(), LoadError> {
-    match tools {
-        Tools::Validated => verify(
-            Hashed::GraphSection,
-            &h.graph_hash,
-            hash(&bytes[h.graph.clone()]),
-        ),
-        Tools::OnFirstRead => Ok(()),
-    }
+/// A routing load verifies the graph section's hash too, without decoding it: every byte of
+/// the file is checked at open, whichever command reads it (one `route` included), so a file
+/// damaged where a command does not read is refused all the same.
+fn verify_graph_hash(bytes: &[u8], h: &Header) -> Result<(), LoadError> {
+    verify(
+        Hashed::GraphSection,
+        &h.graph_hash,
+        hash(&bytes[h.graph.clone()]),
+    )
 }
 
 fn load_graph(bytes: &[u8], h: &Header) -> Result<GraphData, LoadError> {

@@ -954,17 +954,14 @@ mod tests {
         let bin = to_bin_bytes(&fg);
         let (routing, graph) = sections(&bin);
         assert_eq!(graph.end, bin.len());
-        // A changed graph byte: the full load refuses, routing (which never reads it) does not.
+        // A changed graph byte: every load refuses it, the routing loads too (they hash the
+        // graph section without decoding it).
         let mut bad = bin.clone();
         bad[graph.start + 40] ^= 1;
         assert!(matches!(
             load_bytes(&bad),
             Err(LoadError::HashMismatch { .. })
         ));
-        let mut without = fg.clone();
-        without.graph = crate::artifact::GraphData::default();
-        // The routing load verifies the graph's hash without decoding it; one `route` (which
-        // reads lazily) does not touch the graph's pages at all.
         assert!(matches!(
             load_routing_bytes(&bad),
             Err(LoadError::HashMismatch { .. })
@@ -972,6 +969,19 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let p = dir.path().join("graph.bin");
         std::fs::write(&p, &bad).unwrap();
+        for r in [load_routing(&p), load_routing_lazy(&p)] {
+            let e = r.unwrap_err();
+            assert!(
+                e.to_string().starts_with(
+                    "the graph section of the binary artifact does not match its hash"
+                ),
+                "{e}"
+            );
+        }
+        // The undamaged file loads the same through every routing load.
+        let mut without = fg.clone();
+        without.graph = crate::artifact::GraphData::default();
+        std::fs::write(&p, &bin).unwrap();
         assert_eq!(load_routing_lazy(&p).unwrap(), without);
         // A changed routing byte: both refuse.
         let mut bad = bin.clone();
