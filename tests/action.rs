@@ -73,7 +73,7 @@ fn the_action_runs_the_modes_of_its_script() {
         // Every variable the step sets is documented in the script, every input it reads is
         // declared.
         for (var, value) in step["env"].as_object().into_iter().flatten() {
-            assert!(script.contains(&format!("{var}")), "{var}");
+            assert!(script.contains(var.as_str()), "{var}");
             let value = value.as_str().unwrap();
             if let Some(name) = value.strip_prefix("${{ inputs.") {
                 let name = name.trim_end_matches(" }}");

@@ -31,8 +31,12 @@ fn run(args: &[&str], cwd: &Path) -> Run {
     }
 }
 
+/// A project in memory: its configuration's text and its declaration files (relative path,
+/// text), sorted.
+type Project = (Option<String>, Vec<(String, String)>);
+
 /// A project's declaration files (relative path, text), sorted, and its configuration.
-fn project_files(dir: &Path) -> (Option<String>, Vec<(String, String)>) {
+fn project_files(dir: &Path) -> Project {
     let mut files = Vec::new();
     for kind in ["schemas", "intents", "aliases"] {
         let Ok(rd) = std::fs::read_dir(dir.join(kind)) else {
@@ -188,7 +192,7 @@ fn edit(text: &str, toml: bool, kind: u8, pick: usize) -> String {
 }
 
 /// Projects with findings of many rules, in YAML and TOML.
-fn projects() -> Vec<(Option<String>, Vec<(String, String)>)> {
+fn projects() -> Vec<Project> {
     [
         root(),
         root().join("tests/fixtures/multi-finding"),

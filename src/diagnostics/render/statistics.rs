@@ -21,7 +21,7 @@ pub fn table(diags: &[Diagnostic]) -> String {
     }
     let mut rows: Vec<_> = by_code.into_iter().collect();
     // Most findings first; the BTreeMap gave code order, and the sort is stable.
-    rows.sort_by(|a, b| b.1.0.cmp(&a.1.0));
+    rows.sort_by_key(|r| std::cmp::Reverse(r.1.0));
     let width = rows
         .iter()
         .map(|(_, (n, ..))| n.to_string().len())
