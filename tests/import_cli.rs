@@ -226,3 +226,120 @@ fn json_messages_for_arguments_refused_before_the_import() {
     );
     assert_eq!((r.code, r.stdout.as_str()), (2, ""));
 }
+
+/// The program on PATH, if it runs (`name version_arg`); under CI its absence fails the test.
+fn tool(name: &str, version_arg: &str) -> Option<()> {
+    let ok = Command::new(name)
+        .arg(version_arg)
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if ok {
+        return Some(());
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "{name} is missing (.ci/run installs it)"
+    );
+    eprintln!("skipped: {name} is not installed");
+    None
+}
+
+/// A live MCP server over HTTPS (tests/mcp/tls_server.py, with a self-signed certificate made by
+/// openssl) is imported when the system trusts its certificate (`SSL_CERT_FILE`, read by the
+/// platform verifier on Linux), and refused with nothing written when it does not.
+#[test]
+fn an_https_server_is_imported_when_its_certificate_is_trusted() {
+    if tool("openssl", "version").is_none() || tool("python3", "--version").is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let made = Command::new("openssl")
+        .args([
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-keyout",
+            "key.pem",
+            "-out",
+            "cert.pem",
+            "-days",
+            "2",
+            "-subj",
+            "/CN=localhost",
+            "-addext",
+            "subjectAltName=IP:127.0.0.1,DNS:localhost",
+            "-addext",
+            "basicConstraints=critical,CA:FALSE",
+        ])
+        .current_dir(d)
+        .output()
+        .unwrap();
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp/tls_server.py");
+    let mut child = Command::new("python3")
+        .arg(&script)
+        .args(["cert.pem", "key.pem"])
+        .current_dir(d)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    struct Kill(std::process::Child);
+    impl Drop for Kill {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let guard = Kill(child);
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut out, &mut line).unwrap();
+    let port = line
+        .trim()
+        .strip_prefix("listening ")
+        .unwrap_or_else(|| panic!("{line}"));
+    let url = format!("https://127.0.0.1:{port}/mcp");
+    let import = |project: &str, trust: bool| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_schemarouter"));
+        cmd.args([
+            "import",
+            "mcp",
+            "--url",
+            &url,
+            "--project",
+            project,
+            "--no-derive",
+        ])
+        .args(["--timeout", "20"])
+        .current_dir(d)
+        .env("NO_COLOR", "1")
+        .env_remove("SSL_CERT_FILE")
+        .env_remove("SSL_CERT_DIR");
+        if trust {
+            cmd.env("SSL_CERT_FILE", d.join("cert.pem"));
+        }
+        cmd.output().unwrap()
+    };
+    let o = import("trusted", true);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(d.join("trusted/schemas/weather_tls.yaml")).unwrap();
+    assert!(text.contains("  - id: get_weather\n"), "{text}");
+    assert!(text.contains(&format!("  url: {url}\n")), "{text}");
+    let o = import("untrusted", false);
+    drop(guard);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr)
+            .starts_with(&format!("error: cannot reach the MCP server at {url}")),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(!d.join("untrusted").exists());
+}
