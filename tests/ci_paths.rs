@@ -123,7 +123,9 @@ fn junit_suites(out: &str) -> Vec<String> {
 /// The file of each finding line (`FILE:LINE:COL: ...`), without the project-wide finding
 /// (`<project>: ...`) and the summary line.
 fn concise_files(out: &str) -> Vec<String> {
+    // The findings end at the blank line before the per-rule summary.
     out.lines()
+        .take_while(|l| !l.is_empty())
         .filter(|l| !l.starts_with("<project>") && !l.starts_with("Found "))
         .filter_map(|l| Some(l[..l.find(':')?].to_string()))
         .collect()

@@ -1,7 +1,8 @@
 //! `check`, `rules`, `explain` and `schema`.
 
-use crate::diagnostics::Severity;
+use crate::diagnostics::baseline::{self, Baseline};
 use crate::diagnostics::render::{self, OutputFormat};
+use crate::diagnostics::{Severity, fingerprint};
 use crate::lint::{self, RULES};
 use crate::model::{FileKind, LevelSetting};
 use clap::Args;
@@ -21,6 +22,18 @@ pub struct CheckArgs {
     /// Lowest severity that makes the command exit 1 (overrides `fail-level` in the config).
     #[arg(long, value_enum)]
     pub fail_level: Option<FailLevel>,
+    /// Report only the findings not recorded in this baseline file (written by
+    /// `--write-baseline`), and list its entries that no longer match; the exit code counts the
+    /// new findings only.
+    #[arg(long, value_name = "FILE", conflicts_with = "write_baseline")]
+    pub baseline: Option<PathBuf>,
+    /// Record today's findings in this file (sorted JSON, matched by line-independent
+    /// fingerprints) and exit 0; a later `check --baseline FILE` reports only new findings.
+    #[arg(long, value_name = "FILE")]
+    pub write_baseline: Option<PathBuf>,
+    /// Print only the number of findings per rule (code, name, level), most frequent first.
+    #[arg(long, conflicts_with = "write_baseline")]
+    pub statistics: bool,
 }
 
 /// `--fail-level` values.
@@ -44,10 +57,58 @@ pub fn run_check(args: CheckArgs) -> u8 {
             return super::EXIT_USAGE;
         }
     };
+    if let Some(file) = &args.write_baseline {
+        let code = write_baseline(&checked, file);
+        std::mem::forget(checked);
+        return code;
+    }
+    let mut note = String::new();
+    if let Some(file) = &args.baseline {
+        let baseline = match read_baseline(file) {
+            Ok(b) => b,
+            Err(code) => return code,
+        };
+        let fps = fingerprint::fingerprints(&checked.diagnostics, &checked.project.sources);
+        let all = std::mem::take(&mut checked.diagnostics);
+        let total = all.len();
+        let stale;
+        (checked.diagnostics, stale) = baseline.filter(all, &fps);
+        note = baseline_note(total - checked.diagnostics.len(), &stale, file);
+    }
     let cwd = std::env::current_dir().ok();
     let prefix = args.format.path_prefix(&args.path, cwd.as_deref());
     checked.project.sources.prefix_names(&prefix);
-    let fail = match args.fail_level {
+    let fail = fail_severity(&args, &checked);
+    let out = if args.statistics {
+        render::statistics::table(&checked.diagnostics)
+    } else {
+        render_findings(&args, &checked, fail)
+    };
+    print!("{out}");
+    // Machine formats keep stdout one document.
+    match args.format {
+        OutputFormat::Human | OutputFormat::Concise if !args.statistics => print!("{note}"),
+        _ => eprint!("{note}"),
+    }
+    let code = if checked.io_error {
+        super::EXIT_USAGE
+    } else {
+        match fail {
+            Some(fail) if checked.diagnostics.iter().any(|d| d.severity >= fail) => 1,
+            _ => 0,
+        }
+    };
+    // The process ends right after: freeing the project, its index and its file texts one
+    // allocation at a time would cost more than the rules (4% of the CPU at 10,000 tools).
+    std::mem::forget(out);
+    std::mem::forget(checked);
+    code
+}
+
+/// The lowest severity that fails the run: `--fail-level`, else `fail-level` in the config,
+/// else errors; `None` when findings never fail it.
+fn fail_severity(args: &CheckArgs, checked: &lint::Checked) -> Option<Severity> {
+    match args.fail_level {
         Some(FailLevel::Error) => Some(Severity::Error),
         Some(FailLevel::Warning) => Some(Severity::Warning),
         Some(FailLevel::Info) => Some(Severity::Info),
@@ -65,33 +126,119 @@ pub fn run_check(args: CheckArgs) -> u8 {
             Some(LevelSetting::Off) => None,
             _ => Some(Severity::Error),
         },
-    };
-    let out = match args.format {
+    }
+}
+
+/// The findings in the chosen format; human and concise output end with the per-rule summary
+/// above the closing line.
+fn render_findings(args: &CheckArgs, checked: &lint::Checked, fail: Option<Severity>) -> String {
+    let diags = &checked.diagnostics;
+    let sources = &checked.project.sources;
+    match args.format {
         // A JUnit case fails when its finding fails the run.
-        OutputFormat::Junit => {
-            render::junit::render_with(&checked.diagnostics, &checked.project.sources, fail)
+        OutputFormat::Junit => render::junit::render_with(diags, sources, fail),
+        format @ (OutputFormat::Human | OutputFormat::Concise) => {
+            let out = render::render(format, diags, sources, super::stdout_color());
+            let closing = render::human::summary_line(diags);
+            match out.strip_suffix(&closing) {
+                Some(body) if !diags.is_empty() => {
+                    let sep = if format == OutputFormat::Human {
+                        ""
+                    } else {
+                        "\n"
+                    };
+                    format!(
+                        "{body}{sep}Findings per rule:\n{}{closing}",
+                        render::statistics::table(diags)
+                    )
+                }
+                _ => out,
+            }
         }
-        format => render::render(
-            format,
-            &checked.diagnostics,
-            &checked.project.sources,
-            super::stdout_color(),
-        ),
-    };
-    print!("{out}");
-    let code = if checked.io_error {
-        super::EXIT_USAGE
-    } else {
-        match fail {
-            Some(fail) if checked.diagnostics.iter().any(|d| d.severity >= fail) => 1,
-            _ => 0,
-        }
-    };
-    // The process ends right after: freeing the project, its index and its file texts one
-    // allocation at a time would cost more than the rules (4% of the CPU at 10,000 tools).
-    std::mem::forget(out);
-    std::mem::forget(checked);
-    code
+        format => render::render(format, diags, sources, super::stdout_color()),
+    }
+}
+
+/// `--write-baseline FILE`: record the findings (written whole or not at all); 0, or 2 when a
+/// declaration file could not be read or the baseline cannot be written.
+fn write_baseline(checked: &lint::Checked, file: &std::path::Path) -> u8 {
+    if checked.io_error {
+        return super::usage_error(
+            format!(
+                "a declaration file could not be read; no baseline was written to `{}`",
+                file.display()
+            ),
+            "run `schemarouter check` to see which file, fix it, then write the baseline again",
+        );
+    }
+    let fps = fingerprint::fingerprints(&checked.diagnostics, &checked.project.sources);
+    let baseline = Baseline::of(&checked.diagnostics, &fps);
+    if let Err(e) = crate::artifact::io::write_atomic(file, baseline.to_text().as_bytes()) {
+        return super::usage_error(
+            format!("cannot write the baseline `{}`: {e}", file.display()),
+            "give a path in a folder that exists and is writable",
+        );
+    }
+    eprintln!(
+        "wrote {} finding(s) to the baseline `{}`; `schemarouter check --baseline {}` reports only new ones",
+        baseline.findings.len(),
+        file.display(),
+        file.display()
+    );
+    0
+}
+
+/// Read `--baseline FILE`, or print why not and return the exit code.
+fn read_baseline(file: &std::path::Path) -> Result<Baseline, u8> {
+    let text = std::fs::read_to_string(file).map_err(|e| {
+        super::usage_error(
+            format!("cannot read the baseline `{}`: {e}", file.display()),
+            "write one with `schemarouter check --write-baseline FILE`",
+        )
+    })?;
+    Baseline::parse(&text).map_err(|e| {
+        super::usage_error(
+            format!("`{}` is not a schemarouter baseline: {e}", file.display()),
+            "write it again with `schemarouter check --write-baseline FILE`",
+        )
+    })
+}
+
+/// What `--baseline` left out: the number of findings it matched, then the entries no finding
+/// matched, one line each (`file path: CODE[name] message`).
+fn baseline_note(matched: usize, stale: &[baseline::Entry], file: &std::path::Path) -> String {
+    let mut out = format!(
+        "{matched} finding(s) recorded in the baseline `{}` not shown.\n",
+        file.display()
+    );
+    if stale.is_empty() {
+        return out;
+    }
+    out.push_str(&format!(
+        "{} baseline {} (fixed, or the entity renamed); `--write-baseline {}` drops {}:\n",
+        stale.len(),
+        if stale.len() == 1 {
+            "entry no longer matches"
+        } else {
+            "entries no longer match"
+        },
+        file.display(),
+        if stale.len() == 1 { "it" } else { "them" }
+    ));
+    for e in stale {
+        let place = match (e.file.as_str(), e.path.as_str()) {
+            ("", _) => "<project>".to_string(),
+            (f, "") => f.to_string(),
+            (f, p) => format!("{f} {p}"),
+        };
+        out.push_str(&format!(
+            "  {place}: {}[{}] {}\n",
+            e.code,
+            e.name,
+            render::one_line(&e.message)
+        ));
+    }
+    out
 }
 
 /// Arguments of `schemarouter rules`.

@@ -1,11 +1,10 @@
 //! `schemarouter import openapi|mcp|openai SOURCE...`: write declaration files from the tool
 //! catalogs people already have.
 
-use super::EXIT_USAGE;
 use crate::diagnostics::render::{OutputFormat, render};
 use crate::diff::render::{DiffFormat, RenderOptions};
 use crate::import::run::{FileStatus, Kind};
-use crate::import::{ImportRequest, Options, SourceSpec, mcp_client};
+use crate::import::{ImportRequest, OnlyGlobs, Options, SourceSpec, mcp_client};
 use crate::source::Format;
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
@@ -71,9 +70,9 @@ pub struct ImportArgs {
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Import only endpoints whose id, source name (operationId, MCP tool name) or path matches
-    /// this glob.
+    /// this glob; give it more than once to import what any of the globs matches.
     #[arg(long, value_name = "GLOB")]
-    pub only: Option<String>,
+    pub only: Vec<String>,
     /// Print what would change; write nothing.
     #[arg(long)]
     pub dry_run: bool,
@@ -99,84 +98,11 @@ pub struct ImportArgs {
 
 /// Run `import`.
 pub fn run_import(args: ImportArgs) -> u8 {
-    let kind = match args.kind {
-        KindArg::Openapi => Kind::OpenApi,
-        KindArg::Mcp => Kind::Mcp,
-        KindArg::Openai => Kind::OpenAi,
+    let kind = kind_of(args.kind);
+    let (sources, only) = match check_arguments(&args) {
+        Ok(v) => v,
+        Err((error, help)) => return refuse(args.message_format, error, help),
     };
-    let mut sources: Vec<SourceSpec> = args.sources.iter().cloned().map(SourceSpec::File).collect();
-    if args.command.is_some() && args.url.is_some() {
-        eprintln!(
-            "error: give either `--command` or `--url`, not both\nhelp: import one server per run"
-        );
-        return EXIT_USAGE;
-    }
-    if (args.command.is_some() || args.url.is_some()) && !args.sources.is_empty() {
-        eprintln!(
-            "error: give either source files or a live server (`--command` / `--url`), not both\nhelp: import them in separate runs"
-        );
-        return EXIT_USAGE;
-    }
-    if args.command.is_some() || args.url.is_some() {
-        if kind != Kind::Mcp {
-            return super::usage_error(
-                "`--command` and `--url` are for `import mcp`",
-                "run `schemarouter import mcp --command ...` (or `--url ...`) to import a live server",
-            );
-        }
-        if let Some(c) = &args.command {
-            if c.trim().is_empty() {
-                eprintln!(
-                    "error: `--command` is empty\nhelp: give the command line that starts the server, e.g. --command \"npx -y @modelcontextprotocol/server-memory\""
-                );
-                return EXIT_USAGE;
-            }
-            sources.push(SourceSpec::Live(mcp_client::Server::Command(c.clone())));
-        }
-        if let Some(u) = &args.url {
-            if !(u.starts_with("http://") || u.starts_with("https://")) {
-                eprintln!(
-                    "error: `--url {u}` is not an http(s) URL\nhelp: give the server's streamable-HTTP endpoint, e.g. --url http://127.0.0.1:8000/mcp"
-                );
-                return EXIT_USAGE;
-            }
-            sources.push(SourceSpec::Live(mcp_client::Server::Url(u.clone())));
-        }
-    }
-    if sources.is_empty() {
-        let what = match kind {
-            Kind::Mcp => "a saved tools/list file, or --command / --url",
-            _ => "a source file",
-        };
-        return super::usage_error(
-            format!("nothing to import: give {what}"),
-            "e.g. `schemarouter import openapi openapi.yaml --project my-tools` (`schemarouter import --help` lists the forms)",
-        );
-    }
-    let only = match &args.only {
-        Some(g) => match globset::Glob::new(g) {
-            Ok(g) => Some(g.compile_matcher()),
-            Err(e) => {
-                return super::usage_error(
-                    format!("`--only {g}` is not a glob: {e}"),
-                    "give a glob over endpoint ids or operation names, e.g. --only 'list_*'",
-                );
-            }
-        },
-        None => None,
-    };
-    for (flag, v) in [("--tool", &args.tool), ("--domain", &args.domain)] {
-        if let Some(v) = v
-            && (!v.starts_with(|c: char| c.is_alphanumeric())
-                || v.chars()
-                    .any(|c| !(c.is_alphanumeric() || "_-.".contains(c))))
-        {
-            eprintln!(
-                "error: `{flag} {v}` is not an id\nhelp: ids start with a letter or digit and use letters, digits, `_`, `-` and `.`"
-            );
-            return EXIT_USAGE;
-        }
-    }
     let req = ImportRequest {
         kind,
         sources,
@@ -200,11 +126,7 @@ pub fn run_import(args: ImportArgs) -> u8 {
     let outcome = match crate::import::run(&req) {
         Ok(o) => o,
         Err(e) => {
-            if args.message_format == MessageFormat::Json {
-                let doc = serde_json::json!({"refused": true, "written": false, "error": e.message, "help": e.help});
-                println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
-            }
-            return super::usage_error(e.message, e.help);
+            return refuse(args.message_format, e.message, e.help);
         }
     };
     let refused = outcome.refused();
@@ -322,4 +244,125 @@ pub fn run_import(args: ImportArgs) -> u8 {
         );
     }
     0
+}
+
+fn kind_of(kind: KindArg) -> Kind {
+    match kind {
+        KindArg::Openapi => Kind::OpenApi,
+        KindArg::Mcp => Kind::Mcp,
+        KindArg::Openai => Kind::OpenAi,
+    }
+}
+
+/// A refusal before anything is written (bad arguments, or an import that cannot run): with
+/// `--message-format json` the JSON document `{"refused": true, "written": false, "error",
+/// "help"}` on stdout, and always `error:` / `help:` on stderr. Returns the usage exit code.
+fn refuse(format: MessageFormat, error: impl Into<String>, help: impl Into<String>) -> u8 {
+    let (error, help) = (error.into(), help.into());
+    if format == MessageFormat::Json {
+        println!("{}", refusal_json(&error, &help));
+    }
+    super::usage_error(error, help)
+}
+
+/// The JSON document of a refused import (pretty-printed, no final line feed).
+pub(crate) fn refusal_json(error: &str, help: &str) -> String {
+    let doc = serde_json::json!({"refused": true, "written": false, "error": error, "help": help});
+    serde_json::to_string_pretty(&doc).unwrap_or_default()
+}
+
+/// Whether a command line that clap refused asked for `import ... --message-format json`: its
+/// error is then printed as the JSON refusal too (see [`super::main_with`]).
+pub(crate) fn wants_json(argv: &[std::ffi::OsString]) -> bool {
+    let words: Vec<&str> = argv.iter().skip(1).filter_map(|a| a.to_str()).collect();
+    let is_import = words.iter().find(|w| !w.starts_with('-')) == Some(&"import");
+    is_import
+        && (words.contains(&"--message-format=json")
+            || words
+                .windows(2)
+                .any(|w| w[0] == "--message-format" && w[1] == "json"))
+}
+
+/// The sources and `--only` globs the arguments give, or the error and help line that refuse
+/// them (found before the import starts).
+fn check_arguments(
+    args: &ImportArgs,
+) -> Result<(Vec<SourceSpec>, Option<OnlyGlobs>), (String, String)> {
+    let kind = kind_of(args.kind);
+    let err = |e: String, h: &str| Err((e, h.to_string()));
+    let mut sources: Vec<SourceSpec> = args.sources.iter().cloned().map(SourceSpec::File).collect();
+    if args.command.is_some() && args.url.is_some() {
+        return err(
+            "give either `--command` or `--url`, not both".into(),
+            "import one server per run",
+        );
+    }
+    if (args.command.is_some() || args.url.is_some()) && !args.sources.is_empty() {
+        return err(
+            "give either source files or a live server (`--command` / `--url`), not both".into(),
+            "import them in separate runs",
+        );
+    }
+    if args.command.is_some() || args.url.is_some() {
+        if kind != Kind::Mcp {
+            return err(
+                "`--command` and `--url` are for `import mcp`".into(),
+                "run `schemarouter import mcp --command ...` (or `--url ...`) to import a live server",
+            );
+        }
+        if let Some(c) = &args.command {
+            if c.trim().is_empty() {
+                return err(
+                    "`--command` is empty".into(),
+                    "give the command line that starts the server, e.g. --command \"npx -y @modelcontextprotocol/server-memory\"",
+                );
+            }
+            sources.push(SourceSpec::Live(mcp_client::Server::Command(c.clone())));
+        }
+        if let Some(u) = &args.url {
+            if !(u.starts_with("http://") || u.starts_with("https://")) {
+                return err(
+                    format!("`--url {u}` is not an http(s) URL"),
+                    "give the server's streamable-HTTP endpoint, e.g. --url https://example.com/mcp or --url http://127.0.0.1:8000/mcp",
+                );
+            }
+            sources.push(SourceSpec::Live(mcp_client::Server::Url(u.clone())));
+        }
+    }
+    if sources.is_empty() {
+        let what = match kind {
+            Kind::Mcp => "a saved tools/list file, or --command / --url",
+            _ => "a source file",
+        };
+        return err(
+            format!("nothing to import: give {what}"),
+            "e.g. `schemarouter import openapi openapi.yaml --project my-tools` (`schemarouter import --help` lists the forms)",
+        );
+    }
+    let only = if args.only.is_empty() {
+        None
+    } else {
+        match OnlyGlobs::new(&args.only) {
+            Ok(g) => Some(g),
+            Err((g, e)) => {
+                return err(
+                    format!("`--only {g}` is not a glob: {e}"),
+                    "give a glob over endpoint ids or operation names, e.g. --only 'list_*'",
+                );
+            }
+        }
+    };
+    for (flag, v) in [("--tool", &args.tool), ("--domain", &args.domain)] {
+        if let Some(v) = v
+            && (!v.starts_with(|c: char| c.is_alphanumeric())
+                || v.chars()
+                    .any(|c| !(c.is_alphanumeric() || "_-.".contains(c))))
+        {
+            return err(
+                format!("`{flag} {v}` is not an id"),
+                "ids start with a letter or digit and use letters, digits, `_`, `-` and `.`",
+            );
+        }
+    }
+    Ok((sources, only))
 }

@@ -142,6 +142,20 @@ pub fn main_with(long_running: fn()) -> ExitCode {
         Ok(c) => c,
         Err(e) => {
             let code = if e.use_stderr() { EXIT_USAGE } else { 0 };
+            let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+            if e.use_stderr() && import::wants_json(&argv) {
+                // `import --message-format json` refuses bad arguments in JSON too.
+                let text = e.render().to_string();
+                let first = text.lines().next().unwrap_or_default();
+                let error = first.strip_prefix("error: ").unwrap_or(first);
+                println!(
+                    "{}",
+                    import::refusal_json(
+                        error,
+                        "run `schemarouter import --help` for the arguments"
+                    )
+                );
+            }
             let _ = e.print();
             return ExitCode::from(code);
         }

@@ -6,6 +6,8 @@
 //! a help line. Positions are resolved to line/column only in [`Position::resolve`], through
 //! [`crate::source::SourceFile::line_col`].
 
+pub mod baseline;
+pub mod fingerprint;
 pub mod paths;
 pub mod render;
 

@@ -323,7 +323,7 @@ pub fn import(r: &Resolver, opts: &Options, origin: &ServerOrigin) -> Imported {
     m.require_endpoints(
         endpoints.len(),
         &root,
-        opts.only.as_ref().map(|g| g.glob().glob()),
+        opts.only.as_ref().map(|g| g.text()),
         "the server lists no tools",
     );
     let server = McpServer {

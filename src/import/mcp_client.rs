@@ -118,12 +118,15 @@ async fn fetch(server: &Server, timeout: Duration) -> Result<String, String> {
             })
         }
         Server::Url(url) => {
+            // reqwest's rustls is built without a crypto provider of its own: use `ring` (an
+            // error only says one is installed already).
+            let _ = rustls::crypto::ring::default_provider().install_default();
             let transport = StreamableHttpClientTransport::from_uri(url.as_str());
             timed(timeout, async { session(().serve(transport).await).await })
                 .await
                 .map_err(|e| {
                 let hint = if url.starts_with("https:") {
-                    "this build speaks plain HTTP only; reach the server over http:// (loopback or a private network)"
+                    "is the server running, is this its streamable-HTTP endpoint (often ending in `/mcp`), and does it present a certificate this system trusts?"
                 } else {
                     "is the server running, and is this its streamable-HTTP endpoint (often ending in `/mcp`)?"
                 };

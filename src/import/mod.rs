@@ -67,13 +67,48 @@ pub struct Options {
     pub tool: Option<String>,
     /// `--domain`: the domain id (default: the tool id).
     pub domain: Option<String>,
-    /// `--only`: import only endpoints whose id, source name or path matches.
-    pub only: Option<globset::GlobMatcher>,
+    /// `--only` (may be given more than once): import only endpoints whose id, source name or
+    /// path matches one of the globs.
+    pub only: Option<OnlyGlobs>,
     /// The source file's stem (`petstore` for `petstore.yaml`), the fallback tool id.
     pub source_stem: String,
     /// `--ref-root`: the folder file `$ref`s may point into (default: the git work tree
     /// holding the document, else its folder). A reference that leads out of it is refused.
     pub ref_root: Option<PathBuf>,
+}
+
+/// The globs of `--only`, given once or more: a name passes when any of them matches.
+#[derive(Clone, Debug)]
+pub struct OnlyGlobs {
+    set: globset::GlobSet,
+    text: String,
+}
+
+impl OnlyGlobs {
+    /// Compile the globs (at least one).
+    ///
+    /// Errors: the first glob that does not parse, with globset's reason.
+    pub fn new(globs: &[String]) -> Result<OnlyGlobs, (String, globset::Error)> {
+        let mut b = globset::GlobSetBuilder::new();
+        for g in globs {
+            b.add(globset::Glob::new(g).map_err(|e| (g.clone(), e))?);
+        }
+        let set = b.build().map_err(|e| (globs.join(" "), e))?;
+        Ok(OnlyGlobs {
+            set,
+            text: globs.join(" --only "),
+        })
+    }
+
+    /// Whether one of the globs matches `name`.
+    pub fn is_match(&self, name: &str) -> bool {
+        self.set.is_match(name)
+    }
+
+    /// The globs as written after the first `--only` (`a --only b`), for messages.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
 }
 
 impl Options {

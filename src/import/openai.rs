@@ -179,7 +179,7 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
     m.require_endpoints(
         endpoints.len(),
         &root,
-        opts.only.as_ref().map(|g| g.glob().glob()),
+        opts.only.as_ref().map(|g| g.text()),
         "the list declares no functions",
     );
     let domain = opts.domain_for(&tool_id);

@@ -247,7 +247,7 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
     m.require_endpoints(
         endpoints.len(),
         &paths,
-        opts.only.as_ref().map(|g| g.glob().glob()),
+        opts.only.as_ref().map(|g| g.text()),
         "the document declares no operations",
     );
 

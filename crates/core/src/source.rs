@@ -219,6 +219,12 @@ impl SourceMap {
         self.prefix.insert_str(0, prefix);
     }
 
+    /// The prefix given to [`SourceMap::prefix_names`] ("" when none): a display name without
+    /// it is the file's path relative to the project root.
+    pub fn prefix(&self) -> &str {
+        &self.prefix
+    }
+
     /// How the project root itself is named in output: the prefix given to
     /// [`SourceMap::prefix_names`] without its trailing separator, or `.` when there is none.
     pub fn root_name(&self) -> &str {

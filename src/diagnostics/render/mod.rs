@@ -8,6 +8,7 @@ pub mod human;
 pub mod json;
 pub mod junit;
 pub mod sarif;
+pub mod statistics;
 
 use super::Diagnostic;
 use crate::source::SourceMap;

@@ -9,8 +9,10 @@
 //! (`columnKind: "unicodeCodePoints"`), as [`Position::resolve`] computes them. Every result has
 //! a location, as GitHub code scanning requires: a project-wide finding (one without a file)
 //! points at the start of the project's configuration file, or of its first declaration file
-//! when it has none ([`project_anchor`]). The output depends only on the diagnostics and the sources,
-//! so it is identical between runs.
+//! when it has none ([`project_anchor`]). Every result carries its line-independent fingerprint
+//! ([`crate::diagnostics::fingerprint`]) as `partialFingerprints["schemarouter/v1"]`, so code
+//! scanning follows a finding when lines move above it. The output depends only on the
+//! diagnostics and the sources, so it is identical between runs.
 
 use super::super::{Diagnostic, Label, Position, Severity};
 use crate::lint::{RULES, RuleEntry};
@@ -159,7 +161,10 @@ pub fn project_anchor(sources: &SourceMap) -> Option<crate::source::FileId> {
         .map(|(id, _)| id)
 }
 
-fn result(d: &Diagnostic, sources: &SourceMap) -> SarifResult {
+/// The `partialFingerprints` key under which each result's fingerprint is written.
+pub const FINGERPRINT_KEY: &str = "schemarouter/v1";
+
+fn result(d: &Diagnostic, sources: &SourceMap, fingerprint: &str) -> SarifResult {
     let mut message = d.message.clone();
     if let Some(h) = &d.help {
         message.push_str("\nhelp: ");
@@ -170,6 +175,10 @@ fn result(d: &Diagnostic, sources: &SourceMap) -> SarifResult {
         .level(result_level(d.severity))
         .message(Message::builder().text(message).build())
         .build();
+    r.partial_fingerprints = Some(std::collections::BTreeMap::from([(
+        FINGERPRINT_KEY.to_string(),
+        fingerprint.to_string(),
+    )]));
     r.rule_index = RULES
         .iter()
         .position(|e| e.code == d.code)
@@ -205,6 +214,7 @@ fn result(d: &Diagnostic, sources: &SourceMap) -> SarifResult {
 
 /// The SARIF log for these diagnostics, as a value.
 pub fn sarif(diags: &[Diagnostic], sources: &SourceMap) -> Sarif {
+    let fingerprints = crate::diagnostics::fingerprint::fingerprints(diags, sources);
     let driver = ToolComponent::builder()
         .name("schemarouter")
         .version(env!("CARGO_PKG_VERSION"))
@@ -214,7 +224,13 @@ pub fn sarif(diags: &[Diagnostic], sources: &SourceMap) -> Sarif {
     let run = Run::builder()
         .tool(Tool::builder().driver(driver).build())
         .column_kind(serde_json::Value::from("unicodeCodePoints"))
-        .results(diags.iter().map(|d| result(d, sources)).collect::<Vec<_>>())
+        .results(
+            diags
+                .iter()
+                .zip(&fingerprints)
+                .map(|(d, f)| result(d, sources, &f.hash))
+                .collect::<Vec<_>>(),
+        )
         .build();
     Sarif::builder()
         .schema(SCHEMA_URI)

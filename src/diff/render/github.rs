@@ -1,11 +1,13 @@
-//! GitHub Actions annotations on the new side's lines: `::error` for breaking, `::warning` for
-//! dangerous, `::notice` for safe and accepted changes; a removal is annotated at its nearest
+//! GitHub Actions annotations on the new side's lines: `::error` for a change that fails the
+//! gate (`--fail-on`), `::warning` for a breaking or dangerous change it lets pass, `::notice` for
+//! safe and accepted changes (so `--fail-on none` writes no `::error`, and a job that passes shows
+//! no failure annotations); a removal is annotated at its nearest
 //! surviving parent, and a change with no place on the new side gets an annotation without a
 //! position. Unmatched acceptances are warnings at their entry; plan changes are notices.
 
 use super::RenderOptions;
 use crate::diagnostics::render::github::{escape_data, escape_property};
-use crate::diff::{Change, Class, Location, Report};
+use crate::diff::{Change, Class, FailOn, Location, Report};
 use std::fmt::Write as _;
 
 fn props(loc: Option<&Location>, title: &str) -> String {
@@ -21,12 +23,17 @@ fn props(loc: Option<&Location>, title: &str) -> String {
     p.join(",")
 }
 
-fn annotation(c: &Change) -> String {
-    let command = match (c.accepted.is_some(), c.class) {
+/// The workflow command for a change: `error` only when it fails the gate.
+pub fn command(c: &Change, fail_on: FailOn) -> &'static str {
+    match (c.accepted.is_some(), c.class) {
         (true, _) | (false, Class::Safe) => "notice",
-        (false, Class::Dangerous) => "warning",
-        (false, Class::Breaking) => "error",
-    };
+        (false, class) if fail_on.fails(class) => "error",
+        (false, _) => "warning",
+    }
+}
+
+fn annotation(c: &Change, fail_on: FailOn) -> String {
+    let command = command(c, fail_on);
     let mut message = format!("{}\nentity: {}", c.message, c.entity);
     if let Some(r) = &c.accepted {
         let _ = write!(message, "\naccepted: {r}");
@@ -40,10 +47,10 @@ fn annotation(c: &Change) -> String {
 }
 
 /// One annotation line per change, then acceptances and plan changes.
-pub fn render(report: &Report, _opts: RenderOptions) -> String {
+pub fn render(report: &Report, opts: RenderOptions) -> String {
     let mut out = String::new();
     for c in &report.changes {
-        out.push_str(&annotation(c));
+        out.push_str(&annotation(c, opts.fail_on));
         out.push('\n');
     }
     for a in &report.unmatched_acceptances {
