@@ -65,3 +65,14 @@ pub fn fill(g: &FrozenGraph, earlier: &[StepResult], step: &mut Step) -> Vec<Str
     }
     notes
 }
+
+/// Whether every required parameter of `step` (not a credential, without a default) has a value.
+pub fn ready(g: &FrozenGraph, step: &Step) -> bool {
+    let Some(e) = schemarouter_core::extract::endpoint(g, step) else {
+        return true;
+    };
+    e.parameters
+        .iter()
+        .filter(|p| p.required && !p.auth && p.default.is_none())
+        .all(|p| step.params.contains_key(&p.name))
+}

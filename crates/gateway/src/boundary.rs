@@ -206,11 +206,11 @@ mod tests {
         serde_json::from_value(json!({
             "id": "summary", "method": "GET", "url": "https://x.org/s",
             "parameters": [
+                {"name": "api_key", "type": "string", "required": true, "auth": true},
                 {"name": "formula", "type": "string", "required": true},
-                {"name": "limit", "type": "integer", "required": false},
-                {"name": "sort", "type": "string", "required": false, "enum_values": ["asc", "desc"]},
                 {"name": "ids", "type": "string[]", "required": false},
-                {"name": "api_key", "type": "string", "required": true, "auth": true}
+                {"name": "limit", "type": "integer", "required": false},
+                {"name": "sort", "type": "string", "required": false, "enum_values": ["asc", "desc"]}
             ],
             "fields": [], "identifiers": [], "group_fields": {}
         }))

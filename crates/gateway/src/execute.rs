@@ -311,9 +311,22 @@ impl Gateway {
         let mut calls = Vec::new();
         let mut raws = Vec::new();
         let mut bindings = Vec::new();
-        for i in 0..plan.steps.len() {
-            bindings.extend(crate::bind::fill(g, &results, &mut plan.steps[i]));
+        let mut pending = std::mem::take(&mut plan.steps);
+        let mut i = 0;
+        while !pending.is_empty() {
+            // Bindings first: a step whose required parameters earlier records fill runs after
+            // the steps that give them (the first ready step in plan order; else the first).
+            for st in &mut pending {
+                bindings.extend(crate::bind::fill(g, &results, st));
+            }
+            let next = pending
+                .iter()
+                .position(|st| crate::bind::ready(g, st))
+                .unwrap_or(0);
+            plan.steps.push(pending.remove(next));
             let step = plan.steps[i].clone();
+            i += 1;
+            let i = i - 1;
             let e = boundary::endpoint(g, &self.config, &step.tool, &step.endpoint)
                 .map_err(Failure::Refused)?;
             boundary::arguments(e, &step.params).map_err(Failure::Refused)?;
@@ -323,7 +336,9 @@ impl Gateway {
                 Err(err) => err.kind,
             };
             self.core.metrics.gateway_call(&step.tool, outcome);
-            let response = response.map_err(Failure::Upstream)?;
+            let mut response = response.map_err(Failure::Upstream)?;
+            // An upstream may echo a credential back: it never reaches the agent.
+            response.text = self.secrets.scrub(&response.text);
             let doc = extract::parse_step_response(&response.text, Some(&step.tool), g, &step)
                 .map_err(|err| {
                     self.core.metrics.gateway_call(&step.tool, "malformed");
@@ -361,7 +376,7 @@ impl Gateway {
             });
             if raw {
                 let cap = self.config.raw_cap_bytes;
-                let text = self.secrets.scrub(&response.text);
+                let text = &response.text;
                 let truncated = text.len() > cap;
                 raws.push(RawText {
                     step: i,
