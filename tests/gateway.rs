@@ -389,3 +389,83 @@ fn http_upstreams_projection_faults_and_no_credential_anywhere() {
         assert!(!text.contains(SECRET), "the credential leaked: {text}");
     }
 }
+
+/// The program, if installed; under CI its absence fails the test.
+fn installed(p: PathBuf) -> Option<PathBuf> {
+    if p.exists() {
+        return Some(p);
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "{} is not installed (.ci/run installs it)",
+        p.display()
+    );
+    eprintln!(
+        "skipped: {} is not installed (run the install steps of .ci/run)",
+        p.display()
+    );
+    None
+}
+
+fn import_mcp(dir: &Path, command: &str) {
+    let o = Command::new(bin())
+        .args([
+            "import",
+            "mcp",
+            "--command",
+            command,
+            "--project",
+            "proj",
+            "--timeout",
+            "60",
+        ])
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "{command}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+#[test]
+fn mcp_upstreams_through_the_gateway_with_the_python_sdk() {
+    let Some(memory) = installed(root().join("tests/mcp/node_modules/.bin/mcp-server-memory"))
+    else {
+        return;
+    };
+    let Some(time) = installed(root().join(".venv/bin/mcp-server-time")) else {
+        return;
+    };
+    let py = root().join(".venv/bin/python");
+    let dir = tempfile::tempdir().unwrap();
+    import_mcp(dir.path(), memory.to_str().unwrap());
+    import_mcp(dir.path(), time.to_str().unwrap());
+    let flaky = format!(
+        "{} {}",
+        py.display(),
+        root().join("tests/gateway/flaky_mcp.py").display()
+    );
+    import_mcp(dir.path(), &flaky);
+    let artifact = compile(&dir.path().join("proj"), &dir.path().join("proj/build"));
+    let config = dir.path().join("gateway.toml");
+    std::fs::write(&config, "timeout_ms = 3000\nraw_cap_bytes = 2048\n").unwrap();
+    let o = Command::new(&py)
+        .arg(root().join("tests/gateway/agent.py"))
+        .args([bin(), artifact.to_str().unwrap(), config.to_str().unwrap()])
+        .arg(dir.path().join("memory.jsonl"))
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "stdout:\n{out}\nstderr:\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(out.lines().last(), Some("ok"), "{out}");
+    for line in out.lines().filter(|l| l.starts_with("measure ")) {
+        eprintln!("{line}");
+    }
+}
