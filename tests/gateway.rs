@@ -448,6 +448,14 @@ fn mcp_upstreams_through_the_gateway_with_the_python_sdk() {
         root().join("tests/gateway/flaky_mcp.py").display()
     );
     import_mcp(dir.path(), &flaky);
+    // A declared tool the server no longer serves: the gateway warns when it connects.
+    let decl = dir.path().join("proj/schemas/flaky.yaml");
+    let text = std::fs::read_to_string(&decl).unwrap().replacen(
+        "endpoints:\n",
+        "endpoints:\n  - id: vanished\n    method: MCP\n    url: mcp://flaky/vanished\n    mcp_tool: vanished\n    fields:\n      - {name: result, type: string, identifier: true}\n",
+        1,
+    );
+    std::fs::write(&decl, text).unwrap();
     let artifact = compile(&dir.path().join("proj"), &dir.path().join("proj/build"));
     let config = dir.path().join("gateway.toml");
     std::fs::write(&config, "timeout_ms = 3000\nraw_cap_bytes = 2048\n").unwrap();
@@ -465,6 +473,10 @@ fn mcp_upstreams_through_the_gateway_with_the_python_sdk() {
         String::from_utf8_lossy(&o.stderr)
     );
     assert_eq!(out.lines().last(), Some("ok"), "{out}");
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    let drift = "upstream `flaky`: tools/list no longer matches the declarations: declared but not served [vanished]; served but not declared []";
+    // Once per connection: the first one and the one after the crash.
+    assert_eq!(stderr.matches(drift).count(), 2, "{stderr}");
     for line in out.lines().filter(|l| l.starts_with("measure ")) {
         eprintln!("{line}");
     }

@@ -108,7 +108,22 @@ impl Gateway {
                 "the declarations record no MCP server for this tool; give `--upstream TOOL=URL` or `command` / `url` under [upstreams.TOOL] in the gateway configuration",
             )
         })?;
-        let u = Arc::new(McpUpstream::new(tool, endpoint));
+        let s = self.core.snapshot();
+        let declared = s
+            .graph()
+            .tool(tool)
+            .map(|(_, t)| {
+                t.endpoints
+                    .iter()
+                    .filter_map(|e| e.mcp_tool.clone())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let core = self.core.clone();
+        let warn: upstream::mcp::Warn = Arc::new(move |message: String| {
+            core.event(serde_json::json!({"event": "warning", "message": message}));
+        });
+        let u = Arc::new(McpUpstream::new(tool, endpoint, declared, warn));
         map.insert(tool.to_string(), u.clone());
         Ok(u)
     }

@@ -29,19 +29,28 @@ struct Conn {
     retry_at: Option<Instant>,
 }
 
+/// Called with a warning about an upstream (logged as an event line).
+pub type Warn = std::sync::Arc<dyn Fn(String) + Send + Sync>;
+
 /// One MCP upstream and its shared connection.
 pub struct McpUpstream {
     name: String,
     endpoint: Endpoint,
     conn: Mutex<Conn>,
+    /// The MCP tool names the declarations list (compared with `tools/list` on each connect).
+    declared: Vec<String>,
+    warn: Warn,
 }
 
 impl McpUpstream {
-    /// An upstream not yet connected (the first call connects).
-    pub fn new(name: &str, endpoint: Endpoint) -> McpUpstream {
+    /// An upstream not yet connected (the first call connects). `declared` are the MCP tool
+    /// names of the tool's endpoints; `warn` receives the drift warning.
+    pub fn new(name: &str, endpoint: Endpoint, declared: Vec<String>, warn: Warn) -> McpUpstream {
         McpUpstream {
             name: name.to_string(),
             endpoint,
+            declared,
+            warn,
             conn: Mutex::new(Conn {
                 service: None,
                 failures: 0,
@@ -75,6 +84,7 @@ impl McpUpstream {
         match tokio::time::timeout(timeout, self.connect()).await {
             Ok(Ok(s)) => {
                 let peer = s.peer().clone();
+                self.check_drift(&peer, timeout).await;
                 c.service = Some(s);
                 c.failures = 0;
                 c.retry_at = None;
@@ -98,6 +108,30 @@ impl McpUpstream {
                 ))
             }
         }
+    }
+
+    /// Warn when the server's `tools/list` no longer matches the declarations: tools declared
+    /// but gone (their calls will fail), tools served but not declared (not planned). Names
+    /// only; `schemarouter import` again and `schemarouter diff` classify the change.
+    async fn check_drift(&self, peer: &Peer<RoleClient>, timeout: Duration) {
+        let Ok(Ok(tools)) = tokio::time::timeout(timeout, peer.list_all_tools()).await else {
+            return;
+        };
+        let served: std::collections::BTreeSet<&str> =
+            tools.iter().map(|t| t.name.as_ref()).collect();
+        let declared: std::collections::BTreeSet<&str> =
+            self.declared.iter().map(String::as_str).collect();
+        let gone: Vec<&str> = declared.difference(&served).copied().collect();
+        let new: Vec<&str> = served.difference(&declared).copied().collect();
+        if gone.is_empty() && new.is_empty() {
+            return;
+        }
+        (self.warn)(format!(
+            "upstream `{}`: tools/list no longer matches the declarations: declared but not served [{}]; served but not declared [{}]; import the server again and run `schemarouter diff` to classify the change",
+            self.name,
+            gone.join(", "),
+            new.join(", ")
+        ));
     }
 
     async fn connect(&self) -> Result<RunningService<RoleClient, ()>, UpstreamError> {
