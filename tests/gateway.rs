@@ -481,3 +481,87 @@ fn mcp_upstreams_through_the_gateway_with_the_python_sdk() {
         eprintln!("{line}");
     }
 }
+
+#[test]
+fn a_streamable_http_mcp_upstream_recorded_by_the_import() {
+    let Some(everything) =
+        installed(root().join("tests/mcp/node_modules/.bin/mcp-server-everything"))
+    else {
+        return;
+    };
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut child = Command::new(&everything)
+        .arg("streamableHttp")
+        .env("PORT", port.to_string())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = BufReader::new(child.stderr.take().unwrap());
+    let _server = Proc(child);
+    let mut line = String::new();
+    while !line.contains("listening on port") {
+        line.clear();
+        assert!(err.read_line(&mut line).unwrap() > 0, "the server stopped");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let o = Command::new(bin())
+        .args([
+            "import",
+            "mcp",
+            "--url",
+            &url,
+            "--project",
+            "proj",
+            "--timeout",
+            "60",
+        ])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let artifact = compile(&dir.path().join("proj"), &dir.path().join("proj/build"));
+    let gw = Gateway::start(
+        &[
+            "--transport",
+            "http",
+            "--bind",
+            "127.0.0.1:0",
+            "--artifact",
+            artifact.to_str().unwrap(),
+        ],
+        &[],
+    );
+    let a = agent();
+    let call = format!("{}/v1/call", gw.url);
+    let tool = "everything_reference_server";
+    let (s, v, t) = post(
+        &a,
+        &call,
+        &json!({"tool": tool, "endpoint": "get_structured_content", "arguments": {"location": "New York"}}),
+    );
+    assert_eq!(s, 200, "{t}");
+    assert_eq!(
+        v["context"],
+        "[everything_reference_server/get_structured_content]\nconditions = Cloudy\nhumidity = 82\ntemperature = 33\n"
+    );
+    // A tool without an outputSchema: its text content is the one field `result`.
+    let (s, v, t) = post(
+        &a,
+        &call,
+        &json!({"tool": tool, "endpoint": "echo", "arguments": {"message": "hi"}}),
+    );
+    assert_eq!(s, 200, "{t}");
+    assert_eq!(
+        v["steps"][0]["records"][0]["values"],
+        json!({"result": "Echo: hi"}),
+        "{t}"
+    );
+    assert_eq!(v["issues"], json!([]));
+    gw.stop();
+}

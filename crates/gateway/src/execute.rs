@@ -193,6 +193,31 @@ pub fn call_step(
     })
 }
 
+/// For an MCP tool imported without an `outputSchema` (one field `result` of type `any`, "the
+/// tool's result content"): a result with no `structuredContent` whose text content is not
+/// JSON becomes `{"result": "<the text>"}`, so that the text reaches the reader as that field.
+/// `None` for every other endpoint or result.
+pub fn text_result(e: &EndpointData, raw: &str) -> Option<String> {
+    if e.mcp_tool.is_none() || e.fields.len() != 1 || e.fields[0].name != "result" {
+        return None;
+    }
+    let v: Value = serde_json::from_str(raw).ok()?;
+    if v.get("structuredContent").is_some_and(|s| !s.is_null()) {
+        return None;
+    }
+    let texts: Vec<&str> = v
+        .get("content")?
+        .as_array()?
+        .iter()
+        .filter(|c| c.get("type").and_then(Value::as_str) == Some("text"))
+        .filter_map(|c| c.get("text").and_then(Value::as_str))
+        .collect();
+    if texts.is_empty() || (texts.len() == 1 && serde_json::from_str::<Value>(texts[0]).is_ok()) {
+        return None;
+    }
+    Some(serde_json::json!({ "result": texts.join("\n") }).to_string())
+}
+
 /// A plan of `steps` on `g`.
 pub fn plan_of(g: &FrozenGraph, steps: Vec<Step>) -> Plan {
     Plan {
@@ -339,8 +364,9 @@ impl Gateway {
             let mut response = response.map_err(Failure::Upstream)?;
             // An upstream may echo a credential back: it never reaches the agent.
             response.text = self.secrets.scrub(&response.text);
-            let doc = extract::parse_step_response(&response.text, Some(&step.tool), g, &step)
-                .map_err(|err| {
+            let text = text_result(e, &response.text).unwrap_or_else(|| response.text.clone());
+            let doc =
+                extract::parse_step_response(&text, Some(&step.tool), g, &step).map_err(|err| {
                     self.core.metrics.gateway_call(&step.tool, "malformed");
                     Failure::Upstream(UpstreamError::new(
                         &step.tool,

@@ -27,6 +27,15 @@ use std::sync::{Arc, Mutex};
 use upstream::UpstreamError;
 use upstream::mcp::{Endpoint, McpUpstream};
 
+/// Install ring as the process's rustls crypto provider (once; later calls do nothing). The
+/// workspace's `reqwest` is built without a provider of its own (ring is already in the tree;
+/// the default aws-lc-rs would add a C build), so every HTTP(S) client in the process needs
+/// this before it is built: the gateway's, and `rmcp`'s streamable-HTTP client in `import mcp
+/// --url`. The command line calls it at start.
+pub fn install_tls() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+}
+
 /// The gateway over one core.
 pub struct Gateway {
     /// The routing core (artifact, limits, metrics, log).
@@ -55,8 +64,7 @@ impl Gateway {
         declared: BTreeMap<String, Endpoint>,
         overrides: BTreeMap<String, String>,
     ) -> Result<(Gateway, Vec<String>), String> {
-        // rustls without a default provider in reqwest: ring, as the rest of the tree uses.
-        let _ = rustls::crypto::ring::default_provider().install_default();
+        install_tls();
         let (secrets, warnings) = Secrets::read(&config, |n| std::env::var(n).ok());
         let client = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::limited(5))
