@@ -479,3 +479,34 @@ impl Gateway {
         .await
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn endpoint(fields: Value, mcp: bool) -> EndpointData {
+        let mut e: EndpointData = serde_json::from_value(json!({
+            "id": "echo", "method": "MCP", "url": "mcp://x/echo", "parameters": [],
+            "fields": fields, "identifiers": [], "group_fields": {}
+        }))
+        .unwrap();
+        e.mcp_tool = mcp.then(|| "echo".to_string());
+        e
+    }
+
+    #[test]
+    fn plain_text_results_become_the_result_field() {
+        let result = json!([{"name": "result", "type": "any", "concepts": [], "groups": [], "qualifiers": {}, "concept_factors": {}}]);
+        let e = endpoint(result.clone(), true);
+        let text = r#"{"content":[{"type":"text","text":"Echo: hi"},{"type":"text","text":"bye"}]}"#;
+        assert_eq!(text_result(&e, text).as_deref(), Some(r#"{"result":"Echo: hi\nbye"}"#));
+        // JSON text, structured content, another tool kind: left to the projection.
+        assert_eq!(text_result(&e, r#"{"content":[{"type":"text","text":"{\"a\":1}"}]}"#), None);
+        assert_eq!(
+            text_result(&e, r#"{"content":[{"type":"text","text":"x"}],"structuredContent":{"a":1}}"#),
+            None
+        );
+        assert_eq!(text_result(&endpoint(result, false), text), None);
+    }
+}
