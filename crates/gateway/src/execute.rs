@@ -499,12 +499,22 @@ mod tests {
     fn plain_text_results_become_the_result_field() {
         let result = json!([{"name": "result", "type": "any", "concepts": [], "groups": [], "qualifiers": {}, "concept_factors": {}}]);
         let e = endpoint(result.clone(), true);
-        let text = r#"{"content":[{"type":"text","text":"Echo: hi"},{"type":"text","text":"bye"}]}"#;
-        assert_eq!(text_result(&e, text).as_deref(), Some(r#"{"result":"Echo: hi\nbye"}"#));
-        // JSON text, structured content, another tool kind: left to the projection.
-        assert_eq!(text_result(&e, r#"{"content":[{"type":"text","text":"{\"a\":1}"}]}"#), None);
+        let text =
+            r#"{"content":[{"type":"text","text":"Echo: hi"},{"type":"text","text":"bye"}]}"#;
         assert_eq!(
-            text_result(&e, r#"{"content":[{"type":"text","text":"x"}],"structuredContent":{"a":1}}"#),
+            text_result(&e, text).as_deref(),
+            Some(r#"{"result":"Echo: hi\nbye"}"#)
+        );
+        // JSON text, structured content, another tool kind: left to the projection.
+        assert_eq!(
+            text_result(&e, r#"{"content":[{"type":"text","text":"{\"a\":1}"}]}"#),
+            None
+        );
+        assert_eq!(
+            text_result(
+                &e,
+                r#"{"content":[{"type":"text","text":"x"}],"structuredContent":{"a":1}}"#
+            ),
             None
         );
         assert_eq!(text_result(&endpoint(result, false), text), None);
