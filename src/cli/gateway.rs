@@ -141,15 +141,19 @@ pub fn run_gateway(args: GatewayArgs) -> u8 {
         Err(code) => return code,
     };
     rt.block_on(async move {
-        for w in warnings {
-            core.event(serde_json::json!({"event": "warning", "message": w}));
-        }
+        // After `listening` (the first line): credentials whose variables are not set.
+        let warn = |core: &crate::serve::Core| {
+            for w in &warnings {
+                core.event(serde_json::json!({"event": "warning", "message": w}));
+            }
+        };
         let ext: Arc<dyn crate::serve::mcp::Extension> =
             Arc::new(schemarouter_gateway::faces::Tools(gw.clone()));
         let result = match args.transport {
             Transport::Stdio => {
                 start_reloaders(&core, args.server.watch_ms);
                 announce(&core, "gateway-stdio", "stdio");
+                warn(&core);
                 let server = crate::serve::mcp::McpServer::with_extension(core.clone(), ext);
                 tokio::select! {
                     r = crate::serve::mcp::serve_stdio_with(server) => r,
@@ -165,6 +169,7 @@ pub fn run_gateway(args: GatewayArgs) -> u8 {
                 warn_exposed(&core, &addr);
                 start_reloaders(&core, args.server.watch_ms);
                 announce(&core, "gateway-http", &format!("http://{addr}"));
+                warn(&core);
                 let cancel = tokio_util::sync::CancellationToken::new();
                 let c = core.clone();
                 let mcp = crate::serve::mcp::http_router_with(

@@ -12,6 +12,7 @@
 //!
 //! [upstreams.materials_project]
 //! base_url = "https://api.materialsproject.org"
+//! declared_base = "https://api.materialsproject.org"  # the part of declared URLs base_url replaces
 //! auth = { kind = "header", name = "X-API-KEY", env = "MP_API_KEY" }
 //!
 //! [upstreams.time]
@@ -57,6 +58,11 @@ pub struct UpstreamConfig {
     /// before the declared path.
     #[serde(default)]
     pub base_url: Option<String>,
+    /// HTTP tools: the part of the declared URLs that `base_url` (or `--upstream`) replaces
+    /// (the OpenAPI server URL, `https://api.example.org/v1`); without it the scheme and
+    /// authority are replaced and the declared path kept.
+    #[serde(default)]
+    pub declared_base: Option<String>,
     /// MCP tools: the command line starting the server on stdio.
     #[serde(default)]
     pub command: Option<String>,

@@ -462,7 +462,16 @@ impl Gateway {
             return Ok(r);
         }
         let base = self.http_base(&step.tool);
-        let req = crate::upstream::http::build(e, &step.params, base.as_deref())
+        let declared = self
+            .config
+            .upstreams
+            .get(&step.tool)
+            .and_then(|u| u.declared_base.as_deref());
+        let base = crate::upstream::http::Base {
+            url: base.as_deref(),
+            declared,
+        };
+        let req = crate::upstream::http::build(e, &step.params, base)
             .map_err(|m| UpstreamError::new(&step.tool, "not_configured", m))?;
         crate::upstream::http::send(
             &self.client,

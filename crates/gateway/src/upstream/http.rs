@@ -75,14 +75,23 @@ fn location(e: &EndpointData, p: &ParamData) -> &'static str {
     }
 }
 
+/// Where to send a tool's requests instead of its declared URLs.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Base<'a> {
+    /// The replacement base URL.
+    pub url: Option<&'a str>,
+    /// The declared prefix it replaces (else: scheme and authority).
+    pub declared: Option<&'a str>,
+}
+
 /// Build the request of endpoint `e` with `args` (already checked against the declared
-/// parameters), its URL's scheme and authority replaced by `base` when given.
+/// parameters), its URL rebased by `base` (see [`Base`]).
 ///
 /// Errors: a path parameter with no value, a URL that does not parse.
 pub fn build(
     e: &EndpointData,
     args: &BTreeMap<String, Value>,
-    base: Option<&str>,
+    base: Base<'_>,
 ) -> Result<Request, String> {
     let mut path = e.url.clone();
     let mut query: Vec<(String, String)> = Vec::new();
@@ -152,12 +161,22 @@ pub fn build(
     })
 }
 
-/// `declared` with its scheme and authority taken from `base`, and `base`'s path put before
-/// its own path.
-fn rebase(declared: &str, base: Option<&str>) -> Result<url::Url, String> {
+/// `declared` rebased: `base.declared` (when `declared` starts with it) replaced by `base.url`;
+/// else its scheme and authority taken from `base.url`, and `base.url`'s path put before its
+/// own path.
+fn rebase(declared: &str, base: Base<'_>) -> Result<url::Url, String> {
+    if let (Some(b), Some(prefix)) = (base.url, base.declared)
+        && let Some(rest) = declared.strip_prefix(prefix.trim_end_matches('/'))
+    {
+        let joined = format!("{}{rest}", b.trim_end_matches('/'));
+        return url::Url::parse(&joined)
+            .map_err(|e| format!("the rebased URL `{joined}` does not parse: {e}"));
+    }
     let mut u = url::Url::parse(declared)
         .map_err(|e| format!("the declared URL `{declared}` does not parse: {e}"))?;
-    let Some(base) = base else { return Ok(u) };
+    let Some(base) = base.url else {
+        return Ok(u);
+    };
     let b = url::Url::parse(base)
         .map_err(|e| format!("the upstream base URL `{base}` does not parse: {e}"))?;
     let path = format!("{}{}", b.path().trim_end_matches('/'), u.path());
@@ -460,7 +479,7 @@ mod tests {
             "X-Trace": "t1", "session": "s1"
         }))
         .unwrap();
-        let r = build(&e, &args, None).unwrap();
+        let r = build(&e, &args, Base::default()).unwrap();
         assert_eq!(
             r.url,
             "https://api.example.org/v1/items/a%20b%2Fc?tags=x&tags=y&fields=f%2Cg&pipes=p%7Cq"
@@ -487,8 +506,19 @@ mod tests {
         );
         let args: BTreeMap<String, Value> =
             serde_json::from_value(json!({"q": "GaN", "limit": 3})).unwrap();
-        let r = build(&e, &args, Some("http://127.0.0.1:4010/mock")).unwrap();
+        let at = |url, declared| Base {
+            url: Some(url),
+            declared,
+        };
+        let r = build(&e, &args, at("http://127.0.0.1:4010/mock", None)).unwrap();
         assert_eq!(r.url, "http://127.0.0.1:4010/mock/v2/search?limit=3");
+        let r = build(
+            &e,
+            &args,
+            at("http://127.0.0.1:4010", Some("https://api.example.org/v2/")),
+        )
+        .unwrap();
+        assert_eq!(r.url, "http://127.0.0.1:4010/search?limit=3");
         assert_eq!(r.body, Some(json!({"q": "GaN"})));
         let e = endpoint(
             "GET",
@@ -496,7 +526,7 @@ mod tests {
             vec![param("id", "string", Some("path"), None)],
         );
         assert_eq!(
-            build(&e, &BTreeMap::new(), None).unwrap_err(),
+            build(&e, &BTreeMap::new(), Base::default()).unwrap_err(),
             "the path parameter `id` has no value"
         );
     }
