@@ -35,6 +35,10 @@ pub struct GatewayArgs {
     /// from environment variables, upstream commands and URLs, timeouts, size caps.
     #[arg(long)]
     pub config: Option<PathBuf>,
+    /// Also offer every allowed endpoint as an MCP tool of its own (the upstream's tool name, or
+    /// `TOOL__ENDPOINT`), its output trimmed to the declared fields.
+    #[arg(long)]
+    pub expose: bool,
     /// The schema project whose declarations record the MCP servers' commands and URLs
     /// [default: the project holding the artifact, or the working directory].
     #[arg(long)]
@@ -147,8 +151,9 @@ pub fn run_gateway(args: GatewayArgs) -> u8 {
                 core.event(serde_json::json!({"event": "warning", "message": w}));
             }
         };
-        let ext: Arc<dyn crate::serve::mcp::Extension> =
-            Arc::new(schemarouter_gateway::faces::Tools(gw.clone()));
+        let ext: Arc<dyn crate::serve::mcp::Extension> = Arc::new(
+            schemarouter_gateway::faces::Tools::new(gw.clone(), args.expose),
+        );
         let result = match args.transport {
             Transport::Stdio => {
                 start_reloaders(&core, args.server.watch_ms);

@@ -52,8 +52,17 @@ def measure(name, r):
 
 async def drive(target):
     async with Client(target) as c:
-        names = sorted(t.name for t in (await c.list_tools()).tools)
-        assert names == ["ask", "call", "explain_plan", "list_intents", "route", "search_tools"], names
+        tools = {t.name: t for t in (await c.list_tools()).tools}
+        # The gateway's tools, then every allowed endpoint re-exposed (--expose) under the
+        # upstream's own name; destructive ones are not offered.
+        names = sorted(tools)
+        assert names == sorted(["ask", "call", "explain_plan", "list_intents", "route", "search_tools",
+                                "add_observations", "create_entities", "create_relations", "open_nodes",
+                                "read_graph", "search_nodes", "convert_time", "get_current_time",
+                                "crash", "echo", "hang", "shout", "vanished"]), names
+        assert tools["get_current_time"].input_schema["required"] == ["timezone"], tools["get_current_time"].input_schema
+        r = await c.call_tool("get_current_time", {"timezone": "America/New_York"})
+        assert values(r)[0]["timezone"] == "America/New_York", values(r)
 
         # mcp-server-time (PyPI).
         r = await c.call_tool("call", {"tool": "mcp_time", "endpoint": "get_current_time",
@@ -134,7 +143,7 @@ async def drive(target):
 async def main():
     env = dict(os.environ, MEMORY_FILE_PATH=sys.argv[4])
     target = StdioServerParameters(command=sys.argv[1], env=env,
-                                   args=["gateway", "--artifact", sys.argv[2], "--config", sys.argv[3]])
+                                   args=["gateway", "--expose", "--artifact", sys.argv[2], "--config", sys.argv[3]])
     await drive(target)
     print("ok")
 

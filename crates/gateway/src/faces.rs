@@ -21,8 +21,33 @@ use schemarouter_server::mcp::{Extension, ExtensionCall};
 use serde_json::{Value, json};
 use std::sync::Arc;
 
-/// The MCP side of the gateway.
-pub struct Tools(pub Arc<Gateway>);
+/// The MCP side of the gateway: `call`, `ask`, and the re-exposed upstream tools.
+pub struct Tools {
+    gateway: Arc<Gateway>,
+    exposed: Vec<(crate::expose::Exposed, Tool)>,
+}
+
+impl Tools {
+    /// The tools over `gateway`; with `expose`, every allowed endpoint of the served artifact as
+    /// a tool of its own ([`crate::expose`]).
+    pub fn new(gateway: Arc<Gateway>, expose: bool) -> Tools {
+        let exposed = if expose {
+            let s = gateway.core.snapshot();
+            let taken = [
+                "route",
+                "search_tools",
+                "explain_plan",
+                "list_intents",
+                "call",
+                "ask",
+            ];
+            crate::expose::endpoints(s.graph(), &gateway.config, &taken)
+        } else {
+            Vec::new()
+        };
+        Tools { gateway, exposed }
+    }
+}
 
 fn object(v: Value) -> Arc<JsonObject> {
     match v {
@@ -89,17 +114,32 @@ impl Extension for Tools {
             .with_title("Ask: plan, execute, project")
             .with_annotations(executes()),
         ]
+        .into_iter()
+        .chain(self.exposed.iter().map(|(_, t)| t.clone()))
+        .collect()
     }
 
     fn call<'a>(&'a self, name: &'a str, args: Option<JsonObject>) -> ExtensionCall<'a> {
         Box::pin(async move {
-            let r = match name {
-                "call" => match parse::<CallRequest>(args) {
-                    Ok(req) => self.0.call(req).await,
+            let exposed = self.exposed.iter().find(|(x, _)| x.name == name);
+            let r = match (name, exposed) {
+                (_, Some((x, _))) => {
+                    let arguments = args.unwrap_or_default().into_iter().collect();
+                    self.gateway
+                        .call(CallRequest {
+                            tool: Some(x.tool.clone()),
+                            endpoint: Some(x.endpoint.clone()),
+                            arguments,
+                            ..CallRequest::default()
+                        })
+                        .await
+                }
+                ("call", None) => match parse::<CallRequest>(args) {
+                    Ok(req) => self.gateway.call(req).await,
                     Err(f) => Err(f),
                 },
                 _ => match parse::<AskRequest>(args) {
-                    Ok(req) => self.0.ask(req).await,
+                    Ok(req) => self.gateway.ask(req).await,
                     Err(f) => Err(f),
                 },
             };

@@ -15,6 +15,7 @@ pub mod bind;
 pub mod boundary;
 pub mod config;
 pub mod execute;
+pub mod expose;
 pub mod faces;
 pub mod secrets;
 pub mod upstream;
