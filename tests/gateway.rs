@@ -378,6 +378,10 @@ fn http_upstreams_projection_faults_and_no_credential_anywhere() {
         ),
         "{metrics}"
     );
+    assert!(
+        metrics.contains("schemarouter_gateway_upstream_calls_total{upstream=\"faults\",outcome=\"malformed\"} 1\n"),
+        "{metrics}"
+    );
     let log = gw.stop();
     assert!(
         log.contains("\"route\":\"/v1/call\",\"status\":504"),

@@ -356,11 +356,9 @@ impl Gateway {
                 .map_err(Failure::Refused)?;
             boundary::arguments(e, &step.params).map_err(Failure::Refused)?;
             let response = self.execute(e, &step).await;
-            let outcome = match &response {
-                Ok(_) => "ok",
-                Err(err) => err.kind,
-            };
-            self.core.metrics.gateway_call(&step.tool, outcome);
+            if let Err(err) = &response {
+                self.core.metrics.gateway_call(&step.tool, err.kind);
+            }
             let mut response = response.map_err(Failure::Upstream)?;
             // An upstream may echo a credential back: it never reaches the agent.
             response.text = self.secrets.scrub(&response.text);
@@ -378,6 +376,7 @@ impl Gateway {
                         ),
                     ))
                 })?;
+            self.core.metrics.gateway_call(&step.tool, "ok");
             let one = plan_of(g, vec![step.clone()]);
             let mut x = extract::extract_with(g, &one, &[doc], false).map_err(|err| {
                 Failure::Upstream(UpstreamError::new(&step.tool, "malformed", err.message))
