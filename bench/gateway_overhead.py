@@ -12,7 +12,7 @@ request to having the whole answer, and the upstream time the gateway reports
 = the difference: routing the request, the boundary checks, building the upstream request,
 parsing and projecting the response, counting tokens, serialising the answer, and both HTTP
 hops' loopback time. With `list`, the calls are of `faults/materials` instead (7 records of 40
-fields, 36 KB, about 8,300 tokens, with the API key from the configuration): projection and
+fields, 20 KB, about 8,300 tokens, with the API key from the configuration): projection and
 token counting of a list-style response. Prints p50/p90/p99/max in milliseconds. Bounded: N calls, each with the
 gateway's 10 s timeout; every process started is stopped at the end.
 """
