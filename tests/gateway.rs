@@ -84,15 +84,16 @@ impl Gateway {
         for (k, v) in env {
             cmd.env(k, v);
         }
-        let mut child = cmd.spawn().unwrap();
-        let mut stderr = BufReader::new(child.stderr.take().unwrap());
+        let mut child = Proc(cmd.spawn().unwrap());
+        let mut stderr = BufReader::new(child.0.stderr.take().unwrap());
         let mut line = String::new();
         stderr.read_line(&mut line).unwrap();
+        // A failed assertion kills the gateway (`child` is dropped), never leaves it running.
         let v: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}"));
         assert_eq!(v["event"], "listening", "{line}");
         Gateway {
             url: v["url"].as_str().unwrap().to_string(),
-            child: Proc(child),
+            child,
             stderr,
         }
     }
