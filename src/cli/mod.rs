@@ -11,6 +11,7 @@ pub use compile::{Stats, stats, stats_table};
 mod diff;
 mod eval;
 mod extract;
+mod gateway;
 mod graph;
 mod import;
 mod locate;
@@ -78,6 +79,10 @@ pub enum Command {
     /// Serve MCP (tools route, search_tools, explain_plan, list_intents; the prompt and artifact resources;
     /// the Understand-step prompt) over stdio or streamable HTTP.
     Mcp(mcp::McpArgs),
+    /// Serve MCP (stdio or HTTP) and the HTTP API with execution: `call` and `ask` run the
+    /// planned endpoints upstream (MCP servers, HTTP APIs) and return only the planned fields
+    /// with their reader context and token accounting.
+    Gateway(gateway::GatewayArgs),
 }
 
 /// Exit code for usage and I/O errors.
@@ -138,6 +143,8 @@ pub fn main() -> ExitCode {
 /// the one-shot commands and gives it back to the system in a server (see `src/main.rs`).
 pub fn main_with(long_running: fn()) -> ExitCode {
     quiet_on_broken_pipe();
+    // Before any HTTP(S) client is built (`gateway`, `import mcp --url`).
+    schemarouter_gateway::install_tls();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {
@@ -161,7 +168,10 @@ pub fn main_with(long_running: fn()) -> ExitCode {
         }
     };
     crate::load::set_progress(stderr_progress());
-    if matches!(cli.command, Command::Serve(_) | Command::Mcp(_)) {
+    if matches!(
+        cli.command,
+        Command::Serve(_) | Command::Mcp(_) | Command::Gateway(_)
+    ) {
         long_running();
     }
     let code = match cli.command {
@@ -182,6 +192,7 @@ pub fn main_with(long_running: fn()) -> ExitCode {
         Command::Gen(a) => synth::run_gen(a),
         Command::Serve(a) => serve::run_serve(a),
         Command::Mcp(a) => mcp::run_mcp(a),
+        Command::Gateway(a) => gateway::run_gateway(a),
     };
     ExitCode::from(code)
 }

@@ -84,6 +84,12 @@ pub(crate) fn closing(mut r: Response) -> Response {
 
 /// The router of the HTTP API, guarded (see [`guarded`]).
 pub fn router(core: Arc<Core>) -> Router {
+    router_with(core, Router::new())
+}
+
+/// [`router`] with more routes (`extra`, whose state is already given: the gateway's
+/// `POST /v1/call` and `POST /v1/ask`) under the same guard, fallbacks and metrics.
+pub fn router_with(core: Arc<Core>, extra: Router) -> Router {
     let api = Router::new()
         .route("/v1/route", post(route))
         .route("/v1/search", post(search))
@@ -94,9 +100,10 @@ pub fn router(core: Arc<Core>) -> Router {
         .route("/readyz", get(readyz))
         .route("/metrics", get(metrics))
         .route("/openapi.json", get(openapi))
+        .with_state(core.clone())
+        .merge(extra)
         .fallback(not_found)
-        .method_not_allowed_fallback(method_not_allowed)
-        .with_state(core.clone());
+        .method_not_allowed_fallback(method_not_allowed);
     guarded(api, core)
 }
 
@@ -195,7 +202,7 @@ async fn search(State(core): State<Arc<Core>>, headers: HeaderMap, body: Body) -
 /// A JSON request body, read up to `--max-body-bytes`, or the error response: 415 for another
 /// content type or a compressed body, 413 for a body (or a declared length) over the limit
 /// (answered before the body is read), 400 for a body that cannot be read.
-async fn json_body(
+pub async fn json_body(
     core: &Core,
     headers: &HeaderMap,
     body: Body,

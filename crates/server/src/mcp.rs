@@ -69,11 +69,27 @@ pub struct ExplainRequest {
     pub plan: Option<Plan>,
 }
 
+/// The future an [`Extension`] returns for a tool call.
+pub type ExtensionCall<'a> = std::pin::Pin<
+    Box<dyn std::future::Future<Output = Result<CallToolResult, ErrorData>> + Send + 'a>,
+>;
+
+/// More tools on the same MCP server (the gateway's `call` and `ask`, `schemarouter gateway`):
+/// listed after the routing tools and called asynchronously, under the same permit, metrics
+/// and request log.
+pub trait Extension: Send + Sync {
+    /// The extra tools.
+    fn tools(&self) -> Vec<Tool>;
+    /// Call one of [`Extension::tools`] (`name` is one of them).
+    fn call<'a>(&'a self, name: &'a str, args: Option<JsonObject>) -> ExtensionCall<'a>;
+}
+
 /// The MCP server: a handle on the shared core.
 #[derive(Clone)]
 pub struct McpServer {
     core: Arc<Core>,
     tools: Arc<Vec<Tool>>,
+    extension: Option<Arc<dyn Extension>>,
 }
 
 fn object(v: Value) -> Arc<JsonObject> {
@@ -259,7 +275,24 @@ impl McpServer {
         McpServer {
             core,
             tools: Arc::new(vec![route, search, explain, list]),
+            extension: None,
         }
+    }
+
+    /// A server over `core` whose tools are the routing tools plus `extension`'s.
+    pub fn with_extension(core: Arc<Core>, extension: Arc<dyn Extension>) -> McpServer {
+        let mut s = McpServer::new(core);
+        let mut tools = s.tools.as_ref().clone();
+        tools.extend(extension.tools());
+        s.tools = Arc::new(tools);
+        s.extension = Some(extension);
+        s
+    }
+
+    fn extension_for(&self, name: &str) -> Option<&Arc<dyn Extension>> {
+        let ext = self.extension.as_ref()?;
+        let base = ["route", "search_tools", "explain_plan", "list_intents"];
+        (!base.contains(&name) && self.tools.iter().any(|t| t.name == name)).then_some(ext)
     }
 
     fn call(&self, name: &str, args: Option<JsonObject>) -> Result<CallToolResult, ErrorData> {
@@ -531,12 +564,24 @@ impl ServerHandler for McpServer {
                 e.message,
                 Some(json!({"code": e.code})),
             )),
-            Ok(_permit) => self.call(&request.name, request.arguments),
+            Ok(_permit) => match self.extension_for(&request.name) {
+                Some(ext) => ext.call(&request.name, request.arguments).await,
+                None => self.call(&request.name, request.arguments),
+            },
         };
         let status = match &result {
             Ok(r) if r.is_error == Some(true) => 400,
             Ok(_) => 200,
             Err(e) if e.code == ErrorCode::INVALID_PARAMS => 400,
+            Err(e)
+                if e.data
+                    .as_ref()
+                    .and_then(|d| d.get("code"))
+                    .and_then(Value::as_str)
+                    .is_some_and(|c| c.starts_with("upstream")) =>
+            {
+                502
+            }
             Err(_) => 503,
         };
         self.log(&route, status, start);
@@ -659,6 +704,13 @@ fn understand_prompt() -> Prompt {
 ///
 /// Errors: the transport fails to start.
 pub async fn serve_stdio(core: Arc<Core>) -> Result<(), String> {
+    serve_stdio_with(McpServer::new(core)).await
+}
+
+/// [`serve_stdio`] with a given server (one built by [`McpServer::with_extension`]).
+///
+/// Errors: the transport fails to start.
+pub async fn serve_stdio_with(server: McpServer) -> Result<(), String> {
     use crate::stdio_screen::{Screened, Session};
     use rmcp::ServiceExt;
     use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
@@ -728,7 +780,7 @@ pub async fn serve_stdio(core: Arc<Core>) -> Result<(), String> {
         }
         let _ = stdout.flush().await;
     });
-    let service = McpServer::new(core)
+    let service = server
         .serve((sdk_in, sdk_out))
         .await
         .map_err(|e| format!("cannot start the MCP server on stdio: {e}"))?;
@@ -748,6 +800,18 @@ pub fn http_router(
     core: Arc<Core>,
     loopback: bool,
     cancel: tokio_util::sync::CancellationToken,
+) -> axum::Router {
+    let c = core.clone();
+    http_router_with(core, loopback, cancel, move || McpServer::new(c.clone()))
+}
+
+/// [`http_router`] whose sessions are served by the servers `make` builds (one per session;
+/// [`McpServer::with_extension`] for the gateway).
+pub fn http_router_with(
+    core: Arc<Core>,
+    loopback: bool,
+    cancel: tokio_util::sync::CancellationToken,
+    make: impl Fn() -> McpServer + Send + Sync + 'static,
 ) -> axum::Router {
     use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
     use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
@@ -770,13 +834,8 @@ pub fn http_router(
     } else {
         config = config.disable_allowed_hosts();
     }
-    let c = core.clone();
     let manager = Arc::new(LocalSessionManager::default());
-    let service = StreamableHttpService::new(
-        move || Ok(McpServer::new(c.clone())),
-        manager.clone(),
-        config,
-    );
+    let service = StreamableHttpService::new(move || Ok(make()), manager.clone(), config);
     let sessions = Arc::new(Sessions {
         manager,
         ending: std::sync::Mutex::default(),

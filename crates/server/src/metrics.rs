@@ -32,6 +32,18 @@ struct ArtifactLabels {
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct TokenLabels {
+    upstream: String,
+    kind: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct UpstreamLabels {
+    upstream: String,
+    outcome: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct ReloadLabels {
     result: String,
 }
@@ -51,6 +63,8 @@ pub struct Metrics {
     loaded_at: Gauge<f64, AtomicU64>,
     load_seconds: Gauge<f64, AtomicU64>,
     reloads: Family<ReloadLabels, Counter>,
+    tokens: Family<TokenLabels, Counter>,
+    upstream_calls: Family<UpstreamLabels, Counter>,
 }
 
 impl Default for Metrics {
@@ -107,8 +121,22 @@ impl Metrics {
             "Reload attempts, by result (swapped, unchanged, refused)",
             reloads.clone(),
         );
+        let tokens = Family::<TokenLabels, Counter>::default();
+        let upstream_calls = Family::<UpstreamLabels, Counter>::default();
+        registry.register(
+            "gateway_tokens",
+            "o200k_base tokens of upstream responses executed by the gateway, by upstream and kind (raw: what the upstream sent; delivered: what the agent received)",
+            tokens.clone(),
+        );
+        registry.register(
+            "gateway_upstream_calls",
+            "Upstream calls made by the gateway, by upstream and outcome (ok, refused, error, timeout)",
+            upstream_calls.clone(),
+        );
         Metrics {
             registry,
+            tokens,
+            upstream_calls,
             requests,
             latency,
             in_flight,
@@ -162,6 +190,29 @@ impl Metrics {
                 route: route.to_string(),
             })
             .observe(latency.as_secs_f64());
+    }
+
+    /// Count the o200k_base tokens of one executed upstream response (`raw`) and of what the
+    /// agent received from it (`delivered`), for `schemarouter gateway`.
+    pub fn gateway_tokens(&self, upstream: &str, raw: usize, delivered: usize) {
+        for (kind, n) in [("raw", raw), ("delivered", delivered)] {
+            self.tokens
+                .get_or_create(&TokenLabels {
+                    upstream: upstream.to_string(),
+                    kind: kind.to_string(),
+                })
+                .inc_by(n as u64);
+        }
+    }
+
+    /// Count one upstream call of `schemarouter gateway` by its outcome.
+    pub fn gateway_call(&self, upstream: &str, outcome: &str) {
+        self.upstream_calls
+            .get_or_create(&UpstreamLabels {
+                upstream: upstream.to_string(),
+                outcome: outcome.to_string(),
+            })
+            .inc();
     }
 
     /// The OpenMetrics text exposition (ends with `# EOF`).

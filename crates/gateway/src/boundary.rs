@@ -1,0 +1,257 @@
+//! The execution boundary: nothing is executed unless `call` or `ask` asked for it, and every
+//! step is checked again right before its upstream call. A refusal names the check that failed:
+//!
+//! - `fingerprint`: a plan passed in was made on another artifact (its routing fingerprint);
+//! - `endpoint`: the artifact has no such tool or endpoint;
+//! - `allow_list`: the deployment's configuration does not allow the tool or endpoint;
+//! - `destructive`: the endpoint may destroy data and the configuration does not allow it;
+//! - `arguments`: an argument is not a declared parameter, has the wrong type or a value outside
+//!   its enum, a required parameter is missing, or a credential parameter was given (credentials
+//!   come from the configuration only).
+
+use crate::config::GatewayConfig;
+use schemarouter_core::artifact::{EndpointData, FrozenGraph, ParamData};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// A refused step.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Refusal {
+    /// The check that failed (see the module documentation).
+    pub check: &'static str,
+    /// What is wrong and what to do.
+    pub message: String,
+}
+
+impl Refusal {
+    fn new(check: &'static str, message: impl Into<String>) -> Refusal {
+        Refusal {
+            check,
+            message: message.into(),
+        }
+    }
+}
+
+/// Check a plan's routing fingerprint against the loaded artifact (an empty one is refused too:
+/// a plan passed in must say which artifact it was made on).
+pub fn fingerprint(g: &FrozenGraph, plan_fingerprint: &str) -> Result<(), Refusal> {
+    if plan_fingerprint == g.routing_fingerprint {
+        return Ok(());
+    }
+    Err(Refusal::new(
+        "fingerprint",
+        format!(
+            "the plan was made on routing fingerprint `{}`, the gateway serves `{}`; route again with this artifact",
+            short(plan_fingerprint),
+            short(&g.routing_fingerprint)
+        ),
+    ))
+}
+
+fn short(h: &str) -> &str {
+    &h[..h.len().min(12)]
+}
+
+/// Find `tool`/`endpoint` in the artifact and check the configuration allows it.
+pub fn endpoint<'g>(
+    g: &'g FrozenGraph,
+    config: &GatewayConfig,
+    tool: &str,
+    endpoint: &str,
+) -> Result<&'g EndpointData, Refusal> {
+    let Some((_, t)) = g.tool(tool) else {
+        return Err(Refusal::new(
+            "endpoint",
+            format!("the artifact has no tool `{tool}`; `search_tools` lists the tools"),
+        ));
+    };
+    let Some(e) = t.endpoints.iter().find(|e| e.id == endpoint) else {
+        let ids: Vec<&str> = t.endpoints.iter().map(|e| e.id.as_str()).collect();
+        return Err(Refusal::new(
+            "endpoint",
+            format!(
+                "tool `{tool}` has no endpoint `{endpoint}`; its endpoints: {}",
+                ids.join(", ")
+            ),
+        ));
+    };
+    if !config.allows(tool, endpoint) {
+        return Err(Refusal::new(
+            "allow_list",
+            format!(
+                "`{tool}/{endpoint}` is not on the gateway's allow-list (`allow` in the gateway configuration)"
+            ),
+        ));
+    }
+    if e.destructive && !config.allows_destructive(tool, endpoint) {
+        return Err(Refusal::new(
+            "destructive",
+            format!(
+                "`{tool}/{endpoint}` may destroy data; the gateway executes it only when `allow_destructive` names it"
+            ),
+        ));
+    }
+    Ok(e)
+}
+
+/// Check `args` against the endpoint's declared parameters.
+pub fn arguments(e: &EndpointData, args: &BTreeMap<String, Value>) -> Result<(), Refusal> {
+    for (name, v) in args {
+        let Some(p) = e.parameters.iter().find(|p| &p.name == name) else {
+            let names: Vec<&str> = e
+                .parameters
+                .iter()
+                .filter(|p| !p.auth)
+                .map(|p| p.name.as_str())
+                .collect();
+            return Err(Refusal::new(
+                "arguments",
+                format!(
+                    "`{name}` is not a parameter of `{}`; its parameters: {}",
+                    e.id,
+                    names.join(", ")
+                ),
+            ));
+        };
+        if p.auth {
+            return Err(Refusal::new(
+                "arguments",
+                format!(
+                    "`{name}` is a credential: the gateway sends it from its configuration; leave it out"
+                ),
+            ));
+        }
+        if let Err(why) = fits(p, v) {
+            return Err(Refusal::new("arguments", format!("`{name}`: {why}")));
+        }
+    }
+    if let Some(p) = e
+        .parameters
+        .iter()
+        .find(|p| p.required && !p.auth && p.default.is_none() && !args.contains_key(&p.name))
+    {
+        return Err(Refusal::new(
+            "arguments",
+            format!(
+                "the required parameter `{}` of `{}` has no value",
+                p.name, e.id
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Whether `v` fits the declared type (`string`, `integer`, `number`, `boolean`, `object`,
+/// `T[]`, `any`) and enum of `p`.
+fn fits(p: &ParamData, v: &Value) -> Result<(), String> {
+    fits_type(&p.ty, v)?;
+    if !p.enum_values.is_empty() {
+        let allowed: Vec<Value> = p
+            .enum_values
+            .iter()
+            .map(|s| serde_json::to_value(s).unwrap_or(Value::Null))
+            .collect();
+        let items: Vec<&Value> = match v {
+            Value::Array(a) => a.iter().collect(),
+            other => vec![other],
+        };
+        if let Some(bad) = items.iter().find(|i| !allowed.contains(i)) {
+            let list: Vec<String> = allowed.iter().map(Value::to_string).collect();
+            return Err(format!("{bad} is not one of {}", list.join(", ")));
+        }
+    }
+    Ok(())
+}
+
+fn fits_type(ty: &str, v: &Value) -> Result<(), String> {
+    if let Some(item) = ty.strip_suffix("[]") {
+        return match v {
+            Value::Array(a) => a.iter().try_for_each(|x| fits_type(item, x)),
+            other => Err(format!("expected a list of {item}, found {}", kind(other))),
+        };
+    }
+    let ok = match ty {
+        "string" | "date" | "datetime" => v.is_string(),
+        "integer" => v.as_i64().is_some() || v.as_u64().is_some(),
+        "number" => v.is_number(),
+        "boolean" => v.is_boolean(),
+        "object" => v.is_object(),
+        _ => true,
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(format!("expected {ty}, found {}", kind(v)))
+    }
+}
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "an integer",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn e() -> EndpointData {
+        serde_json::from_value(json!({
+            "id": "summary", "method": "GET", "url": "https://x.org/s",
+            "parameters": [
+                {"name": "api_key", "type": "string", "required": true, "auth": true},
+                {"name": "formula", "type": "string", "required": true},
+                {"name": "ids", "type": "string[]", "required": false},
+                {"name": "limit", "type": "integer", "required": false},
+                {"name": "sort", "type": "string", "required": false, "enum_values": ["asc", "desc"]}
+            ],
+            "fields": [], "identifiers": [], "group_fields": {}
+        }))
+        .unwrap()
+    }
+
+    fn check(v: Value) -> Result<(), Refusal> {
+        arguments(&e(), &serde_json::from_value(v).unwrap())
+    }
+
+    #[test]
+    fn arguments_must_fit_the_declared_parameters() {
+        assert_eq!(
+            check(json!({"formula": "GaN", "limit": 2, "ids": ["a"]})),
+            Ok(())
+        );
+        let msg = |v| check(v).unwrap_err().message;
+        assert_eq!(
+            msg(json!({"formula": "GaN", "limit": "2"})),
+            "`limit`: expected integer, found a string"
+        );
+        assert_eq!(
+            msg(json!({"formula": "GaN", "sort": "up"})),
+            "`sort`: \"up\" is not one of \"asc\", \"desc\""
+        );
+        assert_eq!(
+            msg(json!({"formula": "GaN", "ids": [1]})),
+            "`ids`: expected string, found an integer"
+        );
+        assert_eq!(
+            msg(json!({"formula": "GaN", "api_key": "k"})),
+            "`api_key` is a credential: the gateway sends it from its configuration; leave it out"
+        );
+        assert_eq!(
+            msg(json!({"limit": 1})),
+            "the required parameter `formula` of `summary` has no value"
+        );
+        assert_eq!(
+            msg(json!({"formula": "GaN", "x": 1})),
+            "`x` is not a parameter of `summary`; its parameters: formula, ids, limit, sort"
+        );
+        assert_eq!(check(json!({"x": 1})).unwrap_err().check, "arguments");
+    }
+}

@@ -1,0 +1,256 @@
+//! The deployment's gateway configuration (`schemarouter gateway --config FILE`, TOML): where
+//! each tool's upstream is, which credentials to read from which environment variables, which
+//! tools and endpoints may be executed, and the limits of upstream calls.
+//!
+//! ```toml
+//! allow = ["materials_project/*", "time/*"]   # tool or tool/endpoint patterns (`*` any run)
+//! allow_destructive = []                       # destructive endpoints allowed anyway
+//! timeout_ms = 10000                           # per upstream call
+//! retries = 2                                  # idempotent HTTP methods only
+//! max_response_bytes = 8388608                 # larger upstream bodies are refused
+//! raw_cap_bytes = 16384                        # raw response returned on request, capped
+//!
+//! [upstreams.materials_project]
+//! base_url = "https://api.materialsproject.org"
+//! declared_base = "https://api.materialsproject.org"  # the part of declared URLs base_url replaces
+//! auth = { kind = "header", name = "X-API-KEY", env = "MP_API_KEY" }
+//!
+//! [upstreams.time]
+//! command = "uvx mcp-server-time"             # or url = "http://127.0.0.1:8000/mcp"
+//! ```
+//!
+//! Credentials are never in the file: only the name of the environment variable holding them.
+
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+/// How a credential is sent.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum AuthKind {
+    /// An API key in a request header (`name`).
+    Header,
+    /// An API key in a query parameter (`name`).
+    Query,
+    /// `Authorization: Bearer <value>`.
+    Bearer,
+}
+
+/// A credential read from an environment variable.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Auth {
+    /// How it is sent.
+    pub kind: AuthKind,
+    /// Header or query parameter name (not used for `bearer`).
+    #[serde(default)]
+    pub name: Option<String>,
+    /// The environment variable holding the secret.
+    pub env: String,
+}
+
+/// Where one tool's upstream is, and how to reach it.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct UpstreamConfig {
+    /// HTTP tools: replaces the scheme and authority of the declared URLs; a path it has is put
+    /// before the declared path.
+    #[serde(default)]
+    pub base_url: Option<String>,
+    /// HTTP tools: the part of the declared URLs that `base_url` (or `--upstream`) replaces
+    /// (the OpenAPI server URL, `https://api.example.org/v1`); without it the scheme and
+    /// authority are replaced and the declared path kept.
+    #[serde(default)]
+    pub declared_base: Option<String>,
+    /// MCP tools: the command line starting the server on stdio.
+    #[serde(default)]
+    pub command: Option<String>,
+    /// MCP tools: the server's streamable-HTTP endpoint.
+    #[serde(default)]
+    pub url: Option<String>,
+    /// Credential to send.
+    #[serde(default)]
+    pub auth: Option<Auth>,
+    /// Per-call timeout for this upstream in milliseconds (default: the global one).
+    #[serde(default)]
+    pub timeout_ms: Option<u64>,
+}
+
+/// The gateway configuration.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct GatewayConfig {
+    /// Tool or `tool/endpoint` patterns that may be executed (`*` matches any run of
+    /// characters); default: every tool.
+    #[serde(default = "all")]
+    pub allow: Vec<String>,
+    /// Destructive endpoints (`tool/endpoint` patterns) that may be executed anyway.
+    #[serde(default)]
+    pub allow_destructive: Vec<String>,
+    /// Per upstream call, in milliseconds.
+    #[serde(default = "default_timeout")]
+    pub timeout_ms: u64,
+    /// Retries of idempotent HTTP methods (GET, HEAD, PUT, DELETE, OPTIONS) after a connection
+    /// failure, a 429, 502, 503 or 504.
+    #[serde(default = "default_retries")]
+    pub retries: u32,
+    /// Largest upstream response body in bytes.
+    #[serde(default = "default_max_response")]
+    pub max_response_bytes: usize,
+    /// Largest raw response returned to the agent (on request), in bytes.
+    #[serde(default = "default_raw_cap")]
+    pub raw_cap_bytes: usize,
+    /// Per tool id.
+    #[serde(default)]
+    pub upstreams: BTreeMap<String, UpstreamConfig>,
+}
+
+fn all() -> Vec<String> {
+    vec!["*".to_string()]
+}
+fn default_timeout() -> u64 {
+    10_000
+}
+fn default_retries() -> u32 {
+    2
+}
+fn default_max_response() -> usize {
+    8 << 20
+}
+fn default_raw_cap() -> usize {
+    16 << 10
+}
+
+impl Default for GatewayConfig {
+    fn default() -> Self {
+        GatewayConfig {
+            allow: all(),
+            allow_destructive: Vec::new(),
+            timeout_ms: default_timeout(),
+            retries: default_retries(),
+            max_response_bytes: default_max_response(),
+            raw_cap_bytes: default_raw_cap(),
+            upstreams: BTreeMap::new(),
+        }
+    }
+}
+
+impl GatewayConfig {
+    /// Parse the TOML text of a configuration file.
+    ///
+    /// Errors: TOML syntax, unknown keys, wrong types (the message has the line and column), a
+    /// header or query credential without `name`.
+    pub fn parse(text: &str) -> Result<GatewayConfig, String> {
+        let c: GatewayConfig = toml::from_str(text).map_err(|e| e.to_string())?;
+        for (tool, u) in &c.upstreams {
+            if let Some(a) = &u.auth
+                && a.kind != AuthKind::Bearer
+                && a.name.is_none()
+            {
+                return Err(format!(
+                    "upstreams.{tool}.auth: a `{}` credential needs `name` (the header or query parameter)",
+                    if a.kind == AuthKind::Header {
+                        "header"
+                    } else {
+                        "query"
+                    }
+                ));
+            }
+        }
+        Ok(c)
+    }
+
+    /// The per-call timeout of `tool`'s upstream.
+    pub fn timeout(&self, tool: &str) -> Duration {
+        Duration::from_millis(
+            self.upstreams
+                .get(tool)
+                .and_then(|u| u.timeout_ms)
+                .unwrap_or(self.timeout_ms),
+        )
+    }
+
+    /// Whether `tool/endpoint` is on the allow-list.
+    pub fn allows(&self, tool: &str, endpoint: &str) -> bool {
+        allowed(&self.allow, tool, endpoint)
+    }
+
+    /// Whether the destructive endpoint `tool/endpoint` may be executed.
+    pub fn allows_destructive(&self, tool: &str, endpoint: &str) -> bool {
+        allowed(&self.allow_destructive, tool, endpoint)
+    }
+}
+
+fn allowed(patterns: &[String], tool: &str, endpoint: &str) -> bool {
+    let full = format!("{tool}/{endpoint}");
+    patterns
+        .iter()
+        .any(|p| glob(p, &full) || (!p.contains('/') && glob(p, tool)))
+}
+
+/// `*` matches any run of characters (also none); everything else itself.
+pub fn glob(pattern: &str, text: &str) -> bool {
+    let parts: Vec<&str> = pattern.split('*').collect();
+    if parts.len() == 1 {
+        return pattern == text;
+    }
+    let (first, last) = (parts[0], parts[parts.len() - 1]);
+    if !text.starts_with(first) || text.len() < first.len() + last.len() {
+        return false;
+    }
+    let mut rest = &text[first.len()..text.len() - last.len()];
+    if !text.ends_with(last) {
+        return false;
+    }
+    for mid in &parts[1..parts.len() - 1] {
+        match rest.find(mid) {
+            Some(i) => rest = &rest[i + mid.len()..],
+            None => return false,
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn patterns_match_tools_and_endpoints() {
+        assert!(glob("*", "a/b"));
+        assert!(glob("time/*", "time/get_current_time"));
+        assert!(!glob("time/*", "timex/get"));
+        assert!(glob("a*c*e", "abcde"));
+        assert!(!glob("a*c*e", "abde"));
+        let c = GatewayConfig {
+            allow: vec!["time".into(), "mem/read_*".into()],
+            ..GatewayConfig::default()
+        };
+        assert!(c.allows("time", "convert_time"));
+        assert!(c.allows("mem", "read_graph"));
+        assert!(!c.allows("mem", "delete_entities"));
+        assert!(!c.allows("other", "x"));
+    }
+
+    #[test]
+    fn config_files_are_checked() {
+        let c = GatewayConfig::parse(
+            "allow = [\"x\"]\n[upstreams.x]\nbase_url = \"http://127.0.0.1:1\"\nauth = { kind = \"bearer\", env = \"TOKEN\" }\n",
+        )
+        .unwrap();
+        assert_eq!(c.allow, vec!["x"]);
+        assert_eq!(c.upstreams["x"].auth.as_ref().unwrap().env, "TOKEN");
+        let e = GatewayConfig::parse("[upstreams.x]\nauth = { kind = \"header\", env = \"K\" }\n")
+            .unwrap_err();
+        assert_eq!(
+            e,
+            "upstreams.x.auth: a `header` credential needs `name` (the header or query parameter)"
+        );
+        assert!(
+            GatewayConfig::parse("alow = []\n")
+                .unwrap_err()
+                .contains("alow")
+        );
+    }
+}

@@ -1,0 +1,530 @@
+//! `call` and `ask`: check at the boundary ([`crate::boundary`]), execute upstream, project the
+//! response to the planned or declared fields with the core's `extract` (records path, declared
+//! types, units, source type, licence, provenance), and count the tokens of the raw responses
+//! against what the agent receives (o200k_base).
+
+use crate::Gateway;
+use crate::boundary::{self, Refusal};
+use crate::upstream::UpstreamError;
+use schemarouter_core::artifact::{EndpointData, FrozenGraph};
+use schemarouter_core::extract::{self, StepResult, render};
+use schemarouter_core::prompt::count_tokens;
+use schemarouter_core::route::algorithm::field_meta;
+use schemarouter_core::route::{McpCall, Plan, PlanStatus, PlannedField, Step};
+use schemarouter_server::{RouteRequest, Snapshot};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// Input of `call` (MCP tool and `POST /v1/call`): one endpoint with arguments, or a plan
+/// `route` returned (every step executed as planned).
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CallRequest {
+    /// Tool id.
+    #[serde(default)]
+    pub tool: Option<String>,
+    /// Endpoint id (default: the tool's only endpoint).
+    #[serde(default)]
+    pub endpoint: Option<String>,
+    /// Arguments, in the tool's own parameter names.
+    #[serde(default)]
+    pub arguments: BTreeMap<String, Value>,
+    /// Response fields to keep (default: every declared field).
+    #[serde(default)]
+    pub fields: Option<Vec<String>>,
+    /// A plan from `route` (instead of `tool`): its fingerprint is checked first.
+    #[serde(default)]
+    pub plan: Option<Plan>,
+    /// Also return the raw responses (capped at `raw_cap_bytes`).
+    #[serde(default)]
+    pub raw: bool,
+}
+
+/// Input of `ask`: a question or an Understanding, routed, then every step executed.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AskRequest {
+    /// The question.
+    #[serde(default)]
+    pub question: Option<String>,
+    /// An Understanding (instead of the question).
+    #[serde(default)]
+    pub understanding: Option<schemarouter_core::route::Understanding>,
+    /// Tools to plan when none is named.
+    #[serde(default)]
+    pub k: Option<u64>,
+    /// Field projection (`core`, `recall`, `minimal`, `all`).
+    #[serde(default)]
+    pub projection: Option<schemarouter_server::core::ProjectionName>,
+    /// Also return the raw responses (capped).
+    #[serde(default)]
+    pub raw: bool,
+}
+
+/// Accounting of one executed step.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CallAccount {
+    /// Tool id.
+    pub tool: String,
+    /// Endpoint id.
+    pub endpoint: String,
+    /// Milliseconds the upstream took.
+    pub upstream_ms: f64,
+    /// Bytes of the raw response.
+    pub raw_bytes: usize,
+    /// o200k_base tokens of the raw response.
+    pub raw_tokens: usize,
+    /// o200k_base tokens of this step's reader context (what the agent receives).
+    pub delivered_tokens: usize,
+}
+
+/// A raw response, returned on request.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RawText {
+    /// Step index.
+    pub step: usize,
+    /// The body, cut at `raw_cap_bytes`.
+    pub text: String,
+    /// Whether it was cut.
+    pub truncated: bool,
+}
+
+/// The answer of `call` and `ask`.
+#[derive(Clone, Debug, Serialize)]
+pub struct Answer {
+    /// The artifact that planned and projected.
+    pub artifact_hash: String,
+    /// The plan executed (for `ask`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plan: Option<Plan>,
+    /// One projection per step.
+    pub steps: Vec<StepResult>,
+    /// Projection findings (missing fields, typed mismatches).
+    pub issues: Vec<extract::report::Issue>,
+    /// The reader context: every planned field with unit, source type, licence, provenance.
+    pub context: String,
+    /// Per step: time, raw size, raw and delivered tokens.
+    pub calls: Vec<CallAccount>,
+    /// Totals: `{"raw": N, "delivered": M}`.
+    pub tokens: BTreeMap<String, usize>,
+    /// Bindings from earlier steps' records that filled later steps' parameters.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub bindings: Vec<String>,
+    /// Raw responses (only when asked for).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub raw: Vec<RawText>,
+}
+
+/// Why `call` or `ask` gave no answer.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Failure {
+    /// Bad input (HTTP 400, MCP tool error).
+    Invalid(String),
+    /// A boundary check failed (HTTP 403, MCP tool error naming the check).
+    Refused(Refusal),
+    /// The upstream failed (HTTP 502/504, JSON-RPC error naming the upstream).
+    Upstream(UpstreamError),
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Failure::Invalid(m) => f.write_str(m),
+            Failure::Refused(r) => write!(f, "refused by the `{}` check: {}", r.check, r.message),
+            Failure::Upstream(e) => e.fmt(f),
+        }
+    }
+}
+
+/// The step `call` executes for `tool`/`endpoint` with `args`, keeping `fields` (default every
+/// declared field), each with the metadata a plan attaches.
+pub fn call_step(
+    g: &FrozenGraph,
+    tool: &str,
+    e: &EndpointData,
+    args: &BTreeMap<String, Value>,
+    fields: Option<&[String]>,
+) -> Result<Step, Failure> {
+    let t = g
+        .tool(tool)
+        .map(|(_, t)| t)
+        .ok_or_else(|| Failure::Invalid(format!("no tool `{tool}`")))?;
+    if let Some(names) = fields
+        && let Some(bad) = names
+            .iter()
+            .find(|n| !e.fields.iter().any(|f| &f.name == *n))
+    {
+        let all: Vec<&str> = e.fields.iter().map(|f| f.name.as_str()).collect();
+        return Err(Failure::Invalid(format!(
+            "`{bad}` is not a response field of `{tool}/{}`; its fields: {}",
+            e.id,
+            all.join(", ")
+        )));
+    }
+    let planned = e
+        .fields
+        .iter()
+        .filter(|f| fields.is_none_or(|n| n.contains(&f.name)))
+        .map(|f| PlannedField {
+            name: f.name.clone(),
+            identifier: f.identifier,
+            reasons: Vec::new(),
+            meta: Some(field_meta(g, t, f, &[])),
+        })
+        .collect();
+    Ok(Step {
+        tool: tool.to_string(),
+        endpoint: e.id.clone(),
+        method: e.method.clone(),
+        url: e.url.clone(),
+        records: e.records.clone(),
+        params: args.clone(),
+        call: e.mcp_tool.as_ref().map(|n| McpCall {
+            name: n.clone(),
+            arguments: args.clone(),
+        }),
+        missing_required: Vec::new(),
+        auth: Vec::new(),
+        unbound: Vec::new(),
+        fields: planned,
+        score: 0,
+        why: "called through the gateway".into(),
+    })
+}
+
+/// For an MCP tool imported without an `outputSchema` (one field `result` of type `any`, "the
+/// tool's result content"): a result with no `structuredContent` whose text content is not
+/// JSON becomes `{"result": "<the text>"}`, so that the text reaches the reader as that field.
+/// `None` for every other endpoint or result.
+pub fn text_result(e: &EndpointData, raw: &str) -> Option<String> {
+    if e.mcp_tool.is_none() || e.fields.len() != 1 || e.fields[0].name != "result" {
+        return None;
+    }
+    let v: Value = serde_json::from_str(raw).ok()?;
+    if v.get("structuredContent").is_some_and(|s| !s.is_null()) {
+        return None;
+    }
+    let texts: Vec<&str> = v
+        .get("content")?
+        .as_array()?
+        .iter()
+        .filter(|c| c.get("type").and_then(Value::as_str) == Some("text"))
+        .filter_map(|c| c.get("text").and_then(Value::as_str))
+        .collect();
+    if texts.is_empty() || (texts.len() == 1 && serde_json::from_str::<Value>(texts[0]).is_ok()) {
+        return None;
+    }
+    Some(serde_json::json!({ "result": texts.join("\n") }).to_string())
+}
+
+/// A plan of `steps` on `g`.
+pub fn plan_of(g: &FrozenGraph, steps: Vec<Step>) -> Plan {
+    Plan {
+        status: PlanStatus::Planned,
+        routing_fingerprint: g.routing_fingerprint.clone(),
+        intent: None,
+        source_constraint: None,
+        steps,
+        unmatched_concepts: Vec::new(),
+        skipped_tools: Vec::new(),
+        not_understood: Vec::new(),
+        excluded_tools: Vec::new(),
+        unmatched_qualifiers: Vec::new(),
+        multi_values: Vec::new(),
+        out_of_scope: None,
+        warnings: Vec::new(),
+    }
+}
+
+impl Gateway {
+    /// `call`: execute one endpoint (or a plan passed in) and project its response.
+    pub async fn call(&self, req: CallRequest) -> Result<Answer, Failure> {
+        let s = self.core.snapshot();
+        let g = s.graph();
+        let plan = match (&req.plan, &req.tool) {
+            (Some(_), Some(_)) => {
+                return Err(Failure::Invalid(
+                    "give `plan` alone, or `tool` (with `endpoint` and `arguments`)".into(),
+                ));
+            }
+            (Some(p), None) => {
+                boundary::fingerprint(g, &p.routing_fingerprint).map_err(Failure::Refused)?;
+                p.clone()
+            }
+            (None, Some(tool)) => {
+                let endpoint = match &req.endpoint {
+                    Some(e) => e.clone(),
+                    None => match g.tool(tool).map(|(_, t)| &t.endpoints) {
+                        Some(es) if es.len() == 1 => es[0].id.clone(),
+                        Some(es) if !es.is_empty() => {
+                            let ids: Vec<&str> = es.iter().map(|e| e.id.as_str()).collect();
+                            return Err(Failure::Invalid(format!(
+                                "tool `{tool}` has {} endpoints; name one with `endpoint`: {}",
+                                es.len(),
+                                ids.join(", ")
+                            )));
+                        }
+                        _ => String::new(),
+                    },
+                };
+                let e = boundary::endpoint(g, &self.config, tool, &endpoint)
+                    .map_err(Failure::Refused)?;
+                boundary::arguments(e, &req.arguments).map_err(Failure::Refused)?;
+                plan_of(
+                    g,
+                    vec![call_step(
+                        g,
+                        tool,
+                        e,
+                        &req.arguments,
+                        req.fields.as_deref(),
+                    )?],
+                )
+            }
+            (None, None) => {
+                return Err(Failure::Invalid(
+                    "give `tool` (with `endpoint` and `arguments`) or a `plan` from `route`".into(),
+                ));
+            }
+        };
+        self.run(&s, plan, false, req.raw).await
+    }
+
+    /// `ask`: route the question (or Understanding), execute every step (earlier steps' records
+    /// fill later steps' unbound parameters through their declared bindings), project.
+    pub async fn ask(&self, req: AskRequest) -> Result<Answer, Failure> {
+        let s = self.core.snapshot();
+        let routed = self
+            .core
+            .route_on(
+                &s,
+                &RouteRequest {
+                    question: req.question,
+                    understanding: req.understanding,
+                    k: req.k,
+                    projection: req.projection,
+                },
+            )
+            .map_err(|e| Failure::Invalid(e.message))?;
+        if routed.plan.steps.is_empty() {
+            return Err(Failure::Invalid(format!(
+                "the plan has no step to execute (status {:?}{}); `route` explains why",
+                routed.plan.status,
+                routed
+                    .plan
+                    .out_of_scope
+                    .as_deref()
+                    .map(|r| format!(": {r}"))
+                    .unwrap_or_default()
+            )));
+        }
+        self.run(&s, routed.plan, true, req.raw).await
+    }
+
+    /// Check and execute every step of `plan` in order, then project.
+    async fn run(
+        &self,
+        s: &Snapshot,
+        mut plan: Plan,
+        show_plan: bool,
+        raw: bool,
+    ) -> Result<Answer, Failure> {
+        let g = s.graph();
+        let mut results: Vec<StepResult> = Vec::new();
+        let mut issues = Vec::new();
+        let mut calls = Vec::new();
+        let mut raws = Vec::new();
+        let mut bindings = Vec::new();
+        let mut pending = std::mem::take(&mut plan.steps);
+        let mut i = 0;
+        while !pending.is_empty() {
+            // Bindings first: a step whose required parameters earlier records fill runs after
+            // the steps that give them (the first ready step in plan order; else the first).
+            for st in &mut pending {
+                bindings.extend(crate::bind::fill(g, &results, st));
+            }
+            let next = pending
+                .iter()
+                .position(|st| crate::bind::ready(g, st))
+                .unwrap_or(0);
+            plan.steps.push(pending.remove(next));
+            let step = plan.steps[i].clone();
+            i += 1;
+            let i = i - 1;
+            let e = boundary::endpoint(g, &self.config, &step.tool, &step.endpoint)
+                .map_err(Failure::Refused)?;
+            boundary::arguments(e, &step.params).map_err(Failure::Refused)?;
+            let response = self.execute(e, &step).await;
+            if let Err(err) = &response {
+                self.core.metrics.gateway_call(&step.tool, err.kind);
+            }
+            let mut response = response.map_err(Failure::Upstream)?;
+            // An upstream may echo a credential back: it never reaches the agent.
+            response.text = self.secrets.scrub(&response.text);
+            let text = text_result(e, &response.text).unwrap_or_else(|| response.text.clone());
+            let doc =
+                extract::parse_step_response(&text, Some(&step.tool), g, &step).map_err(|err| {
+                    self.core.metrics.gateway_call(&step.tool, "malformed");
+                    Failure::Upstream(UpstreamError::new(
+                        &step.tool,
+                        "malformed",
+                        format!(
+                            "the answer of `{}` cannot be read: {}",
+                            step.endpoint,
+                            self.secrets.scrub(&err.message)
+                        ),
+                    ))
+                })?;
+            self.core.metrics.gateway_call(&step.tool, "ok");
+            let one = plan_of(g, vec![step.clone()]);
+            let mut x = extract::extract_with(g, &one, &[doc], false).map_err(|err| {
+                Failure::Upstream(UpstreamError::new(&step.tool, "malformed", err.message))
+            })?;
+            let r = x.steps.remove(0);
+            for mut issue in x.issues {
+                issue.step = i;
+                issues.push(issue);
+            }
+            let raw_tokens = count_tokens(&response.text);
+            let delivered_tokens = count_tokens(&render::context(std::slice::from_ref(&r)));
+            self.core
+                .metrics
+                .gateway_tokens(&step.tool, raw_tokens, delivered_tokens);
+            calls.push(CallAccount {
+                tool: step.tool.clone(),
+                endpoint: step.endpoint.clone(),
+                upstream_ms: (response.elapsed.as_secs_f64() * 1e6).round() / 1e3,
+                raw_bytes: response.text.len(),
+                raw_tokens,
+                delivered_tokens,
+            });
+            if raw {
+                let cap = self.config.raw_cap_bytes;
+                let text = &response.text;
+                let truncated = text.len() > cap;
+                raws.push(RawText {
+                    step: i,
+                    text: text[..text.floor_char_boundary(cap.min(text.len()))].to_string(),
+                    truncated,
+                });
+            }
+            results.push(r);
+        }
+        let context = render::context(&results);
+        let tokens = BTreeMap::from([
+            ("raw".to_string(), calls.iter().map(|c| c.raw_tokens).sum()),
+            ("delivered".to_string(), count_tokens(&context)),
+        ]);
+        Ok(Answer {
+            artifact_hash: s.summary.content_hash.clone(),
+            plan: show_plan.then_some(plan),
+            steps: results,
+            issues,
+            context,
+            calls,
+            tokens,
+            bindings,
+            raw: raws,
+        })
+    }
+
+    /// One upstream call for `step` on endpoint `e`.
+    async fn execute(
+        &self,
+        e: &EndpointData,
+        step: &Step,
+    ) -> Result<crate::upstream::RawResponse, UpstreamError> {
+        let timeout = self.config.timeout(&step.tool);
+        if e.method.eq_ignore_ascii_case("MCP") {
+            let up = self.mcp_upstream(&step.tool)?;
+            let name = e.mcp_tool.clone().unwrap_or_else(|| e.id.clone());
+            let args: serde_json::Map<String, Value> = step.params.clone().into_iter().collect();
+            let r = up
+                .call(&name, args, timeout)
+                .await
+                .map_err(|err| UpstreamError {
+                    message: self.secrets.scrub(&err.message),
+                    ..err
+                })?;
+            if r.text.len() > self.config.max_response_bytes {
+                return Err(UpstreamError::new(
+                    &step.tool,
+                    "too_large",
+                    format!(
+                        "the answer has {} bytes, more than the {}-byte cap (max_response_bytes)",
+                        r.text.len(),
+                        self.config.max_response_bytes
+                    ),
+                ));
+            }
+            return Ok(r);
+        }
+        let base = self.http_base(&step.tool);
+        let declared = self
+            .config
+            .upstreams
+            .get(&step.tool)
+            .and_then(|u| u.declared_base.as_deref());
+        let base = crate::upstream::http::Base {
+            url: base.as_deref(),
+            declared,
+        };
+        let req = crate::upstream::http::build(e, &step.params, base)
+            .map_err(|m| UpstreamError::new(&step.tool, "not_configured", m))?;
+        crate::upstream::http::send(
+            &self.client,
+            &step.tool,
+            &req,
+            self.secrets.get(&step.tool),
+            &self.secrets,
+            crate::upstream::http::Limits {
+                timeout,
+                retries: self.config.retries,
+                max_bytes: self.config.max_response_bytes,
+            },
+        )
+        .await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn endpoint(fields: Value, mcp: bool) -> EndpointData {
+        let mut e: EndpointData = serde_json::from_value(json!({
+            "id": "echo", "method": "MCP", "url": "mcp://x/echo", "parameters": [],
+            "fields": fields, "identifiers": [], "group_fields": {}
+        }))
+        .unwrap();
+        e.mcp_tool = mcp.then(|| "echo".to_string());
+        e
+    }
+
+    #[test]
+    fn plain_text_results_become_the_result_field() {
+        let result = json!([{"name": "result", "type": "any", "concepts": [], "groups": [], "qualifiers": {}, "concept_factors": {}}]);
+        let e = endpoint(result.clone(), true);
+        let text =
+            r#"{"content":[{"type":"text","text":"Echo: hi"},{"type":"text","text":"bye"}]}"#;
+        assert_eq!(
+            text_result(&e, text).as_deref(),
+            Some(r#"{"result":"Echo: hi\nbye"}"#)
+        );
+        // JSON text, structured content, another tool kind: left to the projection.
+        assert_eq!(
+            text_result(&e, r#"{"content":[{"type":"text","text":"{\"a\":1}"}]}"#),
+            None
+        );
+        assert_eq!(
+            text_result(
+                &e,
+                r#"{"content":[{"type":"text","text":"x"}],"structuredContent":{"a":1}}"#
+            ),
+            None
+        );
+        assert_eq!(text_result(&endpoint(result, false), text), None);
+    }
+}

@@ -1,0 +1,110 @@
+//! The upstream tools re-exposed one to one (`schemarouter gateway --expose`), for agents that
+//! already know their tools: one MCP tool per declared endpoint, named as the upstream names it
+//! (an MCP endpoint's MCP tool name; else, or when two would share a name, `TOOL__ENDPOINT`),
+//! described by its declaration, its input schema from the declared parameters; a call runs
+//! `call` on it, so its output is trimmed to the declared fields with their reader context.
+//! The list is made from the artifact served at start.
+
+use rmcp::model::{JsonObject, Tool};
+use schemarouter_core::artifact::{FrozenGraph, ParamData};
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// One re-exposed endpoint.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Exposed {
+    /// The MCP tool name.
+    pub name: String,
+    /// Tool id.
+    pub tool: String,
+    /// Endpoint id.
+    pub endpoint: String,
+}
+
+fn schema_type(ty: &str) -> Value {
+    if let Some(item) = ty.strip_suffix("[]") {
+        return json!({"type": "array", "items": schema_type(item)});
+    }
+    match ty {
+        "integer" | "number" | "boolean" | "object" | "string" => json!({"type": ty}),
+        "date" => json!({"type": "string", "format": "date"}),
+        "datetime" => json!({"type": "string", "format": "date-time"}),
+        _ => json!({}),
+    }
+}
+
+/// The JSON Schema of an endpoint's arguments (credential parameters left out: the gateway
+/// sends them).
+pub fn input_schema(params: &[ParamData]) -> Value {
+    let mut props = serde_json::Map::new();
+    let mut required = Vec::new();
+    for p in params.iter().filter(|p| !p.auth) {
+        let mut s = schema_type(&p.ty);
+        if !p.enum_values.is_empty() {
+            s["enum"] = serde_json::to_value(&p.enum_values).unwrap_or_default();
+        }
+        if let Some(d) = &p.description {
+            s["description"] = json!(d);
+        }
+        if p.required && p.default.is_none() {
+            required.push(p.name.clone());
+        }
+        props.insert(p.name.clone(), s);
+    }
+    json!({"type": "object", "properties": props, "required": required, "additionalProperties": false})
+}
+
+/// Every endpoint of `g` the configuration allows (destructive ones only when allowed), named
+/// without clashes with `taken`.
+pub fn endpoints(
+    g: &FrozenGraph,
+    config: &crate::config::GatewayConfig,
+    taken: &[&str],
+) -> Vec<(Exposed, Tool)> {
+    let mut wanted: Vec<(String, Exposed, Tool)> = Vec::new();
+    for t in g.tools.iter() {
+        for e in &t.endpoints {
+            if !config.allows(&t.id, &e.id)
+                || (e.destructive && !config.allows_destructive(&t.id, &e.id))
+            {
+                continue;
+            }
+            let qualified = format!("{}__{}", t.id, e.id);
+            let name = e.mcp_tool.clone().unwrap_or_else(|| qualified.clone());
+            let description = e
+                .description
+                .clone()
+                .unwrap_or_else(|| format!("{} ({})", t.title, e.id));
+            let schema = match input_schema(&e.parameters) {
+                Value::Object(o) => o,
+                _ => JsonObject::new(),
+            };
+            let tool = Tool::new(name.clone(), description, Arc::new(schema))
+                .with_title(format!("{}: {}", t.title, e.id));
+            wanted.push((
+                qualified,
+                Exposed {
+                    name,
+                    tool: t.id.clone(),
+                    endpoint: e.id.clone(),
+                },
+                tool,
+            ));
+        }
+    }
+    let mut count: BTreeMap<String, usize> = BTreeMap::new();
+    for (_, x, _) in &wanted {
+        *count.entry(x.name.clone()).or_default() += 1;
+    }
+    wanted
+        .into_iter()
+        .map(|(qualified, mut x, mut tool)| {
+            if count[&x.name] > 1 || taken.contains(&x.name.as_str()) {
+                x.name = qualified;
+                tool.name = x.name.clone().into();
+            }
+            (x, tool)
+        })
+        .collect()
+}

@@ -1,0 +1,149 @@
+//! `schemarouter gateway`: the routing server ([`schemarouter_server`]: one core, the MCP
+//! server and the HTTP API) plus execution. `call` and `ask` (MCP tools; `POST /v1/call`,
+//! `POST /v1/ask`) check each step at the execution boundary ([`boundary`]), call the upstream
+//! — an MCP server over one shared connection ([`upstream::mcp`]) or an HTTP API
+//! ([`upstream::http`]) — and hand the agent only the planned or declared fields with their
+//! reader context, projected by the core's `extract` ([`execute`]), with the tokens of the raw
+//! responses and of what the agent received ([`schemarouter_server::metrics`]).
+//!
+//! A crate of its own because it is the only part that reaches the network: the routing server
+//! stays free of outbound clients, credentials and child processes, and depends on the core
+//! alone; this crate depends on the server (whose MCP handler and HTTP router it extends) and
+//! the core.
+
+pub mod bind;
+pub mod boundary;
+pub mod config;
+pub mod execute;
+pub mod expose;
+pub mod faces;
+pub mod secrets;
+pub mod upstream;
+
+use config::GatewayConfig;
+use schemarouter_server::Core;
+use secrets::Secrets;
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+use upstream::UpstreamError;
+use upstream::mcp::{Endpoint, McpUpstream};
+
+/// Install ring as the process's rustls crypto provider (once; later calls do nothing). The
+/// workspace's `reqwest` is built without a provider of its own (ring is already in the tree;
+/// the default aws-lc-rs would add a C build), so every HTTP(S) client in the process needs
+/// this before it is built: the gateway's, and `rmcp`'s streamable-HTTP client in `import mcp
+/// --url`. The command line calls it at start.
+pub fn install_tls() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
+}
+
+/// The gateway over one core.
+pub struct Gateway {
+    /// The routing core (artifact, limits, metrics, log).
+    pub core: Arc<Core>,
+    /// The deployment's configuration.
+    pub config: GatewayConfig,
+    secrets: Secrets,
+    client: reqwest::Client,
+    /// MCP servers as the declarations recorded them (`mcp_server` of each tool).
+    declared: BTreeMap<String, Endpoint>,
+    /// `--upstream TOOL=URL`.
+    overrides: BTreeMap<String, String>,
+    mcp: Mutex<BTreeMap<String, Arc<McpUpstream>>>,
+}
+
+impl Gateway {
+    /// A gateway over `core`. `declared` maps tool ids to the MCP servers the import recorded;
+    /// `overrides` are `--upstream TOOL=URL` (an HTTP tool's base URL, an MCP tool's
+    /// streamable-HTTP endpoint); credentials are read from the environment variables the
+    /// configuration names. Returns the warnings to log (unset variables, by name).
+    ///
+    /// Errors: the HTTP client cannot be built (no TLS provider).
+    pub fn new(
+        core: Arc<Core>,
+        config: GatewayConfig,
+        declared: BTreeMap<String, Endpoint>,
+        overrides: BTreeMap<String, String>,
+    ) -> Result<(Gateway, Vec<String>), String> {
+        install_tls();
+        let (secrets, warnings) = Secrets::read(&config, |n| std::env::var(n).ok());
+        let client = reqwest::Client::builder()
+            .redirect(reqwest::redirect::Policy::limited(5))
+            .connect_timeout(std::time::Duration::from_millis(
+                config.timeout_ms.min(10_000),
+            ))
+            .build()
+            .map_err(|e| format!("cannot build the HTTP client: {e}"))?;
+        Ok((
+            Gateway {
+                core,
+                config,
+                secrets,
+                client,
+                declared,
+                overrides,
+                mcp: Mutex::new(BTreeMap::new()),
+            },
+            warnings,
+        ))
+    }
+
+    /// Where `tool`'s MCP server is: `--upstream`, then the configuration, then the
+    /// declarations.
+    pub fn mcp_endpoint(&self, tool: &str) -> Option<Endpoint> {
+        if let Some(u) = self.overrides.get(tool) {
+            return Some(Endpoint::Url(u.clone()));
+        }
+        if let Some(c) = self.config.upstreams.get(tool) {
+            if let Some(u) = &c.url {
+                return Some(Endpoint::Url(u.clone()));
+            }
+            if let Some(cmd) = &c.command {
+                return Some(Endpoint::Command(cmd.clone()));
+            }
+        }
+        self.declared.get(tool).cloned()
+    }
+
+    fn mcp_upstream(&self, tool: &str) -> Result<Arc<McpUpstream>, UpstreamError> {
+        let mut map = self.mcp.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(u) = map.get(tool) {
+            return Ok(u.clone());
+        }
+        let endpoint = self.mcp_endpoint(tool).ok_or_else(|| {
+            UpstreamError::new(
+                tool,
+                "not_configured",
+                "the declarations record no MCP server for this tool; give `--upstream TOOL=URL` or `command` / `url` under [upstreams.TOOL] in the gateway configuration",
+            )
+        })?;
+        let s = self.core.snapshot();
+        let declared = s
+            .graph()
+            .tool(tool)
+            .map(|(_, t)| {
+                t.endpoints
+                    .iter()
+                    .filter_map(|e| e.mcp_tool.clone())
+                    .collect()
+            })
+            .unwrap_or_default();
+        let core = self.core.clone();
+        let warn: upstream::mcp::Warn = Arc::new(move |message: String| {
+            core.event(serde_json::json!({"event": "warning", "message": message}));
+        });
+        let u = Arc::new(McpUpstream::new(tool, endpoint, declared, warn));
+        map.insert(tool.to_string(), u.clone());
+        Ok(u)
+    }
+
+    /// The base URL replacing `tool`'s declared one, if any.
+    fn http_base(&self, tool: &str) -> Option<String> {
+        self.overrides.get(tool).cloned().or_else(|| {
+            self.config
+                .upstreams
+                .get(tool)
+                .and_then(|u| u.base_url.clone())
+        })
+    }
+}

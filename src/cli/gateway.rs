@@ -1,0 +1,209 @@
+//! `gateway`: the MCP server and the HTTP API of `mcp` / `serve` over one artifact, plus
+//! execution (`call`, `ask`; `POST /v1/call`, `POST /v1/ask`; see `schemarouter_gateway`).
+
+use super::mcp::Transport;
+use super::serve::{
+    ServerArgs, announce, bind, open_core, runtime, shutdown_signal, start_reloaders, warn_exposed,
+};
+use clap::Args;
+use schemarouter_gateway::Gateway;
+use schemarouter_gateway::config::GatewayConfig;
+use schemarouter_gateway::upstream::mcp::Endpoint;
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Arguments of `schemarouter gateway`.
+#[derive(Debug, Args)]
+pub struct GatewayArgs {
+    /// Shared server options.
+    #[command(flatten)]
+    pub server: ServerArgs,
+    /// Transport: `stdio` (MCP on stdin/stdout) or `http` (MCP at `/mcp` and the HTTP API with
+    /// `POST /v1/call` and `POST /v1/ask` on one port).
+    #[arg(long, value_enum, default_value_t = Transport::Stdio)]
+    pub transport: Transport,
+    /// Address to listen on with `--transport http` (port 0 picks a free port).
+    #[arg(long, default_value = "127.0.0.1:8082")]
+    pub bind: SocketAddr,
+    /// `TOOL=URL`: an HTTP tool's base URL (replaces the declared scheme and host), or an MCP
+    /// tool's streamable-HTTP endpoint. Repeatable.
+    #[arg(long = "upstream", value_name = "TOOL=URL")]
+    pub upstreams: Vec<String>,
+    /// Gateway configuration (TOML): allow-list, destructive endpoints allowed, credentials
+    /// from environment variables, upstream commands and URLs, timeouts, size caps.
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// Also offer every allowed endpoint as an MCP tool of its own (the upstream's tool name, or
+    /// `TOOL__ENDPOINT`), its output trimmed to the declared fields.
+    #[arg(long)]
+    pub expose: bool,
+    /// The schema project whose declarations record the MCP servers' commands and URLs
+    /// [default: the project holding the artifact, or the working directory].
+    #[arg(long)]
+    pub project: Option<PathBuf>,
+}
+
+/// The MCP servers the declarations record (`mcp_server` with `command` or `url`), by tool id.
+fn declared_servers(project: Option<&Path>, artifact: &Path) -> BTreeMap<String, Endpoint> {
+    let root = project.map(Path::to_path_buf).or_else(|| {
+        let start = artifact.parent().unwrap_or(Path::new("."));
+        super::locate::find_project(start).or_else(|| {
+            std::env::current_dir()
+                .ok()
+                .and_then(|d| super::locate::find_project(&d))
+        })
+    });
+    let mut out = BTreeMap::new();
+    let Some(root) = root else { return out };
+    let Ok(loaded) = crate::load::load_project(&root) else {
+        return out;
+    };
+    for t in &loaded.project.tools {
+        let tool = &t.item.value;
+        let Some(server) = &tool.mcp_server else {
+            continue;
+        };
+        let id = crate::model::normalise_id(&tool.id.value);
+        if let Some(u) = &server.value.url {
+            out.insert(id, Endpoint::Url(u.value.clone()));
+        } else if let Some(c) = &server.value.command {
+            out.insert(id, Endpoint::Command(c.value.clone()));
+        }
+    }
+    out
+}
+
+fn read_config(path: Option<&Path>) -> Result<GatewayConfig, u8> {
+    let Some(p) = path else {
+        return Ok(GatewayConfig::default());
+    };
+    let text = std::fs::read_to_string(p).map_err(|e| {
+        super::usage_error(
+            format!("cannot read `{}`: {e}", p.display()),
+            "--config names a readable TOML file",
+        )
+    })?;
+    GatewayConfig::parse(&text).map_err(|e| {
+        super::usage_error(
+            format!("{}: {e}", p.display()),
+            "see docs/gateway.md for the keys (allow, allow_destructive, timeout_ms, retries, max_response_bytes, raw_cap_bytes, [upstreams.TOOL])",
+        )
+    })
+}
+
+fn parse_upstreams(list: &[String]) -> Result<BTreeMap<String, String>, u8> {
+    let mut out = BTreeMap::new();
+    for u in list {
+        match u.split_once('=') {
+            Some((tool, url))
+                if !tool.is_empty()
+                    && (url.starts_with("http://") || url.starts_with("https://")) =>
+            {
+                out.insert(tool.to_string(), url.to_string());
+            }
+            _ => {
+                return Err(super::usage_error(
+                    format!("`--upstream {u}` is not TOOL=URL"),
+                    "give the tool id and an http(s) URL, e.g. --upstream materials_project=http://127.0.0.1:4010",
+                ));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Run `gateway`.
+pub fn run_gateway(args: GatewayArgs) -> u8 {
+    if args.transport == Transport::Stdio && args.server.token_file.is_some() {
+        return super::usage_error(
+            "--token-file applies to --transport http only",
+            "over stdio the client that starts the gateway is the only peer",
+        );
+    }
+    let config = match read_config(args.config.as_deref()) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let overrides = match parse_upstreams(&args.upstreams) {
+        Ok(o) => o,
+        Err(code) => return code,
+    };
+    let core = match open_core(&args.server) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let declared = declared_servers(args.project.as_deref(), &core.path());
+    let (gw, warnings) = match Gateway::new(core.clone(), config, declared, overrides) {
+        Ok(g) => g,
+        Err(e) => return super::usage_error(e, "the TLS provider could not be set up"),
+    };
+    let gw = Arc::new(gw);
+    let rt = match runtime() {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    rt.block_on(async move {
+        // After `listening` (the first line): credentials whose variables are not set.
+        let warn = |core: &crate::serve::Core| {
+            for w in &warnings {
+                core.event(serde_json::json!({"event": "warning", "message": w}));
+            }
+        };
+        let ext: Arc<dyn crate::serve::mcp::Extension> = Arc::new(
+            schemarouter_gateway::faces::Tools::new(gw.clone(), args.expose),
+        );
+        let result = match args.transport {
+            Transport::Stdio => {
+                start_reloaders(&core, args.server.watch_ms);
+                announce(&core, "gateway-stdio", "stdio");
+                warn(&core);
+                let server = crate::serve::mcp::McpServer::with_extension(core.clone(), ext);
+                tokio::select! {
+                    r = crate::serve::mcp::serve_stdio_with(server) => r,
+                    () = shutdown_signal(core.clone()) => Ok(()),
+                }
+            }
+            Transport::Http => {
+                let listener = match bind(args.bind).await {
+                    Ok(l) => l,
+                    Err(code) => return code,
+                };
+                let addr = listener.local_addr().unwrap_or(args.bind);
+                warn_exposed(&core, &addr);
+                start_reloaders(&core, args.server.watch_ms);
+                announce(&core, "gateway-http", &format!("http://{addr}"));
+                warn(&core);
+                let cancel = tokio_util::sync::CancellationToken::new();
+                let c = core.clone();
+                let mcp = crate::serve::mcp::http_router_with(
+                    core.clone(),
+                    addr.ip().is_loopback(),
+                    cancel.clone(),
+                    move || crate::serve::mcp::McpServer::with_extension(c.clone(), ext.clone()),
+                );
+                let api = crate::serve::http::router_with(
+                    core.clone(),
+                    schemarouter_gateway::faces::http_routes(gw.clone()),
+                );
+                let app = mcp.merge(api);
+                let c = core.clone();
+                let shutdown = async move {
+                    shutdown_signal(c).await;
+                    cancel.cancel();
+                };
+                crate::serve::http::serve(listener, app, shutdown)
+                    .await
+                    .map_err(|e| format!("the server failed: {e}"))
+            }
+        };
+        match result {
+            Ok(()) => {
+                core.event(serde_json::json!({"event": "stopped"}));
+                0
+            }
+            Err(e) => super::usage_error(e, "see the event lines above; restart the gateway"),
+        }
+    })
+}

