@@ -143,8 +143,6 @@ pub fn main() -> ExitCode {
 /// the one-shot commands and gives it back to the system in a server (see `src/main.rs`).
 pub fn main_with(long_running: fn()) -> ExitCode {
     quiet_on_broken_pipe();
-    // Before any HTTP(S) client is built (`gateway`, `import mcp --url`).
-    schemarouter_gateway::install_tls();
     let cli = match Cli::try_parse() {
         Ok(c) => c,
         Err(e) => {

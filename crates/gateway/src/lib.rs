@@ -32,7 +32,8 @@ use upstream::mcp::{Endpoint, McpUpstream};
 /// workspace's `reqwest` is built without a provider of its own (ring is already in the tree;
 /// the default aws-lc-rs would add a C build), so every HTTP(S) client in the process needs
 /// this before it is built: the gateway's, and `rmcp`'s streamable-HTTP client in `import mcp
-/// --url`. The command line calls it at start.
+/// --url`. [`Gateway::new`] calls it before it builds its client (the importer installs the
+/// same provider before it connects).
 pub fn install_tls() {
     let _ = rustls::crypto::ring::default_provider().install_default();
 }

@@ -247,9 +247,10 @@ fn enum_value(p: &ParamData, question: &str) -> Option<Value> {
 }
 
 /// The value a span gives a parameter, typed as it declares (`None` when it does not fit).
-fn value_for(p: &ParamData, s: &Span) -> Option<Value> {
+fn value_for(pr: &Profile, s: &Span) -> Option<Value> {
+    let p = pr.p;
     if s.kind == SpanKind::Number
-        && let Some(v) = coordinate(&Profile::of(p), s)
+        && let Some(v) = coordinate(pr, s)
     {
         return Some(v);
     }
@@ -364,7 +365,7 @@ pub fn fill(
         if span_used[si] || params.contains_key(&p.name) {
             continue;
         }
-        if let Some(v) = value_for(p, &spans[si]) {
+        if let Some(v) = value_for(&open[pi], &spans[si]) {
             params.insert(p.name.clone(), v);
             span_used[si] = true;
         }

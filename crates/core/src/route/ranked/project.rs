@@ -9,17 +9,14 @@ use crate::route::{FieldReason, Projection, Understanding};
 use crate::search::{Query, text};
 use std::collections::BTreeMap;
 
-/// Words of a field name (every path segment) and the stems of its description's first
-/// sentence.
-fn field_terms(name: &str, description: Option<&str>) -> (Vec<String>, Vec<String>) {
-    let name_stems: Vec<String> = text::stems(name).collect();
-    let desc: Vec<String> = description
+/// The stems of a field description's first sentence (at most 16).
+fn description_terms(description: Option<&str>) -> Vec<String> {
+    description
         .map(|d| {
             let first = d.split(". ").next().unwrap_or(d);
             text::stems(first).take(16).collect()
         })
-        .unwrap_or_default();
-    (name_stems, desc)
+        .unwrap_or_default()
 }
 
 /// Whether two stems match: equal, or one a prefix of the other of at least four letters
@@ -135,14 +132,8 @@ fn concept_fields(
                 .iter()
                 .filter(|p| p.tool == ti && p.endpoint == ei && p.kind != MatchKind::Partial)
                 .collect();
-            let best = on_endpoint
-                .iter()
-                .map(|p| names[p.field as usize].rank_key(asked))
-                .min();
-            for p in on_endpoint {
-                if Some(names[p.field as usize].rank_key(asked)) != best {
-                    continue;
-                }
+            let best = best_named(on_endpoint.iter().map(|p| p.field), names, asked);
+            for p in on_endpoint.into_iter().filter(|p| best.contains(&p.field)) {
                 any = true;
                 let why = FieldReason::Concept {
                     concept: c.clone(),
@@ -231,6 +222,26 @@ impl FieldName {
     }
 }
 
+/// Of some fields, those whose names say the asked stems best ([`FieldName::rank_key`]), in
+/// the order given.
+fn best_named(
+    fields: impl Iterator<Item = u32>,
+    names: &[FieldName],
+    asked: &[String],
+) -> Vec<u32> {
+    let keyed: Vec<(_, u32)> = fields
+        .map(|f| (names[f as usize].rank_key(asked), f))
+        .collect();
+    let Some(best) = keyed.iter().map(|(k, _)| *k).min() else {
+        return Vec::new();
+    };
+    keyed
+        .into_iter()
+        .filter(|(k, _)| *k == best)
+        .map(|(_, f)| f)
+        .collect()
+}
+
 /// Fields whose name holds a word of the question that is not a word of the endpoint's own
 /// name (those say which endpoint, not which field) nor the label of a value, or whose
 /// description's first sentence holds two. Of the fields one word matches by name, only the
@@ -254,7 +265,7 @@ fn term_fields(
     let descs: Vec<Vec<String>> = e
         .fields
         .iter()
-        .map(|f| field_terms(&f.name, f.description.as_deref()).1)
+        .map(|f| description_terms(f.description.as_deref()))
         .collect();
     // Per asked stem: the fields whose name matches it, and those whose description does.
     let mut by_name: Vec<Vec<u32>> = vec![Vec::new(); asked.len()];
@@ -272,15 +283,7 @@ fn term_fields(
     let mut desc_hits: BTreeMap<u32, Vec<String>> = BTreeMap::new();
     let mut name_hits: BTreeMap<u32, Vec<String>> = BTreeMap::new();
     for (ai, a) in asked.iter().enumerate() {
-        let best = by_name[ai]
-            .iter()
-            .map(|f| names[*f as usize].rank_key(asked))
-            .min();
-        let kept: Vec<u32> = by_name[ai]
-            .iter()
-            .copied()
-            .filter(|f| Some(names[*f as usize].rank_key(asked)) == best)
-            .collect();
+        let kept = best_named(by_name[ai].iter().copied(), names, asked);
         if generic(kept.len() + by_desc[ai].len()) {
             continue;
         }
