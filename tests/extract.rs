@@ -64,6 +64,7 @@ fn all_fields_plan(tool: &str, endpoint: &str) -> Plan {
         unmatched_qualifiers: vec![],
         multi_values: vec![],
         out_of_scope: None,
+        alternatives: vec![],
         warnings: vec![],
     }
 }

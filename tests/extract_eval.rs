@@ -62,6 +62,7 @@ fn gold_plan(g: &FrozenGraph, q: &bench::BenchQuery) -> Plan {
         unmatched_qualifiers: vec![],
         multi_values: vec![],
         out_of_scope: None,
+        alternatives: vec![],
         warnings: vec![],
     }
 }

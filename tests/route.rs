@@ -1136,3 +1136,106 @@ fn a_step_that_writes_is_flagged() {
     );
     assert!(warnings("notes list_notes").is_empty());
 }
+
+/// Issue 38: a plan names the candidates it did not plan, best first, each with the first
+/// ranking criterion on which it lost (or the filter that removed it).
+#[test]
+fn alternatives_name_the_candidates_not_planned_and_why_they_lost() {
+    let p = route(
+        mini(),
+        &u(json!({"intent": "anything_electronic", "domain_concepts": ["band_gap"]})),
+        &opts(),
+    );
+    assert_eq!(tools(&p), ["alpha"]);
+    let got: Vec<(&str, Option<&str>, u32, &str)> = p
+        .alternatives
+        .iter()
+        .map(|a| {
+            (
+                a.tool.as_str(),
+                a.endpoint.as_deref(),
+                a.score,
+                a.reason.as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(got, ALTERNATIVES_MINI);
+    // The source filter's removals are named too, after the scored ones.
+    let p = route(
+        mini(),
+        &u(
+            json!({"intent": "electronic_property", "domain_concepts": ["band_gap"], "source_constraint": "experimental"}),
+        ),
+        &opts(),
+    );
+    let removed: Vec<(&str, &str)> = p
+        .alternatives
+        .iter()
+        .filter(|a| a.endpoint.is_none())
+        .map(|a| (a.tool.as_str(), a.reason.as_str()))
+        .collect();
+    assert_eq!(removed, ALTERNATIVES_FILTERED);
+}
+
+/// Issue 38: numeric ranges and bounds in questions become the endpoint's range parameters,
+/// converted to the field's unit; a bound no parameter takes is named in a warning.
+#[test]
+fn ranges_in_questions_fill_range_parameters_in_the_fields_unit() {
+    let lex = Lexical::new(shipped());
+    let plan = |q: &str| {
+        let a = lex.understand(q).unwrap();
+        route(shipped(), &a.understanding, &opts())
+    };
+    let p = plan("materials with a band gap between 2 and 3 eV");
+    assert_eq!(tools(&p), ["materials_project"]);
+    assert_eq!(
+        serde_json::to_value(&p.steps[0].params).unwrap(),
+        json!({"band_gap_min": 2, "band_gap_max": 3})
+    );
+    // meV converted to the field's eV; the bulk modulus bound found through the parameter's
+    // description ("Lower bound on bulk_modulus.vrh").
+    let p = plan("oxides with a band gap above 1500 meV and a bulk modulus of at least 100 GPa");
+    assert_eq!(
+        serde_json::to_value(&p.steps[0].params).unwrap(),
+        json!({"band_gap_min": 1.5, "k_vrh_min": 100})
+    );
+    let p = plan("materials with band gap below 0.5 eV from OQMD");
+    assert_eq!(tools(&p), ["oqmd"]);
+    assert!(p.steps[0].params.is_empty(), "{:?}", p.steps[0].params);
+    assert!(
+        p.warnings.contains(&"the upper bound 0.5 eV on `band_gap` is not sent: `oqmd/formationenergy` has no parameter that filters it; filter the records after fetching".to_string()),
+        "{:?}",
+        p.warnings
+    );
+}
+
+const ALTERNATIVES_MINI: &[(&str, Option<&str>, u32, &str)] = &[
+    (
+        "beta",
+        Some("data"),
+        3,
+        "same match and priority as `alpha`; tie broken by size: 5 fields against 4; set `priority` on the tool you prefer",
+    ),
+    (
+        "delta",
+        Some("rows"),
+        2,
+        "its fields match the requested concepts less well (score 2 against 3 for `alpha`)",
+    ),
+    (
+        "web",
+        Some("search"),
+        3,
+        "a web search ranks after the tools that hold the data",
+    ),
+];
+const ALTERNATIVES_FILTERED: &[(&str, &str)] = &[
+    (
+        "alpha",
+        "its source type is calculated and the request asks for experimental",
+    ),
+    (
+        "beta",
+        "its source type is calculated and the request asks for experimental",
+    ),
+];

@@ -10,7 +10,7 @@ use schemarouter_core::artifact::{EndpointData, FrozenGraph};
 use schemarouter_core::extract::{self, StepResult, render};
 use schemarouter_core::prompt::count_tokens;
 use schemarouter_core::route::algorithm::field_meta;
-use schemarouter_core::route::{McpCall, Plan, PlanStatus, PlannedField, Step};
+use schemarouter_core::route::{McpCall, Plan, PlannedField, Step};
 use schemarouter_server::{RouteRequest, Snapshot};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -221,19 +221,8 @@ pub fn text_result(e: &EndpointData, raw: &str) -> Option<String> {
 /// A plan of `steps` on `g`.
 pub fn plan_of(g: &FrozenGraph, steps: Vec<Step>) -> Plan {
     Plan {
-        status: PlanStatus::Planned,
-        routing_fingerprint: g.routing_fingerprint.clone(),
-        intent: None,
-        source_constraint: None,
         steps,
-        unmatched_concepts: Vec::new(),
-        skipped_tools: Vec::new(),
-        not_understood: Vec::new(),
-        excluded_tools: Vec::new(),
-        unmatched_qualifiers: Vec::new(),
-        multi_values: Vec::new(),
-        out_of_scope: None,
-        warnings: Vec::new(),
+        ..Plan::empty(g.routing_fingerprint.clone())
     }
 }
 

@@ -18,15 +18,15 @@
 //!    that cannot be bound (and have no default) set the status.
 //! 8. Unit, source type, licence and provenance are attached from the artifact.
 
-use super::bind;
 use super::{
-    FieldMeta, FieldReason, MatchKindName, McpCall, MultiValue, MultiValueMode, Plan, PlanStatus,
-    PlannedField, SkippedTool, Step, Understanding, UnmatchedQualifier,
+    FieldMeta, FieldReason, MatchKindName, MultiValue, MultiValueMode, Plan, PlanStatus,
+    SkippedTool, Understanding,
 };
+use super::{bind, candidates, ranking, steps};
 use crate::artifact::{FieldKey, FrozenGraph, MatchKind, Posting, ToolData};
 use crate::model::normalise_alias;
 use serde_json::Value;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 /// Field projection variants (paper ablations).
 #[derive(
@@ -83,14 +83,14 @@ impl Default for Options {
 
 /// One requested concept text, resolved.
 #[derive(Clone, Debug)]
-struct Requested {
-    text: String,
-    concepts: Vec<String>,
-    fields: Vec<FieldKey>,
-    field_names: Vec<FieldKey>,
+pub(super) struct Requested {
+    pub(super) text: String,
+    pub(super) concepts: Vec<String>,
+    pub(super) fields: Vec<FieldKey>,
+    pub(super) field_names: Vec<FieldKey>,
 }
 
-fn resolve_concepts(g: &FrozenGraph, u: &Understanding) -> Vec<Requested> {
+pub(super) fn resolve_concepts(g: &FrozenGraph, u: &Understanding) -> Vec<Requested> {
     let mut out: Vec<Requested> = Vec::new();
     for text in &u.domain_concepts {
         let key = normalise_alias(text);
@@ -133,7 +133,7 @@ fn tool_postings(list: &[Posting], tool: u32) -> &[Posting] {
 
 /// The matches of one requested concept on one endpoint.
 #[derive(Clone, Debug, Default)]
-struct Hit {
+pub(super) struct Hit {
     /// Best match-kind score over the concept's fields (exact 3, alias 2, partial 1).
     score: u32,
     /// The same over the fields that do not contradict a requested qualifier.
@@ -141,29 +141,29 @@ struct Hit {
     /// Most requested qualifiers one kept field carries.
     qual: u32,
     /// Projected fields with their reasons.
-    fields: Vec<(u32, FieldReason)>,
+    pub(super) fields: Vec<(u32, FieldReason)>,
     /// Every matching field (projected or ranking-only) with its kind score.
     seen: Vec<(u32, u32)>,
 }
 
 /// Per-endpoint matches of the requested concepts for one tool: endpoint -> requested index ->
 /// hit.
-type EndpointMatches = BTreeMap<u32, BTreeMap<usize, Hit>>;
+pub(super) type EndpointMatches = BTreeMap<u32, BTreeMap<usize, Hit>>;
 
 /// A requested qualifier, resolved through the qualifier vocabulary.
 #[derive(Clone, Debug)]
-struct ReqQualifier {
-    key: String,
-    value: String,
+pub(super) struct ReqQualifier {
+    pub(super) key: String,
+    pub(super) value: String,
     /// Normalised value (for comparing with values the vocabulary does not declare).
-    norm: String,
+    pub(super) norm: String,
     /// Whether the vocabulary declares the value.
-    known: bool,
+    pub(super) known: bool,
 }
 
 /// How a field stands to one requested qualifier.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum QualStatus {
+pub(super) enum QualStatus {
     /// The field carries the requested value.
     Match,
     /// The field carries only other declared values of the key.
@@ -176,7 +176,7 @@ fn resolve_key(g: &FrozenGraph, key: &str) -> Option<String> {
     g.index.qualifier_keys.get(&normalise_alias(key)).cloned()
 }
 
-fn resolve_qualifiers(g: &FrozenGraph, u: &Understanding) -> Vec<ReqQualifier> {
+pub(super) fn resolve_qualifiers(g: &FrozenGraph, u: &Understanding) -> Vec<ReqQualifier> {
     let mut out: Vec<ReqQualifier> = Vec::new();
     for (k, v) in &u.qualifiers {
         let norm = normalise_alias(v);
@@ -218,7 +218,11 @@ fn alternatives(raw: &str) -> impl Iterator<Item = &str> {
         .filter(|p| !p.is_empty())
 }
 
-fn qual_status(g: &FrozenGraph, f: &crate::artifact::FieldData, q: &ReqQualifier) -> QualStatus {
+pub(super) fn qual_status(
+    g: &FrozenGraph,
+    f: &crate::artifact::FieldData,
+    q: &ReqQualifier,
+) -> QualStatus {
     let mut status = QualStatus::Unknown;
     for (fk, fv) in &f.qualifiers {
         let key = resolve_key(g, fk).unwrap_or_else(|| fk.clone());
@@ -502,21 +506,17 @@ const IDENTIFIER_PARAMS: &[&str] = &[
 
 /// A tool's best endpoint and its ranking scores.
 #[derive(Clone, Copy, Debug)]
-struct Ranked {
+pub(super) struct Ranked {
     /// Identifier parameters of the question the endpoint takes ([`IDENTIFIER_PARAMS`]).
-    ids: usize,
+    pub(super) ids: usize,
     /// Concept-match score (what the plan reports).
-    score: u32,
+    pub(super) score: u32,
     /// Concept-match score without the fields that contradict a requested qualifier.
-    score_nc: u32,
+    pub(super) score_nc: u32,
     /// Requested qualifiers the endpoint's matched fields carry.
-    qual: u32,
+    pub(super) qual: u32,
     /// Endpoint index.
-    endpoint: u32,
-}
-
-fn resolve_tool(g: &FrozenGraph, name: &str) -> Option<u32> {
-    resolve_target(g, name).map(|(t, _)| t)
+    pub(super) endpoint: u32,
 }
 
 /// A named target: a tool id or name, or `tool/endpoint` (the endpoint by its id), which pins
@@ -536,23 +536,13 @@ pub(crate) fn resolve_target(g: &FrozenGraph, name: &str) -> Option<(u32, Option
     Some((t, Some(ei as u32)))
 }
 
-/// Run Algorithm 1 on an Understanding.
+/// Run Algorithm 1 on an Understanding: resolve the request (lines 1-4,
+/// `route::candidates`), score every candidate's endpoints and rank the tools (lines 4-5,
+/// [`super::ranking`]), then project, bind and attach for each planned tool (lines 6-8,
+/// `route::steps`). Candidates that were not planned are named in `alternatives` with the
+/// reason they lost.
 pub fn route(g: &FrozenGraph, u: &Understanding, opts: &Options) -> Plan {
-    let mut plan = Plan {
-        status: PlanStatus::Planned,
-        routing_fingerprint: g.routing_fingerprint.clone(),
-        intent: None,
-        source_constraint: None,
-        steps: Vec::new(),
-        unmatched_concepts: Vec::new(),
-        skipped_tools: Vec::new(),
-        not_understood: Vec::new(),
-        excluded_tools: Vec::new(),
-        unmatched_qualifiers: Vec::new(),
-        multi_values: Vec::new(),
-        out_of_scope: None,
-        warnings: Vec::new(),
-    };
+    let mut plan = Plan::empty(g.routing_fingerprint.clone());
     // An out-of-scope request (an action, media, live data) gets no plan, whatever else the
     // Understanding carries.
     if let Some(reason) = u.out_of_scope.as_deref().filter(|r| !r.trim().is_empty()) {
@@ -560,416 +550,69 @@ pub fn route(g: &FrozenGraph, u: &Understanding, opts: &Options) -> Plan {
         plan.status = PlanStatus::NoSuitableTool;
         return plan;
     }
-    let intent = match &u.intent {
-        Some(i) => match g.intent(i) {
-            Some(it) => Some(it),
-            None => {
-                plan.warnings.push(format!("unknown intent `{i}` ignored"));
-                None
-            }
-        },
-        None => None,
-    };
-    plan.intent = intent.map(|i| i.id.clone());
-    let constraint = if opts.source_routing {
-        u.source_constraint
-            .as_deref()
-            .filter(|s| !s.trim().is_empty())
-            .map(|c| match canonical_source_type(c, &g.source_types) {
-                Some(known) if known != c => {
-                    plan.warnings
-                        .push(format!("source constraint `{c}` read as `{known}`"));
-                    known
-                }
-                _ => c.to_string(),
-            })
+    let rq = candidates::resolve(g, u, opts.source_routing, &mut plan);
+    let (scored, mut dropped) = score(g, u, &rq, &mut plan);
+    let (planned, lost) = if rq.has_named {
+        (scored, Vec::new())
     } else {
-        None
+        ranking::rank(g, scored, opts.k)
     };
-    if let Some(c) = &constraint
-        && !g.source_types.contains(c)
-    {
-        plan.warnings.push(format!(
-            "unknown source constraint `{c}`: no tool can satisfy it"
-        ));
-    }
-    plan.source_constraint = constraint.clone();
-    let groups: Vec<String> = intent
-        .map(|i| i.required_groups.clone())
-        .unwrap_or_default();
-
-    // Tools the request rules out.
-    let mut excluded: Vec<u32> = Vec::new();
-    for name in &u.excluded_apis {
-        match resolve_tool(g, name) {
-            Some(t) => {
-                if !excluded.contains(&t) {
-                    excluded.push(t);
-                    plan.excluded_tools.push(SkippedTool {
-                        requested: g.tool_at(t).id.clone(),
-                        reason: if normalise_alias(name) == normalise_alias(&g.tool_at(t).id) {
-                            "ruled out by the request".to_string()
-                        } else {
-                            format!("ruled out by the request (\"{name}\")")
-                        },
-                    });
-                }
-            }
-            None => plan.warnings.push(format!(
-                "excluded tool `{name}` is not a tool id or name; nothing excluded"
-            )),
-        }
-    }
-
-    // Lines 1-2: named tools override; otherwise the intent's candidates.
-    let mut named: Vec<u32> = Vec::new();
-    // Tools named with an endpoint (`tool/endpoint`): the step uses that endpoint.
-    let mut pinned: BTreeMap<u32, u32> = BTreeMap::new();
-    for name in &u.target_apis {
-        match resolve_target(g, name) {
-            Some((t, _)) if excluded.contains(&t) => {}
-            Some((t, endpoint)) => {
-                if !named.contains(&t) {
-                    named.push(t);
-                }
-                if let Some(ei) = endpoint {
-                    pinned.entry(t).or_insert(ei);
-                }
-            }
-            None => plan.skipped_tools.push(SkippedTool {
-                requested: name.clone(),
-                reason: "no tool with this id or name".into(),
-            }),
-        }
-    }
-    let has_named = !named.is_empty()
-        || u.target_apis
-            .iter()
-            .any(|n| resolve_tool(g, n).is_none_or(|t| !excluded.contains(&t)));
-    let mut candidates: Vec<u32> = if has_named {
-        named.clone()
-    } else if let Some(i) = intent {
-        i.candidates.clone()
-    } else {
-        Vec::new()
+    dropped.extend(rq.filtered.iter().cloned());
+    ranking::alternatives(g, &planned, &lost, &dropped, &mut plan);
+    let n_candidates = rq.candidates.len();
+    let mut tally = steps::Tally::default();
+    let cx = steps::Inputs {
+        g,
+        u,
+        opts,
+        rq: &rq,
     };
-    candidates.retain(|t| !excluded.contains(t));
+    for (rank, s) in planned.into_iter().enumerate() {
+        steps::emit(&cx, (rank, n_candidates), s, &mut plan, &mut tally);
+    }
+    steps::finish(&rq, &tally, &mut plan);
+    plan
+}
 
-    // Line 3: source filter (a field-level override counts).
-    if let Some(c) = &constraint {
-        candidates.retain(|t| {
-            let tool = g.tool_at(*t);
-            let ok = tool.source_types.contains(c);
-            if !ok && has_named {
-                plan.skipped_tools.push(SkippedTool {
-                    requested: tool.id.clone(),
-                    reason: format!(
-                        "its source type is {} and the request asks for {c}",
-                        tool.source_types.join("/")
-                    ),
-                });
-            }
-            ok
-        });
-    }
-
-    let req = resolve_concepts(g, u);
-    for r in &req {
-        if r.concepts.is_empty() && r.fields.is_empty() && r.field_names.is_empty() {
-            plan.warnings.push(format!(
-                "`{}` is not a known concept, alias or field",
-                r.text
-            ));
-        }
-    }
-    let quals = resolve_qualifiers(g, u);
-
-    // Lines 4-5: score and rank (concept score without qualifier-contradicting fields, then
-    // the requested qualifiers carried, then the plain concept score, then priority).
-    let mut scored: Vec<(u32, Ranked, EndpointMatches)> = Vec::new();
-    for &t in &candidates {
-        let mut m = match_tool(g, t, &req);
-        apply_qualifiers(g, t, &mut m, &quals);
-        match best_endpoint(g.tool_at(t), &m, &groups, &u.parameters, pinned.get(&t)) {
-            Some(r) => scored.push((t, r, m)),
-            None if has_named => plan.skipped_tools.push(SkippedTool {
-                requested: g.tool_at(t).id.clone(),
-                reason: match pinned.get(&t) {
-                    Some(ei) => format!(
-                        "its endpoint `{}` may destroy data and is not marked `allow_destructive`",
-                        g.tool_at(t).endpoint_at(*ei).id
-                    ),
-                    None => "every endpoint of the tool may destroy data and none is marked `allow_destructive`".to_string(),
-                },
-            }),
-            None => {}
-        }
-    }
-    if !has_named {
-        scored.sort_by(|a, b| {
-            let ta = g.tool_at(a.0);
-            let tb = g.tool_at(b.0);
-            (
-                ta.is_web,
-                std::cmp::Reverse(a.1.ids),
-                std::cmp::Reverse(a.1.score_nc),
-                std::cmp::Reverse(a.1.qual),
-                std::cmp::Reverse(a.1.score),
-                std::cmp::Reverse(ta.priority),
-                ta.total_fields,
-                &ta.id,
-            )
-                .cmp(&(
-                    tb.is_web,
-                    std::cmp::Reverse(b.1.ids),
-                    std::cmp::Reverse(b.1.score_nc),
-                    std::cmp::Reverse(b.1.qual),
-                    std::cmp::Reverse(b.1.score),
-                    std::cmp::Reverse(tb.priority),
-                    tb.total_fields,
-                    &tb.id,
-                ))
-        });
-        scored.truncate(opts.k.max(1));
-    }
-    let n_candidates = candidates.len();
-
-    // Lines 6-8: project, bind, attach.
-    let mut covered: BTreeSet<usize> = BTreeSet::new();
-    let mut qual_met: BTreeSet<usize> = BTreeSet::new();
-    for (rank, (ti, ranked, matches)) in scored.into_iter().enumerate() {
-        let ei = ranked.endpoint;
-        let score = ranked.score;
-        let t = g.tool_at(ti);
-        let e = t.endpoint_at(ei);
-        let mut reasons: BTreeMap<u32, Vec<FieldReason>> = BTreeMap::new();
-        for f in &e.identifiers {
-            reasons.entry(*f).or_default().push(FieldReason::Identifier);
-        }
-        let mut step_covered: BTreeSet<usize> = BTreeSet::new();
-        if let Some(m) = matches.get(&ei) {
-            for (ri, hit) in m {
-                if !hit.fields.is_empty() {
-                    covered.insert(*ri);
-                    step_covered.insert(*ri);
-                }
-                for (f, why) in &hit.fields {
-                    for (qi, q) in quals.iter().enumerate() {
-                        if qual_status(g, e.field_at(*f), q) == QualStatus::Match {
-                            qual_met.insert(qi);
-                        }
-                    }
-                    let v = reasons.entry(*f).or_default();
-                    if !v.contains(why) {
-                        v.push(why.clone());
-                    }
-                }
-            }
-        }
-        match opts.projection {
-            Projection::Recall => {
-                for gid in &groups {
-                    if let Some(fs) = e.group_fields.get(gid) {
-                        for f in fs {
-                            reasons
-                                .entry(*f)
-                                .or_default()
-                                .push(FieldReason::Group { group: gid.clone() });
-                        }
-                    }
-                }
-            }
-            Projection::Core => {
-                // The safety net, only where it is needed: when some requested concept is not
-                // matched on this step (or none is requested), the core fields of the intent's
-                // groups.
-                if step_covered.len() < req.len() || req.is_empty() {
-                    for gid in &groups {
-                        let core = g
-                            .groups
-                            .binary_search_by(|x| x.id.as_str().cmp(gid))
-                            .ok()
-                            .map(|i| &g.groups[i].core);
-                        let (Some(fs), Some(core)) = (e.group_fields.get(gid), core) else {
-                            continue;
-                        };
-                        // A group that declares no core keeps the whole group (the recall
-                        // projection's behaviour; rule group-without-core flags it).
-                        for f in fs {
-                            let fd = e.field_at(*f);
-                            if (core.is_empty() || fd.concepts.iter().any(|c| core.contains(c)))
-                                && !quals
-                                    .iter()
-                                    .any(|q| qual_status(g, fd, q) == QualStatus::Contradict)
-                            {
-                                reasons
-                                    .entry(*f)
-                                    .or_default()
-                                    .push(FieldReason::Group { group: gid.clone() });
-                            }
-                        }
-                    }
-                }
-            }
-            Projection::Minimal => {}
-            Projection::All => {
-                for f in 0..e.fields.len() as u32 {
-                    reasons.entry(f).or_default().push(FieldReason::AllFields);
-                }
-            }
-        }
-        let fields: Vec<PlannedField> = reasons
-            .into_iter()
-            .map(|(fi, reasons)| {
-                let fd = e.field_at(fi);
-                PlannedField {
-                    name: fd.name.clone(),
-                    identifier: fd.identifier,
-                    meta: opts.metadata.then(|| field_meta(g, t, fd, &reasons)),
-                    reasons,
-                }
-            })
-            .collect();
-        let mut why = if has_named {
-            "named in the request".to_string()
-        } else {
-            format!(
-                "rank {} of {n_candidates} candidate(s) for intent `{}` (score {score})",
-                rank + 1,
-                plan.intent.as_deref().unwrap_or("-")
-            )
-        };
-        if !quals.is_empty() && !has_named {
-            let wanted: Vec<String> = quals
-                .iter()
-                .map(|q| format!("{} = {}", q.key, q.value))
-                .collect();
-            why.push_str(&format!(
-                "; {} of {} requested qualifier(s) carried ({})",
-                ranked.qual,
-                quals.len(),
-                wanted.join(", ")
-            ));
-        }
-        // Say so when a step writes (its annotations, or `PUT`, `PATCH`, `DELETE`): a plan is
-        // for fetching, and carrying this one out changes data.
-        let http_write = matches!(e.method.as_str(), "PUT" | "PATCH" | "DELETE");
-        if e.writes || http_write {
-            let w = format!(
-                "`{}/{}` changes data ({}): carrying out this plan writes; confirm before running it",
-                t.id,
-                e.id,
-                if http_write {
-                    format!("HTTP {}", e.method)
-                } else {
-                    "annotated as not read-only".to_string()
-                }
-            );
-            if !plan.warnings.contains(&w) {
-                plan.warnings.push(w);
-            }
-        }
-        // A named tool with no requested concept: nothing selects a field to project.
-        if fields.is_empty() && !e.fields.is_empty() && req.is_empty() {
-            let w = format!(
-                "no concept of the request selects a field of `{}/{}`, so none is projected ({} field(s) with the projection `all`)",
-                t.id,
-                e.id,
-                e.fields.len()
-            );
-            if !plan.warnings.contains(&w) {
-                plan.warnings.push(w);
-            }
-        }
-        // A named tool that declares no field for any requested concept: its step fetches
-        // identifiers (and group core fields) only; say so rather than plan a silent call.
-        if has_named && !req.is_empty() && step_covered.is_empty() {
-            let wanted: Vec<String> = req.iter().map(|r| format!("`{}`", r.text)).collect();
-            let w = format!(
-                "`{}/{}` was named, but declares no field for {}; its step fetches {}",
-                t.id,
-                e.id,
-                wanted.join(", "),
-                if fields.iter().all(|f| f.identifier) {
-                    "identifiers only"
-                } else {
-                    "only the core fields of the intent's groups"
-                }
-            );
-            if !plan.warnings.contains(&w) {
-                plan.warnings.push(w);
-            }
-        }
-        // Several values of one parameter concept: one step with the list where the tool's
-        // parameter takes one, one step per value otherwise.
-        let (variants, multi) = value_variants(g, ti, ei, u);
-        plan.multi_values.extend(multi);
-        for vu in variants {
-            let (params, missing, auth, unbound, warnings) = bind_parameters(g, ti, ei, &vu);
-            for w in warnings {
-                if !plan.warnings.contains(&w) {
-                    plan.warnings.push(w);
-                }
-            }
-            plan.steps.push(Step {
-                tool: t.id.clone(),
-                endpoint: e.id.clone(),
-                method: e.method.clone(),
-                url: e.url.clone(),
-                call: e.mcp_tool.as_ref().map(|name| McpCall {
-                    name: name.clone(),
-                    arguments: params.clone(),
-                }),
-                records: e.records.clone(),
-                params,
-                missing_required: missing,
-                auth,
-                unbound,
-                fields: fields.clone(),
-                score,
-                why: why.clone(),
-            });
-        }
-    }
-
-    for (ri, r) in req.iter().enumerate() {
-        if !covered.contains(&ri) {
-            plan.unmatched_concepts.push(r.text.clone());
-        }
-    }
-    for (qi, q) in quals.iter().enumerate() {
-        if qual_met.contains(&qi) {
+/// Lines 4-5: each candidate's best endpoint and its scores. A candidate whose every endpoint
+/// (or whose pinned endpoint) may destroy data is reported in `skipped_tools` when named, and
+/// returned among the dropped candidates with the reason otherwise.
+fn score(
+    g: &FrozenGraph,
+    u: &Understanding,
+    rq: &candidates::Request,
+    plan: &mut Plan,
+) -> (Vec<ranking::Scored>, Vec<(u32, String)>) {
+    let mut scored = Vec::new();
+    let mut dropped = Vec::new();
+    for &t in &rq.candidates {
+        let mut m = match_tool(g, t, &rq.req);
+        apply_qualifiers(g, t, &mut m, &rq.quals);
+        let pinned = rq.pinned.get(&t);
+        if let Some(r) = best_endpoint(g.tool_at(t), &m, &rq.groups, &u.parameters, pinned) {
+            scored.push((t, r, m));
             continue;
         }
-        let reason = if !q.known {
-            format!(
-                "`{}` is not a declared value of qualifier `{}`; no field is known to carry it",
-                q.value, q.key
-            )
-        } else if plan.steps.is_empty() {
-            "no step was planned".to_string()
-        } else {
-            format!(
-                "no planned field carries {} = {}; the concept's fields are projected whatever their {}",
-                q.key, q.value, q.key
-            )
+        let reason = match pinned {
+            Some(ei) => format!(
+                "its endpoint `{}` may destroy data and is not marked `allow_destructive`",
+                g.tool_at(t).endpoint_at(*ei).id
+            ),
+            None => {
+                "every endpoint of the tool may destroy data and none is marked `allow_destructive`"
+                    .to_string()
+            }
         };
-        plan.unmatched_qualifiers.push(UnmatchedQualifier {
-            key: q.key.clone(),
-            value: q.value.clone(),
-            reason,
-        });
+        if rq.has_named {
+            plan.skipped_tools.push(SkippedTool {
+                requested: g.tool_at(t).id.clone(),
+                reason,
+            });
+        } else {
+            dropped.push((t, reason));
+        }
     }
-    plan.status = if plan.steps.is_empty() {
-        PlanStatus::NoSuitableTool
-    } else if plan.steps.iter().any(|s| !s.missing_required.is_empty()) {
-        PlanStatus::MissingRequiredParameter
-    } else if !plan.unmatched_concepts.is_empty() || !plan.skipped_tools.is_empty() {
-        PlanStatus::Partial
-    } else {
-        PlanStatus::Planned
-    };
-    plan
+    (scored, dropped)
 }
 
 /// Whether a parameter takes several values in one call: a declared `join` separator or an
@@ -981,7 +624,7 @@ fn takes_list(p: &crate::artifact::ParamData) -> bool {
 /// The Understandings to bind for one endpoint: one per value of each multi-valued parameter
 /// concept whose parameter on this endpoint takes one value, or the Understanding itself (the
 /// list bound as one value) where the parameter takes a list.
-fn value_variants(
+pub(super) fn value_variants(
     g: &FrozenGraph,
     ti: u32,
     ei: u32,

@@ -8,9 +8,13 @@
 pub mod algorithm;
 pub mod analyzer;
 pub mod bind;
+mod candidates;
 pub mod explain;
 pub mod formula;
+mod ranges;
 pub mod ranked;
+pub mod ranking;
+mod steps;
 pub mod vocabulary;
 
 use crate::artifact::{LicenceData, MatchKind, ProvenanceData};
@@ -53,10 +57,34 @@ pub struct Understanding {
     /// planned.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub excluded_apis: Vec<String>,
+    /// Numeric ranges the request puts on concepts, keyed by concept id (or alias or field
+    /// name): "band gap between 2 and 3 eV" -> `{"band_gap": {"min": 2, "max": 3, "unit":
+    /// "eV"}}`, "above 1.5 eV" -> `{"min": 1.5, ...}`. Algorithm 1 binds each bound to the
+    /// endpoint parameter that filters that concept's field (`band_gap_min`, `minBandGap`,
+    /// `band_gap[gte]`, or one whose description says "lower bound on band_gap"), converted to
+    /// the field's unit; a range no parameter takes is named in a warning.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub ranges: BTreeMap<String, ValueRange>,
     /// Why no intent applies when the request is out of scope (an action such as ordering or
     /// e-mailing, media, live data, weather, calendar); `intent` is then null.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub out_of_scope: Option<String>,
+}
+
+/// A numeric range on one concept's value. At least one bound is set; a bound is sent as given
+/// to the provider's filter (which decides whether it is inclusive).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ValueRange {
+    /// Lower bound, in `unit`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min: Option<f64>,
+    /// Upper bound, in `unit`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<f64>,
+    /// Unit of the bounds as written (`eV`, `meV`, `GPa`); `None` means the field's own unit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unit: Option<String>,
 }
 
 /// Outcome of planning.
@@ -314,12 +342,54 @@ pub struct Plan {
     /// Why the request is out of scope (from the Understanding); the plan is then empty.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub out_of_scope: Option<String>,
+    /// Candidate tools that were not planned, best first (at most
+    /// [`ranking::MAX_ALTERNATIVES`]), each with the reason it lost: the first ranking criterion
+    /// of Algorithm 1 (line 5) on which it falls behind the last planned tool, or the filter
+    /// that removed it (source constraint, destructive endpoints).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alternatives: Vec<Alternative>,
     /// Notes from the Understand step and the router.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
 }
 
+/// A candidate tool Algorithm 1 did not plan, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Alternative {
+    /// Tool id.
+    pub tool: String,
+    /// The endpoint it would have used (absent when a filter removed the tool before scoring).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub endpoint: Option<String>,
+    /// Its concept-match score (exact 3, alias 2, partial 1 per requested concept).
+    pub score: u32,
+    /// Why it lost ("its fields match the requested concepts less well (score 2 against 3 for
+    /// `materials_project`)", "its source type is calculated and the request asks for
+    /// experimental").
+    pub reason: String,
+}
+
 impl Plan {
+    /// An empty plan (status `planned`, no steps) for the artifact with `routing_fingerprint`.
+    pub fn empty(routing_fingerprint: String) -> Plan {
+        Plan {
+            status: PlanStatus::Planned,
+            routing_fingerprint,
+            intent: None,
+            source_constraint: None,
+            steps: Vec::new(),
+            unmatched_concepts: Vec::new(),
+            skipped_tools: Vec::new(),
+            not_understood: Vec::new(),
+            excluded_tools: Vec::new(),
+            unmatched_qualifiers: Vec::new(),
+            multi_values: Vec::new(),
+            out_of_scope: None,
+            alternatives: Vec::new(),
+            warnings: Vec::new(),
+        }
+    }
+
     /// The set of (tool, endpoint) pairs.
     pub fn tool_endpoints(&self) -> Vec<(String, String)> {
         self.steps

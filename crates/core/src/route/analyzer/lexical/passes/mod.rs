@@ -13,6 +13,7 @@ pub(super) mod mentions;
 pub(super) mod named_tool;
 pub(super) mod parameters;
 pub(super) mod qualifiers;
+pub(super) mod ranges;
 pub(super) mod scope;
 pub(super) mod source;
 pub(super) mod topic;
@@ -46,6 +47,7 @@ pub(super) const PASSES: &[(&str, Pass)] = &[
     ("intent", intent::run),
     ("entity", entity::run),
     ("understanding", understanding::run),
+    ("ranges", ranges::run),
     ("bind", bind::run),
     ("named_tool", named_tool::run),
 ];

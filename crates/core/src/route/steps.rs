@@ -1,0 +1,317 @@
+//! Algorithm 1, lines 6-8, for one planned tool: project the endpoint's fields (identifiers ∪
+//! concept matches ∪ what the projection variant adds), bind the parameters (one step per value
+//! where the tool's parameter takes one), and attach unit, source type, licence and provenance;
+//! then, over all steps, the plan's unmatched concepts and qualifiers and its status.
+
+use super::algorithm::{
+    Options, Projection, QualStatus, bind_parameters, field_meta, qual_status, value_variants,
+};
+use super::candidates::Request;
+use super::ranges;
+use super::ranking::Scored;
+use super::{
+    FieldReason, McpCall, Plan, PlanStatus, PlannedField, Step, Understanding, UnmatchedQualifier,
+};
+use crate::artifact::{EndpointData, FrozenGraph, ToolData};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// What the planned steps covered, across steps: requested concept indices with a projected
+/// field, requested qualifier indices some projected field carries.
+#[derive(Default)]
+pub(super) struct Tally {
+    covered: BTreeSet<usize>,
+    qual_met: BTreeSet<usize>,
+}
+
+/// What every step of one plan is made from: the artifact, the Understanding, the options and
+/// the resolved request.
+pub(super) struct Inputs<'a> {
+    pub(super) g: &'a FrozenGraph,
+    pub(super) u: &'a Understanding,
+    pub(super) opts: &'a Options,
+    pub(super) rq: &'a Request,
+}
+
+/// Plan one ranked tool (its position `rank` among `n_candidates`): project, bind, attach, and
+/// push its steps onto the plan.
+pub(super) fn emit(
+    cx: &Inputs<'_>,
+    (rank, n_candidates): (usize, usize),
+    scored: Scored,
+    plan: &mut Plan,
+    tally: &mut Tally,
+) {
+    let Inputs { g, u, opts, rq } = *cx;
+    let (ti, ranked, matches) = scored;
+    let ei = ranked.endpoint;
+    let t = g.tool_at(ti);
+    let e = t.endpoint_at(ei);
+    let mut reasons: BTreeMap<u32, Vec<FieldReason>> = BTreeMap::new();
+    for f in &e.identifiers {
+        reasons.entry(*f).or_default().push(FieldReason::Identifier);
+    }
+    let mut step_covered: BTreeSet<usize> = BTreeSet::new();
+    for (ri, hit) in matches.get(&ei).into_iter().flatten() {
+        if !hit.fields.is_empty() {
+            tally.covered.insert(*ri);
+            step_covered.insert(*ri);
+        }
+        for (f, why) in &hit.fields {
+            for (qi, q) in rq.quals.iter().enumerate() {
+                if qual_status(g, e.field_at(*f), q) == QualStatus::Match {
+                    tally.qual_met.insert(qi);
+                }
+            }
+            let v = reasons.entry(*f).or_default();
+            if !v.contains(why) {
+                v.push(why.clone());
+            }
+        }
+    }
+    let net = step_covered.len() < rq.req.len() || rq.req.is_empty();
+    project(g, e, rq, opts.projection, net, &mut reasons);
+    let fields: Vec<PlannedField> = reasons
+        .into_iter()
+        .map(|(fi, reasons)| {
+            let fd = e.field_at(fi);
+            PlannedField {
+                name: fd.name.clone(),
+                identifier: fd.identifier,
+                meta: opts.metadata.then(|| field_meta(g, t, fd, &reasons)),
+                reasons,
+            }
+        })
+        .collect();
+    let why = step_why(rq, plan, rank, n_candidates, ranked.score, ranked.qual);
+    step_warnings(t, e, rq, &fields, step_covered.is_empty(), plan);
+    // Several values of one parameter concept: one step with the list where the tool's
+    // parameter takes one, one step per value otherwise.
+    let (variants, multi) = value_variants(g, ti, ei, u);
+    plan.multi_values.extend(multi);
+    for vu in variants {
+        let (mut params, missing, auth, unbound, mut warnings) = bind_parameters(g, ti, ei, &vu);
+        let step = format!("{}/{}", t.id, e.id);
+        warnings.extend(ranges::bind(g, e, &step, &vu.ranges, &mut params));
+        for w in warnings {
+            push_once(plan, w);
+        }
+        plan.steps.push(Step {
+            tool: t.id.clone(),
+            endpoint: e.id.clone(),
+            method: e.method.clone(),
+            url: e.url.clone(),
+            call: e.mcp_tool.as_ref().map(|name| McpCall {
+                name: name.clone(),
+                arguments: params.clone(),
+            }),
+            records: e.records.clone(),
+            params,
+            missing_required: missing,
+            auth,
+            unbound,
+            fields: fields.clone(),
+            score: ranked.score,
+            why: why.clone(),
+        });
+    }
+}
+
+/// Line 6: what the projection variant adds to the identifiers and concept matches. `net` says
+/// whether the `core` safety net applies (some requested concept unmatched on this step, or
+/// none requested).
+fn project(
+    g: &FrozenGraph,
+    e: &EndpointData,
+    rq: &Request,
+    projection: Projection,
+    net: bool,
+    reasons: &mut BTreeMap<u32, Vec<FieldReason>>,
+) {
+    match projection {
+        Projection::Recall => {
+            for gid in &rq.groups {
+                for f in e.group_fields.get(gid).into_iter().flatten() {
+                    reasons
+                        .entry(*f)
+                        .or_default()
+                        .push(FieldReason::Group { group: gid.clone() });
+                }
+            }
+        }
+        // The safety net, only where it is needed: the core fields of the intent's groups.
+        Projection::Core if net => {
+            for gid in &rq.groups {
+                let core = g
+                    .groups
+                    .binary_search_by(|x| x.id.as_str().cmp(gid))
+                    .ok()
+                    .map(|i| &g.groups[i].core);
+                let (Some(fs), Some(core)) = (e.group_fields.get(gid), core) else {
+                    continue;
+                };
+                // A group that declares no core keeps the whole group (the recall
+                // projection's behaviour; rule group-without-core flags it).
+                for f in fs {
+                    let fd = e.field_at(*f);
+                    if (core.is_empty() || fd.concepts.iter().any(|c| core.contains(c)))
+                        && !rq
+                            .quals
+                            .iter()
+                            .any(|q| qual_status(g, fd, q) == QualStatus::Contradict)
+                    {
+                        reasons
+                            .entry(*f)
+                            .or_default()
+                            .push(FieldReason::Group { group: gid.clone() });
+                    }
+                }
+            }
+        }
+        Projection::Core | Projection::Minimal => {}
+        Projection::All => {
+            for f in 0..e.fields.len() as u32 {
+                reasons.entry(f).or_default().push(FieldReason::AllFields);
+            }
+        }
+    }
+}
+
+/// The step's `why`: named, or its rank among the candidates, with the qualifiers carried.
+fn step_why(
+    rq: &Request,
+    plan: &Plan,
+    rank: usize,
+    n_candidates: usize,
+    score: u32,
+    qual: u32,
+) -> String {
+    if rq.has_named {
+        return "named in the request".to_string();
+    }
+    let mut why = format!(
+        "rank {} of {n_candidates} candidate(s) for intent `{}` (score {score})",
+        rank + 1,
+        plan.intent.as_deref().unwrap_or("-")
+    );
+    if !rq.quals.is_empty() {
+        let wanted: Vec<String> = rq
+            .quals
+            .iter()
+            .map(|q| format!("{} = {}", q.key, q.value))
+            .collect();
+        why.push_str(&format!(
+            "; {qual} of {} requested qualifier(s) carried ({})",
+            rq.quals.len(),
+            wanted.join(", ")
+        ));
+    }
+    why
+}
+
+/// Warnings a step earns: it writes; nothing selects a field to project; a named tool declares
+/// no field for any requested concept.
+fn step_warnings(
+    t: &ToolData,
+    e: &EndpointData,
+    rq: &Request,
+    fields: &[PlannedField],
+    nothing_covered: bool,
+    plan: &mut Plan,
+) {
+    // Say so when a step writes (its annotations, or `PUT`, `PATCH`, `DELETE`): a plan is
+    // for fetching, and carrying this one out changes data.
+    let http_write = matches!(e.method.as_str(), "PUT" | "PATCH" | "DELETE");
+    if e.writes || http_write {
+        let how = if http_write {
+            format!("HTTP {}", e.method)
+        } else {
+            "annotated as not read-only".to_string()
+        };
+        push_once(
+            plan,
+            format!(
+                "`{}/{}` changes data ({how}): carrying out this plan writes; confirm before running it",
+                t.id, e.id
+            ),
+        );
+    }
+    // A named tool with no requested concept: nothing selects a field to project.
+    if fields.is_empty() && !e.fields.is_empty() && rq.req.is_empty() {
+        push_once(
+            plan,
+            format!(
+                "no concept of the request selects a field of `{}/{}`, so none is projected ({} field(s) with the projection `all`)",
+                t.id,
+                e.id,
+                e.fields.len()
+            ),
+        );
+    }
+    // A named tool that declares no field for any requested concept: its step fetches
+    // identifiers (and group core fields) only; say so rather than plan a silent call.
+    if rq.has_named && !rq.req.is_empty() && nothing_covered {
+        let wanted: Vec<String> = rq.req.iter().map(|r| format!("`{}`", r.text)).collect();
+        push_once(
+            plan,
+            format!(
+                "`{}/{}` was named, but declares no field for {}; its step fetches {}",
+                t.id,
+                e.id,
+                wanted.join(", "),
+                if fields.iter().all(|f| f.identifier) {
+                    "identifiers only"
+                } else {
+                    "only the core fields of the intent's groups"
+                }
+            ),
+        );
+    }
+}
+
+fn push_once(plan: &mut Plan, w: String) {
+    if !plan.warnings.contains(&w) {
+        plan.warnings.push(w);
+    }
+}
+
+/// After every step: the requested concepts no step covers, the requested qualifiers no planned
+/// field carries (with the reason), and the plan's status.
+pub(super) fn finish(rq: &Request, tally: &Tally, plan: &mut Plan) {
+    for (ri, r) in rq.req.iter().enumerate() {
+        if !tally.covered.contains(&ri) {
+            plan.unmatched_concepts.push(r.text.clone());
+        }
+    }
+    for (qi, q) in rq.quals.iter().enumerate() {
+        if tally.qual_met.contains(&qi) {
+            continue;
+        }
+        let reason = if !q.known {
+            format!(
+                "`{}` is not a declared value of qualifier `{}`; no field is known to carry it",
+                q.value, q.key
+            )
+        } else if plan.steps.is_empty() {
+            "no step was planned".to_string()
+        } else {
+            format!(
+                "no planned field carries {} = {}; the concept's fields are projected whatever their {}",
+                q.key, q.value, q.key
+            )
+        };
+        plan.unmatched_qualifiers.push(UnmatchedQualifier {
+            key: q.key.clone(),
+            value: q.value.clone(),
+            reason,
+        });
+    }
+    plan.status = if plan.steps.is_empty() {
+        PlanStatus::NoSuitableTool
+    } else if plan.steps.iter().any(|s| !s.missing_required.is_empty()) {
+        PlanStatus::MissingRequiredParameter
+    } else if !plan.unmatched_concepts.is_empty() || !plan.skipped_tools.is_empty() {
+        PlanStatus::Partial
+    } else {
+        PlanStatus::Planned
+    };
+}
