@@ -1612,3 +1612,93 @@ fn a_prompt_file_that_is_not_utf8_is_a_warning_and_the_rendered_prompt_is_served
     let (code, _) = server.stop();
     assert_eq!(code, Some(0));
 }
+
+/// Issue 38: a client that writes its whole body before reading (Python's `http.client`, with a
+/// `Content-Length` and chunked) still reads the 413 of a body beyond `--max-body-bytes`: the
+/// server drains what it is sent (within a bound) before answering, as nginx lingers, instead of
+/// closing on unread bytes (the client got a broken pipe or a reset). Both faces.
+#[test]
+fn clients_that_write_the_whole_body_first_read_the_413() {
+    const CLIENT: &str = r#"
+import http.client, sys
+host, port = sys.argv[1].split(":")
+path = sys.argv[2]
+big = b'{"question": "' + b"x" * (6 * 1024 * 1024) + b'"}'
+out = []
+for body in (big, iter([big[:3000000], big[3000000:]])):
+    c = http.client.HTTPConnection(host, int(port), timeout=20)
+    try:
+        c.request("POST", path, body=body, headers={"Content-Type": "application/json", "Accept": "application/json, text/event-stream"})
+        r = c.getresponse()
+        out.append(f"{r.status} {r.getheader('Connection')}")
+    except OSError as e:
+        out.append(type(e).__name__)
+    c.close()
+print(" | ".join(out))
+"#;
+    let artifact = shipped();
+    for (face, path) in [("serve", "/v1/route"), ("mcp", "/mcp")] {
+        let mut args = vec![face];
+        if face == "mcp" {
+            args.extend(["--transport", "http"]);
+        }
+        args.extend([
+            "--bind",
+            "127.0.0.1:0",
+            "--artifact",
+            artifact.to_str().unwrap(),
+        ]);
+        let server = Server::start(&args);
+        let addr = server
+            .url
+            .trim_start_matches("http://")
+            .trim_end_matches("/mcp")
+            .trim_end_matches('/')
+            .to_string();
+        let o = Command::new("python3")
+            .args(["-c", CLIENT, &addr, path])
+            .output()
+            .unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&o.stdout),
+            "413 close | 413 close\n",
+            "{face}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let (code, rest) = server.stop();
+        assert_stopped(code, &rest);
+    }
+}
+
+/// Issue 38: the header phase follows `--request-timeout-ms` (it was always 10 s): a connection
+/// that never finishes its headers is closed once the configured time has passed.
+#[test]
+fn the_header_phase_follows_the_request_timeout() {
+    use std::io::{Read, Write};
+    let server = Server::start(&[
+        "serve",
+        "--bind",
+        "127.0.0.1:0",
+        "--request-timeout-ms",
+        "500",
+        "--artifact",
+        shipped().to_str().unwrap(),
+    ]);
+    let addr = server
+        .url
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_string();
+    let mut slow = std::net::TcpStream::connect(&addr).unwrap();
+    slow.write_all(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+        .unwrap();
+    // Bounded: a closed connection reads end-of-file; one still open after 9 s (the old fixed
+    // 10 s) fails the test.
+    slow.set_read_timeout(Some(std::time::Duration::from_secs(9)))
+        .unwrap();
+    let mut buf = Vec::new();
+    let r = slow.read_to_end(&mut buf);
+    assert!(r.is_ok(), "the connection was still open: {r:?}");
+    let (code, _) = server.stop();
+    assert_eq!(code, Some(0));
+}

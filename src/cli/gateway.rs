@@ -193,7 +193,7 @@ pub fn run_gateway(args: GatewayArgs) -> u8 {
                     shutdown_signal(c).await;
                     cancel.cancel();
                 };
-                crate::serve::http::serve(listener, app, shutdown)
+                crate::serve::http::serve(listener, app, shutdown, core.limits.request_timeout)
                     .await
                     .map_err(|e| format!("the server failed: {e}"))
             }

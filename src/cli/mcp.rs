@@ -86,7 +86,7 @@ pub fn run_mcp(args: McpArgs) -> u8 {
                     shutdown_signal(c).await;
                     cancel.cancel();
                 };
-                match crate::serve::http::serve(listener, app, shutdown).await {
+                match crate::serve::http::serve(listener, app, shutdown, core.limits.request_timeout).await {
                     Ok(()) => {
                         core.event(serde_json::json!({"event": "stopped"}));
                         0

@@ -219,7 +219,13 @@ pub fn run_serve(args: ServeArgs) -> u8 {
         start_reloaders(&core, args.server.watch_ms);
         announce(&core, "http", &format!("http://{addr}"));
         let app = crate::serve::http::router(core.clone());
-        let result = crate::serve::http::serve(listener, app, shutdown_signal(core.clone())).await;
+        let result = crate::serve::http::serve(
+            listener,
+            app,
+            shutdown_signal(core.clone()),
+            core.limits.request_timeout,
+        )
+        .await;
         match result {
             Ok(()) => {
                 core.event(serde_json::json!({"event": "stopped"}));

@@ -237,6 +237,7 @@ registry! {
     "SR507" "missing-identifier" missing_identifier Warning Reachability Standard true Some(&rules::missing_identifier::MissingIdentifier);
     "SR508" "destructive-endpoint" destructive_endpoint Warning Reachability Minimal true Some(&rules::destructive_endpoint::DestructiveEndpoint);
     "SR509" "group-without-core" group_without_core Warning Reachability Standard true Some(&rules::group_without_core::GroupWithoutCore);
+    "SR510" "tied-candidates" tied_candidates Warning Reachability Standard true Some(&rules::tied_candidates::TiedCandidates);
     "SR601" "prompt-budget" prompt_budget Warning Prompt Standard true Some(&rules::prompt_budget::PromptBudget);
     "SR701" "remote-reference" remote_reference Error Import Minimal false None;
     "SR702" "unresolved-reference" unresolved_reference Error Import Minimal false None;

@@ -201,7 +201,8 @@ async fn search(State(core): State<Arc<Core>>, headers: HeaderMap, body: Body) -
 
 /// A JSON request body, read up to `--max-body-bytes`, or the error response: 415 for another
 /// content type or a compressed body, 413 for a body (or a declared length) over the limit
-/// (answered before the body is read), 400 for a body that cannot be read.
+/// (answered after draining what the client sends, within [`crate::body`]'s bounds, and with
+/// `Connection: close`), 400 for a body that cannot be read.
 pub async fn json_body(
     core: &Core,
     headers: &HeaderMap,
@@ -236,12 +237,21 @@ pub async fn json_body(
     // A declared length beyond the limit is refused from the header: the body is not waited
     // for (a client announcing 99999999999 bytes and sending two would otherwise hold the
     // request until --request-timeout-ms).
+    // A body announced within the drain bound is read and dropped first, so that a client that
+    // writes it all before reading still gets the answer ([`crate::body`]).
     if declared_length_exceeds(headers, max) {
+        if crate::body::worth_draining(headers) {
+            crate::body::drain(body, 0).await;
+        }
         return Err(unread_body(&payload_too_large(max)));
     }
-    axum::body::to_bytes(body, max)
-        .await
-        .map_err(|e| error_response(&body_read_error(&e, max)))
+    match crate::body::read_limited(body, max).await {
+        Ok(bytes) => Ok(bytes),
+        Err(crate::body::BodyError::TooLarge) => Err(unread_body(&payload_too_large(max))),
+        Err(crate::body::BodyError::Unreadable(e)) => {
+            Err(error_response(&body_read_error(&e, max)))
+        }
+    }
 }
 
 /// The error for a request body that could not be read: 413 `payload_too_large` when it exceeds
@@ -455,15 +465,12 @@ async fn method_not_allowed(method: Method, uri: Uri) -> Response {
     r
 }
 
-/// How long a connection may take to send a request's headers (hyper's header read timeout):
-/// a client that opens a connection and never finishes its request line and headers is
-/// disconnected instead of holding the connection open (`--request-timeout-ms` starts only once
-/// the headers are in).
-pub const HEADER_READ_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
-
 /// Serve `router` on `listener` until `shutdown` resolves; then stop accepting, let requests in
 /// flight finish, and return. Each connection is HTTP/1.1 (hyper, with keep-alive) and must
-/// send its headers within [`HEADER_READ_TIMEOUT`]. The listener's address is what
+/// send each request's headers within `header_timeout` (the server's `--request-timeout-ms`):
+/// a client that opens a connection and never finishes its request line and headers, or leaves a
+/// kept-alive connection idle that long, is disconnected (as nginx's `client_header_timeout`
+/// does, without an answer: no request was read to answer). The listener's address is what
 /// `GET /openapi.json` names in `servers`.
 ///
 /// Errors: none at present (a failed `accept` is retried after a short pause, as `axum::serve`
@@ -472,6 +479,7 @@ pub async fn serve(
     listener: tokio::net::TcpListener,
     router: Router,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+    header_timeout: std::time::Duration,
 ) -> std::io::Result<()> {
     use hyper_util::rt::{TokioIo, TokioTimer};
     use hyper_util::server::graceful::GracefulShutdown;
@@ -502,7 +510,7 @@ pub async fn serve(
         // connection unanswered when the read side reaches end-of-file.
         builder
             .timer(TokioTimer::new())
-            .header_read_timeout(HEADER_READ_TIMEOUT)
+            .header_read_timeout(header_timeout)
             .half_close(true);
         let conn = graceful.watch(builder.serve_connection(TokioIo::new(stream), service));
         tokio::spawn(async move {

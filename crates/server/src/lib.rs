@@ -13,6 +13,7 @@
 // The core's modules at this crate's root, so `crate::artifact::...` reads as in the core.
 use schemarouter_core::{artifact, prompt, route, search};
 
+pub mod body;
 pub mod core;
 pub mod http;
 pub mod mcp;

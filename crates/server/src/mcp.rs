@@ -902,13 +902,18 @@ async fn screen_bodies(
         )
     };
     // Refused from the header, without waiting for a body announced beyond the limit.
+    // A body announced within the drain bound is read and dropped first, so that a client that
+    // writes it all before reading still gets the answer ([`crate::body`]).
     if super::http::declared_length_exceeds(&parts.headers, limit) {
+        if crate::body::worth_draining(&parts.headers) {
+            crate::body::drain(body, 0).await;
+        }
         return super::http::closing(too_large());
     }
-    let bytes = match axum::body::to_bytes(body, limit).await {
+    let bytes = match crate::body::read_limited(body, limit).await {
         Ok(b) => b,
-        Err(e) if super::http::exceeds_length_limit(&e) => return too_large(),
-        Err(e) => {
+        Err(crate::body::BodyError::TooLarge) => return super::http::closing(too_large()),
+        Err(crate::body::BodyError::Unreadable(e)) => {
             return reply(
                 StatusCode::BAD_REQUEST,
                 json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32600, "message": format!("the body could not be read: {e}")}}),

@@ -57,6 +57,7 @@ pub mod prompt_budget;
 pub mod reference_cycle;
 pub mod remote_reference;
 pub mod suppression_without_reason;
+pub mod tied_candidates;
 pub mod unit_as_published_mismatch;
 pub mod unit_conflict;
 pub mod unit_on_non_numeric;
