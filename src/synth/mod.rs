@@ -239,6 +239,9 @@ struct Gen {
     bound: BTreeSet<String>,
     summary: GenSummary,
     field_alias_pending: bool,
+    /// Priorities given so far: each tool gets its own, as a curated catalog ranks tools that
+    /// answer the same concepts (rule `tied-candidates`).
+    priorities: BTreeSet<usize>,
 }
 
 /// Generate a project.
@@ -258,6 +261,15 @@ pub fn generate(cfg: &GenConfig) -> Generated {
 }
 
 impl Gen {
+    /// A priority drawn as `5 * (0..=20)`, moved up by one until no other tool has it.
+    fn distinct_priority(&mut self) -> usize {
+        let mut p = 5 * self.r.below(21);
+        while !self.priorities.insert(p) {
+            p += 1;
+        }
+        p
+    }
+
     /// Seed the stream, sample the domains, declare the parameter concepts.
     fn new(cfg: &GenConfig) -> Gen {
         let n = cfg.tools.max(1);
@@ -324,6 +336,7 @@ impl Gen {
             bound: BTreeSet::new(),
             summary: GenSummary::default(),
             field_alias_pending: false,
+            priorities: BTreeSet::new(),
         }
     }
 
@@ -474,7 +487,7 @@ impl Gen {
             ),
             domain: self.domains[di].id.clone(),
             source_type: facet.source_type,
-            priority: 5 * self.r.below(21),
+            priority: self.distinct_priority(),
             publisher: publisher.clone(),
             method: facet.method,
             citation: citation.clone(),
