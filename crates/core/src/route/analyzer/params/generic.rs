@@ -170,12 +170,10 @@ pub(super) fn counts_authors_titles(query: &str, lower: &str, x: &mut Extraction
             m.start() + name.len(),
         );
     }
-    for c in p.quoted.captures_iter(if query.contains(['"', '“']) {
-        query
-    } else {
-        ""
-    }) {
-        let m = c.get(1).expect("group");
+    for c in p.quoted.captures_iter(query) {
+        let Some(m) = c.iter().skip(1).flatten().next() else {
+            continue;
+        };
         x.push(
             "title",
             Value::String(m.as_str().trim().into()),
@@ -296,5 +294,54 @@ mod tests {
             Some(2019.into())
         );
         assert_eq!(get("papers on MOFs, 2019", "fiscal_year"), None);
+    }
+
+    #[test]
+    fn titles_in_every_kind_of_quotes() {
+        let t = |s: &str| Some(Value::String(s.to_string()));
+        for (q, want) in [
+            (
+                "who cited \"Attention Is All You Need\"",
+                "Attention Is All You Need",
+            ),
+            (
+                "who cited “Attention Is All You Need”?",
+                "Attention Is All You Need",
+            ),
+            (
+                "who cited 'Attention Is All You Need'?",
+                "Attention Is All You Need",
+            ),
+            (
+                "who cited ‘Attention Is All You Need’",
+                "Attention Is All You Need",
+            ),
+            (
+                "wer zitiert „Attention Is All You Need“",
+                "Attention Is All You Need",
+            ),
+            (
+                "qui cite « Attention Is All You Need » ?",
+                "Attention Is All You Need",
+            ),
+            (
+                "「Attention Is All You Need」を引用した論文",
+                "Attention Is All You Need",
+            ),
+            (
+                "the paper 'Li-ion cathode coatings: a review', 2021",
+                "Li-ion cathode coatings: a review",
+            ),
+        ] {
+            assert_eq!(get(q, "title"), t(want), "{q}");
+        }
+        // Apostrophes and a quoted single word are no titles.
+        for q in [
+            "what's the band gap of GaN's wurtzite phase",
+            "band gap of 'GaN'",
+            "the authors' paper on cathodes isn't cited",
+        ] {
+            assert_eq!(get(q, "title"), None, "{q}");
+        }
     }
 }

@@ -118,9 +118,15 @@ pub(super) static PATTERNS: Patterns = Patterns {
         r"(?i)\b(?:up to|top|first|at most|max(?:imum)?(?: of)?)\s+(\d{1,4})\b|최대\s*(\d{1,4})|(\d{1,4})\s*(?:개|편|건)|\b(\d{1,4})\s+(?:[a-z][\w-]*\s+)?(?:results|papers|preprints|articles|publications|hits|records)\b",
         numeric,
     ),
-    quoted: LazyRegex::new(r#"["“]([^"”]{3,200})["”]"#, |h| {
-        h.contains(['"', '“'])
-    }),
+    // A title in quotes: double (`"…"`, `“…”`, `„…“`), guillemets (`«…»`), corner brackets
+    // (`「…」`, `『…』`), or single (`'…'`, `‘…’`) when the quoted text has a space (a quoted
+    // single word is more often a formula or a name than a title) and the quotes stand apart
+    // from the words around them (an apostrophe is no quote). The title is the first group
+    // that matched.
+    quoted: LazyRegex::new(
+        r#"["“„]([^"“”„]{3,200})["”“]|«\s?([^«»]{3,200}?)\s?»|「([^」]{3,200})」|『([^』]{3,200})』|‘([^‘’\s][^‘’]{0,198} [^‘’]{0,198}[^‘’\s])’(?:[^\p{L}\p{N}]|$)|(?:^|[\s(\[{:,])'([^'\s][^']{0,198} [^']{0,198}[^'\s])'(?:[\s.,;:!?)\]}]|$)"#,
+        |h| h.contains(['"', '“', '„', '«', '「', '『', '‘', '\'']),
+    ),
     word: LazyRegex::new(r"[A-Za-z0-9()\[\]·.]+", non_empty),
     ascii_word: LazyRegex::new(r"[A-Za-z0-9]+", non_empty),
 };
