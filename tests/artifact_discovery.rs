@@ -437,3 +437,68 @@ fn compile_with_out_naming_a_file_exits_2_and_writes_nothing() {
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "keep me\n");
     assert!(!project.path().join("build").exists());
 }
+
+/// Issue 38: `compile --format bin` in a project whose `build/graph.json` git tracks keeps that
+/// file current instead of deleting it (and says so); `--check` then verifies both forms.
+#[test]
+fn a_tracked_artifact_of_the_other_form_is_kept_current_not_removed() {
+    let dir = tempfile::tempdir().unwrap();
+    let proj = dir.path();
+    for sub in ["schemas", "aliases", "intents"] {
+        std::fs::create_dir_all(proj.join(sub)).unwrap();
+        for e in std::fs::read_dir(Path::new("tests/fixtures/route-mini").join(sub)).unwrap() {
+            let e = e.unwrap();
+            std::fs::copy(e.path(), proj.join(sub).join(e.file_name())).unwrap();
+        }
+    }
+    std::fs::copy(
+        "tests/fixtures/route-mini/schemarouter.toml",
+        proj.join("schemarouter.toml"),
+    )
+    .unwrap();
+    let sr = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_schemarouter"))
+            .current_dir(proj)
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let git = |args: &[&str]| {
+        let o = Command::new("git")
+            .args(["-c", "user.name=T", "-c", "user.email=t@example.invalid"])
+            .args([
+                "-c",
+                "commit.gpgsign=false",
+                "-c",
+                "init.defaultBranch=main",
+            ])
+            .args(args)
+            .current_dir(proj)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    };
+    assert_eq!(sr(&["compile", "."]).status.code(), Some(0));
+    git(&["init", "-q"]);
+    git(&["add", "."]);
+    git(&["commit", "-qm", "project and build"]);
+    let bin = sr(&["compile", ".", "--format", "bin"]);
+    assert_eq!(bin.status.code(), Some(0));
+    assert!(
+        String::from_utf8_lossy(&bin.stderr).ends_with(
+            "note: also wrote build/graph.json (the other artifact form): git tracks it, so it is kept current rather than removed; pass `--format both` to ask for it, or `git rm` it to stop\n"
+        ),
+        "{}",
+        String::from_utf8_lossy(&bin.stderr)
+    );
+    assert!(proj.join("build/graph.json").is_file());
+    assert!(proj.join("build/graph.bin").is_file());
+    let check = sr(&["compile", ".", "--check", "--format", "bin"]);
+    assert_eq!(
+        check.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&check.stderr)
+    );
+}

@@ -366,8 +366,21 @@ pub fn run_compile(mut args: CompileArgs) -> u8 {
     let graph = &compiled.graph;
     let prompt_text = compiled.prompt.clone();
     let mut jobs: Vec<io::WriteJob<'_>> = Vec::new();
-    let wants_bin = matches!(compiled.format, ArtifactFormat::Bin | ArtifactFormat::Both);
-    let wants_json = matches!(compiled.format, ArtifactFormat::Json | ArtifactFormat::Both);
+    let mut wants_bin = matches!(compiled.format, ArtifactFormat::Bin | ArtifactFormat::Both);
+    let mut wants_json = matches!(compiled.format, ArtifactFormat::Json | ArtifactFormat::Both);
+    // The other form, when git tracks it, is kept current rather than removed (a committed
+    // `build/graph.json` must not vanish because one run asked for `--format bin`).
+    let mut refreshed: Vec<PathBuf> = Vec::new();
+    for (name, wanted) in [
+        ("graph.json", &mut wants_json),
+        ("graph.bin", &mut wants_bin),
+    ] {
+        let p = out.join(name);
+        if !*wanted && p.is_file() && crate::diff::git::is_tracked(&p) {
+            *wanted = true;
+            refreshed.push(p);
+        }
+    }
     if wants_json {
         let h = &json_hash;
         let pretty = args.pretty;
@@ -422,7 +435,14 @@ pub fn run_compile(mut args: CompileArgs) -> u8 {
     if let Some(h) = json_hash.into_inner() {
         compiled.graph.content_hash = h;
     }
-    // An artifact of the other form left from an earlier run no longer matches: remove it.
+    for p in &refreshed {
+        eprintln!(
+            "note: also wrote {} (the other artifact form): git tracks it, so it is kept current rather than removed; pass `--format both` to ask for it, or `git rm` it to stop",
+            p.display()
+        );
+    }
+    // An untracked artifact of the other form left from an earlier run no longer matches:
+    // remove it.
     for (name, wanted) in [("graph.json", wants_json), ("graph.bin", wants_bin)] {
         let p = out.join(name);
         if !wanted && p.is_file() {

@@ -68,6 +68,20 @@ fn git(dir: &Path, args: &[&str]) -> Result<Vec<u8>, String> {
     }
 }
 
+/// Whether git tracks the file `path` (false when git is not installed, the file is outside a
+/// repository, or it is untracked).
+pub fn is_tracked(path: &Path) -> bool {
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name().and_then(|n| n.to_str())) else {
+        return false;
+    };
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    git(dir, &["ls-files", "--error-unmatch", "--", name]).is_ok()
+}
+
 /// The top folder of the repository containing `cwd`.
 pub fn toplevel(cwd: &Path) -> Result<PathBuf, String> {
     let out = git(cwd, &["rev-parse", "--show-toplevel"])
