@@ -100,15 +100,24 @@ pub fn compile_project(path: &Path, format: ArtifactFormat, command: &str) -> Re
             .filter(|d| d.severity == crate::diagnostics::Severity::Error)
             .cloned()
             .collect();
-        // The errors are shown; the count line counts every finding, as `check` does.
+        // The errors are shown, and the note of the checks a broken file made `check` skip
+        // (`checks-skipped`), as `check` shows it; the count line counts every finding.
+        let shown_findings: Vec<_> = checked
+            .diagnostics
+            .iter()
+            .filter(|d| {
+                d.severity == crate::diagnostics::Severity::Error || d.name == "checks-skipped"
+            })
+            .cloned()
+            .collect();
         let shown = render::render(
             OutputFormat::Human,
-            &errors,
+            &shown_findings,
             &checked.project.sources,
             false,
         );
         let frames = shown
-            .strip_suffix(&render::human::summary_line(&errors))
+            .strip_suffix(&render::human::summary_line(&shown_findings))
             .unwrap_or(&shown);
         eprint!(
             "{frames}{}",

@@ -19,8 +19,11 @@
 //! information request must never be answered by planning a call that deletes something. Mark
 //! the endpoint `allow_destructive: true` only when the agent is meant to call it, or delete it
 //! from the declaration. A tool list without annotations (many MCP servers send none) gives the
-//! router no way to tell `delete_all` from `list_all`: the router only leaves out endpoints
-//! marked destructive, so say which it is.
+//! router no way to tell `delete_all` from `list_all`: the compiler leaves out of planning every
+//! endpoint this rule reports (destructive, or looking destructive with nothing said), so a
+//! reading endpoint that merely looks destructive (`clear_cache_stats` that only reads) needs
+//! `annotations: {read_only: true}` to be planned, and a destructive one `allow_destructive:
+//! true`.
 //!
 //! ## Invalid example
 //! ```yaml
@@ -97,85 +100,10 @@
 //! ```
 
 use crate::lint::{Context, DiagnosticExt, Rule, Sink};
-use crate::model::{Endpoint, HttpMethod};
+use crate::model::HttpMethod;
 
 /// See the module documentation.
 pub struct DestructiveEndpoint;
-
-/// Verbs that say an operation destroys data.
-const VERBS: &[&str] = &[
-    "delete", "remove", "drop", "purge", "destroy", "erase", "wipe", "truncate", "clear", "reset",
-    "unlink",
-];
-
-/// Adverbs that may come before the verb of a description ("Permanently deletes ...").
-const ADVERBS: &[&str] = &[
-    "permanently",
-    "irreversibly",
-    "completely",
-    "immediately",
-    "forcibly",
-];
-
-/// The verb of `word` when it is one of [`VERBS`] (`deletes`, `Removing`, `dropped`).
-fn verb_of(word: &str) -> Option<&'static str> {
-    let w = word.to_lowercase();
-    VERBS.iter().copied().find(|v| {
-        w == *v
-            || w.strip_prefix(v).is_some_and(|rest| {
-                matches!(rest, "s" | "es" | "d" | "ed" | "ing" | "ped" | "ping" | "all")
-            })
-            // `delete` -> `deleting`, `remove` -> `removing`, `erase` -> `erasing`
-            || v.strip_suffix('e')
-                .is_some_and(|stem| w.strip_prefix(stem) == Some("ing"))
-    })
-}
-
-/// The words of an identifier: split at `_`, `-`, `.`, `/`, spaces and lower-to-upper case
-/// changes (`deleteAll` -> `delete`, `All`).
-fn words(name: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut cur = String::new();
-    let mut prev_lower = false;
-    for c in name.chars() {
-        if !c.is_alphanumeric() {
-            if !cur.is_empty() {
-                out.push(std::mem::take(&mut cur));
-            }
-            prev_lower = false;
-            continue;
-        }
-        if c.is_uppercase() && prev_lower && !cur.is_empty() {
-            out.push(std::mem::take(&mut cur));
-        }
-        prev_lower = c.is_lowercase() || c.is_ascii_digit();
-        cur.push(c);
-    }
-    if !cur.is_empty() {
-        out.push(cur);
-    }
-    out
-}
-
-/// Why the endpoint looks destructive by its names or description, if it does.
-fn looks_destructive(e: &Endpoint) -> Option<String> {
-    for (what, name) in [
-        ("id", Some(&e.id.value)),
-        ("MCP tool name", e.mcp_tool.as_ref().map(|m| &m.value)),
-    ] {
-        let Some(name) = name else { continue };
-        if let Some(v) = words(name).iter().find_map(|w| verb_of(w)) {
-            return Some(format!("its {what} `{name}` says `{v}`"));
-        }
-    }
-    let d = e.description.as_ref()?;
-    let first = d
-        .value
-        .split_whitespace()
-        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
-        .find(|w| !ADVERBS.contains(&w.to_lowercase().as_str()))?;
-    verb_of(first).map(|v| format!("its description says `{v}`"))
-}
 
 impl Rule for DestructiveEndpoint {
     fn check(&self, ctx: &Context, out: &mut Sink) {
@@ -217,7 +145,7 @@ impl Rule for DestructiveEndpoint {
                 if !silent || safe_method {
                     continue;
                 }
-                let Some(why) = looks_destructive(e) else {
+                let Some(why) = e.looks_destructive() else {
                     continue;
                 };
                 let missing = if e.annotations.is_some() {
@@ -236,56 +164,6 @@ impl Rule for DestructiveEndpoint {
                 .label("looks destructive")
                 .fix("if it deletes or overwrites data, add `annotations: {destructive: true}` (MCP `destructiveHint: true`), and `allow_destructive: true` only if the agent is meant to call it; if it only reads, add `annotations: {read_only: true}` (MCP `readOnlyHint: true`)");
             }
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn identifiers_split_into_words() {
-        assert_eq!(words("delete_all"), ["delete", "all"]);
-        assert_eq!(words("deleteAllItems"), ["delete", "All", "Items"]);
-        assert_eq!(words("git-reset.v2"), ["git", "reset", "v2"]);
-        assert_eq!(words("HTTPGet"), ["HTTPGet"]);
-    }
-
-    #[test]
-    fn verbs_and_their_forms_match_and_other_words_do_not() {
-        for (w, v) in [
-            ("delete", "delete"),
-            ("Deletes", "delete"),
-            ("deleted", "delete"),
-            ("deleting", "delete"),
-            ("removes", "remove"),
-            ("removing", "remove"),
-            ("dropped", "drop"),
-            ("drops", "drop"),
-            ("PURGE", "purge"),
-            ("purging", "purge"),
-            ("wipes", "wipe"),
-            ("truncated", "truncate"),
-            ("clears", "clear"),
-            ("resets", "reset"),
-            ("unlink", "unlink"),
-            ("deleteall", "delete"),
-        ] {
-            assert_eq!(verb_of(w), Some(v), "{w}");
-        }
-        for w in [
-            "list",
-            "dropdown",
-            "removal",
-            "cleared_at",
-            "get",
-            "drop_in",
-            "resetting_x",
-            "clearance",
-            "delegate",
-        ] {
-            assert_eq!(verb_of(w), None, "{w}");
         }
     }
 }

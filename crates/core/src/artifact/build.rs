@@ -300,7 +300,7 @@ fn compile_tool(
     eps.dedup_by(|a, b| a.id.value == b.id.value);
     for e in eps {
         let e = e.value;
-        let destructive = e.is_destructive() && !e.destructive_allowed();
+        let destructive = e.unplannable();
         let writes = e
             .annotations
             .as_ref()

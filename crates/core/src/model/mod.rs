@@ -8,6 +8,7 @@
 
 pub mod concept;
 pub mod config;
+pub mod destructive;
 pub mod intent;
 pub mod lexicon;
 pub mod spanned;

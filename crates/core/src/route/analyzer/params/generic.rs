@@ -171,9 +171,19 @@ pub(super) fn counts_authors_titles(query: &str, lower: &str, x: &mut Extraction
         );
     }
     for c in p.quoted.captures_iter(query) {
-        let Some(m) = c.iter().skip(1).flatten().next() else {
+        let Some((group, m)) = c
+            .iter()
+            .enumerate()
+            .skip(1)
+            .find_map(|(i, m)| m.map(|m| (i, m)))
+        else {
             continue;
         };
+        // Single quotes (groups 5 and 6) also mark terms ("translate 'band gap'"): a title
+        // there has three words at least.
+        if group >= 5 && m.as_str().split_whitespace().count() < 3 {
+            continue;
+        }
         x.push(
             "title",
             Value::String(m.as_str().trim().into()),
@@ -339,6 +349,8 @@ mod tests {
         for q in [
             "what's the band gap of GaN's wurtzite phase",
             "band gap of 'GaN'",
+            "Translate 'band gap' into Japanese",
+            "what does ‘band gap’ mean",
             "the authors' paper on cathodes isn't cited",
         ] {
             assert_eq!(get(q, "title"), None, "{q}");

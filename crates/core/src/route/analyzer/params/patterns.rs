@@ -119,10 +119,10 @@ pub(super) static PATTERNS: Patterns = Patterns {
         numeric,
     ),
     // A title in quotes: double (`"…"`, `“…”`, `„…“`), guillemets (`«…»`), corner brackets
-    // (`「…」`, `『…』`), or single (`'…'`, `‘…’`) when the quoted text has a space (a quoted
-    // single word is more often a formula or a name than a title) and the quotes stand apart
-    // from the words around them (an apostrophe is no quote). The title is the first group
-    // that matched.
+    // (`「…」`, `『…』`), or single (`'…'`, `‘…’`, groups 5 and 6) when the quotes stand apart
+    // from the words around them (an apostrophe is no quote); the title is the first group that
+    // matched (the reader keeps single-quoted text of three words or more: shorter is a term,
+    // a formula or a name more often than a title).
     quoted: LazyRegex::new(
         r#"["“„]([^"“”„]{3,200})["”“]|«\s?([^«»]{3,200}?)\s?»|「([^」]{3,200})」|『([^』]{3,200})』|‘([^‘’\s][^‘’]{0,198} [^‘’]{0,198}[^‘’\s])’(?:[^\p{L}\p{N}]|$)|(?:^|[\s(\[{:,])'([^'\s][^']{0,198} [^']{0,198}[^'\s])'(?:[\s.,;:!?)\]}]|$)"#,
         |h| h.contains(['"', '“', '„', '«', '「', '『', '‘', '\'']),
