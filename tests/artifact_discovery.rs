@@ -166,7 +166,7 @@ fn stats_markdown_is_two_tables() {
     assert!(md.contains("| Tool | 16 |\n"), "{md}");
     assert!(
         md.ends_with(
-            "\n\n| routing prompt | tokens (o200k_base) |\n|---|---:|\n| intent registry (ours) | 688 |\n| prompt-all (whole schema) | 13819 |\n| ratio | 20.1x |\n"
+            "\n\n| routing prompt | tokens (o200k_base) |\n|---|---:|\n| intent registry (ours) | 688 |\n| prompt-all (whole schema) | 13844 |\n| ratio | 20.1x |\n"
         ),
         "{md}"
     );
@@ -500,5 +500,44 @@ fn a_tracked_artifact_of_the_other_form_is_kept_current_not_removed() {
         Some(0),
         "{}",
         String::from_utf8_lossy(&check.stderr)
+    );
+}
+
+/// Issue 38: a compile refused because a file does not load shows, beside the errors, the note
+/// `check` shows of the checks that were skipped.
+#[test]
+fn a_refused_compile_shows_the_checks_skipped_note() {
+    let dir = tempfile::tempdir().unwrap();
+    let proj = dir.path();
+    for sub in ["schemas", "aliases", "intents"] {
+        std::fs::create_dir_all(proj.join(sub)).unwrap();
+        for e in std::fs::read_dir(Path::new("tests/fixtures/route-mini").join(sub)).unwrap() {
+            let e = e.unwrap();
+            std::fs::copy(e.path(), proj.join(sub).join(e.file_name())).unwrap();
+        }
+    }
+    std::fs::copy(
+        "tests/fixtures/route-mini/schemarouter.toml",
+        proj.join("schemarouter.toml"),
+    )
+    .unwrap();
+    std::fs::write(proj.join("schemas/bad.yaml"), "id: bad\ntitle: [unclosed\n").unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_schemarouter"))
+        .current_dir(proj)
+        .args(["compile", "."])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("SR001(parse-error)"), "{err}");
+    assert!(
+        err.contains(
+            "SR012(checks-skipped)\n\n  ☞ some declaration files could not be read; skipped:"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.ends_with("error: refusing to compile: `schemarouter check` found 1 error(s)\nhelp: fix the errors above (`schemarouter check .` shows every finding), then run `schemarouter compile` again\n"),
+        "{err}"
     );
 }

@@ -926,7 +926,7 @@ fn unannotated_destructive_looking_mcp_tools_are_flagged() {
     let looks = |id: &str, why: &str, missing: &str| {
         (
             format!(
-                "endpoint `kv/{id}` looks destructive ({why}) but {missing}, so it can be planned"
+                "endpoint `kv/{id}` looks destructive ({why}) but {missing}, so it is left out of plans"
             ),
             help.to_string(),
         )

@@ -1239,3 +1239,110 @@ const ALTERNATIVES_FILTERED: &[(&str, &str)] = &[
         "its source type is calculated and the request asks for experimental",
     ),
 ];
+
+/// Issue 38: the `core` projection keeps every variant of a value the question does not choose
+/// between (averaging schemes here), the field a projected field's description names, and no
+/// variant the question's words choose against.
+#[test]
+fn core_keeps_the_variants_a_question_does_not_choose_between() {
+    let plan_of = |v: serde_json::Value| route(shipped(), &u(v), &opts());
+    let p = plan_of(
+        json!({"intent": "mechanical_property", "domain_concepts": ["shear_modulus"],
+        "parameters": {"formula": "WC"}, "target_apis": ["materials_project"]}),
+    );
+    assert_eq!(
+        fields(&p, 0),
+        [
+            "material_id",
+            "shear_modulus.reuss",
+            "shear_modulus.voigt",
+            "shear_modulus.vrh"
+        ]
+    );
+    assert_eq!(
+        p.steps[0].fields[1].reasons,
+        [FieldReason::Variant {
+            of: "shear_modulus.vrh".into()
+        }]
+    );
+    // The words of the request choose the variant: "G_VRH" names vrh.
+    let p = plan_of(
+        json!({"intent": "mechanical_property", "domain_concepts": ["G_VRH"],
+        "parameters": {"formula": "WC"}, "target_apis": ["materials_project"]}),
+    );
+    assert_eq!(fields(&p, 0), ["material_id", "shear_modulus.vrh"]);
+    // A yes/no comes with the number its description names.
+    let p = plan_of(
+        json!({"intent": "thermodynamic_stability", "domain_concepts": ["is_stable"],
+        "parameters": {"formula": "LiMn2O4"}, "target_apis": ["materials_project"]}),
+    );
+    assert_eq!(
+        fields(&p, 0),
+        ["energy_above_hull", "is_stable", "material_id"]
+    );
+    // `minimal` keeps the concept matches only.
+    let p = route(
+        shipped(),
+        &u(
+            json!({"intent": "mechanical_property", "domain_concepts": ["shear_modulus"],
+            "parameters": {"formula": "WC"}, "target_apis": ["materials_project"]}),
+        ),
+        &Options {
+            projection: Projection::Minimal,
+            ..opts()
+        },
+    );
+    assert_eq!(fields(&p, 0), ["material_id", "shear_modulus.vrh"]);
+}
+
+/// Issue 38: an endpoint that looks destructive by its name and says nothing (no annotations,
+/// not a safe HTTP method) is left out of planning, as SR508 reports it.
+#[test]
+fn an_endpoint_that_looks_destructive_is_not_planned() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    for sub in ["aliases", "intents", "schemas"] {
+        std::fs::create_dir_all(root.join(sub)).unwrap();
+        for e in std::fs::read_dir(Path::new("tests/fixtures/route-mini").join(sub)).unwrap() {
+            let e = e.unwrap();
+            std::fs::copy(e.path(), root.join(sub).join(e.file_name())).unwrap();
+        }
+    }
+    std::fs::copy(
+        "tests/fixtures/route-mini/schemarouter.toml",
+        root.join("schemarouter.toml"),
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("schemas/store.yaml"),
+        "id: store\ntitle: Store\ndomain: materials\npriority: 10\nendpoints:\n  - id: purge_rows\n    method: POST\n    url: https://store.example/purge\n    fields:\n      - {name: id, type: string, identifier: true}\n      - {name: band_gap, type: number, unit: eV, groups: [electronic], concepts: [band_gap]}\n      - {name: k_vrh, type: number, unit: GPa, groups: [mechanical], concepts: [bulk_modulus]}\n  - id: rows\n    method: GET\n    url: https://store.example/rows\n    fields:\n      - {name: id, type: string, identifier: true}\n      - {name: band_gap, type: number, unit: eV, groups: [electronic], concepts: [band_gap]}\n",
+    )
+    .unwrap();
+    let g = compile(root.to_str().unwrap());
+    let p = route(
+        &g,
+        &u(
+            json!({"intent": "electronic_property", "domain_concepts": ["band_gap", "bulk_modulus"], "target_apis": ["store"]}),
+        ),
+        &opts(),
+    );
+    assert_eq!(
+        p.steps
+            .iter()
+            .map(|s| s.endpoint.as_str())
+            .collect::<Vec<_>>(),
+        ["rows"]
+    );
+    let p = route(
+        &g,
+        &u(
+            json!({"intent": "electronic_property", "domain_concepts": ["band_gap"], "target_apis": ["store/purge_rows"]}),
+        ),
+        &opts(),
+    );
+    assert!(p.steps.is_empty());
+    assert_eq!(
+        p.skipped_tools[0].reason,
+        "its endpoint `purge_rows` may destroy data and is not marked `allow_destructive`"
+    );
+}

@@ -157,7 +157,7 @@ impl Rule for DestructiveEndpoint {
                     t.file,
                     e.id.span,
                     format!(
-                        "endpoint `{}/{}` looks destructive ({why}) but {missing}, so it can be planned",
+                        "endpoint `{}/{}` looks destructive ({why}) but {missing}, so it is left out of plans",
                         t.id.value, e.id.value
                     ),
                 )

@@ -68,6 +68,8 @@ pub fn explain(plan: &Plan) -> String {
                     }
                     FieldReason::Group { group } => format!("group {group}"),
                     FieldReason::AllFields => "all fields".to_string(),
+                    FieldReason::Variant { of } => format!("variant of {of}"),
+                    FieldReason::Companion { of } => format!("read with {of}"),
                     FieldReason::Term { words } => format!("words {}", words.join(", ")),
                     FieldReason::Record => "whole record".to_string(),
                 })

@@ -15,6 +15,7 @@ mod ranges;
 pub mod ranked;
 pub mod ranking;
 mod steps;
+mod variants;
 pub mod vocabulary;
 
 use crate::artifact::{LicenceData, MatchKind, ProvenanceData};
@@ -126,6 +127,23 @@ pub enum FieldReason {
     Group {
         /// Group id.
         group: String,
+    },
+    /// The `core` projection's safety net for a value published in several ways: the field is a
+    /// variant of a field projected for a requested concept (another averaging scheme, basis,
+    /// method or correction of the same quantity: `shear_modulus.voigt` beside
+    /// `shear_modulus.vrh`, `enthalpy_formation_cell` beside `enthalpy_formation_atom`), and the
+    /// request names no qualifier that chooses between them.
+    Variant {
+        /// The projected field it is a variant of.
+        of: String,
+    },
+    /// The `core` projection's safety net for a value read with another field: the description
+    /// of a field projected for a requested concept names this one ("the estimator is in
+    /// bulk_modulus[].type"), or the requested concept declares this field's concept among its
+    /// `companions` (the number behind a yes/no: `is_stable` with `energy_above_hull`).
+    Companion {
+        /// The projected field it comes with.
+        of: String,
     },
     /// The projection variant `all` takes every field.
     AllFields,

@@ -9,6 +9,7 @@ use super::algorithm::{
 use super::candidates::Request;
 use super::ranges;
 use super::ranking::Scored;
+use super::variants;
 use super::{
     FieldReason, McpCall, Plan, PlanStatus, PlannedField, Step, Understanding, UnmatchedQualifier,
 };
@@ -127,6 +128,9 @@ fn project(
     net: bool,
     reasons: &mut BTreeMap<u32, Vec<FieldReason>>,
 ) {
+    if projection == Projection::Core {
+        add_variants(g, e, rq, reasons);
+    }
     match projection {
         Projection::Recall => {
             for gid in &rq.groups {
@@ -171,6 +175,55 @@ fn project(
         Projection::All => {
             for f in 0..e.fields.len() as u32 {
                 reasons.entry(f).or_default().push(FieldReason::AllFields);
+            }
+        }
+    }
+}
+
+/// The `core` projection's variants: beside each field projected for a requested concept, the
+/// fields that publish the same value another way ([`variants::is_variant`]), unless a requested
+/// qualifier rules them out.
+fn add_variants(
+    g: &FrozenGraph,
+    e: &EndpointData,
+    rq: &Request,
+    reasons: &mut BTreeMap<u32, Vec<FieldReason>>,
+) {
+    // The fields matched for a requested concept, with the words the request used.
+    let matched: Vec<(u32, String)> = reasons
+        .iter()
+        .filter_map(|(f, why)| {
+            why.iter().find_map(|w| match w {
+                FieldReason::Concept { concept, via, .. } => {
+                    Some((*f, via.clone().unwrap_or_else(|| concept.clone())))
+                }
+                _ => None,
+            })
+        })
+        .collect();
+    for (f, asked) in matched {
+        let fd = e.field_at(f);
+        for (gi, gd) in e.fields.iter().enumerate() {
+            let gi = gi as u32;
+            if reasons.contains_key(&gi)
+                || rq
+                    .quals
+                    .iter()
+                    .any(|q| qual_status(g, gd, q) == QualStatus::Contradict)
+            {
+                continue;
+            }
+            let of = fd.name.clone();
+            if variants::named_by(fd, gd) {
+                reasons
+                    .entry(gi)
+                    .or_default()
+                    .push(FieldReason::Companion { of });
+            } else if variants::is_variant(fd, gd) && !variants::chosen_over(fd, gd, &asked) {
+                reasons
+                    .entry(gi)
+                    .or_default()
+                    .push(FieldReason::Variant { of });
             }
         }
     }
