@@ -77,6 +77,7 @@ pub mod codes {
     codes! {
         TOOL_REMOVED = "tool-removed", Breaking, "A tool was removed.";
         TOOL_ADDED = "tool-added", Safe, "A tool was added.";
+        TOOL_RENAMED = "tool-renamed", Breaking, "A tool was renamed (by overlap, the same domain, endpoints and fields under a new id): Understand outputs and clients naming the old id no longer resolve it; its other changes are reported under the new id.";
         TOOL_TITLE_CHANGED = "tool-title-changed", Safe, "A tool's display title changed.";
         TOOL_NAME_REMOVED = "tool-name-removed", Dangerous, "A name users say for a tool was removed (named-tool requests may stop resolving).";
         TOOL_NAME_ADDED = "tool-name-added", Safe, "A name users say for a tool was added.";

@@ -80,13 +80,23 @@ fn field_paths(g: &FrozenGraph) -> BTreeSet<String> {
 }
 
 pub(super) fn aliases(cx: &mut Ctx) {
-    // Old targets under the new ids of renamed concepts: a rename re-points no alias.
+    // Old targets under the new ids of renamed concepts and tools: a rename re-points no alias.
     let mut om = alias_map(&cx.old.graph);
     for t in om.values_mut() {
         t.concepts = t
             .concepts
             .iter()
             .map(|c| cx.renames.concept(c).to_string())
+            .collect();
+        t.fields = t
+            .fields
+            .iter()
+            .map(|f| match f.split_once('/') {
+                Some((tool, rest)) if cx.renames.tools.contains_key(tool) => {
+                    format!("{}/{rest}", cx.renames.tools[tool])
+                }
+                _ => f.clone(),
+            })
             .collect();
     }
     let nm = alias_map(&cx.new.graph);
@@ -106,7 +116,15 @@ pub(super) fn aliases(cx: &mut Ctx) {
         .iter()
         .map(|c| c.id.as_str())
         .collect();
-    let old_fields = field_paths(&cx.old.graph);
+    let old_fields: BTreeSet<String> = field_paths(&cx.old.graph)
+        .into_iter()
+        .map(|f| match f.split_once('/') {
+            Some((tool, rest)) if cx.renames.tools.contains_key(tool) => {
+                format!("{}/{rest}", cx.renames.tools[tool])
+            }
+            _ => f,
+        })
+        .collect();
     let old_concepts: BTreeSet<String> = cx
         .old
         .graph

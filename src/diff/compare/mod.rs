@@ -53,12 +53,20 @@ impl Ctx<'_> {
         self.out.last_mut().expect("just pushed")
     }
 
-    /// The old side's path of an entity (differs for renamed entities).
-    fn old_path<'p>(&'p self, entity: &'p str) -> &'p str {
-        self.old_paths
-            .get(entity)
-            .map(String::as_str)
-            .unwrap_or(entity)
+    /// The old side's path of an entity (differs for renamed entities and for the entities
+    /// nested in a renamed tool: `tool/new/endpoint/e` is `tool/old/endpoint/e`).
+    fn old_path<'p>(&'p self, entity: &'p str) -> std::borrow::Cow<'p, str> {
+        if let Some(p) = self.old_paths.get(entity) {
+            return std::borrow::Cow::Borrowed(p.as_str());
+        }
+        for (new, old) in &self.old_paths {
+            if let Some(rest) = entity.strip_prefix(new.as_str())
+                && rest.starts_with('/')
+            {
+                return std::borrow::Cow::Owned(format!("{old}{rest}"));
+            }
+        }
+        std::borrow::Cow::Borrowed(entity)
     }
 
     /// Record a change of one attribute, located at the attribute on both sides.
@@ -71,7 +79,7 @@ impl Ctx<'_> {
         new: Option<Value>,
         message: String,
     ) -> &mut Change {
-        let ol = self.old.locator.attr(self.old_path(entity), Some(attr));
+        let ol = self.old.locator.attr(&self.old_path(entity), Some(attr));
         let nl = self.new.locator.attr(entity, Some(attr));
         self.emit(code, entity, old, new, message, ol, nl)
     }
@@ -88,7 +96,7 @@ impl Ctx<'_> {
         new: Option<Value>,
         message: String,
     ) -> &mut Change {
-        let ol = self.old.locator.item(self.old_path(entity), attr, item);
+        let ol = self.old.locator.item(&self.old_path(entity), attr, item);
         let nl = self.new.locator.item(entity, attr, item);
         self.emit(code, entity, old, new, message, ol, nl)
     }
@@ -280,6 +288,7 @@ pub fn compare(old: &Side, new: &Side) -> Vec<Change> {
         (ent::concept as fn(&str) -> String, &renames.concepts),
         (ent::group, &renames.groups),
         (ent::intent, &renames.intents),
+        (ent::tool, &renames.tools),
     ] {
         for (o, n) in map {
             old_paths.insert(kind(n), kind(o));

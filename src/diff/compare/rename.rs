@@ -29,6 +29,8 @@ pub struct Renames {
     pub groups: BTreeMap<String, String>,
     /// Renamed intents.
     pub intents: BTreeMap<String, String>,
+    /// Renamed tools (by overlap of their endpoints, fields and URLs).
+    pub tools: BTreeMap<String, String>,
 }
 
 impl Renames {
@@ -328,11 +330,46 @@ pub fn find(old: &FrozenGraph, new: &FrozenGraph) -> Renames {
     } else {
         BTreeMap::new()
     };
+    let ot: BTreeSet<&str> = old.tools.iter().map(|t| t.id.as_str()).collect();
+    let nt: BTreeSet<&str> = new.tools.iter().map(|t| t.id.as_str()).collect();
+    let tools = if one_sided(&ot, &nt) {
+        pair_up(
+            &only(tool_evidence(old), &nt),
+            &only(tool_evidence(new), &ot),
+        )
+    } else {
+        BTreeMap::new()
+    };
     Renames {
         concepts,
         groups,
         intents,
+        tools,
     }
+}
+
+/// A tool's evidence: its domain must agree; it is recognised by its endpoints' ids, methods and
+/// URLs and their fields' names (a tool renamed with the same API behind it shares nearly all).
+fn tool_evidence(g: &FrozenGraph) -> BTreeMap<String, Evidence> {
+    g.tools
+        .iter()
+        .map(|t| {
+            let mut items = BTreeSet::new();
+            for e in &t.endpoints {
+                items.insert(format!("endpoint {} {} {}", e.id, e.method, e.url));
+                for f in &e.fields {
+                    items.insert(format!("field {}/{}", e.id, f.name));
+                }
+            }
+            (
+                t.id.clone(),
+                Evidence {
+                    key: t.domain.clone(),
+                    items,
+                },
+            )
+        })
+        .collect()
 }
 
 #[cfg(test)]

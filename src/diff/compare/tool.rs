@@ -21,9 +21,30 @@ pub(super) fn tools(cx: &mut Ctx) {
         cx.old.graph.tools.iter().map(|t| (t.id.as_str(), t)),
         cx.new.graph.tools.iter().map(|t| (t.id.as_str(), t)),
     );
+    let renamed_to: std::collections::BTreeSet<String> =
+        cx.renames.tools.values().cloned().collect();
     for (id, o, n) in rows {
         let e = ent::tool(id);
         match (o, n) {
+            (Some(o), None) if cx.renames.tools.contains_key(id) => {
+                let to = cx.renames.tools[id].clone();
+                let Some(n) = cx.new.graph.tools.iter().find(|t| t.id == to) else {
+                    continue;
+                };
+                let ne = ent::tool(&to);
+                cx.renamed(
+                    codes::TOOL_RENAMED,
+                    &e,
+                    &ne,
+                    id,
+                    &to,
+                    format!(
+                        "tool `{id}` was renamed to `{to}` (same domain, matched by its endpoints and fields); Understand outputs and clients naming `{id}` no longer resolve it"
+                    ),
+                );
+                tool(cx, &ne, o, n);
+            }
+            (None, Some(_)) if renamed_to.contains(id) => {}
             (Some(_), None) => {
                 cx.removed(
                     codes::TOOL_REMOVED,
@@ -48,8 +69,10 @@ pub(super) fn tools(cx: &mut Ctx) {
     }
 }
 
+/// The changes of one tool. Entity paths use the new side's id (a renamed tool's changes are
+/// reported under its new id; the old side is located through `Ctx::old_path`).
 fn tool(cx: &mut Ctx, e: &str, o: &ToolData, n: &ToolData) {
-    let id = o.id.as_str();
+    let id = n.id.as_str();
     if o.title != n.title {
         cx.attr(
             codes::TOOL_TITLE_CHANGED,
@@ -316,7 +339,7 @@ fn endpoint(cx: &mut Ctx, tp: &ToolPair, e: &str, o: &EndpointData, n: &Endpoint
         n.parameters.iter().map(|x| (x.name.as_str(), x)),
     );
     for (name, op, np) in rows {
-        let pe = ent::parameter(&tp.old.id, &o.id, name);
+        let pe = ent::parameter(&tp.new.id, &o.id, name);
         match (op, np) {
             (Some(_), None) => {
                 cx.removed(
@@ -583,7 +606,7 @@ fn same_meaning(renames: &super::rename::Renames, a: &FieldData, b: &FieldData) 
 }
 
 fn fields(cx: &mut Ctx, tp: &ToolPair, e: &str, path: &str, o: &EndpointData, n: &EndpointData) {
-    let tid = tp.old.id.as_str();
+    let tid = tp.new.id.as_str();
     let tool_e = ent::tool(tid);
     let of: BTreeMap<&str, &FieldData> = o.fields.iter().map(|f| (f.name.as_str(), f)).collect();
     let nf: BTreeMap<&str, &FieldData> = n.fields.iter().map(|f| (f.name.as_str(), f)).collect();
