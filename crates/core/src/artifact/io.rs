@@ -645,8 +645,9 @@ pub type WriteJob<'a> = (
 );
 
 /// Write several files all-or-nothing: each goes to a temporary file in its folder (synced);
-/// only when every one succeeded are they renamed into place. On any error every temporary file
-/// is removed and no target is touched.
+/// only when every one succeeded are they renamed into place, and a rename that fails part way
+/// puts back the files already replaced ([`rename_all_or_none`]). On any error every temporary
+/// file is removed and every target is as it was.
 pub fn write_all_atomic(jobs: Vec<WriteJob<'_>>) -> std::io::Result<()> {
     // A target that exists but is not a file would fail the rename half-way through.
     for (path, _) in &jobs {
@@ -678,15 +679,7 @@ pub fn write_all_atomic(jobs: Vec<WriteJob<'_>>) -> std::io::Result<()> {
         temps.push((tmp, path));
     }
     if result.is_ok() {
-        for (tmp, path) in &temps {
-            if let Err(e) = std::fs::rename(tmp, path) {
-                result = Err(std::io::Error::new(
-                    e.kind(),
-                    format!("{}: {e}", path.display()),
-                ));
-                break;
-            }
-        }
+        result = rename_all_or_none(&temps);
     }
     if result.is_err() {
         for (tmp, _) in &temps {
@@ -696,6 +689,57 @@ pub fn write_all_atomic(jobs: Vec<WriteJob<'_>>) -> std::io::Result<()> {
     let mut flying = in_flight();
     for (tmp, _) in &temps {
         flying.remove(tmp.file_name().unwrap_or_default());
+    }
+    result
+}
+
+/// Rename every `(temporary, target)` pair into place, or none: each target that exists is kept
+/// as a backup first (a hard link, or a copy where the file system has none, named as a
+/// temporary file so that [`remove_stale_temps`] clears it after a crash); when a rename fails
+/// part way, the targets already replaced get their backups back (and targets that did not exist
+/// are removed), so the folder is as it was.
+fn rename_all_or_none(temps: &[(PathBuf, PathBuf)]) -> std::io::Result<()> {
+    let mut backups: Vec<Option<PathBuf>> = Vec::new();
+    let mut result = Ok(());
+    for (_, path) in temps {
+        if !path.is_file() {
+            backups.push(None);
+            continue;
+        }
+        let b = temp_path(path);
+        in_flight().insert(b.file_name().unwrap_or_default().to_owned());
+        backups.push(Some(b.clone()));
+        if let Err(e) =
+            std::fs::hard_link(path, &b).or_else(|_| std::fs::copy(path, &b).map(|_| ()))
+        {
+            result = Err(std::io::Error::new(
+                e.kind(),
+                format!("{}: cannot keep a backup: {e}", path.display()),
+            ));
+            break;
+        }
+    }
+    if result.is_ok() {
+        for (done, (tmp, path)) in temps.iter().enumerate() {
+            if let Err(e) = std::fs::rename(tmp, path) {
+                result = Err(std::io::Error::new(
+                    e.kind(),
+                    format!("{}: {e}", path.display()),
+                ));
+                for ((_, p), b) in temps.iter().zip(&backups).take(done) {
+                    let _ = match b {
+                        Some(b) => std::fs::rename(b, p),
+                        None => std::fs::remove_file(p),
+                    };
+                }
+                break;
+            }
+        }
+    }
+    let mut flying = in_flight();
+    for b in backups.iter().flatten() {
+        let _ = std::fs::remove_file(b);
+        flying.remove(b.file_name().unwrap_or_default());
     }
     result
 }
@@ -806,6 +850,48 @@ pub fn write_atomic_with(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A rename that fails part way (here the second target's folder vanishes after its file
+    /// was written) puts back the first target, already replaced, as it was.
+    #[test]
+    fn a_rename_that_fails_part_way_puts_every_target_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("one/a.txt"), dir.path().join("two/b.txt"));
+        std::fs::create_dir_all(a.parent().unwrap()).unwrap();
+        std::fs::create_dir_all(b.parent().unwrap()).unwrap();
+        std::fs::write(&a, "old a").unwrap();
+        let two = dir.path().join("two");
+        let jobs: Vec<WriteJob<'_>> = vec![
+            (a.clone(), Box::new(|f| f.write_all(b"new a"))),
+            (
+                b.clone(),
+                Box::new(move |f| {
+                    f.write_all(b"new b")?;
+                    std::fs::remove_dir_all(&two)
+                }),
+            ),
+        ];
+        assert!(write_all_atomic(jobs).is_err());
+        assert_eq!(std::fs::read_to_string(&a).unwrap(), "old a");
+        let left: Vec<_> = std::fs::read_dir(dir.path().join("one"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(left, [std::ffi::OsString::from("a.txt")]);
+        // Without a failure both are replaced and no backup is left.
+        std::fs::create_dir_all(b.parent().unwrap()).unwrap();
+        let jobs: Vec<WriteJob<'_>> = vec![
+            (a.clone(), Box::new(|f| f.write_all(b"new a"))),
+            (b.clone(), Box::new(|f| f.write_all(b"new b"))),
+        ];
+        write_all_atomic(jobs).unwrap();
+        assert_eq!(std::fs::read_to_string(&a).unwrap(), "new a");
+        assert_eq!(std::fs::read_to_string(&b).unwrap(), "new b");
+        assert_eq!(
+            std::fs::read_dir(dir.path().join("one")).unwrap().count(),
+            1
+        );
+    }
 
     #[test]
     fn tracked_folders_are_created_and_only_they_are_removed() {
