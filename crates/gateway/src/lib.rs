@@ -18,6 +18,7 @@ pub mod execute;
 pub mod expose;
 pub mod faces;
 pub mod secrets;
+pub mod tokens;
 pub mod upstream;
 
 use config::GatewayConfig;
@@ -67,6 +68,7 @@ impl Gateway {
         overrides: BTreeMap<String, String>,
     ) -> Result<(Gateway, Vec<String>), String> {
         install_tls();
+        tokens::warm();
         let (secrets, warnings) = Secrets::read(&config, |n| std::env::var(n).ok());
         let client = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::limited(5))
