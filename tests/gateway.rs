@@ -123,6 +123,10 @@ fn agent() -> ureq::Agent {
         .into()
 }
 
+/// Every answer [`post`] received: URL, status, body (checked against the served OpenAPI
+/// description by `openapi_check`).
+static ANSWERS: std::sync::Mutex<Vec<(String, u16, Value)>> = std::sync::Mutex::new(Vec::new());
+
 fn post(a: &ureq::Agent, url: &str, body: &Value) -> (u16, Value, String) {
     let mut r = a
         .post(url)
@@ -131,7 +135,11 @@ fn post(a: &ureq::Agent, url: &str, body: &Value) -> (u16, Value, String) {
         .unwrap();
     let status = r.status().as_u16();
     let text = r.body_mut().read_to_string().unwrap();
-    let v = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    let v: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    ANSWERS
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .push((url.to_string(), status, v.clone()));
     (status, v, text)
 }
 
@@ -383,6 +391,7 @@ fn http_upstreams_projection_faults_and_no_credential_anywhere() {
         metrics.contains("schemarouter_gateway_upstream_calls_total{upstream=\"faults\",outcome=\"malformed\"} 1\n"),
         "{metrics}"
     );
+    openapi_check(&gw.url, dir.path(), 15);
     let log = gw.stop();
     assert!(
         log.contains("\"route\":\"/v1/call\",\"status\":504"),
@@ -391,6 +400,42 @@ fn http_upstreams_projection_faults_and_no_credential_anywhere() {
     for text in answers.iter().chain([&metrics, &log]) {
         assert!(!text.contains(SECRET), "the credential leaked: {text}");
     }
+}
+
+/// The gateway's `GET /openapi.json` validated by openapi-spec-validator, and the `expected`
+/// answers `post` received from `POST /v1/call` and `/v1/ask` of the gateway at `url` checked
+/// against the response schemas it declares (tests/gateway/openapi_check.py).
+fn openapi_check(url: &str, dir: &Path, expected: usize) {
+    let Some(py) = installed(root().join(".venv/bin/python")) else {
+        return;
+    };
+    let answers: Vec<Value> = ANSWERS
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .iter()
+        .filter_map(|(u, status, body)| {
+            let path = u.strip_prefix(url)?;
+            ["/v1/call", "/v1/ask"]
+                .contains(&path)
+                .then(|| json!({"path": path, "status": status, "body": body}))
+        })
+        .collect();
+    assert_eq!(answers.len(), expected);
+    let file = dir.join("answers.json");
+    std::fs::write(&file, serde_json::to_string(&answers).unwrap()).unwrap();
+    let o = Command::new(py)
+        .arg(root().join("tests/gateway/openapi_check.py"))
+        .arg(url)
+        .arg(&file)
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(out, format!("{expected}\nok\n"));
 }
 
 /// The program, if installed; under CI its absence fails the test.
@@ -480,6 +525,84 @@ fn mcp_upstreams_through_the_gateway_with_the_python_sdk() {
     let drift = "upstream `flaky`: tools/list no longer matches the declarations: declared but not served [vanished]; served but not declared []";
     // Once per connection: the first one and the one after the crash.
     assert_eq!(stderr.matches(drift).count(), 2, "{stderr}");
+    for line in out.lines().filter(|l| l.starts_with("measure ")) {
+        eprintln!("{line}");
+    }
+}
+
+/// `git` with a fixed author, committer and dates (so fixed commit hashes).
+fn git(repo: &Path, args: &[&str], date: &str) {
+    let o = Command::new("git")
+        .args(["-c", "user.name=Tester", "-c", "user.email=t@example.org"])
+        .args([
+            "-c",
+            "commit.gpgsign=false",
+            "-c",
+            "core.hooksPath=/dev/null",
+        ])
+        .args(args)
+        .current_dir(repo)
+        .env("GIT_AUTHOR_DATE", date)
+        .env("GIT_COMMITTER_DATE", date)
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_INDEX_FILE")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+#[test]
+fn filesystem_and_git_upstreams_through_the_gateway_with_the_python_sdk() {
+    let Some(fs) = installed(root().join("tests/mcp/node_modules/.bin/mcp-server-filesystem"))
+    else {
+        return;
+    };
+    let Some(git_server) = installed(root().join(".venv/bin/mcp-server-git")) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let files = dir.path().join("files");
+    std::fs::create_dir_all(files.join("sub")).unwrap();
+    for i in 1..=30 {
+        std::fs::write(
+            files.join(format!("file_{i}.txt")),
+            format!("content {i}\n"),
+        )
+        .unwrap();
+    }
+    std::fs::write(files.join("sub/deep.md"), "x\n").unwrap();
+    let repo = dir.path().join("repo");
+    std::fs::create_dir_all(&repo).unwrap();
+    git(&repo, &["init", "-q", "-b", "main"], "2026-01-01T12:00:00Z");
+    let mut text = String::new();
+    for i in 1..=25 {
+        text.push_str(&format!("line {i}\n"));
+        std::fs::write(repo.join("f.txt"), &text).unwrap();
+        let date = format!("2026-01-0{}T12:00:00Z", i % 9 + 1);
+        git(&repo, &["add", "f.txt"], &date);
+        let message = format!("commit number {i}: change f.txt");
+        git(&repo, &["commit", "-q", "-m", &message], &date);
+    }
+    import_mcp(dir.path(), &format!("{} {}", fs.display(), files.display()));
+    import_mcp(
+        dir.path(),
+        &format!("{} --repository {}", git_server.display(), repo.display()),
+    );
+    let artifact = compile(&dir.path().join("proj"), &dir.path().join("proj/build"));
+    let o = Command::new(root().join(".venv/bin/python"))
+        .arg(root().join("tests/gateway/agent_fs_git.py"))
+        .args([bin(), artifact.to_str().unwrap()])
+        .args([&files, &repo])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "stdout:\n{out}\nstderr:\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(out.lines().last(), Some("ok"), "{out}");
     for line in out.lines().filter(|l| l.starts_with("measure ")) {
         eprintln!("{line}");
     }

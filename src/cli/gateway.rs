@@ -187,7 +187,8 @@ pub fn run_gateway(args: GatewayArgs) -> u8 {
                     core.clone(),
                     schemarouter_gateway::faces::http_routes(gw.clone()),
                 );
-                let app = mcp.merge(api);
+                // `GET /openapi.json` also describes `POST /v1/call` and `POST /v1/ask`.
+                let app = schemarouter_gateway::openapi::describe(mcp.merge(api));
                 let c = core.clone();
                 let shutdown = async move {
                     shutdown_signal(c).await;

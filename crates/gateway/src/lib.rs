@@ -17,6 +17,7 @@ pub mod config;
 pub mod execute;
 pub mod expose;
 pub mod faces;
+pub mod openapi;
 pub mod secrets;
 pub mod tokens;
 pub mod upstream;
