@@ -438,6 +438,67 @@ fn openapi_check(url: &str, dir: &Path, expected: usize) {
     assert_eq!(out, format!("{expected}\nok\n"));
 }
 
+#[test]
+fn the_shipped_inventory_declares_its_credentials() {
+    let (_server, port) = fault_server();
+    let dir = tempfile::tempdir().unwrap();
+    let artifact = compile(root().as_path(), &dir.path().join("build"));
+    let config = std::fs::read_to_string(root().join("examples/gateway.toml")).unwrap();
+    let config = config.replacen(
+        "[upstreams.materials_project]\n",
+        &format!("[upstreams.materials_project]\nbase_url = \"http://127.0.0.1:{port}\"\n"),
+        1,
+    );
+    let path = dir.path().join("gateway.toml");
+    std::fs::write(&path, config).unwrap();
+    let gw = Gateway::start(
+        &[
+            "--transport",
+            "http",
+            "--bind",
+            "127.0.0.1:0",
+            "--artifact",
+            artifact.to_str().unwrap(),
+            "--config",
+            path.to_str().unwrap(),
+            "--log-requests",
+        ],
+        &[("MP_API_KEY", SECRET)],
+    );
+    let (s, v, t) = post(
+        &agent(),
+        &format!("{}/v1/call", gw.url),
+        &json!({"tool": "materials_project", "endpoint": "summary", "arguments": {"formula": "GaN"},
+                "fields": ["material_id", "band_gap"]}),
+    );
+    assert_eq!(s, 200, "{t}");
+    let records: Vec<&Value> = v["steps"][0]["records"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| &r["values"])
+        .collect();
+    assert_eq!(
+        records,
+        [
+            &json!({"band_gap": 1.5, "material_id": "mp-800"}),
+            &json!({"band_gap": 2.5, "material_id": "mp-801"}),
+            &json!({"band_gap": 3.5, "material_id": "mp-802"})
+        ]
+    );
+    let log = gw.stop();
+    // The unset variables are named, never a value; the secret is nowhere.
+    for var in ["NCBI_API_KEY", "OPENALEX_API_KEY", "DART_API_KEY"] {
+        assert!(
+            log.contains(&format!("is read from ${var}, which is not set")),
+            "{log}"
+        );
+    }
+    for text in [&t, &log] {
+        assert!(!text.contains(SECRET), "the credential leaked: {text}");
+    }
+}
+
 /// The program, if installed; under CI its absence fails the test.
 fn installed(p: PathBuf) -> Option<PathBuf> {
     if p.exists() {
