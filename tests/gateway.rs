@@ -557,13 +557,21 @@ fn mcp_upstreams_through_the_gateway_with_the_python_sdk() {
         root().join("tests/gateway/flaky_mcp.py").display()
     );
     import_mcp(dir.path(), &flaky);
-    // A declared tool the server no longer serves: the gateway warns when it connects.
+    // A declared tool the server no longer serves, and a declared parameter it no longer
+    // takes: the gateway warns when it connects, with the diff codes.
     let decl = dir.path().join("proj/schemas/flaky.yaml");
-    let text = std::fs::read_to_string(&decl).unwrap().replacen(
-        "endpoints:\n",
-        "endpoints:\n  - id: vanished\n    method: MCP\n    url: mcp://flaky/vanished\n    mcp_tool: vanished\n    fields:\n      - {name: result, type: string, identifier: true}\n",
-        1,
-    );
+    let text = std::fs::read_to_string(&decl)
+        .unwrap()
+        .replacen(
+            "endpoints:\n",
+            "endpoints:\n  - id: vanished\n    method: MCP\n    url: mcp://flaky/vanished\n    mcp_tool: vanished\n    fields:\n      - {name: result, type: string, identifier: true}\n",
+            1,
+        )
+        .replacen(
+            "    mcp_tool: echo\n    parameters:\n",
+            "    mcp_tool: echo\n    parameters:\n      - {name: loud, type: boolean}\n",
+            1,
+        );
     std::fs::write(&decl, text).unwrap();
     let artifact = compile(&dir.path().join("proj"), &dir.path().join("proj/build"));
     let config = dir.path().join("gateway.toml");
@@ -583,9 +591,11 @@ fn mcp_upstreams_through_the_gateway_with_the_python_sdk() {
     );
     assert_eq!(out.lines().last(), Some("ok"), "{out}");
     let stderr = String::from_utf8_lossy(&o.stderr);
-    let drift = "upstream `flaky`: tools/list no longer matches the declarations: declared but not served [vanished]; served but not declared []";
-    // Once per connection: the first one and the one after the crash.
+    let drift = "upstream `flaky`: tools/list differs from the declarations (2 change(s), classified as `schemarouter diff` does): breaking parameter-removed tool/flaky/endpoint/echo/parameter/loud; breaking endpoint-removed tool/flaky/endpoint/vanished; import the server again and review it with `schemarouter diff`";
+    // Once per connection: the first one and the one after the crash; the servers imported as
+    // they are (memory, time) have none.
     assert_eq!(stderr.matches(drift).count(), 2, "{stderr}");
+    assert_eq!(stderr.matches("tools/list differs").count(), 2, "{stderr}");
     for line in out.lines().filter(|l| l.starts_with("measure ")) {
         eprintln!("{line}");
     }
@@ -664,6 +674,9 @@ fn filesystem_and_git_upstreams_through_the_gateway_with_the_python_sdk() {
         String::from_utf8_lossy(&o.stderr)
     );
     assert_eq!(out.lines().last(), Some("ok"), "{out}");
+    // Imported as they are served: no drift.
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(!stderr.contains("tools/list differs"), "{stderr}");
     for line in out.lines().filter(|l| l.starts_with("measure ")) {
         eprintln!("{line}");
     }

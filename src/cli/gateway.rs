@@ -208,3 +208,21 @@ pub fn run_gateway(args: GatewayArgs) -> u8 {
         }
     })
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn drift_codes_are_the_diff_codes_with_their_classes() {
+        for (code, class) in schemarouter_gateway::drift::CODES {
+            assert!(
+                crate::diff::codes::find(code).is_some(),
+                "`{code}` is no `schemarouter diff` code"
+            );
+            assert_eq!(
+                crate::diff::codes::class_of(code).as_str(),
+                *class,
+                "{code}"
+            );
+        }
+    }
+}

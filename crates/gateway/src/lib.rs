@@ -14,6 +14,7 @@
 pub mod bind;
 pub mod boundary;
 pub mod config;
+pub mod drift;
 pub mod execute;
 pub mod expose;
 pub mod faces;
@@ -149,7 +150,8 @@ impl Gateway {
             .map(|(_, t)| {
                 t.endpoints
                     .iter()
-                    .filter_map(|e| e.mcp_tool.clone())
+                    .filter(|e| e.mcp_tool.is_some())
+                    .cloned()
                     .collect()
             })
             .unwrap_or_default();
