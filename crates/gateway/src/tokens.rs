@@ -2,11 +2,11 @@
 //!
 //! The core's counter ([`schemarouter_core::prompt::count_tokens`]) has no start-up cost, which
 //! is right for one-shot commands, but its pre-tokenizer is a backtracking regex (the o200k
-//! pattern's `\s+(?!\S)` look-ahead), about 1.7 ms for a 20 KB list response. The gateway is
+//! pattern's `\s+(?!\S)` look-ahead), about 1.75 ms for a 20 KB list response (measured last round). The gateway is
 //! long-lived, so it counts with GitHub's `bpe-openai` instead: the same o200k_base vocabulary
 //! and pattern, the look-ahead emulated on a DFA, and byte-pair encoding by backtracking over
-//! an Aho-Corasick automaton (exactly tiktoken's tokens, several times faster). Its tables are
-//! built once ([`warm`], called when the gateway starts, about 100 ms), not on the first call.
+//! an Aho-Corasick automaton (exactly tiktoken's tokens). Its tables are built once ([`warm`],
+//! called when the gateway starts), not on the first call.
 //!
 //! Special tokens count as one token each, as `encode_with_special_tokens` (and the core's
 //! counter) count them; the counts equal the core's (tested below on JSON, prose, Unicode,
