@@ -123,6 +123,10 @@ fn agent() -> ureq::Agent {
         .into()
 }
 
+/// Every answer [`post`] received: URL, status, body (checked against the served OpenAPI
+/// description by `openapi_check`).
+static ANSWERS: std::sync::Mutex<Vec<(String, u16, Value)>> = std::sync::Mutex::new(Vec::new());
+
 fn post(a: &ureq::Agent, url: &str, body: &Value) -> (u16, Value, String) {
     let mut r = a
         .post(url)
@@ -131,7 +135,11 @@ fn post(a: &ureq::Agent, url: &str, body: &Value) -> (u16, Value, String) {
         .unwrap();
     let status = r.status().as_u16();
     let text = r.body_mut().read_to_string().unwrap();
-    let v = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    let v: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    ANSWERS
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .push((url.to_string(), status, v.clone()));
     (status, v, text)
 }
 
@@ -383,12 +391,110 @@ fn http_upstreams_projection_faults_and_no_credential_anywhere() {
         metrics.contains("schemarouter_gateway_upstream_calls_total{upstream=\"faults\",outcome=\"malformed\"} 1\n"),
         "{metrics}"
     );
+    openapi_check(&gw.url, dir.path(), 15);
     let log = gw.stop();
     assert!(
         log.contains("\"route\":\"/v1/call\",\"status\":504"),
         "{log}"
     );
     for text in answers.iter().chain([&metrics, &log]) {
+        assert!(!text.contains(SECRET), "the credential leaked: {text}");
+    }
+}
+
+/// The gateway's `GET /openapi.json` validated by openapi-spec-validator, and the `expected`
+/// answers `post` received from `POST /v1/call` and `/v1/ask` of the gateway at `url` checked
+/// against the response schemas it declares (tests/gateway/openapi_check.py).
+fn openapi_check(url: &str, dir: &Path, expected: usize) {
+    let Some(py) = installed(root().join(".venv/bin/python")) else {
+        return;
+    };
+    let answers: Vec<Value> = ANSWERS
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .iter()
+        .filter_map(|(u, status, body)| {
+            let path = u.strip_prefix(url)?;
+            ["/v1/call", "/v1/ask"]
+                .contains(&path)
+                .then(|| json!({"path": path, "status": status, "body": body}))
+        })
+        .collect();
+    assert_eq!(answers.len(), expected);
+    let file = dir.join("answers.json");
+    std::fs::write(&file, serde_json::to_string(&answers).unwrap()).unwrap();
+    let o = Command::new(py)
+        .arg(root().join("tests/gateway/openapi_check.py"))
+        .arg(url)
+        .arg(&file)
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(out, format!("{expected}\nok\n"));
+}
+
+#[test]
+fn the_shipped_inventory_declares_its_credentials() {
+    let (_server, port) = fault_server();
+    let dir = tempfile::tempdir().unwrap();
+    let artifact = compile(root().as_path(), &dir.path().join("build"));
+    let config = std::fs::read_to_string(root().join("examples/gateway.toml")).unwrap();
+    let config = config.replacen(
+        "[upstreams.materials_project]\n",
+        &format!("[upstreams.materials_project]\nbase_url = \"http://127.0.0.1:{port}\"\n"),
+        1,
+    );
+    let path = dir.path().join("gateway.toml");
+    std::fs::write(&path, config).unwrap();
+    let gw = Gateway::start(
+        &[
+            "--transport",
+            "http",
+            "--bind",
+            "127.0.0.1:0",
+            "--artifact",
+            artifact.to_str().unwrap(),
+            "--config",
+            path.to_str().unwrap(),
+            "--log-requests",
+        ],
+        &[("MP_API_KEY", SECRET)],
+    );
+    let (s, v, t) = post(
+        &agent(),
+        &format!("{}/v1/call", gw.url),
+        &json!({"tool": "materials_project", "endpoint": "summary", "arguments": {"formula": "GaN"},
+                "fields": ["material_id", "band_gap"]}),
+    );
+    assert_eq!(s, 200, "{t}");
+    let records: Vec<&Value> = v["steps"][0]["records"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| &r["values"])
+        .collect();
+    assert_eq!(
+        records,
+        [
+            &json!({"band_gap": 1.5, "material_id": "mp-800"}),
+            &json!({"band_gap": 2.5, "material_id": "mp-801"}),
+            &json!({"band_gap": 3.5, "material_id": "mp-802"})
+        ]
+    );
+    let log = gw.stop();
+    // The unset variables are named, never a value; the secret is nowhere.
+    for var in ["NCBI_API_KEY", "OPENALEX_API_KEY", "DART_API_KEY"] {
+        assert!(
+            log.contains(&format!("is read from ${var}, which is not set")),
+            "{log}"
+        );
+    }
+    for text in [&t, &log] {
         assert!(!text.contains(SECRET), "the credential leaked: {text}");
     }
 }
@@ -451,13 +557,21 @@ fn mcp_upstreams_through_the_gateway_with_the_python_sdk() {
         root().join("tests/gateway/flaky_mcp.py").display()
     );
     import_mcp(dir.path(), &flaky);
-    // A declared tool the server no longer serves: the gateway warns when it connects.
+    // A declared tool the server no longer serves, and a declared parameter it no longer
+    // takes: the gateway warns when it connects, with the diff codes.
     let decl = dir.path().join("proj/schemas/flaky.yaml");
-    let text = std::fs::read_to_string(&decl).unwrap().replacen(
-        "endpoints:\n",
-        "endpoints:\n  - id: vanished\n    method: MCP\n    url: mcp://flaky/vanished\n    mcp_tool: vanished\n    fields:\n      - {name: result, type: string, identifier: true}\n",
-        1,
-    );
+    let text = std::fs::read_to_string(&decl)
+        .unwrap()
+        .replacen(
+            "endpoints:\n",
+            "endpoints:\n  - id: vanished\n    method: MCP\n    url: mcp://flaky/vanished\n    mcp_tool: vanished\n    fields:\n      - {name: result, type: string, identifier: true}\n",
+            1,
+        )
+        .replacen(
+            "    mcp_tool: echo\n    parameters:\n",
+            "    mcp_tool: echo\n    parameters:\n      - {name: loud, type: boolean}\n",
+            1,
+        );
     std::fs::write(&decl, text).unwrap();
     let artifact = compile(&dir.path().join("proj"), &dir.path().join("proj/build"));
     let config = dir.path().join("gateway.toml");
@@ -477,9 +591,92 @@ fn mcp_upstreams_through_the_gateway_with_the_python_sdk() {
     );
     assert_eq!(out.lines().last(), Some("ok"), "{out}");
     let stderr = String::from_utf8_lossy(&o.stderr);
-    let drift = "upstream `flaky`: tools/list no longer matches the declarations: declared but not served [vanished]; served but not declared []";
-    // Once per connection: the first one and the one after the crash.
+    let drift = "upstream `flaky`: tools/list differs from the declarations (2 change(s), classified as `schemarouter diff` does): breaking parameter-removed tool/flaky/endpoint/echo/parameter/loud; breaking endpoint-removed tool/flaky/endpoint/vanished; import the server again and review it with `schemarouter diff`";
+    // Once per connection: the first one and the one after the crash; the servers imported as
+    // they are (memory, time) have none.
     assert_eq!(stderr.matches(drift).count(), 2, "{stderr}");
+    assert_eq!(stderr.matches("tools/list differs").count(), 2, "{stderr}");
+    for line in out.lines().filter(|l| l.starts_with("measure ")) {
+        eprintln!("{line}");
+    }
+}
+
+/// `git` with a fixed author, committer and dates (so fixed commit hashes).
+fn git(repo: &Path, args: &[&str], date: &str) {
+    let o = Command::new("git")
+        .args(["-c", "user.name=Tester", "-c", "user.email=t@example.org"])
+        .args([
+            "-c",
+            "commit.gpgsign=false",
+            "-c",
+            "core.hooksPath=/dev/null",
+        ])
+        .args(args)
+        .current_dir(repo)
+        .env("GIT_AUTHOR_DATE", date)
+        .env("GIT_COMMITTER_DATE", date)
+        .env_remove("GIT_DIR")
+        .env_remove("GIT_INDEX_FILE")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+#[test]
+fn filesystem_and_git_upstreams_through_the_gateway_with_the_python_sdk() {
+    let Some(fs) = installed(root().join("tests/mcp/node_modules/.bin/mcp-server-filesystem"))
+    else {
+        return;
+    };
+    let Some(git_server) = installed(root().join(".venv/bin/mcp-server-git")) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let files = dir.path().join("files");
+    std::fs::create_dir_all(files.join("sub")).unwrap();
+    for i in 1..=30 {
+        std::fs::write(
+            files.join(format!("file_{i}.txt")),
+            format!("content {i}\n"),
+        )
+        .unwrap();
+    }
+    std::fs::write(files.join("sub/deep.md"), "x\n").unwrap();
+    let repo = dir.path().join("repo");
+    std::fs::create_dir_all(&repo).unwrap();
+    git(&repo, &["init", "-q", "-b", "main"], "2026-01-01T12:00:00Z");
+    let mut text = String::new();
+    for i in 1..=25 {
+        text.push_str(&format!("line {i}\n"));
+        std::fs::write(repo.join("f.txt"), &text).unwrap();
+        let date = format!("2026-01-0{}T12:00:00Z", i % 9 + 1);
+        git(&repo, &["add", "f.txt"], &date);
+        let message = format!("commit number {i}: change f.txt");
+        git(&repo, &["commit", "-q", "-m", &message], &date);
+    }
+    import_mcp(dir.path(), &format!("{} {}", fs.display(), files.display()));
+    import_mcp(
+        dir.path(),
+        &format!("{} --repository {}", git_server.display(), repo.display()),
+    );
+    let artifact = compile(&dir.path().join("proj"), &dir.path().join("proj/build"));
+    let o = Command::new(root().join(".venv/bin/python"))
+        .arg(root().join("tests/gateway/agent_fs_git.py"))
+        .args([bin(), artifact.to_str().unwrap()])
+        .args([&files, &repo])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "stdout:\n{out}\nstderr:\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(out.lines().last(), Some("ok"), "{out}");
+    // Imported as they are served: no drift.
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(!stderr.contains("tools/list differs"), "{stderr}");
     for line in out.lines().filter(|l| l.starts_with("measure ")) {
         eprintln!("{line}");
     }

@@ -187,7 +187,8 @@ pub fn run_gateway(args: GatewayArgs) -> u8 {
                     core.clone(),
                     schemarouter_gateway::faces::http_routes(gw.clone()),
                 );
-                let app = mcp.merge(api);
+                // `GET /openapi.json` also describes `POST /v1/call` and `POST /v1/ask`.
+                let app = schemarouter_gateway::openapi::describe(mcp.merge(api));
                 let c = core.clone();
                 let shutdown = async move {
                     shutdown_signal(c).await;
@@ -206,4 +207,22 @@ pub fn run_gateway(args: GatewayArgs) -> u8 {
             Err(e) => super::usage_error(e, "see the event lines above; restart the gateway"),
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn drift_codes_are_the_diff_codes_with_their_classes() {
+        for (code, class) in schemarouter_gateway::drift::CODES {
+            assert!(
+                crate::diff::codes::find(code).is_some(),
+                "`{code}` is no `schemarouter diff` code"
+            );
+            assert_eq!(
+                crate::diff::codes::class_of(code).as_str(),
+                *class,
+                "{code}"
+            );
+        }
+    }
 }

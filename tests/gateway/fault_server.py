@@ -14,6 +14,9 @@ GET  /v1/huge                  about 3 MB, without Content-Length
 GET  /v1/garbage               200 with a body that is not JSON
 GET  /v1/reset                 closes the connection without an answer
 POST /v1/echo                  {"note": <body note>, "seen_key": <api_key>}
+GET  /materials/summary/?formula=F  the Materials Project's summary shape ({"data": [...],
+                               "meta": {...}}), 3 records, only with SECRET in the `x-api-key`
+                               header (the shipped declaration's credential, 401 otherwise)
 GET  /stats                    requests per path
 """
 
@@ -80,6 +83,13 @@ class Handler(BaseHTTPRequestHandler):
                 "count": 7,
             }
             return self.send_json(200, {"meta": meta, "data": [record(i, formula) for i in range(7)]})
+        if u.path == "/materials/summary/":
+            if self.headers.get("x-api-key") != SECRET or "x-api-key" in q:
+                return self.send_json(401, {"detail": "bad or missing x-api-key header"})
+            formula = q.get("formula", ["?"])[0]
+            data = [{"material_id": f"mp-{800 + i}", "formula_pretty": formula, "band_gap": 1.5 + i,
+                     "density": 6.0 + i, "nsites": 4 * (i + 1), "theoretical": i > 0} for i in range(3)]
+            return self.send_json(200, {"data": data, "meta": {"total_doc": 3, "api_version": "test"}})
         if u.path.startswith("/v1/materials/"):
             mid = u.path.rsplit("/", 1)[1]
             return self.send_json(200, {"material_id": mid, "density": 6.15, "spacegroup": "P6_3mc"})

@@ -13,7 +13,7 @@
 //! [upstreams.materials_project]
 //! base_url = "https://api.materialsproject.org"
 //! declared_base = "https://api.materialsproject.org"  # the part of declared URLs base_url replaces
-//! auth = { kind = "header", name = "X-API-KEY", env = "MP_API_KEY" }
+//! auth = { env = "MP_API_KEY" }   # sent as the tool declares its credential (header x-api-key)
 //!
 //! [upstreams.time]
 //! command = "uvx mcp-server-time"             # or url = "http://127.0.0.1:8000/mcp"
@@ -38,12 +38,19 @@ pub enum AuthKind {
 }
 
 /// A credential read from an environment variable.
+///
+/// Without `kind`, the tool's declarations say how it is sent: their credential parameter
+/// (`auth: true`), a header when declared `in: header`, else a query parameter, under the
+/// declared name ([`GatewayConfig::resolve_auth`]). `auth = { env = "MP_API_KEY" }` is all
+/// a tool that declares its credential needs.
 #[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
 pub struct Auth {
-    /// How it is sent.
-    pub kind: AuthKind,
-    /// Header or query parameter name (not used for `bearer`).
+    /// How it is sent (default: as the tool declares its credential parameter).
+    #[serde(default)]
+    pub kind: Option<AuthKind>,
+    /// Header or query parameter name (not used for `bearer`; default: the declared
+    /// credential parameter's name).
     #[serde(default)]
     pub name: Option<String>,
     /// The environment variable holding the secret.
@@ -145,12 +152,12 @@ impl GatewayConfig {
         let c: GatewayConfig = toml::from_str(text).map_err(|e| e.to_string())?;
         for (tool, u) in &c.upstreams {
             if let Some(a) = &u.auth
-                && a.kind != AuthKind::Bearer
+                && let Some(kind @ (AuthKind::Header | AuthKind::Query)) = a.kind
                 && a.name.is_none()
             {
                 return Err(format!(
                     "upstreams.{tool}.auth: a `{}` credential needs `name` (the header or query parameter)",
-                    if a.kind == AuthKind::Header {
+                    if kind == AuthKind::Header {
                         "header"
                     } else {
                         "query"
@@ -159,6 +166,41 @@ impl GatewayConfig {
             }
         }
         Ok(c)
+    }
+
+    /// Give every credential without `kind` the kind and name of the credential parameter its
+    /// tool declares (`auth: true`: a header when `in: header`, else a query parameter), as
+    /// `declared(tool)` finds it (name and location). Returns a warning for each credential
+    /// whose tool declares none (it is dropped: the gateway cannot know where to send it).
+    pub fn resolve_auth(
+        &mut self,
+        declared: impl Fn(&str) -> Option<(String, Option<String>)>,
+    ) -> Vec<String> {
+        let mut warnings = Vec::new();
+        for (tool, u) in &mut self.upstreams {
+            let Some(a) = &mut u.auth else { continue };
+            if a.kind.is_some() {
+                continue;
+            }
+            match declared(tool) {
+                Some((name, location)) => {
+                    a.kind = Some(if location.as_deref() == Some("header") {
+                        AuthKind::Header
+                    } else {
+                        AuthKind::Query
+                    });
+                    a.name.get_or_insert(name);
+                }
+                None => {
+                    warnings.push(format!(
+                        "upstreams.{tool}.auth has no `kind` and `{tool}` declares no credential parameter (`auth: true`): give `kind` (header, query, bearer) and `name`; ${} is not sent",
+                        a.env
+                    ));
+                    u.auth = None;
+                }
+            }
+        }
+        warnings
     }
 
     /// The per-call timeout of `tool`'s upstream.
@@ -246,6 +288,31 @@ mod tests {
         assert_eq!(
             e,
             "upstreams.x.auth: a `header` credential needs `name` (the header or query parameter)"
+        );
+        let mut c = GatewayConfig::parse(
+            "[upstreams.mp]\nauth = { env = \"MP_API_KEY\" }\n[upstreams.q]\nauth = { env = \"Q\" }\n[upstreams.none]\nauth = { env = \"N\" }\n",
+        )
+        .unwrap();
+        let w = c.resolve_auth(|t| match t {
+            "mp" => Some(("x-api-key".into(), Some("header".into()))),
+            "q" => Some(("api_key".into(), None)),
+            _ => None,
+        });
+        let auth = |t: &str| c.upstreams[t].auth.clone().map(|a| (a.kind, a.name));
+        assert_eq!(
+            auth("mp"),
+            Some((Some(AuthKind::Header), Some("x-api-key".into())))
+        );
+        assert_eq!(
+            auth("q"),
+            Some((Some(AuthKind::Query), Some("api_key".into())))
+        );
+        assert_eq!(auth("none"), None);
+        assert_eq!(
+            w,
+            vec![
+                "upstreams.none.auth has no `kind` and `none` declares no credential parameter (`auth: true`): give `kind` (header, query, bearer) and `name`; $N is not sent"
+            ]
         );
         assert!(
             GatewayConfig::parse("alow = []\n")

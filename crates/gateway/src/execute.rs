@@ -5,10 +5,10 @@
 
 use crate::Gateway;
 use crate::boundary::{self, Refusal};
+use crate::tokens::count as count_tokens;
 use crate::upstream::UpstreamError;
 use schemarouter_core::artifact::{EndpointData, FrozenGraph};
 use schemarouter_core::extract::{self, StepResult, render};
-use schemarouter_core::prompt::count_tokens;
 use schemarouter_core::route::algorithm::field_meta;
 use schemarouter_core::route::{McpCall, Plan, PlannedField, Step};
 use schemarouter_server::{RouteRequest, Snapshot};

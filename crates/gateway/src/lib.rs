@@ -14,10 +14,13 @@
 pub mod bind;
 pub mod boundary;
 pub mod config;
+pub mod drift;
 pub mod execute;
 pub mod expose;
 pub mod faces;
+pub mod openapi;
 pub mod secrets;
+pub mod tokens;
 pub mod upstream;
 
 use config::GatewayConfig;
@@ -36,6 +39,20 @@ use upstream::mcp::{Endpoint, McpUpstream};
 /// same provider before it connects).
 pub fn install_tls() {
     let _ = rustls::crypto::ring::default_provider().install_default();
+}
+
+/// The credential parameter `tool` declares (`auth: true`), as (name, location), from its
+/// first endpoint that has one.
+fn declared_credential(
+    g: &schemarouter_core::artifact::FrozenGraph,
+    tool: &str,
+) -> Option<(String, Option<String>)> {
+    let (_, t) = g.tool(tool)?;
+    t.endpoints
+        .iter()
+        .flat_map(|e| &e.parameters)
+        .find(|p| p.auth)
+        .map(|p| (p.name.clone(), p.location.clone()))
 }
 
 /// The gateway over one core.
@@ -57,17 +74,25 @@ impl Gateway {
     /// A gateway over `core`. `declared` maps tool ids to the MCP servers the import recorded;
     /// `overrides` are `--upstream TOOL=URL` (an HTTP tool's base URL, an MCP tool's
     /// streamable-HTTP endpoint); credentials are read from the environment variables the
-    /// configuration names. Returns the warnings to log (unset variables, by name).
+    /// configuration names, sent as configured or as the tool declares its credential parameter
+    /// ([`GatewayConfig::resolve_auth`]). Returns the warnings to log (unset variables, by name;
+    /// credentials with nowhere to go).
     ///
     /// Errors: the HTTP client cannot be built (no TLS provider).
     pub fn new(
         core: Arc<Core>,
-        config: GatewayConfig,
+        mut config: GatewayConfig,
         declared: BTreeMap<String, Endpoint>,
         overrides: BTreeMap<String, String>,
     ) -> Result<(Gateway, Vec<String>), String> {
         install_tls();
-        let (secrets, warnings) = Secrets::read(&config, |n| std::env::var(n).ok());
+        tokens::warm();
+        let mut warnings = {
+            let s = core.snapshot();
+            config.resolve_auth(|tool| declared_credential(s.graph(), tool))
+        };
+        let (secrets, unset) = Secrets::read(&config, |n| std::env::var(n).ok());
+        warnings.extend(unset);
         let client = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::limited(5))
             .connect_timeout(std::time::Duration::from_millis(
@@ -125,7 +150,8 @@ impl Gateway {
             .map(|(_, t)| {
                 t.endpoints
                     .iter()
-                    .filter_map(|e| e.mcp_tool.clone())
+                    .filter(|e| e.mcp_tool.is_some())
+                    .cloned()
                     .collect()
             })
             .unwrap_or_default();

@@ -301,7 +301,7 @@ async fn once(
         .map_err(|e| UpstreamError::new("", "not_configured", e.to_string()))?;
     let mut rb;
     if let Some(c) = cred
-        && c.auth.kind == AuthKind::Query
+        && c.auth.kind == Some(AuthKind::Query)
     {
         url.query_pairs_mut()
             .append_pair(c.auth.name.as_deref().unwrap_or("api_key"), c.value());
@@ -311,10 +311,10 @@ async fn once(
         rb = rb.header(k, v);
     }
     match cred {
-        Some(c) if c.auth.kind == AuthKind::Header => {
+        Some(c) if c.auth.kind == Some(AuthKind::Header) => {
             rb = rb.header(c.auth.name.as_deref().unwrap_or("X-API-Key"), c.value());
         }
-        Some(c) if c.auth.kind == AuthKind::Bearer => {
+        Some(c) if c.auth.kind == Some(AuthKind::Bearer) => {
             rb = rb.header("Authorization", format!("Bearer {}", c.value()));
         }
         _ => {}

@@ -37,15 +37,20 @@ pub struct McpUpstream {
     name: String,
     endpoint: Endpoint,
     conn: Mutex<Conn>,
-    /// The MCP tool names the declarations list (compared with `tools/list` on each connect).
-    declared: Vec<String>,
+    /// The tool's declared MCP endpoints (compared with `tools/list` on each connect).
+    declared: Vec<schemarouter_core::artifact::EndpointData>,
     warn: Warn,
 }
 
 impl McpUpstream {
-    /// An upstream not yet connected (the first call connects). `declared` are the MCP tool
-    /// names of the tool's endpoints; `warn` receives the drift warning.
-    pub fn new(name: &str, endpoint: Endpoint, declared: Vec<String>, warn: Warn) -> McpUpstream {
+    /// An upstream not yet connected (the first call connects). `declared` are the tool's MCP
+    /// endpoints as the artifact holds them; `warn` receives the drift warning.
+    pub fn new(
+        name: &str,
+        endpoint: Endpoint,
+        declared: Vec<schemarouter_core::artifact::EndpointData>,
+        warn: Warn,
+    ) -> McpUpstream {
         McpUpstream {
             name: name.to_string(),
             endpoint,
@@ -110,28 +115,20 @@ impl McpUpstream {
         }
     }
 
-    /// Warn when the server's `tools/list` no longer matches the declarations: tools declared
-    /// but gone (their calls will fail), tools served but not declared (not planned). Names
-    /// only; `schemarouter import` again and `schemarouter diff` classify the change.
+    /// Warn when the server's `tools/list` no longer matches the declarations, each change
+    /// classified with `schemarouter diff`'s codes ([`crate::drift`]).
     async fn check_drift(&self, peer: &Peer<RoleClient>, timeout: Duration) {
         let Ok(Ok(tools)) = tokio::time::timeout(timeout, peer.list_all_tools()).await else {
             return;
         };
-        let served: std::collections::BTreeSet<&str> =
-            tools.iter().map(|t| t.name.as_ref()).collect();
-        let declared: std::collections::BTreeSet<&str> =
-            self.declared.iter().map(String::as_str).collect();
-        let gone: Vec<&str> = declared.difference(&served).copied().collect();
-        let new: Vec<&str> = served.difference(&declared).copied().collect();
-        if gone.is_empty() && new.is_empty() {
-            return;
+        let served: Vec<Value> = tools
+            .iter()
+            .filter_map(|t| serde_json::to_value(t).ok())
+            .collect();
+        let drift = crate::drift::compare(&self.name, &self.declared, &served);
+        if let Some(w) = crate::drift::warning(&self.name, &drift) {
+            (self.warn)(w);
         }
-        (self.warn)(format!(
-            "upstream `{}`: tools/list no longer matches the declarations: declared but not served [{}]; served but not declared [{}]; import the server again and run `schemarouter diff` to classify the change",
-            self.name,
-            gone.join(", "),
-            new.join(", ")
-        ));
     }
 
     async fn connect(&self) -> Result<RunningService<RoleClient, ()>, UpstreamError> {
