@@ -110,7 +110,7 @@ impl RouterKind {
     pub fn describe(self) -> &'static str {
         match self {
             RouterKind::SchemaRouter => {
-                "Algorithm 1, core projection: identifiers + concept matches + core group fields where a concept is unmatched"
+                "Algorithm 1, core projection: identifiers + concept matches + their variants and the fields their descriptions name + core group fields where a concept is unmatched"
             }
             RouterKind::Recall => {
                 "Algorithm 1, recall projection: identifiers + concept matches + intent group fields"
