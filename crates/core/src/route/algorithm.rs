@@ -38,7 +38,6 @@ use std::collections::{BTreeMap, BTreeSet};
     Eq,
     serde::Serialize,
     serde::Deserialize,
-    clap::ValueEnum,
 )]
 #[serde(rename_all = "snake_case")]
 pub enum Projection {
