@@ -486,8 +486,8 @@ impl Loaded {
     }
 }
 
-/// Name of the configuration file at the project root.
-pub const CONFIG_FILE: &str = "schemarouter.toml";
+/// Name of the configuration file at the project root (named once, in the core's `artifact`).
+pub use crate::artifact::CONFIG_FILE;
 
 /// Load the project rooted at `root`.
 ///
