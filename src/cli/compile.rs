@@ -219,7 +219,7 @@ fn config_at(p: &crate::model::Project, span: &crate::source::Span) -> String {
             let (line, col) = f.line_col(span.start as usize);
             format!("{}:{line}:{col}", f.name)
         }
-        None => crate::artifact::CONFIG_FILE.to_string(),
+        None => crate::model::config::CONFIG_FILE.to_string(),
     }
 }
 

@@ -486,8 +486,8 @@ impl Loaded {
     }
 }
 
-/// Name of the configuration file at the project root (named once, in the core's `artifact`).
-pub use crate::artifact::CONFIG_FILE;
+/// Name of the configuration file at the project root (named once, in the core's `model::config`).
+pub use crate::model::config::CONFIG_FILE;
 
 /// Load the project rooted at `root`.
 ///

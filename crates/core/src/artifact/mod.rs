@@ -120,9 +120,6 @@ fn ser_content_hash<S: serde::Serializer>(v: &str, s: S) -> Result<S::Ok, S::Err
 pub(crate) const ZERO_HASH: &str =
     "0000000000000000000000000000000000000000000000000000000000000000";
 
-/// The project's configuration file, at the project root (its folder is the project root).
-pub const CONFIG_FILE: &str = "schemarouter.toml";
-
 /// The intent-registry prompt (the Understand step's prompt), written by `compile` beside the
 /// artifact and read from there by `route`, `eval`, the servers and the Python binding.
 pub const PROMPT_FILE: &str = "intent_prompt.txt";
