@@ -200,8 +200,10 @@ impl Router {
                     e => (false, e.to_string()),
                 })?;
                 schemarouter::search::dense::activate_or_warn(&g, Some(&path));
-                let prompt = std::fs::read_to_string(path.with_file_name(schemarouter::artifact::PROMPT_FILE))
-                    .unwrap_or_else(|_| schemarouter::prompt::render(&g, None));
+                let prompt = std::fs::read_to_string(
+                    path.with_file_name(schemarouter::artifact::PROMPT_FILE),
+                )
+                .unwrap_or_else(|_| schemarouter::prompt::render(&g, None));
                 Ok::<_, (bool, String)>((Loaded::new(g, |g| Lexical::new(g)), prompt))
             })
             .map_err(|(io, m)| {
