@@ -607,6 +607,7 @@ fn group_rename_shapes() -> Vec<Shape> {
 }
 
 /// The shapes of a concept rename.
+#[allow(clippy::vec_init_then_push)] // one commented push per shape
 fn concept_rename_shapes() -> Vec<Shape> {
     let mut out = Vec::new();
     // Concept: rename with a new alias and a description.
@@ -724,6 +725,7 @@ fn concept_rename_shapes() -> Vec<Shape> {
 }
 
 /// The shapes of an intent rename.
+#[allow(clippy::vec_init_then_push)] // one commented push per shape
 fn intent_rename_shapes() -> Vec<Shape> {
     let mut out = Vec::new();
     // Intent: rename with a new description and one example replaced.

@@ -744,7 +744,7 @@ fn field_shape(cx: &mut Ctx, e: &str, what: &str, o: &FieldData, n: &FieldData) 
             );
         }
     }
-    cx.unit(e, &what, unit_ref(o), unit_ref(n));
+    cx.unit(e, what, unit_ref(o), unit_ref(n));
     let (oc, nc) = (
         o.unit.as_ref().map(|u| &u.canonical),
         n.unit.as_ref().map(|u| &u.canonical),
