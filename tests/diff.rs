@@ -520,6 +520,14 @@ type Shape = (&'static str, Vec<Edit>, Vec<(&'static str, &'static str)>);
 /// Each shape of a rename, for each kind: (name, edits of the new side, expected codes and
 /// entities). Pure renames are the `cases.toml` cases.
 fn rename_shapes() -> Vec<Shape> {
+    let mut out = group_rename_shapes();
+    out.extend(concept_rename_shapes());
+    out.extend(intent_rename_shapes());
+    out
+}
+
+/// The shapes of a field-group rename.
+fn group_rename_shapes() -> Vec<Shape> {
     let mut out = Vec::new();
     // Group: rename with a description edit and a new member.
     let mut e = group_rename_members();
@@ -595,6 +603,13 @@ fn rename_shapes() -> Vec<Shape> {
         e,
         vec![("group-renamed", "group/electronic")],
     ));
+    out
+}
+
+/// The shapes of a concept rename.
+#[allow(clippy::vec_init_then_push)] // one commented push per shape
+fn concept_rename_shapes() -> Vec<Shape> {
+    let mut out = Vec::new();
     // Concept: rename with a new alias and a description.
     out.push((
         "concept_rename_with_edits",
@@ -706,6 +721,13 @@ fn rename_shapes() -> Vec<Shape> {
         ],
         vec![("concept-renamed", "concept/fermi_energy")],
     ));
+    out
+}
+
+/// The shapes of an intent rename.
+#[allow(clippy::vec_init_then_push)] // one commented push per shape
+fn intent_rename_shapes() -> Vec<Shape> {
+    let mut out = Vec::new();
     // Intent: rename with a new description and one example replaced.
     out.push((
         "intent_rename_with_edits",

@@ -268,9 +268,49 @@ fn http_upstreams_projection_faults_and_no_credential_anywhere() {
     );
     assert_eq!(v["calls"].as_array().unwrap().len(), 2);
 
+    answers.extend(upstream_faults(&a, &call));
+    answers.extend(refusals(&a, &call, &gw.url));
+
+    // Still serving; the fault server saw the 429 twice and the DELETE never.
+    let health = a.get(format!("{}/healthz", gw.url)).call().unwrap();
+    assert_eq!(health.status().as_u16(), 200);
+    let stats: Value = serde_json::from_str(&get(&a, &format!("{base}/stats"))).unwrap();
+    assert_eq!(stats["/v1/limited"], 2);
+    assert_eq!(stats["/v1/echo"], 1);
+    assert_eq!(stats.get("/v1/materials/mp-1"), None);
+    let metrics = get(&a, &format!("{}/metrics", gw.url));
+    assert!(
+        metrics.contains("schemarouter_gateway_tokens_total{upstream=\"faults\",kind=\"raw\"}"),
+        "{metrics}"
+    );
+    assert!(
+        metrics.contains(
+            "schemarouter_gateway_upstream_calls_total{upstream=\"faults\",outcome=\"timeout\"} 1"
+        ),
+        "{metrics}"
+    );
+    assert!(
+        metrics.contains("schemarouter_gateway_upstream_calls_total{upstream=\"faults\",outcome=\"malformed\"} 1\n"),
+        "{metrics}"
+    );
+    openapi_check(&gw.url, dir.path(), 15);
+    let log = gw.stop();
+    assert!(
+        log.contains("\"route\":\"/v1/call\",\"status\":504"),
+        "{log}"
+    );
+    for text in answers.iter().chain([&metrics, &log]) {
+        assert!(!text.contains(SECRET), "the credential leaked: {text}");
+    }
+}
+
+/// The upstream faults (timeout, 500, too large, garbage, reset; 429 retried, POST not): each a
+/// clear error naming the upstream. Returns the answers' texts.
+fn upstream_faults(a: &ureq::Agent, call: &str) -> Vec<String> {
+    let mut answers = Vec::new();
     // Faults: each a clear error naming the upstream; the gateway keeps serving.
     let fault = |endpoint: &str| {
-        let (status, v, text) = post(&a, &call, &json!({"tool": "faults", "endpoint": endpoint}));
+        let (status, v, text) = post(a, call, &json!({"tool": "faults", "endpoint": endpoint}));
         (status, v["error"].clone(), text)
     };
     let (s, e, t) = fault("slow");
@@ -318,7 +358,7 @@ fn http_upstreams_projection_faults_and_no_credential_anywhere() {
         "{t}"
     );
     // 429 with Retry-After: 1, then 200: retried once (GET is idempotent).
-    let (s, v, t) = post(&a, &call, &json!({"tool": "faults", "endpoint": "limited"}));
+    let (s, v, t) = post(a, call, &json!({"tool": "faults", "endpoint": "limited"}));
     answers.push(t);
     assert_eq!(
         (s, &v["steps"][0]["records"][0]["values"]),
@@ -326,8 +366,8 @@ fn http_upstreams_projection_faults_and_no_credential_anywhere() {
     );
     // POST is not retried; the echoed key is scrubbed from the projected field too.
     let (s, v, t) = post(
-        &a,
-        &call,
+        a,
+        call,
         &json!({"tool": "faults", "endpoint": "echo", "arguments": {"note": "hi"}}),
     );
     answers.push(t);
@@ -336,10 +376,16 @@ fn http_upstreams_projection_faults_and_no_credential_anywhere() {
         v["steps"][0]["records"][0]["values"],
         json!({"note": "hi", "seen_key": "[redacted]"})
     );
+    answers
+}
 
+/// The boundary's refusals (destructive, arguments, fingerprint), each naming its check.
+/// Returns the answers' texts.
+fn refusals(a: &ureq::Agent, call: &str, gw_url: &str) -> Vec<String> {
+    let mut answers = Vec::new();
     // Refusals name the check.
     let refused = |body: Value| {
-        let (s, v, t) = post(&a, &call, &body);
+        let (s, v, t) = post(a, call, &body);
         assert_eq!(s, 403, "{t}");
         (v["error"]["check"].as_str().unwrap().to_string(), t)
     };
@@ -358,48 +404,17 @@ fn http_upstreams_projection_faults_and_no_credential_anywhere() {
     answers.push(t);
     assert_eq!(check, "arguments");
     let mut plan: Value = serde_json::from_str(
-        &post(&a, &format!("{}/v1/route", gw.url), &json!({"understanding": {"intent": "electronic_property", "domain_concepts": ["band_gap"], "parameters": {"formula": "GaN"}, "target_apis": [], "source_constraint": null}})).2,
+        &post(a, &format!("{}/v1/route", gw_url), &json!({"understanding": {"intent": "electronic_property", "domain_concepts": ["band_gap"], "parameters": {"formula": "GaN"}, "target_apis": [], "source_constraint": null}})).2,
     )
     .unwrap();
-    let (s, v, t) = post(&a, &call, &json!({"plan": plan["plan"]}));
+    let (s, v, t) = post(a, call, &json!({"plan": plan["plan"]}));
     answers.push(t);
     assert_eq!(s, 200, "{v}");
     plan["plan"]["routing_fingerprint"] = json!("0000");
     let (check, t) = refused(json!({"plan": plan["plan"]}));
     answers.push(t);
     assert_eq!(check, "fingerprint");
-
-    // Still serving; the fault server saw the 429 twice and the DELETE never.
-    let health = a.get(format!("{}/healthz", gw.url)).call().unwrap();
-    assert_eq!(health.status().as_u16(), 200);
-    let stats: Value = serde_json::from_str(&get(&a, &format!("{base}/stats"))).unwrap();
-    assert_eq!(stats["/v1/limited"], 2);
-    assert_eq!(stats["/v1/echo"], 1);
-    assert_eq!(stats.get("/v1/materials/mp-1"), None);
-    let metrics = get(&a, &format!("{}/metrics", gw.url));
-    assert!(
-        metrics.contains("schemarouter_gateway_tokens_total{upstream=\"faults\",kind=\"raw\"}"),
-        "{metrics}"
-    );
-    assert!(
-        metrics.contains(
-            "schemarouter_gateway_upstream_calls_total{upstream=\"faults\",outcome=\"timeout\"} 1"
-        ),
-        "{metrics}"
-    );
-    assert!(
-        metrics.contains("schemarouter_gateway_upstream_calls_total{upstream=\"faults\",outcome=\"malformed\"} 1\n"),
-        "{metrics}"
-    );
-    openapi_check(&gw.url, dir.path(), 15);
-    let log = gw.stop();
-    assert!(
-        log.contains("\"route\":\"/v1/call\",\"status\":504"),
-        "{log}"
-    );
-    for text in answers.iter().chain([&metrics, &log]) {
-        assert!(!text.contains(SECRET), "the credential leaked: {text}");
-    }
+    answers
 }
 
 /// The gateway's `GET /openapi.json` validated by openapi-spec-validator, and the `expected`

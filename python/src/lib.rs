@@ -200,8 +200,10 @@ impl Router {
                     e => (false, e.to_string()),
                 })?;
                 schemarouter::search::dense::activate_or_warn(&g, Some(&path));
-                let prompt = std::fs::read_to_string(path.with_file_name("intent_prompt.txt"))
-                    .unwrap_or_else(|_| schemarouter::prompt::render(&g, None));
+                let prompt = std::fs::read_to_string(
+                    path.with_file_name(schemarouter::artifact::PROMPT_FILE),
+                )
+                .unwrap_or_else(|_| schemarouter::prompt::render(&g, None));
                 Ok::<_, (bool, String)>((Loaded::new(g, |g| Lexical::new(g)), prompt))
             })
             .map_err(|(io, m)| {
@@ -614,7 +616,7 @@ fn compile_into(
     std::fs::create_dir_all(out)
         .map_err(|e| Failure::Write(format!("cannot create `{}`: {e}", out.display())))?;
     let graph_path = out.join("graph.json");
-    let prompt_path = out.join("intent_prompt.txt");
+    let prompt_path = out.join(schemarouter::artifact::PROMPT_FILE);
     let hash = std::cell::RefCell::new(String::new());
     let jobs: Vec<io::WriteJob<'_>> = vec![
         (

@@ -61,7 +61,7 @@ impl Compiled {
         if matches!(self.format, ArtifactFormat::Bin | ArtifactFormat::Both) {
             v.push("graph.bin");
         }
-        v.push("intent_prompt.txt");
+        v.push(crate::artifact::PROMPT_FILE);
         v
     }
 }
@@ -228,7 +228,7 @@ fn config_at(p: &crate::model::Project, span: &crate::source::Span) -> String {
             let (line, col) = f.line_col(span.start as usize);
             format!("{}:{line}:{col}", f.name)
         }
-        None => "schemarouter.toml".to_string(),
+        None => crate::model::config::CONFIG_FILE.to_string(),
     }
 }
 
@@ -308,7 +308,7 @@ pub fn run_compile(mut args: CompileArgs) -> u8 {
         let mut verified = Vec::new();
         for name in compiled.file_names() {
             let p = out.join(name);
-            let current = if name == "intent_prompt.txt" {
+            let current = if name == crate::artifact::PROMPT_FILE {
                 std::fs::read_to_string(&p).is_ok_and(|t| t == compiled.prompt)
             } else {
                 io::is_current(&compiled.graph, &p)
@@ -424,7 +424,7 @@ pub fn run_compile(mut args: CompileArgs) -> u8 {
         ));
     }
     jobs.push((
-        out.join("intent_prompt.txt"),
+        out.join(crate::artifact::PROMPT_FILE),
         Box::new(move |f| {
             use std::io::Write;
             f.write_all(prompt_text.as_bytes())
@@ -576,7 +576,7 @@ pub fn graph_for(
     match artifact {
         Some(a) => match FrozenGraph::load(a) {
             Ok(g) => {
-                let prompt_path = a.with_file_name("intent_prompt.txt");
+                let prompt_path = a.with_file_name(crate::artifact::PROMPT_FILE);
                 let prompt = std::fs::read_to_string(prompt_path)
                     .unwrap_or_else(|_| prompt::render(&g, None));
                 Ok((g, prompt))

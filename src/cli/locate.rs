@@ -17,7 +17,7 @@
 use std::path::{Component, Path, PathBuf};
 
 /// The project configuration file whose folder is the project root.
-pub const CONFIG_FILE: &str = "schemarouter.toml";
+pub use crate::model::config::CONFIG_FILE;
 
 /// The folder `compile` writes into, under the project folder.
 pub const BUILD_DIR: &str = "build";

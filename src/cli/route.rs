@@ -10,6 +10,35 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
 
+/// `--projection`: the command line's face of the core's [`Projection`] (the core crate does
+/// not depend on clap). The variants and their documentation are the core's, one for one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ProjectionArg {
+    /// identifiers ∪ concept matches ∪ intent group fields (the paper's recall-first
+    /// projection).
+    Recall,
+    /// identifiers ∪ concept matches.
+    Minimal,
+    /// identifiers ∪ concept matches ∪, when some requested concept is not matched on the step
+    /// (or none is requested), the core fields of the intent's groups (fields carrying one of
+    /// the group's declared `core` concepts; every field of a group that declares none). The default: the paper's safety net at a
+    /// fraction of its context.
+    Core,
+    /// every field of the chosen endpoint (the no-field-projection ablation).
+    All,
+}
+
+impl From<ProjectionArg> for Projection {
+    fn from(p: ProjectionArg) -> Projection {
+        match p {
+            ProjectionArg::Recall => Projection::Recall,
+            ProjectionArg::Minimal => Projection::Minimal,
+            ProjectionArg::Core => Projection::Core,
+            ProjectionArg::All => Projection::All,
+        }
+    }
+}
+
 /// Arguments of `schemarouter route`.
 #[derive(Debug, Args)]
 pub struct RouteArgs {
@@ -38,8 +67,8 @@ pub struct RouteArgs {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1000))]
     pub k: u64,
     /// Field projection variant.
-    #[arg(long, value_enum, default_value_t = Projection::Core)]
-    pub projection: Projection,
+    #[arg(long, value_enum, default_value_t = ProjectionArg::Core)]
+    pub projection: ProjectionArg,
     /// Ignore the source constraint (ablation).
     #[arg(long)]
     pub no_source_routing: bool,
@@ -157,9 +186,10 @@ fn route_loaded(g: &FrozenGraph, args: &RouteArgs, artifact: &std::path::Path) -
             let mut tried: Option<String> = None;
             let result = match (&args.llm_url, &args.llm_model) {
                 (Some(url), Some(model)) => {
-                    let prompt =
-                        std::fs::read_to_string(artifact.with_file_name("intent_prompt.txt"))
-                            .unwrap_or_else(|_| crate::prompt::render(g, None));
+                    let prompt = std::fs::read_to_string(
+                        artifact.with_file_name(crate::artifact::PROMPT_FILE),
+                    )
+                    .unwrap_or_else(|_| crate::prompt::render(g, None));
                     let key = args
                         .llm_key_env
                         .as_ref()
@@ -210,7 +240,7 @@ fn route_loaded(g: &FrozenGraph, args: &RouteArgs, artifact: &std::path::Path) -
     };
     let opts = Options {
         k: args.k as usize,
-        projection: args.projection,
+        projection: args.projection.into(),
         source_routing: !args.no_source_routing,
         metadata: !args.no_metadata,
     };

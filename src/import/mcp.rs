@@ -132,49 +132,7 @@ pub fn import(r: &Resolver, opts: &Options, origin: &ServerOrigin) -> Imported {
     let root = r.root();
     let mut tools = Vec::new();
     if !tool_locs(&root, &mut tools) {
-        // A function-tool list (OpenAI `{"type": "function", ...}`, Anthropic `input_schema`).
-        let function_list = root.value.as_array().is_some_and(|a| {
-            a.first().is_some_and(|t| {
-                t.get("function").is_some()
-                    || t.get("type").and_then(Value::as_str) == Some("function")
-                    || t.get("input_schema").is_some()
-                    || (t.get("parameters").is_some() && t.get("inputSchema").is_none())
-            })
-        });
-        // A saved JSON-RPC error response: say what the server said.
-        let rpc_error = root
-            .value
-            .get("error")
-            .filter(|_| root.value.get("result").is_none());
-        let (message, hint) = if let Some(e) = rpc_error {
-            let code = e.get("code").map(Value::to_string).unwrap_or_default();
-            let text = e
-                .get("message")
-                .and_then(Value::as_str)
-                .unwrap_or("(no message)");
-            (
-                format!(
-                    "not an MCP tools/list result: the saved response is a JSON-RPC error ({}{text})",
-                    if code.is_empty() {
-                        String::new()
-                    } else {
-                        format!("{code}: ")
-                    }
-                ),
-                "the server refused `tools/list`; save a response that has a `result`",
-            )
-        } else {
-            (
-                "not an MCP tools/list result: no `tools` list found".to_string(),
-                if root.value.get("openapi").is_some() || root.value.get("swagger").is_some() {
-                    "this is an OpenAPI document: use `schemarouter import openapi`"
-                } else if function_list {
-                    "this is a function-tool list (OpenAI or Anthropic form): use `schemarouter import openai`"
-                } else {
-                    "save the `result` of a `tools/list` request: `{\"tools\": [{\"name\": ..., \"inputSchema\": {...}}]}`"
-                },
-            )
-        };
+        let (message, hint) = not_a_tools_list(&root);
         m.report(
             codes::UNSUPPORTED_SOURCE,
             Severity::Error,
@@ -355,6 +313,54 @@ pub fn import(r: &Resolver, opts: &Options, origin: &ServerOrigin) -> Imported {
         source_version: str_at(&info, "version").map(str::to_string),
         findings: m.findings,
         previous_id: None,
+    }
+}
+
+/// Why a document is not a `tools/list` result, and what to do (a saved JSON-RPC error, an
+/// OpenAPI document, a function-tool list).
+fn not_a_tools_list(root: &Loc<'_>) -> (String, &'static str) {
+    // A function-tool list (OpenAI `{"type": "function", ...}`, Anthropic `input_schema`).
+    let function_list = root.value.as_array().is_some_and(|a| {
+        a.first().is_some_and(|t| {
+            t.get("function").is_some()
+                || t.get("type").and_then(Value::as_str) == Some("function")
+                || t.get("input_schema").is_some()
+                || (t.get("parameters").is_some() && t.get("inputSchema").is_none())
+        })
+    });
+    // A saved JSON-RPC error response: say what the server said.
+    let rpc_error = root
+        .value
+        .get("error")
+        .filter(|_| root.value.get("result").is_none());
+    if let Some(e) = rpc_error {
+        let code = e.get("code").map(Value::to_string).unwrap_or_default();
+        let text = e
+            .get("message")
+            .and_then(Value::as_str)
+            .unwrap_or("(no message)");
+        (
+            format!(
+                "not an MCP tools/list result: the saved response is a JSON-RPC error ({}{text})",
+                if code.is_empty() {
+                    String::new()
+                } else {
+                    format!("{code}: ")
+                }
+            ),
+            "the server refused `tools/list`; save a response that has a `result`",
+        )
+    } else {
+        (
+            "not an MCP tools/list result: no `tools` list found".to_string(),
+            if root.value.get("openapi").is_some() || root.value.get("swagger").is_some() {
+                "this is an OpenAPI document: use `schemarouter import openapi`"
+            } else if function_list {
+                "this is a function-tool list (OpenAI or Anthropic form): use `schemarouter import openai`"
+            } else {
+                "save the `result` of a `tools/list` request: `{\"tools\": [{\"name\": ..., \"inputSchema\": {...}}]}`"
+            },
+        )
     }
 }
 

@@ -204,108 +204,60 @@ pub fn run(req: &ImportRequest) -> Result<Outcome, ImportError> {
         ));
     }
     let mut out = Outcome::default();
-    // Map every source.
+    let imported = map_sources(req, &mut out)?;
+    crate::diagnostics::sort_diagnostics(&mut out.findings, &out.sources);
+    if out.refused() {
+        return Ok(out);
+    }
+    let project_dir = &req.project;
+    let existing = existing_project(project_dir)?;
+    let layout = Layout::new(req, existing.as_ref(), &mut out);
+    let mut jobs: Vec<(PathBuf, String)> = Vec::new();
+    let new_domains = tool_files(
+        req,
+        imported,
+        existing.as_ref(),
+        &layout,
+        &mut out,
+        &mut jobs,
+    )?;
+    if out.refused() {
+        return Ok(out);
+    }
+    support_files(
+        req,
+        new_domains,
+        existing.is_none(),
+        &layout,
+        &mut out,
+        &mut jobs,
+    );
+    if req.derive && !jobs.is_empty() {
+        let d = crate::derive::run::for_import(project_dir, existing.as_ref(), &jobs)?;
+        fold_derivation(&mut jobs, &mut out, &d);
+        out.derived = Some(d);
+        fit_file_limit(&mut jobs, project_dir, existing.as_ref())?;
+    }
+    if req.dry_run || jobs.is_empty() {
+        return Ok(out);
+    }
+    write_files(&jobs)?;
+    out.written = true;
+    Ok(out)
+}
+
+/// One source read: its display name, path, text and (for a live server) where it came from.
+type ReadSource = (String, PathBuf, String, mcp::ServerOrigin);
+
+/// The first pass: map every source into a tool, with its file header and source file.
+fn map_sources(
+    req: &ImportRequest,
+    out: &mut Outcome,
+) -> Result<Vec<(Imported, Header, crate::source::FileId)>, ImportError> {
     let mut imported: Vec<(Imported, Header, crate::source::FileId)> = Vec::new();
     for spec in &req.sources {
-        let (name, path, text, origin) = match spec {
-            SourceSpec::File(p) => {
-                let meta = std::fs::metadata(p).map_err(|e| ImportError::unreadable(p, &e))?;
-                if meta.is_dir() {
-                    return Err(ImportError::new(
-                        format!("`{}` is a folder", p.display()),
-                        "name the document file itself (e.g. `openapi.yaml`, a saved `tools/list` JSON or a tool-list JSON)",
-                    ));
-                }
-                if meta.len() > super::doc::MAX_SOURCE_BYTES {
-                    return Err(ImportError::new(
-                        format!(
-                            "`{}` is {} MiB, larger than the limit of {} MiB",
-                            p.display(),
-                            meta.len() / 1024 / 1024,
-                            super::doc::MAX_SOURCE_BYTES / 1024 / 1024
-                        ),
-                        "split the document, or import the part you need from a smaller copy",
-                    ));
-                }
-                // Read by the limit, not the reported size (a pipe or device reports 0).
-                let bytes =
-                    schemarouter_core::input::read_file_limited(p, super::doc::MAX_SOURCE_BYTES)
-                        .map_err(|e| ImportError::unreadable(p, &e))?;
-                let text = match String::from_utf8(bytes) {
-                    Ok(t) => t,
-                    Err(e) => {
-                        let at = e.utf8_error().valid_up_to();
-                        let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
-                        let id = out.sources.add(SourceFile::new(
-                            p.display().to_string(),
-                            p.clone(),
-                            lossy,
-                        ));
-                        let utf16 = e.as_bytes().starts_with(&[0xFF, 0xFE])
-                            || e.as_bytes().starts_with(&[0xFE, 0xFF]);
-                        out.findings.push(if utf16 {
-                            Diagnostic::new(
-                                "SR002",
-                                "invalid-encoding",
-                                Severity::Error,
-                                "the document is UTF-16 (it begins with a UTF-16 byte-order mark), not UTF-8",
-                            )
-                            .at(id, crate::source::Span::new(0, 2 * '\u{fffd}'.len_utf8()), "byte-order mark")
-                            .help("save the document as UTF-8 (in most editors: save with encoding UTF-8)")
-                        } else {
-                            Diagnostic::new(
-                                "SR002",
-                                "invalid-encoding",
-                                Severity::Error,
-                                "the document is not valid UTF-8",
-                            )
-                            .at(
-                                id,
-                                crate::source::Span::new(at, at + 1),
-                                "first invalid byte",
-                            )
-                            .help("save the document as UTF-8")
-                        });
-                        continue;
-                    }
-                };
-                (
-                    p.display().to_string(),
-                    p.clone(),
-                    text,
-                    mcp::ServerOrigin::default(),
-                )
-            }
-            SourceSpec::Live(server) => {
-                let text = mcp_client::list_tools(server, req.timeout).map_err(|m| {
-                    let paging = m.starts_with(mcp_client::PAGING_NEVER_ENDS);
-                    ImportError::new(
-                        m,
-                        match server {
-                            _ if paging => "the server's `nextCursor` repeats, so waiting longer does not help: report it to the server's maintainers, or import a saved `tools/list` result instead",
-                            mcp_client::Server::Command(_) => "check that the --command line starts an MCP server on stdio (run it by hand: it must wait for JSON-RPC on its input), or raise --timeout",
-                            mcp_client::Server::Url(_) => "check that the server runs and that --url is its streamable-HTTP endpoint (often ending in `/mcp`), or raise --timeout",
-                        },
-                    )
-                })?;
-                let (name, origin) = match server {
-                    mcp_client::Server::Command(c) => (
-                        format!("`{c}`"),
-                        mcp::ServerOrigin {
-                            command: Some(c.clone()),
-                            url: None,
-                        },
-                    ),
-                    mcp_client::Server::Url(u) => (
-                        u.clone(),
-                        mcp::ServerOrigin {
-                            command: None,
-                            url: Some(u.clone()),
-                        },
-                    ),
-                };
-                (name.clone(), PathBuf::from("tools-list.json"), text, origin)
-            }
+        let Some((name, path, text, origin)) = read_source(req, spec, out)? else {
+            continue;
         };
         let mut sources = std::mem::take(&mut out.sources);
         let id = sources.add(SourceFile::new(name.clone(), path.clone(), text.clone()));
@@ -351,13 +303,131 @@ pub fn run(req: &ImportRequest) -> Result<Outcome, ImportError> {
         out.findings.extend(imp.findings.iter().cloned());
         imported.push((imp, header, id));
     }
-    crate::diagnostics::sort_diagnostics(&mut out.findings, &out.sources);
-    if out.refused() {
-        return Ok(out);
-    }
+    Ok(imported)
+}
 
-    // The project as it is.
-    let project_dir = &req.project;
+/// Reads one source: a file (limits, UTF-8; a non-UTF-8 file is an SR002 finding and `None`)
+/// or a live MCP server's `tools/list`.
+fn read_source(
+    req: &ImportRequest,
+    spec: &SourceSpec,
+    out: &mut Outcome,
+) -> Result<Option<ReadSource>, ImportError> {
+    Ok(Some(match spec {
+        SourceSpec::File(p) => {
+            let Some(text) = read_source_file(p, out)? else {
+                return Ok(None);
+            };
+            (
+                p.display().to_string(),
+                p.clone(),
+                text,
+                mcp::ServerOrigin::default(),
+            )
+        }
+        SourceSpec::Live(server) => {
+            let text = mcp_client::list_tools(server, req.timeout).map_err(|m| {
+                let paging = m.starts_with(mcp_client::PAGING_NEVER_ENDS);
+                ImportError::new(
+                    m,
+                    match server {
+                        _ if paging => "the server's `nextCursor` repeats, so waiting longer does not help: report it to the server's maintainers, or import a saved `tools/list` result instead",
+                        mcp_client::Server::Command(_) => "check that the --command line starts an MCP server on stdio (run it by hand: it must wait for JSON-RPC on its input), or raise --timeout",
+                        mcp_client::Server::Url(_) => "check that the server runs and that --url is its streamable-HTTP endpoint (often ending in `/mcp`), or raise --timeout",
+                    },
+                )
+            })?;
+            let (name, origin) = match server {
+                mcp_client::Server::Command(c) => (
+                    format!("`{c}`"),
+                    mcp::ServerOrigin {
+                        command: Some(c.clone()),
+                        url: None,
+                    },
+                ),
+                mcp_client::Server::Url(u) => (
+                    u.clone(),
+                    mcp::ServerOrigin {
+                        command: None,
+                        url: Some(u.clone()),
+                    },
+                ),
+            };
+            (name.clone(), PathBuf::from("tools-list.json"), text, origin)
+        }
+    }))
+}
+
+/// Reads a source document file within the size limit; a file that is not UTF-8 is an SR002
+/// finding in `out` and `None`.
+fn read_source_file(p: &PathBuf, out: &mut Outcome) -> Result<Option<String>, ImportError> {
+    let meta = std::fs::metadata(p).map_err(|e| ImportError::unreadable(p, &e))?;
+    if meta.is_dir() {
+        return Err(ImportError::new(
+            format!("`{}` is a folder", p.display()),
+            "name the document file itself (e.g. `openapi.yaml`, a saved `tools/list` JSON or a tool-list JSON)",
+        ));
+    }
+    if meta.len() > super::doc::MAX_SOURCE_BYTES {
+        return Err(ImportError::new(
+            format!(
+                "`{}` is {} MiB, larger than the limit of {} MiB",
+                p.display(),
+                meta.len() / 1024 / 1024,
+                super::doc::MAX_SOURCE_BYTES / 1024 / 1024
+            ),
+            "split the document, or import the part you need from a smaller copy",
+        ));
+    }
+    // Read by the limit, not the reported size (a pipe or device reports 0).
+    let bytes = schemarouter_core::input::read_file_limited(p, super::doc::MAX_SOURCE_BYTES)
+        .map_err(|e| ImportError::unreadable(p, &e))?;
+    match String::from_utf8(bytes) {
+        Ok(t) => Ok(Some(t)),
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
+            let id = out
+                .sources
+                .add(SourceFile::new(p.display().to_string(), p.clone(), lossy));
+            let utf16 =
+                e.as_bytes().starts_with(&[0xFF, 0xFE]) || e.as_bytes().starts_with(&[0xFE, 0xFF]);
+            out.findings.push(if utf16 {
+                Diagnostic::new(
+                    "SR002",
+                    "invalid-encoding",
+                    Severity::Error,
+                    "the document is UTF-16 (it begins with a UTF-16 byte-order mark), not UTF-8",
+                )
+                .at(
+                    id,
+                    crate::source::Span::new(0, 2 * '\u{fffd}'.len_utf8()),
+                    "byte-order mark",
+                )
+                .help("save the document as UTF-8 (in most editors: save with encoding UTF-8)")
+            } else {
+                Diagnostic::new(
+                    "SR002",
+                    "invalid-encoding",
+                    Severity::Error,
+                    "the document is not valid UTF-8",
+                )
+                .at(
+                    id,
+                    crate::source::Span::new(at, at + 1),
+                    "first invalid byte",
+                )
+                .help("save the document as UTF-8")
+            });
+            Ok(None)
+        }
+    }
+}
+
+/// The project as it is (`None` for a missing or empty folder). A tool file that does not load
+/// cannot be merged into: refuse rather than write a second declaration of the same tool next
+/// to it.
+fn existing_project(project_dir: &Path) -> Result<Option<crate::load::Loaded>, ImportError> {
     if project_dir.exists() && !project_dir.is_dir() {
         return Err(ImportError::new(
             format!("`{}` is not a folder", project_dir.display()),
@@ -373,8 +443,6 @@ pub fn run(req: &ImportRequest) -> Result<Outcome, ImportError> {
     } else {
         None
     };
-    // A tool file that does not load cannot be merged into: refuse rather than write a second
-    // declaration of the same tool next to it.
     if let Some(l) = &existing {
         let broken: Vec<String> = l
             .diagnostics
@@ -403,30 +471,65 @@ pub fn run(req: &ImportRequest) -> Result<Outcome, ImportError> {
             ));
         }
     }
-    let paths = existing
-        .as_ref()
-        .map(|l| l.project.config.paths.clone())
-        .unwrap_or_default();
-    let schemas_dir = req
-        .out
-        .clone()
-        .unwrap_or_else(|| project_dir.join(&paths.schemas));
-    if req.out.is_some() {
-        let declared = project_dir.join(&paths.schemas);
-        if !lexically_within(&schemas_dir, &declared) {
-            out.notes.push(format!(
-                "--out `{}` is outside the project's tool folder `{}`: `schemarouter check {}` and `compile` read tools only there (`[paths] schemas` in schemarouter.toml), so they will not see these files until that setting names their folder",
-                schemas_dir.display(),
-                declared.display(),
-                project_dir.display()
-            ));
+    Ok(existing)
+}
+
+/// Where an import writes: the tool folder (or `--out`), the intent folder and the editor
+/// schemas.
+struct Layout {
+    schemas_dir: PathBuf,
+    intents_dir: PathBuf,
+    schema_file: PathBuf,
+    intent_schema_file: PathBuf,
+}
+
+impl Layout {
+    /// The layout of `req.project` (its `[paths]`), with a note in `out` when `--out` is outside
+    /// the project's tool folder.
+    fn new(
+        req: &ImportRequest,
+        existing: Option<&crate::load::Loaded>,
+        out: &mut Outcome,
+    ) -> Layout {
+        let project_dir = &req.project;
+        let paths = existing
+            .map(|l| l.project.config.paths.clone())
+            .unwrap_or_default();
+        let schemas_dir = req
+            .out
+            .clone()
+            .unwrap_or_else(|| project_dir.join(&paths.schemas));
+        if req.out.is_some() {
+            let declared = project_dir.join(&paths.schemas);
+            if !lexically_within(&schemas_dir, &declared) {
+                out.notes.push(format!(
+                    "--out `{}` is outside the project's tool folder `{}`: `schemarouter check {}` and `compile` read tools only there (`[paths] schemas` in schemarouter.toml), so they will not see these files until that setting names their folder",
+                    schemas_dir.display(),
+                    declared.display(),
+                    project_dir.display()
+                ));
+            }
+        }
+        Layout {
+            schemas_dir,
+            intents_dir: project_dir.join(&paths.intents),
+            schema_file: project_dir.join("docs/schema/tool.schema.json"),
+            intent_schema_file: project_dir.join("docs/schema/intent.schema.json"),
         }
     }
-    let intents_dir = project_dir.join(&paths.intents);
-    let schema_file = project_dir.join("docs/schema/tool.schema.json");
-    let intent_schema_file = project_dir.join("docs/schema/intent.schema.json");
+}
 
-    let mut jobs: Vec<(PathBuf, String)> = Vec::new();
+/// The second pass: each imported tool folded into its declaration file (found again, merged,
+/// rendered and checked to load back), as jobs and file reports. Returns the domains the
+/// project does not declare yet, with the title of the tool that needs each.
+fn tool_files(
+    req: &ImportRequest,
+    imported: Vec<(Imported, Header, crate::source::FileId)>,
+    existing: Option<&crate::load::Loaded>,
+    layout: &Layout,
+    out: &mut Outcome,
+    jobs: &mut Vec<(PathBuf, String)>,
+) -> Result<Vec<(String, String)>, ImportError> {
     let mut seen_ids: Vec<String> = Vec::new();
     let mut new_domains: Vec<(String, String)> = Vec::new();
     for (imp, header, header_file) in imported {
@@ -435,7 +538,7 @@ pub fn run(req: &ImportRequest) -> Result<Outcome, ImportError> {
         // earlier version of the importer gave it (from its title), else by its title, as the
         // import of that kind wrote it (a source imported then with `--tool`).
         if req.options.tool.is_none()
-            && let Some(l) = &existing
+            && let Some(l) = existing
         {
             find_earlier_import(
                 l,
@@ -453,167 +556,18 @@ pub fn run(req: &ImportRequest) -> Result<Outcome, ImportError> {
             ));
         }
         seen_ids.push(id.clone());
-        // An existing declaration of this tool: its file, text and format.
-        // Ids match as `check` compares them (`old-swag` is `old_swag`); a tool declared
-        // twice is refused, since updating one would leave the other stale.
-        let key = crate::model::normalise_id(&id);
-        let matching: Vec<_> = existing
-            .as_ref()
-            .map(|l| {
-                l.project
-                    .tools
-                    .iter()
-                    .filter(|t| crate::model::normalise_id(&t.item.value.id.value) == key)
-                    .map(|t| l.project.sources.get(t.file))
-                    .collect()
-            })
-            .unwrap_or_default();
-        if matching.len() > 1 {
-            return Err(ImportError::new(
-                format!(
-                    "tool `{id}` is declared {} times in the project ({}); an import updates one declaration",
-                    matching.len(),
-                    matching
-                        .iter()
-                        .map(|f| format!("`{}`", f.path.display()))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-                "keep one declaration of the tool (`schemarouter check` reports the others as SR101/SR102), then import again",
-            ));
-        }
-        let found = matching.first().map(|f| (f.path.clone(), f.text.clone()));
-        let (path, old_text) = match found {
-            Some((p, text)) => (p, Some(text)),
-            None => {
-                let ext = match req.format {
-                    Format::Yaml => "yaml",
-                    Format::Toml => "toml",
-                };
-                let p = schemas_dir.join(format!("{id}.{ext}"));
-                let old = if p.exists() {
-                    Some(
-                        schemarouter_core::input::read_file_to_string_limited(
-                            &p,
-                            schemarouter_core::input::MAX_INPUT_BYTES,
-                        )
-                        .map_err(|e| ImportError::unreadable(&p, &e))?,
-                    )
-                } else {
-                    None
-                };
-                (p, old)
-            }
-        };
-        // A tool imported from another kind of source (`--tool` naming an MCP tool while
-        // importing OpenAPI) would have all its endpoints replaced: refuse, naming both.
-        if let Some(text) = &old_text
-            && let Some(other) = imported_kind(text)
-            && other != req.kind.as_str()
-        {
-            return Err(ImportError::new(
-                format!(
-                    "`{}` holds tool `{id}`, imported by `schemarouter import {other}`; importing this {} source over it would replace all its endpoints",
-                    path.display(),
-                    req.kind.as_str()
-                ),
-                format!(
-                    "import this source as a tool of its own with another `--tool ID`, or remove `{}` first to replace the tool",
-                    path.display()
-                ),
-            ));
-        }
+        let (path, old_text) = tool_file_path(req, &id, existing, layout)?;
         if req.options.tool.is_none()
             && let Some(text) = &old_text
         {
             refuse_another_source(&path, text, &header, &tool, req.format)?;
         }
         let format = Format::from_path(&path).unwrap_or(req.format);
-        let (tool, carried, old_tool) = match &old_text {
-            Some(text) => {
-                let Some(old) = emit::parse_tool(text, format) else {
-                    return Err(ImportError::new(
-                        format!(
-                            "`{}` exists but does not load as a tool declaration",
-                            path.display()
-                        ),
-                        "fix it (`schemarouter check`) or move it away, then import again",
-                    ));
-                };
-                let (carried, lost): (Vec<Carried>, _) = emit::carried_comments(text, format, &old);
-                for (line, c) in lost {
-                    out.notes.push(format!(
-                        "{}:{line}: the comment `{c}` is not above a declaration the import rewrites; it was not carried over",
-                        path.display()
-                    ));
-                }
-                out.notes.extend(merge::licence_note(&old, &tool, &path));
-                let mut merged = merge::merge(&old, tool);
-                // With `--only`, the endpoints it did not select are not the source's to remove.
-                if let Some(only) = &req.options.only {
-                    for e in &old.endpoints {
-                        let names = [
-                            e.value.id.value.as_str(),
-                            e.value.mcp_tool.as_ref().map_or("", |m| m.value.as_str()),
-                        ];
-                        let selected = names.iter().any(|n| !n.is_empty() && only.is_match(n));
-                        if !selected
-                            && !merged
-                                .endpoints
-                                .iter()
-                                .any(|n| n.value.id.value == e.value.id.value)
-                        {
-                            merged.endpoints.push(e.clone());
-                        }
-                    }
-                    // The file keeps its order: endpoints it had stay where they were, new ones
-                    // follow in the source's order (a partial import moved the selected ones
-                    // first, and alternating `--only` imports reordered the file each time).
-                    let place =
-                        |id: &str| old.endpoints.iter().position(|e| e.value.id.value == id);
-                    let mut keyed: Vec<_> = std::mem::take(&mut merged.endpoints)
-                        .into_iter()
-                        .enumerate()
-                        .map(|(i, e)| {
-                            let key = place(&e.value.id.value).unwrap_or(old.endpoints.len() + i);
-                            (key, e)
-                        })
-                        .collect();
-                    keyed.sort_by_key(|(k, _)| *k);
-                    merged.endpoints = keyed.into_iter().map(|(_, e)| e).collect();
-                }
-                (merged, carried, Some(old))
-            }
-            None => (tool, Vec::new(), None),
-        };
-        let dir = path.parent().unwrap_or(Path::new("."));
-        let schema_rel = emit::relative(&absolute(dir), &absolute(&schema_file));
-        let text = emit::render(
-            &tool,
-            format,
-            &header,
-            &schema_rel.to_string_lossy().replace('\\', "/"),
-            &carried,
-        )
-        .map_err(|e| {
-            ImportError::new(
-                format!("cannot render `{}`: {e}", path.display()),
-                "please report this with the source document",
-            )
-        })?;
-        // Never write a file that does not load back to the same declaration.
-        match emit::parse_tool(&text, format) {
-            Some(back) if back == tool => {}
-            _ => {
-                return Err(ImportError::new(
-                    format!("internal error: the file for `{id}` would not load back as written"),
-                    "please report this with the source document; nothing was written",
-                ));
-            }
-        }
+        let (tool, carried, old_tool) =
+            merge_into_old(req, tool, old_text.as_deref(), &path, format, out)?;
+        let text = render_checked(&tool, format, &header, &carried, &path, &id, layout)?;
         // `check` must be able to read what is written.
         let limit = existing
-            .as_ref()
             .map(|l| l.project.config.limits.max_file_bytes)
             .unwrap_or_else(|| crate::model::config::Limits::default().max_file_bytes);
         if text.len() as u64 > limit {
@@ -655,7 +609,7 @@ pub fn run(req: &ImportRequest) -> Result<Outcome, ImportError> {
         };
         // The tool's domain must exist for the project to load.
         let domain = tool.domain.value.clone();
-        let declared = existing.as_ref().is_some_and(|l| {
+        let declared = existing.is_some_and(|l| {
             l.project
                 .domains
                 .iter()
@@ -675,9 +629,202 @@ pub fn run(req: &ImportRequest) -> Result<Outcome, ImportError> {
             changes,
         });
     }
-    if out.refused() {
-        return Ok(out);
+    Ok(new_domains)
+}
+
+/// The file of tool `id` and its text today: an existing declaration of this tool (ids match
+/// as `check` compares them: `old-swag` is `old_swag`), else `<id>.<ext>` in the tool folder.
+/// A tool declared twice is refused, since updating one would leave the other stale, and so is
+/// a file imported from another kind of source.
+fn tool_file_path(
+    req: &ImportRequest,
+    id: &str,
+    existing: Option<&crate::load::Loaded>,
+    layout: &Layout,
+) -> Result<(PathBuf, Option<String>), ImportError> {
+    let key = crate::model::normalise_id(id);
+    let matching: Vec<_> = existing
+        .map(|l| {
+            l.project
+                .tools
+                .iter()
+                .filter(|t| crate::model::normalise_id(&t.item.value.id.value) == key)
+                .map(|t| l.project.sources.get(t.file))
+                .collect()
+        })
+        .unwrap_or_default();
+    if matching.len() > 1 {
+        return Err(ImportError::new(
+            format!(
+                "tool `{id}` is declared {} times in the project ({}); an import updates one declaration",
+                matching.len(),
+                matching
+                    .iter()
+                    .map(|f| format!("`{}`", f.path.display()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            "keep one declaration of the tool (`schemarouter check` reports the others as SR101/SR102), then import again",
+        ));
     }
+    let found = matching.first().map(|f| (f.path.clone(), f.text.clone()));
+    let (path, old_text) = match found {
+        Some((p, text)) => (p, Some(text)),
+        None => {
+            let ext = match req.format {
+                Format::Yaml => "yaml",
+                Format::Toml => "toml",
+            };
+            let p = layout.schemas_dir.join(format!("{id}.{ext}"));
+            let old = if p.exists() {
+                Some(
+                    schemarouter_core::input::read_file_to_string_limited(
+                        &p,
+                        schemarouter_core::input::MAX_INPUT_BYTES,
+                    )
+                    .map_err(|e| ImportError::unreadable(&p, &e))?,
+                )
+            } else {
+                None
+            };
+            (p, old)
+        }
+    };
+    // A tool imported from another kind of source (`--tool` naming an MCP tool while
+    // importing OpenAPI) would have all its endpoints replaced: refuse, naming both.
+    if let Some(text) = &old_text
+        && let Some(other) = imported_kind(text)
+        && other != req.kind.as_str()
+    {
+        return Err(ImportError::new(
+            format!(
+                "`{}` holds tool `{id}`, imported by `schemarouter import {other}`; importing this {} source over it would replace all its endpoints",
+                path.display(),
+                req.kind.as_str()
+            ),
+            format!(
+                "import this source as a tool of its own with another `--tool ID`, or remove `{}` first to replace the tool",
+                path.display()
+            ),
+        ));
+    }
+    Ok((path, old_text))
+}
+
+/// The imported tool merged into the declaration the file holds today (what a person added
+/// kept, comments carried, endpoints `--only` did not select kept in place); the tool as
+/// imported when there is no file yet.
+fn merge_into_old(
+    req: &ImportRequest,
+    tool: Tool,
+    old_text: Option<&str>,
+    path: &Path,
+    format: Format,
+    out: &mut Outcome,
+) -> Result<(Tool, Vec<Carried>, Option<Tool>), ImportError> {
+    let Some(text) = old_text else {
+        return Ok((tool, Vec::new(), None));
+    };
+    let Some(old) = emit::parse_tool(text, format) else {
+        return Err(ImportError::new(
+            format!(
+                "`{}` exists but does not load as a tool declaration",
+                path.display()
+            ),
+            "fix it (`schemarouter check`) or move it away, then import again",
+        ));
+    };
+    let (carried, lost): (Vec<Carried>, _) = emit::carried_comments(text, format, &old);
+    for (line, c) in lost {
+        out.notes.push(format!(
+            "{}:{line}: the comment `{c}` is not above a declaration the import rewrites; it was not carried over",
+            path.display()
+        ));
+    }
+    out.notes.extend(merge::licence_note(&old, &tool, path));
+    let mut merged = merge::merge(&old, tool);
+    // With `--only`, the endpoints it did not select are not the source's to remove.
+    if let Some(only) = &req.options.only {
+        for e in &old.endpoints {
+            let names = [
+                e.value.id.value.as_str(),
+                e.value.mcp_tool.as_ref().map_or("", |m| m.value.as_str()),
+            ];
+            let selected = names.iter().any(|n| !n.is_empty() && only.is_match(n));
+            if !selected
+                && !merged
+                    .endpoints
+                    .iter()
+                    .any(|n| n.value.id.value == e.value.id.value)
+            {
+                merged.endpoints.push(e.clone());
+            }
+        }
+        // The file keeps its order: endpoints it had stay where they were, new ones
+        // follow in the source's order (a partial import moved the selected ones
+        // first, and alternating `--only` imports reordered the file each time).
+        let place = |id: &str| old.endpoints.iter().position(|e| e.value.id.value == id);
+        let mut keyed: Vec<_> = std::mem::take(&mut merged.endpoints)
+            .into_iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let key = place(&e.value.id.value).unwrap_or(old.endpoints.len() + i);
+                (key, e)
+            })
+            .collect();
+        keyed.sort_by_key(|(k, _)| *k);
+        merged.endpoints = keyed.into_iter().map(|(_, e)| e).collect();
+    }
+    Ok((merged, carried, Some(old)))
+}
+
+/// The file text of `tool`; never a file that does not load back to the same declaration.
+fn render_checked(
+    tool: &Tool,
+    format: Format,
+    header: &Header,
+    carried: &[Carried],
+    path: &Path,
+    id: &str,
+    layout: &Layout,
+) -> Result<String, ImportError> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let schema_rel = emit::relative(&absolute(dir), &absolute(&layout.schema_file));
+    let text = emit::render(
+        tool,
+        format,
+        header,
+        &schema_rel.to_string_lossy().replace('\\', "/"),
+        carried,
+    )
+    .map_err(|e| {
+        ImportError::new(
+            format!("cannot render `{}`: {e}", path.display()),
+            "please report this with the source document",
+        )
+    })?;
+    // Never write a file that does not load back to the same declaration.
+    match emit::parse_tool(&text, format) {
+        Some(back) if back == *tool => Ok(text),
+        _ => Err(ImportError::new(
+            format!("internal error: the file for `{id}` would not load back as written"),
+            "please report this with the source document; nothing was written",
+        )),
+    }
+}
+
+/// The third pass: the files a project needs besides the tool files, when they are missing: a
+/// domain declaration per new domain, the editor schemas and (for a new project) the config.
+fn support_files(
+    req: &ImportRequest,
+    new_domains: Vec<(String, String)>,
+    new_project: bool,
+    layout: &Layout,
+    out: &mut Outcome,
+    jobs: &mut Vec<(PathBuf, String)>,
+) {
+    let project_dir = &req.project;
+    let intents_dir = &layout.intents_dir;
     for (domain, title) in new_domains {
         // In the format the tool files are written in (`--format`).
         let ext = match req.format {
@@ -688,7 +835,10 @@ pub fn run(req: &ImportRequest) -> Result<Outcome, ImportError> {
         if p.exists() {
             p = intents_dir.join(format!("{domain}_domain.{ext}"));
         }
-        let rel = emit::relative(&absolute(&intents_dir), &absolute(&intent_schema_file));
+        let rel = emit::relative(
+            &absolute(intents_dir),
+            &absolute(&layout.intent_schema_file),
+        );
         let rel = rel.to_string_lossy().replace('\\', "/");
         let comment = format!(
             "# Declared by `schemarouter import` for the imported tool `{title}`: add its field\n# groups and intents here so that questions can reach it.\n"
@@ -710,8 +860,8 @@ pub fn run(req: &ImportRequest) -> Result<Outcome, ImportError> {
         jobs.push((p, text));
     }
     for (file, kind) in [
-        (&schema_file, FileKind::Tool),
-        (&intent_schema_file, FileKind::Intent),
+        (&layout.schema_file, FileKind::Tool),
+        (&layout.intent_schema_file, FileKind::Intent),
     ] {
         if !file.exists() && !jobs.is_empty() {
             out.support_files.push(file.clone());
@@ -719,25 +869,13 @@ pub fn run(req: &ImportRequest) -> Result<Outcome, ImportError> {
         }
     }
     // A new project reports faults, not the gaps a person fills over months.
-    if existing.is_none() && !jobs.is_empty() {
+    if new_project && !jobs.is_empty() {
         let config = project_dir.join(crate::load::CONFIG_FILE);
         if !config.exists() {
             out.support_files.push(config.clone());
             jobs.push((config, NEW_PROJECT_CONFIG.to_string()));
         }
     }
-    if req.derive && !jobs.is_empty() {
-        let d = crate::derive::run::for_import(project_dir, existing.as_ref(), &jobs)?;
-        fold_derivation(&mut jobs, &mut out, &d);
-        out.derived = Some(d);
-        fit_file_limit(&mut jobs, project_dir, existing.as_ref())?;
-    }
-    if req.dry_run || jobs.is_empty() {
-        return Ok(out);
-    }
-    write_files(&jobs)?;
-    out.written = true;
-    Ok(out)
 }
 
 /// The derived concept layer adds concepts to every field, so a tool file that fitted the

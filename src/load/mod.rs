@@ -486,13 +486,59 @@ impl Loaded {
     }
 }
 
-/// Name of the configuration file at the project root.
-pub const CONFIG_FILE: &str = "schemarouter.toml";
+/// Name of the configuration file at the project root (named once, in the core's `model::config`).
+pub use crate::model::config::CONFIG_FILE;
 
 /// Load the project rooted at `root`.
 ///
 /// Errors: a missing or unreadable root is fatal; everything else becomes diagnostics.
 pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
+    let canonical_root = check_root(root)?;
+    let mut st = Loading {
+        project: Project {
+            root: root.to_path_buf(),
+            ..Default::default()
+        },
+        diags: Vec::new(),
+        io_error: false,
+        failed_kinds: std::collections::BTreeSet::new(),
+    };
+    // 1. Configuration.
+    read_config(root, &mut st);
+    let limits = st.project.config.limits.clone();
+    // 2. Exclusion globs.
+    let excludes = exclusion_globs(&mut st);
+    // 3. Discovery.
+    let found = discover(root, &canonical_root, &mut st)?;
+    let found = select_declarations(root, found, &excludes, &limits, &mut st)?;
+    // 4. Plan the reads (limits are decided in sorted order), read and parse in parallel, then
+    // add files to the project in sorted order so file ids are deterministic.
+    let plans = plan_reads(found, &limits, &mut st.diags);
+    let results = read_planned(plans, &limits);
+    let alias_uses = add_files(results, &mut st);
+    Ok(Loaded {
+        project: st.project,
+        diagnostics: st.diags,
+        io_error: st.io_error,
+        alias_uses,
+        failed_kinds: st.failed_kinds,
+    })
+}
+
+/// What [`load_project`]'s passes build up: the project, its findings, whether an I/O error
+/// occurred and the kinds of files that could not all be read.
+struct Loading {
+    project: Project,
+    diags: Vec<Diagnostic>,
+    io_error: bool,
+    failed_kinds: std::collections::BTreeSet<FileKind>,
+}
+
+/// A declaration file found by discovery: its name (relative to the root), path and kind.
+type Found = (String, PathBuf, FileKind);
+
+/// The project root must be a readable folder; returns its canonical path.
+fn check_root(root: &Path) -> Result<PathBuf, FatalError> {
     let meta = std::fs::metadata(root).map_err(|e| FatalError {
         kind: FatalKind::Unreadable,
         message: format!("cannot read project folder `{}`: {e}", root.display()),
@@ -509,22 +555,24 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
             help: format!("pass the project folder, not a file: {PROJECT_SHAPE}"),
         });
     }
-    let canonical_root = root.canonicalize().map_err(|e| FatalError {
+    root.canonicalize().map_err(|e| FatalError {
         kind: FatalKind::Unreadable,
         message: format!("cannot resolve `{}`: {e}", root.display()),
         help: "check that the folder and its parents are readable (permissions)".to_string(),
-    })?;
-    let mut project = Project {
-        root: root.to_path_buf(),
-        ..Default::default()
-    };
-    let mut diags = Vec::new();
-    let mut io_error = false;
+    })
+}
 
-    // 1. Configuration.
+/// The first pass: the configuration file (`schemarouter.toml`), when there is one.
+fn read_config(root: &Path, st: &mut Loading) {
+    let Loading {
+        project,
+        diags,
+        io_error,
+        ..
+    } = st;
     let config_path = root.join(CONFIG_FILE);
     if config_path.exists() && !config_path.is_file() {
-        io_error = true;
+        *io_error = true;
         diags.push(
             diag(codes::IO_ERROR, format!("`{CONFIG_FILE}` is not a file"))
                 .help("remove it or replace it with the configuration file"),
@@ -566,7 +614,7 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
                 }
             }
             Err(e) => {
-                io_error = true;
+                *io_error = true;
                 diags.push(
                     diag(codes::IO_ERROR, format!("cannot read `{CONFIG_FILE}`: {e}"))
                         .help("check that the file is readable (permissions)"),
@@ -574,9 +622,11 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
             }
         }
     }
-    let limits = project.config.limits.clone();
+}
 
-    // 2. Exclusion globs.
+/// The second pass: `[lint] exclude` as a glob set (an invalid pattern is a finding).
+fn exclusion_globs(st: &mut Loading) -> globset::GlobSet {
+    let Loading { project, diags, .. } = st;
     let mut excludes = globset::GlobSetBuilder::new();
     for pattern in &project.config.lint.exclude {
         match globset::Glob::new(&pattern.value) {
@@ -596,17 +646,30 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
             }
         }
     }
-    let excludes = excludes
+    excludes
         .build()
-        .unwrap_or_else(|_| globset::GlobSet::empty());
+        .unwrap_or_else(|_| globset::GlobSet::empty())
+}
 
-    // 3. Discovery.
+/// The third pass: every file under the tool, intent and alias folders (unsorted). A project
+/// with none of the folders is fatal.
+fn discover(
+    root: &Path,
+    canonical_root: &Path,
+    st: &mut Loading,
+) -> Result<Vec<Found>, FatalError> {
+    let Loading {
+        project,
+        diags,
+        io_error,
+        failed_kinds,
+    } = st;
     let folders = [
         (project.config.paths.schemas.clone(), FileKind::Tool),
         (project.config.paths.intents.clone(), FileKind::Intent),
         (project.config.paths.aliases.clone(), FileKind::Alias),
     ];
-    let mut found: Vec<(String, PathBuf, FileKind)> = Vec::new();
+    let mut found: Vec<Found> = Vec::new();
     let mut present = 0;
     let mut walked = Walked {
         roots: folders
@@ -618,7 +681,6 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
             .collect(),
         ..Walked::default()
     };
-    let mut failed_kinds = std::collections::BTreeSet::new();
     for (folder, kind) in &folders {
         let dir = root.join(folder);
         if !dir.exists() {
@@ -640,13 +702,13 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
                     }
                 }
                 diags.push(d);
-                io_error = true;
+                *io_error = true;
                 failed_kinds.insert(*kind);
             }
             continue;
         }
         if !dir.is_dir() {
-            io_error = true;
+            *io_error = true;
             failed_kinds.insert(*kind);
             diags.push(
                 diag(codes::IO_ERROR, format!("`{folder}` is not a folder")).help(format!(
@@ -681,20 +743,20 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
                     kind.name()
                 )),
             );
-            io_error = true;
+            *io_error = true;
             failed_kinds.insert(*kind);
             continue;
         }
         if walk(
             &dir,
-            &canonical_root,
+            canonical_root,
             root,
             *kind,
             &mut found,
-            &mut diags,
+            diags,
             &mut walked,
         ) {
-            io_error = true;
+            *io_error = true;
             failed_kinds.insert(*kind);
         }
     }
@@ -713,8 +775,27 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
             help: PROJECT_SHAPE.to_string(),
         });
     }
+    Ok(found)
+}
+
+/// The fourth pass: the found files sorted, the excluded ones dropped (none left is fatal), a
+/// project without tools reported, and the file-count limit applied.
+fn select_declarations(
+    root: &Path,
+    mut found: Vec<Found>,
+    excludes: &globset::GlobSet,
+    limits: &Limits,
+    st: &mut Loading,
+) -> Result<Vec<Found>, FatalError> {
+    let Loading {
+        project,
+        diags,
+        io_error,
+        ..
+    } = st;
+    let io_error = *io_error;
     found.sort_by(|a, b| a.0.cmp(&b.0));
-    let declarations = |f: &[(String, PathBuf, FileKind)]| {
+    let declarations = |f: &[Found]| {
         f.iter()
             .filter(|(_, p, _)| Format::from_path(p).is_some())
             .count()
@@ -789,13 +870,28 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
         );
         found.truncate(limits.max_files as usize);
     }
+    Ok(found)
+}
 
-    // 4. Plan the reads (limits are decided in sorted order), read and parse in parallel, then
-    // add files to the project in sorted order so file ids are deterministic.
-    enum Plan {
-        Read(String, PathBuf, FileKind, Format),
-        Skip(String, PathBuf, FileKind, Diagnostic),
-    }
+/// What is done with one found file: read it, or skip it with a finding.
+enum Plan {
+    Read(String, PathBuf, FileKind, Format),
+    Skip(String, PathBuf, FileKind, Diagnostic),
+}
+
+/// One planned file after reading: its source file and alias uses, duplicate-key findings and
+/// what it declares (or why not).
+type ReadResult = (
+    Plan,
+    Option<SourceFile>,
+    Vec<yaml::AliasUse>,
+    Vec<LoadError>,
+    Result<Parsed, ReadFailure>,
+);
+
+/// The fifth pass: what to read, in sorted order, so that the size limits are decided the same
+/// way on every run.
+fn plan_reads(found: Vec<Found>, limits: &Limits, diags: &mut Vec<Diagnostic>) -> Vec<Plan> {
     let mut plans = Vec::new();
     let mut total: u64 = 0;
     for (name, path, kind) in found {
@@ -847,15 +943,13 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
         }
         plans.push(Plan::Read(name, path, kind, format));
     }
+    plans
+}
+
+/// The sixth pass: the planned files read and parsed on rayon threads, collected in plan order.
+fn read_planned(plans: Vec<Plan>, limits: &Limits) -> Vec<ReadResult> {
     use rayon::prelude::*;
     let bar = progress_bar(plans.len() as u64, "reading");
-    type ReadResult = (
-        Plan,
-        Option<SourceFile>,
-        Vec<yaml::AliasUse>,
-        Vec<LoadError>,
-        Result<Parsed, ReadFailure>,
-    );
     let results: Vec<ReadResult> = plans
         .into_par_iter()
         .map(|plan| {
@@ -869,7 +963,7 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
                 ),
                 Plan::Read(name, path, kind, format) => {
                     let (text, uses, duplicates, result) =
-                        read_and_parse(path, *kind, *format, &limits);
+                        read_and_parse(path, *kind, *format, limits);
                     // The line index is made here, in parallel, rather than when the file is
                     // added below.
                     let file = text.map(|t| SourceFile::new(name.clone(), path.clone(), t));
@@ -885,6 +979,18 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
     if let Some(b) = bar {
         b.finish_and_clear();
     }
+    results
+}
+
+/// The last pass: the files added to the project in sorted order (so file ids are
+/// deterministic) with their declarations and findings; returns the alias uses.
+fn add_files(results: Vec<ReadResult>, st: &mut Loading) -> Vec<(FileId, yaml::AliasUse)> {
+    let Loading {
+        project,
+        diags,
+        io_error,
+        failed_kinds,
+    } = st;
     let mut alias_uses = Vec::new();
     for (plan, file, uses, duplicates, result) in results {
         match plan {
@@ -898,7 +1004,7 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
             Plan::Read(name, _, kind, format) => {
                 let Some(file) = file else {
                     if let Err(ReadFailure::Io(e)) = result {
-                        io_error = true;
+                        *io_error = true;
                         failed_kinds.insert(kind);
                         diags.push(
                             diag(codes::IO_ERROR, format!("cannot read `{name}`: {e}"))
@@ -912,7 +1018,7 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
                 alias_uses.extend(uses.into_iter().map(|u| (id, u)));
                 diags.extend(duplicates.iter().map(|e| e.to_diagnostic(id, format)));
                 match result {
-                    Ok(parsed) => add_declarations(&mut project, id, parsed),
+                    Ok(parsed) => add_declarations(project, id, parsed),
                     Err(ReadFailure::Encoding(at)) => {
                         diags.push(encoding_diag(id, at, &project.sources.get(id).text))
                     }
@@ -945,14 +1051,7 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
             }
         }
     }
-
-    Ok(Loaded {
-        project,
-        diagnostics: diags,
-        io_error,
-        alias_uses,
-        failed_kinds,
-    })
+    alias_uses
 }
 
 static PROGRESS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);

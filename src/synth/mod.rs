@@ -710,7 +710,7 @@ impl Gen {
     /// `schemarouter.toml`.
     fn config_file(&self, n: usize) -> GenFile {
         GenFile {
-            path: "schemarouter.toml".into(),
+            path: crate::model::config::CONFIG_FILE.into(),
             text: format!(
                 "{}[project]\nname = \"synthetic-{n}\"\nversion = \"1.0.0\"\n\n[lint]\nfail-level = \"error\"\n# The registry prompt grows with the intents (about 3 per domain).\nprompt-budget = {}\n",
                 self.header,

@@ -212,7 +212,7 @@ impl Snapshot {
         let start = Instant::now();
         let g = crate::artifact::io::load_routing(path).map_err(|e| e.to_string())?;
         crate::search::dense::activate_or_warn(&g, Some(path));
-        let prompt_path = path.with_file_name("intent_prompt.txt");
+        let prompt_path = path.with_file_name(crate::artifact::PROMPT_FILE);
         let rendered = "serving the prompt rendered from the artifact instead";
         let (prompt, prompt_warning) = match std::fs::read(&prompt_path) {
             Ok(bytes) => match String::from_utf8(bytes) {
@@ -509,7 +509,7 @@ fn file_identity(path: &Path) -> Option<(u64, u64, u64, Option<SystemTime>)> {
 fn identity(path: &Path) -> Identity {
     Identity {
         artifact: file_identity(path),
-        prompt: file_identity(&path.with_file_name("intent_prompt.txt")),
+        prompt: file_identity(&path.with_file_name(crate::artifact::PROMPT_FILE)),
     }
 }
 
@@ -910,7 +910,7 @@ impl Core {
             self.event(serde_json::json!({
                 "event": "warning",
                 "file": Path::new(&s.summary.path)
-                    .with_file_name("intent_prompt.txt")
+                    .with_file_name(crate::artifact::PROMPT_FILE)
                     .display()
                     .to_string(),
                 "message": w,
@@ -1213,7 +1213,7 @@ mod tests {
     fn a_prompt_file_that_is_not_utf8_gives_the_rendered_prompt_and_a_warning() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("graph.json");
-        let prompt = dir.path().join("intent_prompt.txt");
+        let prompt = dir.path().join(crate::artifact::PROMPT_FILE);
         let shipped = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../build/graph.json");
         std::fs::copy(&shipped, &path).unwrap();
         std::fs::write(&prompt, "a prompt of my own\n").unwrap();

@@ -354,115 +354,7 @@ impl McpServer {
                 result.structured_content = Some(serde_json::to_value(&r).unwrap_or_default());
                 Ok(result)
             }
-            "explain_plan" => {
-                if !args.is_object() {
-                    return Ok(tool_error(
-                        name,
-                        &ApiError::bad(
-                            "invalid_request",
-                            format!("expected an object, found {}", kind(&args)),
-                        ),
-                    ));
-                }
-                let req: ExplainRequest = match serde_json::from_value(args) {
-                    Ok(r) => r,
-                    Err(e) => {
-                        return Ok(tool_error(
-                            name,
-                            &ApiError::bad(
-                                "invalid_request",
-                                format!(
-                                    "not a valid explain_plan request: {e}; give {{\"question\": \"...\"}}, {{\"understanding\": {{...}}}} or {{\"plan\": <a plan from route>}}"
-                                ),
-                            ),
-                        ));
-                    }
-                };
-                let text = match req.plan {
-                    Some(plan) => {
-                        if req.question.is_some() || req.understanding.is_some() {
-                            return Ok(tool_error(
-                                name,
-                                &ApiError::bad(
-                                    "invalid_request",
-                                    "give `plan` alone, or `question` / `understanding` to route first",
-                                ),
-                            ));
-                        }
-                        let s = self.core.snapshot();
-                        let checked = crate::artifact::reading(|| plan_findings(s.graph(), &plan));
-                        let findings = match checked {
-                            Ok(f) => f,
-                            Err(e) => {
-                                return Ok(tool_error(
-                                    name,
-                                    &ApiError {
-                                        status: 500,
-                                        code: "artifact_unreadable",
-                                        message: format!(
-                                            "the served artifact cannot be read: {e}; compile the project again and replace the file"
-                                        ),
-                                    },
-                                ));
-                            }
-                        };
-                        if !findings.errors.is_empty() {
-                            let mut all = findings.errors;
-                            all.extend(findings.warnings);
-                            return Ok(tool_error(
-                                name,
-                                &ApiError::bad(
-                                    "invalid_request",
-                                    format!(
-                                        "the plan does not fit the served artifact: {}; explain a plan `route` returned for this artifact, or give the question again",
-                                        all.join("; ")
-                                    ),
-                                ),
-                            ));
-                        }
-                        if !findings.warnings.is_empty() {
-                            let mut text = String::new();
-                            for w in &findings.warnings {
-                                text.push_str(&format!("warning: {w}\n"));
-                            }
-                            text.push('\n');
-                            text.push_str(&explain::explain(&plan));
-                            let mut result =
-                                CallToolResult::success(vec![ContentBlock::text(text)]);
-                            let mut meta = MetaObject::new();
-                            meta.insert("warnings".into(), json!(findings.warnings));
-                            meta.insert("artifact_hash".into(), json!(s.summary.content_hash));
-                            result.meta = Some(meta);
-                            return Ok(result);
-                        }
-                        explain::explain(&plan)
-                    }
-                    None => {
-                        let routed = self.core.route(&RouteRequest {
-                            question: req.question,
-                            understanding: req.understanding,
-                            k: req.k,
-                            projection: req.projection,
-                        });
-                        let r = match routed {
-                            Ok(r) => r,
-                            Err(e) => return Ok(tool_error(name, &e)),
-                        };
-                        let u = &r.understanding;
-                        format!(
-                            "Understanding: intent={} concepts=[{}] parameters={} tools=[{}] source={}\n{}artifact {}\n",
-                            u.intent.as_deref().unwrap_or("null"),
-                            u.domain_concepts.join(", "),
-                            serde_json::to_string(&u.parameters).unwrap_or_default(),
-                            u.target_apis.join(", "),
-                            u.source_constraint.as_deref().unwrap_or("null"),
-                            explain::explain(&r.plan),
-                            r.artifact_hash
-                        )
-                    }
-                };
-                Ok(CallToolResult::success(vec![ContentBlock::text(text)]))
-            }
+            "explain_plan" => self.explain_plan(name, args),
             "list_intents" => {
                 if let Some(k) = args.as_object().and_then(|o| o.keys().next()) {
                     return Ok(tool_error(
@@ -508,6 +400,117 @@ impl McpServer {
                 Some(json!({"code": "unknown_tool"})),
             )),
         }
+    }
+
+    /// The `explain_plan` tool: a plan given (checked against the served artifact) or routed
+    /// from a question or Understanding, explained as text.
+    fn explain_plan(&self, name: &str, args: Value) -> Result<CallToolResult, ErrorData> {
+        if !args.is_object() {
+            return Ok(tool_error(
+                name,
+                &ApiError::bad(
+                    "invalid_request",
+                    format!("expected an object, found {}", kind(&args)),
+                ),
+            ));
+        }
+        let req: ExplainRequest = match serde_json::from_value(args) {
+            Ok(r) => r,
+            Err(e) => {
+                return Ok(tool_error(
+                    name,
+                    &ApiError::bad(
+                        "invalid_request",
+                        format!(
+                            "not a valid explain_plan request: {e}; give {{\"question\": \"...\"}}, {{\"understanding\": {{...}}}} or {{\"plan\": <a plan from route>}}"
+                        ),
+                    ),
+                ));
+            }
+        };
+        let text = match req.plan {
+            Some(plan) => {
+                if req.question.is_some() || req.understanding.is_some() {
+                    return Ok(tool_error(
+                        name,
+                        &ApiError::bad(
+                            "invalid_request",
+                            "give `plan` alone, or `question` / `understanding` to route first",
+                        ),
+                    ));
+                }
+                let s = self.core.snapshot();
+                let checked = crate::artifact::reading(|| plan_findings(s.graph(), &plan));
+                let findings = match checked {
+                    Ok(f) => f,
+                    Err(e) => {
+                        return Ok(tool_error(
+                            name,
+                            &ApiError {
+                                status: 500,
+                                code: "artifact_unreadable",
+                                message: format!(
+                                    "the served artifact cannot be read: {e}; compile the project again and replace the file"
+                                ),
+                            },
+                        ));
+                    }
+                };
+                if !findings.errors.is_empty() {
+                    let mut all = findings.errors;
+                    all.extend(findings.warnings);
+                    return Ok(tool_error(
+                        name,
+                        &ApiError::bad(
+                            "invalid_request",
+                            format!(
+                                "the plan does not fit the served artifact: {}; explain a plan `route` returned for this artifact, or give the question again",
+                                all.join("; ")
+                            ),
+                        ),
+                    ));
+                }
+                if !findings.warnings.is_empty() {
+                    let mut text = String::new();
+                    for w in &findings.warnings {
+                        text.push_str(&format!("warning: {w}\n"));
+                    }
+                    text.push('\n');
+                    text.push_str(&explain::explain(&plan));
+                    let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
+                    let mut meta = MetaObject::new();
+                    meta.insert("warnings".into(), json!(findings.warnings));
+                    meta.insert("artifact_hash".into(), json!(s.summary.content_hash));
+                    result.meta = Some(meta);
+                    return Ok(result);
+                }
+                explain::explain(&plan)
+            }
+            None => {
+                let routed = self.core.route(&RouteRequest {
+                    question: req.question,
+                    understanding: req.understanding,
+                    k: req.k,
+                    projection: req.projection,
+                });
+                let r = match routed {
+                    Ok(r) => r,
+                    Err(e) => return Ok(tool_error(name, &e)),
+                };
+                let u = &r.understanding;
+                format!(
+                    "Understanding: intent={} concepts=[{}] parameters={} tools=[{}] source={}\n{}artifact {}\n",
+                    u.intent.as_deref().unwrap_or("null"),
+                    u.domain_concepts.join(", "),
+                    serde_json::to_string(&u.parameters).unwrap_or_default(),
+                    u.target_apis.join(", "),
+                    u.source_constraint.as_deref().unwrap_or("null"),
+                    explain::explain(&r.plan),
+                    r.artifact_hash
+                )
+            }
+        };
+        Ok(CallToolResult::success(vec![ContentBlock::text(text)]))
     }
 
     fn log(&self, route: &str, status: u16, start: Instant) {

@@ -114,8 +114,9 @@ fn get_op(id: &str, summary: &str, ok: Value, extra: &[(&str, &str)]) -> Value {
     json!({"get": {"operationId": id, "summary": summary, "responses": responses}})
 }
 
-/// The OpenAPI 3.1 document (pretty JSON with a final newline).
-pub fn document() -> String {
+/// The document's component schemas: the request and response types (from the Rust types)
+/// and the JSON answers written by hand.
+fn schemas() -> Map<String, Value> {
     let mut schemas = Map::new();
     hoist(&mut schemas, "RouteRequest", schema_of::<RouteRequest>());
     hoist(&mut schemas, "Understanding", schema_of::<Understanding>());
@@ -230,6 +231,12 @@ pub fn document() -> String {
     if let Value::Object(o) = extra {
         schemas.extend(o);
     }
+    schemas
+}
+
+/// The OpenAPI 3.1 document (pretty JSON with a final newline).
+pub fn document() -> String {
+    let schemas = schemas();
     let mut route_responses = errors(&[
         (
             "400",

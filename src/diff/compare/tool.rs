@@ -683,6 +683,40 @@ fn fields(cx: &mut Ctx, tp: &ToolPair, e: &str, path: &str, o: &EndpointData, n:
 
 fn field(cx: &mut Ctx, tp: &ToolPair, e: &str, path: &str, o: &FieldData, n: &FieldData) {
     let what = format!("field `{path}`");
+    field_shape(cx, e, &what, o, n);
+    field_membership(cx, e, &what, o, n);
+    field_values(cx, e, &what, o, n);
+    // Effective source type: reported here only when the tool-level change does not explain it.
+    let explained = o.source_type.as_deref() == tp.old.source_type.as_deref()
+        && n.source_type.as_deref() == tp.new.source_type.as_deref();
+    if o.source_type != n.source_type && !explained {
+        cx.attr(
+            source_type_code(o.source_type.as_deref().or(tp.old.source_type.as_deref())),
+            e,
+            "source_type",
+            json(&o.source_type),
+            json(&n.source_type),
+            format!(
+                "source type of {what} changed from {} to {}",
+                o.source_type.as_deref().unwrap_or("none"),
+                n.source_type.as_deref().unwrap_or("none")
+            ),
+        );
+    }
+    // Effective licence (override or the tool's), when an override is involved.
+    if o.licence.is_some() || n.licence.is_some() {
+        let ol = o.licence.as_deref().or(tp.old.licence.as_deref());
+        let nl = n.licence.as_deref().or(tp.new.licence.as_deref());
+        let explained = ol == tp.old.licence.as_deref() && nl == tp.new.licence.as_deref();
+        if ol != nl && !explained {
+            licence(cx, e, &what, ol, nl);
+        }
+    }
+    cx.description(e, &what, o.description.as_deref(), n.description.as_deref());
+}
+
+/// A field's identifier flag, type and unit (canonical and as published).
+fn field_shape(cx: &mut Ctx, e: &str, what: &str, o: &FieldData, n: &FieldData) {
     if o.identifier != n.identifier {
         if o.identifier {
             cx.attr(
@@ -733,7 +767,7 @@ fn field(cx: &mut Ctx, tp: &ToolPair, e: &str, path: &str, o: &FieldData, n: &Fi
             );
         }
     }
-    cx.unit(e, &what, unit_ref(o), unit_ref(n));
+    cx.unit(e, what, unit_ref(o), unit_ref(n));
     let (oc, nc) = (
         o.unit.as_ref().map(|u| &u.canonical),
         n.unit.as_ref().map(|u| &u.canonical),
@@ -756,6 +790,10 @@ fn field(cx: &mut Ctx, tp: &ToolPair, e: &str, path: &str, o: &FieldData, n: &Fi
             ),
         );
     }
+}
+
+/// A field's field groups, concepts (under the new ids of renamed ones) and qualifiers.
+fn field_membership(cx: &mut Ctx, e: &str, what: &str, o: &FieldData, n: &FieldData) {
     // Under the new ids of renamed groups and concepts (the rename is one change of its own).
     let old_groups = cx.renames.groups_of(&o.groups);
     let (rm, add) = set_diff(&old_groups, &n.groups);
@@ -825,6 +863,10 @@ fn field(cx: &mut Ctx, tp: &ToolPair, e: &str, path: &str, o: &FieldData, n: &Fi
             );
         }
     }
+}
+
+/// A field's wire encoding, whether it is required or nullable, and its missing-value marker.
+fn field_values(cx: &mut Ctx, e: &str, what: &str, o: &FieldData, n: &FieldData) {
     if o.encoding != n.encoding {
         cx.attr(
             codes::FIELD_ENCODING_CHANGED,
@@ -896,33 +938,6 @@ fn field(cx: &mut Ctx, tp: &ToolPair, e: &str, path: &str, o: &FieldData, n: &Fi
             ),
         );
     }
-    // Effective source type: reported here only when the tool-level change does not explain it.
-    let explained = o.source_type.as_deref() == tp.old.source_type.as_deref()
-        && n.source_type.as_deref() == tp.new.source_type.as_deref();
-    if o.source_type != n.source_type && !explained {
-        cx.attr(
-            source_type_code(o.source_type.as_deref().or(tp.old.source_type.as_deref())),
-            e,
-            "source_type",
-            json(&o.source_type),
-            json(&n.source_type),
-            format!(
-                "source type of {what} changed from {} to {}",
-                o.source_type.as_deref().unwrap_or("none"),
-                n.source_type.as_deref().unwrap_or("none")
-            ),
-        );
-    }
-    // Effective licence (override or the tool's), when an override is involved.
-    if o.licence.is_some() || n.licence.is_some() {
-        let ol = o.licence.as_deref().or(tp.old.licence.as_deref());
-        let nl = n.licence.as_deref().or(tp.new.licence.as_deref());
-        let explained = ol == tp.old.licence.as_deref() && nl == tp.new.licence.as_deref();
-        if ol != nl && !explained {
-            licence(cx, e, &what, ol, nl);
-        }
-    }
-    cx.description(e, &what, o.description.as_deref(), n.description.as_deref());
 }
 
 /// The code of a source-type change, by the old effective source type: from none it is

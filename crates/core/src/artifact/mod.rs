@@ -120,6 +120,10 @@ fn ser_content_hash<S: serde::Serializer>(v: &str, s: S) -> Result<S::Ok, S::Err
 pub(crate) const ZERO_HASH: &str =
     "0000000000000000000000000000000000000000000000000000000000000000";
 
+/// The intent-registry prompt (the Understand step's prompt), written by `compile` beside the
+/// artifact and read from there by `route`, `eval`, the servers and the Python binding.
+pub const PROMPT_FILE: &str = "intent_prompt.txt";
+
 /// Current artifact format. Readers refuse other formats (older ones with a "recompile"
 /// error).
 pub const FORMAT_VERSION: u32 = 3;

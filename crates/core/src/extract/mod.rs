@@ -484,55 +484,7 @@ fn project_step(
             Err(m) => issues.push(issue(None, IssueKind::Shape, Tally::one(m))),
         }
     }
-    let found = records::parse_records(e.records.as_deref())
-        .map_err(|m| format!("records path `{}` {m}", e.records.as_deref().unwrap_or("")))
-        .and_then(|segs| records::find(root, &segs, xml));
-    let mut recs = match found {
-        Ok(f) => {
-            if let Some((_, why)) = f.skipped.first() {
-                let places: Vec<&str> = f
-                    .skipped
-                    .iter()
-                    .take(5)
-                    .map(|(at, _)| at.as_str())
-                    .collect();
-                let t = Tally::one(format!(
-                    "{} element(s) do not match records path `{}` ({}{}: {why}); the other elements' records are kept",
-                    f.skipped.len(),
-                    e.records.as_deref().unwrap_or("(root)"),
-                    places.join(", "),
-                    if f.skipped.len() > places.len() {
-                        ", ..."
-                    } else {
-                        ""
-                    },
-                ));
-                issues.push(issue(None, IssueKind::Shape, t));
-            }
-            f.records
-        }
-        Err(m) => {
-            let t = Tally::one(format!(
-                "response does not match records path `{}`: {m}",
-                e.records.as_deref().unwrap_or("(root)")
-            ));
-            issues.push(issue(None, IssueKind::Shape, t));
-            Vec::new()
-        }
-    };
-    let mut not_objects = Tally::default();
-    recs.retain(|r| {
-        let ok = r.value.is_object();
-        if !ok {
-            not_objects.add(&r.at, || {
-                format!("a record is {}, not an object", path::kind(r.value))
-            });
-        }
-        ok
-    });
-    if not_objects.count > 0 {
-        issues.push(issue(None, IssueKind::Shape, not_objects));
-    }
+    let recs = step_records(e, root, xml, issues, &issue);
     let mut records: Vec<Record> = recs
         .iter()
         .map(|r| Record {
@@ -662,17 +614,7 @@ fn project_step(
                 }
             }
         }
-        let [missing, no_value, mismatch, shape] = tallies;
-        for (kind, t) in [
-            (IssueKind::Shape, shape),
-            (IssueKind::Missing, missing),
-            (IssueKind::NoValue, no_value),
-            (IssueKind::TypeMismatch, mismatch),
-        ] {
-            if t.count > 0 {
-                issues.push(issue(Some(&fd.name), kind, t));
-            }
-        }
+        push_tallies(issues, &issue, &fd.name, tallies);
         fields.push(info);
     }
     Ok(StepResult {
@@ -686,6 +628,88 @@ fn project_step(
         records,
         source: source(t),
     })
+}
+
+/// The records of one step's response at the endpoint's records path: elements the path does
+/// not reach and records that are not objects are reported as shape issues and left out.
+fn step_records<'a>(
+    e: &EndpointData,
+    root: &'a Value,
+    xml: bool,
+    issues: &mut Vec<Issue>,
+    issue: &dyn Fn(Option<&str>, IssueKind, Tally) -> Issue,
+) -> Vec<records::RecordRef<'a>> {
+    let found = records::parse_records(e.records.as_deref())
+        .map_err(|m| format!("records path `{}` {m}", e.records.as_deref().unwrap_or("")))
+        .and_then(|segs| records::find(root, &segs, xml));
+    let mut recs = match found {
+        Ok(f) => {
+            if let Some((_, why)) = f.skipped.first() {
+                let places: Vec<&str> = f
+                    .skipped
+                    .iter()
+                    .take(5)
+                    .map(|(at, _)| at.as_str())
+                    .collect();
+                let t = Tally::one(format!(
+                    "{} element(s) do not match records path `{}` ({}{}: {why}); the other elements' records are kept",
+                    f.skipped.len(),
+                    e.records.as_deref().unwrap_or("(root)"),
+                    places.join(", "),
+                    if f.skipped.len() > places.len() {
+                        ", ..."
+                    } else {
+                        ""
+                    },
+                ));
+                issues.push(issue(None, IssueKind::Shape, t));
+            }
+            f.records
+        }
+        Err(m) => {
+            let t = Tally::one(format!(
+                "response does not match records path `{}`: {m}",
+                e.records.as_deref().unwrap_or("(root)")
+            ));
+            issues.push(issue(None, IssueKind::Shape, t));
+            Vec::new()
+        }
+    };
+    let mut not_objects = Tally::default();
+    recs.retain(|r| {
+        let ok = r.value.is_object();
+        if !ok {
+            not_objects.add(&r.at, || {
+                format!("a record is {}, not an object", path::kind(r.value))
+            });
+        }
+        ok
+    });
+    if not_objects.count > 0 {
+        issues.push(issue(None, IssueKind::Shape, not_objects));
+    }
+    recs
+}
+
+/// One field's tallies (missing, no value, type mismatch, shape) as issues, shape first; a
+/// tally that counted nothing is no issue.
+fn push_tallies(
+    issues: &mut Vec<Issue>,
+    issue: &dyn Fn(Option<&str>, IssueKind, Tally) -> Issue,
+    field: &str,
+    tallies: [Tally; 4],
+) {
+    let [missing, no_value, mismatch, shape] = tallies;
+    for (kind, t) in [
+        (IssueKind::Shape, shape),
+        (IssueKind::Missing, missing),
+        (IssueKind::NoValue, no_value),
+        (IssueKind::TypeMismatch, mismatch),
+    ] {
+        if t.count > 0 {
+            issues.push(issue(Some(field), kind, t));
+        }
+    }
 }
 
 fn nulls_message(fd: &FieldData) -> String {

@@ -6,6 +6,10 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+/// The project's configuration file, at the project root (its folder is the project root): the
+/// one spelling of its name, for the loader, the command line, the generator and dense search.
+pub const CONFIG_FILE: &str = "schemarouter.toml";
+
 /// The whole configuration file.
 #[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema, PartialEq)]
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]

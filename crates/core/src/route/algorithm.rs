@@ -29,17 +29,7 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 
 /// Field projection variants (paper ablations).
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    Default,
-    PartialEq,
-    Eq,
-    serde::Serialize,
-    serde::Deserialize,
-    clap::ValueEnum,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Projection {
     /// identifiers ∪ concept matches ∪ intent group fields (the paper's recall-first

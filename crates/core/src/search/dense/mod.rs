@@ -118,7 +118,7 @@ pub fn weights_folder(artifact: Option<&Path>) -> Option<PathBuf> {
     let start = artifact?;
     let start = start.canonicalize().unwrap_or_else(|_| start.to_path_buf());
     for dir in start.ancestors().skip(1) {
-        let file = dir.join("schemarouter.toml");
+        let file = dir.join(crate::model::config::CONFIG_FILE);
         if file.is_file() {
             let text = std::fs::read_to_string(&file).ok()?;
             return configured(&text).map(|p| dir.join(p));
