@@ -493,6 +493,18 @@ pub const CONFIG_FILE: &str = "schemarouter.toml";
 ///
 /// Errors: a missing or unreadable root is fatal; everything else becomes diagnostics.
 pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
+    load_project_overlay(root, &Overlay::new())
+}
+
+/// Texts that replace what is on disk, by display name (the path relative to the project root
+/// with `/` separators: `schemas/aflow.yaml`, `schemarouter.toml`): the language server's open,
+/// unsaved documents. A name is used only for a file the walk finds on disk.
+pub type Overlay = std::collections::HashMap<String, String>;
+
+/// [`load_project`], reading the files named in `overlay` from it instead of from disk.
+///
+/// Errors: as [`load_project`].
+pub fn load_project_overlay(root: &Path, overlay: &Overlay) -> Result<Loaded, FatalError> {
     let meta = std::fs::metadata(root).map_err(|e| FatalError {
         kind: FatalKind::Unreadable,
         message: format!("cannot read project folder `{}`: {e}", root.display()),
@@ -531,10 +543,14 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
         );
     }
     if config_path.is_file() {
-        match schemarouter_core::input::read_file_limited(
-            &config_path,
-            schemarouter_core::input::MAX_INPUT_BYTES,
-        ) {
+        let read = match overlay.get(CONFIG_FILE) {
+            Some(text) => Ok(text.clone().into_bytes()),
+            None => schemarouter_core::input::read_file_limited(
+                &config_path,
+                schemarouter_core::input::MAX_INPUT_BYTES,
+            ),
+        };
+        match read {
             Ok(bytes) => {
                 let (text, bad) = match decode(bytes) {
                     Ok(t) => (t, None),
@@ -821,7 +837,10 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
             plans.push(Plan::Skip(name, path, kind, d));
             continue;
         };
-        let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+        let size = match overlay.get(&name) {
+            Some(text) => text.len() as u64,
+            None => std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0),
+        };
         if size > limits.max_file_bytes {
             let d = diag(
                 codes::LIMIT_EXCEEDED,
@@ -869,7 +888,7 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
                 ),
                 Plan::Read(name, path, kind, format) => {
                     let (text, uses, duplicates, result) =
-                        read_and_parse(path, *kind, *format, &limits);
+                        read_and_parse(path, overlay.get(name), *kind, *format, &limits);
                     // The line index is made here, in parallel, rather than when the file is
                     // added below.
                     let file = text.map(|t| SourceFile::new(name.clone(), path.clone(), t));
@@ -1210,6 +1229,7 @@ enum ReadFailure {
 /// could be read) and the declarations or the failure.
 fn read_and_parse(
     path: &Path,
+    overlay: Option<&String>,
     kind: FileKind,
     format: Format,
     limits: &Limits,
@@ -1222,6 +1242,9 @@ fn read_and_parse(
     // Read at most one byte past the limit: a file that grew after it was measured (or that
     // never ends) is refused rather than read whole.
     let read = std::fs::File::open(path).and_then(|f| {
+        if let Some(text) = overlay {
+            return Ok(text.clone().into_bytes());
+        }
         use std::io::Read;
         // Sized from the file's length (capped by the limit) so that reading does not
         // regrow and copy the buffer; the read still stops one byte past the limit.
