@@ -211,8 +211,9 @@ mod tests {
         let f4 = Fix::safe("w", vec![Edit::insert(F, 5, "W")]);
         let f5 = Fix::safe("v", vec![Edit::insert(F, 5, "V")]);
         let (out, applied) = apply_edits(text, F, &[&f1, &f2, &f3, &f4, &f5]);
-        assert_eq!(applied, vec![true, false, false, true, false]);
-        assert_eq!(out, "aXeWf");
+        // An insertion where a replaced range ends does not overlap it.
+        assert_eq!(applied, vec![true, false, true, true, false]);
+        assert_eq!(out, "aXZeWf");
     }
 
     #[test]

@@ -33,6 +33,35 @@ pub fn fixes_for_file(diagnostics: &[Diagnostic], file: FileId) -> Vec<(&Diagnos
         .collect()
 }
 
+/// The text that replaces a scalar written at `span` of `text` holding `value`, so that it holds
+/// `new`: quoted as the scalar was (`"..."` or `'...'`), else plain when `new` reads back as the
+/// same string in YAML and TOML would not need it, else double-quoted. `None` when the span does
+/// not hold `value` as written (a value replayed through a YAML alias, an escaped string) or
+/// `new` needs escaping.
+pub fn scalar_replacement(text: &str, span: Span, value: &str, new: &str) -> Option<String> {
+    let written = text.get(span.start as usize..span.end as usize)?;
+    if new.contains(['"', '\\', '\'', '\n', '\r', '\t', '#']) {
+        return None;
+    }
+    for q in ['"', '\''] {
+        if let Some(inner) = written.strip_prefix(q).and_then(|w| w.strip_suffix(q)) {
+            return (inner == value).then(|| format!("{q}{new}{q}"));
+        }
+    }
+    if written != value {
+        return None;
+    }
+    let plain = new.chars().all(|c| {
+        c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '+' | '_' | ' ' | '(' | ')' | '/')
+    }) && new.starts_with(|c: char| c.is_ascii_alphabetic())
+        && !new.ends_with(' ');
+    Some(if plain {
+        new.to_string()
+    } else {
+        format!("\"{new}\"")
+    })
+}
+
 /// One file changed by a run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FileChange {
@@ -263,10 +292,25 @@ pub fn suppression_edit(
     let mut line = file.line_col(offset as usize).0;
     loop {
         let start = file.line_start(line) as u32;
-        match strings.iter().find(|s| s.start < start && start <= s.end) {
-            Some(s) if line > 1 => line = file.line_col(s.start as usize).0,
-            _ => break,
+        let Some(s) = strings.iter().find(|s| s.start <= start && start < s.end) else {
+            break;
+        };
+        let mut up = file.line_col(s.start as usize).0;
+        // A block scalar's text starts on a line of its own: its key is on the line above
+        // (blank lines between belong to the scalar).
+        if file.text[file.line_start(up)..s.start as usize]
+            .trim()
+            .is_empty()
+        {
+            up -= 1;
+            while up > 1 && file.line_text(up).trim().is_empty() {
+                up -= 1;
+            }
         }
+        if up == 0 || up >= line {
+            break;
+        }
+        line = up;
     }
     let start = file.line_start(line);
     let text = file.line_text(line);
@@ -439,6 +483,31 @@ pub fn add_suppressions(root: &Path, reason: &str) -> Result<FixOutcome, FatalEr
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn scalar_replacement_keeps_the_quoting() {
+        let text = "a: cc-by-4.0\nb: \"cc-by-4.0\"\nc: 'x'\n";
+        assert_eq!(
+            scalar_replacement(text, Span::new(3, 12), "cc-by-4.0", "CC-BY-4.0").as_deref(),
+            Some("CC-BY-4.0")
+        );
+        assert_eq!(
+            scalar_replacement(text, Span::new(16, 27), "cc-by-4.0", "CC-BY-4.0").as_deref(),
+            Some("\"CC-BY-4.0\"")
+        );
+        assert_eq!(
+            scalar_replacement(text, Span::new(31, 34), "x", "y: z").as_deref(),
+            Some("'y: z'")
+        );
+        assert_eq!(
+            scalar_replacement(text, Span::new(3, 12), "other", "CC-BY-4.0"),
+            None
+        );
+        assert_eq!(
+            scalar_replacement(text, Span::new(3, 12), "cc-by-4.0", "a: b").as_deref(),
+            Some("\"a: b\"")
+        );
+    }
 
     #[test]
     fn comment_names_rules_once_sorted_with_reason_on_one_line() {
