@@ -11,6 +11,7 @@ pub use compile::{Stats, stats, stats_table};
 mod diff;
 mod eval;
 mod extract;
+mod fix;
 mod gateway;
 mod graph;
 mod import;

@@ -8,6 +8,7 @@
 
 pub mod baseline;
 pub mod fingerprint;
+pub mod fix;
 pub mod paths;
 pub mod render;
 
@@ -83,6 +84,8 @@ pub struct Diagnostic {
     pub secondary: Vec<Label>,
     /// How to fix it.
     pub help: Option<String>,
+    /// Edits that resolve the finding, when they are mechanical (see [`fix`]).
+    pub fix: Option<fix::Fix>,
 }
 
 impl Diagnostic {
@@ -101,6 +104,7 @@ impl Diagnostic {
             primary: None,
             secondary: Vec::new(),
             help: None,
+            fix: None,
         }
     }
 
@@ -119,6 +123,12 @@ impl Diagnostic {
     /// Set the help line.
     pub fn help(mut self, help: impl Into<String>) -> Diagnostic {
         self.help = Some(help.into());
+        self
+    }
+
+    /// Attach a fix.
+    pub fn with_fix(mut self, fix: fix::Fix) -> Diagnostic {
+        self.fix = Some(fix);
         self
     }
 }

@@ -241,7 +241,11 @@ impl LoadError {
                 format!("`{text}` is read as the string \"{text}\" here, but YAML 1.1 readers read it as a boolean"),
             )
             .at(file, *span, "")
-            .help(format!("quote it (`\"{text}\"`) so every YAML reader reads the same string")),
+            .help(format!("quote it (`\"{text}\"`) so every YAML reader reads the same string"))
+            .with_fix(crate::diagnostics::fix::Fix::safe(
+                format!("quote `{text}`"),
+                vec![crate::diagnostics::fix::Edit::replace(file, *span, format!("\"{text}\""))],
+            )),
             LoadError::ControlCharacter { span, ch, key } => Diagnostic::new(
                 codes::CONTROL_CHARACTER.0,
                 codes::CONTROL_CHARACTER.1,
