@@ -1,15 +1,25 @@
-//! Code actions on the findings in a range (all but the suppression findings, SR9xx): "suppress with a reason" (a `# schemarouter:
-//! allow(rule) -- reason` comment on its own line above the finding's line, at its indent,
-//! which covers that line and the block it opens).
+//! Code actions on the findings in a range: each finding's fix ([`crate::lint::fix`]; a safe
+//! fix is marked preferred, an unsafe one says so in its title), "suppress with a reason" for
+//! each finding a comment can hide ([`crate::lint::fix::suppressible`]: a `# schemarouter:
+//! allow(rule) -- reason` line above the finding's line, at its indent, or above the start of
+//! the multi-line string it lies in), and one source action that applies every safe fix of the
+//! document (`source.fixAll.schemarouter`, as `check --fix` would for this file).
 
 use super::analysis::Snapshot;
 use super::text::LineIndex;
+use super::workspace::path_to_uri;
+use crate::diagnostics::Diagnostic;
+use crate::diagnostics::fix::{Applicability, Edit, Fix};
+use crate::lint::Checked;
 use crate::source::FileId;
 use lsp_types::{CodeAction, CodeActionKind, CodeActionOrCommand, TextEdit, Uri, WorkspaceEdit};
 use std::collections::HashMap;
 
 /// The reason written into a new suppression, for the user to replace.
 pub const REASON_PLACEHOLDER: &str = "TODO: say why this finding is kept";
+
+/// The kind of the source action that applies every safe fix of a document.
+pub const FIX_ALL: &str = "source.fixAll.schemarouter";
 
 /// The code actions for the findings of `file` whose primary span meets bytes `start..=end`.
 pub fn actions(
@@ -22,62 +32,135 @@ pub fn actions(
     let Some(checked) = &snapshot.checked else {
         return Vec::new();
     };
-    let text = &checked.project.sources.get(file).text;
-    let index = LineIndex::new(text);
+    let meets = |d: &Diagnostic| {
+        d.primary.as_ref().is_some_and(|p| {
+            p.file == file && (p.span.end as usize) >= start && (p.span.start as usize) <= end
+        })
+    };
     let mut out = Vec::new();
-    let mut seen = std::collections::BTreeSet::new();
-    for d in &checked.diagnostics {
-        let Some(p) = &d.primary else { continue };
-        if p.file != file || (p.span.end as usize) < start || (p.span.start as usize) > end {
+    for (d, fix) in crate::lint::fix::fixes_for_file(&checked.diagnostics, file) {
+        if !meets(d) {
             continue;
         }
-        // Findings about suppressions (SR9xx) cannot themselves be suppressed.
-        let line = index.line_of(p.span.start as usize);
-        if d.code.starts_with("SR9") || !seen.insert((d.name, line)) {
-            continue;
+        let title = match fix.applicability {
+            Applicability::Safe => fix.title.clone(),
+            Applicability::Unsafe => format!("{} (unsafe fix)", fix.title),
+        };
+        if let Some(edit) = workspace_edit(snapshot, checked, &fix.edits) {
+            out.push(action(
+                title,
+                CodeActionKind::QUICKFIX,
+                edit,
+                fix.applicability == Applicability::Safe,
+            ));
         }
-        let edit = suppression_edit(text, &index, line, d.name);
-        out.push(CodeActionOrCommand::CodeAction(CodeAction {
-            title: format!("Suppress `{}` on this line (with a reason)", d.name),
-            kind: Some(CodeActionKind::QUICKFIX),
-            edit: Some(WorkspaceEdit {
-                changes: Some(HashMap::from([(uri.clone(), vec![edit])])),
-                ..WorkspaceEdit::default()
-            }),
-            ..CodeAction::default()
-        }));
+    }
+    out.extend(suppressions(snapshot, checked, file, &meets));
+    if let Some(all) = fix_all(checked, file, uri) {
+        out.push(all);
     }
     out
 }
 
-/// The edit that puts a suppression of `rule` on its own line above 0-based `line`.
-pub fn suppression_edit(text: &str, index: &LineIndex, line: usize, rule: &str) -> TextEdit {
-    let start = index.line_start(text, line);
-    let rest = &text[start..];
-    let line_text = rest.split(['\n', '\r']).next().unwrap_or("");
-    let indent = &line_text[..line_text.len() - line_text.trim_start().len()];
-    let eol = if text.contains("\r\n") { "\r\n" } else { "\n" };
-    let pos = index.position(text, start);
-    TextEdit::new(
-        lsp_types::Range::new(pos, pos),
-        format!("{indent}# schemarouter: allow({rule}) -- {REASON_PLACEHOLDER}{eol}"),
-    )
+fn action(
+    title: String,
+    kind: CodeActionKind,
+    edit: WorkspaceEdit,
+    preferred: bool,
+) -> CodeActionOrCommand {
+    CodeActionOrCommand::CodeAction(CodeAction {
+        title,
+        kind: Some(kind),
+        edit: Some(edit),
+        is_preferred: preferred.then_some(true),
+        ..CodeAction::default()
+    })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_suppression_goes_above_the_line_at_its_indent() {
-        let text = "a:\n  - name: x\n    unit: ev\n";
-        let ix = LineIndex::new(text);
-        let e = suppression_edit(text, &ix, 2, "invalid-unit");
-        assert_eq!(e.range.start, lsp_types::Position::new(2, 0));
-        assert_eq!(e.range.end, e.range.start);
-        assert_eq!(
-            e.new_text,
-            "    # schemarouter: allow(invalid-unit) -- TODO: say why this finding is kept\n"
+/// "Suppress with a reason" for each suppressible finding that `meets` (one per rule and line).
+fn suppressions(
+    snapshot: &Snapshot,
+    checked: &Checked,
+    file: FileId,
+    meets: &dyn Fn(&Diagnostic) -> bool,
+) -> Vec<CodeActionOrCommand> {
+    let source = checked.project.sources.get(file);
+    let mut strings = None;
+    let mut seen = std::collections::BTreeSet::new();
+    let mut out = Vec::new();
+    for d in &checked.diagnostics {
+        let Some(p) = &d.primary else { continue };
+        if !meets(d) || !crate::lint::fix::suppressible(d) {
+            continue;
+        }
+        if !seen.insert((d.name, source.line_col(p.span.start as usize).0)) {
+            continue;
+        }
+        let strings = strings.get_or_insert_with(|| crate::lint::fix::multiline_strings(source));
+        let edit = crate::lint::fix::suppression_edit(
+            file,
+            source,
+            p.span.start,
+            strings,
+            &[d.name],
+            REASON_PLACEHOLDER,
         );
+        if let Some(edit) = workspace_edit(snapshot, checked, &[edit]) {
+            out.push(action(
+                format!("Suppress `{}` here (with a reason)", d.name),
+                CodeActionKind::QUICKFIX,
+                edit,
+                false,
+            ));
+        }
     }
+    out
+}
+
+/// Every safe fix of the document at once (those that do not overlap, in order).
+fn fix_all(checked: &Checked, file: FileId, uri: &Uri) -> Option<CodeActionOrCommand> {
+    let safe: Vec<&Fix> = crate::lint::fix::fixes_for_file(&checked.diagnostics, file)
+        .into_iter()
+        .map(|(_, f)| f)
+        .filter(|f| f.applicability == Applicability::Safe && f.files() == [file])
+        .collect();
+    if safe.is_empty() {
+        return None;
+    }
+    let text = &checked.project.sources.get(file).text;
+    let (fixed, _) = crate::diagnostics::fix::apply_edits(text, file, &safe);
+    let index = LineIndex::new(text);
+    let whole = TextEdit::new(index.range(text, 0, text.len()), fixed);
+    Some(action(
+        "Apply every safe fix in this file".to_string(),
+        CodeActionKind::from(FIX_ALL),
+        WorkspaceEdit {
+            changes: Some(HashMap::from([(uri.clone(), vec![whole])])),
+            ..WorkspaceEdit::default()
+        },
+        false,
+    ))
+}
+
+/// The LSP edit of `edits` (byte spans into the snapshot's files), `None` when a file has no
+/// URI.
+fn workspace_edit(snapshot: &Snapshot, checked: &Checked, edits: &[Edit]) -> Option<WorkspaceEdit> {
+    let mut changes: HashMap<Uri, Vec<TextEdit>> = HashMap::new();
+    let mut indexes: HashMap<FileId, LineIndex> = HashMap::new();
+    for e in edits {
+        let text = &checked.project.sources.get(e.file).text;
+        let index = indexes
+            .entry(e.file)
+            .or_insert_with(|| LineIndex::new(text));
+        let uri = path_to_uri(&snapshot.path(e.file)?)?;
+        let range = index.range(text, e.span.start as usize, e.span.end as usize);
+        changes
+            .entry(uri)
+            .or_default()
+            .push(TextEdit::new(range, e.content.clone()));
+    }
+    Some(WorkspaceEdit {
+        changes: Some(changes),
+        ..WorkspaceEdit::default()
+    })
 }

@@ -47,7 +47,10 @@ pub fn capabilities() -> ServerCapabilities {
             ..CompletionOptions::default()
         }),
         code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
-            code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
+            code_action_kinds: Some(vec![
+                CodeActionKind::QUICKFIX,
+                CodeActionKind::from(actions::FIX_ALL),
+            ]),
             ..CodeActionOptions::default()
         })),
         ..ServerCapabilities::default()

@@ -192,22 +192,6 @@ async def test_a_session_over_stdio(client: LanguageClient):
     labels = [i.label for i in (items.items if hasattr(items, "items") else items)]
     assert labels == ["band_gap", "formula"]
 
-    # Code action: suppress the finding with a reason.
-    actions = await client.text_document_code_action_async(
-        types.CodeActionParams(
-            text_document=types.TextDocumentIdentifier(uri=LAB_URI),
-            range=diags[0].range,
-            context=types.CodeActionContext(diagnostics=diags),
-        )
-    )
-    suppress = [a for a in actions if a.title.startswith("Suppress `dangling-reference`")]
-    assert len(suppress) == 1
-    (edit,) = suppress[0].edit.changes[LAB_URI]
-    assert edit.range.start == types.Position(line=line, character=0)
-    assert edit.new_text == (
-        "        # schemarouter: allow(dangling-reference) -- TODO: say why this finding is kept\n"
-    )
-
     # Put the text back: the file's diagnostics are cleared.
     client.text_document_did_change(
         types.DidChangeTextDocumentParams(
@@ -217,11 +201,57 @@ async def test_a_session_over_stdio(client: LanguageClient):
     )
     assert await diagnostics_for(client, LAB_URI, 3) == []
 
+    # A YAML 1.1 boolean spelling as a title: code actions offer its fix (quote it, safe and
+    # preferred), a suppression with a reason above the line, and every safe fix of the file.
+    title = position_of(text, "Laboratoire")
+    title_end = types.Position(line=title.line, character=title.character + utf16("Laboratoire — Å notebook"))
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=LAB_URI, version=4),
+            content_changes=[
+                types.TextDocumentContentChangePartial(
+                    range=types.Range(start=title, end=title_end), text="yes"
+                )
+            ],
+        )
+    )
+    diags = await diagnostics_for(client, LAB_URI, 4)
+    yes_range = types.Range(
+        start=title, end=types.Position(line=title.line, character=title.character + 3)
+    )
+    assert [(d.code, d.range) for d in diags] == [("SR016", yes_range)]
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=LAB_URI),
+            range=yes_range,
+            context=types.CodeActionContext(diagnostics=diags),
+        )
+    )
+    assert [(a.title, a.kind, a.is_preferred) for a in actions] == [
+        ("quote `yes`", types.CodeActionKind.QuickFix, True),
+        ("Suppress `yaml11-boolean` here (with a reason)", types.CodeActionKind.QuickFix, None),
+        ("Apply every safe fix in this file", "source.fixAll.schemarouter", None),
+    ]
+    assert [(e.range, e.new_text) for e in actions[0].edit.changes[LAB_URI]] == [
+        (yes_range, '"yes"')
+    ]
+    assert [(e.range, e.new_text) for e in actions[1].edit.changes[LAB_URI]] == [
+        (
+            types.Range(
+                start=types.Position(line=title.line, character=0),
+                end=types.Position(line=title.line, character=0),
+            ),
+            "# schemarouter: allow(yaml11-boolean) -- TODO: say why this finding is kept\n",
+        )
+    ]
+    (whole,) = actions[2].edit.changes[LAB_URI]
+    assert whole.new_text == text.replace("Laboratoire — Å notebook", '"yes"')
+
     # A suppression comment completes rule names and codes.
     comment = "# schemarouter: allow(dangl"
     client.text_document_did_change(
         types.DidChangeTextDocumentParams(
-            text_document=types.VersionedTextDocumentIdentifier(uri=LAB_URI, version=4),
+            text_document=types.VersionedTextDocumentIdentifier(uri=LAB_URI, version=5),
             content_changes=[
                 types.TextDocumentContentChangePartial(
                     range=types.Range(
