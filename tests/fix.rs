@@ -97,10 +97,19 @@ fn fix_edits_yaml_in_place_keeping_comments_and_a_second_run_changes_nothing() {
     assert_eq!(r.stdout, "No problems found.\n");
     assert_eq!(r.stderr, "4 fixed in 1 file(s) (0 remaining)\n");
     let want = before
-        .replace("description: yes  # kept comment", "description: \"yes\"  # kept comment")
+        .replace(
+            "description: yes  # kept comment",
+            "description: \"yes\"  # kept comment",
+        )
         .replace("enum: [a, b, a]  # kept too", "enum: [a, b]  # kept too")
-        .replace("    # schemarouter: allow(missing-unit) -- nothing here any more\n", "")
-        .replace("spdx: cc-by-4.0 # lower case", "spdx: CC-BY-4.0 # lower case");
+        .replace(
+            "    # schemarouter: allow(missing-unit) -- nothing here any more\n",
+            "",
+        )
+        .replace(
+            "spdx: cc-by-4.0 # lower case",
+            "spdx: CC-BY-4.0 # lower case",
+        );
     assert_eq!(read(dir.path(), "schemas/mp.yaml"), want);
     let r = run(&["check", ".", "--fix"], dir.path());
     assert_eq!(r.stderr, "0 fixed in 0 file(s) (0 remaining)\n");
@@ -113,7 +122,11 @@ fn fix_edits_toml_in_place_keeping_comments() {
     let before = read(dir.path(), "schemas/mp.toml");
     let r = run(&["check", ".", "--fix", "--format", "concise"], dir.path());
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
-    assert_eq!(r.stderr, "4 fixed in 1 file(s) (0 remaining)\n", "{}", r.stdout);
+    assert_eq!(
+        r.stderr, "4 fixed in 1 file(s) (0 remaining)\n",
+        "{}",
+        r.stdout
+    );
     let want = before
         .replace("enum = [\"a\", \"b\", \"a\"]", "enum = [\"a\", \"b\"]")
         .replace(
@@ -154,13 +167,21 @@ fn add_suppressions_round_trip() {
     let p = dir.path().join("schemas/mp.yaml");
     let text = read(dir.path(), "schemas/mp.yaml");
     // A field without its unit (missing-unit) and a YAML 1.1 boolean in a block list item.
-    let text = text.replace("        type: number\n        unit: eV\n", "        type: number  # unit?\n");
+    let text = text.replace(
+        "        type: number\n        unit: eV\n",
+        "        type: number  # unit?\n",
+    );
     assert!(text.contains("# unit?"));
     std::fs::write(&p, text.replace("names: [MP]\n", "names: [MP, on]\n")).unwrap();
     let r = run(&["check", ".", "--format", "concise"], dir.path());
     assert_eq!(r.stdout.matches("[SR").count(), 2, "{}", r.stdout);
     let r = run(
-        &["check", ".", "--add-suppressions", "imported; reviewed in #12"],
+        &[
+            "check",
+            ".",
+            "--add-suppressions",
+            "imported; reviewed in #12",
+        ],
         dir.path(),
     );
     assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
@@ -188,14 +209,22 @@ fn unsafe_fixes_apply_only_with_the_flag() {
     let dir = tempfile::tempdir().unwrap();
     copy_dir(&root().join("tests/fixtures/valid-yaml"), dir.path());
     let p = dir.path().join("schemas/mp.yaml");
-    let text = read(dir.path(), "schemas/mp.yaml").replace("  spdx: CC-BY-4.0\n", "  spdx: GPLv3\n");
+    let text =
+        read(dir.path(), "schemas/mp.yaml").replace("  spdx: CC-BY-4.0\n", "  spdx: GPLv3\n");
     std::fs::write(&p, &text).unwrap();
     let r = run(&["check", ".", "--fix", "--format", "concise"], dir.path());
     assert_eq!(r.code, 1);
     assert_eq!(r.stderr, "0 fixed in 0 file(s) (1 remaining)\n");
     assert_eq!(read(dir.path(), "schemas/mp.yaml"), text);
-    let r = run(&["check", ".", "--unsafe-fixes", "--format", "concise"], dir.path());
-    assert_eq!(r.stderr, "1 fixed in 1 file(s) (0 remaining)\n", "{}", r.stdout);
+    let r = run(
+        &["check", ".", "--unsafe-fixes", "--format", "concise"],
+        dir.path(),
+    );
+    assert_eq!(
+        r.stderr, "1 fixed in 1 file(s) (0 remaining)\n",
+        "{}",
+        r.stdout
+    );
     assert_eq!(
         read(dir.path(), "schemas/mp.yaml"),
         text.replace("spdx: GPLv3\n", "spdx: GPL-3.0-only\n")

@@ -215,7 +215,10 @@ fn documented_fixes_turn_the_invalid_example_into_the_valid_one() {
                 other => *k == other,
             });
             if !ok {
-                failures.push(format!("{}: docs say fix `{kind}`, finding has {kinds:?}", e.name));
+                failures.push(format!(
+                    "{}: docs say fix `{kind}`, finding has {kinds:?}",
+                    e.name
+                ));
             }
             if kind == "none" {
                 continue;
@@ -244,7 +247,10 @@ fn documented_fixes_turn_the_invalid_example_into_the_valid_one() {
             }
             let second = fix_project(dir.path(), Applicability::Unsafe).unwrap();
             if !second.changes.is_empty() || second.fixed != 0 {
-                failures.push(format!("{}: a second run changes {:?}", e.name, second.changes));
+                failures.push(format!(
+                    "{}: a second run changes {:?}",
+                    e.name, second.changes
+                ));
             }
             let after = check_path(dir.path()).unwrap();
             if errors(&after) > before || after.io_error {
