@@ -28,7 +28,7 @@ pub const MAX_PASSES: usize = 10;
 pub fn fixes_for_file(diagnostics: &[Diagnostic], file: FileId) -> Vec<(&Diagnostic, &Fix)> {
     diagnostics
         .iter()
-        .filter_map(|d| d.fix.as_ref().map(|f| (d, f)))
+        .filter_map(|d| d.fix.as_deref().map(|f| (d, f)))
         .filter(|(d, f)| d.primary.as_ref().is_some_and(|p| p.file == file) || f.files() == [file])
         .collect()
 }
@@ -141,7 +141,7 @@ fn pass_texts(
 ) -> BTreeMap<String, (String, usize)> {
     let mut by_file: BTreeMap<FileId, Vec<&Fix>> = BTreeMap::new();
     for d in &checked.diagnostics {
-        let Some(fix) = d.fix.as_ref().filter(|f| f.applies_at(level)) else {
+        let Some(fix) = d.fix.as_deref().filter(|f| f.applies_at(level)) else {
             continue;
         };
         // A fix spanning several files is applied only by the language server, one at a time.
