@@ -225,7 +225,7 @@ mod tests {
     fn two_findings_with_one_fix_are_both_applied_once() {
         let f = Fix::safe("x", vec![Edit::delete(F, Span::new(0, 2))]);
         let (out, applied) = apply_edits("# c\n", F, &[&f, &f.clone()]);
-        assert_eq!((out.as_str(), applied), (" c\n", vec![true, true]));
+        assert_eq!((out.as_str(), applied), ("c\n", vec![true, true]));
     }
 
     #[test]
