@@ -146,6 +146,11 @@ pub fn apply_edits(text: &str, file: FileId, fixes: &[&Fix]) -> (String, Vec<boo
         if fix.edits.iter().any(|e| e.file != file) {
             continue;
         }
+        // Two findings with the same fix (every rule of one unused suppression): both resolved.
+        if (0..i).any(|j| applied[j] && fixes[j].edits == fix.edits) {
+            applied[i] = true;
+            continue;
+        }
         let fits = fix.edits.iter().all(|e| {
             let (s, t) = (e.span.start as usize, e.span.end as usize);
             s <= t && t <= text.len() && text.is_char_boundary(s) && text.is_char_boundary(t)
@@ -214,6 +219,13 @@ mod tests {
         // An insertion where a replaced range ends does not overlap it.
         assert_eq!(applied, vec![true, false, true, true, false]);
         assert_eq!(out, "aXZeWf");
+    }
+
+    #[test]
+    fn two_findings_with_one_fix_are_both_applied_once() {
+        let f = Fix::safe("x", vec![Edit::delete(F, Span::new(0, 2))]);
+        let (out, applied) = apply_edits("# c\n", F, &[&f, &f.clone()]);
+        assert_eq!((out.as_str(), applied), ("c\n", vec![true, true]));
     }
 
     #[test]

@@ -84,8 +84,9 @@ pub struct Diagnostic {
     pub secondary: Vec<Label>,
     /// How to fix it.
     pub help: Option<String>,
-    /// Edits that resolve the finding, when they are mechanical (see [`fix`]).
-    pub fix: Option<fix::Fix>,
+    /// Edits that resolve the finding, when they are mechanical (see [`fix`]); boxed, so that
+    /// the many findings without one stay small.
+    pub fix: Option<Box<fix::Fix>>,
 }
 
 impl Diagnostic {
@@ -128,7 +129,7 @@ impl Diagnostic {
 
     /// Attach a fix.
     pub fn with_fix(mut self, fix: fix::Fix) -> Diagnostic {
-        self.fix = Some(fix);
+        self.fix = Some(Box::new(fix));
         self
     }
 }

@@ -28,7 +28,7 @@ pub const MAX_PASSES: usize = 10;
 pub fn fixes_for_file(diagnostics: &[Diagnostic], file: FileId) -> Vec<(&Diagnostic, &Fix)> {
     diagnostics
         .iter()
-        .filter_map(|d| d.fix.as_ref().map(|f| (d, f)))
+        .filter_map(|d| d.fix.as_deref().map(|f| (d, f)))
         .filter(|(d, f)| d.primary.as_ref().is_some_and(|p| p.file == file) || f.files() == [file])
         .collect()
 }
@@ -141,7 +141,7 @@ fn pass_texts(
 ) -> BTreeMap<String, (String, usize)> {
     let mut by_file: BTreeMap<FileId, Vec<&Fix>> = BTreeMap::new();
     for d in &checked.diagnostics {
-        let Some(fix) = d.fix.as_ref().filter(|f| f.applies_at(level)) else {
+        let Some(fix) = d.fix.as_deref().filter(|f| f.applies_at(level)) else {
             continue;
         };
         // A fix spanning several files is applied only by the language server, one at a time.
@@ -483,6 +483,50 @@ pub fn add_suppressions(root: &Path, reason: &str) -> Result<FixOutcome, FatalEr
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn counts(entries: &[(&str, &'static str, &str, usize)]) -> ErrorCounts {
+        entries
+            .iter()
+            .map(|(f, c, m, n)| ((f.to_string(), *c, m.to_string()), *n))
+            .collect()
+    }
+
+    #[test]
+    fn a_new_error_is_one_not_counted_before() {
+        let before = counts(&[("a.yaml", "SR103", "x", 1)]);
+        let after = counts(&[
+            ("a.yaml", "SR103", "x", 1),
+            ("b.yaml", "SR103", "x", 1),
+            ("", "SR504", "y", 1),
+        ]);
+        let (files, project_wide) = new_errors(&before, &after);
+        assert_eq!(files, BTreeSet::from(["b.yaml".to_string()]));
+        assert!(project_wide);
+        let (files, project_wide) = new_errors(&after, &before);
+        assert!(files.is_empty() && !project_wide);
+    }
+
+    #[test]
+    fn rollback_takes_back_the_file_with_the_new_error_or_every_file_of_the_pass() {
+        let edited: BTreeMap<String, (String, usize)> = [
+            ("a.yaml".to_string(), (String::new(), 1)),
+            ("b.yaml".to_string(), (String::new(), 2)),
+        ]
+        .into();
+        let bad = BTreeSet::from(["b.yaml".to_string()]);
+        assert_eq!(to_roll_back(&edited, &bad, false), vec!["b.yaml"]);
+        // A new error in a file the pass did not edit, or in no file: every file of the pass.
+        let elsewhere = BTreeSet::from(["c.yaml".to_string()]);
+        assert_eq!(
+            to_roll_back(&edited, &elsewhere, false),
+            vec!["a.yaml", "b.yaml"]
+        );
+        assert_eq!(
+            to_roll_back(&edited, &BTreeSet::new(), true),
+            vec!["a.yaml", "b.yaml"]
+        );
+        assert!(to_roll_back(&edited, &BTreeSet::new(), false).is_empty());
+    }
 
     #[test]
     fn scalar_replacement_keeps_the_quoting() {

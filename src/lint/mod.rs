@@ -160,7 +160,7 @@ impl DiagnosticExt for Diagnostic {
         self
     }
     fn autofix(&mut self, fix: crate::diagnostics::fix::Fix) -> &mut Self {
-        self.fix = Some(fix);
+        self.fix = Some(Box::new(fix));
         self
     }
 }

@@ -22,6 +22,9 @@
 //! router no way to tell `delete_all` from `list_all`: the router only leaves out endpoints
 //! marked destructive, so say which it is.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: schemas/t.yaml

@@ -8,6 +8,10 @@
 //! A repeated value is usually a typo for a missing one, and the prompt and plan validation
 //! carry the list as written.
 //!
+//! ## Fix
+//! Safe: the repeated value is removed (with its comma in a flow list, its line in a block list);
+//! the list holds the same values. Applying it to the invalid example gives the valid example.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: schemas/pubchem.yaml

@@ -9,6 +9,12 @@
 //! Licence policy (may this answer be shown commercially?) is decided by machines reading the
 //! SPDX id; free text cannot be checked.
 //!
+//! ## Fix
+//! Safe when the expression is an SPDX id written in another case or with spaces for hyphens (`CC
+//! BY 4.0` -> `CC-BY-4.0`: SPDX ids match case-insensitively); unsafe when the suggestion is a
+//! guess from an imprecise name (`Apache 2` -> `Apache-2.0`). The value keeps its quoting.
+//! Applying it to the invalid example gives the valid example.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: schemas/t.yaml
