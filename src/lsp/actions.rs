@@ -144,6 +144,9 @@ fn fix_all(checked: &Checked, file: FileId, uri: &Uri) -> Option<CodeActionOrCom
 
 /// The LSP edit of `edits` (byte spans into the snapshot's files), `None` when a file has no
 /// URI.
+// `WorkspaceEdit::changes` is keyed by `Uri`, whose interior cell caches parsed parts and
+// takes no part in its hash or equality.
+#[allow(clippy::mutable_key_type)]
 fn workspace_edit(snapshot: &Snapshot, checked: &Checked, edits: &[Edit]) -> Option<WorkspaceEdit> {
     let mut changes: HashMap<Uri, Vec<TextEdit>> = HashMap::new();
     let mut indexes: HashMap<FileId, LineIndex> = HashMap::new();
