@@ -2,7 +2,7 @@
 //! and a handler per request and notification. It does no I/O of its own: messages go in
 //! through [`Server::handle`], replies come out of [`Server::take_outgoing`], and checks are
 //! handed out by [`Server::next_job`] and brought back by [`Server::finish`] (the stdio loop in
-//! [`super::run`] runs them on a thread; tests and [`Server::run_jobs_inline`] run them in place).
+//! [`super::serve`] runs them on a thread; tests and [`Server::run_jobs_inline`] run them in place).
 //!
 //! Stale runs: while a project's check runs, edits only mark it dirty; a check whose project
 //! changed meanwhile is dropped unpublished and the next one reads the latest text, so fast
