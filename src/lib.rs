@@ -23,4 +23,5 @@ pub mod eval;
 pub mod import;
 pub mod lint;
 pub mod load;
+pub mod lsp;
 pub mod synth;

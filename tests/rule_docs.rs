@@ -97,6 +97,7 @@ fn every_rule_has_docs_with_examples() {
         for section in [
             "## What it finds",
             "## Why it matters for routing",
+            "## Fix",
             "## Invalid example",
             "## Valid example",
         ] {
@@ -173,4 +174,90 @@ fn invalid_example_renderings() {
             });
         }
     }
+}
+
+/// Every file of an example, by path, with its text.
+fn example_files(example: &str) -> Vec<(String, String)> {
+    let dir = materialise(example);
+    let mut out = Vec::new();
+    for line in example.lines() {
+        if let Some(path) = line.strip_prefix("# file: ") {
+            let path = path.trim().to_string();
+            let text = std::fs::read_to_string(dir.path().join(&path)).unwrap();
+            out.push((path, text));
+        }
+    }
+    out
+}
+
+/// A rule whose docs promise a fix attaches one of that kind to its invalid example's finding;
+/// applying every fix (`--unsafe-fixes`) to the invalid example gives the valid example, file for
+/// file; a second run changes nothing, and the fixed project loads with no new error. A rule
+/// whose docs say `None` attaches no fix.
+#[test]
+fn documented_fixes_turn_the_invalid_example_into_the_valid_one() {
+    use schemarouter::diagnostics::Severity;
+    use schemarouter::diagnostics::fix::Applicability;
+    use schemarouter::lint::fix::fix_project;
+    let mut failures = Vec::new();
+    let mut fixable = 0;
+    for e in RULES.iter().filter(|e| e.category != Category::Import) {
+        let kind = e.fix_kind();
+        for ex in e.examples("Invalid example") {
+            let (diags, _) = example_findings(e, &ex);
+            let mine: Vec<_> = diags.iter().filter(|d| d.code == e.code).collect();
+            let kinds: Vec<&str> = mine
+                .iter()
+                .map(|d| d.fix.as_ref().map_or("none", |f| f.applicability.as_str()))
+                .collect();
+            let ok = kinds.iter().all(|k| match kind {
+                "safe or unsafe" => *k == "safe" || *k == "unsafe",
+                other => *k == other,
+            });
+            if !ok {
+                failures.push(format!(
+                    "{}: docs say fix `{kind}`, finding has {kinds:?}",
+                    e.name
+                ));
+            }
+            if kind == "none" {
+                continue;
+            }
+            fixable += 1;
+            let dir = materialise(&ex);
+            let errors = |c: &schemarouter::lint::Checked| {
+                c.diagnostics
+                    .iter()
+                    .filter(|d| d.severity == Severity::Error)
+                    .count()
+            };
+            let before = errors(&check_path(dir.path()).unwrap());
+            let first = fix_project(dir.path(), Applicability::Unsafe).unwrap();
+            for c in &first.changes {
+                std::fs::write(&c.path, &c.after).unwrap();
+            }
+            for (path, want) in example_files(&e.examples("Valid example")[0]) {
+                let got = std::fs::read_to_string(dir.path().join(&path)).unwrap();
+                if got != want {
+                    failures.push(format!(
+                        "{}: fixed {path} is\n{got}\nbut the valid example is\n{want}",
+                        e.name
+                    ));
+                }
+            }
+            let second = fix_project(dir.path(), Applicability::Unsafe).unwrap();
+            if !second.changes.is_empty() || second.fixed != 0 {
+                failures.push(format!(
+                    "{}: a second run changes {:?}",
+                    e.name, second.changes
+                ));
+            }
+            let after = check_path(dir.path()).unwrap();
+            if errors(&after) > before || after.io_error {
+                failures.push(format!("{}: the fixed project has new errors", e.name));
+            }
+        }
+    }
+    assert!(fixable >= 4, "only {fixable} rules with a documented fix");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -34,6 +34,23 @@ pub struct CheckArgs {
     /// Print only the number of findings per rule (code, name, level), most frequent first.
     #[arg(long, conflicts_with = "write_baseline")]
     pub statistics: bool,
+    /// Apply the safe fixes (edits to the files that cannot change what they declare), then
+    /// report what remains. A file whose fixes would make the project stop loading or report a
+    /// new error is left as it was.
+    #[arg(long, conflicts_with_all = ["write_baseline", "add_suppressions"])]
+    pub fix: bool,
+    /// Also apply the unsafe fixes (those that change meaning or guess); implies `--fix`
+    /// unless `--diff` is given.
+    #[arg(long, conflicts_with_all = ["write_baseline", "add_suppressions"])]
+    pub unsafe_fixes: bool,
+    /// Print the unified diff of what `--fix` would change, write nothing; exit 1 when there
+    /// would be changes, 0 when none.
+    #[arg(long, conflicts_with_all = ["write_baseline", "add_suppressions"])]
+    pub diff: bool,
+    /// Write a suppression comment `# schemarouter: allow(<rule>) -- REASON` above every
+    /// remaining finding that a comment can hide, then report what remains.
+    #[arg(long, value_name = "REASON", conflicts_with_all = ["write_baseline", "baseline"])]
+    pub add_suppressions: Option<String>,
 }
 
 /// `--fail-level` values.
@@ -50,13 +67,22 @@ pub enum FailLevel {
 
 /// Run `check`; returns the exit code.
 pub fn run_check(args: CheckArgs) -> u8 {
-    let mut checked = match lint::check_path(&args.path) {
-        Ok(c) => c,
-        Err(e) => {
-            super::report_fatal(&e, "check", &args.path);
-            return super::EXIT_USAGE;
+    let editing = args.fix || args.unsafe_fixes || args.diff || args.add_suppressions.is_some();
+    let mut checked = if editing {
+        match super::fix::run(&args) {
+            Ok(c) => c,
+            Err(code) => return code,
+        }
+    } else {
+        match lint::check_path(&args.path) {
+            Ok(c) => c,
+            Err(e) => {
+                super::report_fatal(&e, "check", &args.path);
+                return super::EXIT_USAGE;
+            }
         }
     };
+
     if let Some(file) = &args.write_baseline {
         let code = write_baseline(&checked, file);
         std::mem::forget(checked);

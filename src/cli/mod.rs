@@ -11,10 +11,12 @@ pub use compile::{Stats, stats, stats_table};
 mod diff;
 mod eval;
 mod extract;
+mod fix;
 mod gateway;
 mod graph;
 mod import;
 mod locate;
+mod lsp;
 mod mcp;
 mod route;
 mod search;
@@ -83,6 +85,9 @@ pub enum Command {
     /// planned endpoints upstream (MCP servers, HTTP APIs) and return only the planned fields
     /// with their reader context and token accounting.
     Gateway(gateway::GatewayArgs),
+    /// The language server (LSP over stdio) for declaration files: diagnostics as you type,
+    /// hover, go to definition, references, completion and code actions.
+    Lsp(lsp::LspArgs),
 }
 
 /// Exit code for usage and I/O errors.
@@ -168,7 +173,7 @@ pub fn main_with(long_running: fn()) -> ExitCode {
     crate::load::set_progress(stderr_progress());
     if matches!(
         cli.command,
-        Command::Serve(_) | Command::Mcp(_) | Command::Gateway(_)
+        Command::Serve(_) | Command::Mcp(_) | Command::Gateway(_) | Command::Lsp(_)
     ) {
         long_running();
     }
@@ -191,6 +196,7 @@ pub fn main_with(long_running: fn()) -> ExitCode {
         Command::Serve(a) => serve::run_serve(a),
         Command::Mcp(a) => mcp::run_mcp(a),
         Command::Gateway(a) => gateway::run_gateway(a),
+        Command::Lsp(a) => lsp::run_lsp(a),
     };
     ExitCode::from(code)
 }

@@ -8,6 +8,7 @@
 
 pub mod baseline;
 pub mod fingerprint;
+pub mod fix;
 pub mod paths;
 pub mod render;
 
@@ -83,6 +84,9 @@ pub struct Diagnostic {
     pub secondary: Vec<Label>,
     /// How to fix it.
     pub help: Option<String>,
+    /// Edits that resolve the finding, when they are mechanical (see [`fix`]); boxed, so that
+    /// the many findings without one stay small.
+    pub fix: Option<Box<fix::Fix>>,
 }
 
 impl Diagnostic {
@@ -101,6 +105,7 @@ impl Diagnostic {
             primary: None,
             secondary: Vec::new(),
             help: None,
+            fix: None,
         }
     }
 
@@ -119,6 +124,12 @@ impl Diagnostic {
     /// Set the help line.
     pub fn help(mut self, help: impl Into<String>) -> Diagnostic {
         self.help = Some(help.into());
+        self
+    }
+
+    /// Attach a fix.
+    pub fn with_fix(mut self, fix: fix::Fix) -> Diagnostic {
+        self.fix = Some(Box::new(fix));
         self
     }
 }

@@ -6,6 +6,7 @@
 //! severity and category. [`run`] executes the rules over a loaded project, applies the
 //! configuration (per-rule levels) and inline suppressions, and returns sorted diagnostics.
 
+pub mod fix;
 pub mod registry;
 pub mod rules;
 pub mod suppress;
@@ -138,6 +139,8 @@ pub trait DiagnosticExt {
     fn with(&mut self, file: FileId, span: Span, text: impl Into<String>) -> &mut Self;
     /// Set the help line.
     fn fix(&mut self, help: impl Into<String>) -> &mut Self;
+    /// Attach edits that resolve the finding ([`crate::diagnostics::fix::Fix`]).
+    fn autofix(&mut self, fix: crate::diagnostics::fix::Fix) -> &mut Self;
 }
 
 impl DiagnosticExt for Diagnostic {
@@ -154,6 +157,10 @@ impl DiagnosticExt for Diagnostic {
     }
     fn fix(&mut self, help: impl Into<String>) -> &mut Self {
         self.help = Some(help.into());
+        self
+    }
+    fn autofix(&mut self, fix: crate::diagnostics::fix::Fix) -> &mut Self {
+        self.fix = Some(Box::new(fix));
         self
     }
 }

@@ -13,6 +13,7 @@
 //! unknown rule, and one that suppresses nothing are each reported.
 
 use super::registry::{self, RULES};
+use crate::diagnostics::fix::{Edit, Fix};
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::model::Project;
 use crate::source::{FileId, SourceFile, Span};
@@ -338,13 +339,27 @@ pub fn apply(
                 Some(e) => {
                     let enabled = super::effective_level(project, e).is_some();
                     if !used[si][ri] && enabled && !partial {
-                        kept.push(registry::diagnostic(
-                            "unused-suppression",
-                            format!("suppression of `{}` suppresses nothing", e.name),
-                            s.file,
-                            *span,
-                            "remove it; the finding it was written for is gone",
-                        ));
+                        let unused = (0..s.rules.len())
+                            .filter(|&r| {
+                                !used[si][r]
+                                    && RULES.iter().any(|e| {
+                                        (e.name == s.rules[r].0
+                                            || e.code.eq_ignore_ascii_case(&s.rules[r].0))
+                                            && super::effective_level(project, e).is_some()
+                                    })
+                            })
+                            .count();
+                        let fix = unused_fix(project.sources.get(s.file), s, ri, unused);
+                        kept.push(
+                            registry::diagnostic(
+                                "unused-suppression",
+                                format!("suppression of `{}` suppresses nothing", e.name),
+                                s.file,
+                                *span,
+                                "remove it; the finding it was written for is gone",
+                            )
+                            .with_fix(fix),
+                        );
                     }
                 }
             }
@@ -367,6 +382,42 @@ pub fn apply(
         }
     });
     (kept, suppressed_errors)
+}
+
+/// The fix of an unused rule `ri` of suppression `s`: the rule's name and its comma taken out
+/// of the list, or, when every rule of the comment is unused (`unused` of them), the whole
+/// comment (its line, when the comment is alone on it).
+fn unused_fix(file: &SourceFile, s: &Suppression, ri: usize, unused: usize) -> Fix {
+    let text = &file.text;
+    if unused >= s.rules.len() {
+        let line = file.line_col(s.span.start as usize).0;
+        let start = file.line_start(line);
+        let before = &text[start..s.span.start as usize];
+        let span = if before.trim().is_empty() {
+            Span::new(start, file.line_start(line + 1))
+        } else {
+            let lead = before.len() - before.trim_end().len();
+            Span::new(s.span.start as usize - lead, s.span.end as usize)
+        };
+        return Fix::safe(
+            "remove the suppression comment",
+            vec![Edit::delete(s.file, span)],
+        );
+    }
+    let span = s.rules[ri].1;
+    let (start, end) = (span.start as usize, span.end as usize);
+    // `a, b`: take `b` with the comma and spaces before it; the first rule with those after it.
+    let span = if ri > 0 {
+        let prev_end = s.rules[ri - 1].1.end as usize;
+        Span::new(prev_end, end)
+    } else {
+        let next_start = s.rules[1].1.start as usize;
+        Span::new(start, next_start)
+    };
+    Fix::safe(
+        format!("remove `{}` from the suppression", &text[start..end]),
+        vec![Edit::delete(s.file, span)],
+    )
 }
 
 #[cfg(test)]

@@ -241,7 +241,11 @@ impl LoadError {
                 format!("`{text}` is read as the string \"{text}\" here, but YAML 1.1 readers read it as a boolean"),
             )
             .at(file, *span, "")
-            .help(format!("quote it (`\"{text}\"`) so every YAML reader reads the same string")),
+            .help(format!("quote it (`\"{text}\"`) so every YAML reader reads the same string"))
+            .with_fix(crate::diagnostics::fix::Fix::safe(
+                format!("quote `{text}`"),
+                vec![crate::diagnostics::fix::Edit::replace(file, *span, format!("\"{text}\""))],
+            )),
             LoadError::ControlCharacter { span, ch, key } => Diagnostic::new(
                 codes::CONTROL_CHARACTER.0,
                 codes::CONTROL_CHARACTER.1,
@@ -493,6 +497,18 @@ pub use crate::model::config::CONFIG_FILE;
 ///
 /// Errors: a missing or unreadable root is fatal; everything else becomes diagnostics.
 pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
+    load_project_overlay(root, &Overlay::new())
+}
+
+/// Texts that replace what is on disk, by display name (the path relative to the project root
+/// with `/` separators: `schemas/aflow.yaml`, `schemarouter.toml`): the language server's open,
+/// unsaved documents. A name is used only for a file the walk finds on disk.
+pub type Overlay = std::collections::HashMap<String, String>;
+
+/// [`load_project`], reading the files named in `overlay` from it instead of from disk.
+///
+/// Errors: as [`load_project`].
+pub fn load_project_overlay(root: &Path, overlay: &Overlay) -> Result<Loaded, FatalError> {
     let canonical_root = check_root(root)?;
     let mut st = Loading {
         project: Project {
@@ -504,7 +520,7 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
         failed_kinds: std::collections::BTreeSet::new(),
     };
     // 1. Configuration.
-    read_config(root, &mut st);
+    read_config(root, overlay, &mut st);
     let limits = st.project.config.limits.clone();
     // 2. Exclusion globs.
     let excludes = exclusion_globs(&mut st);
@@ -513,8 +529,8 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
     let found = select_declarations(root, found, &excludes, &limits, &mut st)?;
     // 4. Plan the reads (limits are decided in sorted order), read and parse in parallel, then
     // add files to the project in sorted order so file ids are deterministic.
-    let plans = plan_reads(found, &limits, &mut st.diags);
-    let results = read_planned(plans, &limits);
+    let plans = plan_reads(found, &limits, overlay, &mut st.diags);
+    let results = read_planned(plans, &limits, overlay);
     let alias_uses = add_files(results, &mut st);
     Ok(Loaded {
         project: st.project,
@@ -563,7 +579,7 @@ fn check_root(root: &Path) -> Result<PathBuf, FatalError> {
 }
 
 /// The first pass: the configuration file (`schemarouter.toml`), when there is one.
-fn read_config(root: &Path, st: &mut Loading) {
+fn read_config(root: &Path, overlay: &Overlay, st: &mut Loading) {
     let Loading {
         project,
         diags,
@@ -579,10 +595,14 @@ fn read_config(root: &Path, st: &mut Loading) {
         );
     }
     if config_path.is_file() {
-        match schemarouter_core::input::read_file_limited(
-            &config_path,
-            schemarouter_core::input::MAX_INPUT_BYTES,
-        ) {
+        let read = match overlay.get(CONFIG_FILE) {
+            Some(text) => Ok(text.clone().into_bytes()),
+            None => schemarouter_core::input::read_file_limited(
+                &config_path,
+                schemarouter_core::input::MAX_INPUT_BYTES,
+            ),
+        };
+        match read {
             Ok(bytes) => {
                 let (text, bad) = match decode(bytes) {
                     Ok(t) => (t, None),
@@ -891,7 +911,12 @@ type ReadResult = (
 
 /// The fifth pass: what to read, in sorted order, so that the size limits are decided the same
 /// way on every run.
-fn plan_reads(found: Vec<Found>, limits: &Limits, diags: &mut Vec<Diagnostic>) -> Vec<Plan> {
+fn plan_reads(
+    found: Vec<Found>,
+    limits: &Limits,
+    overlay: &Overlay,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<Plan> {
     let mut plans = Vec::new();
     let mut total: u64 = 0;
     for (name, path, kind) in found {
@@ -917,7 +942,10 @@ fn plan_reads(found: Vec<Found>, limits: &Limits, diags: &mut Vec<Diagnostic>) -
             plans.push(Plan::Skip(name, path, kind, d));
             continue;
         };
-        let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+        let size = match overlay.get(&name) {
+            Some(text) => text.len() as u64,
+            None => std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0),
+        };
         if size > limits.max_file_bytes {
             let d = diag(
                 codes::LIMIT_EXCEEDED,
@@ -947,7 +975,7 @@ fn plan_reads(found: Vec<Found>, limits: &Limits, diags: &mut Vec<Diagnostic>) -
 }
 
 /// The sixth pass: the planned files read and parsed on rayon threads, collected in plan order.
-fn read_planned(plans: Vec<Plan>, limits: &Limits) -> Vec<ReadResult> {
+fn read_planned(plans: Vec<Plan>, limits: &Limits, overlay: &Overlay) -> Vec<ReadResult> {
     use rayon::prelude::*;
     let bar = progress_bar(plans.len() as u64, "reading");
     let results: Vec<ReadResult> = plans
@@ -963,7 +991,7 @@ fn read_planned(plans: Vec<Plan>, limits: &Limits) -> Vec<ReadResult> {
                 ),
                 Plan::Read(name, path, kind, format) => {
                     let (text, uses, duplicates, result) =
-                        read_and_parse(path, *kind, *format, limits);
+                        read_and_parse(path, overlay.get(name), *kind, *format, limits);
                     // The line index is made here, in parallel, rather than when the file is
                     // added below.
                     let file = text.map(|t| SourceFile::new(name.clone(), path.clone(), t));
@@ -1309,6 +1337,7 @@ enum ReadFailure {
 /// could be read) and the declarations or the failure.
 fn read_and_parse(
     path: &Path,
+    overlay: Option<&String>,
     kind: FileKind,
     format: Format,
     limits: &Limits,
@@ -1321,6 +1350,9 @@ fn read_and_parse(
     // Read at most one byte past the limit: a file that grew after it was measured (or that
     // never ends) is refused rather than read whole.
     let read = std::fs::File::open(path).and_then(|f| {
+        if let Some(text) = overlay {
+            return Ok(text.clone().into_bytes());
+        }
         use std::io::Read;
         // Sized from the file's length (capped by the limit) so that reading does not
         // regrow and copy the buffer; the read still stops one byte past the limit.

@@ -9,6 +9,9 @@
 //! The Understand step maps query words to concepts through the alias layer; a text with two
 //! meanings makes the plan depend on declaration order.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: aliases/a.yaml

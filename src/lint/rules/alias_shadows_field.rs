@@ -9,6 +9,9 @@
 //! but COD's field `volume` is the journal volume, a query for "volume" can be matched to the
 //! wrong field by exact name.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: aliases/a.yaml

@@ -8,6 +8,9 @@
 //! Answers built from CC-BY data must credit the source; the plan can only attach the credit if
 //! the schema declares it.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: schemas/t.yaml

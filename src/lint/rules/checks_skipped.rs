@@ -9,6 +9,9 @@
 //! One typo in one file should produce one error at the typo, not a cascade of misleading
 //! errors elsewhere. Fix the load errors and run `check` again for the full report.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: intents/domains.yaml

@@ -8,6 +8,9 @@
 //! Parameter concepts exist only as query inputs; a response field carrying one would make the
 //! router project a field whenever a query merely supplies that input.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: aliases/c.yaml

@@ -15,6 +15,9 @@
 //! override makes a name read differently from what it is (the "Trojan Source" trick). The
 //! linter's own output shows them escaped (`\u{1b}`); other consumers may not.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: intents/domains.yaml

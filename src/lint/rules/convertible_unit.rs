@@ -8,6 +8,9 @@
 //! Nothing is wrong, but answers that compare providers must convert: the plan carries the
 //! factor, and this note makes every conversion visible in review.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: aliases/a.yaml

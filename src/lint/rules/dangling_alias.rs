@@ -10,6 +10,9 @@
 //! the router report the concept as unmatched (or worse, a stale plan keeps a field that no
 //! longer exists).
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: aliases/a.yaml

@@ -11,6 +11,9 @@
 //! Algorithm 1 projects the fields of an intent's required groups and matches concepts through
 //! the alias layer; a reference to nothing silently drops fields from every plan.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: intents/a.yaml

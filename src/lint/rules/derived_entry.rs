@@ -10,6 +10,9 @@
 //! project gated with the `strict` profile wants every entry of its concept layer read by a
 //! person; deleting the `derived:` line says it was (and `derive` never changes the entry again).
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: schemarouter.toml

@@ -25,6 +25,9 @@
 //! `annotations: {read_only: true}` to be planned, and a destructive one `allow_destructive:
 //! true`.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: schemas/t.yaml

@@ -8,6 +8,9 @@
 //! Harmless for routing but a sign of copy-paste; the duplicate hides which list is meant to
 //! carry the text and bloats the compiled alias index.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: aliases/a.yaml

@@ -8,6 +8,10 @@
 //! A repeated value is usually a typo for a missing one, and the prompt and plan validation
 //! carry the list as written.
 //!
+//! ## Fix
+//! Safe: the repeated value is removed (with its comma in a flow list, its line in a block list);
+//! the list holds the same values. Applying it to the invalid example gives the valid example.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: schemas/pubchem.yaml
@@ -42,8 +46,10 @@
 //!         enum: [cid, name, smiles]
 //! ```
 
+use crate::diagnostics::fix::{Edit, Fix};
 use crate::lint::{Context, DiagnosticExt, Rule, Sink};
 use crate::model::value::Scalar;
+use crate::source::Span;
 use std::collections::HashMap;
 
 /// See the module documentation.
@@ -69,6 +75,31 @@ fn bucket_key(v: &Scalar) -> BucketKey<'_> {
         // `value()` never returns a spelled number; keyed by its text all the same.
         Scalar::Spelled(_, raw) => BucketKey::Text(raw),
     }
+}
+
+/// The bytes to delete to take the list item at `value` out of its list: in a flow list (YAML
+/// `[a, b, a]`, a TOML array) the item with the comma before it; in a YAML block list the
+/// item's whole line (`  - a`). `None` when a comment or other text sits in the way, or the
+/// value is not where the list writes it (a value replayed through a YAML alias).
+fn removal(text: &str, value: Span) -> Option<Span> {
+    let (start, end) = (value.start as usize, value.end as usize);
+    let before = text.get(..start)?;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i + 1);
+    let lead = &text[line_start..start];
+    let rest = &text[end..line_end];
+    if lead.trim() == "-" {
+        return rest
+            .trim()
+            .is_empty()
+            .then(|| Span::new(line_start, line_end));
+    }
+    let gap = before.trim_end_matches([' ', '\t', '\n', '\r']);
+    let comma = gap.strip_suffix(',')?;
+    if text[comma.len()..start].contains('#') {
+        return None;
+    }
+    Some(Span::new(comma.len(), end))
 }
 
 impl Rule for DuplicateEnumValue {
@@ -103,6 +134,15 @@ impl Rule for DuplicateEnumValue {
                             .label("repeated")
                             .with(t.file, first.span, "first listed here")
                             .fix("remove the repeated value, or correct it to the value that is missing");
+                            let text = &ctx.project.sources.get(t.file).text;
+                            if let Some(edit) = removal(text, v.span) {
+                                out.diagnostics.last_mut().expect("just reported").autofix(
+                                    Fix::safe(
+                                        format!("remove the repeated `{}`", v.value),
+                                        vec![Edit::delete(t.file, edit)],
+                                    ),
+                                );
+                            }
                         }
                     }
                 }

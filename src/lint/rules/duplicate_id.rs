@@ -9,6 +9,9 @@
 //! Plans, benchmarks and named-tool requests refer to ids. With two declarations of one id, which
 //! one a plan uses depends on file order.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: intents/a.yaml

@@ -15,6 +15,9 @@
 //! Most YAML readers keep the last value silently, so a unit or group written twice routes with
 //! whichever line happens to come last.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: intents/domains.yaml

@@ -7,6 +7,9 @@
 //! An empty file usually means a declaration was lost in a merge or never written; the tool or
 //! intents it was meant to hold are absent from every plan.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: schemas/draft.yaml

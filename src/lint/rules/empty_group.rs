@@ -7,6 +7,9 @@
 //! An intent requiring only empty groups has no candidate tools; an empty group is either a
 //! missing mapping or dead configuration.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: intents/a.yaml

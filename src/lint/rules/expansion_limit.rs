@@ -14,6 +14,9 @@
 //! This finding is made by `schemarouter import` (an import source, not a declaration file, is
 //! checked); the examples are import sources.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: source/api.yaml

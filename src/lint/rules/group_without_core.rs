@@ -12,6 +12,9 @@
 //! (the `recall` projection's whole-group dump) while the other groups add a few: declaring the
 //! group's headline concepts keeps the safety net small everywhere.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: intents/a.yaml

@@ -11,6 +11,9 @@
 //! The Understand step and users write ids loosely (`Band-Gap`, `band gap`); two ids that
 //! normalise alike make that lookup ambiguous.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: intents/a.yaml

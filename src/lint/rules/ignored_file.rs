@@ -8,6 +8,9 @@
 //! A tool saved as `materials_project.yaml.bak` or `aflow.json` is not part of the graph; the note
 //! makes that visible.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: schemas/notes.txt

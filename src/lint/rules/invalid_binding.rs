@@ -9,6 +9,9 @@
 //! Plans must be valid by construction (paper section 4): every parameter the router binds must
 //! exist on the endpoint with a value of the declared type.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: aliases/c.yaml

@@ -8,6 +8,9 @@
 //! Aliases and units are compared after Unicode normalisation; bytes in another encoding would
 //! turn `Å` or `μB` into different text and break alias and unit matching.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! (A file containing the single byte `0xC5` after `unit: `; not representable in this page.)
 //!

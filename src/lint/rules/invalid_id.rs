@@ -10,6 +10,9 @@
 //! Fields are addressed as `tool/endpoint/field` in aliases, plans and the graph: an endpoint
 //! `a/b` with field `c` and an endpoint `a` with field `b/c` would be the same field.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: intents/a.yaml

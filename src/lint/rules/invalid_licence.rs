@@ -9,6 +9,12 @@
 //! Licence policy (may this answer be shown commercially?) is decided by machines reading the
 //! SPDX id; free text cannot be checked.
 //!
+//! ## Fix
+//! Safe when the expression is an SPDX id written in another case or with spaces for hyphens (`CC
+//! BY 4.0` -> `CC-BY-4.0`: SPDX ids match case-insensitively); unsafe when the suggestion is a
+//! guess from an imprecise name (`Apache 2` -> `Apache-2.0`). The value keeps its quoting.
+//! Applying it to the invalid example gives the valid example.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: schemas/t.yaml
@@ -33,6 +39,8 @@
 //! endpoints: []
 //! ```
 
+use crate::diagnostics::fix::{Edit, Fix};
+use crate::lint::fix::scalar_replacement;
 use crate::lint::{Context, DiagnosticExt, Rule, Sink};
 use crate::model::{Licence, Sp};
 use crate::source::FileId;
@@ -93,11 +101,32 @@ fn spelled_id(text: &str) -> Option<String> {
         .map(|l| l.name.to_string())
 }
 
-fn check(file: FileId, l: &Sp<Licence>, whose: &str, out: &mut Sink) {
+/// The fix of an invalid expression whose help suggests `suggestion`: safe when the two differ
+/// only in case and in spaces written for hyphens (`cc by 4.0` for `CC-BY-4.0`: the same
+/// identifier), unsafe otherwise (`Apache 2` for `Apache-2.0` is a guess).
+fn suggestion_fix(text: &str, file: FileId, l: &Sp<Licence>, help: &str) -> Option<Fix> {
+    let suggestion = help.strip_prefix("did you mean `")?.strip_suffix("`?")?;
+    let new = scalar_replacement(text, l.spdx.span, &l.spdx.value, suggestion)?;
+    let same = |s: &str| s.trim().to_ascii_lowercase().replace([' ', '_'], "-");
+    let title = format!("write `{suggestion}`");
+    let edits = vec![Edit::replace(file, l.spdx.span, new)];
+    Some(if same(&l.spdx.value) == same(suggestion) {
+        Fix::safe(title, edits)
+    } else {
+        Fix::unsafe_edit(title, edits)
+    })
+}
+
+fn check(ctx: &Context, file: FileId, l: &Sp<Licence>, whose: &str, out: &mut Sink) {
     if let Some((msg, help)) = check_spdx(&l.spdx.value) {
-        out.report(file, l.spdx.span, format!("{whose}: {msg}"))
+        let fix = suggestion_fix(&ctx.project.sources.get(file).text, file, l, &help);
+        let d = out
+            .report(file, l.spdx.span, format!("{whose}: {msg}"))
             .label("invalid licence expression")
             .fix(help);
+        if let Some(fix) = fix {
+            d.autofix(fix);
+        }
     }
 }
 
@@ -105,12 +134,12 @@ impl Rule for InvalidLicence {
     fn check(&self, ctx: &Context, out: &mut Sink) {
         for t in &ctx.project.tools {
             if let Some(l) = &t.licence {
-                check(t.file, l, &format!("tool `{}`", t.id.value), out);
+                check(ctx, t.file, l, &format!("tool `{}`", t.id.value), out);
             }
             for e in &t.endpoints {
                 for f in &e.fields {
                     if let Some(l) = &f.licence {
-                        check(t.file, l, &format!("field `{}`", f.name.value), out);
+                        check(ctx, t.file, l, &format!("field `{}`", f.name.value), out);
                     }
                 }
             }

@@ -11,6 +11,9 @@
 //! values against the enum: a default of the wrong type or outside the enum is a request the
 //! provider rejects, made on every plan that uses the endpoint.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: schemas/mp.yaml

@@ -9,6 +9,9 @@
 //! A pattern that does not compile recognises nothing: every question that writes such a value
 //! (an id, a code) routes without it, and nothing else says so.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: aliases/recognisers.yaml

@@ -14,6 +14,9 @@
 //! that repeats the records prefix, finds nothing: every planned field would be reported
 //! missing and the reader would get no values.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: schemas/t.yaml

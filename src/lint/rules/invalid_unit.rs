@@ -11,6 +11,9 @@
 //! Plans attach units to every field and convert between providers; a unit that cannot be read
 //! carries no dimension, so conflicts and conversions go unchecked.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: aliases/a.yaml

@@ -13,6 +13,9 @@
 //! Plans must be executable: the router fills path placeholders from bound parameters, and a
 //! placeholder no parameter fills leaves a URL that cannot be called.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: schemas/t.yaml

@@ -9,6 +9,9 @@
 //! Lenient readers turn `no` into `false` in one place and into the text "no" in another; the
 //! router must see exactly what the author meant.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: aliases/c.yaml

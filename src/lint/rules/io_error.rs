@@ -8,6 +8,9 @@
 //! An unreadable file is not the author's mistake but it still removes declarations; the build
 //! must stop rather than compile a partial graph.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! (A file without read permission; not representable in this page.)
 //!

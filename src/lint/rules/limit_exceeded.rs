@@ -17,6 +17,9 @@
 //! The linter runs in CI on untrusted pull requests; it must stop on hostile input with a clear
 //! message instead of exhausting memory.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: schemarouter.toml

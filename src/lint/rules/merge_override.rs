@@ -13,6 +13,9 @@
 //! of the file (or another YAML tool) may take the merged value for the one that applies. Each
 //! value written once leaves no doubt.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: intents/domains.yaml

@@ -7,6 +7,9 @@
 //! Identifiers are projected in every plan so that answers can cite the record (`mp-149`, a DOI,
 //! a COD id); without one, values cannot be traced back or joined across tools.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: schemas/t.yaml

@@ -7,6 +7,9 @@
 //! Algorithm 1 filters candidates by domain and required groups; without them an intent or tool
 //! cannot be routed at all.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: intents/i.yaml

@@ -7,6 +7,9 @@
 //! Plans carry each field's licence into the answer (paper section 4); without one, an agent
 //! cannot tell whether it may show, cache or resell what it retrieved.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: schemas/t.yaml

@@ -7,6 +7,9 @@
 //! Plans attach provenance to every field so answers can say where a number came from (which
 //! database, which DFT functional, which paper); without it the answer cannot be checked.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: schemas/t.yaml

@@ -8,6 +8,9 @@
 //! tool without one is silently excluded from every source-constrained plan, and plans cannot
 //! tell the reader whether a value is experimental or calculated.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: schemas/t.yaml

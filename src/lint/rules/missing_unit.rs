@@ -8,6 +8,9 @@
 //! Plans attach a unit to every field they project; without one, a reader LLM sees a bare number
 //! for a band gap or a modulus and may assume the wrong scale.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: aliases/a.yaml

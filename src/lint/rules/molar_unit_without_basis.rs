@@ -16,6 +16,9 @@
 //! unit check cannot tell them apart, and an answer can be wrong by that factor. With the basis
 //! in the unit, `unit-conflict` keeps per-atom and per-formula-unit values in separate concepts.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: aliases/a.yaml

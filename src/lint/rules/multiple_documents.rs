@@ -8,6 +8,9 @@
 //! A second document would otherwise be ignored, so whatever it declares would be missing from
 //! the graph without any message.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: intents/domains.yaml

@@ -22,6 +22,9 @@
 //! two is never in a response). Two parameters that fold alike cannot be told apart by an
 //! argument name in an Understanding or a plan reader.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: schemas/mp.yaml

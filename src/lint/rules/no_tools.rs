@@ -10,6 +10,9 @@
 //! orphaned and every field alias dangles. This one finding names the cause of all of those,
 //! which follow it (a folder that was moved, a `[paths]` typo, a project not imported yet).
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: intents/domains.yaml

@@ -8,6 +8,9 @@
 //! A query that names an orphan concept matches nothing: the plan reports it as unmatched. Either
 //! a mapping is missing or the concept is dead configuration.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: aliases/a.yaml

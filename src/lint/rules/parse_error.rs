@@ -8,6 +8,9 @@
 //! A file that cannot be read declares nothing: its tool, intents or aliases silently vanish from
 //! the graph, and every plan that needed them changes.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: schemas/oqmd.yaml

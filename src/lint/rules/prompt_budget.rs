@@ -10,6 +10,9 @@
 //! while the prompt-all baseline grows with every field. A registry prompt over budget gives that
 //! advantage away on every query.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: schemarouter.toml

@@ -7,6 +7,9 @@
 //! A reviewer must be able to tell why a unit conflict or an unverified licence is acceptable; a
 //! bare `allow(...)` gives no such record.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: intents/domains.yaml

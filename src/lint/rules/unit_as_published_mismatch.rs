@@ -10,6 +10,9 @@
 //! The published spelling documents what the provider actually sends; if it disagrees with the
 //! declared unit, one of them is wrong and every converted value with it.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: schemas/oqmd.yaml

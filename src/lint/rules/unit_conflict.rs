@@ -11,6 +11,9 @@
 //! Materials Project's per-atom value, or a volume per atom with a reciprocal volume, gives
 //! answers that are wrong by a factor nobody sees.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: aliases/a.yaml

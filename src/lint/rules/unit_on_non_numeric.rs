@@ -8,6 +8,9 @@
 //! A unit on text is either a wrong type (the value is a number sent as a string, which the
 //! plan should say) or a wrong unit; both mislead the reader LLM.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: schemas/cod.yaml

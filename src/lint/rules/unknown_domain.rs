@@ -7,6 +7,9 @@
 //! Algorithm 1 starts from the intent's domains: a tool in an unknown domain is never a
 //! candidate, and an intent targeting an unknown domain finds no tools there.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: intents/a.yaml

@@ -8,6 +8,9 @@
 //! A misspelt key is otherwise ignored: `requried: true` leaves the parameter optional and plans
 //! are made without it.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: intents/domains.yaml

@@ -10,6 +10,9 @@
 //! knows: a recogniser of an unknown kind (`formulas`, a typo) is left out of the artifact, so
 //! every question that names such a value routes without it (no formula, no DOI bound).
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: aliases/recognisers.yaml

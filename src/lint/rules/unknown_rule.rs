@@ -11,6 +11,9 @@
 //! on: the author believes a setting is in force that is not. With two entries for one rule, one
 //! of them is silently ignored.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: intents/domains.yaml

@@ -11,6 +11,9 @@
 //! type (`experimantal`) makes the tool invisible to exactly the queries that want it, and cue
 //! words of a misspelt type never make a source constraint.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: schemas/lab.yaml

@@ -7,6 +7,9 @@
 //! Field projection is identifiers ∪ concept matches ∪ the intent's group fields (Algorithm 1);
 //! a field outside all three is returned only by fetch-everything, so no plan ever asks for it.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: schemas/mp.yaml

@@ -9,6 +9,9 @@
 //! groups. A group no intent requires never adds a field to a plan, so its fields are reachable
 //! only through concepts.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: intents/a.yaml

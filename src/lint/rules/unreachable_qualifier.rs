@@ -12,6 +12,9 @@
 //! matched, so a question naming it routes on priority alone, and the field never contradicts
 //! another value either: its qualifier is invisible to the router.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: aliases/q.yaml

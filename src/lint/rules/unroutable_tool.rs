@@ -9,6 +9,9 @@
 //! Algorithm 1 picks candidates by domain and required groups; an unroutable tool never answers
 //! an unnamed query, however well its fields match.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: intents/a.yaml

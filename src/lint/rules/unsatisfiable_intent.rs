@@ -8,6 +8,9 @@
 //! Algorithm 1's candidate set for the intent is empty, so every query classified under it ends
 //! with `no_suitable_tool` unless the user names a tool.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: intents/a.yaml

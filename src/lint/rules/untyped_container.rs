@@ -12,6 +12,9 @@
 //! reader. Declaring the item type (`string[]`, `number[][]`) or the properties (as fields with
 //! paths) makes them plannable.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: schemas/oqmd.yaml

@@ -8,6 +8,11 @@
 //! Stale suppressions hide the next real finding at that place; dead configuration should be
 //! removed like a licence allowed but never seen.
 //!
+//! ## Fix
+//! Safe: the unused rule is taken out of the comment, or the whole comment (its line, when alone
+//! on it) when it suppresses nothing at all. Applying it to the invalid example gives the valid
+//! example.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: intents/domains.yaml

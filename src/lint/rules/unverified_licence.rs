@@ -7,6 +7,9 @@
 //! Plans carry the licence into answers; an unverified one must stay visible until someone checks
 //! the provider's terms, or be suppressed with a written reason.
 //!
+//! ## Fix
+//! None: the change needs a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: schemas/t.yaml

@@ -12,6 +12,10 @@
 //! rewrites the file. Quoted, every reader sees the same string. (In a boolean field, `yes` is
 //! an `invalid-value` error instead, whose help says to write `true`.)
 //!
+//! ## Fix
+//! Safe: the value is quoted (`yes` -> `"yes"`); every YAML 1.2 reader already read it as that
+//! string. Applying it to the invalid example gives the valid example.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: intents/domains.yaml

@@ -241,6 +241,14 @@ impl UnitTable {
             .clone()
     }
 
+    /// Every symbol and alias the table resolves without a prefix (built-ins, `dimensionless`
+    /// and the project's extensions), sorted: the unit spellings an editor completes.
+    pub fn spellings(&self) -> Vec<&str> {
+        let mut v: Vec<&str> = self.index.keys().map(String::as_str).collect();
+        v.sort_unstable();
+        v
+    }
+
     /// Names of the project-declared extension units in this table, in the order they were
     /// resolved (definitions may refer to each other, so dependencies come first).
     pub fn extension_names(&self) -> &[String] {

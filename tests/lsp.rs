@@ -1,0 +1,194 @@
+//! The language server (`schemarouter lsp`): end to end with a real LSP client, and a property
+//! test of its document-change handling.
+//!
+//! - `a_real_client_drives_the_server`: tests/lsp/test_lsp.py under pytest with `pytest-lsp`
+//!   (PyPI; .ci/run installs it into .venv) against the binary under test over stdio. Without
+//!   pytest-lsp the test fails under CI=true and is skipped locally.
+//! - `random_typing_never_breaks_the_server`: random characters typed into and deleted from a
+//!   shipped tool file through `textDocument/didChange`, each edit checked, and requests at
+//!   random positions answered: no panic, every answer a result, every published range inside
+//!   the document.
+
+use lsp_server::{Message, Notification, Request, RequestId};
+use proptest::prelude::*;
+use schemarouter::lsp::server::Server;
+use schemarouter::lsp::text::LineIndex;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The Python of the CI virtual environment (or `SCHEMAROUTER_TEST_PYTHON`), when it has
+/// pytest-lsp.
+fn python_with_pytest_lsp() -> Option<PathBuf> {
+    let python = std::env::var_os("SCHEMAROUTER_TEST_PYTHON")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join(".venv/bin/python"));
+    let ok = Command::new(&python)
+        .args(["-c", "import pytest_lsp"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    ok.then_some(python)
+}
+
+#[test]
+fn a_real_client_drives_the_server() {
+    let Some(python) = python_with_pytest_lsp() else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "pytest-lsp is missing: .ci/run installs it into .venv (pip install pytest-lsp)"
+        );
+        eprintln!("skipped: pytest-lsp is not installed (pip install pytest-lsp into .venv)");
+        return;
+    };
+    let dir = root().join("tests/lsp");
+    let out = Command::new(python)
+        .args([
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "test_lsp.py",
+        ])
+        .current_dir(&dir)
+        .env("SCHEMAROUTER_BIN", env!("CARGO_BIN_EXE_schemarouter"))
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("2 passed"), "{text}");
+}
+
+fn uri(path: &Path) -> lsp_types::Uri {
+    schemarouter::lsp::workspace::path_to_uri(path).unwrap()
+}
+
+fn notify(server: &mut Server, method: &str, params: serde_json::Value) {
+    server.handle(Message::Notification(Notification::new(
+        method.to_string(),
+        params,
+    )));
+}
+
+/// Every message out of the server is well formed: responses carry a result, published ranges
+/// lie inside the document.
+fn check_outgoing(server: &mut Server, text: &str, doc: &lsp_types::Uri) {
+    let index = LineIndex::new(text);
+    let lines = text.split('\n').count() as u32;
+    for m in server.take_outgoing() {
+        match m {
+            Message::Response(r) => assert!(r.response_result.is_ok(), "{r:?}"),
+            Message::Notification(n) => {
+                assert_eq!(n.method, "textDocument/publishDiagnostics");
+                let p: lsp_types::PublishDiagnosticsParams =
+                    serde_json::from_value(n.params).unwrap();
+                if &p.uri != doc {
+                    continue;
+                }
+                for d in p.diagnostics {
+                    assert!(d.range.start <= d.range.end, "{d:?}");
+                    assert!(d.range.end.line < lines.max(1) + 1, "{d:?}");
+                    // Every published position converts back to a place in the text.
+                    assert!(index.offset(text, d.range.start).is_some(), "{d:?}");
+                }
+            }
+            Message::Request(r) => panic!("unexpected request {r:?}"),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+enum Edit {
+    Type(usize, char),
+    Delete(usize, usize),
+}
+
+fn edit() -> impl Strategy<Value = Edit> {
+    let chars = prop::sample::select(vec![
+        'a', ':', ' ', '\n', '-', '[', ']', '{', '"', '\'', '#', '&', '*', 'Å', '𝛼', '\t', '\r',
+    ]);
+    prop_oneof![
+        (any::<usize>(), chars).prop_map(|(at, c)| Edit::Type(at, c)),
+        (any::<usize>(), 0usize..12).prop_map(|(at, n)| Edit::Delete(at, n)),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_typing_never_breaks_the_server(
+        edits in prop::collection::vec(edit(), 1..8),
+        probes in prop::collection::vec((0u32..80, 0u32..120), 8),
+    ) {
+        let path = root().join("schemas/aflow.yaml");
+        let doc = uri(&path);
+        let mut text = std::fs::read_to_string(&path).unwrap();
+        let mut server = Server::new("https://example.org/rules.md");
+        notify(&mut server, "textDocument/didOpen", serde_json::json!({
+            "textDocument": {"uri": doc, "languageId": "yaml", "version": 1, "text": text}
+        }));
+        server.run_jobs_inline();
+        check_outgoing(&mut server, &text, &doc);
+        let mut id = 0;
+        for (version, e) in edits.iter().enumerate() {
+            let index = LineIndex::new(&text);
+            // Positions picked as UTF-16 columns of real lines (possibly past a line's end).
+            let pos = |at: usize| {
+                let p = index.position(&text, at % (text.len() + 1));
+                lsp_types::Position::new(p.line, p.character + (at % 3) as u32)
+            };
+            let (start, end, insert) = match e {
+                Edit::Type(at, c) => (pos(*at), pos(*at), c.to_string()),
+                Edit::Delete(at, n) => {
+                    let s = pos(*at);
+                    (s, lsp_types::Position::new(s.line, s.character + *n as u32), String::new())
+                }
+            };
+            schemarouter::lsp::text::apply_change(
+                &mut text,
+                Some(lsp_types::Range::new(start, end)),
+                &insert,
+            );
+            notify(&mut server, "textDocument/didChange", serde_json::json!({
+                "textDocument": {"uri": doc, "version": version + 2},
+                "contentChanges": [{"range": {"start": start, "end": end}, "text": insert}]
+            }));
+            server.run_jobs_inline();
+            check_outgoing(&mut server, &text, &doc);
+            for (line, character) in &probes[..2] {
+                let at = serde_json::json!({"line": (line + version as u32) % 90, "character": character});
+                for method in ["textDocument/hover", "textDocument/definition", "textDocument/completion"] {
+                    id += 1;
+                    server.handle(Message::Request(Request::new(
+                        RequestId::from(id),
+                        method.to_string(),
+                        serde_json::json!({"textDocument": {"uri": doc}, "position": at}),
+                    )));
+                }
+                id += 1;
+                server.handle(Message::Request(Request::new(
+                    RequestId::from(id),
+                    "textDocument/references".to_string(),
+                    serde_json::json!({"textDocument": {"uri": doc}, "position": at, "context": {"includeDeclaration": true}}),
+                )));
+                id += 1;
+                server.handle(Message::Request(Request::new(
+                    RequestId::from(id),
+                    "textDocument/codeAction".to_string(),
+                    serde_json::json!({"textDocument": {"uri": doc}, "range": {"start": at, "end": at}, "context": {"diagnostics": []}}),
+                )));
+            }
+            check_outgoing(&mut server, &text, &doc);
+            // The server's document is the text the edits gave.
+            prop_assert_eq!(server.document(&doc), Some(text.as_str()));
+        }
+    }
+}
