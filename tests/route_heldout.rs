@@ -107,7 +107,7 @@ fn negated_tools_are_excluded_and_listed() {
         (
             "Bulk modulus of SiC excluding AFLOW",
             "aflow",
-            json!([["materials_project", {"formula": "SiC"}, ["bulk_modulus.vrh"]]]),
+            json!([["materials_project", {"formula": "SiC"}, ["bulk_modulus.reuss", "bulk_modulus.voigt", "bulk_modulus.vrh"]]]),
         ),
     ] {
         let (p, _) = plan(q);
@@ -180,7 +180,7 @@ fn qualifiers_pick_the_tool_and_the_field() {
     let (p, _) = plan("Voigt-averaged shear modulus of MgO from the Materials Project");
     assert_eq!(
         steps(&p),
-        json!([["materials_project", {"formula": "MgO"}, ["shear_modulus.vrh"]]])
+        json!([["materials_project", {"formula": "MgO"}, ["shear_modulus.voigt", "shear_modulus.vrh"]]])
     );
     assert_eq!(
         serde_json::to_value(&p.unmatched_qualifiers).unwrap(),
@@ -428,7 +428,7 @@ fn a_named_tool_without_the_concept_is_reported_and_coordinated_formulas_are_kep
     assert_eq!(
         steps(&p),
         json!([
-            ["materials_project", {"formula": "Si"}, ["bulk_modulus.vrh"]],
+            ["materials_project", {"formula": "Si"}, ["bulk_modulus.reuss", "bulk_modulus.voigt", "bulk_modulus.vrh"]],
             ["aflow", {"nspecies": 1, "species": "Si"}, ["ael_bulk_modulus_vrh"]],
             ["jarvis_dft", {"filter": "chemical_formula_reduced=\"Si\""}, []],
         ])

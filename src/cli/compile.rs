@@ -444,7 +444,19 @@ pub fn run_compile(mut args: CompileArgs) -> u8 {
     if let Some(h) = json_hash.into_inner() {
         compiled.graph.content_hash = h;
     }
-    for p in &refreshed {
+    tidy_other_form(&out, &refreshed, wants_json, wants_bin);
+    let written: Vec<PathBuf> = compiled.file_names().iter().map(|n| out.join(n)).collect();
+    println!("{} -> {}", summary_line(&compiled), shown_files(&written));
+    // The process ends right after: leave the artifact to the operating system.
+    std::mem::forget(compiled);
+    0
+}
+
+/// After a compile: say which git-tracked artifact of the other form was kept current
+/// (`refreshed`), and remove an untracked one left by an earlier run (readers pick the newer of
+/// the two, so a stale one must not stay).
+fn tidy_other_form(out: &Path, refreshed: &[PathBuf], wants_json: bool, wants_bin: bool) {
+    for p in refreshed {
         eprintln!(
             "note: also wrote {} (the other artifact form): git tracks it, so it is kept current rather than removed; pass `--format both` to ask for it, or `git rm` it to stop",
             p.display()
@@ -467,11 +479,6 @@ pub fn run_compile(mut args: CompileArgs) -> u8 {
             }
         }
     }
-    let written: Vec<PathBuf> = compiled.file_names().iter().map(|n| out.join(n)).collect();
-    println!("{} -> {}", summary_line(&compiled), shown_files(&written));
-    // The process ends right after: leave the artifact to the operating system.
-    std::mem::forget(compiled);
-    0
 }
 
 /// The `compile` command that writes what `compile --check` compared: the project, `--out`,

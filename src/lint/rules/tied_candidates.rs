@@ -14,6 +14,9 @@
 //! question is asked. Set `priority` on the tool to prefer, or declare what tells them apart (a
 //! source type, qualifiers on the fields).
 //!
+//! ## Fix
+//! None: which tool should win is a person's decision; the help line says what to write.
+//!
 //! ## Invalid example
 //! ```yaml
 //! # file: intents/a.yaml
