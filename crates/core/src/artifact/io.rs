@@ -646,7 +646,7 @@ pub type WriteJob<'a> = (
 
 /// Write several files all-or-nothing: each goes to a temporary file in its folder (synced);
 /// only when every one succeeded are they renamed into place, and a rename that fails part way
-/// puts back the files already replaced ([`rename_all_or_none`]). On any error every temporary
+/// puts back the files already replaced (`rename_all_or_none`). On any error every temporary
 /// file is removed and every target is as it was.
 pub fn write_all_atomic(jobs: Vec<WriteJob<'_>>) -> std::io::Result<()> {
     // A target that exists but is not a file would fail the rename half-way through.
