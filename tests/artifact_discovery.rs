@@ -438,10 +438,8 @@ fn compile_with_out_naming_a_file_exits_2_and_writes_nothing() {
     assert!(!project.path().join("build").exists());
 }
 
-/// Issue 38: `compile --format bin` in a project whose `build/graph.json` git tracks keeps that
-/// file current instead of deleting it (and says so); `--check` then verifies both forms.
-#[test]
-fn a_tracked_artifact_of_the_other_form_is_kept_current_not_removed() {
+/// A copy of the `route-mini` fixture project in a temporary folder.
+fn mini_copy() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let proj = dir.path();
     for sub in ["schemas", "aliases", "intents"] {
@@ -456,6 +454,15 @@ fn a_tracked_artifact_of_the_other_form_is_kept_current_not_removed() {
         proj.join("schemarouter.toml"),
     )
     .unwrap();
+    dir
+}
+
+/// Issue 38: `compile --format bin` in a project whose `build/graph.json` git tracks keeps that
+/// file current instead of deleting it (and says so); `--check` then verifies both forms.
+#[test]
+fn a_tracked_artifact_of_the_other_form_is_kept_current_not_removed() {
+    let dir = mini_copy();
+    let proj = dir.path();
     let sr = |args: &[&str]| {
         Command::new(env!("CARGO_BIN_EXE_schemarouter"))
             .current_dir(proj)
@@ -507,20 +514,8 @@ fn a_tracked_artifact_of_the_other_form_is_kept_current_not_removed() {
 /// `check` shows of the checks that were skipped.
 #[test]
 fn a_refused_compile_shows_the_checks_skipped_note() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = mini_copy();
     let proj = dir.path();
-    for sub in ["schemas", "aliases", "intents"] {
-        std::fs::create_dir_all(proj.join(sub)).unwrap();
-        for e in std::fs::read_dir(Path::new("tests/fixtures/route-mini").join(sub)).unwrap() {
-            let e = e.unwrap();
-            std::fs::copy(e.path(), proj.join(sub).join(e.file_name())).unwrap();
-        }
-    }
-    std::fs::copy(
-        "tests/fixtures/route-mini/schemarouter.toml",
-        proj.join("schemarouter.toml"),
-    )
-    .unwrap();
     std::fs::write(proj.join("schemas/bad.yaml"), "id: bad\ntitle: [unclosed\n").unwrap();
     let o = Command::new(env!("CARGO_BIN_EXE_schemarouter"))
         .current_dir(proj)

@@ -34,9 +34,10 @@ fn verb_of(word: &str) -> Option<&'static str> {
     })
 }
 
-/// The words of an identifier: split at `_`, `-`, `.`, `/`, spaces and lower-to-upper case
-/// changes (`deleteAll` -> `delete`, `All`).
-fn words(name: &str) -> Vec<String> {
+/// The words of an identifier, case kept: split at every character that is no letter or digit
+/// (`_`, `-`, `.`, `/`, `[`, spaces) and at lower-to-upper case changes (`deleteAll` ->
+/// `delete`, `All`). Shared by the destructive-name check and the router's range parameters.
+pub fn words(name: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut cur = String::new();
     let mut prev_lower = false;

@@ -54,29 +54,13 @@ enum Side {
     Upper,
 }
 
-/// The lower-case words of a name split at `_ - . [ ]`, spaces and camelCase humps.
+/// The lower-case words of a name ([`crate::model::destructive::words`]: split at separators
+/// and camelCase humps).
 fn name_words(name: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    let mut cur = String::new();
-    let mut prev_lower = false;
-    for c in name.chars() {
-        if !c.is_alphanumeric() {
-            if !cur.is_empty() {
-                out.push(std::mem::take(&mut cur));
-            }
-            prev_lower = false;
-            continue;
-        }
-        if c.is_uppercase() && prev_lower && !cur.is_empty() {
-            out.push(std::mem::take(&mut cur));
-        }
-        prev_lower = c.is_lowercase() || c.is_ascii_digit();
-        cur.extend(c.to_lowercase());
-    }
-    if !cur.is_empty() {
-        out.push(cur);
-    }
-    out
+    crate::model::destructive::words(name)
+        .into_iter()
+        .map(|w| w.to_lowercase())
+        .collect()
 }
 
 /// The side a parameter bounds and the words of what it bounds, from its name: a bound word
