@@ -95,6 +95,15 @@ impl Query {
         }
     }
 
+    /// Read a question against a catalog: [`Query::new`], and the lower-case words the catalog's
+    /// index does not know as [`spans::SpanKind::Word`] spans (names typed in lower case).
+    pub fn in_catalog(g: &FrozenGraph, question: &str) -> Query {
+        let mut q = Query::new(question);
+        let terms = &g.index.search_terms;
+        spans::unknown_words(&q.text, &mut q.spans, &|st| terms.get(st).is_some());
+        q
+    }
+
     /// The stems in `mask` (bit `i`: `stems[i]`).
     pub fn stems_in(&self, mask: u64) -> Vec<String> {
         self.stems

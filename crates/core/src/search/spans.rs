@@ -36,6 +36,9 @@ pub enum SpanKind {
     Name,
     /// The object of a preposition, in any case (`in lyon`, `about graph neural networks`).
     Object,
+    /// A lower-case word the catalog does not know, in no other span: a name written as people
+    /// type it (`gvanrossum`, `mozilla`, `radiohead`). Added per catalog by [`unknown_words`].
+    Word,
 }
 
 /// One typed span.
@@ -54,6 +57,9 @@ pub struct Span {
     /// Up to three lower-case words right before the span (nearest last), without punctuation
     /// between: what the question says the value is ("order 8812", "in Lyon", "top 5").
     pub before: Vec<String>,
+    /// Up to three lower-case words right after the span (nearest first), without punctuation
+    /// between: a noun written after its value names it too ("the mozilla org", "the rust repo").
+    pub after: Vec<String>,
 }
 
 /// Words that introduce a value: where an [`SpanKind::Object`] starts.
@@ -287,6 +293,7 @@ pub fn spans(text: &str) -> Vec<Span> {
                 start: s,
                 end: e,
                 before: words_before(text, s),
+                after: Vec::new(),
             });
         }
     };
@@ -352,8 +359,60 @@ pub fn spans(text: &str) -> Vec<Span> {
     numbers(text, &mut out);
     tokens(text, &mut out);
     objects(text, &mut out);
-    out.sort_by_key(|s| (s.start, s.end));
+    finish(text, &mut out);
     out
+}
+
+/// Text order, and each span's words after it.
+fn finish(text: &str, out: &mut [Span]) {
+    out.sort_by_key(|s| (s.start, s.end));
+    for s in out.iter_mut() {
+        s.after = words_after(text, s.end);
+    }
+}
+
+/// The lower-case words right after byte `at` (at most three, nearest first), stopping at
+/// punctuation other than a space.
+fn words_after(text: &str, at: usize) -> Vec<String> {
+    let tail = &text[at..];
+    let cut = tail
+        .find([',', ';', '.', '?', '!', ':', '(', ')', '"'])
+        .unwrap_or(tail.len());
+    tail[..cut]
+        .split_whitespace()
+        .map(|w| {
+            w.trim_matches(|c: char| !c.is_alphanumeric())
+                .to_lowercase()
+        })
+        .filter(|w| !w.is_empty())
+        .take(3)
+        .collect()
+}
+
+/// Add a [`SpanKind::Word`] span for every lower-case word of `text` that no span holds, that is
+/// no function word, at least three letters long, and whose stems `known` does not know (the
+/// catalog's index): a name typed in lower case ("how many followers does gvanrossum have").
+/// Words of the catalog are what is asked, not values; a word it does not know is either a
+/// value or a word the catalog cannot answer, and [`crate::route::ranked::fill`] takes it only
+/// for a parameter that names an entity.
+pub fn unknown_words(text: &str, out: &mut Vec<Span>, known: &dyn Fn(&str) -> bool) {
+    let toks: Vec<(usize, usize, &str)> = patterns()
+        .token
+        .find_iter(text)
+        .map(|m| (m.start(), m.end(), m.as_str()))
+        .collect();
+    for (s, e, w) in toks {
+        let plain = w.chars().all(|c| c.is_alphabetic() && !c.is_uppercase());
+        if !plain || w.chars().count() < 3 || taken(out, s, e) || is_function_word(w) {
+            continue;
+        }
+        let mut stems = crate::search::text::stems(w).peekable();
+        if stems.peek().is_none() || stems.any(|st| known(&st)) {
+            continue;
+        }
+        push_token(text, out, SpanKind::Word, s, e);
+    }
+    finish(text, out);
 }
 
 fn dates(text: &str, out: &mut Vec<Span>) {
@@ -389,6 +448,7 @@ fn dates(text: &str, out: &mut Vec<Span>) {
                 start: s,
                 end: e,
                 before: words_before(text, s),
+                after: Vec::new(),
             });
         }
     }
@@ -433,6 +493,7 @@ fn numbers(text: &str, out: &mut Vec<Span>) {
             start: s,
             end: e,
             before: words_before(text, s),
+            after: Vec::new(),
         });
     }
 }
@@ -513,6 +574,7 @@ fn push_token(text: &str, out: &mut Vec<Span>, kind: SpanKind, s: usize, e: usiz
         start: s,
         end: e,
         before: words_before(text, s),
+        after: Vec::new(),
     });
 }
 
@@ -641,6 +703,39 @@ mod tests {
         assert_eq!(
             kinds("the air in delhi today"),
             [(SpanKind::Object, "delhi".to_string())]
+        );
+    }
+
+    #[test]
+    fn words_the_catalog_does_not_know_are_read_as_names_with_the_words_around_them() {
+        let q = "how many public repositories does the mozilla org have?";
+        let mut s = spans(q);
+        unknown_words(q, &mut s, &|st| {
+            ["public", "repositori", "org"].contains(&st)
+        });
+        let words: Vec<(SpanKind, &str, &[String])> = s
+            .iter()
+            .map(|s| (s.kind, s.value.as_str(), s.after.as_slice()))
+            .collect();
+        assert_eq!(
+            words,
+            [(
+                SpanKind::Word,
+                "mozilla",
+                &["org".to_string(), "have".to_string()][..]
+            )]
+        );
+        // Capitalised names and objects keep their kind; short words are no names.
+        let q = "is it windy in wellington, ok";
+        let mut s = spans(q);
+        unknown_words(q, &mut s, &|_| false);
+        let kinds: Vec<(SpanKind, String)> = s.into_iter().map(|s| (s.kind, s.value)).collect();
+        assert_eq!(
+            kinds,
+            [
+                (SpanKind::Word, "windy".to_string()),
+                (SpanKind::Object, "wellington".to_string())
+            ]
         );
     }
 

@@ -108,16 +108,30 @@ impl<'a> Profile<'a> {
         self.p.format.as_deref().unwrap_or("")
     }
 
-    /// Whether the words before a span name this parameter ("order 8812" for `order_id`).
+    /// Whether the word right before a span names this parameter ("order 8812" for
+    /// `order_id`), or, for a name or an id, the word right after it ("the mozilla org" for
+    /// `org`); a number's next word is its unit, read apart.
     fn introduced_by(&self, s: &Span) -> bool {
-        let Some(last) = s.before.last() else {
-            return false;
+        let after = match s.kind {
+            SpanKind::Number | SpanKind::Year | SpanKind::Date => None,
+            _ => s.after.first(),
         };
-        let last_stem: Vec<String> = text::stems(last).collect();
-        self.words.iter().any(|w| w == last)
-            || last_stem
-                .iter()
-                .any(|st| self.stems.iter().take(4).any(|x| x == st))
+        [s.before.last(), after]
+            .into_iter()
+            .flatten()
+            .any(|w| self.names(w))
+    }
+
+    /// Whether a word of the question is this parameter's name or a word of it (by stem).
+    fn names(&self, word: &str) -> bool {
+        self.words.iter().any(|w| w == word)
+            || text::stems(word).any(|st| self.stems.iter().take(4).any(|x| *x == st))
+    }
+
+    /// Whether the endpoint's URL path holds this parameter: the key of the entity it reads
+    /// (`/users/{username}`).
+    fn in_path(&self) -> bool {
+        self.p.location.as_deref() == Some("path")
     }
 }
 
@@ -195,6 +209,11 @@ fn fit(pr: &Profile, s: &Span) -> f64 {
         SpanKind::Slash if string && pr.named(&["repo", "repository", "project", "slug"]) => 6.0,
         SpanKind::Quoted if string && pr.named(TEXT_WORDS) => 6.0,
         SpanKind::Quoted if string => 3.0,
+        // A name typed in lower case that the catalog does not know: the key of the entity an
+        // endpoint reads (`/users/{username}`), else only where its words name the parameter.
+        // `/albums/{id}` takes an opaque id, which a word never is.
+        SpanKind::Word if string && pr.in_path() && !pr.named(ID_WORDS) => 3.0,
+        SpanKind::Word if string => 1.0,
         SpanKind::Name | SpanKind::Object if string => {
             // A place by its name, or free text (`q`) described as one ("City name").
             let textual = pr.named(TEXT_WORDS);
@@ -380,6 +399,84 @@ pub fn fill(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An endpoint from its JSON form (robust to fields added to the artifact later).
+    fn endpoint(url: &str, params: &[(&str, &str)]) -> EndpointData {
+        let parameters: Vec<Value> = params
+            .iter()
+            .map(|(name, location)| {
+                serde_json::json!({"name": name, "type": "string", "enum_values": [],
+                    "required": *location == "path", "auth": false, "bind": [],
+                    "location": location})
+            })
+            .collect();
+        serde_json::from_value(serde_json::json!({"id": "e", "method": "GET", "url": url,
+            "parameters": parameters, "fields": [], "identifiers": [], "group_fields": {}}))
+        .expect("endpoint json")
+    }
+
+    /// The parameters `question` fills on `e`, with the catalog knowing only `known` stems.
+    fn filled(e: &EndpointData, question: &str, known: &[&str]) -> BTreeMap<String, Value> {
+        let mut spans = crate::search::spans::spans(question);
+        crate::search::spans::unknown_words(question, &mut spans, &|st| known.contains(&st));
+        let mut params = BTreeMap::new();
+        fill(e, question, &spans, &mut params, None, &[]);
+        params
+    }
+
+    #[test]
+    fn a_lower_case_name_the_catalog_does_not_know_keys_an_entity_in_the_path() {
+        let user = endpoint("https://x.test/users/{username}", &[("username", "path")]);
+        assert_eq!(
+            filled(
+                &user,
+                "how many followers does gvanrossum have",
+                &["follow"]
+            ),
+            BTreeMap::from([("username".to_string(), Value::from("gvanrossum"))])
+        );
+        // A word the catalog knows is what is asked, not a value.
+        assert!(filled(&user, "how many followers does it have", &["follow"]).is_empty());
+        // An opaque id is never a word; a query parameter takes a word only when named.
+        let album = endpoint("https://x.test/albums/{id}", &[("id", "path")]);
+        assert!(filled(&album, "who are my most listened artists", &["artist"]).is_empty());
+        let search = endpoint("https://x.test/search", &[("owner", "query")]);
+        assert!(
+            filled(
+                &search,
+                "list octocat repositories",
+                &["list", "repositori"]
+            )
+            .is_empty()
+        );
+        assert_eq!(
+            filled(
+                &search,
+                "list repositories, owner octocat",
+                &["list", "repositori", "owner"]
+            ),
+            BTreeMap::from([("owner".to_string(), Value::from("octocat"))])
+        );
+    }
+
+    #[test]
+    fn a_noun_after_a_value_names_its_parameter() {
+        let org = endpoint("https://x.test/orgs/{org}", &[("org", "path")]);
+        for q in [
+            "how many public repositories does the mozilla org have",
+            "public repositories of the Mozilla org",
+        ] {
+            let v = filled(&org, q, &["public", "repositori", "org"]);
+            assert_eq!(
+                v.get("org")
+                    .and_then(Value::as_str)
+                    .map(str::to_lowercase)
+                    .as_deref(),
+                Some("mozilla"),
+                "{q}"
+            );
+        }
+    }
 
     #[test]
     fn codes_are_two_or_three_letters_of_one_case() {

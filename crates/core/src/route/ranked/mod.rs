@@ -94,7 +94,7 @@ fn rerank_named(
         .filter(|(_, e)| e.is_some())
         .map(|(t, _)| t)
         .collect();
-    let q = Query::new(question);
+    let q = Query::in_catalog(g, question);
     let ranking = search::rank(g, &q);
     let candidates = select::candidates(
         g,
@@ -140,7 +140,7 @@ fn fill_missing(g: &FrozenGraph, question: &str, plan: &mut Plan) {
     if plan.steps.iter().all(|s| s.missing_required.is_empty()) {
         return;
     }
-    let q = Query::new(question);
+    let q = Query::in_catalog(g, question);
     let spans = &q.spans;
     for s in &mut plan.steps {
         if s.missing_required.is_empty() {
@@ -199,7 +199,7 @@ fn reads(question: &str, u: &Understanding) -> bool {
 /// With `k` above the steps the named tools gave, the rest from the ranked endpoints: a request
 /// that names one tool may need others too ("… from arXiv, and save a summary to notes.md").
 fn top_up(g: &FrozenGraph, question: &str, u: &Understanding, opts: &Options, plan: &mut Plan) {
-    let q = Query::new(question);
+    let q = Query::in_catalog(g, question);
     let ranking = search::rank(g, &q);
     let spans = &q.spans;
     let excluded: Vec<u32> = u
@@ -246,7 +246,7 @@ fn plan_ranked(
     opts: &Options,
     plan: &mut Plan,
 ) {
-    let q = Query::new(question);
+    let q = Query::in_catalog(g, question);
     let ranking = search::rank(g, &q);
     let spans = &q.spans;
     let excluded: Vec<u32> = u

@@ -164,6 +164,8 @@ fn asked_stems(g: &FrozenGraph, ti: u32, ei: u32, q: &Query) -> Vec<String> {
     let labels: Vec<String> = q
         .spans
         .iter()
+        // A word the catalog does not know may be no value at all ("feel colder").
+        .filter(|s| s.kind != crate::search::spans::SpanKind::Word)
         .filter_map(|s| s.before.last())
         .flat_map(|w| text::stems(w).collect::<Vec<_>>())
         .collect();

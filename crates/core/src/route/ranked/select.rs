@@ -284,7 +284,10 @@ fn question_weight(g: &FrozenGraph, q: &Query, ranking: &Ranking, spans: &[Span]
     for (i, stem) in q.stems.iter().enumerate() {
         let inside = |opaque: bool| {
             q.terms.iter().filter(|t| &t.stem == stem).all(|t| {
-                spans.iter().any(|s| {
+                // A word the catalog does not know weighs as unknown even in a
+                // [`SpanKind::Word`] span: it may be a value or a word of a question the
+                // catalog cannot answer ("earthquake").
+                spans.iter().filter(|s| s.kind != SpanKind::Word).any(|s| {
                     s.start <= t.start
                         && t.end <= s.end
                         && (!opaque
