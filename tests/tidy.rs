@@ -489,3 +489,61 @@ fn every_rule_code_is_a_row_of_the_one_table() {
     }
     assert!(strays.is_empty(), "{}", strays.join("\n"));
 }
+
+/// Collects calls of serde-saphyr's readers (`serde_saphyr::from_*`) outside test code.
+struct SaphyrReads {
+    found: Vec<usize>,
+}
+
+impl<'ast> Visit<'ast> for SaphyrReads {
+    fn visit_item_fn(&mut self, item: &'ast syn::ItemFn) {
+        if !is_cfg_test(&item.attrs) {
+            syn::visit::visit_item_fn(self, item);
+        }
+    }
+
+    fn visit_item_mod(&mut self, item: &'ast syn::ItemMod) {
+        if !is_cfg_test(&item.attrs) {
+            syn::visit::visit_item_mod(self, item);
+        }
+    }
+
+    fn visit_path(&mut self, path: &'ast syn::Path) {
+        let s: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+        if s.len() >= 2 && s[0] == "serde_saphyr" && s[1].starts_with("from") {
+            self.found.push(path.span().start().line);
+        }
+        syn::visit::visit_path(self, path);
+    }
+}
+
+/// One YAML front end in production: the loader's (granit-parser events into the spanned tree,
+/// read by the strict tree reader). serde-saphyr only writes YAML (`import::emit`) and is the
+/// reference the loader is tested against.
+#[test]
+fn shipped_code_reads_yaml_only_through_the_loaders_front_end() {
+    let mut found = Vec::new();
+    for path in source_files() {
+        let file = relative(&path);
+        if file.starts_with("tests/") || is_test_module_file(&path) {
+            continue;
+        }
+        let mut v = SaphyrReads { found: Vec::new() };
+        v.visit_file(&parse(&path));
+        found.extend(v.found.into_iter().map(|l| {
+            format!("{file}:{l}: reads YAML with serde-saphyr; use load::yaml::parse and load::de::from_node")
+        }));
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
+/// Whether `path` (`dir/name.rs`) is a module its parent declares under `#[cfg(test)]`.
+fn is_test_module_file(path: &Path) -> bool {
+    let (Some(dir), Some(name)) = (path.parent(), path.file_stem().and_then(|n| n.to_str())) else {
+        return false;
+    };
+    ["mod.rs", "lib.rs"].iter().any(|parent| {
+        std::fs::read_to_string(dir.join(parent))
+            .is_ok_and(|t| t.contains(&format!("#[cfg(test)]\nmod {name};")))
+    })
+}
