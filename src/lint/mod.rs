@@ -2,8 +2,9 @@
 //!
 //! Each rule lives in its own file under [`rules`], with its documentation as the file's `//!`
 //! doc comment (what it finds, why it matters for routing, an invalid and a valid example). The
-//! one table [`registry::RULES`] gives every rule its stable code, kebab-case name, default
-//! severity and category. [`run`] executes the rules over a loaded project, applies the
+//! one table of codes ([`crate::diagnostics::codes`], re-exported as [`RULES`]) gives every rule
+//! its stable code, kebab-case name, default severity and category; [`registry`] attaches each
+//! rule's check to its code. [`run`] executes the rules over a loaded project, applies the
 //! configuration (per-rule levels) and inline suppressions, and returns sorted diagnostics.
 
 pub mod fix;
