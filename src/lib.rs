@@ -16,6 +16,7 @@ pub use schemarouter_core::{
 pub use schemarouter_server as serve;
 
 pub mod cli;
+pub mod compiled;
 pub mod derive;
 pub mod diagnostics;
 pub mod diff;

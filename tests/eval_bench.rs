@@ -77,8 +77,35 @@ fn a_file_of_the_wrong_shape_gets_a_suggestion() {
     assert_eq!(
         stderr_lines(&out),
         [
-            "error: tests/fixtures/eval-bench/wrong-shape.yaml:4:1: not a valid benchmark: unknown field `querys`, expected one of version, inventory, queries",
+            "error: tests/fixtures/eval-bench/wrong-shape.yaml:4:1: not a valid benchmark: unknown key `querys`",
             "help: did you mean `queries`?",
+        ]
+    );
+    assert!(out.stdout.is_empty());
+}
+
+/// A broken bench file is read by the loader's YAML front end and its strict tree reader, as a
+/// declaration file is: the fault at its exact line and column, with the reader's help line.
+#[test]
+fn a_broken_gold_step_is_placed_exactly_with_a_help_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let artifact = smoke_artifact(dir.path());
+    let out = eval(&artifact, "broken-step.yaml", &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr_lines(&out),
+        [
+            "error: tests/fixtures/eval-bench/broken-step.yaml:12:9: not a valid benchmark: missing required key `endpoint`",
+            "help: add `endpoint` to this map",
+        ]
+    );
+    let out = eval(&artifact, "wrong-type.yaml", &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr_lines(&out),
+        [
+            "error: tests/fixtures/eval-bench/wrong-type.yaml:13:18: not a valid benchmark: expected a list, found the string `band_gap`",
+            "help: write a list, even of one item: `[band_gap]`, or one `- item` per line",
         ]
     );
     assert!(out.stdout.is_empty());
@@ -352,7 +379,7 @@ fn parse_errors_carry_positions_and_help() {
     assert_eq!(
         *p,
         Problem {
-            message: "not a valid benchmark: unknown field `querys`, expected one of version, inventory, queries".into(),
+            message: "not a valid benchmark: unknown key `querys`".into(),
             at: Some(Pos { line: 3, column: 1 }),
             related: vec![],
             help: Some("did you mean `queries`?".into()),
@@ -360,7 +387,7 @@ fn parse_errors_carry_positions_and_help() {
     );
     assert_eq!(
         e.to_string(),
-        "line 3, column 1: not a valid benchmark: unknown field `querys`, expected one of version, inventory, queries"
+        "line 3, column 1: not a valid benchmark: unknown key `querys`"
     );
 
     for version in ["-1", "1.5", "\"one\"", "99999999999", "[1]", "~"] {
@@ -392,7 +419,7 @@ fn parse_errors_carry_positions_and_help() {
     assert_eq!(
         e.render("b.yaml"),
         format!(
-            "error: b.yaml:5:1: not a valid benchmark: a second YAML document starts here; a benchmark is one document\n{FORMAT_HELP}\n"
+            "error: b.yaml:4:1: not a valid benchmark: a second YAML document starts here; a benchmark is one document\n{FORMAT_HELP}\n"
         )
     );
 
@@ -543,7 +570,7 @@ fn parser_budgets_are_said_in_words() {
     assert_eq!(
         stderr_lines(&out),
         [
-            "error: tests/fixtures/eval-bench/alias-bomb.yaml:15:22: not a valid benchmark: the file has more YAML nodes than the parser's budget allows",
+            "error: tests/fixtures/eval-bench/alias-bomb.yaml:15:18: not a valid benchmark: aliases expand to more than 200000 nodes (the alias expansion limit)",
             help,
         ]
     );
@@ -552,7 +579,7 @@ fn parser_budgets_are_said_in_words() {
     assert_eq!(
         stderr_lines(&out),
         [
-            "error: tests/fixtures/eval-bench/too-deep.yaml:3:265: not a valid benchmark: recursion limit exceeded",
+            "error: tests/fixtures/eval-bench/too-deep.yaml:3:265: not a valid benchmark: the file nests more than 255 levels deep (the YAML parser's nesting limit)",
             help,
         ]
     );

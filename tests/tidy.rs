@@ -179,15 +179,6 @@ fn is_cfg_test(attrs: &[syn::Attribute]) -> bool {
     })
 }
 
-/// Edges the code map forbids that the code still has, as `(file, module)`, each with the work
-/// that removes it. The test fails when one is no longer there, so the list only shrinks.
-const LAYER_EXCEPTIONS: &[(&str, &str)] = &[
-    // The SARIF renderer lists every rule from `lint::RULES`: the cycle through diagnostics
-    // that issue 38 ("Structure", step 6) breaks by moving the rule-code table under
-    // `diagnostics`. Remove this entry with that move.
-    ("src/diagnostics/render/sarif.rs", "lint"),
-];
-
 /// One row of ARCHITECTURE.md's code map: the modules it names and the modules they must not
 /// depend on.
 struct Layer {
@@ -405,7 +396,6 @@ fn modules_respect_the_architecture_layers() {
     let known: Vec<String> = layers.iter().flat_map(|l| l.modules.clone()).collect();
     let mut broken = Vec::new();
     let mut checked = 0;
-    let mut excepted = Vec::new();
     for path in source_files() {
         let file = relative(&path);
         let Some((module, own)) = module_of(&file) else {
@@ -423,10 +413,6 @@ fn modules_respect_the_architecture_layers() {
         };
         uses.visit_file(&parse(&path));
         for (line, m, p) in uses.found {
-            if LAYER_EXCEPTIONS.contains(&(file.as_str(), m.as_str())) {
-                excepted.push((file.clone(), m));
-                continue;
-            }
             if layer.forbidden.contains(&m) {
                 broken.push(format!(
                     "{file}:{line}: `{p}`: module `{module}` must not depend on `{m}` (ARCHITECTURE.md, code map)"
@@ -443,10 +429,121 @@ fn modules_respect_the_architecture_layers() {
         broken.len(),
         broken.join("\n")
     );
-    for (file, module) in LAYER_EXCEPTIONS {
-        assert!(
-            excepted.iter().any(|(f, m)| f == file && m == module),
-            "{file} no longer uses `{module}`: remove the entry from LAYER_EXCEPTIONS"
-        );
+}
+
+/// Collects the string literals that look like a rule code (`SR101`) outside test code.
+struct CodeLiterals {
+    found: Vec<(usize, String)>,
+}
+
+impl<'ast> Visit<'ast> for CodeLiterals {
+    fn visit_item_fn(&mut self, item: &'ast syn::ItemFn) {
+        if !is_cfg_test(&item.attrs) {
+            syn::visit::visit_item_fn(self, item);
+        }
     }
+
+    fn visit_item_mod(&mut self, item: &'ast syn::ItemMod) {
+        if !is_cfg_test(&item.attrs) {
+            syn::visit::visit_item_mod(self, item);
+        }
+    }
+
+    fn visit_lit_str(&mut self, lit: &'ast syn::LitStr) {
+        let v = lit.value();
+        let b = v.as_bytes();
+        if b.len() == 5 && v.starts_with("SR") && b[2..].iter().all(u8::is_ascii_digit) {
+            self.found.push((lit.span().start().line, v));
+        }
+    }
+}
+
+#[test]
+fn every_rule_code_is_a_row_of_the_one_table() {
+    let table: Vec<&str> = schemarouter::diagnostics::codes::RULES
+        .iter()
+        .map(|e| e.code)
+        .collect();
+    let mut sorted = table.clone();
+    sorted.sort();
+    sorted.dedup();
+    assert_eq!(
+        sorted, table,
+        "the table lists each code once, in code order"
+    );
+    let mut strays = Vec::new();
+    for path in source_files() {
+        let file = relative(&path);
+        if file == "src/diagnostics/codes.rs" || file.starts_with("tests/") {
+            continue;
+        }
+        let mut v = CodeLiterals { found: Vec::new() };
+        v.visit_file(&parse(&path));
+        for (line, code) in v.found {
+            if !table.contains(&code.as_str()) {
+                strays.push(format!(
+                    "{file}:{line}: `{code}` is no row of src/diagnostics/codes.rs; add the rule there"
+                ));
+            }
+        }
+    }
+    assert!(strays.is_empty(), "{}", strays.join("\n"));
+}
+
+/// Collects calls of serde-saphyr's readers (`serde_saphyr::from_*`) outside test code.
+struct SaphyrReads {
+    found: Vec<usize>,
+}
+
+impl<'ast> Visit<'ast> for SaphyrReads {
+    fn visit_item_fn(&mut self, item: &'ast syn::ItemFn) {
+        if !is_cfg_test(&item.attrs) {
+            syn::visit::visit_item_fn(self, item);
+        }
+    }
+
+    fn visit_item_mod(&mut self, item: &'ast syn::ItemMod) {
+        if !is_cfg_test(&item.attrs) {
+            syn::visit::visit_item_mod(self, item);
+        }
+    }
+
+    fn visit_path(&mut self, path: &'ast syn::Path) {
+        let s: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+        if s.len() >= 2 && s[0] == "serde_saphyr" && s[1].starts_with("from") {
+            self.found.push(path.span().start().line);
+        }
+        syn::visit::visit_path(self, path);
+    }
+}
+
+/// One YAML front end in production: the loader's (granit-parser events into the spanned tree,
+/// read by the strict tree reader). serde-saphyr only writes YAML (`import::emit`) and is the
+/// reference the loader is tested against.
+#[test]
+fn shipped_code_reads_yaml_only_through_the_loaders_front_end() {
+    let mut found = Vec::new();
+    for path in source_files() {
+        let file = relative(&path);
+        if file.starts_with("tests/") || is_test_module_file(&path) {
+            continue;
+        }
+        let mut v = SaphyrReads { found: Vec::new() };
+        v.visit_file(&parse(&path));
+        found.extend(v.found.into_iter().map(|l| {
+            format!("{file}:{l}: reads YAML with serde-saphyr; use load::yaml::parse and load::de::from_node")
+        }));
+    }
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
+/// Whether `path` (`dir/name.rs`) is a module its parent declares under `#[cfg(test)]`.
+fn is_test_module_file(path: &Path) -> bool {
+    let (Some(dir), Some(name)) = (path.parent(), path.file_stem().and_then(|n| n.to_str())) else {
+        return false;
+    };
+    ["mod.rs", "lib.rs"].iter().any(|parent| {
+        std::fs::read_to_string(dir.join(parent))
+            .is_ok_and(|t| t.contains(&format!("#[cfg(test)]\nmod {name};")))
+    })
 }

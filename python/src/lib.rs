@@ -200,10 +200,7 @@ impl Router {
                     e => (false, e.to_string()),
                 })?;
                 schemarouter::search::dense::activate_or_warn(&g, Some(&path));
-                let prompt = std::fs::read_to_string(
-                    path.with_file_name(schemarouter::artifact::PROMPT_FILE),
-                )
-                .unwrap_or_else(|_| schemarouter::prompt::render(&g, None));
+                let (prompt, _) = schemarouter::prompt::read_beside(&path, &g);
                 Ok::<_, (bool, String)>((Loaded::new(g, |g| Lexical::new(g)), prompt))
             })
             .map_err(|(io, m)| {
@@ -602,37 +599,24 @@ fn compile_into(
     path: &std::path::Path,
     out: &std::path::Path,
 ) -> Result<serde_json::Value, Failure> {
-    use schemarouter::artifact::io;
-    let c = schemarouter::lint::check_path(path).map_err(|e| Failure::Load(e.to_string()))?;
-    if c.io_error || c.has_errors() {
-        return Err(Failure::Diagnostics(
+    use schemarouter::compiled::{CompiledProject, Forms, Refused, WriteError};
+    let mut c = CompiledProject::compile(path).map_err(|e| match e {
+        Refused::Findings(c) => Failure::Diagnostics(
             schemarouter::diagnostics::render::json::render(&c.diagnostics, &c.project.sources),
-        ));
-    }
-    let template = schemarouter::prompt::project_template(&c.project)
-        .map_err(|e| Failure::Load(e.to_string()))?;
-    let g = schemarouter::artifact::build::compile(&c.project, &c.index, &c.units);
-    let prompt = schemarouter::prompt::render(&g, template.as_deref());
-    std::fs::create_dir_all(out)
-        .map_err(|e| Failure::Write(format!("cannot create `{}`: {e}", out.display())))?;
-    let graph_path = out.join("graph.json");
-    let prompt_path = out.join(schemarouter::artifact::PROMPT_FILE);
-    let hash = std::cell::RefCell::new(String::new());
-    let jobs: Vec<io::WriteJob<'_>> = vec![
-        (
-            graph_path.clone(),
-            Box::new(|f| {
-                *hash.borrow_mut() = io::write_json_into(&g, f)?;
-                Ok(())
-            }),
         ),
-        (
-            prompt_path.clone(),
-            Box::new(|f| std::io::Write::write_all(f, prompt.as_bytes())),
-        ),
-    ];
-    io::write_all_atomic(jobs)
-        .map_err(|e| Failure::Write(format!("cannot write into `{}`: {e}", out.display())))?;
+        e => Failure::Load(e.to_string()),
+    })?;
+    let written = c
+        .write(out, Forms::Json, false, schemarouter::diff::git::is_tracked)
+        .map_err(|e| match e {
+            WriteError::Create(e) => {
+                Failure::Write(format!("cannot create `{}`: {e}", out.display()))
+            }
+            WriteError::Write(e) => {
+                Failure::Write(format!("cannot write into `{}`: {e}", out.display()))
+            }
+        })?;
+    let g = &c.graph;
     Ok(serde_json::json!({
         "project": g.project.name,
         "version": g.project.version,
@@ -641,9 +625,9 @@ fn compile_into(
         "fields": g.field_count(),
         "concepts": g.concepts.len(),
         "intents": g.intents.len(),
-        "content_hash": hash.into_inner(),
-        "prompt_tokens": schemarouter::prompt::count_tokens(&prompt),
-        "files": [graph_path.display().to_string(), prompt_path.display().to_string()],
+        "content_hash": g.content_hash,
+        "prompt_tokens": schemarouter::prompt::count_tokens(&c.prompt),
+        "files": written.files.iter().map(|p| p.display().to_string()).collect::<Vec<_>>(),
     }))
 }
 

@@ -1,6 +1,7 @@
 //! `compile`, `stats` and `graph`.
 
-use crate::artifact::{self, FrozenGraph, io};
+use crate::artifact::FrozenGraph;
+use crate::compiled::{self, CompiledProject, Forms, Refused, WriteError, Written};
 use crate::diagnostics::Summary;
 use crate::diagnostics::render::{self, OutputFormat};
 use crate::lint;
@@ -42,96 +43,31 @@ pub enum ArtifactFormat {
     Both,
 }
 
-/// A compiled project: artifact (content hash not yet computed) and prompt text.
-pub struct Compiled {
-    /// The artifact.
-    pub graph: FrozenGraph,
-    /// The intent-registry prompt.
-    pub prompt: String,
-    /// Which artifact forms to write.
-    pub format: ArtifactFormat,
-}
-
-impl Compiled {
-    fn file_names(&self) -> Vec<&'static str> {
-        let mut v = Vec::new();
-        if matches!(self.format, ArtifactFormat::Json | ArtifactFormat::Both) {
-            v.push("graph.json");
+impl From<ArtifactFormat> for Forms {
+    fn from(f: ArtifactFormat) -> Forms {
+        match f {
+            ArtifactFormat::Json => Forms::Json,
+            ArtifactFormat::Bin => Forms::Bin,
+            ArtifactFormat::Both => Forms::Both,
         }
-        if matches!(self.format, ArtifactFormat::Bin | ArtifactFormat::Both) {
-            v.push("graph.bin");
-        }
-        v.push(crate::artifact::PROMPT_FILE);
-        v
     }
 }
 
-/// Check and compile a project; on errors print them to stderr and return the exit code.
-/// `command` names the subcommand for help lines (`compile`, `stats`, `graph`).
-pub fn compile_project(path: &Path, format: ArtifactFormat, command: &str) -> Result<Compiled, u8> {
-    let mut checked = match lint::check_path(path) {
+/// Check and compile a project ([`compiled`]); on errors print them to stderr and return the
+/// exit code. `command` names the subcommand for help lines (`compile`, `stats`, `graph`).
+pub fn compile_project(path: &Path, command: &str) -> Result<CompiledProject, u8> {
+    let mut checked = match compiled::check(path) {
         Ok(c) => c,
         Err(e) => {
             super::report_fatal(&e, command, path);
             return Err(super::EXIT_USAGE);
         }
     };
-    if checked.io_error || checked.has_errors() {
+    if compiled::refuses(&checked) {
         // Only these failures print file names; show them under the path as typed.
         let prefix = OutputFormat::Concise.path_prefix(path, None);
         checked.project.sources.prefix_names(&prefix);
-    }
-    if checked.io_error {
-        eprint!(
-            "{}",
-            render::render(
-                OutputFormat::Concise,
-                &checked.diagnostics,
-                &checked.project.sources,
-                false
-            )
-        );
-        return Err(super::EXIT_USAGE);
-    }
-    if checked.has_errors() {
-        let errors: Vec<_> = checked
-            .diagnostics
-            .iter()
-            .filter(|d| d.severity == crate::diagnostics::Severity::Error)
-            .cloned()
-            .collect();
-        // The errors are shown, and the note of the checks a broken file made `check` skip
-        // (`checks-skipped`), as `check` shows it; the count line counts every finding.
-        let shown_findings: Vec<_> = checked
-            .diagnostics
-            .iter()
-            .filter(|d| {
-                d.severity == crate::diagnostics::Severity::Error || d.name == "checks-skipped"
-            })
-            .cloned()
-            .collect();
-        let shown = render::render(
-            OutputFormat::Human,
-            &shown_findings,
-            &checked.project.sources,
-            false,
-        );
-        let frames = shown
-            .strip_suffix(&render::human::summary_line(&shown_findings))
-            .unwrap_or(&shown);
-        eprint!(
-            "{frames}{}",
-            render::human::summary_line(&checked.diagnostics)
-        );
-        eprintln!(
-            "error: refusing to compile: `schemarouter check` found {} error(s)",
-            errors.len()
-        );
-        eprintln!(
-            "help: fix the errors above (`schemarouter check {}` shows every finding), then run `schemarouter {command}` again",
-            path.display()
-        );
-        return Err(1);
+        return Err(report_refused(&checked, path, command));
     }
     if !checked.suppressed_errors.is_empty() {
         // Compiled anyway, as the comments ask; but what an error concerns is left out of the
@@ -156,115 +92,54 @@ pub fn compile_project(path: &Path, format: ArtifactFormat, command: &str) -> Re
             s.warnings, s.infos
         );
     }
-    let template = match prompt::project_template(&checked.project) {
-        Ok(t) => t,
-        Err(e) => {
-            return Err(super::usage_error(
-                e,
-                "`[prompt] template` in schemarouter.toml names a file inside the project folder (relative to it); fix the path or remove the setting",
-            ));
-        }
-    };
-    let dense = dense_settings(&checked.project)?;
-    // File texts are only needed for diagnostics, which are done: free them first (at 10,000
-    // tools they are over 100 MB of the peak).
-    super::drop_in_background(std::mem::take(&mut checked.project.sources));
-    // The checked project is consumed: each tool's declaration is freed as its routing table
-    // is built, so the project and the artifact never peak together.
-    let lint::Checked {
-        project,
-        index,
-        units,
-        diagnostics,
-        ..
-    } = checked;
-    super::drop_in_background(diagnostics);
-    let mut graph = artifact::build::compile_owned(project, index, &units);
-    if let Some(d) = dense {
-        d.index(&mut graph)?;
-    }
-    let prompt_text = prompt::render(&graph, template.as_deref());
-    Ok(Compiled {
-        graph,
-        prompt: prompt_text,
-        format,
+    CompiledProject::from_checked(checked).map_err(|e| match e {
+        Refused::Setting { message, help } => super::usage_error(message, help),
+        other => super::usage_error(other, "run `schemarouter check` for details"),
     })
 }
 
-/// The dense signal's settings (`[search] embeddings`, `dense-weight`), read before the
-/// configuration's text is freed.
-struct DenseSettings {
-    /// The weights folder (`SCHEMAROUTER_EMBEDDINGS`, or the configured path under the root).
-    folder: PathBuf,
-    /// `λ`.
-    weight: f64,
-    /// `FILE:LINE:COL` of the `embeddings` setting.
-    at: String,
-}
-
-impl DenseSettings {
-    /// Embed every endpoint of `graph` (an error when the weights cannot be loaded: the project
-    /// asks for them, and an artifact must not depend on which machine compiled it).
-    fn index(&self, graph: &mut FrozenGraph) -> Result<(), u8> {
-        let m = crate::search::dense::load(&self.folder).map_err(|e| {
-            super::usage_error(
-                format!("{}: `[search] embeddings`: {e}", self.at),
-                format!(
-                    "name a folder holding the weights (`*.safetensors`) and tokenizer (`*tokenizer*.json`) of a static embedding model, e.g. the `wordllama` folder of PyPI's `wordllama` wheel; {} overrides where it is; remove the setting for a lexical search only",
-                    crate::search::dense::ENV
-                ),
+/// Print why a checked project is refused (an I/O error: exit 2; error findings: exit 1).
+fn report_refused(checked: &lint::Checked, path: &Path, command: &str) -> u8 {
+    if checked.io_error {
+        eprint!(
+            "{}",
+            render::render(
+                OutputFormat::Concise,
+                &checked.diagnostics,
+                &checked.project.sources,
+                false
             )
-        })?;
-        crate::search::dense::index(graph, &m, self.weight);
-        Ok(())
+        );
+        return super::EXIT_USAGE;
     }
-}
-
-/// Where a span of the configuration file is, as `FILE:LINE:COL`.
-fn config_at(p: &crate::model::Project, span: &crate::source::Span) -> String {
-    match p.config_file {
-        Some(id) => {
-            let f = p.sources.get(id);
-            let (line, col) = f.line_col(span.start as usize);
-            format!("{}:{line}:{col}", f.name)
-        }
-        None => crate::model::config::CONFIG_FILE.to_string(),
-    }
-}
-
-/// The dense settings of `p` (`None` without `[search] embeddings`); an error for a weight out
-/// of range.
-fn dense_settings(p: &crate::model::Project) -> Result<Option<DenseSettings>, u8> {
-    let s = &p.config.search;
-    let weight = match &s.dense_weight {
-        Some(w) if !(0.0..=100.0).contains(&w.value) => {
-            return Err(super::usage_error(
-                format!(
-                    "{}: `[search] dense-weight` is {}; it must be between 0 and 100",
-                    config_at(p, &w.span),
-                    w.value
-                ),
-                format!(
-                    "the cosine's weight against the best BM25F score; {} is the default",
-                    crate::search::dense::DEFAULT_WEIGHT
-                ),
-            ));
-        }
-        Some(w) => w.value,
-        None => crate::search::dense::DEFAULT_WEIGHT,
-    };
-    let Some(e) = &s.embeddings else {
-        return Ok(None);
-    };
-    let folder = match std::env::var_os(crate::search::dense::ENV).filter(|v| !v.is_empty()) {
-        Some(v) => PathBuf::from(v),
-        None => p.root.join(&e.value),
-    };
-    Ok(Some(DenseSettings {
-        folder,
-        weight,
-        at: config_at(p, &e.span),
-    }))
+    let errors = Summary::of(&checked.diagnostics).errors;
+    // The errors are shown, and the note of the checks a broken file made `check` skip
+    // (`checks-skipped`), as `check` shows it; the count line counts every finding.
+    let shown_findings: Vec<_> = checked
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == crate::diagnostics::Severity::Error || d.name == "checks-skipped")
+        .cloned()
+        .collect();
+    let shown = render::render(
+        OutputFormat::Human,
+        &shown_findings,
+        &checked.project.sources,
+        false,
+    );
+    let frames = shown
+        .strip_suffix(&render::human::summary_line(&shown_findings))
+        .unwrap_or(&shown);
+    eprint!(
+        "{frames}{}",
+        render::human::summary_line(&checked.diagnostics)
+    );
+    eprintln!("error: refusing to compile: `schemarouter check` found {errors} error(s)");
+    eprintln!(
+        "help: fix the errors above (`schemarouter check {}` shows every finding), then run `schemarouter {command}` again",
+        path.display()
+    );
+    1
 }
 
 /// Run `compile`.
@@ -298,49 +173,22 @@ pub fn run_compile(mut args: CompileArgs) -> u8 {
             "pass a folder to --out (it is created when missing)",
         );
     }
-    let mut compiled = match compile_project(&args.path, args.format, "compile") {
+    let mut compiled = match compile_project(&args.path, "compile") {
         Ok(c) => c,
         Err(code) => return code,
     };
+    let forms = Forms::from(args.format);
     if args.check {
-        compiled.graph.content_hash = io::json_content_hash(&compiled.graph);
-        let mut stale = Vec::new();
-        let mut verified = Vec::new();
-        for name in compiled.file_names() {
-            let p = out.join(name);
-            let current = if name == crate::artifact::PROMPT_FILE {
-                std::fs::read_to_string(&p).is_ok_and(|t| t == compiled.prompt)
-            } else {
-                io::is_current(&compiled.graph, &p)
-            };
-            if current {
-                verified.push(p);
-            } else if p.exists() {
-                stale.push(format!("{} differs from the sources", p.display()));
-            } else {
-                stale.push(format!("{} is missing", p.display()));
-            }
-        }
-        // An artifact of the other form in the folder must match too.
-        for name in ["graph.json", "graph.bin"] {
-            let p = out.join(name);
-            if !compiled.file_names().contains(&name) && p.is_file() {
-                if io::is_current(&compiled.graph, &p) {
-                    verified.push(p);
-                } else {
-                    stale.push(format!("{} differs from the sources", p.display()));
-                }
-            }
-        }
-        if stale.is_empty() {
+        let compared = compiled.compare(&out, forms);
+        if compared.stale.is_empty() {
             println!(
                 "up to date: {}; verified {}",
                 summary_line(&compiled),
-                shown_files(&verified)
+                shown_files(&compared.verified)
             );
             return 0;
         }
-        for s in &stale {
+        for s in &compared.stale {
             eprintln!("stale: {s}");
         }
         eprintln!("error: the committed artifact does not match the sources");
@@ -350,9 +198,9 @@ pub fn run_compile(mut args: CompileArgs) -> u8 {
         );
         return 1;
     }
-    let created = match io::create_dir_all_tracked(&out) {
-        Ok(c) => c,
-        Err(e) => {
+    let written = match compiled.write(&out, forms, args.pretty, crate::diff::git::is_tracked) {
+        Ok(w) => w,
+        Err(WriteError::Create(e)) => {
             return super::usage_error(
                 format!(
                     "cannot create `{}`: {e}; nothing was written",
@@ -361,122 +209,47 @@ pub fn run_compile(mut args: CompileArgs) -> u8 {
                 "pass a folder you can write to with --out",
             );
         }
+        Err(WriteError::Write(e)) => {
+            return super::usage_error(
+                format!(
+                    "cannot write into `{}`: {e}; nothing was changed",
+                    out.display()
+                ),
+                "check that the folder is writable and the disk has room, or pass another folder with --out",
+            );
+        }
     };
-    io::remove_stale_temps(&out);
-    // The binary form carries the JSON form's content hash: compute it first (streamed, no
-    // copy) rather than cloning the artifact to give it one.
-    if compiled.graph.content_hash.is_empty()
-        && matches!(compiled.format, ArtifactFormat::Bin | ArtifactFormat::Both)
-    {
-        compiled.graph.content_hash = io::json_content_hash(&compiled.graph);
-    }
-    // All files or none: a failure leaves every previous file untouched.
-    let json_hash = std::cell::RefCell::new(None);
-    let graph = &compiled.graph;
-    let prompt_text = compiled.prompt.clone();
-    let mut jobs: Vec<io::WriteJob<'_>> = Vec::new();
-    let mut wants_bin = matches!(compiled.format, ArtifactFormat::Bin | ArtifactFormat::Both);
-    let mut wants_json = matches!(compiled.format, ArtifactFormat::Json | ArtifactFormat::Both);
-    // The other form, when git tracks it, is kept current rather than removed (a committed
-    // `build/graph.json` must not vanish because one run asked for `--format bin`).
-    let mut refreshed: Vec<PathBuf> = Vec::new();
-    for (name, wanted) in [
-        ("graph.json", &mut wants_json),
-        ("graph.bin", &mut wants_bin),
-    ] {
-        let p = out.join(name);
-        if !*wanted && p.is_file() && crate::diff::git::is_tracked(&p) {
-            *wanted = true;
-            refreshed.push(p);
-        }
-    }
-    if wants_json {
-        let h = &json_hash;
-        let pretty = args.pretty;
-        jobs.push((
-            out.join("graph.json"),
-            Box::new(move |f| {
-                *h.borrow_mut() = Some(if pretty {
-                    io::write_json_pretty_into(graph, f)?
-                } else {
-                    io::write_json_into(graph, f)?
-                });
-                Ok(())
-            }),
-        ));
-    }
-    if wants_bin {
-        // The binary form carries the JSON form's content hash.
-        let mut bin_graph_hash = graph.content_hash.clone();
-        if bin_graph_hash.is_empty() {
-            bin_graph_hash = io::json_content_hash(graph);
-        }
-        let bin_graph = if bin_graph_hash == graph.content_hash {
-            None
-        } else {
-            let mut g = graph.clone();
-            g.content_hash = bin_graph_hash;
-            Some(g)
-        };
-        jobs.push((
-            out.join("graph.bin"),
-            Box::new(move |f| io::write_bin_into(bin_graph.as_ref().unwrap_or(graph), f)),
-        ));
-    }
-    jobs.push((
-        out.join(crate::artifact::PROMPT_FILE),
-        Box::new(move |f| {
-            use std::io::Write;
-            f.write_all(prompt_text.as_bytes())
-        }),
-    ));
-    if let Err(e) = io::write_all_atomic(jobs) {
-        // Leave no folder this run created behind.
-        io::remove_created_dirs(&created);
-        return super::usage_error(
-            format!(
-                "cannot write into `{}`: {e}; nothing was changed",
-                out.display()
-            ),
-            "check that the folder is writable and the disk has room, or pass another folder with --out",
-        );
-    }
-    if let Some(h) = json_hash.into_inner() {
-        compiled.graph.content_hash = h;
-    }
-    tidy_other_form(&out, &refreshed, wants_json, wants_bin);
-    let written: Vec<PathBuf> = compiled.file_names().iter().map(|n| out.join(n)).collect();
-    println!("{} -> {}", summary_line(&compiled), shown_files(&written));
+    report_other_form(&written);
+    println!(
+        "{} -> {}",
+        summary_line(&compiled),
+        shown_files(&written.files)
+    );
     // The process ends right after: leave the artifact to the operating system.
     std::mem::forget(compiled);
     0
 }
 
-/// After a compile: say which git-tracked artifact of the other form was kept current
-/// (`refreshed`), and remove an untracked one left by an earlier run (readers pick the newer of
-/// the two, so a stale one must not stay).
-fn tidy_other_form(out: &Path, refreshed: &[PathBuf], wants_json: bool, wants_bin: bool) {
-    for p in refreshed {
+/// After a compile: say which git-tracked artifact of the other form was kept current, and
+/// which untracked one left by an earlier run was removed (readers pick the newer of the two,
+/// so a stale one must not stay).
+fn report_other_form(written: &Written) {
+    for p in &written.refreshed {
         eprintln!(
             "note: also wrote {} (the other artifact form): git tracks it, so it is kept current rather than removed; pass `--format both` to ask for it, or `git rm` it to stop",
             p.display()
         );
     }
-    // An untracked artifact of the other form left from an earlier run no longer matches:
-    // remove it.
-    for (name, wanted) in [("graph.json", wants_json), ("graph.bin", wants_bin)] {
-        let p = out.join(name);
-        if !wanted && p.is_file() {
-            match std::fs::remove_file(&p) {
-                Ok(()) => eprintln!(
-                    "note: removed stale {} (the other artifact form; readers would otherwise pick the newer of the two)",
-                    p.display()
-                ),
-                Err(e) => eprintln!(
-                    "warning: {} (the other artifact form) is stale and could not be removed: {e}; delete it, or readers may pick it",
-                    p.display()
-                ),
-            }
+    for (p, r) in &written.removed {
+        match r {
+            Ok(()) => eprintln!(
+                "note: removed stale {} (the other artifact form; readers would otherwise pick the newer of the two)",
+                p.display()
+            ),
+            Err(e) => eprintln!(
+                "warning: {} (the other artifact form) is stale and could not be removed: {e}; delete it, or readers may pick it",
+                p.display()
+            ),
         }
     }
 }
@@ -516,7 +289,7 @@ fn shell_word(word: &str) -> String {
 }
 
 /// `compiled NAME VERSION: counts; content hash; prompt tokens`.
-fn summary_line(c: &Compiled) -> String {
+fn summary_line(c: &CompiledProject) -> String {
     let g = &c.graph;
     let endpoints: usize = g.tools.iter().map(|t| t.endpoints.len()).sum();
     format!(
@@ -583,9 +356,7 @@ pub fn graph_for(
     match artifact {
         Some(a) => match FrozenGraph::load(a) {
             Ok(g) => {
-                let prompt_path = a.with_file_name(crate::artifact::PROMPT_FILE);
-                let prompt = std::fs::read_to_string(prompt_path)
-                    .unwrap_or_else(|_| prompt::render(&g, None));
+                let (prompt, _) = prompt::read_beside(a, &g);
                 Ok((g, prompt))
             }
             Err(e) => Err(super::usage_error(
@@ -593,7 +364,7 @@ pub fn graph_for(
                 super::artifact_help(a),
             )),
         },
-        None => compile_project(path, ArtifactFormat::Json, command).map(|c| (c.graph, c.prompt)),
+        None => compile_project(path, command).map(|c| (c.graph, c.prompt)),
     }
 }
 

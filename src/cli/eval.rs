@@ -344,8 +344,7 @@ fn run_scaling(args: ScalingArgs) -> u8 {
             Ok(g) => g,
             Err(c) => return c,
         };
-        let registry = std::fs::read_to_string(a.with_file_name(crate::artifact::PROMPT_FILE))
-            .unwrap_or_else(|_| crate::prompt::render(&g, None));
+        let (registry, _) = crate::prompt::read_beside(a, &g);
         rows.push(scaling::measure(
             &format!("{} ({})", g.tools.len(), g.project.name),
             &g,

@@ -186,8 +186,8 @@ fn relative_path(target: &Path, base: &Path) -> PathBuf {
 /// `graph.bin` or `graph.json` in `dir` (the newer; a tie goes to `graph.bin`), or the paths
 /// looked for.
 fn find_in(dir: &Path) -> Result<PathBuf, Vec<PathBuf>> {
-    let bin = dir.join("graph.bin");
-    let json = dir.join("graph.json");
+    let bin = dir.join(crate::artifact::BIN_FILE);
+    let json = dir.join(crate::artifact::JSON_FILE);
     let mtime = |p: &Path| {
         std::fs::metadata(p)
             .ok()

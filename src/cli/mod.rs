@@ -128,16 +128,6 @@ pub(crate) fn report_fatal(e: &crate::load::FatalError, command: &str, path: &st
     eprintln!("help: {}", e.help);
 }
 
-/// Free a large value (a loaded project, a compiled graph) on another thread. The CLI is about
-/// to exit or to serialise; tearing down hundreds of thousands of small allocations need not
-/// hold up the main thread (at 10,000 tools it takes about a fifth of a second).
-pub(crate) fn drop_in_background<T: Send + 'static>(value: T) {
-    // If no thread can be spawned, the closure (and the value) is dropped right here.
-    let _ = std::thread::Builder::new()
-        .name("drop".into())
-        .spawn(move || drop(value));
-}
-
 /// Entry point with no process set-up of its own (see [`main_with`]).
 pub fn main() -> ExitCode {
     main_with(|| {})

@@ -186,10 +186,7 @@ fn route_loaded(g: &FrozenGraph, args: &RouteArgs, artifact: &std::path::Path) -
             let mut tried: Option<String> = None;
             let result = match (&args.llm_url, &args.llm_model) {
                 (Some(url), Some(model)) => {
-                    let prompt = std::fs::read_to_string(
-                        artifact.with_file_name(crate::artifact::PROMPT_FILE),
-                    )
-                    .unwrap_or_else(|_| crate::prompt::render(g, None));
+                    let (prompt, _) = crate::prompt::read_beside(artifact, g);
                     let key = args
                         .llm_key_env
                         .as_ref()

@@ -7,6 +7,7 @@
 //! [`crate::source::SourceFile::line_col`].
 
 pub mod baseline;
+pub mod codes;
 pub mod fingerprint;
 pub mod fix;
 pub mod paths;

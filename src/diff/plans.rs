@@ -129,11 +129,30 @@ pub fn read_plans(path: &Path) -> Result<Vec<PlanInput>, String> {
     parse_plans(&text).map_err(|e| format!("`{}`: {e}", path.display()))
 }
 
+/// YAML text read by the loader's front end (granit-parser events, its budgets) and its strict
+/// tree reader, as a JSON value. Errors: the loader's message, at `line L, column C`.
+fn read_yaml(text: &str) -> Result<Value, String> {
+    let file = crate::source::SourceFile::new("", "", text.to_string());
+    let at = |span: Option<crate::source::Span>| match span {
+        Some(s) => {
+            let (line, column) = file.line_col(s.start as usize);
+            format!("line {line}, column {column}: ")
+        }
+        None => String::new(),
+    };
+    let limits = crate::model::config::Limits::default();
+    let node = crate::load::yaml::parse(text, &limits).map_err(|e| {
+        let d = e.to_diagnostic(crate::source::FileId(0), crate::source::Format::Yaml);
+        format!("{}{}", at(d.primary.map(|l| l.span)), d.message)
+    })?;
+    crate::load::de::from_node::<Value>(&node).map_err(|e| format!("{}{}", at(e.span), e.message))
+}
+
 /// Parse understandings (see [`read_plans`]).
 pub fn parse_plans(text: &str) -> Result<Vec<PlanInput>, String> {
     let doc: Value = match serde_json::from_str(text) {
         Ok(v) => v,
-        Err(_) => serde_saphyr::from_str(text).map_err(|e| format!("not JSON or YAML: {e}"))?,
+        Err(_) => read_yaml(text).map_err(|e| format!("not JSON or YAML: {e}"))?,
     };
     let items: Vec<Value> = match doc {
         Value::Array(items) => items,
@@ -267,5 +286,17 @@ mod tests {
         assert_eq!(p[0].id, "#1");
         assert_eq!(p[1].id, "named");
         assert!(parse_plans(r#"[{"nope": 1}]"#).is_err());
+    }
+
+    #[test]
+    fn broken_yaml_is_placed_by_the_loaders_front_end() {
+        assert_eq!(
+            parse_plans("queries:\n  - id: a\n    id: b\n").unwrap_err(),
+            "not JSON or YAML: line 3, column 5: duplicate key `id`"
+        );
+        assert_eq!(
+            parse_plans("queries: [\n").unwrap_err(),
+            "not JSON or YAML: line 1, column 10: invalid YAML: unclosed bracket '['"
+        );
     }
 }

@@ -7,7 +7,7 @@
 
 use super::git;
 use super::locate::Locator;
-use crate::artifact::{self, FrozenGraph};
+use crate::artifact::FrozenGraph;
 use crate::diagnostics::Severity;
 use crate::diagnostics::render::{OutputFormat, render};
 use crate::units::UnitTable;
@@ -241,13 +241,8 @@ impl Side {
             });
         }
         let check_errors = errors.len();
-        let crate::lint::Checked {
-            project,
-            index,
-            units,
-            ..
-        } = checked;
-        let graph = artifact::build::compile(&project, &index, &units);
+        let graph = crate::compiled::artifact_of(&checked);
+        let crate::lint::Checked { project, units, .. } = checked;
         let locator = Locator::from_project(&project, prefix);
         let acceptances = project
             .config

@@ -1,18 +1,23 @@
 //! Benchmark files (`bench/*.yaml`, format of `bench/README.md`): queries with their category,
 //! the gold Understand output and the gold plan.
 //!
-//! [`parse_located`] reads a file strictly (unknown keys, wrong shapes, an unsupported version,
-//! duplicate query ids and unknown categories are errors with a line, a column and a help line)
-//! and keeps where each query's id and gold names sit, so that [`unknown_references`] (gold
-//! names the compiled artifact does not know) can be reported at their place in the file.
+//! [`parse_located`] reads a file strictly, through the loader's YAML front end (granit-parser
+//! events into the spanned tree, with its budgets) and its strict tree reader, as every
+//! declaration file is read: syntax errors, unknown keys, wrong shapes, an unsupported version,
+//! duplicate query ids and unknown categories are errors with a line, a column and a help line.
+//! It keeps where each query's id and gold names sit (from the same tree), so that
+//! [`unknown_references`] (gold names the compiled artifact does not know) can be reported at
+//! their place in the file.
 
 use crate::artifact::FrozenGraph;
+use crate::load::LoadError;
+use crate::load::de::DeError;
+use crate::load::node::{Node, NodeKind};
 use crate::model::value::did_you_mean;
 use crate::route::Understanding;
-use serde::de::{Deserializer, IgnoredAny, MapAccess, Visitor};
+use crate::source::SourceFile;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use serde_saphyr::Spanned;
 use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
@@ -243,107 +248,55 @@ impl BenchLocations {
     }
 }
 
-fn pos(loc: &serde_saphyr::Location) -> Option<Pos> {
-    (loc.line() > 0).then(|| Pos {
-        line: loc.line() as usize,
-        column: loc.column().max(1) as usize,
-    })
+/// Line and column of a byte offset of `file` (the one conversion, [`SourceFile::line_col`]).
+fn pos(file: &SourceFile, offset: u32) -> Pos {
+    let (line, column) = file.line_col(offset as usize);
+    Pos { line, column }
 }
 
-// The lenient second pass that records positions: only the located names, everything else
-// ignored (the strict pass has already checked the shape).
-
-#[derive(Deserialize)]
-struct RawBench {
-    #[serde(default)]
-    version: Option<Spanned<IgnoredAny>>,
-    #[serde(default)]
-    queries: Vec<RawQuery>,
-}
-
-#[derive(Deserialize)]
-struct RawQuery {
-    id: Spanned<String>,
-    category: Spanned<String>,
-    #[serde(default)]
-    understanding: Option<RawUnderstanding>,
-    #[serde(default)]
-    gold: Vec<RawStep>,
-}
-
-#[derive(Deserialize)]
-struct RawUnderstanding {
-    #[serde(default)]
-    intent: Option<Spanned<String>>,
-}
-
-#[derive(Deserialize)]
-struct RawStep {
-    tool: Spanned<String>,
-    endpoint: Spanned<String>,
-    #[serde(default)]
-    params: Keys,
-    #[serde(default)]
-    fields: Vec<Spanned<String>>,
-}
-
-/// The keys of a mapping with their positions, values ignored.
-#[derive(Default)]
-struct Keys(Vec<Spanned<String>>);
-
-impl<'de> Deserialize<'de> for Keys {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = Keys;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a mapping")
-            }
-            fn visit_unit<E>(self) -> Result<Keys, E> {
-                Ok(Keys::default())
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<Keys, A::Error> {
-                let mut keys = Vec::new();
-                while let Some((k, IgnoredAny)) = a.next_entry::<Spanned<String>, IgnoredAny>()? {
-                    keys.push(k);
-                }
-                Ok(Keys(keys))
-            }
-        }
-        d.deserialize_any(V)
+/// The value under `key` of a mapping node.
+fn get<'a>(node: &'a Node, key: &str) -> Option<&'a Node> {
+    match &node.kind {
+        NodeKind::Map(entries) => entries.iter().find(|(k, _)| k.text == key).map(|(_, v)| v),
+        _ => None,
     }
 }
 
-fn locations(text: &str) -> BenchLocations {
-    let Ok(raw) = serde_saphyr::from_str::<RawBench>(text) else {
-        return BenchLocations::default();
-    };
+/// The items of a sequence node (none for anything else).
+fn items(node: Option<&Node>) -> &[Node] {
+    match node.map(|n| &n.kind) {
+        Some(NodeKind::Seq(items)) => items,
+        _ => &[],
+    }
+}
+
+/// Where the ids and gold names sit, read from the spanned tree of the loader's YAML front end.
+fn locations(file: &SourceFile, root: &Node) -> BenchLocations {
+    let at = |n: Option<&Node>| n.map(|n| pos(file, n.span.start));
     BenchLocations {
-        version: raw.version.as_ref().and_then(|v| pos(&v.referenced)),
-        queries: raw
-            .queries
+        version: at(get(root, "version")),
+        queries: items(get(root, "queries"))
             .iter()
             .map(|q| QueryLocations {
-                id: pos(&q.id.referenced),
-                category: pos(&q.category.referenced),
-                intent: q
-                    .understanding
-                    .as_ref()
-                    .and_then(|u| u.intent.as_ref())
-                    .and_then(|i| pos(&i.referenced)),
-                gold: q
-                    .gold
+                id: at(get(q, "id")),
+                category: at(get(q, "category")),
+                intent: get(q, "understanding").and_then(|u| at(get(u, "intent"))),
+                gold: items(get(q, "gold"))
                     .iter()
                     .map(|s| StepLocations {
-                        tool: pos(&s.tool.referenced),
-                        endpoint: pos(&s.endpoint.referenced),
-                        params: s
-                            .params
-                            .0
+                        tool: at(get(s, "tool")),
+                        endpoint: at(get(s, "endpoint")),
+                        params: match get(s, "params").map(|p| &p.kind) {
+                            Some(NodeKind::Map(entries)) => entries
+                                .iter()
+                                .map(|(k, _)| (k.text.clone(), pos(file, k.span.start)))
+                                .collect(),
+                            _ => Vec::new(),
+                        },
+                        fields: items(get(s, "fields"))
                             .iter()
-                            .filter_map(|k| Some((k.value.clone(), pos(&k.referenced)?)))
+                            .map(|f| pos(file, f.span.start))
                             .collect(),
-                        fields: s.fields.iter().filter_map(|f| pos(&f.referenced)).collect(),
                     })
                     .collect(),
             })
@@ -351,13 +304,8 @@ fn locations(text: &str) -> BenchLocations {
     }
 }
 
-/// The parser's message without its own position prefix, snippet or trailing position (budget
-/// breaches in words), as for declaration files.
-fn clean_message(e: &serde_saphyr::Error) -> String {
-    crate::load::yaml::clean_message(e)
-}
-
-/// For `unknown field `x`, expected one of a, b, c`: "did you mean `b`?" when one is close.
+/// For `unknown key `x``-style messages naming the expected keys: "did you mean `b`?" when one
+/// is close.
 fn unknown_field_help(message: &str) -> Option<String> {
     let rest = message.strip_prefix("unknown field `")?;
     let (name, rest) = rest.split_once('`')?;
@@ -374,34 +322,52 @@ fn unknown_field_help(message: &str) -> Option<String> {
         .map(|c| format!("did you mean `{c}`?"))
 }
 
-fn parse_problem(e: &serde_saphyr::Error) -> Problem {
-    let message = match e.without_snippet() {
-        serde_saphyr::Error::DuplicateMappingKey { key: Some(k), .. } => {
-            format!("duplicate key `{k}`")
+/// A file the YAML front end refuses, as a benchmark problem.
+fn yaml_problem(file: &SourceFile, e: LoadError) -> Problem {
+    let (message, at, help) = match e {
+        LoadError::Syntax { message, span } => (message, Some(span), None),
+        LoadError::DuplicateKey { key, span, .. } => {
+            (format!("duplicate key `{key}`"), Some(span), None)
         }
-        serde_saphyr::Error::DuplicateMappingKey { key: None, .. } => "duplicate key".into(),
-        serde_saphyr::Error::MultipleDocuments { .. } => {
-            "a second YAML document starts here; a benchmark is one document".into()
-        }
-        _ => {
-            let m = clean_message(e);
-            // The parser's event names, in the words of the format.
-            match m.as_str() {
-                "expected sequence start" => "expected a list".into(),
-                "expected mapping start" => "expected a mapping".into(),
-                "expected string scalar" => "expected a string".into(),
-                _ => m,
-            }
-        }
-    };
-    let help = if crate::load::yaml::is_limit_message(&message) {
-        "split the benchmark into smaller files, nest less deeply, or use fewer YAML anchors and aliases".to_string()
-    } else {
-        unknown_field_help(&message).unwrap_or_else(|| FORMAT_HELP.to_string())
+        LoadError::MultipleDocuments { span } => (
+            "a second YAML document starts here; a benchmark is one document".to_string(),
+            Some(span),
+            None,
+        ),
+        LoadError::Empty { .. } => ("the file declares nothing".to_string(), None, None),
+        LoadError::Limit { message, span, .. } => (
+            message,
+            Some(span),
+            Some("split the benchmark into smaller files, nest less deeply, or use fewer YAML anchors and aliases".to_string()),
+        ),
+        // Findings the front end goes on past are not returned by `yaml::parse`.
+        other => (format!("{other:?}"), None, None),
     };
     Problem {
         message: format!("not a valid benchmark: {message}"),
-        at: e.location().as_ref().and_then(pos),
+        at: at.map(|s| pos(file, s.start)),
+        related: Vec::new(),
+        help: Some(help.unwrap_or_else(|| FORMAT_HELP.to_string())),
+    }
+}
+
+/// A tree that is not of the benchmark's shape, as a benchmark problem.
+fn shape_problem(file: &SourceFile, root: &Node, e: DeError) -> Problem {
+    let version = get(root, "version").map(|v| v.span);
+    if e.span.is_some() && e.span == version {
+        return Problem {
+            message: "not a valid benchmark: `version` must be the number 1".into(),
+            at: version.map(|s| pos(file, s.start)),
+            related: Vec::new(),
+            help: Some("set `version: 1`".into()),
+        };
+    }
+    let help = unknown_field_help(&e.message)
+        .or(e.help)
+        .unwrap_or_else(|| FORMAT_HELP.to_string());
+    Problem {
+        message: format!("not a valid benchmark: {}", e.message),
+        at: e.span.map(|s| pos(file, s.start)),
         related: Vec::new(),
         help: Some(help),
     }
@@ -416,18 +382,15 @@ pub fn parse(text: &str) -> Result<Bench, BenchError> {
 
 /// As [`parse`], also returning where the ids and gold names sit in the text.
 pub fn parse_located(text: &str) -> Result<(Bench, BenchLocations), BenchError> {
-    let bench: Bench = serde_saphyr::from_str(text).map_err(|e| {
-        let mut p = parse_problem(&e);
-        // A `version` that is not a whole number: the parser says "invalid u32" (the only u32
-        // of the format) or, for a list, "expected a string"; say what the value must be.
-        if p.message.ends_with("invalid u32") || (p.at.is_some() && p.at == locations(text).version)
-        {
-            p.message = "not a valid benchmark: `version` must be the number 1".into();
-            p.help = Some("set `version: 1`".into());
-        }
-        BenchError::Parse(p)
-    })?;
-    let locs = locations(text);
+    // The loader's YAML front end (granit-parser events into a spanned tree, its budgets), then
+    // the strict tree reader every declaration file goes through.
+    let file = SourceFile::new("", "", text.to_string());
+    let limits = crate::model::config::Limits::default();
+    let root = crate::load::yaml::parse(text, &limits)
+        .map_err(|e| BenchError::Parse(yaml_problem(&file, e)))?;
+    let bench: Bench = crate::load::de::from_node(&root)
+        .map_err(|e| BenchError::Parse(shape_problem(&file, &root, e)))?;
+    let locs = locations(&file, &root);
     let query_loc = |i: usize| locs.queries.get(i).cloned().unwrap_or_default();
     if bench.version != 1 {
         return Err(BenchError::Invalid(Problem {

@@ -152,13 +152,13 @@ pub fn measure_size(
         .write(&dir)
         .map_err(|e| format!("cannot write {}: {e}", dir.display()))?;
     let result = (|| {
-        let checked = crate::lint::check_path(&dir).map_err(|e| e.to_string())?;
+        let checked = crate::compiled::check(&dir).map_err(|e| e.to_string())?;
         let errors = checked
             .diagnostics
             .iter()
             .filter(|d| d.severity == crate::diagnostics::Severity::Error)
             .count();
-        if errors > 0 || checked.io_error {
+        if crate::compiled::refuses(&checked) {
             return Err(format!(
                 "the generated {tools}-tool project has {errors} check error(s); inspect it with `schemarouter gen --tools {tools} --seed {seed} --out DIR && schemarouter check DIR`"
             ));
@@ -168,9 +168,14 @@ pub fn measure_size(
             .iter()
             .filter(|d| d.severity == crate::diagnostics::Severity::Warning)
             .count();
-        let g = crate::artifact::build::compile(&checked.project, &checked.index, &checked.units);
-        let registry = prompt::render(&g, None);
-        Ok(measure(&tools.to_string(), &g, &registry, Some(warnings)))
+        let c =
+            crate::compiled::CompiledProject::from_checked(checked).map_err(|e| e.to_string())?;
+        Ok(measure(
+            &tools.to_string(),
+            &c.graph,
+            &c.prompt,
+            Some(warnings),
+        ))
     })();
     if !keep {
         let _ = std::fs::remove_dir_all(&dir);

@@ -35,30 +35,9 @@ use std::path::PathBuf;
 
 pub use run::{ImportError, ImportRequest, Outcome, SourceSpec, run};
 
-/// Codes and names of the importers' findings (documented in the rule table).
-pub mod codes {
-    /// A `$ref` to a remote document (never fetched).
-    pub const REMOTE_REFERENCE: (&str, &str) = ("SR701", "remote-reference");
-    /// A `$ref` that leads nowhere.
-    pub const UNRESOLVED_REFERENCE: (&str, &str) = ("SR702", "unresolved-reference");
-    /// A reference cycle, cut with a marker.
-    pub const REFERENCE_CYCLE: (&str, &str) = ("SR703", "reference-cycle");
-    /// A schema that expands past the importer's budget.
-    pub const EXPANSION_LIMIT: (&str, &str) = ("SR704", "expansion-limit");
-    /// A document that is not of the kind imported, or has nothing to import.
-    pub const UNSUPPORTED_SOURCE: (&str, &str) = ("SR705", "unsupported-source");
-    /// A property or parameter name that cannot be declared (or is declared twice).
-    pub const UNSUPPORTED_NAME: (&str, &str) = ("SR706", "unsupported-name");
-    /// An endpoint whose response has no JSON schema: one `result` field.
-    pub const NO_RESPONSE_SCHEMA: (&str, &str) = ("SR707", "no-response-schema");
-    /// A licence that is not an SPDX id, imported as `LicenseRef-`.
-    pub const UNRECOGNISED_LICENCE: (&str, &str) = ("SR708", "unrecognised-licence");
-    /// A parameter's default or enum value that the declaration leaves out (wrong type, default
-    /// outside the enum, a non-scalar default).
-    pub const DROPPED_PARAMETER_VALUE: (&str, &str) = ("SR709", "dropped-parameter-value");
-    /// An object parameter (or body property) whose schema declares no `properties`.
-    pub const FREE_FORM_OBJECT: (&str, &str) = ("SR710", "free-form-object");
-}
+/// Codes and names of the importers' findings: the one table of codes
+/// (`codes::REMOTE_REFERENCE`, ...).
+pub use crate::diagnostics::codes;
 
 /// What an importer was asked for (the command-line options that shape the mapping).
 #[derive(Clone, Debug, Default)]

@@ -168,8 +168,8 @@ impl Resolver {
                 if self.docs.len() >= MAX_REF_FILES {
                     errors.push(
                         Diagnostic::new(
-                            "SR009",
-                            "limit-exceeded",
+                            crate::diagnostics::codes::LIMIT_EXCEEDED.0,
+                            crate::diagnostics::codes::LIMIT_EXCEEDED.1,
                             Severity::Error,
                             format!(
                                 "more than {MAX_REF_FILES} files are referenced (limit of files one import reads)"
@@ -202,8 +202,8 @@ impl Resolver {
                     Err(reason) => {
                         unreadable.push((path.clone(),
                             Diagnostic::new(
-                                "SR702",
-                                "unresolved-reference",
+                                crate::diagnostics::codes::UNRESOLVED_REFERENCE.0,
+                                crate::diagnostics::codes::UNRESOLVED_REFERENCE.1,
                                 Severity::Error,
                                 if outside.is_some() {
                                     format!("`$ref: {r}` names the file `{file}`, which {reason}")
@@ -231,8 +231,8 @@ impl Resolver {
                     Ok(d) if !(d.value.is_object() || d.value.is_array()) => {
                         unreadable.push((path.clone(),
                             Diagnostic::new(
-                                "SR702",
-                                "unresolved-reference",
+                                crate::diagnostics::codes::UNRESOLVED_REFERENCE.0,
+                                crate::diagnostics::codes::UNRESOLVED_REFERENCE.1,
                                 Severity::Error,
                                 format!("`$ref: {r}` names the file `{file}`, which is not a JSON or YAML document (its top level is {})", super::kind_of(&d.value)),
                             )

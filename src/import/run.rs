@@ -394,8 +394,8 @@ fn read_source_file(p: &PathBuf, out: &mut Outcome) -> Result<Option<String>, Im
                 e.as_bytes().starts_with(&[0xFF, 0xFE]) || e.as_bytes().starts_with(&[0xFE, 0xFF]);
             out.findings.push(if utf16 {
                 Diagnostic::new(
-                    "SR002",
-                    "invalid-encoding",
+                    crate::diagnostics::codes::INVALID_ENCODING.0,
+                    crate::diagnostics::codes::INVALID_ENCODING.1,
                     Severity::Error,
                     "the document is UTF-16 (it begins with a UTF-16 byte-order mark), not UTF-8",
                 )
@@ -407,8 +407,8 @@ fn read_source_file(p: &PathBuf, out: &mut Outcome) -> Result<Option<String>, Im
                 .help("save the document as UTF-8 (in most editors: save with encoding UTF-8)")
             } else {
                 Diagnostic::new(
-                    "SR002",
-                    "invalid-encoding",
+                    crate::diagnostics::codes::INVALID_ENCODING.0,
+                    crate::diagnostics::codes::INVALID_ENCODING.1,
                     Severity::Error,
                     "the document is not valid UTF-8",
                 )

@@ -2,8 +2,9 @@
 //!
 //! Each rule lives in its own file under [`rules`], with its documentation as the file's `//!`
 //! doc comment (what it finds, why it matters for routing, an invalid and a valid example). The
-//! one table [`registry::RULES`] gives every rule its stable code, kebab-case name, default
-//! severity and category. [`run`] executes the rules over a loaded project, applies the
+//! one table of codes ([`crate::diagnostics::codes`], re-exported as [`RULES`]) gives every rule
+//! its stable code, kebab-case name, default severity and category; [`registry`] attaches each
+//! rule's check to its code. [`run`] executes the rules over a loaded project, applies the
 //! configuration (per-rule levels) and inline suppressions, and returns sorted diagnostics.
 
 pub mod fix;
@@ -209,11 +210,14 @@ pub fn failed_kinds(
 ) -> std::collections::BTreeSet<crate::model::FileKind> {
     load_diagnostics
         .iter()
-        .filter(|d| d.severity == Severity::Error && d.code < "SR010")
+        .filter(|d| d.severity == Severity::Error && d.code < crate::diagnostics::codes::IO_ERROR.0)
         .filter_map(|d| d.primary.as_ref().map(|l| (d, l)))
         // A duplicate key (SR005) in YAML keeps the file (the first entry is used); the TOML
         // parser stops at one.
-        .filter(|(d, l)| d.code != "SR005" || project.sources.get(l.file).name.ends_with(".toml"))
+        .filter(|(d, l)| {
+            d.code != crate::diagnostics::codes::DUPLICATE_KEY.0
+                || project.sources.get(l.file).name.ends_with(".toml")
+        })
         .map(|(_, l)| l)
         .filter_map(|l| project.file_kinds.get(l.file.0 as usize).copied())
         .collect()
@@ -262,7 +266,9 @@ pub fn run_with_suppressed(
     let mut skipped: Vec<&str> = Vec::new();
     let mut active = Vec::new();
     for entry in RULES.iter() {
-        let Some(rule) = entry.rule else { continue };
+        let Some(rule) = registry::check_of(entry.code) else {
+            continue;
+        };
         if effective_level(ctx.project, entry).is_none() {
             continue;
         }
@@ -370,8 +376,13 @@ pub fn check_loaded(loaded: crate::load::Loaded) -> Checked {
             Some(crate::prompt::count_tokens(&text))
         }
         Err(message) => {
-            let mut d = Diagnostic::new("SR010", "io-error", Severity::Error, message)
-                .help("fix `[prompt] template` in schemarouter.toml");
+            let mut d = Diagnostic::new(
+                crate::diagnostics::codes::IO_ERROR.0,
+                crate::diagnostics::codes::IO_ERROR.1,
+                Severity::Error,
+                message,
+            )
+            .help("fix `[prompt] template` in schemarouter.toml");
             if let (Some(cf), Some(t)) = (project.config_file, &project.config.prompt.template) {
                 d = d.at(cf, t.span, "");
             }
@@ -419,8 +430,8 @@ pub fn project_units(project: &Project) -> (UnitTable, Vec<Diagnostic>) {
         Ok(t) => (t, Vec::new()),
         Err((name, e)) => {
             let mut d = Diagnostic::new(
-                "SR007",
-                "invalid-value",
+                crate::diagnostics::codes::INVALID_VALUE.0,
+                crate::diagnostics::codes::INVALID_VALUE.1,
                 Severity::Error,
                 format!("unit `{name}` in [units] is not valid: {}", e.message),
             )

@@ -22,39 +22,8 @@ use crate::source::{FileId, Format, SourceFile, Span};
 use node::Node;
 use std::path::{Path, PathBuf};
 
-/// Stable codes of load diagnostics (they are also listed in the rule registry).
-pub mod codes {
-    /// YAML or TOML syntax error.
-    pub const PARSE_ERROR: (&str, &str) = ("SR001", "parse-error");
-    /// File is not UTF-8.
-    pub const INVALID_ENCODING: (&str, &str) = ("SR002", "invalid-encoding");
-    /// File is empty or only comments.
-    pub const EMPTY_FILE: (&str, &str) = ("SR003", "empty-file");
-    /// More than one YAML document.
-    pub const MULTIPLE_DOCUMENTS: (&str, &str) = ("SR004", "multiple-documents");
-    /// The same key twice in one map.
-    pub const DUPLICATE_KEY: (&str, &str) = ("SR005", "duplicate-key");
-    /// A key the declaration kind does not have.
-    pub const UNKNOWN_KEY: (&str, &str) = ("SR006", "unknown-key");
-    /// A value of the wrong type.
-    pub const INVALID_VALUE: (&str, &str) = ("SR007", "invalid-value");
-    /// A required key is absent.
-    pub const MISSING_KEY: (&str, &str) = ("SR008", "missing-key");
-    /// An input limit was exceeded.
-    pub const LIMIT_EXCEEDED: (&str, &str) = ("SR009", "limit-exceeded");
-    /// A file could not be read.
-    pub const IO_ERROR: (&str, &str) = ("SR010", "io-error");
-    /// A file that is not a declaration was skipped.
-    pub const IGNORED_FILE: (&str, &str) = ("SR011", "ignored-file");
-    /// A string or key holds a control character.
-    pub const CONTROL_CHARACTER: (&str, &str) = ("SR013", "control-character");
-    /// The project has declaration files but no tool file.
-    pub const NO_TOOLS: (&str, &str) = ("SR014", "no-tools");
-    /// A key set over the value a YAML merge (`<<`) gives it.
-    pub const MERGE_OVERRIDE: (&str, &str) = ("SR015", "merge-override");
-    /// An unquoted YAML 1.1 boolean spelling in a string field.
-    pub const YAML11_BOOLEAN: (&str, &str) = ("SR016", "yaml11-boolean");
-}
+/// Stable codes of load diagnostics: the one table of codes (`codes::PARSE_ERROR`, ...).
+pub use crate::diagnostics::codes;
 
 /// Why one file could not be parsed.
 #[derive(Clone, Debug, PartialEq)]

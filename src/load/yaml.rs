@@ -1084,7 +1084,8 @@ pub(super) fn find_document_marker(text: &str, offset: usize) -> Span {
 }
 
 /// A serde-saphyr error message without its position and snippet (positions are printed by
-/// the renderer); used where serde-saphyr still reads typed YAML (benchmark files).
+/// the renderer); used by the serde-saphyr reference front end the tests compare against.
+#[cfg(test)]
 pub(crate) fn clean_message(e: &serde_saphyr::Error) -> String {
     let mut msg = e.without_snippet().to_string();
     if let Some(rest) = msg.strip_prefix("error: ") {

@@ -212,31 +212,7 @@ impl Snapshot {
         let start = Instant::now();
         let g = crate::artifact::io::load_routing(path).map_err(|e| e.to_string())?;
         crate::search::dense::activate_or_warn(&g, Some(path));
-        let prompt_path = path.with_file_name(crate::artifact::PROMPT_FILE);
-        let rendered = "serving the prompt rendered from the artifact instead";
-        let (prompt, prompt_warning) = match std::fs::read(&prompt_path) {
-            Ok(bytes) => match String::from_utf8(bytes) {
-                Ok(text) => (text, None),
-                Err(e) => (
-                    crate::prompt::render(&g, None),
-                    Some(format!(
-                        "`{}` is not valid UTF-8 ({}); {rendered}: save it as UTF-8 or remove it",
-                        prompt_path.display(),
-                        e.utf8_error()
-                    )),
-                ),
-            },
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                (crate::prompt::render(&g, None), None)
-            }
-            Err(e) => (
-                crate::prompt::render(&g, None),
-                Some(format!(
-                    "`{}` cannot be read ({e}); {rendered}",
-                    prompt_path.display()
-                )),
-            ),
-        };
+        let (prompt, prompt_warning) = crate::prompt::read_beside(path, &g);
         let loaded = Loaded::new(g, |g| Lexical::new(g));
         let g = loaded.borrow_owner();
         let summary = Summary {

@@ -1,7 +1,7 @@
 //! SARIF 2.1.0 output (for GitHub code scanning and other SARIF viewers), built with the
 //! `serde-sarif` types.
 //!
-//! One run whose `tool.driver.rules` lists every rule of [`crate::lint::RULES`] in registry order
+//! One run whose `tool.driver.rules` lists every rule of [`crate::diagnostics::codes::RULES`] in registry order
 //! (so a result's `ruleIndex` is the rule's position there), and one result per diagnostic in the
 //! order given. Locations are file names as the renderers get them (relative to the current
 //! folder when `check` runs from outside the project, see [`crate::diagnostics::paths`]) as
@@ -15,7 +15,7 @@
 //! diagnostics and the sources, so it is identical between runs.
 
 use super::super::{Diagnostic, Label, Position, Severity};
-use crate::lint::{RULES, RuleEntry};
+use crate::diagnostics::codes::{RULES, RuleEntry};
 use crate::source::SourceMap;
 use serde_sarif::sarif::{
     ArtifactLocation, Location, Message, MultiformatMessageString, PhysicalLocation, PropertyBag,

@@ -121,8 +121,16 @@ pub(crate) const ZERO_HASH: &str =
     "0000000000000000000000000000000000000000000000000000000000000000";
 
 /// The intent-registry prompt (the Understand step's prompt), written by `compile` beside the
-/// artifact and read from there by `route`, `eval`, the servers and the Python binding.
+/// artifact and read from there by `route`, `eval`, the servers and the Python binding
+/// (through [`crate::prompt::read_beside`]).
 pub const PROMPT_FILE: &str = "intent_prompt.txt";
+
+/// The artifact's JSON form, as `compile` names it in its output folder.
+pub const JSON_FILE: &str = "graph.json";
+
+/// The artifact's binary form (rkyv, memory-mapped by readers), as `compile` names it in its
+/// output folder.
+pub const BIN_FILE: &str = "graph.bin";
 
 /// Current artifact format. Readers refuse other formats (older ones with a "recompile"
 /// error).

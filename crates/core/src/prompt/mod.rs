@@ -239,6 +239,36 @@ pub fn render(fg: &FrozenGraph, template: Option<&str>) -> String {
     render_inputs(&PromptInputs::from_artifact(fg), template)
 }
 
+/// The prompt that goes with the artifact at `artifact`: the [`crate::artifact::PROMPT_FILE`]
+/// beside it, or the prompt rendered from `g` with the built-in template when there is none.
+/// The second value says why a prompt file that is there was not used (not UTF-8, unreadable;
+/// the rendered prompt is returned then too), for a reader that reports it (the servers).
+pub fn read_beside(artifact: &std::path::Path, g: &FrozenGraph) -> (String, Option<String>) {
+    let prompt_path = artifact.with_file_name(crate::artifact::PROMPT_FILE);
+    let rendered = "serving the prompt rendered from the artifact instead";
+    match std::fs::read(&prompt_path) {
+        Ok(bytes) => match String::from_utf8(bytes) {
+            Ok(text) => (text, None),
+            Err(e) => (
+                render(g, None),
+                Some(format!(
+                    "`{}` is not valid UTF-8 ({}); {rendered}: save it as UTF-8 or remove it",
+                    prompt_path.display(),
+                    e.utf8_error()
+                )),
+            ),
+        },
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => (render(g, None), None),
+        Err(e) => (
+            render(g, None),
+            Some(format!(
+                "`{}` cannot be read ({e}); {rendered}",
+                prompt_path.display()
+            )),
+        ),
+    }
+}
+
 /// Read the project's custom template, if `[prompt] template` names one.
 ///
 /// Errors: the file cannot be read (message names the path).
