@@ -19,6 +19,40 @@ fn description_terms(description: Option<&str>) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// The stems of the one-word values a field's description quotes when it quotes two or more
+/// ("State of the issue; either 'open' or 'closed'" gives `open`, `close`): a question that
+/// names one asks for the field ("is issue 4512 still open?"), not for fields whose names hold
+/// the word (`open_issues`). One quoted word alone (`The object type: "track"`) names the
+/// record's kind, not a value to ask about.
+fn quoted_values(description: Option<&str>) -> Vec<String> {
+    let Some(d) = description else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for q in ['\'', '"', '`'] {
+        let parts: Vec<&str> = d.split(q).collect();
+        // Odd pieces sit between a pair of quotes.
+        for inner in parts
+            .iter()
+            .skip(1)
+            .step_by(2)
+            .take(parts.len().saturating_sub(1) / 2)
+        {
+            let words: Vec<String> = text::stems(inner).collect();
+            if let [one] = words.as_slice()
+                && inner.len() <= 24
+                && !inner.contains(char::is_whitespace)
+            {
+                out.push(one.clone());
+            }
+        }
+    }
+    if out.len() < 2 {
+        out.clear();
+    }
+    out
+}
+
 /// Whether two stems match: equal, or one a prefix of the other of at least four letters
 /// (`temp` and `temperatur`, `star` and `stargaz`).
 fn stems_match(a: &str, b: &str) -> bool {
@@ -269,12 +303,30 @@ fn term_fields(
         .iter()
         .map(|f| description_terms(f.description.as_deref()))
         .collect();
-    // Per asked stem: the fields whose name matches it, and those whose description does.
+    let values: Vec<Vec<String>> = e
+        .fields
+        .iter()
+        .map(|f| quoted_values(f.description.as_deref()))
+        .collect();
+    // Per asked stem: the fields whose name matches it, and those whose description does; a
+    // stem that is a value some field's description quotes names that field only.
     let mut by_name: Vec<Vec<u32>> = vec![Vec::new(); asked.len()];
     let mut by_desc: Vec<Vec<u32>> = vec![Vec::new(); asked.len()];
+    let valued: Vec<Vec<u32>> = asked
+        .iter()
+        .map(|a| {
+            (0..e.fields.len() as u32)
+                .filter(|f| values[*f as usize].contains(a))
+                .collect()
+        })
+        .collect();
     for (fi, (name, desc)) in names.iter().zip(&descs).enumerate() {
         for (ai, a) in asked.iter().enumerate() {
-            if name.matches(a) {
+            if !valued[ai].is_empty() {
+                if valued[ai].contains(&(fi as u32)) {
+                    by_name[ai].push(fi as u32);
+                }
+            } else if name.matches(a) {
                 by_name[ai].push(fi as u32);
             } else if desc.iter().any(|d| d == a) {
                 by_desc[ai].push(fi as u32);
@@ -319,6 +371,22 @@ fn term_fields(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_word_values_a_description_quotes_are_read() {
+        assert_eq!(
+            quoted_values(Some("State of the issue; either 'open' or 'closed'")),
+            ["open", "close"]
+        );
+        assert_eq!(
+            quoted_values(Some("The \"type\" of item: `album`, `single`.")),
+            ["type", "album", "singl"]
+        );
+        // A quoted phrase or an apostrophe is no value; one quoted word names a kind.
+        assert!(quoted_values(Some("the user's own 'saved items list'")).is_empty());
+        assert!(quoted_values(Some("The object type: \"track\".")).is_empty());
+        assert!(quoted_values(None).is_empty());
+    }
 
     #[test]
     fn prefixes_of_four_letters_match() {

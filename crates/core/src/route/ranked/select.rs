@@ -178,7 +178,8 @@ pub fn candidates(
                 NO_IDENTIFIER_TAKEN
             } else {
                 1.0
-            };
+            }
+            * labelled_keys(&e.url, spans, &trial);
         out.push(Candidate {
             tool: r.tool,
             endpoint: r.endpoint,
@@ -234,6 +235,92 @@ fn takes_no_identifier(spans: &[Span], filled: &BTreeMap<String, serde_json::Val
     })
 }
 
+/// What an endpoint counts whose URL keys a placeholder by the noun that labels the value
+/// filling it: "album 4aawyAB9…" fills `{id}` of `/albums/{id}` better than `{id}` of
+/// `/artists/{id}/albums`; "issue 4512" keys `/issues/{issue_number}`.
+const LABELLED_KEY: f64 = 1.3;
+
+/// What an endpoint counts that names a labelled value's noun in its URL but takes no value
+/// from it: for "is issue 4512 open", `/repos/{owner}/{repo}/issues` lists issues, and the one
+/// asked for is `/issues/{issue_number}`.
+const LABELLED_KEY_UNTAKEN: f64 = 0.6;
+
+/// The stems of a span's label: the word right before it, or, for a name or an id, the word
+/// right after it ("issue 4512", "the mozilla org").
+fn label_stems(s: &Span) -> Vec<String> {
+    use crate::search::spans::SpanKind;
+    let after = match s.kind {
+        SpanKind::Number | SpanKind::Year | SpanKind::Date => None,
+        _ => s.after.first(),
+    };
+    [s.before.last(), after]
+        .into_iter()
+        .flatten()
+        .flat_map(|w| crate::search::text::stems(w).collect::<Vec<_>>())
+        .collect()
+}
+
+/// [`LABELLED_KEY`] when a placeholder of `url` is filled by a labelled value and the literal
+/// segment right before it names the label, else [`LABELLED_KEY_UNTAKEN`] when a number or an
+/// id labelled by a literal segment of `url` fills nothing, else 1.
+fn labelled_keys(url: &str, spans: &[Span], filled: &BTreeMap<String, serde_json::Value>) -> f64 {
+    use crate::search::spans::SpanKind;
+    let segments: Vec<&str> = url_path(url).split('/').filter(|s| !s.is_empty()).collect();
+    let stems_of = |seg: &str| crate::search::text::stems(seg).collect::<Vec<_>>();
+    let value_of = |name: &str| match filled.get(name) {
+        Some(serde_json::Value::String(v)) => Some(v.clone()),
+        Some(v) => Some(v.to_string()),
+        None => None,
+    };
+    let mut untaken = false;
+    for s in spans {
+        let label = label_stems(s);
+        if label.is_empty() {
+            continue;
+        }
+        let mut taken = false;
+        for (i, seg) in segments.iter().enumerate() {
+            let Some(name) = seg.strip_prefix('{').and_then(|x| x.strip_suffix('}')) else {
+                continue;
+            };
+            if value_of(name).as_deref() != Some(s.value.as_str()) {
+                continue;
+            }
+            taken = true;
+            if i > 0
+                && stems_of(segments[i - 1])
+                    .iter()
+                    .any(|st| label.contains(st))
+            {
+                return LABELLED_KEY;
+            }
+        }
+        let keyed = matches!(s.kind, SpanKind::Number | SpanKind::Id);
+        let taken = taken
+            || filled
+                .values()
+                .any(|v| v.as_str() == Some(s.value.as_str()));
+        if keyed
+            && !taken
+            && segments
+                .iter()
+                .filter(|seg| !seg.contains('{'))
+                .any(|seg| stems_of(seg).iter().any(|st| label.contains(st)))
+        {
+            untaken = true;
+        }
+    }
+    if untaken { LABELLED_KEY_UNTAKEN } else { 1.0 }
+}
+
+/// The path of a URL (after the host), without query or fragment.
+fn url_path(url: &str) -> &str {
+    let path = url
+        .split_once("://")
+        .map_or(url, |(_, r)| r.split_once('/').map_or("", |(_, p)| p));
+    path.split(['?', '#']).next().unwrap_or("")
+}
+
 /// What each literal URL segment after the resource the question identifies leaves of an
 /// endpoint's score when the question does not ask for it: for "the default branch of
 /// microsoft/vscode", `/repos/{owner}/{repo}` is the repository itself, and
@@ -244,11 +331,7 @@ const UNASKED_SEGMENT: f64 = 0.8;
 /// stem of the question names (`tags` in `/repos/{owner}/{repo}/tags` is named by "list the
 /// tags"). 0 when the question fills no placeholder of the path.
 fn unasked_tail(url: &str, filled: &BTreeMap<String, serde_json::Value>, q: &Query) -> usize {
-    let path = url
-        .split_once("://")
-        .map_or(url, |(_, r)| r.split_once('/').map_or("", |(_, p)| p));
-    let path = path.split(['?', '#']).next().unwrap_or("");
-    let segments: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+    let segments: Vec<&str> = url_path(url).split('/').filter(|s| !s.is_empty()).collect();
     let Some(last) = segments.iter().rposition(|s| {
         s.strip_prefix('{')
             .and_then(|s| s.strip_suffix('}'))
@@ -540,6 +623,45 @@ mod tests {
         // An upper-case word alone identifies nothing.
         let q = Query::new("UV index in Sydney");
         assert!(!takes_no_identifier(&q.spans, &none));
+    }
+
+    #[test]
+    fn a_placeholder_keyed_by_the_values_label_counts_more() {
+        let album: BTreeMap<String, serde_json::Value> = [(
+            "id".to_string(),
+            serde_json::json!("4aawyAB9vmqN3uQ7FjRGTy"),
+        )]
+        .into();
+        let q = Query::new("number of tracks of album 4aawyAB9vmqN3uQ7FjRGTy");
+        let api = "https://api.test/v1";
+        assert_eq!(
+            labelled_keys(&format!("{api}/albums/{{id}}"), &q.spans, &album),
+            LABELLED_KEY
+        );
+        assert_eq!(
+            labelled_keys(&format!("{api}/artists/{{id}}/albums"), &q.spans, &album),
+            1.0
+        );
+        // "issue 4512": the endpoint that lists issues takes no value from it.
+        let q = Query::new("is issue 4512 in golang/go still open?");
+        let repo: BTreeMap<String, serde_json::Value> = [
+            ("owner".to_string(), serde_json::json!("golang")),
+            ("repo".to_string(), serde_json::json!("go")),
+        ]
+        .into();
+        let mut one = repo.clone();
+        one.insert("issue_number".into(), serde_json::json!(4512));
+        let base = format!("{api}/repos/{{owner}}/{{repo}}/issues");
+        assert_eq!(labelled_keys(&base, &q.spans, &repo), LABELLED_KEY_UNTAKEN);
+        assert_eq!(
+            labelled_keys(&format!("{base}/{{issue_number}}"), &q.spans, &one),
+            LABELLED_KEY
+        );
+        // A value whose label the URL does not name changes nothing.
+        assert_eq!(
+            labelled_keys(&format!("{api}/repos/{{owner}}/{{repo}}"), &q.spans, &repo),
+            1.0
+        );
     }
 
     #[test]
