@@ -314,6 +314,7 @@ fn compile_tool(
                 let x = x.value;
                 let (required, auth, array) =
                     (x.is_required(), x.is_auth(), x.array_encoding(method));
+                let allow_reserved = x.allow_reserved.as_ref().is_some_and(|a| a.value);
                 ParamData {
                     name: x.name.value,
                     ty: x.ty.value.to_string(),
@@ -345,6 +346,9 @@ fn compile_tool(
                             .and_then(|v| v.as_str().map(str::to_string))
                             .unwrap_or_default()
                     }),
+                    style: x.style.map(|s| s.value),
+                    explode: x.explode.map(|e| e.value),
+                    allow_reserved,
                     description: x.description.map(|d| d.value),
                 }
             })
@@ -434,6 +438,7 @@ fn compile_tool(
             writes,
             description: e.description.map(|d| d.value),
             records: e.records.map(|r| r.value),
+            body_type: e.body_type.map(|b| b.value),
             parameters: params,
             fields,
             identifiers,
