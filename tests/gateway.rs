@@ -227,6 +227,12 @@ fn http_upstreams_projection_faults_and_no_credential_anywhere() {
         "raw {raw_tokens} delivered {delivered}"
     );
     assert_eq!(v["tokens"]["raw"], c["raw_tokens"]);
+    // The reader context's exact o200k count, once per call and in the total.
+    let context_tokens = schemarouter_core::prompt::count_tokens(v["context"].as_str().unwrap());
+    assert_eq!(
+        (delivered, v["tokens"]["delivered"].as_u64()),
+        (context_tokens as u64, Some(context_tokens as u64))
+    );
     eprintln!("list endpoint: raw {raw_tokens} tokens, delivered {delivered} tokens");
 
     // Only the named fields.
