@@ -8,7 +8,7 @@
 //! RFC 3986 percent-encoding and `allowReserved`. Request bodies: a JSON object of the body
 //! parameters, or, when the endpoint's `body_type` says so, `application/x-www-form-urlencoded`
 //! fields (each by its `encoding` style and explode) or `multipart/form-data` parts
-//! ([`multipart`]).
+//! ([`super::multipart`]).
 
 use super::style::{self, Shape, Style};
 use super::{RawResponse, UpstreamError, backoff};
