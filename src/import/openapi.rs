@@ -201,19 +201,12 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
                 .or_else(|| path_servers.clone())
                 .map(|s| resolve_server(&s, &base))
                 .unwrap_or_else(|| base.clone());
-            let mut e = Endpoint {
-                id: Sp::synthetic(id.clone()),
-                method: Sp::synthetic(*method),
-                url: Sp::synthetic(join_url(&server.url, tpl.route)),
-                description: summary_text(op.value).map(Sp::synthetic),
-                records: None,
-                mcp_tool: None,
-                annotations: None,
-                allow_destructive: None,
-                body_type: None,
-                parameters: Vec::new(),
-                fields: Vec::new(),
-            };
+            let mut e = endpoint_of(
+                &id,
+                *method,
+                join_url(&server.url, tpl.route),
+                summary_text(op.value),
+            );
             e.parameters = params::parameters(
                 &mut m,
                 &params::Operation {
@@ -477,6 +470,23 @@ fn server_of(v: &Value) -> Option<(String, Value)> {
 fn strip_scheme<'a>(url: &'a str, scheme: &str) -> Option<&'a str> {
     (url.len() >= scheme.len() && url[..scheme.len()].eq_ignore_ascii_case(scheme))
         .then(|| &url[scheme.len()..])
+}
+
+/// An endpoint with its id, method, URL and description, and nothing else yet.
+fn endpoint_of(id: &str, method: HttpMethod, url: String, description: Option<String>) -> Endpoint {
+    Endpoint {
+        id: Sp::synthetic(id.to_string()),
+        method: Sp::synthetic(method),
+        url: Sp::synthetic(url),
+        description: description.map(Sp::synthetic),
+        records: None,
+        mcp_tool: None,
+        annotations: None,
+        allow_destructive: None,
+        body_type: None,
+        parameters: Vec::new(),
+        fields: Vec::new(),
+    }
 }
 
 /// Substitute server variables with their defaults.
