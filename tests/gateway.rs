@@ -214,7 +214,7 @@ fn http_upstreams_projection_faults_and_no_credential_anywhere() {
     assert_eq!(v["raw"][0]["truncated"], true);
     assert!(raw.len() <= 400, "{}", raw.len());
     assert!(
-        raw.contains("\"query\": \"fields=band_gap%2Cmaterial_id&formula=GaN&tags=x&tags=y&api_key=[redacted]\", \"trace\": \"t-1\", \"key_echo\": \"[redacted]\""),
+        raw.contains("\"query\": \"fields=band_gap,material_id&formula=GaN&tags=x&tags=y&api_key=[redacted]\", \"trace\": \"t-1\", \"key_echo\": \"[redacted]\""),
         "{raw}"
     );
     let c = &v["calls"][0];
@@ -227,6 +227,12 @@ fn http_upstreams_projection_faults_and_no_credential_anywhere() {
         "raw {raw_tokens} delivered {delivered}"
     );
     assert_eq!(v["tokens"]["raw"], c["raw_tokens"]);
+    // The reader context's exact o200k count, once per call and in the total.
+    let context_tokens = schemarouter_core::prompt::count_tokens(v["context"].as_str().unwrap());
+    assert_eq!(
+        (delivered, v["tokens"]["delivered"].as_u64()),
+        (context_tokens as u64, Some(context_tokens as u64))
+    );
     eprintln!("list endpoint: raw {raw_tokens} tokens, delivered {delivered} tokens");
 
     // Only the named fields.
@@ -899,4 +905,118 @@ fn a_real_openapi_document_served_by_prism() {
     );
     let log = gw.stop();
     assert!(!log.contains(SECRET));
+}
+
+/// Every OpenAPI 3 serialisation style the HTTP executor sends, against Prism serving
+/// tests/gateway/styles.openapi.yaml: Prism validates each request against the document (a
+/// wrongly serialised one gets 422) and answers the operation's example, so each call's
+/// projection is exact.
+#[test]
+fn serialisation_styles_are_accepted_by_prism() {
+    let Some(prism) = installed(root().join("tests/gateway/prism/node_modules/.bin/prism")) else {
+        return;
+    };
+    let doc = root().join("tests/gateway/styles.openapi.yaml");
+    let dir = tempfile::tempdir().unwrap();
+    let o = Command::new(bin())
+        .args(["import", "openapi"])
+        .arg(&doc)
+        .args(["--project", "proj"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let artifact = compile(&dir.path().join("proj"), &dir.path().join("proj/build"));
+    let port = free_port();
+    let mut child = Command::new(&prism)
+        .args(["mock", "--host", "127.0.0.1", "-p", &port.to_string()])
+        .arg(&doc)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let _prism = Proc(child);
+    let mut line = String::new();
+    while !line.contains("Prism is listening") {
+        line.clear();
+        assert!(out.read_line(&mut line).unwrap() > 0, "prism stopped");
+    }
+    std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
+    let config = dir.path().join("gateway.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[upstreams.style_lab]\nbase_url = \"http://127.0.0.1:{port}\"\ndeclared_base = \"https://styles.example.org/v1\"\n"
+        ),
+    )
+    .unwrap();
+    let gw = Gateway::start(
+        &[
+            "--transport",
+            "http",
+            "--bind",
+            "127.0.0.1:0",
+            "--artifact",
+            artifact.to_str().unwrap(),
+            "--config",
+            config.to_str().unwrap(),
+        ],
+        &[],
+    );
+    let a = agent();
+    let call = format!("{}/v1/call", gw.url);
+    let expected = json!([
+        {"at": "swatches[0]", "values": {"id": "sw-1", "name": "Navy"}},
+        {"at": "swatches[1]", "values": {"id": "sw-2", "name": "Umber"}}
+    ]);
+    for (endpoint, arguments) in [
+        // GET /label/.blue.brown
+        ("by_label", json!({"colors": ["blue", "brown"]})),
+        // GET /matrix/;G=200;R=100
+        ("by_matrix", json!({"filter": {"R": "100", "G": "200"}})),
+        // GET /deep?range%5Bmax%5D=5&range%5Bmin%5D=1
+        ("by_deep_object", json!({"range": {"min": 1, "max": 5}})),
+        // GET /pipes?colors=blue%7Cblack
+        ("by_pipes", json!({"colors": ["blue", "black"]})),
+        // GET /spaces?words=light%20navy
+        ("by_spaces", json!({"words": ["light", "navy"]})),
+        // POST /form: colors=blue%2Cblack&name=A+%26+B
+        (
+            "by_form",
+            json!({"name": "A & B", "colors": ["blue", "black"]}),
+        ),
+        // POST /upload: two multipart/form-data parts
+        ("by_multipart", json!({"title": "Navy swatch", "count": 3})),
+    ] {
+        let (s, v, t) = post(
+            &a,
+            &call,
+            &json!({"tool": "style_lab", "endpoint": endpoint, "arguments": arguments,
+                    "fields": ["id", "name"]}),
+        );
+        assert_eq!(s, 200, "{endpoint}: {t}");
+        assert_eq!(v["issues"], json!([]), "{endpoint}: {t}");
+        assert_eq!(v["steps"][0]["records"], expected, "{endpoint}: {t}");
+        assert_eq!(
+            v["context"],
+            format!(
+                "[style_lab/{endpoint}] 2 records\nrecord 1\nid = sw-1\nname = Navy\nrecord 2\nid = sw-2\nname = Umber\n"
+            ),
+            "{endpoint}"
+        );
+    }
+    // Prism does validate: a title shorter than the document allows is refused.
+    let (s, v, t) = post(
+        &a,
+        &call,
+        &json!({"tool": "style_lab", "endpoint": "by_multipart",
+                "arguments": {"title": "ab", "count": 3}, "fields": ["id"]}),
+    );
+    assert_eq!(
+        (s, &v["error"]["code"], &v["error"]["status"]),
+        (502, &json!("upstream_status"), &json!(422)),
+        "{t}"
+    );
+    gw.stop();
 }

@@ -3395,3 +3395,79 @@ components:
         ["x", "c.d.e.f"]
     );
 }
+
+/// The import keeps what the HTTP executor serialises by: each parameter's `style`,
+/// `explode` and `allowReserved` where they differ from the location's default, the request
+/// body's form media type (`body_type`), and a form body property's `encoding`.
+#[test]
+fn serialisation_styles_and_body_media_types_are_recorded() {
+    let doc = r#"{"openapi": "3.0.3", "info": {"title": "Styles", "version": "1"},
+      "servers": [{"url": "https://s.example.org"}],
+      "paths": {
+        "/l/{c}": {"get": {"operationId": "l", "parameters": [
+          {"name": "c", "in": "path", "required": true, "style": "matrix", "explode": true,
+           "schema": {"type": "array", "items": {"type": "string"}}},
+          {"name": "q", "in": "query", "allowReserved": true, "schema": {"type": "string"}},
+          {"name": "r", "in": "query", "style": "deepObject", "schema": {"type": "object"}}],
+          "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object", "properties": {"id": {"type": "string"}}}}}}}}},
+        "/f": {"post": {"operationId": "f", "requestBody": {"content": {
+          "application/x-www-form-urlencoded": {
+            "schema": {"type": "object", "properties": {"tags": {"type": "array", "items": {"type": "string"}}, "path": {"type": "string"}}},
+            "encoding": {"tags": {"style": "pipeDelimited", "explode": false}, "path": {"allowReserved": true}}}}},
+          "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object", "properties": {"id": {"type": "string"}}}}}}}}},
+        "/m": {"post": {"operationId": "m", "requestBody": {"content": {
+          "multipart/form-data": {"schema": {"type": "object", "properties": {"file": {"type": "string"}}}}}},
+          "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object", "properties": {"id": {"type": "string"}}}}}}}}}
+      }}"#;
+    let (_dir, text) = imported("openapi", "styles.json", doc);
+    let params = |endpoint: &str| -> Vec<String> {
+        let at = text.find(&format!("- id: {endpoint}\n")).unwrap();
+        let rest = &text[at..];
+        let end = rest[1..].find("\n  - id: ").map_or(rest.len(), |i| i + 1);
+        section(&rest[..end], "parameters:")
+            .into_iter()
+            .filter(|l| {
+                l.starts_with("- name:")
+                    || l.starts_with("in:")
+                    || l.starts_with("style:")
+                    || l.starts_with("explode:")
+                    || l.starts_with("allow_reserved:")
+            })
+            .map(str::to_string)
+            .collect()
+    };
+    assert_eq!(
+        params("l"),
+        [
+            "- name: c",
+            "in: path",
+            "style: matrix",
+            "explode: true",
+            "- name: q",
+            "in: query",
+            "allow_reserved: true",
+            // `explode` is false by default for every style but `form`; `deepObject` has
+            // only the one form, which the executor sends whatever `explode` says.
+            "- name: r",
+            "in: query",
+            "style: deepObject",
+        ]
+    );
+    assert_eq!(
+        params("f"),
+        [
+            "- name: path",
+            "in: body",
+            "allow_reserved: true",
+            "- name: tags",
+            "in: body",
+            "style: pipeDelimited",
+        ]
+    );
+    assert!(
+        text.contains("body_type: application/x-www-form-urlencoded\n"),
+        "{text}"
+    );
+    assert!(text.contains("body_type: multipart/form-data\n"), "{text}");
+    assert_eq!(text.matches("body_type:").count(), 2, "{text}");
+}

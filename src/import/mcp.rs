@@ -195,6 +195,7 @@ pub fn import(r: &Resolver, opts: &Options, origin: &ServerOrigin) -> Imported {
             mcp_tool: Some(Sp::synthetic(name.to_string())),
             annotations: annotations(t.value.get("annotations")),
             allow_destructive: None,
+            body_type: None,
             parameters: Vec::new(),
             fields: Vec::new(),
         };

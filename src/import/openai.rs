@@ -126,6 +126,7 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
             mcp_tool: None,
             annotations: None,
             allow_destructive: None,
+            body_type: None,
             parameters: Vec::new(),
             fields: vec![super::result_field(
                 "The function's return value (function tools declare no result schema).",

@@ -201,18 +201,12 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
                 .or_else(|| path_servers.clone())
                 .map(|s| resolve_server(&s, &base))
                 .unwrap_or_else(|| base.clone());
-            let mut e = Endpoint {
-                id: Sp::synthetic(id.clone()),
-                method: Sp::synthetic(*method),
-                url: Sp::synthetic(join_url(&server.url, tpl.route)),
-                description: summary_text(op.value).map(Sp::synthetic),
-                records: None,
-                mcp_tool: None,
-                annotations: None,
-                allow_destructive: None,
-                parameters: Vec::new(),
-                fields: Vec::new(),
-            };
+            let mut e = endpoint_of(
+                &id,
+                *method,
+                join_url(&server.url, tpl.route),
+                summary_text(op.value),
+            );
             e.parameters = params::parameters(
                 &mut m,
                 &params::Operation {
@@ -224,6 +218,7 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
                     base: server.placeholder.as_deref().map(base_param),
                 },
             );
+            e.body_type = params::body_type(&mut m, spec, doc, &op, &e.parameters);
             // Response fields from the success response.
             response(&mut m, spec, doc, &op, &mut e);
             total_fields += e.fields.len() + e.parameters.len();
@@ -477,6 +472,23 @@ fn strip_scheme<'a>(url: &'a str, scheme: &str) -> Option<&'a str> {
         .then(|| &url[scheme.len()..])
 }
 
+/// An endpoint with its id, method, URL and description, and nothing else yet.
+fn endpoint_of(id: &str, method: HttpMethod, url: String, description: Option<String>) -> Endpoint {
+    Endpoint {
+        id: Sp::synthetic(id.to_string()),
+        method: Sp::synthetic(method),
+        url: Sp::synthetic(url),
+        description: description.map(Sp::synthetic),
+        records: None,
+        mcp_tool: None,
+        annotations: None,
+        allow_destructive: None,
+        body_type: None,
+        parameters: Vec::new(),
+        fields: Vec::new(),
+    }
+}
+
 /// Substitute server variables with their defaults.
 fn substitute(url: &str, vars: &Value) -> String {
     let mut out = url.to_string();
@@ -666,6 +678,9 @@ fn openapi_style(p: &mut Sp<Parameter>, v: &Value, location: ParamLocation) {
     {
         p.value.explode = Some(Sp::synthetic(*x));
     }
+    if location == ParamLocation::Query && v.get("allowReserved") == Some(&Value::Bool(true)) {
+        p.value.allow_reserved = Some(Sp::synthetic(true));
+    }
     // Arrays are sent as OpenAPI 3 sends them by default: say so when not repeated.
     if matches!(p.value.ty.value, crate::model::ValueType::Array(_))
         && p.value.explode.is_none()
@@ -755,18 +770,67 @@ fn first_media_schema<'a>(p: &Loc<'a>) -> Option<Loc<'a>> {
     content.get(&k)?.get("schema")
 }
 
-/// The schema of a request body: JSON first, then form encodings.
-fn body_schema<'a>(body: &Loc<'a>) -> Option<Loc<'a>> {
+/// The media types of request bodies the gateway sends as form fields (anything else with a
+/// schema is sent as JSON).
+pub(super) const FORM_MEDIA: [&str; 2] =
+    ["application/x-www-form-urlencoded", "multipart/form-data"];
+
+/// The schema of a request body (JSON first, then the form encodings) and, for a form
+/// encoding, its media type.
+pub(super) fn body_media<'a>(body: &Loc<'a>) -> Option<(Loc<'a>, Option<&'static str>)> {
     if let Some((s, _)) = json_media(body) {
-        return s;
+        return s.map(|s| (s, None));
     }
     let content = body.get("content")?;
-    for k in ["application/x-www-form-urlencoded", "multipart/form-data"] {
+    for k in FORM_MEDIA {
         if let Some(s) = content.get(k).and_then(|m| m.get("schema")) {
-            return Some(s);
+            return Some((s, Some(k)));
         }
     }
     None
+}
+
+/// OpenAPI 3 `encoding` of one property of a form-encoded request body (`style`, `explode`,
+/// `allowReserved`), kept as the body parameter's own where they differ from `form`'s
+/// defaults (`explode: true`).
+fn form_encoding(p: &mut Sp<Parameter>, encoding: &Value) {
+    if let Some(style) = str_at(encoding, "style")
+        && style != "form"
+    {
+        p.value.style = Some(Sp::synthetic(style.to_string()));
+    }
+    let style = p.value.style.as_ref().map_or("form", |s| s.value.as_str());
+    if let Some(Value::Bool(x)) = encoding.get("explode")
+        && *x != (style == "form")
+    {
+        p.value.explode = Some(Sp::synthetic(*x));
+    }
+    if encoding.get("allowReserved") == Some(&Value::Bool(true)) {
+        p.value.allow_reserved = Some(Sp::synthetic(true));
+    }
+}
+
+/// Swagger 2.0: the media type of an operation's `formData` parameters (its `consumes`, else
+/// the document's; `multipart/form-data` when it names that, or when a parameter is a file),
+/// `application/x-www-form-urlencoded` otherwise.
+fn swagger_form_media(op: &Value, doc: &Value) -> &'static str {
+    let consumes = op.get("consumes").or_else(|| doc.get("consumes"));
+    let names: Vec<&str> = consumes
+        .and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    let file = op
+        .get("parameters")
+        .and_then(Value::as_array)
+        .is_some_and(|a| a.iter().any(|p| str_at(p, "type") == Some("file")));
+    let urlencoded = names
+        .iter()
+        .any(|n| n.starts_with("application/x-www-form-urlencoded"));
+    if file || (!urlencoded && names.iter().any(|n| n.starts_with("multipart/form-data"))) {
+        FORM_MEDIA[1]
+    } else {
+        FORM_MEDIA[0]
+    }
 }
 
 /// The success response: 200, else 201, else the first 2xx (or `2XX`); with no 2xx response,

@@ -326,6 +326,7 @@ impl Gateway {
         let mut raws = Vec::new();
         let mut bindings = Vec::new();
         let mut pending = std::mem::take(&mut plan.steps);
+        let mut last_context = String::new();
         let mut i = 0;
         while !pending.is_empty() {
             // Bindings first: a step whose required parameters earlier records fill runs after
@@ -348,23 +349,30 @@ impl Gateway {
             if let Err(err) = &response {
                 self.core.metrics.gateway_call(&step.tool, err.kind);
             }
-            let mut response = response.map_err(Failure::Upstream)?;
+            let response = response.map_err(Failure::Upstream)?;
             // An upstream may echo a credential back: it never reaches the agent.
-            response.text = self.secrets.scrub(&response.text);
-            let text = text_result(e, &response.text).unwrap_or_else(|| response.text.clone());
-            let doc =
-                extract::parse_step_response(&text, Some(&step.tool), g, &step).map_err(|err| {
-                    self.core.metrics.gateway_call(&step.tool, "malformed");
-                    Failure::Upstream(UpstreamError::new(
-                        &step.tool,
-                        "malformed",
-                        format!(
-                            "the answer of `{}` cannot be read: {}",
-                            step.endpoint,
-                            self.secrets.scrub(&err.message)
-                        ),
-                    ))
-                })?;
+            let text = std::sync::Arc::new(self.secrets.scrub_owned(response.text));
+            // Counted beside the parsing and the projection (the count does not depend on them).
+            let raw_count = crate::tokens::RawCount::start(&text);
+            let result_text = text_result(e, &text);
+            let doc = extract::parse_step_response(
+                result_text.as_deref().unwrap_or(&text),
+                Some(&step.tool),
+                g,
+                &step,
+            )
+            .map_err(|err| {
+                self.core.metrics.gateway_call(&step.tool, "malformed");
+                Failure::Upstream(UpstreamError::new(
+                    &step.tool,
+                    "malformed",
+                    format!(
+                        "the answer of `{}` cannot be read: {}",
+                        step.endpoint,
+                        self.secrets.scrub(&err.message)
+                    ),
+                ))
+            })?;
             self.core.metrics.gateway_call(&step.tool, "ok");
             let one = plan_of(g, vec![step.clone()]);
             let mut x = extract::extract_with(g, &one, &[doc], false).map_err(|err| {
@@ -375,8 +383,9 @@ impl Gateway {
                 issue.step = i;
                 issues.push(issue);
             }
-            let raw_tokens = count_tokens(&response.text);
-            let delivered_tokens = count_tokens(&render::context(std::slice::from_ref(&r)));
+            let step_context = render::context(std::slice::from_ref(&r));
+            let delivered_tokens = count_tokens(&step_context);
+            let raw_tokens = raw_count.finish().await;
             self.core
                 .metrics
                 .gateway_tokens(&step.tool, raw_tokens, delivered_tokens);
@@ -384,13 +393,13 @@ impl Gateway {
                 tool: step.tool.clone(),
                 endpoint: step.endpoint.clone(),
                 upstream_ms: (response.elapsed.as_secs_f64() * 1e6).round() / 1e3,
-                raw_bytes: response.text.len(),
+                raw_bytes: text.len(),
                 raw_tokens,
                 delivered_tokens,
             });
+            last_context = step_context;
             if raw {
                 let cap = self.config.raw_cap_bytes;
-                let text = &response.text;
                 let truncated = text.len() > cap;
                 raws.push(RawText {
                     step: i,
@@ -400,10 +409,18 @@ impl Gateway {
             }
             results.push(r);
         }
-        let context = render::context(&results);
+        // One step: its context is the whole context, rendered and counted already.
+        let (context, delivered) = match calls.as_slice() {
+            [one] => (last_context, one.delivered_tokens),
+            _ => {
+                let context = render::context(&results);
+                let n = count_tokens(&context);
+                (context, n)
+            }
+        };
         let tokens = BTreeMap::from([
             ("raw".to_string(), calls.iter().map(|c| c.raw_tokens).sum()),
-            ("delivered".to_string(), count_tokens(&context)),
+            ("delivered".to_string(), delivered),
         ]);
         Ok(Answer {
             artifact_hash: s.summary.content_hash.clone(),

@@ -74,7 +74,13 @@ impl Secrets {
     /// `text` with every secret replaced by `[redacted]` (applied to every upstream body, error
     /// and raw response before it leaves the gateway: an upstream may echo a key back).
     pub fn scrub(&self, text: &str) -> String {
-        let mut out = text.to_string();
+        self.scrub_owned(text.to_string())
+    }
+
+    /// [`Secrets::scrub`] of an owned text: returned as it is (not copied) when it holds no
+    /// credential, as upstream responses almost always do.
+    pub fn scrub_owned(&self, text: String) -> String {
+        let mut out = text;
         for c in self.by_tool.values() {
             if c.value.len() >= 4 && out.contains(&c.value) {
                 out = out.replace(&c.value, "[redacted]");

@@ -6,8 +6,9 @@
 
 use super::super::path_template::{PathTemplate, QueryValue};
 use super::{
-    Mapper, PARAMETER, Spec, auth_params, body_schema, first_media_schema, follow_object,
-    openapi_style, placeholders, property_at, same_credential, str_at, swagger_collection,
+    FORM_MEDIA, Mapper, PARAMETER, Spec, auth_params, body_media, first_media_schema,
+    follow_object, form_encoding, openapi_style, placeholders, property_at, same_credential,
+    str_at, swagger_collection, swagger_form_media,
 };
 use crate::diagnostics::Severity;
 use crate::import::codes;
@@ -327,26 +328,82 @@ fn query_string<'a>(
     }
 }
 
-/// OpenAPI 3 request body: one parameter per property.
+/// The OpenAPI 3 operation's `requestBody` (a reference followed).
+fn request_body_object<'a>(m: &mut Mapper<'a>, op: &Loc<'a>) -> Option<Loc<'a>> {
+    let body = op.get("requestBody")?;
+    match body.value.get("$ref").and_then(Value::as_str) {
+        Some(r) => m.r.follow(&body, r).ok(),
+        None => Some(body),
+    }
+}
+
+/// OpenAPI 3 request body: one parameter per property; for a form encoding, each property's
+/// `encoding` entry (`style`, `explode`, `allowReserved`) kept on its parameter.
 fn request_body<'a>(m: &mut Mapper<'a>, o: &Operation<'a, '_>, c: &mut Collected<'a>) {
     if o.spec != Spec::OpenApi3 {
         return;
     }
-    let Some(body) = o.op.get("requestBody") else {
+    let Some(body) = request_body_object(m, o.op) else {
         return;
     };
-    let body = match body.value.get("$ref").and_then(Value::as_str) {
-        Some(r) => m.r.follow(&body, r).ok(),
-        None => Some(body),
-    };
-    let Some(body) = body else { return };
     let required = body.value.get("required") == Some(&Value::Bool(true));
-    if let Some(s) = body_schema(&body) {
-        for q in m.body_parameters(&s, required, Some(ParamLocation::Body)) {
-            let at = property_at(&s, &q.value.name.value);
-            c.push(q, at, true);
+    let Some((s, media)) = body_media(&body) else {
+        return;
+    };
+    let encoding = media.and_then(|k| body.value.get("content")?.get(k)?.get("encoding"));
+    for mut q in m.body_parameters(&s, required, Some(ParamLocation::Body)) {
+        if let Some(e) = encoding.and_then(|e| e.get(&q.value.name.value)) {
+            form_encoding(&mut q, e);
         }
+        let at = property_at(&s, &q.value.name.value);
+        c.push(q, at, true);
     }
+}
+
+/// The media type of the endpoint's request body when the gateway sends it as a form
+/// (`application/x-www-form-urlencoded`, `multipart/form-data`): OpenAPI 3's chosen
+/// `requestBody` media type, or Swagger 2.0's `consumes` for `formData` parameters. `None`
+/// for a JSON body, or when no parameter is sent in the body.
+pub(super) fn body_type<'a>(
+    m: &mut Mapper<'a>,
+    spec: Spec,
+    doc: &Value,
+    op: &Loc<'a>,
+    params: &[Sp<Parameter>],
+) -> Option<Sp<String>> {
+    let in_body = params.iter().any(|p| {
+        p.value
+            .location
+            .as_ref()
+            .is_some_and(|l| l.value == ParamLocation::Body)
+    });
+    if !in_body {
+        return None;
+    }
+    let media = match spec {
+        Spec::OpenApi3 => body_media(&request_body_object(m, op)?)?.1?,
+        Spec::Swagger2 => {
+            // `in: formData`, written in the operation or referenced from `#/parameters`.
+            let is_form = |p: &Value| {
+                let p = match str_at(p, "$ref").and_then(|r| r.strip_prefix("#/parameters/")) {
+                    Some(name) => doc.get("parameters").and_then(|d| d.get(name)),
+                    None => Some(p),
+                };
+                p.and_then(|p| str_at(p, "in")) == Some("formData")
+            };
+            let form = op
+                .value
+                .get("parameters")
+                .and_then(Value::as_array)
+                .is_some_and(|a| a.iter().any(is_form));
+            if !form {
+                return None;
+            }
+            swagger_form_media(op.value, doc)
+        }
+    };
+    debug_assert!(FORM_MEDIA.contains(&media));
+    Some(Sp::synthetic(media.to_string()))
 }
 
 /// Security schemes become `auth` parameters; one the operation also lists as a parameter (the

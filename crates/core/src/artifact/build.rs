@@ -264,6 +264,49 @@ fn compile_tables<T: ToolDecl>(
     }
 }
 
+/// A declared parameter's routing table entry (`method` is its endpoint's: it decides where an
+/// array without a declared location is sent).
+fn param_data(x: crate::model::Parameter, method: crate::model::HttpMethod) -> ParamData {
+    let (required, auth, array) = (x.is_required(), x.is_auth(), x.array_encoding(method));
+    let allow_reserved = x.allow_reserved.as_ref().is_some_and(|a| a.value);
+    ParamData {
+        name: x.name.value,
+        ty: x.ty.value.to_string(),
+        enum_values: x
+            .enum_values
+            .map(|v| v.into_iter().map(|s| s.value).collect())
+            .unwrap_or_default(),
+        required,
+        auth,
+        default: x.default.map(|d| d.value),
+        bind: x
+            .bind
+            .into_iter()
+            .map(|b| {
+                let b = b.value;
+                BindingData {
+                    concept: b.concept.value,
+                    template: b.template.map(|t| t.value),
+                    set: b.set.into_iter().map(|(k, v)| (k, v.value)).collect(),
+                }
+            })
+            .collect(),
+        join: x.join.map(|j| j.value),
+        array,
+        format: x.format.map(|f| f.value),
+        location: x.location.map(|l| {
+            serde_json::to_value(l.value)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default()
+        }),
+        style: x.style.map(|s| s.value),
+        explode: x.explode.map(|e| e.value),
+        allow_reserved,
+        description: x.description.map(|d| d.value),
+    }
+}
+
 /// One tool's routing table (Algorithm 1 reads these: endpoints, parameters with bindings,
 /// fields with their attachable metadata). Consumes the declaration: its strings are moved into
 /// the table rather than copied (at 10,000 tools the copies and the frees of the originals were
@@ -310,44 +353,7 @@ fn compile_tool(
         let mut params: Vec<ParamData> = e
             .parameters
             .into_iter()
-            .map(|x| {
-                let x = x.value;
-                let (required, auth, array) =
-                    (x.is_required(), x.is_auth(), x.array_encoding(method));
-                ParamData {
-                    name: x.name.value,
-                    ty: x.ty.value.to_string(),
-                    enum_values: x
-                        .enum_values
-                        .map(|v| v.into_iter().map(|s| s.value).collect())
-                        .unwrap_or_default(),
-                    required,
-                    auth,
-                    default: x.default.map(|d| d.value),
-                    bind: x
-                        .bind
-                        .into_iter()
-                        .map(|b| {
-                            let b = b.value;
-                            BindingData {
-                                concept: b.concept.value,
-                                template: b.template.map(|t| t.value),
-                                set: b.set.into_iter().map(|(k, v)| (k, v.value)).collect(),
-                            }
-                        })
-                        .collect(),
-                    join: x.join.map(|j| j.value),
-                    array,
-                    format: x.format.map(|f| f.value),
-                    location: x.location.map(|l| {
-                        serde_json::to_value(l.value)
-                            .ok()
-                            .and_then(|v| v.as_str().map(str::to_string))
-                            .unwrap_or_default()
-                    }),
-                    description: x.description.map(|d| d.value),
-                }
-            })
+            .map(|x| param_data(x.value, method))
             .collect();
         params.sort_by(|a, b| a.name.cmp(&b.name));
         params.dedup_by(|a, b| a.name == b.name);
@@ -434,6 +440,7 @@ fn compile_tool(
             writes,
             description: e.description.map(|d| d.value),
             records: e.records.map(|r| r.value),
+            body_type: e.body_type.map(|b| b.value),
             parameters: params,
             fields,
             identifiers,

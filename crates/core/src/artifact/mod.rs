@@ -369,6 +369,11 @@ pub struct EndpointData {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[rkyv(with = rkyv::with::Map<Shared>)]
     pub records: Option<String>,
+    /// Media type of the request body when it is not JSON (`application/x-www-form-urlencoded`,
+    /// `multipart/form-data`); absent means a JSON object of the body parameters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[rkyv(with = rkyv::with::Map<Shared>)]
+    pub body_type: Option<String>,
     /// Parameters sorted by name.
     pub parameters: Vec<ParamData>,
     /// Fields sorted by name.
@@ -430,6 +435,17 @@ pub struct ParamData {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[rkyv(with = rkyv::with::Map<Shared>)]
     pub location: Option<String>,
+    /// OpenAPI serialisation style when declared (`form`, `simple`, `label`, `matrix`,
+    /// `spaceDelimited`, `pipeDelimited`, `deepObject`); absent means the location's default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[rkyv(with = rkyv::with::Map<Shared>)]
+    pub style: Option<String>,
+    /// OpenAPI `explode` when declared; absent means the style's default (true for `form`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub explode: Option<bool>,
+    /// OpenAPI `allowReserved`: reserved characters are sent unencoded.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub allow_reserved: bool,
     /// Description.
     #[serde(default, skip_serializing_if = "skip_prose")]
     #[rkyv(with = rkyv::with::Map<Shared>)]

@@ -184,6 +184,12 @@ pub struct Endpoint {
     /// looked up in the envelope (the response root).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub records: Option<Sp<String>>,
+    /// Media type of the request body when it is not JSON: `application/x-www-form-urlencoded`
+    /// or `multipart/form-data` (OpenAPI `requestBody.content`). The body parameters are then
+    /// sent as form fields or parts, each by its `style` and `explode` (the OpenAPI `encoding`
+    /// object's). Absent: a JSON object of the body parameters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body_type: Option<Sp<String>>,
     /// Request parameters.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub parameters: Vec<Sp<Parameter>>,
@@ -298,6 +304,11 @@ pub struct Parameter {
     /// separator, `,` by default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub explode: Option<Sp<bool>>,
+    /// OpenAPI `allowReserved`: RFC 3986 reserved characters (`:/?#[]@!$&'()*+,;=`) in the
+    /// value are sent as they are rather than percent-encoded (query parameters and
+    /// form-encoded body fields; default false).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allow_reserved: Option<Sp<bool>>,
 }
 
 impl Parameter {
@@ -318,6 +329,7 @@ impl Parameter {
             format: None,
             style: None,
             explode: None,
+            allow_reserved: None,
         }
     }
 

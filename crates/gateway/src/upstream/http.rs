@@ -2,22 +2,15 @@
 //! sent with `reqwest` (TLS by rustls), with a timeout, retries with backoff for idempotent
 //! methods only, `429 Retry-After` honoured, and a cap on the response body.
 //!
-//! Serialisation (OpenAPI 3 `style` / `explode`, as the import recorded them in each
-//! parameter's array encoding):
-//!
-//! - `path`: `simple` (the default): a scalar percent-encoded into `{name}`, an array joined
-//!   with `,` (or the declared separator);
-//! - `query`: `form` (the default) with `explode: true`: `name=a&name=b` for an array, one
-//!   `key=value` pair per property for an object; `explode: false`, `spaceDelimited` and
-//!   `pipeDelimited`: one value joined with `,`, ` ` or `|`;
-//! - `header`: `simple`: a scalar, or an array joined with `,`;
-//! - `cookie`: `form`: `name=value` pairs in one `Cookie` header;
-//! - `body` (and parameters with no location on `POST`, `PUT` and `PATCH`): one JSON object
-//!   of the body parameters.
-//!
-//! Not covered: `matrix` and `label` path styles, `deepObject` query objects (an object in the
-//! query is sent exploded as `form`), `multipart/form-data` and form-encoded bodies.
+//! Serialisation: every parameter by its OpenAPI 3 `style` and `explode` (as the import
+//! recorded them; each location's default otherwise: `simple` for path and header, `form` for
+//! query, cookie and form bodies), by the specification's table ([`super::style`]), with
+//! RFC 3986 percent-encoding and `allowReserved`. Request bodies: a JSON object of the body
+//! parameters, or, when the endpoint's `body_type` says so, `application/x-www-form-urlencoded`
+//! fields (each by its `encoding` style and explode) or `multipart/form-data` parts
+//! ([`super::multipart`]).
 
+use super::style::{self, Shape, Style};
 use super::{RawResponse, UpstreamError, backoff};
 use crate::config::AuthKind;
 use crate::secrets::{Credential, Secrets};
@@ -27,12 +20,46 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-/// Characters percent-encoded in a path segment (RFC 3986 unreserved pass).
-const SEGMENT: &percent_encoding::AsciiSet = &percent_encoding::NON_ALPHANUMERIC
-    .remove(b'-')
-    .remove(b'.')
-    .remove(b'_')
-    .remove(b'~');
+/// The form-encoded request body media type.
+pub const FORM: &str = "application/x-www-form-urlencoded";
+/// The multipart request body media type.
+pub const MULTIPART: &str = "multipart/form-data";
+
+/// A request body, serialised.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Body {
+    /// `application/json`: an object of the body parameters.
+    Json(Value),
+    /// `application/x-www-form-urlencoded`: the encoded fields.
+    Form(String),
+    /// `multipart/form-data` with its boundary.
+    Multipart {
+        /// The boundary (in the `Content-Type`).
+        boundary: String,
+        /// The encoded parts.
+        bytes: Vec<u8>,
+    },
+}
+
+impl Body {
+    /// The `Content-Type` header of the body.
+    pub fn content_type(&self) -> String {
+        match self {
+            Body::Json(_) => "application/json".into(),
+            Body::Form(_) => FORM.into(),
+            Body::Multipart { boundary, .. } => format!("{MULTIPART}; boundary={boundary}"),
+        }
+    }
+
+    /// The body's bytes.
+    pub fn bytes(&self) -> Vec<u8> {
+        match self {
+            Body::Json(v) => v.to_string().into_bytes(),
+            Body::Form(s) => s.clone().into_bytes(),
+            Body::Multipart { bytes, .. } => bytes.clone(),
+        }
+    }
+}
 
 /// One HTTP request, built and ready to send.
 #[derive(Clone, Debug, PartialEq)]
@@ -43,23 +70,8 @@ pub struct Request {
     pub url: String,
     /// Headers (credential headers are added when sending, never stored here).
     pub headers: Vec<(String, String)>,
-    /// JSON body.
-    pub body: Option<Value>,
-}
-
-fn scalar_text(v: &Value) -> String {
-    match v {
-        Value::String(s) => s.clone(),
-        Value::Null => String::new(),
-        other => other.to_string(),
-    }
-}
-
-fn joined(v: &Value, sep: &str) -> String {
-    match v {
-        Value::Array(items) => items.iter().map(scalar_text).collect::<Vec<_>>().join(sep),
-        other => scalar_text(other),
-    }
+    /// The body.
+    pub body: Option<Body>,
 }
 
 fn location(e: &EndpointData, p: &ParamData) -> &'static str {
@@ -73,6 +85,32 @@ fn location(e: &EndpointData, p: &ParamData) -> &'static str {
         _ if matches!(e.method.as_str(), "POST" | "PUT" | "PATCH") => "body",
         _ => "query",
     }
+}
+
+/// The style and explode a parameter sent at `location` is serialised with: as declared; else
+/// a declared separator (`join`, or an array encoding joined with other than `,`) as a
+/// delimited style; else the location's default (`simple` for path and header, `form`
+/// otherwise). `explode` defaults to false when the items are joined, else to the style's
+/// default.
+fn style_of(p: &ParamData, location: &str) -> (Style, bool) {
+    let joined = match &p.array {
+        Some(ArrayEncoding::Joined(s)) => Some(s.as_str()),
+        _ => p.join.as_deref(),
+    };
+    let in_url_or_header = matches!(location, "path" | "header");
+    let style = match p.style.as_deref().and_then(Style::parse) {
+        Some(s) => s,
+        None if in_url_or_header => Style::Simple,
+        None => match joined {
+            Some(sep) if sep != "," => Style::Delimited(sep.to_string()),
+            _ => Style::Form,
+        },
+    };
+    let explode = p.explode.unwrap_or_else(|| match joined {
+        Some(_) if !in_url_or_header => false,
+        _ => style.default_explode(),
+    });
+    (style, explode)
 }
 
 /// Where to send a tool's requests instead of its declared URLs.
@@ -94,45 +132,40 @@ pub fn build(
     base: Base<'_>,
 ) -> Result<Request, String> {
     let mut path = e.url.clone();
-    let mut query: Vec<(String, String)> = Vec::new();
+    let mut query: Vec<String> = Vec::new();
     let mut headers = Vec::new();
-    let mut cookies = Vec::new();
-    let mut body = serde_json::Map::new();
+    let mut cookies: Vec<String> = Vec::new();
+    let mut in_body: Vec<(&ParamData, &Value)> = Vec::new();
     for p in &e.parameters {
         let Some(v) = args.get(&p.name) else { continue };
-        let sep = match &p.array {
-            Some(ArrayEncoding::Joined(s)) => s.as_str(),
-            _ => ",",
+        let place = location(e, p);
+        if place == "body" {
+            in_body.push((p, v));
+            continue;
+        }
+        let (style, explode) = style_of(p, place);
+        let shape = Shape::of(v);
+        let enc = if p.allow_reserved {
+            style::QUERY_RESERVED
+        } else {
+            style::QUERY
         };
-        match location(e, p) {
+        match place {
             "path" => {
-                let text = joined(v, sep);
-                let enc = percent_encoding::utf8_percent_encode(&text, SEGMENT).to_string();
-                path = path.replace(&format!("{{{}}}", p.name), &enc);
+                let text = style::path(&p.name, &shape, &style, explode);
+                path = path.replace(&format!("{{{}}}", p.name), &text);
             }
-            "query" => match (v, &p.array) {
-                (Value::Array(items), Some(ArrayEncoding::Joined(s))) => {
-                    query.push((
-                        p.name.clone(),
-                        items.iter().map(scalar_text).collect::<Vec<_>>().join(s),
-                    ));
-                }
-                (Value::Array(_), Some(ArrayEncoding::Json)) => {
-                    query.push((p.name.clone(), v.to_string()))
-                }
-                (Value::Array(items), _) => {
-                    query.extend(items.iter().map(|i| (p.name.clone(), scalar_text(i))));
-                }
-                (Value::Object(o), _) => {
-                    query.extend(o.iter().map(|(k, x)| (k.clone(), scalar_text(x))))
-                }
-                _ => query.push((p.name.clone(), scalar_text(v))),
-            },
-            "header" => headers.push((p.name.clone(), joined(v, sep))),
-            "cookie" => cookies.push(format!("{}={}", p.name, joined(v, sep))),
-            _ => {
-                body.insert(p.name.clone(), v.clone());
-            }
+            "header" => headers.push((p.name.clone(), style::header(&shape, explode))),
+            "cookie" => cookies.extend(
+                style::pairs(&p.name, &shape, &style, explode, style::QUERY)
+                    .into_iter()
+                    .map(|(k, v)| format!("{k}={v}")),
+            ),
+            _ => query.extend(
+                style::pairs(&p.name, &shape, &style, explode, enc)
+                    .into_iter()
+                    .map(|(k, v)| format!("{k}={v}")),
+            ),
         }
     }
     if let Some(missing) = e
@@ -150,14 +183,59 @@ pub fn build(
     }
     let mut url = rebase(&path, base)?;
     if !query.is_empty() {
-        url.query_pairs_mut()
-            .extend_pairs(query.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+        let mut q = url.query().map(str::to_string).unwrap_or_default();
+        for pair in query {
+            if !q.is_empty() {
+                q.push('&');
+            }
+            q.push_str(&pair);
+        }
+        url.set_query(Some(&q));
     }
     Ok(Request {
         method: e.method.to_ascii_uppercase(),
         url: url.to_string(),
         headers,
-        body: (!body.is_empty()).then_some(Value::Object(body)),
+        body: body(e.body_type.as_deref(), &in_body),
+    })
+}
+
+/// The request body of the body parameters given: by `body_type`, form fields (each by its
+/// style and explode), multipart parts, or else a JSON object. `None` when none is given.
+fn body(body_type: Option<&str>, params: &[(&ParamData, &Value)]) -> Option<Body> {
+    if params.is_empty() {
+        return None;
+    }
+    Some(match body_type {
+        Some(FORM) => {
+            let mut fields = Vec::new();
+            for (p, v) in params {
+                let (style, explode) = style_of(p, "body");
+                let enc = if p.allow_reserved {
+                    style::QUERY_RESERVED
+                } else {
+                    style::FORM_BODY
+                };
+                fields.extend(
+                    style::pairs(&p.name, &Shape::of(v), &style, explode, enc)
+                        .into_iter()
+                        .map(|(k, v)| format!("{k}={v}")),
+                );
+            }
+            Body::Form(fields.join("&"))
+        }
+        Some(MULTIPART) => {
+            let parts: Vec<(&str, &Value)> =
+                params.iter().map(|(p, v)| (p.name.as_str(), *v)).collect();
+            let (boundary, bytes) = super::multipart::encode(&parts);
+            Body::Multipart { boundary, bytes }
+        }
+        _ => Body::Json(Value::Object(
+            params
+                .iter()
+                .map(|(p, v)| (p.name.clone(), (*v).clone()))
+                .collect(),
+        )),
     })
 }
 
@@ -320,9 +398,7 @@ async fn once(
         _ => {}
     }
     if let Some(b) = &req.body {
-        rb = rb
-            .header("Content-Type", "application/json")
-            .body(b.to_string());
+        rb = rb.header("Content-Type", b.content_type()).body(b.bytes());
     }
     rb = rb.header(
         "Accept",
@@ -482,7 +558,7 @@ mod tests {
         let r = build(&e, &args, Base::default()).unwrap();
         assert_eq!(
             r.url,
-            "https://api.example.org/v1/items/a%20b%2Fc?tags=x&tags=y&fields=f%2Cg&pipes=p%7Cq"
+            "https://api.example.org/v1/items/a%20b%2Fc?tags=x&tags=y&fields=f,g&pipes=p%7Cq"
         );
         assert_eq!(
             r.headers,
@@ -519,7 +595,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(r.url, "http://127.0.0.1:4010/search?limit=3");
-        assert_eq!(r.body, Some(json!({"q": "GaN"})));
+        assert_eq!(r.body, Some(Body::Json(json!({"q": "GaN"}))));
         let e = endpoint(
             "GET",
             "https://x.org/{id}",
@@ -528,6 +604,116 @@ mod tests {
         assert_eq!(
             build(&e, &BTreeMap::new(), Base::default()).unwrap_err(),
             "the path parameter `id` has no value"
+        );
+    }
+
+    fn styled(mut p: ParamData, style: Option<&str>, explode: Option<bool>) -> ParamData {
+        p.style = style.map(str::to_string);
+        p.explode = explode;
+        p
+    }
+
+    #[test]
+    fn declared_styles_shape_the_url() {
+        let e = endpoint(
+            "GET",
+            "https://x.org/a/{label}/b/{matrix}",
+            vec![
+                styled(
+                    param("label", "string[]", Some("path"), None),
+                    Some("label"),
+                    Some(true),
+                ),
+                styled(
+                    param("matrix", "object", Some("path"), None),
+                    Some("matrix"),
+                    None,
+                ),
+                styled(
+                    param("deep", "object", Some("query"), None),
+                    Some("deepObject"),
+                    Some(true),
+                ),
+                styled(
+                    param("space", "string[]", Some("query"), None),
+                    Some("spaceDelimited"),
+                    Some(false),
+                ),
+                styled(param("exploded", "object", Some("query"), None), None, None),
+                styled(
+                    param("X-Obj", "object", Some("header"), None),
+                    None,
+                    Some(true),
+                ),
+            ],
+        );
+        let args: BTreeMap<String, Value> = serde_json::from_value(json!({
+            "label": ["x y", "z"], "matrix": {"R": 1, "G": 2}, "deep": {"min": 1, "max": "a&b"},
+            "space": ["b", "c"], "exploded": {"k": "v"}, "X-Obj": {"a": 1, "b": 2}
+        }))
+        .unwrap();
+        let r = build(&e, &args, Base::default()).unwrap();
+        assert_eq!(
+            r.url,
+            "https://x.org/a/.x%20y.z/b/;matrix=G,2,R,1?deep%5Bmax%5D=a%26b&deep%5Bmin%5D=1&space=b%20c&k=v"
+        );
+        assert_eq!(
+            r.headers,
+            vec![("X-Obj".to_string(), "a=1,b=2".to_string())]
+        );
+        // allowReserved keeps `/` and `:` in a query value; a template's query is kept.
+        let mut p = param("path", "string", Some("query"), None);
+        p.allow_reserved = true;
+        let e = endpoint("GET", "https://x.org/f?fixed=1", vec![p]);
+        let args: BTreeMap<String, Value> =
+            serde_json::from_value(json!({"path": "a/b:c d"})).unwrap();
+        let r = build(&e, &args, Base::default()).unwrap();
+        assert_eq!(r.url, "https://x.org/f?fixed=1&path=a/b:c%20d");
+    }
+
+    #[test]
+    fn form_and_multipart_bodies() {
+        let params = || {
+            vec![
+                param("name", "string", Some("body"), None),
+                styled(
+                    param("tags", "string[]", Some("body"), None),
+                    None,
+                    Some(false),
+                ),
+                styled(
+                    param("filter", "object", Some("body"), None),
+                    Some("deepObject"),
+                    None,
+                ),
+            ]
+        };
+        let args: BTreeMap<String, Value> = serde_json::from_value(json!({
+            "name": "Ga N&x", "tags": ["a", "b"], "filter": {"gap": 2}
+        }))
+        .unwrap();
+        let mut e = endpoint("POST", "https://x.org/f", params());
+        e.body_type = Some(FORM.into());
+        let b = build(&e, &args, Base::default()).unwrap().body.unwrap();
+        assert_eq!(b.content_type(), "application/x-www-form-urlencoded");
+        assert_eq!(
+            b,
+            Body::Form("name=Ga+N%26x&tags=a%2Cb&filter%5Bgap%5D=2".into())
+        );
+        e.body_type = Some(MULTIPART.into());
+        let b = build(&e, &args, Base::default()).unwrap().body.unwrap();
+        assert_eq!(
+            b.content_type(),
+            "multipart/form-data; boundary=schemarouter-boundary-0"
+        );
+        let text = String::from_utf8(b.bytes()).unwrap();
+        assert_eq!(
+            text,
+            "--schemarouter-boundary-0\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\nGa N&x\r\n\
+             --schemarouter-boundary-0\r\nContent-Disposition: form-data; name=\"tags\"\r\n\r\na\r\n\
+             --schemarouter-boundary-0\r\nContent-Disposition: form-data; name=\"tags\"\r\n\r\nb\r\n\
+             --schemarouter-boundary-0\r\nContent-Disposition: form-data; name=\"filter\"\r\nContent-Type: application/json\r\n\r\n{\"gap\":2}\r\n\
+             --schemarouter-boundary-0--\r\n"
         );
     }
 

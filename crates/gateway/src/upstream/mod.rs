@@ -4,6 +4,8 @@
 
 pub mod http;
 pub mod mcp;
+pub mod multipart;
+pub mod style;
 
 use std::time::Duration;
 
