@@ -63,10 +63,12 @@ impl Rule for MissingUnit {
     fn check(&self, ctx: &Context, out: &mut Sink) {
         let p = ctx.project;
         for c in &p.concepts {
+            // What the help proposes must be a unit (a dimension name is not one): the concept's
+            // canonical unit, else the dimension's coherent SI unit (`K` for temperature).
             let dim = if let Some(u) = &c.item.unit {
                 ctx.unit(&u.value).ok().map(|u| (u.dim, u.canonical))
             } else if let Some(d) = &c.item.dimension {
-                Dimension::from_name(&d.value).map(|dim| (dim, d.value.clone()))
+                Dimension::from_name(&d.value).map(|dim| (dim, dim.si_unit()))
             } else {
                 None
             };
@@ -92,7 +94,7 @@ impl Rule for MissingUnit {
                 )
                 .label("no `unit`")
                 .fix(format!(
-                    "add `unit: {spelled}` (or the provider's unit) to the field"
+                    "add `unit: {spelled}` to the field, or the unit of {dim} the provider sends"
                 ));
             }
         }
