@@ -27,12 +27,22 @@
 //!     unit: ev/atomm
 //! ```
 //!
+//! ## Invalid example
+//! ```yaml
+//! # file: aliases/a.yaml
+//! concepts:
+//!   - id: melting_point
+//!     unit: degc
+//! ```
+//!
 //! ## Valid example
 //! ```yaml
 //! # file: aliases/a.yaml
 //! concepts:
 //!   - id: band_gap
 //!     unit: eV
+//!   - id: melting_point
+//!     unit: °C
 //! ```
 
 use crate::lint::{Context, DiagnosticExt, Rule, Sink, inner_span};

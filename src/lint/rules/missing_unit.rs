@@ -2,7 +2,10 @@
 //!
 //! ## What it finds
 //! A numeric field mapped to a dimensional concept (one whose canonical unit or dimension is not
-//! dimensionless) that declares no unit.
+//! dimensionless) that declares no unit. The help proposes the concept's unit, or for a concept
+//! declared by `dimension` alone that dimension's coherent SI unit (`K` for `temperature`),
+//! never a dimension name; a provider's own unit of the same dimension (`°C`, `degF`) is as
+//! good.
 //!
 //! ## Why it matters for routing
 //! Plans attach a unit to every field they project; without one, a reader LLM sees a bare number
