@@ -359,8 +359,8 @@ fn every_unit_help_followed_loads() {
         (
             "SR301",
             "    unit: K\n",
-            "unit_as_published: degreesC\n        unit: °C",
-            "unit_as_published = \"degreesC\"\nunit = \"°C\"",
+            "unit_as_published: degreeC\n        unit: °C",
+            "unit_as_published = \"degreeC\"\nunit = \"°C\"",
             Follow::Replace,
         ),
         // No unit on a field of a dimensional concept: by dimension, by an offset unit, by an
