@@ -292,22 +292,41 @@ fn graph_exports() {
     let cypher = export::to_cypher(&g, &nodes, &edges, export::CypherDialect::Neo4j);
     assert!(cypher.contains("CREATE (:Tool {id: 'tool:oqmd'"));
     assert!(export::select(&g, &Focus::Tool("nope".into())).is_err());
-    // Render a PNG when Graphviz is installed.
-    if std::process::Command::new("dot").arg("-V").output().is_ok() {
-        let dir = tempfile::tempdir().unwrap();
-        let src = dir.path().join("g.dot");
-        std::fs::write(&src, &dot).unwrap();
-        let out = std::process::Command::new("dot")
-            .args(["-Tpng", "-o"])
-            .arg(dir.path().join("g.png"))
-            .arg(&src)
-            .output()
-            .unwrap();
+}
+
+/// The DOT export renders as a PNG in Graphviz (under CI a missing `dot` fails the test).
+#[test]
+#[ignore = "needs graphviz `dot` (.ci/run): run with --include-ignored"]
+fn the_dot_export_renders_in_graphviz() {
+    use schemarouter::graph::export::{self, Focus};
+    if std::process::Command::new("dot")
+        .arg("-V")
+        .output()
+        .is_err()
+    {
         assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+            std::env::var_os("CI").is_none(),
+            "graphviz `dot` is not installed (.ci/run installs it)"
         );
-        assert!(std::fs::metadata(dir.path().join("g.png")).unwrap().len() > 1000);
+        eprintln!("skipped: graphviz `dot` is not installed");
+        return;
     }
+    let (g, _, _) = compile(Path::new("."));
+    let (nodes, edges) = export::select(&g, &Focus::Tool("oqmd".into())).unwrap();
+    let dot = export::to_dot(&nodes, &edges);
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("g.dot");
+    std::fs::write(&src, &dot).unwrap();
+    let out = std::process::Command::new("dot")
+        .args(["-Tpng", "-o"])
+        .arg(dir.path().join("g.png"))
+        .arg(&src)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(std::fs::metadata(dir.path().join("g.png")).unwrap().len() > 1000);
 }

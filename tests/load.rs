@@ -1008,18 +1008,22 @@ fn every_fault_of_the_configuration_is_reported_at_once() {
     );
 }
 
+/// Issue 38: an offset temperature scale is a unit (absolute values, converted with the offset;
+/// see docs/units.md); a misspelled one is answered with the scale, never with `K`.
 #[test]
-fn an_offset_temperature_is_refused_without_suggesting_kelvin() {
-    // `did you mean K?` would label Celsius values as kelvin (wrong by 273.15).
+fn an_offset_temperature_loads_and_a_misspelled_one_suggests_the_scale() {
     let dir = project(&[(
         "aliases/t.yaml",
-        "concepts:\n  - id: fermi_energy_2\n    unit: degC\n".as_bytes(),
+        "concepts:\n  - id: fermi_energy_2\n    unit: degC\n  - id: t2\n    unit: Fahrenheight\n  - id: t3\n    unit: degreesF\n"
+            .as_bytes(),
     )]);
     let out = concise(dir.path());
-    let line = out.lines().find(|l| l.contains("SR301")).unwrap();
+    let found: Vec<&str> = out.lines().filter(|l| l.contains("SR301")).collect();
     assert_eq!(
-        line,
-        "aliases/t.yaml:3:11: error[SR301/invalid-unit] concept `fermi_energy_2` has invalid unit `degC`: 'degC' is an offset temperature scale, which a unit here cannot be: units convert by a factor alone (help: declare `K` only if the provider sends kelvin; for values in °C or °F leave `unit` out and name the scale in the description)"
+        found,
+        [
+            "aliases/t.yaml:5:11: error[SR301/invalid-unit] concept `t2` has invalid unit `Fahrenheight`: unknown unit symbol 'Fahrenheight' (help: did you mean `Fahrenheit`?)"
+        ]
     );
 }
 
@@ -1048,6 +1052,14 @@ fn unit_extension_faults_name_the_entry_at_fault() {
     assert_eq!(
         finding("eV = \"1.602176634e-19 J\""),
         "[SR007/invalid-value] unit `eV` in [units] is not valid: unit 'eV' would shadow the known unit 'eV'; choose another name (help: a built-in unit needs no entry: remove this one to use it, or give your unit another name)"
+    );
+    assert_eq!(
+        finding("degC = \"1 K\"\nslope = \"1 °C/min\""),
+        "[SR007/invalid-value] unit `degC` in [units] is not valid: unit 'degC' would shadow the known unit '°C'; choose another name (help: a built-in unit needs no entry: remove this one to use it, or give your unit another name)"
+    );
+    assert_eq!(
+        finding("slope = \"1 °C/min\""),
+        "[SR007/invalid-value] unit `slope` in [units] is not valid: an extension unit is a factor times known units, and an offset temperature scale has a zero point: define it from `K`, or from `delta_degC`/`delta_degF` for a degree size (help: `°C` and `°F` are built in and need no entry; define a unit of temperature from `K`, or a degree size from `delta_degC`/`delta_degF`, e.g. `rankine = \"1 delta_degF\"`)"
     );
     assert_eq!(
         finding("ry2 = \"2 J\""),

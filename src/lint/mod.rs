@@ -438,6 +438,8 @@ pub fn project_units(project: &Project) -> (UnitTable, Vec<Diagnostic>) {
             .help(if e.message.contains("would shadow the known unit") {
                 // The suggestion is the known unit itself.
                 "a built-in unit needs no entry: remove this one to use it, or give your unit another name".to_string()
+            } else if e.message.contains("offset temperature scale") {
+                "`°C` and `°F` are built in and need no entry; define a unit of temperature from `K`, or a degree size from `delta_degC`/`delta_degF`, e.g. `rankine = \"1 delta_degF\"`".to_string()
             } else if e.message.starts_with("invalid unit name") {
                 "name the unit with letters and `_` only, e.g. `bohr = \"0.529177210903 Å\"`".to_string()
             } else {

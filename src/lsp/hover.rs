@@ -83,6 +83,14 @@ fn unit_line(checked: &Checked, unit: &str) -> String {
             } else {
                 format!("{:e}", u.factor)
             };
+            if u.offset != 0.0 {
+                // An offset scale: x °C = (x + 273.15) K.
+                return format!(
+                    "`{unit}`: x {unit} = (x + {}) × {factor} {} (an absolute temperature{dim})",
+                    u.offset,
+                    u.dim.si_unit()
+                );
+            }
             format!(
                 "`{unit}`: 1 {unit} = {factor} {} (SI factor {factor}{dim})",
                 u.dim.si_unit()

@@ -209,6 +209,22 @@ impl Ctx<'_> {
                             ),
                         );
                     }
+                    Some(UnitChange::Shifted(conv)) => {
+                        self.attr(
+                            codes::UNIT_RESCALED,
+                            entity,
+                            "unit",
+                            oj,
+                            nj,
+                            format!(
+                                "unit of {what} changed from {} to {}{}: values change as absolute temperatures (new = old {}); consumers read the numbers in the old unit",
+                                o.canonical,
+                                n.canonical,
+                                dims(n),
+                                conv.describe()
+                            ),
+                        );
+                    }
                     Some(UnitChange::Rescaled(factor)) => {
                         let how = match factor {
                             Some(f) => format!(

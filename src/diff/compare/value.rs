@@ -1,7 +1,7 @@
 //! Value-level comparisons: type compatibility, unit changes, JSON helpers.
 
 use crate::model::ValueType;
-use crate::units::{UnitTable, conversion_factor};
+use crate::units::{UnitTable, conversion};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -69,6 +69,9 @@ pub enum UnitChange {
     /// Same dimension; values rescale (new = old × factor; `None` when the factor is unknown
     /// because a unit does not parse, e.g. a project unit read back from an artifact).
     Rescaled(Option<f64>),
+    /// Same dimension, another offset temperature scale: new = old × factor + offset (°C → K:
+    /// × 1 + 273.15).
+    Shifted(crate::units::Conversion),
     /// Same unit, spelled differently.
     Respelled,
 }
@@ -91,9 +94,10 @@ pub fn unit_change(
             if o.dim != n.dim {
                 return Some(UnitChange::Dimension);
             }
-            match conversion_factor(&o, &n) {
-                Some(f) if (f - 1.0).abs() <= 1e-12 => Some(UnitChange::Respelled),
-                Some(f) => Some(UnitChange::Rescaled(Some(f))),
+            match conversion(&o, &n) {
+                Some(c) if c.offset != 0.0 => Some(UnitChange::Shifted(c)),
+                Some(c) if (c.factor - 1.0).abs() <= 1e-12 => Some(UnitChange::Respelled),
+                Some(c) => Some(UnitChange::Rescaled(Some(c.factor))),
                 None => Some(UnitChange::Rescaled(None)),
             }
         }

@@ -2,7 +2,9 @@
 //!
 //! ## What it finds
 //! A field whose unit has the concept's dimension but is a different unit (NOMAD's joules for a
-//! band gap declared in eV). The finding names the conversion factor the compiler records.
+//! band gap declared in eV). The finding names the conversion factor the compiler records, and
+//! for an offset temperature scale the offset too (a field in `°C` of a concept in `K`:
+//! `x °C = x +273.15 K`; values are converted as absolute temperatures).
 //!
 //! ## Why it matters for routing
 //! Nothing is wrong, but answers that compare providers must convert: the plan carries the
@@ -56,7 +58,7 @@
 
 use crate::graph::index;
 use crate::lint::{Context, DiagnosticExt, Rule, Sink};
-use crate::units::conversion_factor;
+use crate::units::conversion;
 
 /// See the module documentation.
 pub struct ConvertibleUnit;
@@ -91,33 +93,37 @@ impl Rule for ConvertibleUnit {
                 if unit.canonical == canonical.canonical {
                     continue;
                 }
-                let Some(factor) = conversion_factor(&unit, &canonical) else {
+                let Some(conv) = conversion(&unit, &canonical) else {
                     continue;
                 };
-                if factor == 1.0 {
+                if conv.is_identity() {
                     continue;
                 }
+                let (from, to) = (&unit.canonical, &canonical.canonical);
+                let (what, label, help) = if conv.offset == 0.0 {
+                    (
+                        format!("1 {from} = {:e} {to}", conv.factor),
+                        format!("× {} to {to}", fmt_factor(conv.factor)),
+                        "nothing to fix: the compiled artifact records this factor for every plan",
+                    )
+                } else {
+                    (
+                        format!("x {from} = x {} {to}", conv.describe()),
+                        format!("{} to {to}", conv.describe()),
+                        "nothing to fix: every plan converts its values with this factor and offset, as absolute temperatures (declare a temperature difference as `K` or `delta_degC`)",
+                    )
+                };
                 out.report(
                     p.tools[r.tool].file,
                     u.span,
                     format!(
-                        "field `{}` of {} is in {}, concept `{id}` is in {}: 1 {} = {:e} {}",
-                        f.name.value,
-                        t.id.value,
-                        unit.canonical,
-                        canonical.canonical,
-                        unit.canonical,
-                        factor,
-                        canonical.canonical
+                        "field `{}` of {} is in {from}, concept `{id}` is in {to}: {what}",
+                        f.name.value, t.id.value,
                     ),
                 )
-                .label(format!(
-                    "× {} to {}",
-                    fmt_factor(factor),
-                    canonical.canonical
-                ))
+                .label(label)
                 .with(c.file, cu.span, "canonical unit")
-                .fix("nothing to fix: the compiled artifact records this factor for every plan");
+                .fix(help);
             }
         }
     }

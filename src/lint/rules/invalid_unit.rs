@@ -4,8 +4,13 @@
 //! A `unit` (on a field or a concept) or a `unit_as_published` that the unit checker cannot
 //! parse, with the offending part of the string and a "did you mean". Declared units use the
 //! canonical grammar (`eV/atom`, `Å^3`, `g/cm^3`, `μB`, `W/(m·K)`); published spellings may also
-//! be HTML (`&Aring;<sup>3</sup>`) or pint (`kg / m ** 3`) forms. A concept `dimension` name that
-//! is not known is reported too.
+//! be HTML (`&Aring;<sup>3</sup>`) or pint (`kg / m ** 3`) forms. Offset temperature scales are
+//! units too (`°C`, `degC`, `celsius`, `°F`, `degF`, `fahrenheit`; values in them are absolute
+//! temperatures, converted with their offset: see docs/units.md). A concept `dimension` name
+//! that is not known is reported too.
+//!
+//! Every help line, followed, gives a unit that loads: a "did you mean" names a unit of the
+//! table, and an unknown `dimension` is answered with a known dimension name.
 //!
 //! ## Why it matters for routing
 //! Plans attach units to every field and convert between providers; a unit that cannot be read
@@ -22,12 +27,22 @@
 //!     unit: ev/atomm
 //! ```
 //!
+//! ## Invalid example
+//! ```yaml
+//! # file: aliases/a.yaml
+//! concepts:
+//!   - id: melting_point
+//!     unit: degc
+//! ```
+//!
 //! ## Valid example
 //! ```yaml
 //! # file: aliases/a.yaml
 //! concepts:
 //!   - id: band_gap
 //!     unit: eV
+//!   - id: melting_point
+//!     unit: °C
 //! ```
 
 use crate::lint::{Context, DiagnosticExt, Rule, Sink, inner_span};
@@ -53,11 +68,7 @@ fn check(
     };
     if let Err(e) = r {
         let span = inner_span(ctx.project, file, unit.span, e.offset, e.len);
-        let at = unit.value.get(e.offset..e.offset + e.len).unwrap_or("");
         let help = match &e.suggestion {
-            _ if crate::units::is_offset_temperature(at) => {
-                "declare `K` only if the provider sends kelvin; for values in °C or °F leave `unit` out and name the scale in the description".to_string()
-            }
             Some(s) => format!("did you mean `{s}`?"),
             None => "write the unit in the canonical grammar, e.g. `eV/atom`, `Å^3`, `g/cm^3`, `W/(m·K)`".to_string(),
         };

@@ -2,7 +2,10 @@
 //!
 //! ## What it finds
 //! A numeric field mapped to a dimensional concept (one whose canonical unit or dimension is not
-//! dimensionless) that declares no unit.
+//! dimensionless) that declares no unit. The help proposes the concept's unit, or for a concept
+//! declared by `dimension` alone that dimension's coherent SI unit (`K` for `temperature`),
+//! never a dimension name; a provider's own unit of the same dimension (`°C`, `degF`) is as
+//! good.
 //!
 //! ## Why it matters for routing
 //! Plans attach a unit to every field they project; without one, a reader LLM sees a bare number
@@ -63,10 +66,12 @@ impl Rule for MissingUnit {
     fn check(&self, ctx: &Context, out: &mut Sink) {
         let p = ctx.project;
         for c in &p.concepts {
+            // What the help proposes must be a unit (a dimension name is not one): the concept's
+            // canonical unit, else the dimension's coherent SI unit (`K` for temperature).
             let dim = if let Some(u) = &c.item.unit {
                 ctx.unit(&u.value).ok().map(|u| (u.dim, u.canonical))
             } else if let Some(d) = &c.item.dimension {
-                Dimension::from_name(&d.value).map(|dim| (dim, d.value.clone()))
+                Dimension::from_name(&d.value).map(|dim| (dim, dim.si_unit()))
             } else {
                 None
             };
@@ -92,7 +97,7 @@ impl Rule for MissingUnit {
                 )
                 .label("no `unit`")
                 .fix(format!(
-                    "add `unit: {spelled}` (or the provider's unit) to the field"
+                    "add `unit: {spelled}` to the field, or the unit of {dim} the provider sends"
                 ));
             }
         }

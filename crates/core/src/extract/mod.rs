@@ -24,6 +24,7 @@ pub mod xml;
 
 use crate::artifact::{EndpointData, FieldData, FrozenGraph, LicenceData, ProvenanceData};
 use crate::route::{FieldMeta, Plan, Step};
+use crate::units::Conversion;
 use path::Walked;
 use report::{Issue, IssueKind, Tally};
 use serde::{Deserialize, Serialize};
@@ -296,6 +297,9 @@ pub struct FieldInfo {
     /// The factor of that conversion.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub factor_to_canonical: Option<f64>,
+    /// The offset added after the factor, for an offset temperature scale (°C → K: 273.15).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offset_to_canonical: Option<f64>,
     /// Effective source type.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source_type: Option<Arc<str>>,
@@ -557,7 +561,8 @@ fn project_step(
                                     no_value.add(&rec.at, || nulls_message(fd));
                                 }
                                 if let Some(f) = conv {
-                                    rec.canonical.insert(fd.name.clone(), value::convert(&v, f));
+                                    rec.canonical
+                                        .insert(fd.name.clone(), value::convert(&v, &f));
                                 }
                                 rec.values.insert(fd.name.clone(), v);
                                 info.values += 1;
@@ -596,7 +601,7 @@ fn project_step(
                         info.scope = Scope::Envelope;
                         info.values = 1;
                         if let Some(f) = conv {
-                            envelope_canonical.insert(fd.name.clone(), value::convert(&v, f));
+                            envelope_canonical.insert(fd.name.clone(), value::convert(&v, &f));
                         }
                         envelope.insert(fd.name.clone(), v);
                     }
@@ -765,6 +770,7 @@ fn info(fd: &FieldData, m: &FieldMeta) -> FieldInfo {
         dimension: m.dimension.clone(),
         canonical_unit: None,
         factor_to_canonical: None,
+        offset_to_canonical: None,
         source_type: m.source_type.clone(),
         licence: m.licence.as_ref().map(|l| l.spdx.clone()),
     }
@@ -772,23 +778,28 @@ fn info(fd: &FieldData, m: &FieldMeta) -> FieldInfo {
 }
 
 impl FieldInfo {
-    fn with_conversion(mut self, c: Option<(f64, Arc<str>)>) -> FieldInfo {
-        if let Some((f, u)) = c {
-            self.factor_to_canonical = Some(f);
+    fn with_conversion(mut self, c: Option<(Conversion, Arc<str>)>) -> FieldInfo {
+        if let Some((c, u)) = c {
+            self.factor_to_canonical = Some(c.factor);
+            self.offset_to_canonical = (c.offset != 0.0).then_some(c.offset);
             self.canonical_unit = Some(u);
         }
         self
     }
 }
 
-/// The factor to the canonical unit, for numeric fields whose unit differs from it.
-fn conversion(fd: &FieldData, m: &FieldMeta) -> Option<f64> {
+/// The conversion to the canonical unit (a factor, and an offset for °C or °F), for numeric
+/// fields whose unit differs from it.
+fn conversion(fd: &FieldData, m: &FieldMeta) -> Option<Conversion> {
     let base = fd.ty.trim_end_matches("[]");
     if base != "number" && base != "integer" {
         return None;
     }
     match (&m.unit, &m.canonical_unit, m.factor_to_canonical) {
-        (Some(u), Some(c), Some(f)) if u != c => Some(f),
+        (Some(u), Some(c), Some(factor)) if u != c => Some(Conversion {
+            factor,
+            offset: m.offset_to_canonical.unwrap_or(0.0),
+        }),
         _ => None,
     }
 }

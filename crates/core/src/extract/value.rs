@@ -3,6 +3,7 @@
 //! unit. Nothing is guessed: a value that does not fit is reported, not coerced.
 
 use super::path::kind;
+use crate::units::Conversion;
 use serde_json::{Number, Value};
 
 /// What became of one leaf value.
@@ -152,16 +153,17 @@ pub fn is_datetime(s: &str) -> bool {
         && digits(&t[3..5])
 }
 
-/// Multiply every number in `v` by `factor` (arrays at any depth; `null` stays `null`).
-pub fn convert(v: &Value, factor: f64) -> Value {
+/// Convert every number in `v` (`x × factor + offset`; arrays at any depth; `null` stays
+/// `null`). An offset applies to each value as an absolute temperature.
+pub fn convert(v: &Value, c: &Conversion) -> Value {
     match v {
         Value::Number(n) => n
             .as_f64()
-            .map(|x| round_sig(x * factor))
+            .map(|x| round_sig(x * c.factor + c.offset))
             .and_then(Number::from_f64)
             .map(Value::Number)
             .unwrap_or(Value::Null),
-        Value::Array(a) => Value::Array(a.iter().map(|x| convert(x, factor)).collect()),
+        Value::Array(a) => Value::Array(a.iter().map(|x| convert(x, c)).collect()),
         other => other.clone(),
     }
 }
@@ -245,8 +247,31 @@ mod tests {
     #[test]
     fn converts_with_six_significant_digits() {
         assert_eq!(
-            convert(&json!([1.0e-19, null]), 6.241509074460763e18),
+            convert(
+                &json!([1.0e-19, null]),
+                &Conversion {
+                    factor: 6.241509074460763e18,
+                    offset: 0.0
+                }
+            ),
             json!([0.624151, null])
         );
+    }
+
+    #[test]
+    fn converts_offset_scales_as_absolute_temperatures() {
+        let c_to_k = Conversion {
+            factor: 1.0,
+            offset: 273.15,
+        };
+        assert_eq!(
+            convert(&json!([25, -273.15, [0.0]]), &c_to_k),
+            json!([298.15, 0.0, [273.15]])
+        );
+        let c_to_f = Conversion {
+            factor: 1.8,
+            offset: 32.0,
+        };
+        assert_eq!(convert(&json!(100), &c_to_f), json!(212.0));
     }
 }

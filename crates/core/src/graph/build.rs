@@ -5,7 +5,7 @@
 
 use super::index::{Index, field_path};
 use crate::model::{Licence, Project};
-use crate::units::{Unit, UnitCache, conversion_factor};
+use crate::units::{Unit, UnitCache, conversion};
 use petgraph::graph::{DiGraph, NodeIndex};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
@@ -583,10 +583,9 @@ pub fn build(p: &Project, ix: &Index, units: &UnitCache) -> SchemaGraph {
                     );
                     let factor: Vec<(&str, String)> = field_unit
                         .zip(concept_units.get(c.value.as_str()))
-                        .and_then(|(fu, cu)| conversion_factor(fu, cu))
-                        .map(|k| ("factor", number(k)))
-                        .into_iter()
-                        .collect();
+                        .and_then(|(fu, cu)| conversion(fu, cu))
+                        .map(conversion_props)
+                        .unwrap_or_default();
                     g.edge(fnode, cn, EdgeKind::MAPS_TO_CONCEPT, &factor);
                 }
                 for gr in &f.groups {
@@ -631,6 +630,16 @@ pub fn build(p: &Project, ix: &Index, units: &UnitCache) -> SchemaGraph {
     g
 }
 
+/// A field-to-concept edge's conversion: `factor`, and `offset` (added after the factor) for
+/// an offset temperature scale (°C → K: factor 1, offset 273.15).
+fn conversion_props(c: crate::units::Conversion) -> Vec<(&'static str, String)> {
+    let mut v = vec![("factor", number(c.factor))];
+    if c.offset != 0.0 {
+        v.push(("offset", number(c.offset)));
+    }
+    v
+}
+
 /// A unit node's properties.
 fn unit_props(unit: &Unit) -> Vec<(&'static str, String)> {
     vec![
@@ -638,6 +647,9 @@ fn unit_props(unit: &Unit) -> Vec<(&'static str, String)> {
         ("si_unit", unit.dim.si_unit()),
         ("si_factor", number(unit.factor)),
     ]
+    .into_iter()
+    .chain((unit.offset != 0.0).then(|| ("si_offset", number(unit.offset))))
+    .collect()
 }
 
 /// One property.
@@ -798,8 +810,15 @@ fn tool_part(
                 let cn = at(shared.concept, &c.value)?;
                 let factor = field_unit
                     .zip(concept_units.get(c.value.as_str()))
-                    .and_then(|(fu, cu)| conversion_factor(fu, cu))
-                    .map(|k| one("factor", number(k)))
+                    .and_then(|(fu, cu)| conversion(fu, cu))
+                    .map(|c| {
+                        Props(
+                            conversion_props(c)
+                                .into_iter()
+                                .map(|(k, v)| (k.to_string(), v))
+                                .collect(),
+                        )
+                    })
                     .unwrap_or_default();
                 g.edge_with(fnode, cn, EdgeKind::MAPS_TO_CONCEPT, factor);
             }

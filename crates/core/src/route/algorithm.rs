@@ -694,11 +694,21 @@ pub fn field_meta(
         ),
         None => (None, None),
     };
+    // The artifact records a factor alone; an offset scale (°C, °F) converts by factor and
+    // offset, read from the two canonical spellings.
+    let (factor, offset) = match (factor, f.unit.as_ref(), &canonical) {
+        (None, Some(u), Some(cu)) => match offset_conversion(&u.canonical, cu) {
+            Some(c) => (Some(c.factor), Some(c.offset)),
+            None => (None, None),
+        },
+        (factor, _, _) => (factor, None),
+    };
     FieldMeta {
         unit: f.unit.as_ref().map(|u| u.canonical.clone()),
         dimension: f.unit.as_ref().map(|u| u.dimension.clone()),
         unit_as_published: f.unit.as_ref().and_then(|u| u.as_published.clone()),
         factor_to_canonical: factor.filter(|_| canonical.is_some()),
+        offset_to_canonical: offset.filter(|_| canonical.is_some()),
         canonical_unit: canonical.filter(|_| factor.is_some()),
         source_type: f
             .source_type
@@ -707,6 +717,16 @@ pub fn field_meta(
         licence: f.licence.clone().or_else(|| t.licence.clone()),
         provenance: t.provenance.clone(),
     }
+}
+
+/// The conversion between two canonical unit spellings when it needs an offset (°C → K), with
+/// the built-in unit table (offset scales are built in; project extensions cannot be one).
+pub fn offset_conversion(from: &str, to: &str) -> Option<crate::units::Conversion> {
+    use crate::units::UnitTable;
+    static T: std::sync::OnceLock<UnitTable> = std::sync::OnceLock::new();
+    let t = T.get_or_init(UnitTable::builtin);
+    let (a, b) = (t.parse(from).ok()?, t.parse(to).ok()?);
+    crate::units::conversion(&a, &b).filter(|c| c.offset != 0.0)
 }
 
 pub(crate) type Bound = (

@@ -80,10 +80,18 @@ pub fn explain(plan: &Plan) -> String {
                 if let Some(u) = &m.unit {
                     bits.push(u.to_string());
                 }
-                if let (Some(fac), Some(cu)) = (m.factor_to_canonical, &m.canonical_unit)
-                    && fac != 1.0
-                {
-                    bits.push(format!("x{fac:e} -> {cu}"));
+                if let (Some(fac), Some(cu)) = (m.factor_to_canonical, &m.canonical_unit) {
+                    match m.offset_to_canonical.filter(|o| *o != 0.0) {
+                        Some(off) => {
+                            let c = crate::units::Conversion {
+                                factor: fac,
+                                offset: off,
+                            };
+                            bits.push(format!("{} -> {cu}", c.describe()));
+                        }
+                        None if fac != 1.0 => bits.push(format!("x{fac:e} -> {cu}")),
+                        None => {}
+                    }
                 }
                 if let Some(st) = &m.source_type {
                     bits.push(st.to_string());

@@ -197,6 +197,10 @@ pub struct FieldMeta {
     /// Multiply by this to get the matched concept's canonical unit.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub factor_to_canonical: Option<f64>,
+    /// Then add this, for an offset temperature scale (°C → K: +273.15); absent otherwise.
+    /// A value converted so is an absolute temperature.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offset_to_canonical: Option<f64>,
     /// The concept's canonical unit the factor converts to.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Option<String>")]

@@ -6,14 +6,15 @@
 //! (`band_gap_min`, `min_band_gap`, `minBandGap`, `band_gap.gte`, `band_gap[lte]`,
 //! `band_gap__gt`, `max-price`), or when its description names the field or concept and says
 //! which bound it is ("Lower bound on bulk_modulus.vrh"). The bound is converted from the unit
-//! the question wrote to the field's unit (meV -> eV, MPa -> GPa); a range whose unit does not
+//! the question wrote to the field's unit (meV -> eV, MPa -> GPa, K -> °C with its offset: "between
+//! 300 and 400 K" sends 26.85 and 126.85 to a parameter over a °C field); a range whose unit does not
 //! fit the field's, or that no parameter takes, is named in a warning rather than dropped
 //! silently.
 
 use super::ValueRange;
 use crate::artifact::{EndpointData, FieldData, FrozenGraph, ParamData};
 use crate::model::normalise_alias;
-use crate::units::{UnitTable, conversion_factor};
+use crate::units::{UnitTable, conversion};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
@@ -160,8 +161,8 @@ fn convert(v: f64, unit: Option<&str>, f: &FieldData) -> Result<f64, String> {
     }
     let parsed = (units().parse(from), units().parse(to));
     match parsed {
-        (Ok(a), Ok(b)) => conversion_factor(&a, &b)
-            .map(|k| v * k)
+        (Ok(a), Ok(b)) => conversion(&a, &b)
+            .map(|c| c.apply(v))
             .ok_or_else(|| format!("`{from}` is no unit of `{}` (in {to})", f.name)),
         _ => Err(format!("`{from}` cannot be converted to `{to}`")),
     }

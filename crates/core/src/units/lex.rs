@@ -42,21 +42,25 @@ pub(crate) fn err(message: impl Into<String>, start: usize, end: usize) -> UnitE
 
 /// Characters that may form a unit symbol.
 pub(crate) fn is_symbol_char(c: char) -> bool {
-    c.is_alphabetic() || matches!(c, '_' | '°' | '%')
+    c.is_alphabetic() || matches!(c, '_' | '°' | '%' | '℃' | '℉')
 }
 
 /// Fold look-alike code points: µ (U+00B5) → μ (U+03BC), Å (U+212B) → Å (U+00C5),
-/// Ω (U+2126) → Ω (U+03A9), K (U+212A) → K.
+/// Ω (U+2126) → Ω (U+03A9), K (U+212A) → K, ℃ → °C, ℉ → °F.
 pub(crate) fn fold_symbol(s: &str) -> String {
-    s.chars()
-        .map(|c| match c {
-            '\u{00B5}' => '\u{03BC}',
-            '\u{212B}' => '\u{00C5}',
-            '\u{2126}' => '\u{03A9}',
-            '\u{212A}' => 'K',
-            c => c,
-        })
-        .collect()
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '\u{00B5}' => out.push('\u{03BC}'),
+            '\u{212B}' => out.push('\u{00C5}'),
+            '\u{2126}' => out.push('\u{03A9}'),
+            '\u{212A}' => out.push('K'),
+            '\u{2103}' => out.push_str("°C"),
+            '\u{2109}' => out.push_str("°F"),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 fn superscript_digit(c: char) -> Option<u32> {

@@ -6,7 +6,17 @@
 //! * [`UnitTable`] — built-in symbols plus project extensions; [`UnitTable::parse`] for the
 //!   schema author's spelling, [`UnitTable::parse_published`] for a provider's.
 //! * [`normalise_published`] — HTML, pint, word and typo repairs of published spellings.
-//! * [`conversion_factor`], [`match_published`] — comparisons between parsed [`Unit`]s.
+//! * [`conversion`], [`conversion_factor`], [`match_published`] — comparisons between parsed
+//!   [`Unit`]s.
+//!
+//! Offset temperature scales (°C, °F; the data is [`AFFINE`]) are affine: K = °C + 273.15,
+//! °F = °C × 9/5 + 32. A unit that is one such scale alone (`°C`, `degF`) reads its values as
+//! *absolute* temperatures, and every conversion of a value applies the offset (25 °C is
+//! 298.15 K; a range "between 300 and 400 K" bound to a °C parameter sends 26.85 and 126.85).
+//! That is wrong for a temperature *difference* (a change of 10 °C is a change of 10 K, not
+//! 283.15 K): declare a difference as `K`, `delta_degC` or `delta_degF`. Inside a compound
+//! (`°C/min`, `J/(kg·°C)`) a scale stands for its degree size, since a rate or a per-degree
+//! quantity has no zero point: 1 °C/min = 1 K/min, 1 °F/min = 5/9 K/min.
 //!
 //! Grammar summary (details on [`UnitTable::parse`]): products with `·` `*` `.` or a space,
 //! quotients with `/` (left to right: `a/b/c` = `(a/b)/c`; a product after `/` must be
@@ -26,7 +36,7 @@ mod table;
 pub use cache::{CachedUnit, UnitCache};
 pub use dimension::Dimension;
 pub use published::normalise_published;
-pub use table::{UnitTable, is_offset_temperature};
+pub use table::{AFFINE, UnitTable};
 
 use std::fmt;
 
@@ -43,6 +53,10 @@ pub struct Unit {
     pub dim: Dimension,
     /// Canonical spelling, e.g. "eV/atom", "Å^3", "g/cm^3", "μB", "kg/m^3", "1/m^3".
     pub canonical: String,
+    /// Zero point of an offset temperature scale standing alone, in the unit's own degrees:
+    /// the SI value of `x` is `(x + offset) × factor` (273.15 for `°C`, 459.67 for `°F`); 0 for
+    /// every other unit, compounds such as `°C/min` included (see the module documentation).
+    pub offset: f64,
 }
 
 impl fmt::Display for Unit {
@@ -78,12 +92,113 @@ impl fmt::Display for UnitError {
 
 impl std::error::Error for UnitError {}
 
-/// Factor to convert a value in `from` into `to`, when dimensions are equal; None otherwise.
+/// An exact-as-possible affine map between two units: `value_in_to = value_in_from × factor +
+/// offset` (the offset is 0 unless an offset temperature scale is involved).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Conversion {
+    /// Multiply by this first.
+    pub factor: f64,
+    /// Then add this (in the target unit).
+    pub offset: f64,
+}
+
+impl Conversion {
+    /// The value in the target unit, rounded to 12 significant digits (drops the binary noise
+    /// of the offset arithmetic: 300 K is 26.85 °C, not 26.850000000000023).
+    pub fn apply(&self, v: f64) -> f64 {
+        snap(v * self.factor + self.offset, 12)
+    }
+
+    /// Whether this is the identity (same unit, however spelled).
+    pub fn is_identity(&self) -> bool {
+        self.factor == 1.0 && self.offset == 0.0
+    }
+
+    /// The map as text for a person or a reader LLM: `×1e-3`, `+273.15`, `×1.8 +32`,
+    /// `-273.15`.
+    pub fn describe(&self) -> String {
+        let mut out = Vec::new();
+        if self.factor != 1.0 {
+            out.push(format!("×{}", short(self.factor)));
+        }
+        if self.offset != 0.0 {
+            let sign = if self.offset < 0.0 { '-' } else { '+' };
+            out.push(format!("{sign}{}", short(self.offset.abs())));
+        }
+        if out.is_empty() {
+            "×1".to_string()
+        } else {
+            out.join(" ")
+        }
+    }
+}
+
+/// `x` rounded to `digits` significant digits.
+fn snap(x: f64, digits: usize) -> f64 {
+    if x == 0.0 || !x.is_finite() {
+        return x;
+    }
+    format!("{x:.*e}", digits.saturating_sub(1))
+        .parse()
+        .unwrap_or(x)
+}
+
+/// A number in its shortest form: plain digits between 1e-4 and 1e6, scientific otherwise.
+fn short(x: f64) -> String {
+    if x != 0.0 && (x.abs() < 1e-4 || x.abs() >= 1e6) {
+        format!("{x:e}")
+    } else {
+        format!("{x}")
+    }
+}
+
+/// The conversion of a value in `from` into `to`, when dimensions are equal; None otherwise.
+///
+/// The factor is [`conversion_factor`]'s ratio of the SI factors; when an offset scale is
+/// involved (°C, °F) the offset is `from.offset × factor − to.offset` rounded at 13 significant
+/// digits of the larger of the two terms, and the factor is snapped to 15 significant digits,
+/// so °C → °F is exactly ×1.8 +32 and K → °C exactly −273.15. A value
+/// is converted as an absolute temperature (see the module documentation for differences).
+pub fn conversion(from: &Unit, to: &Unit) -> Option<Conversion> {
+    let factor = ratio(from, to)?;
+    if from.offset == 0.0 && to.offset == 0.0 {
+        return Some(Conversion {
+            factor,
+            offset: 0.0,
+        });
+    }
+    let scaled = from.offset * factor;
+    // Round away the binary noise at 13 significant digits of the larger term (273.15 × 1.8 −
+    // 459.67 is 31.99999999999994 in binary; it is 32).
+    let magnitude = scaled.abs().max(to.offset.abs());
+    let decimals = (12 - magnitude.log10().floor() as i32).clamp(0, 300) as usize;
+    let offset: f64 = format!("{:.*}", decimals, scaled - to.offset)
+        .parse()
+        .unwrap_or(scaled - to.offset);
+    let offset = if offset == 0.0 { 0.0 } else { offset };
+    Some(Conversion {
+        factor: snap(factor, 15),
+        offset,
+    })
+}
+
+/// Factor to convert a value in `from` into `to`, when dimensions are equal and the conversion
+/// is a factor alone; None otherwise (°C → K needs an offset: use [`conversion`]).
 ///
 /// `value_in_to = value_in_from * factor`. The ratio `from.factor / to.factor` is snapped to
 /// the exact power of ten when it lies within 4 ulp of one, so prefix-only conversions
 /// (meV → eV = 1e-3, GPa → Pa = 1e9) are exact despite the rounding in each factor.
 pub fn conversion_factor(from: &Unit, to: &Unit) -> Option<f64> {
+    if from.offset != 0.0 || to.offset != 0.0 {
+        return conversion(from, to)
+            .filter(|c| c.offset == 0.0)
+            .map(|c| c.factor);
+    }
+    ratio(from, to)
+}
+
+/// `from.factor / to.factor` for equal dimensions, snapped to an exact power of ten.
+fn ratio(from: &Unit, to: &Unit) -> Option<f64> {
     if from.dim != to.dim {
         return None;
     }
@@ -104,7 +219,7 @@ pub fn conversion_factor(from: &Unit, to: &Unit) -> Option<f64> {
 /// Result of comparing a provider's published unit with the declared one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PublishedMatch {
-    /// Same dimension and factor (relative tolerance 1e-12).
+    /// Same dimension, factor (relative tolerance 1e-12) and offset.
     Exact,
     /// The published unit omits the declared count basis ("μB" for declared "μB/cell") and
     /// otherwise agrees.
@@ -126,6 +241,9 @@ fn same_factor(a: f64, b: f64) -> bool {
 /// ImplicitBasis; declared eV/atom, published eV/cell → Mismatch; declared eV, published meV →
 /// Mismatch.
 pub fn match_published(declared: &Unit, published: &Unit) -> PublishedMatch {
+    if declared.offset != published.offset {
+        return PublishedMatch::Mismatch;
+    }
     if declared.dim == published.dim && same_factor(declared.factor, published.factor) {
         return PublishedMatch::Exact;
     }
@@ -198,6 +316,94 @@ mod tests {
         assert!(rel(cf("Da", "kg"), 1.66053906660e-27) < 1e-15);
         assert_eq!(conversion_factor(&u("eV"), &u("eV/atom")), None);
         assert_eq!(conversion_factor(&u("rad/s"), &u("Hz")), None);
+    }
+
+    #[test]
+    fn offset_temperature_scales_convert_exactly() {
+        let c = |a: &str, b: &str| conversion(&u(a), &u(b)).unwrap();
+        let affine = |factor, offset| Conversion { factor, offset };
+        assert_eq!(c("°C", "K"), affine(1.0, 273.15));
+        assert_eq!(c("K", "°C"), affine(1.0, -273.15));
+        assert_eq!(c("°C", "°F"), affine(1.8, 32.0));
+        assert_eq!(c("°F", "°C"), affine(0.555555555555556, -17.7777777778));
+        assert_eq!(c("°F", "K"), affine(0.555555555555556, 255.3722222222));
+        assert_eq!(c("degC", "celsius"), affine(1.0, 0.0));
+        assert_eq!(c("mK", "K"), affine(1e-3, 0.0));
+        let apply = |a: &str, b: &str, v: f64| c(a, b).apply(v);
+        assert_eq!(apply("K", "°C", 300.0), 26.85);
+        assert_eq!(apply("K", "°C", 400.0), 126.85);
+        assert_eq!(apply("°C", "K", 25.0), 298.15);
+        assert_eq!(apply("°C", "°F", 100.0), 212.0);
+        assert_eq!(apply("°C", "°F", -40.0), -40.0);
+        assert_eq!(apply("°F", "°C", 212.0), 100.0);
+        assert_eq!(apply("°F", "K", 32.0), 273.15);
+        assert_eq!(apply("K", "°F", 0.0), -459.67);
+        // A factor alone cannot say it: no bare factor between offset scales and K.
+        assert_eq!(conversion_factor(&u("°C"), &u("K")), None);
+        assert_eq!(conversion_factor(&u("degC"), &u("°C")), Some(1.0));
+        assert_eq!(c("°C", "K").describe(), "+273.15");
+        assert_eq!(c("K", "°C").describe(), "-273.15");
+        assert_eq!(c("°C", "°F").describe(), "×1.8 +32");
+        assert_eq!(c("eV", "meV").describe(), "×1000");
+    }
+
+    #[test]
+    fn offset_scales_inside_compounds_are_degree_sizes() {
+        // A rate or a per-degree quantity has no zero point: 1 °C/min = 1 K/min.
+        assert_eq!(u("°C/min").offset, 0.0);
+        assert_eq!(conversion_factor(&u("°C/min"), &u("K/min")), Some(1.0));
+        let per_f = conversion_factor(&u("J/(kg·°F)"), &u("J/(kg·K)")).unwrap();
+        assert!(rel(per_f, 1.8) < 1e-15, "{per_f}");
+        assert_eq!(u("°C^2").offset, 0.0);
+        assert_eq!(u("2 °C").offset, 0.0);
+        // Differences declared as such.
+        assert_eq!(conversion_factor(&u("delta_degC"), &u("K")), Some(1.0));
+        assert_eq!(
+            conversion(&u("delta_degF"), &u("delta_degC")).unwrap(),
+            Conversion {
+                factor: 5.0 / 9.0,
+                offset: 0.0
+            }
+        );
+        assert_eq!(u("Δ°C").canonical, "delta_degC");
+    }
+
+    #[test]
+    fn offset_scale_spellings() {
+        for s in [
+            "°C",
+            "℃",
+            "degC",
+            "deg_C",
+            "celsius",
+            "Celsius",
+            "degrees_Celsius",
+        ] {
+            let p = u(s);
+            assert_eq!((p.canonical.as_str(), p.offset), ("°C", 273.15), "{s}");
+        }
+        for s in [
+            "°F",
+            "℉",
+            "degF",
+            "fahrenheit",
+            "Fahrenheit",
+            "degree_fahrenheit",
+        ] {
+            let p = u(s);
+            assert_eq!((p.canonical.as_str(), p.offset), ("°F", 459.67), "{s}");
+        }
+        let k = u("K");
+        assert_eq!((k.canonical.as_str(), k.offset), ("K", 0.0));
+        let t = UnitTable::builtin();
+        assert_eq!(t.parse_published("degC").unwrap().canonical, "°C");
+        assert_eq!(t.parse_published("kelvin").unwrap().canonical, "K");
+        assert_eq!(
+            match_published(&u("°C"), &u("K")),
+            PublishedMatch::Mismatch,
+            "same factor, another zero point"
+        );
+        assert_eq!(match_published(&u("°C"), &u("degC")), PublishedMatch::Exact);
     }
 
     #[test]

@@ -25,6 +25,8 @@ struct Term {
     sym: String,
     exp: i32,
     scale: Scale,
+    /// The zero point of an offset scale (°C, °F), else 0.
+    offset: f64,
 }
 
 /// A partial product: numeric literals, symbol terms (first-appearance order), dimension.
@@ -33,6 +35,8 @@ struct Acc {
     num: Scale,
     terms: Vec<Term>,
     dim: Dimension,
+    /// Byte span of the first offset-scale symbol (°C, °F) in the input.
+    affine: Option<(usize, usize)>,
 }
 
 const OVERFLOW: &str = "exponent overflow";
@@ -43,10 +47,22 @@ impl Acc {
             num: Scale::ONE,
             terms: Vec::new(),
             dim: Dimension::DIMENSIONLESS,
+            affine: None,
+        }
+    }
+
+    /// The zero point when the whole unit is one offset scale standing alone (`°C`, not
+    /// `°C/min`, `°C^2` or `2 °C`): then a value is an absolute temperature. Anywhere else the
+    /// scale stands for its degree size (a difference), so the unit has no offset.
+    fn offset(&self) -> f64 {
+        match &self.terms[..] {
+            [t] if t.exp == 1 && self.num == Scale::ONE => t.offset,
+            _ => 0.0,
         }
     }
 
     fn mul(mut self, o: Acc) -> Option<Acc> {
+        self.affine = self.affine.or(o.affine);
         self.num = self.num.mul(o.num)?;
         self.dim = self.dim.checked_mul(&o.dim)?;
         for t in o.terms {
@@ -299,14 +315,7 @@ impl<'a> Parser<'a> {
                 let Some(r) = self.table.resolve(s) else {
                     self.unknown.get_or_insert((t.start, t.end));
                     let text = &self.src[t.start..t.end];
-                    let message = if super::table::is_offset_temperature(text) {
-                        format!(
-                            "'{text}' is an offset temperature scale, which a unit here cannot be: units convert by a factor alone"
-                        )
-                    } else {
-                        format!("unknown unit symbol '{text}'")
-                    };
-                    let mut e = err(message, t.start, t.end);
+                    let mut e = err(format!("unknown unit symbol '{text}'"), t.start, t.end);
                     e.suggestion = self.table.suggest(s);
                     return Err(e);
                 };
@@ -314,6 +323,7 @@ impl<'a> Parser<'a> {
                     num: Scale::ONE,
                     terms: Vec::new(),
                     dim: r.dim,
+                    affine: (r.offset != 0.0).then_some((t.start, t.end)),
                 };
                 if r.canonical.is_empty() {
                     a.num = r.scale;
@@ -322,6 +332,7 @@ impl<'a> Parser<'a> {
                         sym: r.canonical,
                         exp: 1,
                         scale: r.scale,
+                        offset: r.offset,
                     });
                 }
                 a
@@ -377,22 +388,41 @@ impl<'a> Parser<'a> {
     }
 }
 
-fn finish(acc: &Acc, s: &str) -> Result<(Scale, Dimension, String), UnitError> {
+/// A parsed unit before its scale is turned into a factor.
+pub(crate) struct Scaled {
+    pub scale: Scale,
+    pub dim: Dimension,
+    pub canonical: String,
+    /// See [`Unit::offset`].
+    pub offset: f64,
+    /// Byte span of the first offset-scale symbol, wherever it stands.
+    pub affine: Option<(usize, usize)>,
+}
+
+fn finish(acc: &Acc, s: &str) -> Result<Scaled, UnitError> {
     let scale = acc
         .total_scale()
         .filter(|sc| sc.to_f64().is_some())
         .ok_or_else(|| err("numeric scale out of range", 0, s.len()))?;
-    Ok((scale, acc.dim, acc.render()))
+    Ok(Scaled {
+        scale,
+        dim: acc.dim,
+        canonical: acc.render(),
+        offset: acc.offset(),
+        affine: acc.affine,
+    })
 }
 
-fn to_unit(scale: Scale, dim: Dimension, canonical: String, s: &str) -> Result<Unit, UnitError> {
-    let factor = scale
+fn to_unit(p: Scaled, s: &str) -> Result<Unit, UnitError> {
+    let factor = p
+        .scale
         .to_f64()
         .ok_or_else(|| err("numeric scale out of range", 0, s.len()))?;
     Ok(Unit {
         factor,
-        dim,
-        canonical,
+        dim: p.dim,
+        canonical: p.canonical,
+        offset: p.offset,
     })
 }
 
@@ -418,7 +448,7 @@ impl UnitTable {
     }
 
     /// Parse to the exact scale, dimension and canonical spelling (used for extensions).
-    pub(crate) fn parse_scaled(&self, s: &str) -> Result<(Scale, Dimension, String), UnitError> {
+    pub(crate) fn parse_scaled(&self, s: &str) -> Result<Scaled, UnitError> {
         // Unit strings are Unicode-normalised (NFC) like ids: a decomposed `Å` (A + U+030A) is
         // the ångström. Error offsets then cover the whole input (they would not map back).
         if !s.is_ascii() {
@@ -454,8 +484,8 @@ impl UnitTable {
     /// fractional or overflowing exponents (dimension exponents must fit in `i8`), numeric
     /// factors that are zero or out of f64 range.
     pub fn parse(&self, s: &str) -> Result<Unit, UnitError> {
-        let (scale, dim, canonical) = self.parse_scaled(s)?;
-        to_unit(scale, dim, canonical, s)
+        let p = self.parse_scaled(s)?;
+        to_unit(p, s)
     }
 
     /// Parse a provider's published spelling: first [`normalise_published`], then
@@ -473,8 +503,7 @@ impl UnitTable {
         for _ in 0..8 {
             match self.parse_inner(&norm) {
                 Ok(acc) => {
-                    return finish(&acc, &norm)
-                        .and_then(|(scale, dim, canonical)| to_unit(scale, dim, canonical, &norm));
+                    return finish(&acc, &norm).and_then(|p| to_unit(p, &norm));
                 }
                 Err((e, unknown)) => {
                     let fix = unknown.and_then(|(a, b)| {
@@ -706,13 +735,7 @@ mod tests {
             5,
             Some("atom"),
         );
-        check_err(
-            "°C",
-            "'°C' is an offset temperature scale, which a unit here cannot be: units convert by a factor alone",
-            0,
-            3,
-            None,
-        );
+        check_err("°Cx", "unknown unit symbol '°Cx'", 0, 4, Some("°C"));
         check_err("foo", "unknown unit symbol 'foo'", 0, 3, None);
         check_err("eV/", "dangling '/': expected a unit after it", 2, 1, None);
         check_err("m·", "dangling '·': expected a unit after it", 1, 2, None);

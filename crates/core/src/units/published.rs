@@ -108,6 +108,10 @@ const PHRASES: &[(&str, &str)] = &[
     ("unit cell", "cell"),
     ("electron mass", "electron_mass"),
     ("elementary charge", "elementary_charge"),
+    ("degrees celsius", "°C"),
+    ("degree celsius", "°C"),
+    ("degrees fahrenheit", "°F"),
+    ("degree fahrenheit", "°F"),
 ];
 
 /// All unit words with their symbols (for "did you mean").
@@ -514,6 +518,8 @@ mod tests {
     fn normalised_strings() {
         let n = normalise_published;
         assert_eq!(n("eV/Atom"), "eV/atom");
+        assert_eq!(n("degrees Celsius"), "°C");
+        assert_eq!(n("Degree Fahrenheit per minute"), "°F/min");
         assert_eq!(n("μB/f.u. ."), "μB/f.u.");
         assert_eq!(n("Ao"), "Å");
         assert_eq!(n("Ao^3"), "Å^3");

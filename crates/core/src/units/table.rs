@@ -45,6 +45,9 @@ pub(crate) struct Entry {
     pub dim: Dimension,
     /// SI prefixes may be attached (kPa, meV, μm).
     pub prefixable: bool,
+    /// Zero point of an offset (affine) scale, in the unit's own degrees: the SI value of `x`
+    /// is `(x + offset) × scale` (273.15 for °C, 459.67 for °F); 0 for every other unit.
+    pub offset: f64,
 }
 
 /// A symbol resolved against the table (prefix applied).
@@ -53,6 +56,8 @@ pub(crate) struct Resolved {
     pub canonical: String,
     pub scale: Scale,
     pub dim: Dimension,
+    /// See [`Entry::offset`].
+    pub offset: f64,
 }
 
 /// Known unit symbols: built-ins plus project-declared extensions.
@@ -61,7 +66,8 @@ pub(crate) struct Resolved {
 /// C, V, F, Ω/ohm, S, Wb, T, H) plus eV, L, bar and Da, all of which take the SI prefixes
 /// q r y z a f p n μ m c d da h k M G T P E Z Y R Q; and, without prefixes: Å, deg/°, u/amu, e,
 /// μB, m_e/mₑ, kB, atm, min, h (hour; "h" alone is the hour, "hPa" is hectopascal), %, ppm,
-/// "dimensionless", and the count units atom, f.u. (fu, formula_unit) and cell.
+/// "dimensionless", and the count units atom, f.u. (fu, formula_unit) and cell. The offset
+/// temperature scales °C and °F and their difference units come from [`AFFINE`].
 /// Exact symbols win over prefix splits ("Pa" is pascal, "min" is minute, "cd" is candela).
 #[derive(Clone, Debug)]
 pub struct UnitTable {
@@ -204,6 +210,71 @@ fn builtins() -> Vec<Builtin> {
     ]
 }
 
+/// (symbols, human name (documentation only), mantissa, power of ten, zero point).
+/// The first symbol is canonical; the rest are aliases.
+type Affine = (&'static [&'static str], &'static str, f64, i32, f64);
+
+/// The offset temperature scales and their degree-difference units, as data: a value `x` in
+/// one of these is `(x + zero) × mantissa × 10^power` kelvin. So K = °C + 273.15 and
+/// °F = °C × 9/5 + 32 (°F = (x + 459.67) × 5/9 K). None takes SI prefixes. A difference unit
+/// (`delta_degC`, `delta_degF`) has zero point 0: 1 delta_degC = 1 K. Inside a compound
+/// (`°C/min`, `J/(kg·°C)`) an offset scale stands for its degree size (see
+/// [`super::Unit::offset`]).
+pub const AFFINE: &[Affine] = &[
+    (
+        &[
+            "°C",
+            "degC",
+            "deg_C",
+            "celsius",
+            "Celsius",
+            "degree_Celsius",
+            "degree_celsius",
+            "degrees_Celsius",
+            "degrees_celsius",
+            "degreesC",
+            "degrees_C",
+        ],
+        "degree Celsius",
+        1.0,
+        0,
+        273.15,
+    ),
+    (
+        &[
+            "°F",
+            "degF",
+            "deg_F",
+            "fahrenheit",
+            "Fahrenheit",
+            "degree_Fahrenheit",
+            "degree_fahrenheit",
+            "degrees_Fahrenheit",
+            "degrees_fahrenheit",
+            "degreesF",
+            "degrees_F",
+        ],
+        "degree Fahrenheit",
+        5.0 / 9.0,
+        0,
+        459.67,
+    ),
+    (
+        &["delta_degC", "Δ°C"],
+        "Celsius degree (a difference)",
+        1.0,
+        0,
+        0.0,
+    ),
+    (
+        &["delta_degF", "Δ°F"],
+        "Fahrenheit degree (a difference)",
+        5.0 / 9.0,
+        0,
+        0.0,
+    ),
+];
+
 impl UnitTable {
     /// The built-in table (see the type's documentation for its contents). Cheap: the table is
     /// built once per process and cloned.
@@ -216,13 +287,19 @@ impl UnitTable {
                     index: HashMap::new(),
                     extensions: Vec::new(),
                 };
-                for (syms, _name, mant, p10, dim, prefixable) in builtins() {
+                let affine = AFFINE.iter().map(|&(syms, name, mant, p10, zero)| {
+                    ((syms, name, mant, p10, dim("temperature"), false), zero)
+                });
+                for ((syms, _name, mant, p10, dim, prefixable), offset) in
+                    builtins().into_iter().map(|b| (b, 0.0)).chain(affine)
+                {
                     let i = t.entries.len();
                     t.entries.push(Entry {
                         canonical: syms[0].to_string(),
                         scale: Scale::new(mant, p10),
                         dim,
                         prefixable,
+                        offset,
                     });
                     for s in syms {
                         t.index.insert((*s).to_string(), i);
@@ -234,6 +311,7 @@ impl UnitTable {
                     scale: Scale::ONE,
                     dim: Dimension::DIMENSIONLESS,
                     prefixable: false,
+                    offset: 0.0,
                 });
                 t.index.insert("dimensionless".to_string(), i);
                 t
@@ -264,6 +342,7 @@ impl UnitTable {
                 canonical: e.canonical.clone(),
                 scale: e.scale,
                 dim: e.dim,
+                offset: e.offset,
             });
         }
         for (p, p10) in PREFIXES {
@@ -276,6 +355,7 @@ impl UnitTable {
                     canonical: format!("{p}{}", e.canonical),
                     scale: Scale::new(e.scale.mant, e.scale.p10 + p10),
                     dim: e.dim,
+                    offset: 0.0,
                 });
             }
         }
@@ -318,7 +398,16 @@ impl UnitTable {
             let mut i = 0;
             while i < pending.len() {
                 match table.parse_scaled(pending[i].2) {
-                    Ok((scale, dim, _)) => {
+                    Ok(p) if p.affine.is_some() => {
+                        let (a, b) = p.affine.unwrap_or_default();
+                        let e = lex::err(
+                            "an extension unit is a factor times known units, and an offset temperature scale has a zero point: define it from `K`, or from `delta_degC`/`delta_degF` for a degree size",
+                            a,
+                            b,
+                        );
+                        return Err((pending[i].0.clone(), e));
+                    }
+                    Ok(super::parse::Scaled { scale, dim, .. }) => {
                         let (_, key, _) = pending.remove(i);
                         let idx = table.entries.len();
                         table.entries.push(Entry {
@@ -326,6 +415,7 @@ impl UnitTable {
                             scale,
                             dim,
                             prefixable: false,
+                            offset: 0.0,
                         });
                         table.index.insert(key.clone(), idx);
                         table.extensions.push(key);
@@ -485,15 +575,11 @@ impl UnitTable {
         }
     }
 
-    /// "Did you mean" for an unknown symbol: affine temperatures → K; ASCII micro ("um" →
+    /// "Did you mean" for an unknown symbol: ASCII micro ("um" →
     /// "μm"); case-insensitive matches; unit words ("Angstrom" → "Å", "joule" → "J"); then the
     /// nearest symbol, alias or word by optimal-string-alignment (Damerau–Levenshtein) distance (at most 1 for tokens of
     /// up to four characters, 2 for longer ones, and at most half the token length).
     pub(crate) fn suggest(&self, token: &str) -> Option<String> {
-        // `K` would be a wrong suggestion: 25 °C is not 25 K (see [`is_offset_temperature`]).
-        if is_offset_temperature(token) {
-            return None;
-        }
         if let Some(m) = self.ascii_micro_fix(token) {
             return Some(m);
         }
@@ -533,29 +619,6 @@ impl UnitTable {
         }
         best.map(|(_, s)| s)
     }
-}
-
-/// Whether `token` names an offset temperature scale (`°C`, `degF`, `celsius`, ...). Units here
-/// convert by a factor alone (`value_in_to = value_in_from * factor`), which cannot express an
-/// offset scale, so these are refused with their own message instead of a "did you mean `K`"
-/// (a value of 25 °C labelled `K` would be wrong by 273.15).
-pub fn is_offset_temperature(token: &str) -> bool {
-    matches!(
-        token.to_lowercase().as_str(),
-        "°c" | "℃"
-            | "degc"
-            | "deg_c"
-            | "°f"
-            | "℉"
-            | "degf"
-            | "deg_f"
-            | "celsius"
-            | "fahrenheit"
-            | "degree_celsius"
-            | "degree_fahrenheit"
-            | "degrees_celsius"
-            | "degrees_fahrenheit"
-    )
 }
 
 #[cfg(test)]
@@ -627,8 +690,8 @@ mod tests {
         assert_eq!(s("angstron").as_deref(), Some("Å"));
         assert_eq!(s("joule").as_deref(), Some("J"));
         assert_eq!(s("atoms").as_deref(), Some("atom"));
-        assert_eq!(s("°C"), None);
-        assert_eq!(s("degF"), None);
+        assert_eq!(s("degc").as_deref(), Some("°C"));
+        assert_eq!(s("Farenheit").as_deref(), Some("Fahrenheit"));
         assert_eq!(s("eVV").as_deref(), Some("eV"));
         assert_eq!(s("x"), None);
         assert_eq!(s("Bohr"), None);
@@ -687,6 +750,19 @@ mod tests {
         assert!(e.message.starts_with("invalid unit name"));
         let (_, e) = one("foo", "");
         assert_eq!(e.message, "empty unit string");
+        // An offset scale has a zero point, no factor: no extension is defined by one.
+        let (name, e) = one("celsius_rate", "°C/min");
+        assert_eq!(name, "celsius_rate");
+        assert_eq!((e.offset, e.len), (0, 3));
+        assert!(
+            e.message.contains("offset temperature scale"),
+            "{}",
+            e.message
+        );
+        let mut d = BTreeMap::new();
+        d.insert("rankine".to_string(), "1 delta_degF".to_string());
+        let t = b().with_extensions(&d).unwrap();
+        assert_eq!(t.resolve("rankine").unwrap().dim, dim("temperature"));
 
         let mut d = BTreeMap::new();
         d.insert("aa".to_string(), "2 bb".to_string());

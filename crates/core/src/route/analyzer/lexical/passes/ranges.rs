@@ -248,8 +248,16 @@ fn read_at(query: &str, tokens: &[Token], i: usize) -> Option<Read> {
     // "N-M unit" (one token, the unit glued or next).
     if let Some((lo, hi, glued)) = dashed(query, &tokens[i]) {
         let next = tokens.get(i + 1).map(|n| &query[n.range.0..n.range.1]);
+        let degrees = degree_unit(query, tokens[i].range.1).map(|(u, end)| {
+            let last = tokens[i + 1..]
+                .iter()
+                .take_while(|n| n.range.1 <= end)
+                .count();
+            (u, i + last)
+        });
         let (unit, last) = match (glued, next) {
             (Some(u), _) => (Some(u), i),
+            (None, _) if degrees.is_some() => degrees.map_or((None, i), |(u, l)| (Some(u), l)),
             (None, Some(n)) if is_unit(n) => (Some(n.to_string()), i + 1),
             (None, _) => (None, i),
         };
@@ -317,6 +325,15 @@ fn quantity(query: &str, tokens: &[Token], i: usize) -> Option<(f64, Option<Stri
         return None;
     }
     let (num, glued) = split_number(raw)?;
+    if glued.is_empty()
+        && let Some((unit, end)) = degree_unit(query, t.range.1)
+    {
+        let next = tokens[i + 1..]
+            .iter()
+            .position(|n| n.range.0 >= end)
+            .map_or(tokens.len(), |k| i + 1 + k);
+        return Some((num, Some(unit), next));
+    }
     if !glued.is_empty() {
         return is_unit(glued).then(|| (num, Some(glued.to_string()), i + 1));
     }
@@ -327,6 +344,27 @@ fn quantity(query: &str, tokens: &[Token], i: usize) -> Option<(f64, Option<Stri
         }
     }
     Some((num, None, i + 1))
+}
+
+/// A temperature unit written with a degree sign right after a number (`300 °C`, `212°F`,
+/// `50 ℃`), which the tokens do not hold (`°` is no word character): the unit and the byte
+/// where it ends.
+fn degree_unit(query: &str, from: usize) -> Option<(String, usize)> {
+    let rest = query.get(from..)?;
+    let skipped = rest.len() - rest.trim_start().len();
+    let rest = &rest[skipped..];
+    if !rest.starts_with(['°', '℃', '℉']) {
+        return None;
+    }
+    let len: usize = rest
+        .chars()
+        .take_while(|&c| c.is_alphabetic() || matches!(c, '°' | '℃' | '℉'))
+        .map(char::len_utf8)
+        .sum();
+    let unit = &rest[..len];
+    let temperature = crate::units::Dimension::from_name("temperature");
+    (units().parse(unit).ok().map(|u| u.dim) == temperature)
+        .then(|| (unit.to_string(), from + skipped + len))
 }
 
 /// `2-3`, `2–3eV`: a range written as one token.
