@@ -126,6 +126,25 @@ fn new_errors(before: &ErrorCounts, after: &ErrorCounts) -> (BTreeSet<String>, b
     (files, project_wide)
 }
 
+/// Why a file's edits are taken back: the first error they brought in that file (else the first
+/// new error anywhere), as `its fixes would bring error SR009 in FILE: MESSAGE`.
+fn roll_back_reason(before: &ErrorCounts, after: &ErrorCounts, name: &str) -> String {
+    let new: Vec<&(String, &'static str, String)> = after
+        .iter()
+        .filter(|(k, n)| before.get(*k).copied().unwrap_or(0) < **n)
+        .map(|(k, _)| k)
+        .collect();
+    match new.iter().find(|k| k.0 == name).or_else(|| new.first()) {
+        Some((file, code, message)) if file.is_empty() => {
+            format!("its fixes would bring error {code}: {message}")
+        }
+        Some((file, code, message)) => {
+            format!("its fixes would bring error {code} in `{file}`: {message}")
+        }
+        None => "its fixes made the project report a new error or stop loading".to_string(),
+    }
+}
+
 fn load(root: &Path, overlay: &Overlay) -> Result<Checked, FatalError> {
     Ok(crate::lint::check_loaded(
         crate::load::load_project_overlay(root, overlay)?,
@@ -209,7 +228,8 @@ pub fn fix_project(root: &Path, level: Applicability) -> Result<FixOutcome, Fata
         let previous = overlay.clone();
         overlay.extend(texts.iter().map(|(n, (t, _))| (n.clone(), t.clone())));
         let mut next = load(root, &overlay)?;
-        let (bad, project_wide) = new_errors(&baseline, &error_counts(&next));
+        let after = error_counts(&next);
+        let (bad, project_wide) = new_errors(&baseline, &after);
         let back = to_roll_back(&texts, &bad, project_wide);
         for name in &back {
             match previous.get(name) {
@@ -217,10 +237,7 @@ pub fn fix_project(root: &Path, level: Applicability) -> Result<FixOutcome, Fata
                 None => overlay.remove(name),
             };
             frozen.insert(name.clone());
-            rolled_back.push((
-                name.clone(),
-                "its fixes made the project report a new error or stop loading".to_string(),
-            ));
+            rolled_back.push((name.clone(), roll_back_reason(&baseline, &after, name)));
         }
         if !back.is_empty() {
             next = load(root, &overlay)?;
