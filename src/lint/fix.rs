@@ -62,6 +62,64 @@ pub fn scalar_replacement(text: &str, span: Span, value: &str, new: &str) -> Opt
     })
 }
 
+/// The suggestion of a help line that says `did you mean `X`?` (`None` for any other help).
+pub fn suggested(help: &str) -> Option<&str> {
+    help.strip_prefix("did you mean `")?.strip_suffix("`?")
+}
+
+/// The fix a "did you mean `X`?" help line names for a scalar: the scalar at `span` of `file`
+/// (holding `value` as written) replaced by `X`, keeping its quoting ([`scalar_replacement`]).
+/// Safe when `case_safe` and `X` differs from `value` only in ASCII case (an id reference
+/// written in another case: the one id it can name), unsafe otherwise (a suggested spelling is a
+/// guess). `None` when the help names no suggestion or the scalar is not written as read.
+pub fn did_you_mean_fix(
+    text: &str,
+    file: FileId,
+    span: Span,
+    value: &str,
+    help: &str,
+    case_safe: bool,
+) -> Option<Fix> {
+    let new = suggested(help)?;
+    let replacement = scalar_replacement(text, span, value, new)?;
+    let title = format!("write `{new}`");
+    let edits = vec![Edit::replace(file, span, replacement)];
+    Some(if case_safe && value.eq_ignore_ascii_case(new) {
+        Fix::safe(title, edits)
+    } else {
+        Fix::unsafe_edit(title, edits)
+    })
+}
+
+/// The fix that replaces a part of a scalar (`part`, the bytes `span` of `text`, inside the
+/// scalar that starts at `scalar_start`) with `new`, as written: `None` when the text there is
+/// not `part`, or when `new` could change how the scalar is read (quotes, escapes, comment or
+/// flow characters; an indicator character where a plain scalar starts). Unsafe: the
+/// suggestions such fixes come from are guesses (a unit spelling).
+pub fn part_replacement_fix(
+    text: &str,
+    file: FileId,
+    span: Span,
+    scalar_start: u32,
+    part: &str,
+    new: &str,
+) -> Option<Fix> {
+    if text.get(span.start as usize..span.end as usize)? != part || new.is_empty() {
+        return None;
+    }
+    if new.contains(|c: char| "\"'\\#[]{},&*!|>@`\n\r\t".contains(c)) {
+        return None;
+    }
+    let starts_plain = span.start == scalar_start;
+    if starts_plain && !new.starts_with(|c: char| c.is_alphanumeric() || !c.is_ascii()) {
+        return None;
+    }
+    Some(Fix::unsafe_edit(
+        format!("write `{new}` for `{part}`"),
+        vec![Edit::replace(file, span, new)],
+    ))
+}
+
 /// One file changed by a run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FileChange {
@@ -110,20 +168,32 @@ fn error_counts(checked: &Checked) -> ErrorCounts {
     out
 }
 
-/// Files (by name) with an error not in `before`, and whether a new error has no file.
+/// Files (by name) with an error not in `before`, and whether a new error has no file. Errors
+/// are counted per file and rule: an error whose message changed with the edit (a finding
+/// that quotes the value a fix rewrote) is the same error, not a new one.
 fn new_errors(before: &ErrorCounts, after: &ErrorCounts) -> (BTreeSet<String>, bool) {
+    let (before, after) = (per_rule(before), per_rule(after));
     let mut files = BTreeSet::new();
     let mut project_wide = false;
-    for (key, n) in after {
+    for (key, n) in &after {
         if before.get(key).copied().unwrap_or(0) < *n {
             if key.0.is_empty() {
                 project_wide = true;
             } else {
-                files.insert(key.0.clone());
+                files.insert(key.0.to_string());
             }
         }
     }
     (files, project_wide)
+}
+
+/// Error counts per (file name, rule code).
+fn per_rule(counts: &ErrorCounts) -> BTreeMap<(&str, &'static str), usize> {
+    let mut out = BTreeMap::new();
+    for ((file, code, _), n) in counts {
+        *out.entry((file.as_str(), *code)).or_default() += n;
+    }
+    out
 }
 
 /// Why a file's edits are taken back: the first error they brought in that file (else the first
@@ -521,6 +591,63 @@ mod tests {
         assert!(project_wide);
         let (files, project_wide) = new_errors(&after, &before);
         assert!(files.is_empty() && !project_wide);
+    }
+
+    #[test]
+    fn a_suggestion_differing_in_case_only_is_a_safe_fix_else_unsafe() {
+        let text = "domain: Materials_Property\nother: 'materials_propery'\n";
+        let f = FileId(0);
+        let fix = did_you_mean_fix(
+            text,
+            f,
+            Span::new(8, 27),
+            "Materials_Property",
+            "did you mean `materials_property`?",
+            true,
+        )
+        .unwrap();
+        assert_eq!(fix.applicability, Applicability::Safe);
+        assert_eq!(fix.edits[0].content, "materials_property");
+        let fix = did_you_mean_fix(
+            text,
+            f,
+            Span::new(34, 53),
+            "materials_propery",
+            "did you mean `materials_property`?",
+            true,
+        )
+        .unwrap();
+        assert_eq!(fix.applicability, Applicability::Unsafe);
+        assert_eq!(fix.edits[0].content, "'materials_property'");
+        assert!(did_you_mean_fix(text, f, Span::new(8, 27), "x", "add a domain", true).is_none());
+    }
+
+    #[test]
+    fn a_part_is_replaced_only_where_it_is_written_and_reads_the_same() {
+        let text = "unit: ev/atom\n";
+        let f = FileId(0);
+        let fix = part_replacement_fix(text, f, Span::new(6, 8), 6, "ev", "eV").unwrap();
+        assert_eq!(fix.edits, vec![Edit::replace(f, Span::new(6, 8), "eV")]);
+        assert_eq!(fix.applicability, Applicability::Unsafe);
+        // Not what is written there; a character that would change how YAML reads the scalar;
+        // an indicator where the plain scalar starts.
+        assert!(part_replacement_fix(text, f, Span::new(6, 8), 6, "eV", "meV").is_none());
+        assert!(part_replacement_fix(text, f, Span::new(9, 13), 6, "atom", "a#b").is_none());
+        assert!(part_replacement_fix(text, f, Span::new(6, 8), 6, "ev", "*e").is_none());
+    }
+
+    #[test]
+    fn an_error_whose_message_changed_is_not_new() {
+        let before = counts(&[("a.yaml", "SR503", "no tool in domain(s) x", 1)]);
+        let after = counts(&[("a.yaml", "SR503", "no tool in domain(s) y", 1)]);
+        let (files, project_wide) = new_errors(&before, &after);
+        assert!(files.is_empty() && !project_wide);
+        let after = counts(&[
+            ("a.yaml", "SR503", "no tool in domain(s) y", 1),
+            ("a.yaml", "SR503", "no tool in domain(s) z", 1),
+        ]);
+        let (files, _) = new_errors(&before, &after);
+        assert_eq!(files, BTreeSet::from(["a.yaml".to_string()]));
     }
 
     #[test]
