@@ -600,7 +600,7 @@ mod tests {
         let fix = did_you_mean_fix(
             text,
             f,
-            Span::new(8, 27),
+            Span::new(8, 26),
             "Materials_Property",
             "did you mean `materials_property`?",
             true,
@@ -619,7 +619,7 @@ mod tests {
         .unwrap();
         assert_eq!(fix.applicability, Applicability::Unsafe);
         assert_eq!(fix.edits[0].content, "'materials_property'");
-        assert!(did_you_mean_fix(text, f, Span::new(8, 27), "x", "add a domain", true).is_none());
+        assert!(did_you_mean_fix(text, f, Span::new(8, 26), "x", "add a domain", true).is_none());
     }
 
     #[test]
