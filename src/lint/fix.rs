@@ -120,6 +120,74 @@ pub fn part_replacement_fix(
     ))
 }
 
+/// The edit that adds the key `key` with the string `value` to the mapping (YAML) or table
+/// (TOML) that holds `sibling`, a key written in block style on a line of its own with a
+/// one-line value at `span` (`- name: band_gap`, `name = "band_gap"`): a new line right under
+/// it, at the sibling's indentation (`unit: GPa`, `unit = "GPa"`), the file's line ending kept.
+/// `None` when the sibling is written otherwise (a flow mapping, an inline table, a value
+/// continued on the next line) or `value` would need escaping.
+pub fn sibling_key_insertion(
+    text: &str,
+    file: FileId,
+    span: Span,
+    sibling: &str,
+    key: &str,
+    value: &str,
+) -> Option<Edit> {
+    if value.is_empty() || value.contains(['"', '\\', '\n', '\r', '\t']) {
+        return None;
+    }
+    let (start, end) = (span.start as usize, span.end as usize);
+    let line_start = text.get(..start)?.rfind('\n').map_or(0, |i| i + 1);
+    let prefix = &text[line_start..start];
+    let rest_end = text.get(end..)?.find('\n').map_or(text.len(), |i| end + i);
+    let rest = text[end..rest_end].trim_end_matches('\r').trim();
+    if !(rest.is_empty() || rest.starts_with('#')) || rest_end == text.len() {
+        return None;
+    }
+    let indent = prefix.len() - prefix.trim_start_matches(' ').len();
+    let after_indent = &prefix[indent..];
+    let (dash, keyed) = match after_indent.strip_prefix("- ") {
+        Some(r) => (
+            2 + r.len() - r.trim_start_matches(' ').len(),
+            r.trim_start_matches(' '),
+        ),
+        None => (0, after_indent),
+    };
+    let toml = keyed
+        .strip_prefix(sibling)
+        .map(str::trim_start)
+        .and_then(|r| r.strip_prefix('='))
+        .is_some_and(|r| r.trim().is_empty());
+    let yaml = keyed
+        .strip_prefix(sibling)
+        .and_then(|r| r.strip_prefix(':'))
+        .is_some_and(|r| r.trim().is_empty());
+    if !(toml || yaml) || (toml && dash > 0) {
+        return None;
+    }
+    let eol = if text[..rest_end].ends_with('\r') {
+        "\r\n"
+    } else {
+        "\n"
+    };
+    let pad = " ".repeat(indent + dash);
+    let line = if toml {
+        format!("{pad}{key} = \"{value}\"{eol}")
+    } else {
+        let plain = value.chars().all(|c| {
+            c.is_alphanumeric() || matches!(c, '.' | '-' | '_' | '/' | '^' | '(' | ')' | '·' | '%')
+        }) && value.starts_with(|c: char| c.is_alphanumeric() || !c.is_ascii());
+        let v = if plain {
+            value.to_string()
+        } else {
+            format!("\"{value}\"")
+        };
+        format!("{pad}{key}: {v}{eol}")
+    };
+    Some(Edit::insert(file, (rest_end + 1) as u32, line))
+}
+
 /// One file changed by a run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FileChange {
@@ -634,6 +702,29 @@ mod tests {
         assert!(part_replacement_fix(text, f, Span::new(6, 8), 6, "eV", "meV").is_none());
         assert!(part_replacement_fix(text, f, Span::new(9, 13), 6, "atom", "a#b").is_none());
         assert!(part_replacement_fix(text, f, Span::new(6, 8), 6, "ev", "*e").is_none());
+    }
+
+    #[test]
+    fn a_key_is_inserted_under_its_sibling_in_yaml_and_toml() {
+        let f = FileId(0);
+        let yaml = "fields:\n  - name: k  # c\n    type: number\n";
+        let e = sibling_key_insertion(yaml, f, Span::new(18, 19), "name", "unit", "GPa").unwrap();
+        assert_eq!(e, Edit::insert(f, 25, "    unit: GPa\n"));
+        let e = sibling_key_insertion(yaml, f, Span::new(18, 19), "name", "unit", "Å^3").unwrap();
+        assert_eq!(e.content, "    unit: Å^3\n");
+        let e = sibling_key_insertion(yaml, f, Span::new(18, 19), "name", "unit", "%").unwrap();
+        assert_eq!(e.content, "    unit: \"%\"\n");
+        let toml = "[[f]]\r\nname = \"k\"\r\ntype = \"number\"\r\n";
+        let e = sibling_key_insertion(toml, f, Span::new(14, 17), "name", "unit", "GPa").unwrap();
+        assert_eq!(e, Edit::insert(f, 19, "unit = \"GPa\"\r\n"));
+        // A flow mapping, an inline table, a value at the end of the file: no edit.
+        let flow = "fields: [{name: k, type: number}]\n";
+        assert!(sibling_key_insertion(flow, f, Span::new(16, 17), "name", "unit", "GPa").is_none());
+        let inline = "f = { name = \"k\" }\n";
+        assert!(
+            sibling_key_insertion(inline, f, Span::new(13, 16), "name", "unit", "GPa").is_none()
+        );
+        assert!(sibling_key_insertion("name: k", f, Span::new(6, 7), "name", "u", "x").is_none());
     }
 
     #[test]

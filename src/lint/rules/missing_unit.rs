@@ -9,7 +9,10 @@
 //! for a band gap or a modulus and may assume the wrong scale.
 //!
 //! ## Fix
-//! None: the change needs a person's decision; the help line says what to write.
+//! Unsafe when the concept declares a unit: `unit:` with the concept's unit is added to the field,
+//! on a line under its `name` (`unit = "..."` in TOML); the provider may send another unit of the
+//! same dimension, so review the diff. None when the concept names only a dimension. Applying it
+//! to the invalid example gives the valid example.
 //!
 //! ## Invalid example
 //! ```yaml
@@ -47,8 +50,8 @@
 //!     url: https://aflow.org/API/aflux/
 //!     fields:
 //!       - name: ael_bulk_modulus_vrh
-//!         type: number
 //!         unit: GPa
+//!         type: number
 //!         concepts: [bulk_modulus]
 //! ```
 
@@ -63,6 +66,7 @@ impl Rule for MissingUnit {
     fn check(&self, ctx: &Context, out: &mut Sink) {
         let p = ctx.project;
         for c in &p.concepts {
+            let declared = c.item.unit.as_ref().map(|u| u.value.clone());
             let dim = if let Some(u) = &c.item.unit {
                 ctx.unit(&u.value).ok().map(|u| (u.dim, u.canonical))
             } else if let Some(d) = &c.item.dimension {
@@ -82,8 +86,24 @@ impl Rule for MissingUnit {
                 if f.unit.is_some() || !f.ty.is_numeric() {
                     continue;
                 }
-                out.report(
-                    p.tools[r.tool].file,
+                let file = p.tools[r.tool].file;
+                let fix = declared.as_deref().and_then(|unit| {
+                    let text = &p.sources.get(file).text;
+                    let edit = crate::lint::fix::sibling_key_insertion(
+                        text,
+                        file,
+                        f.name.span,
+                        "name",
+                        "unit",
+                        unit,
+                    )?;
+                    Some(crate::diagnostics::fix::Fix::unsafe_edit(
+                        format!("add `unit: {unit}`"),
+                        vec![edit],
+                    ))
+                });
+                let d = out.report(
+                    file,
                     f.name.span,
                     format!(
                         "numeric field `{}` of {} carries concept `{}` ({}) but declares no unit",
@@ -94,6 +114,9 @@ impl Rule for MissingUnit {
                 .fix(format!(
                     "add `unit: {spelled}` (or the provider's unit) to the field"
                 ));
+                if let Some(fix) = fix {
+                    d.autofix(fix);
+                }
             }
         }
     }
