@@ -42,8 +42,9 @@ fn installed(p: PathBuf) -> Option<PathBuf> {
 
 /// Projects whose findings cover every severity, project-wide findings with a configuration
 /// file (`multi-finding`) and without one (`every-error`), and clean ones.
-const PROJECTS: [&str; 5] = [
+const PROJECTS: [&str; 6] = [
     "tests/fixtures/multi-finding",
+    "tests/fixtures/fixable",
     "tests/fixtures/every-error",
     "tests/fixtures/typed-values",
     "tests/fixtures/valid-yaml",
@@ -239,6 +240,20 @@ fn sarif_output_passes_the_sarif_multitool_with_github_rules() {
             findings.join("\n")
         );
     }
+    // Results carry fixes (the `fixable` fixture), and the Multitool does check them: a
+    // replacement's region on line 0 is an error.
+    let mut fixed: Value = serde_json::from_slice(&std::fs::read(&files[3]).unwrap()).unwrap();
+    let results = fixed["runs"][0]["results"].as_array_mut().unwrap();
+    assert!(results.iter().all(|r| r["fixes"].is_array()), "{results:?}");
+    results[0]["fixes"][0]["artifactChanges"][0]["replacements"][0]["deletedRegion"]["startLine"] =
+        0.into();
+    let broken_fix = dir.path().join("broken-fix.sarif");
+    std::fs::write(&broken_fix, serde_json::to_vec_pretty(&fixed).unwrap()).unwrap();
+    let findings = multitool_findings(&multitool, &broken_fix);
+    assert!(
+        findings.iter().any(|f| f.starts_with("JSON1008: ")),
+        "{findings:?}"
+    );
     // The GitHub rules do run: a result without a location is an error.
     let mut sarif: Value = serde_json::from_slice(&std::fs::read(&files[0]).unwrap()).unwrap();
     sarif["runs"][0]["results"][0]

@@ -230,3 +230,62 @@ fn unsafe_fixes_apply_only_with_the_flag() {
         text.replace("spdx: GPLv3\n", "spdx: GPL-3.0-only\n")
     );
 }
+
+/// Every file of the project under `dir`, by path relative to it, with its bytes.
+fn snapshot_files(dir: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                todo.push(p);
+            } else {
+                let bytes = std::fs::read(&p).unwrap();
+                out.insert(p.strip_prefix(dir).unwrap().to_path_buf(), bytes);
+            }
+        }
+    }
+    out
+}
+
+/// `tests/fixtures/fix-breaks-loading`: a safe fix (quote a YAML 1.1 boolean) would push its
+/// file past `[limits] max-file-bytes`, so the file would no longer load. `check --fix` (and
+/// `--unsafe-fixes`) leave every file byte-identical, say which file was left and which error the
+/// fix would bring, and report the finding as still there; `--diff` shows no change.
+#[test]
+fn a_fix_that_would_break_loading_is_rolled_back_and_nothing_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(
+        &root().join("tests/fixtures/fix-breaks-loading"),
+        dir.path(),
+    );
+    let before = snapshot_files(dir.path());
+    let r = run(&["check", ".", "--format", "concise"], dir.path());
+    assert_eq!(r.stdout.matches("[SR").count(), 1, "{}", r.stdout);
+    assert!(r.stdout.contains("SR016"), "{}", r.stdout);
+    let size = before[Path::new("schemas/mp.yaml")].len();
+    let why = format!(
+        "warning: left `schemas/mp.yaml` as it was: its fixes would bring error SR009 in `schemas/mp.yaml`: `schemas/mp.yaml` is {} bytes, larger than the limit of {size} bytes\n",
+        size + 2
+    );
+    for flag in ["--fix", "--unsafe-fixes"] {
+        let r = run(&["check", ".", flag, "--format", "concise"], dir.path());
+        // The remaining finding is a warning: exit 0 at the default `--fail-level error`.
+        assert_eq!(r.code, 0, "{}{}", r.stdout, r.stderr);
+        assert_eq!(
+            r.stderr,
+            format!("{why}0 fixed in 0 file(s) (1 remaining)\n"),
+            "{flag}"
+        );
+        assert!(r.stdout.contains("SR016"), "{}", r.stdout);
+        assert_eq!(snapshot_files(dir.path()), before, "{flag} wrote a file");
+    }
+    let r = run(&["check", ".", "--diff"], dir.path());
+    assert_eq!((r.code, r.stdout.as_str()), (0, ""), "{}", r.stderr);
+    assert_eq!(
+        r.stderr,
+        format!("{why}0 would be fixed in 0 file(s) (1 remaining)\n")
+    );
+    assert_eq!(snapshot_files(dir.path()), before);
+}

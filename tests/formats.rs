@@ -568,3 +568,86 @@ fn junit_honours_the_fail_level_and_names_have_no_positions() {
     assert_eq!(names, names2);
     std::fs::remove_dir_all(&shifted).unwrap();
 }
+
+/// A copy of `valid-yaml` with four fixable findings written in: a YAML 1.1 boolean, a repeated
+/// enum value, an unused suppression and a licence id in lower case with spaces.
+const FIXABLE: &str = "tests/fixtures/fixable";
+
+#[test]
+fn fixes_in_json_and_sarif_snapshot() {
+    let c = checked(FIXABLE);
+    let mut settings = insta::Settings::clone_current();
+    settings.set_snapshot_path("../snapshots");
+    settings.set_prepend_module_to_snapshot(true);
+    let json_text = out(OutputFormat::Json, &c);
+    let sarif_text = out(OutputFormat::Sarif, &c);
+    assert_valid_sarif(&json(&sarif_text));
+    settings.bind(|| insta::assert_snapshot!("fixable_json", json_text));
+    settings.bind(|| insta::assert_snapshot!("fixable_sarif", condense_sarif_rules(&sarif_text)));
+}
+
+/// Every finding of the fixture has a fix in both formats, each SARIF replacement is the JSON
+/// edit (same region, same text), and applying the JSON edits by byte range to the file gives
+/// the text `check --fix` writes.
+#[test]
+fn json_and_sarif_fixes_are_the_same_edits_as_check_fix() {
+    let c = checked(FIXABLE);
+    let j = json(&out(OutputFormat::Json, &c));
+    let s = json(&out(OutputFormat::Sarif, &c));
+    let diags = j["diagnostics"].as_array().unwrap();
+    let results = s["runs"][0]["results"].as_array().unwrap();
+    assert_eq!(diags.len(), 4);
+    assert_eq!(results.len(), 4);
+    let mut edits: Vec<(usize, usize, String)> = Vec::new();
+    for (d, r) in diags.iter().zip(results) {
+        let fix = &d["fix"];
+        assert_eq!(fix["applicability"], "safe", "{d}");
+        let sfix = &r["fixes"].as_array().unwrap()[0];
+        assert_eq!(sfix["description"]["text"], fix["message"]);
+        assert_eq!(sfix["properties"]["applicability"], fix["applicability"]);
+        let changes = sfix["artifactChanges"].as_array().unwrap();
+        assert_eq!(changes.len(), 1);
+        assert_eq!(changes[0]["artifactLocation"]["uri"], "schemas/mp.yaml");
+        let reps = changes[0]["replacements"].as_array().unwrap();
+        let jedits = fix["edits"].as_array().unwrap();
+        assert_eq!(reps.len(), jedits.len());
+        for (e, rep) in jedits.iter().zip(reps) {
+            let region = &rep["deletedRegion"];
+            assert_eq!(region["startLine"], e["line"]);
+            assert_eq!(region["startColumn"], e["column"]);
+            assert_eq!(region["endLine"], e["end_line"]);
+            assert_eq!(region["endColumn"], e["end_column"]);
+            assert_eq!(rep["insertedContent"]["text"], e["content"]);
+            assert_eq!(e["file"], "schemas/mp.yaml");
+            let start = e["offset"].as_u64().unwrap() as usize;
+            let end = start + e["length"].as_u64().unwrap() as usize;
+            edits.push((start, end, e["content"].as_str().unwrap().to_string()));
+        }
+    }
+    let by_name: std::collections::BTreeMap<&str, &Value> = diags
+        .iter()
+        .map(|d| (d["name"].as_str().unwrap(), &d["fix"]))
+        .collect();
+    assert_eq!(by_name["yaml11-boolean"]["message"], "quote `yes`");
+    assert_eq!(by_name["yaml11-boolean"]["edits"][0]["content"], "\"yes\"");
+    assert_eq!(by_name["invalid-licence"]["message"], "write `CC-BY-4.0`");
+    assert_eq!(by_name["invalid-licence"]["edits"][0]["length"], 9);
+    edits.sort();
+    let path = Path::new(FIXABLE).join("schemas/mp.yaml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut fixed = String::new();
+    let mut at = 0;
+    for (start, end, content) in &edits {
+        fixed.push_str(&text[at..*start]);
+        fixed.push_str(content);
+        at = *end;
+    }
+    fixed.push_str(&text[at..]);
+    let outcome = schemarouter::lint::fix::fix_project(
+        Path::new(FIXABLE),
+        schemarouter::diagnostics::fix::Applicability::Safe,
+    )
+    .unwrap();
+    assert_eq!(outcome.changes.len(), 1);
+    assert_eq!(outcome.changes[0].after, fixed);
+}

@@ -191,8 +191,8 @@ fn example_files(example: &str) -> Vec<(String, String)> {
 }
 
 /// A rule whose docs promise a fix attaches one of that kind to its invalid example's finding;
-/// applying every fix (`--unsafe-fixes`) to the invalid example gives the valid example, file for
-/// file; a second run changes nothing, and the fixed project loads with no new error. A rule
+/// applying every fix (`--unsafe-fixes`) to the invalid example gives the valid example (the one
+/// at the same position when there are several, else the first), file for file; a second run changes nothing, and the fixed project loads with no new error. A rule
 /// whose docs say `None` attaches no fix.
 #[test]
 fn documented_fixes_turn_the_invalid_example_into_the_valid_one() {
@@ -203,7 +203,8 @@ fn documented_fixes_turn_the_invalid_example_into_the_valid_one() {
     let mut fixable = 0;
     for e in RULES.iter().filter(|e| e.category != Category::Import) {
         let kind = e.fix_kind();
-        for ex in e.examples("Invalid example") {
+        let valid = e.examples("Valid example");
+        for (i, ex) in e.examples("Invalid example").into_iter().enumerate() {
             let (diags, _) = example_findings(e, &ex);
             let mine: Vec<_> = diags.iter().filter(|d| d.code == e.code).collect();
             let kinds: Vec<&str> = mine
@@ -236,7 +237,8 @@ fn documented_fixes_turn_the_invalid_example_into_the_valid_one() {
             for c in &first.changes {
                 std::fs::write(&c.path, &c.after).unwrap();
             }
-            for (path, want) in example_files(&e.examples("Valid example")[0]) {
+            // The valid example of the same position, else the first.
+            for (path, want) in example_files(valid.get(i).unwrap_or(&valid[0])) {
                 let got = std::fs::read_to_string(dir.path().join(&path)).unwrap();
                 if got != want {
                     failures.push(format!(

@@ -62,6 +62,132 @@ pub fn scalar_replacement(text: &str, span: Span, value: &str, new: &str) -> Opt
     })
 }
 
+/// The suggestion of a help line that says `did you mean `X`?` (`None` for any other help).
+pub fn suggested(help: &str) -> Option<&str> {
+    help.strip_prefix("did you mean `")?.strip_suffix("`?")
+}
+
+/// The fix a "did you mean `X`?" help line names for a scalar: the scalar at `span` of `file`
+/// (holding `value` as written) replaced by `X`, keeping its quoting ([`scalar_replacement`]).
+/// Safe when `case_safe` and `X` differs from `value` only in ASCII case (an id reference
+/// written in another case: the one id it can name), unsafe otherwise (a suggested spelling is a
+/// guess). `None` when the help names no suggestion or the scalar is not written as read.
+pub fn did_you_mean_fix(
+    text: &str,
+    file: FileId,
+    span: Span,
+    value: &str,
+    help: &str,
+    case_safe: bool,
+) -> Option<Fix> {
+    let new = suggested(help)?;
+    let replacement = scalar_replacement(text, span, value, new)?;
+    let title = format!("write `{new}`");
+    let edits = vec![Edit::replace(file, span, replacement)];
+    Some(if case_safe && value.eq_ignore_ascii_case(new) {
+        Fix::safe(title, edits)
+    } else {
+        Fix::unsafe_edit(title, edits)
+    })
+}
+
+/// The fix that replaces a part of a scalar (`part`, the bytes `span` of `text`, inside the
+/// scalar that starts at `scalar_start`) with `new`, as written: `None` when the text there is
+/// not `part`, or when `new` could change how the scalar is read (quotes, escapes, comment or
+/// flow characters; an indicator character where a plain scalar starts). Unsafe: the
+/// suggestions such fixes come from are guesses (a unit spelling).
+pub fn part_replacement_fix(
+    text: &str,
+    file: FileId,
+    span: Span,
+    scalar_start: u32,
+    part: &str,
+    new: &str,
+) -> Option<Fix> {
+    if text.get(span.start as usize..span.end as usize)? != part || new.is_empty() {
+        return None;
+    }
+    if new.contains(|c: char| "\"'\\#[]{},&*!|>@`\n\r\t".contains(c)) {
+        return None;
+    }
+    let starts_plain = span.start == scalar_start;
+    if starts_plain && !new.starts_with(|c: char| c.is_alphanumeric() || !c.is_ascii()) {
+        return None;
+    }
+    Some(Fix::unsafe_edit(
+        format!("write `{new}` for `{part}`"),
+        vec![Edit::replace(file, span, new)],
+    ))
+}
+
+/// The edit that adds the key `key` with the string `value` to the mapping (YAML) or table
+/// (TOML) that holds `sibling`, a key written in block style on a line of its own with a
+/// one-line value at `span` (`- name: band_gap`, `name = "band_gap"`): a new line right under
+/// it, at the sibling's indentation (`unit: GPa`, `unit = "GPa"`), the file's line ending kept.
+/// `None` when the sibling is written otherwise (a flow mapping, an inline table, a value
+/// continued on the next line) or `value` would need escaping.
+pub fn sibling_key_insertion(
+    text: &str,
+    file: FileId,
+    span: Span,
+    sibling: &str,
+    key: &str,
+    value: &str,
+) -> Option<Edit> {
+    if value.is_empty() || value.contains(['"', '\\', '\n', '\r', '\t']) {
+        return None;
+    }
+    let (start, end) = (span.start as usize, span.end as usize);
+    let line_start = text.get(..start)?.rfind('\n').map_or(0, |i| i + 1);
+    let prefix = &text[line_start..start];
+    let rest_end = text.get(end..)?.find('\n').map_or(text.len(), |i| end + i);
+    let rest = text[end..rest_end].trim_end_matches('\r').trim();
+    if !(rest.is_empty() || rest.starts_with('#')) || rest_end == text.len() {
+        return None;
+    }
+    let indent = prefix.len() - prefix.trim_start_matches(' ').len();
+    let after_indent = &prefix[indent..];
+    let (dash, keyed) = match after_indent.strip_prefix("- ") {
+        Some(r) => (
+            2 + r.len() - r.trim_start_matches(' ').len(),
+            r.trim_start_matches(' '),
+        ),
+        None => (0, after_indent),
+    };
+    let toml = keyed
+        .strip_prefix(sibling)
+        .map(str::trim_start)
+        .and_then(|r| r.strip_prefix('='))
+        .is_some_and(|r| r.trim().is_empty());
+    let yaml = keyed
+        .strip_prefix(sibling)
+        .and_then(|r| r.strip_prefix(':'))
+        .is_some_and(|r| r.trim().is_empty());
+    if !(toml || yaml) || (toml && dash > 0) {
+        return None;
+    }
+    let eol = if text[..rest_end].ends_with('\r') {
+        "\r\n"
+    } else {
+        "\n"
+    };
+    let pad = " ".repeat(indent + dash);
+    let line = if toml {
+        format!("{pad}{key} = \"{value}\"{eol}")
+    } else {
+        let plain = value.chars().all(|c| {
+            c.is_alphanumeric() || matches!(c, '.' | '-' | '_' | '/' | '^' | '(' | ')' | '·' | '%')
+        }) && value.starts_with(|c: char| c.is_alphanumeric() || !c.is_ascii());
+        let v = if plain {
+            value.to_string()
+        } else {
+            format!("\"{value}\"")
+        };
+        format!("{pad}{key}: {v}{eol}")
+    };
+    Some(Edit::insert(file, (rest_end + 1) as u32, line))
+}
+
 /// One file changed by a run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FileChange {
@@ -110,20 +236,51 @@ fn error_counts(checked: &Checked) -> ErrorCounts {
     out
 }
 
-/// Files (by name) with an error not in `before`, and whether a new error has no file.
+/// Files (by name) with an error not in `before`, and whether a new error has no file. Errors
+/// are counted per file and rule: an error whose message changed with the edit (a finding
+/// that quotes the value a fix rewrote) is the same error, not a new one.
 fn new_errors(before: &ErrorCounts, after: &ErrorCounts) -> (BTreeSet<String>, bool) {
+    let (before, after) = (per_rule(before), per_rule(after));
     let mut files = BTreeSet::new();
     let mut project_wide = false;
-    for (key, n) in after {
+    for (key, n) in &after {
         if before.get(key).copied().unwrap_or(0) < *n {
             if key.0.is_empty() {
                 project_wide = true;
             } else {
-                files.insert(key.0.clone());
+                files.insert(key.0.to_string());
             }
         }
     }
     (files, project_wide)
+}
+
+/// Error counts per (file name, rule code).
+fn per_rule(counts: &ErrorCounts) -> BTreeMap<(&str, &'static str), usize> {
+    let mut out = BTreeMap::new();
+    for ((file, code, _), n) in counts {
+        *out.entry((file.as_str(), *code)).or_default() += n;
+    }
+    out
+}
+
+/// Why a file's edits are taken back: the first error they brought in that file (else the first
+/// new error anywhere), as `its fixes would bring error SR009 in FILE: MESSAGE`.
+fn roll_back_reason(before: &ErrorCounts, after: &ErrorCounts, name: &str) -> String {
+    let new: Vec<&(String, &'static str, String)> = after
+        .iter()
+        .filter(|(k, n)| before.get(*k).copied().unwrap_or(0) < **n)
+        .map(|(k, _)| k)
+        .collect();
+    match new.iter().find(|k| k.0 == name).or_else(|| new.first()) {
+        Some((file, code, message)) if file.is_empty() => {
+            format!("its fixes would bring error {code}: {message}")
+        }
+        Some((file, code, message)) => {
+            format!("its fixes would bring error {code} in `{file}`: {message}")
+        }
+        None => "its fixes made the project report a new error or stop loading".to_string(),
+    }
 }
 
 fn load(root: &Path, overlay: &Overlay) -> Result<Checked, FatalError> {
@@ -209,7 +366,8 @@ pub fn fix_project(root: &Path, level: Applicability) -> Result<FixOutcome, Fata
         let previous = overlay.clone();
         overlay.extend(texts.iter().map(|(n, (t, _))| (n.clone(), t.clone())));
         let mut next = load(root, &overlay)?;
-        let (bad, project_wide) = new_errors(&baseline, &error_counts(&next));
+        let after = error_counts(&next);
+        let (bad, project_wide) = new_errors(&baseline, &after);
         let back = to_roll_back(&texts, &bad, project_wide);
         for name in &back {
             match previous.get(name) {
@@ -217,10 +375,7 @@ pub fn fix_project(root: &Path, level: Applicability) -> Result<FixOutcome, Fata
                 None => overlay.remove(name),
             };
             frozen.insert(name.clone());
-            rolled_back.push((
-                name.clone(),
-                "its fixes made the project report a new error or stop loading".to_string(),
-            ));
+            rolled_back.push((name.clone(), roll_back_reason(&baseline, &after, name)));
         }
         if !back.is_empty() {
             next = load(root, &overlay)?;
@@ -504,6 +659,86 @@ mod tests {
         assert!(project_wide);
         let (files, project_wide) = new_errors(&after, &before);
         assert!(files.is_empty() && !project_wide);
+    }
+
+    #[test]
+    fn a_suggestion_differing_in_case_only_is_a_safe_fix_else_unsafe() {
+        let text = "domain: Materials_Property\nother: 'materials_propery'\n";
+        let f = FileId(0);
+        let fix = did_you_mean_fix(
+            text,
+            f,
+            Span::new(8, 26),
+            "Materials_Property",
+            "did you mean `materials_property`?",
+            true,
+        )
+        .unwrap();
+        assert_eq!(fix.applicability, Applicability::Safe);
+        assert_eq!(fix.edits[0].content, "materials_property");
+        let fix = did_you_mean_fix(
+            text,
+            f,
+            Span::new(34, 53),
+            "materials_propery",
+            "did you mean `materials_property`?",
+            true,
+        )
+        .unwrap();
+        assert_eq!(fix.applicability, Applicability::Unsafe);
+        assert_eq!(fix.edits[0].content, "'materials_property'");
+        assert!(did_you_mean_fix(text, f, Span::new(8, 26), "x", "add a domain", true).is_none());
+    }
+
+    #[test]
+    fn a_part_is_replaced_only_where_it_is_written_and_reads_the_same() {
+        let text = "unit: ev/atom\n";
+        let f = FileId(0);
+        let fix = part_replacement_fix(text, f, Span::new(6, 8), 6, "ev", "eV").unwrap();
+        assert_eq!(fix.edits, vec![Edit::replace(f, Span::new(6, 8), "eV")]);
+        assert_eq!(fix.applicability, Applicability::Unsafe);
+        // Not what is written there; a character that would change how YAML reads the scalar;
+        // an indicator where the plain scalar starts.
+        assert!(part_replacement_fix(text, f, Span::new(6, 8), 6, "eV", "meV").is_none());
+        assert!(part_replacement_fix(text, f, Span::new(9, 13), 6, "atom", "a#b").is_none());
+        assert!(part_replacement_fix(text, f, Span::new(6, 8), 6, "ev", "*e").is_none());
+    }
+
+    #[test]
+    fn a_key_is_inserted_under_its_sibling_in_yaml_and_toml() {
+        let f = FileId(0);
+        let yaml = "fields:\n  - name: k  # c\n    type: number\n";
+        let e = sibling_key_insertion(yaml, f, Span::new(18, 19), "name", "unit", "GPa").unwrap();
+        assert_eq!(e, Edit::insert(f, 25, "    unit: GPa\n"));
+        let e = sibling_key_insertion(yaml, f, Span::new(18, 19), "name", "unit", "Å^3").unwrap();
+        assert_eq!(e.content, "    unit: Å^3\n");
+        let e = sibling_key_insertion(yaml, f, Span::new(18, 19), "name", "unit", "%").unwrap();
+        assert_eq!(e.content, "    unit: \"%\"\n");
+        let toml = "[[f]]\r\nname = \"k\"\r\ntype = \"number\"\r\n";
+        let e = sibling_key_insertion(toml, f, Span::new(14, 17), "name", "unit", "GPa").unwrap();
+        assert_eq!(e, Edit::insert(f, 19, "unit = \"GPa\"\r\n"));
+        // A flow mapping, an inline table, a value at the end of the file: no edit.
+        let flow = "fields: [{name: k, type: number}]\n";
+        assert!(sibling_key_insertion(flow, f, Span::new(16, 17), "name", "unit", "GPa").is_none());
+        let inline = "f = { name = \"k\" }\n";
+        assert!(
+            sibling_key_insertion(inline, f, Span::new(13, 16), "name", "unit", "GPa").is_none()
+        );
+        assert!(sibling_key_insertion("name: k", f, Span::new(6, 7), "name", "u", "x").is_none());
+    }
+
+    #[test]
+    fn an_error_whose_message_changed_is_not_new() {
+        let before = counts(&[("a.yaml", "SR503", "no tool in domain(s) x", 1)]);
+        let after = counts(&[("a.yaml", "SR503", "no tool in domain(s) y", 1)]);
+        let (files, project_wide) = new_errors(&before, &after);
+        assert!(files.is_empty() && !project_wide);
+        let after = counts(&[
+            ("a.yaml", "SR503", "no tool in domain(s) y", 1),
+            ("a.yaml", "SR503", "no tool in domain(s) z", 1),
+        ]);
+        let (files, _) = new_errors(&before, &after);
+        assert_eq!(files, BTreeSet::from(["a.yaml".to_string()]));
     }
 
     #[test]

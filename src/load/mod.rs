@@ -5,6 +5,7 @@
 //! The loader never guesses: files with other extensions are skipped with a note, a second YAML
 //! document is an error, unknown keys are errors, and nothing outside the project root is read.
 
+pub mod cache;
 pub mod de;
 pub mod node;
 pub mod recover;
@@ -19,6 +20,7 @@ use crate::diagnostics::{Diagnostic, Label, Severity};
 use crate::model::config::Limits;
 use crate::model::{AliasFile, Config, Decl, FileKind, IntentFile, Project, Sp, Tool, ValueType};
 use crate::source::{FileId, Format, SourceFile, Span};
+pub use cache::ParseCache;
 use node::Node;
 use std::path::{Path, PathBuf};
 
@@ -478,6 +480,19 @@ pub type Overlay = std::collections::HashMap<String, String>;
 ///
 /// Errors: as [`load_project`].
 pub fn load_project_overlay(root: &Path, overlay: &Overlay) -> Result<Loaded, FatalError> {
+    load_project_cached(root, overlay, None)
+}
+
+/// [`load_project_overlay`], reusing from `cache` what reading a file gave when its text is the
+/// one read last time (see [`cache`]): only changed files are parsed again. The result is the
+/// one [`load_project_overlay`] gives. The language server keeps one cache per project.
+///
+/// Errors: as [`load_project`].
+pub fn load_project_cached(
+    root: &Path,
+    overlay: &Overlay,
+    cache: Option<&ParseCache>,
+) -> Result<Loaded, FatalError> {
     let canonical_root = check_root(root)?;
     let mut st = Loading {
         project: Project {
@@ -499,7 +514,10 @@ pub fn load_project_overlay(root: &Path, overlay: &Overlay) -> Result<Loaded, Fa
     // 4. Plan the reads (limits are decided in sorted order), read and parse in parallel, then
     // add files to the project in sorted order so file ids are deterministic.
     let plans = plan_reads(found, &limits, overlay, &mut st.diags);
-    let results = read_planned(plans, &limits, overlay);
+    let results = read_planned(plans, &limits, overlay, cache);
+    if let Some(c) = cache {
+        c.finish_load();
+    }
     let alias_uses = add_files(results, &mut st);
     Ok(Loaded {
         project: st.project,
@@ -944,8 +962,14 @@ fn plan_reads(
 }
 
 /// The sixth pass: the planned files read and parsed on rayon threads, collected in plan order.
-fn read_planned(plans: Vec<Plan>, limits: &Limits, overlay: &Overlay) -> Vec<ReadResult> {
+fn read_planned(
+    plans: Vec<Plan>,
+    limits: &Limits,
+    overlay: &Overlay,
+    cache: Option<&ParseCache>,
+) -> Vec<ReadResult> {
     use rayon::prelude::*;
+    let limits_key = format!("{limits:?}");
     let bar = progress_bar(plans.len() as u64, "reading");
     let results: Vec<ReadResult> = plans
         .into_par_iter()
@@ -959,8 +983,15 @@ fn read_planned(plans: Vec<Plan>, limits: &Limits, overlay: &Overlay) -> Vec<Rea
                     Err(ReadFailure::Skipped),
                 ),
                 Plan::Read(name, path, kind, format) => {
+                    let cached = cache.map(|c| {
+                        (
+                            c,
+                            format!("{kind:?}/{format:?}/{limits_key}"),
+                            name.as_str(),
+                        )
+                    });
                     let (text, uses, duplicates, result) =
-                        read_and_parse(path, overlay.get(name), *kind, *format, limits);
+                        read_and_parse(path, overlay.get(name), (*kind, *format), limits, cached);
                     // The line index is made here, in parallel, rather than when the file is
                     // added below.
                     let file = text.map(|t| SourceFile::new(name.clone(), path.clone(), t));
@@ -1287,6 +1318,7 @@ fn type_node(node: &Node, kind: FileKind) -> Result<Parsed, Vec<de::DeError>> {
 }
 
 /// What one declaration file holds.
+#[derive(Clone)]
 enum Parsed {
     Tool(Box<Sp<Tool>>),
     Intents(IntentFile),
@@ -1294,6 +1326,7 @@ enum Parsed {
 }
 
 /// Why one file could not be read into declarations.
+#[derive(Clone)]
 enum ReadFailure {
     Skipped,
     Io(String),
@@ -1307,9 +1340,9 @@ enum ReadFailure {
 fn read_and_parse(
     path: &Path,
     overlay: Option<&String>,
-    kind: FileKind,
-    format: Format,
+    (kind, format): (FileKind, Format),
     limits: &Limits,
+    cache: Option<(&ParseCache, String, &str)>,
 ) -> (
     Option<String>,
     Vec<yaml::AliasUse>,
@@ -1365,13 +1398,22 @@ fn read_and_parse(
             );
         }
     };
-    let (uses, duplicates, result) = match parse_text_traced(&text, format, limits) {
+    if let Some((c, settings, name)) = &cache
+        && let Some((uses, duplicates, result)) = c.get(name, settings, &text)
+    {
+        return (Some(text), uses, duplicates, result);
+    }
+    let outcome = match parse_text_traced(&text, format, limits) {
         Ok((node, uses, mut duplicates)) => {
             let typed = typed_noting_booleans(&node, kind, &text, &mut duplicates);
             (uses, duplicates, typed.map_err(ReadFailure::De))
         }
         Err(e) => (Vec::new(), Vec::new(), Err(ReadFailure::Load(e))),
     };
+    if let Some((c, settings, name)) = cache {
+        c.put(name, settings, &text, &outcome);
+    }
+    let (uses, duplicates, result) = outcome;
     (Some(text), uses, duplicates, result)
 }
 

@@ -24,7 +24,17 @@ impl Snapshot {
     /// Check the project at `root` with `overlay` (display name -> text) in place of the files
     /// on disk.
     pub fn check(root: &Path, overlay: &crate::load::Overlay) -> Snapshot {
-        match crate::load::load_project_overlay(root, overlay) {
+        Snapshot::check_cached(root, overlay, None)
+    }
+
+    /// [`Snapshot::check`], parsing again only the files whose text changed since the last check
+    /// with `cache` ([`crate::load::load_project_cached`]); the findings are the same.
+    pub fn check_cached(
+        root: &Path,
+        overlay: &crate::load::Overlay,
+        cache: Option<&crate::load::ParseCache>,
+    ) -> Snapshot {
+        match crate::load::load_project_cached(root, overlay, cache) {
             Ok(loaded) => {
                 let checked = crate::lint::check_loaded(loaded);
                 let symbols = Symbols::build(&checked.project);

@@ -125,9 +125,7 @@ pub fn serve(connection: &Connection) -> Result<(), String> {
         while let Some(job) = server.next_job() {
             let tx = done_tx.clone();
             std::thread::spawn(move || {
-                let snapshot =
-                    std::panic::catch_unwind(|| analysis::Snapshot::check(&job.root, &job.overlay))
-                        .ok();
+                let snapshot = std::panic::catch_unwind(|| job.check()).ok();
                 let _ = tx.send((job, snapshot));
             });
         }

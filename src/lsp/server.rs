@@ -45,6 +45,8 @@ struct ProjectState {
     running: bool,
     /// Open documents edited since their diagnostics were last published.
     touched: BTreeSet<PathBuf>,
+    /// The project's files as parsed by the last check: a check parses only changed files.
+    cache: Arc<crate::load::ParseCache>,
 }
 
 /// A check to run: the project root, and its open documents' texts and versions.
@@ -55,6 +57,15 @@ pub struct Job {
     pub overlay: crate::load::Overlay,
     /// Path -> version of the open documents.
     pub versions: HashMap<PathBuf, i32>,
+    /// The project's parse cache ([`crate::load::ParseCache`]); one check uses it at a time.
+    pub cache: Arc<crate::load::ParseCache>,
+}
+
+impl Job {
+    /// Run the check ([`Snapshot::check_cached`] with the project's parse cache).
+    pub fn check(&self) -> Snapshot {
+        Snapshot::check_cached(&self.root, &self.overlay, Some(&self.cache))
+    }
 }
 
 /// The language server's state.
@@ -226,10 +237,12 @@ impl Server {
                 versions.insert(path.clone(), doc.version);
             }
         }
+        let cache = Arc::clone(&state.cache);
         Some(Job {
             root,
             overlay,
             versions,
+            cache,
         })
     }
 
@@ -284,8 +297,7 @@ impl Server {
     /// Run every pending check here and now (for tests and benchmarks of the handlers).
     pub fn run_jobs_inline(&mut self) {
         while let Some(job) = self.next_job() {
-            let snapshot =
-                std::panic::catch_unwind(|| Snapshot::check(&job.root, &job.overlay)).ok();
+            let snapshot = std::panic::catch_unwind(|| job.check()).ok();
             self.finish(job, snapshot);
         }
     }

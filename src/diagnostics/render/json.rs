@@ -1,6 +1,12 @@
 //! JSON output: `{"version":1,"summary":{..},"diagnostics":[..]}` with resolved positions.
+//!
+//! A finding with a fix carries it as `fix`: `{"applicability": "safe" | "unsafe", "message",
+//! "edits": [..]}`, each edit the file, line/column and byte range it replaces (as a location)
+//! and `content`, the text that replaces it (empty for a deletion; an insertion has length 0),
+//! in the order the edits apply.
 
-use super::super::{Diagnostic, Position, Summary};
+use super::super::fix::Fix;
+use super::super::{Diagnostic, Label, Position, Summary};
 use crate::source::SourceMap;
 use serde::Serialize;
 
@@ -22,6 +28,37 @@ struct JsonDiagnostic<'a> {
     related: Vec<JsonLabel>,
     #[serde(skip_serializing_if = "Option::is_none")]
     help: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fix: Option<JsonFix<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonEdit<'a> {
+    #[serde(flatten)]
+    position: Position,
+    content: &'a str,
+}
+
+#[derive(Serialize)]
+struct JsonFix<'a> {
+    applicability: &'a str,
+    message: &'a str,
+    edits: Vec<JsonEdit<'a>>,
+}
+
+fn json_fix<'a>(fix: &'a Fix, sources: &SourceMap) -> JsonFix<'a> {
+    JsonFix {
+        applicability: fix.applicability.as_str(),
+        message: &fix.title,
+        edits: fix
+            .edits
+            .iter()
+            .map(|e| JsonEdit {
+                position: Position::resolve(&Label::new(e.file, e.span, ""), sources),
+                content: &e.content,
+            })
+            .collect(),
+    }
 }
 
 #[derive(Serialize)]
@@ -56,6 +93,7 @@ pub fn render(diags: &[Diagnostic], sources: &SourceMap) -> String {
                     })
                     .collect(),
                 help: d.help.as_deref(),
+                fix: d.fix.as_deref().map(|f| json_fix(f, sources)),
             })
             .collect(),
     };

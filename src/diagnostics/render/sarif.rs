@@ -11,16 +11,23 @@
 //! points at the start of the project's configuration file, or of its first declaration file
 //! when it has none ([`project_anchor`]). Every result carries its line-independent fingerprint
 //! ([`crate::diagnostics::fingerprint`]) as `partialFingerprints["schemarouter/v1"]`, so code
-//! scanning follows a finding when lines move above it. The output depends only on the
+//! scanning follows a finding when lines move above it. A finding with a fix carries it as the
+//! result's one `fixes` entry ([`sarif_fix`]): its title as `description`, one `artifactChanges`
+//! entry per file edited, each edit a `replacements` entry whose `deletedRegion` gives the
+//! replaced range by line and column (empty for an insertion) and whose `insertedContent.text`
+//! is the new text; the fix's applicability (`safe`, `unsafe`) is the property
+//! `applicability`. The output depends only on the
 //! diagnostics and the sources, so it is identical between runs.
 
+use super::super::fix::Fix;
 use super::super::{Diagnostic, Label, Position, Severity};
 use crate::diagnostics::codes::{RULES, RuleEntry};
 use crate::source::SourceMap;
 use serde_sarif::sarif::{
-    ArtifactLocation, Location, Message, MultiformatMessageString, PhysicalLocation, PropertyBag,
-    Region, ReportingConfiguration, ReportingDescriptor, Result as SarifResult, ResultLevel, Run,
-    Sarif, Tool, ToolComponent,
+    ArtifactChange, ArtifactContent, ArtifactLocation, Fix as SarifFix, Location, Message,
+    MultiformatMessageString, PhysicalLocation, PropertyBag, Region, Replacement,
+    ReportingConfiguration, ReportingDescriptor, Result as SarifResult, ResultLevel, Run, Sarif,
+    Tool, ToolComponent,
 };
 
 /// The `$schema` written into every SARIF log.
@@ -117,14 +124,61 @@ pub fn artifact_uri(path: &str) -> String {
     }
 }
 
-fn location(label: &Label, sources: &SourceMap, with_message: bool) -> Location {
-    let p = Position::resolve(label, sources);
-    let region = Region::builder()
+fn region(p: &Position) -> Region {
+    Region::builder()
         .start_line(p.line as i64)
         .start_column(p.column as i64)
         .end_line(p.end_line as i64)
         .end_column(p.end_column as i64)
-        .build();
+        .build()
+}
+
+/// A fix as a SARIF `fix` object: one `artifactChange` per file, in file order, its
+/// replacements in the order of the edits (each `deletedRegion` given by line and column, as
+/// the results' regions are; an empty region inserts).
+pub fn sarif_fix(fix: &Fix, sources: &SourceMap) -> SarifFix {
+    let mut changes: Vec<ArtifactChange> = Vec::new();
+    for file in fix.files() {
+        let replacements = fix
+            .edits
+            .iter()
+            .filter(|e| e.file == file)
+            .map(|e| {
+                let p = Position::resolve(&Label::new(e.file, e.span, ""), sources);
+                Replacement::builder()
+                    .deleted_region(region(&p))
+                    .inserted_content(ArtifactContent::builder().text(e.content.clone()).build())
+                    .build()
+            })
+            .collect::<Vec<_>>();
+        changes.push(
+            ArtifactChange::builder()
+                .artifact_location(
+                    ArtifactLocation::builder()
+                        .uri(artifact_uri(&sources.get(file).name))
+                        .build(),
+                )
+                .replacements(replacements)
+                .build(),
+        );
+    }
+    SarifFix::builder()
+        .description(Message::builder().text(fix.title.clone()).build())
+        .artifact_changes(changes)
+        .properties(
+            PropertyBag::builder()
+                .additional_properties(std::collections::BTreeMap::from([(
+                    "applicability".to_string(),
+                    serde_json::Value::from(fix.applicability.as_str()),
+                )]))
+                .build(),
+        )
+        .build()
+}
+
+fn location(label: &Label, sources: &SourceMap, with_message: bool) -> Location {
+    let p = Position::resolve(label, sources);
+    let region = region(&p);
     let physical = PhysicalLocation::builder()
         .artifact_location(
             ArtifactLocation::builder()
@@ -183,6 +237,9 @@ fn result(d: &Diagnostic, sources: &SourceMap, fingerprint: &str) -> SarifResult
         .iter()
         .position(|e| e.code == d.code)
         .map(|i| i as i64);
+    if let Some(fix) = &d.fix {
+        r.fixes = Some(vec![sarif_fix(fix, sources)]);
+    }
     if d.primary.is_none()
         && let Some(file) = project_anchor(sources)
     {

@@ -17,14 +17,17 @@
 //! carries no dimension, so conflicts and conversions go unchecked.
 //!
 //! ## Fix
-//! None: the change needs a person's decision; the help line says what to write.
+//! Unsafe when the help line suggests a spelling (`did you mean ...?`): the part that cannot be
+//! read is replaced by it (`ev` -> `eV`, `cm3` -> `cm^3`), the rest of the string kept. A
+//! suggestion is a guess (`mev` gives `MeV`, where `meV` may have been meant): review the diff.
+//! Applying it to the invalid example gives the valid example.
 //!
 //! ## Invalid example
 //! ```yaml
 //! # file: aliases/a.yaml
 //! concepts:
 //!   - id: band_gap
-//!     unit: ev/atomm
+//!     unit: ev/atom
 //! ```
 //!
 //! ## Invalid example
@@ -40,7 +43,13 @@
 //! # file: aliases/a.yaml
 //! concepts:
 //!   - id: band_gap
-//!     unit: eV
+//!     unit: eV/atom
+//! ```
+//!
+//! ## Valid example
+//! ```yaml
+//! # file: aliases/a.yaml
+//! concepts:
 //!   - id: melting_point
 //!     unit: °C
 //! ```
@@ -73,19 +82,78 @@ fn check(
             None => "write the unit in the canonical grammar, e.g. `eV/atom`, `Å^3`, `g/cm^3`, `W/(m·K)`".to_string(),
         };
         let kind = if published { "published unit" } else { "unit" };
-        out.report(
-            file,
-            span,
-            format!(
-                "{} has invalid {kind} `{}`: {}",
-                whose(),
-                unit.value,
-                e.message
-            ),
-        )
-        .label("cannot be read as a unit")
-        .fix(help);
+        let fix = e
+            .suggestion
+            .as_deref()
+            .and_then(|s| suggestion_fix(ctx, file, unit, published, (e.offset, e.len), s));
+        let d = out
+            .report(
+                file,
+                span,
+                format!(
+                    "{} has invalid {kind} `{}`: {}",
+                    whose(),
+                    unit.value,
+                    e.message
+                ),
+            )
+            .label("cannot be read as a unit")
+            .fix(help);
+        if let Some(fix) = fix.filter(|_| {
+            d.help
+                .as_deref()
+                .is_some_and(|h| h.starts_with("did you mean"))
+        }) {
+            d.autofix(fix);
+        }
     }
+}
+
+/// The fix for a suggested spelling `s` of the unreadable part `offset..offset + len` of
+/// `unit`: that part, else the word around it (`cm3` for the `3` of a missing `^`), replaced by
+/// `s`, whichever first gives a unit that can be read; `None` when neither does (another part
+/// is wrong too: the help line leads the way, and a fix that leaves an error is no fix).
+fn suggestion_fix(
+    ctx: &Context,
+    file: FileId,
+    unit: &Sp<String>,
+    published: bool,
+    (offset, len): (usize, usize),
+    s: &str,
+) -> Option<crate::diagnostics::fix::Fix> {
+    let v = &unit.value;
+    v.get(offset..offset + len)?;
+    let word = |c: char| c.is_alphanumeric();
+    let start = v[..offset]
+        .rfind(|c: char| !word(c))
+        .map_or(0, |i| i + v[i..].chars().next().map_or(1, char::len_utf8));
+    let end = v[offset + len..]
+        .find(|c: char| !word(c))
+        .map_or(v.len(), |i| offset + len + i);
+    let text = &ctx.project.sources.get(file).text;
+    [(offset, offset + len), (start, end)]
+        .into_iter()
+        .find_map(|(a, b)| {
+            let candidate = format!("{}{s}{}", &v[..a], &v[b..]);
+            let readable = if published {
+                ctx.published_unit(&candidate).is_ok()
+            } else {
+                ctx.unit(&candidate).is_ok()
+            };
+            let span = inner_span(ctx.project, file, unit.span, a, b - a);
+            readable
+                .then(|| {
+                    crate::lint::fix::part_replacement_fix(
+                        text,
+                        file,
+                        span,
+                        unit.span.start,
+                        v.get(a..b)?,
+                        s,
+                    )
+                })
+                .flatten()
+        })
 }
 
 impl Rule for InvalidUnit {

@@ -12,7 +12,10 @@
 //! for a band gap or a modulus and may assume the wrong scale.
 //!
 //! ## Fix
-//! None: the change needs a person's decision; the help line says what to write.
+//! Unsafe when the concept declares a unit: `unit:` with the concept's unit is added to the field,
+//! on a line under its `name` (`unit = "..."` in TOML); the provider may send another unit of the
+//! same dimension, so review the diff. None when the concept names only a dimension. Applying it
+//! to the invalid example gives the valid example.
 //!
 //! ## Invalid example
 //! ```yaml
@@ -50,8 +53,8 @@
 //!     url: https://aflow.org/API/aflux/
 //!     fields:
 //!       - name: ael_bulk_modulus_vrh
-//!         type: number
 //!         unit: GPa
+//!         type: number
 //!         concepts: [bulk_modulus]
 //! ```
 
@@ -68,6 +71,7 @@ impl Rule for MissingUnit {
         for c in &p.concepts {
             // What the help proposes must be a unit (a dimension name is not one): the concept's
             // canonical unit, else the dimension's coherent SI unit (`K` for temperature).
+            let declared = c.item.unit.as_ref().map(|u| u.value.clone());
             let dim = if let Some(u) = &c.item.unit {
                 ctx.unit(&u.value).ok().map(|u| (u.dim, u.canonical))
             } else if let Some(d) = &c.item.dimension {
@@ -87,8 +91,24 @@ impl Rule for MissingUnit {
                 if f.unit.is_some() || !f.ty.is_numeric() {
                     continue;
                 }
-                out.report(
-                    p.tools[r.tool].file,
+                let file = p.tools[r.tool].file;
+                let fix = declared.as_deref().and_then(|unit| {
+                    let text = &p.sources.get(file).text;
+                    let edit = crate::lint::fix::sibling_key_insertion(
+                        text,
+                        file,
+                        f.name.span,
+                        "name",
+                        "unit",
+                        unit,
+                    )?;
+                    Some(crate::diagnostics::fix::Fix::unsafe_edit(
+                        format!("add `unit: {unit}`"),
+                        vec![edit],
+                    ))
+                });
+                let d = out.report(
+                    file,
                     f.name.span,
                     format!(
                         "numeric field `{}` of {} carries concept `{}` ({}) but declares no unit",
@@ -99,6 +119,9 @@ impl Rule for MissingUnit {
                 .fix(format!(
                     "add `unit: {spelled}` to the field, or the unit of {dim} the provider sends"
                 ));
+                if let Some(fix) = fix {
+                    d.autofix(fix);
+                }
             }
         }
     }

@@ -8,7 +8,10 @@
 //! candidate, and an intent targeting an unknown domain finds no tools there.
 //!
 //! ## Fix
-//! None: the change needs a person's decision; the help line says what to write.
+//! Safe when the help line suggests a declared domain (`did you mean ...?`) that differs only in
+//! case (the one it can name); unsafe when the suggestion is a near spelling (a guess). The id is
+//! replaced by the suggestion, keeping its quoting. Applying it to the invalid example gives the
+//! valid example.
 //!
 //! ## Invalid example
 //! ```yaml
@@ -57,13 +60,19 @@ fn check(ctx: &Context, id: &Sp<String>, file: FileId, whose: &str, out: &mut Si
             id.value
         ),
     };
-    out.report(
-        file,
-        id.span,
-        format!("{whose} names unknown domain `{}`", id.value),
-    )
-    .label("not a declared domain")
-    .fix(help);
+    let text = &ctx.project.sources.get(file).text;
+    let fix = crate::lint::fix::did_you_mean_fix(text, file, id.span, &id.value, &help, true);
+    let d = out
+        .report(
+            file,
+            id.span,
+            format!("{whose} names unknown domain `{}`", id.value),
+        )
+        .label("not a declared domain")
+        .fix(help);
+    if let Some(fix) = fix {
+        d.autofix(fix);
+    }
 }
 
 impl Rule for UnknownDomain {

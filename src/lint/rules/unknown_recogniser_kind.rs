@@ -11,7 +11,10 @@
 //! every question that names such a value routes without it (no formula, no DOI bound).
 //!
 //! ## Fix
-//! None: the change needs a person's decision; the help line says what to write.
+//! Safe when the help line suggests a built-in kind (`did you mean ...?`) that differs only in case
+//! (the one it can name); unsafe when the suggestion is a near spelling (a guess). The kind is
+//! replaced by the suggestion, keeping its quoting. Applying it to the invalid example gives the
+//! valid example.
 //!
 //! ## Invalid example
 //! ```yaml
@@ -53,16 +56,24 @@ impl Rule for UnknownRecogniserKind {
                         Some(c) => format!("did you mean `{c}`?"),
                         None => format!("use one of {}", kinds.join(", ")),
                     };
-                    out.report(
-                        d.file,
-                        k.span,
-                        format!(
-                            "recogniser of `{}` has unknown kind `{}`",
-                            r.concept.value, k.value
-                        ),
-                    )
-                    .label("no built-in recogniser of this kind")
-                    .fix(help);
+                    let text = &ctx.project.sources.get(d.file).text;
+                    let fix = crate::lint::fix::did_you_mean_fix(
+                        text, d.file, k.span, &k.value, &help, true,
+                    );
+                    let diag = out
+                        .report(
+                            d.file,
+                            k.span,
+                            format!(
+                                "recogniser of `{}` has unknown kind `{}`",
+                                r.concept.value, k.value
+                            ),
+                        )
+                        .label("no built-in recogniser of this kind")
+                        .fix(help);
+                    if let Some(fix) = fix {
+                        diag.autofix(fix);
+                    }
                 }
                 (None, None) => {
                     out.report(

@@ -12,7 +12,10 @@
 //! words of a misspelt type never make a source constraint.
 //!
 //! ## Fix
-//! None: the change needs a person's decision; the help line says what to write.
+//! Safe when the help line suggests a known source type (`did you mean ...?`) that differs only in
+//! case (the one it can name); unsafe when the suggestion is a near spelling (a guess). The value
+//! is replaced by the suggestion, keeping its quoting. Applying it to each invalid example gives
+//! the valid example of the same file.
 //!
 //! ## Invalid example
 //! ```yaml
@@ -55,6 +58,14 @@
 //!         type: string
 //!         identifier: true
 //! ```
+//!
+//! ```yaml
+//! # file: aliases/cues.yaml
+//! cues:
+//!   source_types:
+//!     - source_type: experimental
+//!       words: [measured, experimental]
+//! ```
 
 use crate::lint::{Context, DiagnosticExt, Rule, Sink};
 use crate::model::Sp;
@@ -64,7 +75,14 @@ use crate::source::FileId;
 /// See the module documentation.
 pub struct UnknownSourceType;
 
-fn check(known: &[String], st: &Sp<String>, file: FileId, whose: &str, out: &mut Sink) {
+fn check(
+    ctx: &Context,
+    known: &[String],
+    st: &Sp<String>,
+    file: FileId,
+    whose: &str,
+    out: &mut Sink,
+) {
     if known.contains(&st.value) {
         return;
     }
@@ -75,13 +93,19 @@ fn check(known: &[String], st: &Sp<String>, file: FileId, whose: &str, out: &mut
             known.join(", ")
         ),
     };
-    out.report(
-        file,
-        st.span,
-        format!("{whose} has unknown source type `{}`", st.value),
-    )
-    .label("unknown source type")
-    .fix(help);
+    let text = &ctx.project.sources.get(file).text;
+    let fix = crate::lint::fix::did_you_mean_fix(text, file, st.span, &st.value, &help, true);
+    let d = out
+        .report(
+            file,
+            st.span,
+            format!("{whose} has unknown source type `{}`", st.value),
+        )
+        .label("unknown source type")
+        .fix(help);
+    if let Some(fix) = fix {
+        d.autofix(fix);
+    }
 }
 
 impl Rule for UnknownSourceType {
@@ -89,12 +113,20 @@ impl Rule for UnknownSourceType {
         let known = ctx.project.source_types();
         for t in &ctx.project.tools {
             if let Some(st) = &t.source_type {
-                check(&known, st, t.file, &format!("tool `{}`", t.id.value), out);
+                check(
+                    ctx,
+                    &known,
+                    st,
+                    t.file,
+                    &format!("tool `{}`", t.id.value),
+                    out,
+                );
             }
             for e in &t.endpoints {
                 for f in &e.fields {
                     if let Some(st) = &f.source_type {
                         check(
+                            ctx,
                             &known,
                             st,
                             t.file,
@@ -106,7 +138,7 @@ impl Rule for UnknownSourceType {
             }
         }
         for c in &ctx.project.source_cues {
-            check(&known, &c.source_type, c.file, "source-type cue", out);
+            check(ctx, &known, &c.source_type, c.file, "source-type cue", out);
         }
     }
 }
