@@ -18,7 +18,9 @@
 //!
 //! ## Fix
 //! Unsafe when the help line suggests a spelling (`did you mean ...?`): the part that cannot be
-//! read is replaced by it (`ev` -> `eV`, `cm3` -> `cm^3`), the rest of the string kept. A
+//! read is replaced by it (`ev` -> `eV`, `cm3` -> `cm^3`), the rest of the string kept; a unit
+//! written as providers publish it (`degrees Celsius`, `kelvin`) is replaced whole by its
+//! canonical spelling (`°C`, `K`). A
 //! suggestion is a guess (`mev` gives `MeV`, where `meV` may have been meant): review the diff.
 //! Applying it to the invalid example gives the valid example.
 //!
@@ -38,6 +40,14 @@
 //!     unit: degc
 //! ```
 //!
+//! ## Invalid example
+//! ```yaml
+//! # file: aliases/a.yaml
+//! concepts:
+//!   - id: boiling_point
+//!     unit: degrees Celsius
+//! ```
+//!
 //! ## Valid example
 //! ```yaml
 //! # file: aliases/a.yaml
@@ -51,6 +61,14 @@
 //! # file: aliases/a.yaml
 //! concepts:
 //!   - id: melting_point
+//!     unit: °C
+//! ```
+//!
+//! ## Valid example
+//! ```yaml
+//! # file: aliases/a.yaml
+//! concepts:
+//!   - id: boiling_point
 //!     unit: °C
 //! ```
 
@@ -75,7 +93,15 @@ fn check(
     } else {
         ctx.unit(&unit.value)
     };
-    if let Err(e) = r {
+    if let Err(mut e) = r {
+        // A declared unit written as providers publish it ("degrees Celsius", "kelvin",
+        // "gigapascals"): the whole spelling is the unit the published grammar reads, not a
+        // near miss of one word ("deg").
+        if !published && let Ok(u) = ctx.published_unit(&unit.value) {
+            e.offset = 0;
+            e.len = unit.value.len();
+            e.suggestion = Some(u.canonical.clone());
+        }
         let span = inner_span(ctx.project, file, unit.span, e.offset, e.len);
         let help = match &e.suggestion {
             Some(s) => format!("did you mean `{s}`?"),

@@ -220,6 +220,8 @@ fn read_at(query: &str, tokens: &[Token], i: usize) -> Option<Read> {
             && tokens.get(k).is_some_and(|t| t.norm == join)
             && let Some((hi, u2, last)) = quantity(query, tokens, k + 1)
         {
+            // "between 400 and 300 K" is the same range.
+            let (lo, hi) = if lo <= hi { (lo, hi) } else { (hi, lo) };
             return Some(Read {
                 min: Some(lo),
                 max: Some(hi),
@@ -325,6 +327,7 @@ fn quantity(query: &str, tokens: &[Token], i: usize) -> Option<(f64, Option<Stri
         return None;
     }
     let (num, glued) = split_number(raw)?;
+    let num = if negated(query, t.range.0) { -num } else { num };
     if glued.is_empty()
         && let Some((unit, end)) = degree_unit(query, t.range.1)
     {
@@ -339,11 +342,54 @@ fn quantity(query: &str, tokens: &[Token], i: usize) -> Option<(f64, Option<Stri
     }
     if let Some(n) = tokens.get(i + 1) {
         let next = &query[n.range.0..n.range.1];
+        if let Some(m) = tokens.get(i + 2)
+            && let Some(unit) = unit_name(next, Some(&query[m.range.0..m.range.1]))
+        {
+            return Some((num, Some(unit), i + 3));
+        }
         if is_unit(next) {
             return Some((num, Some(next.to_string()), i + 2));
         }
+        if let Some(unit) = unit_name(next, None) {
+            return Some((num, Some(unit), i + 2));
+        }
     }
     Some((num, None, i + 1))
+}
+
+/// Whether the number starting at byte `at` is written with a minus sign (`-10 °C`, `−40`):
+/// a `-` or `−` right before it that does not join it to a word or number before (`2-3` is a
+/// range, `mp-13` an id).
+fn negated(query: &str, at: usize) -> bool {
+    let head = &query[..at];
+    let Some(sign) = head.chars().next_back().filter(|c| matches!(c, '-' | '−')) else {
+        return false;
+    };
+    head[..head.len() - sign.len_utf8()]
+        .chars()
+        .next_back()
+        .is_none_or(|c| c.is_whitespace() || matches!(c, '(' | '[' | '=' | '>' | '<' | '≥' | '≤'))
+}
+
+/// A unit written by its name after a number, as people write it in a question ("300 kelvin",
+/// "100 gigapascals", "77 degrees fahrenheit"), read with the published-unit grammar: the
+/// unit's canonical spelling. With `second`, the two words together, when they name another
+/// unit than the first alone ("degrees fahrenheit" is no angle). Plain words the unit table
+/// does not read ("materials", "or") are none.
+fn unit_name(first: &str, second: Option<&str>) -> Option<String> {
+    let word = |w: &str| w.chars().count() >= 3 && w.chars().all(char::is_alphabetic);
+    if !word(first) {
+        return None;
+    }
+    let Some(second) = second else {
+        return units().parse_published(first).ok().map(|u| u.canonical);
+    };
+    if !word(second) {
+        return None;
+    }
+    let both = units().parse_published(&format!("{first} {second}")).ok()?;
+    let alone = units().parse_published(first).ok().map(|u| u.dim);
+    (alone != Some(both.dim)).then_some(both.canonical)
 }
 
 /// A temperature unit written with a degree sign right after a number (`300 °C`, `212°F`,
@@ -471,6 +517,53 @@ mod tests {
             u.ranges.get("bulk_modulus"),
             Some(&range(None, Some(100.0), Some("GPa")))
         );
+    }
+
+    #[test]
+    fn signs_unit_names_and_inverted_ranges() {
+        for (q, want) in [
+            (
+                "band gap between -2 and -1 eV",
+                range(Some(-2.0), Some(-1.0), Some("eV")),
+            ),
+            (
+                "band gap above −0.5 eV",
+                range(Some(-0.5), None, Some("eV")),
+            ),
+            (
+                "band gap between 3 and 2 eV",
+                range(Some(2.0), Some(3.0), Some("eV")),
+            ),
+            (
+                "band gap above 2 electronvolts",
+                range(Some(2.0), None, Some("eV")),
+            ),
+        ] {
+            let u = understand(q);
+            assert_eq!(u.ranges.get("band_gap"), Some(&want), "{q}: {u:?}");
+        }
+        // A dash between two numbers is a range, not a sign.
+        let u = understand("band gap 2-3 eV");
+        assert_eq!(
+            u.ranges.get("band_gap"),
+            Some(&range(Some(2.0), Some(3.0), Some("eV")))
+        );
+    }
+
+    #[test]
+    fn unit_names_of_one_or_two_words() {
+        assert_eq!(super::unit_name("kelvin", None).as_deref(), Some("K"));
+        assert_eq!(
+            super::unit_name("gigapascals", None).as_deref(),
+            Some("GPa")
+        );
+        assert_eq!(
+            super::unit_name("degrees", Some("fahrenheit")).as_deref(),
+            Some("°F")
+        );
+        assert_eq!(super::unit_name("degrees", Some("materials")), None);
+        assert_eq!(super::unit_name("materials", None), None);
+        assert_eq!(super::unit_name("or", None), None);
     }
 
     #[test]
