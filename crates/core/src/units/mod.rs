@@ -103,10 +103,23 @@ pub struct Conversion {
 }
 
 impl Conversion {
-    /// The value in the target unit, rounded to 12 significant digits (drops the binary noise
-    /// of the offset arithmetic: 300 K is 26.85 °C, not 26.850000000000023).
+    /// The value in the target unit, rounded to 12 significant digits of the larger of its two
+    /// terms (drops the binary noise of the offset arithmetic: 300 K is 26.85 °C, not
+    /// 26.850000000000023, and −459.67 °F is 0 K, not −2.2e-11 K).
     pub fn apply(&self, v: f64) -> f64 {
-        snap(v * self.factor + self.offset, 12)
+        let scaled = v * self.factor;
+        let x = scaled + self.offset;
+        if self.offset == 0.0 || x == 0.0 || !x.is_finite() {
+            return snap(x, 12);
+        }
+        let magnitude = scaled.abs().max(self.offset.abs()).max(x.abs());
+        let decimals = (11 - magnitude.log10().floor() as i32).clamp(0, 300) as usize;
+        let rounded: f64 = format!("{x:.decimals$}").parse().unwrap_or(x);
+        if rounded == 0.0 {
+            0.0
+        } else {
+            snap(rounded, 12)
+        }
     }
 
     /// Whether this is the identity (same unit, however spelled).
@@ -338,6 +351,11 @@ mod tests {
         assert_eq!(apply("°F", "°C", 212.0), 100.0);
         assert_eq!(apply("°F", "K", 32.0), 273.15);
         assert_eq!(apply("K", "°F", 0.0), -459.67);
+        // Absolute zero is 0 K, whatever scale it is written in.
+        assert_eq!(apply("°F", "K", -459.67), 0.0);
+        assert_eq!(apply("°C", "K", -273.15), 0.0);
+        assert_eq!(apply("°F", "°C", -40.0), -40.0);
+        assert_eq!(apply("°F", "°C", 98.6), 37.0);
         // A factor alone cannot say it: no bare factor between offset scales and K.
         assert_eq!(conversion_factor(&u("°C"), &u("K")), None);
         assert_eq!(conversion_factor(&u("degC"), &u("°C")), Some(1.0));

@@ -72,10 +72,13 @@ struct Profile<'a> {
     stems: Vec<String>,
     numeric: bool,
     integer: bool,
+    /// Stems of the URL path segment right before the parameter's placeholder, which names
+    /// what it keys (`authors` for `/authors/{id}`): "author 7" fills that `id`.
+    keyed: Vec<String>,
 }
 
 impl<'a> Profile<'a> {
-    fn of(p: &'a ParamData) -> Profile<'a> {
+    fn of(p: &'a ParamData, url: &str) -> Profile<'a> {
         let words: Vec<String> = text::split_identifier(&p.name)
             .into_iter()
             .map(|(s, e)| p.name[s..e].to_lowercase())
@@ -91,6 +94,7 @@ impl<'a> Profile<'a> {
             integer: base == "integer",
             words,
             stems,
+            keyed: keyed_by(url, &p.name),
         }
     }
 
@@ -122,10 +126,12 @@ impl<'a> Profile<'a> {
             .any(|w| self.names(w))
     }
 
-    /// Whether a word of the question is this parameter's name or a word of it (by stem).
+    /// Whether a word of the question is this parameter's name or a word of it (by stem), or
+    /// names what the parameter keys in the URL path ("author" for `{id}` of `/authors/{id}`).
     fn names(&self, word: &str) -> bool {
         self.words.iter().any(|w| w == word)
-            || text::stems(word).any(|st| self.stems.iter().take(4).any(|x| *x == st))
+            || text::stems(word)
+                .any(|st| self.stems.iter().take(4).any(|x| *x == st) || self.keyed.contains(&st))
     }
 
     /// Whether the endpoint's URL path holds this parameter: the key of the entity it reads
@@ -133,6 +139,21 @@ impl<'a> Profile<'a> {
     fn in_path(&self) -> bool {
         self.p.location.as_deref() == Some("path")
     }
+}
+
+/// The stems of the literal path segment right before `{name}` in `url` (none when the
+/// placeholder opens the path or follows another placeholder).
+fn keyed_by(url: &str, name: &str) -> Vec<String> {
+    let placeholder = format!("/{{{name}}}");
+    let Some(at) = url.find(&placeholder) else {
+        return Vec::new();
+    };
+    let head = &url[..at];
+    let segment = head.rsplit('/').next().unwrap_or("");
+    if segment.contains(['{', '}', ':', '.']) {
+        return Vec::new();
+    }
+    text::stems(segment).collect()
 }
 
 /// Parameter-name words of a code from a standard list (ISO 3166 countries, ISO 639 languages,
@@ -211,8 +232,10 @@ fn fit(pr: &Profile, s: &Span) -> f64 {
         SpanKind::Quoted if string => 3.0,
         // A name typed in lower case that the catalog does not know: the key of the entity an
         // endpoint reads (`/users/{username}`), else only where its words name the parameter.
-        // `/albums/{id}` takes an opaque id, which a word never is.
-        SpanKind::Word if string && pr.in_path() && !pr.named(ID_WORDS) => 3.0,
+        // `/albums/{id}` takes an opaque id, which a word never is, whatever labels it
+        // ("my most listened artists" for `/artists/{id}`).
+        SpanKind::Word if pr.named(ID_WORDS) => 0.0,
+        SpanKind::Word if string && pr.in_path() => 3.0,
         SpanKind::Word if string => 1.0,
         SpanKind::Name | SpanKind::Object if string => {
             // A place by its name, or free text (`q`) described as one ("City name").
@@ -345,7 +368,7 @@ pub fn fill(
         .iter()
         .filter(|p| !p.auth && !params.contains_key(&p.name))
         .filter(|p| only.is_none_or(|o| o.contains(&p.name)))
-        .map(Profile::of)
+        .map(|p| Profile::of(p, &e.url))
         .collect();
     for pr in &open {
         if !pr.p.enum_values.is_empty()
@@ -440,6 +463,9 @@ mod tests {
         // An opaque id is never a word; a query parameter takes a word only when named.
         let album = endpoint("https://x.test/albums/{id}", &[("id", "path")]);
         assert!(filled(&album, "who are my most listened artists", &["artist"]).is_empty());
+        // Not even where the noun after the word names what the id keys.
+        let artist = endpoint("https://x.test/artists/{id}", &[("id", "path")]);
+        assert!(filled(&artist, "who are my most listened artists", &["artist"]).is_empty());
         let search = endpoint("https://x.test/search", &[("owner", "query")]);
         assert!(
             filled(
@@ -475,6 +501,24 @@ mod tests {
                 Some("mozilla"),
                 "{q}"
             );
+        }
+    }
+
+    #[test]
+    fn a_label_naming_the_path_segment_fills_its_key() {
+        assert_eq!(keyed_by("https://x.test/v1/authors/{id}", "id"), ["author"]);
+        assert!(keyed_by("https://x.test/{id}", "id").is_empty());
+        assert!(keyed_by("https://x.test/{a}/{b}", "b").is_empty());
+        // An integer id: a bare number fits it weakly; its label makes it the key.
+        let known = ["nationality", "author", "book"];
+        for (url, want) in [
+            ("https://x.test/authors/{id}", Some(7)),
+            ("https://x.test/books/{id}", None),
+        ] {
+            let mut e = endpoint(url, &[("id", "path")]);
+            e.parameters[0].ty = "integer".into();
+            let got = filled(&e, "what nationality is author 7", &known);
+            assert_eq!(got.get("id").and_then(Value::as_i64), want, "{url}");
         }
     }
 
