@@ -916,6 +916,7 @@ fn a_real_openapi_document_served_by_prism() {
 /// wrongly serialised one gets 422) and answers the operation's example, so each call's
 /// projection is exact.
 #[test]
+#[ignore = "needs prism from npm in tests/gateway/prism (.ci/run): run with --include-ignored"]
 fn serialisation_styles_are_accepted_by_prism() {
     let Some(prism) = installed(root().join("tests/gateway/prism/node_modules/.bin/prism")) else {
         return;
