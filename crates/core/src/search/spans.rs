@@ -62,6 +62,19 @@ pub struct Span {
     pub after: Vec<String>,
 }
 
+impl Span {
+    /// The words that may say what the value is: the word right before it ("issue 4512",
+    /// "order 8812") and, for a name or an id, the word right after it ("the mozilla org"); a
+    /// number's next word is its unit, read apart.
+    pub fn labels(&self) -> impl Iterator<Item = &String> {
+        let after = match self.kind {
+            SpanKind::Number | SpanKind::Year | SpanKind::Date => None,
+            _ => self.after.first(),
+        };
+        [self.before.last(), after].into_iter().flatten()
+    }
+}
+
 /// Words that introduce a value: where an [`SpanKind::Object`] starts.
 pub const PREPOSITIONS: &[&str] = &[
     "about",

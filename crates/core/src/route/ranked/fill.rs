@@ -112,18 +112,10 @@ impl<'a> Profile<'a> {
         self.p.format.as_deref().unwrap_or("")
     }
 
-    /// Whether the word right before a span names this parameter ("order 8812" for
-    /// `order_id`), or, for a name or an id, the word right after it ("the mozilla org" for
-    /// `org`); a number's next word is its unit, read apart.
+    /// Whether a word labelling a span ([`Span::labels`]) names this parameter ("order 8812"
+    /// for `order_id`, "the mozilla org" for `org`).
     fn introduced_by(&self, s: &Span) -> bool {
-        let after = match s.kind {
-            SpanKind::Number | SpanKind::Year | SpanKind::Date => None,
-            _ => s.after.first(),
-        };
-        [s.before.last(), after]
-            .into_iter()
-            .flatten()
-            .any(|w| self.names(w))
+        s.labels().any(|w| self.names(w))
     }
 
     /// Whether a word of the question is this parameter's name or a word of it (by stem), or

@@ -245,17 +245,9 @@ const LABELLED_KEY: f64 = 1.3;
 /// asked for is `/issues/{issue_number}`.
 const LABELLED_KEY_UNTAKEN: f64 = 0.6;
 
-/// The stems of a span's label: the word right before it, or, for a name or an id, the word
-/// right after it ("issue 4512", "the mozilla org").
+/// The stems of the words labelling a span ([`Span::labels`]: "issue 4512", "the mozilla org").
 fn label_stems(s: &Span) -> Vec<String> {
-    use crate::search::spans::SpanKind;
-    let after = match s.kind {
-        SpanKind::Number | SpanKind::Year | SpanKind::Date => None,
-        _ => s.after.first(),
-    };
-    [s.before.last(), after]
-        .into_iter()
-        .flatten()
+    s.labels()
         .flat_map(|w| crate::search::text::stems(w).collect::<Vec<_>>())
         .collect()
 }
