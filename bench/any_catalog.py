@@ -1,4 +1,4 @@
-"""Summary table of `schemarouter eval --format json` on bench/any_catalog.yaml (driven by
+"""Summary table of `schemarouter eval --format json` on bench/any_catalog.yaml or any_catalog_2.yaml (driven by
 bench/any_catalog.sh; by hand: `python bench/any_catalog.py EVAL_JSON [BENCH_YAML]`).
 
 Per router, over the positive questions: endpoint right (the planned (tool, endpoint) set equals

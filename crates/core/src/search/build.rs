@@ -281,7 +281,7 @@ fn concept_stems(concepts: &[ConceptData]) -> Vec<Vec<Arc<str>>> {
 /// The paths of objects in a response that hold another resource's record: an object (or list
 /// of objects) with an identifier of its own (`repository.id`, `artists[].id`), other than the
 /// top-level list of records itself (`items[].id`).
-fn embedded_records<'a>(names: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
+pub(crate) fn embedded_records<'a>(names: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
     let mut out: Vec<&str> = names
         .filter_map(|n| n.rsplit_once('.'))
         .filter(|(_, leaf)| EMBEDDED_IDS.contains(leaf))
@@ -294,7 +294,7 @@ fn embedded_records<'a>(names: impl Iterator<Item = &'a str>) -> Vec<&'a str> {
 }
 
 /// Whether a field name lies inside the object at `prefix`.
-fn within(name: &str, prefix: &str) -> bool {
+pub(crate) fn within(name: &str, prefix: &str) -> bool {
     name.strip_prefix(prefix)
         .is_some_and(|r| r.starts_with('.'))
 }

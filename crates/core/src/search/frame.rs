@@ -28,6 +28,7 @@ pub const TASK_VERBS: &[&str] = &[
     "build",
     "calculate",
     "check",
+    "choose",
     "collect",
     "compare",
     "compose",
@@ -68,6 +69,7 @@ pub const TASK_VERBS: &[&str] = &[
     "organise",
     "organize",
     "perform",
+    "pick",
     "plan",
     "plot",
     "prepare",
@@ -84,6 +86,7 @@ pub const TASK_VERBS: &[&str] = &[
     "save",
     "search",
     "see",
+    "select",
     "show",
     "study",
     "suggest",
@@ -96,6 +99,45 @@ pub const TASK_VERBS: &[&str] = &[
     "which",
     "write",
 ];
+
+/// Phrases that ask for a count, lower case, word by word.
+const COUNT_PHRASES: &[&[&str]] = &[
+    &["how", "many"],
+    &["number", "of"],
+    &["count", "of"],
+    &["total", "number", "of"],
+];
+
+/// What a request counts: the words right after a count phrase ("how many open issues does …"
+/// gives `open`, `issues`; "the number of tracks on …" gives `tracks`), up to the first stop
+/// word, light word or punctuation, at most three. `None` when the request asks for no count.
+pub fn counted(text: &str) -> Option<Vec<String>> {
+    let ws = words(text);
+    let at = (0..ws.len()).find_map(|i| {
+        COUNT_PHRASES
+            .iter()
+            .find(|p| {
+                p.iter()
+                    .enumerate()
+                    .all(|(j, w)| ws.get(i + j).is_some_and(|x| x.2 == *w))
+            })
+            .map(|p| i + p.len())
+    })?;
+    let mut out: Vec<String> = Vec::new();
+    let mut prev_end = ws.get(at.checked_sub(1)?)?.1;
+    for (start, end, w) in ws.iter().skip(at).take(3) {
+        let between = &text[prev_end..*start];
+        if !between.chars().all(|c| c == ' ' || c == '-')
+            || crate::search::text::is_stop_word(w)
+            || crate::search::text::is_light_word(w)
+        {
+            break;
+        }
+        out.push(w.clone());
+        prev_end = *end;
+    }
+    (!out.is_empty()).then_some(out)
+}
 
 /// The lower-case words of a text with their byte ranges.
 pub fn words(text: &str) -> Vec<(usize, usize, String)> {
@@ -148,6 +190,28 @@ pub fn frame_words(text: &str) -> Option<(usize, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counted_reads_the_words_after_a_count_phrase() {
+        let c = |t: &str| counted(t).map(|v| v.join(" "));
+        assert_eq!(
+            c("how many open issues does numpy/numpy have").as_deref(),
+            Some("open issues")
+        );
+        assert_eq!(c("How many pages has it?").as_deref(), Some("pages"));
+        assert_eq!(
+            c("the number of tracks on album 4aaw").as_deref(),
+            Some("tracks")
+        );
+        assert_eq!(
+            c("total number of seasons, please").as_deref(),
+            Some("seasons")
+        );
+        assert_eq!(c("how many, roughly?"), None);
+        assert_eq!(c("how many more episodes"), None);
+        assert_eq!(c("what is the number"), None);
+        assert_eq!(c("list the followers"), None);
+    }
 
     fn framed(t: &str) -> Option<&str> {
         frame_words(t).map(|(s, e)| &t[s..e])

@@ -50,7 +50,7 @@ pub struct Query {
     /// Distinct stems, in order of first occurrence (at most 64 are scored).
     pub stems: Vec<String>,
     /// Per stem: how much it counts (1; [`FRAME_WEIGHT`] for a word only of the request frame,
-    /// "Show me", "Can you find": see [`frame`]).
+    /// "Show me", "Can you find": see [`frame`]; [`LIGHT_WEIGHT`] for a light word).
     pub weights: Vec<f64>,
     /// The typed values the question holds ([`spans`]).
     pub spans: Vec<spans::Span>,
@@ -81,7 +81,17 @@ impl Query {
                     .iter()
                     .filter(|t| &t.stem == s)
                     .all(|t| frame.is_some_and(|(a, b)| a <= t.start && t.end <= b));
-                if framed { FRAME_WEIGHT } else { 1.0 }
+                let light = terms
+                    .iter()
+                    .filter(|t| &t.stem == s)
+                    .all(|t| text::is_light_word(&text[t.start..t.end].to_lowercase()));
+                if framed {
+                    FRAME_WEIGHT
+                } else if light {
+                    LIGHT_WEIGHT
+                } else {
+                    1.0
+                }
             })
             .collect();
         let compounds = compounds(&text, &terms, &stems);
@@ -133,6 +143,9 @@ impl Query {
         out
     }
 }
+
+/// How much a light word counts ([`text::is_light_word`]: `next`, `over`, `few`, `now`).
+pub const LIGHT_WEIGHT: f64 = 0.3;
 
 /// How much a word of the request frame counts.
 pub const FRAME_WEIGHT: f64 = 0.3;

@@ -46,6 +46,27 @@ const STOP_WORDS: &[&str] = &[
     "whose", "why", "will", "with", "would", "you", "your", "yours", "yourself",
 ];
 
+/// English words that carry little of what a request is about, though a catalog may hold them
+/// (`next` of a page, `first` air date, `like` of `likes`): prepositions of place and time,
+/// quantifiers, vague adverbs and verbs of wanting or giving. Unlike [`STOP_WORDS`] they stay
+/// terms, weighing less in a query ([`crate::search::LIGHT_WEIGHT`]): "chance of rain over the
+/// next few hours" is about rain, not about `next` links. Language data, sorted.
+const LIGHT_WORDS: &[&str] = &[
+    "above", "across", "after", "against", "ago", "along", "among", "another", "around", "before",
+    "behind", "below", "beside", "besides", "between", "beyond", "coming", "down", "during",
+    "each", "either", "else", "enough", "ever", "every", "few", "first", "further", "get", "give",
+    "go", "going", "got", "kind", "last", "least", "left", "less", "like", "lot", "lots", "more",
+    "most", "near", "need", "never", "next", "no", "nor", "not", "now", "off", "often", "once",
+    "one", "only", "other", "out", "over", "own", "past", "really", "right", "same", "several",
+    "since", "soon", "still", "sure", "tell", "thing", "things", "three", "through", "today",
+    "tonight", "two", "under", "until", "up", "want", "way", "well", "within", "without", "yet",
+];
+
+/// Whether a lower-case word is a light word (see [`LIGHT_WORDS`]).
+pub fn is_light_word(w: &str) -> bool {
+    LIGHT_WORDS.binary_search(&w).is_ok()
+}
+
 /// Whether a lower-case word is a stop word.
 pub fn is_stop_word(w: &str) -> bool {
     STOP_WORDS.binary_search(&w).is_ok()
@@ -284,6 +305,11 @@ mod tests {
         sorted.sort();
         sorted.dedup();
         assert_eq!(sorted, STOP_WORDS);
+        let mut light = LIGHT_WORDS.to_vec();
+        light.sort();
+        light.dedup();
+        assert_eq!(light, LIGHT_WORDS);
+        assert!(LIGHT_WORDS.iter().all(|w| !is_stop_word(w)));
     }
 
     #[test]

@@ -139,6 +139,9 @@ pub fn candidates(
     asks: bool,
 ) -> Vec<Candidate> {
     let acting = !asks && acts(&q.text);
+    let counted = crate::search::frame::counted(&q.text)
+        .and_then(|words| words.last().map(|w| crate::search::text::stems(w).last()))
+        .flatten();
     let mut out: Vec<Candidate> = Vec::new();
     for r in ranking.hits.iter().take(CONSIDERED) {
         let t = g.tool_at(r.tool);
@@ -179,7 +182,17 @@ pub fn candidates(
             } else {
                 1.0
             }
-            * labelled_keys(&e.url, spans, &trial);
+            * labelled_keys(&e.url, spans, &trial)
+            * if counted
+                .as_deref()
+                .is_some_and(|head| holds_count_of(e, head))
+                && !takes_no_identifier(spans, &trial)
+                && takes_labelled_values(spans, &trial)
+            {
+                COUNT_FIELD
+            } else {
+                1.0
+            };
         out.push(Candidate {
             tool: r.tool,
             endpoint: r.endpoint,
@@ -197,6 +210,51 @@ pub fn candidates(
             .then(a.endpoint.cmp(&b.endpoint))
     });
     out
+}
+
+/// What an endpoint counts whose response holds a number named by what a count question counts
+/// ([`crate::search::frame::counted`]): "how many followers does gvanrossum have" is the user's
+/// `followers`, not the list of them; "number of tracks of album …" is the album's
+/// `total_tracks`.
+const COUNT_FIELD: f64 = 1.5;
+
+/// Whether an endpoint returns a number (not an identifier) whose name holds the stem `head`
+/// (`followers`, `followers.total`, `open_issues_count`, `items[].volumeInfo.pageCount`).
+/// A list's length counts too (`airedSeasons: string[]`). Numbers inside another resource's
+/// record embedded in the response (a repository's `owner.*`) are that resource's, and numbers of
+/// a list's items (an endpoint with a records path; `episodes[].airedSeason`) are each item's,
+/// not a count of the resource asked about.
+fn holds_count_of(e: &crate::artifact::EndpointData, head: &str) -> bool {
+    use crate::search::build::{embedded_records, within};
+    if e.records.is_some() {
+        return false;
+    }
+    let embedded = embedded_records(e.fields.iter().map(|f| f.name.as_str()));
+    e.fields.iter().any(|f| {
+        (matches!(f.ty.as_str(), "integer" | "number") || f.ty.ends_with("[]"))
+            && !f.identifier
+            && !f.name.contains("[]")
+            && !embedded.iter().any(|p| within(&f.name, p))
+            && crate::search::text::stems(&f.name).any(|s| s == head)
+    })
+}
+
+/// Whether the parameters filled take every number or id the question labels ("recipe 716429",
+/// "album 4aawy…"): an endpoint that leaves a labelled value unused answers about something
+/// else, whatever its fields are called.
+fn takes_labelled_values(spans: &[Span], filled: &BTreeMap<String, serde_json::Value>) -> bool {
+    use crate::search::spans::SpanKind;
+    spans
+        .iter()
+        .filter(|s| {
+            matches!(s.kind, SpanKind::Number | SpanKind::Id) && s.labels().next().is_some()
+        })
+        .all(|s| {
+            filled.values().any(|v| match v {
+                serde_json::Value::String(x) => x == &s.value,
+                other => other.to_string() == s.value,
+            })
+        })
 }
 
 /// What an endpoint counts when the question identifies something (`owner/repo`, an id with a
@@ -350,11 +408,15 @@ fn unasked_tail(url: &str, filled: &BTreeMap<String, serde_json::Value>, q: &Que
 const UNKNOWN_WEIGHT: f64 = 0.5;
 
 /// The idf mass a question's words weigh: the known ones' idf, and [`UNKNOWN_WEIGHT`] of the
-/// highest idf for each unknown word outside the question's values.
-fn question_weight(g: &FrozenGraph, q: &Query, ranking: &Ranking, spans: &[Span]) -> f64 {
+/// highest idf for each unknown word outside the question's values, each times its query weight
+/// (a light word weighs less: [`crate::search::LIGHT_WEIGHT`]); with the mask of the known stems
+/// counted (a coverage counts only those: the pieces of an id it matches are no share of the
+/// request).
+fn question_weight(g: &FrozenGraph, q: &Query, ranking: &Ranking, spans: &[Span]) -> (f64, u64) {
     let n = g.index.search_offsets.last().copied().unwrap_or(0);
     let max_idf = crate::search::build::idf(n, 0);
     let mut total = 0.0;
+    let mut counted = 0u64;
     use crate::search::spans::SpanKind;
     for (i, stem) in q.stems.iter().enumerate() {
         let inside = |opaque: bool| {
@@ -383,14 +445,16 @@ fn question_weight(g: &FrozenGraph, q: &Query, ranking: &Ranking, spans: &[Span]
             // ...) are not words the question asks about, even where the index holds them.
             if !inside(true) {
                 total += ranking.idfs[i];
+                counted |= 1 << i;
             }
             continue;
         }
         if !inside(false) {
-            total += UNKNOWN_WEIGHT * max_idf;
+            // A light word ("really", "tonight") weighs as little unknown as known.
+            total += UNKNOWN_WEIGHT * max_idf * q.weights[i];
         }
     }
-    total
+    (total, counted)
 }
 
 /// Words after a verb that make it an imperative with an object ("Email the results", "Order
@@ -487,9 +551,9 @@ pub fn choose(
     let weight = ranking.weight(best.matched);
     let docs = g.index.search_offsets.last().copied().unwrap_or(0);
     let min_weight = min_weight(docs);
-    let whole = question_weight(g, q, ranking, spans);
+    let (whole, counted) = question_weight(g, q, ranking, spans);
     let coverage = if whole > 0.0 {
-        ranking.weight(union) / whole
+        ranking.weight(union & counted) / whole
     } else {
         0.0
     };
@@ -570,6 +634,70 @@ fn diversified(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An endpoint with the given response fields (name, type), from its JSON form.
+    fn returning(records: Option<&str>, fields: &[(&str, &str)]) -> crate::artifact::EndpointData {
+        let fields: Vec<serde_json::Value> = fields
+            .iter()
+            .map(|(name, ty)| {
+                serde_json::json!({"name": name, "type": ty,
+                    "identifier": name.ends_with("id")})
+            })
+            .collect();
+        serde_json::from_value(serde_json::json!({"id": "e", "method": "GET",
+            "url": "https://x.test/e", "records": records, "parameters": [], "fields": fields,
+            "identifiers": [], "group_fields": {}}))
+        .expect("endpoint json")
+    }
+
+    #[test]
+    fn a_count_is_a_number_or_a_list_of_the_resource_itself() {
+        let user = returning(None, &[("login", "string"), ("followers", "integer")]);
+        assert!(holds_count_of(&user, "follow"));
+        assert!(!holds_count_of(&user, "login"));
+        let summary = returning(None, &[("airedSeasons", "string[]")]);
+        assert!(holds_count_of(&summary, "season"));
+        let totals = returning(None, &[("followers.total", "integer")]);
+        assert!(holds_count_of(&totals, "follow"));
+        // Each item's number in a list of records, another record's number, an identifier.
+        let episodes = returning(Some("data[]"), &[("airedSeason", "integer")]);
+        assert!(!holds_count_of(&episodes, "season"));
+        let nested = returning(None, &[("items[].pageCount", "integer")]);
+        assert!(!holds_count_of(&nested, "page"));
+        let event = returning(
+            None,
+            &[
+                ("repo.id", "integer"),
+                ("repo.stars", "integer"),
+                ("type", "string"),
+            ],
+        );
+        assert!(!holds_count_of(&event, "star"));
+    }
+
+    #[test]
+    fn labelled_values_must_all_be_taken() {
+        let q = Query::new("how many calories are in recipe 716429");
+        let none = BTreeMap::new();
+        assert!(!takes_labelled_values(&q.spans, &none));
+        let id: BTreeMap<String, serde_json::Value> =
+            [("id".to_string(), serde_json::json!(716429))].into();
+        assert!(takes_labelled_values(&q.spans, &id));
+        // No labelled value: nothing to take.
+        let q = Query::new("how many calories are in a banana");
+        assert!(takes_labelled_values(&q.spans, &none));
+    }
+
+    #[test]
+    fn light_words_weigh_less_in_a_query() {
+        let q = Query::new("chance of rain over the next few hours");
+        let w = |s: &str| q.weights[q.stems.iter().position(|x| x == s).unwrap()];
+        assert_eq!(w("rain"), 1.0);
+        assert_eq!(w("next"), crate::search::LIGHT_WEIGHT);
+        assert_eq!(w("over"), crate::search::LIGHT_WEIGHT);
+        assert_eq!(w("few"), crate::search::LIGHT_WEIGHT);
+        assert_eq!(w("hour"), 1.0);
+    }
 
     #[test]
     fn questions_are_told_from_requests() {
