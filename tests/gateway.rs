@@ -404,6 +404,125 @@ fn upstream_faults(a: &ureq::Agent, call: &str) -> Vec<String> {
     answers
 }
 
+/// Request bodies of other media types (XML and plain text as given, bytes from base64),
+/// multipart parts with their declared content types and headers, and `allowReserved`: an
+/// OpenAPI document imported and compiled, executed through the gateway against a real server
+/// (tests/gateway/fault_server.py's `/raw/...`, which answers with exactly what arrived).
+#[test]
+fn xml_text_binary_and_multipart_bodies_arrive_as_declared() {
+    let (_server, port) = fault_server();
+    let dir = tempfile::tempdir().unwrap();
+    let o = Command::new(bin())
+        .args(["import", "openapi"])
+        .arg(root().join("tests/gateway/bodies.openapi.yaml"))
+        .args(["--project", "proj"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let artifact = compile(&dir.path().join("proj"), &dir.path().join("proj/build"));
+    let config = dir.path().join("gateway.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[upstreams.body_lab]\nbase_url = \"http://127.0.0.1:{port}/raw\"\ndeclared_base = \"https://bodies.example.org/raw\"\n"
+        ),
+    )
+    .unwrap();
+    let gw = Gateway::start(
+        &[
+            "--transport",
+            "http",
+            "--bind",
+            "127.0.0.1:0",
+            "--artifact",
+            artifact.to_str().unwrap(),
+            "--config",
+            config.to_str().unwrap(),
+        ],
+        &[],
+    );
+    let a = agent();
+    let call = format!("{}/v1/call", gw.url);
+    // What the server received: method, query, Content-Type, and the body's bytes.
+    let echo = |endpoint: &str, arguments: Value| -> (String, String, String, Vec<u8>) {
+        let (s, v, t) = post(
+            &a,
+            &call,
+            &json!({"tool": "body_lab", "endpoint": endpoint, "arguments": arguments}),
+        );
+        assert_eq!(s, 200, "{endpoint}: {t}");
+        let r = &v["steps"][0]["records"][0]["values"];
+        let text = |k: &str| r[k].as_str().unwrap_or_default().to_string();
+        let bytes = text("body").chars().map(|c| c as u32 as u8).collect();
+        (text("method"), text("query"), text("content_type"), bytes)
+    };
+    assert_eq!(
+        echo(
+            "put_xml",
+            json!({"body": "<material id=\"mp-1\">GaN é</material>"})
+        ),
+        (
+            "PUT".to_string(),
+            String::new(),
+            "application/xml".to_string(),
+            "<material id=\"mp-1\">GaN é</material>".as_bytes().to_vec()
+        )
+    );
+    assert_eq!(
+        echo("post_text", json!({"body": "band gap 3.4 eV\n"})),
+        (
+            "POST".to_string(),
+            String::new(),
+            "text/plain".to_string(),
+            b"band gap 3.4 eV\n".to_vec()
+        )
+    );
+    assert_eq!(
+        echo("post_bytes", json!({"body": "AP8KDQ=="})).3,
+        vec![0x00, 0xff, 0x0a, 0x0d]
+    );
+    let (_, _, content_type, body) = echo(
+        "post_parts",
+        json!({"image": "iVBORw0KGgo=", "meta": {"w": 1}, "caption": "Navy é"}),
+    );
+    assert_eq!(
+        content_type,
+        "multipart/form-data; boundary=schemarouter-boundary-0"
+    );
+    let mut want = b"--schemarouter-boundary-0\r\nContent-Disposition: form-data; name=\"caption\"\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n".to_vec();
+    want.extend_from_slice("Navy é".as_bytes());
+    want.extend_from_slice(b"\r\n--schemarouter-boundary-0\r\nContent-Disposition: form-data; name=\"image\"; filename=\"image\"\r\nContent-Type: image/png\r\nX-Checksum-Kind: crc32\r\n\r\n\x89PNG\r\n\x1a\n\r\n");
+    want.extend_from_slice(b"--schemarouter-boundary-0\r\nContent-Disposition: form-data; name=\"meta\"\r\nContent-Type: application/json\r\n\r\n{\"w\":1}\r\n--schemarouter-boundary-0--\r\n");
+    assert_eq!(
+        String::from_utf8_lossy(&body),
+        String::from_utf8_lossy(&want)
+    );
+    assert_eq!(body, want);
+    // allowReserved: the value's own query syntax passes, `#`, `[`, `]` do not; the other
+    // parameter is encoded whole.
+    assert_eq!(
+        echo(
+            "search",
+            json!({"filter": "a=1&b=2+3/x?y#z[0]:@%26", "plain": "a=1&b"})
+        )
+        .1,
+        "filter=a=1&b=2+3/x?y%23z%5B0%5D:@%26&plain=a%3D1%26b"
+    );
+    // Bytes that are not base64 are refused before any upstream call.
+    let (s, v, t) = post(
+        &a,
+        &call,
+        &json!({"tool": "body_lab", "endpoint": "post_bytes", "arguments": {"body": "%%"}}),
+    );
+    assert_eq!((s, &v["error"]["check"]), (403, &json!("arguments")), "{t}");
+    assert_eq!(
+        v["error"]["message"],
+        "refused by the `arguments` check: `body`: not base64 (RFC 4648; the standard or the URL-safe alphabet): Invalid symbol 37, offset 0."
+    );
+    gw.stop();
+}
+
 /// The boundary's refusals (destructive, arguments, fingerprint), each naming its check.
 /// Returns the answers' texts.
 fn refusals(a: &ureq::Agent, call: &str, gw_url: &str) -> Vec<String> {
