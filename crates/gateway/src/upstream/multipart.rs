@@ -79,17 +79,25 @@ impl Part<'_> {
     }
 }
 
+/// One part, encoded.
+struct Encoded<'a> {
+    /// The `name` of its `Content-Disposition`.
+    name: String,
+    /// Its `Content-Type` (`None`: `text/plain`).
+    media: Option<String>,
+    /// Bytes decoded from base64 (named with a `filename`).
+    binary: bool,
+    /// Its content.
+    data: Vec<u8>,
+    /// Its declared headers.
+    headers: &'a BTreeMap<String, String>,
+}
+
 /// The boundary and the encoded body of `parts`, in order.
 ///
 /// Errors: a binary part whose value is not a base64 string (naming the part).
 pub fn encode(parts: &[Part<'_>]) -> Result<(String, Vec<u8>), String> {
-    let mut fields: Vec<(
-        String,
-        Option<String>,
-        bool,
-        Vec<u8>,
-        &BTreeMap<String, String>,
-    )> = Vec::new();
+    let mut fields: Vec<Encoded<'_>> = Vec::new();
     for part in parts {
         let whole = part.content_type.is_some_and(|t| json_media(&sent_type(t)));
         let items: Vec<&Value> = match part.value {
@@ -114,28 +122,29 @@ pub fn encode(parts: &[Part<'_>]) -> Result<(String, Vec<u8>), String> {
                 },
                 _ => super::style::text(item).into_bytes(),
             };
-            fields.push((
-                disposition_name(part.name),
+            fields.push(Encoded {
+                name: disposition_name(part.name),
                 media,
                 binary,
                 data,
-                part.headers,
-            ));
+                headers: part.headers,
+            });
         }
     }
     let boundary = (0u64..)
         .map(|n| format!("schemarouter-boundary-{n}"))
         .find(|b| {
-            !fields.iter().any(|(n, _, _, d, h)| {
-                contains(d, b.as_bytes())
-                    || n.contains(b.as_str())
-                    || h.values().any(|v| v.contains(b.as_str()))
+            !fields.iter().any(|f| {
+                contains(&f.data, b.as_bytes())
+                    || f.name.contains(b.as_str())
+                    || f.headers.values().any(|v| v.contains(b.as_str()))
             })
         })
         .unwrap_or_default();
     let mut out = Vec::new();
-    for (name, content_type, binary, data, headers) in &fields {
-        let filename = if *binary {
+    for f in &fields {
+        let name = &f.name;
+        let filename = if f.binary {
             format!("; filename=\"{name}\"")
         } else {
             String::new()
@@ -146,14 +155,14 @@ pub fn encode(parts: &[Part<'_>]) -> Result<(String, Vec<u8>), String> {
             )
             .as_bytes(),
         );
-        if let Some(t) = content_type {
+        if let Some(t) = &f.media {
             out.extend_from_slice(format!("Content-Type: {t}\r\n").as_bytes());
         }
-        for (k, v) in headers.iter() {
+        for (k, v) in f.headers {
             out.extend_from_slice(format!("{k}: {v}\r\n").as_bytes());
         }
         out.extend_from_slice(b"\r\n");
-        out.extend_from_slice(data);
+        out.extend_from_slice(&f.data);
         out.extend_from_slice(b"\r\n");
     }
     out.extend_from_slice(format!("--{boundary}--\r\n").as_bytes());
