@@ -155,6 +155,8 @@ fn param(name: &str, ty: &str, required: bool) -> ParamData {
         style: None,
         explode: None,
         allow_reserved: false,
+        content_type: None,
+        part_headers: Default::default(),
         description: None,
         format: None,
         location: None,

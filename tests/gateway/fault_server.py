@@ -18,6 +18,9 @@ GET  /materials/summary/?formula=F  the Materials Project's summary shape ({"dat
                                "meta": {...}}), 3 records, only with SECRET in the `x-api-key`
                                header (the shipped declaration's credential, 401 otherwise)
 GET  /stats                    requests per path
+ANY  /raw/...                  what arrived, exactly: {"method", "path", "query" (as sent),
+                               "content_type", "body" (each byte one character U+0000-U+00FF)}
+                               (tests/gateway/bodies.openapi.yaml)
 """
 
 import json
@@ -66,7 +69,24 @@ class Handler(BaseHTTPRequestHandler):
             HITS[path] = HITS.get(path, 0) + 1
             return HITS[path]
 
+    def echo_raw(self):
+        """What a request to /raw/... carried, exactly."""
+        u = urlparse(self.path)
+        self.count("/raw")
+        length = int(self.headers.get("Content-Length", "0"))
+        body = self.rfile.read(length)
+        return self.send_json(200, {"method": self.command, "path": u.path, "query": u.query,
+                                    "content_type": self.headers.get("Content-Type"),
+                                    "body": body.decode("latin-1")})
+
+    def do_PUT(self):
+        if self.path.startswith("/raw/"):
+            return self.echo_raw()
+        return self.send_json(404, {"error": "no such path"})
+
     def do_GET(self):
+        if self.path.startswith("/raw/"):
+            return self.echo_raw()
         u = urlparse(self.path)
         q = parse_qs(u.query)
         n = self.count(u.path)
@@ -130,6 +150,8 @@ class Handler(BaseHTTPRequestHandler):
         return self.send_json(404, {"error": "no such path"})
 
     def do_POST(self):
+        if self.path.startswith("/raw/"):
+            return self.echo_raw()
         u = urlparse(self.path)
         self.count(u.path)
         length = int(self.headers.get("Content-Length", "0"))

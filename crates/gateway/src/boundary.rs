@@ -121,7 +121,7 @@ pub fn arguments(e: &EndpointData, args: &BTreeMap<String, Value>) -> Result<(),
                 ),
             ));
         }
-        if let Err(why) = fits(p, v) {
+        if let Err(why) = fits(p, v).and_then(|()| base64_fits(e, p, v)) {
             return Err(Refusal::new("arguments", format!("`{name}`: {why}")));
         }
     }
@@ -137,6 +137,27 @@ pub fn arguments(e: &EndpointData, args: &BTreeMap<String, Value>) -> Result<(),
                 p.name, e.id
             ),
         ));
+    }
+    Ok(())
+}
+
+/// A value the endpoint sends as bytes ([`crate::upstream::http::takes_base64`]: a binary body
+/// or multipart part) must be base64 strings (each item of a list).
+fn base64_fits(e: &EndpointData, p: &ParamData, v: &Value) -> Result<(), String> {
+    if !crate::upstream::http::takes_base64(e, p) {
+        return Ok(());
+    }
+    let items: Vec<&Value> = match v {
+        Value::Array(a) => a.iter().collect(),
+        other => vec![other],
+    };
+    for item in items {
+        match item {
+            Value::String(s) => {
+                crate::upstream::base64_bytes(s)?;
+            }
+            _ => return Err("bytes are given as a base64 string".into()),
+        }
     }
     Ok(())
 }

@@ -6,7 +6,7 @@
 //! The list is made from the artifact served at start.
 
 use rmcp::model::{JsonObject, Tool};
-use schemarouter_core::artifact::{FrozenGraph, ParamData};
+use schemarouter_core::artifact::{EndpointData, FrozenGraph, ParamData};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -34,17 +34,38 @@ fn schema_type(ty: &str) -> Value {
     }
 }
 
-/// The JSON Schema of an endpoint's arguments (credential parameters left out: the gateway
-/// sends them).
-pub fn input_schema(params: &[ParamData]) -> Value {
+/// The JSON Schema of endpoint `e`'s arguments (credential parameters left out: the gateway
+/// sends them). A value the gateway sends as bytes (a binary request body or multipart part)
+/// is a string with `contentEncoding: base64` (each item of a list), saying so in its
+/// description; the one parameter of a whole text body (`application/xml`, `text/plain`) has
+/// the body's `contentMediaType`.
+pub fn input_schema(e: &EndpointData) -> Value {
     let mut props = serde_json::Map::new();
     let mut required = Vec::new();
-    for p in params.iter().filter(|p| !p.auth) {
+    for p in e.parameters.iter().filter(|p| !p.auth) {
         let mut s = schema_type(&p.ty);
         if !p.enum_values.is_empty() {
             s["enum"] = serde_json::to_value(&p.enum_values).unwrap_or_default();
         }
-        if let Some(d) = &p.description {
+        let mut description = p.description.clone();
+        if crate::upstream::http::takes_base64(e, p) {
+            let string = if s["type"] == "array" {
+                &mut s["items"]
+            } else {
+                &mut s
+            };
+            string["type"] = json!("string");
+            string["contentEncoding"] = json!("base64");
+            let note = "Bytes, base64-encoded (RFC 4648).";
+            description = Some(match description {
+                Some(d) if !d.contains("base64") => format!("{d} {note}"),
+                Some(d) => d,
+                None => note.to_string(),
+            });
+        } else if let Some(media) = whole_text_body(e, p) {
+            s["contentMediaType"] = json!(media);
+        }
+        if let Some(d) = &description {
             s["description"] = json!(d);
         }
         if p.required && p.default.is_none() {
@@ -53,6 +74,18 @@ pub fn input_schema(params: &[ParamData]) -> Value {
         props.insert(p.name.clone(), s);
     }
     json!({"type": "object", "properties": props, "required": required, "additionalProperties": false})
+}
+
+/// The media type of `e`'s body when `p` is the whole body as text (`body`, of a body type that
+/// is neither JSON nor a form).
+fn whole_text_body<'a>(e: &'a EndpointData, p: &ParamData) -> Option<&'a str> {
+    let media = e.body_type.as_deref()?;
+    let form = media == crate::upstream::http::FORM || media == crate::upstream::http::MULTIPART;
+    (!form
+        && !crate::upstream::multipart::json_media(media)
+        && p.name == "body"
+        && p.location.as_deref().is_none_or(|l| l == "body"))
+    .then_some(media)
 }
 
 /// Every endpoint of `g` the configuration allows (destructive ones only when allowed), named
@@ -76,7 +109,7 @@ pub fn endpoints(
                 .description
                 .clone()
                 .unwrap_or_else(|| format!("{} ({})", t.title, e.id));
-            let schema = match input_schema(&e.parameters) {
+            let schema = match input_schema(e) {
                 Value::Object(o) => o,
                 _ => JsonObject::new(),
             };

@@ -63,7 +63,7 @@ pub fn call_schema() -> Value {
         "properties": {
             "tool": {"type": "string", "description": "Tool id (as `search_tools` and `route` give it)."},
             "endpoint": {"type": "string", "description": "Endpoint id (default: the tool's only endpoint)."},
-            "arguments": {"type": "object", "description": "Arguments in the tool's own parameter names."},
+            "arguments": {"type": "object", "description": "Arguments in the tool's own parameter names. Bytes (a binary request body such as application/octet-stream, declared `format: byte`; a multipart part of a binary media type) are given as a base64 string; an XML or plain-text request body as the string `body`."},
             "fields": {"type": "array", "items": {"type": "string"}, "description": "Response fields to keep (default: every declared field)."},
             "plan": {"type": "object", "description": "A plan `route` returned, executed step by step (instead of `tool`)."},
             "raw": {"type": "boolean", "description": "Also return the raw responses, capped."}
@@ -205,21 +205,39 @@ async fn body<T: serde::de::DeserializeOwned>(
 }
 
 async fn http_call(State(gw): State<Arc<Gateway>>, headers: HeaderMap, b: Body) -> Response {
+    let start = std::time::Instant::now();
     match body::<CallRequest>(&gw, &headers, b).await {
-        Ok(req) => http_answer(gw.call(req).await),
+        Ok(req) => timed(http_answer(gw.call(req).await), start),
         Err(r) => r,
     }
 }
 
 async fn http_ask(State(gw): State<Arc<Gateway>>, headers: HeaderMap, b: Body) -> Response {
+    let start = std::time::Instant::now();
     match body::<AskRequest>(&gw, &headers, b).await {
-        Ok(req) => http_answer(gw.ask(req).await),
+        Ok(req) => timed(http_answer(gw.ask(req).await), start),
         Err(r) => r,
     }
 }
 
+/// `r` with a `Server-Timing` header (W3C Server Timing): `gateway;dur=MS`, the gateway's own
+/// time for the request from the handler's start (the body read included) to the answer's
+/// bytes, upstream calls included (each one's time is in the answer's `calls[].upstream_ms`).
+/// `bench/gateway_overhead.py` reads it to tell the gateway's time from the loopback hops'.
+fn timed(mut r: Response, start: std::time::Instant) -> Response {
+    let ms = start.elapsed().as_secs_f64() * 1e3;
+    if let Ok(v) = header::HeaderValue::from_str(&format!("gateway;dur={ms:.3}")) {
+        r.headers_mut().insert("server-timing", v);
+    }
+    r
+}
+
 fn json_response(status: StatusCode, v: &Value) -> Response {
-    let mut r = Response::new(Body::from(v.to_string()));
+    json_bytes(status, v.to_string().into_bytes())
+}
+
+fn json_bytes(status: StatusCode, bytes: Vec<u8>) -> Response {
+    let mut r = Response::new(Body::from(bytes));
     *r.status_mut() = status;
     r.headers_mut().insert(
         header::CONTENT_TYPE,
@@ -228,12 +246,13 @@ fn json_response(status: StatusCode, v: &Value) -> Response {
     r
 }
 
+/// An answer serialised straight to bytes (no intermediate JSON tree), or the failure.
 fn http_answer(r: Result<Answer, Failure>) -> Response {
-    match r {
-        Ok(a) => json_response(
-            StatusCode::OK,
-            &serde_json::to_value(&a).unwrap_or_default(),
-        ),
+    match r.map(|a| serde_json::to_vec(&a)) {
+        Ok(Ok(bytes)) => json_bytes(StatusCode::OK, bytes),
+        Ok(Err(e)) => http_failure(&Failure::Invalid(format!(
+            "the answer cannot be serialised: {e}"
+        ))),
         Err(f) => http_failure(&f),
     }
 }

@@ -503,6 +503,9 @@ pub async fn serve(
             },
             () = &mut shutdown => break,
         };
+        // Answers go out as soon as they are written: without TCP_NODELAY an answer written in
+        // more than one segment waits for the client's delayed ACK (up to 40 ms on Linux).
+        let _ = stream.set_nodelay(true);
         let service = hyper_util::service::TowerToHyperService::new(router.clone());
         let mut builder = hyper::server::conn::http1::Builder::new();
         // Half-closed connections (`curl --data ... | nc -N`, a client that shuts down its

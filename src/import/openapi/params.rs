@@ -6,7 +6,7 @@
 
 use super::super::path_template::{PathTemplate, QueryValue};
 use super::{
-    FORM_MEDIA, Mapper, PARAMETER, Spec, auth_params, body_media, first_media_schema,
+    BodyMedia, FORM_MEDIA, Mapper, PARAMETER, Spec, auth_params, body_media, first_media_schema,
     follow_object, form_encoding, openapi_style, placeholders, property_at, same_credential,
     str_at, swagger_collection, swagger_form_media,
 };
@@ -338,7 +338,10 @@ fn request_body_object<'a>(m: &mut Mapper<'a>, op: &Loc<'a>) -> Option<Loc<'a>> 
 }
 
 /// OpenAPI 3 request body: one parameter per property; for a form encoding, each property's
-/// `encoding` entry (`style`, `explode`, `allowReserved`) kept on its parameter.
+/// `encoding` entry (`style`, `explode`, `allowReserved`; a multipart part's `contentType` and
+/// `headers`) kept on its parameter. A body of another media type (XML, plain text, bytes) is
+/// one parameter `body`: a string, the body's text, or its bytes base64-encoded
+/// (`format: byte`) for a media type that is not text ([`crate::model::text_media`]).
 fn request_body<'a>(m: &mut Mapper<'a>, o: &Operation<'a, '_>, c: &mut Collected<'a>) {
     if o.spec != Spec::OpenApi3 {
         return;
@@ -347,23 +350,53 @@ fn request_body<'a>(m: &mut Mapper<'a>, o: &Operation<'a, '_>, c: &mut Collected
         return;
     };
     let required = body.value.get("required") == Some(&Value::Bool(true));
-    let Some((s, media)) = body_media(&body) else {
-        return;
+    let (s, media) = match body_media(&body) {
+        Some(BodyMedia::Fields(s, media)) => (s, media),
+        Some(BodyMedia::Whole(media)) => {
+            c.push(whole_body(&body, &media, required), body.clone(), true);
+            return;
+        }
+        None => return,
     };
-    let encoding = media.and_then(|k| body.value.get("content")?.get(k)?.get("encoding"));
+    let encoding = media.and_then(|k| body.get("content")?.get(k)?.get("encoding"));
     for mut q in m.body_parameters(&s, required, Some(ParamLocation::Body)) {
-        if let Some(e) = encoding.and_then(|e| e.get(&q.value.name.value)) {
-            form_encoding(&mut q, e);
+        if let (Some(e), Some(k)) = (
+            encoding.as_ref().and_then(|e| e.get(&q.value.name.value)),
+            media,
+        ) {
+            form_encoding(m, &mut q, &e, k);
         }
         let at = property_at(&s, &q.value.name.value);
         c.push(q, at, true);
     }
 }
 
-/// The media type of the endpoint's request body when the gateway sends it as a form
-/// (`application/x-www-form-urlencoded`, `multipart/form-data`): OpenAPI 3's chosen
-/// `requestBody` media type, or Swagger 2.0's `consumes` for `formData` parameters. `None`
-/// for a JSON body, or when no parameter is sent in the body.
+/// The one parameter `body` of a request body of media type `media` sent whole: a string, the
+/// text itself for a text type, else the bytes base64-encoded (`format: byte`).
+fn whole_body(body: &Loc<'_>, media: &str, required: bool) -> Sp<Parameter> {
+    let text = crate::model::text_media(media);
+    let what = if text {
+        format!("the request body ({media}) as text")
+    } else {
+        format!("the request body ({media}): its bytes, base64-encoded (RFC 4648)")
+    };
+    let description = match str_at(body.value, "description").map(str::trim) {
+        Some(d) if !d.is_empty() => format!("{d} ({what})"),
+        _ => format!("{}{}", what[..1].to_uppercase(), &what[1..]),
+    };
+    Sp::synthetic(Parameter {
+        required: required.then(|| Sp::synthetic(true)),
+        location: Some(Sp::synthetic(ParamLocation::Body)),
+        format: (!text).then(|| Sp::synthetic("byte".to_string())),
+        description: Some(Sp::synthetic(description)),
+        ..Parameter::new("body", ValueType::String)
+    })
+}
+
+/// The media type of the endpoint's request body when it is not JSON: a form
+/// (`application/x-www-form-urlencoded`, `multipart/form-data`) or a body sent whole (XML,
+/// text, bytes): OpenAPI 3's chosen `requestBody` media type, or Swagger 2.0's `consumes` for
+/// `formData` parameters. `None` for a JSON body, or when no parameter is sent in the body.
 pub(super) fn body_type<'a>(
     m: &mut Mapper<'a>,
     spec: Spec,
@@ -381,7 +414,10 @@ pub(super) fn body_type<'a>(
         return None;
     }
     let media = match spec {
-        Spec::OpenApi3 => body_media(&request_body_object(m, op)?)?.1?,
+        Spec::OpenApi3 => match body_media(&request_body_object(m, op)?)? {
+            BodyMedia::Fields(_, media) => media?,
+            BodyMedia::Whole(media) => return Some(Sp::synthetic(media)),
+        },
         Spec::Swagger2 => {
             // `in: formData`, written in the operation or referenced from `#/parameters`.
             let is_form = |p: &Value| {

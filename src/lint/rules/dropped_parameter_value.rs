@@ -8,7 +8,10 @@
 //! (the parameter is imported without that default, the enum without that value) and says so,
 //! naming the endpoint, the parameter and the value. OpenAPI, MCP `inputSchema` and OpenAI /
 //! Anthropic function parameters are read the same way. Values that only need their spelling
-//! fixed are converted, not reported (`"false"` for a boolean, `"10"` for an integer).
+//! fixed are converted, not reported (`"false"` for a boolean, `"10"` for an integer). A header
+//! of a `multipart/form-data` part (OpenAPI `encoding.headers`) is kept with the value its
+//! schema fixes (`const`, a one-value `enum`, `default`); one whose schema fixes none has no
+//! value to send and is reported the same way.
 //!
 //! ## Why it matters for routing
 //! The router sends a required parameter's default when nothing binds it and checks bound values

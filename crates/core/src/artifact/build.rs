@@ -303,6 +303,12 @@ fn param_data(x: crate::model::Parameter, method: crate::model::HttpMethod) -> P
         style: x.style.map(|s| s.value),
         explode: x.explode.map(|e| e.value),
         allow_reserved,
+        content_type: x.content_type.map(|c| c.value),
+        part_headers: x
+            .part_headers
+            .into_iter()
+            .map(|(k, v)| (k, v.value))
+            .collect(),
         description: x.description.map(|d| d.value),
     }
 }

@@ -370,7 +370,9 @@ pub struct EndpointData {
     #[rkyv(with = rkyv::with::Map<Shared>)]
     pub records: Option<String>,
     /// Media type of the request body when it is not JSON (`application/x-www-form-urlencoded`,
-    /// `multipart/form-data`); absent means a JSON object of the body parameters.
+    /// `multipart/form-data`: form fields or parts; any other: the one parameter `body` is the
+    /// whole body, text or base64-encoded bytes); absent means a JSON object of the body
+    /// parameters.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[rkyv(with = rkyv::with::Map<Shared>)]
     pub body_type: Option<String>,
@@ -446,6 +448,14 @@ pub struct ParamData {
     /// OpenAPI `allowReserved`: reserved characters are sent unencoded.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub allow_reserved: bool,
+    /// Media type of the parameter's `multipart/form-data` part when declared (OpenAPI
+    /// `encoding.contentType`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content_type: Option<String>,
+    /// Headers of the parameter's `multipart/form-data` part, with their values (OpenAPI
+    /// `encoding.headers`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub part_headers: BTreeMap<String, String>,
     /// Description.
     #[serde(default, skip_serializing_if = "skip_prose")]
     #[rkyv(with = rkyv::with::Map<Shared>)]

@@ -184,10 +184,13 @@ pub struct Endpoint {
     /// looked up in the envelope (the response root).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub records: Option<Sp<String>>,
-    /// Media type of the request body when it is not JSON: `application/x-www-form-urlencoded`
-    /// or `multipart/form-data` (OpenAPI `requestBody.content`). The body parameters are then
+    /// Media type of the request body when it is not JSON (OpenAPI `requestBody.content`):
+    /// `application/x-www-form-urlencoded` or `multipart/form-data`, whose body parameters are
     /// sent as form fields or parts, each by its `style` and `explode` (the OpenAPI `encoding`
-    /// object's). Absent: a JSON object of the body parameters.
+    /// object's); or any other type, whose one body parameter `body` is the whole body: text
+    /// for a text type (`text/plain`, `application/xml`, `*+xml`, `text/*`), base64-encoded
+    /// bytes (`format: byte`) for any other (`application/octet-stream`, `image/png`).
+    /// Absent: a JSON object of the body parameters.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub body_type: Option<Sp<String>>,
     /// Request parameters.
@@ -257,6 +260,35 @@ pub enum ParamLocation {
     Body,
 }
 
+/// Whether a request body or multipart part of media type `media` carries text (sent as the
+/// string given) rather than bytes (given base64-encoded): `text/*`, XML (`application/xml`,
+/// `*+xml`), JSON (`application/json`, `*+json`), YAML, form encoding, and the script and query
+/// languages sent as text (`application/javascript`, `application/graphql`, `application/sql`).
+/// Parameters (`; charset=...`) and case are ignored.
+pub fn text_media(media: &str) -> bool {
+    let m = media
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    m.starts_with("text/")
+        || [
+            "/xml", "+xml", "/json", "+json", "/yaml", "+yaml", "/x-yaml",
+        ]
+        .iter()
+        .any(|s| m.ends_with(s))
+        || [
+            "application/x-www-form-urlencoded",
+            "application/javascript",
+            "application/ecmascript",
+            "application/graphql",
+            "application/sql",
+            "application/x-ndjson",
+        ]
+        .contains(&m.as_str())
+}
+
 /// A request parameter (paper node `Parameter`).
 #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
 #[serde(deny_unknown_fields)]
@@ -309,6 +341,19 @@ pub struct Parameter {
     /// form-encoded body fields; default false).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub allow_reserved: Option<Sp<bool>>,
+    /// Media type of this body parameter's part of a `multipart/form-data` body (OpenAPI
+    /// `encoding.contentType`: `image/png`, `application/xml`, `application/json`; a list or a
+    /// wildcard as published, the first type sent, `application/octet-stream` for a wildcard).
+    /// A part of a binary media type takes its value base64-encoded and is sent as the decoded
+    /// bytes; absent means OpenAPI's defaults (`text/plain` for a primitive,
+    /// `application/json` for an object, `application/octet-stream` for `format: binary`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content_type: Option<Sp<String>>,
+    /// Headers of this body parameter's `multipart/form-data` part with the value each is sent
+    /// with (OpenAPI `encoding.headers` whose schema fixes one value: `const`, a one-value
+    /// `enum`, or `default`). `Content-Type` is not one of them (see `content_type`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub part_headers: BTreeMap<String, Sp<String>>,
 }
 
 impl Parameter {
@@ -330,6 +375,8 @@ impl Parameter {
             style: None,
             explode: None,
             allow_reserved: None,
+            content_type: None,
+            part_headers: BTreeMap::new(),
         }
     }
 

@@ -278,6 +278,8 @@ mod tests {
             style: None,
             explode: None,
             allow_reserved: false,
+            content_type: None,
+            part_headers: Default::default(),
             format: None,
             location: None,
             description: description.map(str::to_string),

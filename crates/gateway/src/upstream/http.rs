@@ -7,9 +7,13 @@
 //! query, cookie and form bodies), by the specification's table ([`super::style`]), with
 //! RFC 3986 percent-encoding and `allowReserved`. Request bodies: a JSON object of the body
 //! parameters, or, when the endpoint's `body_type` says so, `application/x-www-form-urlencoded`
-//! fields (each by its `encoding` style and explode) or `multipart/form-data` parts
-//! ([`super::multipart`]).
+//! fields (each by its `encoding` style and explode), `multipart/form-data` parts (each by its
+//! `encoding` content type and headers, [`super::multipart`]), or, for any other media type
+//! (`application/xml`, `text/plain`, `application/octet-stream`), the one body parameter as the
+//! whole body: a string sent as it is for a text type, base64-encoded bytes (`format: byte`)
+//! sent decoded for any other.
 
+use super::multipart::{Part, json_media};
 use super::style::{self, Shape, Style};
 use super::{RawResponse, UpstreamError, backoff};
 use crate::config::AuthKind;
@@ -39,6 +43,14 @@ pub enum Body {
         /// The encoded parts.
         bytes: Vec<u8>,
     },
+    /// Any other media type (`application/xml`, `text/plain`, `application/octet-stream`):
+    /// the one body parameter is the whole body, its text, or its bytes decoded from base64.
+    Whole {
+        /// The media type (the endpoint's `body_type`).
+        media: String,
+        /// The body.
+        bytes: Vec<u8>,
+    },
 }
 
 impl Body {
@@ -48,6 +60,7 @@ impl Body {
             Body::Json(_) => "application/json".into(),
             Body::Form(_) => FORM.into(),
             Body::Multipart { boundary, .. } => format!("{MULTIPART}; boundary={boundary}"),
+            Body::Whole { media, .. } => media.clone(),
         }
     }
 
@@ -56,7 +69,7 @@ impl Body {
         match self {
             Body::Json(v) => v.to_string().into_bytes(),
             Body::Form(s) => s.clone().into_bytes(),
-            Body::Multipart { bytes, .. } => bytes.clone(),
+            Body::Multipart { bytes, .. } | Body::Whole { bytes, .. } => bytes.clone(),
         }
     }
 }
@@ -125,7 +138,8 @@ pub struct Base<'a> {
 /// Build the request of endpoint `e` with `args` (already checked against the declared
 /// parameters), its URL rebased by `base` (see [`Base`]).
 ///
-/// Errors: a path parameter with no value, a URL that does not parse.
+/// Errors: a path parameter with no value, a URL that does not parse, a body that cannot be
+/// encoded (bytes that are not base64; a whole body that is not one string).
 pub fn build(
     e: &EndpointData,
     args: &BTreeMap<String, Value>,
@@ -196,17 +210,19 @@ pub fn build(
         method: e.method.to_ascii_uppercase(),
         url: url.to_string(),
         headers,
-        body: body(e.body_type.as_deref(), &in_body),
+        body: body(e.body_type.as_deref(), &in_body)?,
     })
 }
 
-/// The request body of the body parameters given: by `body_type`, form fields (each by its
-/// style and explode), multipart parts, or else a JSON object. `None` when none is given.
-fn body(body_type: Option<&str>, params: &[(&ParamData, &Value)]) -> Option<Body> {
+/// The request body of the body parameters given, by `body_type`: form fields (each by its
+/// style and explode), multipart parts (each by its declared media type and headers), a JSON
+/// object (no `body_type`, or a JSON one), or else the whole body of that media type
+/// ([`whole`]). `None` when none is given.
+fn body(body_type: Option<&str>, params: &[(&ParamData, &Value)]) -> Result<Option<Body>, String> {
     if params.is_empty() {
-        return None;
+        return Ok(None);
     }
-    Some(match body_type {
+    Ok(Some(match body_type {
         Some(FORM) => {
             let mut fields = Vec::new();
             for (p, v) in params {
@@ -225,17 +241,94 @@ fn body(body_type: Option<&str>, params: &[(&ParamData, &Value)]) -> Option<Body
             Body::Form(fields.join("&"))
         }
         Some(MULTIPART) => {
-            let parts: Vec<(&str, &Value)> =
-                params.iter().map(|(p, v)| (p.name.as_str(), *v)).collect();
-            let (boundary, bytes) = super::multipart::encode(&parts);
+            let parts: Vec<Part<'_>> = params.iter().map(|(p, v)| part(p, v)).collect();
+            let (boundary, bytes) = super::multipart::encode(&parts)?;
             Body::Multipart { boundary, bytes }
         }
+        Some(media) if !json_media(media) => whole(media, params)?,
         _ => Body::Json(Value::Object(
             params
                 .iter()
                 .map(|(p, v)| (p.name.clone(), (*v).clone()))
                 .collect(),
         )),
+    }))
+}
+
+/// The multipart part of body parameter `p` with value `v`.
+fn part<'a>(p: &'a ParamData, v: &'a Value) -> Part<'a> {
+    Part {
+        name: &p.name,
+        value: v,
+        content_type: p.content_type.as_deref(),
+        format: p.format.as_deref(),
+        headers: &p.part_headers,
+    }
+}
+
+/// The parameter of a body of media type `media` sent whole (not JSON, not a form): the one
+/// named `body`, else the only body parameter.
+fn whole_parameter<'a, T>(params: &'a [(&'a ParamData, T)]) -> Option<&'a (&'a ParamData, T)> {
+    params
+        .iter()
+        .find(|(p, _)| p.name == "body")
+        .or(if params.len() == 1 {
+            params.first()
+        } else {
+            None
+        })
+}
+
+/// Whether the value of body parameter `p` of endpoint `e` is given base64-encoded and sent as
+/// the bytes it holds: the parameter of a whole body declared `format: byte` (or `binary`), or a
+/// multipart part of a binary media type ([`Part::takes_base64`]).
+pub fn takes_base64(e: &EndpointData, p: &ParamData) -> bool {
+    if location(e, p) != "body" {
+        return false;
+    }
+    match e.body_type.as_deref() {
+        Some(MULTIPART) => part(p, &Value::Null).takes_base64(),
+        Some(FORM) | None => false,
+        Some(media) if json_media(media) => false,
+        Some(_) => {
+            let body: Vec<(&ParamData, ())> = e
+                .parameters
+                .iter()
+                .filter(|q| location(e, q) == "body")
+                .map(|q| (q, ()))
+                .collect();
+            whole_parameter(&body).is_some_and(|(q, ())| q.name == p.name)
+                && matches!(p.format.as_deref(), Some("byte" | "binary"))
+        }
+    }
+}
+
+/// A body of media type `media` sent whole: the body parameter's string, as it is, or (declared
+/// `format: byte` or `binary`) decoded from base64.
+///
+/// Errors: no single body parameter; a value that is not a string; bytes that are not base64.
+fn whole(media: &str, params: &[(&ParamData, &Value)]) -> Result<Body, String> {
+    let Some((p, v)) = whole_parameter(params) else {
+        let names: Vec<&str> = params.iter().map(|(p, _)| p.name.as_str()).collect();
+        return Err(format!(
+            "a `{media}` request body is one parameter (`body`); the arguments give {}",
+            names.join(", ")
+        ));
+    };
+    let Value::String(text) = v else {
+        return Err(format!(
+            "the `{media}` request body `{}` takes a string",
+            p.name
+        ));
+    };
+    let bytes = if matches!(p.format.as_deref(), Some("byte" | "binary")) {
+        super::base64_bytes(text).map_err(|e| format!("`{}`: {e}", p.name))?
+    } else {
+        text.clone().into_bytes()
+    };
+    Ok(Body::Whole {
+        media: media.to_string(),
+        bytes,
     })
 }
 
@@ -661,14 +754,22 @@ mod tests {
             r.headers,
             vec![("X-Obj".to_string(), "a=1,b=2".to_string())]
         );
-        // allowReserved keeps `/` and `:` in a query value; a template's query is kept.
+        // allowReserved: RFC 3986's reserved characters a query may hold are sent as they are
+        // (`&`, `=`, `+` included), `#`, `[`, `]`, a stray `%` and a space are encoded, a
+        // percent-encoded triple passes; the URL parser writes `'` as `%27`. A template's query
+        // is kept.
         let mut p = param("path", "string", Some("query"), None);
         p.allow_reserved = true;
         let e = endpoint("GET", "https://x.org/f?fixed=1", vec![p]);
-        let args: BTreeMap<String, Value> =
-            serde_json::from_value(json!({"path": "a/b:c d"})).unwrap();
+        let args: BTreeMap<String, Value> = serde_json::from_value(
+            json!({"path": "a/b:c d?e@f!g$h&i=j+k,l;m*n(o)p'q#r[s]t%26u%v"}),
+        )
+        .unwrap();
         let r = build(&e, &args, Base::default()).unwrap();
-        assert_eq!(r.url, "https://x.org/f?fixed=1&path=a/b:c%20d");
+        assert_eq!(
+            r.url,
+            "https://x.org/f?fixed=1&path=a/b:c%20d?e@f!g$h&i=j+k,l;m*n(o)p%27q%23r%5Bs%5Dt%26u%25v"
+        );
     }
 
     #[test]
@@ -715,6 +816,66 @@ mod tests {
              --schemarouter-boundary-0\r\nContent-Disposition: form-data; name=\"filter\"\r\nContent-Type: application/json\r\n\r\n{\"gap\":2}\r\n\
              --schemarouter-boundary-0--\r\n"
         );
+    }
+
+    /// A body of another media type is the one parameter `body`: text as it is, bytes
+    /// (`format: byte`) decoded from base64; anything else is refused with the reason.
+    #[test]
+    fn whole_bodies_of_other_media_types() {
+        let body = |format: Option<&str>| {
+            let mut p = param("body", "string", Some("body"), None);
+            p.format = format.map(str::to_string);
+            p
+        };
+        let send = |media: &str, format: Option<&str>, v: Value| {
+            let mut e = endpoint(
+                "POST",
+                "https://x.org/f",
+                vec![body(format), param("q", "string", Some("query"), None)],
+            );
+            e.body_type = Some(media.into());
+            let args: BTreeMap<String, Value> =
+                BTreeMap::from([("body".into(), v), ("q".into(), json!("a"))]);
+            build(&e, &args, Base::default()).map(|r| (r.url, r.body.unwrap()))
+        };
+        let (url, b) = send("application/xml", None, json!("<a x=\"1\">é</a>")).unwrap();
+        assert_eq!(url, "https://x.org/f?q=a");
+        assert_eq!(b.content_type(), "application/xml");
+        assert_eq!(b.bytes(), "<a x=\"1\">é</a>".as_bytes());
+        let (_, b) = send("text/plain; charset=utf-8", None, json!("GaN\n")).unwrap();
+        assert_eq!(
+            (b.content_type(), b.bytes()),
+            ("text/plain; charset=utf-8".to_string(), b"GaN\n".to_vec())
+        );
+        let (_, b) = send("application/octet-stream", Some("byte"), json!("AP8K")).unwrap();
+        assert_eq!(
+            (b.content_type(), b.bytes()),
+            (
+                "application/octet-stream".to_string(),
+                vec![0x00, 0xff, 0x0a]
+            )
+        );
+        assert_eq!(
+            send("application/octet-stream", Some("byte"), json!("%%")).unwrap_err(),
+            "`body`: not base64 (RFC 4648; the standard or the URL-safe alphabet): Invalid symbol 37, offset 0."
+        );
+        assert_eq!(
+            send("application/xml", None, json!({"a": 1})).unwrap_err(),
+            "the `application/xml` request body `body` takes a string"
+        );
+        // A JSON body type is the JSON object of the body parameters, as without one.
+        let (_, b) = send("application/vnd.api+json", None, json!("x")).unwrap();
+        assert_eq!(b, Body::Json(json!({"body": "x"})));
+        // Which values are given base64-encoded.
+        let mut e = endpoint("POST", "https://x.org/f", vec![body(Some("byte"))]);
+        e.body_type = Some("application/octet-stream".into());
+        assert!(takes_base64(&e, &e.parameters[0]));
+        e.body_type = Some("application/xml".into());
+        e.parameters = vec![body(None)];
+        assert!(!takes_base64(&e, &e.parameters[0]));
+        e.body_type = Some(MULTIPART.into());
+        e.parameters[0].content_type = Some("image/png".into());
+        assert!(takes_base64(&e, &e.parameters[0]));
     }
 
     #[test]

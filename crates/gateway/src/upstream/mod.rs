@@ -54,6 +54,25 @@ pub struct RawResponse {
     pub elapsed: Duration,
 }
 
+/// The bytes a base64 string holds (RFC 4648: the standard alphabet, else the URL-safe one;
+/// padding optional): how an agent passes bytes (a `format: byte` body, a binary multipart
+/// part), since JSON arguments hold no raw bytes.
+///
+/// Errors: the string is neither.
+pub fn base64_bytes(s: &str) -> Result<Vec<u8>, String> {
+    use base64::Engine as _;
+    use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
+    let config =
+        GeneralPurposeConfig::new().with_decode_padding_mode(DecodePaddingMode::Indifferent);
+    let standard = GeneralPurpose::new(&base64::alphabet::STANDARD, config);
+    let url_safe = GeneralPurpose::new(&base64::alphabet::URL_SAFE, config);
+    standard.decode(s).or_else(|e| {
+        url_safe.decode(s).map_err(|_| {
+            format!("not base64 (RFC 4648; the standard or the URL-safe alphabet): {e}")
+        })
+    })
+}
+
 /// Backoff before attempt `n` (0-based) of a restart or retry: 100 ms doubling, at most 5 s.
 pub fn backoff(n: u32) -> Duration {
     Duration::from_millis((100u64 << n.min(6)).min(5_000))
@@ -61,6 +80,17 @@ pub fn backoff(n: u32) -> Duration {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn base64_in_either_alphabet_with_or_without_padding() {
+        assert_eq!(super::base64_bytes("+/8=").unwrap(), vec![0xfb, 0xff]);
+        assert_eq!(super::base64_bytes("-_8").unwrap(), vec![0xfb, 0xff]);
+        assert_eq!(super::base64_bytes("").unwrap(), Vec::<u8>::new());
+        assert_eq!(
+            super::base64_bytes("a b").unwrap_err(),
+            "not base64 (RFC 4648; the standard or the URL-safe alphabet): Invalid symbol 32, offset 1."
+        );
+    }
+
     #[test]
     fn backoff_doubles_to_a_ceiling() {
         let ms: Vec<u128> = (0..8).map(|n| super::backoff(n).as_millis()).collect();

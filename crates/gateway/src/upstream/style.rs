@@ -25,11 +25,25 @@
 //!
 //! Names, keys and values are percent-encoded (everything but RFC 3986's unreserved
 //! `A-Z a-z 0-9 - . _ ~`); the style's own delimiters are not, except where RFC 3986 does not
-//! allow them in a query (`|`, `[`, `]`, space). With `allowReserved` a query value keeps the
-//! reserved characters `:/?[]@!$'()*,;` and its percent-encoded triples, but not `#`, `&`, `=`
-//! and `+`, which would end or split the query pair. JSON objects arrive with their members in
+//! allow them in a query (`|`, `[`, `]`, space). JSON objects arrive with their members in
 //! name order (the gateway's JSON has no other order), so an object's properties are sent in
 //! name order.
+//!
+//! `allowReserved: true` (query parameters, and form-body fields through their `encoding`):
+//! values are sent by RFC 6570's reserved expansion, as OpenAPI 3.1.1 defines it ("allows
+//! RFC3986's reserved character set, as well as percent-encoded triples, to pass through
+//! unchanged, while still percent-encoding all other disallowed characters (including `%`
+//! outside of percent-encoded triples)"). So the sub-delimiters `!$&'()*+,;=` and `:/?@` are
+//! sent as they are, `&`, `=` and `+` included: with `allowReserved` a value may carry query
+//! syntax of its own (`a=1&b=2`), and a caller who means a literal `&` sends `%26`, which passes
+//! unchanged. The same paragraph leaves to the application the reserved characters "not allowed
+//! in the query string (`[`, `]`, `#`)" (RFC 3986 section 3.4: a query holds `pchar / "/" /
+//! "?"`, and `#` would start the fragment, which is never sent): those three are
+//! percent-encoded. (OpenAPI 3.0.3 lists all of `:/?#[]@!$&'()*+,;=` as "included without
+//! percent-encoding"; 3.0.4 and 3.1.1 clarified it as above.) Names and deepObject keys are
+//! encoded as always: `allowReserved` is about values. The HTTP client's URL parser (the WHATWG
+//! URL standard's, which reqwest uses) further writes `'` in an http(s) query as `%27`, which
+//! every server decodes to the same character.
 
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
 use serde_json::Value;
@@ -41,23 +55,24 @@ const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
     .remove(b'_')
     .remove(b'~');
 
-/// [`COMPONENT`] keeping RFC 3986's reserved characters that cannot end or split a query
-/// pair (`allowReserved`).
+/// [`COMPONENT`] keeping RFC 3986's reserved characters that a query may hold (`allowReserved`):
+/// the gen-delims `:/?@` and every sub-delim `!$&'()*+,;=`; `#`, `[` and `]` stay encoded.
 const RESERVED_KEPT: &AsciiSet = &COMPONENT
     .remove(b':')
     .remove(b'/')
     .remove(b'?')
-    .remove(b'[')
-    .remove(b']')
     .remove(b'@')
     .remove(b'!')
     .remove(b'$')
+    .remove(b'&')
     .remove(b'\'')
     .remove(b'(')
     .remove(b')')
     .remove(b'*')
+    .remove(b'+')
     .remove(b',')
-    .remove(b';');
+    .remove(b';')
+    .remove(b'=');
 
 /// An OpenAPI serialisation style.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -145,8 +160,9 @@ pub fn encode(s: &str) -> String {
     utf8_percent_encode(s, COMPONENT).to_string()
 }
 
-/// Percent-encode `s` keeping the reserved characters that cannot end or split a query pair,
-/// and its valid percent-encoded triples (`allowReserved`).
+/// Percent-encode `s` by RFC 6570's reserved expansion for a query (`allowReserved`): the
+/// reserved characters a query may hold and valid percent-encoded triples kept, `#`, `[`, `]`,
+/// a stray `%` and everything else outside the unreserved set encoded.
 pub fn encode_reserved(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut rest = s;
@@ -209,7 +225,10 @@ pub fn path(name: &str, shape: &Shape, style: &Style, explode: bool) -> String {
 /// How the pairs of a query string or a form body are encoded.
 #[derive(Clone, Copy, Debug)]
 pub struct PairEncoding {
-    /// Encodes a name, key or value.
+    /// Encodes a name or a deepObject key.
+    pub name: fn(&str) -> String,
+    /// Encodes a value (an item, a property value; a property name of an exploded or flattened
+    /// object, which sits where values do).
     pub text: fn(&str) -> String,
     /// Encodes a delimiter of the style (`,`, ` `, `|`, `[`, `]`).
     pub delim: fn(&str) -> String,
@@ -218,12 +237,14 @@ pub struct PairEncoding {
 /// A URL query string: [`encode`] (or [`encode_reserved`]) for text; delimiters as RFC 3986
 /// allows them in a query (`,` kept; ` `, `|`, `[`, `]` encoded).
 pub const QUERY: PairEncoding = PairEncoding {
+    name: encode,
     text: encode,
     delim: query_delim,
 };
 
 /// [`QUERY`] with `allowReserved`.
 pub const QUERY_RESERVED: PairEncoding = PairEncoding {
+    name: encode,
     text: encode_reserved,
     delim: query_delim,
 };
@@ -235,6 +256,7 @@ fn query_delim(d: &str) -> String {
 /// `application/x-www-form-urlencoded` (the WHATWG form serialiser: space as `+`, every
 /// character but `*-._` and alphanumerics encoded, delimiters included).
 pub const FORM_BODY: PairEncoding = PairEncoding {
+    name: form_encode,
     text: form_encode,
     delim: form_encode,
 };
@@ -253,7 +275,7 @@ pub fn pairs(
     enc: PairEncoding,
 ) -> Vec<(String, String)> {
     let t = enc.text;
-    let n = t(name);
+    let n = (enc.name)(name);
     let joined = |parts: Vec<String>, sep: &str| parts.join(&(enc.delim)(sep));
     match (shape, style) {
         (Shape::Empty, _) => vec![(n, String::new())],
@@ -261,7 +283,12 @@ pub fn pairs(
         (Shape::Object(props), Style::DeepObject) => props
             .iter()
             .map(|(k, v)| {
-                let key = format!("{n}{}{}{}", (enc.delim)("["), t(k), (enc.delim)("]"));
+                let key = format!(
+                    "{n}{}{}{}",
+                    (enc.delim)("["),
+                    (enc.name)(k),
+                    (enc.delim)("]")
+                );
                 (key, t(v))
             })
             .collect(),
@@ -471,8 +498,14 @@ mod tests {
             pairs("q", &v, &Style::Form, true, QUERY_RESERVED),
             vec![(
                 "q".to_string(),
-                "x/y?z%23[]%26%3D%2B%2f%20%25GG:@!$'()*,;".to_string()
+                "x/y?z%23%5B%5D&=+%2f%20%25GG:@!$'()*,;".to_string()
             )]
+        );
+        // Names and deepObject keys are encoded as always.
+        let o = Shape::Object(vec![("a&b".into(), "c&d".into())]);
+        assert_eq!(
+            pairs("f[]", &o, &Style::DeepObject, true, QUERY_RESERVED),
+            vec![("f%5B%5D%5Ba%26b%5D".to_string(), "c&d".to_string())]
         );
         assert_eq!(
             pairs("q", &v, &Style::Form, true, QUERY)[0].1,
