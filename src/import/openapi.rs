@@ -124,6 +124,12 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
         host: host.as_deref(),
         title: &title,
         stem: &opts.source_stem,
+        path_words: super::naming::path_words(
+            doc.get("paths")
+                .and_then(Value::as_object)
+                .into_iter()
+                .flat_map(|m| m.keys().map(String::as_str)),
+        ),
     });
     let tool_id = opts.tool.clone().unwrap_or_else(|| identity.id.clone());
 
