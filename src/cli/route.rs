@@ -262,7 +262,7 @@ fn route_loaded(g: &FrozenGraph, args: &RouteArgs, artifact: &std::path::Path) -
         (None, None) => {
             return super::usage_error(
                 "give a query or --understanding FILE",
-                &format!(
+                format!(
                     "e.g. `schemarouter route \"{}\"`, or `schemarouter route --understanding u.json`",
                     example_question(g)
                 ),

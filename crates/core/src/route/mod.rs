@@ -18,15 +18,24 @@ mod steps;
 mod variants;
 pub mod vocabulary;
 
-use crate::artifact::{LicenceData, MatchKind, ProvenanceData};
+use crate::artifact::{FrozenGraph, LicenceData, MatchKind, ProvenanceData};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 pub use algorithm::{Options, Projection, route};
-pub use ranked::route_question;
 pub use vocabulary::{NotUnderstood, route_checked};
+
+/// Plan a question: [`ranked::route_question`] (Algorithm 1 on the Understanding, else the
+/// ranked endpoints), then the analyzer's notes made to agree with the plan (a "does not hold"
+/// note stays only when the steps are not about what it names, and the status then says
+/// `partial`: see [`analyzer::lexical::notes`]).
+pub fn route_question(g: &FrozenGraph, question: &str, u: &Understanding, opts: &Options) -> Plan {
+    let mut plan = ranked::route_question(g, question, u, opts);
+    analyzer::lexical::notes::settle(g, &mut plan);
+    plan
+}
 
 /// The Understand step's output (paper Appendix D).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -25,6 +25,7 @@
 //!    at (`passes::named_tool`).
 
 mod negation;
+pub mod notes;
 mod passes;
 mod phrases;
 mod reading;
@@ -277,9 +278,8 @@ impl<'g> Lexical<'g> {
     /// Whether any run of the tokens is a tool's name.
     fn names_tool(&self, tokens: &[Token]) -> bool {
         (0..tokens.len()).any(|i| {
-            (i + 1..=tokens.len().min(i + self.max_words)).any(|j| {
-                self.lookup_tool(&tokens[i..j]).is_some()
-            })
+            (i + 1..=tokens.len().min(i + self.max_words))
+                .any(|j| self.lookup_tool(&tokens[i..j]).is_some())
         })
     }
 }
