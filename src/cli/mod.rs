@@ -151,7 +151,11 @@ pub fn main_with(long_running: fn()) -> ExitCode {
                     .and_then(|c| import::kind_help(&argv, c));
                 if let Some(mut c) = import {
                     let long = argv.iter().any(|a| a == "--help");
-                    let _ = if long { c.print_long_help() } else { c.print_help() };
+                    let _ = if long {
+                        c.print_long_help()
+                    } else {
+                        c.print_help()
+                    };
                     return ExitCode::from(0);
                 }
             }

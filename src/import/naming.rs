@@ -311,15 +311,12 @@ fn title_name(e: &Evidence<'_>) -> Option<String> {
 
 /// The lower-case words of a document's paths, split at separators and camel case
 /// (`/StopPoint/{id}/Arrivals` -> `stop`, `point`, `id`, `arrivals`).
-pub fn path_words<'a>(paths: impl IntoIterator<Item = &'a str>) -> std::collections::BTreeSet<String> {
+pub fn path_words<'a>(
+    paths: impl IntoIterator<Item = &'a str>,
+) -> std::collections::BTreeSet<String> {
     paths
         .into_iter()
-        .flat_map(|p| {
-            snake(p)
-                .split('_')
-                .map(str::to_string)
-                .collect::<Vec<_>>()
-        })
+        .flat_map(|p| snake(p).split('_').map(str::to_string).collect::<Vec<_>>())
         .filter(|w| !w.is_empty())
         .collect()
 }
@@ -360,7 +357,11 @@ impl Provider {
                 .collect()
         };
         let t = squash(title);
-        if self.service.as_deref().is_some_and(|s| !t.contains(&squash(s))) {
+        if self
+            .service
+            .as_deref()
+            .is_some_and(|s| !t.contains(&squash(s)))
+        {
             self.service = None;
         }
         self
@@ -516,14 +517,17 @@ mod tests {
             ),
             (
                 "tfl".to_string(),
-                vec![
-                    "tfl.gov.uk".to_string(),
-                    "Transport for London".to_string()
-                ]
+                vec!["tfl.gov.uk".to_string(), "Transport for London".to_string()]
             )
         );
         assert_eq!(
-            id(None, None, Some("ml.eu-west-1.acme-cloud.com"), "Predictions").0,
+            id(
+                None,
+                None,
+                Some("ml.eu-west-1.acme-cloud.com"),
+                "Predictions"
+            )
+            .0,
             "acme_cloud"
         );
         assert_eq!(
