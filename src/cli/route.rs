@@ -282,9 +282,7 @@ fn route_loaded(g: &FrozenGraph, args: &RouteArgs, artifact: &std::path::Path) -
         .clone()
         .unwrap_or_else(|| route::ranked::question_of(&analysis.understanding));
     let mut plan = route::route_question(g, &question, &analysis.understanding, &opts);
-    let mut warnings = analysis.warnings;
-    warnings.append(&mut plan.warnings);
-    plan.warnings = warnings;
+    route::with_analysis_warnings(g, analysis.warnings, &mut plan);
     let human = args.explain || (!args.json && std::io::stdout().is_terminal());
     if human {
         let u = &analysis.understanding;

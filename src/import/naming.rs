@@ -274,8 +274,8 @@ const GENERIC_TITLE_WORDS: &[&str] = &[
 /// The title's leading words as a name ("Transport for London" of "Transport for London
 /// Unified API"): the title before a subtitle (`:`, ` - `, `(`, `,`, `|`), without trailing
 /// generic words ([`GENERIC_TITLE_WORDS`]) and versions (`v3`, `2.0`); `None` unless it keeps
-/// two words or more, drops at least one, and has a word that is not one of the document's
-/// path words.
+/// two words or more, drops at least one, is written as a name (capitalised words and joining
+/// words such as "for", "of"), and has a word that is not one of the document's path words.
 fn title_name(e: &Evidence<'_>) -> Option<String> {
     let head = e
         .title
@@ -305,8 +305,16 @@ fn title_name(e: &Evidence<'_>) -> Option<String> {
             && !matches!(w.as_str(), "for" | "of" | "and" | "the" | "de" | "&")
             && !e.path_words.contains(&w)
     });
+    // A name is written as one: each word capitalised (or a digit, or a joining word), of
+    // letters, digits and `&'.-` only ("Use a [New Version](...) Instead" is a sentence).
+    let connector = |w: &str| matches!(w, "for" | "of" | "and" | "the" | "de" | "&" | "on");
+    let named = kept.iter().all(|w| {
+        w.chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '&' | '\'' | '.' | '-'))
+            && (connector(w) || w.starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit()))
+    });
     let trimmed = kept.len() < e.title.split_whitespace().count();
-    (kept.len() >= 2 && trimmed && own).then(|| kept.join(" "))
+    (kept.len() >= 2 && trimmed && own && named).then(|| kept.join(" "))
 }
 
 /// The lower-case words of a document's paths, split at separators and camel case
@@ -560,7 +568,12 @@ mod tests {
             names("Open Banking Data - Accounts"),
             vec!["acme.io".to_string(), "Open Banking Data".to_string()]
         );
-        // One word left, nothing trimmed, or only the paths' own words: no name.
+        // One word left, nothing trimmed, a sentence, or only the paths' own words: no name.
+        assert_eq!(
+            names("Use a [New Version](https://x.io) Instead"),
+            vec!["acme.io".to_string()]
+        );
+        assert_eq!(names("get the data API"), vec!["acme.io".to_string()]);
         assert_eq!(names("Books API"), vec!["acme.io".to_string()]);
         assert_eq!(names("Acme Road Traffic"), vec!["acme.io".to_string()]);
         assert_eq!(names("Weather Forecast API"), vec!["acme.io".to_string()]);

@@ -25,16 +25,17 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 pub use algorithm::{Options, Projection, route};
+pub use ranked::route_question;
 pub use vocabulary::{NotUnderstood, route_checked};
 
-/// Plan a question: [`ranked::route_question`] (Algorithm 1 on the Understanding, else the
-/// ranked endpoints), then the analyzer's notes made to agree with the plan (a "does not hold"
-/// note stays only when the steps are not about what it names, and the status then says
-/// `partial`: see [`analyzer::lexical::notes`]).
-pub fn route_question(g: &FrozenGraph, question: &str, u: &Understanding, opts: &Options) -> Plan {
-    let mut plan = ranked::route_question(g, question, u, opts);
-    analyzer::lexical::notes::settle(g, &mut plan);
-    plan
+/// A plan's warnings with the Understand step's before its own (`analysis` first), and the
+/// analyzer's notes made to agree with the plan: a "does not hold" note stays only when the
+/// steps are not about what it names, and the status then says `partial` (see
+/// [`analyzer::lexical::notes`]).
+pub fn with_analysis_warnings(g: &FrozenGraph, mut analysis: Vec<String>, plan: &mut Plan) {
+    analysis.append(&mut plan.warnings);
+    plan.warnings = analysis;
+    analyzer::lexical::notes::settle(g, plan);
 }
 
 /// The Understand step's output (paper Appendix D).

@@ -4,8 +4,8 @@
 //! Pass `entity` writes the note when one word of a concept's name is the question's only
 //! evidence ("what's the traffic like on the a2 road": `like` is a field's word, `traffic a2
 //! road` nothing declared explains). The analyzer cannot know what the ranked router finds for
-//! the other words: when a plan's steps are about them (an endpoint whose id, description,
-//! parameters or fields hold one of them: `get_road_ids` holds `road`), the note is not true
+//! the other words: when a plan's steps are about them (an endpoint whose id, description or
+//! parameters hold one of them: `get_road_ids` holds `road`), the note is not true
 //! and is dropped; when the steps are about none of them, the note is true and a `planned` plan
 //! says `partial` (its steps answer another question than the one asked).
 
@@ -31,8 +31,9 @@ fn unexplained(note: &str) -> Option<&str> {
     rest.strip_suffix("`: ")
 }
 
-/// The content words of a step's endpoint: its tool's id, its own id and description, its
-/// parameters' and response fields' names.
+/// The content words of a step's endpoint: its tool's id, its own id and description and its
+/// parameters' names (what the endpoint is about; not its response fields' names, of which a
+/// large record holds many incidental words: GitHub's subscriptions carry `free_trial`).
 fn endpoint_words(g: &FrozenGraph, tool: &str, endpoint: &str) -> HashSet<String> {
     let mut words = HashSet::new();
     let Some((_, t)) = g.tool(tool) else {
@@ -48,9 +49,6 @@ fn endpoint_words(g: &FrozenGraph, tool: &str, endpoint: &str) -> HashSet<String
     add(e.description.as_deref().unwrap_or_default());
     for p in &e.parameters {
         add(&p.name);
-    }
-    for f in &e.fields {
-        add(&f.name);
     }
     words
 }
