@@ -96,6 +96,67 @@ pub struct ImportArgs {
     pub no_derive: bool,
 }
 
+/// The help of one importer (`import openapi --help`): what it reads and writes, its own
+/// options only (`--command`, `--url` and `--timeout` are the MCP importer's; `--ref-root` is
+/// the OpenAPI importer's), under the name `import KIND`. `None` unless `argv` is `import KIND`
+/// with `-h` or `--help` and KIND one of the importers.
+pub fn kind_help(argv: &[std::ffi::OsString], import: clap::Command) -> Option<clap::Command> {
+    let words: Vec<&str> = argv.iter().skip(1).filter_map(|a| a.to_str()).collect();
+    if words.first() != Some(&"import") || !words.iter().any(|w| matches!(*w, "-h" | "--help")) {
+        return None;
+    }
+    let kind = words
+        .iter()
+        .skip(1)
+        .find(|w| !w.starts_with('-'))
+        .and_then(|w| KindArg::from_str(w, true).ok())?;
+    let (name, about, long, hidden): (&str, &str, &str, &[&str]) = match kind {
+        KindArg::Openapi => (
+            "import openapi",
+            "Write declaration files from OpenAPI 3.0 / 3.1 or Swagger 2.0 documents (JSON or YAML)",
+            "Write declaration files from OpenAPI 3.0 / 3.1 or Swagger 2.0 documents (JSON or YAML), \
+             one tool per document: an endpoint per operation (its id from the operationId, else \
+             the method and path), its parameters (path, query, header and body; security schemes \
+             as credentials), and the response fields of its JSON success response. The tool id \
+             is `--tool`, else the provider (`info.x-providerName`, else the server's host) and \
+             service (`info.x-serviceName`); its names keep their spellings and the title's \
+             leading words. `$ref`s into other files stay inside `--ref-root`. The concept layer \
+             is derived after (`--no-derive` leaves it).",
+            &["command", "url", "timeout"],
+        ),
+        KindArg::Mcp => (
+            "import mcp",
+            "Write declaration files from an MCP server's tools: a saved `tools/list` result, or a live server (`--command`, `--url`)",
+            "Write declaration files from an MCP server's tools: a saved `tools/list` result (a \
+             file), or a live server started with `--command` (stdio) or reached at `--url` \
+             (streamable HTTP), which has `--timeout` seconds to answer. One tool per server, an \
+             endpoint per MCP tool, its parameters from the input schema and its fields from the \
+             output schema. The concept layer is derived after (`--no-derive` leaves it).",
+            &["ref_root"],
+        ),
+        KindArg::Openai => (
+            "import openai",
+            "Write declaration files from an OpenAI or Anthropic function-tool list (JSON)",
+            "Write declaration files from an OpenAI or Anthropic function-tool list (JSON): one \
+             tool per file, an endpoint per function, its parameters from the JSON Schema of its \
+             arguments. The concept layer is derived after (`--no-derive` leaves it).",
+            &["command", "url", "timeout", "ref_root"],
+        ),
+    };
+    let mut cmd = import
+        .name(name)
+        .bin_name(format!("schemarouter {name}"))
+        .about(about)
+        .long_about(long)
+        .override_usage(format!("schemarouter {name} [OPTIONS] [SOURCES]..."))
+        .mut_arg("kind", |a| a.hide(true).index(1))
+        .mut_arg("sources", |a| a.index(2));
+    for id in hidden {
+        cmd = cmd.mut_arg(*id, |a| a.hide(true));
+    }
+    Some(cmd)
+}
+
 /// Run `import`.
 pub fn run_import(args: ImportArgs) -> u8 {
     let kind = kind_of(args.kind);

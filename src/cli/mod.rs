@@ -143,6 +143,22 @@ pub fn main_with(long_running: fn()) -> ExitCode {
         Err(e) => {
             let code = if e.use_stderr() { EXIT_USAGE } else { 0 };
             let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
+            if e.kind() == clap::error::ErrorKind::DisplayHelp {
+                use clap::CommandFactory;
+                let import = Cli::command()
+                    .find_subcommand("import")
+                    .cloned()
+                    .and_then(|c| import::kind_help(&argv, c));
+                if let Some(mut c) = import {
+                    let long = argv.iter().any(|a| a == "--help");
+                    let _ = if long {
+                        c.print_long_help()
+                    } else {
+                        c.print_help()
+                    };
+                    return ExitCode::from(0);
+                }
+            }
             if e.use_stderr() && import::wants_json(&argv) {
                 // `import --message-format json` refuses bad arguments in JSON too.
                 let text = e.render().to_string();

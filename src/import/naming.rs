@@ -12,8 +12,10 @@
 //!    `tafqit.herokuapp.com`), whose first label is the brand (`github`, `apisetu`, `tafqit`);
 //!    plus the **service** when there is one: `info.x-serviceName` (`tagmanager`,
 //!    `monitor-activityLogs_API`), else the subdomain label nearest the registrable name that is
-//!    not a generic one such as `api`, `www`, `sandbox` or a region (`tagmanager` in
-//!    `tagmanager.googleapis.com`). The id is the brand and the service in snake case
+//!    not a generic one such as `api`, `www`, `sandbox` or a region, and that the title names
+//!    (`graph` in `graph.microsoft.com` for "Microsoft Graph"; `digital` in
+//!    `api.digital.tfl.gov.uk` is no service of "Transport for London Unified API", which is
+//!    `tfl`). The id is the brand and the service in snake case
 //!    (`googleapis_tagmanager`), the service without the brand it repeats
 //!    (`twilio` + `twilio_frontline_v1` → `twilio_frontline_v1`);
 //! 3. else the title in snake case (the rule before provider ids), else the file name.
@@ -25,7 +27,11 @@
 //!
 //! The tool's `names` keep the provider's and service's spellings (`openweathermap.org`,
 //! `tagmanager`), so that a question that names them resolves the tool; the title stays the
-//! tool's `title`, which the router reads as a name too.
+//! tool's `title`, which the router reads as a name too. The title's leading words, without
+//! its subtitle and trailing generic words such as "API", "REST" or a version, are a name too
+//! when they are two words or more and not words of the document's own paths ("Transport for
+//! London" of "Transport for London Unified API"; not "Weather Forecast" of a document whose
+//! paths are `/weather/forecast`, which is what it serves, not what it is called).
 
 use super::snake;
 
@@ -42,6 +48,9 @@ pub struct Evidence<'a> {
     pub title: &'a str,
     /// The source file's stem, the last fallback.
     pub stem: &'a str,
+    /// The lower-case words of the document's paths (`/Line/{id}/Status` -> `line`, `id`,
+    /// `status`): a title phrase made of them names content, not the tool.
+    pub path_words: std::collections::BTreeSet<String>,
 }
 
 /// The id and names derived for a tool.
@@ -171,6 +180,7 @@ pub fn identity(e: &Evidence<'_>) -> Identity {
     let from_host = || {
         e.host
             .and_then(Provider::from_host)
+            .map(|pr| pr.service_named_by(e.title))
             .map(|pr| (pr.clone(), pr.domain.clone()))
     };
     let Some((provider, spelling)) = from_provider.or_else(from_host) else {
@@ -186,7 +196,7 @@ pub fn identity(e: &Evidence<'_>) -> Identity {
         .host
         .and_then(Provider::from_host)
         .filter(|h| h.domain == provider.domain)
-        .and_then(|h| h.service);
+        .and_then(|h| h.service_named_by(e.title).service);
     let service_spelling = e
         .service
         .map(str::trim)
@@ -218,7 +228,7 @@ pub fn identity(e: &Evidence<'_>) -> Identity {
             || k == crate::model::normalise_id(e.title)
             || names.iter().any(|x| crate::model::normalise_id(x) == k)
     };
-    for n in [Some(spelling), service_spelling]
+    for n in [Some(spelling), service_spelling, title_name(e)]
         .into_iter()
         .flatten()
         .collect::<Vec<_>>()
@@ -232,6 +242,91 @@ pub fn identity(e: &Evidence<'_>) -> Identity {
         names,
         title_id,
     }
+}
+
+/// Trailing title words that say what kind of document it is, not whose.
+const GENERIC_TITLE_WORDS: &[&str] = &[
+    "api",
+    "apis",
+    "rest",
+    "restful",
+    "web",
+    "http",
+    "json",
+    "unified",
+    "open",
+    "public",
+    "service",
+    "services",
+    "interface",
+    "endpoint",
+    "endpoints",
+    "spec",
+    "specification",
+    "documentation",
+    "docs",
+    "reference",
+    "sdk",
+    "server",
+    "the",
+];
+
+/// The title's leading words as a name ("Transport for London" of "Transport for London
+/// Unified API"): the title before a subtitle (`:`, ` - `, `(`, `,`, `|`), without trailing
+/// generic words ([`GENERIC_TITLE_WORDS`]) and versions (`v3`, `2.0`); `None` unless it keeps
+/// two words or more, drops at least one, is written as a name (capitalised words and joining
+/// words such as "for", "of"), and has a word that is not one of the document's path words.
+fn title_name(e: &Evidence<'_>) -> Option<String> {
+    let head = e
+        .title
+        .split([':', '(', ',', '|'])
+        .next()?
+        .split(" - ")
+        .next()?
+        .trim();
+    let words: Vec<&str> = head.split_whitespace().collect();
+    let version = |w: &str| {
+        let w = w.trim_start_matches(['v', 'V']);
+        !w.is_empty() && w.chars().all(|c| c.is_ascii_digit() || c == '.')
+    };
+    let mut keep = words.len();
+    while keep > 0 {
+        let w = words[keep - 1].to_lowercase();
+        if GENERIC_TITLE_WORDS.contains(&w.as_str()) || version(&w) {
+            keep -= 1;
+        } else {
+            break;
+        }
+    }
+    let kept = &words[..keep];
+    let own = kept.iter().any(|w| {
+        let w = w.to_lowercase();
+        w.chars().any(char::is_alphabetic)
+            && !matches!(w.as_str(), "for" | "of" | "and" | "the" | "de" | "&")
+            && !e.path_words.contains(&w)
+    });
+    // A name is written as one: each word capitalised (or a digit, or a joining word), of
+    // letters, digits and `&'.-` only ("Use a [New Version](...) Instead" is a sentence).
+    let connector = |w: &str| matches!(w, "for" | "of" | "and" | "the" | "de" | "&" | "on");
+    let named = kept.iter().all(|w| {
+        w.chars()
+            .all(|c| c.is_alphanumeric() || matches!(c, '&' | '\'' | '.' | '-'))
+            && (connector(w) || w.starts_with(|c: char| c.is_uppercase() || c.is_ascii_digit()))
+    });
+    let trimmed = kept.len() < e.title.split_whitespace().count();
+    (kept.len() >= 2 && trimmed && own && named).then(|| kept.join(" "))
+}
+
+/// The lower-case words of a document's paths, split at separators and camel case
+/// (`/StopPoint/{id}/Arrivals` -> `stop`, `point`, `id`, `arrivals`).
+pub fn path_words<'a>(
+    paths: impl IntoIterator<Item = &'a str>,
+) -> std::collections::BTreeSet<String> {
+    paths
+        .into_iter()
+        .flat_map(|p| snake(p).split('_').map(str::to_string).collect::<Vec<_>>())
+        .filter(|w| !w.is_empty())
+        .collect()
 }
 
 /// The service's words in snake case, without the brand it repeats at its start.
@@ -258,6 +353,28 @@ struct Provider {
 }
 
 impl Provider {
+    /// This provider without its host-derived service unless `title` names it (its letters
+    /// and digits, compared without case or separators: `graph` in "Microsoft Graph",
+    /// `tagmanager` in "Tag Manager API"); a label the title does not name (`digital` in
+    /// `api.digital.tfl.gov.uk`) is part of the provider's hosting, not a service.
+    fn service_named_by(mut self, title: &str) -> Provider {
+        let squash = |s: &str| -> String {
+            s.chars()
+                .filter(|c| c.is_alphanumeric())
+                .flat_map(char::to_lowercase)
+                .collect()
+        };
+        let t = squash(title);
+        if self
+            .service
+            .as_deref()
+            .is_some_and(|s| !t.contains(&squash(s)))
+        {
+            self.service = None;
+        }
+        self
+    }
+
     /// A provider from `info.x-providerName`: a domain (`openweathermap.org`,
     /// `walletobjects.googleapis.com`), or a plain name (`Acme Corp`) used as the brand.
     fn from_name(name: &str) -> Option<Provider> {
@@ -391,8 +508,75 @@ mod tests {
             host,
             title,
             stem: "doc",
+            path_words: path_words(["/things/{thingId}", "/weather/forecast"]),
         });
         (i.id, i.names)
+    }
+
+    #[test]
+    fn a_subdomain_the_title_does_not_name_is_no_service() {
+        // `digital` is how the provider hosts its API, not what it is called.
+        assert_eq!(
+            id(
+                Some("tfl.gov.uk"),
+                None,
+                Some("api.digital.tfl.gov.uk"),
+                "Transport for London Unified API"
+            ),
+            (
+                "tfl".to_string(),
+                vec!["tfl.gov.uk".to_string(), "Transport for London".to_string()]
+            )
+        );
+        assert_eq!(
+            id(
+                None,
+                None,
+                Some("ml.eu-west-1.acme-cloud.com"),
+                "Predictions"
+            )
+            .0,
+            "acme_cloud"
+        );
+        assert_eq!(
+            id(None, None, Some("graph.microsoft.com"), "Microsoft Graph").0,
+            "microsoft_graph"
+        );
+        // A subdomain the title names stays a service and a name.
+        assert_eq!(
+            id(
+                Some("listennotes.com"),
+                None,
+                Some("listen-api.listennotes.com"),
+                "Listen API: Podcast Search, Directory, and Insights API"
+            ),
+            (
+                "listennotes_listen_api".to_string(),
+                vec!["listennotes.com".to_string(), "listen_api".to_string()]
+            )
+        );
+    }
+
+    #[test]
+    fn the_titles_leading_words_name_the_tool() {
+        let names = |title: &str| id(Some("acme.io"), None, None, title).1;
+        assert_eq!(
+            names("Acme Road Traffic REST API v2"),
+            vec!["acme.io".to_string(), "Acme Road Traffic".to_string()]
+        );
+        assert_eq!(
+            names("Open Banking Data - Accounts"),
+            vec!["acme.io".to_string(), "Open Banking Data".to_string()]
+        );
+        // One word left, nothing trimmed, a sentence, or only the paths' own words: no name.
+        assert_eq!(
+            names("Use a [New Version](https://x.io) Instead"),
+            vec!["acme.io".to_string()]
+        );
+        assert_eq!(names("get the data API"), vec!["acme.io".to_string()]);
+        assert_eq!(names("Books API"), vec!["acme.io".to_string()]);
+        assert_eq!(names("Acme Road Traffic"), vec!["acme.io".to_string()]);
+        assert_eq!(names("Weather Forecast API"), vec!["acme.io".to_string()]);
     }
 
     #[test]
@@ -418,7 +602,11 @@ mod tests {
             ),
             (
                 "googleapis_tagmanager".to_string(),
-                vec!["googleapis.com".to_string(), "tagmanager".to_string()]
+                vec![
+                    "googleapis.com".to_string(),
+                    "tagmanager".to_string(),
+                    "Tag Manager".to_string()
+                ]
             )
         );
         assert_eq!(
@@ -469,7 +657,7 @@ mod tests {
             ),
             (
                 "tagmanager".into(),
-                vec!["tagmanager.googleapis.com".into()]
+                vec!["tagmanager.googleapis.com".into(), "Tag Manager".into()]
             )
         );
         assert_eq!(
@@ -492,7 +680,13 @@ mod tests {
         );
         // Regions, versions and generic labels name no service.
         assert_eq!(
-            id(None, None, Some("ml.eu-west-1.api.v2.acme-cloud.com"), "x").0,
+            id(
+                None,
+                None,
+                Some("ml.eu-west-1.api.v2.acme-cloud.com"),
+                "Acme ML"
+            )
+            .0,
             "acme_cloud_ml"
         );
         assert_eq!(id(None, None, Some("api.sandbox.acme.io"), "x").0, "acme");

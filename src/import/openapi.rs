@@ -104,6 +104,30 @@ fn specification(m: &mut Mapper<'_>, root: &Loc<'_>) -> Option<(Spec, String)> {
     }
 }
 
+/// The tool's id and names from the document's provider, service, host, title and paths (see
+/// [`super::naming`]).
+fn identity_of(
+    doc: &Value,
+    info: &Value,
+    host: Option<&str>,
+    title: &str,
+    opts: &Options,
+) -> super::naming::Identity {
+    super::naming::identity(&super::naming::Evidence {
+        provider: str_at(info, "x-providerName"),
+        service: str_at(info, "x-serviceName"),
+        host,
+        title,
+        stem: &opts.source_stem,
+        path_words: super::naming::path_words(
+            doc.get("paths")
+                .and_then(Value::as_object)
+                .into_iter()
+                .flat_map(|m| m.keys().map(String::as_str)),
+        ),
+    })
+}
+
 /// Import one OpenAPI or Swagger document (the resolver's root document).
 pub fn import(r: &Resolver, opts: &Options) -> Imported {
     let mut m = Mapper::new(r);
@@ -118,13 +142,7 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
         .unwrap_or_else(|| opts.source_stem.clone());
     let base = base_url(spec, doc);
     let host = base.host();
-    let identity = super::naming::identity(&super::naming::Evidence {
-        provider: str_at(&info, "x-providerName"),
-        service: str_at(&info, "x-serviceName"),
-        host: host.as_deref(),
-        title: &title,
-        stem: &opts.source_stem,
-    });
+    let identity = identity_of(doc, &info, host.as_deref(), &title, opts);
     let tool_id = opts.tool.clone().unwrap_or_else(|| identity.id.clone());
 
     let mut endpoints: Vec<Sp<Endpoint>> = Vec::new();

@@ -716,7 +716,7 @@ impl Core {
             projection: req.projection.map(Into::into).unwrap_or_default(),
             ..Options::default()
         };
-        let (understanding, mut warnings) = match (&req.question, &req.understanding) {
+        let (understanding, warnings) = match (&req.question, &req.understanding) {
             (Some(_), Some(_)) => {
                 return Err(ApiError::bad(
                     "invalid_request",
@@ -762,8 +762,7 @@ impl Core {
             .clone()
             .unwrap_or_else(|| route::ranked::question_of(&understanding));
         let mut plan = route::route_question(s.graph(), &question, &understanding, &opts);
-        warnings.append(&mut plan.warnings);
-        plan.warnings = warnings;
+        route::with_analysis_warnings(s.graph(), warnings, &mut plan);
         Ok(Routed {
             understanding,
             plan,

@@ -18,7 +18,7 @@ mod steps;
 mod variants;
 pub mod vocabulary;
 
-use crate::artifact::{LicenceData, MatchKind, ProvenanceData};
+use crate::artifact::{FrozenGraph, LicenceData, MatchKind, ProvenanceData};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -27,6 +27,16 @@ use std::sync::Arc;
 pub use algorithm::{Options, Projection, route};
 pub use ranked::route_question;
 pub use vocabulary::{NotUnderstood, route_checked};
+
+/// A plan's warnings with the Understand step's before its own (`analysis` first), and the
+/// analyzer's notes made to agree with the plan: a "does not hold" note stays only when the
+/// steps are not about what it names, and the status then says `partial` (see
+/// [`analyzer::lexical::notes`]).
+pub fn with_analysis_warnings(g: &FrozenGraph, mut analysis: Vec<String>, plan: &mut Plan) {
+    analysis.append(&mut plan.warnings);
+    plan.warnings = analysis;
+    analyzer::lexical::notes::settle(g, plan);
+}
 
 /// The Understand step's output (paper Appendix D).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]

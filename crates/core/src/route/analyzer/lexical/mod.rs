@@ -25,6 +25,7 @@
 //!    at (`passes::named_tool`).
 
 mod negation;
+pub mod notes;
 mod passes;
 mod phrases;
 mod reading;
@@ -127,6 +128,49 @@ impl<'g> Lexical<'g> {
             }
         }
         None
+    }
+
+    /// The tool the run `tokens` names, and the key that matched: a tool name as
+    /// [`Lexical::lookup`] finds it, else, for two words or more, their concatenation ("listen
+    /// notes" is `listennotes`, "git hub" is `github`: a brand written apart).
+    fn lookup_tool(&self, tokens: &[Token]) -> Option<(u32, String)> {
+        let names = &self.g.index.tool_names;
+        if let Some((t, k)) = self.lookup(names, tokens) {
+            return Some((*t, k));
+        }
+        if tokens.len() < 2 {
+            return None;
+        }
+        let joined: String = tokens.iter().map(|t| t.norm.as_str()).collect();
+        names.get(&joined).map(|t| (*t, joined))
+    }
+
+    /// Whether the tool name `key` of tool `t` is a word of the tool's own content rather than
+    /// its name: every word of it is in the ids of at least half the tool's endpoints, two or
+    /// more (Google Books' service name `books`, which `books_volumes_list`,
+    /// `books_mylibrary_bookshelves_list` and every other id of it use). A question that says
+    /// "books" asks about books, which the whole catalog is ranked for; "google books" (the
+    /// tool's id) still names it.
+    fn content_name(&self, t: u32, key: &str) -> bool {
+        let tool = self.g.tool_at(t);
+        let n = tool.endpoints.len();
+        if n < 2 {
+            return false;
+        }
+        let parts: Vec<&str> = key.split('_').filter(|p| !p.is_empty()).collect();
+        if parts.is_empty() {
+            return false;
+        }
+        let using = tool
+            .endpoints
+            .iter()
+            .filter(|e| {
+                let id = e.id.to_lowercase();
+                let words: Vec<&str> = id.split(|c: char| !c.is_alphanumeric()).collect();
+                parts.iter().all(|p| words.contains(p))
+            })
+            .count();
+        2 * using >= n
     }
 
     /// The words of the query's runs of tokens that are a tool's name or a concept or field
@@ -234,10 +278,8 @@ impl<'g> Lexical<'g> {
     /// Whether any run of the tokens is a tool's name.
     fn names_tool(&self, tokens: &[Token]) -> bool {
         (0..tokens.len()).any(|i| {
-            (i + 1..=tokens.len().min(i + self.max_words)).any(|j| {
-                self.lookup(&self.g.index.tool_names, &tokens[i..j])
-                    .is_some()
-            })
+            (i + 1..=tokens.len().min(i + self.max_words))
+                .any(|j| self.lookup_tool(&tokens[i..j]).is_some())
         })
     }
 }

@@ -154,10 +154,9 @@ pub(in crate::route::analyzer::lexical) fn run(lx: &Lexical<'_>, r: &mut Reading
         && !other.is_empty();
     if lone_word {
         *intent = None;
-        *entity_note = Some(format!(
-            "only the word `{}` matches a declared concept, and nothing declared explains `{}`: the question is about something the inventory does not hold",
-            concepts[0].0,
-            other.join(" ")
+        *entity_note = Some(crate::route::analyzer::lexical::notes::not_held(
+            &concepts[0].0,
+            &other.join(" "),
         ));
         // The word is no request either (no "no intent fits" note, no concept to report).
         concepts.clear();

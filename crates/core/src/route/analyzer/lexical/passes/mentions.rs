@@ -59,7 +59,18 @@ pub(in crate::route::analyzer::lexical) fn run(lx: &Lexical<'_>, r: &mut Reading
             {
                 continue;
             }
-            if let Some((t, _)) = lx.lookup(&g.index.tool_names, span) {
+            // A name that is a word of the tool's own content ("books" for Google Books)
+            // names it only after "on", "from", "via", "using" or "through".
+            let named = lx.lookup_tool(span).filter(|(t, key)| {
+                !lx.content_name(*t, key)
+                    || i.checked_sub(1).is_some_and(|p| {
+                        matches!(
+                            tokens[p].norm.as_str(),
+                            "on" | "from" | "via" | "using" | "through"
+                        )
+                    })
+            });
+            if let Some((t, _)) = named.as_ref().map(|(t, k)| (t, k)) {
                 // "the Materials Project paper": the name of a tool that holds no
                 // literature titles a paper, it does not ask that tool ("an arXiv paper"
                 // does).
