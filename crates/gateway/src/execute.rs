@@ -189,6 +189,7 @@ pub fn call_step(
         unbound: Vec::new(),
         fields: planned,
         score: 0,
+        rank_score: None,
         why: "called through the gateway".into(),
     })
 }

@@ -275,8 +275,13 @@ pub struct Step {
     pub unbound: Vec<String>,
     /// Projected fields, sorted by name.
     pub fields: Vec<PlannedField>,
-    /// Concept-match score (exact 3, alias 2, partial 1 per concept).
+    /// Concept-match score (exact 3, alias 2, partial 1 per concept; 0 for a step chosen by
+    /// ranking, which has `rank_score`).
     pub score: u32,
+    /// For a step chosen from the ranked endpoints (no declared intent covered the question):
+    /// its adjusted BM25F score, the one its `why` states (rounded to thousandths).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rank_score: Option<f64>,
     /// Why this tool was chosen.
     pub why: String,
 }

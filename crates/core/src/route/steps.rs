@@ -112,6 +112,7 @@ pub(super) fn emit(
             unbound,
             fields: fields.clone(),
             score: ranked.score,
+            rank_score: None,
             why: why.clone(),
         });
     }

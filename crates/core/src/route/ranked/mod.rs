@@ -399,6 +399,7 @@ fn step_for(
         unbound,
         fields,
         score: 0,
+        rank_score: Some((c.score * 1000.0).round() / 1000.0),
         why: String::new(),
     }
 }
