@@ -55,6 +55,7 @@ fn all_fields_plan(tool: &str, endpoint: &str) -> Plan {
                 })
                 .collect(),
             score: 0,
+            rank_score: None,
             why: String::new(),
         }],
         unmatched_concepts: vec![],

@@ -45,6 +45,7 @@ fn gold_plan(g: &FrozenGraph, q: &bench::BenchQuery) -> Plan {
                 unbound: vec![],
                 fields,
                 score: 0,
+                rank_score: None,
                 why: String::new(),
             })
         })
