@@ -22,6 +22,10 @@ const COUNT_WORDS: &[&str] = &[
 const COUNT_CUES: &[&str] = &[
     "first", "items", "last", "latest", "most", "recent", "results", "top",
 ];
+/// Parameter-name words of an amount measured in a unit (`sourceAmount`, `quantity`).
+const AMOUNT_WORDS: &[&str] = &["amount", "qty", "quantity", "value"];
+/// Parameter-name words of the unit an amount is wanted in (`targetUnit`, `to_unit`).
+const TARGET_WORDS: &[&str] = &["dest", "destination", "output", "target", "to"];
 /// Parameter-name words of free text: a search query, a title, a name.
 const TEXT_WORDS: &[&str] = &[
     "keyword", "keywords", "name", "prompt", "q", "query", "question", "search", "term", "text",
@@ -70,6 +74,8 @@ struct Profile<'a> {
     words: Vec<String>,
     /// Stems of its name and description.
     stems: Vec<String>,
+    /// How many of `stems` come from its name.
+    name_stems: usize,
     numeric: bool,
     integer: bool,
     /// Whether it takes a point in time (`format: date`/`date-time`, or named as a date or a
@@ -87,6 +93,7 @@ impl<'a> Profile<'a> {
             .map(|(s, e)| p.name[s..e].to_lowercase())
             .collect();
         let mut stems: Vec<String> = text::stems(&p.name).collect();
+        let name_stems = stems.len();
         if let Some(d) = &p.description {
             stems.extend(text::stems(d).take(12));
         }
@@ -104,6 +111,7 @@ impl<'a> Profile<'a> {
             temporal,
             words,
             stems,
+            name_stems,
             keyed: keyed_by(url, &p.name),
         }
     }
@@ -159,6 +167,18 @@ impl<'a> Profile<'a> {
         self.words.iter().any(|w| w == word)
             || text::stems(word)
                 .any(|st| self.stems.iter().take(4).any(|x| *x == st) || self.keyed.contains(&st))
+    }
+
+    /// Whether a label of the span names this parameter by its own name or by the path segment
+    /// it keys ("season 3" for `airedSeason`), not only by a word of its description.
+    fn titled_by(&self, s: &Span) -> bool {
+        self.introduced_by(s)
+            && s.labels().any(|w| {
+                self.words.iter().any(|x| x == w)
+                    || text::stems(w).any(|st| {
+                        self.stems[..self.name_stems].contains(&st) || self.keyed.contains(&st)
+                    })
+            })
     }
 
     /// Whether the endpoint's URL path holds this parameter: the key of the entity it reads
@@ -246,11 +266,18 @@ fn fit(pr: &Profile, s: &Span) -> f64 {
             let unit_names = s.unit.as_deref().is_some_and(|u| {
                 pr.words.iter().any(|w| w == u) || text::stems(u).any(|st| pr.stems.contains(&st))
             });
-            2.0 + if pr.named(COUNT_WORDS) && cue {
-                5.0
-            } else {
-                0.0
-            } + if unit_names { 5.0 } else { 0.0 }
+            // "2 cups" for `sourceAmount`: a measured amount.
+            let measured = pr.named(AMOUNT_WORDS)
+                && s.unit
+                    .as_deref()
+                    .is_some_and(|u| u.chars().all(char::is_alphabetic));
+            2.0 + if measured { 3.0 } else { 0.0 }
+                + if pr.named(COUNT_WORDS) && cue {
+                    5.0
+                } else {
+                    0.0
+                }
+                + if unit_names { 5.0 } else { 0.0 }
         }
         SpanKind::Number if coordinate(pr, s).is_some() => 7.0,
         SpanKind::Id
@@ -258,10 +285,12 @@ fn fit(pr: &Profile, s: &Span) -> f64 {
         {
             6.0
         }
+        // A slug is words joined by dashes, never a bare number.
+        SpanKind::Number if pr.named(&["slug"]) => 0.0,
         SpanKind::Number | SpanKind::Id if string && pr.named(ID_WORDS) => 6.0,
         // A number its label names, for a parameter declared as text ("season 3" for a
-        // string `airedSeason`).
-        SpanKind::Number if string && intro > 0.0 => 2.0,
+        // string `airedSeason`); a name or a search text is no number.
+        SpanKind::Number if string && !pr.named(TEXT_WORDS) && pr.titled_by(s) => 2.0,
         SpanKind::Id if pr.numeric && s.value.chars().all(|c| c.is_ascii_digit()) => 4.0,
         SpanKind::Id if string => 2.0,
         SpanKind::Slash if string && pr.named(&["repo", "repository", "project", "slug"]) => 6.0,
@@ -292,6 +321,10 @@ fn fit(pr: &Profile, s: &Span) -> f64 {
             if place && place_cue {
                 (if id_named { 4.0 } else { 7.0 }) + kind
             } else if (place && !id_named) || textual {
+                3.0 + kind
+            } else if pr.p.required && !id_named {
+                // A required parameter the call cannot do without ("a wine for steak" for
+                // `food`): the object of the question, when nothing else fits.
                 3.0 + kind
             } else {
                 1.0 + kind
@@ -472,6 +505,47 @@ fn value_for(pr: &Profile, s: &Span) -> Option<Value> {
     Some(v)
 }
 
+/// Unit parameters (`unit`, `sourceUnit`, `targetUnit`): the unit word of the amount the
+/// question gives ("2 cups" -> `cups`), and for a target unit the unit asked for ("how many
+/// grams ...", "... in grams", "... into ounces"), which is not the amount's own.
+fn units(question: &str, open: &[Profile], spans: &[Span], params: &mut BTreeMap<String, Value>) {
+    let amount = spans.iter().find_map(|s| {
+        let u = s.unit.as_deref()?;
+        (s.kind == SpanKind::Number && u.chars().count() > 1 && u.chars().all(char::is_alphabetic))
+            .then_some(u)
+    });
+    let Some(unit) = amount else { return };
+    let words: Vec<String> = question
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    let asked = words.windows(2).find_map(|w| {
+        let cue = matches!(w[0].as_str(), "many" | "much" | "in" | "into" | "to");
+        let word = &w[1];
+        (cue && word != unit
+            && word.chars().all(char::is_alphabetic)
+            && !spans::is_function_word(word))
+        .then(|| word.clone())
+    });
+    for pr in open
+        .iter()
+        .filter(|pr| !pr.numeric && pr.named(&["unit", "units"]))
+    {
+        if params.contains_key(&pr.p.name) {
+            continue;
+        }
+        let value = if pr.named(TARGET_WORDS) {
+            asked.clone()
+        } else {
+            Some(unit.to_string())
+        };
+        if let Some(v) = value.and_then(|v| bind::coerce(pr.p, Value::String(v)).ok()) {
+            params.insert(pr.p.name.clone(), v);
+        }
+    }
+}
+
 /// `owner/repo` written in the question for a URL template with `{a}/{b}`: both filled.
 fn slash_pair(
     e: &EndpointData,
@@ -591,6 +665,7 @@ pub fn fill(
             span_used[si] = true;
         }
     }
+    units(question, &open, spans, params);
     params
         .keys()
         .filter(|k| !before.contains(k))
@@ -772,6 +847,99 @@ mod tests {
         assert_eq!(
             filled(&arrivals, "next bus on line N29 at stop 490008660N", &[]),
             strings(&[("id", "490008660N"), ("line", "N29")])
+        );
+    }
+
+    #[test]
+    fn numbers_are_no_names_and_no_slugs() {
+        let search = endpoint(
+            "https://x.test/search/series",
+            &[("name", "query"), ("slug", "query")],
+        );
+        assert!(
+            filled(
+                &search,
+                "which day does series 73739 air",
+                &["seri", "air", "day"]
+            )
+            .is_empty()
+        );
+        assert_eq!(
+            filled(
+                &search,
+                "when does the series named \"Dark\" air",
+                &["seri", "air"]
+            ),
+            strings(&[("name", "Dark")])
+        );
+    }
+
+    #[test]
+    fn a_required_parameter_takes_the_object_of_the_question() {
+        let mut pairing = endpoint(
+            "https://x.test/wine/pairing",
+            &[("food", "query"), ("maxPrice", "query")],
+        );
+        pairing.parameters[0].required = true;
+        for (q, want) in [
+            ("which wine goes well with steak", "steak"),
+            ("a red for roast lamb please", "roast lamb"),
+        ] {
+            assert_eq!(
+                filled(&pairing, q, &["wine", "red"]),
+                strings(&[("food", want)]),
+                "{q}"
+            );
+        }
+        // Optional, it waits for a word that names it.
+        pairing.parameters[0].required = false;
+        assert!(filled(&pairing, "which wine goes well with steak", &["wine"]).is_empty());
+    }
+
+    #[test]
+    fn an_amount_takes_its_unit_and_a_target_unit_the_one_asked_for() {
+        let mut convert = endpoint(
+            "https://x.test/convert",
+            &[
+                ("ingredientName", "query"),
+                ("sourceAmount", "query"),
+                ("sourceUnit", "query"),
+                ("targetUnit", "query"),
+            ],
+        );
+        for p in &mut convert.parameters {
+            p.required = true;
+        }
+        convert.parameters[1].ty = "number".into();
+        let want = |amount: i64, source: &str, target: &str, name: &str| {
+            BTreeMap::from([
+                ("ingredientName".to_string(), Value::from(name)),
+                ("sourceAmount".to_string(), Value::from(amount)),
+                ("sourceUnit".to_string(), Value::from(source)),
+                ("targetUnit".to_string(), Value::from(target)),
+            ])
+        };
+        assert_eq!(
+            filled(
+                &convert,
+                "how many grams is 2 cups of butter",
+                &["gram", "cup"]
+            ),
+            want(2, "cups", "grams", "butter")
+        );
+        assert_eq!(
+            filled(
+                &convert,
+                "convert 3 tablespoons of sugar into ounces",
+                &["convert"]
+            ),
+            want(3, "tablespoons", "ounces", "sugar")
+        );
+        // No amount with a unit: no unit either.
+        let got = filled(&convert, "how many grams of butter", &["gram"]);
+        assert!(
+            !got.contains_key("sourceUnit") && !got.contains_key("targetUnit"),
+            "{got:?}"
         );
     }
 
