@@ -322,10 +322,6 @@ fn fit(pr: &Profile, s: &Span) -> f64 {
                 (if id_named { 4.0 } else { 7.0 }) + kind
             } else if (place && !id_named) || textual {
                 3.0 + kind
-            } else if pr.p.required && !id_named {
-                // A required parameter the call cannot do without ("a wine for steak" for
-                // `food`): the object of the question, when nothing else fits.
-                3.0 + kind
             } else {
                 1.0 + kind
             }
@@ -872,28 +868,6 @@ mod tests {
             ),
             strings(&[("name", "Dark")])
         );
-    }
-
-    #[test]
-    fn a_required_parameter_takes_the_object_of_the_question() {
-        let mut pairing = endpoint(
-            "https://x.test/wine/pairing",
-            &[("food", "query"), ("maxPrice", "query")],
-        );
-        pairing.parameters[0].required = true;
-        for (q, want) in [
-            ("which wine goes well with steak", "steak"),
-            ("a red for roast lamb please", "roast lamb"),
-        ] {
-            assert_eq!(
-                filled(&pairing, q, &["wine", "red"]),
-                strings(&[("food", want)]),
-                "{q}"
-            );
-        }
-        // Optional, it waits for a word that names it.
-        pairing.parameters[0].required = false;
-        assert!(filled(&pairing, "which wine goes well with steak", &["wine"]).is_empty());
     }
 
     #[test]
