@@ -635,8 +635,10 @@ pub fn fill(
             if (used_slash && s.kind == SpanKind::Slash) || (claimed[si] && !pr.introduced_by(s)) {
                 continue;
             }
+            // A number, a year or a date is a value, even where the index knows it as a word.
+            let numeric = matches!(s.kind, SpanKind::Number | SpanKind::Year | SpanKind::Date);
             let mut stems = text::stems(&s.value).peekable();
-            if stems.peek().is_some() && stems.all(|st| subject.contains(&st)) {
+            if !numeric && stems.peek().is_some() && stems.all(|st| subject.contains(&st)) {
                 continue;
             }
             let mut f = fit(pr, s);
@@ -690,10 +692,21 @@ mod tests {
 
     /// The parameters `question` fills on `e`, with the catalog knowing only `known` stems.
     fn filled(e: &EndpointData, question: &str, known: &[&str]) -> BTreeMap<String, Value> {
+        filled_for(e, question, known, &[])
+    }
+
+    /// [`filled`], for an endpoint ranked for the `subject` stems.
+    fn filled_for(
+        e: &EndpointData,
+        question: &str,
+        known: &[&str],
+        subject: &[&str],
+    ) -> BTreeMap<String, Value> {
         let mut spans = crate::search::spans::spans(question);
         crate::search::spans::unknown_words(question, &mut spans, &|st| known.contains(&st));
         let mut params = BTreeMap::new();
-        fill(e, question, &spans, &mut params, None, &[]);
+        let subject: Vec<String> = subject.iter().map(|s| s.to_string()).collect();
+        fill(e, question, &spans, &mut params, None, &subject);
         params
     }
 
@@ -908,6 +921,16 @@ mod tests {
                 &["convert"]
             ),
             want(3, "tablespoons", "ounces", "sugar")
+        );
+        // The index may know "2" as a word the endpoint was ranked for; it is a value still.
+        assert_eq!(
+            filled_for(
+                &convert,
+                "how many grams is 2 cups of butter",
+                &["gram", "cup", "2"],
+                &["2", "gram"]
+            ),
+            want(2, "cups", "grams", "butter")
         );
         // No amount with a unit: no unit either.
         let got = filled(&convert, "how many grams of butter", &["gram"]);
