@@ -79,20 +79,47 @@ pub(super) fn parameters<'a>(m: &mut Mapper<'a>, o: &Operation<'a, '_>) -> Vec<S
     kept
 }
 
+/// Endings of a parameter name (lower case, `-` and `_` removed) that only a credential has:
+/// `api_key`, `X-ListenAPI-Key`, `access_token`, `Ocp-Apim-Subscription-Key`.
+const CREDENTIAL_ENDINGS: &[&str] = &[
+    "apikey",
+    "apitoken",
+    "apisecret",
+    "accesstoken",
+    "authtoken",
+    "authkey",
+    "secretkey",
+    "clientsecret",
+    "subscriptionkey",
+];
+
 /// A credential the description does not declare as a security scheme but names and describes
 /// as one (`key`: "Your registered API key", `api_key`, `access_token`): the client supplies it,
 /// and the router must never fill it from a question. A name that can only be a credential
-/// (`api_key`, `apikey`, `x-api-key`, `access_token`) suffices; a shorter one (`key`, `token`,
-/// `appid`) needs a description that says so.
+/// (`api_key`, `apikey`, `x-api-key`, `X-ListenAPI-Key`, `access_token`, the `Authorization`
+/// header) suffices; a shorter one (`key`, `token`, `appid`) needs a description that says so,
+/// and a header `X-…-Key` or `X-…-Token` needs to be required or so described (an optional
+/// `X-Idempotency-Key` is none).
 fn is_undeclared_credential(p: &Parameter) -> bool {
-    if p.is_auth()
-        || p.location
-            .as_ref()
-            .is_some_and(|l| l.value == ParamLocation::Body)
-    {
+    let location = p.location.as_ref().map(|l| l.value);
+    if p.is_auth() || location == Some(ParamLocation::Body) {
         return false;
     }
-    let name = p.name.value.to_lowercase().replace(['-', '_'], "");
+    let lower = p.name.value.to_lowercase();
+    let name = lower.replace(['-', '_'], "");
+    let header = location == Some(ParamLocation::Header);
+    if CREDENTIAL_ENDINGS.iter().any(|e| name.ends_with(e))
+        || (header && matches!(name.as_str(), "authorization" | "proxyauthorization"))
+    {
+        return true;
+    }
+    let required = p.required.as_ref().is_some_and(|r| r.value);
+    let x_secret = header
+        && lower.starts_with("x-")
+        && ["-key", "-token", "-secret"]
+            .iter()
+            .any(|e| lower.ends_with(e))
+        && !lower.contains("idempotency");
     let description = p
         .description
         .as_ref()
@@ -108,10 +135,8 @@ fn is_undeclared_credential(p: &Parameter) -> bool {
     ]
     .iter()
     .any(|w| description.contains(w));
-    matches!(
-        name.as_str(),
-        "apikey" | "xapikey" | "accesstoken" | "authtoken"
-    ) || (matches!(name.as_str(), "key" | "token" | "appid" | "appkey") && says)
+    (x_secret && (required || says))
+        || (matches!(name.as_str(), "key" | "token" | "appid" | "appkey") && says)
 }
 
 /// The operation's and the path item's `parameters` entries (references followed), the
@@ -680,6 +705,60 @@ mod credential_tests {
             Some("The sort key")
         )));
         assert!(!is_undeclared_credential(&param("token", None)));
+        assert!(is_undeclared_credential(&param("access-token", None)));
+        assert!(is_undeclared_credential(&param(
+            "Ocp-Apim-Subscription-Key",
+            None
+        )));
+        // Headers: `Authorization`, and `X-…-Key` when required or described as a key.
+        let header = |name: &str, required: bool, description: Option<&str>| {
+            let mut p = param(name, description);
+            p.location = Some(Sp::synthetic(ParamLocation::Header));
+            p.required = required.then(|| Sp::synthetic(true));
+            p
+        };
+        assert!(is_undeclared_credential(&header(
+            "X-ListenAPI-Key",
+            true,
+            None
+        )));
+        assert!(is_undeclared_credential(&header(
+            "X-Vendor-Key",
+            true,
+            None
+        )));
+        assert!(is_undeclared_credential(&header(
+            "Authorization",
+            false,
+            None
+        )));
+        assert!(is_undeclared_credential(&header(
+            "X-Session-Token",
+            false,
+            Some("The access token of the session")
+        )));
+        assert!(!is_undeclared_credential(&header(
+            "X-Vendor-Key",
+            false,
+            None
+        )));
+        assert!(!is_undeclared_credential(&header(
+            "X-Idempotency-Key",
+            true,
+            None
+        )));
+        assert!(!is_undeclared_credential(&header(
+            "X-Request-Id",
+            true,
+            None
+        )));
+        assert!(!is_undeclared_credential(&header(
+            "Accept-Language",
+            true,
+            None
+        )));
+        // A query parameter named `authorization` is no header credential.
+        assert!(!is_undeclared_credential(&param("authorization", None)));
         assert!(!is_undeclared_credential(&param(
             "keyword",
             Some("API key words")

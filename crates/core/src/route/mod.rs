@@ -25,7 +25,37 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 pub use algorithm::{Options, Projection, route};
-pub use ranked::route_question;
+
+/// Plan a question ([`ranked::route_question`]: Algorithm 1, else the ranked endpoints), then
+/// settle its status on the steps it holds: `missing_required_parameter` only while some step
+/// lacks a required parameter the question must give. A credential the client supplies (a
+/// step's `auth`) never makes it so, nor does a step replaced by the named tool's best-ranked
+/// endpoint after Algorithm 1 set the status.
+pub fn route_question(
+    g: &crate::artifact::FrozenGraph,
+    question: &str,
+    u: &Understanding,
+    opts: &Options,
+) -> Plan {
+    let mut plan = ranked::route_question(g, question, u, opts);
+    settle_status(&mut plan);
+    plan
+}
+
+/// A plan said to miss a required parameter whose steps miss none: `partial` when some requested
+/// concept or tool is left out, else `planned`.
+fn settle_status(plan: &mut Plan) {
+    if plan.status == PlanStatus::MissingRequiredParameter
+        && !plan.steps.is_empty()
+        && plan.steps.iter().all(|s| s.missing_required.is_empty())
+    {
+        plan.status = if plan.unmatched_concepts.is_empty() && plan.skipped_tools.is_empty() {
+            PlanStatus::Planned
+        } else {
+            PlanStatus::Partial
+        };
+    }
+}
 pub use vocabulary::{NotUnderstood, route_checked};
 
 /// A plan's warnings with the Understand step's before its own (`analysis` first), and the
@@ -449,4 +479,52 @@ pub fn plan_schema() -> String {
     let mut s = serde_json::to_string_pretty(&schemars::schema_for!(Plan)).unwrap_or_default();
     s.push('\n');
     s
+}
+
+#[cfg(test)]
+mod status_tests {
+    use super::*;
+
+    fn plan_with(missing: &[&str], auth: &[&str], unmatched: &[&str]) -> Plan {
+        let step: Step = serde_json::from_value(serde_json::json!({
+            "tool": "t", "endpoint": "e", "method": "GET", "url": "https://x.test/e",
+            "params": {}, "missing_required": missing, "auth": auth, "fields": [],
+            "score": 0, "why": ""
+        }))
+        .expect("step json");
+        let mut plan = Plan::empty("f".into());
+        plan.status = PlanStatus::MissingRequiredParameter;
+        plan.steps.push(step);
+        plan.unmatched_concepts = unmatched.iter().map(|c| c.to_string()).collect();
+        plan
+    }
+
+    #[test]
+    fn a_credential_alone_never_makes_a_plan_miss_a_parameter() {
+        for (missing, auth, unmatched, want) in [
+            (
+                &[][..],
+                &["Authorization"][..],
+                &[][..],
+                PlanStatus::Planned,
+            ),
+            (&[], &["x-api-key"], &["price"], PlanStatus::Partial),
+            (
+                &["id"],
+                &["x-api-key"],
+                &[],
+                PlanStatus::MissingRequiredParameter,
+            ),
+            (&["id"], &[], &[], PlanStatus::MissingRequiredParameter),
+        ] {
+            let mut plan = plan_with(missing, auth, unmatched);
+            settle_status(&mut plan);
+            assert_eq!(plan.status, want, "{missing:?} {auth:?} {unmatched:?}");
+        }
+        // No step: the status stays what planning said.
+        let mut plan = Plan::empty("f".into());
+        plan.status = PlanStatus::MissingRequiredParameter;
+        settle_status(&mut plan);
+        assert_eq!(plan.status, PlanStatus::MissingRequiredParameter);
+    }
 }

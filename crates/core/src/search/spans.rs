@@ -99,6 +99,7 @@ pub const PREPOSITIONS: &[&str] = &[
 const OBJECT_STOPS: &[&str] = &[
     "a",
     "about",
+    "according",
     "across",
     "after",
     "ago",
@@ -122,6 +123,7 @@ const OBJECT_STOPS: &[&str] = &[
     "currently",
     "do",
     "does",
+    "due",
     "during",
     "each",
     "every",
@@ -152,6 +154,8 @@ const OBJECT_STOPS: &[&str] = &[
     "now",
     "of",
     "on",
+    "one",
+    "ones",
     "onto",
     "or",
     "our",
@@ -402,6 +406,28 @@ fn words_after(text: &str, at: usize) -> Vec<String> {
         .collect()
 }
 
+/// The word tokens of `text` (letters and digits, with inner `_ . : # -`) as byte ranges.
+pub fn word_tokens(text: &str) -> Vec<(usize, usize)> {
+    patterns()
+        .token
+        .find_iter(text)
+        .map(|m| (m.start(), m.end()))
+        .collect()
+}
+
+/// A span of `kind` over bytes `start..end` of `text`, with the words around it.
+pub fn span_at(text: &str, kind: SpanKind, start: usize, end: usize) -> Span {
+    Span {
+        kind,
+        value: text[start..end].to_string(),
+        unit: None,
+        start,
+        end,
+        before: words_before(text, start),
+        after: words_after(text, end),
+    }
+}
+
 /// Add a [`SpanKind::Word`] span for every lower-case word of `text` that no span holds, that is
 /// no function word, at least three letters long, and whose stems `known` does not know (the
 /// catalog's index): a name typed in lower case ("how many followers does gvanrossum have").
@@ -482,8 +508,7 @@ fn numbers(text: &str, out: &mut Vec<Span>) {
         // (`11dFghVXANMlKmJXsNCbNl`); `9.5g`, `300km`, `45.76N` are units.
         if let Some(u) = c.get(2)
             && u.start() == n.end()
-            && u.as_str().chars().any(char::is_lowercase)
-            && u.as_str().chars().any(char::is_uppercase)
+            && glued_id_tail(n.as_str(), u.as_str())
         {
             continue;
         }
@@ -509,6 +534,17 @@ fn numbers(text: &str, out: &mut Vec<Span>) {
             after: Vec::new(),
         });
     }
+}
+
+/// Whether letters glued to number `n` are the rest of an id rather than its unit: mixed case
+/// (`11dFghVXANMlKmJXsNCbNl`), four upper-case letters or more (`940GZZLUOXC`), or upper-case
+/// letters after a whole number of five digits or more (`490008660N`); `9.5g`, `300km`,
+/// `300K`, `45.76N` and `5GB` are units.
+fn glued_id_tail(n: &str, u: &str) -> bool {
+    let upper = u.chars().filter(|c| c.is_uppercase()).count();
+    let lower = u.chars().filter(|c| c.is_lowercase()).count();
+    let long_whole = n.len() >= 5 && n.chars().all(|c| c.is_ascii_digit());
+    (upper > 0 && lower > 0) || (lower == 0 && (upper >= 4 || long_whole))
 }
 
 /// Id-shaped tokens and runs of capitalised words.
@@ -574,7 +610,9 @@ fn id_shaped(w: &str) -> bool {
     (has_digit && has_alpha) || upper_code || w.contains(['#', ':'])
 }
 
-fn is_function_word(w: &str) -> bool {
+/// Whether `w` is a function word (any case): an English stop word or a word that ends an
+/// object ("the", "right", "today", "due", "according"), never a value.
+pub fn is_function_word(w: &str) -> bool {
     let l = w.to_lowercase();
     OBJECT_STOPS.contains(&l.as_str()) || crate::search::text::is_stop_word(&l)
 }
@@ -750,6 +788,29 @@ mod tests {
                 (SpanKind::Object, "wellington".to_string())
             ]
         );
+    }
+
+    #[test]
+    fn ids_that_open_with_digits_are_one_span_and_units_stay_units() {
+        use SpanKind::*;
+        for (q, want) in [
+            ("arrivals at stop point 940GZZLUOXC", (Id, "940GZZLUOXC")),
+            (
+                "episodes of podcast 4d3fe717742d4963a85562e9f84d8c79",
+                (Id, "4d3fe717742d4963a85562e9f84d8c79"),
+            ),
+            ("the 2b3c9e parcel", (Id, "2b3c9e")),
+            ("a salary of 300K", (Number, "300")),
+            ("Lyon is at 45.76N", (Number, "45.76")),
+            ("a disk of 5GB", (Number, "5")),
+            ("lift 5 kg", (Number, "5")),
+            ("sold on 2021-08-24", (Date, "2021-08-24")),
+        ] {
+            let got: Vec<(SpanKind, String)> = kinds(q);
+            assert_eq!(got, [(want.0, want.1.to_string())], "{q}");
+        }
+        let s = spans("a salary of 300K");
+        assert_eq!(s[0].unit.as_deref(), Some("k"));
     }
 
     #[test]

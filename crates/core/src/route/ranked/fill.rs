@@ -9,7 +9,7 @@
 
 use crate::artifact::{EndpointData, ParamData};
 use crate::route::bind;
-use crate::search::spans::{Span, SpanKind};
+use crate::search::spans::{self, Span, SpanKind};
 use crate::search::text;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -22,6 +22,10 @@ const COUNT_WORDS: &[&str] = &[
 const COUNT_CUES: &[&str] = &[
     "first", "items", "last", "latest", "most", "recent", "results", "top",
 ];
+/// Parameter-name words of an amount measured in a unit (`sourceAmount`, `quantity`).
+const AMOUNT_WORDS: &[&str] = &["amount", "qty", "quantity", "value"];
+/// Parameter-name words of the unit an amount is wanted in (`targetUnit`, `to_unit`).
+const TARGET_WORDS: &[&str] = &["dest", "destination", "output", "target", "to"];
 /// Parameter-name words of free text: a search query, a title, a name.
 const TEXT_WORDS: &[&str] = &[
     "keyword", "keywords", "name", "prompt", "q", "query", "question", "search", "term", "text",
@@ -70,8 +74,13 @@ struct Profile<'a> {
     words: Vec<String>,
     /// Stems of its name and description.
     stems: Vec<String>,
+    /// How many of `stems` come from its name.
+    name_stems: usize,
     numeric: bool,
     integer: bool,
+    /// Whether it takes a point in time (`format: date`/`date-time`, or named as a date or a
+    /// time: `fromTime`, `startDate`): only a date or a year is its value, never words.
+    temporal: bool,
     /// Stems of the URL path segment right before the parameter's placeholder, which names
     /// what it keys (`authors` for `/authors/{id}`): "author 7" fills that `id`.
     keyed: Vec<String>,
@@ -84,16 +93,25 @@ impl<'a> Profile<'a> {
             .map(|(s, e)| p.name[s..e].to_lowercase())
             .collect();
         let mut stems: Vec<String> = text::stems(&p.name).collect();
+        let name_stems = stems.len();
         if let Some(d) = &p.description {
             stems.extend(text::stems(d).take(12));
         }
         let base = p.ty.trim_end_matches("[]");
+        let format = p.format.as_deref().unwrap_or("");
+        let temporal = format.starts_with("date")
+            || format.starts_with("time")
+            || words
+                .iter()
+                .any(|w| matches!(w.as_str(), "date" | "time" | "datetime" | "timestamp"));
         Profile {
             p,
             numeric: matches!(base, "integer" | "number"),
             integer: base == "integer",
+            temporal,
             words,
             stems,
+            name_stems,
             keyed: keyed_by(url, &p.name),
         }
     }
@@ -114,8 +132,33 @@ impl<'a> Profile<'a> {
 
     /// Whether a word labelling a span ([`Span::labels`]) names this parameter ("order 8812"
     /// for `order_id`, "the mozilla org" for `org`).
+    /// A function word after a value labels nothing ("how long from X": `long` is no `from`).
     fn introduced_by(&self, s: &Span) -> bool {
-        s.labels().any(|w| self.names(w))
+        s.labels()
+            .filter(|w| !(s.after.first() == Some(*w) && spans::is_function_word(w)))
+            .any(|w| self.names(w))
+            && !self.qualifier_differs(s)
+    }
+
+    /// Whether the span's label is a generic id word qualified by a content word this
+    /// parameter's name does not hold: "tvdb id 121361" for `imdbId` (whose own qualifier is
+    /// `imdb`), not "imdb id 121361" nor "id 121361".
+    fn qualifier_differs(&self, s: &Span) -> bool {
+        let [.., qualifier, label] = s.before.as_slice() else {
+            return false;
+        };
+        let qualified_name = self.words.iter().any(|w| !ID_WORDS.contains(&w.as_str()));
+        ID_WORDS.contains(&label.as_str())
+            && qualified_name
+            && qualifier.chars().all(char::is_alphabetic)
+            && !spans::is_function_word(qualifier)
+            && !self.names(qualifier)
+    }
+
+    /// Whether the parameter travels in an HTTP header or a cookie: request metadata, filled
+    /// only where the question names it (`X-Request-Id: abc`).
+    fn in_header(&self) -> bool {
+        matches!(self.p.location.as_deref(), Some("header" | "cookie"))
     }
 
     /// Whether a word of the question is this parameter's name or a word of it (by stem), or
@@ -124,6 +167,18 @@ impl<'a> Profile<'a> {
         self.words.iter().any(|w| w == word)
             || text::stems(word)
                 .any(|st| self.stems.iter().take(4).any(|x| *x == st) || self.keyed.contains(&st))
+    }
+
+    /// Whether a label of the span names this parameter by its own name or by the path segment
+    /// it keys ("season 3" for `airedSeason`), not only by a word of its description.
+    fn titled_by(&self, s: &Span) -> bool {
+        self.introduced_by(s)
+            && s.labels().any(|w| {
+                self.words.iter().any(|x| x == w)
+                    || text::stems(w).any(|st| {
+                        self.stems[..self.name_stems].contains(&st) || self.keyed.contains(&st)
+                    })
+            })
     }
 
     /// Whether the endpoint's URL path holds this parameter: the key of the entity it reads
@@ -184,6 +239,11 @@ fn coordinate(pr: &Profile, s: &Span) -> Option<Value> {
 
 /// How well a span fits a parameter (0: not at all). See the module docs.
 fn fit(pr: &Profile, s: &Span) -> f64 {
+    let timed = matches!(s.kind, SpanKind::Date | SpanKind::Year)
+        || (pr.numeric && s.kind == SpanKind::Number);
+    if pr.temporal && !timed {
+        return 0.0;
+    }
     let intro = if pr.introduced_by(s) { 6.0 } else { 0.0 };
     let string = !pr.numeric && pr.p.ty.trim_end_matches("[]") == "string";
     let base = match s.kind {
@@ -194,6 +254,8 @@ fn fit(pr: &Profile, s: &Span) -> f64 {
         SpanKind::Date if pr.format().starts_with("date") => 9.0,
         SpanKind::Date if pr.named(DATE_WORDS) => 7.0,
         SpanKind::Year if pr.named(&["year", "years"]) => 9.0,
+        // "2019 road accidents": a year read with the next word as its unit.
+        SpanKind::Number if pr.named(&["year", "years"]) && year_like(&s.value) => 9.0,
         SpanKind::Year if pr.numeric && pr.named(DATE_WORDS) => 5.0,
         SpanKind::Number if pr.numeric => {
             if pr.integer && s.value.contains('.') {
@@ -204,11 +266,18 @@ fn fit(pr: &Profile, s: &Span) -> f64 {
             let unit_names = s.unit.as_deref().is_some_and(|u| {
                 pr.words.iter().any(|w| w == u) || text::stems(u).any(|st| pr.stems.contains(&st))
             });
-            2.0 + if pr.named(COUNT_WORDS) && cue {
-                5.0
-            } else {
-                0.0
-            } + if unit_names { 5.0 } else { 0.0 }
+            // "2 cups" for `sourceAmount`: a measured amount.
+            let measured = pr.named(AMOUNT_WORDS)
+                && s.unit
+                    .as_deref()
+                    .is_some_and(|u| u.chars().all(char::is_alphabetic));
+            2.0 + if measured { 3.0 } else { 0.0 }
+                + if pr.named(COUNT_WORDS) && cue {
+                    5.0
+                } else {
+                    0.0
+                }
+                + if unit_names { 5.0 } else { 0.0 }
         }
         SpanKind::Number if coordinate(pr, s).is_some() => 7.0,
         SpanKind::Id
@@ -216,7 +285,12 @@ fn fit(pr: &Profile, s: &Span) -> f64 {
         {
             6.0
         }
+        // A slug is words joined by dashes, never a bare number.
+        SpanKind::Number if pr.named(&["slug"]) => 0.0,
         SpanKind::Number | SpanKind::Id if string && pr.named(ID_WORDS) => 6.0,
+        // A number its label names, for a parameter declared as text ("season 3" for a
+        // string `airedSeason`); a name or a search text is no number.
+        SpanKind::Number if string && !pr.named(TEXT_WORDS) && pr.titled_by(s) => 2.0,
         SpanKind::Id if pr.numeric && s.value.chars().all(|c| c.is_ascii_digit()) => 4.0,
         SpanKind::Id if string => 2.0,
         SpanKind::Slash if string && pr.named(&["repo", "repository", "project", "slug"]) => 6.0,
@@ -227,6 +301,9 @@ fn fit(pr: &Profile, s: &Span) -> f64 {
         // `/albums/{id}` takes an opaque id, which a word never is, whatever labels it
         // ("my most listened artists" for `/artists/{id}`).
         SpanKind::Word if pr.named(ID_WORDS) => 0.0,
+        // A verb or an adverb ("the line running normally") is what is said of a value, not
+        // one, even right after the label noun.
+        SpanKind::Word if !name_shaped(&s.value) => 0.0,
         SpanKind::Word if string && pr.in_path() => 3.0,
         SpanKind::Word if string => 1.0,
         SpanKind::Name | SpanKind::Object if string => {
@@ -254,7 +331,123 @@ fn fit(pr: &Profile, s: &Span) -> f64 {
     if base == 0.0 {
         return 0.0;
     }
+    // "tvdb id 121361" is no value for `imdbId`: half the fit, so only a required parameter
+    // with nothing better takes it.
+    if pr.qualifier_differs(s) {
+        return (base + intro) * 0.5;
+    }
     base + intro
+}
+
+/// Whether a number is written as a year (four digits, 1800 to 2199).
+fn year_like(v: &str) -> bool {
+    v.len() == 4 && v.parse::<u32>().is_ok_and(|y| (1800..2200).contains(&y))
+}
+
+/// Whether a lower-case word has the shape of a verb form or an adverb (`running`,
+/// `normally`, `delayed`), which a name rarely has.
+fn verb_shaped(w: &str) -> bool {
+    let n = w.chars().count();
+    (w.ends_with("ing") && n > 5) || (w.ends_with("ly") && n > 4) || (w.ends_with("ed") && n >= 6)
+}
+
+/// Adjectives of rank and amount, which say what is asked of a value, not which one.
+const RANK_WORDS: &[&str] = &[
+    "bad", "best", "better", "few", "good", "less", "many", "more", "much", "new", "old", "worse",
+    "worst",
+];
+
+/// Whether an unlabelled lower-case word may be a name: no verb form or adverb, no word of
+/// rank or amount ("best", "latest", "top").
+fn name_shaped(w: &str) -> bool {
+    !verb_shaped(w) && !RANK_WORDS.contains(&w) && !COUNT_CUES.contains(&w)
+}
+
+/// Words that stand before a name and its label noun ("the central line", "on line 4").
+const DETERMINERS: &[&str] = &["a", "an", "the", "this", "that", "on", "for", "of", "at"];
+
+/// Words right next to a noun that names a path parameter of the endpoint, which no span holds:
+/// the name of the thing it keys ("the victoria line" for `/Line/{ids}`, "line victoria" after
+/// a determiner). The catalog may know the word, so [`spans::unknown_words`] leaves it out,
+/// or a preposition's object holds it with its label; its label says it is a value. Function words, verbs and adverbs, and words the endpoint was
+/// ranked for are none.
+fn label_neighbours(
+    question: &str,
+    open: &[Profile],
+    spans: &[Span],
+    subject: &[String],
+) -> Vec<Span> {
+    let toks = spans::word_tokens(question);
+    let word = |i: usize| question[toks[i].0..toks[i].1].to_lowercase();
+    let free = |i: usize| {
+        let (s, e) = toks[i];
+        let w = word(i);
+        !spans
+            .iter()
+            .any(|x| s < x.end && x.start < e && x.kind != SpanKind::Object)
+            && w.chars().all(char::is_alphabetic)
+            && !spans::is_function_word(&w)
+            && name_shaped(&w)
+            && !text::stems(&w).any(|st| subject.contains(&st))
+    };
+    let labels = |i: usize| {
+        let w = word(i);
+        open.iter()
+            .any(|pr| pr.in_path() && !pr.numeric && !pr.in_header() && pr.names(&w))
+    };
+    let mut out = Vec::new();
+    for i in 0..toks.len() {
+        if !labels(i) {
+            continue;
+        }
+        let determiner = |j: usize| DETERMINERS.contains(&word(j).as_str());
+        if i >= 2 && free(i - 1) && determiner(i - 2) {
+            out.push(spans::span_at(
+                question,
+                SpanKind::Word,
+                toks[i - 1].0,
+                toks[i - 1].1,
+            ));
+        }
+        if i >= 1 && i + 1 < toks.len() && free(i + 1) && determiner(i - 1) {
+            out.push(spans::span_at(
+                question,
+                SpanKind::Word,
+                toks[i + 1].0,
+                toks[i + 1].1,
+            ));
+        }
+    }
+    out.dedup_by_key(|s| s.start);
+    out
+}
+
+/// The value written right after a header or cookie parameter's name in the question
+/// (`X-Request-Id: abc-1`, `x-request-id=abc-1`), the only way such a parameter is filled.
+fn named_header_value(name: &str, question: &str) -> Option<String> {
+    let q = question.to_lowercase();
+    let n = name.to_lowercase();
+    let mut from = 0;
+    while let Some(at) = q[from..].find(&n).map(|i| i + from) {
+        from = at + n.len();
+        let bounded =
+            |c: Option<char>| c.is_none_or(|c| !(c.is_alphanumeric() || c == '-' || c == '_'));
+        if !bounded(q[..at].chars().last()) || !bounded(q[from..].chars().next()) {
+            continue;
+        }
+        let rest = question[from..].trim_start();
+        let rest = rest.strip_prefix([':', '=']).unwrap_or(rest).trim_start();
+        let rest = rest.trim_start_matches(['"', '\'', '`']);
+        let value: String = rest
+            .chars()
+            .take_while(|c| !c.is_whitespace() && !matches!(c, ',' | ';' | '"' | '\'' | '`'))
+            .collect();
+        let value = value.trim_end_matches(['.', '?', '!']).to_string();
+        if !value.is_empty() {
+            return Some(value);
+        }
+    }
+    None
 }
 
 /// Enum values the question names, per parameter: the longest value written in the question
@@ -306,6 +499,47 @@ fn value_for(pr: &Profile, s: &Span) -> Option<Value> {
         return None;
     }
     Some(v)
+}
+
+/// Unit parameters (`unit`, `sourceUnit`, `targetUnit`): the unit word of the amount the
+/// question gives ("2 cups" -> `cups`), and for a target unit the unit asked for ("how many
+/// grams ...", "... in grams", "... into ounces"), which is not the amount's own.
+fn units(question: &str, open: &[Profile], spans: &[Span], params: &mut BTreeMap<String, Value>) {
+    let amount = spans.iter().find_map(|s| {
+        let u = s.unit.as_deref()?;
+        (s.kind == SpanKind::Number && u.chars().count() > 1 && u.chars().all(char::is_alphabetic))
+            .then_some(u)
+    });
+    let Some(unit) = amount else { return };
+    let words: Vec<String> = question
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    let asked = words.windows(2).find_map(|w| {
+        let cue = matches!(w[0].as_str(), "many" | "much" | "in" | "into" | "to");
+        let word = &w[1];
+        (cue && word != unit
+            && word.chars().all(char::is_alphabetic)
+            && !spans::is_function_word(word))
+        .then(|| word.clone())
+    });
+    for pr in open
+        .iter()
+        .filter(|pr| !pr.numeric && pr.named(&["unit", "units"]))
+    {
+        if params.contains_key(&pr.p.name) {
+            continue;
+        }
+        let value = if pr.named(TARGET_WORDS) {
+            asked.clone()
+        } else {
+            Some(unit.to_string())
+        };
+        if let Some(v) = value.and_then(|v| bind::coerce(pr.p, Value::String(v)).ok()) {
+            params.insert(pr.p.name.clone(), v);
+        }
+    }
 }
 
 /// `owner/repo` written in the question for a URL template with `{a}/{b}`: both filled.
@@ -362,6 +596,24 @@ pub fn fill(
         .filter(|p| only.is_none_or(|o| o.contains(&p.name)))
         .map(|p| Profile::of(p, &e.url))
         .collect();
+    // Headers and cookies: only by name, never from free text.
+    for pr in open.iter().filter(|pr| pr.in_header()) {
+        if let Some(raw) = named_header_value(&pr.p.name, question)
+            && let Ok(v) = bind::coerce(pr.p, Value::String(raw))
+        {
+            params.insert(pr.p.name.clone(), v);
+        }
+    }
+    let open: Vec<Profile> = open.into_iter().filter(|pr| !pr.in_header()).collect();
+    let mut spans = spans.to_vec();
+    // A name beside its label noun replaces the object that held both ("on the central line").
+    let named = label_neighbours(question, &open, &spans, subject);
+    spans.retain(|x| {
+        x.kind != SpanKind::Object || !named.iter().any(|n| n.start < x.end && x.start < n.end)
+    });
+    spans.extend(named);
+    spans.sort_by_key(|s| (s.start, s.end));
+    let spans = spans.as_slice();
     for pr in &open {
         if !pr.p.enum_values.is_empty()
             && let Some(v) = enum_value(pr.p, question)
@@ -369,17 +621,24 @@ pub fn fill(
             params.insert(pr.p.name.clone(), v);
         }
     }
+    // A span whose label names some open parameter goes to one it names, or to none.
+    let claimed: Vec<bool> = spans
+        .iter()
+        .map(|s| open.iter().any(|pr| pr.introduced_by(s)))
+        .collect();
     let mut pairs: Vec<(f64, usize, usize)> = Vec::new();
     for (pi, pr) in open.iter().enumerate() {
         if params.contains_key(&pr.p.name) {
             continue;
         }
         for (si, s) in spans.iter().enumerate() {
-            if used_slash && s.kind == SpanKind::Slash {
+            if (used_slash && s.kind == SpanKind::Slash) || (claimed[si] && !pr.introduced_by(s)) {
                 continue;
             }
+            // A number, a year or a date is a value, even where the index knows it as a word.
+            let numeric = matches!(s.kind, SpanKind::Number | SpanKind::Year | SpanKind::Date);
             let mut stems = text::stems(&s.value).peekable();
-            if stems.peek().is_some() && stems.all(|st| subject.contains(&st)) {
+            if !numeric && stems.peek().is_some() && stems.all(|st| subject.contains(&st)) {
                 continue;
             }
             let mut f = fit(pr, s);
@@ -404,6 +663,7 @@ pub fn fill(
             span_used[si] = true;
         }
     }
+    units(question, &open, spans, params);
     params
         .keys()
         .filter(|k| !before.contains(k))
@@ -432,10 +692,21 @@ mod tests {
 
     /// The parameters `question` fills on `e`, with the catalog knowing only `known` stems.
     fn filled(e: &EndpointData, question: &str, known: &[&str]) -> BTreeMap<String, Value> {
+        filled_for(e, question, known, &[])
+    }
+
+    /// [`filled`], for an endpoint ranked for the `subject` stems.
+    fn filled_for(
+        e: &EndpointData,
+        question: &str,
+        known: &[&str],
+        subject: &[&str],
+    ) -> BTreeMap<String, Value> {
         let mut spans = crate::search::spans::spans(question);
         crate::search::spans::unknown_words(question, &mut spans, &|st| known.contains(&st));
         let mut params = BTreeMap::new();
-        fill(e, question, &spans, &mut params, None, &[]);
+        let subject: Vec<String> = subject.iter().map(|s| s.to_string()).collect();
+        fill(e, question, &spans, &mut params, None, &subject);
         params
     }
 
@@ -512,6 +783,302 @@ mod tests {
             let got = filled(&e, "what nationality is author 7", &known);
             assert_eq!(got.get("id").and_then(Value::as_i64), want, "{url}");
         }
+    }
+
+    /// `e` with parameter `name` re-typed and described.
+    fn typed(mut e: EndpointData, name: &str, ty: &str, format: Option<&str>) -> EndpointData {
+        let p = e
+            .parameters
+            .iter_mut()
+            .find(|p| p.name == name)
+            .expect("parameter");
+        p.ty = ty.into();
+        p.format = format.map(str::to_string);
+        e
+    }
+
+    fn strings(pairs: &[(&str, &str)]) -> BTreeMap<String, Value> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), Value::from(*v)))
+            .collect()
+    }
+
+    #[test]
+    fn the_noun_that_labels_a_value_chooses_its_parameter() {
+        // "tvdb id" is no `imdbId`; a plain "id" or "imdb id" is.
+        let search = endpoint(
+            "https://x.test/search/series",
+            &[
+                ("name", "query"),
+                ("imdbId", "query"),
+                ("zap2itId", "query"),
+            ],
+        );
+        assert!(
+            filled(
+                &search,
+                "what network is the show with tvdb id 121361 on",
+                &[]
+            )
+            .is_empty()
+        );
+        assert_eq!(
+            filled(&search, "the series with imdb id tt0903747", &[]),
+            strings(&[("imdbId", "tt0903747")])
+        );
+        // Two labelled numbers, each to the parameter its label names, typed as text.
+        let episodes = endpoint(
+            "https://x.test/series/{id}/episodes/query",
+            &[
+                ("id", "path"),
+                ("airedSeason", "query"),
+                ("airedEpisode", "query"),
+            ],
+        );
+        assert_eq!(
+            filled(
+                &episodes,
+                "title of season 3 episode 5 of series 81189",
+                &[]
+            ),
+            strings(&[("airedEpisode", "5"), ("airedSeason", "3"), ("id", "81189")])
+        );
+        // A labelled value is not given to a parameter its label does not name.
+        let arrivals = endpoint(
+            "https://x.test/stops/{id}/arrivals",
+            &[("id", "path"), ("line", "query")],
+        );
+        assert_eq!(
+            filled(&arrivals, "next bus at stop 490008660N", &[]),
+            strings(&[("id", "490008660N")])
+        );
+        assert_eq!(
+            filled(&arrivals, "next bus on line N29 at stop 490008660N", &[]),
+            strings(&[("id", "490008660N"), ("line", "N29")])
+        );
+    }
+
+    #[test]
+    fn numbers_are_no_names_and_no_slugs() {
+        let search = endpoint(
+            "https://x.test/search/series",
+            &[("name", "query"), ("slug", "query")],
+        );
+        assert!(
+            filled(
+                &search,
+                "which day does series 73739 air",
+                &["seri", "air", "day"]
+            )
+            .is_empty()
+        );
+        assert_eq!(
+            filled(
+                &search,
+                "when does the series named \"Dark\" air",
+                &["seri", "air"]
+            ),
+            strings(&[("name", "Dark")])
+        );
+    }
+
+    #[test]
+    fn an_amount_takes_its_unit_and_a_target_unit_the_one_asked_for() {
+        let mut convert = endpoint(
+            "https://x.test/convert",
+            &[
+                ("ingredientName", "query"),
+                ("sourceAmount", "query"),
+                ("sourceUnit", "query"),
+                ("targetUnit", "query"),
+            ],
+        );
+        for p in &mut convert.parameters {
+            p.required = true;
+        }
+        convert.parameters[1].ty = "number".into();
+        let want = |amount: i64, source: &str, target: &str, name: &str| {
+            BTreeMap::from([
+                ("ingredientName".to_string(), Value::from(name)),
+                ("sourceAmount".to_string(), Value::from(amount)),
+                ("sourceUnit".to_string(), Value::from(source)),
+                ("targetUnit".to_string(), Value::from(target)),
+            ])
+        };
+        assert_eq!(
+            filled(
+                &convert,
+                "how many grams is 2 cups of butter",
+                &["gram", "cup"]
+            ),
+            want(2, "cups", "grams", "butter")
+        );
+        assert_eq!(
+            filled(
+                &convert,
+                "convert 3 tablespoons of sugar into ounces",
+                &["convert"]
+            ),
+            want(3, "tablespoons", "ounces", "sugar")
+        );
+        // The index may know "2" as a word the endpoint was ranked for; it is a value still.
+        assert_eq!(
+            filled_for(
+                &convert,
+                "how many grams is 2 cups of butter",
+                &["gram", "cup", "2"],
+                &["2", "gram"]
+            ),
+            want(2, "cups", "grams", "butter")
+        );
+        // No amount with a unit: no unit either.
+        let got = filled(&convert, "how many grams of butter", &["gram"]);
+        assert!(
+            !got.contains_key("sourceUnit") && !got.contains_key("targetUnit"),
+            "{got:?}"
+        );
+    }
+
+    #[test]
+    fn from_and_to_take_the_ids_they_introduce() {
+        let journey = endpoint(
+            "https://x.test/journey/{from}/to/{to}",
+            &[("from", "path"), ("to", "path")],
+        );
+        assert_eq!(
+            filled(
+                &journey,
+                "how long from 940GZZLUKSX to 940GZZLUWLO by tube",
+                &[]
+            ),
+            strings(&[("from", "940GZZLUKSX"), ("to", "940GZZLUWLO")])
+        );
+        assert_eq!(
+            filled(&journey, "a route to Paris Nord from Lille", &[]),
+            strings(&[("from", "Lille"), ("to", "Paris Nord")])
+        );
+    }
+
+    #[test]
+    fn a_date_parameter_takes_dates_and_years_only() {
+        let e = typed(
+            endpoint(
+                "https://x.test/updated",
+                &[("fromTime", "query"), ("q", "query")],
+            ),
+            "fromTime",
+            "string",
+            None,
+        );
+        assert_eq!(
+            filled(&e, "translate 'thank you very much' into german", &[]),
+            strings(&[("q", "thank you very much")])
+        );
+        let e = typed(
+            endpoint("https://x.test/stats/{year}", &[("year", "path")]),
+            "year",
+            "integer",
+            None,
+        );
+        for q in [
+            "road accidents of 2019",
+            "road accidents in 2019",
+            "2019 road accidents",
+        ] {
+            assert_eq!(
+                filled(&e, q, &[]).get("year"),
+                Some(&Value::from(2019)),
+                "{q}"
+            );
+        }
+        let e = typed(
+            endpoint("https://x.test/events", &[("startDate", "query")]),
+            "startDate",
+            "string",
+            Some("date"),
+        );
+        assert!(filled(&e, "events starting soon in Lyon", &[]).is_empty());
+        assert_eq!(
+            filled(&e, "events from 2024-05-01", &[]),
+            strings(&[("startDate", "2024-05-01")])
+        );
+    }
+
+    #[test]
+    fn verbs_adverbs_and_function_words_are_no_values() {
+        let status = endpoint("https://x.test/line/{ids}/status", &[("ids", "path")]);
+        for q in [
+            "is it running normally right now",
+            "when is the next one due",
+            "the best ones according to them",
+        ] {
+            assert!(filled(&status, q, &[]).is_empty(), "{q}");
+        }
+        // A name beside the noun that names the key is the value, known word or not.
+        assert_eq!(
+            filled(
+                &status,
+                "is the victoria line running normally",
+                &["victoria", "line"]
+            ),
+            strings(&[("ids", "victoria")])
+        );
+        assert_eq!(
+            filled(
+                &status,
+                "any disruptions on the central line",
+                &["central", "line"]
+            ),
+            strings(&[("ids", "central")])
+        );
+        assert_eq!(
+            filled(&status, "any delays on line bakerloo", &["line", "delay"]),
+            strings(&[("ids", "bakerloo")])
+        );
+        let road = endpoint("https://x.test/road/{ids}", &[("ids", "path")]);
+        assert_eq!(
+            filled(
+                &road,
+                "what's the traffic like on the a2 road",
+                &["traffic", "road"]
+            ),
+            strings(&[("ids", "a2")])
+        );
+        assert_eq!(
+            filled(&road, "is road m25 closed", &["road"]),
+            strings(&[("ids", "m25")])
+        );
+    }
+
+    #[test]
+    fn headers_are_filled_only_where_the_question_names_them() {
+        let mut e = endpoint(
+            "https://x.test/podcasts/{id}",
+            &[
+                ("id", "path"),
+                ("X-Request-Id", "header"),
+                ("session", "cookie"),
+            ],
+        );
+        e.parameters[1].required = true;
+        assert_eq!(
+            filled(
+                &e,
+                "episodes of podcast 4d3fe717742d4963a85562e9f84d8c79",
+                &[]
+            ),
+            strings(&[("id", "4d3fe717742d4963a85562e9f84d8c79")])
+        );
+        assert_eq!(
+            filled(&e, "podcast 4d3fe717742d4963 with X-Request-Id: abc-1", &[]),
+            strings(&[("X-Request-Id", "abc-1"), ("id", "4d3fe717742d4963")])
+        );
+        assert_eq!(
+            named_header_value("session", "session=xyz please"),
+            Some("xyz".into())
+        );
+        assert_eq!(named_header_value("session", "the sessions list"), None);
     }
 
     #[test]
