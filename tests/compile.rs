@@ -160,7 +160,7 @@ fn tampered_truncated_and_newer_artifacts_are_refused() {
         Err(LoadError::Malformed(_))
     ));
     // Newer format.
-    let newer = text.replacen("\"format_version\":4", "\"format_version\":99", 1);
+    let newer = text.replacen("\"format_version\":3", "\"format_version\":99", 1);
     let err = io::load_bytes(newer.as_bytes()).unwrap_err();
     assert!(
         matches!(

@@ -134,7 +134,7 @@ pub const BIN_FILE: &str = "graph.bin";
 
 /// Current artifact format. Readers refuse other formats (older ones with a "recompile"
 /// error).
-pub const FORMAT_VERSION: u32 = 4;
+pub const FORMAT_VERSION: u32 = 3;
 
 /// The artifact.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, rkyv::Archive, rkyv::Serialize)]
