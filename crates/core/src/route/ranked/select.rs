@@ -428,10 +428,13 @@ fn question_weight(g: &FrozenGraph, q: &Query, ranking: &Ranking, spans: &[Span]
                     s.start <= t.start
                         && t.end <= s.end
                         && (!opaque
+                            // An upper-case word alone (`SMILES`, `UV`) is as often an
+                            // abbreviation the catalog names as an id.
+                            || (s.kind == SpanKind::Id
+                                && s.value.chars().any(|c| c.is_ascii_digit()))
                             || matches!(
                                 s.kind,
-                                SpanKind::Id
-                                    | SpanKind::Url
+                                SpanKind::Url
                                     | SpanKind::Email
                                     | SpanKind::Path
                                     | SpanKind::Slash
