@@ -252,7 +252,10 @@ fn takes_labelled_values(spans: &[Span], filled: &BTreeMap<String, serde_json::V
         .all(|s| {
             filled.values().any(|v| match v {
                 serde_json::Value::String(x) => x == &s.value,
-                other => other.to_string() == s.value,
+                other => {
+                    let text = other.to_string();
+                    text == s.value
+                }
             })
         })
 }
