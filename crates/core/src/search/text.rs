@@ -62,7 +62,8 @@ const LIGHT_WORDS: &[&str] = &[
     "tonight", "two", "under", "until", "up", "want", "way", "well", "within", "without", "yet",
 ];
 
-/// Whether a lower-case word is a light word (see [`LIGHT_WORDS`]).
+/// Whether a lower-case word is a light word: a preposition of place or time, a quantifier, a
+/// vague adverb or a verb of wanting or giving (`next`, `over`, `few`, `now`, `want`).
 pub fn is_light_word(w: &str) -> bool {
     LIGHT_WORDS.binary_search(&w).is_ok()
 }
