@@ -13,16 +13,23 @@ pub use schemarouter_core::{
 };
 
 /// The servers (`schemarouter serve`, `schemarouter mcp`): the `schemarouter-server` crate.
+#[cfg(feature = "cli")]
 pub use schemarouter_server as serve;
 
+#[cfg(feature = "cli")]
 pub mod cli;
 pub mod compiled;
+#[cfg(feature = "cli")]
 pub mod derive;
 pub mod diagnostics;
 pub mod diff;
+#[cfg(feature = "cli")]
 pub mod eval;
+#[cfg(feature = "cli")]
 pub mod import;
 pub mod lint;
 pub mod load;
+#[cfg(feature = "cli")]
 pub mod lsp;
+#[cfg(feature = "cli")]
 pub mod synth;

@@ -26,7 +26,8 @@ pub use side::{Side, SideError};
 use serde::Serialize;
 
 /// The lowest class that fails the gate (`--fail-on`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum FailOn {
     /// Fail on breaking changes (default).

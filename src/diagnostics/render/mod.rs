@@ -15,7 +15,8 @@ use crate::source::SourceMap;
 use std::path::Path;
 
 /// Output formats of `schemarouter check`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum OutputFormat {
     /// Code frames with carets and help (default).
     Human,

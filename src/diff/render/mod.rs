@@ -11,7 +11,8 @@ pub mod markdown;
 use super::{FailOn, Report};
 
 /// Output formats of `schemarouter diff`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "cli", derive(clap::ValueEnum))]
 pub enum DiffFormat {
     /// Changes grouped by class, with locations and fingerprints (default).
     #[default]

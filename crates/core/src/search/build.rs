@@ -11,7 +11,8 @@ use super::TermPosting;
 use super::text;
 use crate::artifact::{ConceptData, ToolData};
 use rayon::prelude::*;
-use std::collections::{BTreeMap, HashMap};
+use rustc_hash::FxHashMap;
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// BM25's term-frequency saturation.
@@ -99,11 +100,15 @@ const NF: usize = FIELDS.len();
 const MAX_ENUM_VALUES: usize = 50;
 
 /// Stems of the texts one worker has read: field names, parameter names and short
-/// descriptions repeat across endpoints and tools, and are tokenised and stemmed once.
+/// descriptions repeat across endpoints and tools, and are tokenised and stemmed once; the
+/// words of a text read for the first time (long descriptions) are stemmed once per word.
 #[derive(Default)]
 struct StemCache {
-    texts: HashMap<String, Arc<[Arc<str>]>>,
-    stems: HashMap<String, Arc<str>>,
+    texts: FxHashMap<Box<str>, Arc<[Arc<str>]>>,
+    words: FxHashMap<Box<str>, Arc<[Arc<str>]>>,
+    stems: FxHashMap<Box<str>, Arc<str>>,
+    /// Scratch terms of one piece of text.
+    scratch: Vec<text::Term>,
 }
 
 /// Texts longer than this are not kept in the cache (long descriptions rarely repeat).
@@ -114,19 +119,42 @@ impl StemCache {
         if let Some(v) = self.texts.get(text) {
             return v.clone();
         }
-        let v: Arc<[Arc<str>]> = text::stems(text).map(|s| self.intern(s)).collect();
+        let mut v: Vec<Arc<str>> = Vec::new();
+        text::walk(text, |piece| match piece {
+            text::Piece::Word(w, _) => v.extend(self.word(w).iter().cloned()),
+            cjk => {
+                let mut scratch = std::mem::take(&mut self.scratch);
+                text::piece_terms(cjk, &mut scratch);
+                v.extend(scratch.drain(..).map(|t| self.intern(&t.stem)));
+                self.scratch = scratch;
+            }
+        });
+        let v: Arc<[Arc<str>]> = v.into();
         if text.len() <= CACHED_TEXT_BYTES {
-            self.texts.insert(text.to_string(), v.clone());
+            self.texts.insert(text.into(), v.clone());
         }
         v
     }
 
-    fn intern(&mut self, s: String) -> Arc<str> {
-        if let Some(a) = self.stems.get(&s) {
+    /// The stems of one word (a [`text::Piece::Word`]), computed once.
+    fn word(&mut self, w: &str) -> Arc<[Arc<str>]> {
+        if let Some(v) = self.words.get(w) {
+            return v.clone();
+        }
+        let mut scratch = std::mem::take(&mut self.scratch);
+        text::piece_terms(text::Piece::Word(w, 0), &mut scratch);
+        let v: Arc<[Arc<str>]> = scratch.drain(..).map(|t| self.intern(&t.stem)).collect();
+        self.scratch = scratch;
+        self.words.insert(w.into(), v.clone());
+        v
+    }
+
+    fn intern(&mut self, s: &str) -> Arc<str> {
+        if let Some(a) = self.stems.get(s) {
             return a.clone();
         }
-        let a: Arc<str> = Arc::from(s.as_str());
-        self.stems.insert(s, a.clone());
+        let a: Arc<str> = Arc::from(s);
+        self.stems.insert(s.into(), a.clone());
         a
     }
 }
@@ -134,7 +162,7 @@ impl StemCache {
 /// One endpoint's document while it is read: term counts per field and field lengths.
 struct Doc<'c> {
     cache: &'c mut StemCache,
-    counts: HashMap<Arc<str>, [u32; NF]>,
+    counts: FxHashMap<Arc<str>, [u32; NF]>,
     lengths: [u32; NF],
 }
 
@@ -186,7 +214,7 @@ fn document(
     let e = &tool.endpoints[ei];
     let mut d = Doc {
         cache,
-        counts: HashMap::new(),
+        counts: FxHashMap::default(),
         lengths: [0; NF],
     };
     d.add(0, &e.id);
@@ -423,13 +451,14 @@ pub fn build(tools: &[ToolData], concepts: &[ConceptData]) -> Built {
                 .collect()
         })
         .collect();
-    let mut df: HashMap<&str, u32> = HashMap::new();
+    let mut df: FxHashMap<&str, u32> = FxHashMap::default();
     for v in &weighted {
         for (t, _) in v {
             *df.entry(t.as_ref()).or_default() += 1;
         }
     }
-    let mut postings: HashMap<&str, Vec<TermPosting>> = HashMap::with_capacity(df.len());
+    let mut postings: FxHashMap<&str, Vec<TermPosting>> =
+        FxHashMap::with_capacity_and_hasher(df.len(), Default::default());
     for (doc, v) in weighted.iter().enumerate() {
         for (t, tf) in v {
             let idf = idf(n as u32, df[t.as_ref()]);

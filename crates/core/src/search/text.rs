@@ -93,11 +93,17 @@ pub fn is_cjk(c: char) -> bool {
         | 0x20000..=0x2FA1F) // CJK extensions B-F and compatibility supplement
 }
 
-/// The search terms of `text`, in text order (repeats kept: the index counts them). Ranges are
-/// byte ranges into `text` itself when it is already in NFKC (questions are normalised by the
-/// caller; declaration text is indexed without needing ranges).
-pub fn terms(text: &str) -> Vec<Term> {
-    let mut out = Vec::new();
+/// A piece of text as the tokenizer walks it, with its byte offset in the text.
+pub(crate) enum Piece<'a> {
+    /// A word of no CJK character (UAX #29 word segment with a letter or digit).
+    Word(&'a str, usize),
+    /// A run of adjacent segments holding CJK characters (bigrams, see [`terms`]).
+    Cjk(&'a str, usize),
+}
+
+/// Walks `text` piece by piece, in text order: the one segmentation [`terms`] and the index
+/// builder's word cache share.
+pub(crate) fn walk(text: &str, mut f: impl FnMut(Piece<'_>)) {
     // A run of adjacent CJK segments (UAX #29 gives one ideograph or kana per segment).
     let mut run: Option<(usize, usize)> = None;
     for (start, word) in text.split_word_bound_indices() {
@@ -106,7 +112,7 @@ pub fn terms(text: &str) -> Vec<Term> {
             run = match run {
                 Some((s, e)) if e == start => Some((s, end)),
                 Some((s, e)) => {
-                    cjk_terms(&text[s..e], s, &mut out);
+                    f(Piece::Cjk(&text[s..e], s));
                     Some((start, end))
                 }
                 None => Some((start, end)),
@@ -114,15 +120,31 @@ pub fn terms(text: &str) -> Vec<Term> {
             continue;
         }
         if let Some((s, e)) = run.take() {
-            cjk_terms(&text[s..e], s, &mut out);
+            f(Piece::Cjk(&text[s..e], s));
         }
         if word.chars().any(char::is_alphanumeric) {
-            word_terms(word, start, &mut out);
+            f(Piece::Word(word, start));
         }
     }
     if let Some((s, e)) = run {
-        cjk_terms(&text[s..e], s, &mut out);
+        f(Piece::Cjk(&text[s..e], s));
     }
+}
+
+/// The terms of one piece of [`walk`], appended to `out`.
+pub(crate) fn piece_terms(piece: Piece<'_>, out: &mut Vec<Term>) {
+    match piece {
+        Piece::Word(w, start) => word_terms(w, start, out),
+        Piece::Cjk(r, start) => cjk_terms(r, start, out),
+    }
+}
+
+/// The search terms of `text`, in text order (repeats kept: the index counts them). Ranges are
+/// byte ranges into `text` itself when it is already in NFKC (questions are normalised by the
+/// caller; declaration text is indexed without needing ranges).
+pub fn terms(text: &str) -> Vec<Term> {
+    let mut out = Vec::new();
+    walk(text, |piece| piece_terms(piece, &mut out));
     out
 }
 
