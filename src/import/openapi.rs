@@ -1256,6 +1256,10 @@ fn auth_params(spec: Spec, doc: &Value, op: &Value) -> Vec<Sp<Parameter>> {
                 continue;
             };
             let ty = str_at(s, "type").unwrap_or("");
+            // A bearer token (`Authorization: Bearer ...`): the gateway sends it so.
+            let bearer = matches!(ty, "oauth2" | "openIdConnect")
+                || (ty == "http"
+                    && str_at(s, "scheme").is_some_and(|sc| sc.eq_ignore_ascii_case("bearer")));
             let (name, location, what) = match ty {
                 "apiKey" => {
                     let Some(n) = str_at(s, "name") else { continue };
@@ -1296,6 +1300,7 @@ fn auth_params(spec: Spec, doc: &Value, op: &Value) -> Vec<Sp<Parameter>> {
                 auth: Some(Sp::synthetic(true)),
                 description: Some(Sp::synthetic(what)),
                 location: Some(Sp::synthetic(location)),
+                format: bearer.then(|| Sp::synthetic("bearer".to_string())),
                 ..Parameter::new(name, crate::model::ValueType::String)
             }));
         }

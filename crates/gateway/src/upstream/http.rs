@@ -126,6 +126,16 @@ fn style_of(p: &ParamData, location: &str) -> (Style, bool) {
     (style, explode)
 }
 
+/// The name of the placeholder a URL template starts with (`{base_url}/api/pdf`): the API's
+/// base URL, which the import declares as a path parameter when the description names no
+/// absolute server (or a server variable holds the host). Its value is a URL, put in as it is
+/// (never percent-encoded); a base URL configured for the tool fills it instead.
+pub fn leading_placeholder(url: &str) -> Option<&str> {
+    let rest = url.strip_prefix('{')?;
+    let name = &rest[..rest.find('}')?];
+    (!name.is_empty()).then_some(name)
+}
+
 /// Where to send a tool's requests instead of its declared URLs.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Base<'a> {
@@ -146,12 +156,38 @@ pub fn build(
     base: Base<'_>,
 ) -> Result<Request, String> {
     let mut path = e.url.clone();
+    let mut base = base;
+    if let Some(name) = leading_placeholder(&e.url) {
+        let text = match (base.url, args.get(name)) {
+            (Some(b), _) => {
+                // The configured base URL fills it, and is not put before the URL again.
+                base = Base::default();
+                b.to_string()
+            }
+            (None, Some(Value::String(v))) => v.clone(),
+            (None, Some(_)) => return Err(format!("the base URL `{name}` takes a string")),
+            (None, None) => String::new(),
+        };
+        if !text.is_empty() {
+            let u = url::Url::parse(&text)
+                .map_err(|why| format!("the base URL `{name}` (`{text}`) does not parse: {why}"))?;
+            if !matches!(u.scheme(), "http" | "https") {
+                return Err(format!(
+                    "the base URL `{name}` (`{text}`) is not an http or https URL"
+                ));
+            }
+            path = path.replacen(&format!("{{{name}}}"), text.trim_end_matches('/'), 1);
+        }
+    }
     let mut query: Vec<String> = Vec::new();
     let mut headers = Vec::new();
     let mut cookies: Vec<String> = Vec::new();
     let mut in_body: Vec<(&ParamData, &Value)> = Vec::new();
     for p in &e.parameters {
         let Some(v) = args.get(&p.name) else { continue };
+        if leading_placeholder(&e.url) == Some(p.name.as_str()) {
+            continue;
+        }
         let place = location(e, p);
         if place == "body" {
             in_body.push((p, v));
