@@ -2082,6 +2082,7 @@ fn a_parameter_repeating_a_security_credential_is_one_auth_parameter() {
         auth: true
         description: \"`bearer` credentials (security scheme `bearer`), sent as the `Authorization` header\"
         in: header
+        format: bearer
       - name: api_key
         type: string
         auth: true
