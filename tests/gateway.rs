@@ -499,6 +499,48 @@ fn xml_text_binary_and_multipart_bodies_arrive_as_declared() {
         String::from_utf8_lossy(&want)
     );
     assert_eq!(body, want);
+    // An XML body given as a JSON object is written by the schema's `xml` objects (prefix and
+    // namespace, an attribute, a wrapped list, items named by their schema), in the schema's
+    // order; a string is still the XML text.
+    let (_, _, content_type, body) = echo(
+        "put_pet",
+        json!({"body": {"tags": [{"name": "good"}], "name": "Rex & co", "photoUrls": ["a.png"], "id": 7}}),
+    );
+    assert_eq!(content_type, "application/xml");
+    assert_eq!(
+        String::from_utf8(body).unwrap(),
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?><p:pet xmlns:p=\"urn:example:pets\" id=\"7\"><name>Rex &amp; co</name>\
+         <photoUrls><photoUrl>a.png</photoUrl></photoUrls><tag><name>good</name></tag></p:pet>"
+    );
+    assert_eq!(
+        echo("put_pet", json!({"body": "<pet/>"})).3,
+        b"<pet/>".to_vec()
+    );
+    // Multipart fields with an encoding style: parts by the style (the content type ignored);
+    // without one, by the content type.
+    let (_, _, _, body) = echo(
+        "post_styled",
+        json!({"tags": ["a", "b c"], "size": {"w": 2, "h": 3}, "note": {"k": 1}}),
+    );
+    assert_eq!(
+        String::from_utf8(body).unwrap(),
+        "--schemarouter-boundary-0\r\nContent-Disposition: form-data; name=\"note\"\r\nContent-Type: application/json\r\n\r\n{\"k\":1}\r\n\
+         --schemarouter-boundary-0\r\nContent-Disposition: form-data; name=\"size[h]\"\r\n\r\n3\r\n\
+         --schemarouter-boundary-0\r\nContent-Disposition: form-data; name=\"size[w]\"\r\n\r\n2\r\n\
+         --schemarouter-boundary-0\r\nContent-Disposition: form-data; name=\"tags\"\r\n\r\na,b c\r\n\
+         --schemarouter-boundary-0--\r\n"
+    );
+    // Form fields: `allowReserved` keeps `/`, `?`, `:` but not what the form encoding gives a
+    // meaning; an object without a style is JSON text.
+    let (_, _, content_type, body) = echo(
+        "post_form",
+        json!({"path": "a/b?c:d&e=f+g", "meta": {"k": "v"}}),
+    );
+    assert_eq!(content_type, "application/x-www-form-urlencoded");
+    assert_eq!(
+        String::from_utf8(body).unwrap(),
+        "meta=%7B%22k%22%3A%22v%22%7D&path=a/b?c:d%26e%3Df%2Bg"
+    );
     // allowReserved: the value's own query syntax passes, `#`, `[`, `]` do not; the other
     // parameter is encoded whole.
     assert_eq!(

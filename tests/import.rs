@@ -2082,6 +2082,7 @@ fn a_parameter_repeating_a_security_credential_is_one_auth_parameter() {
         auth: true
         description: \"`bearer` credentials (security scheme `bearer`), sent as the `Authorization` header\"
         in: header
+        format: bearer
       - name: api_key
         type: string
         auth: true
@@ -3470,6 +3471,7 @@ fn serialisation_styles_and_body_media_types_are_recorded() {
         [
             "- name: path",
             "in: body",
+            "style: form",
             "allow_reserved: true",
             "- name: tags",
             "in: body",
@@ -3504,6 +3506,117 @@ fn serialisation_styles_and_body_media_types_are_recorded() {
         "{text}"
     );
     assert_eq!(text.matches("body_type:").count(), 4, "{text}");
+}
+
+/// Swagger 2.0 `in: body` parameters are sent as the operation's `consumes` says (else the
+/// document's): JSON when it names a JSON type, else XML first, then text, then bytes; a form
+/// type by fields. `in: formData` files are bytes (`format: binary`) of a multipart body.
+#[test]
+fn swagger_bodies_follow_consumes() {
+    let ok = r#"{"200": {"description": "ok", "schema": {"type": "object", "properties": {"id": {"type": "string"}}}}}"#;
+    let doc = format!(
+        r##"{{"swagger": "2.0", "info": {{"title": "Bodies", "version": "1"}},
+      "host": "b.example.org", "basePath": "/v2", "consumes": ["application/json"],
+      "paths": {{
+        "/pet": {{"put": {{"operationId": "x", "consumes": ["text/xml", "application/xml"],
+          "parameters": [{{"in": "body", "name": "pet", "required": true, "description": "The pet", "schema": {{"$ref": "#/definitions/Pet"}}}}],
+          "responses": {ok}}}}},
+        "/note": {{"post": {{"operationId": "t", "consumes": ["text/plain"],
+          "parameters": [{{"in": "body", "name": "note", "schema": {{"type": "string"}}}}], "responses": {ok}}}}},
+        "/raw": {{"post": {{"operationId": "o", "consumes": ["application/octet-stream"],
+          "parameters": [{{"in": "body", "name": "data", "schema": {{"type": "string", "format": "binary"}}}}], "responses": {ok}}}}},
+        "/both": {{"post": {{"operationId": "j", "consumes": ["application/xml", "application/json"],
+          "parameters": [{{"in": "body", "name": "pet", "schema": {{"$ref": "#/definitions/Pet"}}}}], "responses": {ok}}}}},
+        "/form": {{"post": {{"operationId": "f", "consumes": ["application/x-www-form-urlencoded"],
+          "parameters": [{{"in": "body", "name": "b", "schema": {{"type": "object", "properties": {{"q": {{"type": "string"}}}}}}}}], "responses": {ok}}}}},
+        "/upload": {{"post": {{"operationId": "u", "consumes": ["multipart/form-data"],
+          "parameters": [{{"in": "formData", "name": "file", "type": "file"}},
+                         {{"in": "formData", "name": "tags", "type": "array", "items": {{"type": "string"}}, "collectionFormat": "multi"}}],
+          "responses": {ok}}}}}
+      }},
+      "definitions": {{
+        "Pet": {{"type": "object", "xml": {{"name": "Pet"}}, "properties": {{
+          "name": {{"type": "string"}},
+          "id": {{"type": "integer", "xml": {{"attribute": true}}}},
+          "photoUrls": {{"type": "array", "xml": {{"wrapped": true}}, "items": {{"type": "string", "xml": {{"name": "photoUrl"}}}}}},
+          "tags": {{"type": "array", "items": {{"$ref": "#/definitions/Tag"}}}}}}}},
+        "Tag": {{"type": "object", "xml": {{"name": "tag", "namespace": "urn:t", "prefix": "t"}}, "properties": {{"name": {{"type": "string"}}}}}}
+      }}}}"##
+    );
+    let (_dir, text) = imported("openapi", "bodies.json", &doc);
+    let endpoint = |id: &str| -> String {
+        let at = text.find(&format!("- id: {id}\n")).unwrap();
+        let rest = &text[at..];
+        let end = rest[1..].find("\n  - id: ").map_or(rest.len(), |i| i + 1);
+        rest[..end].to_string()
+    };
+    // XML first among the types consumed; the schema's `xml` objects in its order.
+    let x = endpoint("x");
+    assert!(x.contains("    body_type: application/xml\n"), "{x}");
+    assert!(
+        x.contains(
+            "    body_xml:\n      - path: \"\"\n        name: Pet\n      - path: name\n      - path: id\n        attribute: true\n      - path: photoUrls\n        wrapped: true\n      - path: photoUrls[]\n        name: photoUrl\n      - path: tags\n      - path: tags[]\n        name: tag\n        namespace: urn:t\n        prefix: t\n      - path: tags[].name\n"
+        ),
+        "{x}"
+    );
+    assert!(
+        x.contains("      - name: body\n        type: any\n        required: true\n        description: \"The pet (the request body (application/xml): its XML text, or a JSON object written as the `Pet` element the schema describes)\"\n        in: body\n"),
+        "{x}"
+    );
+    let t = endpoint("t");
+    assert!(t.contains("    body_type: text/plain\n"), "{t}");
+    assert!(
+        t.contains("      - name: body\n        type: string\n        description: The request body (text/plain) as text\n        in: body\n"),
+        "{t}"
+    );
+    let o = endpoint("o");
+    assert!(
+        o.contains("    body_type: application/octet-stream\n"),
+        "{o}"
+    );
+    assert!(o.contains("        format: byte\n"), "{o}");
+    // JSON wins when consumed; a form type sends the schema's properties as fields.
+    let j = endpoint("j");
+    assert!(!j.contains("body_type"), "{j}");
+    assert!(j.contains("      - name: photoUrls\n"), "{j}");
+    let f = endpoint("f");
+    assert!(
+        f.contains("    body_type: application/x-www-form-urlencoded\n"),
+        "{f}"
+    );
+    assert!(f.contains("      - name: q\n"), "{f}");
+    let u = endpoint("u");
+    assert!(u.contains("    body_type: multipart/form-data\n"), "{u}");
+    assert!(
+        u.contains(
+            "      - name: file\n        type: string\n        in: body\n        format: binary\n"
+        ),
+        "{u}"
+    );
+}
+
+/// An OpenAPI 3 XML request body names its root by the component's name when its `xml` object
+/// does not; an inline schema with no name has no `body_xml` (its XML text only).
+#[test]
+fn openapi_xml_bodies_record_their_xml_objects() {
+    let doc = r##"{"openapi": "3.1.0", "info": {"title": "X", "version": "1"},
+      "servers": [{"url": "https://x.example.org"}],
+      "paths": {"/o": {"post": {"operationId": "o", "requestBody": {"content": {
+          "application/xml": {"schema": {"$ref": "#/components/schemas/Order"}}}},
+          "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object", "properties": {"id": {"type": "string"}}}}}}}}},
+        "/i": {"post": {"operationId": "i", "requestBody": {"content": {
+          "application/xml": {"schema": {"type": "object", "properties": {"a": {"type": "string"}}}}}},
+          "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object", "properties": {"id": {"type": "string"}}}}}}}}}},
+      "components": {"schemas": {
+        "Order": {"allOf": [{"$ref": "#/components/schemas/Base"}, {"type": "object", "properties": {"qty": {"type": "integer"}}}],
+          "xml": {"namespace": "urn:o"}},
+        "Base": {"type": "object", "properties": {"sku": {"type": "string", "xml": {"name": "SKU"}}}}}}}"##;
+    let (_dir, text) = imported("openapi", "x.json", doc);
+    assert!(
+        text.contains("    body_xml:\n      - path: \"\"\n        name: Order\n        namespace: urn:o\n      - path: sku\n        name: SKU\n      - path: qty\n"),
+        "{text}"
+    );
+    assert_eq!(text.matches("body_xml:").count(), 1, "{text}");
 }
 
 /// A multipart part header whose schema fixes no value is reported (SR709), never dropped

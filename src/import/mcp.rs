@@ -196,6 +196,7 @@ pub fn import(r: &Resolver, opts: &Options, origin: &ServerOrigin) -> Imported {
             annotations: annotations(t.value.get("annotations")),
             allow_destructive: None,
             body_type: None,
+            body_xml: Vec::new(),
             parameters: Vec::new(),
             fields: Vec::new(),
         };

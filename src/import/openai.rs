@@ -127,6 +127,7 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
             annotations: None,
             allow_destructive: None,
             body_type: None,
+            body_xml: Vec::new(),
             parameters: Vec::new(),
             fields: vec![super::result_field(
                 "The function's return value (function tools declare no result schema).",

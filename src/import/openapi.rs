@@ -2,13 +2,16 @@
 //! operation. The full mapping table is in `docs/import.md`.
 
 mod params;
+mod xml;
 
 use super::path_template::PathTemplate;
 use super::refs::{Loc, Resolver};
 use super::schema::Mapper;
 use super::{Imported, Options, codes, endpoint_id, licence_from, snake, summary_text};
 use crate::diagnostics::Severity;
-use crate::model::{Endpoint, HttpMethod, ParamLocation, Parameter, Provenance, Sp, Tool};
+use crate::model::{
+    Endpoint, HttpMethod, ParamLocation, Parameter, Provenance, Sp, Tool, ValueType,
+};
 use serde_json::Value;
 use std::collections::BTreeSet;
 
@@ -237,6 +240,7 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
                 },
             );
             e.body_type = params::body_type(&mut m, spec, doc, &op, &e.parameters);
+            body_xml(&mut m, spec, &op, &mut e);
             // Response fields from the success response.
             response(&mut m, spec, doc, &op, &mut e);
             total_fields += e.fields.len() + e.parameters.len();
@@ -502,6 +506,7 @@ fn endpoint_of(id: &str, method: HttpMethod, url: String, description: Option<St
         annotations: None,
         allow_destructive: None,
         body_type: None,
+        body_xml: Vec::new(),
         parameters: Vec::new(),
         fields: Vec::new(),
     }
@@ -680,6 +685,54 @@ fn encode_spaces(url: &str) -> String {
     out
 }
 
+/// For a request body of an XML media type whose schema names its root element: the schema's
+/// `body_xml` entries, and the body parameter `body` typed `any` (its XML text, or a JSON
+/// object written as the XML the schema describes).
+fn body_xml<'a>(m: &mut Mapper<'a>, spec: Spec, op: &Loc<'a>, e: &mut Endpoint) {
+    let Some(media) = e.body_type.as_ref().map(|b| b.value.clone()) else {
+        return;
+    };
+    let essence = media.split(';').next().unwrap_or("").trim();
+    if !(essence.ends_with("/xml") || essence.ends_with("+xml")) {
+        return;
+    }
+    let Some(schema) = params::whole_body_schema(m, spec, op, essence) else {
+        return;
+    };
+    let nodes = xml::body_xml(m.r, &schema);
+    if nodes.is_empty() {
+        return;
+    }
+    let Some(p) = e
+        .parameters
+        .iter_mut()
+        .find(|p| p.value.name.value == "body")
+    else {
+        return;
+    };
+    p.value.ty = Sp::synthetic(ValueType::Any);
+    let root = nodes[0]
+        .value
+        .name
+        .as_ref()
+        .map_or("", |n| n.value.as_str());
+    let what = format!(
+        "the request body ({media}): its XML text, or a JSON object written as the `{root}` element the schema describes"
+    );
+    p.value.description = Some(Sp::synthetic(
+        match p.value.description.as_ref().map(|d| d.value.as_str()) {
+            Some(d) if d.contains(" (the request body (") => {
+                format!(
+                    "{} ({what})",
+                    d.split(" (the request body (").next().unwrap_or(d)
+                )
+            }
+            _ => format!("{}{}", what[..1].to_uppercase(), &what[1..]),
+        },
+    ));
+    e.body_xml = nodes;
+}
+
 /// OpenAPI 3 `style` / `explode`, kept only where they differ from the location's default.
 fn openapi_style(p: &mut Sp<Parameter>, v: &Value, location: ParamLocation) {
     let default_style = match location {
@@ -736,7 +789,7 @@ fn swagger_collection(p: &mut Sp<Parameter>, v: &Value) {
     }
 }
 
-fn is_json(media: &str) -> bool {
+pub(super) fn is_json(media: &str) -> bool {
     let m = media
         .split(';')
         .next()
@@ -838,16 +891,22 @@ pub(super) fn body_media<'a>(body: &Loc<'a>) -> Option<BodyMedia<'a>> {
 }
 
 /// OpenAPI 3 `encoding` of one property of a form-encoded request body (`style`, `explode`,
-/// `allowReserved`), kept as the body parameter's own where they differ from `form`'s
-/// defaults (`explode: true`); for `multipart/form-data` also the part's `contentType` and the
+/// `allowReserved`): when any of them is given, the style is kept as the body parameter's own
+/// (`form` by default), `explode` where it differs from the style's default, and
+/// `allowReserved`; for `multipart/form-data` also the part's `contentType` and the
 /// `headers` whose schema fixes a value (`const`, a one-value `enum`, `default`). A header with
 /// no value to send is reported (SR709) and left out; `Content-Type` among the headers is
 /// ignored, as the specification says.
 fn form_encoding(m: &mut Mapper<'_>, p: &mut Sp<Parameter>, encoding: &Loc<'_>, media: &str) {
     let e = encoding.value;
-    if let Some(style) = str_at(e, "style")
-        && style != "form"
-    {
+    // Any of the three makes the property style-serialised (OpenAPI 3.1.1: "equivalent to using
+    // `schema` with `in: query`"; without them it is sent by its content type, an object as
+    // JSON): the style is then written even when it is `form`.
+    let styled = ["style", "explode", "allowReserved"]
+        .iter()
+        .any(|k| e.get(*k).is_some());
+    if styled {
+        let style = str_at(e, "style").unwrap_or("form");
         p.value.style = Some(Sp::synthetic(style.to_string()));
     }
     let style = p.value.style.as_ref().map_or("form", |s| s.value.as_str());
@@ -1197,6 +1256,10 @@ fn auth_params(spec: Spec, doc: &Value, op: &Value) -> Vec<Sp<Parameter>> {
                 continue;
             };
             let ty = str_at(s, "type").unwrap_or("");
+            // A bearer token (`Authorization: Bearer ...`): the gateway sends it so.
+            let bearer = matches!(ty, "oauth2" | "openIdConnect")
+                || (ty == "http"
+                    && str_at(s, "scheme").is_some_and(|sc| sc.eq_ignore_ascii_case("bearer")));
             let (name, location, what) = match ty {
                 "apiKey" => {
                     let Some(n) = str_at(s, "name") else { continue };
@@ -1237,6 +1300,7 @@ fn auth_params(spec: Spec, doc: &Value, op: &Value) -> Vec<Sp<Parameter>> {
                 auth: Some(Sp::synthetic(true)),
                 description: Some(Sp::synthetic(what)),
                 location: Some(Sp::synthetic(location)),
+                format: bearer.then(|| Sp::synthetic("bearer".to_string())),
                 ..Parameter::new(name, crate::model::ValueType::String)
             }));
         }

@@ -94,8 +94,17 @@ pub fn endpoint<'g>(
     Ok(e)
 }
 
-/// Check `args` against the endpoint's declared parameters.
-pub fn arguments(e: &EndpointData, args: &BTreeMap<String, Value>) -> Result<(), Refusal> {
+/// Check `args` against the endpoint's declared parameters. `base_configured`: the tool's base
+/// URL is configured, so the parameter a URL template starts with
+/// ([`crate::upstream::http::leading_placeholder`]) is filled by it and not required.
+pub fn arguments(
+    e: &EndpointData,
+    args: &BTreeMap<String, Value>,
+    base_configured: bool,
+) -> Result<(), Refusal> {
+    let filled_by_base = |p: &ParamData| {
+        base_configured && crate::upstream::http::leading_placeholder(&e.url) == Some(&p.name)
+    };
     for (name, v) in args {
         let Some(p) = e.parameters.iter().find(|p| &p.name == name) else {
             let names: Vec<&str> = e
@@ -125,11 +134,13 @@ pub fn arguments(e: &EndpointData, args: &BTreeMap<String, Value>) -> Result<(),
             return Err(Refusal::new("arguments", format!("`{name}`: {why}")));
         }
     }
-    if let Some(p) = e
-        .parameters
-        .iter()
-        .find(|p| p.required && !p.auth && p.default.is_none() && !args.contains_key(&p.name))
-    {
+    if let Some(p) = e.parameters.iter().find(|p| {
+        p.required
+            && !p.auth
+            && p.default.is_none()
+            && !args.contains_key(&p.name)
+            && !filled_by_base(p)
+    }) {
         return Err(Refusal::new(
             "arguments",
             format!(
@@ -239,7 +250,7 @@ mod tests {
     }
 
     fn check(v: Value) -> Result<(), Refusal> {
-        arguments(&e(), &serde_json::from_value(v).unwrap())
+        arguments(&e(), &serde_json::from_value(v).unwrap(), false)
     }
 
     #[test]

@@ -25,6 +25,17 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+/// The credential parameter a tool declares (`auth: true`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeclaredCredential {
+    /// Its name (`x-api-key`, `Authorization`).
+    pub name: String,
+    /// Where it is sent (`header`, `query`, `cookie`), when declared.
+    pub location: Option<String>,
+    /// Declared `format: bearer`: a bearer token.
+    pub bearer: bool,
+}
+
 /// How a credential is sent.
 #[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
@@ -169,12 +180,14 @@ impl GatewayConfig {
     }
 
     /// Give every credential without `kind` the kind and name of the credential parameter its
-    /// tool declares (`auth: true`: a header when `in: header`, else a query parameter), as
-    /// `declared(tool)` finds it (name and location). Returns a warning for each credential
-    /// whose tool declares none (it is dropped: the gateway cannot know where to send it).
+    /// tool declares (`auth: true`: `bearer` when it is the `Authorization` header declared
+    /// `format: bearer`, as the import declares OAuth 2, OpenID Connect and HTTP bearer
+    /// schemes; else a header when `in: header`, else a query parameter), as `declared(tool)`
+    /// finds it. Returns a warning for each credential whose tool declares none (it is dropped:
+    /// the gateway cannot know where to send it).
     pub fn resolve_auth(
         &mut self,
-        declared: impl Fn(&str) -> Option<(String, Option<String>)>,
+        declared: impl Fn(&str) -> Option<DeclaredCredential>,
     ) -> Vec<String> {
         let mut warnings = Vec::new();
         for (tool, u) in &mut self.upstreams {
@@ -183,13 +196,18 @@ impl GatewayConfig {
                 continue;
             }
             match declared(tool) {
-                Some((name, location)) => {
-                    a.kind = Some(if location.as_deref() == Some("header") {
-                        AuthKind::Header
-                    } else {
-                        AuthKind::Query
-                    });
-                    a.name.get_or_insert(name);
+                Some(d) => {
+                    let header = d.location.as_deref() == Some("header");
+                    a.kind = Some(
+                        if d.bearer && header && d.name.eq_ignore_ascii_case("authorization") {
+                            AuthKind::Bearer
+                        } else if header {
+                            AuthKind::Header
+                        } else {
+                            AuthKind::Query
+                        },
+                    );
+                    a.name.get_or_insert(d.name);
                 }
                 None => {
                     warnings.push(format!(
@@ -290,12 +308,20 @@ mod tests {
             "upstreams.x.auth: a `header` credential needs `name` (the header or query parameter)"
         );
         let mut c = GatewayConfig::parse(
-            "[upstreams.mp]\nauth = { env = \"MP_API_KEY\" }\n[upstreams.q]\nauth = { env = \"Q\" }\n[upstreams.none]\nauth = { env = \"N\" }\n",
+            "[upstreams.mp]\nauth = { env = \"MP_API_KEY\" }\n[upstreams.q]\nauth = { env = \"Q\" }\n[upstreams.o]\nauth = { env = \"O\" }\n[upstreams.none]\nauth = { env = \"N\" }\n",
         )
         .unwrap();
+        let declared = |name: &str, location: Option<&str>, bearer| {
+            Some(DeclaredCredential {
+                name: name.into(),
+                location: location.map(str::to_string),
+                bearer,
+            })
+        };
         let w = c.resolve_auth(|t| match t {
-            "mp" => Some(("x-api-key".into(), Some("header".into()))),
-            "q" => Some(("api_key".into(), None)),
+            "mp" => declared("x-api-key", Some("header"), false),
+            "q" => declared("api_key", None, false),
+            "o" => declared("Authorization", Some("header"), true),
             _ => None,
         });
         let auth = |t: &str| c.upstreams[t].auth.clone().map(|a| (a.kind, a.name));
@@ -306,6 +332,10 @@ mod tests {
         assert_eq!(
             auth("q"),
             Some((Some(AuthKind::Query), Some("api_key".into())))
+        );
+        assert_eq!(
+            auth("o"),
+            Some((Some(AuthKind::Bearer), Some("Authorization".into())))
         );
         assert_eq!(auth("none"), None);
         assert_eq!(

@@ -260,7 +260,8 @@ impl Gateway {
                 };
                 let e = boundary::endpoint(g, &self.config, tool, &endpoint)
                     .map_err(Failure::Refused)?;
-                boundary::arguments(e, &req.arguments).map_err(Failure::Refused)?;
+                boundary::arguments(e, &req.arguments, self.http_base(tool).is_some())
+                    .map_err(Failure::Refused)?;
                 plan_of(
                     g,
                     vec![call_step(
@@ -345,7 +346,8 @@ impl Gateway {
             let i = i - 1;
             let e = boundary::endpoint(g, &self.config, &step.tool, &step.endpoint)
                 .map_err(Failure::Refused)?;
-            boundary::arguments(e, &step.params).map_err(Failure::Refused)?;
+            boundary::arguments(e, &step.params, self.http_base(&step.tool).is_some())
+                .map_err(Failure::Refused)?;
             let response = self.execute(e, &step).await;
             if let Err(err) = &response {
                 self.core.metrics.gateway_call(&step.tool, err.kind);

@@ -46,13 +46,17 @@ pub fn install_tls() {
 fn declared_credential(
     g: &schemarouter_core::artifact::FrozenGraph,
     tool: &str,
-) -> Option<(String, Option<String>)> {
+) -> Option<crate::config::DeclaredCredential> {
     let (_, t) = g.tool(tool)?;
     t.endpoints
         .iter()
         .flat_map(|e| &e.parameters)
         .find(|p| p.auth)
-        .map(|p| (p.name.clone(), p.location.clone()))
+        .map(|p| crate::config::DeclaredCredential {
+            name: p.name.clone(),
+            location: p.location.clone(),
+            bearer: p.format.as_deref() == Some("bearer"),
+        })
 }
 
 /// The gateway over one core.

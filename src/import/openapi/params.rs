@@ -242,7 +242,12 @@ fn declared<'a>(
         let required = p.value.get("required") == Some(&Value::Bool(true)) || loc_name == "path";
         match (spec, loc_name) {
             (Spec::Swagger2, "body") => {
-                if let Some(s) = p.get("schema") {
+                // A body of a media type that is not JSON or a form (`consumes`) is sent whole.
+                if let Some(media) = swagger_body_media(o.op.value, o.doc)
+                    .filter(|m| !FORM_MEDIA.contains(&m.as_str()))
+                {
+                    c.push(whole_body(p, &media, required), p.clone(), true);
+                } else if let Some(s) = p.get("schema") {
                     for q in m.body_parameters(&s, required, Some(ParamLocation::Body)) {
                         let at = property_at(&s, &q.value.name.value);
                         c.push(q, at, true);
@@ -253,6 +258,10 @@ fn declared<'a>(
             (Spec::Swagger2, "formData") => {
                 let mut q = m.parameter(name, Some(p), required, Some(ParamLocation::Body));
                 swagger_collection(&mut q, p.value);
+                // A file is uploaded as its bytes (given base64-encoded).
+                if str_at(p.value, "type") == Some("file") {
+                    q.value.format = Some(Sp::synthetic("binary".into()));
+                }
                 form_body.push((q, p.clone()));
                 continue;
             }
@@ -438,33 +447,106 @@ pub(super) fn body_type<'a>(
     if !in_body {
         return None;
     }
-    let media = match spec {
+    match spec {
         Spec::OpenApi3 => match body_media(&request_body_object(m, op)?)? {
-            BodyMedia::Fields(_, media) => media?,
-            BodyMedia::Whole(media) => return Some(Sp::synthetic(media)),
+            BodyMedia::Fields(_, media) => media.map(|m| Sp::synthetic(m.to_string())),
+            BodyMedia::Whole(media) => Some(Sp::synthetic(media)),
         },
         Spec::Swagger2 => {
-            // `in: formData`, written in the operation or referenced from `#/parameters`.
-            let is_form = |p: &Value| {
+            // `in: formData` or `in: body`, written in the operation or referenced from
+            // `#/parameters`.
+            let located = |p: &Value, place: &str| {
                 let p = match str_at(p, "$ref").and_then(|r| r.strip_prefix("#/parameters/")) {
                     Some(name) => doc.get("parameters").and_then(|d| d.get(name)),
                     None => Some(p),
                 };
-                p.and_then(|p| str_at(p, "in")) == Some("formData")
+                p.and_then(|p| str_at(p, "in")) == Some(place)
             };
-            let form = op
-                .value
-                .get("parameters")
-                .and_then(Value::as_array)
-                .is_some_and(|a| a.iter().any(is_form));
-            if !form {
-                return None;
+            let any_in = |place: &str| {
+                op.value
+                    .get("parameters")
+                    .and_then(Value::as_array)
+                    .is_some_and(|a| a.iter().any(|p| located(p, place)))
+            };
+            if any_in("formData") {
+                return Some(Sp::synthetic(swagger_form_media(op.value, doc).to_string()));
             }
-            swagger_form_media(op.value, doc)
+            swagger_body_media(op.value, doc).map(Sp::synthetic)
         }
-    };
-    debug_assert!(FORM_MEDIA.contains(&media));
-    Some(Sp::synthetic(media.to_string()))
+    }
+}
+
+/// Swagger 2.0: the media type an `in: body` parameter is sent as, by the operation's
+/// `consumes` (else the document's), as OpenAPI 3 request bodies are chosen ([`body_media`]):
+/// `None` (JSON) when the list is absent, empty or names a JSON type; else a form type it names,
+/// else its XML types first, then other text types, then the rest, each in name order (a
+/// wildcard is no media type to send).
+pub(super) fn swagger_body_media(op: &Value, doc: &Value) -> Option<String> {
+    let consumes = op.get("consumes").or_else(|| doc.get("consumes"))?;
+    let names: Vec<String> = consumes
+        .as_array()?
+        .iter()
+        .filter_map(Value::as_str)
+        .map(|k| {
+            k.split(';')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_ascii_lowercase()
+        })
+        .collect();
+    if names.is_empty() || names.iter().any(|n| super::is_json(n)) {
+        return None;
+    }
+    if let Some(form) = FORM_MEDIA.iter().find(|f| names.iter().any(|n| n == *f)) {
+        return Some((*form).to_string());
+    }
+    let mut others: Vec<String> = names
+        .into_iter()
+        .filter(|k| k.contains('/') && !k.contains('*'))
+        .collect();
+    others.sort_by_key(|k| {
+        let xml = k.ends_with("/xml") || k.ends_with("+xml");
+        (!xml, !crate::model::text_media(k), k.clone())
+    });
+    others.into_iter().next()
+}
+
+/// The schema of the request body sent whole as `media` (an XML type): OpenAPI 3's
+/// `requestBody.content` entry of that type, or Swagger 2.0's `in: body` parameter's.
+pub(super) fn whole_body_schema<'a>(
+    m: &mut Mapper<'a>,
+    spec: Spec,
+    op: &Loc<'a>,
+    media: &str,
+) -> Option<Loc<'a>> {
+    match spec {
+        Spec::OpenApi3 => {
+            let content = request_body_object(m, op)?.get("content")?;
+            let key = content.value.as_object()?.keys().find(|k| {
+                k.split(';')
+                    .next()
+                    .unwrap_or("")
+                    .trim()
+                    .eq_ignore_ascii_case(media)
+            })?;
+            content.get(key)?.get("schema")
+        }
+        Spec::Swagger2 => {
+            let params = op.get("parameters")?;
+            let n = params.value.as_array()?.len();
+            (0..n).find_map(|i| {
+                let p = params.get(&i.to_string())?;
+                let p = match p.value.get("$ref").and_then(Value::as_str) {
+                    Some(r) => m.r.follow(&p, r).ok()?,
+                    None => p,
+                };
+                (str_at(p.value, "in") == Some("body"))
+                    .then(|| p.get("schema"))
+                    .flatten()
+            })
+        }
+    }
 }
 
 /// Security schemes become `auth` parameters; one the operation also lists as a parameter (the

@@ -447,6 +447,21 @@ fn compile_tool(
             description: e.description.map(|d| d.value),
             records: e.records.map(|r| r.value),
             body_type: e.body_type.map(|b| b.value),
+            body_xml: e
+                .body_xml
+                .into_iter()
+                .map(|n| {
+                    let n = n.value;
+                    XmlNodeData {
+                        path: n.path.value,
+                        name: n.name.map(|x| x.value),
+                        namespace: n.namespace.map(|x| x.value),
+                        prefix: n.prefix.map(|x| x.value),
+                        attribute: n.attribute.is_some_and(|x| x.value),
+                        wrapped: n.wrapped.is_some_and(|x| x.value),
+                    }
+                })
+                .collect(),
             parameters: params,
             fields,
             identifiers,

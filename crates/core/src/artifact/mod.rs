@@ -376,6 +376,10 @@ pub struct EndpointData {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[rkyv(with = rkyv::with::Map<Shared>)]
     pub body_type: Option<String>,
+    /// How a JSON object given for an XML request body is written (see
+    /// [`crate::model::Endpoint::body_xml`]); empty: the XML text only.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub body_xml: Vec<XmlNodeData>,
     /// Parameters sorted by name.
     pub parameters: Vec<ParamData>,
     /// Fields sorted by name.
@@ -386,6 +390,37 @@ pub struct EndpointData {
     #[rkyv(with = SharedKeys)]
     #[serde(deserialize_with = "unique::group_fields")]
     pub group_fields: BTreeMap<String, Vec<u32>>,
+}
+
+/// One element (or attribute) of an XML request body ([`crate::model::XmlNode`]).
+#[derive(
+    Clone,
+    Debug,
+    PartialEq,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
+pub struct XmlNodeData {
+    /// Where the value sits in the JSON argument (empty: the root; `tags[]`: a list's items).
+    pub path: String,
+    /// Element or attribute name, when not the property's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Namespace URI declared on the element.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub namespace: Option<String>,
+    /// Prefix of the name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prefix: Option<String>,
+    /// An attribute of the parent element.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub attribute: bool,
+    /// A list's items wrapped in one element.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub wrapped: bool,
 }
 
 /// A parameter.

@@ -193,12 +193,61 @@ pub struct Endpoint {
     /// Absent: a JSON object of the body parameters.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub body_type: Option<Sp<String>>,
+    /// How a JSON object given for an XML request body (`body_type` `application/xml`,
+    /// `text/xml`, `*+xml`) is written as XML: one entry per element of the request body's
+    /// schema, in the schema's order, with its OpenAPI `xml` object (name, namespace, prefix,
+    /// attribute, wrapped). The entry with the empty path names the root element. Absent: the
+    /// body parameter is the XML text only.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub body_xml: Vec<Sp<XmlNode>>,
     /// Request parameters.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub parameters: Vec<Sp<Parameter>>,
     /// Response fields.
     #[serde(default)]
     pub fields: Vec<Sp<ResponseField>>,
+}
+
+/// How one element (or attribute) of an XML request body is written: the OpenAPI `xml` object
+/// of the schema at `path` (OpenAPI 3.1.1 "XML Object"; Swagger 2.0's is the same).
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct XmlNode {
+    /// Where the value sits in the JSON argument, by property names ([`XmlNode::child_path`]):
+    /// empty for the root, `id`, `category.name`, `tags` (a list), `tags[]` (its items),
+    /// `tags[].name`.
+    pub path: Sp<String>,
+    /// The element's (or attribute's) name when it is not the property's name (the root's
+    /// name: the `xml` object's, else the schema's component name). For a list, the wrapping
+    /// element's name (only when `wrapped`); its items are named by the `[]` entry, else by the
+    /// property's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<Sp<String>>,
+    /// The namespace URI (`xmlns`, or `xmlns:prefix` with `prefix`) declared on the element.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub namespace: Option<Sp<String>>,
+    /// The prefix the name is written with (`prefix:name`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prefix: Option<Sp<String>>,
+    /// The value is an attribute of its parent element rather than an element (default false).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attribute: Option<Sp<bool>>,
+    /// A list's items are wrapped in one element (default false: the items are repeated
+    /// elements directly in the parent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wrapped: Option<Sp<bool>>,
+}
+
+impl XmlNode {
+    /// The path of property `key` of the object at `parent` (`""` + `id` = `id`,
+    /// `tags[]` + `name` = `tags[].name`); a list's items are at `parent[]`.
+    pub fn child_path(parent: &str, key: &str) -> String {
+        if parent.is_empty() {
+            key.to_string()
+        } else {
+            format!("{parent}.{key}")
+        }
+    }
 }
 
 /// Behaviour hints of an endpoint, after MCP's `ToolAnnotations` (revision 2025-06-18). Hints

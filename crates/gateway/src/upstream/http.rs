@@ -126,6 +126,16 @@ fn style_of(p: &ParamData, location: &str) -> (Style, bool) {
     (style, explode)
 }
 
+/// The name of the placeholder a URL template starts with (`{base_url}/api/pdf`): the API's
+/// base URL, which the import declares as a path parameter when the description names no
+/// absolute server (or a server variable holds the host). Its value is a URL, put in as it is
+/// (never percent-encoded); a base URL configured for the tool fills it instead.
+pub fn leading_placeholder(url: &str) -> Option<&str> {
+    let rest = url.strip_prefix('{')?;
+    let name = &rest[..rest.find('}')?];
+    (!name.is_empty()).then_some(name)
+}
+
 /// Where to send a tool's requests instead of its declared URLs.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Base<'a> {
@@ -146,12 +156,38 @@ pub fn build(
     base: Base<'_>,
 ) -> Result<Request, String> {
     let mut path = e.url.clone();
+    let mut base = base;
+    if let Some(name) = leading_placeholder(&e.url) {
+        let text = match (base.url, args.get(name)) {
+            (Some(b), _) => {
+                // The configured base URL fills it, and is not put before the URL again.
+                base = Base::default();
+                b.to_string()
+            }
+            (None, Some(Value::String(v))) => v.clone(),
+            (None, Some(_)) => return Err(format!("the base URL `{name}` takes a string")),
+            (None, None) => String::new(),
+        };
+        if !text.is_empty() {
+            let u = url::Url::parse(&text)
+                .map_err(|why| format!("the base URL `{name}` (`{text}`) does not parse: {why}"))?;
+            if !matches!(u.scheme(), "http" | "https") {
+                return Err(format!(
+                    "the base URL `{name}` (`{text}`) is not an http or https URL"
+                ));
+            }
+            path = path.replacen(&format!("{{{name}}}"), text.trim_end_matches('/'), 1);
+        }
+    }
     let mut query: Vec<String> = Vec::new();
     let mut headers = Vec::new();
     let mut cookies: Vec<String> = Vec::new();
     let mut in_body: Vec<(&ParamData, &Value)> = Vec::new();
     for p in &e.parameters {
         let Some(v) = args.get(&p.name) else { continue };
+        if leading_placeholder(&e.url) == Some(p.name.as_str()) {
+            continue;
+        }
         let place = location(e, p);
         if place == "body" {
             in_body.push((p, v));
@@ -210,40 +246,68 @@ pub fn build(
         method: e.method.to_ascii_uppercase(),
         url: url.to_string(),
         headers,
-        body: body(e.body_type.as_deref(), &in_body)?,
+        body: body(e, &in_body)?,
     })
 }
 
-/// The request body of the body parameters given, by `body_type`: form fields (each by its
-/// style and explode), multipart parts (each by its declared media type and headers), a JSON
-/// object (no `body_type`, or a JSON one), or else the whole body of that media type
-/// ([`whole`]). `None` when none is given.
-fn body(body_type: Option<&str>, params: &[(&ParamData, &Value)]) -> Result<Option<Body>, String> {
+/// The request body of the body parameters given, by `body_type`: form fields, multipart parts
+/// (each by its style when its `encoding` declares one, [`style_based`], else by its content
+/// type), a JSON object (no `body_type`, or a JSON one), an XML document (an object given for
+/// an XML body, [`super::xml`]), or else the whole body of that media type ([`whole`]). `None`
+/// when none is given.
+fn body(e: &EndpointData, params: &[(&ParamData, &Value)]) -> Result<Option<Body>, String> {
     if params.is_empty() {
         return Ok(None);
     }
-    Ok(Some(match body_type {
-        Some(FORM) => {
-            let mut fields = Vec::new();
-            for (p, v) in params {
-                let (style, explode) = style_of(p, "body");
-                let enc = if p.allow_reserved {
-                    style::QUERY_RESERVED
-                } else {
-                    style::FORM_BODY
-                };
-                fields.extend(
-                    style::pairs(&p.name, &Shape::of(v), &style, explode, enc)
-                        .into_iter()
-                        .map(|(k, v)| format!("{k}={v}")),
-                );
-            }
-            Body::Form(fields.join("&"))
-        }
+    Ok(Some(match e.body_type.as_deref() {
+        Some(FORM) => Body::Form(form_fields(params).join("&")),
         Some(MULTIPART) => {
-            let parts: Vec<Part<'_>> = params.iter().map(|(p, v)| part(p, v)).collect();
+            // A styled parameter's parts: one text part per `name=value` pair of its style.
+            let styled: Vec<Vec<(String, Value)>> = params
+                .iter()
+                .map(|(p, v)| {
+                    if !style_based(p) {
+                        return Vec::new();
+                    }
+                    let (style, explode) = style_of(p, "body");
+                    style::pairs(&p.name, &Shape::of(v), &style, explode, style::PART)
+                        .into_iter()
+                        .map(|(k, t)| (k, Value::String(t)))
+                        .collect()
+                })
+                .collect();
+            let mut parts: Vec<Part<'_>> = Vec::new();
+            for ((p, v), pairs) in params.iter().zip(&styled) {
+                if !style_based(p) {
+                    parts.push(part(p, v));
+                    continue;
+                }
+                parts.extend(pairs.iter().map(|(name, text)| Part {
+                    name,
+                    value: text,
+                    content_type: None,
+                    format: None,
+                    headers: &p.part_headers,
+                }));
+            }
             let (boundary, bytes) = super::multipart::encode(&parts)?;
             Body::Multipart { boundary, bytes }
+        }
+        Some(media) if super::xml::xml_media(media) && !e.body_xml.is_empty() => {
+            match whole_parameter(params) {
+                Some((p, v @ (Value::Object(_) | Value::Array(_)))) => Body::Whole {
+                    media: media.to_string(),
+                    bytes: super::xml::write(&e.body_xml, v)
+                        .map_err(|why| format!("`{}`: {why}", p.name))?,
+                },
+                Some((p, v)) if !v.is_string() => {
+                    return Err(format!(
+                        "the `{media}` request body `{}` takes its XML text (a string) or a JSON object",
+                        p.name
+                    ));
+                }
+                _ => whole(media, params)?,
+            }
         }
         Some(media) if !json_media(media) => whole(media, params)?,
         _ => Body::Json(Value::Object(
@@ -253,6 +317,51 @@ fn body(body_type: Option<&str>, params: &[(&ParamData, &Value)]) -> Result<Opti
                 .collect(),
         )),
     }))
+}
+
+/// Whether a form or multipart body parameter is serialised by a style (OpenAPI 3.1.1: its
+/// `encoding` gives `style`, `explode` or `allowReserved`, which the import records, or Swagger
+/// 2.0's `collectionFormat` joins its items) rather than by its content type (the
+/// specification's "content-based serialization": a primitive as text, an object as JSON).
+fn style_based(p: &ParamData) -> bool {
+    p.style.is_some() || p.explode.is_some() || p.allow_reserved || p.join.is_some()
+}
+
+/// The encoded `name=value` fields of an `application/x-www-form-urlencoded` body: a styled
+/// parameter ([`style_based`]) by its style and explode; any other by its content type (OpenAPI
+/// 3.1.1 "URL Encoded Form with JSON Values"): a primitive as its text, a list one field per
+/// item, an object (or a nested list) as JSON text.
+fn form_fields(params: &[(&ParamData, &Value)]) -> Vec<String> {
+    let mut fields = Vec::new();
+    for (p, v) in params {
+        let pairs = if style_based(p) {
+            let (style, explode) = style_of(p, "body");
+            let enc = if p.allow_reserved {
+                style::FORM_BODY_RESERVED
+            } else {
+                style::FORM_BODY
+            };
+            style::pairs(&p.name, &Shape::of(v), &style, explode, enc)
+        } else {
+            let items: Vec<&Value> = match v {
+                Value::Array(a) => a.iter().collect(),
+                other => vec![other],
+            };
+            let enc = style::FORM_BODY.text;
+            items
+                .into_iter()
+                .map(|i| {
+                    let text = match i {
+                        Value::Object(_) | Value::Array(_) => i.to_string(),
+                        other => style::text(other),
+                    };
+                    (enc(&p.name), enc(&text))
+                })
+                .collect()
+        };
+        fields.extend(pairs.into_iter().map(|(k, v)| format!("{k}={v}")));
+    }
+    fields
 }
 
 /// The multipart part of body parameter `p` with value `v`.
@@ -787,19 +896,27 @@ mod tests {
                     Some("deepObject"),
                     None,
                 ),
+                param("meta", "object", Some("body"), None),
+                param("ids", "integer[]", Some("body"), None),
             ]
         };
         let args: BTreeMap<String, Value> = serde_json::from_value(json!({
-            "name": "Ga N&x", "tags": ["a", "b"], "filter": {"gap": 2}
+            "name": "Ga N&x", "tags": ["a", "b"], "filter": {"gap": 2},
+            "meta": {"k": "v w"}, "ids": [1, 2]
         }))
         .unwrap();
         let mut e = endpoint("POST", "https://x.org/f", params());
         e.body_type = Some(FORM.into());
         let b = build(&e, &args, Base::default()).unwrap().body.unwrap();
         assert_eq!(b.content_type(), "application/x-www-form-urlencoded");
+        // Styled fields by their style; the others by their content type: an object as JSON
+        // text (OpenAPI 3.1.1 "URL Encoded Form with JSON Values"), a list one field per item.
         assert_eq!(
             b,
-            Body::Form("name=Ga+N%26x&tags=a%2Cb&filter%5Bgap%5D=2".into())
+            Body::Form(
+                "name=Ga+N%26x&tags=a%2Cb&filter%5Bgap%5D=2&meta=%7B%22k%22%3A%22v+w%22%7D&ids=1&ids=2"
+                    .into()
+            )
         );
         e.body_type = Some(MULTIPART.into());
         let b = build(&e, &args, Base::default()).unwrap().body.unwrap();
@@ -807,13 +924,63 @@ mod tests {
             b.content_type(),
             "multipart/form-data; boundary=schemarouter-boundary-0"
         );
+        // A styled part is the text of its style's pairs, not percent-encoded (3.1.1 Appendix
+        // E), its content type ignored; the others by their content type.
         let text = String::from_utf8(b.bytes()).unwrap();
         assert_eq!(
             text,
             "--schemarouter-boundary-0\r\nContent-Disposition: form-data; name=\"name\"\r\n\r\nGa N&x\r\n\
-             --schemarouter-boundary-0\r\nContent-Disposition: form-data; name=\"tags\"\r\n\r\na\r\n\
-             --schemarouter-boundary-0\r\nContent-Disposition: form-data; name=\"tags\"\r\n\r\nb\r\n\
-             --schemarouter-boundary-0\r\nContent-Disposition: form-data; name=\"filter\"\r\nContent-Type: application/json\r\n\r\n{\"gap\":2}\r\n\
+             --schemarouter-boundary-0\r\nContent-Disposition: form-data; name=\"tags\"\r\n\r\na,b\r\n\
+             --schemarouter-boundary-0\r\nContent-Disposition: form-data; name=\"filter[gap]\"\r\n\r\n2\r\n\
+             --schemarouter-boundary-0\r\nContent-Disposition: form-data; name=\"meta\"\r\nContent-Type: application/json\r\n\r\n{\"k\":\"v w\"}\r\n\
+             --schemarouter-boundary-0\r\nContent-Disposition: form-data; name=\"ids\"\r\n\r\n1\r\n\
+             --schemarouter-boundary-0\r\nContent-Disposition: form-data; name=\"ids\"\r\n\r\n2\r\n\
+             --schemarouter-boundary-0--\r\n"
+        );
+        // Exploded styles give a part per pair; `allowReserved` keeps reserved characters in a
+        // form body but encodes what the form encoding gives a meaning (`&`, `=`, `+`).
+        let mut e = endpoint(
+            "POST",
+            "https://x.org/f",
+            vec![
+                styled(param("o", "object", Some("body"), None), Some("form"), None),
+                styled(
+                    param("p", "string[]", Some("body"), None),
+                    Some("pipeDelimited"),
+                    Some(false),
+                ),
+                {
+                    let mut q = param("r", "string", Some("body"), None);
+                    q.allow_reserved = true;
+                    q
+                },
+            ],
+        );
+        let args: BTreeMap<String, Value> = serde_json::from_value(json!({
+            "o": {"x": "1 2", "y": 3}, "p": ["a|b", "c"], "r": "a/b?c:d&e=f+g h%2F"
+        }))
+        .unwrap();
+        e.body_type = Some(FORM.into());
+        let b = build(&e, &args, Base::default()).unwrap().body.unwrap();
+        assert_eq!(
+            b,
+            Body::Form("x=1+2&y=3&p=a%7Cb%7Cc&r=a/b?c:d%26e%3Df%2Bg+h%2F".into())
+        );
+        e.body_type = Some(MULTIPART.into());
+        let text = String::from_utf8(
+            build(&e, &args, Base::default())
+                .unwrap()
+                .body
+                .unwrap()
+                .bytes(),
+        )
+        .unwrap();
+        assert_eq!(
+            text,
+            "--schemarouter-boundary-0\r\nContent-Disposition: form-data; name=\"x\"\r\n\r\n1 2\r\n\
+             --schemarouter-boundary-0\r\nContent-Disposition: form-data; name=\"y\"\r\n\r\n3\r\n\
+             --schemarouter-boundary-0\r\nContent-Disposition: form-data; name=\"p\"\r\n\r\na|b|c\r\n\
+             --schemarouter-boundary-0\r\nContent-Disposition: form-data; name=\"r\"\r\n\r\na/b?c:d&e=f+g h%2F\r\n\
              --schemarouter-boundary-0--\r\n"
         );
     }
@@ -876,6 +1043,41 @@ mod tests {
         e.body_type = Some(MULTIPART.into());
         e.parameters[0].content_type = Some("image/png".into());
         assert!(takes_base64(&e, &e.parameters[0]));
+    }
+
+    /// An XML body with a `body_xml`: a JSON object is written as the XML the schema
+    /// describes, a string is sent as the XML text it is.
+    #[test]
+    fn xml_bodies_from_json_objects() {
+        let mut p = param("body", "any", Some("body"), None);
+        p.format = None;
+        let mut e = endpoint("PUT", "https://x.org/pet", vec![p]);
+        e.body_type = Some("application/xml".into());
+        e.body_xml = serde_json::from_value(json!([
+            {"path": "", "name": "Pet"}, {"path": "id", "attribute": true}, {"path": "name"}
+        ]))
+        .unwrap();
+        let send = |v: Value| {
+            build(
+                &e,
+                &BTreeMap::from([("body".to_string(), v)]),
+                Base::default(),
+            )
+            .map(|r| String::from_utf8(r.body.unwrap().bytes()).unwrap())
+        };
+        assert_eq!(
+            send(json!({"name": "Rex", "id": 3})).unwrap(),
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?><Pet id=\"3\"><name>Rex</name></Pet>"
+        );
+        assert_eq!(send(json!("<Pet/>")).unwrap(), "<Pet/>");
+        assert_eq!(
+            send(json!({"id": {"x": 1}})).unwrap_err(),
+            "`body`: `id` is declared an XML attribute and takes a string, number or boolean"
+        );
+        assert_eq!(
+            send(json!(3)).unwrap_err(),
+            "the `application/xml` request body `body` takes its XML text (a string) or a JSON object"
+        );
     }
 
     #[test]

@@ -6,6 +6,7 @@ pub mod http;
 pub mod mcp;
 pub mod multipart;
 pub mod style;
+pub mod xml;
 
 use std::time::Duration;
 

@@ -265,6 +265,34 @@ fn form_encode(s: &str) -> String {
     form_urlencoded::byte_serialize(s.as_bytes()).collect()
 }
 
+/// [`FORM_BODY`] with `allowReserved` (an `encoding` entry's): values by RFC 6570's reserved
+/// expansion ([`encode_reserved`]), except the characters `application/x-www-form-urlencoded`
+/// gives a meaning of its own, which OpenAPI 3.1.1 leaves the application to encode: `&` and
+/// `=` (the pair delimiters) and `+` (a space), so `a+b&c=d` arrives as that text. A space is
+/// `+`, as in the rest of the body.
+pub const FORM_BODY_RESERVED: PairEncoding = PairEncoding {
+    name: form_encode,
+    text: form_encode_reserved,
+    delim: form_encode,
+};
+
+fn form_encode_reserved(s: &str) -> String {
+    encode_reserved(s)
+        .replace('&', "%26")
+        .replace('=', "%3D")
+        .replace('+', "%2B")
+        .replace("%20", "+")
+}
+
+/// A `multipart/form-data` part's name and text: nothing percent-encoded (OpenAPI 3.1.1
+/// Appendix E: a part holds any text, so percent-encoding "is not needed and is likely to cause
+/// interoperability problems"); `allowReserved` has nothing to keep.
+pub const PART: PairEncoding = PairEncoding {
+    name: str::to_string,
+    text: str::to_string,
+    delim: str::to_string,
+};
+
 /// The `name=value` pairs (encoded by `enc`) of a query or form-body parameter `name`
 /// (`form`, `spaceDelimited`, `pipeDelimited`, `deepObject`; `simple` is sent as `form`).
 pub fn pairs(
