@@ -433,7 +433,13 @@ mod tests {
     fn a_record_is_told_by_its_name_or_title() {
         // A track of a top-tracks list: its name, not its markets or disc number.
         assert_eq!(
-            labels_of(&["available_markets", "disc_number", "duration_ms", "id", "name"]),
+            labels_of(&[
+                "available_markets",
+                "disc_number",
+                "duration_ms",
+                "id",
+                "name"
+            ]),
             ["name"]
         );
         // The item playing and its artists' names, one level below.
