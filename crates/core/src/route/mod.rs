@@ -193,8 +193,9 @@ pub enum FieldReason {
         /// The request's words it holds.
         words: Vec<String>,
     },
-    /// Nothing in the request selects a field of a ranked endpoint that declares no group
-    /// core: its whole record is projected.
+    /// Nothing in the request selects a field of a ranked endpoint: the record's label fields
+    /// (its name or title) are projected, or, when it has none and declares no group core, its
+    /// whole record.
     Record,
 }
 

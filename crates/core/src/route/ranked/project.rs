@@ -102,7 +102,15 @@ pub fn project(
     if matched || projection != Projection::Core {
         return (reasons, None);
     }
-    // The safety net: the core fields of the endpoint's groups, or the whole record.
+    // The safety net: the record's label fields, else the core fields of the endpoint's groups,
+    // else the whole record.
+    let labels = label_fields(&names);
+    if !labels.is_empty() {
+        for f in labels {
+            reasons.entry(f).or_default().push(FieldReason::Record);
+        }
+        return (reasons, None);
+    }
     let mut any = false;
     for (gid, fs) in &e.group_fields {
         let core = g
@@ -136,6 +144,30 @@ pub fn project(
         e.fields.len()
     );
     (reasons, Some(note))
+}
+
+/// The last path segments that name a record for a reader: a question that points at no field
+/// of an endpoint ("top tracks of artist …", "magazines about woodworking", "what song am I
+/// listening to") asks which records, and a record is told by its name or title.
+const LABEL_STEMS: &[&str] = &["name", "titl"];
+
+/// The label fields of an endpoint ([`LABEL_STEMS`] as the whole last segment), the shallowest
+/// and those one level below them (`item.name`, `item.artists[].name`); none when the endpoint
+/// has none.
+fn label_fields(names: &[FieldName]) -> Vec<u32> {
+    let labels: Vec<u32> = (0..names.len() as u32)
+        .filter(|f| {
+            let n = &names[*f as usize];
+            matches!(n.leaf.as_slice(), [one] if LABEL_STEMS.contains(&one.as_str()))
+        })
+        .collect();
+    let Some(top) = labels.iter().map(|f| names[*f as usize].depth).min() else {
+        return Vec::new();
+    };
+    labels
+        .into_iter()
+        .filter(|f| names[*f as usize].depth <= top + 1)
+        .collect()
 }
 
 /// Fields carrying a requested concept (exact or alias postings on this endpoint); of several
@@ -386,6 +418,52 @@ mod tests {
         assert!(quoted_values(Some("the user's own 'saved items list'")).is_empty());
         assert!(quoted_values(Some("The object type: \"track\".")).is_empty());
         assert!(quoted_values(None).is_empty());
+    }
+
+    /// The label fields of an endpoint whose fields are named `names`, by name.
+    fn labels_of(names: &[&str]) -> Vec<String> {
+        let fields: Vec<FieldName> = names.iter().map(|n| FieldName::of(n)).collect();
+        label_fields(&fields)
+            .into_iter()
+            .map(|f| names[f as usize].to_string())
+            .collect()
+    }
+
+    #[test]
+    fn a_record_is_told_by_its_name_or_title() {
+        // A track of a top-tracks list: its name, not its markets or disc number.
+        assert_eq!(
+            labels_of(&[
+                "available_markets",
+                "disc_number",
+                "duration_ms",
+                "id",
+                "name"
+            ]),
+            ["name"]
+        );
+        // The item playing and its artists' names, one level below.
+        assert_eq!(
+            labels_of(&[
+                "item.name",
+                "item.artists[].name",
+                "item.album.artists[].name",
+                "progress_ms"
+            ]),
+            ["item.name", "item.artists[].name"]
+        );
+        // A volume's title; a subtitle or a file name is no label.
+        assert_eq!(
+            labels_of(&[
+                "items[].volumeInfo.title",
+                "items[].volumeInfo.subtitle",
+                "items[].kind",
+                "items[].selfLink"
+            ]),
+            ["items[].volumeInfo.title"]
+        );
+        assert!(labels_of(&["file_name", "etag", "kind"]).is_empty());
+        assert!(labels_of(&[]).is_empty());
     }
 
     #[test]
