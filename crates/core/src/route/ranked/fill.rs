@@ -545,13 +545,21 @@ fn free_text(pr: &Profile) -> bool {
     if !string
         || pr.temporal
         || pr.in_header()
+        || pr.p.location.as_deref() == Some("body")
         || !pr.p.enum_values.is_empty()
         || !pr.format().is_empty()
     {
         return false;
     }
-    pr.named(TEXT_WORDS)
-        || pr.named(FREE_WORDS)
+    // Plural names name the same kind of value (`ids`, `dates`).
+    let singular: Vec<&str> = pr
+        .words
+        .iter()
+        .map(|w| w.strip_suffix('s').unwrap_or(w))
+        .collect();
+    let named = |l: &[&str]| pr.named(l) || singular.iter().any(|w| l.contains(w));
+    named(TEXT_WORDS)
+        || named(FREE_WORDS)
         || (pr.p.required
             && !pr.in_path()
             && ![
@@ -564,7 +572,7 @@ fn free_text(pr: &Profile) -> bool {
                 &["unit", "units"],
             ]
             .iter()
-            .any(|l| pr.named(l)))
+            .any(|l| named(l)))
 }
 
 /// The question's leftover content: runs of adjacent words that no value holds (or that only a
@@ -623,10 +631,14 @@ fn leftover_runs(question: &str, spans: &[Span], used: &[bool], subject: &[Strin
             let lower = question[a..b].to_lowercase();
             // A title may hold a verb form or an adjective ("breaking bad"); a run of words of
             // rank or state only ("best new") is none.
+            // An adverb says what is done, as in a predicate ("running normally").
             let weak = if single {
                 !name_shaped(&lower)
             } else {
                 lower.split_whitespace().all(generic)
+                    || lower
+                        .split_whitespace()
+                        .any(|w| w.ends_with("ly") && w.chars().count() > 4)
             };
             (!labels_next && !weak).then_some((strong, b - a, span))
         })
@@ -654,13 +666,16 @@ fn leftover(
         .iter()
         .filter(|pr| !params.contains_key(&pr.p.name) && free_text(pr))
         .collect();
-    takers.sort_by_key(|pr| {
-        (
-            !pr.named(TEXT_WORDS) && !pr.named(FREE_WORDS),
-            !pr.p.required,
-        )
-    });
+    takers.sort_by_key(|pr| (!pr.p.required, !pr.named(TEXT_WORDS), !pr.named(FREE_WORDS)));
+    // The question's free text is one value: an optional parameter takes it only when no
+    // free-text parameter holds a value yet (`q` and `author` of one search get one of them).
+    let mut text_given = open
+        .iter()
+        .any(|pr| params.contains_key(&pr.p.name) && free_text(pr));
     for pr in takers {
+        if !pr.p.required && text_given {
+            continue;
+        }
         // A word the endpoint was ranked for only through this parameter's own description
         // (`food`: "a dish (\"steak\")") is the value it asks for, not what is asked.
         let described: Vec<String> =
@@ -685,6 +700,7 @@ fn leftover(
             && let Ok(v) = bind::coerce(pr.p, Value::String(run.value))
         {
             params.insert(pr.p.name.clone(), v);
+            text_given = true;
         }
     }
 }
@@ -843,6 +859,32 @@ pub fn fill(
     only: Option<&[String]>,
     subject: &[String],
 ) -> Vec<String> {
+    fill_with(e, question, spans, params, only, subject, true)
+}
+
+/// [`fill`] from typed spans only, without the question's leftover words: what ranking counts
+/// as parameters the question gives (leftover words fit any free-text parameter, so they say
+/// nothing about which endpoint the question asks for).
+pub fn fill_spans(
+    e: &EndpointData,
+    question: &str,
+    spans: &[Span],
+    params: &mut BTreeMap<String, Value>,
+    only: Option<&[String]>,
+    subject: &[String],
+) -> Vec<String> {
+    fill_with(e, question, spans, params, only, subject, false)
+}
+
+fn fill_with(
+    e: &EndpointData,
+    question: &str,
+    spans: &[Span],
+    params: &mut BTreeMap<String, Value>,
+    only: Option<&[String]>,
+    subject: &[String],
+    leftovers: bool,
+) -> Vec<String> {
     let before: Vec<String> = params.keys().cloned().collect();
     let used_slash = slash_pair(e, spans, params, only);
     let open: Vec<Profile> = e
@@ -920,7 +962,9 @@ pub fn fill(
         }
     }
     units(question, &open, spans, params);
-    leftover(question, &open, spans, &span_used, subject, params);
+    if leftovers {
+        leftover(question, &open, spans, &span_used, subject, params);
+    }
     params
         .keys()
         .filter(|k| !before.contains(k))
@@ -1411,6 +1455,7 @@ mod tests {
         for q in [
             "show me the current top series",
             "find the latest new series",
+            "is the series running normally",
             "list the best series",
         ] {
             assert!(
