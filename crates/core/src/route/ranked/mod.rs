@@ -362,6 +362,11 @@ fn step_for(
     for (k, v) in defaults {
         params.entry(k).or_insert(v);
     }
+    for note in fill::neutral_defaults(e, &mut params) {
+        if !plan.warnings.contains(&note) {
+            plan.warnings.push(note);
+        }
+    }
     let missing: Vec<String> = e
         .parameters
         .iter()

@@ -160,7 +160,7 @@ pub fn candidates(
             .map(|p| p.name.as_str())
             .collect();
         let mut trial = BTreeMap::new();
-        fill::fill(e, &q.text, spans, &mut trial, None, &q.stems_in(r.matched));
+        fill::fill_spans(e, &q.text, spans, &mut trial, None, &q.stems_in(r.matched));
         let filled = required.iter().filter(|n| trial.contains_key(**n)).count();
         let share = if required.is_empty() {
             1.0
