@@ -7,11 +7,13 @@
 //! words, CJK bigrams). [`rank`] scores every endpoint that shares a term with the query;
 //! [`search`] returns the top `k` as [`Hit`]s with the words that matched. When the artifact
 //! holds dense vectors and their model is loaded ([`dense`]), the ranking is hybrid: BM25F plus
-//! the cosine of the question with each endpoint.
+//! the cosine of the question with each endpoint. A question of several needs ([`needs`]) is
+//! ranked need by need and the lists fused ([`rank_needs`]), so the top `k` covers every need.
 
 pub mod build;
 pub mod dense;
 pub mod frame;
+pub mod needs;
 pub mod spans;
 pub mod text;
 
@@ -111,6 +113,27 @@ impl Query {
         let mut q = Query::new(question);
         let terms = &g.index.search_terms;
         spans::unknown_words(&q.text, &mut q.spans, &|st| terms.get(st).is_some());
+        q
+    }
+
+    /// The query of one need: the same stems (so matched bits mean the same), weighing only the
+    /// stems of the words inside the need's clause (the others weigh 0 and are not scored),
+    /// and only the compounds of two such words.
+    pub fn of_need(&self, n: &needs::Need) -> Query {
+        let inside = |t: &text::Term| n.start <= t.start && t.end <= n.end;
+        let mut mask = 0u64;
+        for (i, s) in self.stems.iter().enumerate() {
+            if self.terms.iter().any(|t| &t.stem == s && inside(t)) {
+                mask |= 1 << i;
+            }
+        }
+        let mut q = self.clone();
+        for (i, w) in q.weights.iter_mut().enumerate() {
+            if mask & (1 << i) == 0 {
+                *w = 0.0;
+            }
+        }
+        q.compounds.retain(|(_, bits)| bits & !mask == 0);
         q
     }
 
@@ -214,6 +237,10 @@ pub fn rank(g: &FrozenGraph, q: &Query) -> Ranking {
     };
     let mut idfs: Vec<f64> = vec![0.0; q.stems.len()];
     for (i, stem) in q.stems.iter().enumerate() {
+        // A stem outside the need ranked (`Query::of_need`) weighs nothing.
+        if q.weights[i] == 0.0 {
+            continue;
+        }
         let Some(list) = g.index.search_terms.get(stem) else {
             continue;
         };
@@ -263,6 +290,70 @@ pub fn rank(g: &FrozenGraph, q: &Query) -> Ranking {
             .then(a.endpoint.cmp(&b.endpoint))
     });
     Ranking { hits: out, idfs }
+}
+
+/// How far down a list a rank still counts in [`rank_needs`]: reciprocal rank fusion's constant
+/// (Cormack, Clarke and Büttcher, SIGIR 2009; smaller than their 60, so a need's first few
+/// endpoints stand out of its list).
+pub const FUSION_RANK: f64 = 20.0;
+
+/// What the ranking of the whole question counts in [`rank_needs`] against one need's: the
+/// whole question keeps the endpoints that serve several needs at once on top.
+pub const WHOLE_WEIGHT: f64 = 3.0;
+
+/// Endpoints of each list that take part in the fusion.
+const FUSED_DEPTH: usize = 200;
+
+/// [`rank`] for a question of several needs ([`needs::needs`]): the whole question and each
+/// need ranked apart (the need's words only, [`Query::of_need`]), fused by reciprocal rank
+/// (`WHOLE_WEIGHT / (FUSION_RANK + rank)` from the whole question's list, `1 / (FUSION_RANK +
+/// rank)` from each need's), ties in the whole question's order. Each hit keeps what the whole
+/// question matched of it (`matched`, `coverage`, `lexical`); its `score` is the fused score
+/// scaled so that the first keeps the whole question's best score. A question of one need ranks
+/// exactly as [`rank`].
+pub fn rank_needs(g: &FrozenGraph, q: &Query) -> Ranking {
+    let whole = rank(g, q);
+    let needs = needs::needs(&q.text);
+    if needs.len() < 2 || whole.hits.is_empty() {
+        return whole;
+    }
+    let key = |r: &Ranked| (r.tool, r.endpoint);
+    // Per endpoint: (fused score, position in the whole question's list).
+    let mut fused: std::collections::HashMap<(u32, u32), (f64, usize)> = whole
+        .hits
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (key(r), (0.0, i)))
+        .collect();
+    for (i, r) in whole.hits.iter().take(FUSED_DEPTH).enumerate() {
+        if let Some(e) = fused.get_mut(&key(r)) {
+            e.0 += WHOLE_WEIGHT / (FUSION_RANK + i as f64 + 1.0);
+        }
+    }
+    for n in &needs {
+        let list = rank(g, &q.of_need(n));
+        for (i, r) in list.hits.iter().take(FUSED_DEPTH).enumerate() {
+            // A need's endpoint shares a word with the whole question: it is in its list.
+            if let Some(e) = fused.get_mut(&key(r)) {
+                e.0 += 1.0 / (FUSION_RANK + i as f64 + 1.0);
+            }
+        }
+    }
+    let mut order: Vec<(f64, usize)> = fused.into_values().filter(|(s, _)| *s > 0.0).collect();
+    order.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    let top = order.first().map_or(1.0, |x| x.0);
+    let best = whole.hits[0].score;
+    let hits = order
+        .into_iter()
+        .map(|(s, i)| Ranked {
+            score: best * s / top,
+            ..whole.hits[i]
+        })
+        .collect();
+    Ranking {
+        hits,
+        idfs: whole.idfs,
+    }
 }
 
 /// The compounds of a question: each two adjacent words (written apart by spaces or a hyphen
@@ -317,7 +408,7 @@ pub struct Hit {
 /// The `k` best endpoints for a question (fewer when fewer share a word with it).
 pub fn search(g: &FrozenGraph, question: &str, k: usize) -> Vec<Hit> {
     let q = Query::new(question);
-    rank(g, &q)
+    rank_needs(g, &q)
         .hits
         .into_iter()
         .take(k)

@@ -62,6 +62,82 @@ const LIGHT_WORDS: &[&str] = &[
     "tonight", "two", "under", "until", "up", "want", "way", "well", "within", "without", "yet",
 ];
 
+/// Words that open the next step of a task ("…, then e-mail it", "After that, …"), lower case,
+/// word by word: each ends one need and starts another ([`crate::search::needs`]). Language
+/// data.
+pub const SEQUENCE_PHRASES: &[&[&str]] = &[
+    &["after", "that"],
+    &["after", "this"],
+    &["afterwards"],
+    &["and", "then"],
+    &["finally"],
+    &["followed", "by"],
+    &["lastly"],
+    &["subsequently"],
+    &["then"],
+];
+
+/// Words that join two things asked for: a need ends at one when an imperative verb follows
+/// ("… and save it to …"); before a noun they join one need's objects. Language data.
+pub const JOINING_PHRASES: &[&[&str]] = &[&["and"], &["as", "well", "as"], &["plus"]];
+
+/// Imperative verbs that open a need besides the verbs of asking and composing
+/// ([`crate::search::frame::TASK_VERBS`], [`crate::search::frame::FRAME_VERBS`]): verbs of
+/// storing, sending, changing, scheduling, buying and browsing. Language data, sorted.
+pub const ACTION_VERBS: &[&str] = &[
+    "add",
+    "attach",
+    "book",
+    "buy",
+    "cancel",
+    "capture",
+    "click",
+    "combine",
+    "copy",
+    "delete",
+    "edit",
+    "email",
+    "export",
+    "fill",
+    "filter",
+    "forward",
+    "insert",
+    "invite",
+    "mail",
+    "map",
+    "merge",
+    "message",
+    "move",
+    "navigate",
+    "notify",
+    "order",
+    "play",
+    "post",
+    "print",
+    "publish",
+    "put",
+    "query",
+    "remind",
+    "remove",
+    "rename",
+    "render",
+    "reply",
+    "schedule",
+    "send",
+    "set",
+    "share",
+    "sort",
+    "store",
+    "submit",
+    "take",
+    "translate",
+    "update",
+    "upload",
+    "visit",
+    "visualise",
+    "visualize",
+];
+
 /// Whether a lower-case word is a light word: a preposition of place or time, a quantifier, a
 /// vague adverb or a verb of wanting or giving (`next`, `over`, `few`, `now`, `want`).
 pub fn is_light_word(w: &str) -> bool {
