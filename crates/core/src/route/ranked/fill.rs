@@ -536,6 +536,10 @@ const FREE_WORDS: &[&str] = &[
     "ticker",
 ];
 
+/// Description stems of a parameter that takes a value from a standard list or format (an IANA
+/// time zone, an ISO code), which the question's leftover words are not.
+const CODED_STEMS: &[&str] = &["code", "iana", "identifi", "iso", "rfc"];
+
 /// Whether a parameter takes free text (a search, a name, a title, a team, a symbol): a string
 /// with no enum and no format, not a date, named as free text, or a required query parameter
 /// named as none of an id, a date, a place, a link, a count or a unit (a path parameter keys an
@@ -562,6 +566,9 @@ fn free_text(pr: &Profile) -> bool {
         || named(FREE_WORDS)
         || (pr.p.required
             && !pr.in_path()
+            && !pr.stems[pr.name_stems..]
+                .iter()
+                .any(|s| CODED_STEMS.contains(&s.as_str()))
             && ![
                 ID_WORDS,
                 DATE_WORDS,
