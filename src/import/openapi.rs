@@ -790,12 +790,7 @@ fn swagger_collection(p: &mut Sp<Parameter>, v: &Value) {
 }
 
 pub(super) fn is_json(media: &str) -> bool {
-    let m = media
-        .split(';')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase();
+    let m = crate::model::tool::media_essence(media);
     m == "application/json" || m.ends_with("+json") || m == "*/*" || m == "application/*"
 }
 

@@ -309,18 +309,24 @@ pub enum ParamLocation {
     Body,
 }
 
+/// The essence of a media type (RFC 9110, section 8.3.1): its type and subtype in lower case,
+/// without parameters (`Application/JSON; charset=utf-8` -> `application/json`).
+pub fn media_essence(media: &str) -> String {
+    media
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase()
+}
+
 /// Whether a request body or multipart part of media type `media` carries text (sent as the
 /// string given) rather than bytes (given base64-encoded): `text/*`, XML (`application/xml`,
 /// `*+xml`), JSON (`application/json`, `*+json`), YAML, form encoding, and the script and query
 /// languages sent as text (`application/javascript`, `application/graphql`, `application/sql`).
 /// Parameters (`; charset=...`) and case are ignored.
 pub fn text_media(media: &str) -> bool {
-    let m = media
-        .split(';')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase();
+    let m = media_essence(media);
     m.starts_with("text/")
         || [
             "/xml", "+xml", "/json", "+json", "/yaml", "+yaml", "/x-yaml",

@@ -36,12 +36,7 @@ pub struct Part<'a> {
 
 /// Whether `media` is a JSON media type (`application/json`, `*+json`).
 pub fn json_media(media: &str) -> bool {
-    let m = media
-        .split(';')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase();
+    let m = schemarouter_core::model::tool::media_essence(media);
     m == "application/json" || m.ends_with("+json")
 }
 

@@ -29,12 +29,7 @@ use std::collections::BTreeMap;
 
 /// Whether `media` is an XML media type (`application/xml`, `text/xml`, `*+xml`).
 pub fn xml_media(media: &str) -> bool {
-    let m = media
-        .split(';')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase();
+    let m = schemarouter_core::model::tool::media_essence(media);
     m.ends_with("/xml") || m.ends_with("+xml")
 }
 
