@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Python package's tests: build the wheel with maturin (`--profile dev`, overriding the `wheel`
 # profile python/pyproject.toml names: the dev profile `cargo test` has already
-# built the shared crates in; `--release` for a wheel to ship), install it into a fresh
+# built the shared crates in; without it maturin builds a wheel to ship), install it into a fresh
 # virtual environment with pytest, and run python/tests. Used by the README and by .ci/run.
 # VENV overrides where the environment goes (default target/py-venv, rebuilt each run).
 set -euo pipefail
