@@ -869,13 +869,7 @@ pub(super) fn body_media<'a>(body: &Loc<'a>) -> Option<BodyMedia<'a>> {
         .value
         .as_object()?
         .keys()
-        .map(|k| {
-            k.split(';')
-                .next()
-                .unwrap_or("")
-                .trim()
-                .to_ascii_lowercase()
-        })
+        .map(crate::model::tool::media_essence)
         .filter(|k| k.contains('/') && !k.contains('*') && !FORM_MEDIA.contains(&k.as_str()))
         .collect();
     others.sort_by_key(|k| {

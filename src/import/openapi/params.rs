@@ -487,13 +487,7 @@ pub(super) fn swagger_body_media(op: &Value, doc: &Value) -> Option<String> {
         .as_array()?
         .iter()
         .filter_map(Value::as_str)
-        .map(|k| {
-            k.split(';')
-                .next()
-                .unwrap_or("")
-                .trim()
-                .to_ascii_lowercase()
-        })
+        .map(crate::model::tool::media_essence)
         .collect();
     if names.is_empty() || names.iter().any(|n| super::is_json(n)) {
         return None;
