@@ -869,7 +869,7 @@ pub(super) fn body_media<'a>(body: &Loc<'a>) -> Option<BodyMedia<'a>> {
         .value
         .as_object()?
         .keys()
-        .map(crate::model::tool::media_essence)
+        .map(|k| crate::model::tool::media_essence(k))
         .filter(|k| k.contains('/') && !k.contains('*') && !FORM_MEDIA.contains(&k.as_str()))
         .collect();
     others.sort_by_key(|k| {
