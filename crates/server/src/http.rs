@@ -449,12 +449,27 @@ async fn not_found(method: Method, uri: Uri) -> Response {
     })
 }
 
-async fn method_not_allowed(method: Method, uri: Uri) -> Response {
-    let allowed = if uri.path() == "/v1/route" || uri.path() == "/v1/search" {
-        "POST"
-    } else {
+/// The method a path is served with: the read-only routes answer GET, every other route
+/// (`/v1/route`, `/v1/search`, and the gateway's `/v1/call` and `/v1/ask` merged into this
+/// router) answers POST.
+fn allowed_method(path: &str) -> &'static str {
+    const GET_PATHS: [&str; 6] = [
+        "/v1/intents",
+        "/v1/prompt",
+        "/healthz",
+        "/readyz",
+        "/metrics",
+        "/openapi.json",
+    ];
+    if GET_PATHS.contains(&path) || path.starts_with("/v1/tools/") {
         "GET"
-    };
+    } else {
+        "POST"
+    }
+}
+
+async fn method_not_allowed(method: Method, uri: Uri) -> Response {
+    let allowed = allowed_method(uri.path());
     let mut r = error_response(&ApiError {
         status: 405,
         code: "method_not_allowed",
@@ -535,6 +550,27 @@ mod tests {
     fn answer(e: &axum::Error, max: usize) -> (u16, serde_json::Value) {
         let a = body_read_error(e, max);
         (a.status, a.body())
+    }
+
+    /// A 405 names the method the path is served with: POST for the routing and the gateway's
+    /// execution routes, GET for the read-only ones.
+    #[test]
+    fn a_wrong_method_is_told_the_one_the_path_is_served_with() {
+        for (path, method) in [
+            ("/v1/route", "POST"),
+            ("/v1/search", "POST"),
+            ("/v1/call", "POST"),
+            ("/v1/ask", "POST"),
+            ("/v1/intents", "GET"),
+            ("/v1/prompt", "GET"),
+            ("/v1/tools/weather_api", "GET"),
+            ("/healthz", "GET"),
+            ("/readyz", "GET"),
+            ("/metrics", "GET"),
+            ("/openapi.json", "GET"),
+        ] {
+            assert_eq!(allowed_method(path), method, "{path}");
+        }
     }
 
     /// A body beyond the limit is recognised by the error's type; an error that merely says
