@@ -1090,8 +1090,36 @@ pub fn set_progress(on: bool) {
     PROGRESS.store(on, std::sync::atomic::Ordering::Relaxed);
 }
 
+/// The progress bar of a long load: indicatif's on the command line; without the `cli`
+/// feature (the Python wheel) progress is never turned on and no bar is ever made.
+#[cfg(feature = "cli")]
+pub type ProgressBar = indicatif::ProgressBar;
+
+/// The progress bar of a long load: indicatif's on the command line; without the `cli`
+/// feature (the Python wheel) progress is never turned on and no bar is ever made.
+#[cfg(not(feature = "cli"))]
+#[derive(Debug)]
+pub struct ProgressBar(());
+
+#[cfg(not(feature = "cli"))]
+impl ProgressBar {
+    /// Count `n` more items done.
+    pub fn inc(&self, _n: u64) {}
+    /// Set the count of items done.
+    pub fn set_position(&self, _n: u64) {}
+    /// Remove the bar.
+    pub fn finish_and_clear(&self) {}
+}
+
 /// A progress bar for `len` items when progress is on and the job is large enough to notice.
-pub fn progress_bar(len: u64, what: &str) -> Option<indicatif::ProgressBar> {
+#[cfg(not(feature = "cli"))]
+pub fn progress_bar(_len: u64, _what: &str) -> Option<ProgressBar> {
+    None
+}
+
+/// A progress bar for `len` items when progress is on and the job is large enough to notice.
+#[cfg(feature = "cli")]
+pub fn progress_bar(len: u64, what: &str) -> Option<ProgressBar> {
     if !PROGRESS.load(std::sync::atomic::Ordering::Relaxed) || len < 500 {
         return None;
     }

@@ -2,6 +2,7 @@
 //! deterministic, the default) and [`llm::Llm`] (any OpenAI-compatible chat-completions server).
 
 pub mod lexical;
+#[cfg(feature = "llm")]
 pub mod llm;
 pub mod params;
 pub mod scope;
