@@ -34,6 +34,8 @@ pub struct DeclaredCredential {
     pub location: Option<String>,
     /// Declared `format: bearer`: a bearer token.
     pub bearer: bool,
+    /// Declared `format: basic`: HTTP basic credentials (a user and a password).
+    pub basic: bool,
 }
 
 /// How a credential is sent.
@@ -46,6 +48,9 @@ pub enum AuthKind {
     Query,
     /// `Authorization: Bearer <value>`.
     Bearer,
+    /// `Authorization: Basic <base64 of user:password>` (RFC 7617), the user read from
+    /// `user_env` and the password from `env`.
+    Basic,
 }
 
 /// A credential read from an environment variable.
@@ -53,7 +58,8 @@ pub enum AuthKind {
 /// Without `kind`, the tool's declarations say how it is sent: their credential parameter
 /// (`auth: true`), a header when declared `in: header`, else a query parameter, under the
 /// declared name ([`GatewayConfig::resolve_auth`]). `auth = { env = "MP_API_KEY" }` is all
-/// a tool that declares its credential needs.
+/// a tool that declares its credential needs. HTTP basic credentials are two variables:
+/// `auth = { user_env = "API_USER", env = "API_PASSWORD" }` (`kind = "basic"` implied).
 #[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
 pub struct Auth {
@@ -64,8 +70,11 @@ pub struct Auth {
     /// credential parameter's name).
     #[serde(default)]
     pub name: Option<String>,
-    /// The environment variable holding the secret.
+    /// The environment variable holding the secret (for `basic`: the password).
     pub env: String,
+    /// `basic` only: the environment variable holding the user name.
+    #[serde(default)]
+    pub user_env: Option<String>,
 }
 
 /// Where one tool's upstream is, and how to reach it.
@@ -158,12 +167,27 @@ impl GatewayConfig {
     /// Parse the TOML text of a configuration file.
     ///
     /// Errors: TOML syntax, unknown keys, wrong types (the message has the line and column), a
-    /// header or query credential without `name`.
+    /// header or query credential without `name`, a `basic` credential without `user_env`, a
+    /// `user_env` on another kind. A credential with `user_env` and no `kind` is `basic`.
     pub fn parse(text: &str) -> Result<GatewayConfig, String> {
-        let c: GatewayConfig = toml::from_str(text).map_err(|e| e.to_string())?;
-        for (tool, u) in &c.upstreams {
-            if let Some(a) = &u.auth
-                && let Some(kind @ (AuthKind::Header | AuthKind::Query)) = a.kind
+        let mut c: GatewayConfig = toml::from_str(text).map_err(|e| e.to_string())?;
+        for (tool, u) in &mut c.upstreams {
+            let Some(a) = &mut u.auth else { continue };
+            match (a.kind, &a.user_env) {
+                (None, Some(_)) => a.kind = Some(AuthKind::Basic),
+                (Some(AuthKind::Basic), None) => {
+                    return Err(format!(
+                        "upstreams.{tool}.auth: a `basic` credential needs `user_env` (the variable holding the user name; `env` holds the password)"
+                    ));
+                }
+                (Some(k), Some(_)) if k != AuthKind::Basic => {
+                    return Err(format!(
+                        "upstreams.{tool}.auth: `user_env` is for `basic` credentials only"
+                    ));
+                }
+                _ => {}
+            }
+            if let Some(kind @ (AuthKind::Header | AuthKind::Query)) = a.kind
                 && a.name.is_none()
             {
                 return Err(format!(
@@ -183,8 +207,9 @@ impl GatewayConfig {
     /// tool declares (`auth: true`: `bearer` when it is the `Authorization` header declared
     /// `format: bearer`, as the import declares OAuth 2, OpenID Connect and HTTP bearer
     /// schemes; else a header when `in: header`, else a query parameter), as `declared(tool)`
-    /// finds it. Returns a warning for each credential whose tool declares none (it is dropped:
-    /// the gateway cannot know where to send it).
+    /// finds it. Returns a warning for each credential whose tool declares none, or declares
+    /// HTTP basic credentials while the configuration gives one variable (it is dropped: the
+    /// gateway cannot know where to send it, or has half of it).
     pub fn resolve_auth(
         &mut self,
         declared: impl Fn(&str) -> Option<DeclaredCredential>,
@@ -198,20 +223,27 @@ impl GatewayConfig {
             match declared(tool) {
                 Some(d) => {
                     let header = d.location.as_deref() == Some("header");
-                    a.kind = Some(
-                        if d.bearer && header && d.name.eq_ignore_ascii_case("authorization") {
-                            AuthKind::Bearer
-                        } else if header {
-                            AuthKind::Header
-                        } else {
-                            AuthKind::Query
-                        },
-                    );
+                    let authorization = header && d.name.eq_ignore_ascii_case("authorization");
+                    if d.basic && authorization {
+                        warnings.push(format!(
+                            "upstreams.{tool}.auth: `{tool}` declares HTTP basic credentials: give `user_env` (the user name's variable) beside `env` (the password's); ${} is not sent",
+                            a.env
+                        ));
+                        u.auth = None;
+                        continue;
+                    }
+                    a.kind = Some(if d.bearer && authorization {
+                        AuthKind::Bearer
+                    } else if header {
+                        AuthKind::Header
+                    } else {
+                        AuthKind::Query
+                    });
                     a.name.get_or_insert(d.name);
                 }
                 None => {
                     warnings.push(format!(
-                        "upstreams.{tool}.auth has no `kind` and `{tool}` declares no credential parameter (`auth: true`): give `kind` (header, query, bearer) and `name`; ${} is not sent",
+                        "upstreams.{tool}.auth has no `kind` and `{tool}` declares no credential parameter (`auth: true`): give `kind` (header, query, bearer, basic) and `name`; ${} is not sent",
                         a.env
                     ));
                     u.auth = None;
@@ -316,6 +348,7 @@ mod tests {
                 name: name.into(),
                 location: location.map(str::to_string),
                 bearer,
+                basic: false,
             })
         };
         let w = c.resolve_auth(|t| match t {
@@ -341,8 +374,60 @@ mod tests {
         assert_eq!(
             w,
             vec![
-                "upstreams.none.auth has no `kind` and `none` declares no credential parameter (`auth: true`): give `kind` (header, query, bearer) and `name`; $N is not sent"
+                "upstreams.none.auth has no `kind` and `none` declares no credential parameter (`auth: true`): give `kind` (header, query, bearer, basic) and `name`; $N is not sent"
             ]
+        );
+        assert!(
+            GatewayConfig::parse("alow = []\n")
+                .unwrap_err()
+                .contains("alow")
+        );
+    }
+
+    /// HTTP basic credentials are two variables: `user_env` makes a credential `basic`; a
+    /// `basic` one needs it, another kind refuses it; a tool declaring basic credentials and
+    /// configured with one variable gets nothing sent and a warning.
+    #[test]
+    fn basic_credentials_take_a_user_and_a_password_variable() {
+        let mut c = GatewayConfig::parse(
+            "[upstreams.a]\nauth = { user_env = \"A_USER\", env = \"A_PASS\" }\n[upstreams.b]\nauth = { kind = \"basic\", user_env = \"B_USER\", env = \"B_PASS\" }\n[upstreams.c]\nauth = { env = \"C_PASS\" }\n",
+        )
+        .unwrap();
+        let w = c.resolve_auth(|_| {
+            Some(DeclaredCredential {
+                name: "Authorization".into(),
+                location: Some("header".into()),
+                bearer: false,
+                basic: true,
+            })
+        });
+        let a = c.upstreams["a"].auth.clone().unwrap();
+        assert_eq!(
+            (a.kind, a.user_env.as_deref(), a.env.as_str()),
+            (Some(AuthKind::Basic), Some("A_USER"), "A_PASS")
+        );
+        assert_eq!(
+            c.upstreams["b"].auth.as_ref().unwrap().kind,
+            Some(AuthKind::Basic)
+        );
+        assert_eq!(c.upstreams["c"].auth, None);
+        assert_eq!(
+            w,
+            vec![
+                "upstreams.c.auth: `c` declares HTTP basic credentials: give `user_env` (the user name's variable) beside `env` (the password's); $C_PASS is not sent"
+            ]
+        );
+        assert_eq!(
+            GatewayConfig::parse("[upstreams.x]\nauth = { kind = \"basic\", env = \"P\" }\n")
+                .unwrap_err(),
+            "upstreams.x.auth: a `basic` credential needs `user_env` (the variable holding the user name; `env` holds the password)"
+        );
+        assert_eq!(
+            GatewayConfig::parse(
+                "[upstreams.x]\nauth = { kind = \"bearer\", user_env = \"U\", env = \"P\" }\n"
+            )
+            .unwrap_err(),
+            "upstreams.x.auth: `user_env` is for `basic` credentials only"
         );
         assert!(
             GatewayConfig::parse("alow = []\n")

@@ -56,6 +56,7 @@ fn declared_credential(
             name: p.name.clone(),
             location: p.location.clone(),
             bearer: p.format.as_deref() == Some("bearer"),
+            basic: p.format.as_deref() == Some("basic"),
         })
 }
 

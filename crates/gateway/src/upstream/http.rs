@@ -259,7 +259,8 @@ fn body(e: &EndpointData, params: &[(&ParamData, &Value)]) -> Result<Option<Body
     if params.is_empty() {
         return Ok(None);
     }
-    Ok(Some(match e.body_type.as_deref() {
+    let media = body_media(e)?;
+    Ok(Some(match media.as_deref() {
         Some(FORM) => Body::Form(form_fields(params).join("&")),
         Some(MULTIPART) => {
             // A styled parameter's parts: one text part per `name=value` pair of its style.
@@ -388,6 +389,38 @@ fn whole_parameter<'a, T>(params: &'a [(&'a ParamData, T)]) -> Option<&'a (&'a P
         })
 }
 
+/// The media type the request body of `e` is sent as, by the one rule every declared media
+/// type is read by ([`schemarouter_core::model::media_type_fault`]): the declared `body_type`;
+/// its essence when only a parameter is faulty (`application/json; charset=utf8` is sent as
+/// `application/json`); `None` for a JSON body.
+///
+/// Errors: a `body_type` whose type or subtype is faulty (`plain/text`, `json`): the gateway
+/// cannot tell how to send the body, and says what was probably meant, before any upstream
+/// call.
+fn body_media(e: &EndpointData) -> Result<Option<String>, String> {
+    let Some(declared) = e.body_type.as_deref() else {
+        return Ok(None);
+    };
+    match schemarouter_core::model::media_type_fault(declared) {
+        None => Ok(Some(declared.to_string())),
+        Some(f) if !f.in_essence => Ok(Some(schemarouter_core::model::tool::media_essence(
+            declared,
+        ))),
+        Some(f) => Err(format!(
+            "the endpoint's request body media type `{declared}` (its `body_type`) is no media type: {}; {}",
+            f.message,
+            match f.suggestion {
+                Some(s) => format!(
+                    "declare `body_type: {s}` (or fix the source document and import again)"
+                ),
+                None =>
+                    "declare a registered media type (or fix the source document and import again)"
+                        .to_string(),
+            }
+        )),
+    }
+}
+
 /// Whether the value of body parameter `p` of endpoint `e` is given base64-encoded and sent as
 /// the bytes it holds: the parameter of a whole body declared `format: byte` (or `binary`), or a
 /// multipart part of a binary media type ([`Part::takes_base64`]).
@@ -395,7 +428,9 @@ pub fn takes_base64(e: &EndpointData, p: &ParamData) -> bool {
     if location(e, p) != "body" {
         return false;
     }
-    match e.body_type.as_deref() {
+    // A body whose media type is faulty is refused when it is built, saying why; its value is
+    // never read as base64 meanwhile.
+    match body_media(e).ok().flatten().as_deref() {
         Some(MULTIPART) => part(p, &Value::Null).takes_base64(),
         Some(FORM) | None => false,
         Some(media) if json_media(media) => false,
@@ -596,6 +631,9 @@ async fn once(
         }
         Some(c) if c.auth.kind == Some(AuthKind::Bearer) => {
             rb = rb.header("Authorization", format!("Bearer {}", c.value()));
+        }
+        Some(c) if c.auth.kind == Some(AuthKind::Basic) => {
+            rb = rb.header("Authorization", format!("Basic {}", c.value()));
         }
         _ => {}
     }
@@ -863,8 +901,8 @@ mod tests {
             r.headers,
             vec![("X-Obj".to_string(), "a=1,b=2".to_string())]
         );
-        // allowReserved: RFC 3986's reserved characters a query may hold are sent as they are
-        // (`&`, `=`, `+` included), `#`, `[`, `]`, a stray `%` and a space are encoded, a
+        // allowReserved: RFC 3986's reserved characters a query value may hold are sent as they
+        // are; `&`, `=`, `+`, `#`, `[`, `]`, a stray `%` and a space are encoded, a
         // percent-encoded triple passes; the URL parser writes `'` as `%27`. A template's query
         // is kept.
         let mut p = param("path", "string", Some("query"), None);
@@ -877,7 +915,7 @@ mod tests {
         let r = build(&e, &args, Base::default()).unwrap();
         assert_eq!(
             r.url,
-            "https://x.org/f?fixed=1&path=a/b:c%20d?e@f!g$h&i=j+k,l;m*n(o)p%27q%23r%5Bs%5Dt%26u%25v"
+            "https://x.org/f?fixed=1&path=a/b:c%20d?e@f!g$h%26i%3Dj%2Bk,l;m*n(o)p%27q%23r%5Bs%5Dt%26u%25v"
         );
     }
 
@@ -1033,6 +1071,27 @@ mod tests {
         // A JSON body type is the JSON object of the body parameters, as without one.
         let (_, b) = send("application/vnd.api+json", None, json!("x")).unwrap();
         assert_eq!(b, Body::Json(json!({"body": "x"})));
+        // One rule for every declared media type: a faulty type or subtype is refused before
+        // any upstream call, saying what was meant (never sent as bytes); a faulty parameter
+        // is sent as the essence.
+        assert_eq!(
+            send("plain/text", Some("byte"), json!("a note")).unwrap_err(),
+            "the endpoint's request body media type `plain/text` (its `body_type`) is no media type: `plain` is no top-level media type (IANA registers application, audio, example, font, haptics, image, message, model, multipart, text, video); declare `body_type: text/plain` (or fix the source document and import again)"
+        );
+        assert_eq!(
+            send("json", None, json!("x")).unwrap_err(),
+            "the endpoint's request body media type `json` (its `body_type`) is no media type: `json` is no media type (`type/subtype`); declare `body_type: application/json` (or fix the source document and import again)"
+        );
+        let (_, b) = send("text/plain; charset=utf8", None, json!("GaN")).unwrap();
+        assert_eq!(
+            (b.content_type(), b.bytes()),
+            ("text/plain".to_string(), b"GaN".to_vec())
+        );
+        let (_, b) = send("application/json; charset=utf8", None, json!("x")).unwrap();
+        assert_eq!(b, Body::Json(json!({"body": "x"})));
+        let mut e = endpoint("POST", "https://x.org/f", vec![body(Some("byte"))]);
+        e.body_type = Some("plain/text".into());
+        assert!(!takes_base64(&e, &e.parameters[0]));
         // Which values are given base64-encoded.
         let mut e = endpoint("POST", "https://x.org/f", vec![body(Some("byte"))]);
         e.body_type = Some("application/octet-stream".into());
