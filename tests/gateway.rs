@@ -425,7 +425,7 @@ fn xml_text_binary_and_multipart_bodies_arrive_as_declared() {
     std::fs::write(
         &config,
         format!(
-            "[upstreams.body_lab]\nbase_url = \"http://127.0.0.1:{port}/raw\"\ndeclared_base = \"https://bodies.example.org/raw\"\nauth = {{ user_env = \"BODY_LAB_USER\", env = \"BODY_LAB_PASSWORD\" }}\n"
+            "[upstreams.body_lab]\nbase_url = \"http://127.0.0.1:{port}/raw\"\ndeclared_base = \"https://bodies.example.org/raw\"\nauth = [{{ user_env = \"BODY_LAB_USER\", env = \"BODY_LAB_PASSWORD\" }}, {{ name = \"X-Client-Id\", env = \"BODY_LAB_CLIENT\" }}]\n"
         ),
     )
     .unwrap();
@@ -444,6 +444,7 @@ fn xml_text_binary_and_multipart_bodies_arrive_as_declared() {
         &[
             ("BODY_LAB_USER", "lab-user"),
             ("BODY_LAB_PASSWORD", BASIC_PASSWORD),
+            ("BODY_LAB_CLIENT", "lab-client-4711"),
         ],
     );
     let a = agent();
@@ -569,9 +570,10 @@ fn xml_text_binary_and_multipart_bodies_arrive_as_declared() {
         v["error"]["message"],
         "refused by the `arguments` check: `body`: not base64 (RFC 4648; the standard or the URL-safe alphabet): Invalid symbol 37, offset 0."
     );
-    // HTTP basic credentials from two variables: the server decodes `user:password`; the
-    // password and the encoded value are scrubbed from the answer (the server echoes them) and
-    // appear in no answer and no log line.
+    // HTTP basic credentials from two variables and a client id header, sent together (a list
+    // of credentials): the server decodes `user:password`; the password, the encoded value and
+    // the client id are scrubbed from the answer (the server echoes them) and appear in no
+    // answer and no log line.
     let (s, v, t) = post(
         &a,
         &call,
@@ -580,8 +582,16 @@ fn xml_text_binary_and_multipart_bodies_arrive_as_declared() {
     assert_eq!(s, 200, "{t}");
     let r = &v["steps"][0]["records"][0]["values"];
     assert_eq!(
-        (&r["authorization"], &r["basic_credentials"]),
-        (&json!("Basic [redacted]"), &json!("lab-user:[redacted]"))
+        (
+            &r["authorization"],
+            &r["basic_credentials"],
+            &r["client_id"]
+        ),
+        (
+            &json!("Basic [redacted]"),
+            &json!("lab-user:[redacted]"),
+            &json!("[redacted]")
+        )
     );
     let log = gw.stop();
     assert!(log.contains("\"route\":\"/v1/call\""), "{log}");
@@ -590,7 +600,9 @@ fn xml_text_binary_and_multipart_bodies_arrive_as_declared() {
     let answers = answers.iter().map(|(_, _, v)| v.to_string());
     for text in answers.chain([t, log]) {
         assert!(
-            !text.contains(BASIC_PASSWORD) && !text.contains(encoded),
+            !text.contains(BASIC_PASSWORD)
+                && !text.contains(encoded)
+                && !text.contains("lab-client-4711"),
             "the credential leaked: {text}"
         );
     }

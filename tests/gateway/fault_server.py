@@ -21,7 +21,8 @@ GET  /stats                    requests per path
 ANY  /raw/...                  what arrived, exactly: {"method", "path", "query" (as sent),
                                "content_type", "body" (each byte one character U+0000-U+00FF),
                                "authorization" (the header), "basic_credentials" (a Basic
-                               header's `user:password`, decoded)}
+                               header's `user:password`, decoded), "client_id" (the
+                               X-Client-Id header)}
                                (tests/gateway/bodies.openapi.yaml)
 """
 
@@ -85,7 +86,8 @@ class Handler(BaseHTTPRequestHandler):
         return self.send_json(200, {"method": self.command, "path": u.path, "query": u.query,
                                     "content_type": self.headers.get("Content-Type"),
                                     "body": body.decode("latin-1"),
-                                    "authorization": auth, "basic_credentials": basic})
+                                    "authorization": auth, "basic_credentials": basic,
+                                    "client_id": self.headers.get("X-Client-Id")})
 
     def do_PUT(self):
         if self.path.startswith("/raw/"):

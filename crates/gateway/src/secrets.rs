@@ -35,10 +35,10 @@ impl Credential {
     }
 }
 
-/// Every tool's credential.
+/// Every tool's credentials.
 #[derive(Clone, Debug, Default)]
 pub struct Secrets {
-    by_tool: BTreeMap<String, Credential>,
+    by_tool: BTreeMap<String, Vec<Credential>>,
 }
 
 impl Secrets {
@@ -51,22 +51,23 @@ impl Secrets {
         let mut by_tool = BTreeMap::new();
         let mut warnings = Vec::new();
         for (tool, u) in &config.upstreams {
-            let Some(auth) = &u.auth else { continue };
-            match credential(auth, &env) {
+            for auth in &u.auth {
+                match credential(auth, &env) {
                 Ok(c) => {
-                    by_tool.insert(tool.clone(), c);
+                    by_tool.entry(tool.clone()).or_insert_with(Vec::new).push(c);
                 }
                 Err(why) => warnings.push(format!(
                     "the credential of `{tool}` is read from {why}: calls of `{tool}` are sent without it"
                 )),
             }
+            }
         }
         (Secrets { by_tool }, warnings)
     }
 
-    /// The credential of `tool`.
-    pub fn get(&self, tool: &str) -> Option<&Credential> {
-        self.by_tool.get(tool)
+    /// The credentials of `tool` (none when it has none, or their variables are not set).
+    pub fn get(&self, tool: &str) -> &[Credential] {
+        self.by_tool.get(tool).map_or(&[], Vec::as_slice)
     }
 
     /// `text` with every secret replaced by `[redacted]` (applied to every upstream body, error
@@ -79,7 +80,7 @@ impl Secrets {
     /// credential, as upstream responses almost always do.
     pub fn scrub_owned(&self, text: String) -> String {
         let mut out = text;
-        for secret in self.by_tool.values().flat_map(|c| &c.scrubbed) {
+        for secret in self.by_tool.values().flatten().flat_map(|c| &c.scrubbed) {
             if secret.len() >= 4 && out.contains(secret.as_str()) {
                 out = out.replace(secret.as_str(), "[redacted]");
             }
@@ -174,8 +175,8 @@ mod tests {
         };
         let (s, w) = Secrets::read(&c, env);
         // RFC 7617 section 2's example.
-        assert_eq!(s.get("a").unwrap().value(), "QWxhZGRpbjpvcGVuIHNlc2FtZQ==");
-        assert!(s.get("b").is_none() && s.get("c").is_none());
+        assert_eq!(s.get("a")[0].value(), "QWxhZGRpbjpvcGVuIHNlc2FtZQ==");
+        assert!(s.get("b").is_empty() && s.get("c").is_empty());
         assert_eq!(
             w,
             vec![

@@ -143,7 +143,9 @@ mod tests {
         }
         assert_eq!(
             findings(""),
-            ["endpoint `t/e` declares `body_xml` but it has no `body_type` (a JSON body), so `body_xml` is never used"]
+            [
+                "endpoint `t/e` declares `body_xml` but it has no `body_type` (a JSON body), so `body_xml` is never used"
+            ]
         );
     }
 }

@@ -480,8 +480,13 @@ fn whole(media: &str, params: &[(&ParamData, &Value)]) -> Result<Body, String> {
 /// else its scheme and authority taken from `base.url`, and `base.url`'s path put before its
 /// own path.
 fn rebase(declared: &str, base: Base<'_>) -> Result<url::Url, String> {
+    // The declared base is replaced only where it ends a path segment (`/api` is not the start
+    // of `/apiv2`), and only when it is one (an empty prefix would match every URL).
     if let (Some(b), Some(prefix)) = (base.url, base.declared)
-        && let Some(rest) = declared.strip_prefix(prefix.trim_end_matches('/'))
+        && let prefix = prefix.trim_end_matches('/')
+        && prefix.contains("://")
+        && let Some(rest) = declared.strip_prefix(prefix)
+        && (rest.is_empty() || rest.starts_with(['/', '?']))
     {
         let joined = format!("{}{rest}", b.trim_end_matches('/'));
         return url::Url::parse(&joined)
@@ -521,7 +526,7 @@ pub struct Limits {
     pub max_bytes: usize,
 }
 
-/// Send `req` to `upstream` with `cred`; the body text of a 2xx answer.
+/// Send `req` to `upstream` with the credentials `creds`; the body text of a 2xx answer.
 ///
 /// Errors (credentials scrubbed from every message): timeout, connection failure, a status
 /// other than 2xx (with the start of the body), a body over `max_bytes`, a body that is not
@@ -530,7 +535,7 @@ pub async fn send(
     client: &reqwest::Client,
     upstream: &str,
     req: &Request,
-    cred: Option<&Credential>,
+    creds: &[Credential],
     secrets: &Secrets,
     limits: Limits,
 ) -> Result<RawResponse, UpstreamError> {
@@ -544,7 +549,7 @@ pub async fn send(
     let mut attempt = 0;
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
-        let outcome = tokio::time::timeout(left, once(client, req, cred, limits.max_bytes)).await;
+        let outcome = tokio::time::timeout(left, once(client, req, creds, limits.max_bytes)).await;
         let err = match outcome {
             Err(_) => UpstreamError::new(
                 upstream,
@@ -602,7 +607,7 @@ fn retry_after(e: &UpstreamError) -> Option<Duration> {
 async fn once(
     client: &reqwest::Client,
     req: &Request,
-    cred: Option<&Credential>,
+    creds: &[Credential],
     max_bytes: usize,
 ) -> Result<String, UpstreamError> {
     let method = reqwest::Method::from_bytes(req.method.as_bytes()).map_err(|_| {
@@ -615,8 +620,9 @@ async fn once(
     let mut url = url::Url::parse(&req.url)
         .map_err(|e| UpstreamError::new("", "not_configured", e.to_string()))?;
     let mut rb;
-    if let Some(c) = cred
-        && c.auth.kind == Some(AuthKind::Query)
+    for c in creds
+        .iter()
+        .filter(|c| c.auth.kind == Some(AuthKind::Query))
     {
         url.query_pairs_mut()
             .append_pair(c.auth.name.as_deref().unwrap_or("api_key"), c.value());
@@ -625,17 +631,19 @@ async fn once(
     for (k, v) in &req.headers {
         rb = rb.header(k, v);
     }
-    match cred {
-        Some(c) if c.auth.kind == Some(AuthKind::Header) => {
-            rb = rb.header(c.auth.name.as_deref().unwrap_or("X-API-Key"), c.value());
+    for c in creds {
+        match c.auth.kind {
+            Some(AuthKind::Header) => {
+                rb = rb.header(c.auth.name.as_deref().unwrap_or("X-API-Key"), c.value());
+            }
+            Some(AuthKind::Bearer) => {
+                rb = rb.header("Authorization", format!("Bearer {}", c.value()));
+            }
+            Some(AuthKind::Basic) => {
+                rb = rb.header("Authorization", format!("Basic {}", c.value()));
+            }
+            _ => {}
         }
-        Some(c) if c.auth.kind == Some(AuthKind::Bearer) => {
-            rb = rb.header("Authorization", format!("Bearer {}", c.value()));
-        }
-        Some(c) if c.auth.kind == Some(AuthKind::Basic) => {
-            rb = rb.header("Authorization", format!("Basic {}", c.value()));
-        }
-        _ => {}
     }
     if let Some(b) = &req.body {
         rb = rb.header("Content-Type", b.content_type()).body(b.bytes());
@@ -836,6 +844,15 @@ mod tests {
         .unwrap();
         assert_eq!(r.url, "http://127.0.0.1:4010/search?limit=3");
         assert_eq!(r.body, Some(Body::Json(json!({"q": "GaN"}))));
+        // A declared base that is empty, relative, or ends inside a path segment is not the
+        // start of the declared URL: its scheme and authority are replaced instead.
+        for declared in ["", "/", "https://api.example.org/v"] {
+            let r = build(&e, &args, at("http://127.0.0.1:4010", Some(declared))).unwrap();
+            assert_eq!(
+                r.url, "http://127.0.0.1:4010/v2/search?limit=3",
+                "{declared:?}"
+            );
+        }
         let e = endpoint(
             "GET",
             "https://x.org/{id}",
