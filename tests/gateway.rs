@@ -425,7 +425,7 @@ fn xml_text_binary_and_multipart_bodies_arrive_as_declared() {
     std::fs::write(
         &config,
         format!(
-            "[upstreams.body_lab]\nbase_url = \"http://127.0.0.1:{port}/raw\"\ndeclared_base = \"https://bodies.example.org/raw\"\n"
+            "[upstreams.body_lab]\nbase_url = \"http://127.0.0.1:{port}/raw\"\ndeclared_base = \"https://bodies.example.org/raw\"\nauth = [{{ user_env = \"BODY_LAB_USER\", env = \"BODY_LAB_PASSWORD\" }}, {{ name = \"X-Client-Id\", env = \"BODY_LAB_CLIENT\" }}]\n"
         ),
     )
     .unwrap();
@@ -439,8 +439,13 @@ fn xml_text_binary_and_multipart_bodies_arrive_as_declared() {
             artifact.to_str().unwrap(),
             "--config",
             config.to_str().unwrap(),
+            "--log-requests",
         ],
-        &[],
+        &[
+            ("BODY_LAB_USER", "lab-user"),
+            ("BODY_LAB_PASSWORD", BASIC_PASSWORD),
+            ("BODY_LAB_CLIENT", "lab-client-4711"),
+        ],
     );
     let a = agent();
     let call = format!("{}/v1/call", gw.url);
@@ -541,15 +546,18 @@ fn xml_text_binary_and_multipart_bodies_arrive_as_declared() {
         String::from_utf8(body).unwrap(),
         "meta=%7B%22k%22%3A%22v%22%7D&path=a/b?c:d%26e%3Df%2Bg"
     );
-    // allowReserved: the value's own query syntax passes, `#`, `[`, `]` do not; the other
-    // parameter is encoded whole.
+    // allowReserved: reserved characters a value may hold pass (`/`, `?`, `:`, `@`, `,`, a
+    // percent-encoded triple); what would change the query's structure (`&`, `=`, `+`, `#`)
+    // and `[`, `]` do not, in a string and in each item of a list; the other parameter is
+    // encoded whole.
     assert_eq!(
         echo(
             "search",
-            json!({"filter": "a=1&b=2+3/x?y#z[0]:@%26", "plain": "a=1&b"})
+            json!({"filter": "a=1&b=2+3/x?y#z[0]:@%26", "plain": "a=1&b",
+                   "paths": ["a/b:c", "d&e=f+g#h", "%2C"]})
         )
         .1,
-        "filter=a=1&b=2+3/x?y%23z%5B0%5D:@%26&plain=a%3D1%26b"
+        "filter=a%3D1%26b%3D2%2B3/x?y%23z%5B0%5D:@%26&paths=a/b:c,d%26e%3Df%2Bg%23h,%2C&plain=a%3D1%26b"
     );
     // Bytes that are not base64 are refused before any upstream call.
     let (s, v, t) = post(
@@ -562,8 +570,47 @@ fn xml_text_binary_and_multipart_bodies_arrive_as_declared() {
         v["error"]["message"],
         "refused by the `arguments` check: `body`: not base64 (RFC 4648; the standard or the URL-safe alphabet): Invalid symbol 37, offset 0."
     );
-    gw.stop();
+    // HTTP basic credentials from two variables and a client id header, sent together (a list
+    // of credentials): the server decodes `user:password`; the password, the encoded value and
+    // the client id are scrubbed from the answer (the server echoes them) and appear in no
+    // answer and no log line.
+    let (s, v, t) = post(
+        &a,
+        &call,
+        &json!({"tool": "body_lab", "endpoint": "get_private", "arguments": {}}),
+    );
+    assert_eq!(s, 200, "{t}");
+    let r = &v["steps"][0]["records"][0]["values"];
+    assert_eq!(
+        (
+            &r["authorization"],
+            &r["basic_credentials"],
+            &r["client_id"]
+        ),
+        (
+            &json!("Basic [redacted]"),
+            &json!("lab-user:[redacted]"),
+            &json!("[redacted]")
+        )
+    );
+    let log = gw.stop();
+    assert!(log.contains("\"route\":\"/v1/call\""), "{log}");
+    let encoded = "bGFiLXVzZXI6b3BlbiBzZXNhbWUgOi0p"; // base64 of `lab-user:open sesame :-)`
+    let answers = ANSWERS.lock().unwrap();
+    let answers = answers.iter().map(|(_, _, v)| v.to_string());
+    for text in answers.chain([t, log]) {
+        assert!(
+            !text.contains(BASIC_PASSWORD)
+                && !text.contains(encoded)
+                && !text.contains("lab-client-4711"),
+            "the credential leaked: {text}"
+        );
+    }
 }
+
+/// The password of [`xml_text_binary_and_multipart_bodies_arrive_as_declared`]'s basic
+/// credentials.
+const BASIC_PASSWORD: &str = "open sesame :-)";
 
 /// The boundary's refusals (destructive, arguments, fingerprint), each naming its check.
 /// Returns the answers' texts.

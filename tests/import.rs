@@ -3645,3 +3645,105 @@ fn a_part_header_without_a_value_is_reported() {
         "{stderr}"
     );
 }
+
+/// HTTP basic credentials (OpenAPI 3 `type: http, scheme: basic`; Swagger 2.0 `type: basic`)
+/// are an `Authorization` header credential declared `format: basic`, which the gateway sends
+/// as `Basic <base64 of user:password>` from two environment variables.
+#[test]
+fn basic_security_schemes_are_declared_format_basic() {
+    let dir = tree(&[
+        (
+            "basic3.yaml",
+            "openapi: 3.0.3\ninfo: {title: Basic Three, version: \"1\"}\nservers: [{url: https://x.example.com}]\ncomponents:\n  securitySchemes:\n    b: {type: http, scheme: Basic}\nsecurity: [{b: []}]\npaths:\n  /a:\n    get:\n      operationId: a\n      responses: {'200': {description: ok}}\n",
+        ),
+        (
+            "basic2.yaml",
+            "swagger: \"2.0\"\ninfo: {title: Basic Two, version: \"1\"}\nhost: y.example.com\nschemes: [https]\nsecurityDefinitions:\n  b: {type: basic}\nsecurity: [{b: []}]\npaths:\n  /a:\n    get:\n      operationId: a\n      responses: {'200': {description: ok}}\n",
+        ),
+    ]);
+    for (file, scheme) in [
+        ("basic3.yaml", "`Basic` credentials"),
+        ("basic2.yaml", "HTTP basic credentials"),
+    ] {
+        let r = run(
+            &["import", "openapi", file, "--project", "proj"],
+            dir.path(),
+        );
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let tool = tool_file(dir.path());
+        let endpoints = &tool[tool.find("endpoints:").unwrap()..];
+        assert!(
+            endpoints.contains(&format!(
+                "{scheme} (security scheme `b`), sent as the `Authorization` header"
+            )) && endpoints.contains(
+                "      - name: Authorization\n        type: string\n        required: true\n        auth: true\n"
+            ) && endpoints.contains("        in: header\n        format: basic\n"),
+            "{endpoints}"
+        );
+        std::fs::remove_dir_all(dir.path().join("proj")).unwrap();
+    }
+}
+
+/// Request body media types are read by one rule (SR711 for each that is no media type, with
+/// its span and the type meant): a faulty type or subtype is never the type the body is sent
+/// as (another of its types is, or no body is imported), a faulty parameter is sent as the
+/// essence; Swagger 2.0's document-wide `consumes` is reported once.
+#[test]
+fn invalid_request_body_media_types_are_reported_and_never_sent() {
+    let dir = tree(&[
+        (
+            "media3.yaml",
+            "openapi: 3.0.3\ninfo: {title: Media Three, version: \"1\"}\nservers: [{url: https://x.example.com}]\npaths:\n  /note:\n    post:\n      operationId: note\n      requestBody:\n        content:\n          plain/text: {schema: {type: string}}\n      responses: {'200': {description: ok}}\n  /pet:\n    put:\n      operationId: pet\n      requestBody:\n        content:\n          json: {schema: {type: object, properties: {id: {type: string}}}}\n          application/xml: {schema: {type: object, properties: {id: {type: string}}}}\n      responses: {'200': {description: ok}}\n  /item:\n    post:\n      operationId: item\n      requestBody:\n        content:\n          application/json; charset=utf8: {schema: {type: object, properties: {id: {type: string}}}}\n      responses: {'200': {description: ok}}\n",
+        ),
+        (
+            "media2.yaml",
+            "swagger: \"2.0\"\ninfo: {title: Media Two, version: \"1\"}\nhost: y.example.com\nconsumes: [text]\npaths:\n  /a:\n    post:\n      operationId: a\n      parameters: [{name: body, in: body, schema: {type: string}}]\n      responses: {'200': {description: ok}}\n  /b:\n    post:\n      operationId: b\n      parameters: [{name: body, in: body, schema: {type: string}}]\n      responses: {'200': {description: ok}}\n",
+        ),
+    ]);
+    let r = run(
+        &[
+            "import",
+            "openapi",
+            "media3.yaml",
+            "--project",
+            "proj",
+            "--message-format",
+            "concise",
+        ],
+        dir.path(),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let found: Vec<&str> = r.stderr.lines().filter(|l| l.contains("SR711")).collect();
+    assert_eq!(
+        found,
+        [
+            "media3.yaml:10:11: warning[SR711/invalid-media-type] `media_three/note`: `plain/text` is no valid request body media type (`plain` is no top-level media type (IANA registers application, audio, example, font, haptics, image, message, model, multipart, text, video)); the request body is not imported (help: write `text/plain` in the document and import again)",
+            "media3.yaml:17:11: warning[SR711/invalid-media-type] `media_three/pet`: `json` is no valid request body media type (`json` is no media type (`type/subtype`)); the request body is sent as another of its media types (help: write `application/json` in the document and import again)",
+            "media3.yaml:25:11: warning[SR711/invalid-media-type] `media_three/item`: `application/json; charset=utf8` is no valid request body media type (`utf8` is no registered character set); it is sent as `application/json` (help: write `application/json; charset=utf-8` in the document and import again)",
+        ]
+    );
+    let tool = tool_file(dir.path());
+    assert!(!tool.contains("plain/text"), "{tool}");
+    assert!(tool.contains("body_type: application/xml"), "{tool}");
+    std::fs::remove_dir_all(dir.path().join("proj")).unwrap();
+    let r = run(
+        &[
+            "import",
+            "openapi",
+            "media2.yaml",
+            "--project",
+            "proj",
+            "--message-format",
+            "concise",
+        ],
+        dir.path(),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let found: Vec<&str> = r.stderr.lines().filter(|l| l.contains("SR711")).collect();
+    assert_eq!(
+        found,
+        [
+            "media2.yaml:4:12: warning[SR711/invalid-media-type] the document: `text` is no valid request body media type (`text` is no media type (`type/subtype`)); the body is sent as JSON, as without `consumes` (help: write `text/plain` in the document and import again)",
+        ]
+    );
+}

@@ -237,6 +237,7 @@ codes! {
     DUPLICATE_ENUM_VALUE "SR111" "duplicate-enum-value" duplicate_enum_value Warning Reference Minimal true;
     UNTYPED_CONTAINER "SR112" "untyped-container" untyped_container Warning Reference Standard true;
     NAME_COLLISION "SR113" "name-collision" name_collision Warning Reference Minimal true;
+    BODY_XML_NOT_XML "SR114" "body-xml-not-xml" body_xml_not_xml Warning Reference Minimal true;
     DANGLING_ALIAS "SR201" "dangling-alias" dangling_alias Error Alias Minimal true;
     ALIAS_COLLISION "SR202" "alias-collision" alias_collision Error Alias Minimal true;
     ALIAS_SHADOWS_FIELD "SR203" "alias-shadows-field" alias_shadows_field Warning Alias Standard true;
@@ -280,6 +281,7 @@ codes! {
     UNRECOGNISED_LICENCE "SR708" "unrecognised-licence" unrecognised_licence Info Import Minimal false;
     DROPPED_PARAMETER_VALUE "SR709" "dropped-parameter-value" dropped_parameter_value Warning Import Minimal false;
     FREE_FORM_OBJECT "SR710" "free-form-object" free_form_object Info Import Minimal false;
+    INVALID_MEDIA_TYPE "SR711" "invalid-media-type" invalid_media_type Warning Import Minimal false;
     UNUSED_SUPPRESSION "SR901" "unused-suppression" unused_suppression Warning Suppression Minimal true;
     SUPPRESSION_WITHOUT_REASON "SR902" "suppression-without-reason" suppression_without_reason Warning Suppression Minimal true;
     UNKNOWN_RULE "SR903" "unknown-rule" unknown_rule Warning Suppression Minimal true;

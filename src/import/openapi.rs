@@ -870,13 +870,20 @@ pub(super) fn body_media<'a>(body: &Loc<'a>) -> Option<BodyMedia<'a>> {
         .as_object()?
         .keys()
         .map(|k| crate::model::tool::media_essence(k))
-        .filter(|k| k.contains('/') && !k.contains('*') && !FORM_MEDIA.contains(&k.as_str()))
+        .filter(|k| sendable_media(k) && !k.contains('*') && !FORM_MEDIA.contains(&k.as_str()))
         .collect();
     others.sort_by_key(|k| {
         let xml = k.ends_with("/xml") || k.ends_with("+xml");
         (!xml, !crate::model::text_media(k), k.clone())
     });
     others.into_iter().next().map(BodyMedia::Whole)
+}
+
+/// Whether a request body's media type essence `k` may be chosen to send: it is a media type
+/// by the one rule ([`crate::model::media_type_fault`]; the import reports one that is not, as
+/// SR711, and never picks it).
+pub(super) fn sendable_media(k: &str) -> bool {
+    crate::model::media_type_fault(k).is_none_or(|f| !f.in_essence)
 }
 
 /// OpenAPI 3 `encoding` of one property of a form-encoded request body (`style`, `explode`,
@@ -1246,9 +1253,13 @@ fn auth_params(spec: Spec, doc: &Value, op: &Value) -> Vec<Sp<Parameter>> {
             };
             let ty = str_at(s, "type").unwrap_or("");
             // A bearer token (`Authorization: Bearer ...`): the gateway sends it so.
-            let bearer = matches!(ty, "oauth2" | "openIdConnect")
-                || (ty == "http"
-                    && str_at(s, "scheme").is_some_and(|sc| sc.eq_ignore_ascii_case("bearer")));
+            let http_scheme = |name: &str| {
+                ty == "http" && str_at(s, "scheme").is_some_and(|sc| sc.eq_ignore_ascii_case(name))
+            };
+            let bearer = matches!(ty, "oauth2" | "openIdConnect") || http_scheme("bearer");
+            // HTTP basic credentials (`Authorization: Basic ...`): the gateway encodes a user and
+            // a password so.
+            let basic = ty == "basic" || http_scheme("basic");
             let (name, location, what) = match ty {
                 "apiKey" => {
                     let Some(n) = str_at(s, "name") else { continue };
@@ -1289,7 +1300,11 @@ fn auth_params(spec: Spec, doc: &Value, op: &Value) -> Vec<Sp<Parameter>> {
                 auth: Some(Sp::synthetic(true)),
                 description: Some(Sp::synthetic(what)),
                 location: Some(Sp::synthetic(location)),
-                format: bearer.then(|| Sp::synthetic("bearer".to_string())),
+                format: match (bearer, basic) {
+                    (true, _) => Some(Sp::synthetic("bearer".to_string())),
+                    (_, true) => Some(Sp::synthetic("basic".to_string())),
+                    _ => None,
+                },
                 ..Parameter::new(name, crate::model::ValueType::String)
             }));
         }

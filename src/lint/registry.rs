@@ -55,6 +55,10 @@ static CHECKS: &[(&str, &dyn Rule)] = &[
         &rules::name_collision::NameCollision,
     ),
     (
+        codes::BODY_XML_NOT_XML.0,
+        &rules::body_xml_not_xml::BodyXmlNotXml,
+    ),
+    (
         codes::DANGLING_ALIAS.0,
         &rules::dangling_alias::DanglingAlias,
     ),

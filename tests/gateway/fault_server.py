@@ -19,10 +19,14 @@ GET  /materials/summary/?formula=F  the Materials Project's summary shape ({"dat
                                header (the shipped declaration's credential, 401 otherwise)
 GET  /stats                    requests per path
 ANY  /raw/...                  what arrived, exactly: {"method", "path", "query" (as sent),
-                               "content_type", "body" (each byte one character U+0000-U+00FF)}
+                               "content_type", "body" (each byte one character U+0000-U+00FF),
+                               "authorization" (the header), "basic_credentials" (a Basic
+                               header's `user:password`, decoded), "client_id" (the
+                               X-Client-Id header)}
                                (tests/gateway/bodies.openapi.yaml)
 """
 
+import base64
 import json
 import sys
 import threading
@@ -75,9 +79,15 @@ class Handler(BaseHTTPRequestHandler):
         self.count("/raw")
         length = int(self.headers.get("Content-Length", "0"))
         body = self.rfile.read(length)
+        auth = self.headers.get("Authorization")
+        basic = None
+        if auth and auth.startswith("Basic "):
+            basic = base64.b64decode(auth[6:], validate=True).decode("utf-8")
         return self.send_json(200, {"method": self.command, "path": u.path, "query": u.query,
                                     "content_type": self.headers.get("Content-Type"),
-                                    "body": body.decode("latin-1")})
+                                    "body": body.decode("latin-1"),
+                                    "authorization": auth, "basic_credentials": basic,
+                                    "client_id": self.headers.get("X-Client-Id")})
 
     def do_PUT(self):
         if self.path.startswith("/raw/"):

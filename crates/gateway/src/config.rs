@@ -34,6 +34,8 @@ pub struct DeclaredCredential {
     pub location: Option<String>,
     /// Declared `format: bearer`: a bearer token.
     pub bearer: bool,
+    /// Declared `format: basic`: HTTP basic credentials (a user and a password).
+    pub basic: bool,
 }
 
 /// How a credential is sent.
@@ -46,6 +48,9 @@ pub enum AuthKind {
     Query,
     /// `Authorization: Bearer <value>`.
     Bearer,
+    /// `Authorization: Basic <base64 of user:password>` (RFC 7617), the user read from
+    /// `user_env` and the password from `env`.
+    Basic,
 }
 
 /// A credential read from an environment variable.
@@ -53,7 +58,8 @@ pub enum AuthKind {
 /// Without `kind`, the tool's declarations say how it is sent: their credential parameter
 /// (`auth: true`), a header when declared `in: header`, else a query parameter, under the
 /// declared name ([`GatewayConfig::resolve_auth`]). `auth = { env = "MP_API_KEY" }` is all
-/// a tool that declares its credential needs.
+/// a tool that declares its credential needs. HTTP basic credentials are two variables:
+/// `auth = { user_env = "API_USER", env = "API_PASSWORD" }` (`kind = "basic"` implied).
 #[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
 pub struct Auth {
@@ -64,8 +70,11 @@ pub struct Auth {
     /// credential parameter's name).
     #[serde(default)]
     pub name: Option<String>,
-    /// The environment variable holding the secret.
+    /// The environment variable holding the secret (for `basic`: the password).
     pub env: String,
+    /// `basic` only: the environment variable holding the user name.
+    #[serde(default)]
+    pub user_env: Option<String>,
 }
 
 /// Where one tool's upstream is, and how to reach it.
@@ -87,9 +96,10 @@ pub struct UpstreamConfig {
     /// MCP tools: the server's streamable-HTTP endpoint.
     #[serde(default)]
     pub url: Option<String>,
-    /// Credential to send.
-    #[serde(default)]
-    pub auth: Option<Auth>,
+    /// Credentials to send: one table, or a list when the upstream needs several at once (an
+    /// API key and a client id, each in its header).
+    #[serde(default, deserialize_with = "one_or_many")]
+    pub auth: Vec<Auth>,
     /// Per-call timeout for this upstream in milliseconds (default: the global one).
     #[serde(default)]
     pub timeout_ms: Option<u64>,
@@ -122,6 +132,20 @@ pub struct GatewayConfig {
     /// Per tool id.
     #[serde(default)]
     pub upstreams: BTreeMap<String, UpstreamConfig>,
+}
+
+/// `auth = { ... }` or `auth = [{ ... }, { ... }]`.
+fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Auth>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany {
+        One(Auth),
+        Many(Vec<Auth>),
+    }
+    Ok(match OneOrMany::deserialize(d)? {
+        OneOrMany::One(a) => vec![a],
+        OneOrMany::Many(v) => v,
+    })
 }
 
 fn all() -> Vec<String> {
@@ -158,22 +182,45 @@ impl GatewayConfig {
     /// Parse the TOML text of a configuration file.
     ///
     /// Errors: TOML syntax, unknown keys, wrong types (the message has the line and column), a
-    /// header or query credential without `name`.
+    /// header or query credential without `name`, a `basic` credential without `user_env`, a
+    /// `user_env` on another kind. A credential with `user_env` and no `kind` is `basic`.
     pub fn parse(text: &str) -> Result<GatewayConfig, String> {
-        let c: GatewayConfig = toml::from_str(text).map_err(|e| e.to_string())?;
-        for (tool, u) in &c.upstreams {
-            if let Some(a) = &u.auth
-                && let Some(kind @ (AuthKind::Header | AuthKind::Query)) = a.kind
-                && a.name.is_none()
-            {
-                return Err(format!(
-                    "upstreams.{tool}.auth: a `{}` credential needs `name` (the header or query parameter)",
-                    if kind == AuthKind::Header {
-                        "header"
-                    } else {
-                        "query"
+        let mut c: GatewayConfig = toml::from_str(text).map_err(|e| e.to_string())?;
+        for (tool, u) in &mut c.upstreams {
+            let several = u.auth.len() > 1;
+            for a in &mut u.auth {
+                match (a.kind, &a.user_env) {
+                    (None, Some(_)) => a.kind = Some(AuthKind::Basic),
+                    (Some(AuthKind::Basic), None) => {
+                        return Err(format!(
+                            "upstreams.{tool}.auth: a `basic` credential needs `user_env` (the variable holding the user name; `env` holds the password)"
+                        ));
                     }
-                ));
+                    (Some(k), Some(_)) if k != AuthKind::Basic => {
+                        return Err(format!(
+                            "upstreams.{tool}.auth: `user_env` is for `basic` credentials only"
+                        ));
+                    }
+                    _ => {}
+                }
+                if let Some(kind @ (AuthKind::Header | AuthKind::Query)) = a.kind
+                    && a.name.is_none()
+                {
+                    return Err(format!(
+                        "upstreams.{tool}.auth: a `{}` credential needs `name` (the header or query parameter)",
+                        if kind == AuthKind::Header {
+                            "header"
+                        } else {
+                            "query"
+                        }
+                    ));
+                }
+                if several && a.name.is_none() && a.kind.is_none() {
+                    return Err(format!(
+                        "upstreams.{tool}.auth: each of several credentials needs `name` (the declared credential parameter it fills; ${} has none)",
+                        a.env
+                    ));
+                }
             }
         }
         Ok(c)
@@ -183,40 +230,17 @@ impl GatewayConfig {
     /// tool declares (`auth: true`: `bearer` when it is the `Authorization` header declared
     /// `format: bearer`, as the import declares OAuth 2, OpenID Connect and HTTP bearer
     /// schemes; else a header when `in: header`, else a query parameter), as `declared(tool)`
-    /// finds it. Returns a warning for each credential whose tool declares none (it is dropped:
-    /// the gateway cannot know where to send it).
+    /// finds it. Returns a warning for each credential whose tool declares none, or declares
+    /// HTTP basic credentials while the configuration gives one variable (it is dropped: the
+    /// gateway cannot know where to send it, or has half of it).
     pub fn resolve_auth(
         &mut self,
-        declared: impl Fn(&str) -> Option<DeclaredCredential>,
+        declared: impl Fn(&str, Option<&str>) -> Option<DeclaredCredential>,
     ) -> Vec<String> {
         let mut warnings = Vec::new();
         for (tool, u) in &mut self.upstreams {
-            let Some(a) = &mut u.auth else { continue };
-            if a.kind.is_some() {
-                continue;
-            }
-            match declared(tool) {
-                Some(d) => {
-                    let header = d.location.as_deref() == Some("header");
-                    a.kind = Some(
-                        if d.bearer && header && d.name.eq_ignore_ascii_case("authorization") {
-                            AuthKind::Bearer
-                        } else if header {
-                            AuthKind::Header
-                        } else {
-                            AuthKind::Query
-                        },
-                    );
-                    a.name.get_or_insert(d.name);
-                }
-                None => {
-                    warnings.push(format!(
-                        "upstreams.{tool}.auth has no `kind` and `{tool}` declares no credential parameter (`auth: true`): give `kind` (header, query, bearer) and `name`; ${} is not sent",
-                        a.env
-                    ));
-                    u.auth = None;
-                }
-            }
+            u.auth
+                .retain_mut(|a| resolve_one(tool, a, &declared, &mut warnings));
         }
         warnings
     }
@@ -272,6 +296,49 @@ pub fn glob(pattern: &str, text: &str) -> bool {
     true
 }
 
+/// [`GatewayConfig::resolve_auth`] of one credential of `tool`: `false` when it is dropped
+/// (with a warning).
+fn resolve_one(
+    tool: &str,
+    a: &mut Auth,
+    declared: &impl Fn(&str, Option<&str>) -> Option<DeclaredCredential>,
+    warnings: &mut Vec<String>,
+) -> bool {
+    if a.kind.is_some() {
+        return true;
+    }
+    match declared(tool, a.name.as_deref()) {
+        Some(d) => {
+            let header = d.location.as_deref() == Some("header");
+            let authorization = header && d.name.eq_ignore_ascii_case("authorization");
+            if d.basic && authorization {
+                warnings.push(format!(
+                    "upstreams.{tool}.auth: `{tool}` declares HTTP basic credentials: give `user_env` (the user name's variable) beside `env` (the password's); ${} is not sent",
+                    a.env
+                ));
+                return false;
+            }
+            a.kind = Some(if d.bearer && authorization {
+                AuthKind::Bearer
+            } else if header {
+                AuthKind::Header
+            } else {
+                AuthKind::Query
+            });
+            a.name = Some(d.name);
+            true
+        }
+        None => {
+            warnings.push(format!(
+                "upstreams.{tool}.auth has no `kind` and `{tool}` declares no credential parameter (`auth: true`){}: give `kind` (header, query, bearer, basic) and `name`; ${} is not sent",
+                a.name.as_deref().map(|n| format!(" named `{n}`")).unwrap_or_default(),
+                a.env
+            ));
+            false
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -300,7 +367,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(c.allow, vec!["x"]);
-        assert_eq!(c.upstreams["x"].auth.as_ref().unwrap().env, "TOKEN");
+        assert_eq!(c.upstreams["x"].auth[0].env, "TOKEN");
         let e = GatewayConfig::parse("[upstreams.x]\nauth = { kind = \"header\", env = \"K\" }\n")
             .unwrap_err();
         assert_eq!(
@@ -316,15 +383,21 @@ mod tests {
                 name: name.into(),
                 location: location.map(str::to_string),
                 bearer,
+                basic: false,
             })
         };
-        let w = c.resolve_auth(|t| match t {
+        let w = c.resolve_auth(|t, _| match t {
             "mp" => declared("x-api-key", Some("header"), false),
             "q" => declared("api_key", None, false),
             "o" => declared("Authorization", Some("header"), true),
             _ => None,
         });
-        let auth = |t: &str| c.upstreams[t].auth.clone().map(|a| (a.kind, a.name));
+        let auth = |t: &str| {
+            c.upstreams[t]
+                .auth
+                .first()
+                .map(|a| (a.kind, a.name.clone()))
+        };
         assert_eq!(
             auth("mp"),
             Some((Some(AuthKind::Header), Some("x-api-key".into())))
@@ -341,13 +414,109 @@ mod tests {
         assert_eq!(
             w,
             vec![
-                "upstreams.none.auth has no `kind` and `none` declares no credential parameter (`auth: true`): give `kind` (header, query, bearer) and `name`; $N is not sent"
+                "upstreams.none.auth has no `kind` and `none` declares no credential parameter (`auth: true`): give `kind` (header, query, bearer, basic) and `name`; $N is not sent"
             ]
         );
         assert!(
             GatewayConfig::parse("alow = []\n")
                 .unwrap_err()
                 .contains("alow")
+        );
+    }
+
+    /// HTTP basic credentials are two variables: `user_env` makes a credential `basic`; a
+    /// `basic` one needs it, another kind refuses it; a tool declaring basic credentials and
+    /// configured with one variable gets nothing sent and a warning.
+    #[test]
+    fn basic_credentials_take_a_user_and_a_password_variable() {
+        let mut c = GatewayConfig::parse(
+            "[upstreams.a]\nauth = { user_env = \"A_USER\", env = \"A_PASS\" }\n[upstreams.b]\nauth = { kind = \"basic\", user_env = \"B_USER\", env = \"B_PASS\" }\n[upstreams.c]\nauth = { env = \"C_PASS\" }\n",
+        )
+        .unwrap();
+        let w = c.resolve_auth(|_, _| {
+            Some(DeclaredCredential {
+                name: "Authorization".into(),
+                location: Some("header".into()),
+                bearer: false,
+                basic: true,
+            })
+        });
+        let a = c.upstreams["a"].auth[0].clone();
+        assert_eq!(
+            (a.kind, a.user_env.as_deref(), a.env.as_str()),
+            (Some(AuthKind::Basic), Some("A_USER"), "A_PASS")
+        );
+        assert_eq!(c.upstreams["b"].auth[0].kind, Some(AuthKind::Basic));
+        assert_eq!(c.upstreams["c"].auth, []);
+        assert_eq!(
+            w,
+            vec![
+                "upstreams.c.auth: `c` declares HTTP basic credentials: give `user_env` (the user name's variable) beside `env` (the password's); $C_PASS is not sent"
+            ]
+        );
+        assert_eq!(
+            GatewayConfig::parse("[upstreams.x]\nauth = { kind = \"basic\", env = \"P\" }\n")
+                .unwrap_err(),
+            "upstreams.x.auth: a `basic` credential needs `user_env` (the variable holding the user name; `env` holds the password)"
+        );
+        assert_eq!(
+            GatewayConfig::parse(
+                "[upstreams.x]\nauth = { kind = \"bearer\", user_env = \"U\", env = \"P\" }\n"
+            )
+            .unwrap_err(),
+            "upstreams.x.auth: `user_env` is for `basic` credentials only"
+        );
+        assert!(
+            GatewayConfig::parse("alow = []\n")
+                .unwrap_err()
+                .contains("alow")
+        );
+    }
+
+    /// Several credentials at once (an API key and a client id, each a declared header): a
+    /// list, each entry naming the declared parameter it fills (its kind from the
+    /// declaration); an entry without `name` or `kind` in a list is refused.
+    #[test]
+    fn several_credentials_are_a_list_of_named_ones() {
+        let mut c = GatewayConfig::parse(
+            "[upstreams.setu]\nauth = [{ name = \"X-APISETU-APIKEY\", env = \"K\" }, { name = \"x-apisetu-clientid\", env = \"C\" }, { name = \"nope\", env = \"N\" }]\n",
+        )
+        .unwrap();
+        let w = c.resolve_auth(|_, name| {
+            ["X-APISETU-APIKEY", "X-APISETU-CLIENTID"]
+                .into_iter()
+                .find(|d| name.is_none_or(|n| n.eq_ignore_ascii_case(d)))
+                .map(|d| DeclaredCredential {
+                    name: d.into(),
+                    location: Some("header".into()),
+                    bearer: false,
+                    basic: false,
+                })
+        });
+        let got: Vec<(Option<AuthKind>, Option<&str>, &str)> = c.upstreams["setu"]
+            .auth
+            .iter()
+            .map(|a| (a.kind, a.name.as_deref(), a.env.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (Some(AuthKind::Header), Some("X-APISETU-APIKEY"), "K"),
+                (Some(AuthKind::Header), Some("X-APISETU-CLIENTID"), "C")
+            ]
+        );
+        assert_eq!(
+            w,
+            [
+                "upstreams.setu.auth has no `kind` and `setu` declares no credential parameter (`auth: true`) named `nope`: give `kind` (header, query, bearer, basic) and `name`; $N is not sent"
+            ]
+        );
+        assert_eq!(
+            GatewayConfig::parse(
+                "[upstreams.x]\nauth = [{ env = \"A\" }, { name = \"b\", env = \"B\" }]\n"
+            )
+            .unwrap_err(),
+            "upstreams.x.auth: each of several credentials needs `name` (the declared credential parameter it fills; $A has none)"
         );
     }
 }

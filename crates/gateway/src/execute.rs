@@ -194,13 +194,27 @@ pub fn call_step(
     })
 }
 
-/// For an MCP tool imported without an `outputSchema` (one field `result` of type `any`, "the
-/// tool's result content"): a result with no `structuredContent` whose text content is not
-/// JSON becomes `{"result": "<the text>"}`, so that the text reaches the reader as that field.
-/// `None` for every other endpoint or result.
+/// The document a response is read as when it is not the upstream's JSON or XML as it is:
+/// - an empty body (HTTP 204 No Content, a 2xx with nothing to say) is the empty JSON object:
+///   one record with none of its declared fields, never a malformed answer;
+/// - an endpoint declared with the one field `result` (as the import declares an HTTP
+///   response that is not JSON, "the body as text", and an MCP tool without an
+///   `outputSchema`, "the tool's result content") gets its text as that field:
+///   `{"result": "<the text>"}`. For HTTP, a body that is not JSON (text, XML, HTML); for MCP, a
+///   result with no `structuredContent` whose text content is not JSON.
+///
+/// `None` for every other endpoint or response.
 pub fn text_result(e: &EndpointData, raw: &str) -> Option<String> {
-    if e.mcp_tool.is_none() || e.fields.len() != 1 || e.fields[0].name != "result" {
+    if raw.trim().is_empty() {
+        return Some("{}".to_string());
+    }
+    if e.fields.len() != 1 || e.fields[0].name != "result" {
         return None;
+    }
+    if e.mcp_tool.is_none() {
+        return serde_json::from_str::<serde::de::IgnoredAny>(raw)
+            .is_err()
+            .then(|| serde_json::json!({ "result": raw }).to_string());
     }
     let v: Value = serde_json::from_str(raw).ok()?;
     if v.get("structuredContent").is_some_and(|s| !s.is_null()) {
@@ -534,6 +548,23 @@ mod tests {
             ),
             None
         );
-        assert_eq!(text_result(&endpoint(result, false), text), None);
+        // An HTTP endpoint's body that is not JSON (text, XML) is the text of `result`; a JSON
+        // body is left to the projection.
+        let http = endpoint(result, false);
+        assert_eq!(text_result(&http, text), None);
+        assert_eq!(
+            text_result(&http, "<a>x</a>\n").as_deref(),
+            Some(r#"{"result":"<a>x</a>\n"}"#)
+        );
+        assert_eq!(
+            text_result(&http, "plain words").as_deref(),
+            Some(r#"{"result":"plain words"}"#)
+        );
+        // An empty body (204 No Content) is the empty object, whatever the endpoint declares.
+        let fields = json!([{"name": "id", "type": "string", "concepts": [], "groups": [], "qualifiers": {}, "concept_factors": {}}]);
+        assert_eq!(
+            text_result(&endpoint(fields, false), " \r\n").as_deref(),
+            Some("{}")
+        );
     }
 }

@@ -41,21 +41,23 @@ pub fn install_tls() {
     let _ = rustls::crypto::ring::default_provider().install_default();
 }
 
-/// The credential parameter `tool` declares (`auth: true`), as (name, location), from its
-/// first endpoint that has one.
+/// The credential parameter `tool` declares (`auth: true`) named `name` (any case), or without
+/// a name its first, from its first endpoint that has one.
 fn declared_credential(
     g: &schemarouter_core::artifact::FrozenGraph,
     tool: &str,
+    name: Option<&str>,
 ) -> Option<crate::config::DeclaredCredential> {
     let (_, t) = g.tool(tool)?;
     t.endpoints
         .iter()
         .flat_map(|e| &e.parameters)
-        .find(|p| p.auth)
+        .find(|p| p.auth && name.is_none_or(|n| p.name.eq_ignore_ascii_case(n)))
         .map(|p| crate::config::DeclaredCredential {
             name: p.name.clone(),
             location: p.location.clone(),
             bearer: p.format.as_deref() == Some("bearer"),
+            basic: p.format.as_deref() == Some("basic"),
         })
 }
 
@@ -93,7 +95,7 @@ impl Gateway {
         tokens::warm();
         let mut warnings = {
             let s = core.snapshot();
-            config.resolve_auth(|tool| declared_credential(s.graph(), tool))
+            config.resolve_auth(|tool, name| declared_credential(s.graph(), tool, name))
         };
         let (secrets, unset) = Secrets::read(&config, |n| std::env::var(n).ok());
         warnings.extend(unset);

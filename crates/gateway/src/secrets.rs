@@ -1,7 +1,8 @@
 //! Credentials read from the environment variables the configuration names, and the scrubbing
 //! that keeps them out of every answer, error, log line and metric.
 
-use crate::config::{Auth, GatewayConfig};
+use crate::config::{Auth, AuthKind, GatewayConfig};
+use base64::Engine as _;
 use std::collections::BTreeMap;
 
 /// One tool's credential, read at start-up.
@@ -9,8 +10,12 @@ use std::collections::BTreeMap;
 pub struct Credential {
     /// How it is sent.
     pub auth: Auth,
-    /// The secret.
+    /// The secret as it is sent (for `basic`: the base64 of `user:password`).
     value: String,
+    /// The texts scrubbed from everything that leaves the gateway: the value, and for `basic`
+    /// the password as well (the user name is an identity, not a secret: an upstream's answer
+    /// may carry it as data, which scrubbing would damage; the gateway itself never writes it).
+    scrubbed: Vec<String>,
 }
 
 impl std::fmt::Debug for Credential {
@@ -30,10 +35,10 @@ impl Credential {
     }
 }
 
-/// Every tool's credential.
+/// Every tool's credentials.
 #[derive(Clone, Debug, Default)]
 pub struct Secrets {
-    by_tool: BTreeMap<String, Credential>,
+    by_tool: BTreeMap<String, Vec<Credential>>,
 }
 
 impl Secrets {
@@ -46,29 +51,23 @@ impl Secrets {
         let mut by_tool = BTreeMap::new();
         let mut warnings = Vec::new();
         for (tool, u) in &config.upstreams {
-            let Some(auth) = &u.auth else { continue };
-            match env(&auth.env) {
-                Some(v) if !v.is_empty() => {
-                    by_tool.insert(
-                        tool.clone(),
-                        Credential {
-                            auth: auth.clone(),
-                            value: v,
-                        },
-                    );
+            for auth in &u.auth {
+                match credential(auth, &env) {
+                Ok(c) => {
+                    by_tool.entry(tool.clone()).or_insert_with(Vec::new).push(c);
                 }
-                _ => warnings.push(format!(
-                    "the credential of `{tool}` is read from ${}, which is not set: calls of `{tool}` are sent without it",
-                    auth.env
+                Err(why) => warnings.push(format!(
+                    "the credential of `{tool}` is read from {why}: calls of `{tool}` are sent without it"
                 )),
+            }
             }
         }
         (Secrets { by_tool }, warnings)
     }
 
-    /// The credential of `tool`.
-    pub fn get(&self, tool: &str) -> Option<&Credential> {
-        self.by_tool.get(tool)
+    /// The credentials of `tool` (none when it has none, or their variables are not set).
+    pub fn get(&self, tool: &str) -> &[Credential] {
+        self.by_tool.get(tool).map_or(&[], Vec::as_slice)
     }
 
     /// `text` with every secret replaced by `[redacted]` (applied to every upstream body, error
@@ -81,13 +80,59 @@ impl Secrets {
     /// credential, as upstream responses almost always do.
     pub fn scrub_owned(&self, text: String) -> String {
         let mut out = text;
-        for c in self.by_tool.values() {
-            if c.value.len() >= 4 && out.contains(&c.value) {
-                out = out.replace(&c.value, "[redacted]");
+        for secret in self.by_tool.values().flatten().flat_map(|c| &c.scrubbed) {
+            if secret.len() >= 4 && out.contains(secret.as_str()) {
+                out = out.replace(secret.as_str(), "[redacted]");
             }
         }
         out
     }
+}
+
+/// The credential `auth` names, read through `env`; else why not (the variables by name).
+/// HTTP basic credentials (RFC 7617) are `user:password` in base64 (standard alphabet, padded);
+/// a user name holding `:` cannot be sent so.
+fn credential(auth: &Auth, env: &impl Fn(&str) -> Option<String>) -> Result<Credential, String> {
+    let read = |name: &str| env(name).filter(|v| !v.is_empty());
+    let secret = read(&auth.env);
+    if auth.kind != Some(AuthKind::Basic) {
+        let value = secret.ok_or_else(|| format!("${}, which is not set", auth.env))?;
+        return Ok(Credential {
+            auth: auth.clone(),
+            scrubbed: vec![value.clone()],
+            value,
+        });
+    }
+    let user_env = auth.user_env.as_deref().unwrap_or_default();
+    let user = read(user_env);
+    let (Some(user), Some(password)) = (user, secret) else {
+        let unset: Vec<String> = [user_env, auth.env.as_str()]
+            .into_iter()
+            .filter(|n| read(n).is_none())
+            .map(|n| format!("${n}"))
+            .collect();
+        return Err(format!(
+            "${user_env} and ${}, and {} not set",
+            auth.env,
+            if unset.len() == 1 {
+                format!("{} is", unset[0])
+            } else {
+                format!("{} are", unset.join(" and "))
+            }
+        ));
+    };
+    if user.contains(':') {
+        return Err(format!(
+            "${user_env} and ${}, and the user name holds `:`, which HTTP basic credentials cannot carry",
+            auth.env
+        ));
+    }
+    let value = base64::engine::general_purpose::STANDARD.encode(format!("{user}:{password}"));
+    Ok(Credential {
+        auth: auth.clone(),
+        scrubbed: vec![value.clone(), password],
+        value,
+    })
 }
 
 #[cfg(test)]
@@ -109,5 +154,40 @@ mod tests {
         );
         assert_eq!(s.scrub("echo s3cr3t-value!"), "echo [redacted]!");
         assert!(!format!("{:?}", s).contains("s3cr3t"));
+    }
+
+    /// HTTP basic credentials: two variables, `user:password` encoded in standard base64; the
+    /// password and the encoded value are scrubbed (the user name is not a secret); an unset variable (either)
+    /// and a user name with `:` are warnings naming the variables, never their values.
+    #[test]
+    fn basic_credentials_are_encoded_and_scrubbed() {
+        let c = crate::config::GatewayConfig::parse(
+            "[upstreams.a]\nauth = { user_env = \"A_USER\", env = \"A_PASS\" }\n[upstreams.b]\nauth = { user_env = \"B_USER\", env = \"B_PASS\" }\n[upstreams.c]\nauth = { user_env = \"C_USER\", env = \"C_PASS\" }\n",
+        )
+        .unwrap();
+        let env = |n: &str| match n {
+            "A_USER" => Some("Aladdin".to_string()),
+            "A_PASS" => Some("open sesame".to_string()),
+            "B_PASS" => Some("pw-b-123".to_string()),
+            "C_USER" => Some("x:y".to_string()),
+            "C_PASS" => Some("pw-c-123".to_string()),
+            _ => None,
+        };
+        let (s, w) = Secrets::read(&c, env);
+        // RFC 7617 section 2's example.
+        assert_eq!(s.get("a")[0].value(), "QWxhZGRpbjpvcGVuIHNlc2FtZQ==");
+        assert!(s.get("b").is_empty() && s.get("c").is_empty());
+        assert_eq!(
+            w,
+            vec![
+                "the credential of `b` is read from $B_USER and $B_PASS, and $B_USER is not set: calls of `b` are sent without it",
+                "the credential of `c` is read from $C_USER and $C_PASS, and the user name holds `:`, which HTTP basic credentials cannot carry: calls of `c` are sent without it",
+            ]
+        );
+        assert_eq!(
+            s.scrub("Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ== for Aladdin (open sesame)"),
+            "Basic [redacted] for Aladdin ([redacted])"
+        );
+        assert!(!format!("{:?}", s).contains("sesame"));
     }
 }

@@ -438,6 +438,7 @@ pub(super) fn body_type<'a>(
     op: &Loc<'a>,
     params: &[Sp<Parameter>],
 ) -> Option<Sp<String>> {
+    report_media_types(m, spec, op);
     let in_body = params.iter().any(|p| {
         p.value
             .location
@@ -476,6 +477,74 @@ pub(super) fn body_type<'a>(
     }
 }
 
+/// Every request-body media type of the operation that is not one by the one rule
+/// ([`crate::model::media_type_fault`]): OpenAPI 3's `requestBody.content` keys, Swagger 2.0's
+/// `consumes` (the operation's, else the document's), each reported (SR711) where it is
+/// written. One whose type or subtype is faulty is never chosen to send (the body is sent as
+/// another of its types, or not imported; Swagger 2.0: as JSON, its default); one whose
+/// parameter is faulty is sent as its essence.
+fn report_media_types<'a>(m: &mut Mapper<'a>, spec: Spec, op: &Loc<'a>) {
+    let r = m.r;
+    let list = match spec {
+        Spec::OpenApi3 => request_body_object(m, op).and_then(|b| b.get("content")),
+        Spec::Swagger2 => op.get("consumes").or_else(|| r.scoped(op.doc, "/consumes")),
+    };
+    let Some(list) = list else { return };
+    let entries: Vec<(String, Loc<'a>)> = match list.value {
+        Value::Object(o) => o
+            .keys()
+            .filter_map(|k| Some((k.clone(), list.get(k)?)))
+            .collect(),
+        Value::Array(a) => (0..a.len())
+            .filter_map(|i| {
+                let at = list.get(&i.to_string())?;
+                Some((at.value.as_str()?.to_string(), at))
+            })
+            .collect(),
+        _ => return,
+    };
+    let valid = entries
+        .iter()
+        .filter(|(k, _)| super::sendable_media(&crate::model::tool::media_essence(k)))
+        .count();
+    for (k, at) in &entries {
+        let Some(f) = crate::model::media_type_fault(k) else {
+            continue;
+        };
+        // The document's own `consumes` is reported once, not for every operation.
+        let ctx = if at.pointer.starts_with("/consumes") {
+            "the document".to_string()
+        } else {
+            format!("`{}`", m.context)
+        };
+        let what = match (f.in_essence, valid) {
+            (false, _) => format!("it is sent as `{}`", crate::model::tool::media_essence(k)),
+            (true, 0) if spec == Spec::Swagger2 => {
+                "the body is sent as JSON, as without `consumes`".to_string()
+            }
+            (true, 0) => "the request body is not imported".to_string(),
+            (true, _) => "the request body is sent as another of its media types".to_string(),
+        };
+        let help = match &f.suggestion {
+            Some(s) => format!("write `{s}` in the document and import again"),
+            None => "write a registered media type (`type/subtype`, RFC 6838; `charset` a registered character set) in the document and import again".to_string(),
+        };
+        let message = format!(
+            "{ctx}: `{k}` is no valid request body media type ({}); {what}",
+            f.message
+        );
+        if !m.findings.iter().any(|d| d.message == message) {
+            m.report(
+                codes::INVALID_MEDIA_TYPE,
+                Severity::Warning,
+                at,
+                message,
+                help,
+            );
+        }
+    }
+}
+
 /// Swagger 2.0: the media type an `in: body` parameter is sent as, by the operation's
 /// `consumes` (else the document's), as OpenAPI 3 request bodies are chosen ([`body_media`]):
 /// `None` (JSON) when the list is absent, empty or names a JSON type; else a form type it names,
@@ -497,7 +566,7 @@ pub(super) fn swagger_body_media(op: &Value, doc: &Value) -> Option<String> {
     }
     let mut others: Vec<String> = names
         .into_iter()
-        .filter(|k| k.contains('/') && !k.contains('*'))
+        .filter(|k| super::sendable_media(k) && !k.contains('*'))
         .collect();
     others.sort_by_key(|k| {
         let xml = k.ends_with("/xml") || k.ends_with("+xml");

@@ -7,6 +7,7 @@
 pub mod alias_collision;
 pub mod alias_shadows_field;
 pub mod attribution_missing;
+pub mod body_xml_not_xml;
 pub mod checks_skipped;
 pub mod concept_kind_mismatch;
 pub mod control_character;
@@ -31,6 +32,7 @@ pub mod invalid_binding;
 pub mod invalid_encoding;
 pub mod invalid_id;
 pub mod invalid_licence;
+pub mod invalid_media_type;
 pub mod invalid_parameter_value;
 pub mod invalid_pattern;
 pub mod invalid_records_path;

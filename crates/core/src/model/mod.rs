@@ -22,7 +22,7 @@ pub use lexicon::{CuesDecl, RecogniserDecl, SourceCueDecl, TopicDecl};
 pub use spanned::Sp;
 pub use tool::{
     Annotations, ArrayEncoding, Binding, Endpoint, HttpMethod, Licence, McpServer, ParamLocation,
-    Parameter, Provenance, ResponseField, Tool, XmlNode, text_media,
+    Parameter, Provenance, ResponseField, Tool, XmlNode, media_type_fault, text_media,
 };
 pub use value::{Scalar, Template, ValueType};
 

@@ -320,6 +320,170 @@ pub fn media_essence(media: &str) -> String {
         .to_ascii_lowercase()
 }
 
+/// Whether `media` is an XML media type (`application/xml`, `text/xml`, `*+xml`), by its
+/// essence.
+pub fn xml_media(media: &str) -> bool {
+    let m = media_essence(media);
+    m.ends_with("/xml") || m.ends_with("+xml")
+}
+
+/// The top-level media types IANA registers (RFC 6838 section 4.2; `haptics` since RFC 9695).
+const TOP_LEVEL_TYPES: &[&str] = &[
+    "application",
+    "audio",
+    "example",
+    "font",
+    "haptics",
+    "image",
+    "message",
+    "model",
+    "multipart",
+    "text",
+    "video",
+];
+
+/// Character sets a `charset` parameter names, in IANA's preferred spelling (the Character
+/// Sets registry's names and the WHATWG Encoding Standard's labels that servers read).
+const CHARSETS: &[&str] = &[
+    "utf-8",
+    "utf-16",
+    "utf-16be",
+    "utf-16le",
+    "utf-32",
+    "us-ascii",
+    "iso-8859-1",
+    "iso-8859-2",
+    "iso-8859-5",
+    "iso-8859-7",
+    "iso-8859-9",
+    "iso-8859-15",
+    "windows-1250",
+    "windows-1251",
+    "windows-1252",
+    "shift_jis",
+    "euc-jp",
+    "iso-2022-jp",
+    "euc-kr",
+    "gb2312",
+    "gbk",
+    "gb18030",
+    "big5",
+    "koi8-r",
+];
+
+/// Subtypes written without their type (`json`), with the media type meant.
+const BARE_SUBTYPES: &[(&str, &str)] = &[
+    ("json", "application/json"),
+    ("xml", "application/xml"),
+    ("yaml", "application/yaml"),
+    ("pdf", "application/pdf"),
+    ("zip", "application/zip"),
+    ("octet-stream", "application/octet-stream"),
+    ("x-www-form-urlencoded", "application/x-www-form-urlencoded"),
+    ("form-data", "multipart/form-data"),
+    ("plain", "text/plain"),
+    ("text", "text/plain"),
+    ("html", "text/html"),
+    ("csv", "text/csv"),
+    ("png", "image/png"),
+    ("jpeg", "image/jpeg"),
+];
+
+/// Why a media type as declared cannot be sent as a request's `Content-Type`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MediaTypeFault {
+    /// What is wrong (`` `plain` is no top-level media type ``).
+    pub message: String,
+    /// The media type probably meant, when one is clear (`text/plain`).
+    pub suggestion: Option<String>,
+    /// Whether the fault is in the essence (type and subtype), so the type's kind is unknown;
+    /// else only in a parameter, and the essence stands.
+    pub in_essence: bool,
+}
+
+/// The one rule a declared media type is read by (request bodies and parts): `None` when
+/// `media` is a media type, else its fault. RFC 9110 section 8.3.1: `type "/" subtype` of
+/// token characters, then `;`-separated `name=value` parameters (a token or a quoted string);
+/// the type is one IANA registers (`plain/text` is not); a `charset` parameter names a
+/// registered character set (`utf8` is not: `utf-8`). A range (`*/*`, `text/*`) passes: OpenAPI
+/// allows one as a content key, and no request is sent as it.
+pub fn media_type_fault(media: &str) -> Option<MediaTypeFault> {
+    let mut pieces = media.split(';');
+    let essence = pieces.next().unwrap_or("").trim();
+    let lower = essence.to_ascii_lowercase();
+    let fault = |message: String, suggestion: Option<String>| MediaTypeFault {
+        message,
+        suggestion,
+        in_essence: true,
+    };
+    let Some((ty, sub)) = lower.split_once('/') else {
+        let meant = BARE_SUBTYPES
+            .iter()
+            .find(|(bare, _)| *bare == lower)
+            .map(|(_, m)| m.to_string());
+        return Some(fault(
+            format!("`{essence}` is no media type (`type/subtype`)"),
+            meant,
+        ));
+    };
+    if !is_token(ty) || !(is_token(sub) || sub == "*") || (ty == "*" && sub != "*") {
+        return Some(fault(
+            format!("`{essence}` is no media type (`type/subtype`, each a token)"),
+            None,
+        ));
+    }
+    if ty != "*" && !TOP_LEVEL_TYPES.contains(&ty) {
+        let swapped = TOP_LEVEL_TYPES
+            .contains(&sub)
+            .then(|| format!("{sub}/{ty}"));
+        return Some(fault(
+            format!(
+                "`{ty}` is no top-level media type (IANA registers {})",
+                TOP_LEVEL_TYPES.join(", ")
+            ),
+            swapped,
+        ));
+    }
+    for p in pieces.map(str::trim).filter(|p| !p.is_empty()) {
+        let fault = |message: String, suggestion: Option<String>| MediaTypeFault {
+            message,
+            suggestion,
+            in_essence: false,
+        };
+        let Some((name, value)) = p.split_once('=') else {
+            return Some(fault(format!("the parameter `{p}` has no `=value`"), None));
+        };
+        let (name, value) = (name.trim(), value.trim());
+        let quoted = value.len() >= 2 && value.starts_with('"') && value.ends_with('"');
+        if !is_token(name) || !(quoted || is_token(value)) {
+            return Some(fault(
+                format!("the parameter `{p}` is no `name=value` of tokens (or a quoted value)"),
+                None,
+            ));
+        }
+        let value = value.trim_matches('"').to_ascii_lowercase();
+        if name.eq_ignore_ascii_case("charset") && !CHARSETS.contains(&value.as_str()) {
+            let squash = |s: &str| s.replace(['-', '_'], "");
+            let meant = CHARSETS
+                .iter()
+                .find(|c| squash(c) == squash(&value))
+                .map(|c| format!("{lower}; charset={c}"));
+            return Some(fault(
+                format!("`{value}` is no registered character set"),
+                meant,
+            ));
+        }
+    }
+    None
+}
+
+/// RFC 9110 section 5.6.2: one or more `tchar`.
+fn is_token(s: &str) -> bool {
+    !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b))
+}
+
 /// Whether a request body or multipart part of media type `media` carries text (sent as the
 /// string given) rather than bytes (given base64-encoded): `text/*`, XML (`application/xml`,
 /// `*+xml`), JSON (`application/json`, `*+json`), YAML, form encoding, and the script and query
@@ -621,6 +785,63 @@ impl ResponseField {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// One rule for every declared media type: the essence's grammar and registered top-level
+    /// type, the parameters' grammar and a registered charset, each fault with the type meant
+    /// when it is clear.
+    #[test]
+    fn media_types_are_read_by_one_rule() {
+        let fault = |m: &str| media_type_fault(m).map(|f| (f.message, f.suggestion, f.in_essence));
+        for ok in [
+            "application/json",
+            "Application/JSON; charset=UTF-8",
+            "text/plain;charset=\"utf-8\"",
+            "application/vnd.api+json",
+            "multipart/form-data; boundary=x",
+            "text/*",
+            "*/*",
+        ] {
+            assert_eq!(fault(ok), None, "{ok}");
+        }
+        assert_eq!(
+            fault("plain/text"),
+            Some((
+                "`plain` is no top-level media type (IANA registers application, audio, example, font, haptics, image, message, model, multipart, text, video)".into(),
+                Some("text/plain".into()),
+                true
+            ))
+        );
+        assert_eq!(
+            fault("json"),
+            Some((
+                "`json` is no media type (`type/subtype`)".into(),
+                Some("application/json".into()),
+                true
+            ))
+        );
+        assert_eq!(
+            fault("application/json; charset=utf8"),
+            Some((
+                "`utf8` is no registered character set".into(),
+                Some("application/json; charset=utf-8".into()),
+                false
+            ))
+        );
+        assert_eq!(
+            fault("application/json; charset"),
+            Some((
+                "the parameter `charset` has no `=value`".into(),
+                None,
+                false
+            ))
+        );
+        assert_eq!(fault("application/ json").map(|f| f.2), Some(true));
+        assert_eq!(fault("*/json").map(|f| f.2), Some(true));
+        assert_eq!(
+            fault("text/plain; charset=klingon").map(|f| f.1),
+            Some(None)
+        );
+    }
 
     fn p(ty: &str, f: impl FnOnce(&mut Parameter)) -> Parameter {
         let mut p = Parameter::new("ids", ValueType::parse(ty).unwrap());

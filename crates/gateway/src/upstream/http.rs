@@ -259,7 +259,8 @@ fn body(e: &EndpointData, params: &[(&ParamData, &Value)]) -> Result<Option<Body
     if params.is_empty() {
         return Ok(None);
     }
-    Ok(Some(match e.body_type.as_deref() {
+    let media = body_media(e)?;
+    Ok(Some(match media.as_deref() {
         Some(FORM) => Body::Form(form_fields(params).join("&")),
         Some(MULTIPART) => {
             // A styled parameter's parts: one text part per `name=value` pair of its style.
@@ -388,6 +389,38 @@ fn whole_parameter<'a, T>(params: &'a [(&'a ParamData, T)]) -> Option<&'a (&'a P
         })
 }
 
+/// The media type the request body of `e` is sent as, by the one rule every declared media
+/// type is read by ([`schemarouter_core::model::media_type_fault`]): the declared `body_type`;
+/// its essence when only a parameter is faulty (`application/json; charset=utf8` is sent as
+/// `application/json`); `None` for a JSON body.
+///
+/// Errors: a `body_type` whose type or subtype is faulty (`plain/text`, `json`): the gateway
+/// cannot tell how to send the body, and says what was probably meant, before any upstream
+/// call.
+fn body_media(e: &EndpointData) -> Result<Option<String>, String> {
+    let Some(declared) = e.body_type.as_deref() else {
+        return Ok(None);
+    };
+    match schemarouter_core::model::media_type_fault(declared) {
+        None => Ok(Some(declared.to_string())),
+        Some(f) if !f.in_essence => Ok(Some(schemarouter_core::model::tool::media_essence(
+            declared,
+        ))),
+        Some(f) => Err(format!(
+            "the endpoint's request body media type `{declared}` (its `body_type`) is no media type: {}; {}",
+            f.message,
+            match f.suggestion {
+                Some(s) => format!(
+                    "declare `body_type: {s}` (or fix the source document and import again)"
+                ),
+                None =>
+                    "declare a registered media type (or fix the source document and import again)"
+                        .to_string(),
+            }
+        )),
+    }
+}
+
 /// Whether the value of body parameter `p` of endpoint `e` is given base64-encoded and sent as
 /// the bytes it holds: the parameter of a whole body declared `format: byte` (or `binary`), or a
 /// multipart part of a binary media type ([`Part::takes_base64`]).
@@ -395,7 +428,9 @@ pub fn takes_base64(e: &EndpointData, p: &ParamData) -> bool {
     if location(e, p) != "body" {
         return false;
     }
-    match e.body_type.as_deref() {
+    // A body whose media type is faulty is refused when it is built, saying why; its value is
+    // never read as base64 meanwhile.
+    match body_media(e).ok().flatten().as_deref() {
         Some(MULTIPART) => part(p, &Value::Null).takes_base64(),
         Some(FORM) | None => false,
         Some(media) if json_media(media) => false,
@@ -445,8 +480,13 @@ fn whole(media: &str, params: &[(&ParamData, &Value)]) -> Result<Body, String> {
 /// else its scheme and authority taken from `base.url`, and `base.url`'s path put before its
 /// own path.
 fn rebase(declared: &str, base: Base<'_>) -> Result<url::Url, String> {
+    // The declared base is replaced only where it ends a path segment (`/api` is not the start
+    // of `/apiv2`), and only when it is one (an empty prefix would match every URL).
     if let (Some(b), Some(prefix)) = (base.url, base.declared)
-        && let Some(rest) = declared.strip_prefix(prefix.trim_end_matches('/'))
+        && let prefix = prefix.trim_end_matches('/')
+        && prefix.contains("://")
+        && let Some(rest) = declared.strip_prefix(prefix)
+        && (rest.is_empty() || rest.starts_with(['/', '?']))
     {
         let joined = format!("{}{rest}", b.trim_end_matches('/'));
         return url::Url::parse(&joined)
@@ -486,7 +526,7 @@ pub struct Limits {
     pub max_bytes: usize,
 }
 
-/// Send `req` to `upstream` with `cred`; the body text of a 2xx answer.
+/// Send `req` to `upstream` with the credentials `creds`; the body text of a 2xx answer.
 ///
 /// Errors (credentials scrubbed from every message): timeout, connection failure, a status
 /// other than 2xx (with the start of the body), a body over `max_bytes`, a body that is not
@@ -495,7 +535,7 @@ pub async fn send(
     client: &reqwest::Client,
     upstream: &str,
     req: &Request,
-    cred: Option<&Credential>,
+    creds: &[Credential],
     secrets: &Secrets,
     limits: Limits,
 ) -> Result<RawResponse, UpstreamError> {
@@ -509,7 +549,7 @@ pub async fn send(
     let mut attempt = 0;
     loop {
         let left = deadline.saturating_duration_since(Instant::now());
-        let outcome = tokio::time::timeout(left, once(client, req, cred, limits.max_bytes)).await;
+        let outcome = tokio::time::timeout(left, once(client, req, creds, limits.max_bytes)).await;
         let err = match outcome {
             Err(_) => UpstreamError::new(
                 upstream,
@@ -567,7 +607,7 @@ fn retry_after(e: &UpstreamError) -> Option<Duration> {
 async fn once(
     client: &reqwest::Client,
     req: &Request,
-    cred: Option<&Credential>,
+    creds: &[Credential],
     max_bytes: usize,
 ) -> Result<String, UpstreamError> {
     let method = reqwest::Method::from_bytes(req.method.as_bytes()).map_err(|_| {
@@ -580,8 +620,9 @@ async fn once(
     let mut url = url::Url::parse(&req.url)
         .map_err(|e| UpstreamError::new("", "not_configured", e.to_string()))?;
     let mut rb;
-    if let Some(c) = cred
-        && c.auth.kind == Some(AuthKind::Query)
+    for c in creds
+        .iter()
+        .filter(|c| c.auth.kind == Some(AuthKind::Query))
     {
         url.query_pairs_mut()
             .append_pair(c.auth.name.as_deref().unwrap_or("api_key"), c.value());
@@ -590,14 +631,19 @@ async fn once(
     for (k, v) in &req.headers {
         rb = rb.header(k, v);
     }
-    match cred {
-        Some(c) if c.auth.kind == Some(AuthKind::Header) => {
-            rb = rb.header(c.auth.name.as_deref().unwrap_or("X-API-Key"), c.value());
+    for c in creds {
+        match c.auth.kind {
+            Some(AuthKind::Header) => {
+                rb = rb.header(c.auth.name.as_deref().unwrap_or("X-API-Key"), c.value());
+            }
+            Some(AuthKind::Bearer) => {
+                rb = rb.header("Authorization", format!("Bearer {}", c.value()));
+            }
+            Some(AuthKind::Basic) => {
+                rb = rb.header("Authorization", format!("Basic {}", c.value()));
+            }
+            _ => {}
         }
-        Some(c) if c.auth.kind == Some(AuthKind::Bearer) => {
-            rb = rb.header("Authorization", format!("Bearer {}", c.value()));
-        }
-        _ => {}
     }
     if let Some(b) = &req.body {
         rb = rb.header("Content-Type", b.content_type()).body(b.bytes());
@@ -798,6 +844,15 @@ mod tests {
         .unwrap();
         assert_eq!(r.url, "http://127.0.0.1:4010/search?limit=3");
         assert_eq!(r.body, Some(Body::Json(json!({"q": "GaN"}))));
+        // A declared base that is empty, relative, or ends inside a path segment is not the
+        // start of the declared URL: its scheme and authority are replaced instead.
+        for declared in ["", "/", "https://api.example.org/v"] {
+            let r = build(&e, &args, at("http://127.0.0.1:4010", Some(declared))).unwrap();
+            assert_eq!(
+                r.url, "http://127.0.0.1:4010/v2/search?limit=3",
+                "{declared:?}"
+            );
+        }
         let e = endpoint(
             "GET",
             "https://x.org/{id}",
@@ -863,8 +918,8 @@ mod tests {
             r.headers,
             vec![("X-Obj".to_string(), "a=1,b=2".to_string())]
         );
-        // allowReserved: RFC 3986's reserved characters a query may hold are sent as they are
-        // (`&`, `=`, `+` included), `#`, `[`, `]`, a stray `%` and a space are encoded, a
+        // allowReserved: RFC 3986's reserved characters a query value may hold are sent as they
+        // are; `&`, `=`, `+`, `#`, `[`, `]`, a stray `%` and a space are encoded, a
         // percent-encoded triple passes; the URL parser writes `'` as `%27`. A template's query
         // is kept.
         let mut p = param("path", "string", Some("query"), None);
@@ -877,7 +932,7 @@ mod tests {
         let r = build(&e, &args, Base::default()).unwrap();
         assert_eq!(
             r.url,
-            "https://x.org/f?fixed=1&path=a/b:c%20d?e@f!g$h&i=j+k,l;m*n(o)p%27q%23r%5Bs%5Dt%26u%25v"
+            "https://x.org/f?fixed=1&path=a/b:c%20d?e@f!g$h%26i%3Dj%2Bk,l;m*n(o)p%27q%23r%5Bs%5Dt%26u%25v"
         );
     }
 
@@ -1033,6 +1088,27 @@ mod tests {
         // A JSON body type is the JSON object of the body parameters, as without one.
         let (_, b) = send("application/vnd.api+json", None, json!("x")).unwrap();
         assert_eq!(b, Body::Json(json!({"body": "x"})));
+        // One rule for every declared media type: a faulty type or subtype is refused before
+        // any upstream call, saying what was meant (never sent as bytes); a faulty parameter
+        // is sent as the essence.
+        assert_eq!(
+            send("plain/text", Some("byte"), json!("a note")).unwrap_err(),
+            "the endpoint's request body media type `plain/text` (its `body_type`) is no media type: `plain` is no top-level media type (IANA registers application, audio, example, font, haptics, image, message, model, multipart, text, video); declare `body_type: text/plain` (or fix the source document and import again)"
+        );
+        assert_eq!(
+            send("json", None, json!("x")).unwrap_err(),
+            "the endpoint's request body media type `json` (its `body_type`) is no media type: `json` is no media type (`type/subtype`); declare `body_type: application/json` (or fix the source document and import again)"
+        );
+        let (_, b) = send("text/plain; charset=utf8", None, json!("GaN")).unwrap();
+        assert_eq!(
+            (b.content_type(), b.bytes()),
+            ("text/plain".to_string(), b"GaN".to_vec())
+        );
+        let (_, b) = send("application/json; charset=utf8", None, json!("x")).unwrap();
+        assert_eq!(b, Body::Json(json!({"body": "x"})));
+        let mut e = endpoint("POST", "https://x.org/f", vec![body(Some("byte"))]);
+        e.body_type = Some("plain/text".into());
+        assert!(!takes_base64(&e, &e.parameters[0]));
         // Which values are given base64-encoded.
         let mut e = endpoint("POST", "https://x.org/f", vec![body(Some("byte"))]);
         e.body_type = Some("application/octet-stream".into());

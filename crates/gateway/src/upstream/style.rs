@@ -33,16 +33,19 @@
 //! values are sent by RFC 6570's reserved expansion, as OpenAPI 3.1.1 defines it ("allows
 //! RFC3986's reserved character set, as well as percent-encoded triples, to pass through
 //! unchanged, while still percent-encoding all other disallowed characters (including `%`
-//! outside of percent-encoded triples)"). So the sub-delimiters `!$&'()*+,;=` and `:/?@` are
-//! sent as they are, `&`, `=` and `+` included: with `allowReserved` a value may carry query
-//! syntax of its own (`a=1&b=2`), and a caller who means a literal `&` sends `%26`, which passes
-//! unchanged. The same paragraph leaves to the application the reserved characters "not allowed
-//! in the query string (`[`, `]`, `#`)" (RFC 3986 section 3.4: a query holds `pchar / "/" /
-//! "?"`, and `#` would start the fragment, which is never sent): those three are
-//! percent-encoded. (OpenAPI 3.0.3 lists all of `:/?#[]@!$&'()*+,;=` as "included without
-//! percent-encoding"; 3.0.4 and 3.1.1 clarified it as above.) Names and deepObject keys are
-//! encoded as always: `allowReserved` is about values. The HTTP client's URL parser (the WHATWG
-//! URL standard's, which reqwest uses) further writes `'` in an http(s) query as `%27`, which
+//! outside of percent-encoded triples)"), less the characters that would change the query's
+//! structure. RFC 3986 reserves a character so that it may delimit; inside one parameter's
+//! value the delimiters of the query itself must not appear raw, or the value would turn into
+//! several parameters: `&` (the pair separator), `=` (the name/value separator) and `+` (a
+//! space to every `application/x-www-form-urlencoded` decoder, which is how servers read a
+//! query) are percent-encoded, and so is `#` (it would start the fragment, which is never
+//! sent). OpenAPI 3.1.1 leaves to the application the characters "not allowed in the query
+//! string (`[`, `]`, `#`)" (RFC 3986 section 3.4: a query holds `pchar / "/" / "?"`): `[` and
+//! `]` are percent-encoded too. So the gen-delims `:/?@` and the sub-delims `!$'()*,;` pass
+//! as they are, and a percent-encoded triple passes unchanged (a caller who means query
+//! syntax of its own sends a separate parameter). Names and deepObject keys are encoded as
+//! always: `allowReserved` is about values. The HTTP client's URL parser (the WHATWG URL
+//! standard's, which reqwest uses) further writes `'` in an http(s) query as `%27`, which
 //! every server decodes to the same character.
 
 use percent_encoding::{AsciiSet, NON_ALPHANUMERIC, utf8_percent_encode};
@@ -55,8 +58,9 @@ const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
     .remove(b'_')
     .remove(b'~');
 
-/// [`COMPONENT`] keeping RFC 3986's reserved characters that a query may hold (`allowReserved`):
-/// the gen-delims `:/?@` and every sub-delim `!$&'()*+,;=`; `#`, `[` and `]` stay encoded.
+/// [`COMPONENT`] keeping RFC 3986's reserved characters that a query may hold inside one value
+/// (`allowReserved`): the gen-delims `:/?@` and the sub-delims `!$'()*,;`; `&`, `=`, `+`
+/// (the query's own delimiters and its space), `#`, `[` and `]` stay encoded.
 const RESERVED_KEPT: &AsciiSet = &COMPONENT
     .remove(b':')
     .remove(b'/')
@@ -64,15 +68,12 @@ const RESERVED_KEPT: &AsciiSet = &COMPONENT
     .remove(b'@')
     .remove(b'!')
     .remove(b'$')
-    .remove(b'&')
     .remove(b'\'')
     .remove(b'(')
     .remove(b')')
     .remove(b'*')
-    .remove(b'+')
     .remove(b',')
-    .remove(b';')
-    .remove(b'=');
+    .remove(b';');
 
 /// An OpenAPI serialisation style.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -160,9 +161,10 @@ pub fn encode(s: &str) -> String {
     utf8_percent_encode(s, COMPONENT).to_string()
 }
 
-/// Percent-encode `s` by RFC 6570's reserved expansion for a query (`allowReserved`): the
-/// reserved characters a query may hold and valid percent-encoded triples kept, `#`, `[`, `]`,
-/// a stray `%` and everything else outside the unreserved set encoded.
+/// Percent-encode `s` by RFC 6570's reserved expansion for a query value (`allowReserved`): the
+/// reserved characters a query value may hold (`:/?@!$'()*,;`) and valid percent-encoded
+/// triples kept; `&`, `=`, `+`, `#`, `[`, `]`, a stray `%` and everything else outside the
+/// unreserved set encoded.
 pub fn encode_reserved(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
     let mut rest = s;
@@ -265,11 +267,10 @@ fn form_encode(s: &str) -> String {
     form_urlencoded::byte_serialize(s.as_bytes()).collect()
 }
 
-/// [`FORM_BODY`] with `allowReserved` (an `encoding` entry's): values by RFC 6570's reserved
-/// expansion ([`encode_reserved`]), except the characters `application/x-www-form-urlencoded`
-/// gives a meaning of its own, which OpenAPI 3.1.1 leaves the application to encode: `&` and
-/// `=` (the pair delimiters) and `+` (a space), so `a+b&c=d` arrives as that text. A space is
-/// `+`, as in the rest of the body.
+/// [`FORM_BODY`] with `allowReserved` (an `encoding` entry's): values by the same reserved
+/// expansion as a query value ([`encode_reserved`]: `&`, `=` and `+` encoded, since
+/// `application/x-www-form-urlencoded` gives them a meaning of its own), so `a+b&c=d` arrives
+/// as that text. A space is `+`, as in the rest of the body.
 pub const FORM_BODY_RESERVED: PairEncoding = PairEncoding {
     name: form_encode,
     text: form_encode_reserved,
@@ -277,11 +278,7 @@ pub const FORM_BODY_RESERVED: PairEncoding = PairEncoding {
 };
 
 fn form_encode_reserved(s: &str) -> String {
-    encode_reserved(s)
-        .replace('&', "%26")
-        .replace('=', "%3D")
-        .replace('+', "%2B")
-        .replace("%20", "+")
+    encode_reserved(s).replace("%20", "+")
 }
 
 /// A `multipart/form-data` part's name and text: nothing percent-encoded (OpenAPI 3.1.1
@@ -526,14 +523,14 @@ mod tests {
             pairs("q", &v, &Style::Form, true, QUERY_RESERVED),
             vec![(
                 "q".to_string(),
-                "x/y?z%23%5B%5D&=+%2f%20%25GG:@!$'()*,;".to_string()
+                "x/y?z%23%5B%5D%26%3D%2B%2f%20%25GG:@!$'()*,;".to_string()
             )]
         );
         // Names and deepObject keys are encoded as always.
         let o = Shape::Object(vec![("a&b".into(), "c&d".into())]);
         assert_eq!(
             pairs("f[]", &o, &Style::DeepObject, true, QUERY_RESERVED),
-            vec![("f%5B%5D%5Ba%26b%5D".to_string(), "c&d".to_string())]
+            vec![("f%5B%5D%5Ba%26b%5D".to_string(), "c%26d".to_string())]
         );
         assert_eq!(
             pairs("q", &v, &Style::Form, true, QUERY)[0].1,

@@ -27,11 +27,7 @@ use schemarouter_core::model::XmlNode;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
-/// Whether `media` is an XML media type (`application/xml`, `text/xml`, `*+xml`).
-pub fn xml_media(media: &str) -> bool {
-    let m = schemarouter_core::model::tool::media_essence(media);
-    m.ends_with("/xml") || m.ends_with("+xml")
-}
+pub use schemarouter_core::model::tool::xml_media;
 
 /// The XML document (with its declaration, UTF-8) of JSON value `v` by the entries `nodes`.
 ///
