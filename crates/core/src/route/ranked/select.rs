@@ -463,6 +463,45 @@ fn question_weight(g: &FrozenGraph, q: &Query, ranking: &Ranking, spans: &[Span]
     (total, counted)
 }
 
+/// Why the best endpoint is off the point of a question, if it is: it matches one content word of
+/// the question (a word of full weight, not inside a value, not a number) and that word is not
+/// among what the question asks about ([`crate::search::frame::asked`]). "How many downloads did
+/// the serde crate get last month" matched by an endpoint that knows only `month`, "was there an
+/// earthquake near Tokyo, and how strong was it" by one that knows only `strong`: the catalog
+/// shares an incidental word, and nothing of the question's subject.
+fn off_the_point(
+    g: &FrozenGraph,
+    q: &Query,
+    ranking: &Ranking,
+    best: &Candidate,
+    counted: u64,
+) -> Option<String> {
+    let asked = crate::search::frame::asked(&q.text)?;
+    let asked_stems: Vec<String> = asked
+        .iter()
+        .flat_map(|w| crate::search::text::stems(w))
+        .collect();
+    let content: Vec<usize> = (0..q.stems.len())
+        .filter(|i| best.matched & counted & (1 << i) != 0)
+        .filter(|i| q.weights[*i] == 1.0 && ranking.idfs[*i] > 0.0)
+        .filter(|i| !q.stems[*i].chars().all(|c| c.is_ascii_digit()))
+        .collect();
+    let [only] = content[..] else {
+        return None;
+    };
+    if asked_stems.contains(&q.stems[only]) {
+        return None;
+    }
+    let t = g.tool_at(best.tool);
+    Some(format!(
+        "the request asks about {}, and the closest endpoint `{}/{}` matches only `{}` of it",
+        asked.join(" "),
+        t.id,
+        t.endpoint_at(best.endpoint).id,
+        q.words(1 << only).join(", ")
+    ))
+}
+
 /// Words after a verb that make it an imperative with an object ("Email the results", "Order
 /// 500 g", "Play me a song").
 const OBJECT_STARTS: &[&str] = &[
@@ -488,7 +527,15 @@ fn imperative_action(text: &str) -> Option<String> {
         .position(|w| !crate::search::frame::REQUEST_OPENERS.contains(&w.as_str()))?;
     let verb = &words[at];
     let next = words.get(at + 1)?;
-    let object = OBJECT_STARTS.contains(&next.as_str()) || next.chars().all(|c| c.is_ascii_digit());
+    // A quoted object ("Translate 'good morning' into …") is a value the verb acts on.
+    let quoted = text
+        .split_whitespace()
+        .filter(|w| w.chars().any(char::is_alphanumeric))
+        .nth(at + 1)
+        .is_some_and(|w| w.starts_with(['\'', '"', '‘', '“']));
+    let object = OBJECT_STARTS.contains(&next.as_str())
+        || next.chars().all(|c| c.is_ascii_digit())
+        || quoted;
     (object
         && !crate::search::frame::TASK_VERBS.contains(&verb.as_str())
         && verb.chars().all(char::is_alphabetic))
@@ -516,8 +563,9 @@ fn endpoint_does(g: &FrozenGraph, c: &Candidate, stem: &str) -> bool {
 /// [`RELATIVE_FLOOR`] of the best score, the one whose score times the share of its matched
 /// words (idf-weighted) that no chosen endpoint matched yet is highest. `Err` with the reason
 /// when the best endpoint does not match enough of the question ([`MIN_COVERAGE`] of
-/// [`question_weight`], [`MIN_WEIGHT`]), or when the request opens with an action no ranked
-/// endpoint names or describes ("Email the results to ...").
+/// [`question_weight`], [`MIN_WEIGHT`]), when it matches one content word only and not what
+/// the question asks about ([`off_the_point`]), or when the request opens with an action no
+/// ranked endpoint names or describes ("Email the results to ...", "Translate 'good morning' …").
 pub fn choose(
     g: &FrozenGraph,
     q: &Query,
@@ -574,6 +622,9 @@ pub fn choose(
             coverage * 100.0,
             MIN_COVERAGE * 100.0
         ));
+    }
+    if let Some(reason) = off_the_point(g, q, ranking, best, counted) {
+        return Err(reason);
     }
     if let Some(verb) = imperative_action(&q.text).filter(|_| !is_question(&q.text)) {
         let stem = crate::search::text::stems(&verb)
@@ -813,6 +864,10 @@ mod tests {
         assert_eq!(
             imperative_action("Can you play me a song?").as_deref(),
             Some("play")
+        );
+        assert_eq!(
+            imperative_action("translate 'good morning' into japanese").as_deref(),
+            Some("translate")
         );
         assert_eq!(imperative_action("Show me the weather in Lyon"), None);
         assert_eq!(imperative_action("Tesla stock price today"), None);
