@@ -21,11 +21,7 @@ pub fn min_weight(docs: u32) -> f64 {
     crate::search::build::idf(docs, (docs as f64 * MIN_WEIGHT_SHARE).ceil() as u32)
 }
 
-/// Verbs an endpoint id opens with when the endpoint changes data.
-const WRITE_VERBS: &[&str] = &[
-    "add", "cancel", "create", "delete", "edit", "insert", "patch", "post", "put", "remove",
-    "send", "set", "submit", "update", "upload", "upsert", "write",
-];
+use crate::search::text::WRITE_VERBS;
 
 /// Whether an endpoint changes data: its annotations say so, it is an HTTP `PUT`, `PATCH` or
 /// `DELETE`, a `POST` whose id holds a verb of writing (`repos_create_fork`), or an MCP tool whose
@@ -44,12 +40,14 @@ pub fn writes(e: &crate::artifact::EndpointData) -> bool {
             .collect();
     if e.method == "POST" {
         // An HTTP POST whose id holds a verb of writing anywhere (`repos_create_fork`).
-        return words.iter().any(|w| WRITE_VERBS.contains(&w.as_str()));
+        return words
+            .iter()
+            .any(|w| WRITE_VERBS.binary_search(&w.as_str()).is_ok());
     }
     [words.first(), words.last()]
         .into_iter()
         .flatten()
-        .any(|w| WRITE_VERBS.contains(&w.as_str()))
+        .any(|w| WRITE_VERBS.binary_search(&w.as_str()).is_ok())
 }
 
 /// What an endpoint that writes counts for a request that reads.
@@ -66,7 +64,7 @@ pub fn acts(text: &str) -> bool {
         .iter()
         .map(|w| w.2.as_str())
         .find(|w| !crate::search::frame::REQUEST_OPENERS.contains(w))
-        .is_some_and(|w| WRITE_VERBS.contains(&w))
+        .is_some_and(|w| WRITE_VERBS.binary_search(&w).is_ok())
 }
 
 /// What each required parameter the question cannot fill leaves of an endpoint's score: an
@@ -125,7 +123,7 @@ fn is_question(text: &str) -> bool {
 
 /// The endpoints a plan may take, best first: not destructive (unless allowed), not ruled out,
 /// of the requested source type; the BM25F score scaled down for an endpoint that writes when
-/// the request reads ([`WRITE_WHEN_READING`]), and for one that only reads when the request opens
+/// the request reads or does not open with a verb of writing ([`WRITE_WHEN_READING`]), and for one that only reads when the request opens
 /// with a verb of writing ([`READ_WHEN_WRITING`]), and scaled by the share of its required parameters the question can
 /// fill (from 0.7 for none to 1.0 for all). `asks`: the request reads (see [`asks`]; an
 /// Understanding without a question always reads).
@@ -168,7 +166,9 @@ pub fn candidates(
             filled as f64 / required.len() as f64
         };
         let open = required.len() - filled;
-        let factor = if writes && asks {
+        // A request that reads (a question, a verb of asking) or names what it wants without a
+        // verb ("newest books about climate change") is not served by an endpoint that writes.
+        let factor = if writes && (asks || !acts(&q.text)) {
             WRITE_WHEN_READING
         } else if !writes && acting {
             READ_WHEN_WRITING
@@ -839,6 +839,21 @@ mod tests {
             labelled_keys(&format!("{api}/repos/{{owner}}/{{repo}}"), &q.spans, &repo),
             1.0
         );
+    }
+
+    #[test]
+    fn synonyms_of_writing_make_an_endpoint_write() {
+        let mcp = |id: &str| {
+            let mut e = returning(None, &[]);
+            e.id = id.to_string();
+            e.method = "MCP".to_string();
+            e
+        };
+        assert!(writes(&mcp("save_memory")));
+        assert!(writes(&mcp("playlist_modify")));
+        assert!(!writes(&mcp("get_saved_tracks")));
+        assert!(acts("Please save the playlist"));
+        assert!(!acts("saved playlists of mine"));
     }
 
     #[test]
