@@ -303,6 +303,20 @@ fn no_tool_is_decided_from_the_catalog() {
             "the request asks to order, and no endpoint of the catalog that matches it names or describes that action"
         )
     );
+    // A near miss: one word of the catalog, and not what the question asks about.
+    let (status, reason, steps) = route("how many vaccinations did the pets get last month", 1);
+    assert_eq!((status.as_str(), steps.len()), ("no_suitable_tool", 0));
+    assert_eq!(
+        reason.as_deref(),
+        Some(
+            "the request asks about vaccinations, and the closest endpoint `swagger_petstore/list_pets` matches only `pets` of it"
+        )
+    );
+    let (status, _, steps) = route("how many pets are there", 1);
+    assert_eq!(
+        (status.as_str(), steps[0].1.as_str()),
+        ("planned", "list_pets")
+    );
     // A project that declares no topics refuses no weather question by a word list: the catalog
     // has a weather forecast.
     let (status, _, steps) = route("What's the weather forecast in Beijing?", 1);

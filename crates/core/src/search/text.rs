@@ -138,6 +138,15 @@ pub const ACTION_VERBS: &[&str] = &[
     "visualize",
 ];
 
+/// Verbs of changing data: an endpoint whose id holds one writes (`repos_create_fork`,
+/// `add_observations`), and a request that opens with one asks to write ("Create an issue …",
+/// "Save the playlist …"); with their common synonyms. Language data, sorted.
+pub const WRITE_VERBS: &[&str] = &[
+    "add", "append", "cancel", "change", "create", "delete", "edit", "insert", "modify", "patch",
+    "post", "put", "remove", "rename", "replace", "save", "send", "set", "submit", "update",
+    "upload", "upsert", "write",
+];
+
 /// Whether a lower-case word is a light word: a preposition of place or time, a quantifier, a
 /// vague adverb or a verb of wanting or giving (`next`, `over`, `few`, `now`, `want`).
 pub fn is_light_word(w: &str) -> bool {
@@ -400,6 +409,7 @@ mod tests {
 
     #[test]
     fn stop_words_are_sorted_for_binary_search() {
+        assert!(WRITE_VERBS.windows(2).all(|w| w[0] < w[1]));
         let mut sorted = STOP_WORDS.to_vec();
         sorted.sort();
         sorted.dedup();

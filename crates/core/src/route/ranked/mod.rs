@@ -11,7 +11,9 @@
 //!    as a question, and one whose required parameters the question can fill ranks higher;
 //! 2. decide "no tool" from the catalog itself: the best endpoint must match enough of the
 //!    question's words that the index knows ([`MIN_COVERAGE`], [`MIN_WEIGHT_SHARE`], calibrated on
-//!    negatives; see `bench/README.md`), else the plan is empty and says why;
+//!    negatives; see `bench/README.md`), and more than one incidental word: a best endpoint that
+//!    matches one content word, not what the question asks about ("how many downloads …"
+//!    matched by `month` only), makes no plan either; else the plan is empty and says why;
 //! 3. plan up to `k` steps, one per distinct need: after the best endpoint, each next one is
 //!    chosen for the question's words it adds (`select`);
 //! 4. per step, project fields by the requested concepts and by the question's words in field

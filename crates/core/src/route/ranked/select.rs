@@ -21,11 +21,7 @@ pub fn min_weight(docs: u32) -> f64 {
     crate::search::build::idf(docs, (docs as f64 * MIN_WEIGHT_SHARE).ceil() as u32)
 }
 
-/// Verbs an endpoint id opens with when the endpoint changes data.
-const WRITE_VERBS: &[&str] = &[
-    "add", "cancel", "create", "delete", "edit", "insert", "patch", "post", "put", "remove",
-    "send", "set", "submit", "update", "upload", "upsert", "write",
-];
+use crate::search::text::WRITE_VERBS;
 
 /// Whether an endpoint changes data: its annotations say so, it is an HTTP `PUT`, `PATCH` or
 /// `DELETE`, a `POST` whose id holds a verb of writing (`repos_create_fork`), or an MCP tool whose
@@ -44,12 +40,14 @@ pub fn writes(e: &crate::artifact::EndpointData) -> bool {
             .collect();
     if e.method == "POST" {
         // An HTTP POST whose id holds a verb of writing anywhere (`repos_create_fork`).
-        return words.iter().any(|w| WRITE_VERBS.contains(&w.as_str()));
+        return words
+            .iter()
+            .any(|w| WRITE_VERBS.binary_search(&w.as_str()).is_ok());
     }
     [words.first(), words.last()]
         .into_iter()
         .flatten()
-        .any(|w| WRITE_VERBS.contains(&w.as_str()))
+        .any(|w| WRITE_VERBS.binary_search(&w.as_str()).is_ok())
 }
 
 /// What an endpoint that writes counts for a request that reads.
@@ -66,7 +64,7 @@ pub fn acts(text: &str) -> bool {
         .iter()
         .map(|w| w.2.as_str())
         .find(|w| !crate::search::frame::REQUEST_OPENERS.contains(w))
-        .is_some_and(|w| WRITE_VERBS.contains(&w))
+        .is_some_and(|w| WRITE_VERBS.binary_search(&w).is_ok())
 }
 
 /// What each required parameter the question cannot fill leaves of an endpoint's score: an
@@ -125,7 +123,7 @@ fn is_question(text: &str) -> bool {
 
 /// The endpoints a plan may take, best first: not destructive (unless allowed), not ruled out,
 /// of the requested source type; the BM25F score scaled down for an endpoint that writes when
-/// the request reads ([`WRITE_WHEN_READING`]), and for one that only reads when the request opens
+/// the request reads or does not open with a verb of writing ([`WRITE_WHEN_READING`]), and for one that only reads when the request opens
 /// with a verb of writing ([`READ_WHEN_WRITING`]), and scaled by the share of its required parameters the question can
 /// fill (from 0.7 for none to 1.0 for all). `asks`: the request reads (see [`asks`]; an
 /// Understanding without a question always reads).
@@ -168,7 +166,9 @@ pub fn candidates(
             filled as f64 / required.len() as f64
         };
         let open = required.len() - filled;
-        let factor = if writes && asks {
+        // A request that reads (a question, a verb of asking) or names what it wants without a
+        // verb ("newest books about climate change") is not served by an endpoint that writes.
+        let factor = if writes && (asks || !acts(&q.text)) {
             WRITE_WHEN_READING
         } else if !writes && acting {
             READ_WHEN_WRITING
@@ -463,6 +463,45 @@ fn question_weight(g: &FrozenGraph, q: &Query, ranking: &Ranking, spans: &[Span]
     (total, counted)
 }
 
+/// Why the best endpoint is off the point of a question, if it is: it matches one content word of
+/// the question (a word of full weight, not inside a value, not a number) and that word is not
+/// among what the question asks about ([`crate::search::frame::asked`]). "How many downloads did
+/// the serde crate get last month" matched by an endpoint that knows only `month`, "was there an
+/// earthquake near Tokyo, and how strong was it" by one that knows only `strong`: the catalog
+/// shares an incidental word, and nothing of the question's subject.
+fn off_the_point(
+    g: &FrozenGraph,
+    q: &Query,
+    ranking: &Ranking,
+    best: &Candidate,
+    counted: u64,
+) -> Option<String> {
+    let asked = crate::search::frame::asked(&q.text)?;
+    let asked_stems: Vec<String> = asked
+        .iter()
+        .flat_map(|w| crate::search::text::stems(w))
+        .collect();
+    let content: Vec<usize> = (0..q.stems.len())
+        .filter(|i| best.matched & counted & (1 << i) != 0)
+        .filter(|i| q.weights[*i] == 1.0 && ranking.idfs[*i] > 0.0)
+        .filter(|i| !q.stems[*i].chars().all(|c| c.is_ascii_digit()))
+        .collect();
+    let [only] = content[..] else {
+        return None;
+    };
+    if asked_stems.contains(&q.stems[only]) {
+        return None;
+    }
+    let t = g.tool_at(best.tool);
+    Some(format!(
+        "the request asks about {}, and the closest endpoint `{}/{}` matches only `{}` of it",
+        asked.join(" "),
+        t.id,
+        t.endpoint_at(best.endpoint).id,
+        q.words(1 << only).join(", ")
+    ))
+}
+
 /// Words after a verb that make it an imperative with an object ("Email the results", "Order
 /// 500 g", "Play me a song").
 const OBJECT_STARTS: &[&str] = &[
@@ -488,7 +527,15 @@ fn imperative_action(text: &str) -> Option<String> {
         .position(|w| !crate::search::frame::REQUEST_OPENERS.contains(&w.as_str()))?;
     let verb = &words[at];
     let next = words.get(at + 1)?;
-    let object = OBJECT_STARTS.contains(&next.as_str()) || next.chars().all(|c| c.is_ascii_digit());
+    // A quoted object ("Translate 'good morning' into …") is a value the verb acts on.
+    let quoted = text
+        .split_whitespace()
+        .filter(|w| w.chars().any(char::is_alphanumeric))
+        .nth(at + 1)
+        .is_some_and(|w| w.starts_with(['\'', '"', '‘', '“']));
+    let object = OBJECT_STARTS.contains(&next.as_str())
+        || next.chars().all(|c| c.is_ascii_digit())
+        || quoted;
     (object
         && !crate::search::frame::TASK_VERBS.contains(&verb.as_str())
         && verb.chars().all(char::is_alphabetic))
@@ -516,8 +563,9 @@ fn endpoint_does(g: &FrozenGraph, c: &Candidate, stem: &str) -> bool {
 /// [`RELATIVE_FLOOR`] of the best score, the one whose score times the share of its matched
 /// words (idf-weighted) that no chosen endpoint matched yet is highest. `Err` with the reason
 /// when the best endpoint does not match enough of the question ([`MIN_COVERAGE`] of
-/// [`question_weight`], [`MIN_WEIGHT`]), or when the request opens with an action no ranked
-/// endpoint names or describes ("Email the results to ...").
+/// [`question_weight`], [`MIN_WEIGHT`]), when it matches one content word only and not what
+/// the question asks about ([`off_the_point`]), or when the request opens with an action no
+/// ranked endpoint names or describes ("Email the results to ...", "Translate 'good morning' …").
 pub fn choose(
     g: &FrozenGraph,
     q: &Query,
@@ -574,6 +622,9 @@ pub fn choose(
             coverage * 100.0,
             MIN_COVERAGE * 100.0
         ));
+    }
+    if let Some(reason) = off_the_point(g, q, ranking, best, counted) {
+        return Err(reason);
     }
     if let Some(verb) = imperative_action(&q.text).filter(|_| !is_question(&q.text)) {
         let stem = crate::search::text::stems(&verb)
@@ -791,6 +842,21 @@ mod tests {
     }
 
     #[test]
+    fn synonyms_of_writing_make_an_endpoint_write() {
+        let mcp = |id: &str| {
+            let mut e = returning(None, &[]);
+            e.id = id.to_string();
+            e.method = "MCP".to_string();
+            e
+        };
+        assert!(writes(&mcp("save_memory")));
+        assert!(writes(&mcp("playlist_modify")));
+        assert!(!writes(&mcp("get_saved_tracks")));
+        assert!(acts("Please save the playlist"));
+        assert!(!acts("saved playlists of mine"));
+    }
+
+    #[test]
     fn requests_that_open_with_a_verb_of_writing_act() {
         assert!(acts("create an issue titled \"crash\" in rust-lang/rust"));
         assert!(acts("Please add an observation to Alice"));
@@ -813,6 +879,10 @@ mod tests {
         assert_eq!(
             imperative_action("Can you play me a song?").as_deref(),
             Some("play")
+        );
+        assert_eq!(
+            imperative_action("translate 'good morning' into japanese").as_deref(),
+            Some("translate")
         );
         assert_eq!(imperative_action("Show me the weather in Lyon"), None);
         assert_eq!(imperative_action("Tesla stock price today"), None);
