@@ -648,11 +648,10 @@ impl<'r> Mapper<'r> {
                             v.kind = Kind::Object(Vec::new());
                         }
                         if let Kind::Object(ps) = &mut v.kind {
-                            for name in map.keys() {
-                                if let Some(l) = p.get(name) {
-                                    merge_prop(ps, Prop::new(name.clone(), l, false));
-                                }
-                            }
+                            let new = map.keys().filter_map(|name| {
+                                p.get(name).map(|l| Prop::new(name.clone(), l, false))
+                            });
+                            merge_props(ps, new);
                         }
                     }
                     if let Some(Value::Array(r)) = siblings.value.get("required") {
@@ -820,11 +819,10 @@ impl<'r> Mapper<'r> {
         if let Some(p) = loc.get("properties")
             && let Value::Object(map) = p.value
         {
-            for (name, _) in map {
-                if let Some(l) = p.get(name) {
-                    merge_prop(&mut props, Prop::new(name.clone(), l, false));
-                }
-            }
+            let new = map
+                .keys()
+                .filter_map(|name| p.get(name).map(|l| Prop::new(name.clone(), l, false)));
+            merge_props(&mut props, new);
         }
         if let Some(Value::Array(r)) = o.get("required") {
             required.extend(r.iter().filter_map(Value::as_str).map(str::to_string));
@@ -926,10 +924,11 @@ impl<'r> Mapper<'r> {
             match mv.kind {
                 Kind::Object(ps) => {
                     members.object = true;
-                    for mut p in ps {
+                    let new = ps.into_iter().map(|mut p| {
                         p.via.splice(0..0, mv.via.iter().cloned());
-                        merge_prop(props, p);
-                    }
+                        p
+                    });
+                    merge_props(props, new);
                 }
                 Kind::Any => {}
                 other => members.kind = Some((other, mv.via)),
@@ -1649,24 +1648,46 @@ struct Dropped {
 /// declarations carry one (their alternatives joined): a property declared outside any
 /// alternative is there whatever the alternative.
 fn merge_prop<'a>(props: &mut Vec<Prop<'a>>, p: Prop<'a>) {
-    if let Some(existing) = props.iter_mut().find(|e| e.name == p.name) {
-        existing.required |= p.required;
-        existing.variant = match (existing.variant.take(), p.variant) {
-            (Some(a), Some(b)) => {
-                let mut labels: Vec<&str> = a.split(" or ").collect();
-                for part in b.split(" or ") {
-                    if !labels.contains(&part) {
-                        labels.push(part);
-                    }
-                }
-                Some(labels.join(" or "))
-            }
-            _ => None,
-        };
-        // Keep the first schema: allOf members that restate a property usually only narrow it.
-        return;
+    match props.iter_mut().find(|e| e.name == p.name) {
+        Some(existing) => merge_into(existing, p),
+        None => props.push(p),
     }
-    props.push(p);
+}
+
+/// [`merge_prop`] for many properties at once, through an index of the names: linear in the
+/// properties (an object with 50,000 properties).
+fn merge_props<'a>(props: &mut Vec<Prop<'a>>, new: impl IntoIterator<Item = Prop<'a>>) {
+    let mut at: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for (i, p) in props.iter().enumerate() {
+        at.entry(p.name.clone()).or_insert(i);
+    }
+    for p in new {
+        match at.get(&p.name) {
+            Some(&i) => merge_into(&mut props[i], p),
+            None => {
+                at.insert(p.name.clone(), props.len());
+                props.push(p);
+            }
+        }
+    }
+}
+
+/// A later declaration `p` of the property `existing` (see [`merge_prop`]).
+fn merge_into<'a>(existing: &mut Prop<'a>, p: Prop<'a>) {
+    existing.required |= p.required;
+    existing.variant = match (existing.variant.take(), p.variant) {
+        (Some(a), Some(b)) => {
+            let mut labels: Vec<&str> = a.split(" or ").collect();
+            for part in b.split(" or ") {
+                if !labels.contains(&part) {
+                    labels.push(part);
+                }
+            }
+            Some(labels.join(" or "))
+        }
+        _ => None,
+    };
+    // Keep the first schema: allOf members that restate a property usually only narrow it.
 }
 
 /// The label of the `position`th (from 1) alternative of a `oneOf` / `anyOf`, at `m`: the name
