@@ -7,6 +7,7 @@ use std::process::Command;
 
 struct Run {
     code: i32,
+    stdout: String,
     stderr: String,
 }
 
@@ -21,8 +22,20 @@ fn import(dir: &Path, kind: &str, src: &str, args: &[&str]) -> Run {
         .unwrap();
     Run {
         code: o.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&o.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
     }
+}
+
+/// The findings' messages of an `--message-format json` report.
+fn messages(stdout: &str) -> Vec<String> {
+    let v: serde_json::Value = serde_json::from_str(stdout).unwrap();
+    v["findings"]["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["message"].as_str().unwrap().to_string())
+        .collect()
 }
 
 fn write(dir: &Path, name: &str, text: &str) {
@@ -108,5 +121,74 @@ paths:
         Some(0),
         "{}",
         String::from_utf8_lossy(&check.stdout)
+    );
+}
+
+#[test]
+fn path_keys_without_a_slash_and_empty_response_content_are_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let ok = "{'200': {description: ok, content: {application/json: {schema: {type: object, properties: {a: {type: string}}}}}}}";
+    write(
+        d,
+        "ep.yaml",
+        &format!(
+            r#"openapi: 3.0.3
+info: {{title: EP, version: "1"}}
+servers: [{{url: "https://api.example.org/v1"}}]
+paths:
+  "":
+    get: {{operationId: root, responses: {ok}}}
+  " ":
+    get: {{operationId: blank, responses: {ok}}}
+  "/":
+    get: {{operationId: slash, responses: {ok}}}
+  "pets":
+    get: {{operationId: pets, responses: {ok}}}
+  "/things":
+    get:
+      operationId: things
+      responses:
+        '200':
+          description: ok
+          content:
+  "/others":
+    get:
+      operationId: others
+      responses:
+        '200': {{description: ok, content: {{}}}}
+"#
+        ),
+    );
+    let r = import(d, "openapi", "ep.yaml", &["--message-format", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let messages = messages(&r.stdout);
+    assert_eq!(
+        messages,
+        vec![
+            "the empty path `\"\"` under `paths` names no URL: its operations are not imported",
+            "path ` ` under `paths` names no URL: its operations are not imported",
+            "path `pets` does not start with `/`: imported as `/pets`",
+            "`ep/things`: the 200 response's `content` is empty (no media type, no schema); imported with no fields",
+            "`ep/others`: the 200 response's `content` is empty (no media type, no schema); imported with no fields",
+        ],
+        "{}",
+        r.stderr
+    );
+    let t = tool(d, "ep");
+    let urls: Vec<&str> = t
+        .lines()
+        .filter(|l| l.trim_start().starts_with("url:"))
+        .collect();
+    assert_eq!(
+        urls,
+        vec![
+            "  url: https://api.example.org",
+            "    url: https://api.example.org/v1/",
+            "    url: https://api.example.org/v1/others",
+            "    url: https://api.example.org/v1/things",
+            "    url: https://api.example.org/v1/pets",
+        ],
+        "{t}"
     );
 }

@@ -185,6 +185,31 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
         if !item.value.is_object() {
             continue;
         }
+        if !path.starts_with('/') {
+            let at = paths.get(path).unwrap_or_else(|| paths.clone());
+            let shown = if path.is_empty() {
+                "the empty path `\"\"`".to_string()
+            } else {
+                format!("path `{path}`")
+            };
+            if path.trim().is_empty() {
+                m.report(
+                    codes::UNSUPPORTED_NAME,
+                    Severity::Warning,
+                    &at,
+                    format!("{shown} under `paths` names no URL: its operations are not imported"),
+                    "OpenAPI paths start with `/` (`/` for the server's root): write the path the operations are served at",
+                );
+                continue;
+            }
+            m.report(
+                codes::UNSUPPORTED_NAME,
+                Severity::Warning,
+                &at,
+                format!("{shown} does not start with `/`: imported as `/{path}`"),
+                format!("OpenAPI paths start with `/`: write `/{path}` in the description"),
+            );
+        }
         let path_params = item.get("parameters");
         let path_servers = server_of(item.value);
         let tpl = PathTemplate::parse(path);
@@ -366,6 +391,21 @@ fn response<'a>(m: &mut Mapper<'a>, spec: Spec, doc: &Value, op: &Loc<'a>, e: &m
                         &resp,
                         format!("`{ctx}`: the {status} response (`{media}`) has no schema; imported as one field `result`"),
                         "field projection cannot select parts of a response without a schema; add one to the description, or declare the fields by hand",
+                    );
+                }
+                None if spec == Spec::OpenApi3
+                    && resp.value.get("content").is_some_and(|c| {
+                        c.is_null() || c.as_object().is_some_and(|o| o.is_empty())
+                    }) =>
+                {
+                    let ctx = m.context.clone();
+                    let at = resp.get("content").unwrap_or_else(|| resp.clone());
+                    m.report(
+                        codes::NO_RESPONSE_SCHEMA,
+                        Severity::Warning,
+                        &at,
+                        format!("`{ctx}`: the {status} response's `content` is empty (no media type, no schema); imported with no fields"),
+                        "write the response's media type and schema under `content` (is the document cut short?), or delete the empty `content:` if the response has no body",
                     );
                 }
                 None => {
