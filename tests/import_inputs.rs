@@ -192,3 +192,34 @@ paths:
         "{t}"
     );
 }
+
+#[test]
+fn bfcl_python_type_names_are_read_as_json_schema_types() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(
+        d,
+        "bfcl.json",
+        r#"[{"name": "calc.area", "description": "area", "parameters": {"type": "dict", "properties": {"r": {"type": "float"}, "point": {"type": "tuple", "items": {"type": "integer"}}, "opts": {"type": "dict", "properties": {"scale": {"type": "float"}}}, "unit": {"type": "string", "default": "cm"}}, "required": ["r"]}},
+ {"type": "function", "function": {"name": "plain", "parameters": {"type": "object", "properties": {"x": {"type": "number"}}}}}]"#,
+    );
+    let r = import(d, "openai", "bfcl.json", &["--message-format", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let m = messages(&r.stdout);
+    assert!(
+        m.contains(&"5 schema type(s) are Python names (`dict`, `float`, `tuple`, as in BFCL files): read as `object`, `number`, `array`".to_string()),
+        "{m:?}"
+    );
+    let t = tool(d, "bfcl");
+    for (name, ty) in [
+        ("r", "number"),
+        ("point", "integer[]"),
+        ("unit", "string"),
+        ("x", "number"),
+    ] {
+        assert!(
+            t.contains(&format!("      - name: {name}\n        type: {ty}\n")),
+            "{name}: {t}"
+        );
+    }
+}

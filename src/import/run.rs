@@ -261,7 +261,7 @@ fn map_sources(
         };
         let mut sources = std::mem::take(&mut out.sources);
         let id = sources.add(SourceFile::new(name.clone(), path.clone(), text.clone()));
-        let doc = match SourceDoc::parse(&name, &path, id, text) {
+        let mut doc = match SourceDoc::parse(&name, &path, id, text) {
             Ok(d) => d,
             Err(e) => {
                 out.findings.push(*e);
@@ -269,6 +269,24 @@ fn map_sources(
                 continue;
             }
         };
+        if matches!(req.kind, Kind::OpenAi) {
+            let renamed = openai::bfcl_types(&mut doc.value);
+            if let Some(first) = renamed.first() {
+                out.findings.push(
+                    Diagnostic::new(
+                        super::codes::UNSUPPORTED_NAME.0,
+                        super::codes::UNSUPPORTED_NAME.1,
+                        Severity::Info,
+                        format!(
+                            "{} schema type(s) are Python names (`dict`, `float`, `tuple`, as in BFCL files): read as `object`, `number`, `array`",
+                            renamed.len()
+                        ),
+                    )
+                    .at(doc.file, doc.span_of(first), "")
+                    .help("JSON Schema names the types `object`, `number` and `array`; write those to silence this note"),
+                );
+            }
+        }
         let hash = doc.hash.clone();
         let mut r = Resolver::new(doc, sources);
         if let Some(root) = &req.options.ref_root {
