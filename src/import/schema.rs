@@ -579,11 +579,8 @@ impl<'r> Mapper<'r> {
             match self.r.follow(&loc, &r) {
                 Ok(target) => {
                     let key = target.key();
-                    if self.stack.contains(&key)
-                        || via.contains(&key)
-                        || hops > 64
-                        || self.stack.len() > MAX_REF_DEPTH
-                    {
+                    let cycle = self.stack.contains(&key) || via.contains(&key);
+                    if cycle || hops > 64 || self.stack.len() > MAX_REF_DEPTH {
                         let ctx = self.context.clone();
                         // A cut array (a list of lists) stays an array; anything else is
                         // taken for the object most recursive schemas are.
@@ -594,7 +591,11 @@ impl<'r> Mapper<'r> {
                                 super::codes::REFERENCE_CYCLE,
                                 Severity::Info,
                                 &at_ref,
-                                format!("`$ref: {r}` refers back to a schema being expanded (a cycle); cut here (first met in `{ctx}`)"),
+                                if cycle {
+                                    format!("`$ref: {r}` refers back to a schema being expanded (a cycle); cut here (first met in `{ctx}`)")
+                                } else {
+                                    format!("`$ref: {r}` is reached through more than {MAX_REF_DEPTH} nested references (a chain, not a cycle); cut here, at the import's depth limit (first met in `{ctx}`)")
+                                },
                                 format!(
                                     "the field is imported as an {} marked recursive; declare deeper fields by hand if a plan needs them",
                                     if array { "array" } else { "object" }
