@@ -760,6 +760,7 @@ fn merge_into_old(
         ));
     }
     out.notes.extend(merge::licence_note(&old, &tool, path));
+    out.notes.extend(merge::metadata_notes(&old, &tool, path));
     let mut merged = merge::merge(&old, tool);
     // With `--only`, the endpoints it did not select are not the source's to remove.
     if let Some(only) = &req.options.only {
