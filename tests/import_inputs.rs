@@ -269,3 +269,63 @@ fn a_long_acyclic_ref_chain_is_a_depth_cut_not_a_cycle() {
         r.stderr
     );
 }
+
+#[test]
+fn a_reimport_names_each_hand_comment_it_drops() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let doc = |extra: &str| {
+        format!(
+            r#"openapi: 3.0.3
+info: {{title: Weather, version: "1"}}
+servers: [{{url: "https://api.weather.example"}}]
+paths:
+  /forecast:
+    get:
+      operationId: get_forecast
+      responses:
+        '200': {{description: ok, content: {{application/json: {{schema: {{type: object, properties: {{temp: {{type: number}}{extra}}}}}}}}}}}
+"#
+        )
+    };
+    write(d, "w.yaml", &doc(""));
+    assert_eq!(import(d, "openapi", "w.yaml", &[]).code, 0);
+    let path = d.join("p/schemas/weather.yaml");
+    let t = tool(d, "weather");
+    let t = t
+        .replacen(
+            "title: Weather\n",
+            "title: Weather\n# my note: keep me\n",
+            1,
+        )
+        .replacen("    method: GET\n", "    method: GET  # trailing note\n", 1);
+    std::fs::write(&path, &t).unwrap();
+    let line = |needle: &str| t[..t.find(needle).unwrap()].lines().count() + 1;
+    write(d, "w.yaml", &doc(", humidity: {type: number}"));
+    let r = import(d, "openapi", "w.yaml", &["--message-format", "json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let notes: Vec<String> = v["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap().to_string())
+        .filter(|n| n.contains("comment"))
+        .collect();
+    let shown = path.strip_prefix(d).unwrap_or(&path).display().to_string();
+    assert_eq!(
+        notes,
+        vec![
+            format!(
+                "{shown}:{}: the comment `# my note: keep me` is not kept by a re-import (only the leading comment block's header and `# schemarouter:` suppression comments are); it was dropped",
+                line("# my note")
+            ),
+            format!(
+                "{shown}:{}: the comment `# trailing note` is not kept by a re-import (only the leading comment block's header and `# schemarouter:` suppression comments are); it was dropped",
+                line("    method: GET  #")
+            ),
+        ],
+        "{}",
+        r.stdout
+    );
+}

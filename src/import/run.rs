@@ -759,6 +759,14 @@ fn merge_into_old(
             path.display()
         ));
     }
+    if let Some((_, hand)) = emit::hand_comments(text, format) {
+        for (line, c) in hand {
+            out.notes.push(format!(
+                "{}:{line}: the comment `{c}` is not kept by a re-import (only the leading comment block's header and `# schemarouter:` suppression comments are); it was dropped",
+                path.display()
+            ));
+        }
+    }
     out.notes.extend(merge::licence_note(&old, &tool, path));
     out.notes.extend(merge::metadata_notes(&old, &tool, path));
     let mut merged = merge::merge(&old, tool);
