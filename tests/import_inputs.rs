@@ -47,26 +47,6 @@ fn tool(dir: &Path, id: &str) -> String {
     std::fs::read_to_string(dir.join(format!("p/schemas/{id}.yaml"))).unwrap()
 }
 
-/// The lines of `text` from the one that is `start` (trimmed) while indented deeper.
-fn block(text: &str, start: &str) -> String {
-    let mut lines = text.lines().skip_while(|l| l.trim() != start);
-    let Some(first) = lines.next() else {
-        return String::new();
-    };
-    let indent = first.len() - first.trim_start().len();
-    let mut out = vec![first.trim_start().to_string()];
-    for l in lines {
-        if l.len() - l.trim_start().len() <= indent && !l.trim_start().starts_with('-') {
-            break;
-        }
-        if l.len() - l.trim_start().len() < indent {
-            break;
-        }
-        out.push(l[indent..].to_string());
-    }
-    out.join("\n")
-}
-
 #[test]
 fn number_like_text_values_keep_their_spelling() {
     let dir = tempfile::tempdir().unwrap();

@@ -346,10 +346,14 @@ fn read_source(
         SourceSpec::Live(server) => {
             let text = mcp_client::list_tools(server, req.timeout).map_err(|m| {
                 let paging = m.starts_with(mcp_client::PAGING_NEVER_ENDS);
+                let not_json = m.starts_with("the server wrote a line that is not JSON-RPC");
+                let refused = m.contains("failed: Mcp error");
                 ImportError::new(
                     m,
                     match server {
                         _ if paging => "the server's `nextCursor` repeats, so waiting longer does not help: report it to the server's maintainers, or import a saved `tools/list` result instead",
+                        _ if not_json => "waiting longer does not help: make the server write its logs to stderr (or run it with its quiet option), or import a saved `tools/list` result instead",
+                        _ if refused => "the server answered with a JSON-RPC error (its message is above): waiting longer does not help; see the server's stderr or documentation",
                         mcp_client::Server::Command(_) => "check that the --command line starts an MCP server on stdio (run it by hand: it must wait for JSON-RPC on its input), or raise --timeout",
                         mcp_client::Server::Url(_) => "check that the server runs and that --url is its streamable-HTTP endpoint (often ending in `/mcp`), or raise --timeout",
                     },
