@@ -185,30 +185,8 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
         if !item.value.is_object() {
             continue;
         }
-        if !path.starts_with('/') {
-            let at = paths.get(path).unwrap_or_else(|| paths.clone());
-            let shown = if path.is_empty() {
-                "the empty path `\"\"`".to_string()
-            } else {
-                format!("path `{path}`")
-            };
-            if path.trim().is_empty() {
-                m.report(
-                    codes::UNSUPPORTED_NAME,
-                    Severity::Warning,
-                    &at,
-                    format!("{shown} under `paths` names no URL: its operations are not imported"),
-                    "OpenAPI paths start with `/` (`/` for the server's root): write the path the operations are served at",
-                );
-                continue;
-            }
-            m.report(
-                codes::UNSUPPORTED_NAME,
-                Severity::Warning,
-                &at,
-                format!("{shown} does not start with `/`: imported as `/{path}`"),
-                format!("OpenAPI paths start with `/`: write `/{path}` in the description"),
-            );
+        if !path_key_ok(&mut m, &paths, path) {
+            continue;
         }
         let path_params = item.get("parameters");
         let path_servers = server_of(item.value);
@@ -435,6 +413,38 @@ fn response<'a>(m: &mut Mapper<'a>, spec: Spec, doc: &Value, op: &Loc<'a>, e: &m
             }
         }
     }
+}
+
+/// Report a `paths` key that does not start with `/`: a blank one names no URL (its
+/// operations are skipped: `false`), another is imported as `/path` (`true`).
+fn path_key_ok(m: &mut Mapper<'_>, paths: &Loc<'_>, path: &str) -> bool {
+    if path.starts_with('/') {
+        return true;
+    }
+    let at = paths.get(path).unwrap_or_else(|| paths.clone());
+    let shown = if path.is_empty() {
+        "the empty path `\"\"`".to_string()
+    } else {
+        format!("path `{path}`")
+    };
+    if path.trim().is_empty() {
+        m.report(
+            codes::UNSUPPORTED_NAME,
+            Severity::Warning,
+            &at,
+            format!("{shown} under `paths` names no URL: its operations are not imported"),
+            "OpenAPI paths start with `/` (`/` for the server's root): write the path the operations are served at",
+        );
+        return false;
+    }
+    m.report(
+        codes::UNSUPPORTED_NAME,
+        Severity::Warning,
+        &at,
+        format!("{shown} does not start with `/`: imported as `/{path}`"),
+        format!("OpenAPI paths start with `/`: write `/{path}` in the description"),
+    );
+    true
 }
 
 /// The licence `info.license` states (SPDX when recognised; a `LicenseRef-` one is reported,
