@@ -257,3 +257,115 @@ fn a_dry_run_writes_nothing_and_hand_commented_tools_are_left_alone() {
     );
     assert_eq!(files(&proj), before);
 }
+
+/// A derived concept a person deleted (one entry, or the whole `aliases/derived.yaml`) is
+/// derived again, byte for byte, and the project checks clean; a person's own dangling
+/// reference is left for `check` to report.
+#[test]
+fn derive_restores_deleted_derived_concepts() {
+    let dir = imported(&[]);
+    let root = dir.path().join("proj");
+    let before = files(&root);
+    let derived = root.join("aliases/derived.yaml");
+    let text = std::fs::read_to_string(&derived).unwrap();
+    let start = text.find("  - id: pet_name\n").unwrap();
+    let end = start + text[start..].find("  - id: pet_tag\n").unwrap();
+    std::fs::write(&derived, format!("{}{}", &text[..start], &text[end..])).unwrap();
+    let r = run(&["derive", "proj"], dir.path());
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(files(&root), before);
+    std::fs::remove_file(&derived).unwrap();
+    let r = run(&["derive", "proj"], dir.path());
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(files(&root), before);
+    let r = run(&["check", "proj", "--format", "concise"], dir.path());
+    assert!(r.code == 0 && !r.stdout.contains("error["), "{}", r.stdout);
+    // A person's reference to nothing is not a derived entry: derive keeps it.
+    let tool = root.join("schemas/swagger_petstore.yaml");
+    let t = std::fs::read_to_string(&tool).unwrap();
+    let edited = t.replacen(
+        "          - pet_name\n",
+        "          - pet_name\n          - pet_nmae\n",
+        1,
+    );
+    assert_ne!(edited, t);
+    std::fs::write(&tool, &edited).unwrap();
+    let r = run(&["derive", "proj"], dir.path());
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(std::fs::read_to_string(&tool).unwrap(), edited);
+    let r = run(&["check", "proj", "--format", "concise"], dir.path());
+    assert_eq!(r.code, 1, "{}", r.stdout);
+    let errors: Vec<&str> = r.stdout.lines().filter(|l| l.contains("error[")).collect();
+    assert_eq!(errors.len(), 1, "{}", r.stdout);
+    assert!(
+        errors[0].contains("undeclared concept `pet_nmae`"),
+        "{}",
+        r.stdout
+    );
+}
+
+/// A person's parameter concept that takes the id of a derived response concept: derive
+/// derives the fields' concept under a free id and leaves a project that checks clean.
+#[test]
+fn a_persons_parameter_concept_taking_a_derived_id_leaves_a_clean_project() {
+    let dir = imported(&[]);
+    let root = dir.path().join("proj");
+    std::fs::write(
+        root.join("aliases/mine.yaml"),
+        "concepts:\n  - id: pet_name\n    kind: parameter\n",
+    )
+    .unwrap();
+    let r = run(&["derive", "proj"], dir.path());
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let r = run(&["check", "proj", "--format", "concise"], dir.path());
+    assert!(r.code == 0 && !r.stdout.contains("error["), "{}", r.stdout);
+    let derived = std::fs::read_to_string(root.join("aliases/derived.yaml")).unwrap();
+    assert!(derived.contains("  - id: pet_name_2\n"), "{derived}");
+    assert!(!derived.contains("  - id: pet_name\n"), "{derived}");
+}
+
+/// A field group's `core` naming an undeclared concept is SR103 in every profile; an edited
+/// derived entry that keeps its `derived:` line is called edited under `strict`.
+#[test]
+fn group_core_references_and_edited_derived_entries_are_reported() {
+    let dir = imported(&[]);
+    let root = dir.path().join("proj");
+    let intents = root.join("intents/derived.yaml");
+    let text = std::fs::read_to_string(&intents).unwrap();
+    let edited = text.replacen(
+        "    core:\n      - time_difference\n",
+        "    core:\n      - time_difference\n      - no_such_concept\n",
+        1,
+    );
+    assert_ne!(edited, text);
+    std::fs::write(&intents, &edited).unwrap();
+    let line = edited[..edited.find("      - no_such_concept").unwrap()]
+        .lines()
+        .count()
+        + 1;
+    for profile in ["minimal", "standard", "strict"] {
+        let cfg = root.join("schemarouter.toml");
+        let c = std::fs::read_to_string(&cfg).unwrap();
+        let c = ["minimal", "standard", "strict"].iter().fold(c, |c, p| {
+            c.replace(&format!("\"{p}\""), &format!("\"{profile}\""))
+        });
+        std::fs::write(&cfg, c).unwrap();
+        let r = run(&["check", "proj", "--format", "concise"], dir.path());
+        assert_eq!(r.code, 1, "{profile}: {}", r.stdout);
+        let expected = format!(
+            "proj/intents/derived.yaml:{line}:9: error[SR103/dangling-reference] the `core` of field group `convert_time` references undeclared concept `no_such_concept` (help: declare concept `no_such_concept` (under `aliases/`), or remove the reference)"
+        );
+        assert!(
+            r.stdout.lines().any(|l| l == expected),
+            "{profile}: {}",
+            r.stdout
+        );
+        if profile == "strict" {
+            assert!(
+                r.stdout.contains("field group `convert_time` was derived by `schemarouter derive` and edited since, but still carries its `derived:` line"),
+                "{}",
+                r.stdout
+            );
+        }
+    }
+}

@@ -477,3 +477,24 @@ fn a_live_tool_with_a_broken_input_schema_is_reported_by_name() {
     );
     assert!(!dir.path().join("proj").exists());
 }
+
+/// A server that writes something other than JSON-RPC on its output is told so (with the line),
+/// not blamed on the timeout.
+#[test]
+fn a_server_that_writes_no_json_rpc_is_named_so() {
+    let stderr = failing_server(&[
+        "--command",
+        "sh -c 'read l; echo hello I am not json; sleep 30'",
+        "--timeout",
+        "2",
+    ]);
+    assert_eq!(
+        stderr.lines().take(3).collect::<Vec<_>>(),
+        vec![
+            "error: the server wrote a line that is not JSON-RPC on its output: `hello I am not json` (an MCP server on stdio writes only JSON-RPC messages there; logs go to stderr)",
+            "the server did not finish `initialize` and `tools/list` within 2 s",
+            "help: waiting longer does not help: make the server write its logs to stderr (or run it with its quiet option), or import a saved `tools/list` result instead",
+        ],
+        "{stderr}"
+    );
+}

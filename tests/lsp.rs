@@ -8,6 +8,9 @@
 //!   shipped tool file through `textDocument/didChange`, each edit checked, and requests at
 //!   random positions answered: no panic, every answer a result, every published range inside
 //!   the document.
+//! - `a_stream_not_framed_as_lsp_exits_2_saying_what_was_wrong`: the binary over stdin frames
+//!   with a huge `Content-Length`, a bad one, a short body, a body that is not JSON: exit 2 and
+//!   the fault named on stderr, no allocation driven by the header.
 
 use lsp_server::{Message, Notification, Request, RequestId};
 use proptest::prelude::*;
@@ -191,5 +194,72 @@ proptest! {
             // The server's document is the text the edits gave.
             prop_assert_eq!(server.document(&doc), Some(text.as_str()));
         }
+    }
+}
+
+/// The binary's exit status and stderr for `input` on stdin.
+fn lsp_binary(input: &[u8]) -> (Option<i32>, String) {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_schemarouter"))
+        .arg("lsp")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let _ = stdin.write_all(input);
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr)
+            .lines()
+            .next()
+            .unwrap_or("")
+            .to_string(),
+    )
+}
+
+fn frame(body: &str) -> String {
+    format!("Content-Length: {}\r\n\r\n{body}", body.len())
+}
+
+#[test]
+fn a_stream_not_framed_as_lsp_exits_2_saying_what_was_wrong() {
+    let init =
+        frame(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}"#);
+    let cases: Vec<(String, &str)> = vec![
+        (
+            "Content-Length: 99999999999999\r\n\r\n{}".into(),
+            "error: language server: a message of 99999999999999 bytes (`Content-Length`) is larger than the limit of 64 MiB",
+        ),
+        (
+            format!("{init}Content-Length: 1073741824\r\n\r\n{{}}"),
+            "error: language server: a message of 1073741824 bytes (`Content-Length`) is larger than the limit of 64 MiB",
+        ),
+        (
+            "Content-Length: -1\r\n\r\n{}".into(),
+            "error: language server: `Content-Length: -1` is not a byte count",
+        ),
+        (
+            "Content-Length: 3\r\n\r\nabc".into(),
+            "error: language server: the message body is not JSON: expected value at line 1 column 1",
+        ),
+        (
+            format!("{init}Content-Length: 50\r\n\r\n{{}}"),
+            "error: language server: the stream ended after 2 of the 50 bytes of a message body",
+        ),
+        (
+            String::new(),
+            "error: language server: the client closed the stream before sending `initialize`",
+        ),
+    ];
+    for (input, expected) in cases {
+        assert_eq!(
+            lsp_binary(input.as_bytes()),
+            (Some(2), expected.to_string()),
+            "{input:?}"
+        );
     }
 }

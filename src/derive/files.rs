@@ -7,7 +7,6 @@
 //! left alone (and said so): its tool takes no part in the derivation.
 
 use crate::import::emit;
-use crate::load::node::NodeKind;
 use crate::model::{AliasFile, Concept, Domain, FieldGroup, Intent, IntentFile, Sp, Tool};
 use crate::source::Format;
 
@@ -26,65 +25,14 @@ const HEADER: &str = "# Derived by `schemarouter derive` from the tools' names, 
 /// over. Otherwise why the file cannot be rewritten. A `#` inside a value (a block scalar, a
 /// quoted string, a URL fragment) is no comment: values are found by parsing the file.
 pub fn leading_block(text: &str, format: Format) -> Result<String, String> {
-    let limits = crate::model::config::Limits {
-        max_file_bytes: u64::MAX,
-        ..Default::default()
-    };
-    let node = crate::load::parse_text(text, format, &limits)
-        .map_err(|_| "the file does not parse".to_string())?;
-    let mut values: Vec<(usize, usize)> = Vec::new();
-    let mut stack = vec![&node];
-    while let Some(n) = stack.pop() {
-        match &n.kind {
-            NodeKind::Seq(items) => stack.extend(items),
-            NodeKind::Map(entries) => {
-                for (k, v) in entries {
-                    values.push((k.span.start as usize, k.span.end as usize));
-                    stack.push(v);
-                }
-            }
-            _ => values.push((n.span.start as usize, n.span.end as usize)),
-        }
+    let (lead, others) = crate::import::emit::hand_comments(text, format)
+        .ok_or_else(|| "the file does not parse".to_string())?;
+    match others.first() {
+        Some((line, c)) => Err(format!(
+            "line {line} holds a comment (`{c}`) that rewriting the file would lose"
+        )),
+        None => Ok(lead),
     }
-    values.sort_unstable();
-    let inside = |at: usize| {
-        let i = values.partition_point(|(s, _)| *s <= at);
-        // Values do not nest (collections are not values here): the one that starts last
-        // before `at` is the only one that can hold it.
-        i > 0 && at < values[i - 1].1
-    };
-    let mut lead = String::new();
-    let mut in_lead = true;
-    let mut offset = 0;
-    for (i, line) in text.split_inclusive('\n').enumerate() {
-        let t = line.trim();
-        if in_lead && (t.is_empty() || t.starts_with('#')) {
-            lead.push_str(line);
-            offset += line.len();
-            continue;
-        }
-        in_lead = false;
-        let mut prev = ' ';
-        for (j, c) in line.char_indices() {
-            if c == '#' && prev.is_whitespace() && !inside(offset + j) {
-                if !line[j..].starts_with("# schemarouter:") {
-                    return Err(format!(
-                        "line {} holds a comment (`{}`) that rewriting the file would lose",
-                        i + 1,
-                        line[j..].trim_end()
-                    ));
-                }
-                break;
-            }
-            prev = c;
-        }
-        offset += line.len();
-    }
-    // The block's trailing blank lines belong to the body.
-    while lead.ends_with("\n\n") {
-        lead.pop();
-    }
-    Ok(lead)
 }
 
 /// The new text of a tool file: its leading block, then the declaration with the carried

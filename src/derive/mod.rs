@@ -75,22 +75,65 @@ pub struct Stats {
     pub bindings: usize,
 }
 
-/// Take the deriver's references off a tool: concepts and groups the deriver manages, and
-/// bindings to its concepts.
-fn strip(tool: &mut Tool, owners: &Owners) {
+/// Take the deriver's references off a tool: concepts and groups the deriver manages, bindings
+/// to its concepts, references to concepts no file declares (an entry of the derived layer a
+/// person deleted: [`restore_dangling`] puts back the ones not derived again), and a response
+/// field's reference to a person's parameter concept (always an error, `SR105`: the field's
+/// concept is derived again under a free id).
+fn strip(tool: &mut Tool, owners: &Owners, parameter_ids: &BTreeSet<String>) {
+    let undeclared = |id: &str| owners.concept_taken(id).is_none();
     for e in &mut tool.endpoints {
         for f in &mut e.value.fields {
-            f.value
-                .concepts
-                .retain(|c| !owners.concept_managed(&c.value));
+            f.value.concepts.retain(|c| {
+                !owners.concept_managed(&c.value)
+                    && !undeclared(&c.value)
+                    && !parameter_ids.contains(&normalise_id(&c.value))
+            });
             f.value.groups.retain(|g| !owners.group_managed(&g.value));
         }
         for p in &mut e.value.parameters {
-            p.value
-                .bind
-                .retain(|b| !owners.concept_managed(&b.value.concept.value));
+            p.value.bind.retain(|b| {
+                !owners.concept_managed(&b.value.concept.value)
+                    && !undeclared(&b.value.concept.value)
+            });
         }
     }
+}
+
+/// Put back the references to undeclared concepts that [`strip`] took off `before` and the
+/// derivation did not declare again: a person's dangling reference stays for `check` to report.
+fn restore_dangling(tool: &mut Tool, before: &Tool, owners: &Owners, derived: &BTreeSet<String>) {
+    let derived: BTreeSet<String> = derived.iter().map(|d| normalise_id(d)).collect();
+    let lost =
+        |id: &str| owners.concept_taken(id).is_none() && !derived.contains(&normalise_id(id));
+    for (e, old) in tool.endpoints.iter_mut().zip(&before.endpoints) {
+        for (f, old) in e.value.fields.iter_mut().zip(&old.value.fields) {
+            for c in &old.value.concepts {
+                if lost(&c.value) && !f.value.concepts.iter().any(|k| k.value == c.value) {
+                    f.value.concepts.push(c.clone());
+                }
+            }
+        }
+        for (p, old) in e.value.parameters.iter_mut().zip(&old.value.parameters) {
+            for b in &old.value.bind {
+                let id = &b.value.concept.value;
+                if lost(id) && !p.value.bind.iter().any(|k| &k.value.concept.value == id) {
+                    p.value.bind.push(b.clone());
+                }
+            }
+        }
+    }
+}
+
+/// The normalised ids of a person's parameter concepts (`kind: parameter`).
+fn person_parameter_concepts(project: &Project, owners: &Owners) -> BTreeSet<String> {
+    project
+        .concepts
+        .iter()
+        .filter(|c| c.item.kind.as_ref().map(|k| k.value) == Some(ConceptKind::Parameter))
+        .filter(|c| owners.concept_taken(&c.item.id.value) == Some(Owner::Person))
+        .map(|c| normalise_id(&c.item.id.value))
+        .collect()
 }
 
 /// The most common text of a count map (ties: the shortest, then the first in order).
@@ -107,9 +150,11 @@ fn most_common(m: &BTreeMap<String, usize>) -> Option<String> {
 /// Derive the concept layer over `tools` (declarations of `project`, whose existing
 /// concept-layer entries `owners` classifies).
 pub fn derive(project: &Project, tools: Vec<Tool>, owners: &Owners) -> Layer {
+    let before = tools.clone();
+    let parameter_ids = person_parameter_concepts(project, owners);
     let mut tools = tools;
     for t in &mut tools {
-        strip(t, owners);
+        strip(t, owners, &parameter_ids);
     }
     let mut stats = Stats::default();
     for t in &mut tools {
@@ -134,7 +179,8 @@ pub fn derive(project: &Project, tools: Vec<Tool>, owners: &Owners) -> Layer {
         .collect();
     let abbr = concepts::Abbreviations::of(&sorted);
     let mut sorted = sorted;
-    let (concepts, concept_stats) = settle_concepts(project, &mut sorted, &infos, &abbr, owners);
+    let (concepts, concept_stats) =
+        settle_concepts(project, &mut sorted, &infos, &abbr, owners, &parameter_ids);
     stats.response_concepts = concept_stats.0;
     stats.parameter_concepts = concept_stats.1;
     stats.aliases = concepts
@@ -177,8 +223,12 @@ pub fn derive(project: &Project, tools: Vec<Tool>, owners: &Owners) -> Layer {
     for (pos, t) in order.iter().zip(sorted) {
         out[*pos] = Some(t);
     }
+    let mut tools: Vec<Tool> = out.into_iter().flatten().collect();
+    for (t, old) in tools.iter_mut().zip(&before) {
+        restore_dangling(t, old, owners, &derived_concepts);
+    }
     Layer {
-        tools: out.into_iter().flatten().collect(),
+        tools,
         concepts,
         groups,
         intents,
@@ -216,6 +266,7 @@ fn settle_concepts(
     infos: &[Vec<endpoints::EndpointInfo>],
     abbr: &concepts::Abbreviations,
     owners: &Owners,
+    parameter_ids: &BTreeSet<String>,
 ) -> (Vec<Concept>, (usize, usize)) {
     let response = concepts::response(tools, infos, abbr, |(t, e, f)| {
         tools[t].endpoints[e].value.fields[f]
@@ -228,8 +279,22 @@ fn settle_concepts(
         !p.is_auth() && p.bind.is_empty()
     });
     let person = |id: &str| owners.concept_taken(id) == Some(Owner::Person);
-    let mut kept: Vec<concepts::Proposed> =
-        response.into_iter().filter(|c| !person(&c.id)).collect();
+    // A response concept whose id a person's parameter concept holds is derived under
+    // `<id>_2` (`_3`, ...): the field cannot carry the person's concept (SR105).
+    let mut kept: Vec<concepts::Proposed> = response
+        .into_iter()
+        .filter_map(|mut c| {
+            if parameter_ids.contains(&normalise_id(&c.id)) {
+                let base = c.id.clone();
+                let mut n = 2;
+                while person(&format!("{base}_{n}")) {
+                    n += 1;
+                }
+                c.id = format!("{base}_{n}");
+            }
+            (!person(&c.id)).then_some(c)
+        })
+        .collect();
     unique_ids(&mut kept, person);
     let mut by_id: BTreeMap<String, usize> = kept
         .iter()

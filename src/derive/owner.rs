@@ -28,16 +28,9 @@ pub enum Owner {
     Person,
 }
 
-/// The digest that marks a derived entry: `blake3:` and the first 12 hex digits of the blake3
-/// of the entry's JSON form without its `derived` key.
+/// The digest that marks a derived entry ([`crate::model::derived_digest`]).
 pub fn digest<T: serde::Serialize>(entry: &T) -> String {
-    let mut v = serde_json::to_value(entry).unwrap_or_default();
-    if let Some(o) = v.as_object_mut() {
-        o.remove("derived");
-    }
-    let bytes = serde_json::to_vec(&v).unwrap_or_default();
-    let hex = blake3::hash(&bytes).to_hex();
-    format!("blake3:{}", &hex[..12])
+    crate::model::derived_digest(entry)
 }
 
 /// Mark a concept as derived (its digest computed without the mark).

@@ -276,6 +276,69 @@ fn reattach(body: &str, format: Format, carried: &[Carried]) -> String {
     out
 }
 
+/// The leading comment block of a file (the lines before its first declaration, blank lines
+/// after it excluded) and every other comment in it that is not a suppression comment
+/// (`# schemarouter: ...`, which a rewrite carries over), by line (from 1); `None` when the file
+/// does not parse. A `#` inside a value (a block scalar, a quoted string, a URL fragment) is no
+/// comment: values are found by parsing the file.
+pub fn hand_comments(text: &str, format: Format) -> Option<(String, Vec<(usize, String)>)> {
+    let limits = crate::model::config::Limits {
+        max_file_bytes: u64::MAX,
+        ..Default::default()
+    };
+    let node = crate::load::parse_text(text, format, &limits).ok()?;
+    let mut values: Vec<(usize, usize)> = Vec::new();
+    let mut stack = vec![&node];
+    while let Some(n) = stack.pop() {
+        match &n.kind {
+            NodeKind::Seq(items) => stack.extend(items),
+            NodeKind::Map(entries) => {
+                for (k, v) in entries {
+                    values.push((k.span.start as usize, k.span.end as usize));
+                    stack.push(v);
+                }
+            }
+            _ => values.push((n.span.start as usize, n.span.end as usize)),
+        }
+    }
+    values.sort_unstable();
+    let inside = |at: usize| {
+        let i = values.partition_point(|(s, _)| *s <= at);
+        // Values do not nest (collections are not values here): the one that starts last
+        // before `at` is the only one that can hold it.
+        i > 0 && at < values[i - 1].1
+    };
+    let mut lead = String::new();
+    let mut others = Vec::new();
+    let mut in_lead = true;
+    let mut offset = 0;
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        let t = line.trim();
+        if in_lead && (t.is_empty() || t.starts_with('#')) {
+            lead.push_str(line);
+            offset += line.len();
+            continue;
+        }
+        in_lead = false;
+        let mut prev = ' ';
+        for (j, c) in line.char_indices() {
+            if c == '#' && prev.is_whitespace() && !inside(offset + j) {
+                if !line[j..].starts_with("# schemarouter:") {
+                    others.push((i + 1, line[j..].trim_end().to_string()));
+                }
+                break;
+            }
+            prev = c;
+        }
+        offset += line.len();
+    }
+    // The block's trailing blank lines belong to the body.
+    while lead.ends_with("\n\n") {
+        lead.pop();
+    }
+    Some((lead, others))
+}
+
 /// Suppression comments of an existing file, with the declaration each stands above (or on).
 /// Comments whose declaration cannot be identified are returned as the second list (reported,
 /// never dropped silently).

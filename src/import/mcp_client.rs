@@ -7,7 +7,7 @@
 //! tool lists go through the same mapping.
 
 use rmcp::ServiceExt;
-use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+use rmcp::transport::StreamableHttpClientTransport;
 use serde_json::{Value, json};
 use std::process::Stdio;
 use std::time::Duration;
@@ -50,6 +50,31 @@ async fn timed(
     })
 }
 
+/// The child's stdout, line by line, with the first line that is not JSON recorded in `first`
+/// (at most 200 characters of it).
+fn screen_stdout(
+    stdout: tokio::process::ChildStdout,
+    first: std::sync::Arc<std::sync::Mutex<Option<String>>>,
+) -> tokio::io::DuplexStream {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+    let (mut tx, rx) = tokio::io::duplex(1 << 16);
+    tokio::spawn(async move {
+        let mut lines = tokio::io::BufReader::new(stdout).lines();
+        while let Ok(Some(l)) = lines.next_line().await {
+            if !l.trim().is_empty() && serde_json::from_str::<serde::de::IgnoredAny>(&l).is_err() {
+                let mut g = first.lock().unwrap_or_else(|p| p.into_inner());
+                if g.is_none() {
+                    *g = Some(l.chars().take(200).collect());
+                }
+            }
+            if tx.write_all(l.as_bytes()).await.is_err() || tx.write_all(b"\n").await.is_err() {
+                break;
+            }
+        }
+    });
+    rx
+}
+
 async fn fetch(server: &Server, timeout: Duration) -> Result<String, String> {
     match server {
         Server::Command(cmdline) => {
@@ -61,11 +86,21 @@ async fn fetch(server: &Server, timeout: Duration) -> Result<String, String> {
             let mut cmd = tokio::process::Command::new(&words[0]);
             cmd.args(&words[1..]);
             // A server that ignores the end of its input and SIGTERM is killed, never left behind.
-            cmd.kill_on_drop(true);
-            let (transport, stderr) = TokioChildProcess::builder(cmd)
-                .stderr(Stdio::piped())
+            cmd.kill_on_drop(true)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped());
+            let mut child = cmd
                 .spawn()
                 .map_err(|e| format!("cannot start `{}`: {e}", words[0]))?;
+            let stderr = child.stderr.take();
+            let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+                return Err(format!("cannot talk to `{}` on stdio", words[0]));
+            };
+            // The server's output passes through a screen that keeps its first line that is not
+            // JSON (the SDK skips such lines: a server that logs on stdout would only time out).
+            let not_json = std::sync::Arc::new(std::sync::Mutex::new(None::<String>));
+            let transport = (screen_stdout(stdout, not_json.clone()), stdin);
             // Keep the last lines of the server's stderr for error messages.
             let tail = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
             let mut reader = None;
@@ -85,6 +120,17 @@ async fn fetch(server: &Server, timeout: Duration) -> Result<String, String> {
             }
             // The stderr tail is kept for a server that hangs too (it often says why there).
             let r = timed(timeout, async { session(().serve(transport).await).await }).await;
+            let r = r.map_err(|e| {
+                let first = not_json.lock().map(|g| g.clone()).unwrap_or_default();
+                match first {
+                    Some(line) => format!(
+                        "the server wrote a line that is not JSON-RPC on its output: `{line}` (an MCP server on stdio writes only JSON-RPC messages there; logs go to stderr)\n{}",
+                        e.replace(" (raise `--timeout`)", "")
+                    ),
+                    None => e,
+                }
+            });
+            drop(child);
             if r.is_err()
                 && let Some(reader) = reader
             {

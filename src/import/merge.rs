@@ -39,8 +39,21 @@ pub fn merge(old: &Tool, mut new: Tool) -> Tool {
     new.domain = old.domain.clone();
     new.source_type = old.source_type.clone();
     new.priority = old.priority.clone();
-    if old.provenance.is_some() {
-        new.provenance = old.provenance.clone();
+    if let Some(o) = &old.provenance {
+        let url = new.provenance.as_ref().and_then(|p| p.url.clone());
+        let mut kept = o.clone();
+        // A provenance URL that is the origin of the old endpoints' server is the one the
+        // importer wrote: it follows the source's server.
+        if let (Some(ou), Some(nu)) = (&o.url, url)
+            && ou.value != nu.value
+            && old
+                .endpoints
+                .iter()
+                .any(|e| origin(&e.value.url.value) == Some(ou.value.trim_end_matches('/')))
+        {
+            kept.value.url = Some(nu);
+        }
+        new.provenance = Some(kept);
     }
     if old.licence.is_some() {
         new.licence = old.licence.clone();
@@ -61,6 +74,50 @@ pub fn merge(old: &Tool, mut new: Tool) -> Tool {
         }
     }
     new
+}
+
+/// `scheme://host[:port]` of a URL, when it has one.
+fn origin(url: &str) -> Option<&str> {
+    let (scheme, rest) = url.split_once("://")?;
+    if scheme.is_empty()
+        || !scheme
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'+')
+    {
+        return None;
+    }
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    (end > 0).then(|| &url[..scheme.len() + 3 + end])
+}
+
+/// What a re-import keeps that the source now says otherwise, or that looks like another API:
+/// the file's title when the source's differs, and a source that shares no endpoint with the
+/// declaration it is imported over.
+pub fn metadata_notes(old: &Tool, new: &Tool, path: &std::path::Path) -> Vec<String> {
+    let mut notes = Vec::new();
+    if old.title.value != new.title.value {
+        notes.push(format!(
+            "{}: the source's title is now `{}`; the declaration keeps its title `{}` (a person's): edit `title` if it should follow",
+            path.display(),
+            new.title.value,
+            old.title.value
+        ));
+    }
+    let shared = new.endpoints.iter().any(|n| {
+        old.endpoints
+            .iter()
+            .any(|o| o.value.id.value == n.value.id.value)
+    });
+    if !shared && !old.endpoints.is_empty() && !new.endpoints.is_empty() {
+        notes.push(format!(
+            "{}: the source shares no endpoint with tool `{}` ({} endpoint(s) removed, {} added): is it another API? Import it with its own `--tool` id to keep both",
+            path.display(),
+            old.id.value,
+            old.endpoints.len(),
+            new.endpoints.len()
+        ));
+    }
+    notes
 }
 
 /// A note when the source now states another licence than the declaration at `path` carries
@@ -244,5 +301,64 @@ mod tests {
         );
         assert_eq!(licence_note(&old, &old, path), None);
         assert_eq!(licence_note(&tool(""), &new, path), None);
+    }
+
+    #[test]
+    fn the_importers_provenance_url_follows_the_server_and_a_persons_stays() {
+        let tool = |title: &str, host: &str, prov: &str, ep: &str| {
+            parse_tool(
+                &format!("id: t\ntitle: {title}\ndomain: t\nprovenance:\n  publisher: Me\n  url: {prov}\nendpoints:\n  - id: {ep}\n    method: GET\n    url: {host}/a\n"),
+                Format::Yaml,
+            )
+            .unwrap()
+        };
+        let url = |t: &Tool| {
+            t.provenance
+                .as_ref()
+                .unwrap()
+                .value
+                .url
+                .as_ref()
+                .unwrap()
+                .value
+                .clone()
+        };
+        let path = std::path::Path::new("t.yaml");
+        // Written by the importer (the server's origin): follows; the publisher a person
+        // added stays.
+        let old = tool("Old", "https://a.example/v1", "https://a.example", "e");
+        let new = tool("New", "https://b.example/v1", "https://b.example", "e");
+        let m = merge(&old, new.clone());
+        assert_eq!(url(&m), "https://b.example");
+        assert_eq!(
+            m.provenance
+                .as_ref()
+                .unwrap()
+                .value
+                .publisher
+                .as_ref()
+                .unwrap()
+                .value,
+            "Me"
+        );
+        assert_eq!(m.title.value, "Old");
+        assert_eq!(
+            metadata_notes(&old, &new, path),
+            vec!["t.yaml: the source's title is now `New`; the declaration keeps its title `Old` (a person's): edit `title` if it should follow".to_string()]
+        );
+        // A person's page: stays.
+        let old = tool(
+            "Old",
+            "https://a.example/v1",
+            "https://docs.example/data",
+            "e",
+        );
+        assert_eq!(url(&merge(&old, new.clone())), "https://docs.example/data");
+        // Another API: said.
+        let other = tool("Old", "https://b.example/v1", "https://b.example", "f");
+        assert_eq!(
+            metadata_notes(&old, &other, path),
+            vec!["t.yaml: the source shares no endpoint with tool `t` (1 endpoint(s) removed, 1 added): is it another API? Import it with its own `--tool` id to keep both".to_string()]
+        );
     }
 }

@@ -76,6 +76,44 @@ const NAMING: super::ToolNaming = super::ToolNaming {
     called_by: "the endpoint's url (`function://<name>`)",
 };
 
+/// Berkeley Function-Calling Leaderboard files write Python type names in their function
+/// schemas (`"type": "dict"`, `"float"`, `"tuple"`): read as the JSON Schema types they stand
+/// for (`object`, `number`, `array`), in place. Returns the JSON pointer of each type rewritten.
+pub fn bfcl_types(v: &mut Value) -> Vec<String> {
+    fn walk(v: &mut Value, at: String, out: &mut Vec<String>) {
+        match v {
+            Value::Object(o) => {
+                if let Some(Value::String(t)) = o.get_mut("type") {
+                    let json = match t.as_str() {
+                        "dict" => Some("object"),
+                        "float" => Some("number"),
+                        "tuple" => Some("array"),
+                        _ => None,
+                    };
+                    if let Some(j) = json {
+                        *t = j.to_string();
+                        out.push(format!("{at}/type"));
+                    }
+                }
+                for (k, x) in o.iter_mut() {
+                    if k != "type" {
+                        walk(x, format!("{at}/{}", super::doc::escape_segment(k)), out);
+                    }
+                }
+            }
+            Value::Array(a) => {
+                for (i, x) in a.iter_mut().enumerate() {
+                    walk(x, format!("{at}/{i}"), out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(v, String::new(), &mut out);
+    out
+}
+
 /// Import a function-tool list (the resolver's root document).
 pub fn import(r: &Resolver, opts: &Options) -> Imported {
     let mut m = Mapper::new(r);

@@ -185,6 +185,9 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
         if !item.value.is_object() {
             continue;
         }
+        if !path_key_ok(&mut m, &paths, path) {
+            continue;
+        }
         let path_params = item.get("parameters");
         let path_servers = server_of(item.value);
         let tpl = PathTemplate::parse(path);
@@ -368,6 +371,21 @@ fn response<'a>(m: &mut Mapper<'a>, spec: Spec, doc: &Value, op: &Loc<'a>, e: &m
                         "field projection cannot select parts of a response without a schema; add one to the description, or declare the fields by hand",
                     );
                 }
+                None if spec == Spec::OpenApi3
+                    && resp.value.get("content").is_some_and(|c| {
+                        c.is_null() || c.as_object().is_some_and(|o| o.is_empty())
+                    }) =>
+                {
+                    let ctx = m.context.clone();
+                    let at = resp.get("content").unwrap_or_else(|| resp.clone());
+                    m.report(
+                        codes::NO_RESPONSE_SCHEMA,
+                        Severity::Warning,
+                        &at,
+                        format!("`{ctx}`: the {status} response's `content` is empty (no media type, no schema); imported with no fields"),
+                        "write the response's media type and schema under `content` (is the document cut short?), or delete the empty `content:` if the response has no body",
+                    );
+                }
                 None => {
                     if let Some(media) = other_media(&resp).or(swagger_other) {
                         let mut field = super::result_field(&format!(
@@ -395,6 +413,38 @@ fn response<'a>(m: &mut Mapper<'a>, spec: Spec, doc: &Value, op: &Loc<'a>, e: &m
             }
         }
     }
+}
+
+/// Report a `paths` key that does not start with `/`: a blank one names no URL (its
+/// operations are skipped: `false`), another is imported as `/path` (`true`).
+fn path_key_ok(m: &mut Mapper<'_>, paths: &Loc<'_>, path: &str) -> bool {
+    if path.starts_with('/') {
+        return true;
+    }
+    let at = paths.get(path).unwrap_or_else(|| paths.clone());
+    let shown = if path.is_empty() {
+        "the empty path `\"\"`".to_string()
+    } else {
+        format!("path `{path}`")
+    };
+    if path.trim().is_empty() {
+        m.report(
+            codes::UNSUPPORTED_NAME,
+            Severity::Warning,
+            &at,
+            format!("{shown} under `paths` names no URL: its operations are not imported"),
+            "OpenAPI paths start with `/` (`/` for the server's root): write the path the operations are served at",
+        );
+        return false;
+    }
+    m.report(
+        codes::UNSUPPORTED_NAME,
+        Severity::Warning,
+        &at,
+        format!("{shown} does not start with `/`: imported as `/{path}`"),
+        format!("OpenAPI paths start with `/`: write `/{path}` in the description"),
+    );
+    true
 }
 
 /// The licence `info.license` states (SPDX when recognised; a `LicenseRef-` one is reported,

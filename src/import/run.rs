@@ -261,7 +261,7 @@ fn map_sources(
         };
         let mut sources = std::mem::take(&mut out.sources);
         let id = sources.add(SourceFile::new(name.clone(), path.clone(), text.clone()));
-        let doc = match SourceDoc::parse(&name, &path, id, text) {
+        let mut doc = match SourceDoc::parse(&name, &path, id, text) {
             Ok(d) => d,
             Err(e) => {
                 out.findings.push(*e);
@@ -269,6 +269,24 @@ fn map_sources(
                 continue;
             }
         };
+        if matches!(req.kind, Kind::OpenAi) {
+            let renamed = openai::bfcl_types(&mut doc.value);
+            if let Some(first) = renamed.first() {
+                out.findings.push(
+                    Diagnostic::new(
+                        super::codes::UNSUPPORTED_NAME.0,
+                        super::codes::UNSUPPORTED_NAME.1,
+                        Severity::Info,
+                        format!(
+                            "{} schema type(s) are Python names (`dict`, `float`, `tuple`, as in BFCL files): read as `object`, `number`, `array`",
+                            renamed.len()
+                        ),
+                    )
+                    .at(doc.file, doc.span_of(first), "")
+                    .help("JSON Schema names the types `object`, `number` and `array`; write those to silence this note"),
+                );
+            }
+        }
         let hash = doc.hash.clone();
         let mut r = Resolver::new(doc, sources);
         if let Some(root) = &req.options.ref_root {
@@ -328,10 +346,14 @@ fn read_source(
         SourceSpec::Live(server) => {
             let text = mcp_client::list_tools(server, req.timeout).map_err(|m| {
                 let paging = m.starts_with(mcp_client::PAGING_NEVER_ENDS);
+                let not_json = m.starts_with("the server wrote a line that is not JSON-RPC");
+                let refused = m.contains("failed: Mcp error");
                 ImportError::new(
                     m,
                     match server {
                         _ if paging => "the server's `nextCursor` repeats, so waiting longer does not help: report it to the server's maintainers, or import a saved `tools/list` result instead",
+                        _ if not_json => "waiting longer does not help: make the server write its logs to stderr (or run it with its quiet option), or import a saved `tools/list` result instead",
+                        _ if refused => "the server answered with a JSON-RPC error (its message is above): waiting longer does not help; see the server's stderr or documentation",
                         mcp_client::Server::Command(_) => "check that the --command line starts an MCP server on stdio (run it by hand: it must wait for JSON-RPC on its input), or raise --timeout",
                         mcp_client::Server::Url(_) => "check that the server runs and that --url is its streamable-HTTP endpoint (often ending in `/mcp`), or raise --timeout",
                     },
@@ -741,7 +763,16 @@ fn merge_into_old(
             path.display()
         ));
     }
+    if let Some((_, hand)) = emit::hand_comments(text, format) {
+        for (line, c) in hand {
+            out.notes.push(format!(
+                "{}:{line}: the comment `{c}` is not kept by a re-import (only the leading comment block's header and `# schemarouter:` suppression comments are); it was dropped",
+                path.display()
+            ));
+        }
+    }
     out.notes.extend(merge::licence_note(&old, &tool, path));
+    out.notes.extend(merge::metadata_notes(&old, &tool, path));
     let mut merged = merge::merge(&old, tool);
     // With `--only`, the endpoints it did not select are not the source's to remove.
     if let Some(only) = &req.options.only {

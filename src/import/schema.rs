@@ -59,6 +59,10 @@ pub struct View<'a> {
     pub enum_values: Vec<Scalar>,
     /// `default`, when a scalar.
     pub default: Option<Scalar>,
+    /// The text a YAML source wrote for a number of `enum` or `default` whose spelling is not
+    /// the number's own (`0755`, `0x1F`, `1.10`), by the number's canonical text: a text-typed
+    /// parameter keeps what was written, as `check` keeps it in a hand-written file.
+    pub written: std::collections::BTreeMap<String, String>,
     /// What the `default` is when it is present but not a scalar (`a list`, `an object`;
     /// `null` counts as no default): it cannot be declared, and the importer says so.
     pub default_unscalar: Option<&'static str>,
@@ -99,6 +103,7 @@ impl<'a> View<'a> {
             format: None,
             enum_values: Vec::new(),
             default: None,
+            written: Default::default(),
             default_unscalar: None,
             const_unscalar: None,
             via: Vec::new(),
@@ -574,11 +579,8 @@ impl<'r> Mapper<'r> {
             match self.r.follow(&loc, &r) {
                 Ok(target) => {
                     let key = target.key();
-                    if self.stack.contains(&key)
-                        || via.contains(&key)
-                        || hops > 64
-                        || self.stack.len() > MAX_REF_DEPTH
-                    {
+                    let cycle = self.stack.contains(&key) || via.contains(&key);
+                    if cycle || hops > 64 || self.stack.len() > MAX_REF_DEPTH {
                         let ctx = self.context.clone();
                         // A cut array (a list of lists) stays an array; anything else is
                         // taken for the object most recursive schemas are.
@@ -589,7 +591,11 @@ impl<'r> Mapper<'r> {
                                 super::codes::REFERENCE_CYCLE,
                                 Severity::Info,
                                 &at_ref,
-                                format!("`$ref: {r}` refers back to a schema being expanded (a cycle); cut here (first met in `{ctx}`)"),
+                                if cycle {
+                                    format!("`$ref: {r}` refers back to a schema being expanded (a cycle); cut here (first met in `{ctx}`)")
+                                } else {
+                                    format!("`$ref: {r}` is reached through more than {MAX_REF_DEPTH} nested references (a chain, not a cycle); cut here, at the import's depth limit (first met in `{ctx}`)")
+                                },
                                 format!(
                                     "the field is imported as an {} marked recursive; declare deeper fields by hand if a plan needs them",
                                     if array { "array" } else { "object" }
@@ -643,11 +649,10 @@ impl<'r> Mapper<'r> {
                             v.kind = Kind::Object(Vec::new());
                         }
                         if let Kind::Object(ps) = &mut v.kind {
-                            for name in map.keys() {
-                                if let Some(l) = p.get(name) {
-                                    merge_prop(ps, Prop::new(name.clone(), l, false));
-                                }
-                            }
+                            let new = map.keys().filter_map(|name| {
+                                p.get(name).map(|l| Prop::new(name.clone(), l, false))
+                            });
+                            merge_props(ps, new);
                         }
                     }
                     if let Some(Value::Array(r)) = siblings.value.get("required") {
@@ -700,6 +705,38 @@ impl<'r> Mapper<'r> {
         self.view_inner(&loc, via)
     }
 
+    /// Record in `written` the text the YAML source wrote for the number at `rel` under the
+    /// schema at `loc`, when it is not the number's canonical spelling (`0755`, `0x1F`, `1.10`).
+    fn as_written(
+        &self,
+        loc: &Loc<'_>,
+        rel: &str,
+        v: &Value,
+        written: &mut std::collections::BTreeMap<String, String>,
+    ) {
+        let doc = &self.r.docs[loc.doc];
+        let Some(plain @ (Scalar::Integer(_) | Scalar::Number(_))) = scalar(v) else {
+            return;
+        };
+        if !matches!(doc.format, super::doc::DocFormat::Yaml) {
+            return;
+        }
+        let span = doc.span_of(&format!("{}{rel}", loc.pointer));
+        let raw = doc
+            .text
+            .get(span.start as usize..span.end as usize)
+            .unwrap_or("")
+            .trim();
+        let numeric = !raw.is_empty()
+            && raw
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'+' | b'-' | b'_'));
+        let canonical = plain.to_string();
+        if numeric && raw != canonical {
+            written.insert(canonical, raw.to_string());
+        }
+    }
+
     fn view_inner<'a>(&mut self, loc: &Loc<'a>, via: Vec<String>) -> View<'a>
     where
         'r: 'a,
@@ -724,12 +761,16 @@ impl<'r> Mapper<'r> {
             // `true` / `{}` schemas accept anything.
             return out;
         };
+        if let Some(d) = o.get("default") {
+            self.as_written(loc, "/default", d, &mut out.written);
+        }
         out.read_only = o.get("readOnly") == Some(&Value::Bool(true));
         out.write_only = o.get("writeOnly") == Some(&Value::Bool(true));
         if let Some(Value::Array(e)) = o.get("enum") {
             // A repeated value is kept once; a set of the values seen keeps a long list linear.
             let mut seen = std::collections::HashSet::new();
-            for x in e {
+            for (i, x) in e.iter().enumerate() {
+                self.as_written(loc, &format!("/enum/{i}"), x, &mut out.written);
                 match scalar(x) {
                     Some(s) if seen.insert(EnumKey::of(&s)) => out.enum_values.push(s),
                     Some(_) => {}
@@ -779,11 +820,10 @@ impl<'r> Mapper<'r> {
         if let Some(p) = loc.get("properties")
             && let Value::Object(map) = p.value
         {
-            for (name, _) in map {
-                if let Some(l) = p.get(name) {
-                    merge_prop(&mut props, Prop::new(name.clone(), l, false));
-                }
-            }
+            let new = map
+                .keys()
+                .filter_map(|name| p.get(name).map(|l| Prop::new(name.clone(), l, false)));
+            merge_props(&mut props, new);
         }
         if let Some(Value::Array(r)) = o.get("required") {
             required.extend(r.iter().filter_map(Value::as_str).map(str::to_string));
@@ -885,10 +925,11 @@ impl<'r> Mapper<'r> {
             match mv.kind {
                 Kind::Object(ps) => {
                     members.object = true;
-                    for mut p in ps {
+                    let new = ps.into_iter().map(|mut p| {
                         p.via.splice(0..0, mv.via.iter().cloned());
-                        merge_prop(props, p);
-                    }
+                        p
+                    });
+                    merge_props(props, new);
                 }
                 Kind::Any => {}
                 other => members.kind = Some((other, mv.via)),
@@ -1490,7 +1531,7 @@ impl<'r> Mapper<'r> {
                 };
                 let iv = self.view(&items);
                 if !iv.enum_values.is_empty() {
-                    item_enum = Some(iv.enum_values);
+                    item_enum = Some((iv.enum_values, iv.written));
                     at_values = (*items).clone();
                     break;
                 }
@@ -1499,9 +1540,12 @@ impl<'r> Mapper<'r> {
         }
         let with_items;
         let v = match item_enum {
-            Some(values) => {
+            Some((values, item_written)) => {
+                let mut written = v.written.clone();
+                written.extend(item_written);
                 with_items = View {
                     enum_values: values,
+                    written,
                     ..v.clone()
                 };
                 &with_items
@@ -1605,24 +1649,46 @@ struct Dropped {
 /// declarations carry one (their alternatives joined): a property declared outside any
 /// alternative is there whatever the alternative.
 fn merge_prop<'a>(props: &mut Vec<Prop<'a>>, p: Prop<'a>) {
-    if let Some(existing) = props.iter_mut().find(|e| e.name == p.name) {
-        existing.required |= p.required;
-        existing.variant = match (existing.variant.take(), p.variant) {
-            (Some(a), Some(b)) => {
-                let mut labels: Vec<&str> = a.split(" or ").collect();
-                for part in b.split(" or ") {
-                    if !labels.contains(&part) {
-                        labels.push(part);
-                    }
-                }
-                Some(labels.join(" or "))
-            }
-            _ => None,
-        };
-        // Keep the first schema: allOf members that restate a property usually only narrow it.
-        return;
+    match props.iter_mut().find(|e| e.name == p.name) {
+        Some(existing) => merge_into(existing, p),
+        None => props.push(p),
     }
-    props.push(p);
+}
+
+/// [`merge_prop`] for many properties at once, through an index of the names: linear in the
+/// properties (an object with 50,000 properties).
+fn merge_props<'a>(props: &mut Vec<Prop<'a>>, new: impl IntoIterator<Item = Prop<'a>>) {
+    let mut at: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for (i, p) in props.iter().enumerate() {
+        at.entry(p.name.clone()).or_insert(i);
+    }
+    for p in new {
+        match at.get(&p.name) {
+            Some(&i) => merge_into(&mut props[i], p),
+            None => {
+                at.insert(p.name.clone(), props.len());
+                props.push(p);
+            }
+        }
+    }
+}
+
+/// A later declaration `p` of the property `existing` (see [`merge_prop`]).
+fn merge_into<'a>(existing: &mut Prop<'a>, p: Prop<'a>) {
+    existing.required |= p.required;
+    existing.variant = match (existing.variant.take(), p.variant) {
+        (Some(a), Some(b)) => {
+            let mut labels: Vec<&str> = a.split(" or ").collect();
+            for part in b.split(" or ") {
+                if !labels.contains(&part) {
+                    labels.push(part);
+                }
+            }
+            Some(labels.join(" or "))
+        }
+        _ => None,
+    };
+    // Keep the first schema: allOf members that restate a property usually only narrow it.
 }
 
 /// The label of the `position`th (from 1) alternative of a `oneOf` / `anyOf`, at `m`: the name
@@ -1709,8 +1775,18 @@ fn param(
 ) -> (Sp<Parameter>, Vec<Dropped>) {
     let mut dropped = Vec::new();
     let mut enum_values = Vec::new();
+    // A number of a text-typed parameter is the text the source wrote (`0755`, `1.10`).
+    let text = |f: Scalar| match f {
+        Scalar::Integer(_) | Scalar::Number(_) | Scalar::Spelled(..)
+            if crate::load::written::takes_text(&ty) =>
+        {
+            let shown = f.to_string();
+            Scalar::String(v.written.get(&shown).cloned().unwrap_or(f.as_written()))
+        }
+        f => f,
+    };
     for e in &v.enum_values {
-        match fit(e, &ty) {
+        match fit(e, &ty).map(text) {
             Some(f) => enum_values.push(f),
             None => dropped.push(Dropped {
                 key: "enum",
@@ -1725,7 +1801,7 @@ fn param(
     }
     let mut default = None;
     if let Some(d) = &v.default {
-        match fit(d, &ty) {
+        match fit(d, &ty).map(text) {
             None => dropped.push(Dropped {
                 key: "default",
                 message: format!(

@@ -11,7 +11,7 @@ pub mod node;
 pub mod recover;
 pub mod required;
 pub mod toml;
-mod written;
+pub(crate) mod written;
 pub mod yaml;
 #[cfg(test)]
 mod yaml_serde;

@@ -10,7 +10,7 @@ use crate::model::value::Scalar;
 use crate::model::{Sp, Tool, ValueType};
 
 /// Whether a parameter of this type takes text (its elements, for an array).
-pub(super) fn takes_text(ty: &ValueType) -> bool {
+pub(crate) fn takes_text(ty: &ValueType) -> bool {
     matches!(
         ty.element(),
         ValueType::String | ValueType::Date | ValueType::DateTime

@@ -24,9 +24,11 @@ pub mod publish;
 pub mod server;
 pub mod symbols;
 pub mod text;
+pub mod transport;
 pub mod workspace;
 
 use lsp_server::{Connection, Message};
+
 use lsp_types::{
     CodeActionKind, CodeActionOptions, CodeActionProviderCapability, CompletionOptions,
     HoverProviderCapability, InitializeParams, OneOf, ServerCapabilities,
@@ -70,15 +72,23 @@ fn rules_url(params: &serde_json::Value) -> String {
         .unwrap_or_else(|| publish::DEFAULT_RULES_URL.to_string())
 }
 
-/// Serve the protocol on stdin/stdout until `exit`.
+/// Serve the protocol on stdin/stdout until `exit`, reading frames with
+/// [`transport::read_message`] (bodies up to [`transport::MAX_MESSAGE_BYTES`]).
 ///
-/// Errors: a protocol error (the client closed the streams before `initialize`, or broke
-/// the shutdown sequence), as text.
+/// Errors: a stream that is not framed as LSP (what was wrong with the frame), or a protocol
+/// error (the client closed the streams before `initialize`, or broke the shutdown
+/// sequence), as text.
 pub fn run_stdio() -> Result<(), String> {
-    let (connection, io) = Connection::stdio();
-    serve(&connection)?;
+    let stdin = std::io::BufReader::new(std::io::stdin());
+    let (connection, io) = transport::connect(stdin, std::io::stdout());
+    let served = serve(&connection);
     drop(connection);
-    io.join().map_err(|e| e.to_string())
+    if let Some(e) = io.frame_error() {
+        let _ = io.finish();
+        return Err(e.to_string());
+    }
+    served?;
+    io.finish()
 }
 
 /// Serve the protocol on `connection`: the initialize handshake, then messages and checks
@@ -86,7 +96,13 @@ pub fn run_stdio() -> Result<(), String> {
 ///
 /// Errors: as [`run_stdio`].
 pub fn serve(connection: &Connection) -> Result<(), String> {
-    let (id, params) = connection.initialize_start().map_err(|e| e.to_string())?;
+    let (id, params) = connection.initialize_start().map_err(|e| {
+        if e.channel_is_disconnected() {
+            "the client closed the stream before sending `initialize`".to_string()
+        } else {
+            e.to_string()
+        }
+    })?;
     let mut server = server::Server::new(rules_url(&params));
     let reply = serde_json::json!({
         "capabilities": capabilities(),

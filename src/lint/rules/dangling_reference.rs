@@ -3,13 +3,14 @@
 //! ## What it finds
 //! A reference to something that is not declared: a response field naming an undeclared group
 //! or concept, an intent requiring an undeclared group or naming an undeclared concept among its
-//! `entities`, a parameter binding from an undeclared concept, a recogniser feeding (or stopped by,
-//! `unless`) an undeclared concept. (Unknown domains are `unknown-domain`; aliases are
+//! `entities`, a field group naming an undeclared concept in its `core`, a parameter binding from
+//! an undeclared concept, a recogniser feeding (or stopped by, `unless`) an undeclared concept. (Unknown domains are `unknown-domain`; aliases are
 //! `dangling-alias`.)
 //!
 //! ## Why it matters for routing
 //! Algorithm 1 projects the fields of an intent's required groups and matches concepts through
-//! the alias layer; a reference to nothing silently drops fields from every plan.
+//! the alias layer; a reference to nothing silently drops fields from every plan (a misspelt
+//! `core` concept drops its fields from the `core` projection).
 //!
 //! ## Fix
 //! None: the change needs a person's decision; the help line says what to write.
@@ -112,6 +113,12 @@ impl Rule for DanglingReference {
             missing("concept", &r.concept, &ix.concepts, r.file, &whose, out);
             for c in &r.unless {
                 missing("concept", c, &ix.concepts, r.file, &whose, out);
+            }
+        }
+        for g in &p.groups {
+            let whose = || format!("the `core` of field group `{}`", g.item.id.value);
+            for c in &g.item.core {
+                missing("concept", c, &ix.concepts, g.file, &whose, out);
             }
         }
         for i in &p.intents {

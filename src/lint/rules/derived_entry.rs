@@ -2,7 +2,9 @@
 //!
 //! ## What it finds
 //! A concept, field group or intent that `schemarouter derive` wrote and no person has taken
-//! over: it still carries its `derived:` mark. The rule belongs to the `strict` profile only.
+//! over: it still carries its `derived:` mark. An entry a person edited but whose `derived:`
+//! line is still there is reported as edited (derive keeps it; deleting the line makes it the
+//! person's). The rule belongs to the `strict` profile only.
 //!
 //! ## Why it matters for routing
 //! A derived entry is guessed from the tools' names and descriptions: its id, aliases, members
@@ -23,7 +25,7 @@
 //!   - id: stock_price
 //!     aliases:
 //!       en: [share price]
-//!     derived: blake3:0123456789ab
+//!     derived: blake3:34a619fe0aa2
 //! ```
 //!
 //! ## Valid example
@@ -45,8 +47,25 @@ use crate::source::FileId;
 /// See the module documentation.
 pub struct DerivedEntry;
 
-fn report(out: &mut Sink, kind: &str, id: &str, mark: Option<&Sp<String>>, file: FileId) {
+fn report<T: serde::Serialize>(
+    out: &mut Sink,
+    kind: &str,
+    id: &str,
+    entry: &Sp<T>,
+    mark: Option<&Sp<String>>,
+    file: FileId,
+) {
     let Some(m) = mark else { return };
+    if crate::model::derived_digest(&entry.value) != m.value {
+        out.report(
+            file,
+            m.span,
+            format!("{kind} `{id}` was derived by `schemarouter derive` and edited since, but still carries its `derived:` line"),
+        )
+        .label("edited derived entry")
+        .fix("delete the `derived:` line to make the entry yours (derive keeps an edited entry either way)");
+        return;
+    }
     out.report(
         file,
         m.span,
@@ -64,6 +83,7 @@ impl Rule for DerivedEntry {
                 out,
                 "concept",
                 &c.item.id.value,
+                &c.item,
                 c.item.derived.as_ref(),
                 c.file,
             );
@@ -73,6 +93,7 @@ impl Rule for DerivedEntry {
                 out,
                 "field group",
                 &g.item.id.value,
+                &g.item,
                 g.item.derived.as_ref(),
                 g.file,
             );
@@ -82,6 +103,7 @@ impl Rule for DerivedEntry {
                 out,
                 "intent",
                 &i.item.id.value,
+                &i.item,
                 i.item.derived.as_ref(),
                 i.file,
             );

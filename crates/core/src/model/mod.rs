@@ -40,6 +40,19 @@ pub const BUILTIN_SOURCE_TYPES: &[&str] = &[
     "web",
 ];
 
+/// The digest that marks an entry `schemarouter derive` wrote (`derived: blake3:<hex>`):
+/// `blake3:` and the first 12 hex digits of the blake3 of the entry's JSON form without its
+/// `derived` key. An entry whose mark differs from its digest was edited by a person.
+pub fn derived_digest<T: serde::Serialize>(entry: &T) -> String {
+    let mut v = serde_json::to_value(entry).unwrap_or_default();
+    if let Some(o) = v.as_object_mut() {
+        o.remove("derived");
+    }
+    let bytes = serde_json::to_vec(&v).unwrap_or_default();
+    let hex = blake3::hash(&bytes).to_hex();
+    format!("blake3:{}", &hex[..12])
+}
+
 /// A declaration together with the file it came from.
 #[derive(Clone, Debug)]
 pub struct Decl<T> {
