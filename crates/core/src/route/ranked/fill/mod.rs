@@ -1,0 +1,113 @@
+//! Parameters filled from the question's typed spans, for an endpoint no declared binding
+//! fully serves (an imported catalog): each parameter's type, `format`, enum values, name and
+//! description say what kind of value it takes, and the words right before a value say what it
+//! is ("order 8812", "in Lyon", "top 5").
+//!
+//! [`fill`] runs named passes in order, each in a file of its own; a pass fills only the
+//! parameters still open, so an earlier pass wins:
+//!
+//! 1. `slash`: `owner/repo` for a URL template's `{a}/{b}` pair;
+//! 2. `headers`: header and cookie parameters, only where the question names them;
+//! 3. `labels`: a name beside the noun that names a path parameter becomes a span;
+//! 4. `enums`: enum values the question names;
+//! 5. `typed`: typed spans paired with the parameters they fit, best pair first, each span and
+//!    each parameter once;
+//! 6. `units`: the unit of an amount, and the target unit asked for;
+//! 7. `leftover`: a free-text parameter takes the question's leftover content words (not in
+//!    [`fill_spans`]).
+//!
+//! After planning, [`neutral_defaults`] gives a required enum left open its neutral value.
+//! The word lists (`words`) are English naming conventions of parameters (a `limit` takes a
+//! count, a `city` a place), not any domain's knowledge.
+
+mod enums;
+mod headers;
+mod labels;
+mod leftover;
+mod profile;
+mod slash;
+#[cfg(test)]
+mod testing;
+mod typed;
+mod units;
+mod words;
+
+use crate::artifact::EndpointData;
+use crate::search::spans::{Span, SpanKind};
+use profile::Profile;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+pub use enums::neutral_defaults;
+
+/// Fill the endpoint's unbound, non-credential parameters (only those named in `only`, when
+/// given) from the question's spans; returns the names filled. `params` holds what declared
+/// bindings already gave. A span made only of `subject` stems (the words the endpoint was
+/// ranked for: "UV" in "the UV index in Sydney") is what is asked, not a value.
+pub fn fill(
+    e: &EndpointData,
+    question: &str,
+    spans: &[Span],
+    params: &mut BTreeMap<String, Value>,
+    only: Option<&[String]>,
+    subject: &[String],
+) -> Vec<String> {
+    fill_with(e, question, spans, params, only, subject, true)
+}
+
+/// [`fill`] from typed spans only, without the question's leftover words: what ranking counts
+/// as parameters the question gives (leftover words fit any free-text parameter, so they say
+/// nothing about which endpoint the question asks for).
+pub fn fill_spans(
+    e: &EndpointData,
+    question: &str,
+    spans: &[Span],
+    params: &mut BTreeMap<String, Value>,
+    only: Option<&[String]>,
+    subject: &[String],
+) -> Vec<String> {
+    fill_with(e, question, spans, params, only, subject, false)
+}
+
+/// The passes of [`fill`], in order (see the module docs).
+fn fill_with(
+    e: &EndpointData,
+    question: &str,
+    spans: &[Span],
+    params: &mut BTreeMap<String, Value>,
+    only: Option<&[String]>,
+    subject: &[String],
+    leftovers: bool,
+) -> Vec<String> {
+    let before: Vec<String> = params.keys().cloned().collect();
+    let used_slash = slash::slash_pair(e, spans, params, only);
+    let open: Vec<Profile> = e
+        .parameters
+        .iter()
+        .filter(|p| !p.auth && !params.contains_key(&p.name))
+        .filter(|p| only.is_none_or(|o| o.contains(&p.name)))
+        .map(|p| Profile::of(p, &e.url))
+        .collect();
+    headers::pass(question, &open, params);
+    let open: Vec<Profile> = open.into_iter().filter(|pr| !pr.in_header()).collect();
+    let mut spans = spans.to_vec();
+    // A name beside its label noun replaces the object that held both ("on the central line").
+    let named = labels::label_neighbours(question, &open, &spans, subject);
+    spans.retain(|x| {
+        x.kind != SpanKind::Object || !named.iter().any(|n| n.start < x.end && x.start < n.end)
+    });
+    spans.extend(named);
+    spans.sort_by_key(|s| (s.start, s.end));
+    let spans = spans.as_slice();
+    enums::pass(question, &open, params);
+    let span_used = typed::pass(&open, spans, subject, used_slash, params);
+    units::units(question, &open, spans, params);
+    if leftovers {
+        leftover::leftover(question, &open, spans, &span_used, subject, params);
+    }
+    params
+        .keys()
+        .filter(|k| !before.contains(k))
+        .cloned()
+        .collect()
+}
