@@ -1,7 +1,7 @@
 //! A parameter's profile: what its declaration (name, type, `format`, description, the URL path
 //! segment it keys) says about the values it takes, read once per parameter by every pass.
 
-use super::words::ID_WORDS;
+use super::words::{DATE_DESCRIBED, DATE_WORDS, ID_WORDS};
 use crate::artifact::ParamData;
 use crate::search::spans::{self, Span};
 use crate::search::text;
@@ -63,6 +63,16 @@ impl<'a> Profile<'a> {
         let d = self.p.description.as_deref().unwrap_or("").to_lowercase();
         list.iter()
             .any(|w| d.split(|c: char| !c.is_alphanumeric()).any(|x| x == *w))
+    }
+
+    /// Whether the parameter takes a date (the type check of every date binding): its format
+    /// or name says a point in time, or its description says a date; a parameter named only
+    /// by a word of a range (`from`, `end`) takes one when no description says otherwise.
+    pub(super) fn dated(&self) -> bool {
+        let string = self.p.ty.trim_end_matches("[]") == "string";
+        self.temporal
+            || (string && self.described(DATE_DESCRIBED))
+            || (string && self.p.description.is_none() && self.named(DATE_WORDS))
     }
 
     pub(super) fn format(&self) -> &str {
@@ -145,8 +155,8 @@ pub(super) fn keyed_by(url: &str, name: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::super::testing::*;
-    use serde_json::Value;
     use super::*;
+    use serde_json::Value;
 
     #[test]
     fn a_label_naming_the_path_segment_fills_its_key() {

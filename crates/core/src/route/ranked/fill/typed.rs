@@ -20,10 +20,14 @@ pub(super) fn pass(
     used_slash: bool,
     params: &mut BTreeMap<String, Value>,
 ) -> Vec<bool> {
-    // A span whose label names some open parameter goes to one it names, or to none.
+    // A span whose label names some open parameter that can take it goes to one it names, or
+    // to none.
     let claimed: Vec<bool> = spans
         .iter()
-        .map(|s| open.iter().any(|pr| pr.introduced_by(s)))
+        .map(|s| {
+            open.iter()
+                .any(|pr| pr.introduced_by(s) && fit(pr, s) > 0.0)
+        })
         .collect();
     let mut pairs: Vec<(f64, usize, usize)> = Vec::new();
     for (pi, pr) in open.iter().enumerate() {
@@ -63,6 +67,67 @@ pub(super) fn pass(
         }
     }
     span_used
+}
+
+/// Which end of a range a value or a parameter is: the lower bound (`minYear`, "after 2019",
+/// "since 2019", "from 2019", "between 2019 and ...") or the upper one (`maxYear`, "before
+/// 2019", "until 2019", "... and 2021").
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Bound {
+    /// The lower end.
+    Lower,
+    /// The upper end.
+    Upper,
+}
+
+/// The end of a range a parameter's name says it takes (`minYear`, `start_date`: lower;
+/// `maxYear`, `endDate`, `until`: upper), if any.
+pub(super) fn param_bound(pr: &Profile) -> Option<Bound> {
+    if pr.named(LOWER_WORDS) {
+        Some(Bound::Lower)
+    } else if pr.named(UPPER_WORDS) {
+        Some(Bound::Upper)
+    } else {
+        None
+    }
+}
+
+/// The end of a range the words right before a span say it is ("after 2019": lower; "before
+/// 2019": upper; "between 2019 and 2021": 2019 lower, 2021 upper), if any.
+pub(super) fn span_bound(s: &Span) -> Option<Bound> {
+    let last = s.before.last()?.as_str();
+    if LOWER_CUES.contains(&last) {
+        Some(Bound::Lower)
+    } else if UPPER_CUES.contains(&last)
+        || (last == "and" && s.before.iter().any(|w| w == "between"))
+    {
+        Some(Bound::Upper)
+    } else {
+        None
+    }
+}
+
+/// A date's fit `base` to a date parameter, by the ends of a range both say: a date the question
+/// bounds ("after 2024-05-01") goes to the parameter of that end, not to the other.
+fn bounded(pr: &Profile, s: &Span, base: f64) -> f64 {
+    match (param_bound(pr), span_bound(s)) {
+        (Some(p), Some(q)) if p == q => base + 2.0,
+        (Some(_), Some(_)) => 0.0,
+        _ => base,
+    }
+}
+
+/// A year's fit to a parameter named as a year: a bare year ("in 2019") to `year` rather than to
+/// `maxYear`, `minYear` or `start_year`, which take it only when no plain year parameter does;
+/// a year the question bounds ("since 2019", "between 2019 and 2021") to the bound of its end.
+fn year_fit(pr: &Profile, s: &Span) -> f64 {
+    match (param_bound(pr), span_bound(s)) {
+        (None, None) => 9.0,
+        (None, Some(_)) => 6.0,
+        (Some(p), Some(q)) if p == q => 11.0,
+        (Some(_), Some(_)) => 0.0,
+        (Some(_), None) => 4.5,
+    }
 }
 
 /// Parameter-name words of a code from a standard list (ISO 3166 countries, ISO 639 languages,
@@ -113,11 +178,15 @@ pub(super) fn fit(pr: &Profile, s: &Span) -> f64 {
         SpanKind::Url if pr.named(URL_WORDS) => 8.0,
         SpanKind::Email if pr.format() == "email" || pr.named(&["email", "mail"]) => 9.0,
         SpanKind::Path if pr.named(PATH_WORDS) => 8.0,
-        SpanKind::Date if pr.format().starts_with("date") => 9.0,
-        SpanKind::Date if pr.named(DATE_WORDS) => 7.0,
-        SpanKind::Year if pr.named(&["year", "years"]) => 9.0,
+        // A date goes only into a parameter that takes one (its format, name or description
+        // says so), never into a `from` currency or an `end` cursor.
+        SpanKind::Date if !pr.dated() => 0.0,
+        SpanKind::Date if pr.format().starts_with("date") => bounded(pr, s, 9.0),
+        SpanKind::Date if pr.named(DATE_WORDS) || pr.temporal => bounded(pr, s, 7.0),
+        SpanKind::Date => 5.0,
+        SpanKind::Year if pr.named(YEAR_WORDS) => year_fit(pr, s),
         // "2019 road accidents": a year read with the next word as its unit.
-        SpanKind::Number if pr.named(&["year", "years"]) && year_like(&s.value) => 9.0,
+        SpanKind::Number if pr.named(YEAR_WORDS) && year_like(&s.value) => year_fit(pr, s),
         SpanKind::Year if pr.numeric && pr.named(DATE_WORDS) => 5.0,
         SpanKind::Number if pr.numeric => {
             if pr.integer && s.value.contains('.') {
@@ -449,5 +518,57 @@ mod tests {
         assert!(!is_code("Us"));
         assert!(!is_code("USDT"));
         assert!(!is_code("U2"));
+    }
+
+    #[test]
+    fn a_bare_year_goes_to_the_year_and_a_bounded_one_to_its_end() {
+        let numbers = |e: crate::artifact::EndpointData| {
+            let mut e = e;
+            for p in &mut e.parameters {
+                p.ty = "integer".into();
+            }
+            e
+        };
+        let e = numbers(endpoint(
+            "https://x.test/games",
+            &[
+                ("maxYear", "query"),
+                ("minYear", "query"),
+                ("year", "query"),
+            ],
+        ));
+        let years = |pairs: &[(&str, i64)]| -> BTreeMap<String, Value> {
+            pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), Value::from(*v)))
+                .collect()
+        };
+        for (q, want) in [
+            ("games played in 2019", years(&[("year", 2019)])),
+            ("2019 games", years(&[("year", 2019)])),
+            ("games since 2019", years(&[("minYear", 2019)])),
+            ("games after 2019", years(&[("minYear", 2019)])),
+            ("games before 2019", years(&[("maxYear", 2019)])),
+            ("games until 2019", years(&[("maxYear", 2019)])),
+            (
+                "games between 2019 and 2021",
+                years(&[("maxYear", 2021), ("minYear", 2019)]),
+            ),
+            (
+                "games from 2019 to 2021",
+                years(&[("maxYear", 2021), ("minYear", 2019)]),
+            ),
+        ] {
+            assert_eq!(filled(&e, q, &["game"]), want, "{q}");
+        }
+        // With no plain year parameter, a bare year still fills a bound.
+        let e = numbers(endpoint(
+            "https://x.test/drafts",
+            &[("start_year", "query")],
+        ));
+        assert_eq!(
+            filled(&e, "draft picks in 2020", &["draft", "pick"]),
+            years(&[("start_year", 2020)])
+        );
     }
 }

@@ -52,6 +52,31 @@ pub(super) const ID_WORDS: &[&str] = &[
 pub(super) const DATE_WORDS: &[&str] = &[
     "after", "before", "date", "day", "end", "from", "since", "start", "until",
 ];
+/// Parameter-name words of a year (`year`, `maxYear`, `start_year`).
+pub(super) const YEAR_WORDS: &[&str] = &["year", "years", "yr"];
+/// Parameter-name words of the lower end of a range (`minYear`, `start_date`, `since`).
+pub(super) const LOWER_WORDS: &[&str] = &[
+    "after", "begin", "from", "min", "minimum", "since", "start", "starting",
+];
+/// Parameter-name words of the upper end of a range (`maxYear`, `end_date`, `until`).
+pub(super) const UPPER_WORDS: &[&str] = &[
+    "before", "end", "ending", "max", "maximum", "through", "till", "to", "until",
+];
+/// Words right before a value that make it the lower end of a range ("since 2019").
+pub(super) const LOWER_CUES: &[&str] = &["after", "between", "from", "since", "starting"];
+/// Words right before a value that make it the upper end of a range ("until 2021").
+pub(super) const UPPER_CUES: &[&str] = &["before", "through", "till", "to", "until"];
+/// Description words of a parameter that takes a date.
+pub(super) const DATE_DESCRIBED: &[&str] = &[
+    "date",
+    "dates",
+    "datetime",
+    "day",
+    "iso8601",
+    "time",
+    "timestamp",
+    "yyyy",
+];
 pub(super) const URL_WORDS: &[&str] = &["href", "link", "site", "uri", "url", "website"];
 pub(super) const PATH_WORDS: &[&str] = &["dir", "directory", "file", "filename", "folder", "path"];
 
