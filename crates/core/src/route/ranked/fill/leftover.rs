@@ -118,7 +118,16 @@ pub(super) fn leftover_runs(
             _ => runs.push((a, b, strong)),
         }
     }
-    let mut out: Vec<(bool, usize, Span)> = runs
+    // A name written with a possessive ("tcu's roster") owns what is asked: best of all.
+    let possessive = |b: usize| {
+        let rest = &question[b..];
+        (rest.starts_with("'s") || rest.starts_with("\u{2019}s"))
+            && rest[rest.find('s').unwrap_or(0) + 1..]
+                .chars()
+                .next()
+                .is_none_or(|c| !c.is_alphanumeric())
+    };
+    let mut out: Vec<(bool, bool, usize, Span)> = runs
         .into_iter()
         .filter_map(|(a, b, strong)| {
             let span = spans::span_at(question, SpanKind::Word, a, b);
@@ -139,15 +148,16 @@ pub(super) fn leftover_runs(
                         .split_whitespace()
                         .any(|w| w.ends_with("ly") && w.chars().count() > 4)
             };
-            (!labels_next && !weak).then_some((strong, b - a, span))
+            (!labels_next && !weak).then_some((possessive(b), strong, b - a, span))
         })
         .collect();
     out.sort_by(|x, y| {
         y.0.cmp(&x.0)
             .then(y.1.cmp(&x.1))
-            .then(y.2.start.cmp(&x.2.start))
+            .then(y.2.cmp(&x.2))
+            .then(y.3.start.cmp(&x.3.start))
     });
-    out.into_iter().map(|(_, _, s)| s).collect()
+    out.into_iter().map(|(_, _, _, s)| s).collect()
 }
 
 /// A free-text parameter ([`free_text`]) nothing filled takes the question's leftover content
@@ -159,6 +169,7 @@ pub(super) fn leftover(
     spans: &[Span],
     used: &[bool],
     subject: &[String],
+    own: &[String],
     params: &mut BTreeMap<String, Value>,
 ) {
     let mut takers: Vec<&Profile> = open
@@ -176,7 +187,9 @@ pub(super) fn leftover(
             continue;
         }
         // A word the endpoint was ranked for only through this parameter's own description
-        // (`food`: "a dish (\"steak\")") is the value it asks for, not what is asked.
+        // (`food`: "a dish (\"steak\")") is the value it asks for, not what is asked; a word of
+        // the endpoint's own URL path is what is asked ("aapl stock" for
+        // `/last/stocks/{symbol}`, whose `symbol` is described as a stock's).
         let described: Vec<String> =
             pr.p.description
                 .as_deref()
@@ -184,7 +197,7 @@ pub(super) fn leftover(
                 .unwrap_or_default();
         let asked: Vec<String> = subject
             .iter()
-            .filter(|st| !described.contains(st))
+            .filter(|st| !described.contains(st) || own.contains(st))
             .cloned()
             .collect();
         let taken: Vec<String> = params
@@ -284,6 +297,32 @@ mod tests {
                 "{q}"
             );
         }
+        // A name with a possessive owns what is asked, before a preposition's object.
+        assert_eq!(
+            filled_for(
+                &games,
+                "how tall are the players on tcu's roster, in inches and pounds",
+                &["player", "roster", "tall"],
+                &["player", "roster", "tall"]
+            ),
+            strings(&[("team", "tcu")])
+        );
+        // A word of the endpoint's own path is asked, even where the parameter's description
+        // names it.
+        let mut last = endpoint(
+            "https://x.test/last/stocks/{symbol}",
+            &[("symbol", "query")],
+        );
+        last.parameters[0].description = Some("The symbol of the stock".into());
+        assert_eq!(
+            filled_for(
+                &last,
+                "the last traded price of aapl stock",
+                &["last", "trade", "price", "stock"],
+                &["last", "trade", "price", "stock"]
+            ),
+            strings(&[("symbol", "aapl")])
+        );
         let quote = endpoint("https://x.test/quote", &[("symbol", "query")]);
         assert_eq!(
             filled_for(
