@@ -95,6 +95,28 @@ pub const PERIOD_WORDS: &[(&str, u32, u32)] = &[
     ("yesterday", 24, 1),
 ];
 
+/// Common English names of countries that differ from their ISO 3166-1 names (which
+/// `isocountry` knows: "france", "united states of america"), lower case, with the alpha-2
+/// code. Language data, sorted.
+pub const COUNTRY_NAMES: &[(&str, &str)] = &[
+    ("america", "US"),
+    ("britain", "GB"),
+    ("england", "GB"),
+    ("great britain", "GB"),
+    ("holland", "NL"),
+    ("north korea", "KP"),
+    ("russia", "RU"),
+    ("south korea", "KR"),
+    ("the netherlands", "NL"),
+    ("the uk", "GB"),
+    ("the us", "US"),
+    ("the usa", "US"),
+    ("uk", "GB"),
+    ("united kingdom", "GB"),
+    ("united states", "US"),
+    ("usa", "US"),
+];
+
 /// Words that open the next step of a task ("…, then e-mail it", "After that, …"), lower case,
 /// word by word: each ends one need and starts another ([`crate::search::needs`]). Language
 /// data.
@@ -435,7 +457,8 @@ mod tests {
     fn period_data_is_sorted() {
         let units: Vec<&str> = PERIOD_UNITS.iter().map(|(w, _)| *w).collect();
         let words: Vec<&str> = PERIOD_WORDS.iter().map(|(w, _, _)| *w).collect();
-        for list in [PERIOD_MODIFIERS.to_vec(), units, words] {
+        let countries: Vec<&str> = COUNTRY_NAMES.iter().map(|(w, _)| *w).collect();
+        for list in [PERIOD_MODIFIERS.to_vec(), units, words, countries] {
             let mut sorted = list.clone();
             sorted.sort_unstable();
             assert_eq!(sorted, list);

@@ -10,21 +10,24 @@
 //! 2. `headers`: header and cookie parameters, only where the question names them;
 //! 3. `labels`: a name beside the noun that names a path parameter becomes a span;
 //! 4. `enums`: enum values the question names;
-//! 5. `periods`: a relative period ("this week", "the past 30 days") into a period parameter: the
+//! 5. `codes`: a country or a language the question names into a parameter that takes its
+//!    ISO 3166-1 / ISO 639-1 code;
+//! 6. `periods`: a relative period ("this week", "the past 30 days") into a period parameter: the
 //!    enum value naming it, a number of days, or a from/to date pair;
-//! 6. `typed`: typed spans paired with the parameters they fit, best pair first, each span and
+//! 7. `typed`: typed spans paired with the parameters they fit, best pair first, each span and
 //!    each parameter once;
-//! 7. `units`: the unit of an amount, and the target unit asked for;
-//! 8. `leftover`: a free-text parameter takes the question's leftover content words (not in
+//! 8. `units`: the unit of an amount, and the target unit asked for;
+//! 9. `leftover`: a free-text parameter takes the question's leftover content words (not in
 //!    [`fill_spans`]);
-//! 9. `check`: the type check of every value bound: a date only into a parameter that takes
-//!    one, a number only into a number parameter (a whole one into an `integer`).
+//! 10. `check`: the type check of every value bound: a date only into a parameter that takes
+//!     one, a number only into a number parameter (a whole one into an `integer`).
 //!
 //! After planning, [`neutral_defaults`] gives a required enum left open its neutral value.
 //! The word lists (`words`) are English naming conventions of parameters (a `limit` takes a
 //! count, a `city` a place), not any domain's knowledge.
 
 mod check;
+mod codes;
 mod enums;
 mod headers;
 mod labels;
@@ -40,6 +43,7 @@ mod words;
 
 use crate::artifact::EndpointData;
 use crate::search::spans::{Span, SpanKind};
+use crate::search::text;
 use profile::Profile;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -106,18 +110,20 @@ fn fill_with(
     spans.sort_by_key(|s| (s.start, s.end));
     let spans = spans.as_slice();
     enums::pass(question, &open, params);
-    // The words of a relative period that bound a parameter are no other value ("the last 7
-    // days" gives no `limit` 7).
+    let names = codes::pass(question, &open, params);
+    // The words of a country, a language or a relative period that bound a parameter are no
+    // other value ("the last 7 days" gives no `limit` 7).
     let today = periods::reference_day();
     let mut spans = spans.to_vec();
-    if let Some((a, b)) = periods::pass(question, &open, &spans, today, params) {
-        spans.retain(|s| s.end <= a || b <= s.start);
-    }
+    let mut taken = names;
+    taken.extend(periods::pass(question, &open, &spans, today, params));
+    spans.retain(|s| taken.iter().all(|&(a, b)| s.end <= a || b <= s.start));
     let spans = spans.as_slice();
     let span_used = typed::pass(&open, spans, subject, used_slash, params);
     units::units(question, &open, spans, params);
     if leftovers {
-        leftover::leftover(question, &open, spans, &span_used, subject, params);
+        let own: Vec<String> = text::stems(&e.url).collect();
+        leftover::leftover(question, &open, spans, &span_used, subject, &own, params);
     }
     let filled: Vec<String> = params
         .keys()
