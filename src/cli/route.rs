@@ -283,9 +283,10 @@ fn route_loaded(g: &FrozenGraph, args: &RouteArgs, artifact: &std::path::Path) -
         .unwrap_or_else(|| route::ranked::question_of(&analysis.understanding));
     let mut plan = route::route_question(g, &question, &analysis.understanding, &opts);
     route::with_analysis_warnings(g, analysis.warnings, &mut plan);
+    let understanding = route::understood(&analysis.understanding, &plan);
     let human = args.explain || (!args.json && std::io::stdout().is_terminal());
     if human {
-        let u = &analysis.understanding;
+        let u = &understanding;
         println!(
             "Understanding: intent={} concepts=[{}] parameters={} tools=[{}] source={}",
             u.intent.as_deref().unwrap_or("null"),
@@ -297,7 +298,7 @@ fn route_loaded(g: &FrozenGraph, args: &RouteArgs, artifact: &std::path::Path) -
         print!("{}", explain::explain(&plan));
     } else {
         let out = serde_json::json!({
-            "understanding": analysis.understanding,
+            "understanding": understanding,
             "plan": plan,
         });
         println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());

@@ -764,7 +764,7 @@ impl Core {
         let mut plan = route::route_question(s.graph(), &question, &understanding, &opts);
         route::with_analysis_warnings(s.graph(), warnings, &mut plan);
         Ok(Routed {
-            understanding,
+            understanding: route::understood(&understanding, &plan),
             plan,
             artifact_hash: s.summary.content_hash.clone(),
         })

@@ -42,6 +42,22 @@ pub fn route_question(
     plan
 }
 
+/// The Understanding as the plan bound it: `u` with every parameter value a step of `plan`
+/// binds (declared bindings and values filled from the question) that `u` does not hold
+/// already, the first step's value first. What `route` reports, so that the Understanding
+/// printed beside a plan never says `parameters={}` while its steps bind values.
+pub fn understood(u: &Understanding, plan: &Plan) -> Understanding {
+    let mut out = u.clone();
+    for step in &plan.steps {
+        for (name, value) in &step.params {
+            out.parameters
+                .entry(name.clone())
+                .or_insert_with(|| value.clone());
+        }
+    }
+    out
+}
+
 /// A plan said to miss a required parameter whose steps miss none: `partial` when some requested
 /// concept or tool is left out, else `planned`.
 fn settle_status(plan: &mut Plan) {
@@ -498,6 +514,34 @@ mod status_tests {
         plan.steps.push(step);
         plan.unmatched_concepts = unmatched.iter().map(|c| c.to_string()).collect();
         plan
+    }
+
+    #[test]
+    fn the_understanding_reports_the_parameters_the_steps_bind() {
+        let mut plan = plan_with(&[], &[], &[]);
+        plan.steps[0]
+            .params
+            .insert("city".into(), serde_json::json!("Lyon"));
+        let mut second = plan.steps[0].clone();
+        second.params = BTreeMap::from([
+            ("city".to_string(), serde_json::json!("Paris")),
+            ("days".to_string(), serde_json::json!(7)),
+        ]);
+        plan.steps.push(second);
+        let mut u: Understanding = serde_json::from_value(serde_json::json!({
+            "intent": null, "domain_concepts": [], "parameters": {"units": "metric"},
+            "target_apis": [], "source_constraint": null
+        }))
+        .expect("understanding json");
+        u = understood(&u, &plan);
+        assert_eq!(
+            u.parameters,
+            BTreeMap::from([
+                ("city".to_string(), serde_json::json!("Lyon")),
+                ("days".to_string(), serde_json::json!(7)),
+                ("units".to_string(), serde_json::json!("metric")),
+            ])
+        );
     }
 
     #[test]

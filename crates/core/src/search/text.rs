@@ -62,6 +62,61 @@ const LIGHT_WORDS: &[&str] = &[
     "tonight", "two", "under", "until", "up", "want", "way", "well", "within", "without", "yet",
 ];
 
+/// Words that make the next unit word (and a number before it) a period of time ending now
+/// ("this week", "the past 7 days", "over the last month"), lower case. Language data.
+pub const PERIOD_MODIFIERS: &[&str] = &["current", "last", "past", "previous", "recent", "this"];
+
+/// Unit words of a period of time, with its length in hours ("past 24 hours", "this week").
+/// Language data.
+pub const PERIOD_UNITS: &[(&str, u32)] = &[
+    ("day", 24),
+    ("days", 24),
+    ("fortnight", 336),
+    ("hour", 1),
+    ("hours", 1),
+    ("month", 720),
+    ("months", 720),
+    ("week", 168),
+    ("weeks", 168),
+    ("year", 8760),
+    ("years", 8760),
+];
+
+/// Single words that name a period of time, with its length in hours and how many days before
+/// the reference date it ends ("yesterday": a day ending one day ago). Language data.
+pub const PERIOD_WORDS: &[(&str, u32, u32)] = &[
+    ("annually", 8760, 0),
+    ("daily", 24, 0),
+    ("monthly", 720, 0),
+    ("today", 24, 0),
+    ("tonight", 24, 0),
+    ("weekly", 168, 0),
+    ("yearly", 8760, 0),
+    ("yesterday", 24, 1),
+];
+
+/// Common English names of countries that differ from their ISO 3166-1 names (which
+/// `isocountry` knows: "france", "united states of america"), lower case, with the alpha-2
+/// code. Language data, sorted.
+pub const COUNTRY_NAMES: &[(&str, &str)] = &[
+    ("america", "US"),
+    ("britain", "GB"),
+    ("england", "GB"),
+    ("great britain", "GB"),
+    ("holland", "NL"),
+    ("north korea", "KP"),
+    ("russia", "RU"),
+    ("south korea", "KR"),
+    ("the netherlands", "NL"),
+    ("the uk", "GB"),
+    ("the us", "US"),
+    ("the usa", "US"),
+    ("uk", "GB"),
+    ("united kingdom", "GB"),
+    ("united states", "US"),
+    ("usa", "US"),
+];
+
 /// Words that open the next step of a task ("…, then e-mail it", "After that, …"), lower case,
 /// word by word: each ends one need and starts another ([`crate::search::needs`]). Language
 /// data.
@@ -405,6 +460,18 @@ mod tests {
 
     fn stems_of(s: &str) -> Vec<String> {
         stems(s).collect()
+    }
+
+    #[test]
+    fn period_data_is_sorted() {
+        let units: Vec<&str> = PERIOD_UNITS.iter().map(|(w, _)| *w).collect();
+        let words: Vec<&str> = PERIOD_WORDS.iter().map(|(w, _, _)| *w).collect();
+        let countries: Vec<&str> = COUNTRY_NAMES.iter().map(|(w, _)| *w).collect();
+        for list in [PERIOD_MODIFIERS.to_vec(), units, words, countries] {
+            let mut sorted = list.clone();
+            sorted.sort_unstable();
+            assert_eq!(sorted, list);
+        }
     }
 
     #[test]

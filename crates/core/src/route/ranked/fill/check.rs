@@ -1,0 +1,104 @@
+//! Pass `check`, run last: the type check of every value the passes bound. A value the
+//! parameter's declaration cannot take is dropped, whichever pass bound it: a date goes only into
+//! a parameter that takes a date (`format: date`/`date-time`, named or described as a date), a
+//! number only into an `integer` (a whole one) or a `number`, and a `integer`/`number` parameter
+//! takes nothing else.
+
+use super::profile::Profile;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// Drop the values of `filled` (names of `open` parameters the passes bound) that their
+/// parameter cannot take; returns the names kept.
+pub(super) fn pass(
+    open: &[Profile],
+    filled: Vec<String>,
+    params: &mut BTreeMap<String, Value>,
+) -> Vec<String> {
+    filled
+        .into_iter()
+        .filter(|name| {
+            let Some(pr) = open.iter().find(|pr| &pr.p.name == name) else {
+                return true;
+            };
+            let ok = params.get(name).is_none_or(|v| takes(pr, v));
+            if !ok {
+                params.remove(name);
+            }
+            ok
+        })
+        .collect()
+}
+
+/// Whether the parameter `pr` can take `v` by its type and format.
+fn takes(pr: &Profile, v: &Value) -> bool {
+    if pr.numeric {
+        return match v {
+            Value::Number(n) => !pr.integer || n.is_i64() || n.is_u64(),
+            Value::Array(items) => items.iter().all(|x| takes(pr, x)),
+            _ => false,
+        };
+    }
+    match v {
+        Value::String(s) => !date_shaped(s) || pr.dated(),
+        Value::Array(items) => items.iter().all(|x| takes(pr, x)),
+        _ => true,
+    }
+}
+
+/// Whether a text is an ISO date (`2024-05-01`, optionally with a time after `T`).
+fn date_shaped(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() >= 10
+        && b[..4].iter().all(u8::is_ascii_digit)
+        && b[4] == b'-'
+        && b[5..7].iter().all(u8::is_ascii_digit)
+        && b[7] == b'-'
+        && b[8..10].iter().all(u8::is_ascii_digit)
+        && (b.len() == 10 || b[10] == b'T' || b[10] == b' ')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::*;
+    use super::*;
+
+    #[test]
+    fn a_date_goes_only_into_a_parameter_that_takes_one() {
+        assert!(date_shaped("2024-05-01"));
+        assert!(date_shaped("2024-05-01T00:00:00Z"));
+        assert!(!date_shaped("2024-05"));
+        assert!(!date_shaped("20240501"));
+        // `from` described as a currency takes no date; `since` described as a date does.
+        let mut e = endpoint(
+            "https://x.test/rates",
+            &[("from", "query"), ("since", "query")],
+        );
+        e.parameters[0].description = Some("The currency to convert from".into());
+        e.parameters[1].description = Some("Only rates updated after this date".into());
+        assert_eq!(
+            filled(&e, "rates from 2024-05-01", &["rate"]),
+            strings(&[("since", "2024-05-01")])
+        );
+        e.parameters.remove(1);
+        assert!(filled(&e, "rates from 2024-05-01", &["rate"]).is_empty());
+    }
+
+    #[test]
+    fn a_number_parameter_takes_numbers_only() {
+        let e = typed(
+            endpoint("https://x.test/top", &[("limit", "query")]),
+            "limit",
+            "integer",
+            None,
+        );
+        let open = [Profile::of(&e.parameters[0], &e.url)];
+        let mut params = strings(&[("limit", "ten")]);
+        assert!(pass(&open, vec!["limit".into()], &mut params).is_empty());
+        assert!(params.is_empty());
+        let mut params = BTreeMap::from([("limit".to_string(), Value::from(2.5))]);
+        assert!(pass(&open, vec!["limit".into()], &mut params).is_empty());
+        let mut params = BTreeMap::from([("limit".to_string(), Value::from(5))]);
+        assert_eq!(pass(&open, vec!["limit".into()], &mut params), ["limit"]);
+    }
+}

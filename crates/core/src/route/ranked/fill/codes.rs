@@ -1,0 +1,225 @@
+//! Pass `codes`: a country or a language the question names ("in france", "the uk", "in
+//! german") fills a parameter that takes its ISO code: a country parameter (named `country`,
+//! `region`, `market`, or described as an ISO 3166 / country code) gets the ISO 3166-1 alpha-2
+//! code (`isocountry`, plus the common English names in [`crate::search::text::COUNTRY_NAMES`]),
+//! a language parameter (named `lang`, `language`, or described as an ISO 639 / language code)
+//! the ISO 639-1 code (`isolang`). The code is written in the case the parameter's enum values,
+//! default or description examples use (`FR` or `fr`), upper case for a country and lower case
+//! for a language otherwise.
+
+use super::profile::Profile;
+use crate::model::value::Scalar;
+use crate::route::bind;
+use crate::search::spans;
+use crate::search::text::COUNTRY_NAMES;
+use isocountry::CountryCode;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// What kind of code a parameter takes.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Kind {
+    Country,
+    Language,
+}
+
+/// The kind of code `pr` takes, if any: by its name, else by its description.
+fn kind(pr: &Profile) -> Option<Kind> {
+    if pr.numeric {
+        return None;
+    }
+    let d = pr.p.description.as_deref().unwrap_or("").to_lowercase();
+    let coded = d.contains("code") || d.contains("iso");
+    if pr.named(&["country", "countries", "region", "market"])
+        || (coded && (d.contains("3166") || d.contains("country")))
+    {
+        return Some(Kind::Country);
+    }
+    if pr.named(&["lang", "language", "languages"])
+        || (coded && (d.contains("639") || d.contains("language")))
+    {
+        return Some(Kind::Language);
+    }
+    None
+}
+
+/// A code and the byte range of the name the question writes for it.
+type Named = (&'static str, (usize, usize));
+
+/// The countries the question names (alpha-2 codes) and the languages (ISO 639-1 codes), in
+/// the order written.
+fn named(question: &str) -> (Vec<Named>, Vec<Named>) {
+    let toks = spans::word_tokens(question);
+    let words: Vec<String> = toks
+        .iter()
+        .map(|&(a, b)| question[a..b].to_lowercase())
+        .collect();
+    let mut countries = Vec::new();
+    let mut languages = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        // The longest run of up to five words that names a country.
+        let hit = (1..=5.min(words.len() - i)).rev().find_map(|n| {
+            let phrase = words[i..i + n].join(" ");
+            country(&phrase).map(|c| (n, c))
+        });
+        if let Some((n, c)) = hit {
+            countries.push((c, (toks[i].0, toks[i + n - 1].1)));
+            i += n;
+            continue;
+        }
+        if let Some(l) = language(&words[i]) {
+            languages.push((l, toks[i]));
+        }
+        i += 1;
+    }
+    (countries, languages)
+}
+
+/// The alpha-2 code of a country named by `phrase` (lower case): its ISO 3166-1 name, the name
+/// before a parenthesis or a comma ("bolivia"), or a common English name.
+fn country(phrase: &str) -> Option<&'static str> {
+    if let Some((_, code)) = COUNTRY_NAMES.iter().find(|(n, _)| *n == phrase) {
+        return Some(code);
+    }
+    let mut found = CountryCode::iter().filter(|c| {
+        let name = c.name().to_lowercase();
+        let short = name
+            .split([',', '('])
+            .next()
+            .unwrap_or("")
+            .trim()
+            .to_string();
+        name == phrase || short == phrase
+    });
+    let first = found.next()?;
+    // A short name two countries share ("korea") names neither.
+    found.next().is_none().then(|| first.alpha2())
+}
+
+/// The ISO 639-1 code of a language named by `word` (lower case: "french", "german").
+fn language(word: &str) -> Option<&'static str> {
+    let mut chars = word.chars();
+    let title: String = chars.next()?.to_uppercase().chain(chars).collect();
+    isolang::Language::from_name(&title)?.to_639_1()
+}
+
+/// Whether the parameter writes its codes in lower case: its enum values, its default, or the
+/// two-letter examples of its description say so; `None` when nothing does.
+fn lower_case(pr: &Profile) -> Option<bool> {
+    let mut samples: Vec<String> =
+        pr.p.enum_values
+            .iter()
+            .chain(pr.p.default.iter())
+            .filter_map(|v| match v {
+                Scalar::String(s) => Some(s.clone()),
+                _ => None,
+            })
+            .collect();
+    if let Some(d) = &pr.p.description {
+        samples.extend(
+            d.split(|c: char| !c.is_ascii_alphabetic())
+                .filter(|w| w.len() == 2)
+                .map(str::to_string),
+        );
+    }
+    let codes: Vec<&String> = samples
+        .iter()
+        .filter(|s| {
+            s.len() == 2 && CountryCode::for_alpha2_caseless(s).is_ok()
+                || isolang::Language::from_639_1(&s.to_lowercase()).is_some()
+        })
+        .filter(|s| s.len() == 2)
+        .collect();
+    let lower = codes
+        .iter()
+        .filter(|s| s.chars().all(|c| c.is_ascii_lowercase()))
+        .count();
+    let upper = codes
+        .iter()
+        .filter(|s| s.chars().all(|c| c.is_ascii_uppercase()))
+        .count();
+    (lower + upper > 0).then_some(lower > upper)
+}
+
+/// Fill the open country and language parameters from the names the question writes, the
+/// first name of each kind to the first parameter of that kind; returns the byte ranges of the
+/// names so used (no other value).
+pub(super) fn pass(
+    question: &str,
+    open: &[Profile],
+    params: &mut BTreeMap<String, Value>,
+) -> Vec<(usize, usize)> {
+    let mut used = Vec::new();
+    let takers: Vec<(&Profile, Kind)> = open
+        .iter()
+        .filter(|pr| !params.contains_key(&pr.p.name))
+        .filter_map(|pr| kind(pr).map(|k| (pr, k)))
+        .collect();
+    if takers.is_empty() {
+        return used;
+    }
+    let (countries, languages) = named(question);
+    for want in [Kind::Country, Kind::Language] {
+        let code = match want {
+            Kind::Country => countries.first(),
+            Kind::Language => languages.first(),
+        };
+        let Some(&(code, at)) = code else { continue };
+        let Some((pr, _)) = takers.iter().find(|(_, k)| *k == want) else {
+            continue;
+        };
+        let lower = lower_case(pr).unwrap_or(want == Kind::Language);
+        let text = if lower {
+            code.to_lowercase()
+        } else {
+            code.to_uppercase()
+        };
+        let Ok(v) = bind::coerce(pr.p, Value::String(text)) else {
+            continue;
+        };
+        if !pr.p.enum_values.is_empty() && !bind::value_is_valid(pr.p, &v) {
+            continue;
+        }
+        params.insert(pr.p.name.clone(), v);
+        used.push(at);
+    }
+    used
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::*;
+
+    #[test]
+    fn country_and_language_names_fill_their_codes() {
+        let mut e = endpoint(
+            "https://x.test/best",
+            &[("region", "query"), ("language", "query")],
+        );
+        e.parameters[0].description =
+            Some("Country codes (e.g., us, jp, gb...) from `GET /regions`".into());
+        for (q, want) in [
+            ("the best podcasts in the uk", strings(&[("region", "gb")])),
+            ("the best podcasts in france", strings(&[("region", "fr")])),
+            (
+                "best podcasts in south korea in english",
+                strings(&[("language", "en"), ("region", "kr")]),
+            ),
+            ("best podcasts in german", strings(&[("language", "de")])),
+        ] {
+            assert_eq!(filled(&e, q, &["best", "podcast"]), want, "{q}");
+        }
+        // Upper case where the description writes the codes so; a name two countries share
+        // ("korea") is none.
+        let mut e = endpoint("https://x.test/new-releases", &[("country", "query")]);
+        e.parameters[0].description = Some("An ISO 3166-1 alpha-2 country code, e.g. `SE`".into());
+        assert_eq!(
+            filled(&e, "new releases in sweden", &["new", "releas"]),
+            strings(&[("country", "SE")])
+        );
+        assert_eq!(super::country("korea"), None);
+        assert_eq!(super::country("bolivia"), Some("BO"));
+        assert_eq!(super::language("french"), Some("fr"));
+    }
+}

@@ -1,0 +1,134 @@
+//! Parameters filled from the question's typed spans, for an endpoint no declared binding
+//! fully serves (an imported catalog): each parameter's type, `format`, enum values, name and
+//! description say what kind of value it takes, and the words right before a value say what it
+//! is ("order 8812", "in Lyon", "top 5").
+//!
+//! [`fill`] runs named passes in order, each in a file of its own; a pass fills only the
+//! parameters still open, so an earlier pass wins:
+//!
+//! 1. `slash`: `owner/repo` for a URL template's `{a}/{b}` pair;
+//! 2. `headers`: header and cookie parameters, only where the question names them;
+//! 3. `labels`: a name beside the noun that names a path parameter becomes a span;
+//! 4. `enums`: enum values the question names;
+//! 5. `codes`: a country or a language the question names into a parameter that takes its
+//!    ISO 3166-1 / ISO 639-1 code;
+//! 6. `periods`: a relative period ("this week", "the past 30 days") into a period parameter: the
+//!    enum value naming it, a number of days, or a from/to date pair;
+//! 7. `typed`: typed spans paired with the parameters they fit, best pair first, each span and
+//!    each parameter once;
+//! 8. `units`: the unit of an amount, and the target unit asked for;
+//! 9. `leftover`: a free-text parameter takes the question's leftover content words (not in
+//!    [`fill_spans`]);
+//! 10. `check`: the type check of every value bound: a date only into a parameter that takes
+//!     one, a number only into a number parameter (a whole one into an `integer`).
+//!
+//! After planning, [`neutral_defaults`] gives a required enum left open its neutral value.
+//! The word lists (`words`) are English naming conventions of parameters (a `limit` takes a
+//! count, a `city` a place), not any domain's knowledge.
+
+mod check;
+mod codes;
+mod enums;
+mod headers;
+mod labels;
+mod leftover;
+mod periods;
+mod profile;
+mod slash;
+#[cfg(test)]
+mod testing;
+mod typed;
+mod units;
+mod words;
+
+use crate::artifact::EndpointData;
+use crate::search::spans::{Span, SpanKind};
+use crate::search::text;
+use profile::Profile;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+pub use enums::neutral_defaults;
+
+/// Fill the endpoint's unbound, non-credential parameters (only those named in `only`, when
+/// given) from the question's spans; returns the names filled. `params` holds what declared
+/// bindings already gave. A span made only of `subject` stems (the words the endpoint was
+/// ranked for: "UV" in "the UV index in Sydney") is what is asked, not a value.
+pub fn fill(
+    e: &EndpointData,
+    question: &str,
+    spans: &[Span],
+    params: &mut BTreeMap<String, Value>,
+    only: Option<&[String]>,
+    subject: &[String],
+) -> Vec<String> {
+    fill_with(e, question, spans, params, only, subject, true)
+}
+
+/// [`fill`] from typed spans only, without the question's leftover words: what ranking counts
+/// as parameters the question gives (leftover words fit any free-text parameter, so they say
+/// nothing about which endpoint the question asks for).
+pub fn fill_spans(
+    e: &EndpointData,
+    question: &str,
+    spans: &[Span],
+    params: &mut BTreeMap<String, Value>,
+    only: Option<&[String]>,
+    subject: &[String],
+) -> Vec<String> {
+    fill_with(e, question, spans, params, only, subject, false)
+}
+
+/// The passes of [`fill`], in order (see the module docs).
+fn fill_with(
+    e: &EndpointData,
+    question: &str,
+    spans: &[Span],
+    params: &mut BTreeMap<String, Value>,
+    only: Option<&[String]>,
+    subject: &[String],
+    leftovers: bool,
+) -> Vec<String> {
+    let before: Vec<String> = params.keys().cloned().collect();
+    let used_slash = slash::slash_pair(e, spans, params, only);
+    let open: Vec<Profile> = e
+        .parameters
+        .iter()
+        .filter(|p| !p.auth && !params.contains_key(&p.name))
+        .filter(|p| only.is_none_or(|o| o.contains(&p.name)))
+        .map(|p| Profile::of(p, &e.url))
+        .collect();
+    headers::pass(question, &open, params);
+    let open: Vec<Profile> = open.into_iter().filter(|pr| !pr.in_header()).collect();
+    let mut spans = spans.to_vec();
+    // A name beside its label noun replaces the object that held both ("on the central line").
+    let named = labels::label_neighbours(question, &open, &spans, subject);
+    spans.retain(|x| {
+        x.kind != SpanKind::Object || !named.iter().any(|n| n.start < x.end && x.start < n.end)
+    });
+    spans.extend(named);
+    spans.sort_by_key(|s| (s.start, s.end));
+    let spans = spans.as_slice();
+    enums::pass(question, &open, params);
+    let names = codes::pass(question, &open, params);
+    // The words of a country, a language or a relative period that bound a parameter are no
+    // other value ("the last 7 days" gives no `limit` 7).
+    let today = periods::reference_day();
+    let mut spans = spans.to_vec();
+    let mut taken = names;
+    taken.extend(periods::pass(question, &open, &spans, today, params));
+    spans.retain(|s| taken.iter().all(|&(a, b)| s.end <= a || b <= s.start));
+    let spans = spans.as_slice();
+    let span_used = typed::pass(&open, spans, subject, used_slash, params);
+    units::units(question, &open, spans, params);
+    if leftovers {
+        let own: Vec<String> = text::stems(&e.url).collect();
+        leftover::leftover(question, &open, spans, &span_used, subject, &own, params);
+    }
+    let filled: Vec<String> = params
+        .keys()
+        .filter(|k| !before.contains(k))
+        .cloned()
+        .collect();
+    check::pass(&open, filled, params)
+}

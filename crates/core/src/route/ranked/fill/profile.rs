@@ -1,0 +1,178 @@
+//! A parameter's profile: what its declaration (name, type, `format`, description, the URL path
+//! segment it keys) says about the values it takes, read once per parameter by every pass.
+
+use super::words::{DATE_DESCRIBED, DATE_WORDS, ID_WORDS};
+use crate::artifact::ParamData;
+use crate::search::spans::{self, Span};
+use crate::search::text;
+
+/// What a parameter's declaration says about the values it takes.
+pub(super) struct Profile<'a> {
+    pub(super) p: &'a ParamData,
+    /// Lower-case words of its name (`order_id` -> `order`, `id`).
+    pub(super) words: Vec<String>,
+    /// Stems of its name and description.
+    pub(super) stems: Vec<String>,
+    /// How many of `stems` come from its name.
+    pub(super) name_stems: usize,
+    pub(super) numeric: bool,
+    pub(super) integer: bool,
+    /// Whether it takes a point in time (`format: date`/`date-time`, or named as a date or a
+    /// time: `fromTime`, `startDate`): only a date or a year is its value, never words.
+    pub(super) temporal: bool,
+    /// Stems of the URL path segment right before the parameter's placeholder, which names
+    /// what it keys (`authors` for `/authors/{id}`): "author 7" fills that `id`.
+    pub(super) keyed: Vec<String>,
+}
+
+impl<'a> Profile<'a> {
+    pub(super) fn of(p: &'a ParamData, url: &str) -> Profile<'a> {
+        let words: Vec<String> = text::split_identifier(&p.name)
+            .into_iter()
+            .map(|(s, e)| p.name[s..e].to_lowercase())
+            .collect();
+        let mut stems: Vec<String> = text::stems(&p.name).collect();
+        let name_stems = stems.len();
+        if let Some(d) = &p.description {
+            stems.extend(text::stems(d).take(12));
+        }
+        let base = p.ty.trim_end_matches("[]");
+        let format = p.format.as_deref().unwrap_or("");
+        let temporal = format.starts_with("date")
+            || format.starts_with("time")
+            || words
+                .iter()
+                .any(|w| matches!(w.as_str(), "date" | "time" | "datetime" | "timestamp"));
+        Profile {
+            p,
+            numeric: matches!(base, "integer" | "number"),
+            integer: base == "integer",
+            temporal,
+            words,
+            stems,
+            name_stems,
+            keyed: keyed_by(url, &p.name),
+        }
+    }
+
+    pub(super) fn named(&self, list: &[&str]) -> bool {
+        self.words.iter().any(|w| list.contains(&w.as_str()))
+    }
+
+    pub(super) fn described(&self, list: &[&str]) -> bool {
+        let d = self.p.description.as_deref().unwrap_or("").to_lowercase();
+        list.iter()
+            .any(|w| d.split(|c: char| !c.is_alphanumeric()).any(|x| x == *w))
+    }
+
+    /// Whether the parameter takes a date (the type check of every date binding): its format
+    /// or name says a point in time, or its description says a date; a parameter named only
+    /// by a word of a range (`from`, `end`) takes one when no description says otherwise.
+    pub(super) fn dated(&self) -> bool {
+        let string = self.p.ty.trim_end_matches("[]") == "string";
+        self.temporal
+            || (string && self.described(DATE_DESCRIBED))
+            || (string && self.p.description.is_none() && self.named(DATE_WORDS))
+    }
+
+    pub(super) fn format(&self) -> &str {
+        self.p.format.as_deref().unwrap_or("")
+    }
+
+    /// Whether a word labelling a span ([`Span::labels`]) names this parameter ("order 8812"
+    /// for `order_id`, "the mozilla org" for `org`).
+    /// A function word after a value labels nothing ("how long from X": `long` is no `from`).
+    pub(super) fn introduced_by(&self, s: &Span) -> bool {
+        s.labels()
+            .filter(|w| !(s.after.first() == Some(*w) && spans::is_function_word(w)))
+            .any(|w| self.names(w))
+            && !self.qualifier_differs(s)
+    }
+
+    /// Whether the span's label is a generic id word qualified by a content word this
+    /// parameter's name does not hold: "tvdb id 121361" for `imdbId` (whose own qualifier is
+    /// `imdb`), not "imdb id 121361" nor "id 121361".
+    pub(super) fn qualifier_differs(&self, s: &Span) -> bool {
+        let [.., qualifier, label] = s.before.as_slice() else {
+            return false;
+        };
+        let qualified_name = self.words.iter().any(|w| !ID_WORDS.contains(&w.as_str()));
+        ID_WORDS.contains(&label.as_str())
+            && qualified_name
+            && qualifier.chars().all(char::is_alphabetic)
+            && !spans::is_function_word(qualifier)
+            && !self.names(qualifier)
+    }
+
+    /// Whether the parameter travels in an HTTP header or a cookie: request metadata, filled
+    /// only where the question names it (`X-Request-Id: abc`).
+    pub(super) fn in_header(&self) -> bool {
+        matches!(self.p.location.as_deref(), Some("header" | "cookie"))
+    }
+
+    /// Whether a word of the question is this parameter's name or a word of it (by stem), or
+    /// names what the parameter keys in the URL path ("author" for `{id}` of `/authors/{id}`).
+    pub(super) fn names(&self, word: &str) -> bool {
+        self.words.iter().any(|w| w == word)
+            || text::stems(word)
+                .any(|st| self.stems.iter().take(4).any(|x| *x == st) || self.keyed.contains(&st))
+    }
+
+    /// Whether a label of the span names this parameter by its own name or by the path segment
+    /// it keys ("season 3" for `airedSeason`), not only by a word of its description.
+    pub(super) fn titled_by(&self, s: &Span) -> bool {
+        self.introduced_by(s)
+            && s.labels().any(|w| {
+                self.words.iter().any(|x| x == w)
+                    || text::stems(w).any(|st| {
+                        self.stems[..self.name_stems].contains(&st) || self.keyed.contains(&st)
+                    })
+            })
+    }
+
+    /// Whether the endpoint's URL path holds this parameter: the key of the entity it reads
+    /// (`/users/{username}`).
+    pub(super) fn in_path(&self) -> bool {
+        self.p.location.as_deref() == Some("path")
+    }
+}
+
+/// The stems of the literal path segment right before `{name}` in `url` (none when the
+/// placeholder opens the path or follows another placeholder).
+pub(super) fn keyed_by(url: &str, name: &str) -> Vec<String> {
+    let placeholder = format!("/{{{name}}}");
+    let Some(at) = url.find(&placeholder) else {
+        return Vec::new();
+    };
+    let head = &url[..at];
+    let segment = head.rsplit('/').next().unwrap_or("");
+    if segment.contains(['{', '}', ':', '.']) {
+        return Vec::new();
+    }
+    text::stems(segment).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::*;
+    use super::*;
+    use serde_json::Value;
+
+    #[test]
+    fn a_label_naming_the_path_segment_fills_its_key() {
+        assert_eq!(keyed_by("https://x.test/v1/authors/{id}", "id"), ["author"]);
+        assert!(keyed_by("https://x.test/{id}", "id").is_empty());
+        assert!(keyed_by("https://x.test/{a}/{b}", "b").is_empty());
+        // An integer id: a bare number fits it weakly; its label makes it the key.
+        let known = ["nationality", "author", "book"];
+        for (url, want) in [
+            ("https://x.test/authors/{id}", Some(7)),
+            ("https://x.test/books/{id}", None),
+        ] {
+            let mut e = endpoint(url, &[("id", "path")]);
+            e.parameters[0].ty = "integer".into();
+            let got = filled(&e, "what nationality is author 7", &known);
+            assert_eq!(got.get("id").and_then(Value::as_i64), want, "{url}");
+        }
+    }
+}

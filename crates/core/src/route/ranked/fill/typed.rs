@@ -1,0 +1,574 @@
+//! Pass `typed`: the question's typed spans (numbers, ids, dates, URLs, quoted strings, names)
+//! paired with the parameters they fit, best pair first, each span and each parameter once.
+//! The words right before a value say what it is ("order 8812", "in Lyon", "top 5").
+
+use super::profile::Profile;
+use super::words::*;
+use crate::route::bind;
+use crate::search::spans::{Span, SpanKind};
+use crate::search::text;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// Pair the typed spans with the open parameters they fit, best first, each span and each
+/// parameter once (a `Slash` span already used by the `slash` pass is skipped); returns which
+/// spans were used.
+pub(super) fn pass(
+    open: &[Profile],
+    spans: &[Span],
+    subject: &[String],
+    used_slash: bool,
+    params: &mut BTreeMap<String, Value>,
+) -> Vec<bool> {
+    // A span whose label names some open parameter that can take it goes to one it names, or
+    // to none.
+    let claimed: Vec<bool> = spans
+        .iter()
+        .map(|s| {
+            open.iter()
+                .any(|pr| pr.introduced_by(s) && fit(pr, s) > 0.0)
+        })
+        .collect();
+    let mut pairs: Vec<(f64, usize, usize)> = Vec::new();
+    for (pi, pr) in open.iter().enumerate() {
+        if params.contains_key(&pr.p.name) {
+            continue;
+        }
+        for (si, s) in spans.iter().enumerate() {
+            if (used_slash && s.kind == SpanKind::Slash) || (claimed[si] && !pr.introduced_by(s)) {
+                continue;
+            }
+            // A number, a year or a date is a value, even where the index knows it as a word.
+            let numeric = matches!(s.kind, SpanKind::Number | SpanKind::Year | SpanKind::Date);
+            let mut stems = text::stems(&s.value).peekable();
+            if !numeric && stems.peek().is_some() && stems.all(|st| subject.contains(&st)) {
+                continue;
+            }
+            let mut f = fit(pr, s);
+            // A required parameter takes a weaker fit than an optional one.
+            if pr.p.required {
+                f += 1.0;
+            }
+            if f >= 4.0 {
+                pairs.push((f, pi, si));
+            }
+        }
+    }
+    pairs.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+    let mut span_used = vec![false; spans.len()];
+    for (_, pi, si) in pairs {
+        let p = open[pi].p;
+        if span_used[si] || params.contains_key(&p.name) {
+            continue;
+        }
+        if let Some(v) = value_for(&open[pi], &spans[si]) {
+            params.insert(p.name.clone(), v);
+            span_used[si] = true;
+        }
+    }
+    span_used
+}
+
+/// Which end of a range a value or a parameter is: the lower bound (`minYear`, "after 2019",
+/// "since 2019", "from 2019", "between 2019 and ...") or the upper one (`maxYear`, "before
+/// 2019", "until 2019", "... and 2021").
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Bound {
+    /// The lower end.
+    Lower,
+    /// The upper end.
+    Upper,
+}
+
+/// The end of a range a parameter's name says it takes (`minYear`, `start_date`: lower;
+/// `maxYear`, `endDate`, `until`: upper), if any.
+pub(super) fn param_bound(pr: &Profile) -> Option<Bound> {
+    if pr.named(LOWER_WORDS) {
+        Some(Bound::Lower)
+    } else if pr.named(UPPER_WORDS) {
+        Some(Bound::Upper)
+    } else {
+        None
+    }
+}
+
+/// The end of a range the words right before a span say it is ("after 2019": lower; "before
+/// 2019": upper; "between 2019 and 2021": 2019 lower, 2021 upper), if any.
+pub(super) fn span_bound(s: &Span) -> Option<Bound> {
+    let last = s.before.last()?.as_str();
+    if LOWER_CUES.contains(&last) {
+        Some(Bound::Lower)
+    } else if UPPER_CUES.contains(&last)
+        || (last == "and" && s.before.iter().any(|w| w == "between"))
+    {
+        Some(Bound::Upper)
+    } else {
+        None
+    }
+}
+
+/// A date's fit `base` to a date parameter, by the ends of a range both say: a date the question
+/// bounds ("after 2024-05-01") goes to the parameter of that end, not to the other.
+fn bounded(pr: &Profile, s: &Span, base: f64) -> f64 {
+    match (param_bound(pr), span_bound(s)) {
+        (Some(p), Some(q)) if p == q => base + 2.0,
+        (Some(_), Some(_)) => 0.0,
+        _ => base,
+    }
+}
+
+/// A year's fit to a parameter named as a year: a bare year ("in 2019") to `year` rather than to
+/// `maxYear`, `minYear` or `start_year`, which take it only when no plain year parameter does;
+/// a year the question bounds ("since 2019", "between 2019 and 2021") to the bound of its end.
+fn year_fit(pr: &Profile, s: &Span) -> f64 {
+    match (param_bound(pr), span_bound(s)) {
+        (None, None) => 9.0,
+        (None, Some(_)) => 6.0,
+        (Some(p), Some(q)) if p == q => 11.0,
+        (Some(_), Some(_)) => 0.0,
+        (Some(_), None) => 4.5,
+    }
+}
+
+/// Parameter-name words of a code from a standard list (ISO 3166 countries, ISO 639 languages,
+/// ISO 4217 currencies): `US`, `fr`, `EUR`.
+pub(super) const CODE_WORDS: &[&str] = &[
+    "country", "currency", "lang", "language", "locale", "market", "region",
+];
+
+/// Whether a value is shaped as such a code: two or three letters of one case.
+pub(super) fn is_code(v: &str) -> bool {
+    (2..=3).contains(&v.len())
+        && v.chars().all(|c| c.is_ascii_alphabetic())
+        && (v.chars().all(|c| c.is_ascii_uppercase()) || v.chars().all(|c| c.is_ascii_lowercase()))
+}
+
+/// A latitude or longitude written with its hemisphere (`45.76N`, `4.84 E`, `33.9S`) for a
+/// parameter named as one: the value as the parameter takes it (the text as written for a
+/// string, signed degrees for a number).
+pub(super) fn coordinate(pr: &Profile, s: &Span) -> Option<Value> {
+    let unit = s.unit.as_deref()?;
+    let axis_ok = match unit {
+        "n" | "s" => pr.named(&["lat", "latitude"]),
+        "e" | "w" => pr.named(&["lon", "lng", "long", "longitude"]),
+        _ => false,
+    };
+    if !axis_ok {
+        return None;
+    }
+    if pr.numeric {
+        let v: f64 = s.value.parse().ok()?;
+        let signed = if matches!(unit, "s" | "w") { -v } else { v };
+        return serde_json::Number::from_f64(signed).map(Value::Number);
+    }
+    Some(Value::String(format!("{}{}", s.value, unit.to_uppercase())))
+}
+
+/// How well a span fits a parameter (0: not at all). See the module docs.
+pub(super) fn fit(pr: &Profile, s: &Span) -> f64 {
+    let timed = matches!(s.kind, SpanKind::Date | SpanKind::Year)
+        || (pr.numeric && s.kind == SpanKind::Number);
+    if pr.temporal && !timed {
+        return 0.0;
+    }
+    let intro = if pr.introduced_by(s) { 6.0 } else { 0.0 };
+    let string = !pr.numeric && pr.p.ty.trim_end_matches("[]") == "string";
+    let base = match s.kind {
+        SpanKind::Url if pr.format().contains("uri") || pr.format() == "url" => 9.0,
+        SpanKind::Url if pr.named(URL_WORDS) => 8.0,
+        SpanKind::Email if pr.format() == "email" || pr.named(&["email", "mail"]) => 9.0,
+        SpanKind::Path if pr.named(PATH_WORDS) => 8.0,
+        // A date goes only into a parameter that takes one (its format, name or description
+        // says so), never into a `from` currency or an `end` cursor.
+        SpanKind::Date if !pr.dated() => 0.0,
+        SpanKind::Date if pr.format().starts_with("date") => bounded(pr, s, 9.0),
+        SpanKind::Date if pr.named(DATE_WORDS) || pr.temporal => bounded(pr, s, 7.0),
+        SpanKind::Date => 5.0,
+        SpanKind::Year if pr.named(YEAR_WORDS) => year_fit(pr, s),
+        // "2019 road accidents": a year read with the next word as its unit.
+        SpanKind::Number if pr.named(YEAR_WORDS) && year_like(&s.value) => year_fit(pr, s),
+        SpanKind::Year if pr.numeric && pr.named(DATE_WORDS) => 5.0,
+        SpanKind::Number if pr.numeric => {
+            if pr.integer && s.value.contains('.') {
+                return 0.0;
+            }
+            let cue = s.before.iter().any(|w| COUNT_CUES.contains(&w.as_str()))
+                || s.unit.as_deref().is_some_and(|u| COUNT_CUES.contains(&u));
+            let unit_names = s.unit.as_deref().is_some_and(|u| {
+                pr.words.iter().any(|w| w == u) || text::stems(u).any(|st| pr.stems.contains(&st))
+            });
+            // "2 cups" for `sourceAmount`: a measured amount.
+            let measured = pr.named(AMOUNT_WORDS)
+                && s.unit
+                    .as_deref()
+                    .is_some_and(|u| u.chars().all(char::is_alphabetic));
+            2.0 + if measured { 3.0 } else { 0.0 }
+                + if pr.named(COUNT_WORDS) && cue {
+                    5.0
+                } else {
+                    0.0
+                }
+                + if unit_names { 5.0 } else { 0.0 }
+        }
+        SpanKind::Number if coordinate(pr, s).is_some() => 7.0,
+        SpanKind::Id
+            if string && is_code(&s.value) && (pr.named(CODE_WORDS) || pr.described(&["iso"])) =>
+        {
+            6.0
+        }
+        // A slug is words joined by dashes, never a bare number.
+        SpanKind::Number if pr.named(&["slug"]) => 0.0,
+        SpanKind::Number | SpanKind::Id if string && pr.named(ID_WORDS) => 6.0,
+        // A number its label names, for a parameter declared as text ("season 3" for a
+        // string `airedSeason`); a name or a search text is no number.
+        SpanKind::Number if string && !pr.named(TEXT_WORDS) && pr.titled_by(s) => 2.0,
+        SpanKind::Id if pr.numeric && s.value.chars().all(|c| c.is_ascii_digit()) => 4.0,
+        SpanKind::Id if string => 2.0,
+        SpanKind::Slash if string && pr.named(&["repo", "repository", "project", "slug"]) => 6.0,
+        SpanKind::Quoted if string && pr.named(TEXT_WORDS) => 6.0,
+        SpanKind::Quoted if string => 3.0,
+        // A name typed in lower case that the catalog does not know: the key of the entity an
+        // endpoint reads (`/users/{username}`), else only where its words name the parameter.
+        // `/albums/{id}` takes an opaque id, which a word never is, whatever labels it
+        // ("my most listened artists" for `/artists/{id}`).
+        SpanKind::Word if pr.named(ID_WORDS) => 0.0,
+        // A verb or an adverb ("the line running normally") is what is said of a value, not
+        // one, even right after the label noun.
+        SpanKind::Word if !name_shaped(&s.value) => 0.0,
+        SpanKind::Word if string && pr.in_path() => 3.0,
+        SpanKind::Word if string => 1.0,
+        SpanKind::Name | SpanKind::Object if string => {
+            // A place by its name, or free text (`q`) described as one ("City name").
+            let textual = pr.named(TEXT_WORDS);
+            // `city_id` takes an id more often than a place's name: a place after "in" or
+            // "at" goes there only when no parameter takes the name itself.
+            let id_named = pr.named(ID_WORDS);
+            let place = pr.named(PLACE_WORDS) || (textual && pr.described(PLACE_WORDS));
+            let place_cue = s
+                .before
+                .last()
+                .is_some_and(|w| PLACE_CUES.contains(&w.as_str()));
+            let kind = if s.kind == SpanKind::Name { 1.0 } else { 0.0 };
+            if place && place_cue {
+                (if id_named { 4.0 } else { 7.0 }) + kind
+            } else if (place && !id_named) || textual {
+                3.0 + kind
+            } else {
+                1.0 + kind
+            }
+        }
+        _ => 0.0,
+    };
+    if base == 0.0 {
+        return 0.0;
+    }
+    // "tvdb id 121361" is no value for `imdbId`: half the fit, so only a required parameter
+    // with nothing better takes it.
+    if pr.qualifier_differs(s) {
+        return (base + intro) * 0.5;
+    }
+    base + intro
+}
+
+/// The value a span gives a parameter, typed as it declares (`None` when it does not fit).
+pub(super) fn value_for(pr: &Profile, s: &Span) -> Option<Value> {
+    let p = pr.p;
+    if s.kind == SpanKind::Number
+        && let Some(v) = coordinate(pr, s)
+    {
+        return Some(v);
+    }
+    let raw = if s.kind == SpanKind::Date && p.format.as_deref() == Some("date-time") {
+        format!("{}T00:00:00Z", s.value)
+    } else {
+        s.value.clone()
+    };
+    let mut v = bind::coerce(p, Value::String(raw)).ok()?;
+    // A whole number written without a decimal point stays whole (`16`, not `16.0`).
+    if let Some(f) = v.as_f64()
+        && !s.value.contains('.')
+        && f.fract() == 0.0
+        && f.abs() < 9e15
+    {
+        v = Value::from(f as i64);
+    }
+    if !p.enum_values.is_empty() && !bind::value_is_valid(p, &v) {
+        return None;
+    }
+    Some(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::*;
+    use super::*;
+
+    #[test]
+    fn a_lower_case_name_the_catalog_does_not_know_keys_an_entity_in_the_path() {
+        let user = endpoint("https://x.test/users/{username}", &[("username", "path")]);
+        assert_eq!(
+            filled(
+                &user,
+                "how many followers does gvanrossum have",
+                &["follow"]
+            ),
+            BTreeMap::from([("username".to_string(), Value::from("gvanrossum"))])
+        );
+        // A word the catalog knows is what is asked, not a value.
+        assert!(filled(&user, "how many followers does it have", &["follow"]).is_empty());
+        // An opaque id is never a word; a query parameter takes a word only when named.
+        let album = endpoint("https://x.test/albums/{id}", &[("id", "path")]);
+        assert!(filled(&album, "who are my most listened artists", &["artist"]).is_empty());
+        // Not even where the noun after the word names what the id keys.
+        let artist = endpoint("https://x.test/artists/{id}", &[("id", "path")]);
+        assert!(filled(&artist, "who are my most listened artists", &["artist"]).is_empty());
+        let search = endpoint("https://x.test/search", &[("owner", "query")]);
+        assert!(
+            filled(
+                &search,
+                "list octocat repositories",
+                &["list", "repositori"]
+            )
+            .is_empty()
+        );
+        assert_eq!(
+            filled(
+                &search,
+                "list repositories, owner octocat",
+                &["list", "repositori", "owner"]
+            ),
+            BTreeMap::from([("owner".to_string(), Value::from("octocat"))])
+        );
+    }
+
+    #[test]
+    fn a_noun_after_a_value_names_its_parameter() {
+        let org = endpoint("https://x.test/orgs/{org}", &[("org", "path")]);
+        for q in [
+            "how many public repositories does the mozilla org have",
+            "public repositories of the Mozilla org",
+        ] {
+            let v = filled(&org, q, &["public", "repositori", "org"]);
+            assert_eq!(
+                v.get("org")
+                    .and_then(Value::as_str)
+                    .map(str::to_lowercase)
+                    .as_deref(),
+                Some("mozilla"),
+                "{q}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_noun_that_labels_a_value_chooses_its_parameter() {
+        // "tvdb id" is no `imdbId`; a plain "id" or "imdb id" is.
+        let search = endpoint(
+            "https://x.test/search/series",
+            &[
+                ("name", "query"),
+                ("imdbId", "query"),
+                ("zap2itId", "query"),
+            ],
+        );
+        assert!(
+            filled_for(
+                &search,
+                "what network is the show with tvdb id 121361 on",
+                &["network"],
+                &["network"]
+            )
+            .is_empty()
+        );
+        assert_eq!(
+            filled_for(
+                &search,
+                "the series with imdb id tt0903747",
+                &["seri"],
+                &["seri"]
+            ),
+            strings(&[("imdbId", "tt0903747")])
+        );
+        // Two labelled numbers, each to the parameter its label names, typed as text.
+        let episodes = endpoint(
+            "https://x.test/series/{id}/episodes/query",
+            &[
+                ("id", "path"),
+                ("airedSeason", "query"),
+                ("airedEpisode", "query"),
+            ],
+        );
+        assert_eq!(
+            filled(
+                &episodes,
+                "title of season 3 episode 5 of series 81189",
+                &[]
+            ),
+            strings(&[("airedEpisode", "5"), ("airedSeason", "3"), ("id", "81189")])
+        );
+        // A labelled value is not given to a parameter its label does not name.
+        let arrivals = endpoint(
+            "https://x.test/stops/{id}/arrivals",
+            &[("id", "path"), ("line", "query")],
+        );
+        assert_eq!(
+            filled(&arrivals, "next bus at stop 490008660N", &[]),
+            strings(&[("id", "490008660N")])
+        );
+        assert_eq!(
+            filled(&arrivals, "next bus on line N29 at stop 490008660N", &[]),
+            strings(&[("id", "490008660N"), ("line", "N29")])
+        );
+    }
+
+    #[test]
+    fn numbers_are_no_names_and_no_slugs() {
+        let search = endpoint(
+            "https://x.test/search/series",
+            &[("name", "query"), ("slug", "query")],
+        );
+        assert!(
+            filled_for(
+                &search,
+                "which day does series 73739 air",
+                &["seri", "air", "day"],
+                &["seri", "air", "day"]
+            )
+            .is_empty()
+        );
+        assert_eq!(
+            filled(
+                &search,
+                "when does the series named \"Dark\" air",
+                &["seri", "air"]
+            ),
+            strings(&[("name", "Dark")])
+        );
+    }
+
+    #[test]
+    fn from_and_to_take_the_ids_they_introduce() {
+        let journey = endpoint(
+            "https://x.test/journey/{from}/to/{to}",
+            &[("from", "path"), ("to", "path")],
+        );
+        assert_eq!(
+            filled(
+                &journey,
+                "how long from 940GZZLUKSX to 940GZZLUWLO by tube",
+                &[]
+            ),
+            strings(&[("from", "940GZZLUKSX"), ("to", "940GZZLUWLO")])
+        );
+        assert_eq!(
+            filled(&journey, "a route to Paris Nord from Lille", &[]),
+            strings(&[("from", "Lille"), ("to", "Paris Nord")])
+        );
+    }
+
+    #[test]
+    fn a_date_parameter_takes_dates_and_years_only() {
+        let e = typed(
+            endpoint(
+                "https://x.test/updated",
+                &[("fromTime", "query"), ("q", "query")],
+            ),
+            "fromTime",
+            "string",
+            None,
+        );
+        assert_eq!(
+            filled(&e, "translate 'thank you very much' into german", &[]),
+            strings(&[("q", "thank you very much")])
+        );
+        let e = typed(
+            endpoint("https://x.test/stats/{year}", &[("year", "path")]),
+            "year",
+            "integer",
+            None,
+        );
+        for q in [
+            "road accidents of 2019",
+            "road accidents in 2019",
+            "2019 road accidents",
+        ] {
+            assert_eq!(
+                filled(&e, q, &[]).get("year"),
+                Some(&Value::from(2019)),
+                "{q}"
+            );
+        }
+        let e = typed(
+            endpoint("https://x.test/events", &[("startDate", "query")]),
+            "startDate",
+            "string",
+            Some("date"),
+        );
+        assert!(filled(&e, "events starting soon in Lyon", &[]).is_empty());
+        assert_eq!(
+            filled(&e, "events from 2024-05-01", &[]),
+            strings(&[("startDate", "2024-05-01")])
+        );
+    }
+
+    #[test]
+    fn codes_are_two_or_three_letters_of_one_case() {
+        assert!(is_code("US"));
+        assert!(is_code("eur"));
+        assert!(!is_code("Us"));
+        assert!(!is_code("USDT"));
+        assert!(!is_code("U2"));
+    }
+
+    #[test]
+    fn a_bare_year_goes_to_the_year_and_a_bounded_one_to_its_end() {
+        let numbers = |e: crate::artifact::EndpointData| {
+            let mut e = e;
+            for p in &mut e.parameters {
+                p.ty = "integer".into();
+            }
+            e
+        };
+        let e = numbers(endpoint(
+            "https://x.test/games",
+            &[
+                ("maxYear", "query"),
+                ("minYear", "query"),
+                ("year", "query"),
+            ],
+        ));
+        let years = |pairs: &[(&str, i64)]| -> BTreeMap<String, Value> {
+            pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), Value::from(*v)))
+                .collect()
+        };
+        for (q, want) in [
+            ("games played in 2019", years(&[("year", 2019)])),
+            ("2019 games", years(&[("year", 2019)])),
+            ("games since 2019", years(&[("minYear", 2019)])),
+            ("games after 2019", years(&[("minYear", 2019)])),
+            ("games before 2019", years(&[("maxYear", 2019)])),
+            ("games until 2019", years(&[("maxYear", 2019)])),
+            (
+                "games between 2019 and 2021",
+                years(&[("maxYear", 2021), ("minYear", 2019)]),
+            ),
+            (
+                "games from 2019 to 2021",
+                years(&[("maxYear", 2021), ("minYear", 2019)]),
+            ),
+        ] {
+            assert_eq!(filled(&e, q, &["game"]), want, "{q}");
+        }
+        // With no plain year parameter, a bare year still fills a bound.
+        let e = numbers(endpoint(
+            "https://x.test/drafts",
+            &[("start_year", "query")],
+        ));
+        assert_eq!(
+            filled(&e, "draft picks in 2020", &["draft", "pick"]),
+            years(&[("start_year", 2020)])
+        );
+    }
+}

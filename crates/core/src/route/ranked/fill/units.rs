@@ -1,0 +1,118 @@
+//! Pass `units`: unit parameters take the unit of the amount the question gives, and a target
+//! unit the one it asks for.
+
+use super::profile::Profile;
+use super::words::TARGET_WORDS;
+use crate::route::bind;
+use crate::search::spans::{self, Span, SpanKind};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// Unit parameters (`unit`, `sourceUnit`, `targetUnit`): the unit word of the amount the
+/// question gives ("2 cups" -> `cups`), and for a target unit the unit asked for ("how many
+/// grams ...", "... in grams", "... into ounces"), which is not the amount's own.
+pub(super) fn units(
+    question: &str,
+    open: &[Profile],
+    spans: &[Span],
+    params: &mut BTreeMap<String, Value>,
+) {
+    let amount = spans.iter().find_map(|s| {
+        let u = s.unit.as_deref()?;
+        (s.kind == SpanKind::Number && u.chars().count() > 1 && u.chars().all(char::is_alphabetic))
+            .then_some(u)
+    });
+    let Some(unit) = amount else { return };
+    let words: Vec<String> = question
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    let asked = words.windows(2).find_map(|w| {
+        let cue = matches!(w[0].as_str(), "many" | "much" | "in" | "into" | "to");
+        let word = &w[1];
+        (cue && word != unit
+            && word.chars().all(char::is_alphabetic)
+            && !spans::is_function_word(word))
+        .then(|| word.clone())
+    });
+    for pr in open
+        .iter()
+        .filter(|pr| !pr.numeric && pr.named(&["unit", "units"]))
+    {
+        if params.contains_key(&pr.p.name) {
+            continue;
+        }
+        let value = if pr.named(TARGET_WORDS) {
+            asked.clone()
+        } else {
+            Some(unit.to_string())
+        };
+        if let Some(v) = value.and_then(|v| bind::coerce(pr.p, Value::String(v)).ok()) {
+            params.insert(pr.p.name.clone(), v);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testing::*;
+    use super::*;
+
+    #[test]
+    fn an_amount_takes_its_unit_and_a_target_unit_the_one_asked_for() {
+        let mut convert = endpoint(
+            "https://x.test/convert",
+            &[
+                ("ingredientName", "query"),
+                ("sourceAmount", "query"),
+                ("sourceUnit", "query"),
+                ("targetUnit", "query"),
+            ],
+        );
+        for p in &mut convert.parameters {
+            p.required = true;
+        }
+        convert.parameters[1].ty = "number".into();
+        let want = |amount: i64, source: &str, target: &str, name: &str| {
+            BTreeMap::from([
+                ("ingredientName".to_string(), Value::from(name)),
+                ("sourceAmount".to_string(), Value::from(amount)),
+                ("sourceUnit".to_string(), Value::from(source)),
+                ("targetUnit".to_string(), Value::from(target)),
+            ])
+        };
+        assert_eq!(
+            filled(
+                &convert,
+                "how many grams is 2 cups of butter",
+                &["gram", "cup"]
+            ),
+            want(2, "cups", "grams", "butter")
+        );
+        assert_eq!(
+            filled(
+                &convert,
+                "convert 3 tablespoons of sugar into ounces",
+                &["convert"]
+            ),
+            want(3, "tablespoons", "ounces", "sugar")
+        );
+        // The index may know "2" as a word the endpoint was ranked for; it is a value still.
+        assert_eq!(
+            filled_for(
+                &convert,
+                "how many grams is 2 cups of butter",
+                &["gram", "cup", "2"],
+                &["2", "gram"]
+            ),
+            want(2, "cups", "grams", "butter")
+        );
+        // No amount with a unit: no unit either.
+        let got = filled(&convert, "how many grams of butter", &["gram"]);
+        assert!(
+            !got.contains_key("sourceUnit") && !got.contains_key("targetUnit"),
+            "{got:?}"
+        );
+    }
+}

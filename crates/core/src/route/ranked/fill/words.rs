@@ -1,0 +1,126 @@
+//! The words the passes read a question and a parameter's declaration by: English naming
+//! conventions of parameters (a `limit` takes a count, a `city` a place) and the shapes of words
+//! that are no values (verb forms, adverbs, words of rank and time), not any domain's knowledge.
+
+/// Parameter-name words of a count or page size.
+pub(super) const COUNT_WORDS: &[&str] = &[
+    "count", "k", "limit", "max", "maximum", "n", "num", "number", "per", "results", "size", "top",
+];
+/// Words next to a number that make it a count ("top 5", "5 results").
+pub(super) const COUNT_CUES: &[&str] = &[
+    "first", "items", "last", "latest", "most", "recent", "results", "top",
+];
+/// Parameter-name words of an amount measured in a unit (`sourceAmount`, `quantity`).
+pub(super) const AMOUNT_WORDS: &[&str] = &["amount", "qty", "quantity", "value"];
+/// Parameter-name words of the unit an amount is wanted in (`targetUnit`, `to_unit`).
+pub(super) const TARGET_WORDS: &[&str] = &["dest", "destination", "output", "target", "to"];
+/// Parameter-name words of free text: a search query, a title, a name.
+pub(super) const TEXT_WORDS: &[&str] = &[
+    "keyword", "keywords", "name", "prompt", "q", "query", "question", "search", "term", "text",
+    "title", "topic",
+];
+/// Parameter-name words of a place.
+pub(super) const PLACE_WORDS: &[&str] = &[
+    "address",
+    "area",
+    "city",
+    "country",
+    "destination",
+    "location",
+    "origin",
+    "place",
+    "region",
+    "state",
+    "town",
+];
+/// Prepositions before a place.
+pub(super) const PLACE_CUES: &[&str] = &["at", "from", "in", "near", "to"];
+/// Parameter-name words of an identifier.
+pub(super) const ID_WORDS: &[&str] = &[
+    "code",
+    "id",
+    "identifier",
+    "isbn",
+    "key",
+    "number",
+    "ref",
+    "slug",
+    "symbol",
+    "ticker",
+];
+/// Parameter-name words of a date.
+pub(super) const DATE_WORDS: &[&str] = &[
+    "after", "before", "date", "day", "end", "from", "since", "start", "until",
+];
+/// Parameter-name words of a year (`year`, `maxYear`, `start_year`).
+pub(super) const YEAR_WORDS: &[&str] = &["year", "years", "yr"];
+/// Parameter-name words of the lower end of a range (`minYear`, `start_date`, `since`).
+pub(super) const LOWER_WORDS: &[&str] = &[
+    "after", "begin", "from", "min", "minimum", "since", "start", "starting",
+];
+/// Parameter-name words of the upper end of a range (`maxYear`, `end_date`, `until`).
+pub(super) const UPPER_WORDS: &[&str] = &[
+    "before", "end", "ending", "max", "maximum", "through", "till", "to", "until",
+];
+/// Words right before a value that make it the lower end of a range ("since 2019").
+pub(super) const LOWER_CUES: &[&str] = &["after", "between", "from", "since", "starting"];
+/// Words right before a value that make it the upper end of a range ("until 2021").
+pub(super) const UPPER_CUES: &[&str] = &["before", "through", "till", "to", "until"];
+/// Description words of a parameter that takes a date.
+pub(super) const DATE_DESCRIBED: &[&str] = &[
+    "date",
+    "dates",
+    "datetime",
+    "day",
+    "iso8601",
+    "time",
+    "timestamp",
+    "yyyy",
+];
+pub(super) const URL_WORDS: &[&str] = &["href", "link", "site", "uri", "url", "website"];
+pub(super) const PATH_WORDS: &[&str] = &["dir", "directory", "file", "filename", "folder", "path"];
+
+/// Whether a number is written as a year (four digits, 1800 to 2199).
+pub(super) fn year_like(v: &str) -> bool {
+    v.len() == 4 && v.parse::<u32>().is_ok_and(|y| (1800..2200).contains(&y))
+}
+
+/// Whether a lower-case word has the shape of a verb form or an adverb (`running`,
+/// `normally`, `delayed`), which a name rarely has.
+pub(super) fn verb_shaped(w: &str) -> bool {
+    let n = w.chars().count();
+    (w.ends_with("ing") && n > 5) || (w.ends_with("ly") && n > 4) || (w.ends_with("ed") && n >= 6)
+}
+
+/// Adjectives of rank and amount, which say what is asked of a value, not which one.
+pub(super) const RANK_WORDS: &[&str] = &[
+    "bad", "best", "better", "few", "good", "less", "many", "more", "much", "new", "old", "worse",
+    "worst",
+];
+
+/// Generic adjectives of time and state, which say which version of a thing is asked for
+/// ("the current weather", "latest commits", "new releases"), never a value.
+pub(super) const GENERIC_WORDS: &[&str] = &[
+    "current",
+    "currently",
+    "latest",
+    "newest",
+    "oldest",
+    "popular",
+    "present",
+    "previous",
+    "recent",
+    "upcoming",
+];
+
+/// Whether an unlabelled lower-case word may be a name: no verb form or adverb, no word of
+/// rank or amount ("best", "latest", "top").
+pub(super) fn name_shaped(w: &str) -> bool {
+    !verb_shaped(w) && !generic(w)
+}
+
+/// Whether a lower-case word is a word of rank, amount, time or state ([`RANK_WORDS`],
+/// [`GENERIC_WORDS`], "top", "first"): it qualifies what is asked, it is no value.
+pub(super) fn generic(w: &str) -> bool {
+    RANK_WORDS.contains(&w) || GENERIC_WORDS.contains(&w) || COUNT_CUES.contains(&w)
+}
