@@ -259,6 +259,8 @@ mod tests {
             description: description.map(|d| Sp::synthetic(d.to_string())),
             mcp_tool: None,
             annotations: None,
+            fields_inferred: None,
+            operation_id: None,
             allow_destructive: None,
             records: None,
             body_type: None,
