@@ -111,7 +111,7 @@ fn is_time_with_zone(s: &str) -> bool {
     } else {
         match s.rfind(['+', '-']) {
             Some(i) => {
-                let z = s[i + 1..].as_bytes();
+                let z = &s.as_bytes()[i + 1..];
                 let ok = z.len() == 5
                     && z[2] == b':'
                     && [0, 1, 3, 4].iter().all(|j| z[*j].is_ascii_digit());
