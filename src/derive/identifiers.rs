@@ -36,8 +36,8 @@ const ID_NAMES: &[&str] = &[
 /// Last words that make a name an identifier (`article_slug`, `api_key`, `user_uuid`, `node_id`).
 const ID_LAST_WORDS: &[&str] = &["id", "uuid", "guid", "slug", "key"];
 
-/// Whether a record-level field name reads as an identifier by itself: a name of [`ID_NAMES`],
-/// a last word of [`ID_LAST_WORDS`] (`article_slug`, `nodeId`), or the word `id` anywhere
+/// Whether a record-level field name reads as an identifier by itself: a name of `ID_NAMES`,
+/// a last word of `ID_LAST_WORDS` (`article_slug`, `nodeId`), or the word `id` anywhere
 /// (`id_code`, `idStr`).
 pub fn id_name(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();

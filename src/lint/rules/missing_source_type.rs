@@ -46,9 +46,13 @@ impl Rule for MissingSourceType {
             if !fields.is_empty() && fields.iter().all(|f| f.source_type.is_some()) {
                 continue;
             }
-            out.report(t.file, t.id.span, format!("tool `{}` declares no source type", t.id.value))
-                .label("no `source_type`")
-                .fix(help(ctx));
+            out.report(
+                t.file,
+                t.id.span,
+                format!("tool `{}` declares no source type", t.id.value),
+            )
+            .label("no `source_type`")
+            .fix(help(ctx));
         }
     }
 }
