@@ -12,7 +12,8 @@
 //! `removeItems`, "Permanently purges ..."), or changes a record's state for good (`suspend`,
 //! `unpublish`, `ban`, `revoke`, `cancel`, `archive`, `disable`, `deactivate`, `terminate`,
 //! `block`, `lock`) as the first word of its id or `mcp_tool` name, the last segment of its path
-//! (`PUT /users/{id}/suspend`) or the first verb of its description; and its `annotations` are
+//! (`PUT /users/{id}/suspend`) (not its description: "Archives of ..." is a
+//! noun phrase); and its `annotations` are
 //! missing or give neither `destructive` nor `read_only` (MCP's `destructiveHint` /
 //! `readOnlyHint`). An HTTP `GET`, `HEAD` or `OPTIONS` is read-only by HTTP's definition and
 //! never matches by name. The verbs are language data (`crates/core/src/model/destructive_verbs.txt`),
