@@ -3747,3 +3747,239 @@ fn invalid_request_body_media_types_are_reported_and_never_sent() {
         ]
     );
 }
+
+/// A JSON-with-positions OpenAPI 3.0 document of `paths` (a YAML flow text), for the tests below.
+fn oas3(paths: &str) -> String {
+    format!(
+        "openapi: 3.0.3\ninfo: {{title: Shapes, version: '1'}}\nservers: [{{url: 'https://api.example.org'}}]\npaths:\n{paths}"
+    )
+}
+
+#[test]
+fn response_fields_are_inferred_from_examples_when_no_schema_says_them() {
+    // Shapes: an object `example`; a list under `examples` through a `$ref`; a schema that
+    // names no fields beside an example; a scalar example.
+    let doc = oas3(
+        "  /articles/{id}:\n    get:\n      operationId: getArticle\n      parameters: [{name: id, in: path, required: true, schema: {type: integer}}]\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              example: {id: 7, title: Hello, published_at: '2025-10-15T13:51:02Z', url: 'https://x.org/a/7', tags: [a, b], edited_at: null, user: {name: Ann, username: ann}}\n  /articles:\n    get:\n      operationId: listArticles\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              examples:\n                page: {$ref: '#/components/examples/Page'}\n  /users/me:\n    get:\n      operationId: getMe\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              schema: {type: object, items: {type: string}}\n              example: {id: 1, username: ann, joined_at: '2023-04-07', score: 2.5}\n  /count:\n    get:\n      operationId: getCount\n      responses:\n        '200':\n          description: ok\n          content:\n            application/json:\n              example: 42\ncomponents:\n  examples:\n    Page:\n      value: [{id: 1, score: 2}, {id: 2, score: 2.5, slug: b}]\n",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("shapes.yaml"), &doc).unwrap();
+    let r = run(
+        &[
+            "import",
+            "openapi",
+            "shapes.yaml",
+            "--project",
+            "proj",
+            "--message-format",
+            "concise",
+        ],
+        dir.path(),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let tool = tool_file(dir.path());
+    let endpoint = |id: &str| {
+        let start = tool.find(&format!("  - id: {id}\n")).unwrap();
+        let rest = &tool[start + 4..];
+        rest[..rest.find("\n  - id: ").unwrap_or(rest.len())].to_string()
+    };
+    let article = endpoint("get_article");
+    assert!(
+        article.contains("    fields_inferred: example\n"),
+        "{article}"
+    );
+    assert_eq!(
+        section(&article, "fields:"),
+        [
+            "- name: edited_at",
+            "type: any",
+            "nullable: true",
+            "- name: id",
+            "type: integer",
+            "- name: published_at",
+            "type: datetime",
+            "- name: tags",
+            "type: string[]",
+            "- name: title",
+            "type: string",
+            "- name: url",
+            "type: string",
+            "format: uri",
+            "- name: user.name",
+            "type: string",
+            "- name: user.username",
+            "type: string",
+        ],
+        "{article}"
+    );
+    let list = endpoint("list_articles");
+    assert!(list.contains("    records: \"[]\"\n"), "{list}");
+    assert_eq!(
+        section(&list, "fields:"),
+        [
+            "- name: id",
+            "type: integer",
+            "- name: score",
+            "type: number",
+            "- name: slug",
+            "type: string"
+        ]
+    );
+    let me = endpoint("get_me");
+    assert!(me.contains("fields_inferred: example"), "{me}");
+    assert!(
+        me.contains("- name: joined_at\n        type: date\n"),
+        "{me}"
+    );
+    let count = endpoint("get_count");
+    assert_eq!(
+        section(&count, "fields:"),
+        ["- name: result", "type: integer", "required: true"]
+    );
+    // Each inference is said at import.
+    assert_eq!(
+        r.stderr
+            .matches("inferred from the response example")
+            .count(),
+        4,
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains("`shapes/get_me`: the 200 response (`application/json`) has a schema that names no fields; its 4 field(s) are inferred"), "{}", r.stderr);
+    check_clean(dir.path());
+}
+
+#[test]
+fn swagger_2_response_examples_give_fields() {
+    let doc = r#"{"swagger": "2.0", "info": {"title": "Old", "version": "1"}, "host": "api.example.org",
+      "paths": {"/venues/{id}": {"get": {"operationId": "getVenue",
+        "parameters": [{"name": "id", "in": "path", "required": true, "type": "string"}],
+        "responses": {"200": {"description": "ok", "examples": {
+          "text/plain": "x", "application/json": {"venue_key": "v1", "name": "Hall", "capacity": 900}}}}}}}}"#;
+    let (_dir, tool) = imported("openapi", "old.json", doc);
+    assert!(tool.contains("fields_inferred: example"), "{tool}");
+    assert_eq!(
+        section(&tool, "fields:"),
+        [
+            "- name: capacity",
+            "type: integer",
+            "- name: name",
+            "type: string",
+            "- name: venue_key",
+            "type: string"
+        ]
+    );
+}
+
+#[test]
+fn generated_operation_ids_give_way_to_method_and_path() {
+    // FastAPI / JAX-RS style ids that repeat the path, end with the method and hold the
+    // version; a readable one is kept.
+    let doc = oas3(
+        "  /1.0/search/setlists:\n    get:\n      operationId: resource__1.0_search_setlists_getSetlists_GET\n      responses: {'200': {description: ok, content: {application/json: {schema: {type: object, properties: {total: {type: integer}}}}}}}\n  /1.0/artist/{mbid}:\n    get:\n      operationId: resource__1.0_artist__mbid__getArtist_GET\n      parameters: [{name: mbid, in: path, required: true, schema: {type: string}}]\n      responses: {'200': {description: ok, content: {application/json: {schema: {type: object, properties: {name: {type: string}}}}}}}\n  /api/v1/items/search:\n    get:\n      operationId: search_items_api_v1_items_search_get\n      responses: {'200': {description: ok, content: {application/json: {schema: {type: object, properties: {count: {type: integer}}}}}}}\n  /api/v2/clusters:\n    post:\n      operationId: CreateClusterV2\n      responses: {'200': {description: ok, content: {application/json: {schema: {type: object, properties: {arn: {type: string}}}}}}}\n",
+    );
+    let (dir, tool) = imported("openapi", "gen.yaml", &doc);
+    let ids: Vec<&str> = tool
+        .lines()
+        .filter_map(|l| l.strip_prefix("  - id: "))
+        .collect();
+    assert_eq!(
+        ids,
+        [
+            "get_artist_mbid",
+            "get_search_setlists",
+            "get_api_items_search",
+            "create_cluster_v2"
+        ]
+    );
+    assert!(tool.contains("  - id: get_artist_mbid\n    method: GET\n    url: https://api.example.org/1.0/artist/{mbid}\n    operation_id: resource__1.0_artist__mbid__getArtist_GET\n"), "{tool}");
+    assert!(!tool.contains("operation_id: CreateClusterV2"), "{tool}");
+    // A project imported before (the generated id, no `operation_id`) with a person's edit:
+    // re-import finds the endpoint by its operationId, keeps its id and the edit.
+    let path = dir.path().join("proj/schemas/shapes.yaml");
+    let old = tool
+        .replace(
+            "  - id: get_artist_mbid\n",
+            "  - id: resource_1_0_artist_mbid_get_artist_get\n",
+        )
+        .replace(
+            "    operation_id: resource__1.0_artist__mbid__getArtist_GET\n",
+            "",
+        )
+        .replace(
+            "      - name: name\n        type: string\n",
+            "      - name: name\n        type: string\n        identifier: true\n",
+        );
+    assert_ne!(old, tool);
+    std::fs::write(&path, &old).unwrap();
+    let r = run(
+        &["import", "openapi", "gen.yaml", "--project", "proj"],
+        dir.path(),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let after = std::fs::read_to_string(&path).unwrap();
+    assert!(after.contains("  - id: resource_1_0_artist_mbid_get_artist_get\n    method: GET\n    url: https://api.example.org/1.0/artist/{mbid}\n    operation_id: resource__1.0_artist__mbid__getArtist_GET\n"), "{after}");
+    assert!(
+        after.contains("      - name: name\n        type: string\n        identifier: true\n"),
+        "{after}"
+    );
+    assert!(!after.contains("id: get_artist_mbid"), "{after}");
+}
+
+#[test]
+fn state_changing_writes_are_reported_and_not_planned() {
+    let doc = oas3(
+        "  /users/{id}/suspend:\n    put:\n      operationId: suspendUser\n      parameters: [{name: id, in: path, required: true, schema: {type: integer}}]\n      responses: {'204': {description: done}}\n  /orders/{id}/cancel:\n    post:\n      parameters: [{name: id, in: path, required: true, schema: {type: integer}}]\n      responses: {'200': {description: ok, content: {application/json: {schema: {type: object, properties: {id: {type: integer}, status: {type: string}}}}}}}\n  /keys/{id}:\n    patch:\n      operationId: updateKey\n      description: Revokes an API key.\n      parameters: [{name: id, in: path, required: true, schema: {type: integer}}]\n      responses: {'200': {description: ok, content: {application/json: {schema: {type: object, properties: {id: {type: integer}}}}}}}\n  /orders/{id}:\n    get:\n      operationId: getOrder\n      parameters: [{name: id, in: path, required: true, schema: {type: integer}}]\n      responses: {'200': {description: ok, content: {application/json: {schema: {type: object, properties: {id: {type: integer}, status: {type: string}}}}}}}\n",
+    );
+    let (dir, _) = imported("openapi", "shop.yaml", &doc);
+    let r = run(&["check", "proj", "--format", "concise"], dir.path());
+    let sr508: Vec<&str> = r
+        .stdout
+        .lines()
+        .filter(|l| l.contains("SR508") && l.contains("] endpoint `"))
+        .map(|l| &l[l.find("endpoint `").unwrap()..l.find(" but ").unwrap()])
+        .collect();
+    assert_eq!(
+        sr508,
+        [
+            "endpoint `shapes/post_orders_id_cancel` looks destructive (its path ends in `cancel`, which says `cancel`)",
+            "endpoint `shapes/suspend_user` looks destructive (its id `suspend_user` says `suspend`)",
+        ],
+        "{}",
+        r.stdout
+    );
+    let r = run(&["compile", "proj", "--out", "proj/build"], dir.path());
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let graph: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("proj/build/graph.json")).unwrap(),
+    )
+    .unwrap();
+    // The artifact carries them as destructive (left out of plans); the reading one is not
+    // (`destructive` is written only when true).
+    assert!(graph.to_string().contains("\"get_order\""));
+    fn flags(v: &serde_json::Value, out: &mut Vec<(String, bool)>) {
+        match v {
+            serde_json::Value::Object(o) => {
+                if let (Some(id), Some(d)) = (
+                    o.get("id").and_then(|i| i.as_str()),
+                    o.get("destructive").and_then(|d| d.as_bool()),
+                ) {
+                    out.push((id.to_string(), d));
+                }
+                o.values().for_each(|x| flags(x, out));
+            }
+            serde_json::Value::Array(a) => a.iter().for_each(|x| flags(x, out)),
+            _ => {}
+        }
+    }
+    let mut found = Vec::new();
+    flags(&graph, &mut found);
+    found.sort();
+    assert_eq!(
+        found,
+        [
+            ("post_orders_id_cancel".to_string(), true),
+            ("suspend_user".to_string(), true),
+        ]
+    );
+}

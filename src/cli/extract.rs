@@ -163,7 +163,7 @@ fn run(args: &ExtractArgs, artifact: &Path) -> Result<Extraction, Failure> {
         let Some((step, file)) = r.split_once('=') else {
             return Err((
                 extract::ExtractError::new(format!(
-                    "--response `{r}`: expected STEP=FILE (e.g. 1=mp.json or materials_project=mp.json)"
+                    "--response `{r}`: expected STEP=FILE (e.g. 1=response.json or my_tool=response.json)"
                 )),
                 RESPONSE_HELP,
             ));

@@ -106,7 +106,7 @@ fn parse_upstreams(list: &[String]) -> Result<BTreeMap<String, String>, u8> {
             _ => {
                 return Err(super::usage_error(
                     format!("`--upstream {u}` is not TOOL=URL"),
-                    "give the tool id and an http(s) URL, e.g. --upstream materials_project=http://127.0.0.1:4010",
+                    "give the tool id and an http(s) URL, e.g. --upstream my_tool=http://127.0.0.1:4010",
                 ));
             }
         }

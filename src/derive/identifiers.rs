@@ -1,7 +1,10 @@
 //! Identifier fields: the fields that identify a record, projected in every plan.
 //!
 //! A field of the record itself (not a nested object's: `owner.id` names the owner) is an
-//! identifier when its name is `id`, `uuid`, `guid`, `key`, `url`, ends in `_id` / `Id`, or
+//! identifier when its name is `id`, `uuid`, `guid`, `key`, `url`, `uri`, `href`, `slug`,
+//! `code` or `permalink`, ends in the word `id`, `uuid`, `guid`, `slug` or `key` (`node_id`,
+//! `userId`, `article_slug`, `api_key`), holds the word `id` (`id_code`), or its description
+//! says it is a unique identifier ("The unique identifier of the venue"); or
 //! when an endpoint of the tool takes it as a path parameter of the same resource: `/users/{name}`
 //! takes the field `name` of the endpoints under `/users`, and `/issues/{issue_number}` takes
 //! the field `number` of the issue endpoints (the parameter named after the resource and the
@@ -16,17 +19,64 @@ use super::terms::{singular, words};
 use crate::model::{Sp, Tool};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// Whether a record-level field name reads as an identifier by itself.
+/// Whole names that identify a record by themselves (`slug`, `href`, `code`).
+const ID_NAMES: &[&str] = &[
+    "id",
+    "uuid",
+    "guid",
+    "key",
+    "url",
+    "uri",
+    "href",
+    "slug",
+    "code",
+    "permalink",
+];
+
+/// Last words that make a name an identifier (`article_slug`, `api_key`, `user_uuid`, `node_id`).
+const ID_LAST_WORDS: &[&str] = &["id", "uuid", "guid", "slug", "key"];
+
+/// Whether a record-level field name reads as an identifier by itself: a name of `ID_NAMES`,
+/// a last word of `ID_LAST_WORDS` (`article_slug`, `nodeId`), or the word `id` anywhere
+/// (`id_code`, `idStr`).
 pub fn id_name(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
-    matches!(
-        lower.as_str(),
-        "id" | "uuid" | "guid" | "key" | "url" | "_id"
-    ) || lower.ends_with("_id")
-        || lower.ends_with("-id")
-        || lower.ends_with("_uuid")
-        || (name.ends_with("Id") && name.len() > 2)
-        || (name.ends_with("ID") && name.len() > 2)
+    if ID_NAMES.contains(&lower.trim_start_matches('_')) {
+        return true;
+    }
+    let w = words(name);
+    w.last()
+        .is_some_and(|l| ID_LAST_WORDS.contains(&l.as_str()))
+        || w.iter().any(|x| x == "id")
+}
+
+/// Whether a field's description says it identifies the record: "unique" (or "uniquely")
+/// with "identifier", "id", "key" or "identifies" ("The unique identifier of the venue",
+/// "Uniquely identifies the word").
+pub fn id_description(description: &str) -> bool {
+    let w = words(description);
+    let unique = w.iter().any(|x| x == "unique" || x == "uniquely");
+    unique
+        && w.iter().any(|x| {
+            matches!(
+                x.as_str(),
+                "identifier" | "id" | "key" | "identifies" | "identify"
+            )
+        })
+}
+
+/// Whether a record-level field reads as an identifier by its name ([`id_name`]) or its
+/// description ([`id_description`]). Shared by the deriver and the `missing-identifier` rule.
+pub fn reads_as_identifier(field: &crate::model::ResponseField) -> bool {
+    let name = field.name.value.as_str();
+    if name.contains('.') || name.contains('[') {
+        return false;
+    }
+    id_name(name)
+        || field
+            .description
+            .as_ref()
+            .is_some_and(|d| id_description(&d.value))
 }
 
 /// The path parameters of the tool's endpoints, as the field names they stand for, each with
@@ -102,7 +152,7 @@ pub fn mark(tool: &mut Tool) -> usize {
             if name.contains('.') || name.contains('[') {
                 continue;
             }
-            if id_name(name) || keyed(name) {
+            if reads_as_identifier(f) || keyed(name) {
                 f.identifier = Some(Sp::synthetic(true));
                 n += 1;
             }
@@ -147,6 +197,79 @@ mod tests {
                 ("url", Some(false)),
             ]
         );
+    }
+
+    #[test]
+    fn identifier_names_and_descriptions() {
+        for n in [
+            "id",
+            "_id",
+            "uuid",
+            "GUID",
+            "slug",
+            "code",
+            "href",
+            "uri",
+            "permalink",
+            "node_id",
+            "userId",
+            "ID",
+            "id_code",
+            "idStr",
+            "article_slug",
+            "api_key",
+            "user_uuid",
+            "mbid_id",
+        ] {
+            assert!(id_name(n), "{n}");
+        }
+        for n in [
+            "name",
+            "title",
+            "status_code",
+            "idle",
+            "keyword",
+            "keys",
+            "identity",
+            "slugline",
+            "avatar_url",
+            "video",
+            "kid",
+        ] {
+            assert!(!id_name(n), "{n}");
+        }
+        for d in [
+            "The unique identifier of the venue.",
+            "Uniquely identifies the word",
+            "unique id of the setlist",
+            "A unique key.",
+        ] {
+            assert!(id_description(d), "{d}");
+        }
+        for d in [
+            "The identifier of the user who created it.",
+            "Number of unique visitors",
+            "Unique",
+        ] {
+            assert!(!id_description(d), "{d}");
+        }
+    }
+
+    #[test]
+    fn a_described_identifier_is_marked_and_nested_ones_are_not() {
+        let mut t = parse_tool(
+            "id: t\ntitle: T\ndomain: d\nendpoints:\n  - id: venues\n    method: GET\n    url: https://x.org/venues\n    fields:\n      - name: mbid\n        type: string\n        description: The unique identifier of the venue.\n      - name: city.slug\n        type: string\n      - name: article_slug\n        type: string\n      - name: name\n        type: string\n",
+            Format::Yaml,
+        )
+        .unwrap();
+        assert_eq!(mark(&mut t), 2);
+        let marked: Vec<bool> = t.endpoints[0]
+            .value
+            .fields
+            .iter()
+            .map(|f| f.value.identifier.as_ref().is_some_and(|i| i.value))
+            .collect();
+        assert_eq!(marked, [true, false, true, false]);
     }
 
     #[test]

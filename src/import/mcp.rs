@@ -194,6 +194,8 @@ pub fn import(r: &Resolver, opts: &Options, origin: &ServerOrigin) -> Imported {
             records: None,
             mcp_tool: Some(Sp::synthetic(name.to_string())),
             annotations: annotations(t.value.get("annotations")),
+            fields_inferred: None,
+            operation_id: None,
             allow_destructive: None,
             body_type: None,
             body_xml: Vec::new(),

@@ -8,7 +8,9 @@
 //! unit, published unit, groups, qualifiers (but `variant`, which names the `oneOf` / `anyOf`
 //! alternatives that carry the field: the source's), identifier flag, source type, licence,
 //! encoding and missing-value marker; per parameter its bindings and join separator; per endpoint
-//! `allow_destructive`. Matching is by endpoint id, parameter name and field name.
+//! `allow_destructive`. Matching is by endpoint id, parameter name and field name; an endpoint
+//! whose id changed because its operationId is now read as generated (`operation_id`), or no
+//! longer, is found by that operationId and keeps the declaration's id.
 //!
 //! A declaration that the source no longer has is removed (and reported by the re-import's
 //! diff as a removal); one that a person added by hand is therefore removed too, unless the
@@ -64,12 +66,27 @@ pub fn merge(old: &Tool, mut new: Tool) -> Tool {
     if new.mcp_server.is_none() {
         new.mcp_server = old.mcp_server.clone();
     }
+    let new_ids: std::collections::BTreeSet<String> = new
+        .endpoints
+        .iter()
+        .map(|e| e.value.id.value.clone())
+        .collect();
     for e in &mut new.endpoints {
         if let Some(o) = old
             .endpoints
             .iter()
             .find(|o| o.value.id.value == e.value.id.value)
         {
+            merge_endpoint(&o.value, &mut e.value);
+        } else if let Some(o) = old
+            .endpoints
+            .iter()
+            .find(|o| same_operation(&o.value, &e.value) && !new_ids.contains(&o.value.id.value))
+        {
+            // The same operation under another id (its generated operationId now gives way to
+            // method and path, or the other way round): the declaration's id stays, so that
+            // what a person wrote about it (intents, groups, bindings) still names it.
+            e.value.id = o.value.id.clone();
             merge_endpoint(&o.value, &mut e.value);
         }
     }
@@ -106,7 +123,7 @@ pub fn metadata_notes(old: &Tool, new: &Tool, path: &std::path::Path) -> Vec<Str
     let shared = new.endpoints.iter().any(|n| {
         old.endpoints
             .iter()
-            .any(|o| o.value.id.value == n.value.id.value)
+            .any(|o| o.value.id.value == n.value.id.value || same_operation(&o.value, &n.value))
     });
     if !shared && !old.endpoints.is_empty() && !new.endpoints.is_empty() {
         notes.push(format!(
@@ -118,6 +135,19 @@ pub fn metadata_notes(old: &Tool, new: &Tool, path: &std::path::Path) -> Vec<Str
         ));
     }
     notes
+}
+
+/// Whether `old` and `new` are the same source operation with different ids: they keep the same
+/// `operation_id`, or one's id is the other's generated operationId in snake case.
+fn same_operation(old: &Endpoint, new: &Endpoint) -> bool {
+    let snake_of =
+        |o: &Option<crate::model::Sp<String>>| o.as_ref().map(|o| super::snake(&o.value));
+    match (snake_of(&old.operation_id), snake_of(&new.operation_id)) {
+        (Some(a), Some(b)) => a == b,
+        (None, Some(b)) => old.id.value == b,
+        (Some(a), None) => new.id.value == a,
+        (None, None) => false,
+    }
 }
 
 /// A note when the source now states another licence than the declaration at `path` carries

@@ -15,6 +15,7 @@
 
 pub mod doc;
 pub mod emit;
+pub mod example;
 pub mod mcp;
 pub mod mcp_client;
 pub mod merge;
@@ -193,6 +194,58 @@ pub fn endpoint_id(
         }
     };
     unique(base, used)
+}
+
+/// Whether a path segment is a version (`v1`, `1.0`, `2`, `V3_1`): left out of ids made from
+/// a path when the operationId [looks generated](generated_operation_id).
+pub fn version_segment(segment: &str) -> bool {
+    let s = segment.trim_matches(['{', '}']);
+    let s = s.strip_prefix(['v', 'V']).unwrap_or(s);
+    !s.is_empty()
+        && s.split(['.', '_', '-'])
+            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Whether an operationId looks machine-generated, so that an id from the method and path
+/// reads better: at least two of (a) it holds the words of a version segment of the path
+/// (`1_0`, `v2`), (b) it ends with the method (`..._get`, `chromeFromUrlPost`), (c) it repeats
+/// the path's words in order and has more words besides (FastAPI's
+/// `resource__1.0_search_setlists_getSetlists_GET` for `GET /1.0/search/setlists`). A short
+/// readable operationId (`getArtist`, `CreateClusterV2`, `listPets`) is kept.
+pub fn generated_operation_id(op_id: &str, method: &str, route: &str) -> bool {
+    let w: Vec<String> = snake(op_id).split('_').map(str::to_string).collect();
+    let segments: Vec<&str> = route.split('/').filter(|s| !s.is_empty()).collect();
+    let version = segments.iter().any(|s| {
+        version_segment(s) && {
+            let vw = snake(s);
+            let vw: Vec<&str> = vw.split('_').collect();
+            w.windows(vw.len()).any(|win| win.iter().eq(vw.iter()))
+        }
+    });
+    let path: Vec<String> = segments
+        .iter()
+        .filter(|s| !version_segment(s))
+        .flat_map(|s| snake(s).split('_').map(str::to_string).collect::<Vec<_>>())
+        .filter(|x| !x.is_empty())
+        .collect();
+    let ends_with_method = w.len() > 1 && w.last().is_some_and(|l| l == method);
+    let mut rest = w.iter();
+    let repeats_path =
+        path.len() >= 2 && w.len() > path.len() + 1 && path.iter().all(|p| rest.any(|x| x == p));
+    [version, ends_with_method, repeats_path]
+        .iter()
+        .filter(|b| **b)
+        .count()
+        >= 2
+}
+
+/// A path without its version segments (`/1.0/artist/{mbid}` -> `/artist/{mbid}`).
+pub fn path_without_versions(route: &str) -> String {
+    route
+        .split('/')
+        .filter(|s| !version_segment(s))
+        .collect::<Vec<_>>()
+        .join("/")
 }
 
 /// `base`, or `base_2`, `base_3`, ... whichever is not yet in `used`; recorded as used.
@@ -536,6 +589,49 @@ mod tests {
         assert_eq!(snake("getAPIsByName"), "get_apis_by_name");
         assert_eq!(snake("listURLs"), "list_urls");
         assert_eq!(snake("IDs"), "ids");
+    }
+
+    #[test]
+    fn generated_operation_ids_are_told_from_readable_ones() {
+        for (op, method, route) in [
+            (
+                "resource__1.0_search_setlists_getSetlists_GET",
+                "get",
+                "/1.0/search/setlists",
+            ),
+            (
+                "resource__1.0_artist__mbid__getArtist_GET",
+                "get",
+                "/1.0/artist/{mbid}",
+            ),
+            (
+                "search_items_api_v1_items_search_get",
+                "get",
+                "/api/v1/items/search",
+            ),
+            ("read_user_users__user_id__get", "get", "/users/{user_id}"),
+            ("chromeFromUrlPost", "post", "/chrome/url"),
+            ("v2_get_orders_get", "get", "/v2/orders"),
+        ] {
+            assert!(generated_operation_id(op, method, route), "{op}");
+        }
+        for (op, method, route) in [
+            ("getArtist", "get", "/1.0/artist/{mbid}"),
+            ("CreateClusterV2", "post", "/api/v2/clusters"),
+            ("listPets", "get", "/pets"),
+            ("get_user_by_id", "get", "/user/{id}"),
+            ("suspend_user", "put", "/api/users/{id}/suspend"),
+            ("get_pets_id", "get", "/pets/{id}"),
+            ("reset", "post", "/reset"),
+        ] {
+            assert!(!generated_operation_id(op, method, route), "{op}");
+        }
+        assert!(version_segment("v1") && version_segment("1.0") && version_segment("{2}"));
+        assert!(!version_segment("v") && !version_segment("video") && !version_segment("1a"));
+        assert_eq!(
+            path_without_versions("/rest/1.0/artist/{mbid}"),
+            "/rest/artist/{mbid}"
+        );
     }
 
     #[test]

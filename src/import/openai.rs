@@ -163,6 +163,8 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
             records: None,
             mcp_tool: None,
             annotations: None,
+            fields_inferred: None,
+            operation_id: None,
             allow_destructive: None,
             body_type: None,
             body_xml: Vec::new(),

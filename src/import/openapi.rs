@@ -198,7 +198,7 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
                 continue;
             }
             let op_id = str_at(op.value, "operationId");
-            let (id, shared_op_id) = ids.id(op_id, mname, &tpl, &mut used_ids);
+            let (id, shared_op_id, generated_op_id) = ids.id(op_id, mname, &tpl, &mut used_ids);
             if !opts.selects(&[id.as_str(), op_id.unwrap_or(""), path]) {
                 continue;
             }
@@ -231,6 +231,7 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
                 join_url(&server.url, tpl.route),
                 summary_text(op.value),
             );
+            e.operation_id = generated_op_id.map(|o| Sp::synthetic(o.to_string()));
             e.parameters = params::parameters(
                 &mut m,
                 &params::Operation {
@@ -347,16 +348,44 @@ fn response<'a>(m: &mut Mapper<'a>, spec: Spec, doc: &Value, op: &Loc<'a>, e: &m
                 .flatten();
             let schema = match spec {
                 Spec::Swagger2 if swagger_other.is_some() => None,
-                Spec::Swagger2 => resp
-                    .get("schema")
-                    .map(|s| (Some(s), "application/json".to_string())),
+                Spec::Swagger2 => match resp.get("schema") {
+                    Some(s) => Some((Some(s), "application/json".to_string())),
+                    // No schema, but a JSON example: its fields are inferred from it.
+                    None => super::example::swagger_example(resp.value)
+                        .map(|_| (None, "application/json".to_string())),
+                },
                 Spec::OpenApi3 => json_media(&resp),
             };
+            let example = |media: &str| match spec {
+                Spec::OpenApi3 => resp
+                    .value
+                    .get("content")
+                    .and_then(|c| c.get(media))
+                    .and_then(|mt| super::example::media_example(mt, doc)),
+                Spec::Swagger2 => super::example::swagger_example(resp.value),
+            };
             match schema {
-                Some((Some(s), _)) => {
+                Some((Some(s), media)) => {
+                    let before = m.findings.len();
                     let (fields, records) = m.response_fields(&s);
-                    e.fields = fields;
-                    e.records = records.map(Sp::synthetic);
+                    // A schema that describes nothing (an object without properties, an
+                    // untyped value) beside an example: the example says more.
+                    let opaque = matches!(&fields[..], [f] if f.value.name.value == "result"
+                        && matches!(f.value.ty.value, ValueType::Any | ValueType::Object));
+                    match example(&media).filter(|ex| opaque && (ex.is_object() || ex.is_array())) {
+                        Some(ex) => {
+                            m.findings.truncate(before);
+                            let what = "has a schema that names no fields";
+                            from_example(m, &resp, ex, (&status, &media, what), e);
+                        }
+                        None => {
+                            e.fields = fields;
+                            e.records = records.map(Sp::synthetic);
+                        }
+                    }
+                }
+                Some((None, media)) if let Some(ex) = example(&media) => {
+                    from_example(m, &resp, ex, (&status, &media, "has no schema"), e);
                 }
                 Some((None, media)) => {
                     e.fields = vec![super::result_field(&format!(
@@ -445,6 +474,41 @@ fn path_key_ok(m: &mut Mapper<'_>, paths: &Loc<'_>, path: &str) -> bool {
         format!("OpenAPI paths start with `/`: write `/{path}` in the description"),
     );
     true
+}
+
+/// The response fields of a response given only by an example (`what` says why the schema
+/// does not serve: none, or one that names no fields): inferred from the example's
+/// value ([`super::example::infer`]), the endpoint marked `fields_inferred: example`, and an
+/// SR707 finding that says so.
+fn from_example(
+    m: &mut Mapper<'_>,
+    resp: &Loc<'_>,
+    example: &Value,
+    (status, media, what): (&str, &str, &str),
+    e: &mut Endpoint,
+) {
+    let schema = super::example::infer(example);
+    let at = Loc {
+        doc: resp.doc,
+        value: &schema,
+        pointer: resp.pointer.clone(),
+        scope: resp.scope.clone(),
+    };
+    let (fields, records) = m.response_fields(&at);
+    e.fields = fields;
+    e.records = records.map(Sp::synthetic);
+    e.fields_inferred = Some(Sp::synthetic("example".to_string()));
+    let ctx = m.context.clone();
+    m.report(
+        codes::NO_RESPONSE_SCHEMA,
+        Severity::Info,
+        resp,
+        format!(
+            "`{ctx}`: the {status} response (`{media}`) {what}; its {} field(s) are inferred from the response example (`fields_inferred: example`)",
+            e.fields.len()
+        ),
+        "an example shows one sample: check the types (a field that was `null` has none) and add the fields it lacks, or add a schema to the description",
+    );
 }
 
 /// The licence `info.license` states (SPDX when recognised; a `LicenseRef-` one is reported,
@@ -554,6 +618,8 @@ fn endpoint_of(id: &str, method: HttpMethod, url: String, description: Option<St
         records: None,
         mcp_tool: None,
         annotations: None,
+        fields_inferred: None,
+        operation_id: None,
         allow_destructive: None,
         body_type: None,
         body_xml: Vec::new(),
@@ -1210,20 +1276,28 @@ impl<'d> EndpointIds<'d> {
         }
     }
 
-    /// The unique id of the `method` operation of path `tpl` with operationId `op_id`, and the
-    /// operationId when other operations share it.
+    /// The unique id of the `method` operation of path `tpl` with operationId `op_id`, the
+    /// operationId when other operations share it, and the operationId when it looks
+    /// machine-generated ([`super::generated_operation_id`]; the id is then made from the
+    /// method and the path without its version segments).
     fn id<'o>(
         &self,
         op_id: Option<&'o str>,
         method: &'d str,
         tpl: &PathTemplate<'_>,
         used: &mut BTreeSet<String>,
-    ) -> (String, Option<&'o str>) {
+    ) -> (String, Option<&'o str>, Option<&'o str>) {
+        let generated = op_id.filter(|o| super::generated_operation_id(o, method, tpl.route));
+        let op_id = op_id.filter(|_| generated.is_none());
         let shared_op_id = op_id.filter(|o| self.op_id_uses.get(&snake(o)).is_some_and(|n| *n > 1));
-        let route = snake(tpl.route);
+        let route = if generated.is_some() {
+            snake(&super::path_without_versions(tpl.route))
+        } else {
+            snake(tpl.route)
+        };
         let shared_route = self
             .route_uses
-            .get(&(method, route.clone()))
+            .get(&(method, snake(tpl.route)))
             .is_some_and(|n| *n > 1);
         let query = if shared_route || shared_op_id.is_some() {
             tpl.query_words()
@@ -1246,7 +1320,7 @@ impl<'d> EndpointIds<'d> {
             }
             None => endpoint_id(op_id, method, &words, used),
         };
-        (id, shared_op_id)
+        (id, shared_op_id, generated)
     }
 }
 

@@ -9,9 +9,15 @@
 //! It also finds an endpoint that looks destructive but does not say: its id, its `mcp_tool`
 //! name or the first verb of its description says it deletes (`delete`, `remove`, `drop`,
 //! `purge`, `destroy`, `erase`, `wipe`, `truncate`, `clear`, `reset`, `unlink`: `delete_all`,
-//! `removeItems`, "Permanently purges ..."), and its `annotations` are missing or give neither
-//! `destructive` nor `read_only` (MCP's `destructiveHint` / `readOnlyHint`). An HTTP `GET`,
-//! `HEAD` or `OPTIONS` is read-only by HTTP's definition and never matches by name.
+//! `removeItems`, "Permanently purges ..."), or changes a record's state for good (`suspend`,
+//! `unpublish`, `ban`, `revoke`, `cancel`, `archive`, `disable`, `deactivate`, `terminate`,
+//! `block`, `lock`) as the first word of its id or `mcp_tool` name, the last segment of its path
+//! (`PUT /users/{id}/suspend`) (not its description: "Archives of ..." is a
+//! noun phrase); and its `annotations` are
+//! missing or give neither `destructive` nor `read_only` (MCP's `destructiveHint` /
+//! `readOnlyHint`). An HTTP `GET`, `HEAD` or `OPTIONS` is read-only by HTTP's definition and
+//! never matches by name. The verbs are language data (`crates/core/src/model/destructive_verbs.txt`),
+//! inflected forms included (`deletes`, `cancelled`).
 //!
 //! ## Why it matters for routing
 //! A router plans calls for an agent that will make them. Imported MCP servers and REST APIs

@@ -1,7 +1,11 @@
 //! # missing-identifier (SR507)
 //!
 //! ## What it finds
-//! An endpoint with response fields but no field marked `identifier: true`.
+//! An endpoint with response fields but no field marked `identifier: true`. When a field reads
+//! as an identifier by the deriver's rule (its name: `id`, `uuid`, `slug`, `code`, `href`,
+//! `*_id`, `*_key`, `id_code`; or a description that says "unique identifier") and says nothing
+//! of `identifier`, the finding names it as the unmarked identifier instead of saying the
+//! endpoint has none.
 //!
 //! ## Why it matters for routing
 //! Identifiers are projected in every plan so that answers can cite the record (`mp-149`, a DOI,
@@ -43,6 +47,7 @@
 //!         type: number
 //! ```
 
+use crate::derive::identifiers::{id_name, reads_as_identifier};
 use crate::lint::{Context, DiagnosticExt, Rule, Sink};
 
 /// See the module documentation.
@@ -53,6 +58,28 @@ impl Rule for MissingIdentifier {
         for t in &ctx.project.tools {
             for e in &t.endpoints {
                 if e.fields.is_empty() || e.fields.iter().any(|f| f.is_identifier()) {
+                    continue;
+                }
+                // A field that reads as an identifier (and that nobody marked `identifier:
+                // false`): the endpoint has one, only unmarked.
+                if let Some(f) = e
+                    .fields
+                    .iter()
+                    .find(|f| f.identifier.is_none() && reads_as_identifier(f))
+                {
+                    out.report(
+                        t.file,
+                        e.id.span,
+                        format!(
+                            "endpoint `{}/{}` marks no field `identifier: true`; `{}` reads as its identifier",
+                            t.id.value, e.id.value, f.name.value
+                        ),
+                    )
+                    .label("identifier not marked")
+                    .fix(format!(
+                        "mark `{}` with `identifier: true` (or `identifier: false` if it does not identify the record); `schemarouter derive` marks such fields",
+                        f.name.value
+                    ));
                     continue;
                 }
                 let help = match id_like(e) {
@@ -76,15 +103,12 @@ impl Rule for MissingIdentifier {
     }
 }
 
-/// The endpoint's first field whose last path segment reads as an id (`id`, `uuid`, `key`,
-/// `*_id`, `*Id`, `url`), to name in the help: the catalog's own name, not an example from
-/// another domain.
+/// The endpoint's first field whose last path segment reads as an id by the deriver's rule
+/// ([`id_name`]: `id`, `uuid`, `slug`, `*_id`, `*Id`, `url`, ...), to name in the help: the
+/// catalog's own name, not an example from another domain.
 fn id_like(e: &crate::model::Endpoint) -> Option<&str> {
     e.fields.iter().map(|f| f.name.value.as_str()).find(|n| {
         let leaf = n.rsplit(['.', ']']).next().unwrap_or(n);
-        let lower = leaf.to_ascii_lowercase();
-        matches!(lower.as_str(), "id" | "uuid" | "key" | "url" | "guid")
-            || lower.ends_with("_id")
-            || (leaf.ends_with("Id") && leaf.len() > 2)
+        id_name(leaf)
     })
 }

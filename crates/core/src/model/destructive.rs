@@ -5,11 +5,32 @@
 
 use super::{Endpoint, HttpMethod};
 
-/// Verbs that say an operation destroys data.
-const VERBS: &[&str] = &[
-    "delete", "remove", "drop", "purge", "destroy", "erase", "wipe", "truncate", "clear", "reset",
-    "unlink",
-];
+/// The verb lists, declared as language data in `destructive_verbs.txt` beside this file.
+const VERB_DATA: &str = include_str!("destructive_verbs.txt");
+
+/// The words of one `[section]` of [`VERB_DATA`], in file order.
+fn section(name: &str) -> Vec<&'static str> {
+    let mut out = Vec::new();
+    let mut current = "";
+    for line in VERB_DATA.lines() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if let Some(s) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+            current = s;
+        } else if current == name {
+            out.extend(line.split_whitespace());
+        }
+    }
+    out
+}
+
+/// Verbs that say an operation destroys data (any word of a name).
+static VERBS: std::sync::LazyLock<Vec<&'static str>> =
+    std::sync::LazyLock::new(|| section("destroy"));
+
+/// Verbs that say an operation changes a record's state for good (`suspend`, `revoke`,
+/// `cancel`): the first word of a name or of the path's last segment.
+static STATE_VERBS: std::sync::LazyLock<Vec<&'static str>> =
+    std::sync::LazyLock::new(|| section("state"));
 
 /// Adverbs that may come before the verb of a description ("Permanently deletes ...").
 const ADVERBS: &[&str] = &[
@@ -20,18 +41,39 @@ const ADVERBS: &[&str] = &[
     "forcibly",
 ];
 
-/// The verb of `word` when it is one of [`VERBS`] (`deletes`, `Removing`, `dropped`).
-fn verb_of(word: &str) -> Option<&'static str> {
+/// The verb of `word` when it is one of `verbs` in any inflected form (`deletes`, `Removing`,
+/// `dropped`, `cancelled`).
+fn verb_in(word: &str, verbs: &[&'static str]) -> Option<&'static str> {
     let w = word.to_lowercase();
-    VERBS.iter().copied().find(|v| {
+    verbs.iter().copied().find(|v| {
         w == *v
             || w.strip_prefix(v).is_some_and(|rest| {
-                matches!(rest, "s" | "es" | "d" | "ed" | "ing" | "ped" | "ping" | "all")
+                matches!(rest, "s" | "es" | "d" | "ed" | "ing" | "all")
+                    // a doubled last consonant: `dropped`, `banning`, `cancelled`
+                    || v.chars().last().is_some_and(|c| {
+                        rest.strip_prefix(c).is_some_and(|r| matches!(r, "ed" | "ing"))
+                    })
             })
             // `delete` -> `deleting`, `remove` -> `removing`, `erase` -> `erasing`
             || v.strip_suffix('e')
                 .is_some_and(|stem| w.strip_prefix(stem) == Some("ing"))
     })
+}
+
+/// The destroying verb of `word` (see [`VERBS`]).
+fn verb_of(word: &str) -> Option<&'static str> {
+    verb_in(word, &VERBS)
+}
+
+/// The state-changing verb of `word` (see [`STATE_VERBS`]).
+fn state_verb_of(word: &str) -> Option<&'static str> {
+    verb_in(word, &STATE_VERBS)
+}
+
+/// The first word of `name` when it is a state-changing verb (an id made of method and path,
+/// `post_archive_year`, starts with no verb: its path's last segment is read instead).
+fn leading_state_verb(name: &str) -> Option<&'static str> {
+    words(name).first().and_then(|w| state_verb_of(w))
 }
 
 /// The words of an identifier, case kept: split at every character that is no letter or digit
@@ -90,16 +132,34 @@ impl Endpoint {
     }
 }
 
-/// Why the endpoint looks destructive by its names or description, if it does.
+/// Why the endpoint looks destructive by its names, its path or description, if it does.
 fn looks_destructive(e: &Endpoint) -> Option<String> {
-    for (what, name) in [
+    let names = [
         ("id", Some(&e.id.value)),
         ("MCP tool name", e.mcp_tool.as_ref().map(|m| &m.value)),
-    ] {
+    ];
+    for (what, name) in names {
         let Some(name) = name else { continue };
         if let Some(v) = words(name).iter().find_map(|w| verb_of(w)) {
             return Some(format!("its {what} `{name}` says `{v}`"));
         }
+        if let Some(v) = leading_state_verb(name) {
+            return Some(format!("its {what} `{name}` says `{v}`"));
+        }
+    }
+    let url = e.url.value.split(['?', '#']).next().unwrap_or("");
+    let path = url
+        .split_once("://")
+        .map_or(url, |(_, rest)| rest.find('/').map_or("", |i| &rest[i..]));
+    let last = path
+        .rsplit('/')
+        .find(|s| !s.is_empty())
+        .filter(|s| !s.starts_with('{'))
+        .map(|s| s.split('.').next().unwrap_or(s));
+    if let Some(seg) = last
+        && let Some(v) = words(seg).first().and_then(|w| state_verb_of(w))
+    {
+        return Some(format!("its path ends in `{seg}`, which says `{v}`"));
     }
     let d = e.description.as_ref()?;
     let first = d
@@ -107,6 +167,8 @@ fn looks_destructive(e: &Endpoint) -> Option<String> {
         .split_whitespace()
         .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
         .find(|w| !ADVERBS.contains(&w.to_lowercase().as_str()))?;
+    // State-changing verbs are not read from descriptions: their forms open noun phrases too
+    // ("Archives of ...", "Archive search").
     verb_of(first).map(|v| format!("its description says `{v}`"))
 }
 
@@ -141,6 +203,7 @@ mod tests {
             ("resets", "reset"),
             ("unlink", "unlink"),
             ("deleteall", "delete"),
+            ("dropping", "drop"),
         ] {
             assert_eq!(verb_of(w), Some(v), "{w}");
         }
@@ -154,8 +217,130 @@ mod tests {
             "resetting_x",
             "clearance",
             "delegate",
+            "suspend",
         ] {
             assert_eq!(verb_of(w), None, "{w}");
         }
+    }
+
+    #[test]
+    fn state_verbs_and_their_forms_match() {
+        for (w, v) in [
+            ("suspend", "suspend"),
+            ("Suspends", "suspend"),
+            ("unpublished", "unpublish"),
+            ("banned", "ban"),
+            ("banning", "ban"),
+            ("cancelled", "cancel"),
+            ("canceled", "cancel"),
+            ("revoking", "revoke"),
+            ("archive", "archive"),
+            ("deactivates", "deactivate"),
+        ] {
+            assert_eq!(state_verb_of(w), Some(v), "{w}");
+        }
+        for w in [
+            "banner",
+            "cancellation",
+            "archives_list",
+            "publish",
+            "locale",
+        ] {
+            assert_eq!(state_verb_of(w), None, "{w}");
+        }
+    }
+
+    fn endpoint(id: &str, method: HttpMethod, url: &str, description: Option<&str>) -> Endpoint {
+        use super::super::Sp;
+        Endpoint {
+            id: Sp::synthetic(id.to_string()),
+            method: Sp::synthetic(method),
+            url: Sp::synthetic(url.to_string()),
+            description: description.map(|d| Sp::synthetic(d.to_string())),
+            mcp_tool: None,
+            annotations: None,
+            fields_inferred: None,
+            operation_id: None,
+            allow_destructive: None,
+            records: None,
+            body_type: None,
+            body_xml: Vec::new(),
+            parameters: Vec::new(),
+            fields: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn state_changing_writes_look_destructive_and_reads_do_not() {
+        let cases = [
+            (
+                "suspend_user",
+                HttpMethod::Put,
+                "https://x.org/api/users/{id}/suspend",
+                None,
+                Some("its id `suspend_user` says `suspend`"),
+            ),
+            (
+                "put_api_ads_id_unpublish",
+                HttpMethod::Put,
+                "https://x.org/api/ads/{id}/unpublish",
+                None,
+                Some("its path ends in `unpublish`, which says `unpublish`"),
+            ),
+            (
+                "update_order",
+                HttpMethod::Post,
+                "https://x.org/orders/{id}/cancel.json",
+                None,
+                Some("its path ends in `cancel`, which says `cancel`"),
+            ),
+            (
+                "update_key",
+                HttpMethod::Patch,
+                "https://x.org/keys/{id}",
+                Some("Revokes an API key."),
+                None,
+            ),
+            (
+                "create_article",
+                HttpMethod::Post,
+                "https://x.org/articles",
+                None,
+                None,
+            ),
+            (
+                "search_archive",
+                HttpMethod::Post,
+                "https://x.org/archive/search",
+                None,
+                None,
+            ),
+            (
+                "post_archive",
+                HttpMethod::Post,
+                "https://x.org/archive/{year}",
+                None,
+                None,
+            ),
+            (
+                "toggle_reaction",
+                HttpMethod::Post,
+                "https://suspend.example.org/",
+                None,
+                None,
+            ),
+        ];
+        for (id, method, url, description, why) in cases {
+            let e = endpoint(id, method, url, description);
+            assert_eq!(e.looks_destructive().as_deref(), why, "{id}");
+            assert_eq!(e.unplannable(), why.is_some(), "{id}");
+        }
+        let read = endpoint(
+            "suspend_user",
+            HttpMethod::Get,
+            "https://x.org/users/suspend",
+            None,
+        );
+        assert!(!read.unplannable());
     }
 }

@@ -172,6 +172,12 @@ pub struct Endpoint {
     /// For `method: MCP`: the MCP tool name sent in `tools/call` (the provider's spelling).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mcp_tool: Option<Sp<String>>,
+    /// The provider's OpenAPI `operationId` when the id was derived from the method and path
+    /// instead, because the operationId looks machine-generated (it repeats the path's words,
+    /// ends with the method, holds a version: `resource__1.0_artist__mbid__getArtist_GET`);
+    /// kept so that the provider's name is still found, and to match the endpoint on re-import.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub operation_id: Option<Sp<String>>,
     /// Behaviour hints (MCP tool annotations; also set for HTTP endpoints by hand).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub annotations: Option<Sp<Annotations>>,
@@ -200,6 +206,12 @@ pub struct Endpoint {
     /// body parameter is the XML text only.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub body_xml: Vec<Sp<XmlNode>>,
+    /// Where the response fields come from when the source gives no response schema: `example`
+    /// when the importer inferred them from a response example (the names and types of one
+    /// sample: a field the example lacks is missing, and a field that was `null` has no type).
+    /// Absent: from the source's schema, or written by hand.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fields_inferred: Option<Sp<String>>,
     /// Request parameters.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub parameters: Vec<Sp<Parameter>>,
