@@ -257,7 +257,9 @@ fn patterns() -> &'static Patterns {
                 r"(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?,?\s+(\d{4})\b",
             ),
             slash: re(r"\b([A-Za-z0-9][\w.-]*)/([A-Za-z0-9][\w.-]*)\b"),
-            number: re(r"(?i)(?:^|[^\w.#-])([-+]?\d+(?:[.,]\d+)?)\s?(%|[a-zµμ°]+)?\b"),
+            number: re(
+                r"(?i)(?:^|[^\w.#-])([-+]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?))\s?(%|[a-zµμ°]+)?\b",
+            ),
             token: re(r"[\p{L}\p{N}][\p{L}\p{N}_.:#-]*[\p{L}\p{N}]|[\p{L}\p{N}]"),
         }
     })
@@ -512,7 +514,7 @@ fn numbers(text: &str, out: &mut Vec<Span>) {
         {
             continue;
         }
-        let v = n.as_str().replace(',', ".");
+        let v = number_value(n.as_str());
         // A bare four-digit number from 1800 to 2199 is a year.
         let kind = if unit.is_none()
             && v.len() == 4
@@ -533,6 +535,27 @@ fn numbers(text: &str, out: &mut Vec<Span>) {
             before: words_before(text, s),
             after: Vec::new(),
         });
+    }
+}
+
+/// The value of a number as written: commas that group thousands (`1,000`, `1,000,000.50`)
+/// are dropped; a lone comma before other than three digits is a decimal comma (`2,5`).
+fn number_value(n: &str) -> String {
+    let (whole, frac) = n.split_once('.').unwrap_or((n, ""));
+    let digits = whole.trim_start_matches(['-', '+']);
+    let mut groups = digits.split(',');
+    let grouped = digits.contains(',')
+        && groups.next().is_some_and(|g| (1..=3).contains(&g.len()))
+        && groups.all(|g| g.len() == 3);
+    if grouped {
+        let mut v = whole.replace(',', "");
+        if !frac.is_empty() {
+            v.push('.');
+            v.push_str(frac);
+        }
+        v
+    } else {
+        n.replace(',', ".")
     }
 }
 
@@ -804,6 +827,10 @@ mod tests {
             ("Lyon is at 45.76N", (Number, "45.76")),
             ("a disk of 5GB", (Number, "5")),
             ("lift 5 kg", (Number, "5")),
+            ("convert 1,000 euros", (Number, "1000")),
+            ("convert 1,000,000.50 euros", (Number, "1000000.50")),
+            ("a gap of 2,5 eV", (Number, "2.5")),
+            ("a gap of 12,75 eV", (Number, "12.75")),
             ("sold on 2021-08-24", (Date, "2021-08-24")),
         ] {
             let got: Vec<(SpanKind, String)> = kinds(q);

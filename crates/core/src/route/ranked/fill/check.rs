@@ -2,7 +2,7 @@
 //! parameter's declaration cannot take is dropped, whichever pass bound it: a date goes only into
 //! a parameter that takes a date (`format: date`/`date-time`, named or described as a date), a
 //! number only into an `integer` (a whole one) or a `number`, and a `integer`/`number` parameter
-//! takes nothing else.
+//! takes nothing else. A value bound to a list parameter (`string[]`) is sent as a list.
 
 use super::profile::Profile;
 use serde_json::Value;
@@ -24,6 +24,13 @@ pub(super) fn pass(
             let ok = params.get(name).is_none_or(|v| takes(pr, v));
             if !ok {
                 params.remove(name);
+            } else if pr.p.ty.ends_with("[]")
+                && let Some(v) = params.get_mut(name)
+                && !v.is_array()
+            {
+                // A list parameter takes a list: one value read from the question is a list of
+                // one (the execution boundary checks the declared type as written).
+                *v = Value::Array(vec![v.take()]);
             }
             ok
         })
@@ -100,5 +107,34 @@ mod tests {
         assert!(pass(&open, vec!["limit".into()], &mut params).is_empty());
         let mut params = BTreeMap::from([("limit".to_string(), Value::from(5))]);
         assert_eq!(pass(&open, vec!["limit".into()], &mut params), ["limit"]);
+    }
+
+    #[test]
+    fn a_list_parameter_gets_a_list() {
+        let e = typed(
+            endpoint(
+                "https://x.test/pets",
+                &[("tags", "query"), ("ids", "query")],
+            ),
+            "tags",
+            "string[]",
+            None,
+        );
+        let e = typed(e, "ids", "integer[]", None);
+        let open: Vec<Profile> = e
+            .parameters
+            .iter()
+            .map(|p| Profile::of(p, &e.url))
+            .collect();
+        let mut params = BTreeMap::from([
+            ("tags".to_string(), Value::from("cute")),
+            ("ids".to_string(), serde_json::json!([3, 4])),
+        ]);
+        assert_eq!(
+            pass(&open, vec!["ids".into(), "tags".into()], &mut params),
+            ["ids", "tags"]
+        );
+        assert_eq!(params["tags"], serde_json::json!(["cute"]));
+        assert_eq!(params["ids"], serde_json::json!([3, 4]));
     }
 }
