@@ -104,7 +104,8 @@ pub(super) struct Token {
 }
 
 /// The tokens of `query`: runs of letters, digits and the joiners of names and formulas
-/// (`_ - ^ / . ' ’ ² ³ · +`), trimmed of edge punctuation, normalised as aliases are.
+/// (`_ - – ^ / . ' ’ ² ³ · +`; the en dash of ranges such as `2–3`, as phones and word
+/// processors write them), trimmed of edge punctuation, normalised as aliases are.
 pub(super) fn tokenize(query: &str) -> Vec<Token> {
     let mut out = Vec::new();
     let mut start: Option<usize> = None;
@@ -112,11 +113,12 @@ pub(super) fn tokenize(query: &str) -> Vec<Token> {
         c.is_alphanumeric()
             || matches!(
                 c,
-                '_' | '-' | '^' | '/' | '.' | '\'' | '’' | '²' | '³' | '·' | '+'
+                '_' | '-' | '–' | '^' | '/' | '.' | '\'' | '’' | '²' | '³' | '·' | '+'
             )
     };
     let push = |s: usize, e: usize, out: &mut Vec<Token>| {
-        let raw = query[s..e].trim_matches(|c: char| matches!(c, '.' | '\'' | '’' | '-' | '/'));
+        let raw =
+            query[s..e].trim_matches(|c: char| matches!(c, '.' | '\'' | '’' | '-' | '–' | '/'));
         if raw.is_empty() {
             return;
         }

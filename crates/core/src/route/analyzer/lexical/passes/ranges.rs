@@ -271,10 +271,24 @@ fn read_at(query: &str, tokens: &[Token], i: usize) -> Option<Read> {
             last,
         });
     }
-    // "N to M unit", and "N unit or more".
+    // "N to M unit", "N – M unit" (a dash between spaces), and "N unit or more".
     let (v, unit, next) = quantity(query, tokens, i)?;
-    if tokens.get(next).is_some_and(|t| t.norm == "to")
-        && let Some((hi, u2, last)) = quantity(query, tokens, next + 1)
+    let spaced_dash = next > 0
+        && tokens.get(next).is_some_and(|t| {
+            matches!(
+                query[tokens[next - 1].range.1..t.range.0].trim(),
+                "-" | "–" | "—"
+            )
+        });
+    let upper = if spaced_dash {
+        // The dash is the range's, not the upper bound's sign.
+        quantity(query, tokens, next).map(|(hi, u, last)| (hi.abs(), u, last))
+    } else if tokens.get(next).is_some_and(|t| t.norm == "to") {
+        quantity(query, tokens, next + 1)
+    } else {
+        None
+    };
+    if let Some((hi, u2, last)) = upper
         && (u2.is_some() || unit.is_some())
     {
         return Some(Read {
@@ -443,7 +457,9 @@ fn split_number(raw: &str) -> Option<(f64, &str)> {
 /// Whether `s` is a unit spelling: it parses, and it is not an everyday word the unit table
 /// happens to know (single letters such as `a` or `m` only count glued to a number).
 fn is_unit(s: &str) -> bool {
+    // A number is no unit (the unit table reads `1.7` as a dimensionless factor): "1.1 – 1.7".
     !s.is_empty()
+        && !s.starts_with(|c: char| c.is_ascii_digit())
         && !matches!(
             s,
             "a" | "A" | "in" | "at" | "and" | "or" | "to" | "h" | "s" | "m"
@@ -478,6 +494,18 @@ mod tests {
             (
                 "semiconductors with band gap 2-3 eV",
                 range(Some(2.0), Some(3.0), Some("eV")),
+            ),
+            (
+                "semiconductors with band gap 2–3 eV",
+                range(Some(2.0), Some(3.0), Some("eV")),
+            ),
+            (
+                "band gap of 1.1 – 1.7 eV",
+                range(Some(1.1), Some(1.7), Some("eV")),
+            ),
+            (
+                "band gap of 1.1 - 1.7 eV",
+                range(Some(1.1), Some(1.7), Some("eV")),
             ),
             ("band gap above 1.5 eV", range(Some(1.5), None, Some("eV"))),
             (
