@@ -114,36 +114,6 @@ pub fn run_route(mut args: RouteArgs) -> u8 {
     code
 }
 
-/// A question the loaded catalog answers, for help lines: the first example of the first
-/// intent that has one (intents in artifact order), else the first reading endpoint written as
-/// words with its tool (`list repos on github`), else `what can you answer`.
-fn example_question(g: &FrozenGraph) -> String {
-    let clean = |s: &str| s.replace(['"', '`', '\n', '\r'], " ").trim().to_string();
-    if let Some(e) = g
-        .intents
-        .iter()
-        .flat_map(|i| i.examples.iter())
-        .map(|e| clean(e))
-        .find(|e| !e.is_empty() && e.chars().count() <= 80)
-    {
-        return e;
-    }
-    let reading = |e: &&crate::artifact::EndpointData| {
-        !e.destructive && matches!(e.method.as_str(), "GET" | "LOCAL" | "MCP")
-    };
-    g.tools
-        .iter()
-        .find_map(|t| {
-            t.endpoints
-                .iter()
-                .find(reading)
-                .or_else(|| t.endpoints.iter().find(|e| !e.destructive))
-                .map(|e| format!("{} on {}", e.id.replace('_', " "), t.id))
-        })
-        .map(|q| clean(&q))
-        .unwrap_or_else(|| "what can you answer".to_string())
-}
-
 /// `route` over a loaded artifact: the Understand step, Algorithm 1, the output; the exit code.
 fn route_loaded(g: &FrozenGraph, args: &RouteArgs, artifact: &std::path::Path) -> u8 {
     let analysis = match (&args.understanding, &args.query) {
@@ -199,7 +169,7 @@ fn route_loaded(g: &FrozenGraph, args: &RouteArgs, artifact: &std::path::Path) -
             eprintln!("error: the query is empty");
             eprintln!(
                 "help: give a question, e.g. `schemarouter route \"{}\"`, or an Understanding with `--understanding FILE`",
-                example_question(g)
+                g.example_question()
             );
             return super::EXIT_USAGE;
         }
@@ -264,7 +234,7 @@ fn route_loaded(g: &FrozenGraph, args: &RouteArgs, artifact: &std::path::Path) -
                 "give a query or --understanding FILE",
                 format!(
                     "e.g. `schemarouter route \"{}\"`, or `schemarouter route --understanding u.json`",
-                    example_question(g)
+                    g.example_question()
                 ),
             );
         }

@@ -144,7 +144,7 @@ async def drive(target, exp):
         await expect_tool_error(c.call_tool("route", {"question": "x", "k": 0}), "route",
                                 "`k` must be between 1 and 1000, got 0")
         await expect_tool_error(c.call_tool("explain_plan", {"question": ""}), "explain_plan",
-                                '`question` is empty; ask a question such as "What is the band gap of LiFePO4?"')
+                                '`question` is empty; ask a question such as "Molecular weight and SMILES of aspirin"')
         await expect_tool_error(c.call_tool("list_intents", {"x": 1}), "list_intents",
                                 "list_intents takes no arguments; remove `x`")
         # protocol errors: unknown tool, resource or prompt

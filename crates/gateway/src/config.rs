@@ -186,6 +186,7 @@ impl GatewayConfig {
     /// `user_env` on another kind. A credential with `user_env` and no `kind` is `basic`.
     pub fn parse(text: &str) -> Result<GatewayConfig, String> {
         let mut c: GatewayConfig = toml::from_str(text).map_err(|e| e.to_string())?;
+        c.check_values()?;
         for (tool, u) in &mut c.upstreams {
             let several = u.auth.len() > 1;
             for a in &mut u.auth {
@@ -226,6 +227,68 @@ impl GatewayConfig {
         Ok(c)
     }
 
+    /// The values a call would fail on, refused at start: a timeout of 0 ms (every call would
+    /// time out), and an upstream `base_url`, `declared_base` or `url` that is no absolute
+    /// `http`/`https` URL (`command` is for a local MCP server).
+    fn check_values(&self) -> Result<(), String> {
+        if self.timeout_ms == 0 {
+            return Err(
+                "timeout_ms: 0 ms would time out every call; give a timeout in milliseconds (default 30000)"
+                    .to_string(),
+            );
+        }
+        for (tool, u) in &self.upstreams {
+            if u.timeout_ms == Some(0) {
+                return Err(format!(
+                    "upstreams.{tool}.timeout_ms: 0 ms would time out every call; give a timeout in milliseconds or remove it (the global one applies)"
+                ));
+            }
+            for (key, value) in [
+                ("base_url", &u.base_url),
+                ("declared_base", &u.declared_base),
+                ("url", &u.url),
+            ] {
+                if let Some(v) = value {
+                    http_url(v).map_err(|why| {
+                        format!("upstreams.{tool}.{key}: `{v}` {why}; write an absolute URL such as `https://api.example.org/v1`")
+                    })?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// What in this configuration names nothing in the loaded artifact, as warnings: an
+    /// `[upstreams.X]` whose X is no tool (a typo leaves the declared host in use), and an
+    /// `allow` or `allow_destructive` pattern that matches no tool or endpoint. `endpoints`
+    /// lists every `(tool, endpoint)` of the artifact.
+    pub fn unmatched(&self, endpoints: &[(String, String)]) -> Vec<String> {
+        let mut warnings = Vec::new();
+        for tool in self.upstreams.keys() {
+            if !endpoints.iter().any(|(t, _)| t == tool) {
+                warnings.push(format!(
+                    "upstreams.{tool}: no tool `{tool}` in the artifact; this upstream is never used"
+                ));
+            }
+        }
+        for (key, patterns) in [
+            ("allow", &self.allow),
+            ("allow_destructive", &self.allow_destructive),
+        ] {
+            for p in patterns {
+                if !endpoints
+                    .iter()
+                    .any(|(t, e)| allowed(std::slice::from_ref(p), t, e))
+                {
+                    warnings.push(format!(
+                        "{key}: `{p}` matches no tool or endpoint of the artifact"
+                    ));
+                }
+            }
+        }
+        warnings
+    }
+
     /// Give every credential without `kind` the kind and name of the credential parameter its
     /// tool declares (`auth: true`: `bearer` when it is the `Authorization` header declared
     /// `format: bearer`, as the import declares OAuth 2, OpenID Connect and HTTP bearer
@@ -263,6 +326,15 @@ impl GatewayConfig {
     /// Whether the destructive endpoint `tool/endpoint` may be executed.
     pub fn allows_destructive(&self, tool: &str, endpoint: &str) -> bool {
         allowed(&self.allow_destructive, tool, endpoint)
+    }
+}
+
+/// Why `v` is no absolute `http`/`https` URL, if it is not.
+fn http_url(v: &str) -> Result<(), &'static str> {
+    match url::Url::parse(v) {
+        Ok(u) if matches!(u.scheme(), "http" | "https") && u.has_host() => Ok(()),
+        Ok(_) => Err("is no http or https URL"),
+        Err(_) => Err("is no URL"),
     }
 }
 
@@ -358,6 +430,58 @@ mod tests {
         assert!(c.allows("mem", "read_graph"));
         assert!(!c.allows("mem", "delete_entities"));
         assert!(!c.allows("other", "x"));
+    }
+
+    #[test]
+    fn values_a_call_would_fail_on_are_refused_at_start() {
+        for (text, message) in [
+            (
+                "timeout_ms = 0\n",
+                "timeout_ms: 0 ms would time out every call; give a timeout in milliseconds (default 30000)",
+            ),
+            (
+                "[upstreams.w]\ntimeout_ms = 0\n",
+                "upstreams.w.timeout_ms: 0 ms would time out every call; give a timeout in milliseconds or remove it (the global one applies)",
+            ),
+            (
+                "[upstreams.w]\nbase_url = \"not a url\"\n",
+                "upstreams.w.base_url: `not a url` is no URL; write an absolute URL such as `https://api.example.org/v1`",
+            ),
+            (
+                "[upstreams.w]\nbase_url = \"ftp://x\"\n",
+                "upstreams.w.base_url: `ftp://x` is no http or https URL; write an absolute URL such as `https://api.example.org/v1`",
+            ),
+            (
+                "[upstreams.w]\nurl = \"localhost:8080/mcp\"\n",
+                "upstreams.w.url: `localhost:8080/mcp` is no http or https URL; write an absolute URL such as `https://api.example.org/v1`",
+            ),
+        ] {
+            assert_eq!(GatewayConfig::parse(text).unwrap_err(), message, "{text}");
+        }
+        assert!(
+            GatewayConfig::parse("[upstreams.w]\nbase_url = \"http://127.0.0.1:4010/v1\"\n")
+                .is_ok()
+        );
+    }
+
+    #[test]
+    fn names_the_artifact_lacks_are_warned_of() {
+        let c = GatewayConfig::parse(
+            "allow = [\"weather\", \"nope_tool\", \"weather/get_*\"]\nallow_destructive = [\"pets/delete_pet\"]\n[upstreams.weather]\nbase_url = \"http://127.0.0.1:1\"\n[upstreams.wether]\nbase_url = \"http://127.0.0.1:1\"\n",
+        )
+        .unwrap();
+        let endpoints = [
+            ("weather".to_string(), "get_forecast".to_string()),
+            ("pets".to_string(), "list_pets".to_string()),
+        ];
+        assert_eq!(
+            c.unmatched(&endpoints),
+            [
+                "upstreams.wether: no tool `wether` in the artifact; this upstream is never used",
+                "allow: `nope_tool` matches no tool or endpoint of the artifact",
+                "allow_destructive: `pets/delete_pet` matches no tool or endpoint of the artifact",
+            ]
+        );
     }
 
     #[test]

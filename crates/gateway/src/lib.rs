@@ -95,7 +95,15 @@ impl Gateway {
         tokens::warm();
         let mut warnings = {
             let s = core.snapshot();
-            config.resolve_auth(|tool, name| declared_credential(s.graph(), tool, name))
+            let endpoints: Vec<(String, String)> = s
+                .graph()
+                .tools
+                .iter()
+                .flat_map(|t| t.endpoints.iter().map(|e| (t.id.clone(), e.id.clone())))
+                .collect();
+            let mut w = config.unmatched(&endpoints);
+            w.extend(config.resolve_auth(|tool, name| declared_credential(s.graph(), tool, name)));
+            w
         };
         let (secrets, unset) = Secrets::read(&config, |n| std::env::var(n).ok());
         warnings.extend(unset);

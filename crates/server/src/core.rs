@@ -735,7 +735,10 @@ impl Core {
                 if q.trim().is_empty() {
                     return Err(ApiError::bad(
                         "invalid_request",
-                        "`question` is empty; ask a question such as \"What is the band gap of LiFePO4?\"",
+                        format!(
+                            "`question` is empty; ask a question such as \"{}\"",
+                            s.graph().example_question()
+                        ),
                     ));
                 }
                 let n = q.chars().count();

@@ -289,6 +289,16 @@ impl McpServer {
         s
     }
 
+    /// Every tool this server lists, in `tools/list` order, as text (`a, b and c`): the
+    /// routing tools and an extension's (the gateway's `call`, `ask` and exposed tools).
+    fn tool_names(&self) -> String {
+        let names: Vec<&str> = self.tools.iter().map(|t| t.name.as_ref()).collect();
+        match names.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+            _ => names.join(""),
+        }
+    }
+
     fn extension_for(&self, name: &str) -> Option<&Arc<dyn Extension>> {
         let ext = self.extension.as_ref()?;
         let base = ["route", "search_tools", "explain_plan", "list_intents"];
@@ -395,7 +405,8 @@ impl McpServer {
             other => Err(ErrorData::new(
                 ErrorCode::INVALID_PARAMS,
                 format!(
-                    "unknown tool `{other}`; the tools are route, search_tools, explain_plan and list_intents"
+                    "unknown tool `{other}`; the tools are {}",
+                    self.tool_names()
                 ),
                 Some(json!({"code": "unknown_tool"})),
             )),
@@ -1203,7 +1214,7 @@ mod tests {
         );
         assert_eq!(
             tool_failure(&s, "explain_plan", json!({"question": ""})).0,
-            "invalid arguments for `explain_plan`: `question` is empty; ask a question such as \"What is the band gap of LiFePO4?\""
+            "invalid arguments for `explain_plan`: `question` is empty; ask a question such as \"Molecular weight and SMILES of aspirin\""
         );
         assert_eq!(
             tool_failure(&s, "list_intents", json!({"x": 1})).0,
@@ -1280,6 +1291,30 @@ mod tests {
                 ),
                 "invalid_request".to_string()
             )
+        );
+    }
+
+    /// An extension with two tools that are never called.
+    struct TwoTools;
+
+    impl Extension for TwoTools {
+        fn tools(&self) -> Vec<Tool> {
+            ["call", "weather__get_forecast"]
+                .into_iter()
+                .map(|n| Tool::new(n, "a tool", object(json!({"type": "object"}))))
+                .collect()
+        }
+        fn call<'a>(&'a self, _: &'a str, _: Option<JsonObject>) -> ExtensionCall<'a> {
+            Box::pin(async { Ok(CallToolResult::success(Vec::new())) })
+        }
+    }
+
+    #[test]
+    fn an_unknown_tool_is_told_every_tool_an_extension_adds() {
+        let s = McpServer::with_extension(server().core, Arc::new(TwoTools));
+        assert_eq!(
+            s.call("nope", None).unwrap_err().message,
+            "unknown tool `nope`; the tools are route, search_tools, explain_plan, list_intents, call and weather__get_forecast"
         );
     }
 

@@ -888,6 +888,36 @@ pub struct QualifierRef {
 }
 
 impl FrozenGraph {
+    /// A question the loaded catalog answers, for help lines: the first example of the first
+    /// intent that has one (intents in artifact order), else the first reading endpoint written as
+    /// words with its tool (`list repos on github`), else `what can you answer`.
+    pub fn example_question(&self) -> String {
+        let clean = |s: &str| s.replace(['"', '`', '\n', '\r'], " ").trim().to_string();
+        if let Some(e) = self
+            .intents
+            .iter()
+            .flat_map(|i| i.examples.iter())
+            .map(|e| clean(e))
+            .find(|e| !e.is_empty() && e.chars().count() <= 80)
+        {
+            return e;
+        }
+        let reading = |e: &&EndpointData| {
+            !e.destructive && matches!(e.method.as_str(), "GET" | "LOCAL" | "MCP")
+        };
+        self.tools
+            .iter()
+            .find_map(|t| {
+                t.endpoints
+                    .iter()
+                    .find(reading)
+                    .or_else(|| t.endpoints.iter().find(|e| !e.destructive))
+                    .map(|e| format!("{} on {}", e.id.replace('_', " "), t.id))
+            })
+            .map(|q| clean(&q))
+            .unwrap_or_else(|| "what can you answer".to_string())
+    }
+
     /// The tool with this id.
     pub fn tool(&self, id: &str) -> Option<(usize, &ToolData)> {
         self.tools
