@@ -16,68 +16,9 @@
 //! person's `identifier: false` stays, and so does any `true`.
 
 use super::terms::{singular, words};
+pub use crate::model::identifier::{id_description, id_name, reads_as_identifier};
 use crate::model::{Sp, Tool};
 use std::collections::{BTreeMap, BTreeSet};
-
-/// Whole names that identify a record by themselves (`slug`, `href`, `code`).
-const ID_NAMES: &[&str] = &[
-    "id",
-    "uuid",
-    "guid",
-    "key",
-    "url",
-    "uri",
-    "href",
-    "slug",
-    "code",
-    "permalink",
-];
-
-/// Last words that make a name an identifier (`article_slug`, `api_key`, `user_uuid`, `node_id`).
-const ID_LAST_WORDS: &[&str] = &["id", "uuid", "guid", "slug", "key"];
-
-/// Whether a record-level field name reads as an identifier by itself: a name of `ID_NAMES`,
-/// a last word of `ID_LAST_WORDS` (`article_slug`, `nodeId`), or the word `id` anywhere
-/// (`id_code`, `idStr`).
-pub fn id_name(name: &str) -> bool {
-    let lower = name.to_ascii_lowercase();
-    if ID_NAMES.contains(&lower.trim_start_matches('_')) {
-        return true;
-    }
-    let w = words(name);
-    w.last()
-        .is_some_and(|l| ID_LAST_WORDS.contains(&l.as_str()))
-        || w.iter().any(|x| x == "id")
-}
-
-/// Whether a field's description says it identifies the record: "unique" (or "uniquely")
-/// with "identifier", "id", "key" or "identifies" ("The unique identifier of the venue",
-/// "Uniquely identifies the word").
-pub fn id_description(description: &str) -> bool {
-    let w = words(description);
-    let unique = w.iter().any(|x| x == "unique" || x == "uniquely");
-    unique
-        && w.iter().any(|x| {
-            matches!(
-                x.as_str(),
-                "identifier" | "id" | "key" | "identifies" | "identify"
-            )
-        })
-}
-
-/// Whether a record-level field reads as an identifier by its name ([`id_name`]) or its
-/// description ([`id_description`]). Shared by the deriver and the `missing-identifier` rule.
-pub fn reads_as_identifier(field: &crate::model::ResponseField) -> bool {
-    let name = field.name.value.as_str();
-    if name.contains('.') || name.contains('[') {
-        return false;
-    }
-    id_name(name)
-        || field
-            .description
-            .as_ref()
-            .is_some_and(|d| id_description(&d.value))
-}
 
 /// The path parameters of the tool's endpoints, as the field names they stand for, each with
 /// the resources it keys (the singular of the segment before it, lower case; none for a

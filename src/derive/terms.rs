@@ -298,17 +298,7 @@ const UNCOUNTABLE: &[&str] = &[
     "equipment",
 ];
 
-/// The words of a name: split at camelCase boundaries, `_`, `-`, `.`, `/`, spaces, array
-/// markers and other punctuation; lower case; digits stay with their word (`v2`, `ipv6`).
-/// `stargazersCount` → `[stargazers, count]`, `main.temp` → `[main, temp]`,
-/// `authorships[].author.display_name` → `[authorships, author, display, name]`.
-pub fn words(name: &str) -> Vec<String> {
-    crate::import::snake(name)
-        .split('_')
-        .filter(|w| !w.is_empty())
-        .map(str::to_string)
-        .collect()
-}
+pub use crate::model::identifier::words;
 
 /// Whether `w` is a stop word.
 pub fn is_stop(w: &str) -> bool {

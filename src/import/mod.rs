@@ -136,43 +136,7 @@ impl Imported {
     }
 }
 
-/// Lower snake case of a name: camel-case boundaries and every run of other characters become
-/// `_` (`getPetById` → `get_pet_by_id`, `GET /pets/{id}` → `get_pets_id`, `HTTPServer` →
-/// `http_server`; a plural acronym stays one word: `Yodlee Core APIs` → `yodlee_core_apis`). The name is read in
-/// NFC (a decomposed `é` is one letter), combining marks left over are dropped, and so is what
-/// lower-casing adds that is no letter or digit (`İ` lower-cases to `i` and a combining dot), so
-/// the result holds only letters, digits and `_`: a valid id (SR107) unless it is empty.
-pub fn snake(s: &str) -> String {
-    use unicode_normalization::UnicodeNormalization;
-    use unicode_normalization::char::is_combining_mark;
-    let mut out = String::with_capacity(s.len() + 4);
-    let chars: Vec<char> = s.nfc().collect();
-    let mut pending = false;
-    for (i, &c) in chars.iter().enumerate() {
-        if is_combining_mark(c) && !c.is_alphanumeric() {
-            continue;
-        }
-        if c.is_alphanumeric() {
-            let boundary = c.is_uppercase()
-                && i > 0
-                && (chars[i - 1].is_lowercase()
-                    || chars[i - 1].is_ascii_digit()
-                    || (chars[i - 1].is_uppercase()
-                        && chars.get(i + 1).is_some_and(|n| n.is_lowercase())
-                        // A plural acronym ("APIs", "IDs", "URLs") is one word.
-                        && !(chars[i + 1] == 's'
-                            && chars.get(i + 2).is_none_or(|n| !n.is_lowercase()))));
-            if (pending || boundary) && !out.is_empty() && !out.ends_with('_') {
-                out.push('_');
-            }
-            pending = false;
-            out.extend(c.to_lowercase().filter(|l| l.is_alphanumeric()));
-        } else {
-            pending = true;
-        }
-    }
-    out
-}
+pub use crate::model::identifier::snake;
 
 /// A unique endpoint id: the `operationId` (or `method` + path) in snake case, with `_2`, `_3`,
 /// ... when two operations would share one.

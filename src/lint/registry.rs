@@ -337,7 +337,7 @@ mod tests {
             .filter(|e| check_of(e.code).is_none())
             .map(|e| e.code)
             .collect();
-        assert_eq!(without.len(), RULES.len() - 46);
+        assert_eq!(without.len(), RULES.len() - 47);
         assert!(
             without
                 .iter()

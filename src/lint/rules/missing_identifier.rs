@@ -47,8 +47,8 @@
 //!         type: number
 //! ```
 
-use crate::derive::identifiers::{id_name, reads_as_identifier};
 use crate::lint::{Context, DiagnosticExt, Rule, Sink};
+use crate::model::identifier::{id_name, reads_as_identifier};
 
 /// See the module documentation.
 pub struct MissingIdentifier;

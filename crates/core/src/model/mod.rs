@@ -9,6 +9,7 @@
 pub mod concept;
 pub mod config;
 pub mod destructive;
+pub mod identifier;
 pub mod intent;
 pub mod lexicon;
 pub mod spanned;
