@@ -253,7 +253,13 @@ fn route_loaded(g: &FrozenGraph, args: &RouteArgs, artifact: &std::path::Path) -
         .unwrap_or_else(|| route::ranked::question_of(&analysis.understanding));
     let mut plan = route::route_question(g, &question, &analysis.understanding, &opts);
     route::with_analysis_warnings(g, analysis.warnings, &mut plan);
-    let understanding = route::understood(&analysis.understanding, &plan);
+    // The Understanding read from the question is reported with the values the plan bound; one
+    // given with --understanding is printed as given.
+    let understanding = if args.understanding.is_some() {
+        analysis.understanding.clone()
+    } else {
+        route::understood(&analysis.understanding, &plan)
+    };
     let human = args.explain || (!args.json && std::io::stdout().is_terminal());
     if human {
         let u = &understanding;

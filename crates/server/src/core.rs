@@ -766,8 +766,15 @@ impl Core {
             .unwrap_or_else(|| route::ranked::question_of(&understanding));
         let mut plan = route::route_question(s.graph(), &question, &understanding, &opts);
         route::with_analysis_warnings(s.graph(), warnings, &mut plan);
+        // The Understanding read from a question is reported with the values the plan bound; one
+        // the client gave is echoed as given.
+        let understanding = if req.question.is_some() {
+            route::understood(&understanding, &plan)
+        } else {
+            understanding
+        };
         Ok(Routed {
-            understanding: route::understood(&understanding, &plan),
+            understanding,
             plan,
             artifact_hash: s.summary.content_hash.clone(),
         })
