@@ -54,7 +54,7 @@ fn takes(pr: &Profile, v: &Value) -> bool {
 }
 
 /// Whether a text is an ISO date (`2024-05-01`, optionally with a time after `T`).
-fn date_shaped(s: &str) -> bool {
+pub(super) fn date_shaped(s: &str) -> bool {
     let b = s.as_bytes();
     b.len() >= 10
         && b[..4].iter().all(u8::is_ascii_digit)

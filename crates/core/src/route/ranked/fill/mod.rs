@@ -65,9 +65,10 @@ pub fn fill(
     fill_with(e, question, spans, params, only, subject, true)
 }
 
-/// [`fill`] from typed spans only, without the question's leftover words: what ranking counts
-/// as parameters the question gives (leftover words fit any free-text parameter, so they say
-/// nothing about which endpoint the question asks for).
+/// [`fill`] from typed spans only, without the question's leftover words or the dates of
+/// relative periods: what ranking counts as parameters the question gives (leftover words fit
+/// any free-text parameter and "today" any date parameter, so they say nothing about which
+/// endpoint the question asks for).
 pub fn fill_spans(
     e: &EndpointData,
     question: &str,
@@ -116,7 +117,16 @@ fn fill_with(
     let today = periods::reference_day();
     let mut spans = spans.to_vec();
     let mut taken = names;
+    let before_periods: Vec<String> = params.keys().cloned().collect();
     taken.extend(periods::pass(question, &open, &spans, today, params));
+    if !leftovers {
+        // Ranking: a date read from "today" or "last week" fits any date parameter (a
+        // historical endpoint's `date` as well as a forecast's), so it is no evidence for an
+        // endpoint; a period's enum value or number of days is ("of the week" -> `week`).
+        params.retain(|k, v| {
+            before_periods.contains(k) || !v.as_str().is_some_and(check::date_shaped)
+        });
+    }
     spans.retain(|s| taken.iter().all(|&(a, b)| s.end <= a || b <= s.start));
     let spans = spans.as_slice();
     let span_used = typed::pass(&open, spans, subject, used_slash, params);
@@ -131,4 +141,36 @@ fn fill_with(
         .cloned()
         .collect();
     check::pass(&open, filled, params)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::*;
+    use super::*;
+
+    /// "today" fills a date parameter when the endpoint is planned, but ranking does not count
+    /// it: any endpoint with a date parameter (a historical one too) would take it.
+    #[test]
+    fn ranking_takes_no_date_from_a_relative_period() {
+        let e = typed(
+            endpoint("https://x.test/time_machine", &[("date", "query")]),
+            "date",
+            "string",
+            Some("date"),
+        );
+        for q in ["is it windy today", "how cold was it yesterday"] {
+            let spans = crate::search::spans::spans(q);
+            let mut ranked = BTreeMap::new();
+            assert!(
+                fill_spans(&e, q, &spans, &mut ranked, None, &[]).is_empty(),
+                "{q}"
+            );
+            let mut planned = BTreeMap::new();
+            assert_eq!(
+                fill(&e, q, &spans, &mut planned, None, &[]),
+                ["date"],
+                "{q}"
+            );
+        }
+    }
 }
