@@ -324,3 +324,101 @@ fn no_tool_is_decided_from_the_catalog() {
     assert_eq!(steps[0].1, "get_weather_forecast");
     assert_eq!(steps[0].2, serde_json::json!({"city": "Beijing"}));
 }
+
+/// A one-endpoint forecast API (`/cities/{city}/forecast?days=`), imported and compiled.
+fn forecast_project() -> &'static Path {
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let proj = dir.path().join("proj");
+        let o = bin()
+            .args(["import", "openapi"])
+            .arg(fixture("any-catalog/city-forecast.yaml"))
+            .arg("--project")
+            .arg(&proj)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let o = bin().arg("compile").arg(&proj).output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        dir
+    })
+    .path()
+}
+
+/// `route --json` on the forecast project: (status, first step's params, warnings).
+fn forecast_route(args: &[&str]) -> (String, Value, Value) {
+    let o = bin()
+        .arg("route")
+        .arg("--artifact")
+        .arg(forecast_project().join("proj/build/graph.json"))
+        .arg("--json")
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let p = &v["plan"];
+    (
+        p["status"].as_str().unwrap().to_string(),
+        p["steps"][0]["params"].clone(),
+        p["warnings"].clone(),
+    )
+}
+
+#[test]
+fn a_given_value_that_does_not_fit_its_parameter_is_left_out_not_replaced() {
+    let dir = tempfile::tempdir().unwrap();
+    let u = dir.path().join("u.json");
+    for (given, want) in [
+        // `many` is no integer: `days` stays open, and `7`, given for the city, stays there.
+        (
+            r#"{"intent":"list_city_forecasts","parameters":{"city":7,"days":"many"}}"#,
+            serde_json::json!({"city": "7"}),
+        ),
+        (
+            r#"{"intent":"list_city_forecasts","parameters":{"city":"Paris 2","days":"a week"}}"#,
+            serde_json::json!({"city": "Paris 2"}),
+        ),
+        (
+            r#"{"intent":"list_city_forecasts","parameters":{"city":"Lyon","days":5}}"#,
+            serde_json::json!({"city": "Lyon", "days": 5}),
+        ),
+    ] {
+        std::fs::write(&u, given).unwrap();
+        let (status, params, warnings) = forecast_route(&["--understanding", u.to_str().unwrap()]);
+        assert_eq!((status.as_str(), &params), ("planned", &want), "{given}");
+        let noted = warnings.as_array().is_some_and(|w| {
+            w.iter()
+                .any(|w| w.as_str().unwrap().contains("is not an integer for `days`"))
+        });
+        assert_eq!(noted, want.get("days").is_none(), "{given}: {warnings}");
+    }
+}
+
+#[test]
+fn capitals_invisible_characters_and_durations_read_as_people_mean_them() {
+    for (q, want) in [
+        ("forecast for paris", serde_json::json!({"city": "paris"})),
+        ("FORECAST FOR PARIS", serde_json::json!({"city": "paris"})),
+        (
+            "WHAT'S THE FORECAST FOR PARIS FOR 5 DAYS?",
+            serde_json::json!({"city": "paris", "days": 5}),
+        ),
+        (
+            "fore\u{200B}cast for Pa\u{00AD}ris",
+            serde_json::json!({"city": "Paris"}),
+        ),
+        (
+            "\u{FEFF}forecast for Lyon for 3 weeks",
+            serde_json::json!({"city": "Lyon", "days": 21}),
+        ),
+        (
+            "forecast for Lyon for 1,000 days",
+            serde_json::json!({"city": "Lyon", "days": 1000}),
+        ),
+    ] {
+        let (status, params, _) = forecast_route(&["--", q]);
+        assert_eq!((status.as_str(), params), ("planned", want), "{q:?}");
+    }
+}

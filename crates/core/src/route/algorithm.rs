@@ -737,6 +737,37 @@ pub(crate) type Bound = (
     Vec<String>,
 );
 
+/// The names of the endpoint's parameters an Understanding gives a value for, by the
+/// parameter's name or by a concept one of its bindings declares (whether or not the value
+/// could be bound): the Understanding has decided them, so no value read from the question's
+/// words goes there instead (a value that did not fit stays out, with the warning
+/// [`bind_parameters`] gives, and is never replaced by another parameter's value).
+pub(crate) fn addressed_parameters(
+    g: &FrozenGraph,
+    ti: u32,
+    ei: u32,
+    u: &Understanding,
+) -> Vec<String> {
+    let e = g.tool_at(ti).endpoint_at(ei);
+    let mut names: Vec<String> = Vec::new();
+    for (key, value) in &u.parameters {
+        if value.is_null() {
+            continue;
+        }
+        let ids: Vec<String> = match g.index.alias_to_concept.get(&normalise_alias(key)) {
+            Some(v) => v.clone(),
+            None => vec![key.clone()],
+        };
+        for p in &e.parameters {
+            let named = &p.name == key || p.bind.iter().any(|b| ids.contains(&b.concept));
+            if named && !names.contains(&p.name) {
+                names.push(p.name.clone());
+            }
+        }
+    }
+    names
+}
+
 pub(crate) fn bind_parameters(g: &FrozenGraph, ti: u32, ei: u32, u: &Understanding) -> Bound {
     let e = g.tool_at(ti).endpoint_at(ei);
     // Per parameter: (binding's position in the declaration, value).

@@ -19,7 +19,6 @@ pub mod text;
 
 use crate::artifact::FrozenGraph;
 use serde::{Deserialize, Serialize};
-use unicode_normalization::UnicodeNormalization;
 
 /// One posting of a search term: (document number, contribution to the document's score in
 /// thousandths). Documents are the endpoints in (tool, endpoint) order: the endpoints of tool
@@ -45,7 +44,8 @@ pub struct TermPosting(pub u32, pub u16);
 /// A query, read once: its terms (in question order) and its distinct stems.
 #[derive(Clone, Debug)]
 pub struct Query {
-    /// The NFKC form of the question the ranges of `terms` point into.
+    /// The question as read ([`text::normalise`], then [`text::unshout`]): the ranges of
+    /// `terms` and `spans` point into it.
     pub text: String,
     /// Terms in question order.
     pub terms: Vec<text::Term>,
@@ -66,7 +66,8 @@ pub struct Query {
 impl Query {
     /// Read a question.
     pub fn new(question: &str) -> Query {
-        let text: String = question.nfkc().collect();
+        let text = text::normalise(question);
+        let text = text::unshout(&text).into_owned();
         let spans = spans::spans(&text);
         let terms = text::terms(&text);
         let mut stems: Vec<String> = Vec::new();

@@ -31,6 +31,41 @@ pub struct Term {
     pub end: usize,
 }
 
+/// The form of a question every reader starts from: NFKC, with the invisible format characters
+/// that copy and paste brings along taken out (zero-width space, non-joiner and joiner, word
+/// joiner, soft hyphen, byte order mark, bidirectional marks, variation selectors, tags):
+/// `fore\u{200B}cast` reads `forecast`. These are Unicode's default-ignorable code points.
+pub fn normalise(text: &str) -> String {
+    text.nfkc().filter(|&c| !invisible(c)).collect()
+}
+
+/// Whether a character is a default-ignorable code point (Unicode `DerivedCoreProperties`,
+/// `Default_Ignorable_Code_Point`): it has no glyph and no meaning for a reader.
+fn invisible(c: char) -> bool {
+    matches!(c,
+        '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}' | '\u{17B5}'
+        | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+        | '\u{2060}'..='\u{206F}' | '\u{3164}' | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}'
+        | '\u{FFA0}' | '\u{FFF0}'..='\u{FFF8}' | '\u{1BCA0}'..='\u{1BCA3}'
+        | '\u{1D173}'..='\u{1D17A}' | '\u{E0000}'..='\u{E0FFF}')
+}
+
+/// A question written all in capitals ("FORECAST FOR PARIS"), three words or more with no lower
+/// case letter, in lower case: its capitals mark no names, and read as written every word would
+/// look like one. Any other text is returned as it is.
+pub fn unshout(text: &str) -> std::borrow::Cow<'_, str> {
+    let words = text
+        .unicode_words()
+        .filter(|w| w.chars().any(char::is_alphabetic))
+        .count();
+    let cased = text.chars().any(char::is_uppercase);
+    if words >= 3 && cased && !text.chars().any(char::is_lowercase) {
+        std::borrow::Cow::Owned(text.to_lowercase())
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    }
+}
+
 /// English words too common to say what a text is about (articles, pronouns, auxiliaries,
 /// prepositions, question words, politeness). Language data, not a domain's: kept short so
 /// that words which name actions (`get`, `list`, `search`) stay terms.
@@ -72,6 +107,7 @@ pub const PERIOD_UNITS: &[(&str, u32)] = &[
     ("day", 24),
     ("days", 24),
     ("fortnight", 336),
+    ("fortnights", 336),
     ("hour", 1),
     ("hours", 1),
     ("month", 720),
@@ -536,5 +572,34 @@ mod tests {
             t.iter().map(|t| &q[t.start..t.end]).collect::<Vec<_>>(),
             ["weather", "Lyon"]
         );
+    }
+
+    #[test]
+    fn invisible_characters_are_taken_out() {
+        assert_eq!(
+            normalise("fore\u{200B}cast for Pa\u{00AD}ris"),
+            "forecast for Paris"
+        );
+        assert_eq!(
+            normalise("\u{FEFF}weather\u{200D} in \u{2060}Lyon"),
+            "weather in Lyon"
+        );
+        // NFKC still applies: a full-width letter and a ligature.
+        assert_eq!(normalise("\u{FF26}\u{FB01}"), "Ffi");
+        // Letters and CJK text are untouched.
+        assert_eq!(normalise("上海的天气"), "上海的天气");
+    }
+
+    #[test]
+    fn a_question_in_capitals_is_read_in_lower_case() {
+        assert_eq!(unshout("FORECAST FOR PARIS"), "forecast for paris");
+        assert_eq!(
+            unshout("WHAT'S THE WEATHER IN NYC?"),
+            "what's the weather in nyc?"
+        );
+        // Fewer than three words, or any lower case letter: as written.
+        assert_eq!(unshout("NYC WEATHER"), "NYC WEATHER");
+        assert_eq!(unshout("weather in NYC today"), "weather in NYC today");
+        assert_eq!(unshout("上海 的 天气"), "上海 的 天气");
     }
 }

@@ -24,7 +24,7 @@ pub mod fill;
 pub mod project;
 mod select;
 
-use super::algorithm::{bind_parameters, field_meta, resolve_target};
+use super::algorithm::{addressed_parameters, bind_parameters, field_meta, resolve_target};
 use super::{McpCall, Options, Plan, PlanStatus, PlannedField, Step, Understanding};
 use crate::artifact::FrozenGraph;
 use crate::search::{self, Query};
@@ -360,7 +360,16 @@ fn step_for(
         .filter(|p| p.required && p.default.is_some())
         .filter_map(|p| params.remove_entry(&p.name))
         .collect();
-    fill::fill(e, &q.text, spans, &mut params, None, &q.stems_in(c.matched));
+    // Parameters the Understanding gave a value for are its decision, bound or not.
+    let given = addressed_parameters(g, c.tool, c.endpoint, u);
+    let open: Vec<String> = e
+        .parameters
+        .iter()
+        .filter(|p| !given.contains(&p.name))
+        .map(|p| p.name.clone())
+        .collect();
+    let only = (!given.is_empty()).then_some(open.as_slice());
+    fill::fill(e, &q.text, spans, &mut params, only, &q.stems_in(c.matched));
     for (k, v) in defaults {
         params.entry(k).or_insert(v);
     }

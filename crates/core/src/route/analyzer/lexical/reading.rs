@@ -9,7 +9,6 @@ use crate::route::analyzer::Analysis;
 use crate::route::analyzer::params::{Extracted, Recognisers};
 use std::cell::OnceCell;
 use std::collections::{BTreeMap, HashSet};
-use unicode_normalization::UnicodeNormalization;
 
 /// A concept the question asks for: the text as matched (or the alias matched, when matched
 /// through a stem), the concept ids its alias means (empty for a field alias of no concept), and
@@ -59,10 +58,10 @@ pub(super) struct Reading {
 }
 
 impl Reading {
-    /// Start reading `query`: NFKC, `tool/endpoint` written as two words ("mcp_time/get_current_time"
+    /// Start reading `query`: NFKC without invisible characters ([`crate::search::text::normalise`]), `tool/endpoint` written as two words ("mcp_time/get_current_time"
     /// names the tool and the endpoint), tokens.
     pub(super) fn new(lx: &Lexical<'_>, query: &str) -> Reading {
-        let query: String = query.nfkc().collect();
+        let query = crate::search::text::normalise(query);
         let query = lx.split_tool_endpoint(&query);
         let tokens = tokenize(&query);
         let n = tokens.len();

@@ -164,6 +164,28 @@ pub(super) fn coordinate(pr: &Profile, s: &Span) -> Option<Value> {
     Some(Value::String(format!("{}{}", s.value, unit.to_uppercase())))
 }
 
+/// A duration the question writes in another unit than the one a parameter counts in ("3 weeks"
+/// for `days`: 21; "2 days" for `hours`: 48), when the conversion is exact: hours, days, weeks
+/// and fortnights into one another. Months and years are left alone (their length in days
+/// varies), and so is a parameter named by a singular unit word (`day` is a day of the month).
+fn duration_in(pr: &Profile, s: &Span) -> Option<f64> {
+    let hours = |w: &str| {
+        text::PERIOD_UNITS
+            .iter()
+            .find(|(u, h)| *u == w && *h < 720)
+            .map(|(_, h)| *h)
+    };
+    let from = hours(s.unit.as_deref()?)?;
+    let to = pr
+        .words
+        .iter()
+        .filter(|w| w.ends_with('s'))
+        .find_map(|w| hours(w))?;
+    let n: f64 = s.value.parse().ok()?;
+    let v = n * f64::from(from) / f64::from(to);
+    (from != to && v.fract() == 0.0 && v.abs() < 9e15).then_some(v)
+}
+
 /// How well a span fits a parameter (0: not at all). See the module docs.
 pub(super) fn fit(pr: &Profile, s: &Span) -> f64 {
     let timed = matches!(s.kind, SpanKind::Date | SpanKind::Year)
@@ -196,7 +218,7 @@ pub(super) fn fit(pr: &Profile, s: &Span) -> f64 {
                 || s.unit.as_deref().is_some_and(|u| COUNT_CUES.contains(&u));
             let unit_names = s.unit.as_deref().is_some_and(|u| {
                 pr.words.iter().any(|w| w == u) || text::stems(u).any(|st| pr.stems.contains(&st))
-            });
+            }) || duration_in(pr, s).is_some();
             // "2 cups" for `sourceAmount`: a measured amount.
             let measured = pr.named(AMOUNT_WORDS)
                 && s.unit
@@ -280,6 +302,8 @@ pub(super) fn value_for(pr: &Profile, s: &Span) -> Option<Value> {
     }
     let raw = if s.kind == SpanKind::Date && p.format.as_deref() == Some("date-time") {
         format!("{}T00:00:00Z", s.value)
+    } else if let Some(n) = duration_in(pr, s) {
+        n.to_string()
     } else {
         s.value.clone()
     };
@@ -302,6 +326,49 @@ pub(super) fn value_for(pr: &Profile, s: &Span) -> Option<Value> {
 mod tests {
     use super::super::testing::*;
     use super::*;
+
+    #[test]
+    fn a_duration_in_another_unit_is_converted_when_exact() {
+        let e = endpoint(
+            "https://x.test/forecast",
+            &[("city", "query"), ("days", "query"), ("hours", "query")],
+        );
+        let e = typed(typed(e, "days", "integer", None), "hours", "integer", None);
+        let days = |q: &str| filled(&e, q, &["forecast"]).get("days").cloned();
+        assert_eq!(
+            days("forecast for Paris for 3 weeks"),
+            Some(Value::from(21))
+        );
+        assert_eq!(days("forecast for Paris for a fortnight"), None);
+        assert_eq!(
+            days("forecast for Paris for 2 fortnights"),
+            Some(Value::from(28))
+        );
+        assert_eq!(days("forecast for Paris for 3 days"), Some(Value::from(3)));
+        // Not exact, or a calendar unit: nothing is guessed.
+        assert_eq!(days("forecast for Paris for 36 hours"), None);
+        assert_eq!(days("forecast for Paris for 2 months"), None);
+        let hours = |q: &str| filled(&e, q, &["forecast"]).get("hours").cloned();
+        assert_eq!(hours("hourly forecast in Lyon for 2 days"), None);
+        let only_hours = typed(
+            endpoint(
+                "https://x.test/hourly",
+                &[("city", "query"), ("hours", "query")],
+            ),
+            "hours",
+            "integer",
+            None,
+        );
+        assert_eq!(
+            filled(
+                &only_hours,
+                "hourly forecast in Lyon for 2 days",
+                &["hour", "forecast"]
+            )
+            .get("hours"),
+            Some(&Value::from(48))
+        );
+    }
 
     #[test]
     fn a_lower_case_name_the_catalog_does_not_know_keys_an_entity_in_the_path() {
