@@ -2542,6 +2542,36 @@ fn an_https_server_with_the_same_address_is_preferred() {
     }
 }
 
+/// A server written as a network-path reference (`//host/path`) names that host, with the
+/// scheme of the document's origin (`x-origin`), else https; it is never a path under the
+/// origin.
+#[test]
+fn a_server_without_a_scheme_names_its_host() {
+    let dir = tempfile::tempdir().unwrap();
+    let doc = |info: &str| {
+        format!(
+            "openapi: 3.0.3\ninfo: {{title: Events, version: '1'{info}}}\nservers: [{{url: '//www.events.example/discovery/v2'}}]\npaths:\n  /venues:\n    get:\n      operationId: listVenues\n      responses:\n        '200': {{description: ok}}\n"
+        )
+    };
+    for (info, url) in [
+        ("", "https://www.events.example/discovery/v2/venues"),
+        (
+            ", x-origin: [{url: 'http://raw.example.org/specs/events.json'}]",
+            "http://www.events.example/discovery/v2/venues",
+        ),
+    ] {
+        std::fs::write(dir.path().join("api.yaml"), doc(info)).unwrap();
+        let _ = std::fs::remove_dir_all(dir.path().join("proj"));
+        let r = run(
+            &["import", "openapi", "api.yaml", "--project", "proj"],
+            dir.path(),
+        );
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let text = tool_file(dir.path());
+        assert!(text.contains(&format!("    url: {url}\n")), "{text}");
+    }
+}
+
 /// Without `--tool`, a source imported before under an id given with `--tool` is found by its
 /// title and updated (with a note saying how to import it as a new tool instead).
 #[test]

@@ -662,6 +662,20 @@ fn resolve_server((url, vars): &(String, Value), base: &Base) -> Base {
             )),
         };
     }
+    // A network-path reference (`//host/path`, RFC 3986 section 4.2): the host it names, with
+    // the scheme of the document's own base, else https.
+    if let Some(rest) = url.strip_prefix("//")
+        && rest.split('/').next().is_some_and(|host| !host.is_empty())
+    {
+        let scheme = base
+            .origin()
+            .and_then(|o| o.split_once("://").map(|(s, _)| s.to_ascii_lowercase()))
+            .unwrap_or_else(|| "https".to_string());
+        return Base {
+            url: format!("{scheme}:{url}"),
+            placeholder: None,
+        };
+    }
     // A relative server URL: relative to the document's own base.
     match base.origin() {
         Some(o) if url.starts_with('/') => Base {
