@@ -11,6 +11,7 @@ pub mod bind;
 mod candidates;
 pub mod explain;
 pub mod formula;
+mod named;
 mod ranges;
 pub mod ranked;
 pub mod ranking;
@@ -26,8 +27,9 @@ use std::sync::Arc;
 
 pub use algorithm::{Options, Projection, route};
 
-/// Plan a question ([`ranked::route_question`]: Algorithm 1, else the ranked endpoints), then
-/// settle its status on the steps it holds: `missing_required_parameter` only while some step
+/// Plan a question ([`ranked::route_question`]: Algorithm 1, else the ranked endpoints), add
+/// the fields the question names apart from the ones its concepts chose (the `core`
+/// projection's safety net, `named`), then settle its status on the steps it holds: `missing_required_parameter` only while some step
 /// lacks a required parameter the question must give. A credential the client supplies (a
 /// step's `auth`) never makes it so, nor does a step replaced by the named tool's best-ranked
 /// endpoint after Algorithm 1 set the status.
@@ -38,6 +40,7 @@ pub fn route_question(
     opts: &Options,
 ) -> Plan {
     let mut plan = ranked::route_question(g, question, u, opts);
+    named::add(g, question, opts.projection, opts.metadata, &mut plan);
     settle_status(&mut plan);
     plan
 }
