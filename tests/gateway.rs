@@ -313,11 +313,11 @@ fn fault_session(check_openapi: bool) {
         "{metrics}"
     );
     assert!(
-        metrics.contains("schemarouter_gateway_upstream_calls_total{upstream=\"faults\",outcome=\"malformed\"} 1\n"),
+        metrics.contains("schemarouter_gateway_upstream_calls_total{upstream=\"faults\",outcome=\"malformed\"} 2\n"),
         "{metrics}"
     );
     if check_openapi {
-        openapi_check(&gw.url, dir.path(), 15);
+        openapi_check(&gw.url, dir.path(), 17);
     }
     let log = gw.stop();
     assert!(
@@ -375,6 +375,44 @@ fn upstream_faults(a: &ureq::Agent, call: &str) -> Vec<String> {
         (502, Some("upstream_malformed")),
         "{e}"
     );
+    // A body declared JSON that is an HTML page is said to be one (not read as XML).
+    let (s, e, t) = fault("html");
+    answers.push(t);
+    assert_eq!(
+        (s, e["message"].as_str()),
+        (
+            502,
+            Some(
+                "upstream `faults` failed (malformed): the answer of `html` is declared `application/json` but is not JSON (expected value at line 1 column 1); it looks like HTML (an error or login page?)"
+            )
+        ),
+        "{e}"
+    );
+    // Values in place of records: one finding per kind, each naming its records.
+    let (s, v, t) = post(a, call, &json!({"tool": "faults", "endpoint": "nulls"}));
+    answers.push(t);
+    let shape: Vec<(&Value, &Value)> = v["issues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| (&i["message"], &i["records"]))
+        .collect();
+    assert_eq!(
+        (s, shape),
+        (
+            200,
+            vec![
+                (
+                    &json!("a record is null, not an object"),
+                    &json!(["data[1]", "data[3]"])
+                ),
+                (
+                    &json!("a record is number, not an object"),
+                    &json!(["data[2]"])
+                )
+            ]
+        )
+    );
     let (s, e, t) = fault("reset");
     answers.push(t.clone());
     assert_eq!(
@@ -400,6 +438,19 @@ fn upstream_faults(a: &ureq::Agent, call: &str) -> Vec<String> {
     assert_eq!(
         v["steps"][0]["records"][0]["values"],
         json!({"note": "hi", "seen_key": "[redacted]"})
+    );
+    // A small answer whose full reader context would hold more tokens than the raw response:
+    // the compact form, and by how many tokens it is still over, said.
+    assert_eq!(
+        v["context"],
+        "[faults/echo] note = hi; seen_key = [redacted]\nsource: calculated; CC-BY-4.0 (Fault Lab, CC BY 4.0); Fault Lab; 10.1000/fault\n"
+    );
+    assert_eq!(
+        (&v["calls"][0]["context"], &v["tokens"]),
+        (
+            &json!("compact"),
+            &json!({"raw": 15, "delivered": 50, "over_raw": 35})
+        )
     );
     answers
 }
@@ -559,6 +610,59 @@ fn xml_text_binary_and_multipart_bodies_arrive_as_declared() {
         .1,
         "filter=a%3D1%26b%3D2%2B3/x?y%23z%5B0%5D:@%26&paths=a/b:c,d%26e%3Df%2Bg%23h,%2C&plain=a%3D1%26b"
     );
+    // A JSON body whose schema is an array or a scalar is the value itself; a property named
+    // `body` of a body object stays a property.
+    assert_eq!(
+        echo("post_list", json!({"body": ["a", "b c"]})),
+        (
+            "POST".to_string(),
+            String::new(),
+            "application/json".to_string(),
+            br#"["a","b c"]"#.to_vec()
+        )
+    );
+    assert_eq!(echo("put_count", json!({"body": 7})).3, b"7".to_vec());
+    assert_eq!(
+        echo("post_comment", json!({"body": "nice"})).3,
+        br#"{"body":"nice"}"#.to_vec()
+    );
+    // Binary answers (an image, a PDF) are a typed summary, never text; their bytes only on
+    // request, as base64 cut at raw_cap_bytes.
+    for (endpoint, media, bytes, sha256) in [
+        (
+            "get_image",
+            "image/png",
+            69,
+            "9093f30030c05a858a09d517d0976bf21b9a2d563bb458b1817bf08a92b5b11f",
+        ),
+        (
+            "get_pdf",
+            "application/pdf",
+            41,
+            "441951ea5854835cb13c71193b6224811eaf111c51ad13c353f0f1c48c302fa7",
+        ),
+    ] {
+        let (s, v, t) = post(
+            &a,
+            &call,
+            &json!({"tool": "body_lab", "endpoint": endpoint, "arguments": {}, "raw": true}),
+        );
+        assert_eq!(s, 200, "{t}");
+        assert_eq!(
+            v["steps"][0]["records"][0]["values"]["result"],
+            json!({"content_type": media, "bytes": bytes, "sha256": sha256}),
+            "{t}"
+        );
+        assert_eq!(v["raw"][0]["content_type"], media);
+        assert_eq!(v["raw"][0]["encoding"], "base64");
+        assert_eq!(v["calls"][0]["raw_bytes"], bytes);
+        if endpoint == "get_image" {
+            assert_eq!(
+                v["raw"][0]["text"],
+                "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYPgPAAEDAQAIicLsAAAAAElFTkSuQmCC"
+            );
+        }
+    }
     // Bytes that are not base64 are refused before any upstream call.
     let (s, v, t) = post(
         &a,
