@@ -712,6 +712,139 @@ fn xml_text_binary_and_multipart_bodies_arrive_as_declared() {
     }
 }
 
+/// A function tool (`import openai`, method LOCAL) cannot be executed by the gateway: an
+/// upstream given to it is warned of at start, `call` says what it is (before any argument
+/// check), `--expose` does not offer it; `ask` with an unknown intent names the intent.
+#[test]
+fn function_tools_are_neither_called_nor_exposed() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("fns.json"),
+        r#"[{"type":"function","function":{"name":"convert_currency","description":"Convert an amount between currencies","parameters":{"type":"object","properties":{"amount":{"type":"number"},"from":{"type":"string"},"to":{"type":"string"}},"required":["amount","from","to"]}}}]"#,
+    )
+    .unwrap();
+    let o = Command::new(bin())
+        .args([
+            "import",
+            "openai",
+            "fns.json",
+            "--project",
+            "p",
+            "--tool",
+            "fx",
+        ])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let artifact = compile(&dir.path().join("p"), &dir.path().join("p/build"));
+    let gw = Gateway::start(
+        &[
+            "--transport",
+            "http",
+            "--bind",
+            "127.0.0.1:0",
+            "--artifact",
+            artifact.to_str().unwrap(),
+            "--upstream",
+            "fx=http://127.0.0.1:1",
+        ],
+        &[],
+    );
+    let a = agent();
+    let (s, v, t) = post(
+        &a,
+        &format!("{}/v1/call", gw.url),
+        &json!({"tool": "fx", "arguments": {"amount": 1}}),
+    );
+    assert_eq!(
+        (s, &v["error"]["message"]),
+        (
+            400,
+            &json!(
+                "`fx/convert_currency` is a function tool (method LOCAL, `function://convert_currency`): the gateway cannot call it; the agent's runtime executes function tools"
+            )
+        ),
+        "{t}"
+    );
+    let (s, v, t) = post(
+        &a,
+        &format!("{}/v1/ask", gw.url),
+        &json!({"understanding": {"intent": "nope"}}),
+    );
+    assert_eq!(
+        (s, &v["error"]["message"]),
+        (
+            400,
+            &json!(
+                "the plan has no step to execute (status `no_suitable_tool`): unknown intent `nope` (no close match in the artifact); no suitable tool: no endpoint of the catalog shares a word with the request; `route` explains why"
+            )
+        ),
+        "{t}"
+    );
+    let log = gw.stop();
+    assert!(
+        log.contains("\"message\":\"`fx` is a function tool (its endpoints are LOCAL): the gateway cannot call it, so `--upstream fx=...` is not used; the agent's runtime executes function tools\""),
+        "{log}"
+    );
+    // --expose over stdio: the function endpoint is no MCP tool of the list.
+    let mut child = Proc(
+        Command::new(bin())
+            .args([
+                "gateway",
+                "--expose",
+                "--artifact",
+                artifact.to_str().unwrap(),
+            ])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let mut stdin = child.0.stdin.take().unwrap();
+    stdin
+        .write_all(
+            concat!(
+                r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#,
+                "\n",
+                r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+                "\n",
+                r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#,
+                "\n",
+            )
+            .as_bytes(),
+        )
+        .unwrap();
+    let stdout = BufReader::new(child.0.stdout.take().unwrap());
+    let mut names = Vec::new();
+    for line in stdout.lines() {
+        let v: Value = serde_json::from_str(&line.unwrap()).unwrap();
+        if v["id"] == 2 {
+            names = v["result"]["tools"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|t| t["name"].as_str().unwrap().to_string())
+                .collect();
+            break;
+        }
+    }
+    drop(stdin);
+    assert_eq!(
+        names,
+        [
+            "route",
+            "search_tools",
+            "explain_plan",
+            "list_intents",
+            "call",
+            "ask"
+        ]
+    );
+}
+
 /// The password of [`xml_text_binary_and_multipart_bodies_arrive_as_declared`]'s basic
 /// credentials.
 const BASIC_PASSWORD: &str = "open sesame :-)";

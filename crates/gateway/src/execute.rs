@@ -292,6 +292,17 @@ pub fn text_result(e: &EndpointData, raw: &str) -> Option<String> {
     Some(serde_json::json!({ "result": texts.join("\n") }).to_string())
 }
 
+/// A function tool's endpoint ([`crate::local`]) is never called: the gateway cannot.
+fn not_local(tool: &str, e: &EndpointData) -> Result<(), Failure> {
+    if !crate::local(e) {
+        return Ok(());
+    }
+    Err(Failure::Invalid(format!(
+        "`{tool}/{}` is a function tool (method LOCAL, `{}`): the gateway cannot call it; the agent's runtime executes function tools",
+        e.id, e.url
+    )))
+}
+
 /// Whether a media type the upstream named is JSON (`application/json`, `*+json`).
 fn declared_json(content_type: Option<&str>) -> bool {
     content_type.is_some_and(|t| {
@@ -327,6 +338,26 @@ pub fn unreadable(endpoint: &str, content_type: Option<&str>, text: &str, why: &
         "the answer of `{endpoint}` is declared `{}` but is not JSON ({not_json}){looks}",
         content_type.unwrap_or_default()
     )
+}
+
+/// Why `ask` has nothing to execute: the plan's status as `route` names it, then what the
+/// plan says: the names the Understanding gave that the artifact does not have (with their
+/// did-you-mean) before any other warning, else the out-of-scope reason.
+pub fn no_step(plan: &Plan) -> String {
+    let status = serde_json::to_value(&plan.status)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default();
+    let mut why: Vec<&str> = plan.warnings.iter().map(String::as_str).collect();
+    if why.is_empty() {
+        why.extend(plan.out_of_scope.as_deref());
+    }
+    let why = if why.is_empty() {
+        String::new()
+    } else {
+        format!(": {}", why.join("; "))
+    };
+    format!("the plan has no step to execute (status `{status}`){why}; `route` explains why")
 }
 
 /// A plan of `steps` on `g`.
@@ -370,6 +401,7 @@ impl Gateway {
                 };
                 let e = boundary::endpoint(g, &self.config, tool, &endpoint)
                     .map_err(Failure::Refused)?;
+                not_local(tool, e)?;
                 boundary::arguments(e, &req.arguments, self.http_base(tool).is_some())
                     .map_err(Failure::Refused)?;
                 plan_of(
@@ -409,16 +441,7 @@ impl Gateway {
             )
             .map_err(|e| Failure::Invalid(e.message))?;
         if routed.plan.steps.is_empty() {
-            return Err(Failure::Invalid(format!(
-                "the plan has no step to execute (status {:?}{}); `route` explains why",
-                routed.plan.status,
-                routed
-                    .plan
-                    .out_of_scope
-                    .as_deref()
-                    .map(|r| format!(": {r}"))
-                    .unwrap_or_default()
-            )));
+            return Err(Failure::Invalid(no_step(&routed.plan)));
         }
         self.run(&s, routed.plan, true, req.raw).await
     }
@@ -456,6 +479,7 @@ impl Gateway {
             let i = i - 1;
             let e = boundary::endpoint(g, &self.config, &step.tool, &step.endpoint)
                 .map_err(Failure::Refused)?;
+            not_local(&step.tool, e)?;
             boundary::arguments(e, &step.params, self.http_base(&step.tool).is_some())
                 .map_err(Failure::Refused)?;
             let response = self.execute(e, &step).await;
@@ -715,7 +739,7 @@ mod tests {
                 "{\"ok\": tru",
                 "w"
             ),
-            "the answer of `e` is declared `application/problem+json; charset=utf-8` but is not JSON (expected ident at line 1 column 11)"
+            "the answer of `e` is declared `application/problem+json; charset=utf-8` but is not JSON (EOF while parsing a value at line 1 column 10)"
         );
         assert_eq!(
             unreadable("e", Some("text/html"), "<html>", "invalid XML: x"),
