@@ -610,59 +610,7 @@ fn xml_text_binary_and_multipart_bodies_arrive_as_declared() {
         .1,
         "filter=a%3D1%26b%3D2%2B3/x?y%23z%5B0%5D:@%26&paths=a/b:c,d%26e%3Df%2Bg%23h,%2C&plain=a%3D1%26b"
     );
-    // A JSON body whose schema is an array or a scalar is the value itself; a property named
-    // `body` of a body object stays a property.
-    assert_eq!(
-        echo("post_list", json!({"body": ["a", "b c"]})),
-        (
-            "POST".to_string(),
-            String::new(),
-            "application/json".to_string(),
-            br#"["a","b c"]"#.to_vec()
-        )
-    );
-    assert_eq!(echo("put_count", json!({"body": 7})).3, b"7".to_vec());
-    assert_eq!(
-        echo("post_comment", json!({"body": "nice"})).3,
-        br#"{"body":"nice"}"#.to_vec()
-    );
-    // Binary answers (an image, a PDF) are a typed summary, never text; their bytes only on
-    // request, as base64 cut at raw_cap_bytes.
-    for (endpoint, media, bytes, sha256) in [
-        (
-            "get_image",
-            "image/png",
-            69,
-            "9093f30030c05a858a09d517d0976bf21b9a2d563bb458b1817bf08a92b5b11f",
-        ),
-        (
-            "get_pdf",
-            "application/pdf",
-            41,
-            "441951ea5854835cb13c71193b6224811eaf111c51ad13c353f0f1c48c302fa7",
-        ),
-    ] {
-        let (s, v, t) = post(
-            &a,
-            &call,
-            &json!({"tool": "body_lab", "endpoint": endpoint, "arguments": {}, "raw": true}),
-        );
-        assert_eq!(s, 200, "{t}");
-        assert_eq!(
-            v["steps"][0]["records"][0]["values"]["result"],
-            json!({"content_type": media, "bytes": bytes, "sha256": sha256}),
-            "{t}"
-        );
-        assert_eq!(v["raw"][0]["content_type"], media);
-        assert_eq!(v["raw"][0]["encoding"], "base64");
-        assert_eq!(v["calls"][0]["raw_bytes"], bytes);
-        if endpoint == "get_image" {
-            assert_eq!(
-                v["raw"][0]["text"],
-                "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYPgPAAEDAQAIicLsAAAAAElFTkSuQmCC"
-            );
-        }
-    }
+    json_bodies_and_binary_answers(&a, &call, &echo);
     // Bytes that are not base64 are refused before any upstream call.
     let (s, v, t) = post(
         &a,
@@ -843,6 +791,67 @@ fn function_tools_are_neither_called_nor_exposed() {
             "ask"
         ]
     );
+}
+
+/// What a server received: method, query, Content-Type and the body's bytes.
+type Echo<'a> = dyn Fn(&str, Value) -> (String, String, String, Vec<u8>) + 'a;
+
+/// JSON bodies that are no object sent as the value itself, and binary answers as a typed
+/// summary (the body lab of [`xml_text_binary_and_multipart_bodies_arrive_as_declared`]).
+fn json_bodies_and_binary_answers(a: &ureq::Agent, call: &str, echo: &Echo<'_>) {
+    // A JSON body whose schema is an array or a scalar is the value itself; a property named
+    // `body` of a body object stays a property.
+    assert_eq!(
+        echo("post_list", json!({"body": ["a", "b c"]})),
+        (
+            "POST".to_string(),
+            String::new(),
+            "application/json".to_string(),
+            br#"["a","b c"]"#.to_vec()
+        )
+    );
+    assert_eq!(echo("put_count", json!({"body": 7})).3, b"7".to_vec());
+    assert_eq!(
+        echo("post_comment", json!({"body": "nice"})).3,
+        br#"{"body":"nice"}"#.to_vec()
+    );
+    // Binary answers (an image, a PDF) are a typed summary, never text; their bytes only on
+    // request, as base64 cut at raw_cap_bytes.
+    for (endpoint, media, bytes, sha256) in [
+        (
+            "get_image",
+            "image/png",
+            69,
+            "9093f30030c05a858a09d517d0976bf21b9a2d563bb458b1817bf08a92b5b11f",
+        ),
+        (
+            "get_pdf",
+            "application/pdf",
+            41,
+            "441951ea5854835cb13c71193b6224811eaf111c51ad13c353f0f1c48c302fa7",
+        ),
+    ] {
+        let (s, v, t) = post(
+            a,
+            call,
+            &json!({"tool": "body_lab", "endpoint": endpoint, "arguments": {}, "raw": true}),
+        );
+        assert_eq!(s, 200, "{t}");
+        assert_eq!(
+            v["steps"][0]["records"][0]["values"]["result"],
+            json!({"content_type": media, "bytes": bytes, "sha256": sha256}),
+            "{t}"
+        );
+        assert_eq!(v["raw"][0]["content_type"], media);
+        assert_eq!(v["raw"][0]["encoding"], "base64");
+        assert_eq!(v["calls"][0]["raw_bytes"], bytes);
+        if endpoint == "get_image" {
+            assert_eq!(
+                v["raw"][0]["text"],
+                "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYPgPAAEDAQAIicLsAAAAAElFTkSuQmCC"
+            );
+        }
+    }
 }
 
 /// The password of [`xml_text_binary_and_multipart_bodies_arrive_as_declared`]'s basic
@@ -1229,6 +1238,42 @@ fn a_streamable_http_mcp_upstream_recorded_by_the_import() {
         "{t}"
     );
     assert_eq!(v["issues"], json!([]));
+    // An image content is summarised (media type, bytes, sha256), the texts around it kept in
+    // order; its base64 never reaches the reader context.
+    let (s, v, t) = post(
+        &a,
+        &call,
+        &json!({"tool": tool, "endpoint": "get_tiny_image", "arguments": {}}),
+    );
+    assert_eq!(s, 200, "{t}");
+    let result = &v["steps"][0]["records"][0]["values"]["result"];
+    assert_eq!(
+        (
+            &result[0],
+            &result[1]["type"],
+            &result[1]["content_type"],
+            &result[2]
+        ),
+        (
+            &json!("Here's the image you requested:"),
+            &json!("image"),
+            &json!("image/png"),
+            &json!("The image above is the MCP logo.")
+        ),
+        "{t}"
+    );
+    assert!(result[1]["bytes"].as_u64().unwrap() > 100, "{t}");
+    assert_eq!(result[1]["sha256"].as_str().unwrap().len(), 64, "{t}");
+    let c = &v["calls"][0];
+    eprintln!(
+        "measure {}",
+        json!({"call": "everything/get_tiny_image", "raw_tokens": c["raw_tokens"],
+               "delivered_tokens": c["delivered_tokens"], "raw_bytes": c["raw_bytes"]})
+    );
+    assert!(
+        c["delivered_tokens"].as_u64().unwrap() * 10 < c["raw_tokens"].as_u64().unwrap(),
+        "{t}"
+    );
     gw.stop();
 }
 
