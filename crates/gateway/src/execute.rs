@@ -344,7 +344,7 @@ pub fn unreadable(endpoint: &str, content_type: Option<&str>, text: &str, why: &
 /// plan says: the names the Understanding gave that the artifact does not have (with their
 /// did-you-mean) before any other warning, else the out-of-scope reason.
 pub fn no_step(plan: &Plan) -> String {
-    let status = serde_json::to_value(&plan.status)
+    let status = serde_json::to_value(plan.status)
         .ok()
         .and_then(|v| v.as_str().map(str::to_string))
         .unwrap_or_default();
