@@ -303,6 +303,13 @@ fn not_local(tool: &str, e: &EndpointData) -> Result<(), Failure> {
     )))
 }
 
+/// Whether `text` starts as an HTML document does (`<!DOCTYPE html`, `<html`, any case).
+fn looks_like_html(text: &str) -> bool {
+    let b = text.trim_start().as_bytes();
+    let starts = |p: &[u8]| b.len() >= p.len() && b[..p.len()].eq_ignore_ascii_case(p);
+    starts(b"<!doctype html") || starts(b"<html")
+}
+
 /// Whether a media type the upstream named is JSON (`application/json`, `*+json`).
 fn declared_json(content_type: Option<&str>) -> bool {
     content_type.is_some_and(|t| {
@@ -322,14 +329,9 @@ pub fn unreadable(endpoint: &str, content_type: Option<&str>, text: &str, why: &
         Ok(_) => return format!("the answer of `{endpoint}` cannot be read: {why}"),
         Err(e) => e.to_string(),
     };
-    let head = text
-        .trim_start()
-        .get(..64)
-        .unwrap_or(text.trim_start())
-        .to_ascii_lowercase();
-    let looks = if head.starts_with("<!doctype html") || head.starts_with("<html") {
+    let looks = if looks_like_html(text) {
         "; it looks like HTML (an error or login page?)"
-    } else if head.starts_with('<') {
+    } else if text.trim_start().starts_with('<') {
         "; it looks like XML"
     } else {
         ""
@@ -493,11 +495,11 @@ impl Gateway {
             let text = got.counted;
             // Counted beside the parsing and the projection (the count does not depend on them).
             let raw_count = crate::tokens::RawCount::start(&text);
-            // A body the upstream declared JSON is never read as the XML it may look like (an
-            // HTML login page is well-formed XML).
+            // An HTML page the upstream declared JSON (a login or error page) is never read as
+            // the XML it may well be; XML mislabelled JSON is still read.
             let parsed = if got.document.is_none()
                 && declared_json(declared_type.as_deref())
-                && text.trim_start().starts_with('<')
+                && looks_like_html(&text)
             {
                 Err(String::new())
             } else {
@@ -741,6 +743,7 @@ mod tests {
             ),
             "the answer of `e` is declared `application/problem+json; charset=utf-8` but is not JSON (EOF while parsing a value at line 1 column 10)"
         );
+        assert!(looks_like_html(" \n<!DOCTYPE HTML><p>") && !looks_like_html("<feed/>"));
         assert_eq!(
             unreadable("e", Some("text/html"), "<html>", "invalid XML: x"),
             "the answer of `e` cannot be read: invalid XML: x"
