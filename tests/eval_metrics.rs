@@ -155,6 +155,7 @@ fn param(name: &str, ty: &str, required: bool) -> ParamData {
         style: None,
         explode: None,
         allow_reserved: false,
+        whole_body: false,
         content_type: None,
         part_headers: Default::default(),
         description: None,

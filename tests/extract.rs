@@ -281,6 +281,78 @@ fn an_element_off_the_records_path_does_not_drop_the_others() {
     );
 }
 
+/// Values in place of records are reported per kind: a null and a number are two findings,
+/// each naming its own records.
+#[test]
+fn records_that_are_no_objects_are_reported_by_kind() {
+    let g = graph();
+    let plan = all_fields_plan("materials_project", "summary");
+    let doc = Document::Json(serde_json::json!({"data": [
+        {"band_gap": 1.0}, null, 5, null, "x"
+    ]}));
+    let x = extract::extract(g, &plan, &[doc]).unwrap();
+    let shape: Vec<(String, Vec<String>)> = x
+        .issues
+        .iter()
+        .filter(|i| format!("{:?}", i.kind) == "Shape")
+        .map(|i| (i.message.clone(), i.records.clone()))
+        .collect();
+    let at = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    assert_eq!(
+        shape,
+        [
+            (
+                "a record is null, not an object".to_string(),
+                at(&["data[1]", "data[3]"])
+            ),
+            (
+                "a record is number, not an object".to_string(),
+                at(&["data[2]"])
+            ),
+            (
+                "a record is string, not an object".to_string(),
+                at(&["data[4]"])
+            ),
+        ]
+    );
+}
+
+/// The compact reader context holds the same values, units and attribution as the full one:
+/// one record on one line, several as a table, the attribution on one line.
+#[test]
+fn the_compact_context_keeps_values_units_and_attribution() {
+    let g = graph();
+    let mut plan = all_fields_plan("materials_project", "summary");
+    plan.steps[0]
+        .fields
+        .retain(|f| ["material_id", "band_gap"].contains(&f.name.as_str()));
+    let one = Document::Json(serde_json::json!({"data": [
+        {"material_id": "mp-1", "band_gap": 1.5}
+    ]}));
+    let x = extract::extract(g, &plan, &[one]).unwrap();
+    let compact = extract::render::context_compact(&x.steps);
+    assert_eq!(
+        compact.lines().next().unwrap(),
+        "[materials_project/summary] material_id = mp-1; band_gap = 1.5 eV"
+    );
+    assert!(compact.contains("\nsource: calculated; "), "{compact}");
+    let many = Document::Json(serde_json::json!({"data": [
+        {"material_id": "mp-1", "band_gap": 1.5},
+        {"material_id": "mp-2|b"}
+    ]}));
+    let x = extract::extract(g, &plan, &[many]).unwrap();
+    let compact = extract::render::context_compact(&x.steps);
+    let lines: Vec<&str> = compact.lines().collect();
+    assert_eq!(
+        lines[..3],
+        [
+            "[materials_project/summary] 2 records: material_id | band_gap eV",
+            "mp-1 | 1.5",
+            "mp-2\\|b | "
+        ]
+    );
+}
+
 proptest::proptest! {
     #![proptest_config(proptest::test_runner::Config::with_cases(256))]
 

@@ -313,11 +313,11 @@ fn fault_session(check_openapi: bool) {
         "{metrics}"
     );
     assert!(
-        metrics.contains("schemarouter_gateway_upstream_calls_total{upstream=\"faults\",outcome=\"malformed\"} 1\n"),
+        metrics.contains("schemarouter_gateway_upstream_calls_total{upstream=\"faults\",outcome=\"malformed\"} 2\n"),
         "{metrics}"
     );
     if check_openapi {
-        openapi_check(&gw.url, dir.path(), 15);
+        openapi_check(&gw.url, dir.path(), 17);
     }
     let log = gw.stop();
     assert!(
@@ -375,6 +375,44 @@ fn upstream_faults(a: &ureq::Agent, call: &str) -> Vec<String> {
         (502, Some("upstream_malformed")),
         "{e}"
     );
+    // A body declared JSON that is an HTML page is said to be one (not read as XML).
+    let (s, e, t) = fault("html");
+    answers.push(t);
+    assert_eq!(
+        (s, e["message"].as_str()),
+        (
+            502,
+            Some(
+                "upstream `faults` failed (malformed): the answer of `html` is declared `application/json` but is not JSON (expected value at line 1 column 1); it looks like HTML (an error or login page?)"
+            )
+        ),
+        "{e}"
+    );
+    // Values in place of records: one finding per kind, each naming its records.
+    let (s, v, t) = post(a, call, &json!({"tool": "faults", "endpoint": "nulls"}));
+    answers.push(t);
+    let shape: Vec<(&Value, &Value)> = v["issues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| (&i["message"], &i["records"]))
+        .collect();
+    assert_eq!(
+        (s, shape),
+        (
+            200,
+            vec![
+                (
+                    &json!("a record is null, not an object"),
+                    &json!(["data[1]", "data[3]"])
+                ),
+                (
+                    &json!("a record is number, not an object"),
+                    &json!(["data[2]"])
+                )
+            ]
+        )
+    );
     let (s, e, t) = fault("reset");
     answers.push(t.clone());
     assert_eq!(
@@ -400,6 +438,19 @@ fn upstream_faults(a: &ureq::Agent, call: &str) -> Vec<String> {
     assert_eq!(
         v["steps"][0]["records"][0]["values"],
         json!({"note": "hi", "seen_key": "[redacted]"})
+    );
+    // A small answer whose full reader context would hold more tokens than the raw response:
+    // the compact form, and by how many tokens it is still over, said.
+    assert_eq!(
+        v["context"],
+        "[faults/echo] note = hi; seen_key = [redacted]\nsource: calculated; CC-BY-4.0 (Fault Lab, CC BY 4.0); Fault Lab; 10.1000/fault\n"
+    );
+    assert_eq!(
+        (&v["calls"][0]["context"], &v["tokens"]),
+        (
+            &json!("compact"),
+            &json!({"raw": 15, "delivered": 50, "over_raw": 35})
+        )
     );
     answers
 }
@@ -559,6 +610,7 @@ fn xml_text_binary_and_multipart_bodies_arrive_as_declared() {
         .1,
         "filter=a%3D1%26b%3D2%2B3/x?y%23z%5B0%5D:@%26&paths=a/b:c,d%26e%3Df%2Bg%23h,%2C&plain=a%3D1%26b"
     );
+    json_bodies_and_binary_answers(&a, &call, &echo);
     // Bytes that are not base64 are refused before any upstream call.
     let (s, v, t) = post(
         &a,
@@ -605,6 +657,200 @@ fn xml_text_binary_and_multipart_bodies_arrive_as_declared() {
                 && !text.contains("lab-client-4711"),
             "the credential leaked: {text}"
         );
+    }
+}
+
+/// A function tool (`import openai`, method LOCAL) cannot be executed by the gateway: an
+/// upstream given to it is warned of at start, `call` says what it is (before any argument
+/// check), `--expose` does not offer it; `ask` with an unknown intent names the intent.
+#[test]
+fn function_tools_are_neither_called_nor_exposed() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("fns.json"),
+        r#"[{"type":"function","function":{"name":"convert_currency","description":"Convert an amount between currencies","parameters":{"type":"object","properties":{"amount":{"type":"number"},"from":{"type":"string"},"to":{"type":"string"}},"required":["amount","from","to"]}}}]"#,
+    )
+    .unwrap();
+    let o = Command::new(bin())
+        .args([
+            "import",
+            "openai",
+            "fns.json",
+            "--project",
+            "p",
+            "--tool",
+            "fx",
+        ])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let artifact = compile(&dir.path().join("p"), &dir.path().join("p/build"));
+    let gw = Gateway::start(
+        &[
+            "--transport",
+            "http",
+            "--bind",
+            "127.0.0.1:0",
+            "--artifact",
+            artifact.to_str().unwrap(),
+            "--upstream",
+            "fx=http://127.0.0.1:1",
+        ],
+        &[],
+    );
+    let a = agent();
+    let (s, v, t) = post(
+        &a,
+        &format!("{}/v1/call", gw.url),
+        &json!({"tool": "fx", "arguments": {"amount": 1}}),
+    );
+    assert_eq!(
+        (s, &v["error"]["message"]),
+        (
+            400,
+            &json!(
+                "`fx/convert_currency` is a function tool (method LOCAL, `function://convert_currency`): the gateway cannot call it; the agent's runtime executes function tools"
+            )
+        ),
+        "{t}"
+    );
+    let (s, v, t) = post(
+        &a,
+        &format!("{}/v1/ask", gw.url),
+        &json!({"understanding": {"intent": "nope"}}),
+    );
+    assert_eq!(
+        (s, &v["error"]["message"]),
+        (
+            400,
+            &json!(
+                "the plan has no step to execute (status `no_suitable_tool`): unknown intent `nope` (no close match in the artifact); no suitable tool: no endpoint of the catalog shares a word with the request; `route` explains why"
+            )
+        ),
+        "{t}"
+    );
+    let log = gw.stop();
+    assert!(
+        log.contains("\"message\":\"`fx` is a function tool (its endpoints are LOCAL): the gateway cannot call it, so `--upstream fx=...` is not used; the agent's runtime executes function tools\""),
+        "{log}"
+    );
+    // --expose over stdio: the function endpoint is no MCP tool of the list.
+    let mut child = Proc(
+        Command::new(bin())
+            .args([
+                "gateway",
+                "--expose",
+                "--artifact",
+                artifact.to_str().unwrap(),
+            ])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let mut stdin = child.0.stdin.take().unwrap();
+    stdin
+        .write_all(
+            concat!(
+                r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#,
+                "\n",
+                r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+                "\n",
+                r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#,
+                "\n",
+            )
+            .as_bytes(),
+        )
+        .unwrap();
+    let stdout = BufReader::new(child.0.stdout.take().unwrap());
+    let mut names = Vec::new();
+    for line in stdout.lines() {
+        let v: Value = serde_json::from_str(&line.unwrap()).unwrap();
+        if v["id"] == 2 {
+            names = v["result"]["tools"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|t| t["name"].as_str().unwrap().to_string())
+                .collect();
+            break;
+        }
+    }
+    drop(stdin);
+    assert_eq!(
+        names,
+        [
+            "route",
+            "search_tools",
+            "explain_plan",
+            "list_intents",
+            "call",
+            "ask"
+        ]
+    );
+}
+
+/// What a server received: method, query, Content-Type and the body's bytes.
+type Echo<'a> = dyn Fn(&str, Value) -> (String, String, String, Vec<u8>) + 'a;
+
+/// JSON bodies that are no object sent as the value itself, and binary answers as a typed
+/// summary (the body lab of [`xml_text_binary_and_multipart_bodies_arrive_as_declared`]).
+fn json_bodies_and_binary_answers(a: &ureq::Agent, call: &str, echo: &Echo<'_>) {
+    // A JSON body whose schema is an array or a scalar is the value itself; a property named
+    // `body` of a body object stays a property.
+    assert_eq!(
+        echo("post_list", json!({"body": ["a", "b c"]})),
+        (
+            "POST".to_string(),
+            String::new(),
+            "application/json".to_string(),
+            br#"["a","b c"]"#.to_vec()
+        )
+    );
+    assert_eq!(echo("put_count", json!({"body": 7})).3, b"7".to_vec());
+    assert_eq!(
+        echo("post_comment", json!({"body": "nice"})).3,
+        br#"{"body":"nice"}"#.to_vec()
+    );
+    // Binary answers (an image, a PDF) are a typed summary, never text; their bytes only on
+    // request, as base64 cut at raw_cap_bytes.
+    for (endpoint, media, bytes, sha256) in [
+        (
+            "get_image",
+            "image/png",
+            69,
+            "9093f30030c05a858a09d517d0976bf21b9a2d563bb458b1817bf08a92b5b11f",
+        ),
+        (
+            "get_pdf",
+            "application/pdf",
+            41,
+            "441951ea5854835cb13c71193b6224811eaf111c51ad13c353f0f1c48c302fa7",
+        ),
+    ] {
+        let (s, v, t) = post(
+            a,
+            call,
+            &json!({"tool": "body_lab", "endpoint": endpoint, "arguments": {}, "raw": true}),
+        );
+        assert_eq!(s, 200, "{t}");
+        assert_eq!(
+            v["steps"][0]["records"][0]["values"]["result"],
+            json!({"content_type": media, "bytes": bytes, "sha256": sha256}),
+            "{t}"
+        );
+        assert_eq!(v["raw"][0]["content_type"], media);
+        assert_eq!(v["raw"][0]["encoding"], "base64");
+        assert_eq!(v["calls"][0]["raw_bytes"], bytes);
+        if endpoint == "get_image" {
+            assert_eq!(
+                v["raw"][0]["text"],
+                "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYPgPAAEDAQAIicLsAAAAAElFTkSuQmCC"
+            );
+        }
     }
 }
 
@@ -992,6 +1238,42 @@ fn a_streamable_http_mcp_upstream_recorded_by_the_import() {
         "{t}"
     );
     assert_eq!(v["issues"], json!([]));
+    // An image content is summarised (media type, bytes, sha256), the texts around it kept in
+    // order; its base64 never reaches the reader context.
+    let (s, v, t) = post(
+        &a,
+        &call,
+        &json!({"tool": tool, "endpoint": "get_tiny_image", "arguments": {}}),
+    );
+    assert_eq!(s, 200, "{t}");
+    let result = &v["steps"][0]["records"][0]["values"]["result"];
+    assert_eq!(
+        (
+            &result[0],
+            &result[1]["type"],
+            &result[1]["content_type"],
+            &result[2]
+        ),
+        (
+            &json!("Here's the image you requested:"),
+            &json!("image"),
+            &json!("image/png"),
+            &json!("The image above is the MCP logo.")
+        ),
+        "{t}"
+    );
+    assert!(result[1]["bytes"].as_u64().unwrap() > 100, "{t}");
+    assert_eq!(result[1]["sha256"].as_str().unwrap().len(), 64, "{t}");
+    let c = &v["calls"][0];
+    eprintln!(
+        "measure {}",
+        json!({"call": "everything/get_tiny_image", "raw_tokens": c["raw_tokens"],
+               "delivered_tokens": c["delivered_tokens"], "raw_bytes": c["raw_bytes"]})
+    );
+    assert!(
+        c["delivered_tokens"].as_u64().unwrap() * 10 < c["raw_tokens"].as_u64().unwrap(),
+        "{t}"
+    );
     gw.stop();
 }
 

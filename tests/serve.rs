@@ -931,6 +931,45 @@ fn mcp_http_refuses_repeated_keys() {
                 .to_string()
         )
     );
+    // JSON that is no JSON-RPC request is an invalid request (-32600), as over stdio, not a
+    // parse error; text that is no JSON stays a parse error (-32700).
+    for (body, message, id) in [
+        (
+            "[]",
+            "a batch (a JSON list): MCP sends one JSON-RPC message at a time (a line on stdio, a body over HTTP), batches are not part of it",
+            "null",
+        ),
+        (
+            r#"{"jsonrpc":"1.0","id":1,"method":"ping"}"#,
+            "`jsonrpc` must be \"2.0\"",
+            "1",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#,
+            "a request's `id` is a string or a number, not null (a notification has no `id`)",
+            "null",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":{},"method":"ping"}"#,
+            "`id` must be a string or a number, not an object",
+            "null",
+        ),
+    ] {
+        assert_eq!(
+            post(body),
+            (
+                400,
+                format!(
+                    r#"{{"error":{{"code":-32600,"message":"Invalid Request: {}"}},"id":{id},"jsonrpc":"2.0"}}"#,
+                    message.replace('"', "\\\"")
+                )
+            ),
+            "{body}"
+        );
+    }
+    let (status, answer) = post("nope");
+    assert_eq!(status, 400);
+    assert!(answer.contains(r#""code":-32700"#), "{answer}");
     let (code, rest) = server.stop();
     assert_stopped(code, &rest);
 }
@@ -1123,13 +1162,24 @@ fn a_connection_that_never_finishes_its_headers_is_closed() {
 fn mcp_stdio_answers_broken_lines_with_json_rpc_errors() {
     use std::io::Write;
     let mut child = Command::new(bin())
-        .args(["mcp", "--artifact", shipped().to_str().unwrap()])
+        .args([
+            "mcp",
+            "--artifact",
+            shipped().to_str().unwrap(),
+            "--max-body-bytes",
+            "4096",
+        ])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
+    // A line longer than --max-body-bytes is skipped unread (memory stays bounded), with an
+    // answer saying so.
+    let mut long = vec![b'x'; 10_000];
+    long.push(b'\n');
+    stdin.write_all(&long).unwrap();
     stdin
         .write_all(
             concat!(
@@ -1166,6 +1216,7 @@ fn mcp_stdio_answers_broken_lines_with_json_rpc_errors() {
     assert_eq!(
         by_id(serde_json::Value::Null),
         [
+            &serde_json::json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32600, "message": "Invalid Request: a line of 10000 bytes, longer than the 4096-byte limit (--max-body-bytes); it was skipped unread"}}),
             &serde_json::json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "Parse error: expected value; send one JSON-RPC message per line"}})
         ]
     );
@@ -1183,7 +1234,7 @@ fn mcp_stdio_answers_broken_lines_with_json_rpc_errors() {
         by_id(serde_json::json!(2)),
         [&serde_json::json!({"jsonrpc": "2.0", "id": 2, "result": {}})]
     );
-    assert_eq!(lines.len(), 4, "{lines:?}");
+    assert_eq!(lines.len(), 5, "{lines:?}");
 }
 
 /// Send `request` on a new connection to `url` without closing the sending side (the client

@@ -1473,7 +1473,12 @@ impl<'r> Mapper<'r> {
             Kind::Any if loc.value.as_object().is_none_or(|o| o.is_empty()) => {}
             _ => {
                 let ty = self.value_type(&v);
-                out.push(self.param_at(loc, "body", ty, &v, body_required, location));
+                let mut p = self.param_at(loc, "body", ty, &v, body_required, location);
+                // A request body that is no object (an array, a scalar) is this value itself.
+                if location == Some(crate::model::ParamLocation::Body) {
+                    p.value.whole_body = Some(Sp::synthetic(true));
+                }
+                out.push(p);
             }
         }
         out

@@ -12,6 +12,8 @@ GET  /v1/limited               429 with Retry-After: 1 on every odd request, 200
 GET  /v1/broken                500 with the key in its body
 GET  /v1/huge                  about 3 MB, without Content-Length
 GET  /v1/garbage               200 with a body that is not JSON
+GET  /v1/html                200, declared application/json, with an HTML page
+GET  /v1/nulls               200, {"data": [a record, null, 5, null]}
 GET  /v1/reset                 closes the connection without an answer
 POST /v1/echo                  {"note": <body note>, "seen_key": <api_key>}
 GET  /materials/summary/?formula=F  the Materials Project's summary shape ({"data": [...],
@@ -24,6 +26,7 @@ ANY  /raw/...                  what arrived, exactly: {"method", "path", "query"
                                header's `user:password`, decoded), "client_id" (the
                                X-Client-Id header)}
                                (tests/gateway/bodies.openapi.yaml)
+GET  /raw/image                PNG_BYTES as image/png; /raw/pdf PDF_BYTES as application/pdf
 """
 
 import base64
@@ -35,6 +38,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlparse
 
 SECRET = sys.argv[1]
+# A 1x1 PNG and the start of a PDF with binary bytes (neither is UTF-8 text).
+PNG_BYTES = base64.b64decode(
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYPgPAAEDAQAIicLsAAAAAElFTkSuQmCC")
+PDF_BYTES = b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<<>>\nendobj\n%%EOF\n"
 HITS = {}
 LOCK = threading.Lock()
 
@@ -94,7 +101,18 @@ class Handler(BaseHTTPRequestHandler):
             return self.echo_raw()
         return self.send_json(404, {"error": "no such path"})
 
+    def send_bytes(self, media, body):
+        self.send_response(200)
+        self.send_header("Content-Type", media)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
     def do_GET(self):
+        if self.path == "/raw/image":
+            return self.send_bytes("image/png", PNG_BYTES)
+        if self.path == "/raw/pdf":
+            return self.send_bytes("application/pdf", PDF_BYTES)
         if self.path.startswith("/raw/"):
             return self.echo_raw()
         u = urlparse(self.path)
@@ -153,6 +171,16 @@ class Handler(BaseHTTPRequestHandler):
             self.end_headers()
             self.wfile.write(body)
             return
+        if u.path == "/v1/html":
+            body = b"<html><body>Please log in</body></html>"
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        if u.path == "/v1/nulls":
+            return self.send_json(200, {"data": [{"temp": 1.5}, None, 5, None]})
         if u.path == "/v1/reset":
             self.close_connection = True
             self.connection.close()

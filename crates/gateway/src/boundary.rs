@@ -133,6 +133,15 @@ pub fn arguments(
         if let Err(why) = fits(p, v).and_then(|()| base64_fits(e, p, v)) {
             return Err(Refusal::new("arguments", format!("`{name}`: {why}")));
         }
+        if in_path(e, p) && is_empty(v) {
+            return Err(Refusal::new(
+                "arguments",
+                format!(
+                    "`{name}` fills a segment of the path (`{}`): an empty value would leave the segment empty; give a value",
+                    e.url
+                ),
+            ));
+        }
     }
     if let Some(p) = e.parameters.iter().find(|p| {
         p.required
@@ -150,6 +159,25 @@ pub fn arguments(
         ));
     }
     Ok(())
+}
+
+/// Whether `p` fills a placeholder of `e`'s URL path (declared `in: path`, or named by a
+/// placeholder), other than the leading base URL placeholder (`{base_url}/...`).
+fn in_path(e: &EndpointData, p: &ParamData) -> bool {
+    let placeholder = format!("{{{}}}", p.name);
+    crate::upstream::http::leading_placeholder(&e.url) != Some(p.name.as_str())
+        && (p.location.as_deref() == Some("path")
+            || (p.location.is_none() && e.url.contains(&placeholder)))
+}
+
+/// An empty string, list or object: nothing to put in a path segment.
+fn is_empty(v: &Value) -> bool {
+    match v {
+        Value::String(s) => s.is_empty(),
+        Value::Array(a) => a.is_empty(),
+        Value::Object(o) => o.is_empty(),
+        _ => false,
+    }
 }
 
 /// A value the endpoint sends as bytes ([`crate::upstream::http::takes_base64`]: a binary body
@@ -285,5 +313,37 @@ mod tests {
             "`x` is not a parameter of `summary`; its parameters: formula, ids, limit, sort"
         );
         assert_eq!(check(json!({"x": 1})).unwrap_err().check, "arguments");
+    }
+
+    #[test]
+    fn a_path_segment_is_never_empty() {
+        let e: EndpointData = serde_json::from_value(json!({
+            "id": "forecast", "method": "GET", "url": "{base_url}/cities/{city}/forecast/{day}",
+            "parameters": [
+                {"name": "base_url", "type": "string", "required": false, "location": "path"},
+                {"name": "city", "type": "string", "required": true, "location": "path"},
+                {"name": "day", "type": "string[]", "required": false},
+                {"name": "q", "type": "string", "required": false, "location": "query"}
+            ],
+            "fields": [], "identifiers": [], "group_fields": {}
+        }))
+        .unwrap();
+        let check = |v: Value| arguments(&e, &serde_json::from_value(v).unwrap(), false);
+        let why = "fills a segment of the path (`{base_url}/cities/{city}/forecast/{day}`): an empty value would leave the segment empty; give a value";
+        assert_eq!(
+            check(json!({"city": ""})).unwrap_err().message,
+            format!("`city` {why}")
+        );
+        assert_eq!(
+            check(json!({"city": "Paris", "day": []}))
+                .unwrap_err()
+                .message,
+            format!("`day` {why}")
+        );
+        // A query value and the base URL placeholder may be empty.
+        assert_eq!(
+            check(json!({"city": "Paris", "q": "", "base_url": ""})),
+            Ok(())
+        );
     }
 }

@@ -77,6 +77,29 @@ pub struct CallAccount {
     pub raw_tokens: usize,
     /// o200k_base tokens of this step's reader context (what the agent receives).
     pub delivered_tokens: usize,
+    /// The reader context's form: `full`, or `compact` when the full form would hold more
+    /// tokens than the raw response ([`reader_context`]).
+    pub context: &'static str,
+}
+
+/// The reader context of one projected step, its o200k_base tokens and its form: the full form
+/// ([`render::context`]: one `name = value unit` line per field and record, one line per
+/// attribution), or, when that holds more tokens than the raw response (`raw_tokens`), the
+/// compact form ([`render::context_compact`]: the same values, units and attribution, records
+/// as a table) if it holds fewer than the full one.
+pub fn reader_context(r: &StepResult, raw_tokens: usize) -> (String, usize, &'static str) {
+    let full = render::context(std::slice::from_ref(r));
+    let n = count_tokens(&full);
+    if n <= raw_tokens {
+        return (full, n, "full");
+    }
+    let compact = render::context_compact(std::slice::from_ref(r));
+    let m = count_tokens(&compact);
+    if m < n {
+        (compact, m, "compact")
+    } else {
+        (full, n, "full")
+    }
 }
 
 /// A raw response, returned on request.
@@ -84,10 +107,30 @@ pub struct CallAccount {
 pub struct RawText {
     /// Step index.
     pub step: usize,
-    /// The body, cut at `raw_cap_bytes`.
+    /// The body, cut at `raw_cap_bytes` (a binary body: its base64, cut on a 4-character
+    /// boundary).
     pub text: String,
     /// Whether it was cut.
     pub truncated: bool,
+    /// A binary body's media type.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content_type: Option<String>,
+    /// `base64` for a binary body.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub encoding: Option<&'static str>,
+}
+
+/// What one upstream answer gives the projection and the accounting.
+struct Received {
+    /// The text the raw side of the accounting counts (scrubbed; a binary body's base64); the
+    /// document projected unless `document` replaces it.
+    counted: std::sync::Arc<String>,
+    /// The document projected instead (`{"result": ...}`, [`text_result`]; a binary summary).
+    document: Option<String>,
+    /// Bytes of the raw response.
+    bytes: usize,
+    /// The raw response, when asked for.
+    raw: Option<RawText>,
 }
 
 /// The answer of `call` and `ask`.
@@ -106,7 +149,8 @@ pub struct Answer {
     pub context: String,
     /// Per step: time, raw size, raw and delivered tokens.
     pub calls: Vec<CallAccount>,
-    /// Totals: `{"raw": N, "delivered": M}`.
+    /// Totals: `{"raw": N, "delivered": M}`, and `over_raw` (`M - N`) when the reader context
+    /// holds more tokens than the raw responses did.
     pub tokens: BTreeMap<String, usize>,
     /// Bindings from earlier steps' records that filled later steps' parameters.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -201,7 +245,9 @@ pub fn call_step(
 ///   response that is not JSON, "the body as text", and an MCP tool without an
 ///   `outputSchema`, "the tool's result content") gets its text as that field:
 ///   `{"result": "<the text>"}`. For HTTP, a body that is not JSON (text, XML, HTML); for MCP, a
-///   result with no `structuredContent` whose text content is not JSON.
+///   result with no `structuredContent` whose text content is not JSON, or that holds an
+///   image, audio or blob content: then `result` lists the contents in order, a text as its
+///   text, a binary one as its summary (`type`, `content_type`, `bytes`, `sha256`).
 ///
 /// `None` for every other endpoint or response.
 pub fn text_result(e: &EndpointData, raw: &str) -> Option<String> {
@@ -220,9 +266,22 @@ pub fn text_result(e: &EndpointData, raw: &str) -> Option<String> {
     if v.get("structuredContent").is_some_and(|s| !s.is_null()) {
         return None;
     }
-    let texts: Vec<&str> = v
-        .get("content")?
-        .as_array()?
+    let content = v.get("content")?.as_array()?;
+    // Images, audio and blobs are summarised, never passed on as their base64 data.
+    let binaries: Vec<Value> = content
+        .iter()
+        .filter_map(crate::upstream::binary::mcp_content)
+        .collect();
+    if !binaries.is_empty() {
+        let items: Vec<Value> = content
+            .iter()
+            .filter_map(|c| {
+                crate::upstream::binary::mcp_content(c).or_else(|| c.get("text").cloned())
+            })
+            .collect();
+        return Some(serde_json::json!({ "result": items }).to_string());
+    }
+    let texts: Vec<&str> = content
         .iter()
         .filter(|c| c.get("type").and_then(Value::as_str) == Some("text"))
         .filter_map(|c| c.get("text").and_then(Value::as_str))
@@ -231,6 +290,76 @@ pub fn text_result(e: &EndpointData, raw: &str) -> Option<String> {
         return None;
     }
     Some(serde_json::json!({ "result": texts.join("\n") }).to_string())
+}
+
+/// A function tool's endpoint ([`crate::local`]) is never called: the gateway cannot.
+fn not_local(tool: &str, e: &EndpointData) -> Result<(), Failure> {
+    if !crate::local(e) {
+        return Ok(());
+    }
+    Err(Failure::Invalid(format!(
+        "`{tool}/{}` is a function tool (method LOCAL, `{}`): the gateway cannot call it; the agent's runtime executes function tools",
+        e.id, e.url
+    )))
+}
+
+/// Whether `text` starts as an HTML document does (`<!DOCTYPE html`, `<html`, any case).
+fn looks_like_html(text: &str) -> bool {
+    let b = text.trim_start().as_bytes();
+    let starts = |p: &[u8]| b.len() >= p.len() && b[..p.len()].eq_ignore_ascii_case(p);
+    starts(b"<!doctype html") || starts(b"<html")
+}
+
+/// Whether a media type the upstream named is JSON (`application/json`, `*+json`).
+fn declared_json(content_type: Option<&str>) -> bool {
+    content_type.is_some_and(|t| {
+        let m = schemarouter_core::model::tool::media_essence(t);
+        m == "application/json" || m.ends_with("+json")
+    })
+}
+
+/// Why the answer `text` of `endpoint`, of the media type the upstream named, cannot be read.
+/// A body the upstream declared JSON is judged as JSON (what it looks like instead: HTML, XML,
+/// text), never by the reader's guess of its format; any other: `why`, the reader's message.
+pub fn unreadable(endpoint: &str, content_type: Option<&str>, text: &str, why: &str) -> String {
+    if !declared_json(content_type) {
+        return format!("the answer of `{endpoint}` cannot be read: {why}");
+    }
+    let not_json = match serde_json::from_str::<serde::de::IgnoredAny>(text) {
+        Ok(_) => return format!("the answer of `{endpoint}` cannot be read: {why}"),
+        Err(e) => e.to_string(),
+    };
+    let looks = if looks_like_html(text) {
+        "; it looks like HTML (an error or login page?)"
+    } else if text.trim_start().starts_with('<') {
+        "; it looks like XML"
+    } else {
+        ""
+    };
+    format!(
+        "the answer of `{endpoint}` is declared `{}` but is not JSON ({not_json}){looks}",
+        content_type.unwrap_or_default()
+    )
+}
+
+/// Why `ask` has nothing to execute: the plan's status as `route` names it, then what the
+/// plan says: the names the Understanding gave that the artifact does not have (with their
+/// did-you-mean) before any other warning, else the out-of-scope reason.
+pub fn no_step(plan: &Plan) -> String {
+    let status = serde_json::to_value(plan.status)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default();
+    let mut why: Vec<&str> = plan.warnings.iter().map(String::as_str).collect();
+    if why.is_empty() {
+        why.extend(plan.out_of_scope.as_deref());
+    }
+    let why = if why.is_empty() {
+        String::new()
+    } else {
+        format!(": {}", why.join("; "))
+    };
+    format!("the plan has no step to execute (status `{status}`){why}; `route` explains why")
 }
 
 /// A plan of `steps` on `g`.
@@ -274,6 +403,7 @@ impl Gateway {
                 };
                 let e = boundary::endpoint(g, &self.config, tool, &endpoint)
                     .map_err(Failure::Refused)?;
+                not_local(tool, e)?;
                 boundary::arguments(e, &req.arguments, self.http_base(tool).is_some())
                     .map_err(Failure::Refused)?;
                 plan_of(
@@ -313,16 +443,7 @@ impl Gateway {
             )
             .map_err(|e| Failure::Invalid(e.message))?;
         if routed.plan.steps.is_empty() {
-            return Err(Failure::Invalid(format!(
-                "the plan has no step to execute (status {:?}{}); `route` explains why",
-                routed.plan.status,
-                routed
-                    .plan
-                    .out_of_scope
-                    .as_deref()
-                    .map(|r| format!(": {r}"))
-                    .unwrap_or_default()
-            )));
+            return Err(Failure::Invalid(no_step(&routed.plan)));
         }
         self.run(&s, routed.plan, true, req.raw).await
     }
@@ -342,7 +463,7 @@ impl Gateway {
         let mut raws = Vec::new();
         let mut bindings = Vec::new();
         let mut pending = std::mem::take(&mut plan.steps);
-        let mut last_context = String::new();
+        let mut contexts: Vec<String> = Vec::new();
         let mut i = 0;
         while !pending.is_empty() {
             // Bindings first: a step whose required parameters earlier records fill runs after
@@ -360,6 +481,7 @@ impl Gateway {
             let i = i - 1;
             let e = boundary::endpoint(g, &self.config, &step.tool, &step.endpoint)
                 .map_err(Failure::Refused)?;
+            not_local(&step.tool, e)?;
             boundary::arguments(e, &step.params, self.http_base(&step.tool).is_some())
                 .map_err(Failure::Refused)?;
             let response = self.execute(e, &step).await;
@@ -367,26 +489,38 @@ impl Gateway {
                 self.core.metrics.gateway_call(&step.tool, err.kind);
             }
             let response = response.map_err(Failure::Upstream)?;
-            // An upstream may echo a credential back: it never reaches the agent.
-            let text = std::sync::Arc::new(self.secrets.scrub_owned(response.text));
+            let elapsed = response.elapsed;
+            let declared_type = response.content_type.clone();
+            let got = self.received(e, &step, response, raw.then_some(i))?;
+            let text = got.counted;
             // Counted beside the parsing and the projection (the count does not depend on them).
             let raw_count = crate::tokens::RawCount::start(&text);
-            let result_text = text_result(e, &text);
-            let doc = extract::parse_step_response(
-                result_text.as_deref().unwrap_or(&text),
-                Some(&step.tool),
-                g,
-                &step,
-            )
-            .map_err(|err| {
+            // An HTML page the upstream declared JSON (a login or error page) is never read as
+            // the XML it may well be; XML mislabelled JSON is still read.
+            let parsed = if got.document.is_none()
+                && declared_json(declared_type.as_deref())
+                && looks_like_html(&text)
+            {
+                Err(String::new())
+            } else {
+                extract::parse_step_response(
+                    got.document.as_deref().unwrap_or(&text),
+                    Some(&step.tool),
+                    g,
+                    &step,
+                )
+                .map_err(|err| err.message)
+            };
+            let doc = parsed.map_err(|why| {
                 self.core.metrics.gateway_call(&step.tool, "malformed");
                 Failure::Upstream(UpstreamError::new(
                     &step.tool,
                     "malformed",
-                    format!(
-                        "the answer of `{}` cannot be read: {}",
-                        step.endpoint,
-                        self.secrets.scrub(&err.message)
+                    unreadable(
+                        &step.endpoint,
+                        declared_type.as_deref(),
+                        &text,
+                        &self.secrets.scrub(&why),
                     ),
                 ))
             })?;
@@ -400,45 +534,43 @@ impl Gateway {
                 issue.step = i;
                 issues.push(issue);
             }
-            let step_context = render::context(std::slice::from_ref(&r));
-            let delivered_tokens = count_tokens(&step_context);
             let raw_tokens = raw_count.finish().await;
+            let (step_context, delivered_tokens, form) = reader_context(&r, raw_tokens);
             self.core
                 .metrics
                 .gateway_tokens(&step.tool, raw_tokens, delivered_tokens);
             calls.push(CallAccount {
                 tool: step.tool.clone(),
                 endpoint: step.endpoint.clone(),
-                upstream_ms: (response.elapsed.as_secs_f64() * 1e6).round() / 1e3,
-                raw_bytes: text.len(),
+                upstream_ms: (elapsed.as_secs_f64() * 1e6).round() / 1e3,
+                raw_bytes: got.bytes,
                 raw_tokens,
                 delivered_tokens,
+                context: form,
             });
-            last_context = step_context;
-            if raw {
-                let cap = self.config.raw_cap_bytes;
-                let truncated = text.len() > cap;
-                raws.push(RawText {
-                    step: i,
-                    text: text[..text.floor_char_boundary(cap.min(text.len()))].to_string(),
-                    truncated,
-                });
-            }
+            contexts.push(step_context);
+            raws.extend(got.raw);
             results.push(r);
         }
         // One step: its context is the whole context, rendered and counted already.
         let (context, delivered) = match calls.as_slice() {
-            [one] => (last_context, one.delivered_tokens),
+            [one] => (contexts.concat(), one.delivered_tokens),
             _ => {
-                let context = render::context(&results);
+                let context = contexts.concat();
                 let n = count_tokens(&context);
                 (context, n)
             }
         };
-        let tokens = BTreeMap::from([
-            ("raw".to_string(), calls.iter().map(|c| c.raw_tokens).sum()),
+        let raw_total: usize = calls.iter().map(|c| c.raw_tokens).sum();
+        let mut tokens = BTreeMap::from([
+            ("raw".to_string(), raw_total),
             ("delivered".to_string(), delivered),
         ]);
+        // Said, not hidden: the reader context (values with units, source type, licence,
+        // provenance) costs more than the raw responses did.
+        if delivered > raw_total {
+            tokens.insert("over_raw".to_string(), delivered - raw_total);
+        }
         Ok(Answer {
             artifact_hash: s.summary.content_hash.clone(),
             plan: show_plan.then_some(plan),
@@ -449,6 +581,71 @@ impl Gateway {
             tokens,
             bindings,
             raw: raws,
+        })
+    }
+
+    /// What the answer of `step` (on endpoint `e`) gives the projection, the accounting and,
+    /// for step `raw` when the request asked for it, the raw response. An upstream may echo a
+    /// credential back: it never reaches the agent (the text is scrubbed). A binary body (an
+    /// image, a PDF) is never read as text: an endpoint declared with the one field `result`
+    /// gets its summary there (media type, bytes, SHA-256), any other endpoint fails
+    /// `malformed`; its raw response is its base64, cut at `raw_cap_bytes`, and the raw side of
+    /// the accounting counts that base64 (what the bytes cost an agent passed them).
+    fn received(
+        &self,
+        e: &EndpointData,
+        step: &Step,
+        response: crate::upstream::RawResponse,
+        raw: Option<usize>,
+    ) -> Result<Received, Failure> {
+        use crate::upstream::binary;
+        let cap = self.config.raw_cap_bytes;
+        let Some(b) = response.binary else {
+            let text = std::sync::Arc::new(self.secrets.scrub_owned(response.text));
+            let raw = raw.map(|step| RawText {
+                step,
+                text: text[..text.floor_char_boundary(cap.min(text.len()))].to_string(),
+                truncated: text.len() > cap,
+                content_type: None,
+                encoding: None,
+            });
+            return Ok(Received {
+                document: text_result(e, &text),
+                bytes: text.len(),
+                counted: text,
+                raw,
+            });
+        };
+        let summary = binary::summary(&b.content_type, &b.bytes);
+        if !(e.fields.len() == 1 && e.fields[0].name == "result") {
+            self.core.metrics.gateway_call(&step.tool, "malformed");
+            return Err(Failure::Upstream(UpstreamError::new(
+                &step.tool,
+                "malformed",
+                format!(
+                    "the answer of `{}` is {} bytes of `{}` (sha256 {}), not the text its declared fields are read from",
+                    step.endpoint,
+                    b.bytes.len(),
+                    b.content_type,
+                    summary["sha256"].as_str().unwrap_or_default()
+                ),
+            )));
+        }
+        let raw = raw.map(|step| {
+            let (text, truncated) = binary::base64_capped(&b.bytes, cap);
+            RawText {
+                step,
+                text,
+                truncated,
+                content_type: Some(b.content_type.clone()),
+                encoding: Some("base64"),
+            }
+        });
+        Ok(Received {
+            counted: std::sync::Arc::new(binary::base64_all(&b.bytes)),
+            document: Some(serde_json::json!({ "result": summary }).to_string()),
+            bytes: b.bytes.len(),
+            raw,
         })
     }
 
@@ -527,6 +724,33 @@ mod tests {
     }
 
     #[test]
+    fn a_body_declared_json_is_judged_as_json() {
+        assert_eq!(
+            unreadable(
+                "e",
+                Some("application/json"),
+                "<html>not json",
+                "invalid XML: x"
+            ),
+            "the answer of `e` is declared `application/json` but is not JSON (expected value at line 1 column 1); it looks like HTML (an error or login page?)"
+        );
+        assert_eq!(
+            unreadable(
+                "e",
+                Some("application/problem+json; charset=utf-8"),
+                "{\"ok\": tru",
+                "w"
+            ),
+            "the answer of `e` is declared `application/problem+json; charset=utf-8` but is not JSON (EOF while parsing a value at line 1 column 10)"
+        );
+        assert!(looks_like_html(" \n<!DOCTYPE HTML><p>") && !looks_like_html("<feed/>"));
+        assert_eq!(
+            unreadable("e", Some("text/html"), "<html>", "invalid XML: x"),
+            "the answer of `e` cannot be read: invalid XML: x"
+        );
+    }
+
+    #[test]
     fn plain_text_results_become_the_result_field() {
         let result = json!([{"name": "result", "type": "any", "concepts": [], "groups": [], "qualifiers": {}, "concept_factors": {}}]);
         let e = endpoint(result.clone(), true);
@@ -559,6 +783,14 @@ mod tests {
         assert_eq!(
             text_result(&http, "plain words").as_deref(),
             Some(r#"{"result":"plain words"}"#)
+        );
+        // Images and blobs are summarised, the texts around them kept in order.
+        let text = r#"{"content":[{"type":"text","text":"a tiny image:"},{"type":"image","data":"YWJj","mimeType":"image/png"}]}"#;
+        assert_eq!(
+            text_result(&e, text).as_deref(),
+            Some(
+                r#"{"result":["a tiny image:",{"bytes":3,"content_type":"image/png","sha256":"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad","type":"image"}]}"#
+            )
         );
         // An empty body (204 No Content) is the empty object, whatever the endpoint declares.
         let fields = json!([{"name": "id", "type": "string", "concepts": [], "groups": [], "qualifiers": {}, "concept_factors": {}}]);

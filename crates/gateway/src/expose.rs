@@ -88,8 +88,8 @@ fn whole_text_body<'a>(e: &'a EndpointData, p: &ParamData) -> Option<&'a str> {
     .then_some(media)
 }
 
-/// Every endpoint of `g` the configuration allows (destructive ones only when allowed), named
-/// without clashes with `taken`.
+/// Every endpoint of `g` the configuration allows (destructive ones only when allowed; function
+/// endpoints, which the gateway cannot call, never), named without clashes with `taken`.
 pub fn endpoints(
     g: &FrozenGraph,
     config: &crate::config::GatewayConfig,
@@ -98,8 +98,10 @@ pub fn endpoints(
     let mut wanted: Vec<(String, Exposed, Tool)> = Vec::new();
     for t in g.tools.iter() {
         for e in &t.endpoints {
+            // A function tool's endpoint cannot be called: it is not offered.
             if !config.allows(&t.id, &e.id)
                 || (e.destructive && !config.allows_destructive(&t.id, &e.id))
+                || crate::local(e)
             {
                 continue;
             }

@@ -61,6 +61,41 @@ fn declared_credential(
         })
 }
 
+/// Whether endpoint `e` is a function tool's (method `LOCAL`, as `import openai` declares a
+/// function, `url: function://...`): the agent's own runtime executes it, the gateway cannot.
+pub fn local(e: &schemarouter_core::artifact::EndpointData) -> bool {
+    e.method.eq_ignore_ascii_case("LOCAL")
+}
+
+/// A warning for each upstream given (`--upstream`, or `[upstreams.TOOL]` with a `base_url`,
+/// `url` or `command`) to a tool whose endpoints are all function endpoints ([`local`]).
+fn upstreams_of_function_tools(
+    g: &schemarouter_core::artifact::FrozenGraph,
+    config: &GatewayConfig,
+    overrides: &BTreeMap<String, String>,
+) -> Vec<String> {
+    let configured = config
+        .upstreams
+        .iter()
+        .filter(|(_, u)| u.base_url.is_some() || u.url.is_some() || u.command.is_some())
+        .map(|(t, _)| (t.as_str(), "[upstreams.".to_string() + t + "]"));
+    let given = overrides
+        .keys()
+        .map(|t| (t.as_str(), format!("--upstream {t}=...")));
+    let mut warnings = Vec::new();
+    for (tool, how) in given.chain(configured) {
+        if let Some((_, t)) = g.tool(tool)
+            && !t.endpoints.is_empty()
+            && t.endpoints.iter().all(local)
+        {
+            warnings.push(format!(
+                "`{tool}` is a function tool (its endpoints are LOCAL): the gateway cannot call it, so `{how}` is not used; the agent's runtime executes function tools"
+            ));
+        }
+    }
+    warnings
+}
+
 /// The gateway over one core.
 pub struct Gateway {
     /// The routing core (artifact, limits, metrics, log).
@@ -102,6 +137,7 @@ impl Gateway {
                 .flat_map(|t| t.endpoints.iter().map(|e| (t.id.clone(), e.id.clone())))
                 .collect();
             let mut w = config.unmatched(&endpoints);
+            w.extend(upstreams_of_function_tools(s.graph(), &config, &overrides));
             w.extend(config.resolve_auth(|tool, name| declared_credential(s.graph(), tool, name)));
             w
         };

@@ -80,20 +80,23 @@ fn schemas() -> Value {
                     "properties": {
                         "tool": {"type": "string"}, "endpoint": {"type": "string"},
                         "upstream_ms": {"type": "number", "minimum": 0},
-                        "raw_bytes": count, "raw_tokens": count, "delivered_tokens": count
+                        "raw_bytes": count, "raw_tokens": count, "delivered_tokens": count,
+                        "context": {"enum": ["full", "compact"], "description": "The reader context's form: compact when the full form would hold more tokens than the raw response."}
                     },
-                    "required": ["tool", "endpoint", "upstream_ms", "raw_bytes", "raw_tokens", "delivered_tokens"],
+                    "required": ["tool", "endpoint", "upstream_ms", "raw_bytes", "raw_tokens", "delivered_tokens", "context"],
                     "additionalProperties": false
                 }},
                 "tokens": {
-                    "type": "object", "description": "o200k_base tokens: of the raw responses and of the reader context delivered.",
-                    "properties": {"raw": count, "delivered": count},
+                    "type": "object", "description": "o200k_base tokens: of the raw responses and of the reader context delivered; `over_raw`, when the reader context holds more tokens than the raw responses, by how many.",
+                    "properties": {"raw": count, "delivered": count, "over_raw": {"type": "integer", "minimum": 1}},
                     "required": ["raw", "delivered"], "additionalProperties": false
                 },
                 "bindings": {"type": "array", "items": {"type": "string"}},
                 "raw": {"type": "array", "items": {
                     "type": "object",
-                    "properties": {"step": count, "text": {"type": "string"}, "truncated": {"type": "boolean"}},
+                    "properties": {"step": count, "text": {"type": "string"}, "truncated": {"type": "boolean"},
+                                   "content_type": {"type": "string", "description": "A binary body's media type (its text is then base64)."},
+                                   "encoding": {"enum": ["base64"]}},
                     "required": ["step", "text", "truncated"], "additionalProperties": false
                 }}
             },

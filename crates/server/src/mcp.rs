@@ -721,6 +721,60 @@ pub async fn serve_stdio(core: Arc<Core>) -> Result<(), String> {
     serve_stdio_with(McpServer::new(core)).await
 }
 
+/// What [`read_line_limited`] read.
+#[derive(Debug, PartialEq)]
+enum Line {
+    /// A line (with its line break, unless stdin ended first).
+    Read,
+    /// A line longer than the limit: its bytes (this many, the line break not counted) were
+    /// read and dropped.
+    TooLong(usize),
+    /// End of input.
+    End,
+}
+
+/// Read one line of at most `limit` bytes (its line break not counted) into `line`. A longer
+/// line is not kept: the bytes up to its line break are read and dropped (memory stays at
+/// `limit`, whatever a client sends), and it is reported with the count of bytes skipped.
+async fn read_line_limited<R: tokio::io::AsyncBufRead + Unpin>(
+    r: &mut R,
+    line: &mut Vec<u8>,
+    limit: usize,
+) -> std::io::Result<Line> {
+    use tokio::io::AsyncBufReadExt;
+    let mut skipped = 0usize;
+    loop {
+        let buf = r.fill_buf().await?;
+        if buf.is_empty() {
+            return Ok(match (skipped, line.is_empty()) {
+                (0, true) => Line::End,
+                (0, false) => Line::Read,
+                (n, _) => Line::TooLong(n),
+            });
+        }
+        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..=i], true),
+            None => (buf, false),
+        };
+        let n = chunk.len();
+        let body = n - usize::from(done);
+        if skipped > 0 || line.len() + body > limit {
+            skipped += line.len() + body;
+            line.clear();
+        } else {
+            line.extend_from_slice(chunk);
+        }
+        r.consume(n);
+        if done {
+            return Ok(if skipped > 0 {
+                Line::TooLong(skipped)
+            } else {
+                Line::Read
+            });
+        }
+    }
+}
+
 /// [`serve_stdio`] with a given server (one built by [`McpServer::with_extension`]).
 ///
 /// Errors: the transport fails to start.
@@ -731,15 +785,25 @@ pub async fn serve_stdio_with(server: McpServer) -> Result<(), String> {
     let (mut to_sdk, sdk_in) = tokio::io::duplex(1 << 16);
     let (sdk_out, from_sdk) = tokio::io::duplex(1 << 16);
     let (answers, mut answered) = tokio::sync::mpsc::unbounded_channel::<Vec<u8>>();
+    let limit = server.core.limits.max_body_bytes;
     let reader = tokio::spawn(async move {
         let mut stdin = BufReader::new(tokio::io::stdin());
         let mut line = Vec::new();
         let mut session = Session::default();
         loop {
             line.clear();
-            match stdin.read_until(b'\n', &mut line).await {
-                Ok(0) | Err(_) => break,
-                Ok(_) => {}
+            match read_line_limited(&mut stdin, &mut line, limit).await {
+                Ok(Line::End) | Err(_) => break,
+                Ok(Line::Read) => {}
+                Ok(Line::TooLong(n)) => {
+                    let v = json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32600, "message": format!(
+                        "Invalid Request: a line of {n} bytes, longer than the {limit}-byte limit (--max-body-bytes); it was skipped unread"
+                    )}});
+                    let mut text = serde_json::to_vec(&v).unwrap_or_default();
+                    text.push(b'\n');
+                    let _ = answers.send(text);
+                    continue;
+                }
             }
             match session.screen(&line) {
                 Screened::Forward => {
@@ -884,7 +948,10 @@ struct BodyScreen {
 ///   string, `prompts/get` without `name`) gets the -32602 invalid-params error stdio gives
 ///   ([`crate::stdio_screen::invalid_params`]) as a JSON answer, status 200: the SDK would
 ///   answer -32601 "method not found". Without a live session the SDK's own refusal (400 no
-///   session, 404 unknown session) comes first, as for any request.
+///   session, 404 unknown session) comes first, as for any request;
+/// - a body that is JSON but no JSON-RPC message (a list, `"jsonrpc": "1.0"`, an `id` that is
+///   null, an object or a list) gets -32600 invalid request, status 400, as stdio answers it
+///   ([`crate::stdio_screen::screen`]); the SDK would call it a parse error (-32700).
 ///
 /// Other requests pass unchanged.
 async fn screen_bodies(
@@ -948,6 +1015,14 @@ async fn screen_bodies(
         {
             return reply(StatusCode::BAD_REQUEST, v);
         }
+    }
+    // Valid JSON that is no JSON-RPC request (a list, `"jsonrpc": "1.0"`, an `id` that is
+    // null or an object): -32600 Invalid Request, as stdio answers it; the SDK would say
+    // -32700 (parse error), which is for text that is not JSON.
+    if let crate::stdio_screen::Screened::Answer(v) = crate::stdio_screen::screen(&bytes)
+        && v["error"]["code"] == -32600
+    {
+        return reply(StatusCode::BAD_REQUEST, v);
     }
     if let Ok(serde_json::Value::Object(m)) = serde_json::from_slice::<serde_json::Value>(&bytes) {
         let id = match m.get("id") {
@@ -1134,6 +1209,32 @@ mod tests {
         })
         .unwrap();
         McpServer::new(Arc::new(core))
+    }
+
+    #[tokio::test]
+    async fn stdio_lines_are_read_up_to_the_limit_and_longer_ones_skipped() {
+        // Small reads (a 4-byte buffer) so a line spans several of them.
+        let input: &[u8] = b"{\"a\":1}\n0123456789abcdef\nshort\n12345678";
+        let mut r = tokio::io::BufReader::with_capacity(4, input);
+        let mut line = Vec::new();
+        let mut got = Vec::new();
+        loop {
+            line.clear();
+            let l = read_line_limited(&mut r, &mut line, 8).await.unwrap();
+            if l == Line::End {
+                break;
+            }
+            got.push((l, String::from_utf8(line.clone()).unwrap()));
+        }
+        assert_eq!(
+            got,
+            vec![
+                (Line::Read, "{\"a\":1}\n".to_string()),
+                (Line::TooLong(16), String::new()),
+                (Line::Read, "short\n".to_string()),
+                (Line::Read, "12345678".to_string()),
+            ]
+        );
     }
 
     fn args(v: Value) -> Option<JsonObject> {

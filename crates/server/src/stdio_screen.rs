@@ -186,7 +186,7 @@ pub fn screen(line: &[u8]) -> Screened {
     };
     let Value::Object(m) = &v else {
         let what = if v.is_array() {
-            "a batch (a JSON list): MCP sends one JSON-RPC message per line, batches are not part of it"
+            "a batch (a JSON list): MCP sends one JSON-RPC message at a time (a line on stdio, a body over HTTP), batches are not part of it"
         } else {
             "not a JSON object"
         };
@@ -345,7 +345,7 @@ mod tests {
             ),
             (
                 "[]",
-                r#"{"error":{"code":-32600,"message":"Invalid Request: a batch (a JSON list): MCP sends one JSON-RPC message per line, batches are not part of it"},"id":null,"jsonrpc":"2.0"}"#,
+                r#"{"error":{"code":-32600,"message":"Invalid Request: a batch (a JSON list): MCP sends one JSON-RPC message at a time (a line on stdio, a body over HTTP), batches are not part of it"},"id":null,"jsonrpc":"2.0"}"#,
             ),
             (
                 "42",

@@ -269,6 +269,7 @@ fn compile_tables<T: ToolDecl>(
 fn param_data(x: crate::model::Parameter, method: crate::model::HttpMethod) -> ParamData {
     let (required, auth, array) = (x.is_required(), x.is_auth(), x.array_encoding(method));
     let allow_reserved = x.allow_reserved.as_ref().is_some_and(|a| a.value);
+    let whole_body = x.whole_body.as_ref().is_some_and(|w| w.value);
     ParamData {
         name: x.name.value,
         ty: x.ty.value.to_string(),
@@ -303,6 +304,7 @@ fn param_data(x: crate::model::Parameter, method: crate::model::HttpMethod) -> P
         style: x.style.map(|s| s.value),
         explode: x.explode.map(|e| e.value),
         allow_reserved,
+        whole_body,
         content_type: x.content_type.map(|c| c.value),
         part_headers: x
             .part_headers

@@ -491,6 +491,10 @@ pub struct ParamData {
     /// `encoding.headers`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub part_headers: BTreeMap<String, String>,
+    /// The parameter is the whole JSON request body (its schema is no object): the value itself
+    /// is sent, not an object holding it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub whole_body: bool,
     /// Description.
     #[serde(default, skip_serializing_if = "skip_prose")]
     #[rkyv(with = rkyv::with::Map<Shared>)]

@@ -680,18 +680,28 @@ fn step_records<'a>(
             Vec::new()
         }
     };
-    let mut not_objects = Tally::default();
+    // One issue per kind of value found in place of a record (a null and a number are two
+    // findings, each with its own records), in order of first appearance.
+    let mut not_objects: Vec<(&str, Tally)> = Vec::new();
     recs.retain(|r| {
         let ok = r.value.is_object();
         if !ok {
-            not_objects.add(&r.at, || {
-                format!("a record is {}, not an object", path::kind(r.value))
-            });
+            let kind = path::kind(r.value);
+            let at = match not_objects.iter().position(|(k, _)| *k == kind) {
+                Some(i) => i,
+                None => {
+                    not_objects.push((kind, Tally::default()));
+                    not_objects.len() - 1
+                }
+            };
+            not_objects[at]
+                .1
+                .add(&r.at, || format!("a record is {kind}, not an object"));
         }
         ok
     });
-    if not_objects.count > 0 {
-        issues.push(issue(None, IssueKind::Shape, not_objects));
+    for (_, t) in not_objects {
+        issues.push(issue(None, IssueKind::Shape, t));
     }
     recs
 }

@@ -114,6 +114,131 @@ pub fn context(steps: &[StepResult]) -> String {
     out
 }
 
+/// The compact reader context: the same values, units and attribution as [`context`] with
+/// less structure around them, for answers whose [`context`] would cost more tokens than the
+/// raw response. Per step: `[tool/endpoint]`, then one record as `name = value unit` pairs on
+/// one line (`; `-separated), several records as a table (a header line `name unit | ...`, then
+/// one line of values per record, `|` inside a value written `\|`, a converted value
+/// `value (= converted)` under `name unit (= canonical-unit)`); envelope fields on their own
+/// line; the attribution (source type, licence, attribution, provenance) on one `source:` line,
+/// the fields whose source type or licence differ after it as in [`context`].
+pub fn context_compact(steps: &[StepResult]) -> String {
+    let mut out = String::new();
+    for s in steps {
+        let _ = write!(out, "[{}/{}]", s.tool, s.endpoint);
+        let mut order: Vec<&FieldInfo> = s.fields.iter().filter(|f| f.identifier).collect();
+        order.extend(s.fields.iter().filter(|f| !f.identifier));
+        let envelope: Vec<String> = order
+            .iter()
+            .filter(|f| f.scope == Scope::Envelope)
+            .filter_map(|f| pair(f, &s.envelope, &s.envelope_canonical))
+            .collect();
+        let fields: Vec<&FieldInfo> = order
+            .into_iter()
+            .filter(|f| f.scope == Scope::Record)
+            .collect();
+        match s.records.as_slice() {
+            [] => out.push_str(" no records\n"),
+            [r] => {
+                let pairs: Vec<String> = fields
+                    .iter()
+                    .filter_map(|f| pair(f, &r.values, &r.canonical))
+                    .collect();
+                let _ = writeln!(out, " {}", pairs.join("; "));
+            }
+            records => {
+                let _ = write!(out, " {} records:", records.len());
+                // Columns: the fields at least one record has a value for.
+                let cols: Vec<&FieldInfo> = fields
+                    .into_iter()
+                    .filter(|f| records.iter().any(|r| r.values.contains_key(&f.name)))
+                    .collect();
+                let heads: Vec<String> = cols.iter().map(|f| head(f, records)).collect();
+                let _ = writeln!(out, " {}", heads.join(" | "));
+                for r in records {
+                    let cells: Vec<String> = cols
+                        .iter()
+                        .map(|f| cell(r.values.get(&f.name), r.canonical.get(&f.name)))
+                        .collect();
+                    let _ = writeln!(out, "{}", cells.join(" | "));
+                }
+            }
+        }
+        if !envelope.is_empty() {
+            let _ = writeln!(out, "{}", envelope.join("; "));
+        }
+        let src = &s.source;
+        let mut parts: Vec<String> = Vec::new();
+        parts.extend(src.source_type.iter().map(|t| t.to_string()));
+        if let Some(l) = &src.licence {
+            parts.push(match &l.attribution {
+                Some(a) => format!("{} ({a})", l.spdx),
+                None => l.spdx.clone(),
+            });
+        }
+        if let Some(p) = &src.provenance {
+            parts.extend(
+                [p.publisher.as_deref(), p.citation.as_deref()]
+                    .into_iter()
+                    .flatten()
+                    .map(str::to_string),
+            );
+        }
+        if !parts.is_empty() {
+            let _ = writeln!(out, "source: {}", parts.join("; "));
+        }
+        let mut rest = String::new();
+        field_attribution(s, &mut rest);
+        out.push_str(&rest);
+    }
+    out
+}
+
+/// `name = value unit` (`= converted canonical-unit` after a converted value) of field `f`,
+/// when `values` holds it.
+fn pair(
+    f: &FieldInfo,
+    values: &BTreeMap<String, Value>,
+    canonical: &BTreeMap<String, Value>,
+) -> Option<String> {
+    let mut out = String::new();
+    line(&mut out, f, values, canonical);
+    let t = out.trim_end_matches('\n');
+    (!t.is_empty()).then(|| t.to_string())
+}
+
+/// A table column's head: the field's name, its unit, and the canonical unit its converted
+/// values are in.
+fn head(f: &FieldInfo, records: &[super::Record]) -> String {
+    let mut h = f.name.clone();
+    if let Some(u) = f.unit.as_deref().filter(|u| *u != "1") {
+        h.push(' ');
+        h.push_str(u);
+    }
+    if let Some(cu) = f.canonical_unit.as_deref()
+        && records.iter().any(|r| r.canonical.contains_key(&f.name))
+    {
+        let _ = write!(h, " (= {cu})");
+    }
+    h
+}
+
+/// A table cell: the value on one line with `|` escaped, `(= converted)` after it; empty when
+/// the record has no value.
+fn cell(v: Option<&Value>, canonical: Option<&Value>) -> String {
+    let Some(v) = v else {
+        return String::new();
+    };
+    let mut out = String::new();
+    value(v, &mut out);
+    if let Some(c) = canonical {
+        out.push_str(" (= ");
+        value(c, &mut out);
+        out.push(')');
+    }
+    out.replace('|', "\\|")
+}
+
 fn attribution(s: &StepResult, out: &mut String) {
     let src = &s.source;
     if let Some(st) = &src.source_type {
@@ -134,6 +259,12 @@ fn attribution(s: &StepResult, out: &mut String) {
             let _ = writeln!(out, "provenance = {}", parts.join("; "));
         }
     }
+    field_attribution(s, out);
+}
+
+/// The fields of `s` whose source type or licence differ from the source's.
+fn field_attribution(s: &StepResult, out: &mut String) {
+    let src = &s.source;
     let tool_licence = src.licence.as_ref().map(|l| l.spdx.as_str());
     for f in s.fields.iter().filter(|f| f.values > 0) {
         if let Some(st) = f.source_type.as_deref()

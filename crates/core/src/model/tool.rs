@@ -585,6 +585,12 @@ pub struct Parameter {
     /// `enum`, or `default`). `Content-Type` is not one of them (see `content_type`).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub part_headers: BTreeMap<String, Sp<String>>,
+    /// True when this body parameter is the whole JSON request body rather than one property of
+    /// a body object: the request body's schema is not an object (an array, a string, a
+    /// number), so the value itself is sent (`["a", "b"]`, not `{"body": ["a", "b"]}`). The
+    /// import sets it on the one parameter `body` of such a body (default false).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub whole_body: Option<Sp<bool>>,
 }
 
 impl Parameter {
@@ -608,6 +614,7 @@ impl Parameter {
             allow_reserved: None,
             content_type: None,
             part_headers: BTreeMap::new(),
+            whole_body: None,
         }
     }
 

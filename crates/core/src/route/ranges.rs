@@ -278,6 +278,7 @@ mod tests {
             style: None,
             explode: None,
             allow_reserved: false,
+            whole_body: false,
             content_type: None,
             part_headers: Default::default(),
             format: None,

@@ -252,7 +252,8 @@ pub fn build(
 
 /// The request body of the body parameters given, by `body_type`: form fields, multipart parts
 /// (each by its style when its `encoding` declares one, [`style_based`], else by its content
-/// type), a JSON object (no `body_type`, or a JSON one), an XML document (an object given for
+/// type), a JSON object (no `body_type`, or a JSON one) or the value of the one parameter
+/// declared `whole_body` (a JSON body that is an array or a scalar), an XML document (an object given for
 /// an XML body, [`super::xml`]), or else the whole body of that media type ([`whole`]). `None`
 /// when none is given.
 fn body(e: &EndpointData, params: &[(&ParamData, &Value)]) -> Result<Option<Body>, String> {
@@ -311,6 +312,16 @@ fn body(e: &EndpointData, params: &[(&ParamData, &Value)]) -> Result<Option<Body
             }
         }
         Some(media) if !json_media(media) => whole(media, params)?,
+        _ if let Some((p, v)) = params.iter().find(|(p, _)| p.whole_body) => {
+            // A JSON body that is no object (an array, a scalar): the value itself.
+            if let Some((q, _)) = params.iter().find(|(q, _)| q.name != p.name) {
+                return Err(format!(
+                    "the request body is the value of `{}` itself (its schema is no object); `{}` cannot be sent beside it",
+                    p.name, q.name
+                ));
+            }
+            Body::Json((*v).clone())
+        }
         _ => Body::Json(Value::Object(
             params
                 .iter()
@@ -528,9 +539,12 @@ pub struct Limits {
 
 /// Send `req` to `upstream` with the credentials `creds`; the body text of a 2xx answer.
 ///
+/// A body that is no text (an image, a PDF, bytes that are not UTF-8) is returned as its
+/// bytes ([`RawResponse::binary`]), never decoded as text.
+///
 /// Errors (credentials scrubbed from every message): timeout, connection failure, a status
-/// other than 2xx (with the start of the body), a body over `max_bytes`, a body that is not
-/// UTF-8.
+/// other than 2xx (with the start of the body, or the size and type of a binary one), a body
+/// over `max_bytes`.
 pub async fn send(
     client: &reqwest::Client,
     upstream: &str,
@@ -559,9 +573,19 @@ pub async fn send(
                     limits.timeout.as_millis()
                 ),
             ),
-            Ok(Ok(text)) => {
+            Ok(Ok(Answer::Text(text, content_type))) => {
                 return Ok(RawResponse {
                     text,
+                    content_type,
+                    binary: None,
+                    elapsed: start.elapsed(),
+                });
+            }
+            Ok(Ok(Answer::Binary(b))) => {
+                return Ok(RawResponse {
+                    text: String::new(),
+                    content_type: Some(b.content_type.clone()),
+                    binary: Some(b),
                     elapsed: start.elapsed(),
                 });
             }
@@ -604,12 +628,19 @@ fn retry_after(e: &UpstreamError) -> Option<Duration> {
     n.parse::<u64>().ok().map(Duration::from_secs)
 }
 
+/// A 2xx body: text, or bytes that are no text.
+enum Answer {
+    /// The text and the media type the upstream named.
+    Text(String, Option<String>),
+    Binary(super::Binary),
+}
+
 async fn once(
     client: &reqwest::Client,
     req: &Request,
     creds: &[Credential],
     max_bytes: usize,
-) -> Result<String, UpstreamError> {
+) -> Result<Answer, UpstreamError> {
     let method = reqwest::Method::from_bytes(req.method.as_bytes()).map_err(|_| {
         UpstreamError::new(
             "",
@@ -684,6 +715,11 @@ async fn once(
             ),
         ));
     }
+    let content_type = resp
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string);
     let retry = resp
         .headers()
         .get("retry-after")
@@ -719,9 +755,26 @@ async fn once(
             }
         }
     }
-    let text = String::from_utf8(body)
-        .map_err(|_| UpstreamError::new("", "malformed", "the answer is not UTF-8 text"))?;
+    // A body that is no text (by its media type, or bytes that are not UTF-8) is kept as bytes.
+    let body = if content_type
+        .as_deref()
+        .is_some_and(super::binary::binary_media)
+    {
+        Err(body)
+    } else {
+        String::from_utf8(body).map_err(std::string::FromUtf8Error::into_bytes)
+    };
     if !(200..300).contains(&status) {
+        let said = match &body {
+            Ok(text) => super::mcp::truncate(text.trim(), 200),
+            Err(bytes) => format!(
+                "{} bytes of `{}`",
+                bytes.len(),
+                content_type
+                    .as_deref()
+                    .unwrap_or("application/octet-stream")
+            ),
+        };
         let mut e = UpstreamError::new(
             "",
             "status",
@@ -730,13 +783,19 @@ async fn once(
                 retry
                     .map(|s| format!(" (retry-after={s})"))
                     .unwrap_or_default(),
-                super::mcp::truncate(text.trim(), 200)
+                said
             ),
         );
         e.status = Some(status);
         return Err(e);
     }
-    Ok(text)
+    Ok(match body {
+        Ok(text) => Answer::Text(text, content_type),
+        Err(bytes) => Answer::Binary(super::Binary {
+            content_type: content_type.unwrap_or_else(|| "application/octet-stream".into()),
+            bytes,
+        }),
+    })
 }
 
 #[cfg(test)]
@@ -816,6 +875,51 @@ mod tests {
             ]
         );
         assert_eq!(r.body, None);
+    }
+
+    #[test]
+    fn a_json_body_that_is_no_object_is_sent_as_the_value_itself() {
+        let whole = |ty: &str| {
+            let mut p = param("body", ty, Some("body"), None);
+            p.whole_body = true;
+            p
+        };
+        for (ty, v) in [
+            ("string[]", json!(["a", "b"])),
+            ("integer", json!(7)),
+            ("string", json!("x")),
+        ] {
+            let e = endpoint("POST", "https://x.org/list", vec![whole(ty)]);
+            let args = BTreeMap::from([("body".to_string(), v.clone())]);
+            let r = build(&e, &args, Base::default()).unwrap();
+            assert_eq!(r.body, Some(Body::Json(v)), "{ty}");
+        }
+        // A property named `body` of a body object stays a property.
+        let e = endpoint(
+            "POST",
+            "https://x.org/comments",
+            vec![param("body", "string", Some("body"), None)],
+        );
+        let args = BTreeMap::from([("body".to_string(), json!("nice"))]);
+        let r = build(&e, &args, Base::default()).unwrap();
+        assert_eq!(r.body, Some(Body::Json(json!({"body": "nice"}))));
+        // A whole body has no companions.
+        let e = endpoint(
+            "POST",
+            "https://x.org/list",
+            vec![
+                whole("string[]"),
+                param("extra", "string", Some("body"), None),
+            ],
+        );
+        let args = BTreeMap::from([
+            ("body".to_string(), json!(["a"])),
+            ("extra".to_string(), json!("x")),
+        ]);
+        assert_eq!(
+            build(&e, &args, Base::default()).unwrap_err(),
+            "the request body is the value of `body` itself (its schema is no object); `extra` cannot be sent beside it"
+        );
     }
 
     #[test]

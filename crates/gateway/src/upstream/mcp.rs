@@ -232,6 +232,8 @@ impl McpUpstream {
         }
         Ok(RawResponse {
             text,
+            content_type: None,
+            binary: None,
             elapsed: start.elapsed(),
         })
     }

@@ -2,6 +2,7 @@
 //! HTTP APIs ([`http`]). Both give the raw response text or an [`UpstreamError`] that names the
 //! upstream and what went wrong.
 
+pub mod binary;
 pub mod http;
 pub mod mcp;
 pub mod multipart;
@@ -49,10 +50,25 @@ impl std::fmt::Display for UpstreamError {
 /// A raw upstream response.
 #[derive(Clone, Debug)]
 pub struct RawResponse {
-    /// The body (an MCP `tools/call` result as JSON; an HTTP body as text).
+    /// The body (an MCP `tools/call` result as JSON; an HTTP body as text). Empty for a binary
+    /// body.
     pub text: String,
+    /// The media type an HTTP upstream named (`Content-Type`).
+    pub content_type: Option<String>,
+    /// An HTTP body that is no text (a binary media type, [`binary::binary_media`], or bytes
+    /// that are not UTF-8): never read as text.
+    pub binary: Option<Binary>,
     /// Time the upstream took.
     pub elapsed: Duration,
+}
+
+/// A binary HTTP body (an image, a PDF, `application/octet-stream`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Binary {
+    /// The media type the upstream named (`application/octet-stream` when it named none).
+    pub content_type: String,
+    /// The bytes.
+    pub bytes: Vec<u8>,
 }
 
 /// The bytes a base64 string holds (RFC 4648: the standard alphabet, else the URL-safe one;
