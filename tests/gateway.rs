@@ -979,6 +979,35 @@ fn the_shipped_inventory_declares_its_credentials() {
         ]
     );
     let log = gw.stop();
+    // A required credential the configuration gives nothing for is warned of at start.
+    assert!(
+        !log.contains("`materials_project` requires the credential"),
+        "{log}"
+    );
+    let bare = dir.path().join("bare.toml");
+    std::fs::write(
+        &bare,
+        format!("[upstreams.materials_project]\nbase_url = \"http://127.0.0.1:{port}\"\n"),
+    )
+    .unwrap();
+    let gw2 = Gateway::start(
+        &[
+            "--transport",
+            "http",
+            "--bind",
+            "127.0.0.1:0",
+            "--artifact",
+            artifact.to_str().unwrap(),
+            "--config",
+            bare.to_str().unwrap(),
+        ],
+        &[],
+    );
+    let log2 = gw2.stop();
+    assert!(
+        log2.contains("`materials_project` requires the credential `x-api-key` and the configuration gives none: its calls are sent without it (the provider will likely answer 401 or 403); add `auth = { env = \\\"VARIABLE\\\" }` under [upstreams.materials_project]"),
+        "{log2}"
+    );
     // The unset variables are named, never a value; the secret is nowhere.
     for var in ["NCBI_API_KEY", "OPENALEX_API_KEY", "DART_API_KEY"] {
         assert!(
@@ -1360,6 +1389,13 @@ fn a_real_openapi_document_served_by_prism() {
     assert_eq!(
         (s, &v["error"]["code"], &v["error"]["status"]),
         (502, &json!("upstream_status"), &json!(401)),
+        "{t}"
+    );
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .ends_with("the provider refused the request's credentials: check the `auth` the gateway configuration gives this tool"),
         "{t}"
     );
     let log = gw.stop();

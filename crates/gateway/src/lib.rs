@@ -61,6 +61,48 @@ fn declared_credential(
         })
 }
 
+/// A warning for each HTTP tool that declares a required credential (a parameter marked
+/// `auth`) which the configuration gives no `auth` for: its calls go without it, and the provider
+/// answers 401 or 403.
+fn credentials_not_given(
+    g: &schemarouter_core::artifact::FrozenGraph,
+    config: &GatewayConfig,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    for t in &g.tools {
+        if config
+            .upstreams
+            .get(&t.id)
+            .is_some_and(|u| !u.auth.is_empty())
+        {
+            continue;
+        }
+        let mut names: Vec<&str> = t
+            .endpoints
+            .iter()
+            .filter(|e| !local(e) && e.mcp_tool.is_none())
+            .flat_map(|e| &e.parameters)
+            .filter(|p| p.auth && p.required)
+            .map(|p| p.name.as_str())
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        if names.is_empty() {
+            continue;
+        }
+        let list = names
+            .iter()
+            .map(|n| format!("`{n}`"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        out.push(format!(
+            "`{}` requires the credential {list} and the configuration gives none: its calls are sent without it (the provider will likely answer 401 or 403); add `auth = {{ env = \"VARIABLE\" }}` under [upstreams.{}]",
+            t.id, t.id
+        ));
+    }
+    out
+}
+
 /// Whether endpoint `e` is a function tool's (method `LOCAL`, as `import openai` declares a
 /// function, `url: function://...`): the agent's own runtime executes it, the gateway cannot.
 pub fn local(e: &schemarouter_core::artifact::EndpointData) -> bool {
@@ -139,6 +181,7 @@ impl Gateway {
             let mut w = config.unmatched(&endpoints);
             w.extend(upstreams_of_function_tools(s.graph(), &config, &overrides));
             w.extend(config.resolve_auth(|tool, name| declared_credential(s.graph(), tool, name)));
+            w.extend(credentials_not_given(s.graph(), &config));
             w
         };
         let (secrets, unset) = Secrets::read(&config, |n| std::env::var(n).ok());

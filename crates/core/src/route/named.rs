@@ -54,7 +54,10 @@ pub(super) fn add(
             .filter_map(|f| e.fields.iter().find(|x| x.name == f.name))
             .map(Words::of)
             .collect();
-        let projected: Vec<String> = anchors.iter().flat_map(|a| a.labels.clone()).collect();
+        let projected: Vec<String> = anchors
+            .iter()
+            .flat_map(|a| a.labels.iter().chain(&a.path).cloned())
+            .collect();
         let asked: Vec<String> = question
             .iter()
             .filter(|q| !projected.contains(q))
@@ -177,17 +180,16 @@ fn question_stems(question: &str) -> Vec<String> {
 }
 
 /// Words of a field name that say of what a value is, not which value: a list item's `type`, a
-/// record's `value`. A field whose name differs from a projected one only by such words is
+/// record's `value`, a wrapper's `data` or `items`. A field whose name differs from a projected one only by such words is
 /// named apart by its description.
-const GENERIC_NAME_WORDS: &[&str] = &["kind", "type", "valu"];
+const GENERIC_NAME_WORDS: &[&str] = &["data", "item", "kind", "type", "valu"];
 
-/// The stems of the parts of a field's name: its last two path segments split as identifiers
-/// (`bulk_modulus.reuss`: bulk, modulus, reuss; `band_gap[].type`: band, gap, type), so that a
-/// long path's common prefix (`results.properties`) relates nothing. Single letters are left
-/// out (`spinD`: spin).
-fn name_stems(f: &FieldData) -> Vec<String> {
+/// The stems of the parts of a field's path, its last `segments` segments split as identifiers
+/// (`bulk_modulus.reuss`: bulk, modulus, reuss; `band_gap[].type`: band, gap, type). Single
+/// letters are left out (`spinD`: spin).
+fn path_stems(f: &FieldData, segments: usize) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for segment in f.name.rsplit('.').take(2) {
+    for segment in f.name.rsplit('.').take(segments) {
         let segment = segment.replace("[]", "");
         for (a, b) in text::split_identifier(&segment) {
             for st in text::stems(&segment[a..b]) {
@@ -200,19 +202,22 @@ fn name_stems(f: &FieldData) -> Vec<String> {
     out
 }
 
-/// A field's stems, read once per step: its name's ([`name_stems`]), with its concepts'
-/// (`labels`), and its description's and qualifier values' (`description`).
+/// A field's stems, read once per step: its name's last two segments with its concepts'
+/// (`labels`: what relates two fields, so that a long path's common prefix such as
+/// `results.properties` relates nothing), its whole path's (`path`: what sets two fields apart,
+/// `hourly.data[].wind.dir` from `current.wind.dir`), and its description's and qualifier
+/// values' (`description`).
 struct Words<'a> {
     field: &'a FieldData,
-    name: Vec<String>,
+    path: Vec<String>,
     labels: Vec<String>,
     description: Vec<String>,
 }
 
 impl<'a> Words<'a> {
     fn of(field: &'a FieldData) -> Words<'a> {
-        let name = name_stems(field);
-        let mut labels = name.clone();
+        let path = path_stems(field, usize::MAX);
+        let mut labels = path_stems(field, 2);
         for c in &field.concepts {
             labels.extend(text::stems(c));
         }
@@ -226,7 +231,7 @@ impl<'a> Words<'a> {
         }
         Words {
             field,
-            name,
+            path,
             labels,
             description,
         }
@@ -247,22 +252,23 @@ fn related(f: &Words, g: &Words) -> bool {
 fn names_apart(f: &Words, g: &Words, asked: &[String]) -> bool {
     let generic = |w: &String| GENERIC_NAME_WORDS.contains(&w.as_str());
     let named = |w: &&String| asked.iter().any(|q| names(q, w));
+    let known = |w: &String| f.labels.contains(w) || f.path.contains(w);
     let own_name: Vec<&String> = g
-        .name
+        .path
         .iter()
-        .filter(|w| !f.labels.contains(w) && !text::is_light_word(w) && !generic(w))
+        .filter(|w| !known(w) && !text::is_light_word(w) && !generic(w))
         .collect();
     if !own_name.is_empty() {
         return own_name.iter().all(named);
     }
-    // Its name adds nothing but such words to `f`'s name (`spinD` beside `spin_atom`), not only
+    // Its path adds nothing but such words to `f`'s path (`spinD` beside `spin_atom`), not only
     // to `f`'s concepts (`energy_atom` beside a formation energy is another quantity).
-    if g.name.iter().any(|w| !f.name.contains(w) && !generic(w)) {
+    if g.path.iter().any(|w| !f.path.contains(w) && !generic(w)) {
         return false;
     }
     g.description
         .iter()
-        .filter(|w| !f.description.contains(w) && !f.labels.contains(w) && !text::is_light_word(w))
+        .filter(|w| !f.description.contains(w) && !known(w) && !text::is_light_word(w))
         .any(|w| named(&w))
 }
 
@@ -453,6 +459,24 @@ mod tests {
             "which band gaps of ZnO, direct or indirect?"
         ));
         assert!(!named(&value, &kind, "which band gaps of ZnO are there?"));
+        // Another record of the response (`hourly` beside `current`) is not named by a word of
+        // its description alone.
+        let now = field("current.wind.dir", &["wind_dir"], "Wind direction.");
+        let hourly = field(
+            "hourly.data[].wind.dir",
+            &["wind_dir"],
+            "Wind direction, today by the hour.",
+        );
+        assert!(!named(
+            &now,
+            &hourly,
+            "wind speed and direction in wellington today"
+        ));
+        assert!(named(
+            &now,
+            &hourly,
+            "wind direction now and hourly in wellington"
+        ));
     }
 
     #[test]

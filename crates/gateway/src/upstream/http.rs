@@ -783,7 +783,14 @@ async fn once(
                 retry
                     .map(|s| format!(" (retry-after={s})"))
                     .unwrap_or_default(),
-                said
+                if matches!(status, 401 | 403) {
+                    format!(
+                        "{said}{}the provider refused the request's credentials: check the `auth` the gateway configuration gives this tool",
+                        if said.is_empty() { "" } else { "; " }
+                    )
+                } else {
+                    said
+                }
             ),
         );
         e.status = Some(status);
