@@ -1659,17 +1659,33 @@ fn walk(
     failed
 }
 
-/// Whether a string or key read from `text` can hold a control character: not when the text is
-/// printable ASCII (with tabs, line feeds and CR LF pairs) and has no backslash (the only way a
-/// YAML double-quoted or TOML string spells a character it does not hold). Most files are such
-/// text, and then the tree walk of [`control_characters`] is skipped.
+/// Whether a string or key read from `text` can hold a control character: not when every
+/// character of the text is printable (tabs, line feeds and CR LF pairs allowed; other
+/// characters than ASCII are decoded and judged as [`control_characters`] judges them) and it
+/// has no backslash (the only way a YAML double-quoted or TOML string spells a character it
+/// does not hold). Most files are such text, and then the tree walk of [`control_characters`]
+/// is skipped (at 10,000 generated tools 7 files in 10 hold a `μ` or `·` of a unit).
 fn may_hold_control(text: &str) -> bool {
     let bytes = text.as_bytes();
-    !bytes.iter().enumerate().all(|(i, b)| match b {
-        b' '..=b'[' | b']'..=b'~' | b'\n' | b'\t' => true,
-        b'\r' => bytes.get(i + 1) == Some(&b'\n'),
-        _ => false,
-    })
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b' '..=b'[' | b']'..=b'~' | b'\n' | b'\t' => i += 1,
+            b'\r' if bytes.get(i + 1) == Some(&b'\n') => i += 1,
+            0x80.. => {
+                // `i` is a character boundary: every byte before it was read whole.
+                let Some(c) = text[i..].chars().next() else {
+                    return true;
+                };
+                if crate::diagnostics::render::is_unsafe_control(c) {
+                    return true;
+                }
+                i += c.len_utf8();
+            }
+            _ => return true,
+        }
+    }
+    false
 }
 
 /// Every string and key under `node` holding a control character (see
@@ -1727,16 +1743,22 @@ mod control_tests {
     use super::*;
 
     #[test]
-    fn only_printable_ascii_without_backslashes_skips_the_walk() {
+    fn only_printable_text_without_backslashes_skips_the_walk() {
         assert!(!may_hold_control("name: x\n\tb: 'y'\r\n"));
+        // Printable characters other than ASCII (a unit's `μ` and `·`, accents, CJK, a BOM).
+        assert!(!may_hold_control(
+            "\u{feff}a: caf\u{e9} \u{3bc}g/L kg/(mol\u{b7}f.u.) \u{6771}\u{4eac}\n"
+        ));
         for text in [
-            "a: \"x\\e\"\n",     // an escape
-            "a: x\u{1b}\n",      // the byte itself
-            "a: x\u{7f}\n",      // DEL
-            "a: caf\u{e9}\n",    // any other character: walked
-            "a: x\u{202e}y\n",   // a bidirectional override
-            "a = \"\\u0007\"\n", // a TOML escape
-            "a: x\ry\n",         // a carriage return alone
+            "a: \"x\\e\"\n",       // an escape
+            "a: x\u{1b}\n",        // the byte itself
+            "a: x\u{7f}\n",        // DEL
+            "a: x\u{85}\n",        // a C1 control (NEL)
+            "a: \u{e9}\u{9b}2J\n", // a C1 control after another non-ASCII character
+            "a: x\u{202e}y\n",     // a bidirectional override
+            "a: x\u{2066}y\n",     // a bidirectional isolate
+            "a = \"\\u0007\"\n",   // a TOML escape
+            "a: x\ry\n",           // a carriage return alone
         ] {
             assert!(may_hold_control(text), "{text:?}");
         }
