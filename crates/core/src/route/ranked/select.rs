@@ -235,7 +235,7 @@ fn holds_count_of(e: &crate::artifact::EndpointData, head: &str) -> bool {
             && !f.identifier
             && !f.name.contains("[]")
             && !embedded.iter().any(|p| within(&f.name, p))
-            && crate::search::text::stems(&f.name).any(|s| s == head)
+            && crate::search::text::stems(&f.name).any(|s| super::project::stems_match(&s, head))
     })
 }
 
@@ -730,6 +730,17 @@ mod tests {
             ],
         );
         assert!(!holds_count_of(&event, "star"));
+    }
+
+    #[test]
+    fn a_count_field_may_spell_the_counted_word_longer() {
+        let repo = returning(None, &[("stargazers_count", "integer"), ("name", "string")]);
+        assert!(holds_count_of(&repo, "star"));
+        let issues = returning(None, &[("open_issues_count", "integer")]);
+        assert!(holds_count_of(&issues, "issu"));
+        // Three letters are no prefix.
+        let pages = returning(None, &[("pageCount", "integer")]);
+        assert!(!holds_count_of(&pages, "pag"));
     }
 
     #[test]
