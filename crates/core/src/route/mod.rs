@@ -212,9 +212,11 @@ pub enum FieldReason {
         /// The request's words it holds.
         words: Vec<String>,
     },
-    /// Nothing in the request selects a field of a ranked endpoint: the record's label fields
-    /// (its name or title) are projected, or, when it has none and declares no group core, its
-    /// whole record.
+    /// A field of a ranked endpoint's record that the request selects by its shape, not by its
+    /// words: the number a count question asks for (`total`, `games_count`); each record's
+    /// label (its name or title) beside the fields the request selects in a list of records;
+    /// and, when nothing in the request selects a field, the record's label fields, or, when it
+    /// has none and declares no group core, its whole record.
     Record,
 }
 

@@ -55,7 +55,7 @@ fn quoted_values(description: Option<&str>) -> Vec<String> {
 
 /// Whether two stems match: equal, or one a prefix of the other of at least four letters
 /// (`temp` and `temperatur`, `star` and `stargaz`).
-fn stems_match(a: &str, b: &str) -> bool {
+pub(super) fn stems_match(a: &str, b: &str) -> bool {
     if a == b {
         return true;
     }
@@ -97,6 +97,32 @@ pub fn project(
                     .or_default()
                     .push(FieldReason::Group { group: gid.clone() });
             }
+        }
+    }
+    if projection == Projection::Core {
+        let counts = count_fields(e, &names, q);
+        if !counts.is_empty() {
+            // The count answers: the fields of the counted list's items do not
+            // (`episodes[].title` for "how many episodes").
+            reasons.retain(|f, r| {
+                !e.field_at(*f).name.contains("[]")
+                    || r.iter().any(|x| !matches!(x, FieldReason::Term { .. }))
+            });
+        }
+        for f in &counts {
+            reasons.entry(*f).or_default().push(FieldReason::Record);
+        }
+        if matched && counts.is_empty() && asks_for_several(q) {
+            // Fields chosen in a list of records: each record is told by its name or title.
+            for f in list_labels(e, &names) {
+                let v = reasons.entry(f).or_default();
+                if v.iter().all(|r| *r == FieldReason::Identifier) {
+                    v.push(FieldReason::Record);
+                }
+            }
+        }
+        if !counts.is_empty() {
+            return (reasons, None);
         }
     }
     if matched || projection != Projection::Core {
@@ -167,6 +193,121 @@ fn label_fields(names: &[FieldName]) -> Vec<u32> {
     labels
         .into_iter()
         .filter(|f| names[*f as usize].depth <= top + 1)
+        .collect()
+}
+
+/// Words that ask for several records ("which players …", "list the tags", "each genre").
+/// Language data, sorted.
+const SEVERAL_WORDS: &[&str] = &["all", "each", "every", "list", "which"];
+
+/// Whether a request asks for several records, each to be told apart: it holds one of
+/// [`SEVERAL_WORDS`] or a plural noun written in lower case (four letters or more, ending in
+/// `s` but not `ss`, `us` or `is`, whose stem is shorter: "stories", "venues", "releases"; an
+/// upper-case `SMILES` is a name).
+fn asks_for_several(q: &Query) -> bool {
+    crate::search::frame::words(&q.text)
+        .iter()
+        .any(|(a, b, w)| {
+            let raw = &q.text[*a..*b];
+            SEVERAL_WORDS.binary_search(&w.as_str()).is_ok()
+                || (raw.chars().all(|c| c.is_lowercase())
+                    && w.chars().count() >= 4
+                    && w.ends_with('s')
+                    && !w.ends_with("ss")
+                    && !w.ends_with("us")
+                    && !w.ends_with("is")
+                    && !text::is_stop_word(w)
+                    && text::stems(w).next().is_some_and(|st| st.len() < w.len()))
+        })
+}
+
+/// The shallowest label fields ([`LABEL_STEMS`]) of an endpoint that returns a list of records
+/// (it has a records path, or its labels sit inside a list: `results[].title`); none for one
+/// record.
+fn list_labels(e: &crate::artifact::EndpointData, names: &[FieldName]) -> Vec<u32> {
+    let labels = label_fields(names);
+    let Some(top) = labels.iter().map(|f| names[*f as usize].depth).min() else {
+        return Vec::new();
+    };
+    let labels: Vec<u32> = labels
+        .into_iter()
+        .filter(|f| names[*f as usize].depth == top)
+        .collect();
+    let embedded = crate::search::build::embedded_records(e.fields.iter().map(|f| f.name.as_str()));
+    let own = |f: &u32| {
+        let name = e.field_at(*f).name.as_str();
+        !embedded
+            .iter()
+            .any(|p| crate::search::build::within(name, p))
+            && if e.records.is_some() {
+                // A record's own label (`name`), not one of a record inside it (`author.name`).
+                !name.contains('.')
+            } else {
+                name.contains("[]")
+            }
+    };
+    labels.into_iter().filter(own).collect()
+}
+
+/// Words of a field name that say it counts (`total`, `count`, `num_results`, `totalItems`).
+/// Language data.
+const COUNT_STEMS: &[&str] = &["count", "num", "number", "total"];
+
+/// Words a count field's name may hold beside [`COUNT_STEMS`] (`total_results`, `totalItems`,
+/// `resultCount`). Language data.
+const COUNTED_STEMS: &[&str] = &["entri", "found", "hit", "item", "record", "result", "row"];
+
+/// For a count question ("how many setlists …", "number of articles on …"): the number the
+/// response gives for what is counted. A number whose name holds the counted word
+/// (`followers`, `games_count`, `open_issues_count`) when the question's words chose it already
+/// counts as chosen; else, for an endpoint that returns a list, the list's own total outside
+/// its records (`total`, `num_results`, `totalItems`, `total_count`). Never a paging field
+/// (`page`, `per_page`, `offset`): those say nothing about how many there are.
+fn count_fields(e: &crate::artifact::EndpointData, names: &[FieldName], q: &Query) -> Vec<u32> {
+    let Some(counted) = crate::search::frame::counted(&q.text) else {
+        return Vec::new();
+    };
+    let heads: Vec<String> = counted.iter().flat_map(|w| text::stems(w)).collect();
+    let numeric = |f: u32| {
+        let fd = e.field_at(f);
+        matches!(fd.ty.as_str(), "integer" | "number") && !fd.identifier
+    };
+    // A number named by the counted word (within one record, not inside a list).
+    let named: Vec<u32> = (0..names.len() as u32)
+        .filter(|f| numeric(*f) && !e.field_at(*f).name.contains("[]"))
+        .filter(|f| {
+            let n = &names[*f as usize];
+            n.leaf
+                .iter()
+                .any(|l| heads.iter().any(|h| stems_match(l, h)))
+        })
+        .collect();
+    if !named.is_empty() {
+        return best_named(named.into_iter(), names, &heads);
+    }
+    let listed = e.records.is_some() || e.fields.iter().any(|f| f.name.contains("[]"));
+    if !listed {
+        return Vec::new();
+    }
+    (0..names.len() as u32)
+        .filter(|f| numeric(*f) && names[*f as usize].depth == 1)
+        .filter(|f| !e.field_at(*f).name.contains("[]"))
+        .filter(|f| {
+            let leaf = &names[*f as usize].leaf;
+            // The parts of the name, without the whole word kept beside them (`numresult`).
+            let parts: Vec<&String> = leaf
+                .iter()
+                .filter(|l| {
+                    !leaf
+                        .iter()
+                        .any(|p| p.len() < l.len() && l.starts_with(p.as_str()))
+                })
+                .collect();
+            parts.iter().any(|l| COUNT_STEMS.contains(&l.as_str()))
+                && parts.iter().all(|l| {
+                    COUNT_STEMS.contains(&l.as_str()) || COUNTED_STEMS.contains(&l.as_str())
+                })
+        })
         .collect()
 }
 
@@ -464,6 +605,179 @@ mod tests {
         );
         assert!(labels_of(&["file_name", "etag", "kind"]).is_empty());
         assert!(labels_of(&[]).is_empty());
+    }
+
+    /// An endpoint returning fields (name, type) under a records path, from its JSON form.
+    fn endpoint(records: Option<&str>, fields: &[(&str, &str)]) -> crate::artifact::EndpointData {
+        let fields: Vec<serde_json::Value> = fields
+            .iter()
+            .map(|(name, ty)| {
+                serde_json::json!({"name": name, "type": ty,
+                    "identifier": name.ends_with("id")})
+            })
+            .collect();
+        serde_json::from_value(serde_json::json!({"id": "e", "method": "GET",
+            "url": "https://x.test/e", "records": records, "parameters": [], "fields": fields,
+            "identifiers": [], "group_fields": {}}))
+        .expect("endpoint json")
+    }
+
+    fn names_of(e: &crate::artifact::EndpointData) -> Vec<FieldName> {
+        e.fields.iter().map(|f| FieldName::of(&f.name)).collect()
+    }
+
+    fn named(e: &crate::artifact::EndpointData, fs: Vec<u32>) -> Vec<String> {
+        fs.into_iter().map(|f| e.field_at(f).name.clone()).collect()
+    }
+
+    #[test]
+    fn a_list_of_records_is_told_by_each_records_own_label() {
+        // Records under a records path: the record's own name, not its author's.
+        let commits = endpoint(
+            Some("[]"),
+            &[
+                ("sha", "string"),
+                ("author.id", "integer"),
+                ("author.name", "string"),
+            ],
+        );
+        assert!(list_labels(&commits, &names_of(&commits)).is_empty());
+        let achievements = endpoint(
+            Some("results[]"),
+            &[("id", "integer"), ("name", "string"), ("percent", "string")],
+        );
+        assert_eq!(
+            named(
+                &achievements,
+                list_labels(&achievements, &names_of(&achievements))
+            ),
+            ["name"]
+        );
+        // A list without a records path: the label inside the list.
+        let popular = endpoint(
+            None,
+            &[
+                ("num_results", "integer"),
+                ("results[].title", "string"),
+                ("results[].abstract", "string"),
+            ],
+        );
+        assert_eq!(
+            named(&popular, list_labels(&popular, &names_of(&popular))),
+            ["results[].title"]
+        );
+        // One record: its fields were asked for by name, its label was not.
+        let user = endpoint(
+            None,
+            &[
+                ("login", "string"),
+                ("name", "string"),
+                ("location", "string"),
+            ],
+        );
+        assert!(list_labels(&user, &names_of(&user)).is_empty());
+    }
+
+    #[test]
+    fn a_request_for_several_records_is_told() {
+        for q in [
+            "which lsu players were picked in the 2020 draft",
+            "list the achievements of game 3328",
+            "new album releases in sweden this week",
+            "the most viewed travel stories of the week",
+            "how long is each video",
+        ] {
+            assert!(asks_for_several(&Query::new(q)), "{q}");
+        }
+        for q in [
+            "SMILES of L-alanine, with and without the stereo information",
+            "what is the status of show 305288",
+            "how tall is the campus",
+            "does it rain in lyon",
+        ] {
+            assert!(!asks_for_several(&Query::new(q)), "{q}");
+        }
+        let mut s = SEVERAL_WORDS.to_vec();
+        s.sort();
+        assert_eq!(s, SEVERAL_WORDS);
+    }
+
+    #[test]
+    fn a_count_question_takes_the_number_that_counts() {
+        let setlists = endpoint(
+            Some("setlist[]"),
+            &[
+                ("page", "integer"),
+                ("itemsPerPage", "integer"),
+                ("total", "integer"),
+                ("eventDate", "string"),
+            ],
+        );
+        let f = |e: &crate::artifact::EndpointData, q: &str| {
+            named(e, count_fields(e, &names_of(e), &Query::new(q)))
+        };
+        assert_eq!(
+            f(&setlists, "how many setlists are there for radiohead"),
+            ["total"]
+        );
+        assert_eq!(f(&setlists, "number of concerts by coldplay"), ["total"]);
+        // Not a count question; paging fields are no count.
+        assert!(f(&setlists, "setlists of radiohead").is_empty());
+        let paged = endpoint(
+            Some("[]"),
+            &[
+                ("page", "integer"),
+                ("per_page", "integer"),
+                ("name", "string"),
+            ],
+        );
+        assert!(f(&paged, "how many tags are there").is_empty());
+        // Spellings of a list's total.
+        let books = endpoint(
+            None,
+            &[("totalItems", "integer"), ("items[].title", "string")],
+        );
+        assert_eq!(f(&books, "how many books about dune"), ["totalItems"]);
+        let nyt = endpoint(
+            None,
+            &[("num_results", "integer"), ("results[].title", "string")],
+        );
+        assert_eq!(
+            f(&nyt, "how many articles are on the list"),
+            ["num_results"]
+        );
+        // A number named by what is counted wins over the list's total.
+        let genres = endpoint(
+            Some("results[]"),
+            &[
+                ("count", "integer"),
+                ("name", "string"),
+                ("games_count", "integer"),
+            ],
+        );
+        assert_eq!(
+            f(&genres, "how many games does each genre have"),
+            ["games_count"]
+        );
+        let podcast = endpoint(
+            None,
+            &[
+                ("total_episodes", "integer"),
+                ("episodes[].title", "string"),
+                ("title", "string"),
+            ],
+        );
+        assert_eq!(
+            f(&podcast, "how many episodes does podcast 4d3fe7 have"),
+            ["total_episodes"]
+        );
+        // One record without a number of the counted thing: nothing to add.
+        let user = endpoint(None, &[("login", "string"), ("followers", "integer")]);
+        assert!(f(&user, "how many repositories does x have").is_empty());
+        assert_eq!(
+            f(&user, "how many followers does gvanrossum have"),
+            ["followers"]
+        );
     }
 
     #[test]

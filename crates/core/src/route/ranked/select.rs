@@ -95,6 +95,9 @@ pub struct Candidate {
     pub required: usize,
     /// See `required`.
     pub filled_required: usize,
+    /// Whether a placeholder of its URL path takes a value that identifies something in the
+    /// question ([`identifies`]).
+    pub identified: bool,
 }
 
 /// Whether a request reads: asked as a question, or opened with a verb of asking ("Get",
@@ -201,6 +204,7 @@ pub fn candidates(
             matched: r.matched,
             required: required.len(),
             filled_required: filled,
+            identified: identifies(&e.url, spans, &trial),
         });
     }
     out.sort_by(|a, b| {
@@ -235,7 +239,7 @@ fn holds_count_of(e: &crate::artifact::EndpointData, head: &str) -> bool {
             && !f.identifier
             && !f.name.contains("[]")
             && !embedded.iter().any(|p| within(&f.name, p))
-            && crate::search::text::stems(&f.name).any(|s| s == head)
+            && crate::search::text::stems(&f.name).any(|s| super::project::stems_match(&s, head))
     })
 }
 
@@ -293,6 +297,39 @@ fn takes_no_identifier(spans: &[Span], filled: &BTreeMap<String, serde_json::Val
         values
             .iter()
             .any(|v| v == &s.value || s.value.split('/').any(|part| !part.is_empty() && part == v))
+    })
+}
+
+/// Whether a placeholder of `url`'s path takes a value that identifies something in the
+/// question: `owner/repo`, a URL, an e-mail address, an id with a digit, or a number its label
+/// names ("podcast 4d3fe7…", "match 556677", "rust-lang/rust"). Such an endpoint answers about
+/// the very thing the question names: its words may be common in the catalog (`podcast` in a
+/// podcast directory), the match is not incidental.
+fn identifies(url: &str, spans: &[Span], filled: &BTreeMap<String, serde_json::Value>) -> bool {
+    use crate::search::spans::SpanKind;
+    let placeholders: Vec<&str> = url_path(url)
+        .split('/')
+        .filter_map(|seg| seg.strip_prefix('{').and_then(|x| x.strip_suffix('}')))
+        .collect();
+    let taken: Vec<String> = placeholders
+        .iter()
+        .filter_map(|name| filled.get(*name))
+        .map(|v| match v {
+            serde_json::Value::String(s) => s.clone(),
+            other => other.to_string(),
+        })
+        .collect();
+    spans.iter().any(|s| {
+        let identifying = match s.kind {
+            SpanKind::Slash | SpanKind::Url | SpanKind::Email => true,
+            SpanKind::Id => s.value.chars().any(|c| c.is_ascii_digit()),
+            SpanKind::Number => s.labels().next().is_some(),
+            _ => false,
+        };
+        identifying
+            && taken
+                .iter()
+                .any(|v| v == &s.value || s.value.split('/').any(|part| part == v))
     })
 }
 
@@ -563,7 +600,8 @@ fn endpoint_does(g: &FrozenGraph, c: &Candidate, stem: &str) -> bool {
 /// [`RELATIVE_FLOOR`] of the best score, the one whose score times the share of its matched
 /// words (idf-weighted) that no chosen endpoint matched yet is highest. `Err` with the reason
 /// when the best endpoint does not match enough of the question ([`MIN_COVERAGE`] of
-/// [`question_weight`], [`MIN_WEIGHT`]), when it matches one content word only and not what
+/// [`question_weight`], [`MIN_WEIGHT`], which an endpoint whose URL path takes a value the
+/// question identifies needs not reach: [`identifies`]), when it matches one content word only and not what
 /// the question asks about ([`off_the_point`]), or when the request opens with an action no
 /// ranked endpoint names or describes ("Email the results to ...", "Translate 'good morning' …").
 pub fn choose(
@@ -611,7 +649,9 @@ pub fn choose(
     } else {
         0.0
     };
-    if coverage < MIN_COVERAGE || weight < min_weight {
+    // An endpoint that takes the value the question identifies by its path matches the
+    // question's subject however common its words are in the catalog.
+    if coverage < MIN_COVERAGE || (weight < min_weight && !best.identified) {
         let t = g.tool_at(best.tool);
         return Err(format!(
             "the catalog matches too little of the request: the closest endpoint is `{}/{}` (words: {}; weight {weight:.2}), and the closest {} together match {:.0}% of the request's weight (a plan needs {min_weight:.2} and {:.0}%)",
@@ -730,6 +770,54 @@ mod tests {
             ],
         );
         assert!(!holds_count_of(&event, "star"));
+    }
+
+    #[test]
+    fn a_count_field_may_spell_the_counted_word_longer() {
+        let repo = returning(None, &[("stargazers_count", "integer"), ("name", "string")]);
+        assert!(holds_count_of(&repo, "star"));
+        let issues = returning(None, &[("open_issues_count", "integer")]);
+        assert!(holds_count_of(&issues, "issu"));
+        // Three letters are no prefix.
+        let pages = returning(None, &[("pageCount", "integer")]);
+        assert!(!holds_count_of(&pages, "pag"));
+    }
+
+    #[test]
+    fn a_path_placeholder_taking_the_value_the_question_names_identifies() {
+        let one = |k: &str, v: serde_json::Value| -> BTreeMap<String, serde_json::Value> {
+            [(k.to_string(), v)].into()
+        };
+        let q = Query::new("how many episodes does podcast 4d3fe717742d4963a85562e9f84d8c79 have");
+        let id = one("id", serde_json::json!("4d3fe717742d4963a85562e9f84d8c79"));
+        assert!(identifies("https://x.test/podcasts/{id}", &q.spans, &id));
+        // The same value in a query parameter, or no value taken: not identified by the path.
+        assert!(!identifies("https://x.test/podcasts", &q.spans, &id));
+        assert!(!identifies(
+            "https://x.test/podcasts/{id}",
+            &q.spans,
+            &BTreeMap::new()
+        ));
+        // A labelled number, owner/repo.
+        let q = Query::new("who won esports match 556677");
+        let m = one("match_id_or_slug", serde_json::json!(556677));
+        assert!(identifies(
+            "https://x.test/matches/{match_id_or_slug}",
+            &q.spans,
+            &m
+        ));
+        let q = Query::new("how many stars does rust-lang/rust have");
+        let mut repo = one("owner", serde_json::json!("rust-lang"));
+        repo.insert("repo".into(), serde_json::json!("rust"));
+        assert!(identifies(
+            "https://x.test/repos/{owner}/{repo}",
+            &q.spans,
+            &repo
+        ));
+        // A bare year is no identifier.
+        let q = Query::new("concerts in 2017");
+        let y = one("year", serde_json::json!(2017));
+        assert!(!identifies("https://x.test/concerts/{year}", &q.spans, &y));
     }
 
     #[test]

@@ -142,9 +142,25 @@ fn lower_case(pr: &Profile) -> Option<bool> {
     (lower + upper > 0).then_some(lower > upper)
 }
 
+/// The words of a parameter's name that the question does not say (`publisher` of
+/// `publisher_region` for "the best podcasts in the uk"): of several parameters that take a
+/// country, the one the question names best takes it (`region`, not `publisher_region`;
+/// `publisher_region` for "podcasts by publishers in the uk").
+fn unasked_words(pr: &Profile, asked: &[String]) -> usize {
+    pr.words
+        .iter()
+        .filter(|w| {
+            crate::search::text::stems(w)
+                .next()
+                .is_some_and(|st| !asked.contains(&st))
+        })
+        .count()
+}
+
 /// Fill the open country and language parameters from the names the question writes, the
-/// first name of each kind to the first parameter of that kind; returns the byte ranges of the
-/// names so used (no other value).
+/// first name of each kind to the parameter of that kind whose name holds the fewest words the
+/// question does not say ([`unasked_words`]; the first of those); returns the byte ranges of
+/// the names so used (no other value).
 pub(super) fn pass(
     question: &str,
     open: &[Profile],
@@ -166,7 +182,12 @@ pub(super) fn pass(
             Kind::Language => languages.first(),
         };
         let Some(&(code, at)) = code else { continue };
-        let Some((pr, _)) = takers.iter().find(|(_, k)| *k == want) else {
+        let asked: Vec<String> = crate::search::text::stems(question).collect();
+        let Some((pr, _)) = takers
+            .iter()
+            .filter(|(_, k)| *k == want)
+            .min_by_key(|(pr, _)| unasked_words(pr, &asked))
+        else {
             continue;
         };
         let lower = lower_case(pr).unwrap_or(want == Kind::Language);
@@ -217,6 +238,31 @@ mod tests {
         assert_eq!(
             filled(&e, "new releases in sweden", &["new", "releas"]),
             strings(&[("country", "SE")])
+        );
+        // Of two country parameters, the one whose name the question says more of.
+        let mut e = endpoint(
+            "https://x.test/best",
+            &[("publisher_region", "query"), ("region", "query")],
+        );
+        for p in &mut e.parameters {
+            p.description = Some("Country code (e.g., us, gb)".into());
+        }
+        assert_eq!(
+            filled(&e, "the best podcasts in the uk", &["best", "podcast"]),
+            strings(&[("region", "gb")])
+        );
+        assert_eq!(
+            filled(&e, "podcasts by publishers from france", &["podcast"]),
+            strings(&[("publisher_region", "fr")])
+        );
+        let mut e = endpoint(
+            "https://x.test/search",
+            &[("language", "query"), ("interface_language", "query")],
+        );
+        e.parameters[1].description = Some("Language of the interface".into());
+        assert_eq!(
+            filled(&e, "articles in german", &["articl"]),
+            strings(&[("language", "de")])
         );
         assert_eq!(super::country("korea"), None);
         assert_eq!(super::country("bolivia"), Some("BO"));

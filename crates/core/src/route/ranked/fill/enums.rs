@@ -19,7 +19,9 @@ pub(super) fn pass(question: &str, open: &[Profile], params: &mut BTreeMap<Strin
 }
 
 /// Enum values the question names, per parameter: the longest value written in the question
-/// (case, `_`, `-` and spaces ignored), on word boundaries.
+/// (case, `_`, `-` and spaces ignored), on word boundaries; else the longest whose words the
+/// question writes in another form (the same Snowball stems: "synonyms" for `synonym`), each
+/// word of four letters or more.
 pub(super) fn enum_value(p: &ParamData, question: &str) -> Option<Value> {
     let norm = |s: &str| {
         s.to_lowercase()
@@ -29,13 +31,42 @@ pub(super) fn enum_value(p: &ParamData, question: &str) -> Option<Value> {
             .join(" ")
     };
     let q = format!(" {} ", norm(question));
-    p.enum_values
+    let written = p
+        .enum_values
         .iter()
         .filter_map(|v| {
             let text = bind::value_text(&bind::scalar_json(v));
             let n = norm(&text);
             // A one-letter value ("S" for scientific units) is no word of a question.
             (n.chars().count() > 1 && q.contains(&format!(" {n} "))).then_some((n.len(), v))
+        })
+        .max_by_key(|(len, _)| *len);
+    if let Some((_, v)) = written {
+        return Some(bind::scalar_json(v));
+    }
+    // Else a value the question writes in another form of its words ("synonyms" for
+    // `synonym`, "rhymes" for `rhyme`): the same stems, word by word, of a value whose words
+    // have four letters or more.
+    let stemmed = |s: &str| -> Vec<String> {
+        norm(s)
+            .split(' ')
+            .filter(|w| !w.is_empty())
+            .map(|w| crate::search::text::stems(w).next().unwrap_or_default())
+            .collect()
+    };
+    let qs = stemmed(question);
+    p.enum_values
+        .iter()
+        .filter_map(|v| {
+            let vs = stemmed(&bind::value_text(&bind::scalar_json(v)));
+            let long = norm(&bind::value_text(&bind::scalar_json(v)))
+                .split(' ')
+                .all(|w| w.chars().count() >= 4);
+            (long
+                && !vs.is_empty()
+                && vs.iter().all(|x| !x.is_empty())
+                && qs.windows(vs.len()).any(|w| w == vs.as_slice()))
+            .then_some((vs.len(), v))
         })
         .max_by_key(|(len, _)| *len)
         .map(|(_, v)| bind::scalar_json(v))
@@ -94,5 +125,28 @@ mod tests {
         let notes = neutral_defaults(&e, &mut params);
         assert_eq!(params, strings(&[("section", "all-sections")]));
         assert_eq!(notes.len(), 1);
+    }
+
+    #[test]
+    fn an_enum_value_written_in_another_form_of_its_words_is_named() {
+        let mut e = endpoint("https://x.test/related", &[("relationshipTypes", "query")]);
+        e.parameters[0].enum_values = ["synonym", "antonym", "rhyme", "same-context", "form"]
+            .map(|v| crate::model::value::Scalar::String(v.into()))
+            .to_vec();
+        let p = &e.parameters[0];
+        let v = |q: &str| enum_value(p, q).and_then(|v| v.as_str().map(str::to_string));
+        assert_eq!(
+            v("give me some synonyms for happy").as_deref(),
+            Some("synonym")
+        );
+        assert_eq!(v("words that rhyme with orange").as_deref(), Some("rhyme"));
+        assert_eq!(v("rhymes for orange").as_deref(), Some("rhyme"));
+        assert_eq!(
+            v("words used in the same contexts").as_deref(),
+            Some("same-context")
+        );
+        // Written as it is, as before; a question naming no value, none.
+        assert_eq!(v("antonym of hot").as_deref(), Some("antonym"));
+        assert_eq!(v("hello there"), None);
     }
 }

@@ -9,7 +9,8 @@
 //! 1. `slash`: `owner/repo` for a URL template's `{a}/{b}` pair;
 //! 2. `headers`: header and cookie parameters, only where the question names them;
 //! 3. `labels`: a name beside the noun that names a path parameter becomes a span;
-//! 4. `enums`: enum values the question names;
+//! 4. `enums`: enum values the question names (as written, else in another form of their
+//!    words: "synonyms" for `synonym`);
 //! 5. `codes`: a country or a language the question names into a parameter that takes its
 //!    ISO 3166-1 / ISO 639-1 code;
 //! 6. `periods`: a relative period ("this week", "the past 30 days") into a period parameter: the
