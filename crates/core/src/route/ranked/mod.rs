@@ -23,6 +23,8 @@
 pub mod fill;
 pub mod project;
 mod select;
+#[cfg(test)]
+mod testing;
 
 use super::algorithm::{addressed_parameters, bind_parameters, field_meta, resolve_target};
 use super::{McpCall, Options, Plan, PlanStatus, PlannedField, Step, Understanding};

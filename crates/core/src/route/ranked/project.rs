@@ -607,20 +607,7 @@ mod tests {
         assert!(labels_of(&[]).is_empty());
     }
 
-    /// An endpoint returning fields (name, type) under a records path, from its JSON form.
-    fn endpoint(records: Option<&str>, fields: &[(&str, &str)]) -> crate::artifact::EndpointData {
-        let fields: Vec<serde_json::Value> = fields
-            .iter()
-            .map(|(name, ty)| {
-                serde_json::json!({"name": name, "type": ty,
-                    "identifier": name.ends_with("id")})
-            })
-            .collect();
-        serde_json::from_value(serde_json::json!({"id": "e", "method": "GET",
-            "url": "https://x.test/e", "records": records, "parameters": [], "fields": fields,
-            "identifiers": [], "group_fields": {}}))
-        .expect("endpoint json")
-    }
+    use super::super::testing::returning as endpoint;
 
     fn names_of(e: &crate::artifact::EndpointData) -> Vec<FieldName> {
         e.fields.iter().map(|f| FieldName::of(&f.name)).collect()

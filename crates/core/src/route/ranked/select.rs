@@ -732,20 +732,7 @@ fn diversified(
 mod tests {
     use super::*;
 
-    /// An endpoint with the given response fields (name, type), from its JSON form.
-    fn returning(records: Option<&str>, fields: &[(&str, &str)]) -> crate::artifact::EndpointData {
-        let fields: Vec<serde_json::Value> = fields
-            .iter()
-            .map(|(name, ty)| {
-                serde_json::json!({"name": name, "type": ty,
-                    "identifier": name.ends_with("id")})
-            })
-            .collect();
-        serde_json::from_value(serde_json::json!({"id": "e", "method": "GET",
-            "url": "https://x.test/e", "records": records, "parameters": [], "fields": fields,
-            "identifiers": [], "group_fields": {}}))
-        .expect("endpoint json")
-    }
+    use super::super::testing::returning;
 
     #[test]
     fn a_count_is_a_number_or_a_list_of_the_resource_itself() {
