@@ -11,7 +11,7 @@
 //! a content word. A field's own words are those of its name, concepts and qualifier values that
 //! the projected field's lack, and the words of its description that the projected field's
 //! description and name lack. A question word names an own word when their stems are equal, when
-//! one extends the other by at most three letters (`ion` / `ionic`, `electron` / `electronic`),
+//! one is the other with an adjective's suffix (`ion` / `ionic`, `electron` / `electronic`),
 //! or when the own word is the question word with a negating prefix (`uncorrected` for
 //! "corrections": a question about the corrected value and the value before it). Only the `core`
 //! projection runs this pass (`minimal` keeps what the concepts chose, `recall` the groups).
@@ -67,6 +67,10 @@ pub(super) fn add(
         if asked.is_empty() {
             continue;
         }
+        let described: Vec<String> = anchors
+            .iter()
+            .flat_map(|a| a.description.iter().cloned())
+            .collect();
         let heads: Vec<String> = projected
             .iter()
             .filter(|w| w.chars().count() >= 3)
@@ -82,7 +86,7 @@ pub(super) fn add(
             let words = Words::of(cand);
             let Some(of) = anchors
                 .iter()
-                .find(|a| related(a, &words) && names_apart(a, &words, &asked))
+                .find(|a| related(a, &words) && names_apart(a, &words, &asked, &described))
             else {
                 continue;
             };
@@ -248,8 +252,9 @@ fn related(f: &Words, g: &Words) -> bool {
 /// Whether the question names `g` apart from `f` (see the module docs): every word of `g`'s
 /// name that `f`'s name and concepts lack is named by the question; or, when those words only
 /// say of what a value is (`type`) and `g`'s name adds nothing else to `f`'s name, a word of
-/// `g`'s description or qualifiers that `f`'s lack.
-fn names_apart(f: &Words, g: &Words, asked: &[String]) -> bool {
+/// `g`'s description or qualifiers that no projected field's description (`described`) holds
+/// ("ask" in "ask exchange" beside the projected "bid price" and "ask price" names nothing).
+fn names_apart(f: &Words, g: &Words, asked: &[String], described: &[String]) -> bool {
     let generic = |w: &String| GENERIC_NAME_WORDS.contains(&w.as_str());
     let named = |w: &&String| asked.iter().any(|q| names(q, w));
     let known = |w: &String| f.labels.contains(w) || f.path.contains(w);
@@ -268,19 +273,27 @@ fn names_apart(f: &Words, g: &Words, asked: &[String]) -> bool {
     }
     g.description
         .iter()
-        .filter(|w| !f.description.contains(w) && !known(w) && !text::is_light_word(w))
+        .filter(|w| !described.contains(w) && !known(w) && !text::is_light_word(w))
         .any(|w| named(&w))
 }
 
-/// Whether a question stem `q` names a field's own stem `w`: equal, one extending the other by
-/// at most three letters (from three letters up), or `w` the negation of `q` (`un`, `non`, `in`,
+/// English suffixes that make an adjective of a noun (`ion` -> `ionic`, `electron` ->
+/// `electronic`, `nature` -> `natural`): language data, as the stop words are.
+const ADJECTIVE_SUFFIXES: &[&str] = &["al", "ar", "ary", "ial", "ic", "ical", "ive", "ous"];
+
+/// Whether a question stem `q` names a field's own stem `w`: equal, one the other with an
+/// adjective's suffix ([`ADJECTIVE_SUFFIXES`], from three letters up), or `w` the negation of `q` (`un`, `non`, `in`,
 /// `im`, `dis` before it, `q` four letters or more).
 fn names(q: &str, w: &str) -> bool {
     if q == w {
         return true;
     }
     let (short, long) = if q.len() <= w.len() { (q, w) } else { (w, q) };
-    if short.chars().count() >= 3 && long.starts_with(short) && long.len() - short.len() <= 3 {
+    if short.chars().count() >= 3
+        && long
+            .strip_prefix(short)
+            .is_some_and(|rest| ADJECTIVE_SUFFIXES.contains(&rest))
+    {
         return true;
     }
     q.chars().count() >= 4
@@ -309,7 +322,7 @@ mod tests {
             .into_iter()
             .filter(|q| !f.labels.contains(q))
             .collect();
-        related(&f, &g) && names_apart(&f, &g, &asked)
+        related(&f, &g) && names_apart(&f, &g, &asked, &f.description)
     }
 
     #[test]
@@ -487,5 +500,7 @@ mod tests {
         assert!(!names("at", "atom"));
         assert!(!names("cell", "cellular"));
         assert!(!names("form", "formation"));
+        // "ask" names no `asksize`: `size` is no adjective's suffix.
+        assert!(!names("ask", "asksiz"));
     }
 }
