@@ -627,11 +627,7 @@ pub(super) fn value_variants(
         let Some(items) = value.as_array().filter(|a| a.len() > 1) else {
             continue;
         };
-        let key = normalise_alias(concept);
-        let ids: Vec<String> = match g.index.alias_to_concept.get(&key) {
-            Some(v) => v.clone(),
-            None => vec![concept.clone()],
-        };
+        let ids = parameter_concepts(g, concept);
         let params: Vec<&crate::artifact::ParamData> = ids
             .iter()
             .filter_map(|id| g.index.param_postings.get(id))
@@ -737,6 +733,15 @@ pub(crate) type Bound = (
     Vec<String>,
 );
 
+/// The concept ids an Understanding's parameter key stands for: the concepts its alias names,
+/// or the key itself when no alias does.
+fn parameter_concepts(g: &FrozenGraph, key: &str) -> Vec<String> {
+    match g.index.alias_to_concept.get(&normalise_alias(key)) {
+        Some(v) => v.clone(),
+        None => vec![key.to_string()],
+    }
+}
+
 /// The names of the endpoint's parameters an Understanding gives a value for, by the
 /// parameter's name or by a concept one of its bindings declares (whether or not the value
 /// could be bound): the Understanding has decided them, so no value read from the question's
@@ -754,10 +759,7 @@ pub(crate) fn addressed_parameters(
         if value.is_null() {
             continue;
         }
-        let ids: Vec<String> = match g.index.alias_to_concept.get(&normalise_alias(key)) {
-            Some(v) => v.clone(),
-            None => vec![key.clone()],
-        };
+        let ids = parameter_concepts(g, key);
         for p in &e.parameters {
             let named = &p.name == key || p.bind.iter().any(|b| ids.contains(&b.concept));
             if named && !names.contains(&p.name) {
@@ -791,11 +793,7 @@ pub(crate) fn bind_parameters(g: &FrozenGraph, ti: u32, ei: u32, u: &Understandi
             unbound.push(concept.clone());
             continue;
         }
-        let key = normalise_alias(concept);
-        let ids: Vec<String> = match g.index.alias_to_concept.get(&key) {
-            Some(v) => v.clone(),
-            None => vec![concept.clone()],
-        };
+        let ids = parameter_concepts(g, concept);
         let mut bound_any = false;
         for id in &ids {
             let Some(list) = g.index.param_postings.get(id) else {
