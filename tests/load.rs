@@ -1050,9 +1050,12 @@ fn unit_extension_faults_name_the_entry_at_fault() {
         "[SR007/invalid-value] unit `foo` in [units] is not valid: unknown unit symbol 'blorp' (help: write the definition as `<number> <unit>`, e.g. `0.529177210903 Å`)"
     );
     assert_eq!(
-        finding("eV = \"1.602176634e-19 J\""),
+        finding("eV = \"1.6e-19 J\""),
         "[SR007/invalid-value] unit `eV` in [units] is not valid: unit 'eV' would shadow the known unit 'eV'; choose another name (help: a built-in unit needs no entry: remove this one to use it, or give your unit another name)"
     );
+    // A declaration that restates a built-in unit's size (a project written before `kcal`
+    // was built in) loads without a finding.
+    assert_eq!(finding("eV = \"1.602176634e-19 J\"\nkcal = \"4184 J\""), "");
     assert_eq!(
         finding("degC = \"1 K\"\nslope = \"1 °C/min\""),
         "[SR007/invalid-value] unit `degC` in [units] is not valid: unit 'degC' would shadow the known unit '°C'; choose another name (help: a built-in unit needs no entry: remove this one to use it, or give your unit another name)"
@@ -1211,5 +1214,26 @@ fn a_file_holding_one_bare_value_is_told_the_keys_of_its_map() {
         ),
         "{}",
         concise(dir.path())
+    );
+}
+
+/// Everyday units of public APIs load (nutrition, real estate, transport); a currency code is
+/// answered with why no unit fits it, and an unknown unit with a help line that does not speak
+/// of one domain's units.
+#[test]
+fn everyday_units_load_and_a_currency_or_unknown_unit_gets_a_neutral_help() {
+    let dir = project(&[(
+        "aliases/e.yaml",
+        "concepts:\n  - id: calories\n    unit: kcal\n  - id: area\n    unit: ft^2\n  - id: weight\n    unit: lb\n  - id: speed\n    unit: mi/h\n  - id: price\n    unit: USD\n  - id: length\n    unit: furlong\n"
+            .as_bytes(),
+    )]);
+    let out = concise(dir.path());
+    let found: Vec<&str> = out.lines().filter(|l| l.contains("SR301")).collect();
+    assert_eq!(
+        found,
+        [
+            "aliases/e.yaml:11:11: error[SR301/invalid-unit] concept `price` has invalid unit `USD`: unknown unit symbol 'USD' (help: a currency converts by rates that change, not by a factor: leave `unit` out and name the currency in the field's description)",
+            "aliases/e.yaml:13:11: error[SR301/invalid-unit] concept `length` has invalid unit `furlong`: unknown unit symbol 'furlong' (help: write the unit in the unit grammar (`km/h`, `kg`, `kcal`, `°C`, `W/(m·K)`), or declare it under `[units]` in schemarouter.toml as a factor of known units (`furlong = \"201.168 m\"`))",
+        ]
     );
 }

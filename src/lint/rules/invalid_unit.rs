@@ -9,6 +9,11 @@
 //! temperatures, converted with their offset: see docs/units.md). A concept `dimension` name
 //! that is not known is reported too.
 //!
+//! Everyday units of public APIs are built in (`kcal`, `kWh`, `lb`, `oz`, `in`, `ft`, `mi`,
+//! `acre`, `gal`, `mph`, `psi`, `day`: docs/units.md); a unit of the project's own is declared
+//! under `[units]` in `schemarouter.toml`. A currency code (`USD`) is no unit: no factor
+//! converts between currencies, so the help says to name it in the field's description.
+//!
 //! Every help line, followed, gives a unit that loads: a "did you mean" names a unit of the
 //! table, and an unknown `dimension` is answered with a known dimension name.
 //!
@@ -80,6 +85,13 @@ use crate::units::Dimension;
 /// See the module documentation.
 pub struct InvalidUnit;
 
+/// Whether a unit is written as an ISO 4217 currency code (three capital letters: `USD`,
+/// `EUR`): no factor converts between currencies.
+fn is_currency_code(unit: &str) -> bool {
+    let t = unit.trim();
+    t.len() == 3 && t.bytes().all(|b| b.is_ascii_uppercase())
+}
+
 fn check(
     ctx: &Context,
     file: FileId,
@@ -105,7 +117,8 @@ fn check(
         let span = inner_span(ctx.project, file, unit.span, e.offset, e.len);
         let help = match &e.suggestion {
             Some(s) => format!("did you mean `{s}`?"),
-            None => "write the unit in the canonical grammar, e.g. `eV/atom`, `Å^3`, `g/cm^3`, `W/(m·K)`".to_string(),
+            None if is_currency_code(&unit.value) => "a currency converts by rates that change, not by a factor: leave `unit` out and name the currency in the field's description".to_string(),
+            None => "write the unit in the unit grammar (`km/h`, `kg`, `kcal`, `°C`, `W/(m·K)`), or declare it under `[units]` in schemarouter.toml as a factor of known units (`furlong = \"201.168 m\"`)".to_string(),
         };
         let kind = if published { "published unit" } else { "unit" };
         let fix = e

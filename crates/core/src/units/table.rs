@@ -63,10 +63,12 @@ pub(crate) struct Resolved {
 /// Known unit symbols: built-ins plus project-declared extensions.
 ///
 /// Built-ins: the SI base and derived units (m, g, s, A, K, mol, cd, rad, sr, Hz, N, Pa, J, W,
-/// C, V, F, Ω/ohm, S, Wb, T, H) plus eV, L, bar and Da, all of which take the SI prefixes
-/// q r y z a f p n μ m c d da h k M G T P E Z Y R Q; and, without prefixes: Å, deg/°, u/amu, e,
-/// μB, m_e/mₑ, kB, atm, min, h (hour; "h" alone is the hour, "hPa" is hectopascal), %, ppm,
-/// "dimensionless", and the count units atom, f.u. (fu, formula_unit) and cell. The offset
+/// C, V, F, Ω/ohm, S, Wb, T, H) plus eV, L, bar, Da, cal (thermochemical, 4.184 J) and Wh,
+/// all of which take the SI prefixes q r y z a f p n μ m c d da h k M G T P E Z Y R Q (kcal,
+/// kWh); and, without prefixes: Å, deg/°, u/amu, e, μB, m_e/mₑ, kB, atm, min, h (hour; "h"
+/// alone is the hour, "hPa" is hectopascal), day, week (wk), %, ppm, "dimensionless", the
+/// everyday units t (tonne), lb/lbs, oz, in, ft, yd, mi, nmi, acre, gal (US), mph, psi, mmHg,
+/// and the count units atom, f.u. (fu, formula_unit) and cell. The offset
 /// temperature scales °C and °F and their difference units come from [`AFFINE`].
 /// Exact symbols win over prefix splits ("Pa" is pascal, "min" is minute, "cd" is candela).
 #[derive(Clone, Debug)]
@@ -197,6 +199,56 @@ fn builtins() -> Vec<Builtin> {
             Dimension::DIMENSIONLESS,
             false,
         ),
+        // Everyday units of public APIs (nutrition, real estate, transport, energy), exact by
+        // definition: the international yard and pound (1959), the thermochemical calorie,
+        // the US liquid gallon, the conventional millimetre of mercury. Symbols that a case
+        // fold would confuse with a scientific unit are left out (`d` with debye `D`, `ha`
+        // with hartree `Ha`, `kn` with `kN`): write `day`, or declare them under `[units]`.
+        (
+            &["cal"],
+            "calorie (thermochemical)",
+            4.184,
+            0,
+            dim("energy"),
+            true,
+        ),
+        (&["Wh"], "watt-hour", 3.6, 3, dim("energy"), true),
+        (&["t"], "tonne", 1.0, 3, dim("mass"), false),
+        (&["lb", "lbs"], "pound", 4.5359237, -1, dim("mass"), false),
+        (&["oz"], "ounce", 2.8349523125, -2, dim("mass"), false),
+        (&["in"], "inch", 2.54, -2, dim("length"), false),
+        (&["ft"], "foot", 3.048, -1, dim("length"), false),
+        (&["yd"], "yard", 9.144, -1, dim("length"), false),
+        (&["mi"], "mile", 1.609344, 3, dim("length"), false),
+        (&["nmi"], "nautical mile", 1.852, 3, dim("length"), false),
+        (&["acre"], "acre", 4.0468564224, 3, dim("area"), false),
+        (&["gal"], "US gallon", 3.785411784, -3, dim("volume"), false),
+        (
+            &["mph"],
+            "mile per hour",
+            4.4704,
+            -1,
+            dim("velocity"),
+            false,
+        ),
+        (
+            &["psi"],
+            "pound-force per square inch",
+            6.894757293168361,
+            3,
+            dim("pressure"),
+            false,
+        ),
+        (
+            &["mmHg"],
+            "millimetre of mercury",
+            1.33322387415,
+            2,
+            dim("pressure"),
+            false,
+        ),
+        (&["day"], "day", 8.64, 4, dim("time"), false),
+        (&["wk", "week"], "week", 6.048, 5, dim("time"), false),
         (&["atom"], "atom", 1.0, 0, count(8), false),
         (
             &["f.u.", "fu", "formula_unit"],
@@ -379,9 +431,13 @@ impl UnitTable {
         let mut table = self.clone();
         let mut pending: Vec<(&String, String, &String)> = Vec::new();
         for (name, def) in defs {
-            let key = table
-                .check_extension_name(name)
-                .map_err(|e| (name.clone(), e))?;
+            let key = match table.check_extension_name(name) {
+                Ok(key) => key,
+                // A project written before a unit became built in (`kcal = "4184 J"`) keeps
+                // loading: the declaration says what the table already says.
+                Err(_) if table.restates_known(name, def) => continue,
+                Err(e) => return Err((name.clone(), e)),
+            };
             if pending.iter().any(|(_, k, _)| *k == key) {
                 let e = lex::err(
                     format!("unit '{name}' is declared twice (spellings fold to the same symbol)"),
@@ -453,6 +509,21 @@ impl UnitTable {
             }
         }
         Ok(table)
+    }
+
+    /// Whether a project unit `name = def` is a known unit of the same size and dimension
+    /// (relative difference under 1e-12), with no offset: a redundant declaration.
+    fn restates_known(&self, name: &str, def: &str) -> bool {
+        let (Some(known), Ok(p)) = (self.resolve(name.trim()), self.parse_scaled(def)) else {
+            return false;
+        };
+        let (Some(a), Some(b)) = (known.scale.to_f64(), p.scale.to_f64()) else {
+            return false;
+        };
+        known.offset == 0.0
+            && p.affine.is_none()
+            && known.dim == p.dim
+            && (a - b).abs() <= 1e-12 * a.abs().max(b.abs())
     }
 
     fn check_extension_name(&self, name: &str) -> Result<String, UnitError> {
@@ -630,6 +701,29 @@ mod tests {
     }
 
     #[test]
+    fn everyday_units_are_exact_and_do_not_shadow_scientific_ones() {
+        let t = b();
+        let si = |u: &str| t.resolve(u).unwrap().scale.to_f64().unwrap();
+        assert_eq!(si("kcal"), 4184.0);
+        assert_eq!(si("kWh"), 3.6e6);
+        assert_eq!(si("lb"), 0.45359237);
+        assert_eq!(si("lbs"), 0.45359237);
+        assert_eq!(si("in"), 0.0254);
+        assert_eq!(si("ft"), 0.3048);
+        assert_eq!(si("mi"), 1609.344);
+        assert_eq!(si("day"), 86400.0);
+        assert_eq!(t.resolve("acre").unwrap().dim, dim("area"));
+        assert_eq!(t.resolve("mph").unwrap().dim, dim("velocity"));
+        assert_eq!(t.resolve("psi").unwrap().dim, dim("pressure"));
+        // Exact symbols still win over prefix splits, and scientific symbols are unchanged.
+        assert_eq!(t.resolve("min").unwrap().canonical, "min");
+        assert_eq!(t.resolve("T").unwrap().dim, dim("magnetic_field"));
+        assert_eq!(t.resolve("kN").unwrap().dim, dim("force"));
+        assert!(t.resolve("d").is_none() && t.resolve("ha").is_none());
+        assert_eq!(t.case_fold_fix("Ha"), None);
+    }
+
+    #[test]
     fn resolves_exact_before_prefix() {
         let t = b();
         assert_eq!(t.resolve("Pa").unwrap().canonical, "Pa");
@@ -717,7 +811,8 @@ mod tests {
         let ry = t.resolve("Ry").unwrap().scale.to_f64().unwrap();
         assert!((ry / 2.1798723611035475e-18 - 1.0).abs() < 1e-15);
         assert!((ha.scale.to_f64().unwrap() / (2.0 * ry) - 1.0).abs() < 1e-15);
-        assert_eq!(t.extension_names(), ["Ry", "bohr", "kcal", "Ha"]);
+        // `kcal` restates the built-in kilocalorie: no extension of its own.
+        assert_eq!(t.extension_names(), ["Ry", "bohr", "Ha"]);
         // Extensions take no prefixes.
         assert!(t.resolve("mRy").is_none());
     }
@@ -733,7 +828,15 @@ mod tests {
         assert_eq!(name, "bohr");
         assert_eq!((e.offset, e.len), (6, 8));
         assert_eq!(e.suggestion.as_deref(), Some("Å"));
-        let (name, e) = one("ms", "1e-3 s");
+        // A declaration that restates a known unit loads (`kcal = "4184 J"` from before the
+        // calorie was built in); one that gives it another size shadows it.
+        let mut d = BTreeMap::new();
+        d.insert("ms".to_string(), "1e-3 s".to_string());
+        d.insert("kcal".to_string(), "4184 J".to_string());
+        let t = b().with_extensions(&d).unwrap();
+        assert!(t.extension_names().is_empty());
+        assert_eq!(t.resolve("kcal").unwrap().scale.to_f64(), Some(4184.0));
+        let (name, e) = one("ms", "2e-3 s");
         assert_eq!(name, "ms");
         assert_eq!(
             e.message,
