@@ -178,6 +178,40 @@ const IRREGULAR: &[(&str, &str)] = &[
     ("geese", "goose"),
 ];
 
+/// Nouns ending in `ie`, whose plural `-ies` is not a `-y` word's (`calories` is `calorie`,
+/// not `calory`; `movies`, `cookies`).
+const IE_NOUNS: &[&str] = &[
+    "auntie",
+    "birdie",
+    "bookie",
+    "brownie",
+    "calorie",
+    "cookie",
+    "eyrie",
+    "freebie",
+    "genie",
+    "goalie",
+    "hoodie",
+    "lingerie",
+    "menagerie",
+    "movie",
+    "necktie",
+    "newbie",
+    "oldie",
+    "pie",
+    "pixie",
+    "prairie",
+    "rookie",
+    "selfie",
+    "smoothie",
+    "sortie",
+    "talkie",
+    "techie",
+    "tie",
+    "veggie",
+    "zombie",
+];
+
 /// Words ending in `s` that are singular.
 const SINGULAR_S: &[&str] = &[
     "address",
@@ -327,6 +361,10 @@ pub fn singular(w: &str) -> String {
     if let Some(stem) = w.strip_suffix("ies")
         && stem.len() >= 2
     {
+        let ie = format!("{stem}ie");
+        if IE_NOUNS.contains(&ie.as_str()) {
+            return ie;
+        }
         return format!("{stem}y");
     }
     for end in ["sses", "xes", "ches", "shes", "zzes"] {
@@ -547,10 +585,17 @@ mod tests {
             ("ids", "ids"),
             ("prices", "price"),
             ("files", "file"),
+            ("calories", "calorie"),
+            ("movies", "movie"),
+            ("cookies", "cookie"),
+            ("pies", "pie"),
+            ("stories", "story"),
         ] {
             assert_eq!(singular(p), s, "{p}");
         }
         assert_eq!(plural("category"), "categories");
+        assert_eq!(plural("calorie"), "calories");
+        assert_eq!(plural("movie"), "movies");
         assert_eq!(plural("box"), "boxes");
         assert_eq!(plural("key"), "keys");
         assert_eq!(plural("status"), "statuses");

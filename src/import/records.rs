@@ -124,10 +124,16 @@ pub const METADATA_WORDS: &[&str] = &[
     "skip",
     "sort",
     "sorted",
+    "spell",
+    "spelling",
     "start",
     "status",
     "success",
     "successful",
+    "suggest",
+    "suggested",
+    "suggestion",
+    "suggestions",
     "time",
     "timed",
     "timestamp",
@@ -163,6 +169,8 @@ pub const SIDE_LIST_WORDS: &[&str] = &[
     "notice",
     "notices",
     "problems",
+    "suggestion",
+    "suggestions",
     "warning",
     "warnings",
 ];
@@ -360,6 +368,11 @@ mod tests {
         assert_eq!(infer(&f, &[]), list("items[]"));
         let f = fields(&["total_count", "incomplete_results", "items[].full_name"]);
         assert_eq!(infer(&f, &[]), list("items[]"));
+        // A search envelope's spelling suggestion beside the count and the results.
+        let f = fields(&["ResultCount", "Results[].Title", "SpellSuggest"]);
+        assert_eq!(infer(&f, &[]), list("Results[]"));
+        let f = fields(&["hits[].name", "suggestions[].text", "spelling_correction"]);
+        assert_eq!(infer(&f, &[]), list("hits[]"));
         // Only the list.
         let f = fields(&["repositories[].id"]);
         assert_eq!(infer(&f, &[]), list("repositories[]"));
