@@ -1360,14 +1360,21 @@ fn a_real_openapi_document_served_by_prism() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // The import records the document's server URL with its base path; the gateway replaces
+    // that part of each endpoint URL with the mock's address (Prism serves the document's
+    // paths without `/api/v1`), with no `declared_base` in the configuration.
+    let declared =
+        std::fs::read_to_string(dir.path().join("proj/schemas/codesearch.yaml")).unwrap();
+    assert!(
+        declared.contains("\nserver_url: https://codesearch.debian.net/api/v1\n"),
+        "{declared}"
+    );
     let artifact = compile(&dir.path().join("proj"), &dir.path().join("proj/build"));
     let (_prism, port) = prism(&doc, true);
     let config = dir.path().join("gateway.toml");
     std::fs::write(
         &config,
-        format!(
-            "[upstreams.codesearch]\nbase_url = \"http://127.0.0.1:{port}\"\ndeclared_base = \"https://codesearch.debian.net/api/v1\"\nauth = {{ kind = \"header\", name = \"x-dcs-apikey\", env = \"DCS_TEST_KEY\" }}\n"
-        ),
+        "[upstreams.codesearch]\nauth = { kind = \"header\", name = \"x-dcs-apikey\", env = \"DCS_TEST_KEY\" }\n",
     )
     .unwrap();
     let args = [
@@ -1379,6 +1386,8 @@ fn a_real_openapi_document_served_by_prism() {
         artifact.to_str().unwrap(),
         "--config",
         config.to_str().unwrap(),
+        "--upstream",
+        &format!("codesearch=http://127.0.0.1:{port}"),
     ];
     let a = agent();
     let request = json!({"tool": "codesearch", "endpoint": "search",
@@ -1534,4 +1543,54 @@ fn serialisation_styles_are_accepted_by_prism() {
         "{t}"
     );
     gw.stop();
+}
+
+/// A new user's trial: `url` (an MCP server's key) under `[upstreams.TOOL]` of an HTTP tool was
+/// accepted without a word and the calls went to the real host. The gateway says at start
+/// which key the tool's kind reads.
+#[test]
+fn an_upstream_key_of_the_other_kind_is_named_at_start() {
+    let doc = root().join("tests/gateway/codesearch.debian.net.json");
+    let dir = tempfile::tempdir().unwrap();
+    let o = Command::new(bin())
+        .args(["import", "openapi"])
+        .arg(&doc)
+        .args(["--project", "proj"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let artifact = compile(&dir.path().join("proj"), &dir.path().join("proj/build"));
+    let config = dir.path().join("gateway.toml");
+    std::fs::write(
+        &config,
+        "[upstreams.codesearch]\nurl = \"http://127.0.0.1:9/mcp\"\nauth = { kind = \"header\", name = \"x-dcs-apikey\", env = \"DCS_TEST_KEY\" }\n",
+    )
+    .unwrap();
+    let gw = Gateway::start(
+        &[
+            "--transport",
+            "http",
+            "--bind",
+            "127.0.0.1:0",
+            "--artifact",
+            artifact.to_str().unwrap(),
+            "--config",
+            config.to_str().unwrap(),
+        ],
+        &[("DCS_TEST_KEY", SECRET)],
+    );
+    let log = gw.stop();
+    let warnings: Vec<String> = log
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|v| v["event"] == "warning")
+        .map(|v| v["message"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(
+        warnings,
+        [
+            "upstreams.codesearch: `url` is an MCP server's, and `codesearch` is an HTTP tool: its calls still go to the declared host; write `base_url = \"...\"` to send them elsewhere"
+        ]
+    );
 }

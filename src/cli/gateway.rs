@@ -45,8 +45,17 @@ pub struct GatewayArgs {
     pub project: Option<PathBuf>,
 }
 
-/// The MCP servers the declarations record (`mcp_server` with `command` or `url`), by tool id.
-fn declared_servers(project: Option<&Path>, artifact: &Path) -> BTreeMap<String, Endpoint> {
+/// Where the declarations say each tool lives, by tool id: MCP servers (`mcp_server` with
+/// `command` or `url`) and HTTP tools' server URLs with a base path (`server_url`).
+#[derive(Default)]
+struct Declared {
+    mcp: BTreeMap<String, Endpoint>,
+    server_urls: BTreeMap<String, String>,
+}
+
+/// The declarations of the project holding the artifact (or `--project`, or the working
+/// directory's); nothing when no project loads.
+fn declared_servers(project: Option<&Path>, artifact: &Path) -> Declared {
     let root = project.map(Path::to_path_buf).or_else(|| {
         let start = artifact.parent().unwrap_or(Path::new("."));
         super::locate::find_project(start).or_else(|| {
@@ -55,24 +64,38 @@ fn declared_servers(project: Option<&Path>, artifact: &Path) -> BTreeMap<String,
                 .and_then(|d| super::locate::find_project(&d))
         })
     });
-    let mut out = BTreeMap::new();
+    let mut out = Declared::default();
     let Some(root) = root else { return out };
     let Ok(loaded) = crate::load::load_project(&root) else {
         return out;
     };
     for t in &loaded.project.tools {
         let tool = &t.item.value;
+        let id = crate::model::normalise_id(&tool.id.value);
+        if let Some(u) = &tool.server_url {
+            out.server_urls.insert(id.clone(), u.value.clone());
+        }
         let Some(server) = &tool.mcp_server else {
             continue;
         };
-        let id = crate::model::normalise_id(&tool.id.value);
         if let Some(u) = &server.value.url {
-            out.insert(id, Endpoint::Url(u.value.clone()));
+            out.mcp.insert(id, Endpoint::Url(u.value.clone()));
         } else if let Some(c) = &server.value.command {
-            out.insert(id, Endpoint::Command(c.value.clone()));
+            out.mcp.insert(id, Endpoint::Command(c.value.clone()));
         }
     }
     out
+}
+
+/// A tool's declared `server_url` is the part of its URLs a base URL replaces, unless the
+/// configuration names its own `declared_base`.
+fn apply_server_urls(config: &mut GatewayConfig, server_urls: BTreeMap<String, String>) {
+    for (tool, url) in server_urls {
+        let u = config.upstreams.entry(tool).or_default();
+        if u.declared_base.is_none() {
+            u.declared_base = Some(url);
+        }
+    }
 }
 
 fn read_config(path: Option<&Path>) -> Result<GatewayConfig, u8> {
@@ -122,7 +145,7 @@ pub fn run_gateway(args: GatewayArgs) -> u8 {
             "over stdio the client that starts the gateway is the only peer",
         );
     }
-    let config = match read_config(args.config.as_deref()) {
+    let mut config = match read_config(args.config.as_deref()) {
         Ok(c) => c,
         Err(code) => return code,
     };
@@ -135,7 +158,8 @@ pub fn run_gateway(args: GatewayArgs) -> u8 {
         Err(code) => return code,
     };
     let declared = declared_servers(args.project.as_deref(), &core.path());
-    let (gw, warnings) = match Gateway::new(core.clone(), config, declared, overrides) {
+    apply_server_urls(&mut config, declared.server_urls);
+    let (gw, warnings) = match Gateway::new(core.clone(), config, declared.mcp, overrides) {
         Ok(g) => g,
         Err(e) => return super::usage_error(e, "the TLS provider could not be set up"),
     };

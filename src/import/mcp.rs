@@ -309,6 +309,7 @@ pub fn import(r: &Resolver, opts: &Options, origin: &ServerOrigin) -> Imported {
         provenance: None,
         licence: None,
         mcp_server: has_server.then(|| Sp::synthetic(server)),
+        server_url: None,
         endpoints,
     };
     Imported {

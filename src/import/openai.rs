@@ -237,6 +237,7 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
             provenance: None,
             licence: None,
             mcp_server: None,
+            server_url: None,
             endpoints,
         }),
         source_kind: "function-tool list".to_string(),

@@ -312,6 +312,7 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
             .then(|| Sp::synthetic(provenance)),
         licence: licence.map(Sp::synthetic),
         mcp_server: None,
+        server_url: base.with_path().map(Sp::synthetic),
         endpoints,
     };
     Imported {
@@ -552,6 +553,15 @@ impl Base {
         let (_, rest) = origin.split_once("://")?;
         let host = rest.rsplit('@').next()?.split(':').next()?;
         (!host.is_empty()).then(|| host.to_string())
+    }
+
+    /// The base URL when it is absolute and has a path beyond `/` (`https://api.x.org/v1`):
+    /// the part of the endpoint URLs a gateway's base URL replaces. `None` for a bare origin,
+    /// which the gateway replaces without being told.
+    fn with_path(&self) -> Option<String> {
+        let origin = self.origin()?;
+        let url = self.url.trim_end_matches('/');
+        (url.len() > origin.len() && url.starts_with(&origin)).then(|| url.to_string())
     }
 
     fn origin(&self) -> Option<String> {

@@ -103,6 +103,39 @@ fn credentials_not_given(
     out
 }
 
+/// A warning for each `[upstreams.TOOL]` key that the tool's kind does not read: `url` or
+/// `command` (an MCP server's) for a tool whose endpoints are all HTTP, whose calls then still
+/// go to the declared host; `base_url` or `declared_base` for a tool whose endpoints are all
+/// MCP tools.
+fn keys_of_the_other_kind(
+    g: &schemarouter_core::artifact::FrozenGraph,
+    config: &GatewayConfig,
+) -> Vec<String> {
+    let mut warnings = Vec::new();
+    for (tool, u) in &config.upstreams {
+        let Some((_, t)) = g.tool(tool) else { continue };
+        let callable: Vec<_> = t.endpoints.iter().filter(|e| !local(e)).collect();
+        if callable.is_empty() {
+            continue;
+        }
+        if callable.iter().all(|e| e.mcp_tool.is_none()) && u.base_url.is_none() {
+            for (key, given) in [("url", &u.url), ("command", &u.command)] {
+                if given.is_some() {
+                    warnings.push(format!(
+                        "upstreams.{tool}: `{key}` is an MCP server's, and `{tool}` is an HTTP tool: its calls still go to the declared host; write `base_url = \"...\"` to send them elsewhere"
+                    ));
+                }
+            }
+        }
+        if callable.iter().all(|e| e.mcp_tool.is_some()) && u.base_url.is_some() {
+            warnings.push(format!(
+                "upstreams.{tool}: `base_url` is an HTTP tool's, and `{tool}` is an MCP tool: it is not used; write `url` (streamable HTTP) or `command` (stdio)"
+            ));
+        }
+    }
+    warnings
+}
+
 /// Whether endpoint `e` is a function tool's (method `LOCAL`, as `import openai` declares a
 /// function, `url: function://...`): the agent's own runtime executes it, the gateway cannot.
 pub fn local(e: &schemarouter_core::artifact::EndpointData) -> bool {
@@ -182,6 +215,7 @@ impl Gateway {
             w.extend(upstreams_of_function_tools(s.graph(), &config, &overrides));
             w.extend(config.resolve_auth(|tool, name| declared_credential(s.graph(), tool, name)));
             w.extend(credentials_not_given(s.graph(), &config));
+            w.extend(keys_of_the_other_kind(s.graph(), &config));
             w
         };
         let (secrets, unset) = Secrets::read(&config, |n| std::env::var(n).ok());

@@ -43,6 +43,13 @@ pub struct Tool {
     /// The MCP server this tool's `MCP` endpoints are called on (set by `import mcp`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mcp_server: Option<Sp<McpServer>>,
+    /// The server URL an HTTP tool's endpoint URLs start with, base path included: an OpenAPI
+    /// document's server (`https://api.rentcast.io/v1`), recorded by `import openapi` when it
+    /// has a path. The gateway's `--upstream TOOL=URL` (or `base_url`) replaces this part of
+    /// each endpoint URL that starts with it, as mock servers such as Prism serve the
+    /// document's paths without the base path; without it only the scheme and host are replaced.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server_url: Option<Sp<String>>,
     /// The callable endpoints (at least one).
     pub endpoints: Vec<Sp<Endpoint>>,
 }
