@@ -17,7 +17,8 @@ pub struct CheckArgs {
     /// Output format. File paths: human and concise show them under PATH as typed; sarif,
     /// github, gitlab and junit relative to the current folder (the repository root in CI), or
     /// absolute when the project lies outside it; json relative to the project root.
-    #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
+    /// `--message-format` is the same option (the spelling `import` and cargo use).
+    #[arg(long, visible_alias = "message-format", value_enum, default_value_t = OutputFormat::Human)]
     pub format: OutputFormat,
     /// Lowest severity that makes the command exit 1 (overrides `fail-level` in the config).
     #[arg(long, value_enum)]
