@@ -422,3 +422,41 @@ fn capitals_invisible_characters_and_durations_read_as_people_mean_them() {
         assert_eq!((status.as_str(), params), ("planned", want), "{q:?}");
     }
 }
+
+/// A plan ranked over every endpoint names the derived intent of the endpoint it chose, not the
+/// one the Understanding guessed: a new user's plans for a read of one record carried the
+/// intent `delete_recipe` (its group holds the same record), and a question with no intent
+/// got a plan with none.
+#[test]
+fn a_ranked_plan_names_the_intent_of_its_endpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let u = dir.path().join("u.json");
+    std::fs::write(
+        &u,
+        r#"{"intent": "create_repo_issue", "domain_concepts": ["issue"], "parameters": {"owner": "rust-lang", "repo": "rust"}}"#,
+    )
+    .unwrap();
+    let v = json_of("route", &["--understanding", u.to_str().unwrap()]);
+    let steps: Vec<(&str, &str)> = v["plan"]["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["tool"].as_str().unwrap(), s["endpoint"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        (v["plan"]["intent"].as_str(), steps),
+        (
+            Some("list_repo_issues"),
+            vec![("code_host_rest_api", "issues_list_for_repo")]
+        )
+    );
+    let v = json_of("route", &["--", "show me pet 5"]);
+    assert_eq!(
+        (
+            v["understanding"]["intent"].as_str(),
+            v["plan"]["intent"].as_str(),
+            v["plan"]["steps"][0]["endpoint"].as_str()
+        ),
+        (None, Some("get_pet"), Some("show_pet_by_id"))
+    );
+}

@@ -56,6 +56,9 @@ pub fn route_question(g: &FrozenGraph, question: &str, u: &Understanding, opts: 
         if plan.out_of_scope.is_none() {
             plan_ranked(g, question, u, opts, &mut plan);
         }
+        if let Some(own) = plan.steps.first().and_then(|s| endpoint_intent(g, s)) {
+            plan.intent = Some(own);
+        }
         return plan;
     }
     let mut plan = super::route_checked(g, u, opts);
@@ -78,7 +81,31 @@ pub fn route_question(g: &FrozenGraph, question: &str, u: &Understanding, opts: 
         return plan;
     }
     plan_ranked(g, question, u, opts, &mut plan);
+    if plan.intent.is_none() {
+        plan.intent = plan.steps.first().and_then(|s| endpoint_intent(g, s));
+    }
     plan
+}
+
+/// The derived intent of a planned step's endpoint: the derived group (a derived intent's id
+/// is its group's) that most of the endpoint's fields belong to, ties to the smaller id. A
+/// plan ranked over every endpoint reports the intent of the endpoint it chose, not the one
+/// the Understanding guessed (a read of `/recipe/{id}` is `get_recipe`, even when the question's
+/// words named the group of `delete_recipe`, which returns the same record).
+fn endpoint_intent(g: &FrozenGraph, step: &Step) -> Option<String> {
+    let (_, tool) = g.tool(&step.tool)?;
+    let endpoint = tool.endpoints.iter().find(|e| e.id == step.endpoint)?;
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for group in endpoint.fields.iter().flat_map(|f| &f.groups) {
+        if g.intent(group).is_some_and(|i| i.derived) {
+            *counts.entry(group.as_str()).or_default() += 1;
+        }
+    }
+    let best = counts.values().copied().max()?;
+    counts
+        .into_iter()
+        .find(|&(_, n)| n == best)
+        .map(|(id, _)| id.to_string())
 }
 
 /// A tool named without an endpoint and with no declared intent to choose one: its endpoint is
