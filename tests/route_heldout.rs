@@ -421,7 +421,9 @@ fn a_term_to_define_or_translate_with_nothing_named_plans_nothing() {
 
 /// A named tool that declares no field for the requested concept is still planned (it was
 /// asked for), and the plan says its step fetches identifiers only; the tools that have the
-/// concept are not warned about. Two lower-case formulas in coordination are both bound.
+/// concept are not warned about. A tool that publishes the concept only in its narrower
+/// concepts (JARVIS's Voigt bulk modulus) is answered with those. Two lower-case formulas in
+/// coordination are both bound.
 #[test]
 fn a_named_tool_without_the_concept_is_reported_and_coordinated_formulas_are_kept() {
     let (p, _) = plan("bulk modulus of Si in GPa: MP vs AFLOW vs JARVIS");
@@ -430,13 +432,15 @@ fn a_named_tool_without_the_concept_is_reported_and_coordinated_formulas_are_kep
         json!([
             ["materials_project", {"formula": "Si"}, ["bulk_modulus.reuss", "bulk_modulus.voigt", "bulk_modulus.vrh"]],
             ["aflow", {"nspecies": 1, "species": "Si"}, ["ael_bulk_modulus_vrh"]],
-            ["jarvis_dft", {"filter": "chemical_formula_reduced=\"Si\""}, []],
+            ["jarvis_dft", {"filter": "chemical_formula_reduced=\"Si\""}, ["bulk_modulus_kv"]],
         ])
     );
+    assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+    let (p, _) = plan("work function of Si: MP vs JARVIS");
     assert_eq!(
         p.warnings,
         [
-            "`jarvis_dft/dft_3d` was named, but declares no field for `bulk_modulus`; its step fetches identifiers only"
+            "`jarvis_dft/dft_3d` was named, but declares no field for `work_function`; its step fetches only the core fields of the intent's groups"
         ]
     );
     let (p, _) = plan("band gaps of zno and zns from materials project");
@@ -476,6 +480,23 @@ fn first_and_last_authors_are_positions_of_the_author_list() {
         (
             "Who are the authors of PubMed article 31452104?",
             json!([["pubmed", {"db": "pubmed", "id": "31452104"}, ["authors[].name"]]]),
+        ),
+    ]);
+}
+
+/// A tool that publishes a requested concept only in its narrower concepts (JARVIS's Voigt
+/// moduli, `bulk_modulus_voigt` beside the requested `bulk_modulus`) is answered with those,
+/// not with the intent's groups; a requested qualifier they contradict keeps them out.
+#[test]
+fn a_concept_published_only_in_its_variants_is_answered_with_them() {
+    plans_are(&[
+        (
+            "bulk modulus of Si in JARVIS",
+            json!([["jarvis_dft", {"filter": "chemical_formula_reduced=\"Si\""}, ["bulk_modulus_kv"]]]),
+        ),
+        (
+            "shear modulus of MgO in JARVIS",
+            json!([["jarvis_dft", {"filter": "chemical_formula_reduced=\"MgO\""}, ["shear_modulus_gv"]]]),
         ),
     ]);
 }

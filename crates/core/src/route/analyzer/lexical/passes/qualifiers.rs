@@ -27,6 +27,8 @@ pub(in crate::route::analyzer::lexical) fn run(lx: &Lexical<'_>, r: &mut Reading
                 })
             })
         };
+        // Each value read: its key, its value and its byte range in the query.
+        let mut read: Vec<(String, String, (usize, usize))> = Vec::new();
         let mut k = 0;
         while k < tokens.len() {
             let mut step = 1;
@@ -40,15 +42,27 @@ pub(in crate::route::analyzer::lexical) fn run(lx: &Lexical<'_>, r: &mut Reading
                     if let Some((refs, _)) = lx.lookup(&g.index.qualifier_values, span)
                         && let Some(q) = refs.first()
                     {
-                        qualifiers
-                            .entry(q.key.clone())
-                            .or_insert_with(|| q.value.clone());
+                        // "upper and lower bounds": the word before `and` shares this value's
+                        // head; with it, a value of its own.
+                        if let Some(other) = shared_head(lx, tokens, k, len, &consumed) {
+                            read.push(other);
+                        }
+                        let range = (span[0].range.0, span[len - 1].range.1);
+                        read.push((q.key.clone(), q.value.clone(), range));
                         step = len;
                         break;
                     }
                 }
             }
             k += step;
+        }
+        read.sort_by_key(|(_, _, r)| *r);
+        for (key, value, _) in &read {
+            if !asked_together(query, &read, key) {
+                qualifiers
+                    .entry(key.clone())
+                    .or_insert_with(|| value.clone());
+            }
         }
         if let Some(key) = g.index.qualifier_keys.get("temperature")
             && !qualifiers.contains_key(key)
@@ -59,6 +73,54 @@ pub(in crate::route::analyzer::lexical) fn run(lx: &Lexical<'_>, r: &mut Reading
     }
     r.qualifiers = qualifiers;
     Flow::Next
+}
+
+/// The value a word right before `and` / `or` / `&` names with the head of the value read at
+/// `tokens[k..k + len]` ("upper" in "upper and lower bounds": the value of "upper bounds"), with
+/// its key and the byte range of that word.
+fn shared_head(
+    lx: &Lexical<'_>,
+    tokens: &[Token],
+    k: usize,
+    len: usize,
+    consumed: &dyn Fn(&Token) -> bool,
+) -> Option<(String, String, (usize, usize))> {
+    if len < 2 || k < 2 || !matches!(tokens[k - 1].norm.as_str(), "and" | "or" | "&") {
+        return None;
+    }
+    let before = &tokens[k - 2];
+    if consumed(before) {
+        return None;
+    }
+    let mut other = vec![before.clone()];
+    other.extend_from_slice(&tokens[k + 1..k + len]);
+    let (refs, _) = lx.lookup(&lx.g.index.qualifier_values, &other)?;
+    let q = refs.first()?;
+    Some((q.key.clone(), q.value.clone(), before.range))
+}
+
+/// Whether the question names two values of `key` side by side, joined only by `and`, `or`,
+/// `&`, `vs`, `versus`, commas or slashes ("the Voigt and Reuss bounds", "upper and lower
+/// bounds", "HSE vs PBE"): it asks for each of them, so no one value qualifies the request.
+/// Values of one key apart from each other ("from a hybrid functional, GGA gaps are useless")
+/// leave the first value read.
+fn asked_together(query: &str, read: &[(String, String, (usize, usize))], key: &str) -> bool {
+    let mut of_key: Vec<&(String, String, (usize, usize))> =
+        read.iter().filter(|(k, _, _)| k == key).collect();
+    of_key.sort_by_key(|(_, _, r)| *r);
+    of_key.windows(2).any(|w| {
+        let ((_, a, ra), (_, b, rb)) = (w[0], w[1]);
+        a != b
+            && ra.1 <= rb.0
+            && query[ra.1..rb.0]
+                .split(|c: char| c.is_whitespace() || matches!(c, ',' | '/'))
+                .all(|w| {
+                    matches!(
+                        w.to_lowercase().as_str(),
+                        "" | "and" | "or" | "&" | "vs" | "vs." | "versus"
+                    )
+                })
+    })
 }
 
 /// A temperature written as `300 K` / `300K` / `298.15 K`, normalised to `300 K`.
@@ -94,6 +156,29 @@ mod tests {
         assert_eq!(
             qualifiers("Seebeck coefficient of Bi2Te3 at 300 K"),
             one("temperature", "300 K")
+        );
+    }
+
+    #[test]
+    fn values_of_one_key_asked_together_qualify_nothing() {
+        let none = BTreeMap::new();
+        for q in [
+            "shear modulus of TiC in MP with the Voigt and Reuss averages",
+            "bulk modulus of Si, upper and lower bounds",
+            "band gap of GaN: HSE vs PBE",
+            "band gap of ZnO with mBJ or OptB88vdW in JARVIS",
+        ] {
+            assert_eq!(qualifiers(q), none, "{q}");
+        }
+        // One value stays a qualifier; values apart leave the first one read.
+        let one = |k: &str, v: &str| BTreeMap::from([(k.to_string(), v.to_string())]);
+        assert_eq!(
+            qualifiers("bulk modulus of Si, the lower bound"),
+            one("average", "Reuss")
+        );
+        assert_eq!(
+            qualifiers("band gap of ZnO with HSE; the PBE gap is too small"),
+            one("functional", "HSE06")
         );
     }
 }
