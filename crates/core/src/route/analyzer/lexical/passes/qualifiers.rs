@@ -1,14 +1,16 @@
 //! Pass `qualifiers`: values of the qualifier vocabulary (the DFT functional, the averaging
 //! scheme, ...) anywhere outside tool names and identifiers, inside a concept's words too
 //! ("electron effective mass", "n-type Seebeck"), longest first; a temperature written as
-//! `300 K` when the vocabulary has a `temperature` key.
+//! `300 K` when the vocabulary has a `temperature` key; a value named by its kind ("a hybrid
+//! functional": the one value whose fields' descriptions say "hybrid"); two values of one key
+//! asked side by side ("the Voigt and Reuss bounds") qualify nothing.
 //!
 //! Reads the tokens and `extracted`; writes `qualifiers`.
 
 use super::Flow;
 use crate::route::analyzer::lexical::Lexical;
 use crate::route::analyzer::lexical::reading::Reading;
-use crate::route::analyzer::lexical::text::Token;
+use crate::route::analyzer::lexical::text::{STOP, Token};
 
 pub(in crate::route::analyzer::lexical) fn run(lx: &Lexical<'_>, r: &mut Reading) -> Flow {
     let g = lx.g;
@@ -57,6 +59,9 @@ pub(in crate::route::analyzer::lexical) fn run(lx: &Lexical<'_>, r: &mut Reading
             k += step;
         }
         read.sort_by_key(|(_, _, r)| *r);
+        let described = described_values(lx, tokens, &consumed, &read);
+        read.extend(described);
+        read.sort_by_key(|(_, _, r)| *r);
         for (key, value, _) in &read {
             if !asked_together(query, &read, key) {
                 qualifiers
@@ -97,6 +102,55 @@ fn shared_head(
     let (refs, _) = lx.lookup(&lx.g.index.qualifier_values, &other)?;
     let q = refs.first()?;
     Some((q.key.clone(), q.value.clone(), before.range))
+}
+
+/// Values named by their kind ("from a **hybrid functional**", "the **screened** functional"):
+/// a word right before a qualifier key's name that the descriptions of fields carrying one
+/// value of the key hold, and those of no field carrying another value of it (`hse_gap`, "HSE06
+/// hybrid-functional band gap", is the only field of the `functional` key that says "hybrid").
+/// The tools' own declarations say which value the word means. A word that is a value's name
+/// ("the PBE functional") was read as that value; of several values of one key, the first
+/// written qualifies the request unless they are asked together ([`asked_together`]).
+fn described_values(
+    lx: &Lexical<'_>,
+    tokens: &[Token],
+    consumed: &dyn Fn(&Token) -> bool,
+    read: &[(String, String, (usize, usize))],
+) -> Vec<(String, String, (usize, usize))> {
+    let index = &lx.g.index;
+    let mut out: Vec<(String, String, (usize, usize))> = Vec::new();
+    for i in 1..tokens.len() {
+        let max = lx.max_words.min(tokens.len() - i);
+        let Some(key) = (1..=max)
+            .rev()
+            .find_map(|len| lx.lookup(&index.qualifier_keys, &tokens[i..i + len]))
+            .map(|(k, _)| k.clone())
+        else {
+            continue;
+        };
+        let before = &tokens[i - 1];
+        let named = |(_, _, r): &(String, String, (usize, usize))| {
+            r.0 <= before.range.0 && before.range.1 <= r.1
+        };
+        if out.iter().any(|(k, _, _)| *k == key)
+            || read.iter().any(named)
+            || consumed(before)
+            || STOP.contains(&before.norm.as_str())
+        {
+            continue;
+        }
+        let words = lx.value_words();
+        let values = std::iter::once(&before.norm)
+            .chain(&before.stems)
+            .find_map(|w| words.get(&(key.clone(), w.clone())));
+        if let Some(values) = values
+            && values.len() == 1
+            && let Some(value) = values.first()
+        {
+            out.push((key, value.clone(), before.range));
+        }
+    }
+    out
 }
 
 /// Whether the question names two values of `key` side by side, joined only by `and`, `or`,
@@ -156,6 +210,31 @@ mod tests {
         assert_eq!(
             qualifiers("Seebeck coefficient of Bi2Te3 at 300 K"),
             one("temperature", "300 K")
+        );
+    }
+
+    #[test]
+    fn a_value_named_by_its_kind_is_the_one_whose_fields_say_so() {
+        let one = |k: &str, v: &str| BTreeMap::from([(k.to_string(), v.to_string())]);
+        for q in [
+            "band gap of ZnO from a hybrid functional",
+            "calculated band gap of GaN with a hybrid functional, PBE underestimates it",
+        ] {
+            assert_eq!(qualifiers(q), one("functional", "HSE06"), "{q}");
+        }
+        // A word the fields of several values hold (`dielectric`: TBmBJ's and OptB88vdW's),
+        // or of none, names no value.
+        assert_eq!(
+            qualifiers("band gap of ZnO and the dielectric functional"),
+            BTreeMap::new()
+        );
+        assert_eq!(
+            qualifiers("band gap of ZnO for each functional"),
+            BTreeMap::new()
+        );
+        assert_eq!(
+            qualifiers("band gap of ZnO from a fancy functional"),
+            BTreeMap::new()
         );
     }
 
