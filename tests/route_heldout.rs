@@ -83,6 +83,22 @@ fn out_of_scope_requests_get_an_empty_plan_with_the_reason() {
             "Put the DFT group meeting in my calendar for Monday",
             "a calendar request (`calendar`): no tool manages calendars or reminders",
         ),
+        (
+            "please simulate the phonon dispersion of GaN for me",
+            "a request to run a calculation (`simulate`): the inventory's tools retrieve published and recorded values, none runs a calculation, simulation or job",
+        ),
+        (
+            "Relax this Si supercell with PBE and give me the final energy",
+            "a request to run a calculation (`relax`): the inventory's tools retrieve published and recorded values, none runs a calculation, simulation or job",
+        ),
+        (
+            "Could you execute an MD run of liquid Li at 600 K?",
+            "a request to run a calculation (`execute`): the inventory's tools retrieve published and recorded values, none runs a calculation, simulation or job",
+        ),
+        (
+            "start the band structure calculation of ZrO2 and ping me when it's done",
+            "a request to run a calculation (`when it's done`): the inventory's tools retrieve published and recorded values, none runs a calculation, simulation or job",
+        ),
     ] {
         let (p, _) = plan(q);
         assert_eq!(steps(&p), json!([]), "{q}");
@@ -499,4 +515,19 @@ fn a_concept_published_only_in_its_variants_is_answered_with_them() {
             json!([["jarvis_dft", {"filter": "chemical_formula_reduced=\"MgO\""}, ["shear_modulus_gv"]]]),
         ),
     ]);
+}
+
+/// Questions about values already computed are data questions, whatever verb names the
+/// computation ("the relaxed structure", "computed band gap", "how was it run").
+#[test]
+fn a_computed_value_is_no_request_to_run_a_calculation() {
+    for q in [
+        "What is the computed band gap of GaN in the Materials Project?",
+        "relaxed lattice volume of Si in OQMD",
+        "Which functional was used to run the JARVIS calculation of MoS2's band gap?",
+    ] {
+        let (p, _) = plan(q);
+        assert_eq!(p.out_of_scope, None, "{q}");
+        assert!(!p.steps.is_empty(), "{q}");
+    }
 }
