@@ -83,6 +83,22 @@ fn out_of_scope_requests_get_an_empty_plan_with_the_reason() {
             "Put the DFT group meeting in my calendar for Monday",
             "a calendar request (`calendar`): no tool manages calendars or reminders",
         ),
+        (
+            "please simulate the phonon dispersion of GaN for me",
+            "a request to run a calculation (`simulate`): the inventory's tools retrieve published and recorded values, none runs a calculation, simulation or job",
+        ),
+        (
+            "Relax this Si supercell with PBE and give me the final energy",
+            "a request to run a calculation (`relax`): the inventory's tools retrieve published and recorded values, none runs a calculation, simulation or job",
+        ),
+        (
+            "Could you execute an MD run of liquid Li at 600 K?",
+            "a request to run a calculation (`execute`): the inventory's tools retrieve published and recorded values, none runs a calculation, simulation or job",
+        ),
+        (
+            "start the band structure calculation of ZrO2 and ping me when it's done",
+            "a request to run a calculation (`when it's done`): the inventory's tools retrieve published and recorded values, none runs a calculation, simulation or job",
+        ),
     ] {
         let (p, _) = plan(q);
         assert_eq!(steps(&p), json!([]), "{q}");
@@ -421,7 +437,9 @@ fn a_term_to_define_or_translate_with_nothing_named_plans_nothing() {
 
 /// A named tool that declares no field for the requested concept is still planned (it was
 /// asked for), and the plan says its step fetches identifiers only; the tools that have the
-/// concept are not warned about. Two lower-case formulas in coordination are both bound.
+/// concept are not warned about. A tool that publishes the concept only in its narrower
+/// concepts (JARVIS's Voigt bulk modulus) is answered with those. Two lower-case formulas in
+/// coordination are both bound.
 #[test]
 fn a_named_tool_without_the_concept_is_reported_and_coordinated_formulas_are_kept() {
     let (p, _) = plan("bulk modulus of Si in GPa: MP vs AFLOW vs JARVIS");
@@ -430,13 +448,15 @@ fn a_named_tool_without_the_concept_is_reported_and_coordinated_formulas_are_kep
         json!([
             ["materials_project", {"formula": "Si"}, ["bulk_modulus.reuss", "bulk_modulus.voigt", "bulk_modulus.vrh"]],
             ["aflow", {"nspecies": 1, "species": "Si"}, ["ael_bulk_modulus_vrh"]],
-            ["jarvis_dft", {"filter": "chemical_formula_reduced=\"Si\""}, []],
+            ["jarvis_dft", {"filter": "chemical_formula_reduced=\"Si\""}, ["bulk_modulus_kv"]],
         ])
     );
+    assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+    let (p, _) = plan("work function of Si: MP vs JARVIS");
     assert_eq!(
         p.warnings,
         [
-            "`jarvis_dft/dft_3d` was named, but declares no field for `bulk_modulus`; its step fetches identifiers only"
+            "`jarvis_dft/dft_3d` was named, but declares no field for `work_function`; its step fetches only the core fields of the intent's groups"
         ]
     );
     let (p, _) = plan("band gaps of zno and zns from materials project");
@@ -478,4 +498,36 @@ fn first_and_last_authors_are_positions_of_the_author_list() {
             json!([["pubmed", {"db": "pubmed", "id": "31452104"}, ["authors[].name"]]]),
         ),
     ]);
+}
+
+/// A tool that publishes a requested concept only in its narrower concepts (JARVIS's Voigt
+/// moduli, `bulk_modulus_voigt` beside the requested `bulk_modulus`) is answered with those,
+/// not with the intent's groups; a requested qualifier they contradict keeps them out.
+#[test]
+fn a_concept_published_only_in_its_variants_is_answered_with_them() {
+    plans_are(&[
+        (
+            "bulk modulus of Si in JARVIS",
+            json!([["jarvis_dft", {"filter": "chemical_formula_reduced=\"Si\""}, ["bulk_modulus_kv"]]]),
+        ),
+        (
+            "shear modulus of MgO in JARVIS",
+            json!([["jarvis_dft", {"filter": "chemical_formula_reduced=\"MgO\""}, ["shear_modulus_gv"]]]),
+        ),
+    ]);
+}
+
+/// Questions about values already computed are data questions, whatever verb names the
+/// computation ("the relaxed structure", "computed band gap", "how was it run").
+#[test]
+fn a_computed_value_is_no_request_to_run_a_calculation() {
+    for q in [
+        "What is the computed band gap of GaN in the Materials Project?",
+        "relaxed lattice volume of Si in OQMD",
+        "Which functional was used to run the JARVIS calculation of MoS2's band gap?",
+    ] {
+        let (p, _) = plan(q);
+        assert_eq!(p.out_of_scope, None, "{q}");
+        assert!(!p.steps.is_empty(), "{q}");
+    }
 }

@@ -9,6 +9,7 @@ pub mod algorithm;
 pub mod analyzer;
 pub mod bind;
 mod candidates;
+mod every;
 pub mod explain;
 pub mod formula;
 mod named;
@@ -28,8 +29,9 @@ use std::sync::Arc;
 pub use algorithm::{Options, Projection, route};
 
 /// Plan a question ([`ranked::route_question`]: Algorithm 1, else the ranked endpoints), add
-/// the fields the question names apart from the ones its concepts chose (the `core`
-/// projection's safety net, `named`), then settle its status on the steps it holds: `missing_required_parameter` only while some step
+/// the fields the question names apart from the ones its concepts chose and, when it asks for
+/// every variant of a value or for the parts of a total, every variant (the `core`
+/// projection's safety net, `named` and `every`), then settle its status on the steps it holds: `missing_required_parameter` only while some step
 /// lacks a required parameter the question must give. A credential the client supplies (a
 /// step's `auth`) never makes it so, nor does a step replaced by the named tool's best-ranked
 /// endpoint after Algorithm 1 set the status.
@@ -41,6 +43,7 @@ pub fn route_question(
 ) -> Plan {
     let mut plan = ranked::route_question(g, question, u, opts);
     named::add(g, question, opts.projection, opts.metadata, &mut plan);
+    every::add(g, question, u, opts.projection, opts.metadata, &mut plan);
     settle_status(&mut plan);
     plan
 }

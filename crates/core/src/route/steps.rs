@@ -11,7 +11,8 @@ use super::ranges;
 use super::ranking::Scored;
 use super::variants;
 use super::{
-    FieldReason, McpCall, Plan, PlanStatus, PlannedField, Step, Understanding, UnmatchedQualifier,
+    FieldReason, MatchKindName, McpCall, Plan, PlanStatus, PlannedField, Step, Understanding,
+    UnmatchedQualifier,
 };
 use crate::artifact::{EndpointData, FrozenGraph, ToolData};
 use std::collections::{BTreeMap, BTreeSet};
@@ -66,6 +67,26 @@ pub(super) fn emit(
             let v = reasons.entry(*f).or_default();
             if !v.contains(why) {
                 v.push(why.clone());
+            }
+        }
+    }
+    if opts.projection == Projection::Core {
+        for (ri, r) in rq.req.iter().enumerate() {
+            if step_covered.contains(&ri) {
+                continue;
+            }
+            let found = stand_ins(g, ti, ei, rq, &r.concepts);
+            if found.is_empty() {
+                continue;
+            }
+            tally.covered.insert(ri);
+            step_covered.insert(ri);
+            for (f, concept) in found {
+                reasons.entry(f).or_default().push(FieldReason::Concept {
+                    concept,
+                    via: Some(r.text.clone()),
+                    match_kind: MatchKindName::Alias,
+                });
             }
         }
     }
@@ -179,6 +200,50 @@ fn project(
             }
         }
     }
+}
+
+/// The `core` projection's stand-ins for a requested concept the endpoint does not publish as
+/// such: the fields of its narrower concepts (declared ids that extend its id, of its
+/// dimension: `bulk_modulus_voigt` for `bulk_modulus` on a tool that publishes only the Voigt
+/// average) that no requested qualifier contradicts, with the narrower concept's id. The tool
+/// gives the value only in its variants; the question is answered with them, not with the
+/// intent's groups.
+fn stand_ins(
+    g: &FrozenGraph,
+    ti: u32,
+    ei: u32,
+    rq: &Request,
+    concepts: &[String],
+) -> Vec<(u32, String)> {
+    let e = g.tool_at(ti).endpoint_at(ei);
+    let mut out: Vec<(u32, String)> = Vec::new();
+    for c in concepts {
+        let Some(cd) = g.concept(c) else { continue };
+        let prefix = format!("{c}_");
+        let (Ok(start) | Err(start)) = g
+            .concepts
+            .binary_search_by(|x| x.id.as_str().cmp(prefix.as_str()));
+        for n in g.concepts[start..]
+            .iter()
+            .take_while(|n| n.id.starts_with(&prefix))
+            .filter(|n| n.kind == cd.kind && n.dimension == cd.dimension && n.unit == cd.unit)
+        {
+            let postings = g.index.concept_postings.get(&n.id).into_iter().flatten();
+            for p in postings.filter(|p| p.tool == ti && p.endpoint == ei) {
+                let fd = e.field_at(p.field);
+                if rq
+                    .quals
+                    .iter()
+                    .any(|q| qual_status(g, fd, q) == QualStatus::Contradict)
+                    || out.iter().any(|(f, _)| *f == p.field)
+                {
+                    continue;
+                }
+                out.push((p.field, n.id.clone()));
+            }
+        }
+    }
+    out
 }
 
 /// The `core` projection's variants: beside each field projected for a requested concept, the

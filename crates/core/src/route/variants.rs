@@ -76,11 +76,7 @@ pub(super) fn named_by(f: &FieldData, g: &FieldData) -> bool {
 
 /// Whether `g` is a variant of `f` (see the module documentation).
 pub(super) fn is_variant(f: &FieldData, g: &FieldData) -> bool {
-    let numeric = |t: &str| matches!(t, "number" | "integer");
-    if f.name == g.name || f.ty != g.ty || !numeric(&f.ty) {
-        return false;
-    }
-    if base_dimension(f) != base_dimension(g) {
+    if !comparable(f, g) || base_dimension(f) != base_dimension(g) {
         return false;
     }
     let (a, b) = (words(&f.name), words(&g.name));
@@ -91,6 +87,29 @@ pub(super) fn is_variant(f: &FieldData, g: &FieldData) -> bool {
     let (short, long) = (a.len().min(b.len()), a.len().max(b.len()));
     // Names differing in their last word only, or one extending the other.
     (a.len() == b.len() && common == a.len() - 1) || (common == short && long > short)
+}
+
+/// Whether one of two numeric fields of one type has a name that extends the other's, whatever
+/// their units (`total_magnetization_normalized_vol`, in μB/Å³, beside `total_magnetization`, in
+/// μB per cell): the same value normalised another way. A question that asks for every variant
+/// of a value ([`super::every`]) is answered with these too.
+pub(super) fn extends(f: &FieldData, g: &FieldData) -> bool {
+    if !comparable(f, g) {
+        return false;
+    }
+    let (a, b) = (words(&f.name), words(&g.name));
+    let (short, long) = if a.len() <= b.len() {
+        (&a, &b)
+    } else {
+        (&b, &a)
+    };
+    !short.is_empty() && long.len() > short.len() && long.starts_with(short)
+}
+
+/// Two distinct fields, both numeric and of one type.
+fn comparable(f: &FieldData, g: &FieldData) -> bool {
+    let numeric = |t: &str| matches!(t, "number" | "integer");
+    f.name != g.name && f.ty == g.ty && numeric(&f.ty)
 }
 
 #[cfg(test)]
@@ -153,6 +172,32 @@ mod tests {
         let s1 = field("formula_pretty", "string", None);
         let s2 = field("formula_anonymous", "string", None);
         assert!(!is_variant(&s1, &s2));
+    }
+
+    #[test]
+    fn a_name_extending_another_extends_it_in_any_unit() {
+        let m = field(
+            "total_magnetization",
+            "number",
+            Some("magnetic moment per cell"),
+        );
+        let v = field(
+            "total_magnetization_normalized_vol",
+            "number",
+            Some("L^-1·I"),
+        );
+        assert!(!is_variant(&m, &v));
+        assert!(extends(&m, &v) && extends(&v, &m));
+        // Siblings differing in their last word do not extend each other.
+        let t = field("e_total", "number", None);
+        let i = field("e_ionic", "number", None);
+        assert!(!extends(&t, &i));
+        // Nor does a text field, or a field of another type.
+        let s = field("band_gap_type", "string", None);
+        let g = field("band_gap", "number", Some("energy"));
+        assert!(!extends(&g, &s));
+        let n = field("band_gap_count", "integer", None);
+        assert!(!extends(&g, &n));
     }
 
     #[test]

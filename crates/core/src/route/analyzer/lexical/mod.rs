@@ -34,6 +34,7 @@ mod text;
 use super::params::Recognisers;
 use super::{Analysis, Analyzer, AnalyzerError};
 use crate::artifact::FrozenGraph;
+use crate::model::normalise_alias;
 use reading::Reading;
 use std::collections::HashSet;
 use text::{Token, content_words, tokenize};
@@ -57,7 +58,15 @@ pub struct Lexical<'g> {
     /// The project's recognisers of parameter values (the artifact's `lexicon`; boxed, so the
     /// analyzer stays small to move).
     recognisers: Box<Recognisers<'g>>,
+    /// Per qualifier key and description word, the values of the key whose fields' descriptions
+    /// hold the word (`passes::qualifiers`: "a hybrid functional"), made on first use (only a
+    /// question that names a qualifier key after a word that is no value's name needs it).
+    value_words: std::sync::OnceLock<ValueWords>,
 }
+
+/// Per (qualifier key, lower-case word of a field's description): the key's values carried by
+/// the fields whose descriptions hold the word.
+type ValueWords = std::collections::HashMap<(String, String), std::collections::BTreeSet<String>>;
 
 impl<'g> Lexical<'g> {
     /// Prepare the analyzer for an artifact.
@@ -103,6 +112,7 @@ impl<'g> Lexical<'g> {
                 .clamp(1, 6),
             tool_words: std::sync::OnceLock::new(),
             recognisers: Box::new(Recognisers::new(&g.lexicon)),
+            value_words: std::sync::OnceLock::new(),
         }
     }
 
@@ -222,6 +232,41 @@ impl<'g> Lexical<'g> {
             }
         }
         words
+    }
+
+    /// [`Lexical::value_words`]: every field's declared qualifier values (a value the
+    /// vocabulary declares, of a key it declares; `PBE or PBE+U` names none) with the words of
+    /// its description.
+    fn value_words(&self) -> &ValueWords {
+        self.value_words.get_or_init(|| {
+            let index = &self.g.index;
+            let mut out = ValueWords::new();
+            for t in self.g.tools.iter() {
+                for f in t.endpoints.iter().flat_map(|e| &e.fields) {
+                    let Some(d) = f.description.as_deref() else {
+                        continue;
+                    };
+                    for (k, v) in &f.qualifiers {
+                        let Some(key) = index.qualifier_keys.get(&normalise_alias(k)) else {
+                            continue;
+                        };
+                        let value = index
+                            .qualifier_values
+                            .get(&normalise_alias(v))
+                            .and_then(|rs| rs.iter().find(|r| &r.key == key));
+                        let Some(value) = value else { continue };
+                        for w in d.to_lowercase().split(|c: char| !c.is_alphanumeric()) {
+                            if w.chars().count() >= 3 {
+                                out.entry((key.clone(), w.to_string()))
+                                    .or_default()
+                                    .insert(value.value.clone());
+                            }
+                        }
+                    }
+                }
+            }
+            out
+        })
     }
 
     /// `query` with each `tool/endpoint` word (a tool name, a slash, more) written as two words.

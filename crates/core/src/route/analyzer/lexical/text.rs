@@ -148,6 +148,7 @@ pub(super) fn tokenize(query: &str) -> Vec<Token> {
         {
             stems.push(x.to_string());
         }
+        stems.extend(plural_es(&norm));
         out.push(Token {
             norm,
             stems,
@@ -169,6 +170,25 @@ pub(super) fn tokenize(query: &str) -> Vec<Token> {
     out
 }
 
+/// The singular of an English plural in `-es` or `-ies`, which the plain `-s` strip misses:
+/// "masses" -> `mass`, "boxes" -> `box`, "approaches" -> `approach`, "energies" -> `energy`,
+/// "properties" -> `property` (so "effective masses" and "formation energies" read as the
+/// aliases and concept ids `effective mass` and `formation energy` do). Lower-case ASCII words
+/// only; language data, as the stop words are.
+fn plural_es(norm: &str) -> Option<String> {
+    if !norm.is_ascii() || norm.len() <= 4 || norm.contains('_') {
+        return None;
+    }
+    if let Some(x) = norm.strip_suffix("ies") {
+        return Some(format!("{x}y"));
+    }
+    let x = norm.strip_suffix("es")?;
+    ["ss", "x", "z", "ch", "sh"]
+        .iter()
+        .any(|end| x.ends_with(end))
+        .then(|| x.to_string())
+}
+
 /// The content words of `text` (NFKC-normalised first): see [`words_of`].
 pub(super) fn content_words(text: &str) -> HashSet<String> {
     words_of(&tokenize(&text.nfkc().collect::<String>()))
@@ -181,4 +201,23 @@ pub(super) fn words_of(tokens: &[Token]) -> HashSet<String> {
         .map(|t| t.stems.first().cloned().unwrap_or_else(|| t.norm.clone()))
         .filter(|w| !STOP.contains(&w.as_str()) && w.chars().count() > 1)
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plurals_in_es_and_ies_have_their_singular_among_the_stems() {
+        let stems = |w: &str| tokenize(w).remove(0).stems;
+        assert!(stems("masses").contains(&"mass".to_string()));
+        assert!(stems("boxes").contains(&"box".to_string()));
+        assert!(stems("approaches").contains(&"approach".to_string()));
+        assert!(stems("energies").contains(&"energy".to_string()));
+        assert!(stems("properties").contains(&"property".to_string()));
+        // The plain `-s` strip is kept; a word in `-es` after another letter is no `-es` plural.
+        assert_eq!(stems("gaps"), vec!["gap".to_string()]);
+        assert_eq!(stems("volumes"), vec!["volume".to_string()]);
+        assert!(stems("mass").is_empty());
+    }
 }

@@ -4,7 +4,8 @@
 //!
 //! Reads the tokens and `extracted` (an identifier's words are its value, not a name); writes
 //! `tools`, `excluded`, `concepts` with `concept_at` and `concept_spans`, `used` and
-//! `tool_words`. A list's items are apart ("journal, volume and pages"); a label right before the
+//! `tool_words`. A qualifier key's name of two words or more ("charge carriers") names no
+//! concept. A list's items are apart ("journal, volume and pages"); a label right before the
 //! value it names ("DOI 10.1038/...") asks for no field; "bulk and shear modulus" is two concepts
 //! sharing a head; the name of a tool before a noun of one work of a source type the tool is
 //! not of (the project's `works` cue words) titles that work ("the Materials Project paper")
@@ -110,6 +111,18 @@ pub(in crate::route::analyzer::lexical) fn run(lx: &Lexical<'_>, r: &mut Reading
             }
             let c = lx.lookup(&g.index.alias_to_concept, span);
             let f = lx.lookup(&g.index.alias_to_field, span);
+            // The name of a qualifier key, two words or more ("charge carriers", "doping
+            // type"), says which variant of a value is meant; it asks for no value, and a
+            // shorter alias inside it ("charge") is no concept of the question.
+            if c.is_none()
+                && f.is_none()
+                && len >= 2
+                && lx.lookup(&g.index.qualifier_keys, span).is_some()
+            {
+                i += len;
+                advanced = true;
+                break;
+            }
             if c.is_some() || f.is_some() {
                 let is_field = f.is_some();
                 let ids: Vec<String> = c.as_ref().map(|(v, _)| (*v).clone()).unwrap_or_default();
@@ -261,6 +274,27 @@ mod tests {
                 "source_constraint": null
             }))
         );
+    }
+
+    #[test]
+    fn a_qualifier_key_name_holds_no_concept_and_plurals_in_es_are_read() {
+        // "charge" alone is PubChem's formal charge; "charge carriers" names the `carrier` key.
+        let u = understand("effective masses of the charge carriers in PbTe from JARVIS");
+        assert_eq!(
+            u.domain_concepts,
+            vec!["effective_mass".to_string()],
+            "{u:?}"
+        );
+        let u = understand("which doping type has the larger Seebeck coefficient in Bi2Te3?");
+        assert_eq!(
+            u.domain_concepts,
+            vec!["seebeck_coefficient".to_string()],
+            "{u:?}"
+        );
+        let u = understand("the exact masses of caffeine and nicotine");
+        assert_eq!(u.domain_concepts, vec!["exact_mass".to_string()], "{u:?}");
+        let u = understand("mass densities of Al2O3 in NOMAD");
+        assert_eq!(u.domain_concepts, vec!["density".to_string()], "{u:?}");
     }
 
     #[test]

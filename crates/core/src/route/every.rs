@@ -1,0 +1,248 @@
+//! The `core` projection's safety net for a question that asks for every variant of a value or
+//! for the parts of a total ("with the upper and lower bounds", "in every normalisation it
+//! offers", "what is it made up of", "each one"): the cue words are language data
+//! (`every_cues.txt` beside this file), not code. Beside each field projected for a requested
+//! concept, such a question keeps the fields of the same endpoint that publish that value in
+//! another way: the other fields of the concept (one per record kind, per method or per
+//! direction), its variants ([`variants::is_variant`]: another averaging scheme, basis or
+//! correction, or a part beside the total, whatever the question's words chose), and the fields
+//! whose name extends its name in any unit ([`variants::extends`]: `total_magnetization_normalized_vol`
+//! beside `total_magnetization`). A field that contradicts a requested qualifier stays out.
+//! Only the `core` projection runs this pass (`minimal` keeps what the concepts chose, `recall`
+//! the groups).
+
+use super::algorithm::{QualStatus, field_meta, qual_status, resolve_qualifiers};
+use super::variants;
+use super::{FieldReason, Plan, PlannedField, Projection, Understanding};
+use crate::artifact::{EndpointData, FieldData, FrozenGraph};
+use std::sync::LazyLock;
+
+/// The cue phrases, declared as language data in `every_cues.txt` beside this file.
+const CUE_DATA: &str = include_str!("every_cues.txt");
+
+/// The cue phrases as word lists, in file order.
+static CUES: LazyLock<Vec<Vec<&'static str>>> = LazyLock::new(|| {
+    CUE_DATA
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or("").trim())
+        .filter(|l| !l.is_empty())
+        .map(|l| l.split_whitespace().collect())
+        .collect()
+});
+
+/// The words of a question in lower case (letters and digits; `'` and `’` end a word).
+fn words(question: &str) -> Vec<String> {
+    question
+        .to_lowercase()
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// The cue of `question` that asks for every variant of a value, the first declared.
+pub(super) fn cue(question: &str) -> Option<String> {
+    let words = words(question);
+    CUES.iter()
+        .find(|cue| {
+            words
+                .windows(cue.len())
+                .any(|w| w.iter().zip(cue.iter()).all(|(a, b)| a == b))
+        })
+        .map(|cue| cue.join(" "))
+}
+
+/// Add to each step every variant of its fields projected for a requested concept, when the
+/// question asks for every variant (see the module docs).
+pub(super) fn add(
+    g: &FrozenGraph,
+    question: &str,
+    u: &Understanding,
+    projection: Projection,
+    metadata: bool,
+    plan: &mut Plan,
+) {
+    if projection != Projection::Core || cue(question).is_none() {
+        return;
+    }
+    let quals = resolve_qualifiers(g, u);
+    for step in &mut plan.steps {
+        let Some((_, t)) = g.tool(&step.tool) else {
+            continue;
+        };
+        let Some(e) = t.endpoints.iter().find(|e| e.id == step.endpoint) else {
+            continue;
+        };
+        // The fields projected for a requested concept, with that concept.
+        let anchors: Vec<(&FieldData, &str)> = step
+            .fields
+            .iter()
+            .filter_map(|f| {
+                let concept = f.reasons.iter().find_map(|r| match r {
+                    FieldReason::Concept { concept, .. } => Some(concept.as_str()),
+                    _ => None,
+                })?;
+                Some((e.fields.iter().find(|x| x.name == f.name)?, concept))
+            })
+            .collect();
+        let mut added: Vec<PlannedField> = Vec::new();
+        for cand in e.fields.iter().filter(|c| !c.identifier) {
+            if step
+                .fields
+                .iter()
+                .chain(&added)
+                .any(|f| f.name == cand.name)
+                || quals
+                    .iter()
+                    .any(|q| qual_status(g, cand, q) == QualStatus::Contradict)
+            {
+                continue;
+            }
+            let Some((of, _)) = anchors.iter().find(|(a, concept)| {
+                cand.concepts.iter().any(|c| c.as_str() == *concept)
+                    || variants::is_variant(a, cand)
+                    || variants::extends(a, cand)
+            }) else {
+                continue;
+            };
+            let reasons = vec![FieldReason::Variant {
+                of: of.name.clone(),
+            }];
+            added.push(PlannedField {
+                name: cand.name.clone(),
+                identifier: false,
+                meta: metadata.then(|| field_meta(g, t, cand, &reasons)),
+                reasons,
+            });
+        }
+        if added.is_empty() {
+            continue;
+        }
+        step.fields.extend(added);
+        step.fields.sort_by_key(|f| position(e, &f.name));
+    }
+}
+
+/// A field's position on its endpoint (fields not found last).
+fn position(e: &EndpointData, name: &str) -> usize {
+    e.fields
+        .iter()
+        .position(|f| f.name == name)
+        .unwrap_or(usize::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cues_are_whole_words_in_a_row() {
+        for (q, want) in [
+            (
+                "shear modulus of W, with the upper and lower bounds please",
+                Some("bounds"),
+            ),
+            (
+                "magnetic moment of MnBi in every normalisation",
+                Some("every"),
+            ),
+            (
+                "what's the dielectric constant and what is it made up of?",
+                Some("made up of"),
+            ),
+            (
+                "the band gaps and what kind of calculation each one came from",
+                Some("each"),
+            ),
+            ("total energy broken down by term", Some("broken down")),
+            ("the Voigt bound of the bulk modulus", None),
+            ("the upper bound of the bulk modulus", None),
+            ("band gap of GaN", None),
+            // Inside another word it is no cue ("ball", "eachother" are not "all", "each").
+            ("ball milling of eachother", None),
+        ] {
+            assert_eq!(cue(q).as_deref(), want, "{q}");
+        }
+    }
+
+    #[test]
+    fn every_cue_line_is_lower_case_words() {
+        assert!(!CUES.is_empty());
+        for cue in CUES.iter() {
+            for w in cue {
+                assert!(
+                    w.chars().all(|c| c.is_lowercase() || c.is_ascii_digit()),
+                    "{cue:?}"
+                );
+            }
+        }
+    }
+
+    /// The non-identifier fields of each step the default options plan for `q` over the shipped
+    /// artifact.
+    fn fields(q: &str) -> Vec<(String, Vec<String>)> {
+        let g = crate::route::analyzer::testing::shipped();
+        let u = crate::route::analyzer::testing::understand(q);
+        let plan = crate::route::route_question(g, q, &u, &crate::route::Options::default());
+        plan.steps
+            .iter()
+            .map(|s| {
+                let names = s.fields.iter().filter(|f| !f.identifier);
+                (s.tool.clone(), names.map(|f| f.name.clone()).collect())
+            })
+            .collect()
+    }
+
+    fn one(tool: &str, names: &[&str]) -> Vec<(String, Vec<String>)> {
+        vec![(
+            tool.to_string(),
+            names.iter().map(|n| n.to_string()).collect(),
+        )]
+    }
+
+    #[test]
+    fn the_parts_of_a_total_and_every_normalisation_are_kept() {
+        let dielectric = ["e_electronic", "e_ionic", "e_total"];
+        for q in [
+            "dielectric constant of BaTiO3 in the Materials Project, broken down into its contributions",
+            "what is the MP dielectric constant of SrTiO3 composed of?",
+        ] {
+            assert_eq!(fields(q), one("materials_project", &dielectric), "{q}");
+        }
+        // Without the cue the total answers.
+        assert_eq!(
+            fields("dielectric constant of BaTiO3 in the Materials Project"),
+            one("materials_project", &["e_total"])
+        );
+        let moments = [
+            "total_magnetization",
+            "total_magnetization_normalized_formula_units",
+            "total_magnetization_normalized_vol",
+        ];
+        assert_eq!(
+            fields("magnetic moment of Fe3O4 on MP, all normalisations please"),
+            one("materials_project", &moments)
+        );
+    }
+
+    #[test]
+    fn every_field_of_the_concept_and_no_contradicted_one() {
+        // Two records of one endpoint publish the band gap (the plain one and the one read
+        // from the band structure).
+        assert_eq!(
+            fields("NOMAD band gaps of GaAs, each of them"),
+            one(
+                "nomad",
+                &[
+                    "results.properties.electronic.band_gap[].value",
+                    "results.properties.electronic.band_structure_electronic.band_gap[].value"
+                ]
+            )
+        );
+        // A requested functional keeps its directions and leaves the other functional's out.
+        assert_eq!(
+            fields("every TBmBJ dielectric constant of GaN in JARVIS"),
+            one("jarvis_dft", &["mepsx", "mepsy", "mepsz"])
+        );
+    }
+}
