@@ -351,6 +351,65 @@ fn the_compact_context_keeps_values_units_and_attribution() {
             "mp-2\\|b | "
         ]
     );
+    // A value holding the pair separator, an empty text: still one reading.
+    let odd = Document::Json(serde_json::json!({"data": [
+        {"material_id": "mp-1; band_gap = 9", "band_gap": 1.5},
+        {"material_id": ""}
+    ]}));
+    let x = extract::extract(g, &plan, &[odd]).unwrap();
+    let one = |s: &extract::StepResult| {
+        let mut s = s.clone();
+        s.records.truncate(1);
+        s
+    };
+    assert_eq!(
+        extract::render::context_compact(&[one(&x.steps[0])])
+            .lines()
+            .next()
+            .unwrap(),
+        "[materials_project/summary] material_id = mp-1\\; band_gap = 9; band_gap = 1.5 eV"
+    );
+    assert_eq!(
+        extract::render::context_compact(&x.steps).lines().nth(2),
+        Some("\"\" | ")
+    );
+}
+
+/// A step whose source an earlier step of the same answer attributed already refers to it
+/// (`source = as [tool/endpoint]`) in either form, instead of repeating the attribution.
+#[test]
+fn a_source_said_once_is_referred_to() {
+    use extract::render::{Form, attribution_key, step};
+    let g = graph();
+    let mut plan = all_fields_plan("materials_project", "summary");
+    plan.steps[0]
+        .fields
+        .retain(|f| ["material_id", "band_gap"].contains(&f.name.as_str()));
+    let one = Document::Json(serde_json::json!({"data": [
+        {"material_id": "mp-1", "band_gap": 1.5}
+    ]}));
+    let x = extract::extract(g, &plan, &[one]).unwrap();
+    let s = &x.steps[0];
+    let key = attribution_key(s).unwrap();
+    assert!(key.starts_with("calculated; CC-BY-4.0"), "{key}");
+    assert_eq!(
+        step(s, Form::Compact, None),
+        format!(
+            "[materials_project/summary] material_id = mp-1; band_gap = 1.5 eV\nsource: {key}\n"
+        )
+    );
+    assert_eq!(
+        step(s, Form::Compact, Some("materials_project/summary")),
+        "[materials_project/summary] material_id = mp-1; band_gap = 1.5 eV\nsource: as [materials_project/summary]\n"
+    );
+    assert_eq!(
+        step(s, Form::Full, Some("materials_project/summary")),
+        "[materials_project/summary]\nmaterial_id = mp-1\nband_gap = 1.5 eV\nsource = as [materials_project/summary]\n"
+    );
+    assert_eq!(
+        step(s, Form::Full, None),
+        extract::render::context(&x.steps)
+    );
 }
 
 proptest::proptest! {

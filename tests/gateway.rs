@@ -251,6 +251,22 @@ fn fault_session(check_openapi: bool) {
         (context_tokens as u64, Some(context_tokens as u64))
     );
     eprintln!("list endpoint: raw {raw_tokens} tokens, delivered {delivered} tokens");
+    // The compact form holds fewer tokens: a table, each unit once in its column's head.
+    let rows: String = (0..7)
+        .map(|i| {
+            format!(
+                "mp-GaN-{i} | {} | GaN\n",
+                ["1.5", "1.75", "2.0", "2.25", "2.5", "2.75", "3.0"][i]
+            )
+        })
+        .collect();
+    assert_eq!(
+        v["context"].as_str().unwrap(),
+        format!(
+            "[faults/materials] 7 records: material_id | band_gap eV | formula_pretty\n{rows}source: calculated; CC-BY-4.0 (Fault Lab, CC BY 4.0); Fault Lab; 10.1000/fault\n"
+        )
+    );
+    assert_eq!((c["context"].as_str(), delivered), (Some("compact"), 160));
 
     // Only the named fields.
     let (status, v, text) = post(
@@ -291,6 +307,8 @@ fn fault_session(check_openapi: bool) {
     );
     assert_eq!(v["calls"].as_array().unwrap().len(), 2);
 
+    answers.push(attribution_once_per_source(&a, &gw.url));
+
     answers.extend(upstream_faults(&a, &call));
     answers.extend(refusals(&a, &call, &gw.url));
 
@@ -317,7 +335,7 @@ fn fault_session(check_openapi: bool) {
         "{metrics}"
     );
     if check_openapi {
-        openapi_check(&gw.url, dir.path(), 17);
+        openapi_check(&gw.url, dir.path(), 18);
     }
     let log = gw.stop();
     assert!(
@@ -327,6 +345,48 @@ fn fault_session(check_openapi: bool) {
     for text in answers.iter().chain([&metrics, &log]) {
         assert!(!text.contains(SECRET), "the credential leaked: {text}");
     }
+}
+
+/// An `ask` of two steps of one source (a step per formula): the source's attribution is said
+/// by the first step, the second refers to it. Returns the answer's text.
+fn attribution_once_per_source(a: &ureq::Agent, gw_url: &str) -> String {
+    // Two steps of one source (a step per formula): its attribution said once.
+    let (status, v, text) = post(
+        a,
+        &format!("{}/v1/ask", gw_url),
+        &json!({"understanding": {"intent": "electronic_property", "domain_concepts": ["band_gap"],
+                "parameters": {"formula": ["GaN", "AlN"]}, "target_apis": ["faults"], "source_constraint": null}, "k": 1}),
+    );
+    assert_eq!(status, 200, "{text}");
+    let table = |f: &str| -> String {
+        (0..7)
+            .map(|i| {
+                format!(
+                    "mp-{f}-{i} | {}\n",
+                    ["1.5", "1.75", "2.0", "2.25", "2.5", "2.75", "3.0"][i]
+                )
+            })
+            .collect()
+    };
+    assert_eq!(
+        v["context"].as_str().unwrap(),
+        format!(
+            "[faults/materials] 7 records: material_id | band_gap eV\n{}source: calculated; CC-BY-4.0 (Fault Lab, CC BY 4.0); Fault Lab; 10.1000/fault\n[faults/materials] 7 records: material_id | band_gap eV\n{}source: as [faults/materials]\n",
+            table("GaN"),
+            table("AlN")
+        )
+    );
+    let delivered: Vec<&Value> = v["calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| &c["delivered_tokens"])
+        .collect();
+    assert_eq!(
+        (delivered, &v["tokens"]["delivered"]),
+        (vec![&json!(135), &json!(104)], &json!(239))
+    );
+    text
 }
 
 /// The upstream faults (timeout, 500, too large, garbage, reset; 429 retried, POST not): each a
@@ -645,12 +705,13 @@ fn xml_text_binary_and_multipart_bodies_arrive_as_declared() {
             &json!("[redacted]")
         )
     );
+    let metrics = binary_bodies_echoing_credentials(&a, &call, &gw.url);
     let log = gw.stop();
     assert!(log.contains("\"route\":\"/v1/call\""), "{log}");
     let encoded = "bGFiLXVzZXI6b3BlbiBzZXNhbWUgOi0p"; // base64 of `lab-user:open sesame :-)`
     let answers = ANSWERS.lock().unwrap();
     let answers = answers.iter().map(|(_, _, v)| v.to_string());
-    for text in answers.chain([t, log]) {
+    for text in answers.chain([t, log, metrics]) {
         assert!(
             !text.contains(BASIC_PASSWORD)
                 && !text.contains(encoded)
@@ -852,6 +913,67 @@ fn json_bodies_and_binary_answers(a: &ureq::Agent, call: &str, echo: &Echo<'_>) 
             );
         }
     }
+}
+
+/// An upstream that echoes the credentials it received (the client id, the basic password and
+/// the encoded `Authorization` value) inside binary bodies (`application/octet-stream`,
+/// `image/png`), in a response header and in a 403's body: the bytes are scrubbed before they
+/// are summarised or base64-encoded, `raw` says `redacted`; the error is scrubbed; headers are
+/// never passed on. Returns `/metrics` (searched for the credentials by the caller, with every
+/// answer and the log).
+fn binary_bodies_echoing_credentials(a: &ureq::Agent, call: &str, gw_url: &str) -> String {
+    for (endpoint, media, bytes, sha256, base64) in [
+        (
+            "get_key_bin",
+            "application/octet-stream; note=[redacted]",
+            41,
+            "658445a6f530d3e57d4bef8f4eab4cc886357b843eb0ca8a791ff979c8e7e5ad",
+            // `\x00\xff[redacted]|[redacted]|Basic [redacted]\xfe`
+            "AP9bcmVkYWN0ZWRdfFtyZWRhY3RlZF18QmFzaWMgW3JlZGFjdGVkXf4=",
+        ),
+        (
+            "get_key_png",
+            "image/png",
+            98,
+            "75a7ef49c4b22616f4554d698b039e3f01913118903be5285bf5e173679941bb",
+            // The PNG with `tEXtkey\x00[redacted] [redacted]` before its IEND chunk.
+            "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYPgPAAEDAQAIicLsdEVYdGtleQBbcmVkYWN0ZWRdIFtyZWRhY3RlZF0AAAAASUVORK5CYII=",
+        ),
+    ] {
+        let (s, v, t) = post(
+            a,
+            call,
+            &json!({"tool": "body_lab", "endpoint": endpoint, "arguments": {}, "raw": true}),
+        );
+        assert_eq!(s, 200, "{t}");
+        assert_eq!(
+            v["steps"][0]["records"][0]["values"]["result"],
+            json!({"content_type": media, "bytes": bytes, "sha256": sha256}),
+            "{t}"
+        );
+        assert_eq!(
+            v["raw"][0],
+            json!({"step": 0, "text": base64, "truncated": false, "content_type": media,
+                   "encoding": "base64", "redacted": true}),
+            "{t}"
+        );
+        assert_eq!(v["calls"][0]["raw_bytes"], bytes);
+    }
+    let (s, v, t) = post(
+        a,
+        call,
+        &json!({"tool": "body_lab", "endpoint": "get_key_error", "arguments": {}}),
+    );
+    assert_eq!(
+        (s, &v["error"]["code"]),
+        (502, &json!("upstream_status")),
+        "{t}"
+    );
+    assert_eq!(
+        v["error"]["message"],
+        "upstream `body_lab` failed (status): HTTP 403: {\"error\": \"client [redacted] with [redacted] refused\"}; the provider refused the request's credentials: check the `auth` the gateway configuration gives this tool"
+    );
+    get(a, &format!("{gw_url}/metrics"))
 }
 
 /// The password of [`xml_text_binary_and_multipart_bodies_arrive_as_declared`]'s basic
@@ -1166,6 +1288,7 @@ fn filesystem_and_git_upstreams_through_the_gateway_with_the_python_sdk() {
         dir.path(),
         &format!("{} --repository {}", git_server.display(), repo.display()),
     );
+    declare_git_log_records(&dir.path().join("proj/schemas/mcp_git.yaml"));
     let artifact = compile(&dir.path().join("proj"), &dir.path().join("proj/build"));
     let o = Command::new(root().join(".venv/bin/python"))
         .arg(root().join("tests/gateway/agent_fs_git.py"))
@@ -1187,6 +1310,29 @@ fn filesystem_and_git_upstreams_through_the_gateway_with_the_python_sdk() {
     for line in out.lines().filter(|l| l.starts_with("measure ")) {
         eprintln!("{line}");
     }
+}
+
+/// Declare `git_log`'s commits (printed as blocks of `Key: value` lines; the import declares
+/// the text as the one field `result`) as records of the fields commit, author, date, message,
+/// as a person would after the gateway's issue names them (in the group the import gave
+/// `result`).
+fn declare_git_log_records(decl: &Path) {
+    let text = std::fs::read_to_string(decl).unwrap();
+    let start = text.find("  - id: git_log\n").expect("git_log is declared");
+    let end = text[start + 1..]
+        .find("\n  - id: ")
+        .map_or(text.len(), |i| start + 2 + i);
+    let block = &text[start..end];
+    let fields = block.find("    fields:\n").expect("git_log has fields");
+    let declared = format!(
+        "{}    records: \"[]\"\n    fields:\n      - {{name: commit, type: string, identifier: true, groups: [get_log], description: The commit's hash}}\n      - {{name: author, type: string, groups: [get_log], description: Who wrote the commit}}\n      - {{name: date, type: string, groups: [get_log], description: When the commit was made}}\n      - {{name: message, type: string, groups: [get_log], description: The commit message}}\n",
+        &block[..fields]
+    );
+    std::fs::write(
+        decl,
+        format!("{}{declared}{}", &text[..start], &text[end..]),
+    )
+    .unwrap();
 }
 
 #[test]
@@ -1524,9 +1670,7 @@ fn serialisation_styles_are_accepted_by_prism() {
         assert_eq!(v["steps"][0]["records"], expected, "{endpoint}: {t}");
         assert_eq!(
             v["context"],
-            format!(
-                "[style_lab/{endpoint}] 2 records\nrecord 1\nid = sw-1\nname = Navy\nrecord 2\nid = sw-2\nname = Umber\n"
-            ),
+            format!("[style_lab/{endpoint}] 2 records: id | name\nsw-1 | Navy\nsw-2 | Umber\n"),
             "{endpoint}"
         );
     }

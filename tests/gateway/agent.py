@@ -4,7 +4,7 @@ an agent would, against real upstreams imported live: `@modelcontextprotocol/ser
 
 Usage: agent.py SCHEMAROUTER ARTIFACT CONFIG MEMORY_FILE
 
-Prints one `measure {...}` line per list-style call (raw vs delivered tokens), then "ok".
+Prints one `measure {...}` line per list-style call and for `get_current_time` (raw vs delivered tokens), then "ok".
 """
 
 import asyncio
@@ -71,6 +71,7 @@ async def drive(target):
         assert len(v) == 1 and v[0]["timezone"] == "Asia/Tokyo", v
         assert v[0]["datetime"].endswith("+09:00"), v
         assert r.content[0].text.startswith("[mcp_time/get_current_time]\n"), r.content[0].text
+        measure("mcp_time/get_current_time", r)
         r = await c.call_tool("call", {"tool": "mcp_time", "endpoint": "convert_time", "arguments": {
             "source_timezone": "Europe/London", "time": "12:00", "target_timezone": "Asia/Kolkata"}})
         assert not r.is_error, r.content

@@ -6,7 +6,9 @@ Usage: agent_fs_git.py SCHEMAROUTER ARTIFACT FILES_DIR REPO_DIR
 
 FILES_DIR holds file_1.txt ... file_30.txt ("content N\\n") and sub/deep.md ("x\\n"); REPO_DIR is
 a git repository on branch `main` with 25 commits of fixed author, dates and content (so fixed
-hashes). Prints one `measure {...}` line per call (raw vs delivered tokens), then "ok".
+hashes); its `git_log` endpoint is declared with the fields commit, author, date and message
+(records path `[]`). Prints one `measure {...}` line per call (raw vs delivered tokens), then
+"ok".
 """
 
 import asyncio
@@ -76,17 +78,25 @@ async def git(c, repo):
     call = lambda endpoint, arguments: c.call_tool("call", {"tool": GIT, "endpoint": endpoint, "arguments": arguments})
     r = await call("git_status", {"repo_path": repo})
     assert values(r) == [{"result": "Repository status:\nOn branch main\nnothing to commit, working tree clean"}], values(r)
+    assert r.structured_content["issues"] == [], r.structured_content["issues"]
+    # git_log prints its commits as blocks of `Key: value` lines; declared with the fields
+    # commit, author, date, message (records path `[]`) they are read as records and projected.
     r = await call("git_log", {"repo_path": repo, "max_count": 2})
-    assert values(r) == [{"result": (
-        "Commit history:\n"
-        "Commit: 2a24d522b0492e1384135f9de46e7fef1915889f\nAuthor: Tester\nDate: 2026-01-08 12:00:00+00:00\n"
-        "Message: commit number 25: change f.txt\n\n\n"
-        "Commit: d6de4e3bed57ee3c04f6e7f4c3e33ad398aa139c\nAuthor: Tester\nDate: 2026-01-07 12:00:00+00:00\n"
-        "Message: commit number 24: change f.txt\n\n")}], values(r)
+    assert values(r) == [
+        {"commit": "2a24d522b0492e1384135f9de46e7fef1915889f", "author": "Tester",
+         "date": "2026-01-08 12:00:00+00:00", "message": "commit number 25: change f.txt"},
+        {"commit": "d6de4e3bed57ee3c04f6e7f4c3e33ad398aa139c", "author": "Tester",
+         "date": "2026-01-07 12:00:00+00:00", "message": "commit number 24: change f.txt"}], values(r)
+    assert r.structured_content["issues"] == [], r.structured_content["issues"]
     r = await call("git_log", {"repo_path": repo, "max_count": 25})
-    log = values(r)[0]["result"]
-    assert log.count("\nCommit: ") == 25 and log.endswith("Message: commit number 1: change f.txt\n\n"), log
+    log = values(r)
+    assert len(log) == 25 and log[-1]["message"] == "commit number 1: change f.txt", log
     measure(f"{GIT}/git_log", r)
+    r = await c.call_tool("call", {"tool": GIT, "endpoint": "git_log", "fields": ["commit", "date"],
+                                   "arguments": {"repo_path": repo, "max_count": 25}})
+    assert values(r)[0] == {"commit": "2a24d522b0492e1384135f9de46e7fef1915889f",
+                            "date": "2026-01-08 12:00:00+00:00"}, values(r)
+    measure(f"{GIT}/git_log commit,date", r)
     r = await call("git_show", {"repo_path": repo, "revision": "HEAD~24"})
     assert values(r)[0]["result"].endswith("+++ b/f.txt\n@@ -0,0 +1 @@\n+line 1\n"), values(r)
     await refused(call("git_reset", {"repo_path": repo}), "destructive")

@@ -27,6 +27,11 @@ ANY  /raw/...                  what arrived, exactly: {"method", "path", "query"
                                X-Client-Id header)}
                                (tests/gateway/bodies.openapi.yaml)
 GET  /raw/image                PNG_BYTES as image/png; /raw/pdf PDF_BYTES as application/pdf
+GET  /raw/private/key.bin      the credentials received (X-Client-Id, the Basic password, the
+                               Authorization header) echoed inside application/octet-stream
+                               bytes; /raw/private/key.png inside a PNG's bytes; both also in
+                               an `X-Echo-Key` response header; /raw/private/key-error in a 403's
+                               JSON body and header
 """
 
 import base64
@@ -108,7 +113,31 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
+    def echo_key(self, what):
+        """The credentials received, echoed in binary bodies, a header and an error."""
+        cid = (self.headers.get("X-Client-Id") or "").encode()
+        auth = (self.headers.get("Authorization") or "").encode()
+        pw = b""
+        if auth.startswith(b"Basic "):
+            pw = base64.b64decode(auth[6:]).split(b":", 1)[1]
+        echo = [("X-Echo-Key", cid.decode())]
+        if what == "key.bin":
+            body, media = b"\x00\xff" + cid + b"|" + pw + b"|" + auth + b"\xfe", "application/octet-stream; note=" + cid.decode()
+        elif what == "key.png":
+            body, media = PNG_BYTES[:-12] + b"tEXtkey\x00" + cid + b" " + pw + PNG_BYTES[-12:], "image/png"
+        else:
+            return self.send_json(403, {"error": f"client {cid.decode()} with {pw.decode()} refused"}, echo)
+        self.send_response(200)
+        self.send_header("Content-Type", media)
+        self.send_header("Content-Length", str(len(body)))
+        for k, v in echo:
+            self.send_header(k, v)
+        self.end_headers()
+        self.wfile.write(body)
+
     def do_GET(self):
+        if self.path.startswith("/raw/private/key"):
+            return self.echo_key(self.path.rsplit("/", 1)[1])
         if self.path == "/raw/image":
             return self.send_bytes("image/png", PNG_BYTES)
         if self.path == "/raw/pdf":

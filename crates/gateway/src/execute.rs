@@ -77,28 +77,28 @@ pub struct CallAccount {
     pub raw_tokens: usize,
     /// o200k_base tokens of this step's reader context (what the agent receives).
     pub delivered_tokens: usize,
-    /// The reader context's form: `full`, or `compact` when the full form would hold more
-    /// tokens than the raw response ([`reader_context`]).
+    /// The reader context's form: `full` or `compact`, whichever holds fewer tokens
+    /// ([`reader_context`]).
     pub context: &'static str,
 }
 
-/// The reader context of one projected step, its o200k_base tokens and its form: the full form
-/// ([`render::context`]: one `name = value unit` line per field and record, one line per
-/// attribution), or, when that holds more tokens than the raw response (`raw_tokens`), the
-/// compact form ([`render::context_compact`]: the same values, units and attribution, records
-/// as a table) if it holds fewer than the full one.
-pub fn reader_context(r: &StepResult, raw_tokens: usize) -> (String, usize, &'static str) {
-    let full = render::context(std::slice::from_ref(r));
+/// The reader context of one projected step, its o200k_base tokens and its form: of the full
+/// form ([`render::Form::Full`]: one `name = value unit` line per field and record, one line
+/// per attribution part) and the compact one ([`render::Form::Compact`]: one record on one
+/// line, several as a table with each unit once in its column's head, the attribution on one
+/// `source:` line), the one that holds fewer tokens (the full one on a tie). Both keep every
+/// planned field's value, unit and conversion, the source type, licence, attribution and
+/// provenance. `said` names the earlier step of the same answer that gave the same source
+/// attribution ([`render::step`]): this step's context refers to it instead of repeating it.
+pub fn reader_context(r: &StepResult, said: Option<&str>) -> (String, usize, &'static str) {
+    let full = render::step(r, render::Form::Full, said);
     let n = count_tokens(&full);
-    if n <= raw_tokens {
-        return (full, n, "full");
-    }
-    let compact = render::context_compact(std::slice::from_ref(r));
+    let compact = render::step(r, render::Form::Compact, said);
     let m = count_tokens(&compact);
     if m < n {
-        (compact, m, "compact")
+        (compact, m, render::Form::Compact.name())
     } else {
-        (full, n, "full")
+        (full, n, render::Form::Full.name())
     }
 }
 
@@ -118,6 +118,10 @@ pub struct RawText {
     /// `base64` for a binary body.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub encoding: Option<&'static str>,
+    /// Whether a configured credential the body held was replaced by `[redacted]` (in a binary
+    /// body, in its bytes before base64): the text or bytes then differ from the upstream's.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub redacted: bool,
 }
 
 /// What one upstream answer gives the projection and the accounting.
@@ -131,6 +135,8 @@ struct Received {
     bytes: usize,
     /// The raw response, when asked for.
     raw: Option<RawText>,
+    /// What the issues say of how a text answer was read ([`read_text`]).
+    note: Option<String>,
 }
 
 /// The answer of `call` and `ask`.
@@ -290,6 +296,93 @@ pub fn text_result(e: &EndpointData, raw: &str) -> Option<String> {
         return None;
     }
     Some(serde_json::json!({ "result": texts.join("\n") }).to_string())
+}
+
+/// The text of an MCP `tools/call` result that holds no `structuredContent` and only text
+/// contents, none of them one JSON document (each content a block of its own); `None` for any
+/// other answer.
+fn mcp_plain_text(raw: &str) -> Option<String> {
+    /// The parts of a `tools/call` result read here (the rest skipped unread).
+    #[derive(Deserialize)]
+    struct CallResult {
+        #[serde(default, rename = "structuredContent")]
+        structured: Option<serde::de::IgnoredAny>,
+        #[serde(default, rename = "isError")]
+        is_error: Option<bool>,
+        #[serde(default)]
+        content: Vec<Content>,
+    }
+    #[derive(Deserialize)]
+    struct Content {
+        #[serde(rename = "type")]
+        kind: String,
+        #[serde(default)]
+        text: Option<String>,
+    }
+    let v: CallResult = serde_json::from_str(raw).ok()?;
+    if v.structured.is_some() || v.is_error == Some(true) || v.content.is_empty() {
+        return None;
+    }
+    let texts: Vec<String> = v
+        .content
+        .into_iter()
+        .map(|c| (c.kind == "text").then_some(c.text).flatten())
+        .collect::<Option<_>>()?;
+    if let [one] = texts.as_slice()
+        && serde_json::from_str::<serde::de::IgnoredAny>(one).is_ok()
+    {
+        return None;
+    }
+    Some(texts.join("\n\n"))
+}
+
+/// The document an answer of endpoint `e` is read as ([`text_result`], else `None`: the answer
+/// as it is), and what the issues say of it. An MCP answer in plain text
+/// ([`crate::text_records`]: blank-line separated blocks of `Key: value` lines, as `git_log`
+/// and many MCP servers print lists):
+/// - at an endpoint that declares response fields (not the one field `result`), read as its
+///   records, placed at the endpoint's records path, so that projection applies; a text that
+///   is not records, or records the records path cannot hold, is left as it is and the issue
+///   says why (the fields are then reported missing);
+/// - at an endpoint declared with the one field `result`, kept whole there as declared; when it
+///   reads as repeated records (two or more: one `Echo: hi` line is no list), the issue names
+///   their keys, which declared as fields would be projected.
+pub fn read_text(e: &EndpointData, raw: &str) -> (Option<String>, Option<String>) {
+    let document = text_result(e, raw);
+    if e.mcp_tool.is_none() {
+        return (document, None);
+    }
+    let Some(text) = mcp_plain_text(raw) else {
+        return (document, None);
+    };
+    let sole_result = e.fields.len() == 1 && e.fields[0].name == "result";
+    let parsed = crate::text_records::parse(&text);
+    match (parsed, sole_result) {
+        (Ok(r), true) if r.records.len() > 1 => {
+            let note = format!(
+                "the text content is kept whole as the declared field `result`, but it reads as {} record(s) of `Key: value` lines ({}): declare those as response fields (records path `[]`) to have them projected",
+                r.records.len(),
+                r.keys.join(", ")
+            );
+            (document, Some(note))
+        }
+        (_, true) => (document, None),
+        (Ok(r), false) => match crate::text_records::document(r.records, e.records.as_deref()) {
+            Ok(v) => (Some(v.to_string()), None),
+            Err(why) => (
+                None,
+                Some(format!(
+                    "the text content reads as records of `Key: value` lines, but {why}; it is left as it is"
+                )),
+            ),
+        },
+        (Err(why), false) => (
+            None,
+            Some(format!(
+                "the text content is neither JSON nor records of `Key: value` lines ({why}); it is left as it is"
+            )),
+        ),
+    }
 }
 
 /// A function tool's endpoint ([`crate::local`]) is never called: the gateway cannot.
@@ -464,6 +557,8 @@ impl Gateway {
         let mut bindings = Vec::new();
         let mut pending = std::mem::take(&mut plan.steps);
         let mut contexts: Vec<String> = Vec::new();
+        // Each source's attribution is said once per answer: by the first step that has it.
+        let mut said: BTreeMap<String, String> = BTreeMap::new();
         let mut i = 0;
         while !pending.is_empty() {
             // Bindings first: a step whose required parameters earlier records fill runs after
@@ -488,10 +583,25 @@ impl Gateway {
             if let Err(err) = &response {
                 self.core.metrics.gateway_call(&step.tool, err.kind);
             }
-            let response = response.map_err(Failure::Upstream)?;
+            let mut response = response.map_err(Failure::Upstream)?;
+            // The one upstream header passed on (the media type) may echo a credential too.
+            response.content_type = response.content_type.map(|t| self.secrets.scrub_owned(t));
+            if let Some(b) = &mut response.binary {
+                b.content_type = self.secrets.scrub(&b.content_type);
+            }
             let elapsed = response.elapsed;
             let declared_type = response.content_type.clone();
             let got = self.received(e, &step, response, raw.then_some(i))?;
+            issues.extend(got.note.as_ref().map(|message| extract::report::Issue {
+                step: i,
+                tool: step.tool.clone(),
+                endpoint: step.endpoint.clone(),
+                field: None,
+                kind: extract::report::IssueKind::Shape,
+                count: 0,
+                records: Vec::new(),
+                message: message.clone(),
+            }));
             let text = got.counted;
             // Counted beside the parsing and the projection (the count does not depend on them).
             let raw_count = crate::tokens::RawCount::start(&text);
@@ -534,8 +644,14 @@ impl Gateway {
                 issue.step = i;
                 issues.push(issue);
             }
+            let key = render::attribution_key(&r);
+            let at = key.as_ref().and_then(|k| said.get(k)).map(String::as_str);
+            let (step_context, delivered_tokens, form) = reader_context(&r, at);
+            if let Some(k) = key {
+                said.entry(k)
+                    .or_insert_with(|| format!("{}/{}", r.tool, r.endpoint));
+            }
             let raw_tokens = raw_count.finish().await;
-            let (step_context, delivered_tokens, form) = reader_context(&r, raw_tokens);
             self.core
                 .metrics
                 .gateway_tokens(&step.tool, raw_tokens, delivered_tokens);
@@ -586,7 +702,8 @@ impl Gateway {
 
     /// What the answer of `step` (on endpoint `e`) gives the projection, the accounting and,
     /// for step `raw` when the request asked for it, the raw response. An upstream may echo a
-    /// credential back: it never reaches the agent (the text is scrubbed). A binary body (an
+    /// credential back: it never reaches the agent (the text is scrubbed, a binary body's bytes
+    /// too, before they are summarised or encoded; `raw` then says `redacted`). A binary body (an
     /// image, a PDF) is never read as text: an endpoint declared with the one field `result`
     /// gets its summary there (media type, bytes, SHA-256), any other endpoint fails
     /// `malformed`; its raw response is its base64, cut at `raw_cap_bytes`, and the raw side of
@@ -601,22 +718,31 @@ impl Gateway {
         use crate::upstream::binary;
         let cap = self.config.raw_cap_bytes;
         let Some(b) = response.binary else {
-            let text = std::sync::Arc::new(self.secrets.scrub_owned(response.text));
+            let (text, redacted) = self.secrets.scrub_flagged(response.text);
+            let text = std::sync::Arc::new(text);
             let raw = raw.map(|step| RawText {
                 step,
                 text: text[..text.floor_char_boundary(cap.min(text.len()))].to_string(),
                 truncated: text.len() > cap,
                 content_type: None,
                 encoding: None,
+                redacted,
             });
+            let (document, note) = read_text(e, &text);
             return Ok(Received {
-                document: text_result(e, &text),
+                document,
                 bytes: text.len(),
                 counted: text,
                 raw,
+                note,
             });
         };
-        let summary = binary::summary(&b.content_type, &b.bytes);
+        // An upstream may echo a credential inside bytes too: scrubbed before anything is made
+        // of them (the summary, the base64 of `raw`, the accounting).
+        let scrubbed = self.secrets.scrub_bytes(&b.bytes);
+        let redacted = scrubbed.is_some();
+        let bytes: &[u8] = scrubbed.as_deref().unwrap_or(&b.bytes);
+        let summary = binary::summary(&b.content_type, bytes);
         if !(e.fields.len() == 1 && e.fields[0].name == "result") {
             self.core.metrics.gateway_call(&step.tool, "malformed");
             return Err(Failure::Upstream(UpstreamError::new(
@@ -625,27 +751,29 @@ impl Gateway {
                 format!(
                     "the answer of `{}` is {} bytes of `{}` (sha256 {}), not the text its declared fields are read from",
                     step.endpoint,
-                    b.bytes.len(),
+                    bytes.len(),
                     b.content_type,
                     summary["sha256"].as_str().unwrap_or_default()
                 ),
             )));
         }
         let raw = raw.map(|step| {
-            let (text, truncated) = binary::base64_capped(&b.bytes, cap);
+            let (text, truncated) = binary::base64_capped(bytes, cap);
             RawText {
                 step,
                 text,
                 truncated,
                 content_type: Some(b.content_type.clone()),
                 encoding: Some("base64"),
+                redacted,
             }
         });
         Ok(Received {
-            counted: std::sync::Arc::new(binary::base64_all(&b.bytes)),
+            counted: std::sync::Arc::new(binary::base64_all(bytes)),
             document: Some(serde_json::json!({ "result": summary }).to_string()),
-            bytes: b.bytes.len(),
+            bytes: bytes.len(),
             raw,
+            note: None,
         })
     }
 
@@ -747,6 +875,56 @@ mod tests {
         assert_eq!(
             unreadable("e", Some("text/html"), "<html>", "invalid XML: x"),
             "the answer of `e` cannot be read: invalid XML: x"
+        );
+    }
+
+    /// An MCP text answer of `Key: value` blocks: records where the endpoint declares fields
+    /// (at its records path), kept whole under `result` with a note naming the keys, and a text
+    /// that is no records left as it is with the reason.
+    #[test]
+    fn text_records_are_read_where_fields_are_declared() {
+        let field = |n: &str| json!({"name": n, "type": "string", "concepts": [], "groups": [], "qualifiers": {}, "concept_factors": {}});
+        let answer = |text: &str| json!({"content": [{"type": "text", "text": text}]}).to_string();
+        let log = answer(
+            "Commit history:\nCommit: a1\nAuthor: T\nMessage: one\n\nCommit: b2\nAuthor: T\nMessage: two\n",
+        );
+        let mut e = endpoint(json!([field("commit"), field("message")]), true);
+        e.records = Some("[]".into());
+        assert_eq!(
+            read_text(&e, &log),
+            (
+                Some(r#"[{"author":"T","commit":"a1","message":"one"},{"author":"T","commit":"b2","message":"two"}]"#.to_string()),
+                None
+            )
+        );
+        e.records = None;
+        assert_eq!(
+            read_text(&e, &log),
+            (None, Some("the text content reads as records of `Key: value` lines, but the text holds 2 records and the endpoint declares no records path (one record); it is left as it is".to_string()))
+        );
+        assert_eq!(
+            read_text(&e, &answer("Repository status:\nOn branch main\n")),
+            (None, Some("the text content is neither JSON nor records of `Key: value` lines (line 2 is no `Key: value` line); it is left as it is".to_string()))
+        );
+        let whole = endpoint(json!([field("result")]), true);
+        assert_eq!(
+            read_text(&whole, &log),
+            (
+                Some(r#"{"result":"Commit history:\nCommit: a1\nAuthor: T\nMessage: one\n\nCommit: b2\nAuthor: T\nMessage: two\n"}"#.to_string()),
+                Some("the text content is kept whole as the declared field `result`, but it reads as 2 record(s) of `Key: value` lines (commit, author, message): declare those as response fields (records path `[]`) to have them projected".to_string())
+            )
+        );
+        // Prose under `result` is as declared: nothing to say. JSON text and structured
+        // content are the projection's.
+        assert_eq!(read_text(&whole, &answer("just words")).1, None);
+        assert_eq!(read_text(&whole, &answer("Echo: hi")).1, None);
+        assert_eq!(read_text(&e, &answer("{\"commit\": \"a1\"}")), (None, None));
+        assert_eq!(
+            read_text(
+                &e,
+                r#"{"content":[{"type":"text","text":"Commit: a"}],"structuredContent":{"commit":"a"}}"#
+            ),
+            (None, None)
         );
     }
 

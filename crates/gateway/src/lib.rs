@@ -20,6 +20,7 @@ pub mod expose;
 pub mod faces;
 pub mod openapi;
 pub mod secrets;
+pub mod text_records;
 pub mod tokens;
 pub mod upstream;
 

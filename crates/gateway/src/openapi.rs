@@ -81,7 +81,7 @@ fn schemas() -> Value {
                         "tool": {"type": "string"}, "endpoint": {"type": "string"},
                         "upstream_ms": {"type": "number", "minimum": 0},
                         "raw_bytes": count, "raw_tokens": count, "delivered_tokens": count,
-                        "context": {"enum": ["full", "compact"], "description": "The reader context's form: compact when the full form would hold more tokens than the raw response."}
+                        "context": {"enum": ["full", "compact"], "description": "The reader context's form: full or compact, whichever holds fewer tokens."}
                     },
                     "required": ["tool", "endpoint", "upstream_ms", "raw_bytes", "raw_tokens", "delivered_tokens", "context"],
                     "additionalProperties": false
@@ -96,7 +96,8 @@ fn schemas() -> Value {
                     "type": "object",
                     "properties": {"step": count, "text": {"type": "string"}, "truncated": {"type": "boolean"},
                                    "content_type": {"type": "string", "description": "A binary body's media type (its text is then base64)."},
-                                   "encoding": {"enum": ["base64"]}},
+                                   "encoding": {"enum": ["base64"]},
+                                   "redacted": {"type": "boolean", "description": "A configured credential the body held was replaced by `[redacted]` (in a binary body, in its bytes before base64)."}},
                     "required": ["step", "text", "truncated"], "additionalProperties": false
                 }}
             },

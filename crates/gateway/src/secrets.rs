@@ -79,14 +79,88 @@ impl Secrets {
     /// [`Secrets::scrub`] of an owned text: returned as it is (not copied) when it holds no
     /// credential, as upstream responses almost always do.
     pub fn scrub_owned(&self, text: String) -> String {
+        self.scrub_flagged(text).0
+    }
+
+    /// [`Secrets::scrub_owned`], and whether anything was replaced.
+    pub fn scrub_flagged(&self, text: String) -> (String, bool) {
         let mut out = text;
-        for secret in self.by_tool.values().flatten().flat_map(|c| &c.scrubbed) {
-            if secret.len() >= 4 && out.contains(secret.as_str()) {
-                out = out.replace(secret.as_str(), "[redacted]");
+        let mut found = false;
+        for secret in self.forms() {
+            if out.contains(secret) {
+                out = out.replace(secret, "[redacted]");
+                found = true;
             }
+        }
+        (out, found)
+    }
+
+    /// `bytes` (a binary body: an image, `application/octet-stream`) with every secret's bytes,
+    /// in each form [`Secrets::scrub`] replaces, replaced by the bytes of `[redacted]`; `None`
+    /// when they hold none. Applied before the bytes are summarised or base64-encoded for
+    /// `raw`, so that no encoding the gateway writes of them carries a credential.
+    pub fn scrub_bytes(&self, bytes: &[u8]) -> Option<Vec<u8>> {
+        let mut out: Option<Vec<u8>> = None;
+        for secret in self.forms().map(|s| s.as_bytes()) {
+            let cur = out.as_deref().unwrap_or(bytes);
+            if !cur.windows(secret.len()).any(|w| w == secret) {
+                continue;
+            }
+            let mut next = Vec::with_capacity(cur.len());
+            let mut i = 0;
+            while i < cur.len() {
+                if cur[i..].starts_with(secret) {
+                    next.extend_from_slice(b"[redacted]");
+                    i += secret.len();
+                } else {
+                    next.push(cur[i]);
+                    i += 1;
+                }
+            }
+            out = Some(next);
         }
         out
     }
+
+    /// Every text scrubbed (each credential's [`Credential::scrubbed`] forms of at least 4
+    /// bytes), longest first, so that a form holding another is replaced whole.
+    fn forms(&self) -> impl Iterator<Item = &String> {
+        let mut all: Vec<&String> = self
+            .by_tool
+            .values()
+            .flatten()
+            .flat_map(|c| &c.scrubbed)
+            .filter(|s| s.len() >= 4)
+            .collect();
+        all.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
+        all.dedup();
+        all.into_iter()
+    }
+}
+
+/// `secret` and the forms the gateway or an upstream echoing it writes it in: as the query
+/// string carries it (`application/x-www-form-urlencoded`, the HTTP client's encoding of a
+/// query credential: space `+`, the rest percent-encoded; and RFC 3986 percent-encoding, space
+/// `%20`), and inside a JSON string (`"` and `\\` escaped, `/` written `\\/` as well, as some
+/// servers write it), each when it differs from the value.
+fn forms_of(secret: &str) -> Vec<String> {
+    let form: String = form_urlencoded::byte_serialize(secret.as_bytes()).collect();
+    let quoted = serde_json::Value::from(secret).to_string();
+    let json = quoted
+        .strip_prefix('"')
+        .and_then(|j| j.strip_suffix('"'))
+        .unwrap_or(secret)
+        .to_string();
+    let mut all = vec![
+        secret.to_string(),
+        form,
+        crate::upstream::style::encode(secret),
+        json.replace('/', "\\/"),
+        json,
+    ];
+    all.sort();
+    all.dedup();
+    all
 }
 
 /// The credential `auth` names, read through `env`; else why not (the variables by name).
@@ -99,7 +173,7 @@ fn credential(auth: &Auth, env: &impl Fn(&str) -> Option<String>) -> Result<Cred
         let value = secret.ok_or_else(|| format!("${}, which is not set", auth.env))?;
         return Ok(Credential {
             auth: auth.clone(),
-            scrubbed: vec![value.clone()],
+            scrubbed: forms_of(&value),
             value,
         });
     }
@@ -130,7 +204,7 @@ fn credential(auth: &Auth, env: &impl Fn(&str) -> Option<String>) -> Result<Cred
     let value = base64::engine::general_purpose::STANDARD.encode(format!("{user}:{password}"));
     Ok(Credential {
         auth: auth.clone(),
-        scrubbed: vec![value.clone(), password],
+        scrubbed: [forms_of(&value), forms_of(&password)].concat(),
         value,
     })
 }
@@ -154,6 +228,29 @@ mod tests {
         );
         assert_eq!(s.scrub("echo s3cr3t-value!"), "echo [redacted]!");
         assert!(!format!("{:?}", s).contains("s3cr3t"));
+    }
+
+    /// A credential is scrubbed in the forms a query string and a JSON string write it in, and
+    /// from a binary body's bytes.
+    #[test]
+    fn encoded_forms_and_bytes_are_scrubbed() {
+        let c = crate::config::GatewayConfig::parse(
+            "[upstreams.a]\nauth = { kind = \"query\", name = \"k\", env = \"A_KEY\" }\n",
+        )
+        .unwrap();
+        let (s, _) = Secrets::read(&c, |_| Some("k/y+z \"q\"".to_string()));
+        assert_eq!(
+            s.scrub(r#"1 k/y+z "q" 2 k%2Fy%2Bz+%22q%22 3 k%2Fy%2Bz%20%22q%22 4 "k/y+z \"q\"" 5 k\/y+z \"q\""#),
+            r#"1 [redacted] 2 [redacted] 3 [redacted] 4 "[redacted]" 5 [redacted]"#
+        );
+        let mut bytes = vec![0u8, 0xff];
+        bytes.extend_from_slice(b"k%2Fy%2Bz+%22q%22");
+        bytes.push(0xfe);
+        assert_eq!(
+            s.scrub_bytes(&bytes),
+            Some([&[0u8, 0xff][..], b"[redacted]", &[0xfe]].concat())
+        );
+        assert_eq!(s.scrub_bytes(&[0, 0xff, b'k']), None);
     }
 
     /// HTTP basic credentials: two variables, `user:password` encoded in standard base64; the
