@@ -1756,3 +1756,60 @@ fn the_header_phase_follows_the_request_timeout() {
     let (code, _) = server.stop();
     assert_eq!(code, Some(0));
 }
+
+/// A SIGTERM sent right after the `listening` line shuts every face down gracefully (exit 0,
+/// `stopped` logged): the signal handlers are installed before the line is written, and a
+/// stdio face whose client keeps stdin open exits instead of waiting for it. Each face is
+/// started and stopped five times; each wait is bounded (10 s).
+#[test]
+fn sigterm_right_after_listening_stops_every_face() {
+    let artifact = root().join("build/graph.json");
+    let faces: [&[&str]; 5] = [
+        &["serve", "--bind", "127.0.0.1:0"],
+        &["mcp"],
+        &["mcp", "--transport", "http", "--bind", "127.0.0.1:0"],
+        &["gateway"],
+        &["gateway", "--transport", "http", "--bind", "127.0.0.1:0"],
+    ];
+    for face in faces {
+        for _ in 0..5 {
+            let mut child = Command::new(bin())
+                .args(face)
+                .arg("--artifact")
+                .arg(&artifact)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            let mut stderr = BufReader::new(child.stderr.take().unwrap());
+            let mut line = String::new();
+            stderr.read_line(&mut line).unwrap();
+            assert!(line.contains("\"event\":\"listening\""), "{face:?}: {line}");
+            let pid = child.id().to_string();
+            assert!(
+                Command::new("kill")
+                    .args(["-TERM", &pid])
+                    .status()
+                    .unwrap()
+                    .success()
+            );
+            let start = std::time::Instant::now();
+            let status = loop {
+                if let Some(s) = child.try_wait().unwrap() {
+                    break Some(s);
+                }
+                if start.elapsed() > std::time::Duration::from_secs(10) {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    break None;
+                }
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            };
+            let mut rest = String::new();
+            stderr.read_to_string(&mut rest).unwrap();
+            assert_eq!(status.and_then(|s| s.code()), Some(0), "{face:?}: {rest}");
+            assert!(rest.contains("\"event\":\"stopped\""), "{face:?}: {rest}");
+        }
+    }
+}

@@ -168,7 +168,7 @@ pub fn run_gateway(args: GatewayArgs) -> u8 {
         Ok(r) => r,
         Err(code) => return code,
     };
-    rt.block_on(async move {
+    let code = rt.block_on(async move {
         // After `listening` (the first line): credentials whose variables are not set.
         let warn = |core: &crate::serve::Core| {
             for w in &warnings {
@@ -181,12 +181,13 @@ pub fn run_gateway(args: GatewayArgs) -> u8 {
         let result = match args.transport {
             Transport::Stdio => {
                 start_reloaders(&core, args.server.watch_ms);
+                let stop = shutdown_signal(core.clone());
                 announce(&core, "gateway-stdio", "stdio");
                 warn(&core);
                 let server = crate::serve::mcp::McpServer::with_extension(core.clone(), ext);
                 tokio::select! {
                     r = crate::serve::mcp::serve_stdio_with(server) => r,
-                    () = shutdown_signal(core.clone()) => Ok(()),
+                    () = stop => Ok(()),
                 }
             }
             Transport::Http => {
@@ -197,6 +198,7 @@ pub fn run_gateway(args: GatewayArgs) -> u8 {
                 let addr = listener.local_addr().unwrap_or(args.bind);
                 warn_exposed(&core, &addr);
                 start_reloaders(&core, args.server.watch_ms);
+                let stop = shutdown_signal(core.clone());
                 announce(&core, "gateway-http", &format!("http://{addr}"));
                 warn(&core);
                 let cancel = tokio_util::sync::CancellationToken::new();
@@ -213,9 +215,8 @@ pub fn run_gateway(args: GatewayArgs) -> u8 {
                 );
                 // `GET /openapi.json` also describes `POST /v1/call` and `POST /v1/ask`.
                 let app = schemarouter_gateway::openapi::describe(mcp.merge(api));
-                let c = core.clone();
                 let shutdown = async move {
-                    shutdown_signal(c).await;
+                    stop.await;
                     cancel.cancel();
                 };
                 crate::serve::http::serve(listener, app, shutdown, core.limits.request_timeout)
@@ -230,7 +231,12 @@ pub fn run_gateway(args: GatewayArgs) -> u8 {
             }
             Err(e) => super::usage_error(e, "see the event lines above; restart the gateway"),
         }
-    })
+    });
+    // A stdio transport's reader may still wait on stdin in a blocking thread, which dropping
+    // the runtime would wait for: after a SIGTERM the process said `stopped` and stayed until
+    // its client closed stdin.
+    rt.shutdown_background();
+    code
 }
 
 #[cfg(test)]

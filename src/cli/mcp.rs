@@ -46,14 +46,15 @@ pub fn run_mcp(args: McpArgs) -> u8 {
         Ok(r) => r,
         Err(code) => return code,
     };
-    rt.block_on(async move {
+    let code = rt.block_on(async move {
         match args.transport {
             Transport::Stdio => {
                 start_reloaders(&core, args.server.watch_ms);
+                let stop = shutdown_signal(core.clone());
                 announce(&core, "mcp-stdio", "stdio");
                 let result = tokio::select! {
                     r = crate::serve::mcp::serve_stdio(core.clone()) => r,
-                    () = shutdown_signal(core.clone()) => Ok(()),
+                    () = stop => Ok(()),
                 };
                 match result {
                     Ok(()) => {
@@ -74,6 +75,7 @@ pub fn run_mcp(args: McpArgs) -> u8 {
                 let addr = listener.local_addr().unwrap_or(args.bind);
                 warn_exposed(&core, &addr);
                 start_reloaders(&core, args.server.watch_ms);
+                let stop = shutdown_signal(core.clone());
                 announce(&core, "mcp-http", &format!("http://{addr}/mcp"));
                 let cancel = tokio_util::sync::CancellationToken::new();
                 let app = crate::serve::mcp::http_router(
@@ -81,9 +83,8 @@ pub fn run_mcp(args: McpArgs) -> u8 {
                     addr.ip().is_loopback(),
                     cancel.clone(),
                 );
-                let c = core.clone();
                 let shutdown = async move {
-                    shutdown_signal(c).await;
+                    stop.await;
                     cancel.cancel();
                 };
                 match crate::serve::http::serve(listener, app, shutdown, core.limits.request_timeout).await {
@@ -98,5 +99,10 @@ pub fn run_mcp(args: McpArgs) -> u8 {
                 }
             }
         }
-    })
+    });
+    // A stdio transport's reader may still wait on stdin in a blocking thread, which dropping
+    // the runtime would wait for: after a SIGTERM the process said `stopped` and stayed until
+    // its client closed stdin.
+    rt.shutdown_background();
+    code
 }

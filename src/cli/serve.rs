@@ -132,30 +132,54 @@ pub(super) fn start_reloaders(core: &Arc<Core>, watch_ms: u64) {
     }
 }
 
-/// Resolves on SIGTERM or SIGINT (logged as an event).
-pub(super) async fn shutdown_signal(core: Arc<Core>) {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-        "SIGINT"
-    };
+/// A future that resolves on SIGTERM or SIGINT (logged as an event). The handlers are
+/// installed when this is called, not when the future is first polled: call it before the
+/// `listening` line, so that a supervisor's SIGTERM right after it is a graceful shutdown, not
+/// the default action (the process killed). Must be called inside the runtime.
+pub(super) fn shutdown_signal(core: Arc<Core>) -> impl std::future::Future<Output = ()> {
     #[cfg(unix)]
-    let term = async {
+    let (term, int) = {
         use tokio::signal::unix::{SignalKind, signal};
-        match signal(SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
+        (
+            signal(SignalKind::terminate()).ok(),
+            signal(SignalKind::interrupt()).ok(),
+        )
+    };
+    async move {
+        #[cfg(unix)]
+        let which = {
+            let term = async move {
+                match term {
+                    Some(mut s) => {
+                        s.recv().await;
+                    }
+                    None => std::future::pending::<()>().await,
+                }
+                "SIGTERM"
+            };
+            let int = async move {
+                match int {
+                    Some(mut s) => {
+                        s.recv().await;
+                    }
+                    None => {
+                        let _ = tokio::signal::ctrl_c().await;
+                    }
+                }
+                "SIGINT"
+            };
+            tokio::select! {
+                s = int => s,
+                s = term => s,
             }
-            Err(_) => std::future::pending::<()>().await,
-        }
-        "SIGTERM"
-    };
-    #[cfg(not(unix))]
-    let term = std::future::pending::<&str>();
-    let which = tokio::select! {
-        s = ctrl_c => s,
-        s = term => s,
-    };
-    core.event(serde_json::json!({"event": "shutdown", "signal": which, "message": "finishing requests in flight"}));
+        };
+        #[cfg(not(unix))]
+        let which = {
+            let _ = tokio::signal::ctrl_c().await;
+            "SIGINT"
+        };
+        core.event(serde_json::json!({"event": "shutdown", "signal": which, "message": "finishing requests in flight"}));
+    }
 }
 
 /// Bind `addr` or say why not.
@@ -217,15 +241,11 @@ pub fn run_serve(args: ServeArgs) -> u8 {
         let addr = listener.local_addr().unwrap_or(args.bind);
         warn_exposed(&core, &addr);
         start_reloaders(&core, args.server.watch_ms);
+        let stop = shutdown_signal(core.clone());
         announce(&core, "http", &format!("http://{addr}"));
         let app = crate::serve::http::router(core.clone());
-        let result = crate::serve::http::serve(
-            listener,
-            app,
-            shutdown_signal(core.clone()),
-            core.limits.request_timeout,
-        )
-        .await;
+        let result =
+            crate::serve::http::serve(listener, app, stop, core.limits.request_timeout).await;
         match result {
             Ok(()) => {
                 core.event(serde_json::json!({"event": "stopped"}));
