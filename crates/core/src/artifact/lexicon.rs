@@ -164,6 +164,10 @@ pub struct TopicData {
     /// Only a question that names no entity is about the topic.
     #[serde(default, skip_serializing_if = "is_false")]
     pub without_entity: bool,
+    /// A named tool serves the topic only when one of its endpoints writes (see
+    /// [`crate::model::lexicon`]'s topic declaration).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub needs_writing_endpoint: bool,
 }
 
 /// Compile the project's declarations into its lexicon. Recognisers of an unknown kind (an
@@ -282,6 +286,7 @@ pub fn build(p: &Project) -> Lexicon {
                     })
                     .collect(),
                 without_entity: t.without_entity.as_ref().is_some_and(|b| b.value),
+                needs_writing_endpoint: t.needs_writing_endpoint.as_ref().is_some_and(|b| b.value),
             }
         })
         .collect();

@@ -226,6 +226,12 @@ pub struct TopicDecl {
     /// ("Explain why GaN's band gap is wide" is a data question).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub without_entity: Option<Sp<bool>>,
+    /// A question that names one of the inventory's tools is about this topic all the same,
+    /// unless a named tool has an endpoint that writes (method `POST`, `PUT`, `PATCH` or
+    /// `DELETE`, or declared writing): an action asked of a read-only tool ("upload my CIF to
+    /// the Crystallography Open Database") is refused; one asked of a tool that acts is not.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub needs_writing_endpoint: Option<Sp<bool>>,
 }
 
 /// A clause shape of a topic.

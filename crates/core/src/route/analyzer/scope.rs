@@ -32,6 +32,8 @@ pub struct OutOfScope<'a> {
     pub cue: String,
     /// The topic's reason, `{cue}` standing for the cue.
     reason: &'a str,
+    /// A named tool serves the topic only when one of its endpoints writes.
+    pub needs_writing_endpoint: bool,
 }
 
 impl OutOfScope<'_> {
@@ -135,6 +137,7 @@ pub fn out_of_scope_unless<'a>(
         kind: &t.topic,
         cue: cue.to_string(),
         reason: &t.reason,
+        needs_writing_endpoint: t.needs_writing_endpoint,
     };
     for t in &topics {
         for cue in &t.substrings {

@@ -327,6 +327,19 @@ impl<'g> Lexical<'g> {
                 .any(|j| self.lookup_tool(&tokens[i..j]).is_some())
         })
     }
+
+    /// The indices of the tools `tokens` name (by any of their names), sorted, once each.
+    fn named_tools(&self, tokens: &[Token]) -> Vec<u32> {
+        let mut out: Vec<u32> = (0..tokens.len())
+            .flat_map(|i| {
+                (i + 1..=tokens.len().min(i + self.max_words))
+                    .filter_map(move |j| self.lookup_tool(&tokens[i..j]).map(|(t, _)| t))
+            })
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
 }
 
 impl Analyzer for Lexical<'_> {

@@ -7,7 +7,9 @@
 //! `images` field alias) is no such request, nor is a cue word in the inventory's tool names and
 //! endpoint ids (a `get_current_weather` endpoint serves weather, a `delete_book` one carries out
 //! an action); and a question that names one of the inventory's tools asks that tool ("Play the
-//! movie on the zappiti player" to an imported media-player API).
+//! movie on the zappiti player" to an imported media-player API), except for a topic declared
+//! `needs_writing_endpoint` (an action) when no named tool has an endpoint that writes ("upload
+//! my CIF to the Crystallography Open Database": COD only reads).
 
 use super::Flow;
 use crate::model::normalise_alias;
@@ -20,12 +22,32 @@ use std::collections::HashSet;
 pub(in crate::route::analyzer::lexical) fn run(lx: &Lexical<'_>, r: &mut Reading) -> Flow {
     let topics = &lx.g.lexicon.out_of_scope;
     if let Some(o) = scope::out_of_scope_unless(topics, &r.query, false, |cue| known(lx, r, cue))
-        && !lx.names_tool(&r.tokens)
+        && !named_tool_serves(lx, r, &o)
     {
         refuse(r, &o);
         return Flow::Done;
     }
     Flow::Next
+}
+
+/// Whether a tool the question names may serve the topic: any named tool, or for a topic that
+/// needs a writing endpoint (an action), a named tool that has one.
+fn named_tool_serves(lx: &Lexical<'_>, r: &Reading, o: &OutOfScope<'_>) -> bool {
+    let named = lx.named_tools(&r.tokens);
+    if !o.needs_writing_endpoint {
+        return !named.is_empty();
+    }
+    named.iter().any(|&t| {
+        lx.g.tools.get(t as usize).is_some_and(|tool| {
+            tool.endpoints.iter().any(|e| {
+                e.writes
+                    || e.destructive
+                    || ["POST", "PUT", "PATCH", "DELETE"]
+                        .iter()
+                        .any(|m| e.method.eq_ignore_ascii_case(m))
+            })
+        })
+    })
 }
 
 /// Whether the inventory knows `cue`: its normalised key, or every `_`-separated part of it, is
@@ -73,6 +95,31 @@ mod tests {
             }))
         );
         assert_eq!(a.warnings, vec![format!("out of scope: {reason}")]);
+    }
+
+    #[test]
+    fn an_action_asked_of_a_named_tool_that_only_reads_is_refused() {
+        let reason = |q: &str| understand(q).out_of_scope;
+        let action = |cue: &str| {
+            Some(format!(
+                "an action request (`{cue}`): the inventory's tools only retrieve data, none carries out actions"
+            ))
+        };
+        assert_eq!(
+            reason("upload my new CIF to the Crystallography Open Database"),
+            action("upload")
+        );
+        assert_eq!(
+            reason("please delete sample S-1 from the lab notebook"),
+            action("delete")
+        );
+        assert_eq!(reason("Submit this structure to JARVIS"), action("submit"));
+        // A named tool with a question about its data is no action.
+        assert_eq!(reason("the band gap of GaN in the Materials Project"), None);
+        assert_eq!(
+            reason("order of the phase transition in BaTiO3 in COD"),
+            None
+        );
     }
 
     #[test]
