@@ -23,7 +23,8 @@
 //! 10. `check`: the type check of every value bound: a date only into a parameter that takes
 //!     one, a number only into a number parameter (a whole one into an `integer`).
 //!
-//! After planning, [`neutral_defaults`] gives a required enum left open its neutral value.
+//! After planning, [`open_required`] fills a required parameter left open: an enum's JSON form,
+//! else its declared default, else an enum's neutral value ("all"); else it stays open.
 //! The word lists (`words`) are English naming conventions of parameters (a `limit` takes a
 //! count, a `city` a place), not any domain's knowledge.
 
@@ -33,6 +34,7 @@ mod enums;
 mod headers;
 mod labels;
 mod leftover;
+mod open;
 mod periods;
 mod profile;
 mod slash;
@@ -49,7 +51,7 @@ use profile::Profile;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
-pub use enums::neutral_defaults;
+pub use open::open_required;
 
 /// Fill the endpoint's unbound, non-credential parameters (only those named in `only`, when
 /// given) from the question's spans; returns the names filled. `params` holds what declared
