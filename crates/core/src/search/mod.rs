@@ -10,6 +10,7 @@
 //! the cosine of the question with each endpoint. A question of several needs ([`needs`]) is
 //! ranked need by need and the lists fused ([`rank_needs`]), so the top `k` covers every need.
 
+mod address;
 pub mod build;
 pub mod dense;
 pub mod frame;

@@ -7,6 +7,7 @@
 //! Generic language machinery, not a domain's knowledge: the patterns are those of the values
 //! themselves, and the English function words below only say where a value starts or ends.
 
+use super::address;
 use regex::Regex;
 use std::sync::OnceLock;
 
@@ -21,8 +22,14 @@ pub enum SpanKind {
     Path,
     /// Text in quotes (`"Dune"`, `'Sky Striker'`, typographic quotes).
     Quoted,
-    /// A date (`2024-05-01`, `May 1, 2024`, `1 May 2024`); `value` is ISO `YYYY-MM-DD`.
+    /// A date (`2024-05-01`, `May 1, 2024`, `1 May 2024`, `25th of December 2023`,
+    /// `18-08-2019`, `12/25/2023`); `value` is ISO `YYYY-MM-DD`.
     Date,
+    /// A street address with the places written after it (`12 oak street, denver, co 80203`,
+    /// `15 rue de Rivoli, Paris`): one value, its house number no number of its own.
+    Address,
+    /// A postcode (`SW1A 2AA`, `K1A 0B1`, `80203-1234`, a five-digit number after "zip").
+    Postcode,
     /// A year (`1999`, `2024`).
     Year,
     /// A number, with the unit word after it when there is one (`3 days`, `9.5g`, `300km`).
@@ -233,6 +240,7 @@ struct Patterns {
     iso_date: Regex,
     text_date: Regex,
     day_month_date: Regex,
+    numeric_date: Regex,
     slash: Regex,
     number: Regex,
     token: Regex,
@@ -254,8 +262,9 @@ fn patterns() -> &'static Patterns {
                 r"(?i)\b(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b",
             ),
             day_month_date: re(
-                r"(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?,?\s+(\d{4})\b",
+                r"(?i)\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?,?\s+(\d{4})\b",
             ),
+            numeric_date: re(r"\b(\d{1,2})([-/.])(\d{1,2})([-/.])(\d{4})\b"),
             slash: re(r"\b([A-Za-z0-9][\w.-]*)/([A-Za-z0-9][\w.-]*)\b"),
             number: re(
                 r"(?i)(?:^|[^\w.#-])([-+]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?))\s?(%|[a-zµμ°]+)?\b",
@@ -366,6 +375,12 @@ pub fn spans(text: &str) -> Vec<Span> {
         }
     }
     dates(text, &mut out);
+    for (s, e) in address::addresses(text) {
+        push(&mut out, SpanKind::Address, text[s..e].into(), None, s, e);
+    }
+    for (s, e) in address::postcodes(text) {
+        push(&mut out, SpanKind::Postcode, text[s..e].into(), None, s, e);
+    }
     for c in p.slash.captures_iter(text) {
         let m = c.get(0).map_or((0, 0), |m| (m.start(), m.end()));
         let (a, b) = (&c[1], &c[2]);
@@ -480,6 +495,13 @@ fn dates(text: &str, out: &mut Vec<Span>) {
             }
         }
     }
+    for c in p.numeric_date.captures_iter(text) {
+        if let Some((m, d)) = month_day(&c)
+            && let Some(all) = c.get(0)
+        {
+            found.push((all.start(), all.end(), format!("{}-{m:02}-{d:02}", &c[5])));
+        }
+    }
     for (s, e, v) in found {
         if !taken(out, s, e) {
             out.push(Span {
@@ -493,6 +515,24 @@ fn dates(text: &str, out: &mut Vec<Span>) {
             });
         }
     }
+}
+
+/// The month and the day of a date written in numbers with the year last (`18-08-2019`,
+/// `12/25/2023`, `1.5.2024`): the one above 12 is the day; when both could be either, a `/`
+/// says month first (as in the US), a `-` or a `.` day first. Both separators must be the same.
+fn month_day(c: &regex::Captures) -> Option<(u32, u32)> {
+    if c[2] != c[4] {
+        return None;
+    }
+    let (a, b): (u32, u32) = (c[1].parse().ok()?, c[3].parse().ok()?);
+    let (m, d) = if a > 12 {
+        (b, a)
+    } else if b > 12 || &c[2] == "/" {
+        (a, b)
+    } else {
+        (b, a)
+    };
+    ((1..=12).contains(&m) && (1..=31).contains(&d)).then_some((m, d))
 }
 
 fn numbers(text: &str, out: &mut Vec<Span>) {
@@ -848,5 +888,27 @@ mod tests {
         assert_eq!(s[1].value, "5");
         assert_eq!(s[1].before, ["want", "the", "top"]);
         assert_eq!(s[1].unit.as_deref(), Some("results"));
+    }
+
+    #[test]
+    fn dates_in_numbers_and_words_and_addresses_are_one_value() {
+        use SpanKind::*;
+        for (q, want) in [
+            ("the show on 18-08-2019", (Date, "2019-08-18")),
+            ("the show on 12/25/2023", (Date, "2023-12-25")),
+            ("the show on 04/07/2023", (Date, "2023-04-07")),
+            ("the show on 04.07.2023", (Date, "2023-07-04")),
+            (
+                "the show on the 25th of December 2023",
+                (Date, "2023-12-25"),
+            ),
+            (
+                "rent at 12 oak street, denver, co 80203",
+                (Address, "12 oak street, denver, co 80203"),
+            ),
+            ("homes in zip 80203", (Postcode, "80203")),
+        ] {
+            assert_eq!(kinds(q), [(want.0, want.1.to_string())], "{q}");
+        }
     }
 }

@@ -399,10 +399,7 @@ fn step_for(
         .collect();
     let only = (!given.is_empty()).then_some(open.as_slice());
     fill::fill(e, &q.text, spans, &mut params, only, &q.stems_in(c.matched));
-    for (k, v) in defaults {
-        params.entry(k).or_insert(v);
-    }
-    for note in fill::neutral_defaults(e, &mut params) {
+    for note in fill::open_required(e, defaults, &mut params) {
         if !plan.warnings.contains(&note) {
             plan.warnings.push(note);
         }

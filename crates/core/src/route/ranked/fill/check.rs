@@ -21,7 +21,9 @@ pub(super) fn pass(
             let Some(pr) = open.iter().find(|pr| &pr.p.name == name) else {
                 return true;
             };
-            let ok = params.get(name).is_none_or(|v| takes(pr, v));
+            let ok = params
+                .get_mut(name)
+                .is_none_or(|v| takes(pr, v) && formed(pr, v));
             if !ok {
                 params.remove(name);
             } else if pr.p.ty.ends_with("[]")
@@ -49,6 +51,26 @@ fn takes(pr: &Profile, v: &Value) -> bool {
     match v {
         Value::String(s) => !date_shaped(s) || pr.dated(),
         Value::Array(items) => items.iter().all(|x| takes(pr, x)),
+        _ => true,
+    }
+}
+
+/// A value in the form the parameter's description gives: an ISO date written in its date form
+/// (`dd-MM-yyyy`, `2015-JUL-31`); false when the description's example codes give a shape
+/// the value does not have (`e.g. PHI, BKN` refuses "roster").
+fn formed(pr: &Profile, v: &mut Value) -> bool {
+    match v {
+        Value::Array(items) => items.iter_mut().all(|x| formed(pr, x)),
+        Value::String(s) => {
+            if let Some(form) = &pr.date_form
+                && date_shaped(s)
+                && let Some(written) = form.render(s)
+            {
+                *s = written;
+            }
+            pr.shape.as_ref().is_none_or(|sh| sh.fits(s))
+        }
+        Value::Number(n) => pr.shape.as_ref().is_none_or(|sh| sh.fits(&n.to_string())),
         _ => true,
     }
 }

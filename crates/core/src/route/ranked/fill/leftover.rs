@@ -60,6 +60,7 @@ pub(super) fn free_text(pr: &Profile) -> bool {
                 ID_WORDS,
                 DATE_WORDS,
                 PLACE_WORDS,
+                POSTCODE_WORDS,
                 URL_WORDS,
                 PATH_WORDS,
                 COUNT_WORDS,

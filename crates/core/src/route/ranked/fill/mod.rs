@@ -16,23 +16,32 @@
 //! 6. `periods`: a relative period ("this week", "the past 30 days") into a period parameter: the
 //!    enum value naming it, a number of days, or a from/to date pair;
 //! 7. `typed`: typed spans paired with the parameters they fit, best pair first, each span and
-//!    each parameter once;
+//!    each parameter once: a street address whole to an `address` (never its house number to a
+//!    `zip` or a `limit`), a postcode to a postcode parameter, a count to the parameter its noun
+//!    names ("4 bedrooms") and never to an id, a value of the shape of a description's example
+//!    codes (`examples`: "e.g. PHI, BKN") and no other;
 //! 8. `units`: the unit of an amount, and the target unit asked for;
 //! 9. `leftover`: a free-text parameter takes the question's leftover content words (not in
 //!    [`fill_spans`]);
 //! 10. `check`: the type check of every value bound: a date only into a parameter that takes
-//!     one, a number only into a number parameter (a whole one into an `integer`).
+//!     one, a number only into a number parameter (a whole one into an `integer`), a value of
+//!     the examples' shape only where the description gives example codes; a date written in
+//!     the form the description gives (`datefmt`: `dd-MM-yyyy`, `e.g. 2015-JUL-31`).
 //!
-//! After planning, [`neutral_defaults`] gives a required enum left open its neutral value.
+//! After planning, [`open_required`] fills a required parameter left open: an enum's JSON form,
+//! else its declared default, else an enum's neutral value ("all"); else it stays open.
 //! The word lists (`words`) are English naming conventions of parameters (a `limit` takes a
 //! count, a `city` a place), not any domain's knowledge.
 
 mod check;
 mod codes;
+mod datefmt;
 mod enums;
+mod examples;
 mod headers;
 mod labels;
 mod leftover;
+mod open;
 mod periods;
 mod profile;
 mod slash;
@@ -49,7 +58,7 @@ use profile::Profile;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
-pub use enums::neutral_defaults;
+pub use open::open_required;
 
 /// Fill the endpoint's unbound, non-credential parameters (only those named in `only`, when
 /// given) from the question's spans; returns the names filled. `params` holds what declared

@@ -1,6 +1,8 @@
 //! A parameter's profile: what its declaration (name, type, `format`, description, the URL path
 //! segment it keys) says about the values it takes, read once per parameter by every pass.
 
+use super::datefmt::DateForm;
+use super::examples::Shape;
 use super::words::{DATE_DESCRIBED, DATE_WORDS, ID_WORDS};
 use crate::artifact::ParamData;
 use crate::search::spans::{self, Span};
@@ -23,6 +25,11 @@ pub(super) struct Profile<'a> {
     /// Stems of the URL path segment right before the parameter's placeholder, which names
     /// what it keys (`authors` for `/authors/{id}`): "author 7" fills that `id`.
     pub(super) keyed: Vec<String>,
+    /// The shape its description's example codes share (`e.g. PHI, BKN`), for a text parameter
+    /// with no enum that takes no date: only a value of that shape is bound to it.
+    pub(super) shape: Option<Shape>,
+    /// The form its description gives dates in (`dd-MM-yyyy`, `e.g. 2015-JUL-31`), when not ISO.
+    pub(super) date_form: Option<DateForm>,
 }
 
 impl<'a> Profile<'a> {
@@ -43,8 +50,18 @@ impl<'a> Profile<'a> {
             || words
                 .iter()
                 .any(|w| matches!(w.as_str(), "date" | "time" | "datetime" | "timestamp"));
+        let description = p.description.as_deref().unwrap_or("");
+        let date_form = DateForm::of(description);
+        let shape = (p.enum_values.is_empty() && !temporal && date_form.is_none())
+            .then(|| Shape::of(description))
+            .flatten()
+            // A number parameter's examples bound it only when they are years ("e.g. 2018"):
+            // `limit` "e.g. 10" takes 5 as well.
+            .filter(|sh| !matches!(base, "integer" | "number") || sh.years());
         Profile {
             p,
+            shape,
+            date_form,
             numeric: matches!(base, "integer" | "number"),
             integer: base == "integer",
             temporal,
@@ -71,6 +88,7 @@ impl<'a> Profile<'a> {
     pub(super) fn dated(&self) -> bool {
         let string = self.p.ty.trim_end_matches("[]") == "string";
         self.temporal
+            || self.date_form.is_some()
             || (string && self.described(DATE_DESCRIBED))
             || (string && self.p.description.is_none() && self.named(DATE_WORDS))
     }

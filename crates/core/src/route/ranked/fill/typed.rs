@@ -5,7 +5,7 @@
 use super::profile::Profile;
 use super::words::*;
 use crate::route::bind;
-use crate::search::spans::{Span, SpanKind};
+use crate::search::spans::{self, Span, SpanKind};
 use crate::search::text;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -29,19 +29,35 @@ pub(super) fn pass(
                 .any(|pr| pr.introduced_by(s) && fit(pr, s) > 0.0)
         })
         .collect();
+    // A number whose noun names some open parameter that can take it ("with 4 bedrooms" for
+    // `bedrooms`) is a count of that, never another parameter's value.
+    let counts: Vec<bool> = spans
+        .iter()
+        .map(|s| open.iter().any(|pr| unit_names(pr, s) && fit(pr, s) > 0.0))
+        .collect();
     let mut pairs: Vec<(f64, usize, usize)> = Vec::new();
     for (pi, pr) in open.iter().enumerate() {
         if params.contains_key(&pr.p.name) {
             continue;
         }
         for (si, s) in spans.iter().enumerate() {
-            if (used_slash && s.kind == SpanKind::Slash) || (claimed[si] && !pr.introduced_by(s)) {
+            if (used_slash && s.kind == SpanKind::Slash)
+                || (claimed[si] && !pr.introduced_by(s))
+                || (counts[si] && !claimed[si] && !unit_names(pr, s))
+            {
                 continue;
             }
             // A number, a year or a date is a value, even where the index knows it as a word.
             let numeric = matches!(s.kind, SpanKind::Number | SpanKind::Year | SpanKind::Date);
+            // A value of the shape of the parameter's example codes is that value, even when the
+            // endpoint was ranked for it (its description lists "BKN" among the examples).
+            let shaped = pr.shape.as_ref().is_some_and(|sh| sh.fits(&s.value));
             let mut stems = text::stems(&s.value).peekable();
-            if !numeric && stems.peek().is_some() && stems.all(|st| subject.contains(&st)) {
+            if !numeric
+                && !shaped
+                && stems.peek().is_some()
+                && stems.all(|st| subject.contains(&st))
+            {
                 continue;
             }
             let mut f = fit(pr, s);
@@ -186,6 +202,43 @@ fn duration_in(pr: &Profile, s: &Span) -> Option<f64> {
     (from != to && v.fract() == 0.0 && v.abs() < 9e15).then_some(v)
 }
 
+/// Whether a number's unit word (the noun written after it) names the parameter: "4 bedrooms"
+/// for `bedrooms`, "3 days" for `days` (or for `hours`, by an exact conversion).
+fn unit_names(pr: &Profile, s: &Span) -> bool {
+    s.kind == SpanKind::Number
+        && (s.unit.as_deref().is_some_and(|u| {
+            u.chars().all(char::is_alphabetic)
+                && (pr.words.iter().any(|w| w == u)
+                    || text::stems(u).any(|st| pr.stems.contains(&st)))
+        }) || duration_in(pr, s).is_some())
+}
+
+/// Whether the word after a number is the parameter's whole name ("the 2024 season" for
+/// `season`), not one word of it ("2020 nfl draft" for `nflTeam`).
+fn whole_name_after(pr: &Profile, s: &Span) -> bool {
+    let Some(u) = s.unit.as_deref() else {
+        return false;
+    };
+    pr.words.len() == 1 && (pr.words[0] == u || text::stems(u).eq(text::stems(&pr.words[0])))
+}
+
+/// Whether a number, unlabelled, may be an id: not a count (no count word before it, "top 5",
+/// and no plural noun after it, "4 bedrooms", "5 results") and three digits or more (a bare
+/// "3" is an amount or a rank far more often than a key).
+pub(super) fn id_number(s: &Span) -> bool {
+    let cue = s.before.iter().any(|w| COUNT_CUES.contains(&w.as_str()));
+    let plural_noun = s.unit.as_deref().is_some_and(|u| {
+        u.chars().count() >= 3
+            && u.chars().all(char::is_alphabetic)
+            && u.ends_with('s')
+            && !u.ends_with("ss")
+            && !spans::is_function_word(u)
+            && !verb_shaped(u)
+    });
+    let digits = s.value.chars().filter(char::is_ascii_digit).count();
+    !cue && !plural_noun && digits >= 3
+}
+
 /// How well a span fits a parameter (0: not at all). See the module docs.
 pub(super) fn fit(pr: &Profile, s: &Span) -> f64 {
     let timed = matches!(s.kind, SpanKind::Date | SpanKind::Year)
@@ -195,6 +248,9 @@ pub(super) fn fit(pr: &Profile, s: &Span) -> f64 {
     }
     let intro = if pr.introduced_by(s) { 6.0 } else { 0.0 };
     let string = !pr.numeric && pr.p.ty.trim_end_matches("[]") == "string";
+    if let Some(f) = place_fit(pr, s, string) {
+        return if f == 0.0 { 0.0 } else { f + intro };
+    }
     let base = match s.kind {
         SpanKind::Url if pr.format().contains("uri") || pr.format() == "url" => 9.0,
         SpanKind::Url if pr.named(URL_WORDS) => 8.0,
@@ -210,15 +266,21 @@ pub(super) fn fit(pr: &Profile, s: &Span) -> f64 {
         // "2019 road accidents": a year read with the next word as its unit.
         SpanKind::Number if pr.named(YEAR_WORDS) && year_like(&s.value) => year_fit(pr, s),
         SpanKind::Year if pr.numeric && pr.named(DATE_WORDS) => 5.0,
+        // "the 2024 season" for a `season` described as a year, or named by the noun after it.
+        SpanKind::Year | SpanKind::Number
+            if year_like(&s.value)
+                && !pr.named(TEXT_WORDS)
+                && (pr.described(YEAR_WORDS) || whole_name_after(pr, s)) =>
+        {
+            year_fit(pr, s) - 1.0
+        }
         SpanKind::Number if pr.numeric => {
             if pr.integer && s.value.contains('.') {
                 return 0.0;
             }
             let cue = s.before.iter().any(|w| COUNT_CUES.contains(&w.as_str()))
                 || s.unit.as_deref().is_some_and(|u| COUNT_CUES.contains(&u));
-            let unit_names = s.unit.as_deref().is_some_and(|u| {
-                pr.words.iter().any(|w| w == u) || text::stems(u).any(|st| pr.stems.contains(&st))
-            }) || duration_in(pr, s).is_some();
+            let unit_names = unit_names(pr, s);
             // "2 cups" for `sourceAmount`: a measured amount.
             let measured = pr.named(AMOUNT_WORDS)
                 && s.unit
@@ -240,6 +302,13 @@ pub(super) fn fit(pr: &Profile, s: &Span) -> f64 {
         }
         // A slug is words joined by dashes, never a bare number.
         SpanKind::Number if pr.named(&["slug"]) => 0.0,
+        // A count ("top 5", "4 bedrooms") or an unlabelled number of one or two digits is no
+        // id; a number its label names is ("platform 16").
+        SpanKind::Number
+            if string && pr.named(ID_WORDS) && !pr.introduced_by(s) && !id_number(s) =>
+        {
+            0.0
+        }
         SpanKind::Number | SpanKind::Id if string && pr.named(ID_WORDS) => 6.0,
         // A number its label names, for a parameter declared as text ("season 3" for a
         // string `airedSeason`); a name or a search text is no number.
@@ -281,6 +350,13 @@ pub(super) fn fit(pr: &Profile, s: &Span) -> f64 {
         }
         _ => 0.0,
     };
+    // Example codes in the description (`e.g. PHI, BKN`, `e.g. 2018`): a value of their shape
+    // fits well, whatever its kind; any other fits not at all.
+    let base = match &pr.shape {
+        Some(shape) if shape.fits(&s.value) => base.max(7.0),
+        Some(_) => 0.0,
+        None => base,
+    };
     if base == 0.0 {
         return 0.0;
     }
@@ -290,6 +366,36 @@ pub(super) fn fit(pr: &Profile, s: &Span) -> f64 {
         return (base + intro) * 0.5;
     }
     base + intro
+}
+
+/// The fit of a street address or a postcode, and of anything to a postcode parameter (`None`
+/// for other spans and parameters: [`fit`] decides). An address goes whole to a parameter named
+/// or described as one (`address`, `street`), else to a place it can stand for (`location`,
+/// `origin`) or a free-text search, never to one part of it (`city`) or a number; a postcode to
+/// a postcode parameter, else to a place or a search; a postcode parameter takes a postcode or
+/// a number of five digits, nothing else (no house number, no count).
+fn place_fit(pr: &Profile, s: &Span, string: bool) -> Option<f64> {
+    let postal = pr.named(POSTCODE_WORDS);
+    let textual = string && pr.named(TEXT_WORDS);
+    let located = string && pr.named(LOCATION_WORDS);
+    match s.kind {
+        SpanKind::Address if string && pr.named(ADDRESS_WORDS) => Some(9.0),
+        SpanKind::Address if postal || !string || pr.named(PLACE_WORDS) && !located => Some(0.0),
+        SpanKind::Address if pr.described(ADDRESS_WORDS) => Some(8.0),
+        SpanKind::Address if located || (textual && pr.described(PLACE_WORDS)) => Some(7.0),
+        SpanKind::Address if textual => Some(5.0),
+        SpanKind::Address => Some(0.0),
+        SpanKind::Postcode if postal || pr.described(&["zip", "postcode", "postal"]) => Some(9.0),
+        SpanKind::Postcode if located || textual || pr.named(ADDRESS_WORDS) => Some(5.0),
+        SpanKind::Postcode => Some(0.0),
+        SpanKind::Number
+            if postal && s.value.len() == 5 && s.value.chars().all(|c| c.is_ascii_digit()) =>
+        {
+            Some(7.0)
+        }
+        _ if postal => Some(0.0),
+        _ => None,
+    }
 }
 
 /// The value a span gives a parameter, typed as it declares (`None` when it does not fit).
@@ -636,6 +742,120 @@ mod tests {
         assert_eq!(
             filled(&e, "draft picks in 2020", &["draft", "pick"]),
             years(&[("start_year", 2020)])
+        );
+    }
+
+    #[test]
+    fn an_address_is_one_value_for_the_parameter_that_takes_one() {
+        // A rent estimate: `address`, `zipCode`, `limit`, `bedrooms`.
+        let e = endpoint(
+            "https://x.test/avm/rent",
+            &[
+                ("address", "query"),
+                ("zipCode", "query"),
+                ("limit", "query"),
+                ("bedrooms", "query"),
+            ],
+        );
+        let e = typed(
+            typed(e, "limit", "integer", None),
+            "bedrooms",
+            "integer",
+            None,
+        );
+        assert_eq!(
+            filled(
+                &e,
+                "rent estimate for 12 oak street, denver, co 80203",
+                &["rent", "estim"]
+            ),
+            strings(&[("address", "12 oak street, denver, co 80203")])
+        );
+        // A postcode alone goes to the postcode parameter, a count to its noun's parameter.
+        let got = filled(&e, "rentals in zip 80203 with 3 bedrooms", &["rental"]);
+        assert_eq!(got.get("zipCode"), Some(&Value::from("80203")));
+        assert_eq!(got.get("bedrooms"), Some(&Value::from(3)));
+        assert_eq!(got.len(), 2, "{got:?}");
+        // A geocoder's free text described as an address takes the whole address.
+        let mut geo = endpoint(
+            "https://x.test/geocode",
+            &[("q", "query"), ("limit", "query")],
+        );
+        geo.parameters[0].description = Some("Address or place to geocode".into());
+        let geo = typed(geo, "limit", "integer", None);
+        assert_eq!(
+            filled(
+                &geo,
+                "coordinates of 10 downing street, london please",
+                &["coordin"]
+            ),
+            strings(&[("q", "10 downing street, london")])
+        );
+        // A British postcode to a `postcode` path parameter; a city takes no address.
+        let pc = endpoint(
+            "https://x.test/postcodes/{postcode}",
+            &[("postcode", "path")],
+        );
+        assert_eq!(
+            filled(&pc, "which district is SW1A 2AA in", &["district"]),
+            strings(&[("postcode", "SW1A 2AA")])
+        );
+        let city = endpoint("https://x.test/weather", &[("city", "query")]);
+        assert!(filled(&city, "weather at 15 rue de Rivoli, Paris", &["weather"]).is_empty());
+    }
+
+    #[test]
+    fn a_count_goes_to_its_noun_and_never_to_an_id() {
+        let e = endpoint(
+            "https://x.test/listings/{id}",
+            &[("id", "path"), ("bedrooms", "query"), ("limit", "query")],
+        );
+        let e = typed(
+            typed(e, "bedrooms", "integer", None),
+            "limit",
+            "integer",
+            None,
+        );
+        let ints = |pairs: &[(&str, i64)]| -> BTreeMap<String, Value> {
+            pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), Value::from(*v)))
+                .collect()
+        };
+        assert_eq!(
+            filled(&e, "apartments with 4 bedrooms", &["apart"]),
+            ints(&[("bedrooms", 4)])
+        );
+        assert_eq!(
+            filled(&e, "the top 5 listings", &["list"]),
+            ints(&[("limit", 5)])
+        );
+        assert_eq!(
+            filled(&e, "listing 48213", &["list"]),
+            strings(&[("id", "48213")])
+        );
+        // An unlabelled number of one or two digits is no id; a labelled one is.
+        let p = endpoint("https://x.test/platforms/{id}", &[("id", "path")]);
+        assert!(filled(&p, "show me 12", &[]).is_empty());
+        assert_eq!(
+            filled(&p, "when was platform 16 first active", &["first", "activ"]),
+            strings(&[("id", "16")])
+        );
+        // A string `player_id` is no count of players.
+        let q = endpoint(
+            "https://x.test/players/{player_id}",
+            &[("player_id", "path")],
+        );
+        let got = filled_for(
+            &q,
+            "the 3 best players",
+            &["player", "best"],
+            &["player", "best"],
+        );
+        assert!(got.is_empty(), "{got:?}");
+        assert_eq!(
+            filled(&q, "stats of player 20000571", &["stat"]),
+            strings(&[("player_id", "20000571")])
         );
     }
 }

@@ -33,6 +33,13 @@ pub(super) const PLACE_WORDS: &[&str] = &[
     "state",
     "town",
 ];
+/// Parameter-name words of a street address (`address`, `streetAddress`, `addr`).
+pub(super) const ADDRESS_WORDS: &[&str] = &["address", "addr", "street"];
+/// Parameter-name words of a postcode (`zip`, `zipCode`, `postal_code`, `postcode`).
+pub(super) const POSTCODE_WORDS: &[&str] = &["zip", "zipcode", "postal", "postalcode", "postcode"];
+/// Parameter-name words of a place an address can stand for (a geocoder's `location`, a
+/// route's `origin`), not one part of it (`city`, `state`, `country`).
+pub(super) const LOCATION_WORDS: &[&str] = &["destination", "location", "origin", "place", "point"];
 /// Prepositions before a place.
 pub(super) const PLACE_CUES: &[&str] = &["at", "from", "in", "near", "to"];
 /// Parameter-name words of an identifier.

@@ -1,0 +1,123 @@
+//! Parameters bound by the shape of a value on an imported catalog nobody annotated: a street
+//! address whole (its house number no `zipCode`), a team code by its description's examples, a
+//! date in words in the form the description shows, and a required `format` enum's JSON form.
+//! The catalog: `any-catalog/homes-and-games.yaml` beside the code-host, weather and petstore
+//! documents (so that the "no tool" decision sees a catalog of some size).
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_schemarouter"))
+}
+
+/// The imported and compiled project, made once for every test of this file.
+fn artifact() -> PathBuf {
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    let dir = DIR.get_or_init(|| {
+        let dir = tempfile::tempdir().unwrap();
+        let proj = dir.path().join("proj");
+        for src in [
+            "any-catalog/homes-and-games.yaml",
+            "any-catalog/code-host.yaml",
+            "any-catalog/weather.yaml",
+            "import/petstore-3.0.yaml",
+        ] {
+            let o = bin()
+                .args(["import", "openapi"])
+                .arg(
+                    Path::new(env!("CARGO_MANIFEST_DIR"))
+                        .join("tests/fixtures")
+                        .join(src),
+                )
+                .arg("--project")
+                .arg(&proj)
+                .output()
+                .unwrap();
+            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        }
+        let o = bin().arg("compile").arg(&proj).output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        dir
+    });
+    dir.path().join("proj/build/graph.json")
+}
+
+/// `route QUESTION`: the plan's status, its steps' (endpoint, params), and its warnings.
+fn route(q: &str) -> (String, Vec<(String, Value)>, Vec<String>) {
+    let o = bin()
+        .arg("route")
+        .arg("--artifact")
+        .arg(artifact())
+        .arg("--json")
+        .arg("--")
+        .arg(q)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let plan = &v["plan"];
+    let steps = plan["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["endpoint"].as_str().unwrap().to_string(),
+                s["params"].clone(),
+            )
+        })
+        .collect();
+    let warnings = plan["warnings"]
+        .as_array()
+        .map(|w| w.iter().map(|x| x.as_str().unwrap().to_string()).collect())
+        .unwrap_or_default();
+    (
+        plan["status"].as_str().unwrap().to_string(),
+        steps,
+        warnings,
+    )
+}
+
+#[test]
+fn values_are_bound_by_their_shape() {
+    for (q, endpoint, params) in [
+        (
+            "what is the rent estimate for 12 oak street, denver, co 80203",
+            "get_rent_estimate",
+            serde_json::json!({"address": "12 oak street, denver, co 80203"}),
+        ),
+        (
+            "rental listings in denver with 4 bedrooms",
+            "search_listings",
+            serde_json::json!({"bedrooms": 4, "city": "denver"}),
+        ),
+        (
+            "who is on the BKN roster",
+            "get_players_by_team",
+            serde_json::json!({"format": "JSON", "team": "BKN"}),
+        ),
+        (
+            "final scores of the games on december 25, 2023",
+            "get_scores_by_date",
+            serde_json::json!({"date": "2023-DEC-25", "format": "JSON"}),
+        ),
+    ] {
+        let (status, steps, _) = route(q);
+        assert_eq!(status, "planned", "{q}");
+        assert_eq!(steps, [(endpoint.to_string(), params)], "{q}");
+    }
+}
+
+#[test]
+fn a_required_enum_left_open_takes_its_json_form_and_says_so() {
+    let (_, _, warnings) = route("who is on the BKN roster");
+    assert_eq!(
+        warnings,
+        [
+            "`get_players_by_team/format`: required parameter `format` not given by the request; set to \"JSON\", the JSON form it offers"
+        ]
+    );
+}
