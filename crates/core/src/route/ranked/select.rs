@@ -508,7 +508,17 @@ fn one_record(
         named |= match s.kind {
             // A lower-case word no label names may be any word the catalog lacks ("take").
             SpanKind::Word => false,
-            SpanKind::Name | SpanKind::Object => takes_names,
+            // A phrase that holds a word of the path itself ("of project hail mary" for
+            // `/users/{username}/projects`) is what is asked about, not a key.
+            SpanKind::Name | SpanKind::Object => {
+                takes_names
+                    && !crate::search::text::stems(&s.value).any(|st| {
+                        segments
+                            .iter()
+                            .filter(|seg| !seg.contains('{'))
+                            .any(|seg| stems_of(seg).contains(&st))
+                    })
+            }
             // A bare number may be a count or a day ("on 18-08-2019").
             SpanKind::Number => false,
             _ => true,
@@ -1115,6 +1125,11 @@ mod tests {
         let v = [("videogame_id_or_slug", "valorant")];
         assert_eq!(fit(&game, &["videogame_id_or_slug"], q, &v), ONE_RECORD);
         assert_eq!(fit(&album, &["id"], q, &[("id", "valorant")]), 1.0);
+        // A phrase holding a word of the path is what is asked about.
+        let projects = format!("{api}/users/{{username}}/projects");
+        let book = "how much does the ebook of project hail mary cost";
+        let u = [("username", "project hail mary cost")];
+        assert_eq!(fit(&projects, &["username"], book, &u), 1.0);
     }
 
     #[test]
