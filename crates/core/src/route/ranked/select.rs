@@ -143,6 +143,7 @@ pub fn candidates(
     let counted = crate::search::frame::counted(&q.text)
         .and_then(|words| words.last().map(|w| crate::search::text::stems(w).last()))
         .flatten();
+    let several = asks_for_many(&q.text);
     let mut out: Vec<Candidate> = Vec::new();
     for r in ranking.hits.iter().take(CONSIDERED) {
         let t = g.tool_at(r.tool);
@@ -186,6 +187,7 @@ pub fn candidates(
                 1.0
             }
             * labelled_keys(&e.url, spans, &trial)
+            * one_record(e, spans, &trial, q, several)
             * if counted
                 .as_deref()
                 .is_some_and(|head| holds_count_of(e, head))
@@ -401,6 +403,133 @@ fn labelled_keys(url: &str, spans: &[Span], filled: &BTreeMap<String, serde_json
         }
     }
     if untaken { LABELLED_KEY_UNTAKEN } else { 1.0 }
+}
+
+/// What an endpoint counts that reads the one record the question names: a placeholder of its
+/// URL path takes a value the question writes, and the path ends there or goes on only with
+/// segments the question asks for ("the current version of valorant" reads
+/// `/videogames/{videogame_id_or_slug}`, not the list `/videogames`; "the albums of artist 0Od…"
+/// reads `/artists/{id}/albums`).
+const ONE_RECORD: f64 = 1.25;
+
+/// What an endpoint counts that put a labelled value into a placeholder the label does not
+/// key, while a literal segment of its path names the label: for "the player s1mple",
+/// `/series/{serie_id_or_slug}/players` took `s1mple` as a series and lists a series' players.
+const MISKEYED: f64 = 0.6;
+
+/// Whether a request asks for many records rather than one: a count ("how many …"), "list",
+/// "all", "every", or a plural noun as what a question asks about ("which concerts …").
+fn asks_for_many(text: &str) -> bool {
+    let plural = |w: &String| {
+        w.chars().count() >= 4
+            && w.ends_with('s')
+            && !w.ends_with("ss")
+            && !w.ends_with("us")
+            && !w.ends_with("is")
+            && crate::search::text::stems(w)
+                .next()
+                .is_some_and(|st| st.len() < w.len())
+    };
+    crate::search::frame::counted(text).is_some()
+        || crate::search::frame::words(text)
+            .iter()
+            .any(|w| matches!(w.2.as_str(), "list" | "all" | "every"))
+        || crate::search::frame::asked(text).is_some_and(|a| a.last().is_some_and(plural))
+}
+
+/// [`ONE_RECORD`], [`MISKEYED`] or 1 for an endpoint and the parameters the question fills.
+/// A value counts as naming a record when it identifies (an id, a labelled number, a URL, a
+/// quoted title), or, for a name written as words, when the placeholder takes names
+/// ([`fill::takes_names`]); a value whose label keys its placeholder is counted by
+/// [`LABELLED_KEY`] already. `several`: the request asks for many records
+/// ([`asks_for_many`]), which a path ending at one record does not answer.
+fn one_record(
+    e: &crate::artifact::EndpointData,
+    spans: &[Span],
+    filled: &BTreeMap<String, serde_json::Value>,
+    q: &Query,
+    several: bool,
+) -> f64 {
+    use crate::search::spans::SpanKind;
+    let segments: Vec<&str> = url_path(&e.url)
+        .split('/')
+        .filter(|s| !s.is_empty())
+        .collect();
+    let stems_of = |seg: &str| crate::search::text::stems(seg).collect::<Vec<_>>();
+    let mut named = false;
+    for (i, seg) in segments.iter().enumerate() {
+        let Some(name) = seg.strip_prefix('{').and_then(|x| x.strip_suffix('}')) else {
+            continue;
+        };
+        let value = match filled.get(name) {
+            Some(serde_json::Value::String(v)) => v.clone(),
+            Some(v) => v.to_string(),
+            None => continue,
+        };
+        let Some(s) = spans
+            .iter()
+            .find(|s| s.value == value && !matches!(s.kind, SpanKind::Year | SpanKind::Date))
+        else {
+            continue;
+        };
+        // What the question says the value is: the word before it, function words aside ("of
+        // valorant"; a verb after it, "s1mple play", says what is done).
+        let label: Vec<String> = s
+            .before
+            .last()
+            .filter(|w| !crate::search::spans::is_function_word(w))
+            .into_iter()
+            .flat_map(|w| crate::search::text::stems(w).collect::<Vec<_>>())
+            .collect();
+        let keyed = i > 0
+            && !segments[i - 1].contains('{')
+            && stems_of(segments[i - 1])
+                .iter()
+                .any(|st| label.contains(st));
+        if !label.is_empty()
+            && !keyed
+            && segments
+                .iter()
+                .filter(|seg| !seg.contains('{'))
+                .any(|seg| stems_of(seg).iter().any(|st| label.contains(st)))
+        {
+            return MISKEYED;
+        }
+        let takes_names = e
+            .parameters
+            .iter()
+            .find(|p| p.name == name)
+            .is_some_and(fill::takes_names);
+        if keyed || !label.is_empty() {
+            // [`LABELLED_KEY`] already counts the record its label names; a value labelled as
+            // another thing ("event G5vY…" in `/venues/{id}`) names no record of this path.
+            return 1.0;
+        }
+        named |= match s.kind {
+            // A lower-case word no label names may be any word the catalog lacks ("take").
+            SpanKind::Word => false,
+            // A phrase that holds a word of the path itself ("of project hail mary" for
+            // `/users/{username}/projects`) is what is asked about, not a key.
+            SpanKind::Name | SpanKind::Object => {
+                takes_names
+                    && !crate::search::text::stems(&s.value).any(|st| {
+                        segments
+                            .iter()
+                            .filter(|seg| !seg.contains('{'))
+                            .any(|seg| stems_of(seg).contains(&st))
+                    })
+            }
+            // A bare number may be a count or a day ("on 18-08-2019").
+            SpanKind::Number => false,
+            _ => true,
+        };
+    }
+    let ends_at_record = segments.last().is_some_and(|seg| seg.starts_with('{'));
+    if named && unasked_tail(&e.url, filled, q) == 0 && !(several && ends_at_record) {
+        ONE_RECORD
+    } else {
+        1.0
+    }
 }
 
 /// The path of a URL (after the host), without query or fragment.
@@ -914,6 +1043,116 @@ mod tests {
             labelled_keys(&format!("{api}/repos/{{owner}}/{{repo}}"), &q.spans, &repo),
             1.0
         );
+    }
+
+    /// An endpoint on `url` whose path placeholders are its required parameters.
+    fn at(url: &str, keys: &[&str]) -> crate::artifact::EndpointData {
+        let parameters: Vec<serde_json::Value> = keys
+            .iter()
+            .map(|k| {
+                serde_json::json!({"name": k, "type": "string", "enum_values": [],
+                    "required": true, "auth": false, "bind": [], "location": "path"})
+            })
+            .collect();
+        serde_json::from_value(serde_json::json!({"id": "e", "method": "GET", "url": url,
+            "parameters": parameters, "fields": [], "identifiers": [], "group_fields": {}}))
+        .expect("endpoint json")
+    }
+
+    fn given(pairs: &[(&str, &str)]) -> BTreeMap<String, serde_json::Value> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), serde_json::json!(v)))
+            .collect()
+    }
+
+    #[test]
+    fn the_record_a_question_names_is_read_by_its_detail_endpoint() {
+        let fit = |url: &str, keys: &[&str], q: &str, filled: &[(&str, &str)]| {
+            let q = Query::new(q);
+            one_record(
+                &at(url, keys),
+                &q.spans,
+                &given(filled),
+                &q,
+                asks_for_many(&q.text),
+            )
+        };
+        let api = "https://api.test";
+        // An id, owner/repo, a labelled number: the path ends at the record named.
+        let q = "which team does s1mple play for right now";
+        let player = format!("{api}/players/{{player_id_or_slug}}");
+        let s1 = [("player_id_or_slug", "s1mple")];
+        assert_eq!(fit(&player, &["player_id_or_slug"], q, &s1), ONE_RECORD);
+        // A label that keys the placeholder is counted by `labelled_keys`.
+        let labelled = "which team does the player s1mple play for";
+        assert_eq!(fit(&player, &["player_id_or_slug"], labelled, &s1), 1.0);
+        let album = format!("{api}/albums/{{id}}");
+        let id = [("id", "4aawyAB9vmqN3uQ7FjRGTy")];
+        let named = "what label is on 4aawyAB9vmqN3uQ7FjRGTy";
+        assert_eq!(fit(&album, &["id"], named, &id), ONE_RECORD);
+        // Asked sub-things of the record named: its sub-resource; an unasked one is not.
+        let tracks = format!("{album}/tracks");
+        let asked = "what tracks are on 4aawyAB9vmqN3uQ7FjRGTy";
+        assert_eq!(fit(&tracks, &["id"], asked, &id), ONE_RECORD);
+        assert_eq!(fit(&tracks, &["id"], named, &id), 1.0);
+        // A request for many records is not answered by one record.
+        assert_eq!(
+            fit(
+                &album,
+                &["id"],
+                "list all tracks of 4aawyAB9vmqN3uQ7FjRGTy",
+                &id
+            ),
+            1.0
+        );
+        // Nothing of the question in the path: the list. A bare number is no key.
+        assert_eq!(fit(&format!("{api}/players"), &[], q, &[]), 1.0);
+        // A value labelled as another thing names no record of this path.
+        let venue = format!("{api}/venues/{{id}}");
+        let event = "what do tickets cost for event G5vYZ9ZmkR2Fz";
+        assert_eq!(fit(&venue, &["id"], event, &[("id", "G5vYZ9ZmkR2Fz")]), 1.0);
+        let version = format!("{api}/versions/{{versionId}}");
+        let day = "which tour was the show on 18-08-2019 part of";
+        assert_eq!(
+            fit(&version, &["versionId"], day, &[("versionId", "18")]),
+            1.0
+        );
+        // A word typed in lower case names a record where the key takes names (a slug), not
+        // where it is an opaque id.
+        let q = "what is the current game version of valorant";
+        let game = format!("{api}/videogames/{{videogame_id_or_slug}}");
+        let v = [("videogame_id_or_slug", "valorant")];
+        assert_eq!(fit(&game, &["videogame_id_or_slug"], q, &v), ONE_RECORD);
+        assert_eq!(fit(&album, &["id"], q, &[("id", "valorant")]), 1.0);
+        // A phrase holding a word of the path is what is asked about.
+        let projects = format!("{api}/users/{{username}}/projects");
+        let book = "how much does the ebook of project hail mary cost";
+        let u = [("username", "project hail mary cost")];
+        assert_eq!(fit(&projects, &["username"], book, &u), 1.0);
+    }
+
+    #[test]
+    fn a_labelled_value_in_a_placeholder_its_label_does_not_key_is_miskeyed() {
+        let q = Query::new("which team does the player s1mple play for right now");
+        let series = at(
+            "https://api.test/series/{serie_id_or_slug}/players",
+            &["serie_id_or_slug"],
+        );
+        let filled = given(&[("serie_id_or_slug", "s1mple")]);
+        assert_eq!(one_record(&series, &q.spans, &filled, &q, false), MISKEYED);
+    }
+
+    #[test]
+    fn requests_for_many_records_are_told() {
+        assert!(asks_for_many("how many setlists does radiohead have"));
+        assert!(asks_for_many("list the tags of rust-lang/rust"));
+        assert!(asks_for_many("which concerts did coldplay play in 2017"));
+        assert!(!asks_for_many("which team does the player s1mple play for"));
+        assert!(!asks_for_many(
+            "what is the current game version of valorant"
+        ));
+        assert!(!asks_for_many("what nationality is the pro faker"));
     }
 
     #[test]

@@ -60,6 +60,15 @@ use std::collections::BTreeMap;
 
 pub use open::open_required;
 
+/// Whether a parameter is a key written as words (its name holds `slug`, `name`, `username`,
+/// `login` or `handle`: `videogame_id_or_slug`): a name the question types in lower case may
+/// be its value, where an opaque id (`{id}`, `{mbid}`) takes none.
+pub fn takes_names(p: &crate::artifact::ParamData) -> bool {
+    text::split_identifier(&p.name)
+        .into_iter()
+        .any(|(s, e)| words::NAME_KEY_WORDS.contains(&p.name[s..e].to_lowercase().as_str()))
+}
+
 /// Fill the endpoint's unbound, non-credential parameters (only those named in `only`, when
 /// given) from the question's spans; returns the names filled. `params` holds what declared
 /// bindings already gave. A span made only of `subject` stems (the words the endpoint was

@@ -321,13 +321,25 @@ pub(super) fn fit(pr: &Profile, s: &Span) -> f64 {
         // A name typed in lower case that the catalog does not know: the key of the entity an
         // endpoint reads (`/users/{username}`), else only where its words name the parameter.
         // `/albums/{id}` takes an opaque id, which a word never is, whatever labels it
-        // ("my most listened artists" for `/artists/{id}`).
-        SpanKind::Word if pr.named(ID_WORDS) => 0.0,
+        // ("my most listened artists" for `/artists/{id}`); `{videogame_id_or_slug}` takes
+        // a slug too where a label names it ("the player faker").
+        SpanKind::Word
+            if pr.named(ID_WORDS) && !(pr.named(NAME_KEY_WORDS) && pr.introduced_by(s)) =>
+        {
+            0.0
+        }
         // A verb or an adverb ("the line running normally") is what is said of a value, not
         // one, even right after the label noun.
         SpanKind::Word if !name_shaped(&s.value) => 0.0,
         SpanKind::Word if string && pr.in_path() => 3.0,
         SpanKind::Word if string => 1.0,
+        // The key of a record written as words (`{videogame_id_or_slug}`, `{username}`) takes
+        // a name or a preposition's object ("the current version of valorant").
+        SpanKind::Name | SpanKind::Object
+            if (string || pr.p.ty == "any") && pr.in_path() && pr.named(NAME_KEY_WORDS) =>
+        {
+            3.0
+        }
         SpanKind::Name | SpanKind::Object if string => {
             // A place by its name, or free text (`q`) described as one ("City name").
             let textual = pr.named(TEXT_WORDS);
@@ -426,6 +438,38 @@ pub(super) fn value_for(pr: &Profile, s: &Span) -> Option<Value> {
         return None;
     }
     Some(v)
+}
+
+#[cfg(test)]
+mod record_key_tests {
+    use super::super::testing::*;
+
+    #[test]
+    fn a_key_written_as_words_takes_a_name_or_an_object() {
+        let game = endpoint(
+            "https://x.test/videogames/{videogame_id_or_slug}",
+            &[("videogame_id_or_slug", "path")],
+        );
+        let known = ["current", "game", "version", "videogam"];
+        assert_eq!(
+            filled(
+                &game,
+                "what is the current game version of valorant",
+                &known
+            ),
+            strings(&[("videogame_id_or_slug", "valorant")])
+        );
+        // An opaque id takes no word.
+        let album = endpoint("https://x.test/albums/{id}", &[("id", "path")]);
+        assert!(
+            filled(
+                &album,
+                "what is the current game version of valorant",
+                &known
+            )
+            .is_empty()
+        );
+    }
 }
 
 #[cfg(test)]

@@ -55,6 +55,10 @@ pub(super) const ID_WORDS: &[&str] = &[
     "symbol",
     "ticker",
 ];
+/// Parameter-name words of a key written as words: a slug, a name, a user name
+/// (`videogame_id_or_slug`, `username`, `screen_name`). Such a key takes a name typed in lower
+/// case even where its name also holds `id`.
+pub(super) const NAME_KEY_WORDS: &[&str] = &["handle", "login", "name", "slug", "username"];
 /// Parameter-name words of a date.
 pub(super) const DATE_WORDS: &[&str] = &[
     "after", "before", "date", "day", "end", "from", "since", "start", "until",
