@@ -11,10 +11,10 @@
 //! Only the `core` projection runs this pass (`minimal` keeps what the concepts chose, `recall`
 //! the groups).
 
-use super::algorithm::{QualStatus, field_meta, qual_status, resolve_qualifiers};
-use super::variants;
+use super::algorithm::{QualStatus, qual_status, resolve_qualifiers};
 use super::{FieldReason, Plan, PlannedField, Projection, Understanding};
-use crate::artifact::{EndpointData, FieldData, FrozenGraph};
+use super::{named, variants};
+use crate::artifact::{FieldData, FrozenGraph};
 use std::sync::LazyLock;
 
 /// The cue phrases, declared as language data in `every_cues.txt` beside this file.
@@ -105,30 +105,10 @@ pub(super) fn add(
             }) else {
                 continue;
             };
-            let reasons = vec![FieldReason::Variant {
-                of: of.name.clone(),
-            }];
-            added.push(PlannedField {
-                name: cand.name.clone(),
-                identifier: false,
-                meta: metadata.then(|| field_meta(g, t, cand, &reasons)),
-                reasons,
-            });
+            added.push(named::variant_of(g, t, cand, &of.name, metadata));
         }
-        if added.is_empty() {
-            continue;
-        }
-        step.fields.extend(added);
-        step.fields.sort_by_key(|f| position(e, &f.name));
+        named::add_in_order(step, e, added);
     }
-}
-
-/// A field's position on its endpoint (fields not found last).
-fn position(e: &EndpointData, name: &str) -> usize {
-    e.fields
-        .iter()
-        .position(|f| f.name == name)
-        .unwrap_or(usize::MAX)
 }
 
 #[cfg(test)]

@@ -17,8 +17,8 @@
 //! projection runs this pass (`minimal` keeps what the concepts chose, `recall` the groups).
 
 use super::algorithm::field_meta;
-use super::{FieldReason, Plan, PlannedField, Projection};
-use crate::artifact::{EndpointData, FieldData, FrozenGraph};
+use super::{FieldReason, Plan, PlannedField, Projection, Step};
+use crate::artifact::{EndpointData, FieldData, FrozenGraph, ToolData};
 use crate::search::text;
 
 /// Add to each step the fields the question names apart (see the module docs).
@@ -90,22 +90,37 @@ pub(super) fn add(
             else {
                 continue;
             };
-            let reasons = vec![FieldReason::Variant {
-                of: of.field.name.clone(),
-            }];
-            added.push(PlannedField {
-                name: cand.name.clone(),
-                identifier: false,
-                meta: metadata.then(|| field_meta(g, t, cand, &reasons)),
-                reasons,
-            });
+            added.push(variant_of(g, t, cand, &of.field.name, metadata));
         }
-        if added.is_empty() {
-            continue;
-        }
-        step.fields.extend(added);
-        step.fields.sort_by_key(|f| position(e, &f.name));
+        add_in_order(step, e, added);
     }
+}
+
+/// Field `cand` of tool `t` planned as a variant of the projected field `of` (reason
+/// `Variant`), with its metadata when `metadata`.
+pub(super) fn variant_of(
+    g: &FrozenGraph,
+    t: &ToolData,
+    cand: &FieldData,
+    of: &str,
+    metadata: bool,
+) -> PlannedField {
+    let reasons = vec![FieldReason::Variant { of: of.to_string() }];
+    PlannedField {
+        name: cand.name.clone(),
+        identifier: false,
+        meta: metadata.then(|| field_meta(g, t, cand, &reasons)),
+        reasons,
+    }
+}
+
+/// Add `added` to a step's fields, keeping them all in endpoint `e`'s field order.
+pub(super) fn add_in_order(step: &mut Step, e: &EndpointData, added: Vec<PlannedField>) {
+    if added.is_empty() {
+        return;
+    }
+    step.fields.extend(added);
+    step.fields.sort_by_key(|f| position(e, &f.name));
 }
 
 /// The first letters of a stem, all but `spare` of them and at least three: what any word the
