@@ -52,6 +52,46 @@ pub(super) fn cue(question: &str) -> Option<String> {
         .map(|cue| cue.join(" "))
 }
 
+/// Words that quantify what follows them ("every game", "all of its moduli"); the other cues
+/// name variants or parts themselves.
+const QUANTIFIERS: &[&str] = &["all", "every", "each", "both", "whichever"];
+
+/// Whether every quantifier cue of `question` quantifies the records an endpoint at `url`
+/// lists: a word among the three after it is a literal segment of the URL's path, in the
+/// same stem ("final scores of every clemson game" to `/games`: every game is every record,
+/// which the list already returns, not every variant of the score). A question with another
+/// cue ("the bounds", "made up of") is never this.
+fn quantifies_records(question: &str, url: &str) -> bool {
+    use crate::search::text::stems;
+    let words = words(question);
+    let path = url
+        .split_once("://")
+        .map_or(url, |(_, r)| r.split_once('/').map_or("", |(_, p)| p));
+    let segments: Vec<String> = path
+        .split(['/', '?', '#', '-', '_', '.'])
+        .filter(|s| !s.is_empty() && !s.starts_with('{'))
+        .flat_map(|s| stems(s).collect::<Vec<_>>())
+        .collect();
+    let Some(c) = cue(question) else {
+        return false;
+    };
+    if !QUANTIFIERS.contains(&c.as_str()) {
+        return false;
+    }
+    let at: Vec<usize> = words
+        .iter()
+        .enumerate()
+        .filter(|(_, w)| QUANTIFIERS.contains(&w.as_str()))
+        .map(|(i, _)| i)
+        .collect();
+    !at.is_empty()
+        && at.iter().all(|&i| {
+            words[i + 1..words.len().min(i + 4)]
+                .iter()
+                .any(|w| stems(w).any(|st| segments.contains(&st)))
+        })
+}
+
 /// Add to each step every variant of its fields projected for a requested concept, when the
 /// question asks for every variant (see the module docs).
 pub(super) fn add(
@@ -73,6 +113,9 @@ pub(super) fn add(
         let Some(e) = t.endpoints.iter().find(|e| e.id == step.endpoint) else {
             continue;
         };
+        if quantifies_records(question, &e.url) {
+            continue;
+        }
         // The fields projected for a requested concept, with that concept.
         let anchors: Vec<(&FieldData, &str)> = step
             .fields
@@ -114,6 +157,27 @@ pub(super) fn add(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_quantifier_over_the_records_a_path_lists_asks_for_no_variant() {
+        let games = "https://api.test/games";
+        assert!(quantifies_records(
+            "final scores of every clemson game in the 2018 season",
+            games
+        ));
+        assert!(quantifies_records("list all games of the season", games));
+        // What the quantifier counts is no record of the path, or the cue is another.
+        assert!(!quantifies_records(
+            "the magnetisation of Fe in every normalisation",
+            "https://api.test/materials/summary/"
+        ));
+        assert!(!quantifies_records("all of its moduli", games));
+        assert!(!quantifies_records(
+            "the upper and lower bounds of the games",
+            games
+        ));
+        assert!(!quantifies_records("the final score of one game", games));
+    }
 
     #[test]
     fn cues_are_whole_words_in_a_row() {

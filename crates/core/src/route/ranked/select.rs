@@ -187,7 +187,13 @@ pub fn candidates(
                 1.0
             }
             * labelled_keys(&e.url, spans, &trial)
-            * one_record(e, spans, &trial, q, several)
+            * one_record(
+                e,
+                spans,
+                &trial,
+                q,
+                several_of(e, several, counted.as_deref()),
+            )
             * if counted
                 .as_deref()
                 .is_some_and(|head| holds_count_of(e, head))
@@ -435,6 +441,14 @@ fn asks_for_many(text: &str) -> bool {
             .iter()
             .any(|w| matches!(w.2.as_str(), "list" | "all" | "every"))
         || crate::search::frame::asked(text).is_some_and(|a| a.last().is_some_and(plural))
+}
+
+/// Whether a request asks endpoint `e` for many records: it asks for many ([`asks_for_many`])
+/// and is not a count that `e`'s own record answers with a number (`counted`, the stem of what
+/// a count question counts: "how many days has listing X been on the market" is its
+/// `daysOnMarket`, one record; "how many listings are in Austin" counts records).
+fn several_of(e: &crate::artifact::EndpointData, several: bool, counted: Option<&str>) -> bool {
+    several && !counted.is_some_and(|head| holds_count_of(e, head))
 }
 
 /// [`ONE_RECORD`], [`MISKEYED`] or 1 for an endpoint and the parameters the question fills.
@@ -886,6 +900,23 @@ mod tests {
             ],
         );
         assert!(!holds_count_of(&event, "star"));
+    }
+
+    #[test]
+    fn a_count_the_record_holds_asks_for_one_record() {
+        let listing = returning(None, &[("daysOnMarket", "integer"), ("price", "number")]);
+        let listings = returning(Some("[]"), &[("daysOnMarket", "integer")]);
+        let counted = |q: &str| {
+            crate::search::frame::counted(q)
+                .and_then(|w| w.last().and_then(|w| crate::search::text::stems(w).last()))
+        };
+        let q = "how many days has listing abc-12 been on the market";
+        assert!(asks_for_many(q));
+        assert!(!several_of(&listing, true, counted(q).as_deref()));
+        assert!(several_of(&listings, true, counted(q).as_deref()));
+        let q = "how many listings are there in austin";
+        assert!(several_of(&listing, true, counted(q).as_deref()));
+        assert!(!several_of(&listing, false, None));
     }
 
     #[test]
