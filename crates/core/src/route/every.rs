@@ -56,14 +56,16 @@ pub(super) fn cue(question: &str) -> Option<String> {
 /// name variants or parts themselves.
 const QUANTIFIERS: &[&str] = &["all", "every", "each", "both", "whichever"];
 
-/// Whether every quantifier cue of `question` quantifies the records an endpoint at `url`
-/// lists: a word among the three after it is a literal segment of the URL's path, in the
-/// same stem ("final scores of every clemson game" to `/games`: every game is every record,
-/// which the list already returns, not every variant of the score). A question with another
-/// cue ("the bounds", "made up of") is never this.
-fn quantifies_records(question: &str, url: &str) -> bool {
+/// Whether every quantifier of a question (its `words`, its cue `cue`) quantifies the records an
+/// endpoint at `url` lists: a word among the three after it is a literal segment of the URL's
+/// path, in the same stem ("final scores of every clemson game" to `/games`: every game is
+/// every record, which the list already returns, not every variant of the score). A question
+/// whose cue is another ("the bounds", "made up of") is never this.
+fn quantifies_records(words: &[String], cue: &str, url: &str) -> bool {
     use crate::search::text::stems;
-    let words = words(question);
+    if !QUANTIFIERS.contains(&cue) {
+        return false;
+    }
     let path = url
         .split_once("://")
         .map_or(url, |(_, r)| r.split_once('/').map_or("", |(_, p)| p));
@@ -72,12 +74,6 @@ fn quantifies_records(question: &str, url: &str) -> bool {
         .filter(|s| !s.is_empty() && !s.starts_with('{'))
         .flat_map(|s| stems(s).collect::<Vec<_>>())
         .collect();
-    let Some(c) = cue(question) else {
-        return false;
-    };
-    if !QUANTIFIERS.contains(&c.as_str()) {
-        return false;
-    }
     let at: Vec<usize> = words
         .iter()
         .enumerate()
@@ -102,9 +98,13 @@ pub(super) fn add(
     metadata: bool,
     plan: &mut Plan,
 ) {
-    if projection != Projection::Core || cue(question).is_none() {
+    if projection != Projection::Core {
         return;
     }
+    let Some(cue) = cue(question) else {
+        return;
+    };
+    let question_words = words(question);
     let quals = resolve_qualifiers(g, u);
     for step in &mut plan.steps {
         let Some((_, t)) = g.tool(&step.tool) else {
@@ -113,7 +113,7 @@ pub(super) fn add(
         let Some(e) = t.endpoints.iter().find(|e| e.id == step.endpoint) else {
             continue;
         };
-        if quantifies_records(question, &e.url) {
+        if quantifies_records(&question_words, &cue, &e.url) {
             continue;
         }
         // The fields projected for a requested concept, with that concept.
@@ -160,23 +160,22 @@ mod tests {
 
     #[test]
     fn a_quantifier_over_the_records_a_path_lists_asks_for_no_variant() {
+        let over =
+            |q: &str, url: &str| cue(q).is_some_and(|c| quantifies_records(&words(q), &c, url));
         let games = "https://api.test/games";
-        assert!(quantifies_records(
+        assert!(over(
             "final scores of every clemson game in the 2018 season",
             games
         ));
-        assert!(quantifies_records("list all games of the season", games));
+        assert!(over("list all games of the season", games));
         // What the quantifier counts is no record of the path, or the cue is another.
-        assert!(!quantifies_records(
+        assert!(!over(
             "the magnetisation of Fe in every normalisation",
             "https://api.test/materials/summary/"
         ));
-        assert!(!quantifies_records("all of its moduli", games));
-        assert!(!quantifies_records(
-            "the upper and lower bounds of the games",
-            games
-        ));
-        assert!(!quantifies_records("the final score of one game", games));
+        assert!(!over("all of its moduli", games));
+        assert!(!over("the upper and lower bounds of the games", games));
+        assert!(!over("the final score of one game", games));
     }
 
     #[test]

@@ -322,10 +322,7 @@ impl<'g> Lexical<'g> {
 
     /// Whether any run of the tokens is a tool's name.
     fn names_tool(&self, tokens: &[Token]) -> bool {
-        (0..tokens.len()).any(|i| {
-            (i + 1..=tokens.len().min(i + self.max_words))
-                .any(|j| self.lookup_tool(&tokens[i..j]).is_some())
-        })
+        !self.named_tools(tokens).is_empty()
     }
 
     /// The indices of the tools `tokens` name (by any of their names), sorted, once each.
