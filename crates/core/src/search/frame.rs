@@ -8,7 +8,7 @@
 /// Words that open a request before its verb ("Please", "Can you help me", "I want to").
 pub const REQUEST_OPENERS: &[&str] = &[
     "can", "could", "help", "i", "id", "kindly", "let", "lets", "like", "me", "need", "please",
-    "to", "us", "want", "would", "you",
+    "shall", "to", "us", "want", "will", "would", "you",
 ];
 
 /// Verbs that frame a request for information ("Show me", "Find", "Give me", "List").

@@ -112,8 +112,9 @@ pub fn asks(text: &str) -> bool {
 /// a question.
 fn is_question(text: &str) -> bool {
     const OPENERS: &[&str] = &[
-        "are", "can", "could", "did", "do", "does", "has", "have", "how", "is", "was", "were",
-        "what", "whats", "when", "where", "which", "who", "whose", "why",
+        "am", "are", "can", "could", "did", "do", "does", "had", "has", "have", "how", "is", "may",
+        "might", "must", "shall", "should", "was", "were", "what", "whats", "when", "where",
+        "which", "who", "whom", "whose", "why", "will", "would",
     ];
     let words = crate::search::frame::words(text);
     let first = words.first().map(|w| w.2.as_str()).unwrap_or("");
@@ -1000,6 +1001,18 @@ mod tests {
         assert!(!is_question("create an issue titled \"crash\""));
         assert!(!is_question("Can you star rust-lang/rust?"));
         assert!(is_question("Can stars be given twice?"));
+        // A modal verb opens a question as "is" does; "will you" asks to act.
+        assert!(is_question(
+            "will the air quality in 90210 be good tomorrow"
+        ));
+        assert!(is_question("should i bring an umbrella in lyon"));
+        assert!(is_question("would it rain in oslo on friday"));
+        assert!(!is_question("will you email the results to ana"));
+        assert_eq!(
+            imperative_action("will you email the results to ana").as_deref(),
+            Some("email")
+        );
+        assert_eq!(imperative_action("will the air quality be good"), None);
     }
 
     #[test]
