@@ -178,6 +178,38 @@ const IRREGULAR: &[(&str, &str)] = &[
     ("geese", "goose"),
 ];
 
+/// Nouns ending in `us`, whose plural `-uses` drops `es`, not `s` (`bonuses` is `bonus`, not
+/// `bonuse`; `statuses`, `campuses`); other `-uses` words drop `s` (`causes`, `houses`).
+/// Language data, sorted.
+const US_NOUNS: &[&str] = &[
+    "apparatus",
+    "bonus",
+    "bus",
+    "cactus",
+    "campus",
+    "census",
+    "chorus",
+    "consensus",
+    "corpus",
+    "focus",
+    "fungus",
+    "genius",
+    "minus",
+    "nexus",
+    "octopus",
+    "onus",
+    "plus",
+    "prospectus",
+    "radius",
+    "sinus",
+    "status",
+    "stimulus",
+    "surplus",
+    "syllabus",
+    "thesaurus",
+    "virus",
+];
+
 /// Nouns ending in `ie`, whose plural `-ies` is not a `-y` word's (`calories` is `calorie`,
 /// not `calory`; `movies`, `cookies`).
 const IE_NOUNS: &[&str] = &[
@@ -366,6 +398,12 @@ pub fn singular(w: &str) -> String {
             return ie;
         }
         return format!("{stem}y");
+    }
+    if let Some(stem) = w.strip_suffix("es")
+        && stem.ends_with("us")
+        && US_NOUNS.binary_search(&stem).is_ok()
+    {
+        return stem.to_string();
     }
     for end in ["sses", "xes", "ches", "shes", "zzes"] {
         if let Some(stem) = w.strip_suffix(end) {
@@ -590,6 +628,11 @@ mod tests {
             ("cookies", "cookie"),
             ("pies", "pie"),
             ("stories", "story"),
+            ("bonuses", "bonus"),
+            ("statuses", "status"),
+            ("buses", "bus"),
+            ("causes", "cause"),
+            ("houses", "house"),
         ] {
             assert_eq!(singular(p), s, "{p}");
         }
