@@ -1,13 +1,15 @@
-//! Pass `headers`: header and cookie parameters, filled only where the question names them.
+//! Pass `headers`: header and cookie parameters, and the server placeholder of an imported
+//! description that names no server, filled only where the question names them.
 
 use super::profile::Profile;
 use crate::route::bind;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
-/// Fill the header and cookie parameters of `open` whose name the question writes with a value.
+/// Fill the parameters of `open` filled only where named ([`Profile::named_only`]) whose name
+/// the question writes with a value.
 pub(super) fn pass(question: &str, open: &[Profile], params: &mut BTreeMap<String, Value>) {
-    for pr in open.iter().filter(|pr| pr.in_header()) {
+    for pr in open.iter().filter(|pr| pr.named_only()) {
         if let Some(raw) = named_header_value(&pr.p.name, question)
             && let Ok(v) = bind::coerce(pr.p, Value::String(raw))
         {
@@ -77,5 +79,32 @@ mod tests {
             Some("xyz".into())
         );
         assert_eq!(named_header_value("session", "the sessions list"), None);
+    }
+
+    #[test]
+    fn the_server_placeholder_is_no_value_of_the_question() {
+        let mut e = endpoint(
+            "{base_url}/bills",
+            &[
+                ("base_url", "path"),
+                ("jurisdiction", "query"),
+                ("q", "query"),
+            ],
+        );
+        e.parameters[0].required = true;
+        let got = filled(&e, "show ohio bills about education", &[]);
+        assert!(!got.contains_key("base_url"), "{got:?}");
+        assert_eq!(
+            filled(&e, "bills with base_url: https://v3.openstates.org", &[])
+                .get("base_url")
+                .and_then(Value::as_str),
+            Some("https://v3.openstates.org")
+        );
+        // A placeholder inside the path is a value as before.
+        let e = endpoint("https://x.test/{state}/bills", &[("state", "path")]);
+        assert_eq!(
+            filled(&e, "bills of state ohio", &[]),
+            strings(&[("state", "ohio")])
+        );
     }
 }

@@ -37,7 +37,7 @@ pub(super) fn label_neighbours(
     let labels = |i: usize| {
         let w = word(i);
         open.iter()
-            .any(|pr| pr.in_path() && !pr.numeric && !pr.in_header() && pr.names(&w))
+            .any(|pr| pr.in_path() && !pr.numeric && !pr.named_only() && pr.names(&w))
     };
     let mut out = Vec::new();
     for i in 0..toks.len() {

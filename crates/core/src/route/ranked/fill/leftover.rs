@@ -35,7 +35,7 @@ pub(super) fn free_text(pr: &Profile) -> bool {
     let string = !pr.numeric && pr.p.ty.trim_end_matches("[]") == "string";
     if !string
         || pr.temporal
-        || pr.in_header()
+        || pr.named_only()
         || pr.p.location.as_deref() == Some("body")
         || !pr.p.enum_values.is_empty()
         || !pr.format().is_empty()

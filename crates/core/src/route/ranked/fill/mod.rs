@@ -119,7 +119,7 @@ fn fill_with(
         .map(|p| Profile::of(p, &e.url))
         .collect();
     headers::pass(question, &open, params);
-    let open: Vec<Profile> = open.into_iter().filter(|pr| !pr.in_header()).collect();
+    let open: Vec<Profile> = open.into_iter().filter(|pr| !pr.named_only()).collect();
     let mut spans = spans.to_vec();
     // A name beside its label noun replaces the object that held both ("on the central line").
     let named = labels::label_neighbours(question, &open, &spans, subject);

@@ -30,6 +30,10 @@ pub(super) struct Profile<'a> {
     pub(super) shape: Option<Shape>,
     /// The form its description gives dates in (`dd-MM-yyyy`, `e.g. 2015-JUL-31`), when not ISO.
     pub(super) date_form: Option<DateForm>,
+    /// Whether the URL template starts with its placeholder (`{base_url}/bills`: the importer's
+    /// stand-in for a server the description does not name): the deployment's scheme and host,
+    /// never a value of the question.
+    pub(super) server: bool,
 }
 
 impl<'a> Profile<'a> {
@@ -69,6 +73,7 @@ impl<'a> Profile<'a> {
             stems,
             name_stems,
             keyed: keyed_by(url, &p.name),
+            server: url.starts_with(&format!("{{{}}}", p.name)),
         }
     }
 
@@ -126,6 +131,13 @@ impl<'a> Profile<'a> {
     /// only where the question names it (`X-Request-Id: abc`).
     pub(super) fn in_header(&self) -> bool {
         matches!(self.p.location.as_deref(), Some("header" | "cookie"))
+    }
+
+    /// Whether the parameter is filled only where the question names it with a value: a header
+    /// or cookie ([`Profile::in_header`]), or the server placeholder ([`Profile::server`];
+    /// "ohio" in "show ohio bills" is no base URL).
+    pub(super) fn named_only(&self) -> bool {
+        self.in_header() || self.server
     }
 
     /// Whether a word of the question is this parameter's name or a word of it (by stem), or
