@@ -37,8 +37,13 @@ pub(super) fn enum_value(p: &ParamData, question: &str) -> Option<Value> {
         .filter_map(|v| {
             let text = bind::value_text(&bind::scalar_json(v));
             let n = norm(&text);
-            // A one-letter value ("S" for scientific units) is no word of a question.
-            (n.chars().count() > 1 && q.contains(&format!(" {n} "))).then_some((n.len(), v))
+            // A one-letter value ("S" for scientific units) is no word of a question, and a
+            // value that is a function word ("is" for Icelandic, "it", "no") is one only where
+            // the question sets it apart (see `set_apart`).
+            (n.chars().count() > 1
+                && q.contains(&format!(" {n} "))
+                && (!function_word(&n) || set_apart(p, question, &n)))
+            .then_some((n.len(), v))
         })
         .max_by_key(|(len, _)| *len);
     if let Some((_, v)) = written {
@@ -72,6 +77,41 @@ pub(super) fn enum_value(p: &ParamData, question: &str) -> Option<Value> {
         .map(|(_, v)| bind::scalar_json(v))
 }
 
+/// Whether a lower-case word is a function word of English (a stop word or a light word: `is`,
+/// `it`, `no`, `on`): as an enum value (a language or country code), a code only when set apart.
+fn function_word(n: &str) -> bool {
+    crate::search::text::is_stop_word(n) || crate::search::text::is_light_word(n)
+}
+
+/// Whether the question writes the value `n` (lower case, a function word such as `is` or `it`)
+/// as a code: in capitals (`IT`), in quotes or backticks, or beside a word of the parameter's
+/// name ("lang is", "language: it", "in us units").
+fn set_apart(p: &ParamData, question: &str, n: &str) -> bool {
+    let names: Vec<String> = crate::search::text::split_identifier(&p.name)
+        .into_iter()
+        .map(|(s, e)| p.name[s..e].to_lowercase())
+        .collect();
+    let tokens: Vec<&str> = question.split_whitespace().collect();
+    tokens.iter().enumerate().any(|(i, t)| {
+        let bare = t.trim_matches(|c: char| !c.is_alphanumeric());
+        if !bare.eq_ignore_ascii_case(n) {
+            return false;
+        }
+        let quoted = t.starts_with(['"', '\'', '`', '‘', '“']);
+        let capitals = bare.len() > 1 && bare.chars().all(|c| c.is_ascii_uppercase());
+        let names_it = |j: usize| {
+            tokens.get(j).is_some_and(|w| {
+                let w = w
+                    .trim_matches(|c: char| !c.is_alphanumeric())
+                    .to_lowercase();
+                names.contains(&w) || w == "language"
+            })
+        };
+        let beside_name = (i > 0 && names_it(i - 1)) || names_it(i + 1);
+        quoted || capitals || beside_name
+    })
+}
+
 /// Enum values that ask for no restriction.
 pub(super) const NEUTRAL_VALUES: &[&str] = &["all", "any", "both", "everything"];
 
@@ -101,5 +141,23 @@ mod tests {
         // Written as it is, as before; a question naming no value, none.
         assert_eq!(v("antonym of hot").as_deref(), Some("antonym"));
         assert_eq!(v("hello there"), None);
+    }
+
+    #[test]
+    fn a_value_that_is_a_function_word_is_named_only_as_a_code() {
+        let mut e = endpoint("https://x.test/current", &[("lang", "query")]);
+        e.parameters[0].enum_values = ["en", "is", "it", "no", "de"]
+            .map(|v| crate::model::value::Scalar::String(v.into()))
+            .to_vec();
+        let p = &e.parameters[0];
+        let v = |q: &str| enum_value(p, q).and_then(|v| v.as_str().map(str::to_string));
+        assert_eq!(v("what is the current temperature at 51.5, -0.12"), None);
+        assert_eq!(v("is it cold, no or yes"), None);
+        assert_eq!(v("the temperature in IT please").as_deref(), Some("it"));
+        assert_eq!(v("temperature with lang is").as_deref(), Some("is"));
+        assert_eq!(v("temperature, language \"no\"").as_deref(), Some("no"));
+        assert_eq!(v("the temperature in it lang").as_deref(), Some("it"));
+        // A value that is no function word, as before.
+        assert_eq!(v("the temperature in de").as_deref(), Some("de"));
     }
 }
