@@ -425,7 +425,7 @@ fn main_list(fields: &[crate::model::Sp<crate::model::ResponseField>]) -> Option
 /// The core concepts of a group: the first concept of its endpoints' record-level (top-level,
 /// or directly in the list most fields sit in), non-identifier fields, best first by
 /// `core_score`, then most common, then schema order (at most six); any field's when none is
-/// record-level. A response's wrapper ([`is_wrapper`]: `success`, `error`, paging, the request
+/// record-level. A response's wrapper (`success`, `error`, paging, the request
 /// echoed) is never core.
 pub fn core(tools: &[Tool], c: &Cluster) -> Vec<String> {
     // concept -> (best score, count, first position)
