@@ -334,6 +334,47 @@ const PLUMBING_WORDS: &[&str] = &[
     "etag", "href", "kind", "link", "links", "object", "type", "uri", "url",
 ];
 
+/// Field-name words of a response's wrapper: whether the call succeeded, its error, paging
+/// (`page`, `per_page`, `next`, `has_more`, `cursor`), metadata (naming conventions of APIs).
+/// A field whose name is made of them only says nothing about the records.
+const WRAPPER_WORDS: &[&str] = &[
+    "cursor",
+    "error",
+    "has",
+    "limit",
+    "meta",
+    "metadata",
+    "more",
+    "next",
+    "offset",
+    "ok",
+    "page",
+    "pagination",
+    "paging",
+    "per",
+    "prev",
+    "previous",
+    "success",
+];
+
+/// Whether a field is part of a response's wrapper, not of its records: its name is made of
+/// [`WRAPPER_WORDS`] (`success`, `error`, `per_page`, `has_more`), or it echoes the request
+/// (`requestedSymbol`, `requested_currency`).
+fn is_wrapper(f: &crate::model::ResponseField) -> bool {
+    let leaf = f
+        .name
+        .value
+        .rsplit(['.', '[', ']'])
+        .find(|s| !s.is_empty())
+        .unwrap_or(&f.name.value);
+    let words = super::terms::words(leaf);
+    let wrapper = |w: &String| {
+        WRAPPER_WORDS.contains(&w.as_str())
+            || WRAPPER_WORDS.contains(&super::terms::singular(w).as_str())
+    };
+    !words.is_empty() && (words.iter().all(wrapper) || words[0] == "requested")
+}
+
 /// How much a field says about its record, for the core: a label (`name`, `title`) most, then a
 /// field named after the cluster's resource (`price` in a stock-price group), then any other
 /// scalar; links, type tags and containers least.
@@ -384,7 +425,8 @@ fn main_list(fields: &[crate::model::Sp<crate::model::ResponseField>]) -> Option
 /// The core concepts of a group: the first concept of its endpoints' record-level (top-level,
 /// or directly in the list most fields sit in), non-identifier fields, best first by
 /// `core_score`, then most common, then schema order (at most six); any field's when none is
-/// record-level.
+/// record-level. A response's wrapper (`success`, `error`, paging, the request
+/// echoed) is never core.
 pub fn core(tools: &[Tool], c: &Cluster) -> Vec<String> {
     // concept -> (best score, count, first position)
     let mut seen: BTreeMap<String, (i32, usize, usize)> = BTreeMap::new();
@@ -406,7 +448,7 @@ pub fn core(tools: &[Tool], c: &Cluster) -> Vec<String> {
                     None => Some(f.name.value.as_str()),
                 };
                 let top = name.is_some_and(|n| !n.contains('.') && !n.contains('['));
-                if pass == 0 && (!top || f.is_identifier()) {
+                if (pass == 0 && (!top || f.is_identifier())) || is_wrapper(f) {
                     continue;
                 }
                 if let Some(k) = f.concepts.first() {
@@ -473,5 +515,37 @@ mod tests {
             "One two three four five six seven eight nine ten eleven twelve thirteen fourteen…"
         );
         assert_eq!(examples(&s).len(), 2);
+    }
+
+    #[test]
+    fn a_responses_wrapper_is_told_from_its_records() {
+        let field =
+            |name: &str| crate::model::ResponseField::new(name, crate::model::ValueType::String);
+        for w in [
+            "success",
+            "error",
+            "errors",
+            "per_page",
+            "page",
+            "has_more",
+            "next",
+            "meta",
+            "requestedSymbol",
+            "requested_unit_of_measure",
+            "paging.next",
+        ] {
+            assert!(is_wrapper(&field(w)), "{w}");
+        }
+        for r in [
+            "status",
+            "name",
+            "data.value",
+            "next_episode",
+            "page_count",
+            "total",
+            "size",
+        ] {
+            assert!(!is_wrapper(&field(r)), "{r}");
+        }
     }
 }

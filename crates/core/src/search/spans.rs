@@ -242,6 +242,8 @@ struct Patterns {
     day_month_date: Regex,
     numeric_date: Regex,
     slash: Regex,
+    joined: Regex,
+    pair: Regex,
     number: Regex,
     token: Regex,
 }
@@ -266,6 +268,8 @@ fn patterns() -> &'static Patterns {
             ),
             numeric_date: re(r"\b(\d{1,2})([-/.])(\d{1,2})([-/.])(\d{4})\b"),
             slash: re(r"\b([A-Za-z0-9][\w.-]*)/([A-Za-z0-9][\w.-]*)\b"),
+            joined: re(r"[\p{L}\p{N}]+(?:(?:-,?|,-?)[\p{L}\p{N}]+){2,}"),
+            pair: re(r"(?:^|[^\w.,-])([-+]?\d{1,3}\.\d+),\s?([-+]?\d{1,3}\.\d+)\b"),
             number: re(
                 r"(?i)(?:^|[^\w.#-])([-+]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?))\s?(%|[a-zµμ°]+)?\b",
             ),
@@ -372,6 +376,23 @@ pub fn spans(text: &str) -> Vec<Span> {
                 inner.start(),
                 inner.end(),
             );
+        }
+    }
+    // A latitude and a longitude written as one pair (`48.8584,2.2945`): one value, not two
+    // numbers.
+    for c in p.pair.captures_iter(text) {
+        let (s, e) = (
+            c.get(1).map_or(0, |m| m.start()),
+            c.get(0).map_or(0, |m| m.end()),
+        );
+        push(&mut out, SpanKind::Id, text[s..e].into(), None, s, e);
+    }
+    // An id written as words joined by dashes and commas without a space
+    // (`5500-Grand-Lake-Dr,-San-Antonio,-TX-78244`, an address made a key): one value.
+    for m in p.joined.find_iter(text) {
+        let v = m.as_str();
+        if v.contains(',') && v.contains('-') && v.contains(|c: char| c.is_alphabetic()) {
+            push(&mut out, SpanKind::Id, v.into(), None, m.start(), m.end());
         }
     }
     dates(text, &mut out);
@@ -754,6 +775,38 @@ mod tests {
 
     fn kinds(q: &str) -> Vec<(SpanKind, String)> {
         spans(q).into_iter().map(|s| (s.kind, s.value)).collect()
+    }
+
+    #[test]
+    fn ids_joined_by_dashes_and_commas_and_coordinate_pairs_are_one_value() {
+        assert_eq!(
+            kinds("how many square feet is property 5500-Grand-Lake-Dr,-San-Antonio,-TX-78244"),
+            [(
+                SpanKind::Id,
+                "5500-Grand-Lake-Dr,-San-Antonio,-TX-78244".to_string()
+            )]
+        );
+        assert_eq!(
+            kinds("reverse geocode 48.8584,2.2945: which street is that"),
+            [(SpanKind::Id, "48.8584,2.2945".to_string())]
+        );
+        assert_eq!(
+            kinds("what can i reach from -33.86, 151.2 by bike"),
+            [
+                (SpanKind::Id, "-33.86, 151.2".to_string()),
+                (SpanKind::Object, "bike".to_string())
+            ]
+        );
+        // A list written with commas and spaces stays a list; a dashed slug without a comma is
+        // read as before.
+        assert_eq!(
+            kinds("prices of 3, 4 and 5"),
+            [
+                (SpanKind::Number, "3".to_string()),
+                (SpanKind::Number, "4".to_string()),
+                (SpanKind::Number, "5".to_string())
+            ]
+        );
     }
 
     #[test]

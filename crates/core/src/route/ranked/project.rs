@@ -114,7 +114,12 @@ pub fn project(
         }
         if matched && counts.is_empty() && asks_for_several(q) {
             // Fields chosen in a list of records: each record is told by its name or title.
-            for f in list_labels(e, &names) {
+            let chosen: Vec<u32> = reasons
+                .iter()
+                .filter(|(_, r)| r.iter().any(|x| *x != FieldReason::Identifier))
+                .map(|(f, _)| *f)
+                .collect();
+            for f in list_labels(e, &names, &chosen) {
                 let v = reasons.entry(f).or_default();
                 if v.iter().all(|r| *r == FieldReason::Identifier) {
                     v.push(FieldReason::Record);
@@ -130,7 +135,7 @@ pub fn project(
     }
     // The safety net: the record's label fields, else the core fields of the endpoint's groups,
     // else the whole record.
-    let labels = label_fields(&names);
+    let labels = record_labels(e, &names);
     if !labels.is_empty() {
         for f in labels {
             reasons.entry(f).or_default().push(FieldReason::Record);
@@ -196,6 +201,133 @@ fn label_fields(names: &[FieldName]) -> Vec<u32> {
         .collect()
 }
 
+/// The labels the safety net projects ([`label_fields`]), read where the records are: of an
+/// endpoint that returns a list of records (a records path, or a list that more than half of
+/// its fields sit in: `podcasts[].`), each record's own label at its shallowest depth, not the
+/// envelope's (`name` of a best-of list's genre) nor an embedded record's one level below
+/// (`user.name` of an article); else [`label_fields`] as they are (`item.name` and
+/// `item.artists[].name` of the one item playing).
+fn record_labels(e: &crate::artifact::EndpointData, names: &[FieldName]) -> Vec<u32> {
+    let labels = label_fields(names);
+    let list = if e.records.is_some() {
+        Some(String::new())
+    } else {
+        main_list(e.fields.iter().map(|f| f.name.as_str()))
+    };
+    let Some(list) = list else {
+        return labels;
+    };
+    let inside: Vec<u32> = labels
+        .iter()
+        .copied()
+        .filter(|f| e.field_at(*f).name.starts_with(list.as_str()))
+        .collect();
+    let Some(top) = inside.iter().map(|f| names[*f as usize].depth).min() else {
+        return labels;
+    };
+    inside
+        .into_iter()
+        .filter(|f| names[*f as usize].depth == top)
+        .collect()
+}
+
+/// The list (`data[].`) that more than half of an endpoint's fields sit in, when there is one:
+/// where an endpoint without a records path keeps its records.
+fn main_list<'a>(names: impl Iterator<Item = &'a str>) -> Option<String> {
+    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut all = 0;
+    for n in names {
+        all += 1;
+        if let Some(i) = n.find("[].") {
+            *counts.entry(&n[..i + 3]).or_default() += 1;
+        }
+    }
+    counts
+        .into_iter()
+        .find(|(_, c)| c * 2 > all)
+        .map(|(p, _)| p.to_string())
+}
+
+/// Stems of field-name words that make a field an identifier or a link of its record (`id`,
+/// `url`): a list's records are asked for by their other fields. Naming conventions of APIs.
+const LINK_STEMS: &[&str] = &["href", "id", "link", "uri", "url", "uuid"];
+
+/// Of the fields one asked stem matches by name, those it names only as their container:
+/// of an object (`organization` in `organization.slug`), the object's label
+/// (`organization.name`) when it has one, since a word that names an object asks which one it
+/// is; of a list (`genres` in `genres[].id`), the records' fields but their identifiers and
+/// links (`genres[].name`; `ingredients[].name`, `.quantity`, `.unit`), since a word that names
+/// a list asks for its records. Fields whose last segment the stem matches are kept as they are.
+fn container_labels(
+    e: &crate::artifact::EndpointData,
+    names: &[FieldName],
+    asked: &str,
+    fields: &[u32],
+) -> Vec<u32> {
+    let hit = |s: &str| stems_match(s, asked) || abbreviates(s, asked);
+    let mut out = Vec::new();
+    let mut by_container: BTreeMap<String, Vec<u32>> = BTreeMap::new();
+    for &f in fields {
+        if names[f as usize].leaf.iter().any(|l| hit(l)) {
+            out.push(f);
+            continue;
+        }
+        let name = e.field_at(f).name.as_str();
+        let segments: Vec<&str> = name.split('.').collect();
+        let container = (0..segments.len().saturating_sub(1))
+            .find(|&i| text::stems(segments[i]).any(|s| hit(&s)))
+            .map(|i| segments[..=i].join("."));
+        match container {
+            Some(c) => by_container.entry(c).or_default().push(f),
+            None => out.push(f),
+        }
+    }
+    for (container, fs) in by_container {
+        if container.ends_with("[]") {
+            // A list's records: their own fields, not their ids and links.
+            let plain: Vec<u32> = fs
+                .iter()
+                .copied()
+                .filter(|f| {
+                    !e.field_at(*f).identifier
+                        && !names[*f as usize]
+                            .leaf
+                            .iter()
+                            .any(|l| LINK_STEMS.contains(&l.as_str()))
+                })
+                .collect();
+            out.extend(if plain.is_empty() { fs } else { plain });
+            continue;
+        }
+        let labels: Vec<u32> = (0..names.len() as u32)
+            .filter(|g| {
+                let n = e.field_at(*g).name.as_str();
+                n.strip_prefix(container.as_str())
+                    .and_then(|r| r.strip_prefix('.'))
+                    .is_some_and(|r| !r.contains('.'))
+                    && matches!(names[*g as usize].leaf.as_slice(),
+                        [one] if LABEL_STEMS.contains(&one.as_str()))
+            })
+            .collect();
+        out.extend(if labels.is_empty() { fs } else { labels });
+    }
+    // A field named the asked word and an id or link (`IngredientID`, `artist_url`) points at
+    // what is asked for; it is not it, when fields that are it were found.
+    let pointer = |f: &u32| {
+        let leaf = &names[*f as usize].leaf;
+        leaf.iter().any(|l| LINK_STEMS.contains(&l.as_str()))
+            && leaf
+                .iter()
+                .all(|l| hit(l) || LINK_STEMS.contains(&l.as_str()))
+    };
+    if out.iter().any(|f| !pointer(f)) {
+        out.retain(|f| !pointer(f));
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
 /// Words that ask for several records ("which players …", "list the tags", "each genre").
 /// Language data, sorted.
 const SEVERAL_WORDS: &[&str] = &["all", "each", "every", "list", "which"];
@@ -222,9 +354,10 @@ fn asks_for_several(q: &Query) -> bool {
 }
 
 /// The shallowest label fields ([`LABEL_STEMS`]) of an endpoint that returns a list of records
-/// (it has a records path, or its labels sit inside a list: `results[].title`); none for one
-/// record.
-fn list_labels(e: &crate::artifact::EndpointData, names: &[FieldName]) -> Vec<u32> {
+/// (it has a records path, or its labels sit inside a list: `results[].title`) whose records
+/// hold a chosen field (`chosen`): the genres' names beside `genres[].name`, not the trailers'
+/// names; none for one record.
+fn list_labels(e: &crate::artifact::EndpointData, names: &[FieldName], chosen: &[u32]) -> Vec<u32> {
     let labels = label_fields(names);
     let Some(top) = labels.iter().map(|f| names[*f as usize].depth).min() else {
         return Vec::new();
@@ -243,7 +376,11 @@ fn list_labels(e: &crate::artifact::EndpointData, names: &[FieldName]) -> Vec<u3
                 // A record's own label (`name`), not one of a record inside it (`author.name`).
                 !name.contains('.')
             } else {
-                name.contains("[]")
+                // A label inside a list that holds a chosen field.
+                name.rfind("[].").is_some_and(|i| {
+                    let list = &name[..i + 3];
+                    chosen.iter().any(|c| e.field_at(*c).name.starts_with(list))
+                })
             }
     };
     labels.into_iter().filter(own).collect()
@@ -510,7 +647,12 @@ fn term_fields(
     let mut desc_hits: BTreeMap<u32, Vec<String>> = BTreeMap::new();
     let mut name_hits: BTreeMap<u32, Vec<String>> = BTreeMap::new();
     for (ai, a) in asked.iter().enumerate() {
-        let kept = best_named(by_name[ai].iter().copied(), names, asked);
+        let raw = best_named(by_name[ai].iter().copied(), names, asked);
+        if generic(raw.len() + by_desc[ai].len()) {
+            continue;
+        }
+        let named = container_labels(e, names, a, &by_name[ai]);
+        let kept = best_named(named.into_iter(), names, asked);
         if generic(kept.len() + by_desc[ai].len()) {
             continue;
         }
@@ -628,7 +770,7 @@ mod tests {
                 ("author.name", "string"),
             ],
         );
-        assert!(list_labels(&commits, &names_of(&commits)).is_empty());
+        assert!(list_labels(&commits, &names_of(&commits), &[0]).is_empty());
         let achievements = endpoint(
             Some("results[]"),
             &[("id", "integer"), ("name", "string"), ("percent", "string")],
@@ -636,7 +778,7 @@ mod tests {
         assert_eq!(
             named(
                 &achievements,
-                list_labels(&achievements, &names_of(&achievements))
+                list_labels(&achievements, &names_of(&achievements), &[2])
             ),
             ["name"]
         );
@@ -650,8 +792,31 @@ mod tests {
             ],
         );
         assert_eq!(
-            named(&popular, list_labels(&popular, &names_of(&popular))),
+            named(&popular, list_labels(&popular, &names_of(&popular), &[2])),
             ["results[].title"]
+        );
+        // A list whose records hold no chosen field is told by nothing: a recipe's calories
+        // among its good and bad nutrients, a movie's genres beside its trailers.
+        let nutrition = endpoint(
+            None,
+            &[
+                ("calories", "string"),
+                ("good[].name", "string"),
+                ("bad[].name", "string"),
+            ],
+        );
+        assert!(list_labels(&nutrition, &names_of(&nutrition), &[0]).is_empty());
+        let movie = endpoint(
+            None,
+            &[
+                ("genres[].name", "string"),
+                ("trailers[].name", "string"),
+                ("translations[].name", "string"),
+            ],
+        );
+        assert_eq!(
+            named(&movie, list_labels(&movie, &names_of(&movie), &[0])),
+            ["genres[].name"]
         );
         // One record: its fields were asked for by name, its label was not.
         let user = endpoint(
@@ -662,7 +827,118 @@ mod tests {
                 ("location", "string"),
             ],
         );
-        assert!(list_labels(&user, &names_of(&user)).is_empty());
+        assert!(list_labels(&user, &names_of(&user), &[0]).is_empty());
+    }
+
+    #[test]
+    fn a_word_naming_a_list_or_an_object_asks_for_its_label() {
+        let movie = endpoint(
+            None,
+            &[
+                ("genres[].id", "integer"),
+                ("genres[].name", "string"),
+                ("genres[].url", "string"),
+                ("title", "string"),
+            ],
+        );
+        let names = names_of(&movie);
+        assert_eq!(
+            named(&movie, container_labels(&movie, &names, "genr", &[0, 1, 2])),
+            ["genres[].name"]
+        );
+        // A list's records keep their own fields.
+        let recipe = endpoint(
+            None,
+            &[
+                ("Ingredients[].IngredientID", "integer"),
+                ("Ingredients[].Name", "string"),
+                ("Ingredients[].Quantity", "number"),
+                ("Ingredients[].Unit", "string"),
+            ],
+        );
+        let names = names_of(&recipe);
+        assert_eq!(
+            named(
+                &recipe,
+                container_labels(&recipe, &names, "ingredi", &[0, 1, 2, 3])
+            ),
+            [
+                "Ingredients[].Name",
+                "Ingredients[].Quantity",
+                "Ingredients[].Unit"
+            ]
+        );
+        // An object: its name, not its slug and location.
+        let standing = endpoint(
+            None,
+            &[
+                ("team.acronym", "string"),
+                ("team.location", "string"),
+                ("team.name", "string"),
+                ("wins", "integer"),
+            ],
+        );
+        let names = names_of(&standing);
+        assert_eq!(
+            named(
+                &standing,
+                container_labels(&standing, &names, "team", &[0, 1, 2])
+            ),
+            ["team.name"]
+        );
+        // A container without a label keeps its parts; a leaf the word names stays.
+        let venue = endpoint(
+            None,
+            &[
+                ("address.line1", "string"),
+                ("address.line2", "string"),
+                ("mailing_address", "string"),
+            ],
+        );
+        let names = names_of(&venue);
+        assert_eq!(
+            named(
+                &venue,
+                container_labels(&venue, &names, "address", &[0, 1, 2])
+            ),
+            ["address.line1", "address.line2", "mailing_address"]
+        );
+    }
+
+    #[test]
+    fn the_safety_net_reads_labels_where_the_records_are() {
+        let labels = |e: &crate::artifact::EndpointData| named(e, record_labels(e, &names_of(e)));
+        // The records of a best-of list, not the envelope's genre name.
+        let best = endpoint(
+            None,
+            &[
+                ("name", "string"),
+                ("podcasts[].title", "string"),
+                ("podcasts[].publisher", "string"),
+                ("podcasts[].country", "string"),
+            ],
+        );
+        assert_eq!(labels(&best), ["podcasts[].title"]);
+        // Records under a records path: their own title, not their author's name.
+        let articles = endpoint(
+            Some("[]"),
+            &[
+                ("title", "string"),
+                ("user.name", "string"),
+                ("organization.name", "string"),
+            ],
+        );
+        assert_eq!(labels(&articles), ["title"]);
+        // One record: its item and the item's artists, as before.
+        let playing = endpoint(
+            None,
+            &[
+                ("item.name", "string"),
+                ("item.artists[].name", "string"),
+                ("progress_ms", "integer"),
+            ],
+        );
+        assert_eq!(labels(&playing), ["item.name", "item.artists[].name"]);
     }
 
     #[test]

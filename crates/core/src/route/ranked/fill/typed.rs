@@ -159,6 +159,33 @@ pub(super) fn is_code(v: &str) -> bool {
         && (v.chars().all(|c| c.is_ascii_uppercase()) || v.chars().all(|c| c.is_ascii_lowercase()))
 }
 
+/// Words that name a parameter taking a point as `lat,lng` (naming conventions of APIs).
+const POINT_WORDS: &[&str] = &[
+    "center",
+    "coord",
+    "coordinate",
+    "coordinates",
+    "latlng",
+    "latlon",
+    "ll",
+    "location",
+    "point",
+    "position",
+];
+
+/// Whether a value is a latitude and a longitude written as one pair (`48.8584,2.2945`,
+/// `-33.86, 151.2`): two decimal numbers of degrees in range, joined by a comma.
+pub(super) fn is_point(v: &str) -> bool {
+    let Some((a, b)) = v.split_once(',') else {
+        return false;
+    };
+    let deg = |x: &str, max: f64| {
+        let x = x.trim();
+        x.contains('.') && x.parse::<f64>().is_ok_and(|d| d.abs() <= max)
+    };
+    deg(a, 90.0) && deg(b, 180.0)
+}
+
 /// A latitude or longitude written with its hemisphere (`45.76N`, `4.84 E`, `33.9S`) for a
 /// parameter named as one: the value as the parameter takes it (the text as written for a
 /// string, signed degrees for a number).
@@ -295,6 +322,10 @@ pub(super) fn fit(pr: &Profile, s: &Span) -> f64 {
                 + if unit_names { 5.0 } else { 0.0 }
         }
         SpanKind::Number if coordinate(pr, s).is_some() => 7.0,
+        // A latitude and longitude written as one pair: for a parameter that takes a point,
+        // and no other (it is no record's id).
+        SpanKind::Id if is_point(&s.value) && string && pr.named(POINT_WORDS) => 7.0,
+        SpanKind::Id if is_point(&s.value) => 0.0,
         SpanKind::Id
             if string && is_code(&s.value) && (pr.named(CODE_WORDS) || pr.described(&["iso"])) =>
         {
@@ -476,6 +507,15 @@ mod record_key_tests {
 mod tests {
     use super::super::testing::*;
     use super::*;
+
+    #[test]
+    fn a_latitude_and_longitude_pair_is_a_point() {
+        assert!(is_point("48.8584,2.2945"));
+        assert!(is_point("-33.86, 151.2"));
+        assert!(!is_point("91.5,2.0"));
+        assert!(!is_point("3,4"));
+        assert!(!is_point("5500-Grand-Lake-Dr,-San-Antonio"));
+    }
 
     #[test]
     fn a_duration_in_another_unit_is_converted_when_exact() {
