@@ -65,7 +65,12 @@ pub struct Lexical<'g> {
     value_words: std::sync::OnceLock<ValueWords>,
     /// The words misspelt concept names are read back to ([`spelling`]), made on first use.
     spelling: std::sync::OnceLock<spelling::Vocabulary>,
+    /// Head nouns several concepts share ([`passes::heads`]), made on first use.
+    heads: std::sync::OnceLock<Heads>,
 }
+
+/// Per head word, the concepts whose aliases end in it.
+type Heads = std::collections::HashMap<String, std::collections::BTreeSet<String>>;
 
 /// Per (qualifier key, lower-case word of a field's description): the key's values carried by
 /// the fields whose descriptions hold the word.
@@ -117,6 +122,7 @@ impl<'g> Lexical<'g> {
             recognisers: Box::new(Recognisers::new(&g.lexicon)),
             value_words: std::sync::OnceLock::new(),
             spelling: std::sync::OnceLock::new(),
+            heads: std::sync::OnceLock::new(),
         }
     }
 
@@ -171,6 +177,11 @@ impl<'g> Lexical<'g> {
         }
         keys.into_iter()
             .find_map(|key| map.get(&key).map(|v| (v, key)))
+    }
+
+    /// [`Lexical::heads`]: the head nouns several concepts share.
+    fn heads(&self) -> &Heads {
+        self.heads.get_or_init(|| passes::heads::heads_of(self))
     }
 
     /// [`Lexical::spelling`]: the words of the concept and field aliases, and the words the

@@ -8,6 +8,7 @@ pub(super) mod basis;
 pub(super) mod bind;
 pub(super) mod definition;
 pub(super) mod entity;
+pub(super) mod heads;
 pub(super) mod intent;
 pub(super) mod mentions;
 pub(super) mod named_tool;
@@ -40,6 +41,7 @@ pub(super) const PASSES: &[(&str, Pass)] = &[
     ("parameters", parameters::run),
     ("definition", definition::run),
     ("mentions", mentions::run),
+    ("heads", heads::run),
     ("basis", basis::run),
     ("qualifiers", qualifiers::run),
     ("source", source::run),
