@@ -19,6 +19,7 @@ pub(super) mod scope;
 pub(super) mod source;
 pub(super) mod topic;
 pub(super) mod understanding;
+pub(super) mod unit_words;
 
 use super::Lexical;
 use super::reading::Reading;
@@ -42,6 +43,7 @@ pub(super) const PASSES: &[(&str, Pass)] = &[
     ("definition", definition::run),
     ("mentions", mentions::run),
     ("heads", heads::run),
+    ("unit_words", unit_words::run),
     ("basis", basis::run),
     ("qualifiers", qualifiers::run),
     ("source", source::run),
