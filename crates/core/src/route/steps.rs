@@ -242,8 +242,64 @@ fn stand_ins(
                 out.push((p.field, n.id.clone()));
             }
         }
+        if out.is_empty() {
+            out.extend(per_count_stand_ins(g, e, rq, cd));
+        }
     }
     out
+}
+
+/// The stand-ins for a value asked per count (per atom, per formula unit) on an endpoint that
+/// publishes it only for the whole cell: the cell value ([`variants::whole_cell_value`]) and the
+/// count of the basis ([`variants::counts`]), both kept, so the reader can divide; none unless
+/// both are there.
+fn per_count_stand_ins(
+    g: &FrozenGraph,
+    e: &EndpointData,
+    rq: &Request,
+    cd: &crate::artifact::ConceptData,
+) -> Vec<(u32, String)> {
+    let Some((quantity, basis)) = cd.dimension.as_deref().and_then(variants::per_count) else {
+        return Vec::new();
+    };
+    let text = |c: &str| {
+        g.concept(c).map_or_else(
+            || c.to_string(),
+            |d| {
+                let mut t = d.id.clone();
+                d.aliases.values().flatten().for_each(|a| {
+                    t.push(' ');
+                    t.push_str(a);
+                });
+                t
+            },
+        )
+    };
+    let open = |fd: &crate::artifact::FieldData| {
+        !rq.quals
+            .iter()
+            .any(|q| qual_status(g, fd, q) == QualStatus::Contradict)
+    };
+    let mut values = Vec::new();
+    let mut count = Vec::new();
+    for (i, fd) in e.fields.iter().enumerate() {
+        let own = || {
+            fd.concepts
+                .first()
+                .cloned()
+                .unwrap_or_else(|| cd.id.clone())
+        };
+        if variants::whole_cell_value(fd, &cd.id, quantity) && open(fd) {
+            values.push((i as u32, own()));
+        } else if variants::counts(fd, basis, &text) {
+            count.push((i as u32, own()));
+        }
+    }
+    if values.is_empty() || count.is_empty() {
+        return Vec::new();
+    }
+    values.extend(count);
+    values
 }
 
 /// The `core` projection's variants: beside each field projected for a requested concept, the

@@ -112,6 +112,63 @@ fn comparable(f: &FieldData, g: &FieldData) -> bool {
     f.name != g.name && f.ty == g.ty && numeric(&f.ty)
 }
 
+/// Count bases a value may be published per, as a unit's dimension names them, with the word
+/// a count field of that basis carries ("natoms", "number of atoms"; "formula units").
+const COUNT_BASES: &[(&str, &str)] = &[("atom", "atom"), ("formula unit", "formula")];
+
+/// Words of a concept id that say only its basis or total, not which quantity it is.
+const BASIS_WORDS: &[&str] = &[
+    "per", "atom", "atomic", "cell", "unit", "formula", "fu", "total",
+];
+
+/// The quantity and count basis of a per-count dimension ("volume per atom" -> ("volume",
+/// "atom"); "energy per formula unit" -> ("energy", "formula unit")); none for another one.
+pub(super) fn per_count(dimension: &str) -> Option<(&str, &'static str)> {
+    let (quantity, basis) = dimension.split_once(" per ")?;
+    COUNT_BASES
+        .iter()
+        .find(|(b, _)| *b == basis)
+        .map(|(b, _)| (quantity, *b))
+}
+
+/// Whether `f` publishes, for the whole cell, the quantity a concept `concept` of dimension
+/// `quantity` per count gives per count: numeric, its unit of the quantity itself or of the
+/// quantity per cell, and named as the concept (every word of the concept's id but its basis
+/// words is a word of the field's name or of one of its concepts: `cell_volume` and `volume`
+/// for `volume_per_atom`; `formation_energy_per_cell` for `formation_energy`).
+pub(super) fn whole_cell_value(f: &FieldData, concept: &str, quantity: &str) -> bool {
+    let Some(u) = &f.unit else { return false };
+    let per_cell = format!("{quantity} per cell");
+    if !matches!(f.ty.as_str(), "number" | "integer")
+        || !(&*u.dimension == quantity || *u.dimension == *per_cell)
+    {
+        return false;
+    }
+    let own: Vec<String> = words(concept)
+        .into_iter()
+        .filter(|w| !BASIS_WORDS.contains(&w.as_str()))
+        .collect();
+    let mut theirs = words(&f.name);
+    f.concepts.iter().for_each(|c| theirs.extend(words(c)));
+    !own.is_empty() && own.iter().all(|w| theirs.contains(w))
+}
+
+/// Whether `f` counts the basis `basis` of the cell ("atom": `natoms`, `nsites` whose concept
+/// says "number of atoms"): an integer without a unit whose name, or the id, aliases or
+/// description of one of its concepts (`concept_text`), holds the basis word.
+pub(super) fn counts(f: &FieldData, basis: &str, concept_text: &dyn Fn(&str) -> String) -> bool {
+    let Some((_, word)) = COUNT_BASES.iter().find(|(b, _)| *b == basis) else {
+        return false;
+    };
+    if f.ty != "integer" || f.unit.is_some() {
+        return false;
+    }
+    f.name.to_lowercase().contains(word)
+        || f.concepts
+            .iter()
+            .any(|c| concept_text(c).to_lowercase().contains(word))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -230,5 +287,46 @@ mod tests {
         let i = field("e_ionic", "number", None);
         assert!(chosen_over(&t, &i, "dielectric_constant"));
         assert!(!chosen_over(&i, &t, "dielectric_constant"));
+    }
+
+    #[test]
+    fn a_per_atom_value_is_answered_by_the_cell_value_and_the_atom_count() {
+        assert_eq!(per_count("volume per atom"), Some(("volume", "atom")));
+        assert_eq!(
+            per_count("magnetic moment per formula unit"),
+            Some(("magnetic moment", "formula unit"))
+        );
+        assert_eq!(per_count("energy per cell"), None);
+        assert_eq!(per_count("pressure"), None);
+        // The cell value: of the quantity (or per cell), named as the concept.
+        let mut v = field("volume", "number", Some("volume"));
+        v.concepts = vec!["cell_volume".into()];
+        assert!(whole_cell_value(&v, "volume_per_atom", "volume"));
+        let c = field("enthalpy_formation_cell", "number", Some("energy per cell"));
+        assert!(!whole_cell_value(&c, "formation_energy", "energy"));
+        let mut c2 = c.clone();
+        c2.concepts = vec!["formation_energy_per_cell".into()];
+        assert!(whole_cell_value(&c2, "formation_energy", "energy"));
+        // Another quantity of the same dimension, or the value per atom again, is not.
+        let mut t = field("energy", "number", Some("energy"));
+        t.concepts = vec!["total_energy".into()];
+        assert!(!whole_cell_value(&t, "formation_energy", "energy"));
+        let d = field("density_atomic", "number", Some("volume per atom"));
+        assert!(!whole_cell_value(&d, "volume_per_atom", "volume"));
+        // The count: an integer without a unit whose name or concept holds the basis word.
+        let text = |c: &str| match c {
+            "nsites" => "nsites number of sites number of atoms".to_string(),
+            other => other.to_string(),
+        };
+        let n = field("natoms", "integer", None);
+        assert!(counts(&n, "atom", &text));
+        let mut s = field("nsites", "integer", None);
+        s.concepts = vec!["nsites".into()];
+        assert!(counts(&s, "atom", &text));
+        let e = field("nelements", "integer", None);
+        assert!(!counts(&e, "atom", &text));
+        let f = field("natoms", "number", Some("volume"));
+        assert!(!counts(&f, "atom", &text));
+        assert!(!counts(&n, "formula unit", &text));
     }
 }

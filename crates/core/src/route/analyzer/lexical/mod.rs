@@ -29,6 +29,7 @@ pub mod notes;
 mod passes;
 mod phrases;
 mod reading;
+mod spelling;
 mod text;
 
 use super::params::Recognisers;
@@ -62,7 +63,14 @@ pub struct Lexical<'g> {
     /// hold the word (`passes::qualifiers`: "a hybrid functional"), made on first use (only a
     /// question that names a qualifier key after a word that is no value's name needs it).
     value_words: std::sync::OnceLock<ValueWords>,
+    /// The words misspelt concept names are read back to ([`spelling`]), made on first use.
+    spelling: std::sync::OnceLock<spelling::Vocabulary>,
+    /// Head nouns several concepts share ([`passes::heads`]), made on first use.
+    heads: std::sync::OnceLock<Heads>,
 }
+
+/// Per head word, the concepts whose aliases end in it.
+type Heads = std::collections::HashMap<String, std::collections::BTreeSet<String>>;
 
 /// Per (qualifier key, lower-case word of a field's description): the key's values carried by
 /// the fields whose descriptions hold the word.
@@ -113,6 +121,8 @@ impl<'g> Lexical<'g> {
             tool_words: std::sync::OnceLock::new(),
             recognisers: Box::new(Recognisers::new(&g.lexicon)),
             value_words: std::sync::OnceLock::new(),
+            spelling: std::sync::OnceLock::new(),
+            heads: std::sync::OnceLock::new(),
         }
     }
 
@@ -137,7 +147,65 @@ impl<'g> Lexical<'g> {
                 return Some((v, key));
             }
         }
-        None
+        // Misspelt words read as the alias words they are one edit from ([`spelling`]): in a
+        // run of two words or more with one spelt right, or as one long word; the first reading
+        // (in the order of the words' readings) that is a key.
+        let fixed = tokens.iter().filter(|t| !t.fixed.is_empty()).count();
+        let lone = tokens.len() == 1 && last.fixed.iter().all(|f| f.len() >= spelling::MIN_LONE);
+        if fixed == 0 || (fixed == tokens.len() && !lone) {
+            return None;
+        }
+        let mut keys = vec![String::new()];
+        for t in tokens {
+            let words: Vec<&str> = if t.fixed.is_empty() {
+                vec![t.norm.as_str()]
+            } else {
+                t.fixed.iter().map(String::as_str).collect()
+            };
+            keys = keys
+                .iter()
+                .flat_map(|k| {
+                    words.iter().map(move |w| {
+                        if k.is_empty() {
+                            (*w).to_string()
+                        } else {
+                            format!("{k}_{w}")
+                        }
+                    })
+                })
+                .collect();
+        }
+        keys.into_iter()
+            .find_map(|key| map.get(&key).map(|v| (v, key)))
+    }
+
+    /// [`Lexical::heads`]: the head nouns several concepts share.
+    fn heads(&self) -> &Heads {
+        self.heads.get_or_init(|| passes::heads::heads_of(self))
+    }
+
+    /// [`Lexical::spelling`]: the words of the concept and field aliases, and the words the
+    /// speller must leave as written (tool names and endpoint ids, the intents' examples and
+    /// descriptions, qualifier keys and values).
+    fn spelling(&self) -> &spelling::Vocabulary {
+        self.spelling.get_or_init(|| {
+            let index = &self.g.index;
+            let aliases = index
+                .alias_to_concept
+                .key_strs()
+                .chain(index.alias_to_field.key_strs());
+            let mut known: HashSet<String> =
+                self.tool_words.get_or_init(|| self.tool_words()).clone();
+            known.extend(self.intent_words.iter().flatten().cloned());
+            for k in index
+                .qualifier_keys
+                .key_strs()
+                .chain(index.qualifier_values.key_strs())
+            {
+                known.extend(k.split('_').map(str::to_string));
+            }
+            spelling::Vocabulary::new(aliases, known.into_iter())
+        })
     }
 
     /// The tool the run `tokens` names, and the key that matched: a tool name as

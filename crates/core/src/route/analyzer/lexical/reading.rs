@@ -63,7 +63,11 @@ impl Reading {
     pub(super) fn new(lx: &Lexical<'_>, query: &str) -> Reading {
         let query = crate::search::text::normalise(query);
         let query = lx.split_tool_endpoint(&query);
-        let tokens = tokenize(&query);
+        let mut tokens = tokenize(&query);
+        let spelling = lx.spelling();
+        for t in &mut tokens {
+            t.fixed = spelling.correct(t);
+        }
         let n = tokens.len();
         Reading {
             query,

@@ -101,6 +101,9 @@ pub(super) struct Token {
     pub(super) stems: Vec<String>,
     /// Byte range in the query.
     pub(super) range: (usize, usize),
+    /// The alias words a misspelt word may be read as ([`super::spelling`]), set by the
+    /// reading.
+    pub(super) fixed: Vec<String>,
 }
 
 /// The tokens of `query`: runs of letters, digits and the joiners of names and formulas
@@ -153,6 +156,7 @@ pub(super) fn tokenize(query: &str) -> Vec<Token> {
             norm,
             stems,
             range: (offset, offset + raw.len()),
+            fixed: Vec::new(),
         });
     };
     for (i, c) in query.char_indices() {

@@ -314,4 +314,31 @@ mod tests {
             "{u:?}"
         );
     }
+
+    #[test]
+    fn a_misspelt_word_of_a_concept_name_is_read_as_the_alias_word() {
+        // One slip per phrase: a swap, a letter left out, one changed, one added.
+        for (q, concept) in [
+            ("TiO2 dielectirc constant in jarvis", "dielectric_constant"),
+            (
+                "thermal conductivty of Si in jarvis",
+                "thermal_conductivity",
+            ),
+            (
+                "seebek coefficient of Bi2Te3 in jarvis",
+                "seebeck_coefficient",
+            ),
+            ("magnetc moment of Fe on MP", "magnetic_moment"),
+            ("poisons ratio of W in aflow", "poisson_ratio"),
+        ] {
+            let u = understand(q);
+            assert_eq!(u.domain_concepts, vec![concept.to_string()], "{q}: {u:?}");
+        }
+        // A lone short slip is not guessed: "densiti" alone could be another word.
+        assert!(
+            understand("the densiti of NaCl in MP")
+                .domain_concepts
+                .is_empty()
+        );
+    }
 }

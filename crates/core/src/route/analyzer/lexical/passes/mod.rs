@@ -8,6 +8,7 @@ pub(super) mod basis;
 pub(super) mod bind;
 pub(super) mod definition;
 pub(super) mod entity;
+pub(super) mod heads;
 pub(super) mod intent;
 pub(super) mod mentions;
 pub(super) mod named_tool;
@@ -18,6 +19,7 @@ pub(super) mod scope;
 pub(super) mod source;
 pub(super) mod topic;
 pub(super) mod understanding;
+pub(super) mod unit_words;
 
 use super::Lexical;
 use super::reading::Reading;
@@ -40,6 +42,8 @@ pub(super) const PASSES: &[(&str, Pass)] = &[
     ("parameters", parameters::run),
     ("definition", definition::run),
     ("mentions", mentions::run),
+    ("heads", heads::run),
+    ("unit_words", unit_words::run),
     ("basis", basis::run),
     ("qualifiers", qualifiers::run),
     ("source", source::run),
