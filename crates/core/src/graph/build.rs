@@ -7,8 +7,9 @@ use super::index::{Index, field_path};
 use crate::model::{Licence, Project};
 use crate::units::{Unit, UnitCache, conversion};
 use petgraph::graph::{DiGraph, NodeIndex};
+use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 /// Node kinds of the schema graph.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -214,18 +215,20 @@ pub struct EdgeData {
 pub struct SchemaGraph {
     /// The petgraph graph.
     pub graph: DiGraph<GNode, EdgeData>,
-    ids: HashMap<String, NodeIndex>,
+    /// Node index by id (an FxHash map: at 10,000 tools the ids and the shared nodes below are
+    /// looked up millions of times on one thread, and nothing iterates them).
+    ids: FxHashMap<String, NodeIndex>,
     /// Nodes many others point at (domains, groups, concepts, units, source types), by id
     /// prefix and then the rest of the id: found again without formatting the id.
-    shared: HashMap<&'static str, HashMap<String, NodeIndex>>,
+    shared: FxHashMap<&'static str, FxHashMap<String, NodeIndex>>,
 }
 
 impl SchemaGraph {
     fn new() -> SchemaGraph {
         SchemaGraph {
             graph: DiGraph::new(),
-            ids: HashMap::new(),
-            shared: HashMap::new(),
+            ids: FxHashMap::default(),
+            shared: FxHashMap::default(),
         }
     }
 
@@ -412,7 +415,7 @@ fn declared_part<'a>(
     g: &mut SchemaGraph,
     p: &'a Project,
     units: &'a UnitCache,
-) -> HashMap<&'a str, &'a Unit> {
+) -> FxHashMap<&'a str, &'a Unit> {
     for d in &p.domains {
         g.shared(
             "domain",
@@ -431,7 +434,7 @@ fn declared_part<'a>(
             Vec::new,
         );
     }
-    let concept_units: HashMap<&str, &Unit> = p
+    let concept_units: FxHashMap<&str, &Unit> = p
         .concepts
         .iter()
         .filter_map(|c| {
@@ -659,15 +662,15 @@ fn one(key: &str, value: String) -> Props {
 
 /// The shared nodes a tool's nodes point at, by key (read by the tools' threads).
 struct Shared<'g> {
-    domain: &'g HashMap<String, NodeIndex>,
-    source_type: &'g HashMap<String, NodeIndex>,
-    licence: &'g HashMap<String, NodeIndex>,
-    unit: &'g HashMap<String, NodeIndex>,
-    concept: &'g HashMap<String, NodeIndex>,
-    group: &'g HashMap<String, NodeIndex>,
+    domain: &'g FxHashMap<String, NodeIndex>,
+    source_type: &'g FxHashMap<String, NodeIndex>,
+    licence: &'g FxHashMap<String, NodeIndex>,
+    unit: &'g FxHashMap<String, NodeIndex>,
+    concept: &'g FxHashMap<String, NodeIndex>,
+    group: &'g FxHashMap<String, NodeIndex>,
 }
 
-fn at(map: &HashMap<String, NodeIndex>, key: &str) -> Option<u32> {
+fn at(map: &FxHashMap<String, NodeIndex>, key: &str) -> Option<u32> {
     map.get(key).map(|ix| ix.index() as u32)
 }
 
@@ -723,7 +726,7 @@ fn tool_part(
     first: u32,
     shared: &Shared<'_>,
     units: &UnitCache,
-    concept_units: &HashMap<&str, &Unit>,
+    concept_units: &FxHashMap<&str, &Unit>,
 ) -> Option<(Vec<GNode>, Vec<GEdge>)> {
     let mut g = Part {
         first,
@@ -889,7 +892,7 @@ pub fn build_sorted(p: &Project, ix: &Index, units: &UnitCache) -> (Vec<GNode>, 
             }
         }
     }
-    let empty = HashMap::new();
+    let empty = FxHashMap::default();
     let map = |prefix: &str| g.shared.get(prefix).unwrap_or(&empty);
     let shared = Shared {
         domain: map("domain"),
@@ -994,8 +997,8 @@ mod tests {
         // between them, repeated edges included.
         let mut g = SchemaGraph {
             graph: DiGraph::new(),
-            ids: HashMap::new(),
-            shared: HashMap::new(),
+            ids: FxHashMap::default(),
+            shared: FxHashMap::default(),
         };
         let mut x: u64 = 7;
         let mut next = || {

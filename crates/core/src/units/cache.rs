@@ -3,7 +3,7 @@
 
 use super::{Unit, UnitTable};
 use rayon::prelude::*;
-use std::collections::HashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::sync::Arc;
 
 /// A parsed unit with its canonical spelling and dimension as shared strings (one allocation
@@ -22,15 +22,16 @@ pub struct CachedUnit {
 /// [`UnitTable::parse`]. A spelling that does not parse has no entry.
 #[derive(Debug, Default)]
 pub struct UnitCache {
-    units: HashMap<String, CachedUnit>,
+    units: FxHashMap<String, CachedUnit>,
 }
 
 impl UnitCache {
     /// Parse every distinct spelling of `spellings` once.
     pub fn new<'a>(table: &UnitTable, spellings: impl IntoIterator<Item = &'a str>) -> UnitCache {
         // Hundreds of thousands of fields share a few hundred spellings: drop repeats by hash
-        // (sorting every spelling took 25 ms on one thread at 10,000 tools).
-        let distinct: std::collections::HashSet<&str> = spellings.into_iter().collect();
+        // (sorting every spelling took 25 ms on one thread at 10,000 tools; FxHash, as the
+        // spellings are short and SipHash was most of this one-thread step).
+        let distinct: FxHashSet<&str> = spellings.into_iter().collect();
         let mut distinct: Vec<&str> = distinct.into_iter().collect();
         distinct.sort_unstable();
         let units = distinct
