@@ -718,7 +718,15 @@ impl Gateway {
         use crate::upstream::binary;
         let cap = self.config.raw_cap_bytes;
         let Some(b) = response.binary else {
-            let (text, redacted) = self.secrets.scrub_flagged(response.text);
+            // An MCP result's images, audio and blobs are checked in their bytes, not only as
+            // the base64 the text writes them in.
+            let (text, in_blobs) = if e.method.eq_ignore_ascii_case("MCP") {
+                self.secrets.scrub_mcp_blobs(response.text)
+            } else {
+                (response.text, false)
+            };
+            let (text, redacted) = self.secrets.scrub_flagged(text);
+            let redacted = redacted || in_blobs;
             let text = std::sync::Arc::new(text);
             let raw = raw.map(|step| RawText {
                 step,

@@ -122,6 +122,48 @@ impl Secrets {
         out
     }
 
+    /// An MCP `tools/call` result (`text`, its JSON) whose base64 contents carry a credential in
+    /// their bytes: each `image` and `audio` content's `data` and each embedded resource's
+    /// `blob` is decoded and its bytes scrubbed ([`Secrets::scrub_bytes`]); one that held a
+    /// credential is written back as the base64 of the scrubbed bytes, and the result
+    /// re-serialised (then `true`). Base64 that does not decode is left to the text's own
+    /// scrubbing. Without credentials, or without any `data` or `blob` in the text, the text is
+    /// returned as it is, unparsed.
+    pub fn scrub_mcp_blobs(&self, text: String) -> (String, bool) {
+        if self.forms().next().is_none()
+            || !(text.contains("\"data\"") || text.contains("\"blob\""))
+        {
+            return (text, false);
+        }
+        let Ok(mut v) = serde_json::from_str::<serde_json::Value>(&text) else {
+            return (text, false);
+        };
+        let b64 = &base64::engine::general_purpose::STANDARD;
+        let mut found = false;
+        let contents = v.get_mut("content").and_then(|c| c.as_array_mut());
+        for item in contents.into_iter().flatten() {
+            let slot = match item.get("type").and_then(|t| t.as_str()) {
+                Some("image" | "audio") => item.get_mut("data"),
+                Some("resource") => item.get_mut("resource").and_then(|r| r.get_mut("blob")),
+                _ => None,
+            };
+            let Some(slot) = slot else { continue };
+            let scrubbed = slot
+                .as_str()
+                .and_then(|d| b64.decode(d).ok())
+                .and_then(|bytes| self.scrub_bytes(&bytes));
+            if let Some(bytes) = scrubbed {
+                *slot = serde_json::Value::String(b64.encode(bytes));
+                found = true;
+            }
+        }
+        if found {
+            (v.to_string(), true)
+        } else {
+            (text, false)
+        }
+    }
+
     /// Every text scrubbed (each credential's [`Credential::scrubbed`] forms of at least 4
     /// bytes), longest first, so that a form holding another is replaced whole.
     fn forms(&self) -> impl Iterator<Item = &String> {
@@ -251,6 +293,40 @@ mod tests {
             Some([&[0u8, 0xff][..], b"[redacted]", &[0xfe]].concat())
         );
         assert_eq!(s.scrub_bytes(&[0, 0xff, b'k']), None);
+    }
+
+    /// An MCP result's image, audio and resource base64 is decoded and its bytes scrubbed: the
+    /// exact base64 of the scrubbed bytes is written back; text without a credential, an image
+    /// without one and base64 that does not decode are left as they are.
+    #[test]
+    fn credentials_in_mcp_base64_contents_are_scrubbed() {
+        let c = crate::config::GatewayConfig::parse(
+            "[upstreams.a]\nauth = { kind = \"bearer\", env = \"A_KEY\" }\n",
+        )
+        .unwrap();
+        let (s, _) = Secrets::read(&c, |_| Some("sk-live-42".to_string()));
+        // b"\x89PNG sk-live-42\x00" and b"RIFFsk-live-42"; b"\x89PNG clean".
+        let text = r#"{"content":[{"type":"image","data":"iVBORyBzay1saXZlLTQyAA==","mimeType":"image/png"},{"type":"audio","data":"UklGRnNrLWxpdmUtNDI=","mimeType":"audio/wav"},{"type":"image","data":"iVBORyBjbGVhbg==","mimeType":"image/png"},{"type":"resource","resource":{"uri":"file:///k","blob":"c2stbGl2ZS00Mg=="}},{"type":"image","data":"not base64!"}]}"#;
+        let (out, found) = s.scrub_mcp_blobs(text.to_string());
+        assert!(found);
+        assert_eq!(
+            out,
+            r#"{"content":[{"data":"iVBORyBbcmVkYWN0ZWRdAA==","mimeType":"image/png","type":"image"},{"data":"UklGRltyZWRhY3RlZF0=","mimeType":"audio/wav","type":"audio"},{"data":"iVBORyBjbGVhbg==","mimeType":"image/png","type":"image"},{"resource":{"blob":"W3JlZGFjdGVkXQ==","uri":"file:///k"},"type":"resource"},{"data":"not base64!","type":"image"}]}"#
+        );
+        let b64 = &base64::engine::general_purpose::STANDARD;
+        assert_eq!(
+            b64.decode("iVBORyBbcmVkYWN0ZWRdAA==").unwrap(),
+            b"\x89PNG [redacted]\x00"
+        );
+        let clean = r#"{"content":[{"type":"image","data":"iVBORyBjbGVhbg=="}]}"#;
+        assert_eq!(
+            s.scrub_mcp_blobs(clean.to_string()),
+            (clean.to_string(), false)
+        );
+        assert_eq!(
+            Secrets::default().scrub_mcp_blobs(text.to_string()),
+            (text.to_string(), false)
+        );
     }
 
     /// HTTP basic credentials: two variables, `user:password` encoded in standard base64; the
