@@ -594,12 +594,19 @@ const UNKNOWN_WEIGHT: f64 = 0.5;
 /// highest idf for each unknown word outside the question's values, each times its query weight
 /// (a light word weighs less: [`crate::search::LIGHT_WEIGHT`]); with the mask of the known stems
 /// counted (a coverage counts only those: the pieces of an id it matches are no share of the
-/// request).
-fn question_weight(g: &FrozenGraph, q: &Query, ranking: &Ranking, spans: &[Span]) -> (f64, u64) {
+/// request), and the mask of the unknown stems counted (the words outside values the catalog
+/// never uses).
+fn question_weight(
+    g: &FrozenGraph,
+    q: &Query,
+    ranking: &Ranking,
+    spans: &[Span],
+) -> (f64, u64, u64) {
     let n = g.index.search_offsets.last().copied().unwrap_or(0);
     let max_idf = crate::search::build::idf(n, 0);
     let mut total = 0.0;
     let mut counted = 0u64;
+    let mut unknown = 0u64;
     use crate::search::spans::SpanKind;
     for (i, stem) in q.stems.iter().enumerate() {
         let inside = |opaque: bool| {
@@ -638,9 +645,10 @@ fn question_weight(g: &FrozenGraph, q: &Query, ranking: &Ranking, spans: &[Span]
         if !inside(false) {
             // A light word ("really", "tonight") weighs as little unknown as known.
             total += UNKNOWN_WEIGHT * max_idf * q.weights[i];
+            unknown |= 1 << i;
         }
     }
-    (total, counted)
+    (total, counted, unknown)
 }
 
 /// Why the best endpoint is off the point of a question, if it is: it matches one content word of
@@ -685,8 +693,15 @@ fn off_the_point(
 /// Words after a verb that make it an imperative with an object ("Email the results", "Order
 /// 500 g", "Play me a song").
 const OBJECT_STARTS: &[&str] = &[
-    "a", "all", "an", "her", "him", "it", "me", "my", "our", "some", "that", "the", "them",
-    "these", "this", "those", "us",
+    "a", "all", "an", "eight", "five", "four", "her", "him", "it", "me", "my", "nine", "our",
+    "seven", "six", "some", "ten", "that", "the", "them", "these", "this", "those", "three", "two",
+    "us",
+];
+
+/// Particles a verb of action takes before its object ("top up my card", "break down the
+/// price", "turn off the lights"): the verb and its particle are one action.
+const PARTICLES: &[&str] = &[
+    "away", "back", "down", "in", "off", "on", "out", "over", "up",
 ];
 
 /// The action a request opens with, when it is an imperative verb with an object that is not
@@ -706,6 +721,15 @@ fn imperative_action(text: &str) -> Option<String> {
         .iter()
         .position(|w| !crate::search::frame::REQUEST_OPENERS.contains(&w.as_str()))?;
     let verb = &words[at];
+    let particle = words
+        .get(at + 1)
+        .filter(|w| PARTICLES.contains(&w.as_str()))
+        .filter(|_| {
+            words
+                .get(at + 2)
+                .is_some_and(|w| OBJECT_STARTS.contains(&w.as_str()))
+        });
+    let at = at + usize::from(particle.is_some());
     let next = words.get(at + 1)?;
     // A quoted object ("Translate 'good morning' into …") is a value the verb acts on.
     let quoted = text
@@ -719,12 +743,54 @@ fn imperative_action(text: &str) -> Option<String> {
     (object
         && !crate::search::frame::TASK_VERBS.contains(&verb.as_str())
         && verb.chars().all(char::is_alphabetic))
-    .then(|| verb.clone())
+    .then(|| match particle {
+        Some(p) => format!("{verb} {p}"),
+        None => verb.clone(),
+    })
 }
 
-/// Whether an endpoint's name or description holds a word (its stem).
-fn endpoint_does(g: &FrozenGraph, c: &Candidate, stem: &str) -> bool {
-    let e = g.tool_at(c.tool).endpoint_at(c.endpoint);
+/// The stems that say an endpoint does an action: the verb's, and for a verb with its particle
+/// the compound too ("top up": `topup`; "break down": `breakdown`, as in
+/// `price_breakdown_by_id`).
+fn action_stems(action: &str) -> Vec<String> {
+    let first = action.split(' ').next().unwrap_or(action);
+    let mut out: Vec<String> = crate::search::text::stems(first).take(1).collect();
+    if action.contains(' ') {
+        out.extend(crate::search::text::stems(&action.replace(' ', "")).take(1));
+    }
+    out
+}
+
+/// Why a request to act gets no plan from `endpoints`, if it does: it opens with an
+/// imperative action ([`imperative_action`]; not a question) and no endpoint of them names
+/// that action or describes it in its description's first sentence ([`endpoint_does`]).
+pub fn action_missing(
+    g: &FrozenGraph,
+    text: &str,
+    endpoints: impl IntoIterator<Item = (u32, u32)>,
+) -> Option<String> {
+    let action = imperative_action(text).filter(|_| !is_question(text))?;
+    let stems = action_stems(&action);
+    if endpoints
+        .into_iter()
+        .any(|(t, e)| stems.iter().any(|s| endpoint_does(g, t, e, s)))
+    {
+        return None;
+    }
+    Some(format!(
+        "the request asks to {action}, and no endpoint of the catalog that matches it names or describes that action"
+    ))
+}
+
+/// Whether an endpoint's name (its id, MCP name, the literal segments of its URL path) or the
+/// first sentence of its description holds a word (its stem): what the endpoint does, not what
+/// its description mentions on the way ("… routes that return translation records").
+fn endpoint_does(g: &FrozenGraph, tool: u32, endpoint: u32, stem: &str) -> bool {
+    let e = g.tool_at(tool).endpoint_at(endpoint);
+    let first = e
+        .description
+        .as_deref()
+        .map(|d| d.split(". ").next().unwrap_or(d));
     crate::search::text::stems(&e.id)
         .chain(
             e.mcp_tool
@@ -732,10 +798,12 @@ fn endpoint_does(g: &FrozenGraph, c: &Candidate, stem: &str) -> bool {
                 .flat_map(|m| crate::search::text::stems(m)),
         )
         .chain(
-            e.description
-                .iter()
-                .flat_map(|d| crate::search::text::stems(d)),
+            url_path(&e.url)
+                .split('/')
+                .filter(|seg| !seg.contains('{'))
+                .flat_map(crate::search::text::stems),
         )
+        .chain(first.into_iter().flat_map(crate::search::text::stems))
         .any(|s| s == stem)
 }
 
@@ -786,7 +854,7 @@ pub fn choose(
     let weight = ranking.weight(best.matched);
     let docs = g.index.search_offsets.last().copied().unwrap_or(0);
     let min_weight = min_weight(docs);
-    let (whole, counted) = question_weight(g, q, ranking, spans);
+    let (whole, counted, unknown) = question_weight(g, q, ranking, spans);
     let coverage = if whole > 0.0 {
         ranking.weight(union & counted) / whole
     } else {
@@ -809,15 +877,15 @@ pub fn choose(
     if let Some(reason) = off_the_point(g, q, ranking, best, counted) {
         return Err(reason);
     }
-    if let Some(verb) = imperative_action(&q.text).filter(|_| !is_question(&q.text)) {
-        let stem = crate::search::text::stems(&verb)
-            .next()
-            .unwrap_or(verb.clone());
-        if !candidates.iter().any(|c| endpoint_does(g, c, &stem)) {
-            return Err(format!(
-                "the request asks to {verb}, and no endpoint of the catalog that matches it names or describes that action"
-            ));
-        }
+    if !best.identified
+        && let Some(reason) = super::absent::absent(g, q, ranking, best, counted, unknown)
+    {
+        return Err(reason);
+    }
+    if let Some(reason) =
+        action_missing(g, &q.text, candidates.iter().map(|c| (c.tool, c.endpoint)))
+    {
+        return Err(reason);
     }
     Ok(diversified(ranking, candidates, k, STEP_NOVELTY))
 }
@@ -1187,6 +1255,13 @@ mod tests {
     }
 
     #[test]
+    fn an_action_with_its_particle_is_also_its_compound() {
+        assert_eq!(action_stems("buy"), ["buy"]);
+        assert_eq!(action_stems("break down"), ["break", "breakdown"]);
+        assert_eq!(action_stems("top up"), ["top", "topup"]);
+    }
+
+    #[test]
     fn synonyms_of_writing_make_an_endpoint_write() {
         let mcp = |id: &str| {
             let mut e = returning(None, &[]);
@@ -1229,6 +1304,22 @@ mod tests {
             imperative_action("translate 'good morning' into japanese").as_deref(),
             Some("translate")
         );
+        // A number word or a particle before the object: the action is the verb (with its
+        // particle).
+        assert_eq!(
+            imperative_action("buy two tickets for the concert").as_deref(),
+            Some("buy")
+        );
+        assert_eq!(
+            imperative_action("top up my oyster card").as_deref(),
+            Some("top up")
+        );
+        assert_eq!(
+            imperative_action("turn off the lights").as_deref(),
+            Some("turn off")
+        );
+        // A particle with no object after it is no imperative with an object.
+        assert_eq!(imperative_action("sign up today"), None);
         assert_eq!(imperative_action("Show me the weather in Lyon"), None);
         assert_eq!(imperative_action("Tesla stock price today"), None);
         assert_eq!(imperative_action("Help me find the latest papers"), None);
