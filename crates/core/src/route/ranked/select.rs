@@ -144,6 +144,7 @@ pub fn candidates(
         .and_then(|words| words.last().map(|w| crate::search::text::stems(w).last()))
         .flatten();
     let several = asks_for_many(&q.text);
+    let quantified = quantified(&q.text);
     let mut out: Vec<Candidate> = Vec::new();
     for r in ranking.hits.iter().take(CONSIDERED) {
         let t = g.tool_at(r.tool);
@@ -203,6 +204,11 @@ pub fn candidates(
                 COUNT_FIELD
             } else {
                 1.0
+            }
+            * if quantified.iter().flatten().any(|stem| lists(&e.url, stem)) {
+                LISTS_QUANTIFIED
+            } else {
+                1.0
             };
         out.push(Candidate {
             tool: r.tool,
@@ -222,6 +228,57 @@ pub fn candidates(
             .then(a.endpoint.cmp(&b.endpoint))
     });
     out
+}
+
+/// What an endpoint counts whose URL path lists the records a quantifier names ("final scores
+/// of every clemson game in the 2018 season" reads `/games`, not `/coaches`, whose
+/// description happens to say "final" and "season").
+const LISTS_QUANTIFIED: f64 = 1.5;
+
+/// Words that quantify over records ("every game", "each team", "all the episodes").
+const QUANTIFIERS: &[&str] = &["all", "each", "every"];
+
+/// The stems of the words a quantifier names records with: the words after "every", "each" or
+/// "all" (and a determiner) up to a stop word, a light word, a number or punctuation ("every
+/// clemson game in …" gives `clemson`, `game`; a path that lists either lists what is
+/// quantified). `None` without such a quantifier and words.
+fn quantified(text: &str) -> Option<Vec<String>> {
+    let ws = crate::search::frame::words(text);
+    let at = ws
+        .iter()
+        .position(|w| QUANTIFIERS.contains(&w.2.as_str()))?;
+    let mut phrase: Vec<String> = Vec::new();
+    let mut prev_end = ws[at].1;
+    for (start, end, w) in ws.iter().skip(at + 1) {
+        let between = &text[prev_end..*start];
+        if !between.chars().all(|c| c == ' ' || c == '-') {
+            break;
+        }
+        prev_end = *end;
+        if phrase.is_empty() && matches!(w.as_str(), "the" | "of" | "my" | "our" | "their") {
+            continue;
+        }
+        if crate::search::text::is_stop_word(w)
+            || crate::search::text::is_light_word(w)
+            || w.chars().any(|c| c.is_ascii_digit())
+        {
+            break;
+        }
+        phrase.extend(crate::search::text::stems(w).last());
+    }
+    (!phrase.is_empty()).then_some(phrase)
+}
+
+/// Whether a URL path ends with a literal segment naming the records `head` (a stem) names:
+/// `/games` and `/ppa/players/games` list games; `/games/{id}` reads one, `/game/box/advanced`
+/// something else.
+fn lists(url: &str, head: &str) -> bool {
+    url_path(url)
+        .split('/')
+        .rfind(|s| !s.is_empty())
+        .is_some_and(|last| {
+            !last.contains('{') && crate::search::text::stems(last).any(|s| s == head)
+        })
 }
 
 /// What an endpoint counts whose response holds a number named by what a count question counts
@@ -1252,6 +1309,34 @@ mod tests {
             "what is the current game version of valorant"
         ));
         assert!(!asks_for_many("what nationality is the pro faker"));
+    }
+
+    #[test]
+    fn a_quantifier_names_the_records_listed() {
+        let q = |t: &str| quantified(t).map(|v| v.join(" "));
+        assert_eq!(
+            q("final scores of every clemson game in the 2018 season").as_deref(),
+            Some("clemson game")
+        );
+        assert_eq!(q("wins and losses of each team").as_deref(), Some("team"));
+        assert_eq!(
+            q("list all the episodes of series 81189").as_deref(),
+            Some("episod")
+        );
+        assert_eq!(
+            q("list all the countries setlist.fm knows about").as_deref(),
+            Some("countri setlist")
+        );
+        assert_eq!(
+            quantified("the percentage of players who unlocked each"),
+            None
+        );
+        assert_eq!(quantified("what is the weather"), None);
+        assert!(lists("https://api.test/games", "game"));
+        assert!(lists("https://api.test/ppa/players/games?x=1", "game"));
+        assert!(!lists("https://api.test/games/{id}", "game"));
+        assert!(!lists("https://api.test/game/box/advanced", "game"));
+        assert!(!lists("https://api.test/coaches", "game"));
     }
 
     #[test]
