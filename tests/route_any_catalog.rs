@@ -325,6 +325,50 @@ fn no_tool_is_decided_from_the_catalog() {
     assert_eq!(steps[0].2, serde_json::json!({"city": "Beijing"}));
 }
 
+#[test]
+fn near_misses_that_share_a_word_or_two_get_no_plan() {
+    let refused = |q: &str| {
+        let (status, reason, steps) = route(q, 1);
+        assert_eq!(
+            (status.as_str(), steps.len()),
+            ("no_suitable_tool", 0),
+            "{q}"
+        );
+        reason.unwrap()
+    };
+    // What the question asks for is a word no endpoint holds; the catalog has the pets, not
+    // their vaccinations.
+    assert_eq!(
+        refused("how many vaccinations are left for the pets show"),
+        "the request asks about vaccinations, and no endpoint of the catalog knows `vaccinations`"
+    );
+    // Actions no endpoint does: with a number word or a particle before the object, and on a
+    // named tool.
+    assert_eq!(
+        refused("buy two pets for my kids"),
+        "the request asks to buy, and no endpoint of the catalog that matches it names or describes that action"
+    );
+    assert_eq!(
+        refused("sign up the pets for a show"),
+        "the request asks to sign up, and no endpoint of the catalog that matches it names or describes that action"
+    );
+    assert_eq!(
+        refused("cancel my swagger petstore order 4821"),
+        "the request asks to cancel, and no endpoint of the catalog that matches it names or describes that action"
+    );
+    // Kept: a measure the catalog knows ("how humid"), two things asked together.
+    let (status, _, steps) = route("how humid is it in lyon", 1);
+    assert_eq!(
+        (status.as_str(), steps[0].1.as_str()),
+        ("planned", "point_point_get")
+    );
+    let (status, _, steps) = route("which pets and owners are in the store", 1);
+    assert_eq!(
+        (status.as_str(), steps[0].1.as_str()),
+        ("planned", "list_pets")
+    );
+}
+
 /// A one-endpoint forecast API (`/cities/{city}/forecast?days=`), imported and compiled.
 fn forecast_project() -> &'static Path {
     static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();

@@ -20,6 +20,7 @@
 //!    names ([`project`]), identifiers always; bind parameters through declared bindings, then
 //!    fill the rest from the question's typed spans ([`crate::search::spans`], [`fill`]).
 
+mod absent;
 pub mod fill;
 pub mod project;
 mod select;
@@ -69,6 +70,13 @@ pub fn route_question(g: &FrozenGraph, question: &str, u: &Understanding, opts: 
             .and_then(|i| g.intent(i))
             .is_some_and(|i| !i.derived);
         if !u.target_apis.is_empty() && !declared_intent {
+            if let Some(reason) = named_action_missing(g, question, u) {
+                plan.steps.clear();
+                plan.out_of_scope = Some(reason.clone());
+                plan.warnings.push(format!("no suitable tool: {reason}"));
+                plan.status = PlanStatus::NoSuitableTool;
+                return plan;
+            }
             rerank_named(g, question, u, opts, &mut plan);
         }
         fill_missing(g, question, &mut plan);
@@ -106,6 +114,20 @@ fn endpoint_intent(g: &FrozenGraph, step: &Step) -> Option<String> {
         .into_iter()
         .find(|&(_, n)| n == best)
         .map(|(id, _)| id.to_string())
+}
+
+/// A request to act on a named tool ("cancel my ticketmaster order 48213") that no endpoint of
+/// the named tools names or describes: the tool is named, the action is not one it offers.
+fn named_action_missing(g: &FrozenGraph, question: &str, u: &Understanding) -> Option<String> {
+    let tools: Vec<u32> = u
+        .target_apis
+        .iter()
+        .filter_map(|n| resolve_target(g, n).map(|(t, _)| t))
+        .collect();
+    let endpoints = tools
+        .iter()
+        .flat_map(|&t| (0..g.tool_at(t).endpoints.len() as u32).map(move |e| (t, e)));
+    select::action_missing(g, &crate::search::text::normalise(question), endpoints)
 }
 
 /// A tool named without an endpoint and with no declared intent to choose one: its endpoint is

@@ -145,6 +145,7 @@ pub fn candidates(
         .and_then(|words| words.last().map(|w| crate::search::text::stems(w).last()))
         .flatten();
     let several = asks_for_many(&q.text);
+    let quantified = quantified(&q.text);
     let mut out: Vec<Candidate> = Vec::new();
     for r in ranking.hits.iter().take(CONSIDERED) {
         let t = g.tool_at(r.tool);
@@ -204,6 +205,11 @@ pub fn candidates(
                 COUNT_FIELD
             } else {
                 1.0
+            }
+            * if quantified.iter().flatten().any(|stem| lists(&e.url, stem)) {
+                LISTS_QUANTIFIED
+            } else {
+                1.0
             };
         out.push(Candidate {
             tool: r.tool,
@@ -223,6 +229,57 @@ pub fn candidates(
             .then(a.endpoint.cmp(&b.endpoint))
     });
     out
+}
+
+/// What an endpoint counts whose URL path lists the records a quantifier names ("final scores
+/// of every clemson game in the 2018 season" reads `/games`, not `/coaches`, whose
+/// description happens to say "final" and "season").
+const LISTS_QUANTIFIED: f64 = 1.5;
+
+/// Words that quantify over records ("every game", "each team", "all the episodes").
+const QUANTIFIERS: &[&str] = &["all", "each", "every"];
+
+/// The stems of the words a quantifier names records with: the words after "every", "each" or
+/// "all" (and a determiner) up to a stop word, a light word, a number or punctuation ("every
+/// clemson game in …" gives `clemson`, `game`; a path that lists either lists what is
+/// quantified). `None` without such a quantifier and words.
+fn quantified(text: &str) -> Option<Vec<String>> {
+    let ws = crate::search::frame::words(text);
+    let at = ws
+        .iter()
+        .position(|w| QUANTIFIERS.contains(&w.2.as_str()))?;
+    let mut phrase: Vec<String> = Vec::new();
+    let mut prev_end = ws[at].1;
+    for (start, end, w) in ws.iter().skip(at + 1) {
+        let between = &text[prev_end..*start];
+        if !between.chars().all(|c| c == ' ' || c == '-') {
+            break;
+        }
+        prev_end = *end;
+        if phrase.is_empty() && matches!(w.as_str(), "the" | "of" | "my" | "our" | "their") {
+            continue;
+        }
+        if crate::search::text::is_stop_word(w)
+            || crate::search::text::is_light_word(w)
+            || w.chars().any(|c| c.is_ascii_digit())
+        {
+            break;
+        }
+        phrase.extend(crate::search::text::stems(w).last());
+    }
+    (!phrase.is_empty()).then_some(phrase)
+}
+
+/// Whether a URL path ends with a literal segment naming the records `head` (a stem) names:
+/// `/games` and `/ppa/players/games` list games; `/games/{id}` reads one, `/game/box/advanced`
+/// something else.
+fn lists(url: &str, head: &str) -> bool {
+    url_path(url)
+        .split('/')
+        .rfind(|s| !s.is_empty())
+        .is_some_and(|last| {
+            !last.contains('{') && crate::search::text::stems(last).any(|s| s == head)
+        })
 }
 
 /// What an endpoint counts whose response holds a number named by what a count question counts
@@ -595,12 +652,19 @@ const UNKNOWN_WEIGHT: f64 = 0.5;
 /// highest idf for each unknown word outside the question's values, each times its query weight
 /// (a light word weighs less: [`crate::search::LIGHT_WEIGHT`]); with the mask of the known stems
 /// counted (a coverage counts only those: the pieces of an id it matches are no share of the
-/// request).
-fn question_weight(g: &FrozenGraph, q: &Query, ranking: &Ranking, spans: &[Span]) -> (f64, u64) {
+/// request), and the mask of the unknown stems counted (the words outside values the catalog
+/// never uses).
+fn question_weight(
+    g: &FrozenGraph,
+    q: &Query,
+    ranking: &Ranking,
+    spans: &[Span],
+) -> (f64, u64, u64) {
     let n = g.index.search_offsets.last().copied().unwrap_or(0);
     let max_idf = crate::search::build::idf(n, 0);
     let mut total = 0.0;
     let mut counted = 0u64;
+    let mut unknown = 0u64;
     use crate::search::spans::SpanKind;
     for (i, stem) in q.stems.iter().enumerate() {
         let inside = |opaque: bool| {
@@ -639,9 +703,10 @@ fn question_weight(g: &FrozenGraph, q: &Query, ranking: &Ranking, spans: &[Span]
         if !inside(false) {
             // A light word ("really", "tonight") weighs as little unknown as known.
             total += UNKNOWN_WEIGHT * max_idf * q.weights[i];
+            unknown |= 1 << i;
         }
     }
-    (total, counted)
+    (total, counted, unknown)
 }
 
 /// Why the best endpoint is off the point of a question, if it is: it matches one content word of
@@ -686,8 +751,15 @@ fn off_the_point(
 /// Words after a verb that make it an imperative with an object ("Email the results", "Order
 /// 500 g", "Play me a song").
 const OBJECT_STARTS: &[&str] = &[
-    "a", "all", "an", "her", "him", "it", "me", "my", "our", "some", "that", "the", "them",
-    "these", "this", "those", "us",
+    "a", "all", "an", "eight", "five", "four", "her", "him", "it", "me", "my", "nine", "our",
+    "seven", "six", "some", "ten", "that", "the", "them", "these", "this", "those", "three", "two",
+    "us",
+];
+
+/// Particles a verb of action takes before its object ("top up my card", "break down the
+/// price", "turn off the lights"): the verb and its particle are one action.
+const PARTICLES: &[&str] = &[
+    "away", "back", "down", "in", "off", "on", "out", "over", "up",
 ];
 
 /// The action a request opens with, when it is an imperative verb with an object that is not
@@ -707,6 +779,15 @@ fn imperative_action(text: &str) -> Option<String> {
         .iter()
         .position(|w| !crate::search::frame::REQUEST_OPENERS.contains(&w.as_str()))?;
     let verb = &words[at];
+    let particle = words
+        .get(at + 1)
+        .filter(|w| PARTICLES.contains(&w.as_str()))
+        .filter(|_| {
+            words
+                .get(at + 2)
+                .is_some_and(|w| OBJECT_STARTS.contains(&w.as_str()))
+        });
+    let at = at + usize::from(particle.is_some());
     let next = words.get(at + 1)?;
     // A quoted object ("Translate 'good morning' into …") is a value the verb acts on.
     let quoted = text
@@ -720,12 +801,54 @@ fn imperative_action(text: &str) -> Option<String> {
     (object
         && !crate::search::frame::TASK_VERBS.contains(&verb.as_str())
         && verb.chars().all(char::is_alphabetic))
-    .then(|| verb.clone())
+    .then(|| match particle {
+        Some(p) => format!("{verb} {p}"),
+        None => verb.clone(),
+    })
 }
 
-/// Whether an endpoint's name or description holds a word (its stem).
-fn endpoint_does(g: &FrozenGraph, c: &Candidate, stem: &str) -> bool {
-    let e = g.tool_at(c.tool).endpoint_at(c.endpoint);
+/// The stems that say an endpoint does an action: the verb's, and for a verb with its particle
+/// the compound too ("top up": `topup`; "break down": `breakdown`, as in
+/// `price_breakdown_by_id`).
+fn action_stems(action: &str) -> Vec<String> {
+    let first = action.split(' ').next().unwrap_or(action);
+    let mut out: Vec<String> = crate::search::text::stems(first).take(1).collect();
+    if action.contains(' ') {
+        out.extend(crate::search::text::stems(&action.replace(' ', "")).take(1));
+    }
+    out
+}
+
+/// Why a request to act gets no plan from `endpoints`, if it does: it opens with an
+/// imperative action ([`imperative_action`]; not a question) and no endpoint of them names
+/// that action or describes it in its description's first sentence ([`endpoint_does`]).
+pub fn action_missing(
+    g: &FrozenGraph,
+    text: &str,
+    endpoints: impl IntoIterator<Item = (u32, u32)>,
+) -> Option<String> {
+    let action = imperative_action(text).filter(|_| !is_question(text))?;
+    let stems = action_stems(&action);
+    if endpoints
+        .into_iter()
+        .any(|(t, e)| stems.iter().any(|s| endpoint_does(g, t, e, s)))
+    {
+        return None;
+    }
+    Some(format!(
+        "the request asks to {action}, and no endpoint of the catalog that matches it names or describes that action"
+    ))
+}
+
+/// Whether an endpoint's name (its id, MCP name, the literal segments of its URL path) or the
+/// first sentence of its description holds a word (its stem): what the endpoint does, not what
+/// its description mentions on the way ("… routes that return translation records").
+fn endpoint_does(g: &FrozenGraph, tool: u32, endpoint: u32, stem: &str) -> bool {
+    let e = g.tool_at(tool).endpoint_at(endpoint);
+    let first = e
+        .description
+        .as_deref()
+        .map(|d| d.split(". ").next().unwrap_or(d));
     crate::search::text::stems(&e.id)
         .chain(
             e.mcp_tool
@@ -733,10 +856,12 @@ fn endpoint_does(g: &FrozenGraph, c: &Candidate, stem: &str) -> bool {
                 .flat_map(|m| crate::search::text::stems(m)),
         )
         .chain(
-            e.description
-                .iter()
-                .flat_map(|d| crate::search::text::stems(d)),
+            url_path(&e.url)
+                .split('/')
+                .filter(|seg| !seg.contains('{'))
+                .flat_map(crate::search::text::stems),
         )
+        .chain(first.into_iter().flat_map(crate::search::text::stems))
         .any(|s| s == stem)
 }
 
@@ -787,7 +912,7 @@ pub fn choose(
     let weight = ranking.weight(best.matched);
     let docs = g.index.search_offsets.last().copied().unwrap_or(0);
     let min_weight = min_weight(docs);
-    let (whole, counted) = question_weight(g, q, ranking, spans);
+    let (whole, counted, unknown) = question_weight(g, q, ranking, spans);
     let coverage = if whole > 0.0 {
         ranking.weight(union & counted) / whole
     } else {
@@ -810,15 +935,15 @@ pub fn choose(
     if let Some(reason) = off_the_point(g, q, ranking, best, counted) {
         return Err(reason);
     }
-    if let Some(verb) = imperative_action(&q.text).filter(|_| !is_question(&q.text)) {
-        let stem = crate::search::text::stems(&verb)
-            .next()
-            .unwrap_or(verb.clone());
-        if !candidates.iter().any(|c| endpoint_does(g, c, &stem)) {
-            return Err(format!(
-                "the request asks to {verb}, and no endpoint of the catalog that matches it names or describes that action"
-            ));
-        }
+    if !best.identified
+        && let Some(reason) = super::absent::absent(g, q, ranking, best, counted, unknown)
+    {
+        return Err(reason);
+    }
+    if let Some(reason) =
+        action_missing(g, &q.text, candidates.iter().map(|c| (c.tool, c.endpoint)))
+    {
+        return Err(reason);
     }
     Ok(diversified(ranking, candidates, k, STEP_NOVELTY))
 }
@@ -1200,6 +1325,41 @@ mod tests {
     }
 
     #[test]
+    fn a_quantifier_names_the_records_listed() {
+        let q = |t: &str| quantified(t).map(|v| v.join(" "));
+        assert_eq!(
+            q("final scores of every clemson game in the 2018 season").as_deref(),
+            Some("clemson game")
+        );
+        assert_eq!(q("wins and losses of each team").as_deref(), Some("team"));
+        assert_eq!(
+            q("list all the episodes of series 81189").as_deref(),
+            Some("episod")
+        );
+        assert_eq!(
+            q("list all the countries setlist.fm knows about").as_deref(),
+            Some("countri setlist")
+        );
+        assert_eq!(
+            quantified("the percentage of players who unlocked each"),
+            None
+        );
+        assert_eq!(quantified("what is the weather"), None);
+        assert!(lists("https://api.test/games", "game"));
+        assert!(lists("https://api.test/ppa/players/games?x=1", "game"));
+        assert!(!lists("https://api.test/games/{id}", "game"));
+        assert!(!lists("https://api.test/game/box/advanced", "game"));
+        assert!(!lists("https://api.test/coaches", "game"));
+    }
+
+    #[test]
+    fn an_action_with_its_particle_is_also_its_compound() {
+        assert_eq!(action_stems("buy"), ["buy"]);
+        assert_eq!(action_stems("break down"), ["break", "breakdown"]);
+        assert_eq!(action_stems("top up"), ["top", "topup"]);
+    }
+
+    #[test]
     fn synonyms_of_writing_make_an_endpoint_write() {
         let mcp = |id: &str| {
             let mut e = returning(None, &[]);
@@ -1242,6 +1402,22 @@ mod tests {
             imperative_action("translate 'good morning' into japanese").as_deref(),
             Some("translate")
         );
+        // A number word or a particle before the object: the action is the verb (with its
+        // particle).
+        assert_eq!(
+            imperative_action("buy two tickets for the concert").as_deref(),
+            Some("buy")
+        );
+        assert_eq!(
+            imperative_action("top up my oyster card").as_deref(),
+            Some("top up")
+        );
+        assert_eq!(
+            imperative_action("turn off the lights").as_deref(),
+            Some("turn off")
+        );
+        // A particle with no object after it is no imperative with an object.
+        assert_eq!(imperative_action("sign up today"), None);
         assert_eq!(imperative_action("Show me the weather in Lyon"), None);
         assert_eq!(imperative_action("Tesla stock price today"), None);
         assert_eq!(imperative_action("Help me find the latest papers"), None);
