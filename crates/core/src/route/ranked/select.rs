@@ -762,8 +762,18 @@ const PARTICLES: &[&str] = &[
     "away", "back", "down", "in", "off", "on", "out", "over", "up",
 ];
 
+/// Words that rank what follows them ("top 10 tracks", "the best five albums", "last 20
+/// games"): a request that opens with one and a count asks for that many records, it names no
+/// action. Language data, sorted.
+const RANK_WORDS: &[&str] = &[
+    "best", "biggest", "cheapest", "first", "highest", "largest", "last", "latest", "least",
+    "longest", "lowest", "most", "newest", "next", "oldest", "previous", "recent", "shortest",
+    "smallest", "top", "worst",
+];
+
 /// The action a request opens with, when it is an imperative verb with an object that is not
-/// one of [`crate::search::frame::TASK_VERBS`] (`email` in "Email the XRD results to ...").
+/// one of [`crate::search::frame::TASK_VERBS`] (`email` in "Email the XRD results to ..."),
+/// nor a word of [`RANK_WORDS`] before a count ("top 10 tracks"; "top up my card" is an action).
 fn imperative_action(text: &str) -> Option<String> {
     let words: Vec<String> = text
         .split_whitespace()
@@ -798,7 +808,9 @@ fn imperative_action(text: &str) -> Option<String> {
     let object = OBJECT_STARTS.contains(&next.as_str())
         || next.chars().all(|c| c.is_ascii_digit())
         || quoted;
+    let ranks = particle.is_none() && RANK_WORDS.binary_search(&verb.as_str()).is_ok();
     (object
+        && !ranks
         && !crate::search::frame::TASK_VERBS.contains(&verb.as_str())
         && verb.chars().all(char::is_alphabetic))
     .then(|| match particle {
@@ -1415,6 +1427,14 @@ mod tests {
         assert_eq!(
             imperative_action("turn off the lights").as_deref(),
             Some("turn off")
+        );
+        // A rank word before a count asks for records ("top 10", "the last five").
+        assert_eq!(imperative_action("top 10 songs in the uk this week"), None);
+        assert_eq!(imperative_action("top ten albums of 1999"), None);
+        assert_eq!(imperative_action("latest 5 bills in ohio"), None);
+        assert_eq!(
+            imperative_action("Please show the best three recipes"),
+            None
         );
         // A particle with no object after it is no imperative with an object.
         assert_eq!(imperative_action("sign up today"), None);
