@@ -326,6 +326,32 @@ fn no_tool_is_decided_from_the_catalog() {
 }
 
 #[test]
+fn a_task_of_several_needs_is_planned_where_the_catalog_serves_one() {
+    // The second need is nothing the catalog knows: alone it is refused, beside a need the
+    // catalog serves it no longer sinks the whole task.
+    let (status, reason, steps) = route(
+        "summarise the novel middlemarch and recommend three similar victorian novels",
+        1,
+    );
+    assert_eq!(
+        (status.as_str(), reason.as_deref(), steps.len()),
+        (
+            "no_suitable_tool",
+            Some("no endpoint of the catalog shares a word with the request"),
+            0
+        )
+    );
+    let (status, _, steps) = route(
+        "how humid is it in lyon, then summarise the novel middlemarch and recommend three similar victorian novels",
+        1,
+    );
+    assert_eq!(
+        (status.as_str(), steps[0].0.as_str(), steps[0].1.as_str()),
+        ("planned", "point_weather_api", "point_point_get")
+    );
+}
+
+#[test]
 fn near_misses_that_share_a_word_or_two_get_no_plan() {
     let refused = |q: &str| {
         let (status, reason, steps) = route(q, 1);

@@ -709,6 +709,62 @@ fn question_weight(
     (total, counted, unknown)
 }
 
+/// The highest share of its own weight that the covering endpoints' words (`union`) cover of one
+/// need of a task of several ([`crate::search::needs`]: "Read the data in people.xlsx and tell
+/// me Sophia Moore's bmi"), counting only a need whose covered words weigh at least
+/// `min_weight`: a catalog that serves one need of a task plans that need (the others get no
+/// step), where the task's words taken together would have it refuse the whole. `words` are
+/// [`question_weight`]'s known and unknown stems. 0 for a question of one need.
+fn best_need_coverage(
+    g: &FrozenGraph,
+    q: &Query,
+    ranking: &Ranking,
+    union: u64,
+    words: (u64, u64),
+    min_weight: f64,
+) -> f64 {
+    let needs = crate::search::needs::needs(&q.text);
+    if needs.len() < 2 {
+        return 0.0;
+    }
+    let (counted, unknown) = words;
+    let n = g.index.search_offsets.last().copied().unwrap_or(0);
+    let max_idf = crate::search::build::idf(n, 0);
+    // What each stem weighs in the question (see `question_weight`).
+    let weight = |i: usize| {
+        if counted & (1 << i) != 0 {
+            ranking.idfs[i]
+        } else if unknown & (1 << i) != 0 {
+            UNKNOWN_WEIGHT * max_idf * q.weights[i]
+        } else {
+            0.0
+        }
+    };
+    needs
+        .iter()
+        .map(|need| {
+            let inside: Vec<usize> = (0..q.stems.len())
+                .filter(|&i| {
+                    q.terms
+                        .iter()
+                        .any(|t| t.stem == q.stems[i] && need.start <= t.start && t.end <= need.end)
+                })
+                .collect();
+            let total: f64 = inside.iter().map(|&i| weight(i)).sum();
+            let covered: f64 = inside
+                .iter()
+                .filter(|&&i| union & counted & (1 << i) != 0)
+                .map(|&i| weight(i))
+                .sum();
+            if total > 0.0 && covered >= min_weight {
+                covered / total
+            } else {
+                0.0
+            }
+        })
+        .fold(0.0, f64::max)
+}
+
 /// Why the best endpoint is off the point of a question, if it is: it matches one content word of
 /// the question (a word of full weight, not inside a value, not a number) and that word is not
 /// among what the question asks about ([`crate::search::frame::asked`]). "How many downloads did
@@ -930,6 +986,14 @@ pub fn choose(
     } else {
         0.0
     };
+    let coverage = coverage.max(best_need_coverage(
+        g,
+        q,
+        ranking,
+        union,
+        (counted, unknown),
+        min_weight,
+    ));
     // An endpoint that takes the value the question identifies by its path matches the
     // question's subject however common its words are in the catalog.
     if coverage < MIN_COVERAGE || (weight < min_weight && !best.identified) {
