@@ -45,8 +45,8 @@ pub struct CallRequest {
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AskRequest {
-    /// The question. Also accepted as `query`, the name `search_tools` takes.
-    #[serde(default, alias = "query")]
+    /// The question.
+    #[serde(default)]
     pub question: Option<String>,
     /// An Understanding (instead of the question).
     #[serde(default)]

@@ -272,8 +272,7 @@ impl From<ProjectionName> for Projection {
 #[serde(deny_unknown_fields)]
 pub struct RouteRequest {
     /// The question; the lexical Understand step runs first. Give this or `understanding`.
-    /// Also accepted as `query`, the name `search` takes.
-    #[serde(default, alias = "query")]
+    #[serde(default)]
     pub question: Option<String>,
     /// An Understanding (the Understand step's output, e.g. from your own model given the
     /// prompt); routed as given. Give this or `question`.
@@ -292,8 +291,7 @@ pub struct RouteRequest {
 #[derive(Clone, Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SearchRequest {
-    /// The question or keywords. Also accepted as `question`, the name `route` takes.
-    #[serde(alias = "question")]
+    /// The question or keywords.
     pub query: String,
     /// How many endpoints to return (1 to 1000; default 10).
     #[serde(default)]
@@ -963,20 +961,6 @@ mod tests {
             log_requests: false,
         })
         .unwrap()
-    }
-
-    #[test]
-    fn route_and_search_take_either_name_of_the_question() {
-        let r = parse_route_request(br#"{"query": "band gap of GaN"}"#).unwrap();
-        assert_eq!(r.question.as_deref(), Some("band gap of GaN"));
-        let s = parse_search_request(br#"{"question": "band gap", "k": 2}"#).unwrap();
-        assert_eq!((s.query.as_str(), s.k), ("band gap", Some(2)));
-        // Both names at once: which one was meant is not known.
-        let e = parse_route_request(br#"{"query": "a", "question": "b"}"#).unwrap_err();
-        assert_eq!(
-            e.message,
-            format!("not a valid route request: duplicate field `question`; {REQUEST_SHAPE}")
-        );
     }
 
     #[test]

@@ -51,8 +51,8 @@ pub const ARTIFACT_URI: &str = "schemarouter://artifact";
 #[serde(deny_unknown_fields)]
 pub struct ExplainRequest {
     /// The question (routed first, then explained). Give one of `question`, `understanding`
-    /// and `plan`. Also accepted as `query`.
-    #[serde(default, alias = "query")]
+    /// and `plan`.
+    #[serde(default)]
     pub question: Option<String>,
     /// An Understanding (routed first, then explained).
     #[serde(default)]
