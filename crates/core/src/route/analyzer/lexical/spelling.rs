@@ -24,6 +24,10 @@ pub(super) const MIN_LONE: usize = 8;
 pub(super) struct Vocabulary {
     aliases: HashSet<String>,
     known: HashSet<String>,
+    /// The length of the longest word of `aliases` (bytes): a word longer by two or more is one
+    /// edit from none, and is not spelt out (a question of one 9,999-letter word would otherwise
+    /// build half a million strings of that length).
+    longest: usize,
 }
 
 impl Vocabulary {
@@ -42,7 +46,12 @@ impl Vocabulary {
         }
         let mut known: HashSet<String> = known.collect();
         known.extend(STOP.iter().map(|s| s.to_string()));
-        Vocabulary { aliases, known }
+        let longest = aliases.iter().map(String::len).max().unwrap_or(0);
+        Vocabulary {
+            aliases,
+            known,
+            longest,
+        }
     }
 
     /// Whether the word is spelt as some alias or other known word spells it.
@@ -50,10 +59,14 @@ impl Vocabulary {
         self.aliases.contains(w) || self.known.contains(w)
     }
 
-    /// The alias words one edit from `w`, sorted (none for a word under five letters or not
-    /// in ASCII lower case, and none when more than [`MAX_READINGS`] are).
+    /// The alias words one edit from `w`, sorted (none for a word under five letters, longer
+    /// than the longest alias word plus one, or not in ASCII lower case, and none when more than
+    /// [`MAX_READINGS`] are).
     fn nearest(&self, w: &str) -> Vec<String> {
-        if w.len() < MIN_LETTERS || !w.bytes().all(|b| b.is_ascii_lowercase()) {
+        if w.len() < MIN_LETTERS
+            || w.len() > self.longest + 1
+            || !w.bytes().all(|b| b.is_ascii_lowercase())
+        {
             return Vec::new();
         }
         let mut found: Vec<String> = edits(w)
@@ -197,5 +210,10 @@ mod tests {
         assert!(fix(&v, "밴드갭").is_empty());
         // A plural of a known word is read through its stem, not corrected.
         assert!(fix(&v, "crystals").is_empty());
+        // A word two letters longer than every alias word is one edit from none; a very long
+        // one is not spelt out at all.
+        assert_eq!(v.longest, "exfoliation".len());
+        assert!(fix(&v, "exfoliationxx").is_empty());
+        assert!(fix(&v, &"a".repeat(9_999)).is_empty());
     }
 }
