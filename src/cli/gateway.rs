@@ -56,14 +56,10 @@ struct Declared {
 /// The declarations of the project holding the artifact (or `--project`, or the working
 /// directory's); nothing when no project loads.
 fn declared_servers(project: Option<&Path>, artifact: &Path) -> Declared {
-    let root = project.map(Path::to_path_buf).or_else(|| {
-        let start = artifact.parent().unwrap_or(Path::new("."));
-        super::locate::find_project(start).or_else(|| {
-            std::env::current_dir()
-                .ok()
-                .and_then(|d| super::locate::find_project(&d))
-        })
-    });
+    let cwd = std::env::current_dir().unwrap_or_default();
+    let root = project
+        .map(Path::to_path_buf)
+        .or_else(|| project_of(artifact, &cwd));
     let mut out = Declared::default();
     let Some(root) = root else { return out };
     let Ok(loaded) = crate::load::load_project(&root) else {
@@ -85,6 +81,16 @@ fn declared_servers(project: Option<&Path>, artifact: &Path) -> Declared {
         }
     }
     out
+}
+
+/// The project holding `artifact` (a path relative to `cwd`, or absolute), else the one holding
+/// `cwd`. The artifact's path is made absolute first: the parent of `build/graph.json` given
+/// relative is `build`, whose last ancestor is the empty path, which names no project to load
+/// (the gateway then replaced a tool's origin, not its `server_url`: `/v4/v4/latest/USD`).
+fn project_of(artifact: &Path, cwd: &Path) -> Option<std::path::PathBuf> {
+    let artifact = cwd.join(artifact);
+    let start = artifact.parent().unwrap_or(cwd);
+    super::locate::find_project(start).or_else(|| super::locate::find_project(cwd))
 }
 
 /// A tool's declared `server_url` is the part of its URLs a base URL replaces, unless the
@@ -241,6 +247,29 @@ pub fn run_gateway(args: GatewayArgs) -> u8 {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
+    #[test]
+    fn the_project_of_an_artifact_given_relative_to_the_working_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("proj");
+        std::fs::create_dir_all(root.join("build")).unwrap();
+        std::fs::write(root.join("schemarouter.toml"), "[project]\nname = \"p\"\n").unwrap();
+        // Run in the project (`build/graph.json`), in `build` (`graph.json`), or from anywhere.
+        assert_eq!(
+            project_of(Path::new("build/graph.json"), &root),
+            Some(root.clone())
+        );
+        assert_eq!(
+            project_of(Path::new("graph.json"), &root.join("build")),
+            Some(root.clone())
+        );
+        assert_eq!(
+            project_of(&root.join("build/graph.json"), Path::new("/")),
+            Some(root.clone())
+        );
+    }
+
     #[test]
     fn drift_codes_are_the_diff_codes_with_their_classes() {
         for (code, class) in schemarouter_gateway::drift::CODES {
