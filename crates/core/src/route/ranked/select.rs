@@ -652,19 +652,20 @@ const UNKNOWN_WEIGHT: f64 = 0.5;
 /// highest idf for each unknown word outside the question's values, each times its query weight
 /// (a light word weighs less: [`crate::search::LIGHT_WEIGHT`]); with the mask of the known stems
 /// counted (a coverage counts only those: the pieces of an id it matches are no share of the
-/// request), and the mask of the unknown stems counted (the words outside values the catalog
-/// never uses).
+/// request), the mask of the unknown stems counted (the words outside values the catalog never
+/// uses), and what each stem weighs in the total (0 for one not counted).
 fn question_weight(
     g: &FrozenGraph,
     q: &Query,
     ranking: &Ranking,
     spans: &[Span],
-) -> (f64, u64, u64) {
+) -> (f64, u64, u64, Vec<f64>) {
     let n = g.index.search_offsets.last().copied().unwrap_or(0);
     let max_idf = crate::search::build::idf(n, 0);
     let mut total = 0.0;
     let mut counted = 0u64;
     let mut unknown = 0u64;
+    let mut per_stem = vec![0.0; q.stems.len()];
     use crate::search::spans::SpanKind;
     for (i, stem) in q.stems.iter().enumerate() {
         let inside = |opaque: bool| {
@@ -695,69 +696,50 @@ fn question_weight(
             // The pieces of an id or a URL (`512ojhOuo1ktJprKbVcKyQ` splits into `kb`, `vc`,
             // ...) are not words the question asks about, even where the index holds them.
             if !inside(true) {
-                total += ranking.idfs[i];
+                per_stem[i] = ranking.idfs[i];
+                total += per_stem[i];
                 counted |= 1 << i;
             }
             continue;
         }
         if !inside(false) {
             // A light word ("really", "tonight") weighs as little unknown as known.
-            total += UNKNOWN_WEIGHT * max_idf * q.weights[i];
+            per_stem[i] = UNKNOWN_WEIGHT * max_idf * q.weights[i];
+            total += per_stem[i];
             unknown |= 1 << i;
         }
     }
-    (total, counted, unknown)
+    (total, counted, unknown, per_stem)
 }
 
-/// The highest share of its own weight that the covering endpoints' words (`union`) cover of one
-/// need of a task of several ([`crate::search::needs`]: "Read the data in people.xlsx and tell
-/// me Sophia Moore's bmi"), counting only a need whose covered words weigh at least
-/// `min_weight`: a catalog that serves one need of a task plans that need (the others get no
-/// step), where the task's words taken together would have it refuse the whole. `words` are
-/// [`question_weight`]'s known and unknown stems. 0 for a question of one need.
-fn best_need_coverage(
-    g: &FrozenGraph,
-    q: &Query,
-    ranking: &Ranking,
-    union: u64,
-    words: (u64, u64),
-    min_weight: f64,
-) -> f64 {
+/// The highest share of its own weight that the covering endpoints' known words (`covered`)
+/// cover of one need of a task of several ([`crate::search::needs`]: "Read the data in
+/// people.xlsx and tell me Sophia Moore's bmi"), counting only a need whose covered words weigh
+/// at least `min_weight`: a catalog that serves one need of a task plans that need (the others
+/// get no step), where the task's words taken together would have it refuse the whole.
+/// `per_stem` is what each stem weighs ([`question_weight`]). 0 for a question of one need.
+fn best_need_coverage(q: &Query, per_stem: &[f64], covered: u64, min_weight: f64) -> f64 {
     let needs = crate::search::needs::needs(&q.text);
     if needs.len() < 2 {
         return 0.0;
     }
-    let (counted, unknown) = words;
-    let n = g.index.search_offsets.last().copied().unwrap_or(0);
-    let max_idf = crate::search::build::idf(n, 0);
-    // What each stem weighs in the question (see `question_weight`).
-    let weight = |i: usize| {
-        if counted & (1 << i) != 0 {
-            ranking.idfs[i]
-        } else if unknown & (1 << i) != 0 {
-            UNKNOWN_WEIGHT * max_idf * q.weights[i]
-        } else {
-            0.0
-        }
-    };
     needs
         .iter()
         .map(|need| {
-            let inside: Vec<usize> = (0..q.stems.len())
-                .filter(|&i| {
-                    q.terms
-                        .iter()
-                        .any(|t| t.stem == q.stems[i] && need.start <= t.start && t.end <= need.end)
-                })
-                .collect();
-            let total: f64 = inside.iter().map(|&i| weight(i)).sum();
-            let covered: f64 = inside
-                .iter()
-                .filter(|&&i| union & counted & (1 << i) != 0)
-                .map(|&i| weight(i))
-                .sum();
-            if total > 0.0 && covered >= min_weight {
-                covered / total
+            let inside = (0..q.stems.len()).filter(|&i| {
+                q.terms
+                    .iter()
+                    .any(|t| t.stem == q.stems[i] && need.start <= t.start && t.end <= need.end)
+            });
+            let (total, got) = inside.fold((0.0, 0.0), |(total, got), i| {
+                let w = per_stem[i];
+                (
+                    total + w,
+                    got + if covered & (1 << i) != 0 { w } else { 0.0 },
+                )
+            });
+            if total > 0.0 && got >= min_weight {
+                got / total
             } else {
                 0.0
             }
@@ -980,18 +962,16 @@ pub fn choose(
     let weight = ranking.weight(best.matched);
     let docs = g.index.search_offsets.last().copied().unwrap_or(0);
     let min_weight = min_weight(docs);
-    let (whole, counted, unknown) = question_weight(g, q, ranking, spans);
+    let (whole, counted, unknown, per_stem) = question_weight(g, q, ranking, spans);
     let coverage = if whole > 0.0 {
         ranking.weight(union & counted) / whole
     } else {
         0.0
     };
     let coverage = coverage.max(best_need_coverage(
-        g,
         q,
-        ranking,
-        union,
-        (counted, unknown),
+        &per_stem,
+        union & counted,
         min_weight,
     ));
     // An endpoint that takes the value the question identifies by its path matches the
