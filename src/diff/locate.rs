@@ -103,6 +103,11 @@ impl Locator {
                 b.put(ee.clone(), f, e.id.span);
                 b.put(ent::attr(&ee, "method"), f, e.method.span);
                 b.put(ent::attr(&ee, "url"), f, e.url.span);
+                // Where an endpoint's plannability is decided: `allow_destructive`, else its method.
+                match &e.allow_destructive {
+                    Some(a) => b.put(ent::attr(&ee, "destructive"), f, a.span),
+                    None => b.put(ent::attr(&ee, "destructive"), f, e.method.span),
+                }
                 b.put_opt(&ee, "description", f, &e.description);
                 for p in &e.parameters {
                     let pe = ent::parameter(&t.id.value, &e.id.value, &p.name.value);

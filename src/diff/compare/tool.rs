@@ -312,6 +312,28 @@ fn endpoint(cx: &mut Ctx, tp: &ToolPair, e: &str, o: &EndpointData, n: &Endpoint
             format!("URL of `{path}` changed from {} to {}", o.url, n.url),
         );
     }
+    if o.destructive != n.destructive {
+        let (code, message) = if o.destructive {
+            (
+                codes::DESTRUCTIVE_ENDPOINT_ALLOWED,
+                format!("`{path}` may destroy data and is now plannable (it was never planned)"),
+            )
+        } else {
+            (
+                codes::ENDPOINT_NO_LONGER_PLANNED,
+                format!("`{path}` may destroy data and is no longer planned"),
+            )
+        };
+        let show = |d: bool| if d { "never planned" } else { "plannable" };
+        cx.attr(
+            code,
+            e,
+            "destructive",
+            s(show(o.destructive)),
+            s(show(n.destructive)),
+            message,
+        );
+    }
     if o.records != n.records {
         let show = |r: &Option<String>| r.as_deref().unwrap_or("the root").to_string();
         cx.attr(
