@@ -183,6 +183,7 @@ pub fn import(r: &Resolver, opts: &Options, origin: &ServerOrigin) -> Imported {
             continue;
         }
         m.begin(format!("{tool_id}/{id}"));
+        m.resource = super::records::resource_of_tool(name).map(str::to_string);
         let description = str_at(t.value, "description")
             .or_else(|| str_at(t.value, "title"))
             .map(str::to_string);

@@ -203,6 +203,7 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
                 continue;
             }
             m.begin(format!("{tool_id}/{id}"));
+            m.resource = super::records::resource_of_path(path).map(str::to_string);
             if tpl.has_query() && !query_reported {
                 query_reported = true;
                 report_query_string(&mut m, &item, &tpl, &id);

@@ -25,6 +25,13 @@
 //!   the level above (`result.items[]`, at most [`MAX_ENVELOPE_DEPTH`] levels down);
 //! - no record field would then have the name (or the folded name, as SR113 compares them) of
 //!   an envelope field.
+//!
+//! One more signal makes a list clear when the names around it are not metadata: the list is
+//! named as the resource the endpoint lists (the path's last literal segment,
+//! `/budgets/{id}/transactions`, or the last word of an MCP tool's name, `list_transactions`).
+//! `{data: {transactions: [...], server_knowledge: 7}}` holds the records at
+//! `data.transactions[]`, though `server_knowledge` is no paging word; a one-record response is
+//! never taken for a list this way, as its path ends in the record's id (`/users/{id}`).
 
 use crate::model::{ResponseField, Sp};
 
@@ -187,10 +194,16 @@ pub enum Records {
 
 /// The records path of a response whose fields (full paths from the root) are `fields`;
 /// `maps` are the paths of fields that are maps keyed by id with object values (candidates for
-/// `{}` records). `None` when the response is one record, or the record list is not clear.
-pub fn infer(fields: &[Sp<ResponseField>], maps: &[&str]) -> Option<Records> {
+/// `{}` records); `resource` is the name of what the endpoint lists, when it names one
+/// ([`resource_of_path`], [`resource_of_tool`]). `None` when the response is one record, or
+/// the record list is not clear.
+pub fn infer(
+    fields: &[Sp<ResponseField>],
+    maps: &[&str],
+    resource: Option<&str>,
+) -> Option<Records> {
     let names: Vec<&str> = fields.iter().map(|f| f.value.name.value.as_str()).collect();
-    let found = level(&names, maps, "", 0)?;
+    let found = level(&names, maps, "", 0, resource)?;
     if let Records::List(path) = &found {
         let head = format!("{path}.");
         let (inside, envelope): (Vec<&str>, Vec<&str>) =
@@ -232,7 +245,13 @@ enum Shape {
 
 /// The record list at the level of fields under `prefix` (`""` or `result.`), or, when that
 /// level has none, in its one non-metadata object property.
-fn level(names: &[&str], maps: &[&str], prefix: &str, depth: usize) -> Option<Records> {
+fn level(
+    names: &[&str],
+    maps: &[&str],
+    prefix: &str,
+    depth: usize,
+    resource: Option<&str>,
+) -> Option<Records> {
     if depth > MAX_ENVELOPE_DEPTH {
         return None;
     }
@@ -266,13 +285,20 @@ fn level(names: &[&str], maps: &[&str], prefix: &str, depth: usize) -> Option<Re
         .filter(|(_, s)| matches!(s, Shape::List | Shape::Map))
         .collect();
     let main: Vec<&&(&str, Shape)> = holders.iter().filter(|(k, _)| !side_list(k)).collect();
-    let chosen = match (main.as_slice(), holders.as_slice()) {
-        ([one], _) => Some(**one),
-        ([], [one]) => Some(*one),
+    // The one list named as the resource the endpoint lists, whatever stands beside it.
+    let named: Vec<&&(&str, Shape)> = main
+        .iter()
+        .filter(|(k, _)| resource.is_some_and(|r| same_resource(k, r)))
+        .copied()
+        .collect();
+    let chosen = match (named.as_slice(), main.as_slice(), holders.as_slice()) {
+        ([one], _, _) => Some((**one, true)),
+        (_, [one], _) => Some((**one, false)),
+        (_, [], [one]) => Some((*one, false)),
         _ => None,
     };
-    if let Some(&(key, shape)) = chosen {
-        if !props.iter().all(|(k, _)| *k == key || metadata(k)) {
+    if let Some((&(key, shape), by_name)) = chosen {
+        if !by_name && !props.iter().all(|(k, _)| *k == key || metadata(k)) {
             return None;
         }
         return Some(match shape {
@@ -295,7 +321,50 @@ fn level(names: &[&str], maps: &[&str], prefix: &str, depth: usize) -> Option<Re
     if !props.iter().all(|(k, _)| k == inner || metadata(k)) {
         return None;
     }
-    level(names, maps, &format!("{prefix}{inner}."), depth + 1)
+    level(
+        names,
+        maps,
+        &format!("{prefix}{inner}."),
+        depth + 1,
+        resource,
+    )
+}
+
+/// The resource an OpenAPI path lists: its last segment when that is a literal
+/// (`/budgets/{budget_id}/transactions` → `transactions`); `None` when the path ends in a
+/// parameter (`/users/{id}`: one record) or is the root.
+pub fn resource_of_path(path: &str) -> Option<&str> {
+    let last = path.trim_end_matches('/').rsplit('/').next()?;
+    (!last.is_empty() && !last.contains('{')).then_some(last)
+}
+
+/// The resource an MCP tool lists: the last word of its name (`list_transactions`,
+/// `get-weread-rank` → `rank`); `None` for a one-word name (the word is the action or the
+/// tool itself).
+pub fn resource_of_tool(name: &str) -> Option<&str> {
+    let cut = name.rfind(['_', '-', '.'])?;
+    let last = &name[cut + 1..];
+    (!last.is_empty()).then_some(last)
+}
+
+/// Whether a list's name and a resource name are one word, case, separators and a plural
+/// `s` / `es` aside (`payee_locations` and `payeeLocations`; `transaction` and
+/// `transactions`).
+fn same_resource(key: &str, resource: &str) -> bool {
+    fn fold(s: &str) -> String {
+        crate::model::normalise_id(s).replace('_', "")
+    }
+    /// Whether `plural` is a plural of `one` (`s`, `es`, `y` → `ies`).
+    fn plural_of(plural: &str, one: &str) -> bool {
+        plural
+            .strip_prefix(one)
+            .is_some_and(|end| end == "s" || end == "es")
+            || one
+                .strip_suffix('y')
+                .is_some_and(|stem| plural.strip_prefix(stem).is_some_and(|end| end == "ies"))
+    }
+    let (k, r) = (fold(key), fold(resource));
+    !k.is_empty() && (k == r || plural_of(&k, &r) || plural_of(&r, &k))
 }
 
 /// The lower-case words of a property name (`nextPageToken` → next, page, token; `_links` →
@@ -354,10 +423,10 @@ mod tests {
     #[test]
     fn envelopes_with_one_record_list() {
         let f = fields(&["data[].id", "data[].name", "total", "page", "next"]);
-        assert_eq!(infer(&f, &[]), list("data[]"));
+        assert_eq!(infer(&f, &[], None), list("data[]"));
         // Azure, Google, GitHub.
         let f = fields(&["value[].id", "value[].properties.state", "nextLink"]);
-        assert_eq!(infer(&f, &[]), list("value[]"));
+        assert_eq!(infer(&f, &[], None), list("value[]"));
         let f = fields(&[
             "kind",
             "etag",
@@ -365,17 +434,17 @@ mod tests {
             "nextPageToken",
             "pageInfo.totalResults",
         ]);
-        assert_eq!(infer(&f, &[]), list("items[]"));
+        assert_eq!(infer(&f, &[], None), list("items[]"));
         let f = fields(&["total_count", "incomplete_results", "items[].full_name"]);
-        assert_eq!(infer(&f, &[]), list("items[]"));
+        assert_eq!(infer(&f, &[], None), list("items[]"));
         // A search envelope's spelling suggestion beside the count and the results.
         let f = fields(&["ResultCount", "Results[].Title", "SpellSuggest"]);
-        assert_eq!(infer(&f, &[]), list("Results[]"));
+        assert_eq!(infer(&f, &[], None), list("Results[]"));
         let f = fields(&["hits[].name", "suggestions[].text", "spelling_correction"]);
-        assert_eq!(infer(&f, &[]), list("hits[]"));
+        assert_eq!(infer(&f, &[], None), list("hits[]"));
         // Only the list.
         let f = fields(&["repositories[].id"]);
-        assert_eq!(infer(&f, &[]), list("repositories[]"));
+        assert_eq!(infer(&f, &[], None), list("repositories[]"));
         // Side lists beside the records.
         let f = fields(&[
             "data[].id",
@@ -383,16 +452,16 @@ mod tests {
             "errors[].detail",
             "links.next",
         ]);
-        assert_eq!(infer(&f, &[]), list("data[]"));
+        assert_eq!(infer(&f, &[], None), list("data[]"));
         // A list of errors alone is the list.
         let f = fields(&["errors[].code", "status"]);
-        assert_eq!(infer(&f, &[]), list("errors[]"));
+        assert_eq!(infer(&f, &[], None), list("errors[]"));
     }
 
     #[test]
     fn nested_envelopes_and_maps() {
         let f = fields(&["status", "result.items[].id", "result.count"]);
-        assert_eq!(infer(&f, &[]), list("result.items[]"));
+        assert_eq!(infer(&f, &[], None), list("result.items[]"));
         let f = fields(&[
             "took",
             "timed_out",
@@ -401,12 +470,15 @@ mod tests {
             "hits.max_score",
             "hits.hits[]._id",
         ]);
-        assert_eq!(infer(&f, &[]), list("hits.hits[]"));
+        assert_eq!(infer(&f, &[], None), list("hits.hits[]"));
         let f = fields(&["header.type", "result", "result_count"]);
-        assert_eq!(infer(&f, &["result"]), Some(Records::Map("result".into())));
+        assert_eq!(
+            infer(&f, &["result"], None),
+            Some(Records::Map("result".into()))
+        );
         let f = fields(&["result.count", "result.entries"]);
         assert_eq!(
-            infer(&f, &["result.entries"]),
+            infer(&f, &["result.entries"], None),
             Some(Records::Map("result.entries".into()))
         );
     }
@@ -415,20 +487,68 @@ mod tests {
     fn records_are_not_envelopes() {
         // A record with a list of objects: its other properties are record data.
         let f = fields(&["id", "name", "tags[].id", "tags[].name"]);
-        assert_eq!(infer(&f, &[]), None);
+        assert_eq!(infer(&f, &[], None), None);
         let f = fields(&["id", "items[].sku", "total"]);
-        assert_eq!(infer(&f, &[]), None);
+        assert_eq!(infer(&f, &[], None), None);
         // Two record lists: not clear.
         let f = fields(&["users[].id", "groups[].id", "total"]);
-        assert_eq!(infer(&f, &[]), None);
+        assert_eq!(infer(&f, &[], None), None);
         // One record, no list.
         let f = fields(&["id", "name", "meta.created"]);
-        assert_eq!(infer(&f, &[]), None);
+        assert_eq!(infer(&f, &[], None), None);
         // A list of lists, and a list of scalars.
         let f = fields(&["rows[][].a", "total"]);
-        assert_eq!(infer(&f, &[]), None);
+        assert_eq!(infer(&f, &[], None), None);
         let f = fields(&["ids", "total"]);
-        assert_eq!(infer(&f, &[]), None);
+        assert_eq!(infer(&f, &[], None), None);
+    }
+
+    #[test]
+    fn a_list_named_as_the_listed_resource_holds_the_records() {
+        // A sibling that is no paging word (YNAB's `server_knowledge`).
+        let f = fields(&[
+            "data.transactions[].id",
+            "data.transactions[].amount",
+            "data.server_knowledge",
+        ]);
+        let at = |r| infer(&f, &[], Some(r));
+        assert_eq!(at("transactions"), list("data.transactions[]"));
+        assert_eq!(at("transaction"), list("data.transactions[]"));
+        assert_eq!(infer(&f, &[], None), None);
+        assert_eq!(at("budgets"), None);
+        // An object beside the list, and case and separators aside.
+        let f = fields(&["data.budgets[].name", "data.default_budget.name"]);
+        assert_eq!(infer(&f, &[], Some("budgets")), list("data.budgets[]"));
+        let f = fields(&["payeeLocations[].latitude", "owner"]);
+        assert_eq!(
+            infer(&f, &[], Some("payee_locations")),
+            list("payeeLocations[]")
+        );
+        // `-ies` and `-es` plurals.
+        let f = fields(&["categories[].name", "owner"]);
+        assert_eq!(infer(&f, &[], Some("category")), list("categories[]"));
+        let f = fields(&["addresses[].city", "owner"]);
+        assert_eq!(infer(&f, &[], Some("address")), list("addresses[]"));
+        // The name picks one of two lists.
+        let f = fields(&["users[].id", "groups[].id", "total"]);
+        assert_eq!(infer(&f, &[], Some("groups")), list("groups[]"));
+        // A record whose list is not the resource stays one record.
+        let f = fields(&["id", "name", "tags[].id"]);
+        assert_eq!(infer(&f, &[], Some("users")), None);
+    }
+
+    #[test]
+    fn the_resource_a_path_or_tool_lists() {
+        assert_eq!(
+            resource_of_path("/budgets/{budget_id}/transactions"),
+            Some("transactions")
+        );
+        assert_eq!(resource_of_path("/budgets/"), Some("budgets"));
+        assert_eq!(resource_of_path("/users/{id}"), None);
+        assert_eq!(resource_of_path("/"), None);
+        assert_eq!(resource_of_tool("list_transactions"), Some("transactions"));
+        assert_eq!(resource_of_tool("get-weread-rank"), Some("rank"));
+        assert_eq!(resource_of_tool("search"), None);
     }
 
     #[test]
@@ -439,12 +559,12 @@ mod tests {
             "Objects[].Objects[].ETag",
             "NextToken",
         ]);
-        assert_eq!(infer(&f, &[]), None);
+        assert_eq!(infer(&f, &[], None), None);
         let f = fields(&["data[].id", "data[].total", "total"]);
-        assert_eq!(infer(&f, &[]), None);
+        assert_eq!(infer(&f, &[], None), None);
         let f = fields(&["data[].id", "data[].Total", "total"]);
-        assert_eq!(infer(&f, &[]), None);
+        assert_eq!(infer(&f, &[], None), None);
         let f = fields(&["data[].id", "data[].meta.total", "meta.total"]);
-        assert_eq!(infer(&f, &[]), None);
+        assert_eq!(infer(&f, &[], None), None);
     }
 }

@@ -196,6 +196,9 @@ pub struct Mapper<'r> {
     member_depth: usize,
     /// Where the current endpoint is, for messages (`pets/list_pets`).
     pub context: String,
+    /// The resource the current endpoint lists, when its path or name says one
+    /// ([`super::records::resource_of_path`]): a list so named holds the records.
+    pub resource: Option<String>,
 }
 
 /// One imported response field before it becomes a declaration.
@@ -293,12 +296,14 @@ impl<'r> Mapper<'r> {
             named_levels: 0,
             member_depth: 0,
             context: String::new(),
+            resource: None,
         }
     }
 
     /// Start a new endpoint: budgets reset.
     pub fn begin(&mut self, context: impl Into<String>) {
         self.context = context.into();
+        self.resource = None;
         self.stack.clear();
         self.named_levels = 0;
         self.steps = 0;
@@ -1134,7 +1139,7 @@ impl<'r> Mapper<'r> {
         'r: 'a,
     {
         let maps: Vec<&str> = w.maps.iter().map(|c| c.path.as_str()).collect();
-        let found = super::records::infer(&w.fields, &maps)?;
+        let found = super::records::infer(&w.fields, &maps, self.resource.as_deref())?;
         let records = match found {
             super::records::Records::List(path) => path,
             super::records::Records::Map(path) => {
