@@ -501,6 +501,33 @@ fn unknown_references_in_the_library() {
 }
 
 #[test]
+fn gold_fields_written_from_the_root_are_read_inside_the_records() {
+    // crossref/works keeps its records at `message.items[]`: a gold field written as the full
+    // path from the response's root names the field `title`; a name that is neither stays and
+    // is reported.
+    let shipped = schemarouter::artifact::FrozenGraph::load(Path::new("build/graph.json")).unwrap();
+    let mut b = bench::parse(
+        "version: 1\ninventory: materials-16\nqueries:\n  - id: r-01\n    category: literature_search\n    query: titles of works on perovskites\n    gold:\n      - tool: crossref\n        endpoint: works\n        fields: [\"message.items[].title\", title, \"message.items[].colour\", message.total-results]\n",
+    )
+    .unwrap();
+    bench::resolve_records_paths(&shipped, &mut b);
+    assert_eq!(
+        b.queries[0].gold[0].fields,
+        [
+            "title",
+            "title",
+            "message.items[].colour",
+            "message.total-results"
+        ]
+    );
+    let names: Vec<String> = bench::unknown_references(&shipped, &b)
+        .into_iter()
+        .map(|r| r.name)
+        .collect();
+    assert_eq!(names, ["message.items[].colour", "message.total-results"]);
+}
+
+#[test]
 fn an_empty_benchmark_is_an_error_not_an_empty_report() {
     let dir = tempfile::tempdir().unwrap();
     let artifact = smoke_artifact(dir.path());

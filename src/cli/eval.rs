@@ -144,7 +144,7 @@ fn run_eval_loaded(args: EvalArgs) -> u8 {
         Err(c) => return c,
     };
     let file = bench_path.display().to_string();
-    let (bench, locations) = match bench::load_located(bench_path) {
+    let (mut bench, locations) = match bench::load_located(bench_path) {
         Ok(b) => b,
         Err(e) => {
             eprint!("{}", e.render(&file));
@@ -161,6 +161,7 @@ fn run_eval_loaded(args: EvalArgs) -> u8 {
             return super::EXIT_USAGE;
         }
     }
+    bench::resolve_records_paths(&g, &mut bench);
     let unknown = bench::unknown_references(&g, &bench);
     if !unknown.is_empty() {
         eprint!(

@@ -568,6 +568,38 @@ impl UnknownReference {
     }
 }
 
+/// Gold fields written as full paths from the response's root (`data.transactions[].amount`)
+/// where the endpoint's records sit at a records path (`data.transactions[]`) are renamed to
+/// the path inside one record (`amount`), as the artifact names them; every other name is left
+/// as written (and [`unknown_references`] reports it when the endpoint has no such field). A
+/// gold set written before the importer found a records path keeps scoring the same fields.
+pub fn resolve_records_paths(g: &FrozenGraph, bench: &mut Bench) {
+    for q in &mut bench.queries {
+        for step in &mut q.gold {
+            let Some((_, tool)) = g.tool(&step.tool) else {
+                continue;
+            };
+            let Some(ep) = tool.endpoints.iter().find(|e| e.id == step.endpoint) else {
+                continue;
+            };
+            let Some(records) = ep.records.as_deref() else {
+                continue;
+            };
+            let head = format!("{records}.");
+            for name in &mut step.fields {
+                if ep.fields.iter().any(|f| f.name == *name) {
+                    continue;
+                }
+                if let Some(rest) = name.strip_prefix(&head)
+                    && ep.fields.iter().any(|f| f.name == rest)
+                {
+                    *name = rest.to_string();
+                }
+            }
+        }
+    }
+}
+
 /// Every gold name of `bench` that `g` does not declare, in query order: the gold intent, then
 /// per gold step its tool, or (for a known tool) its endpoint, or (for a known endpoint) each
 /// unknown parameter name and response field. `target_apis`, `domain_concepts`, parameter
