@@ -4,8 +4,9 @@
 //! one dimension apart from the basis (eV/atom and eV/cell; μB/cell and μB/f.u.), and named as
 //! one quantity: siblings under one parent (`shear_modulus.voigt`, `shear_modulus.vrh`), names
 //! that differ in their last word only (`enthalpy_formation_atom`, `enthalpy_formation_cell`),
-//! or a name that extends the other (`total_magnetization`,
-//! `total_magnetization_normalized_formula_units`).
+//! a name that extends the other (`total_magnetization`,
+//! `total_magnetization_normalized_formula_units`), or the same concepts declared on fields
+//! under different parents (one value published in two places of a record).
 //!
 //! The `core` projection adds them beside a field projected for a requested concept when the
 //! request names no qualifier that rules them out (the "projection safety net": a
@@ -78,6 +79,11 @@ pub(super) fn named_by(f: &FieldData, g: &FieldData) -> bool {
 pub(super) fn is_variant(f: &FieldData, g: &FieldData) -> bool {
     if !comparable(f, g) || base_dimension(f) != base_dimension(g) {
         return false;
+    }
+    // The same concepts under another parent: one value published in two places of the
+    // record (`band_gap[].value` and `band_structure_electronic.band_gap[].value`).
+    if !f.concepts.is_empty() && f.concepts == g.concepts {
+        return true;
     }
     let (a, b) = (words(&f.name), words(&g.name));
     let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
@@ -209,6 +215,38 @@ mod tests {
             Some("magnetic moment per formula unit"),
         );
         assert!(is_variant(&m, &fu));
+    }
+
+    #[test]
+    fn one_value_published_under_two_parents_is_a_variant() {
+        let mut a = field(
+            "results.electronic.band_gap[].value",
+            "number",
+            Some("energy"),
+        );
+        a.concepts = vec!["band_gap".into()];
+        let mut b = field(
+            "results.electronic.band_structure.band_gap[].value",
+            "number",
+            Some("energy"),
+        );
+        b.concepts = vec!["band_gap".into()];
+        assert!(is_variant(&a, &b) && is_variant(&b, &a));
+        assert!(!chosen_over(&a, &b, "band gap") && !chosen_over(&b, &a, "band gap"));
+        // Other concepts, no concepts, another dimension or a text field: not variants.
+        let mut c = b.clone();
+        c.concepts = vec!["fermi_level".into()];
+        assert!(!is_variant(&a, &c));
+        let (mut a0, mut b0) = (a.clone(), b.clone());
+        a0.concepts.clear();
+        b0.concepts.clear();
+        assert!(!is_variant(&a0, &b0));
+        let mut d = field("results.dos.band_gap", "number", Some("length"));
+        d.concepts = vec!["band_gap".into()];
+        assert!(!is_variant(&a, &d));
+        let mut t = field("results.electronic.band_gap[].label", "string", None);
+        t.concepts = vec!["band_gap".into()];
+        assert!(!is_variant(&a, &t));
     }
 
     #[test]
