@@ -30,21 +30,31 @@ fn base_dimension(f: &FieldData) -> Option<&str> {
         .map(|u| u.dimension.split(" per ").next().unwrap_or(&u.dimension))
 }
 
+/// Words of a field name that mark it as the total of parts published beside it (`e_total`
+/// beside `e_ionic` and `e_electronic`).
+const TOTAL_WORDS: &[&str] = &["total", "sum", "overall"];
+
 /// Whether a request that asked with `asked` (the concept id or the text the request used)
 /// chose `f` over its variant `g`: its words hold a word of `f`'s name that `g`'s lacks
 /// ("K_VRH" chooses `bulk_modulus.vrh` over `bulk_modulus.voigt`, "formation enthalpy per atom"
-/// `enthalpy_formation_atom` over `enthalpy_formation_cell`), or `f` is the total of which `g`
-/// is a part (`e_total` answers "the dielectric constant"; `e_ionic` is a detail).
+/// `enthalpy_formation_atom` over `enthalpy_formation_cell`). A total and its parts never
+/// choose each other out: the total is read with the parts it is made of (`e_total` with
+/// `e_ionic` and `e_electronic` for "the dielectric constant"), and a part with the total it
+/// belongs to ("the ionic contribution" keeps `e_total`).
 pub(super) fn chosen_over(f: &FieldData, g: &FieldData, asked: &str) -> bool {
     let (a, b) = (words(&f.name), words(&g.name));
     let own: Vec<&String> = a.iter().filter(|w| !b.contains(w)).collect();
+    let theirs = b.iter().filter(|w| !a.contains(w));
+    let total = |w: &String| TOTAL_WORDS.contains(&w.as_str());
+    if own.iter().any(|w| total(w)) || theirs.clone().any(total) {
+        return false;
+    }
     let asked: Vec<String> = asked
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .map(str::to_lowercase)
         .collect();
-    own.iter()
-        .any(|w| w.as_str() == "total" || asked.iter().any(|x| x == *w))
+    own.iter().any(|w| asked.iter().any(|x| x == *w))
 }
 
 /// Whether `f`'s description names `g` (its whole path, or its last two segments when they
@@ -321,10 +331,27 @@ mod tests {
         let c = field("enthalpy_formation_cell", "number", Some("energy per cell"));
         assert!(chosen_over(&a, &c, "formation enthalpy per atom"));
         assert!(!chosen_over(&a, &c, "formation_energy"));
+    }
+
+    #[test]
+    fn a_total_and_its_parts_are_kept_together() {
         let t = field("e_total", "number", None);
         let i = field("e_ionic", "number", None);
-        assert!(chosen_over(&t, &i, "dielectric_constant"));
+        assert!(is_variant(&t, &i));
+        assert!(!chosen_over(&t, &i, "dielectric_constant"));
         assert!(!chosen_over(&i, &t, "dielectric_constant"));
+        // A question naming the part keeps the total it belongs to.
+        assert!(!chosen_over(&i, &t, "ionic dielectric constant"));
+        // Other spellings of a total, as the last word or the first.
+        let e = |n| field(n, "number", Some("magnetic moment per cell"));
+        let (sum, site) = (e("moment_sum"), e("moment_site"));
+        assert!(!chosen_over(&sum, &site, "magnetic moment"));
+        assert!(!chosen_over(&site, &sum, "moment per site"));
+        let (all, part) = (e("overall.moment"), e("orbital.moment"));
+        assert!(!chosen_over(&all, &part, "moment"));
+        // Parts without a total still choose by the words asked.
+        let (x, y) = (e("moment_spin"), e("moment_orbital"));
+        assert!(chosen_over(&x, &y, "spin moment"));
     }
 
     #[test]
