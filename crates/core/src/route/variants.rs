@@ -96,6 +96,9 @@ pub(super) fn is_variant(f: &FieldData, g: &FieldData) -> bool {
         return true;
     }
     let (a, b) = (words(&f.name), words(&g.name));
+    if negated_prefix(&a, &b) || negated_prefix(&b, &a) {
+        return true;
+    }
     let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
     if common == 0 {
         return false;
@@ -103,6 +106,20 @@ pub(super) fn is_variant(f: &FieldData, g: &FieldData) -> bool {
     let (short, long) = (a.len().min(b.len()), a.len().max(b.len()));
     // Names differing in their last word only, or one extending the other.
     (a.len() == b.len() && common == a.len() - 1) || (common == short && long > short)
+}
+
+/// Whether the name `long` is the name `short` after one negated participle (`un-...-ed`,
+/// `non-...-ed`: the value before a correction, relaxation or normalisation):
+/// `uncorrected_energy_per_atom` beside `energy_per_atom`, `unrelaxed_volume` beside `volume`
+/// (`universal_anisotropy` is no negation of `anisotropy`).
+fn negated_prefix(long: &[String], short: &[String]) -> bool {
+    long.len() == short.len() + 1
+        && long[1..] == *short
+        && ["un", "non"].iter().any(|p| {
+            long[0]
+                .strip_prefix(p)
+                .is_some_and(|rest| rest.len() >= 4 && rest.ends_with("ed"))
+        })
 }
 
 /// Whether one of two numeric fields of one type has a name that extends the other's, whatever
@@ -257,6 +274,32 @@ mod tests {
         let mut t = field("results.electronic.band_gap[].label", "string", None);
         t.concepts = vec!["band_gap".into()];
         assert!(!is_variant(&a, &t));
+    }
+
+    #[test]
+    fn a_value_before_its_correction_is_a_variant() {
+        let e = |n| field(n, "number", Some("energy per atom"));
+        assert!(is_variant(
+            &e("energy_per_atom"),
+            &e("uncorrected_energy_per_atom")
+        ));
+        assert!(is_variant(
+            &e("uncorrected_energy_per_atom"),
+            &e("energy_per_atom")
+        ));
+        let v = |n| field(n, "number", Some("volume"));
+        assert!(is_variant(&v("volume"), &v("unrelaxed_volume")));
+        assert!(is_variant(&v("cell.volume"), &v("nonrelaxed.cell.volume")));
+        // Another leading word is another quantity (formation energy is no total energy).
+        assert!(!is_variant(
+            &e("energy_per_atom"),
+            &e("formation_energy_per_atom")
+        ));
+        // "until" is no negation, and a short "un" word is none either.
+        assert!(!is_variant(&v("volume"), &v("until_volume")));
+        assert!(!is_variant(&v("volume"), &v("unit_volume")));
+        let d = |n| field(n, "number", None);
+        assert!(!is_variant(&d("anisotropy"), &d("universal_anisotropy")));
     }
 
     #[test]
