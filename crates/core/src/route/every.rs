@@ -54,7 +54,7 @@ pub(super) fn cue(question: &str) -> Option<String> {
 
 /// Words that quantify what follows them ("every game", "all of its moduli"); the other cues
 /// name variants or parts themselves.
-const QUANTIFIERS: &[&str] = &["all", "every", "each", "both", "whichever"];
+const QUANTIFIERS: &[&str] = &["all", "every", "each", "both", "whichever", "whatever"];
 
 /// Whether every quantifier of a question (its `words`, its cue `cue`) quantifies the records an
 /// endpoint at `url` lists: a word among the three after it is a literal segment of the URL's
@@ -198,6 +198,10 @@ mod tests {
                 Some("each"),
             ),
             ("total energy broken down by term", Some("broken down")),
+            (
+                "MP magnetisation of MnBi, whatever normalisation they use",
+                Some("whatever"),
+            ),
             ("the Voigt bound of the bulk modulus", None),
             ("the upper bound of the bulk modulus", None),
             ("band gap of GaN", None),
