@@ -91,8 +91,13 @@ pub(super) fn is_variant(f: &FieldData, g: &FieldData) -> bool {
         return false;
     }
     // The same concepts under another parent: one value published in two places of the
-    // record (`band_gap[].value` and `band_structure_electronic.band_gap[].value`).
-    if !f.concepts.is_empty() && f.concepts == g.concepts {
+    // record (`band_gap[].value` and `band_structure_electronic.band_gap[].value`), unless a
+    // qualifier tells them apart (`carrier: electron` and `carrier: hole` are two values).
+    let apart = f
+        .qualifiers
+        .iter()
+        .any(|(k, v)| g.qualifiers.get(k).is_some_and(|w| w != v));
+    if !f.concepts.is_empty() && f.concepts == g.concepts && !apart {
         return true;
     }
     let (a, b) = (words(&f.name), words(&g.name));
@@ -274,6 +279,20 @@ mod tests {
         let mut t = field("results.electronic.band_gap[].label", "string", None);
         t.concepts = vec!["band_gap".into()];
         assert!(!is_variant(&a, &t));
+        // A qualifier of one key with two values tells them apart; one only on one does not.
+        let m = |n: &str, carrier: &str| {
+            let mut f = field(n, "number", Some("mass"));
+            f.concepts = vec!["effective_mass".into()];
+            f.qualifiers.insert("carrier".into(), carrier.into());
+            f
+        };
+        assert!(!is_variant(
+            &m("avg_elec_mass", "electron"),
+            &m("avg_hole_mass", "hole")
+        ));
+        let mut b2 = b.clone();
+        b2.qualifiers.insert("from".into(), "band structure".into());
+        assert!(is_variant(&a, &b2));
     }
 
     #[test]
