@@ -219,6 +219,10 @@ pub(in crate::route::analyzer::lexical) fn run(lx: &Lexical<'_>, r: &mut Reading
     Flow::Next
 }
 
+/// A concept read through a shared modifier: its text, concept ids, the byte range of the whole
+/// phrase and the index of the word after `and`.
+type SharedModifier = (String, Vec<String>, (usize, usize), usize);
+
 /// "lattice constants and angles", "formation energy or enthalpy": the word after `and` (or
 /// `&`, `or`) that follows a concept's phrase of two words or more at `i..i + len` shares its
 /// modifier; with it, an alias of a concept of its own. The text, the concept ids, the byte
@@ -231,7 +235,7 @@ fn shared_modifier(
     i: usize,
     len: usize,
     free: &dyn Fn(usize) -> bool,
-) -> Option<(String, Vec<String>, (usize, usize), usize)> {
+) -> Option<SharedModifier> {
     let j = i + len + 1;
     if len < 2
         || j >= tokens.len()
