@@ -8,7 +8,9 @@
 //! correction, or a part beside the total, whatever the question's words chose), and the fields
 //! whose name extends its name in any unit ([`variants::extends`]: `total_magnetization_normalized_vol`
 //! beside `total_magnetization`). A field that contradicts a requested qualifier stays out.
-//! Only the `core` projection runs this pass (`minimal` keeps what the concepts chose, `recall`
+//! The core fields of a group the safety net kept, and a concept's companions (the number
+//! behind a label), are read in every way too. Only the `core`
+//! projection runs this pass (`minimal` keeps what the concepts chose, `recall`
 //! the groups).
 
 use super::algorithm::{QualStatus, qual_status, resolve_qualifiers};
@@ -54,7 +56,7 @@ pub(super) fn cue(question: &str) -> Option<String> {
 
 /// Words that quantify what follows them ("every game", "all of its moduli"); the other cues
 /// name variants or parts themselves.
-const QUANTIFIERS: &[&str] = &["all", "every", "each", "both", "whichever"];
+const QUANTIFIERS: &[&str] = &["all", "every", "each", "both", "whichever", "whatever"];
 
 /// Whether every quantifier of a question (its `words`, its cue `cue`) quantifies the records an
 /// endpoint at `url` lists: a word among the three after it is a literal segment of the URL's
@@ -116,16 +118,22 @@ pub(super) fn add(
         if quantifies_records(&question_words, &cue, &e.url) {
             continue;
         }
-        // The fields projected for a requested concept, with that concept.
+        // The fields projected for a requested concept, with that concept, and the core
+        // fields of a group the safety net kept and the companions of a requested concept (the
+        // number behind a label), with their first concept.
         let anchors: Vec<(&FieldData, &str)> = step
             .fields
             .iter()
             .filter_map(|f| {
+                let fd = e.fields.iter().find(|x| x.name == f.name)?;
                 let concept = f.reasons.iter().find_map(|r| match r {
                     FieldReason::Concept { concept, .. } => Some(concept.as_str()),
+                    FieldReason::Group { .. } | FieldReason::Companion { .. } => {
+                        fd.concepts.first().map(String::as_str)
+                    }
                     _ => None,
                 })?;
-                Some((e.fields.iter().find(|x| x.name == f.name)?, concept))
+                Some((fd, concept))
             })
             .collect();
         let mut added: Vec<PlannedField> = Vec::new();
@@ -198,6 +206,10 @@ mod tests {
                 Some("each"),
             ),
             ("total energy broken down by term", Some("broken down")),
+            (
+                "MP magnetisation of MnBi, whatever normalisation they use",
+                Some("whatever"),
+            ),
             ("the Voigt bound of the bulk modulus", None),
             ("the upper bound of the bulk modulus", None),
             ("band gap of GaN", None),
@@ -252,10 +264,10 @@ mod tests {
         ] {
             assert_eq!(fields(q), one("materials_project", &dielectric), "{q}");
         }
-        // Without the cue the total answers.
+        // Without the cue the total keeps its parts too (`variants::chosen_over`).
         assert_eq!(
             fields("dielectric constant of BaTiO3 in the Materials Project"),
-            one("materials_project", &["e_total"])
+            one("materials_project", &dielectric)
         );
         let moments = [
             "total_magnetization",
@@ -266,6 +278,12 @@ mod tests {
             fields("magnetic moment of Fe3O4 on MP, all normalisations please"),
             one("materials_project", &moments)
         );
+        // A value the group's core kept (no concept of the question publishes it) is read in
+        // every normalisation too.
+        let plan = fields("How strongly magnetic is MnBi? MP numbers, whatever normalisation");
+        for m in moments {
+            assert!(plan[0].1.contains(&m.to_string()), "{m}: {plan:?}");
+        }
     }
 
     #[test]

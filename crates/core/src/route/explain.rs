@@ -70,6 +70,7 @@ pub fn explain(plan: &Plan) -> String {
                     FieldReason::AllFields => "all fields".to_string(),
                     FieldReason::Variant { of } => format!("variant of {of}"),
                     FieldReason::Companion { of } => format!("read with {of}"),
+                    FieldReason::Asked { field_kind } => format!("asked for as a {field_kind}"),
                     FieldReason::Term { words } => format!("words {}", words.join(", ")),
                     FieldReason::Record => "whole record".to_string(),
                 })

@@ -7,6 +7,7 @@
 
 pub mod algorithm;
 pub mod analyzer;
+mod asks;
 pub mod bind;
 mod candidates;
 mod every;
@@ -44,6 +45,7 @@ pub fn route_question(
     let mut plan = ranked::route_question(g, question, u, opts);
     named::add(g, question, opts.projection, opts.metadata, &mut plan);
     every::add(g, question, u, opts.projection, opts.metadata, &mut plan);
+    asks::add(g, question, u, opts.projection, opts.metadata, &mut plan);
     settle_status(&mut plan);
     plan
 }
@@ -206,6 +208,13 @@ pub enum FieldReason {
     Companion {
         /// The projected field it comes with.
         of: String,
+    },
+    /// The `core` projection's safety net for a question word that names a kind of field
+    /// ("when was it measured": a date; "who": a person; "where": a place; "how many": a
+    /// count), on a step that planned no field of that kind.
+    Asked {
+        /// The kind of field asked for: `date`, `person`, `place` or `count`.
+        field_kind: String,
     },
     /// The projection variant `all` takes every field.
     AllFields,

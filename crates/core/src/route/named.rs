@@ -114,6 +114,26 @@ pub(super) fn variant_of(
     }
 }
 
+/// Field `cand` of tool `t` planned because a question word asks for a field of its kind
+/// (`kind`: date, person, place, count; reason `Asked`), with its metadata when `metadata`.
+pub(super) fn asked_as(
+    g: &FrozenGraph,
+    t: &ToolData,
+    cand: &FieldData,
+    kind: &str,
+    metadata: bool,
+) -> PlannedField {
+    let reasons = vec![FieldReason::Asked {
+        field_kind: kind.to_string(),
+    }];
+    PlannedField {
+        name: cand.name.clone(),
+        identifier: false,
+        meta: metadata.then(|| field_meta(g, t, cand, &reasons)),
+        reasons,
+    }
+}
+
 /// Add `added` to a step's fields, keeping them all in endpoint `e`'s field order.
 pub(super) fn add_in_order(step: &mut Step, e: &EndpointData, added: Vec<PlannedField>) {
     if added.is_empty() {

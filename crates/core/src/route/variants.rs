@@ -4,8 +4,9 @@
 //! one dimension apart from the basis (eV/atom and eV/cell; μB/cell and μB/f.u.), and named as
 //! one quantity: siblings under one parent (`shear_modulus.voigt`, `shear_modulus.vrh`), names
 //! that differ in their last word only (`enthalpy_formation_atom`, `enthalpy_formation_cell`),
-//! or a name that extends the other (`total_magnetization`,
-//! `total_magnetization_normalized_formula_units`).
+//! a name that extends the other (`total_magnetization`,
+//! `total_magnetization_normalized_formula_units`), or the same concepts declared on fields
+//! under different parents (one value published in two places of a record).
 //!
 //! The `core` projection adds them beside a field projected for a requested concept when the
 //! request names no qualifier that rules them out (the "projection safety net": a
@@ -29,21 +30,31 @@ fn base_dimension(f: &FieldData) -> Option<&str> {
         .map(|u| u.dimension.split(" per ").next().unwrap_or(&u.dimension))
 }
 
+/// Words of a field name that mark it as the total of parts published beside it (`e_total`
+/// beside `e_ionic` and `e_electronic`).
+const TOTAL_WORDS: &[&str] = &["total", "sum", "overall"];
+
 /// Whether a request that asked with `asked` (the concept id or the text the request used)
 /// chose `f` over its variant `g`: its words hold a word of `f`'s name that `g`'s lacks
 /// ("K_VRH" chooses `bulk_modulus.vrh` over `bulk_modulus.voigt`, "formation enthalpy per atom"
-/// `enthalpy_formation_atom` over `enthalpy_formation_cell`), or `f` is the total of which `g`
-/// is a part (`e_total` answers "the dielectric constant"; `e_ionic` is a detail).
+/// `enthalpy_formation_atom` over `enthalpy_formation_cell`). A total and its parts never
+/// choose each other out: the total is read with the parts it is made of (`e_total` with
+/// `e_ionic` and `e_electronic` for "the dielectric constant"), and a part with the total it
+/// belongs to ("the ionic contribution" keeps `e_total`).
 pub(super) fn chosen_over(f: &FieldData, g: &FieldData, asked: &str) -> bool {
     let (a, b) = (words(&f.name), words(&g.name));
     let own: Vec<&String> = a.iter().filter(|w| !b.contains(w)).collect();
+    let theirs = b.iter().filter(|w| !a.contains(w));
+    let total = |w: &String| TOTAL_WORDS.contains(&w.as_str());
+    if own.iter().any(|w| total(w)) || theirs.clone().any(total) {
+        return false;
+    }
     let asked: Vec<String> = asked
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .map(str::to_lowercase)
         .collect();
-    own.iter()
-        .any(|w| w.as_str() == "total" || asked.iter().any(|x| x == *w))
+    own.iter().any(|w| asked.iter().any(|x| x == *w))
 }
 
 /// Whether `f`'s description names `g` (its whole path, or its last two segments when they
@@ -79,7 +90,20 @@ pub(super) fn is_variant(f: &FieldData, g: &FieldData) -> bool {
     if !comparable(f, g) || base_dimension(f) != base_dimension(g) {
         return false;
     }
+    // The same concepts under another parent: one value published in two places of the
+    // record (`band_gap[].value` and `band_structure_electronic.band_gap[].value`), unless a
+    // qualifier tells them apart (`carrier: electron` and `carrier: hole` are two values).
+    let apart = f
+        .qualifiers
+        .iter()
+        .any(|(k, v)| g.qualifiers.get(k).is_some_and(|w| w != v));
+    if !f.concepts.is_empty() && f.concepts == g.concepts && !apart {
+        return true;
+    }
     let (a, b) = (words(&f.name), words(&g.name));
+    if negated_prefix(&a, &b) || negated_prefix(&b, &a) {
+        return true;
+    }
     let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
     if common == 0 {
         return false;
@@ -87,6 +111,20 @@ pub(super) fn is_variant(f: &FieldData, g: &FieldData) -> bool {
     let (short, long) = (a.len().min(b.len()), a.len().max(b.len()));
     // Names differing in their last word only, or one extending the other.
     (a.len() == b.len() && common == a.len() - 1) || (common == short && long > short)
+}
+
+/// Whether the name `long` is the name `short` after one negated participle (`un-...-ed`,
+/// `non-...-ed`: the value before a correction, relaxation or normalisation):
+/// `uncorrected_energy_per_atom` beside `energy_per_atom`, `unrelaxed_volume` beside `volume`
+/// (`universal_anisotropy` is no negation of `anisotropy`).
+fn negated_prefix(long: &[String], short: &[String]) -> bool {
+    long.len() == short.len() + 1
+        && long[1..] == *short
+        && ["un", "non"].iter().any(|p| {
+            long[0]
+                .strip_prefix(p)
+                .is_some_and(|rest| rest.len() >= 4 && rest.ends_with("ed"))
+        })
 }
 
 /// Whether one of two numeric fields of one type has a name that extends the other's, whatever
@@ -212,6 +250,78 @@ mod tests {
     }
 
     #[test]
+    fn one_value_published_under_two_parents_is_a_variant() {
+        let mut a = field(
+            "results.electronic.band_gap[].value",
+            "number",
+            Some("energy"),
+        );
+        a.concepts = vec!["band_gap".into()];
+        let mut b = field(
+            "results.electronic.band_structure.band_gap[].value",
+            "number",
+            Some("energy"),
+        );
+        b.concepts = vec!["band_gap".into()];
+        assert!(is_variant(&a, &b) && is_variant(&b, &a));
+        assert!(!chosen_over(&a, &b, "band gap") && !chosen_over(&b, &a, "band gap"));
+        // Other concepts, no concepts, another dimension or a text field: not variants.
+        let mut c = b.clone();
+        c.concepts = vec!["fermi_level".into()];
+        assert!(!is_variant(&a, &c));
+        let (mut a0, mut b0) = (a.clone(), b.clone());
+        a0.concepts.clear();
+        b0.concepts.clear();
+        assert!(!is_variant(&a0, &b0));
+        let mut d = field("results.dos.band_gap", "number", Some("length"));
+        d.concepts = vec!["band_gap".into()];
+        assert!(!is_variant(&a, &d));
+        let mut t = field("results.electronic.band_gap[].label", "string", None);
+        t.concepts = vec!["band_gap".into()];
+        assert!(!is_variant(&a, &t));
+        // A qualifier of one key with two values tells them apart; one only on one does not.
+        let m = |n: &str, carrier: &str| {
+            let mut f = field(n, "number", Some("mass"));
+            f.concepts = vec!["effective_mass".into()];
+            f.qualifiers.insert("carrier".into(), carrier.into());
+            f
+        };
+        assert!(!is_variant(
+            &m("avg_elec_mass", "electron"),
+            &m("avg_hole_mass", "hole")
+        ));
+        let mut b2 = b.clone();
+        b2.qualifiers.insert("from".into(), "band structure".into());
+        assert!(is_variant(&a, &b2));
+    }
+
+    #[test]
+    fn a_value_before_its_correction_is_a_variant() {
+        let e = |n| field(n, "number", Some("energy per atom"));
+        assert!(is_variant(
+            &e("energy_per_atom"),
+            &e("uncorrected_energy_per_atom")
+        ));
+        assert!(is_variant(
+            &e("uncorrected_energy_per_atom"),
+            &e("energy_per_atom")
+        ));
+        let v = |n| field(n, "number", Some("volume"));
+        assert!(is_variant(&v("volume"), &v("unrelaxed_volume")));
+        assert!(is_variant(&v("cell.volume"), &v("nonrelaxed.cell.volume")));
+        // Another leading word is another quantity (formation energy is no total energy).
+        assert!(!is_variant(
+            &e("energy_per_atom"),
+            &e("formation_energy_per_atom")
+        ));
+        // "until" is no negation, and a short "un" word is none either.
+        assert!(!is_variant(&v("volume"), &v("until_volume")));
+        assert!(!is_variant(&v("volume"), &v("unit_volume")));
+        let d = |n| field(n, "number", None);
+        assert!(!is_variant(&d("anisotropy"), &d("universal_anisotropy")));
+    }
+
+    #[test]
     fn other_quantities_types_and_unrelated_names_are_not() {
         let d = field("density", "number", Some("density"));
         let da = field("density_atomic", "number", Some("volume per atom"));
@@ -283,10 +393,27 @@ mod tests {
         let c = field("enthalpy_formation_cell", "number", Some("energy per cell"));
         assert!(chosen_over(&a, &c, "formation enthalpy per atom"));
         assert!(!chosen_over(&a, &c, "formation_energy"));
+    }
+
+    #[test]
+    fn a_total_and_its_parts_are_kept_together() {
         let t = field("e_total", "number", None);
         let i = field("e_ionic", "number", None);
-        assert!(chosen_over(&t, &i, "dielectric_constant"));
+        assert!(is_variant(&t, &i));
+        assert!(!chosen_over(&t, &i, "dielectric_constant"));
         assert!(!chosen_over(&i, &t, "dielectric_constant"));
+        // A question naming the part keeps the total it belongs to.
+        assert!(!chosen_over(&i, &t, "ionic dielectric constant"));
+        // Other spellings of a total, as the last word or the first.
+        let e = |n| field(n, "number", Some("magnetic moment per cell"));
+        let (sum, site) = (e("moment_sum"), e("moment_site"));
+        assert!(!chosen_over(&sum, &site, "magnetic moment"));
+        assert!(!chosen_over(&site, &sum, "moment per site"));
+        let (all, part) = (e("overall.moment"), e("orbital.moment"));
+        assert!(!chosen_over(&all, &part, "moment"));
+        // Parts without a total still choose by the words asked.
+        let (x, y) = (e("moment_spin"), e("moment_orbital"));
+        assert!(chosen_over(&x, &y, "spin moment"));
     }
 
     #[test]

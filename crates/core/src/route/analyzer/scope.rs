@@ -159,7 +159,17 @@ pub fn out_of_scope_unless<'a>(
             && !known(verb)
             && imperative(&w, first)
         {
-            return Some(found(t, verb));
+            // A noun of another topic in the clause says what the verb acts on ("add the
+            // group meeting to my calendar" is a calendar request, not an action on data).
+            let other = topics.iter().filter(|o| o.topic != t.topic).find_map(|o| {
+                w.iter()
+                    .find(|x| o.words.contains(x) && !known(x))
+                    .map(|x| (*o, x.as_str()))
+            });
+            return Some(match other {
+                Some((o, noun)) => found(o, noun),
+                None => found(t, verb),
+            });
         }
         for t in &topics {
             if let Some((_, cue)) = t.clauses.iter().find(|(p, _)| clause_shape(&w, first, p)) {

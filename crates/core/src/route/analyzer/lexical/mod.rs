@@ -147,6 +147,9 @@ impl<'g> Lexical<'g> {
                 return Some((v, key));
             }
         }
+        if let Some(found) = derived_key(map, tokens) {
+            return Some(found);
+        }
         // Misspelt words read as the alias words they are one edit from ([`spelling`]): in a
         // run of two words or more with one spelt right, or as one long word; the first reading
         // (in the order of the words' readings) that is a key.
@@ -424,5 +427,73 @@ impl Lexical<'_> {
             }
         }
         r.into_analysis()
+    }
+}
+
+/// The most keys a run's derived readings make ([`derived_key`]).
+const MAX_DERIVED_KEYS: usize = 64;
+
+/// The value `map` holds for the run `tokens` read with derived word forms (each token as
+/// written or as one of its [`text::derived_nouns`], at least one derived): "elastically
+/// anisotropic" is the key `elastic_anisotropy`, "how stiff" `stiffness`. The first key found,
+/// in the order of the tokens' readings; none past [`MAX_DERIVED_KEYS`] readings.
+fn derived_key<'a, T: crate::artifact::lazy::Stored>(
+    map: &'a crate::artifact::LazyMap<T>,
+    tokens: &[Token],
+) -> Option<(&'a T, String)> {
+    if tokens.iter().all(|t| t.derived.is_empty()) {
+        return None;
+    }
+    let mut keys: Vec<(String, bool)> = vec![(String::new(), false)];
+    for t in tokens {
+        let readings = std::iter::once((t.norm.as_str(), false))
+            .chain(t.derived.iter().map(|d| (d.as_str(), true)));
+        let readings: Vec<(&str, bool)> = readings.collect();
+        keys = keys
+            .iter()
+            .flat_map(|(k, any)| {
+                readings.iter().map(move |(w, d)| {
+                    let key = if k.is_empty() {
+                        (*w).to_string()
+                    } else {
+                        format!("{k}_{w}")
+                    };
+                    (key, *any || *d)
+                })
+            })
+            .collect();
+        if keys.len() > MAX_DERIVED_KEYS {
+            return None;
+        }
+    }
+    keys.into_iter()
+        .filter(|(_, any)| *any)
+        .find_map(|(key, _)| map.get(&key).map(|v| (v, key)))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::route::analyzer::testing::understand;
+
+    fn concepts(q: &str) -> Vec<String> {
+        understand(q).domain_concepts
+    }
+
+    #[test]
+    fn derived_word_forms_read_as_their_nouns_concept() {
+        // Adverb + adjective of a two-word concept name ("elastic anisotropy").
+        let c = concepts("How elastically anisotropic is Ti3AlC2 according to MP?");
+        assert!(c.contains(&"elastic_anisotropy".to_string()), "{c:?}");
+        // An adjective in -ive of a noun in -ivity, after another concept's word.
+        let c = concepts("Is Bi2Te3 thermally conductive? AFLOW please");
+        assert!(c.contains(&"thermal_conductivity".to_string()), "{c:?}");
+        // The words as written still win, and a word that derives no alias is left alone.
+        let c = concepts("universal anisotropy of TiC on Materials Project");
+        assert_eq!(c, vec!["elastic_anisotropy".to_string()]);
+        assert!(
+            !concepts("band gap of a periodic GaN slab")
+                .iter()
+                .any(|c| c.contains("period"))
+        );
     }
 }

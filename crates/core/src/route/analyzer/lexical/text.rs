@@ -104,6 +104,9 @@ pub(super) struct Token {
     /// The alias words a misspelt word may be read as ([`super::spelling`]), set by the
     /// reading.
     pub(super) fixed: Vec<String>,
+    /// The nouns an adjective or adverb is derived from or names ([`derived_nouns`]:
+    /// "anisotropic" -> `anisotropy`, "elastically" -> `elastic`, `elasticity`).
+    pub(super) derived: Vec<String>,
 }
 
 /// The tokens of `query`: runs of letters, digits and the joiners of names and formulas
@@ -152,11 +155,13 @@ pub(super) fn tokenize(query: &str) -> Vec<Token> {
             stems.push(x.to_string());
         }
         stems.extend(plural_es(&norm));
+        let derived = derived_nouns(&norm);
         out.push(Token {
             norm,
             stems,
             range: (offset, offset + raw.len()),
             fixed: Vec::new(),
+            derived,
         });
     };
     for (i, c) in query.char_indices() {
@@ -193,6 +198,48 @@ fn plural_es(norm: &str) -> Option<String> {
         .then(|| x.to_string())
 }
 
+/// English derivational endings: an adjective's or adverb's ending and the endings of the
+/// nouns (or the adjective) it is read as. Language data, as the stop words are; the reading
+/// is kept only where the words it makes are a declared alias ([`super::Lexical::lookup`]).
+const DERIVED: &[(&str, &[&str])] = &[
+    // "elastically" -> elastic, elasticity; "anisotropically" -> anisotropic, anisotropy.
+    ("ically", &["ic", "icity", "y", "ism"]),
+    // "thermally" -> thermal.
+    ("ally", &["al"]),
+    // "anisotropic" -> anisotropy; "magnetic" -> magnetism; "elastic" -> elasticity.
+    ("ic", &["y", "ism", "icity"]),
+    // "conductive" -> conductivity.
+    ("ive", &["ivity"]),
+    // "stable" -> stability; "compressible" -> compressibility.
+    ("ble", &["bility"]),
+    // "porous" -> porosity.
+    ("ous", &["osity"]),
+];
+
+/// The shortest word read through its derivational ending.
+const MIN_DERIVED: usize = 6;
+
+/// The nouns (and adjectives) a derived word form is read as: its endings replaced by the
+/// endings of [`DERIVED`], and an adjective with `-ness` ("stiff" -> `stiffness`). Lower-case
+/// ASCII words of six letters or more only ("stiff" is the exception the `-ness` reading
+/// makes: five letters); a word of a formula, an id or another script has none.
+pub(super) fn derived_nouns(norm: &str) -> Vec<String> {
+    if norm.len() < 5 || !norm.bytes().all(|b| b.is_ascii_lowercase()) {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    if norm.len() >= MIN_DERIVED
+        && let Some((end, nouns)) = DERIVED.iter().find(|(end, _)| norm.ends_with(end))
+    {
+        let base = &norm[..norm.len() - end.len()];
+        out.extend(nouns.iter().map(|n| format!("{base}{n}")));
+    }
+    if !norm.ends_with("ness") && !norm.ends_with("ly") {
+        out.push(format!("{norm}ness"));
+    }
+    out
+}
+
 /// The content words of `text` (NFKC-normalised first): see [`words_of`].
 pub(super) fn content_words(text: &str) -> HashSet<String> {
     words_of(&tokenize(&text.nfkc().collect::<String>()))
@@ -210,6 +257,26 @@ pub(super) fn words_of(tokens: &[Token]) -> HashSet<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn derived_forms_are_read_as_their_nouns() {
+        let d = |w: &str| tokenize(w).remove(0).derived;
+        assert!(d("anisotropic").contains(&"anisotropy".to_string()));
+        assert!(d("elastically").contains(&"elastic".to_string()));
+        assert!(d("elastically").contains(&"elasticity".to_string()));
+        assert!(d("anisotropically").contains(&"anisotropy".to_string()));
+        assert!(d("magnetic").contains(&"magnetism".to_string()));
+        assert!(d("thermally").contains(&"thermal".to_string()));
+        assert!(d("conductive").contains(&"conductivity".to_string()));
+        assert!(d("compressible").contains(&"compressibility".to_string()));
+        assert!(d("porous").contains(&"porosity".to_string()));
+        assert!(d("stiff").contains(&"stiffness".to_string()));
+        // Short words, nouns in -ness, formulas, ids and other scripts have none.
+        assert!(d("gap").is_empty());
+        assert!(d("hardness").is_empty());
+        assert!(d("mp-149").is_empty());
+        assert!(d("탄성").is_empty());
+    }
 
     #[test]
     fn plurals_in_es_and_ies_have_their_singular_among_the_stems() {

@@ -7,7 +7,7 @@
 //! `tool_words`. A qualifier key's name of two words or more ("charge carriers") names no
 //! concept. A list's items are apart ("journal, volume and pages"); a label right before the
 //! value it names ("DOI 10.1038/...") asks for no field; "bulk and shear modulus" is two concepts
-//! sharing a head; the name of a tool before a noun of one work of a source type the tool is
+//! sharing a head, "lattice constants and angles" two sharing a modifier; the name of a tool before a noun of one work of a source type the tool is
 //! not of (the project's `works` cue words) titles that work ("the Materials Project paper")
 //! rather than naming the tool. Last, an element name inside a
 //! concept's phrase ("hydrogen bond donors") is part of it, not the material asked about.
@@ -186,6 +186,17 @@ pub(in crate::route::analyzer::lexical) fn run(lx: &Lexical<'_>, r: &mut Reading
                         used[i - 2] = true;
                     }
                 }
+                // "lattice constants and angles": the word after `and` shares this phrase's
+                // modifier ([`shared_modifier`]).
+                let free = |k: usize| !used[k] && !consumed(&tokens[k]);
+                if let Some((text, v, at, j)) = shared_modifier(lx, query, tokens, i, len, &free)
+                    && !concepts.iter().any(|(_, ids2, _)| *ids2 == v)
+                {
+                    concepts.push((text, v, false));
+                    concept_at.push(at);
+                    concept_spans.push(tokens[j].range);
+                    used[j] = true;
+                }
                 used[i..i + len].iter_mut().for_each(|u| *u = true);
                 i += len;
                 advanced = true;
@@ -206,6 +217,43 @@ pub(in crate::route::analyzer::lexical) fn run(lx: &Lexical<'_>, r: &mut Reading
                 .any(|&(s, t)| s <= e.range.0 && e.range.1 <= t)
     });
     Flow::Next
+}
+
+/// A concept read through a shared modifier: its text, concept ids, the byte range of the whole
+/// phrase and the index of the word after `and`.
+type SharedModifier = (String, Vec<String>, (usize, usize), usize);
+
+/// "lattice constants and angles", "formation energy or enthalpy": the word after `and` (or
+/// `&`, `or`) that follows a concept's phrase of two words or more at `i..i + len` shares its
+/// modifier; with it, an alias of a concept of its own. The text, the concept ids, the byte
+/// range of the whole and the index of the word; none when the word is taken (`free` says
+/// not), a stop word, or makes no alias.
+fn shared_modifier(
+    lx: &Lexical<'_>,
+    query: &str,
+    tokens: &[Token],
+    i: usize,
+    len: usize,
+    free: &dyn Fn(usize) -> bool,
+) -> Option<SharedModifier> {
+    let j = i + len + 1;
+    if len < 2
+        || j >= tokens.len()
+        || !matches!(tokens[i + len].norm.as_str(), "and" | "&" | "or")
+        || !free(j)
+        || STOP.contains(&tokens[j].norm.as_str())
+    {
+        return None;
+    }
+    let mut other = tokens[i..i + len - 1].to_vec();
+    other.push(tokens[j].clone());
+    let (v, _) = lx.lookup(&lx.g.index.alias_to_concept, &other)?;
+    let text = format!(
+        "{} {}",
+        &query[tokens[i].range.0..tokens[i + len - 2].range.1],
+        &query[tokens[j].range.0..tokens[j].range.1]
+    );
+    Some((text, v.clone(), (tokens[i].range.0, tokens[j].range.1), j))
 }
 
 #[cfg(test)]
@@ -311,6 +359,30 @@ mod tests {
         assert_eq!(
             u.domain_concepts,
             vec!["shear_modulus".to_string(), "bulk_modulus".to_string()],
+            "{u:?}"
+        );
+    }
+
+    #[test]
+    fn two_properties_joined_by_and_share_their_modifier() {
+        let u = understand("what are the lattice constants and angles of GaN in NOMAD");
+        assert_eq!(
+            u.domain_concepts,
+            vec![
+                "lattice_parameters".to_string(),
+                "lattice_angles".to_string()
+            ],
+            "{u:?}"
+        );
+        // A word that makes no alias with the modifier is left alone, and a stop word is none.
+        let u = understand("band gap and density of GaN from MP");
+        assert!(
+            !u.domain_concepts.iter().any(|c| c == "band_density"),
+            "{u:?}"
+        );
+        let u = understand("formation energy and the volume of GaN from MP");
+        assert!(
+            u.domain_concepts.contains(&"formation_energy".to_string()),
             "{u:?}"
         );
     }

@@ -114,6 +114,19 @@ mod tests {
             action("delete")
         );
         assert_eq!(reason("Submit this structure to JARVIS"), action("submit"));
+        // Writing a record or drawing a figure is an action too.
+        assert_eq!(
+            reason("Please add a new measurement for sample S-7 to the lab notebook"),
+            action("add")
+        );
+        assert_eq!(
+            reason("plot the DOS of Si from MP and save it as a pdf"),
+            action("plot")
+        );
+        assert_eq!(
+            reason("the band gap of GaN from MP; then export it to csv"),
+            action("export")
+        );
         // A named tool with a question about its data is no action.
         assert_eq!(reason("the band gap of GaN in the Materials Project"), None);
         assert_eq!(
@@ -126,6 +139,9 @@ mod tests {
     fn a_word_that_is_no_imperative_verb_is_no_action() {
         // "Order" as a noun at the start of a clause.
         let u = understand("Order of the phase transition in BaTiO3?");
+        assert_eq!(u.out_of_scope, None, "{u:?}");
+        // A verb of the list inside a clause is no request ("the energy we add").
+        let u = understand("band gap of GaN from MP, and what does the dopant add to it?");
         assert_eq!(u.out_of_scope, None, "{u:?}");
     }
 }
