@@ -443,6 +443,20 @@ fn empty_and_comment_only_files() {
     );
 }
 
+/// Every help line a TOML file can get speaks of TOML, not YAML: a quoted `"yes"` in a boolean
+/// field, a boolean parameter's quoted default.
+#[test]
+fn toml_files_get_no_yaml_help() {
+    let tool = "id = \"t\"\ntitle = \"T\"\ndomain = \"materials_property\"\nsource_type = \"calculated\"\n\n[provenance]\npublisher = \"P\"\ncitation = \"10.1000/p\"\n\n[licence]\nspdx = \"CC0-1.0\"\nverified = \"yes\"\n\n[[endpoints]]\nid = \"e\"\nmethod = \"GET\"\nurl = \"https://t.example/e\"\n\n[[endpoints.parameters]]\nname = \"q\"\ntype = \"boolean\"\nrequired = \"no\"\ndefault = \"off\"\n\n[[endpoints.fields]]\nname = \"id\"\ntype = \"string\"\nidentifier = true\n";
+    let dir = project(&[("schemas/t.toml", tool.as_bytes())]);
+    let c = concise(dir.path());
+    assert!(!c.contains("YAML"), "{c}");
+    assert!(
+        c.contains("schemas/t.toml:12:12: error[SR007/invalid-value] expected a boolean (true or false), found the string `yes` (help: `yes` is a string here: a boolean is written `true` or `false`, without quotes; write `true`)"),
+        "{c}"
+    );
+}
+
 #[test]
 fn second_yaml_document_is_an_error() {
     let c = snap(
