@@ -443,6 +443,37 @@ fn empty_and_comment_only_files() {
     );
 }
 
+/// A file whose one value is a null (`null`, `~`, after comments too) is not empty: the
+/// finding says what it holds, where, and what is expected.
+#[test]
+fn a_null_file_says_it_holds_a_null() {
+    let c = snap("null_file", &[("intents/x.yaml", b"null\n")]);
+    assert_eq!(
+        c.lines().next().unwrap(),
+        "intents/x.yaml:1:1: error[SR003/empty-file] file holds only a null, where a map of declarations is expected (help: write the declarations as a map of keys (as the other files of this folder do), or delete the file)"
+    );
+    for (text, col) in [
+        (&b"~\n"[..], 1),
+        (b"# a tool, one day\n\n  null # not yet\n", 3),
+        (b"--- ~\n", 5),
+        (b"Null", 1),
+    ] {
+        let dir = project(&[("schemas/x.yaml", text)]);
+        let c = concise(dir.path());
+        let first = c.lines().next().unwrap();
+        let line = if col == 3 { 3 } else { 1 };
+        assert!(
+            first.starts_with(&format!(
+                "schemas/x.yaml:{line}:{col}: error[SR003/empty-file] file holds only a null, where a map of declarations is expected"
+            )),
+            "{first}"
+        );
+    }
+    // A document marker alone is still an empty file.
+    let dir = project(&[("schemas/x.yaml", b"---\n")]);
+    assert!(concise(dir.path()).contains("error[SR003/empty-file] file is empty"));
+}
+
 /// Every help line a TOML file can get speaks of TOML, not YAML: a quoted `"yes"` in a boolean
 /// field, a boolean parameter's quoted default.
 #[test]

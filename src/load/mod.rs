@@ -55,6 +55,9 @@ pub enum LoadError {
     Empty {
         /// True when the file has comments but no content.
         comment_only: bool,
+        /// Where the file's one value is written when that value is an explicit null (`null`,
+        /// `~`, `Null`): the file holds a null where a map of declarations is expected.
+        null: Option<Span>,
     },
     /// A key a mapping sets itself over the value a YAML merge (`<<`) gives it (reported, not
     /// fatal: the mapping's own value applies, as the merge-key rule says, but YAML readers
@@ -119,7 +122,22 @@ pub(crate) fn empty_error(text: &str, comment: char) -> LoadError {
             .trim_start()
             .starts_with(comment)
     });
-    LoadError::Empty { comment_only }
+    LoadError::Empty {
+        comment_only,
+        null: None,
+    }
+}
+
+/// The error for a file whose one value is the explicit null written at `span` (`null`, `~`):
+/// it declares nothing, but it is not empty, so the finding says what it holds and where.
+pub(crate) fn null_error(text: &str, span: Span) -> LoadError {
+    match empty_error(text, '#') {
+        LoadError::Empty { comment_only, .. } => LoadError::Empty {
+            comment_only,
+            null: Some(span),
+        },
+        other => other,
+    }
 }
 
 fn diag(code: (&'static str, &'static str), message: impl Into<String>) -> Diagnostic {
@@ -172,7 +190,16 @@ impl LoadError {
             .help(
                 "put one declaration document per file; move the second document to its own file",
             ),
-            LoadError::Empty { comment_only } => {
+            LoadError::Empty {
+                null: Some(span),
+                ..
+            } => diag(
+                codes::EMPTY_FILE,
+                "file holds only a null, where a map of declarations is expected",
+            )
+            .at(file, *span, "a null, not a map")
+            .help("write the declarations as a map of keys (as the other files of this folder do), or delete the file"),
+            LoadError::Empty { comment_only, .. } => {
                 let msg = if *comment_only {
                     "file has only comments and declares nothing"
                 } else {
