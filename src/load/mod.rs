@@ -21,7 +21,7 @@ use crate::model::config::Limits;
 use crate::model::{AliasFile, Config, Decl, FileKind, IntentFile, Project, Sp, Tool, ValueType};
 use crate::source::{FileId, Format, SourceFile, Span};
 pub use cache::ParseCache;
-use node::Node;
+use node::{Node, NodeKind};
 use std::path::{Path, PathBuf};
 
 /// Stable codes of load diagnostics: the one table of codes (`codes::PARSE_ERROR`, ...).
@@ -265,6 +265,7 @@ impl LoadError {
                 let what = match setting {
                     Some("max-depth") => "nest less deeply",
                     Some("max-aliases") => "use fewer aliases",
+                    Some("max-scalar-bytes") => "shorten the text",
                     _ if message.contains("nest") => "nest less deeply",
                     _ if message.contains("alias") => "use fewer aliases",
                     _ => "make the file smaller",
@@ -370,7 +371,35 @@ pub fn parse_text_traced(
             setting: Some("max-depth"),
         });
     }
+    if let Some((len, span)) = long_scalar(&node, limits.max_scalar_bytes) {
+        return Err(LoadError::Limit {
+            message: format!(
+                "a string of {len} bytes is longer than the limit of {} bytes",
+                limits.max_scalar_bytes
+            ),
+            span,
+            setting: Some("max-scalar-bytes"),
+        });
+    }
     Ok((node, uses, duplicates))
+}
+
+/// The first string value or key (in reading order) longer than `limit` bytes: its length and
+/// span. One pass over the tree.
+fn long_scalar(node: &Node, limit: u64) -> Option<(usize, Span)> {
+    let too_long = |s: &str| s.len() as u64 > limit;
+    match &node.kind {
+        NodeKind::Str(s) if too_long(s) => Some((s.len(), node.span)),
+        NodeKind::Seq(items) => items.iter().find_map(|n| long_scalar(n, limit)),
+        NodeKind::Map(entries) => entries.iter().find_map(|(k, v)| {
+            if too_long(&k.text) {
+                Some((k.text.len(), k.span))
+            } else {
+                long_scalar(v, limit)
+            }
+        }),
+        _ => None,
+    }
 }
 
 /// The first node found at nesting level `limit + 1` (1-based), for the limit diagnostic.
