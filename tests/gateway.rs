@@ -263,10 +263,10 @@ fn fault_session(check_openapi: bool) {
     assert_eq!(
         v["context"].as_str().unwrap(),
         format!(
-            "[faults/materials] 7 records: material_id | band_gap eV | formula_pretty\n{rows}source: calculated; CC-BY-4.0 (Fault Lab, CC BY 4.0); Fault Lab; 10.1000/fault\n"
+            "[faults/materials] 7 records: material_id | band_gap eV | formula_pretty\n{rows}source: calculated; CC-BY-4.0; Fault Lab; 10.1000/fault\n"
         )
     );
-    assert_eq!((c["context"].as_str(), delivered), (Some("compact"), 160));
+    assert_eq!((c["context"].as_str(), delivered), (Some("compact"), 150));
 
     // Only the named fields.
     let (status, v, text) = post(
@@ -306,6 +306,23 @@ fn fault_session(check_openapi: bool) {
         "https://faults.example/v1/materials/{material_id}"
     );
     assert_eq!(v["calls"].as_array().unwrap().len(), 2);
+    // A one-record answer: its attribution line says each fact once (the licence's attribution
+    // text repeated the licence id and the publisher), so it is no larger than needed.
+    let one = &v["calls"][1];
+    assert_eq!(
+        (
+            &one["endpoint"],
+            &one["context"],
+            &one["raw_tokens"],
+            &one["delivered_tokens"]
+        ),
+        (
+            &json!("material"),
+            &json!("compact"),
+            &json!(31),
+            &json!(40)
+        )
+    );
 
     answers.push(attribution_once_per_source(&a, &gw.url));
 
@@ -371,7 +388,7 @@ fn attribution_once_per_source(a: &ureq::Agent, gw_url: &str) -> String {
     assert_eq!(
         v["context"].as_str().unwrap(),
         format!(
-            "[faults/materials] 7 records: material_id | band_gap eV\n{}source: calculated; CC-BY-4.0 (Fault Lab, CC BY 4.0); Fault Lab; 10.1000/fault\n[faults/materials] 7 records: material_id | band_gap eV\n{}source: as [faults/materials]\n",
+            "[faults/materials] 7 records: material_id | band_gap eV\n{}source: calculated; CC-BY-4.0; Fault Lab; 10.1000/fault\n[faults/materials] 7 records: material_id | band_gap eV\n{}source: as [faults/materials]\n",
             table("GaN"),
             table("AlN")
         )
@@ -384,7 +401,7 @@ fn attribution_once_per_source(a: &ureq::Agent, gw_url: &str) -> String {
         .collect();
     assert_eq!(
         (delivered, &v["tokens"]["delivered"]),
-        (vec![&json!(135), &json!(104)], &json!(239))
+        (vec![&json!(125), &json!(104)], &json!(229))
     );
     text
 }
@@ -503,13 +520,13 @@ fn upstream_faults(a: &ureq::Agent, call: &str) -> Vec<String> {
     // the compact form, and by how many tokens it is still over, said.
     assert_eq!(
         v["context"],
-        "[faults/echo] note = hi; seen_key = [redacted]\nsource: calculated; CC-BY-4.0 (Fault Lab, CC BY 4.0); Fault Lab; 10.1000/fault\n"
+        "[faults/echo] note = hi; seen_key = [redacted]\nsource: calculated; CC-BY-4.0; Fault Lab; 10.1000/fault\n"
     );
     assert_eq!(
         (&v["calls"][0]["context"], &v["tokens"]),
         (
             &json!("compact"),
-            &json!({"raw": 15, "delivered": 50, "over_raw": 35})
+            &json!({"raw": 15, "delivered": 40, "over_raw": 25})
         )
     );
     answers

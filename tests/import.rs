@@ -227,6 +227,37 @@ fn syntax_errors_have_positions() {
     );
 }
 
+/// A finding on a one-line (minified) JSON document shows a window of that line around the
+/// span, not the whole line: no line of the report is wider than the frame's 120 bytes of
+/// source and its gutter (the line was shown whole up to 400 bytes, and 400 bytes of it beyond).
+#[test]
+fn findings_on_minified_json_show_a_window_of_the_line() {
+    let cases = [
+        (
+            "minified-wrong-paths.json",
+            " 1 │ ddddddddddddddddddddddddddddd\"},\"paths\":\"oops\",\"components\":{\"schemas\":{\"A\":{\"type\":\"object\",\"description\":\"eeeeeeeeeeee",
+        ),
+        (
+            "minified-duplicate-key.json",
+            " 1 │ dddddddddddddddddddd\"},\"paths\":{},\"paths\":{}}",
+        ),
+    ];
+    for (file, frame) in cases {
+        let (_, r) = import("openapi", &fixture(file), &[]);
+        assert_eq!(r.code, 1, "{}", r.stderr);
+        assert!(r.stderr.lines().any(|l| l == frame), "{}", r.stderr);
+        // (The frame's head names the file by its path, as long as the path is.)
+        let widest = r
+            .stderr
+            .lines()
+            .filter(|l| !l.contains("╭─["))
+            .map(|l| l.chars().count())
+            .max()
+            .unwrap();
+        assert!(widest <= 5 + 120, "{widest}: {}", r.stderr);
+    }
+}
+
 #[test]
 fn the_wrong_kind_of_source_says_which_command_fits() {
     let (_, r) = import(
@@ -1218,8 +1249,8 @@ fn findings_far_along_a_one_line_document_are_shown_in_a_window() {
             "",
             "  ☞ `long/get_a`: the 200 response is `text/xml`, not JSON; imported as one field `result`",
             "   ╭─[long.json:1:70131]",
-            r#" 1 │ x"},"paths":{"/a":{"get":{"operationId":"getA","responses":{"200":{"description":"ok","content":{"text/xml":{"schema":{"type":"string"}}}}}}}}}"#,
-            "   ·                                                             ─────",
+            r#" 1 │ get":{"operationId":"getA","responses":{"200":{"description":"ok","content":{"text/xml":{"schema":{"type":"string"}}}}}}"#,
+            "   ·                                         ─────",
             "   ╰────",
             "  help: field projection cannot select parts of a non-JSON response",
             "",

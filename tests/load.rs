@@ -350,6 +350,50 @@ fn huge_file_is_refused() {
     );
 }
 
+/// A string value or key longer than `max-scalar-bytes` (256 KiB by default) is refused at its
+/// position, in YAML and TOML, in a value and a key; the limit is raised in schemarouter.toml.
+/// (A one-letter title of 1 MB took `check` 4.3 s, 5 MB 33 s, in the exact token count of the
+/// prompt it reaches.)
+#[test]
+fn a_scalar_beyond_the_limit_is_refused_at_its_position() {
+    let long = "A".repeat(300_000);
+    let tool = BASE_TOOL.replace("title: Base", &format!("title: {long}"));
+    let c = snap_concise(&[("schemas/base.yaml", tool.as_bytes())]);
+    assert!(
+        c.starts_with("schemas/base.yaml:2:8: error[SR009/limit-exceeded] input limit exceeded: a string of 300000 bytes is longer than the limit of 262144 bytes (help: shorten the text, or raise `max-scalar-bytes` under [limits] in schemarouter.toml)"),
+        "{}",
+        &c[..c.len().min(400)]
+    );
+    // (YAML keys are at most 1,024 characters; a TOML key may be any length.)
+    let key = format!("[[domains]]\nid = \"a\"\n\"{long}\" = 1\n");
+    let c = snap_concise(&[("intents/x.toml", key.as_bytes())]);
+    assert!(
+        c.starts_with("intents/x.toml:3:1: error[SR009/limit-exceeded] input limit exceeded: a string of 300000 bytes is longer than the limit of 262144 bytes"),
+        "{}",
+        &c[..c.len().min(400)]
+    );
+    let toml = format!("[[domains]]\nid = \"a\"\ndescription = \"{long}\"\n");
+    let c = snap_concise(&[("intents/x.toml", toml.as_bytes())]);
+    assert!(
+        c.starts_with("intents/x.toml:3:15: error[SR009/limit-exceeded] input limit exceeded: a string of 300000 bytes is longer than the limit of 262144 bytes"),
+        "{}",
+        &c[..c.len().min(400)]
+    );
+    // Raised: the same title loads.
+    let c = snap_concise(&[
+        ("schemas/base.yaml", tool.as_bytes()),
+        (
+            "schemarouter.toml",
+            b"[limits]\nmax-scalar-bytes = 400000\n",
+        ),
+    ]);
+    assert!(!c.contains("SR009"), "{}", &c[..c.len().min(400)]);
+}
+
+fn snap_concise(files: &[(&str, &[u8])]) -> String {
+    concise(project(files).path())
+}
+
 #[test]
 fn bom_is_accepted_and_columns_ignore_it() {
     let c = snap(
@@ -439,6 +483,51 @@ fn empty_and_comment_only_files() {
     );
     assert!(
         c.contains("error[SR003/empty-file] file has only comments"),
+        "{c}"
+    );
+}
+
+/// A file whose one value is a null (`null`, `~`, after comments too) is not empty: the
+/// finding says what it holds, where, and what is expected.
+#[test]
+fn a_null_file_says_it_holds_a_null() {
+    let c = snap("null_file", &[("intents/x.yaml", b"null\n")]);
+    assert_eq!(
+        c.lines().next().unwrap(),
+        "intents/x.yaml:1:1: error[SR003/empty-file] file holds only a null, where a map of declarations is expected (help: write the declarations as a map of keys (as the other files of this folder do), or delete the file)"
+    );
+    for (text, col) in [
+        (&b"~\n"[..], 1),
+        (b"# a tool, one day\n\n  null # not yet\n", 3),
+        (b"--- ~\n", 5),
+        (b"Null", 1),
+    ] {
+        let dir = project(&[("schemas/x.yaml", text)]);
+        let c = concise(dir.path());
+        let first = c.lines().next().unwrap();
+        let line = if col == 3 { 3 } else { 1 };
+        assert!(
+            first.starts_with(&format!(
+                "schemas/x.yaml:{line}:{col}: error[SR003/empty-file] file holds only a null, where a map of declarations is expected"
+            )),
+            "{first}"
+        );
+    }
+    // A document marker alone is still an empty file.
+    let dir = project(&[("schemas/x.yaml", b"---\n")]);
+    assert!(concise(dir.path()).contains("error[SR003/empty-file] file is empty"));
+}
+
+/// Every help line a TOML file can get speaks of TOML, not YAML: a quoted `"yes"` in a boolean
+/// field, a boolean parameter's quoted default.
+#[test]
+fn toml_files_get_no_yaml_help() {
+    let tool = "id = \"t\"\ntitle = \"T\"\ndomain = \"materials_property\"\nsource_type = \"calculated\"\n\n[provenance]\npublisher = \"P\"\ncitation = \"10.1000/p\"\n\n[licence]\nspdx = \"CC0-1.0\"\nverified = \"yes\"\n\n[[endpoints]]\nid = \"e\"\nmethod = \"GET\"\nurl = \"https://t.example/e\"\n\n[[endpoints.parameters]]\nname = \"q\"\ntype = \"boolean\"\nrequired = \"no\"\ndefault = \"off\"\n\n[[endpoints.fields]]\nname = \"id\"\ntype = \"string\"\nidentifier = true\n";
+    let dir = project(&[("schemas/t.toml", tool.as_bytes())]);
+    let c = concise(dir.path());
+    assert!(!c.contains("YAML"), "{c}");
+    assert!(
+        c.contains("schemas/t.toml:12:12: error[SR007/invalid-value] expected a boolean (true or false), found the string `yes` (help: `yes` is a string here: a boolean is written `true` or `false`, without quotes; write `true`)"),
         "{c}"
     );
 }

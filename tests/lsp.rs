@@ -225,26 +225,121 @@ fn frame(body: &str) -> String {
     format!("Content-Length: {}\r\n\r\n{body}", body.len())
 }
 
+/// The binary's exit status and its stdout's messages for `input` on stdin.
+fn lsp_answers(input: &[u8]) -> (Option<i32>, Vec<serde_json::Value>) {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_schemarouter"))
+        .arg("lsp")
+        .current_dir(root())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let _ = stdin.write_all(input);
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut messages = Vec::new();
+    let mut rest = text.as_str();
+    while let Some(i) = rest.find("\r\n\r\n") {
+        let n: usize = rest[..i]
+            .trim_start_matches("Content-Length: ")
+            .parse()
+            .unwrap();
+        let body = &rest[i + 4..i + 4 + n];
+        messages.push(serde_json::from_str(body).unwrap());
+        rest = &rest[i + 4 + n..];
+    }
+    (out.status.code(), messages)
+}
+
+/// A malformed message is answered (-32700 for text that is not JSON or a header that cannot
+/// be read, -32600 for JSON that is no message, with its `id`) and the server goes on serving:
+/// the requests after it are answered and `exit` after `shutdown` ends it with 0.
 #[test]
-fn a_stream_not_framed_as_lsp_exits_2_saying_what_was_wrong() {
+fn a_malformed_message_is_answered_and_the_server_keeps_serving() {
+    let init =
+        frame(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}"#);
+    let initialized = frame(r#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#);
+    let shutdown = frame(r#"{"jsonrpc":"2.0","id":2,"method":"shutdown"}"#);
+    let exit = frame(r#"{"jsonrpc":"2.0","method":"exit"}"#);
+    // A notification the server ignores, between the frames whose header cannot be read (the
+    // reader skips to the next `Content-Length` header).
+    let ignored = frame(r#"{"jsonrpc":"2.0","method":"$/ignored"}"#);
+    let parts: Vec<&[u8]> = vec![
+        init.as_bytes(),
+        initialized.as_bytes(),
+        // The trial's message: a body that is not JSON.
+        b"Content-Length: 5\r\n\r\n{bad}",
+        // JSON, but no message; its id is echoed.
+        b"Content-Length: 36\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":7,\"params\":[]}",
+        // Not UTF-8.
+        b"Content-Length: 2\r\n\r\n\xff\xfe",
+        // A header without `Content-Length`, then its body: skipped to the next frame.
+        b"Content-Type: x\r\n\r\n{}",
+        ignored.as_bytes(),
+        // A header line that is not `Name: value`.
+        b"hello\r\n\r\n",
+        ignored.as_bytes(),
+        // LF line ends.
+        b"Content-Length: 2\n\n{}",
+        // Over the limit: answered, its bytes skipped.
+        b"Content-Length: 67108865\r\n\r\n",
+    ];
+    let mut bytes = parts.concat();
+    bytes.extend(std::iter::repeat_n(b' ', 67_108_865));
+    bytes.extend_from_slice(shutdown.as_bytes());
+    bytes.extend_from_slice(exit.as_bytes());
+    let (code, messages) = lsp_answers(&bytes);
+    let errors: Vec<String> = messages
+        .iter()
+        .filter(|m| m.get("error").is_some())
+        .map(|m| {
+            format!(
+                "{} {} {}",
+                m["id"], m["error"]["code"], m["error"]["message"]
+            )
+        })
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            r#"null -32700 "Parse error: the message body is not JSON: key must be a string at line 1 column 2""#,
+            r#"7 -32600 "Invalid Request: the message body is JSON but not a JSON-RPC request, response or notification""#,
+            r#"null -32700 "Parse error: the message body is not UTF-8 (at byte 0)""#,
+            r#"null -32700 "Parse error: a message header without `Content-Length`; the reader skipped to the next `Content-Length` header""#,
+            r#"null -32700 "Parse error: the header line `hello` is not `Name: value`; the reader skipped to the next `Content-Length` header""#,
+            r#"null -32700 "Parse error: the header line `Content-Length: 2` ends with LF, not CRLF (LSP headers end with `\\r\\n`); the reader skipped to the next `Content-Length` header""#,
+            r#"null -32600 "Invalid Request: a message of 67108865 bytes (`Content-Length`) is larger than the limit of 64 MiB; the message was skipped""#,
+        ]
+    );
+    assert!(
+        messages
+            .iter()
+            .any(|m| m["id"] == 2 && m.get("result").is_some()),
+        "{messages:?}"
+    );
+    assert_eq!(code, Some(0), "{messages:?}");
+}
+
+#[test]
+fn a_stream_that_ends_inside_a_frame_exits_2_saying_what_was_wrong() {
     let init =
         frame(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}"#);
     let cases: Vec<(String, &str)> = vec![
         (
             "Content-Length: 99999999999999\r\n\r\n{}".into(),
-            "error: language server: a message of 99999999999999 bytes (`Content-Length`) is larger than the limit of 64 MiB",
-        ),
-        (
-            format!("{init}Content-Length: 1073741824\r\n\r\n{{}}"),
-            "error: language server: a message of 1073741824 bytes (`Content-Length`) is larger than the limit of 64 MiB",
+            "error: language server: the stream ended after 2 of the 99999999999999 bytes of a message body",
         ),
         (
             "Content-Length: -1\r\n\r\n{}".into(),
-            "error: language server: `Content-Length: -1` is not a byte count",
+            "error: language server: the stream ended while skipping to the next `Content-Length` header",
         ),
         (
             "Content-Length: 3\r\n\r\nabc".into(),
-            "error: language server: the message body is not JSON: expected value at line 1 column 1",
+            "error: language server: the client closed the stream before sending `initialize`",
         ),
         (
             format!("{init}Content-Length: 50\r\n\r\n{{}}"),

@@ -1564,6 +1564,44 @@ fn mcp_wrongly_shaped_params_are_invalid_params_on_both_transports() {
     assert_eq!(answers, want);
 }
 
+/// A prompt argument of the wrong type says its type (not that it is missing), a blank one that
+/// it is blank, a missing one that it is needed; a request of a method no handler knows names
+/// the method and the methods this server answers (the SDK said only the method's name).
+#[test]
+fn mcp_prompt_arguments_and_unknown_methods_say_what_is_wrong() {
+    let requests = [
+        (
+            r#"{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"understand","arguments":{"question":123}}}"#,
+            r#"{"error":{"code":-32602,"message":"the argument `question` of the `understand` prompt must be a string (the user's question), not the number `123`"},"id":1,"jsonrpc":"2.0"}"#,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":2,"method":"prompts/get","params":{"name":"understand","arguments":{"question":["a"]}}}"#,
+            r#"{"error":{"code":-32602,"message":"the argument `question` of the `understand` prompt must be a string (the user's question), not a list"},"id":2,"jsonrpc":"2.0"}"#,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":3,"method":"prompts/get","params":{"name":"understand","arguments":{"question":" "}}}"#,
+            r#"{"error":{"code":-32602,"message":"the argument `question` of the `understand` prompt is blank: write the user's question"},"id":3,"jsonrpc":"2.0"}"#,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":4,"method":"prompts/get","params":{"name":"understand"}}"#,
+            r#"{"error":{"code":-32602,"message":"the `understand` prompt needs the argument `question` (the user's question)"},"id":4,"jsonrpc":"2.0"}"#,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":5,"method":"bogus/method"}"#,
+            r#"{"error":{"code":-32601,"message":"Method not found: `bogus/method`; this server answers initialize, ping, tools/list, tools/call, resources/list, resources/read, prompts/list, prompts/get","data":{"method":"bogus/method","methods":["initialize","ping","tools/list","tools/call","resources/list","resources/read","prompts/list","prompts/get"]}},"id":5,"jsonrpc":"2.0"}"#,
+        ),
+    ];
+    let lines: Vec<&str> = requests.iter().map(|(r, _)| *r).collect();
+    let answers = mcp_stdio_session(&lines, requests.len() + 1);
+    let mut want: Vec<serde_json::Value> = requests
+        .iter()
+        .map(|(_, w)| serde_json::from_str(w).unwrap())
+        .collect();
+    want.push(serde_json::json!({"jsonrpc": "2.0", "id": "end", "result": {}}));
+    want.sort_by_key(ToString::to_string);
+    assert_eq!(answers, want);
+}
+
 /// `explain_plan` over stdio, with a plan from `schemarouter route --json` whose step names a
 /// tool the artifact lacks: a tool error saying so (it was explained as if valid).
 #[test]

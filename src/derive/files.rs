@@ -99,6 +99,7 @@ pub fn parse_intents(text: &str) -> Option<IntentFile> {
 fn parse<T: serde::de::DeserializeOwned>(text: &str) -> Option<T> {
     let limits = crate::model::config::Limits {
         max_file_bytes: u64::MAX,
+        max_scalar_bytes: u64::MAX,
         ..Default::default()
     };
     let node = crate::load::parse_text(text, Format::Yaml, &limits).ok()?;

@@ -259,6 +259,9 @@ fn source_limits() -> Limits {
     Limits {
         max_file_bytes: MAX_SOURCE_BYTES,
         max_depth: MAX_SOURCE_DEPTH as u32,
+        // A source document may hold long examples or embedded data; the files written from it
+        // are checked at the loader's own limits.
+        max_scalar_bytes: MAX_SOURCE_BYTES,
         ..Limits::default()
     }
 }

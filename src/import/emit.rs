@@ -138,6 +138,7 @@ fn plain_floats(text: String) -> String {
     }
     let limits = Limits {
         max_file_bytes: u64::MAX,
+        max_scalar_bytes: u64::MAX,
         ..Limits::default()
     };
     let Ok(node) = crate::load::parse_text(&text, Format::Yaml, &limits) else {
@@ -183,6 +184,7 @@ fn plain_floats(text: String) -> String {
 pub fn parse_tool(text: &str, format: Format) -> Option<Tool> {
     let limits = Limits {
         max_file_bytes: u64::MAX,
+        max_scalar_bytes: u64::MAX,
         ..Limits::default()
     };
     let node = crate::load::parse_text(text, format, &limits).ok()?;
@@ -284,6 +286,7 @@ fn reattach(body: &str, format: Format, carried: &[Carried]) -> String {
 pub fn hand_comments(text: &str, format: Format) -> Option<(String, Vec<(usize, String)>)> {
     let limits = crate::model::config::Limits {
         max_file_bytes: u64::MAX,
+        max_scalar_bytes: u64::MAX,
         ..Default::default()
     };
     let node = crate::load::parse_text(text, format, &limits).ok()?;

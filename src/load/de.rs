@@ -170,7 +170,7 @@ impl<'a> NodeDe<'a> {
         {
             let b = matches!(s.to_ascii_lowercase().as_str(), "y" | "yes" | "on");
             help = Some(format!(
-                "`{s}` is a string here (YAML 1.2); write `{b}` for a boolean"
+                "`{s}` is a string here: a boolean is written `true` or `false`, without quotes; write `{b}`"
             ));
         }
         if let NodeKind::Bool(b) = &self.node.kind
@@ -809,7 +809,9 @@ mod tests {
         assert_eq!(e.span, Some(Span::new(18, 20)));
         assert_eq!(
             e.help.as_deref(),
-            Some("`no` is a string here (YAML 1.2); write `false` for a boolean")
+            Some(
+                "`no` is a string here: a boolean is written `true` or `false`, without quotes; write `false`"
+            )
         );
     }
 

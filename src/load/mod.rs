@@ -21,7 +21,7 @@ use crate::model::config::Limits;
 use crate::model::{AliasFile, Config, Decl, FileKind, IntentFile, Project, Sp, Tool, ValueType};
 use crate::source::{FileId, Format, SourceFile, Span};
 pub use cache::ParseCache;
-use node::Node;
+use node::{Node, NodeKind};
 use std::path::{Path, PathBuf};
 
 /// Stable codes of load diagnostics: the one table of codes (`codes::PARSE_ERROR`, ...).
@@ -55,6 +55,9 @@ pub enum LoadError {
     Empty {
         /// True when the file has comments but no content.
         comment_only: bool,
+        /// Where the file's one value is written when that value is an explicit null (`null`,
+        /// `~`, `Null`): the file holds a null where a map of declarations is expected.
+        null: Option<Span>,
     },
     /// A key a mapping sets itself over the value a YAML merge (`<<`) gives it (reported, not
     /// fatal: the mapping's own value applies, as the merge-key rule says, but YAML readers
@@ -119,7 +122,22 @@ pub(crate) fn empty_error(text: &str, comment: char) -> LoadError {
             .trim_start()
             .starts_with(comment)
     });
-    LoadError::Empty { comment_only }
+    LoadError::Empty {
+        comment_only,
+        null: None,
+    }
+}
+
+/// The error for a file whose one value is the explicit null written at `span` (`null`, `~`):
+/// it declares nothing, but it is not empty, so the finding says what it holds and where.
+pub(crate) fn null_error(text: &str, span: Span) -> LoadError {
+    match empty_error(text, '#') {
+        LoadError::Empty { comment_only, .. } => LoadError::Empty {
+            comment_only,
+            null: Some(span),
+        },
+        other => other,
+    }
 }
 
 fn diag(code: (&'static str, &'static str), message: impl Into<String>) -> Diagnostic {
@@ -172,7 +190,16 @@ impl LoadError {
             .help(
                 "put one declaration document per file; move the second document to its own file",
             ),
-            LoadError::Empty { comment_only } => {
+            LoadError::Empty {
+                null: Some(span),
+                ..
+            } => diag(
+                codes::EMPTY_FILE,
+                "file holds only a null, where a map of declarations is expected",
+            )
+            .at(file, *span, "a null, not a map")
+            .help("write the declarations as a map of keys (as the other files of this folder do), or delete the file"),
+            LoadError::Empty { comment_only, .. } => {
                 let msg = if *comment_only {
                     "file has only comments and declares nothing"
                 } else {
@@ -238,6 +265,7 @@ impl LoadError {
                 let what = match setting {
                     Some("max-depth") => "nest less deeply",
                     Some("max-aliases") => "use fewer aliases",
+                    Some("max-scalar-bytes") => "shorten the text",
                     _ if message.contains("nest") => "nest less deeply",
                     _ if message.contains("alias") => "use fewer aliases",
                     _ => "make the file smaller",
@@ -343,7 +371,35 @@ pub fn parse_text_traced(
             setting: Some("max-depth"),
         });
     }
+    if let Some((len, span)) = long_scalar(&node, limits.max_scalar_bytes) {
+        return Err(LoadError::Limit {
+            message: format!(
+                "a string of {len} bytes is longer than the limit of {} bytes",
+                limits.max_scalar_bytes
+            ),
+            span,
+            setting: Some("max-scalar-bytes"),
+        });
+    }
     Ok((node, uses, duplicates))
+}
+
+/// The first string value or key (in reading order) longer than `limit` bytes: its length and
+/// span. One pass over the tree.
+fn long_scalar(node: &Node, limit: u64) -> Option<(usize, Span)> {
+    let too_long = |s: &str| s.len() as u64 > limit;
+    match &node.kind {
+        NodeKind::Str(s) if too_long(s) => Some((s.len(), node.span)),
+        NodeKind::Seq(items) => items.iter().find_map(|n| long_scalar(n, limit)),
+        NodeKind::Map(entries) => entries.iter().find_map(|(k, v)| {
+            if too_long(&k.text) {
+                Some((k.text.len(), k.span))
+            } else {
+                long_scalar(v, limit)
+            }
+        }),
+        _ => None,
+    }
 }
 
 /// The first node found at nesting level `limit + 1` (1-based), for the limit diagnostic.

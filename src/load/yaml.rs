@@ -629,6 +629,7 @@ impl<'a> Builder<'a> {
         }
         match root {
             Some(node) if node.kind != NodeKind::Null => Ok(node),
+            Some(node) if !node.span.is_empty() => Err(super::null_error(self.text, node.span)),
             _ => Err(super::empty_error(self.text, '#')),
         }
     }

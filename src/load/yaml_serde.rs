@@ -224,6 +224,9 @@ pub fn parse(text: &str, limits: &Limits) -> Result<Node, LoadError> {
             }
             let node = convert(first, text);
             if node.kind == NodeKind::Null {
+                if !node.span.is_empty() {
+                    return Err(super::null_error(text, node.span));
+                }
                 return Err(super::empty_error(text, '#'));
             }
             Ok(node)

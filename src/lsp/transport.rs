@@ -5,6 +5,13 @@
 //! corrupted or hostile `Content-Length` made it allocate that much (and abort). This reader
 //! refuses a body over [`MAX_MESSAGE_BYTES`] and a header line over [`MAX_HEADER_LINE_BYTES`]
 //! before allocating, and says what was wrong with a frame it cannot read ([`FrameError`]).
+//!
+//! A fault in one message does not end the session (an editor's client would lose its server):
+//! a body that is not JSON is answered with a JSON-RPC -32700 parse error, one that is JSON but
+//! no message with -32600 (with its `id` when it has one), and a header that cannot be read
+//! with -32700, after which the reader skips to the next `Content-Length` header (the LSP base
+//! protocol's frame start); a body over the limit is answered and skipped unread. Only a stream
+//! that ends inside a frame, or fails to read, ends the reading.
 
 use std::fmt;
 use std::io::{BufRead, Read, Write};
@@ -107,10 +114,24 @@ fn content_length(value: &str) -> Result<usize, FrameError> {
 /// Errors: the [`FrameError`] that says what was wrong; nothing is allocated beyond
 /// [`MAX_MESSAGE_BYTES`].
 pub fn read_message(r: &mut impl BufRead) -> Result<Option<Message>, FrameError> {
+    read_message_from(r, None)
+}
+
+/// [`read_message`], with the frame's first header line already read when `first_line` is
+/// given (the reader found it while skipping to the next frame).
+fn read_message_from(
+    r: &mut impl BufRead,
+    mut first_line: Option<String>,
+) -> Result<Option<Message>, FrameError> {
     let mut size = None;
-    let mut first = true;
+    let mut too_large = None;
+    let mut first = first_line.is_none();
     loop {
-        let Some(line) = read_header_line(r)? else {
+        let line = match first_line.take() {
+            Some(l) => Some(l),
+            None => read_header_line(r)?,
+        };
+        let Some(line) = line else {
             if first {
                 return Ok(None);
             }
@@ -129,8 +150,16 @@ pub fn read_message(r: &mut impl BufRead) -> Result<Option<Message>, FrameError>
             )));
         };
         if name.trim().eq_ignore_ascii_case("Content-Length") {
-            size = Some(content_length(value)?);
+            // A body over the limit is refused once the header is read to its end, so the
+            // reader can skip exactly the body.
+            match content_length(value) {
+                Err(e @ FrameError::TooLarge(_)) => too_large = Some(e),
+                other => size = Some(other?),
+            }
         }
+    }
+    if let Some(e) = too_large {
+        return Err(e);
     }
     let size = size
         .ok_or_else(|| FrameError::BadHeader("a message header without `Content-Length`".into()))?;
@@ -198,25 +227,212 @@ impl Io {
     }
 }
 
-/// The reader loop: messages from `input` to `tx` until the end, `exit` or a frame error.
-fn pump(mut input: impl BufRead, tx: Sender<Message>, error: Arc<Mutex<Option<FrameError>>>) {
+/// What the reader does after a frame error: the answer to send (a JSON-RPC error response),
+/// and whether the stream can be read on (`Skip::Resync`: to the next `Content-Length` header;
+/// `Skip::Bytes`: past a body over the limit; `None`: the stream cannot be read further).
+#[derive(Debug, PartialEq)]
+enum Recovery {
+    /// Answer, then read on from the next byte (the frame was read whole).
+    Next(serde_json::Value),
+    /// Answer, then skip this many body bytes.
+    Bytes(serde_json::Value, u64),
+    /// Answer, then skip to the next `Content-Length` header.
+    Resync(serde_json::Value),
+    /// Stop reading.
+    Stop,
+}
+
+fn error_response(id: serde_json::Value, code: i64, message: String) -> serde_json::Value {
+    serde_json::json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
+}
+
+/// How the reader goes on after `e` (`body`: the bytes of a body that was read whole).
+fn recovery(e: &FrameError, body: Option<&[u8]>) -> Recovery {
+    match e {
+        FrameError::Truncated(_) | FrameError::Io(_) => Recovery::Stop,
+        FrameError::TooLarge(n) => Recovery::Bytes(
+            error_response(
+                serde_json::Value::Null,
+                -32600,
+                format!("Invalid Request: {e}; the message was skipped"),
+            ),
+            u64::try_from(*n).unwrap_or(u64::MAX),
+        ),
+        FrameError::BadHeader(_) => Recovery::Resync(error_response(
+            serde_json::Value::Null,
+            -32700,
+            format!("Parse error: {e}; the reader skipped to the next `Content-Length` header"),
+        )),
+        FrameError::BadBody(_) => {
+            // JSON that is no message: an invalid request, answered with its id when it has one
+            // JSON-RPC allows; text that is not JSON (or not UTF-8): a parse error.
+            let value = body.and_then(|b| serde_json::from_slice::<serde_json::Value>(b).ok());
+            match value {
+                Some(v) => {
+                    let id = match v.get("id") {
+                        Some(
+                            id @ (serde_json::Value::String(_) | serde_json::Value::Number(_)),
+                        ) => id.clone(),
+                        _ => serde_json::Value::Null,
+                    };
+                    Recovery::Next(error_response(id, -32600, format!("Invalid Request: {e}")))
+                }
+                None => Recovery::Next(error_response(
+                    serde_json::Value::Null,
+                    -32700,
+                    format!("Parse error: {e}"),
+                )),
+            }
+        }
+    }
+}
+
+/// Skip to the next frame: read until the text `Content-Length` (in any case) starts a line
+/// or follows a body, and return that header line whole; `None` when the stream ends first.
+fn resync(r: &mut impl BufRead) -> Result<Option<String>, FrameError> {
+    const KEY: &[u8] = b"content-length";
+    let mut matched = 0;
     loop {
-        match read_message(&mut input) {
+        let buf = r.fill_buf().map_err(|e| FrameError::Io(e.to_string()))?;
+        if buf.is_empty() {
+            return Ok(None);
+        }
+        let mut used = 0;
+        let mut found = false;
+        for &b in buf {
+            used += 1;
+            if b.to_ascii_lowercase() == KEY[matched] {
+                matched += 1;
+                if matched == KEY.len() {
+                    found = true;
+                    break;
+                }
+            } else {
+                matched = usize::from(b.to_ascii_lowercase() == KEY[0]);
+            }
+        }
+        r.consume(used);
+        if found {
+            let rest = read_header_line(r)?.unwrap_or_default();
+            return Ok(Some(format!("Content-Length{rest}")));
+        }
+    }
+}
+
+/// Read one message as [`read_message_from`] does, keeping a body that is not a message so
+/// that its answer can carry its `id`.
+fn read_keeping_body(
+    r: &mut impl BufRead,
+    first_line: Option<String>,
+) -> (Result<Option<Message>, FrameError>, Option<Vec<u8>>) {
+    let mut kept = None;
+    let mut tee = Tee {
+        inner: r,
+        body: &mut kept,
+    };
+    let result = read_message_from(&mut tee, first_line);
+    (result, kept)
+}
+
+/// A reader that remembers the last body read through `read_to_end` (the body read of
+/// [`read_message_from`]); header lines pass through `read_until`.
+struct Tee<'a, R> {
+    inner: &'a mut R,
+    body: &'a mut Option<Vec<u8>>,
+}
+
+impl<R: BufRead> Read for Tee<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.body
+            .get_or_insert_with(Vec::new)
+            .extend_from_slice(&buf[..n]);
+        Ok(n)
+    }
+}
+
+impl<R: BufRead> BufRead for Tee<'_, R> {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        self.inner.fill_buf()
+    }
+    fn consume(&mut self, amt: usize) {
+        self.inner.consume(amt)
+    }
+}
+
+/// The reader loop: messages from `input` to `tx` until the end, `exit` or a frame error the
+/// stream cannot be read past; a fault in one message is answered on `answers` and skipped.
+fn pump(
+    mut input: impl BufRead,
+    tx: Sender<Message>,
+    answers: Sender<serde_json::Value>,
+    error: Arc<Mutex<Option<FrameError>>>,
+) {
+    // The frame the reader skipped to: its first header line, or the error reading it.
+    let mut first_line: Option<Result<String, FrameError>> = None;
+    loop {
+        let (result, body) = match first_line.take() {
+            Some(Err(e)) => (Err(e), None),
+            Some(Ok(line)) => read_keeping_body(&mut input, Some(line)),
+            None => read_keeping_body(&mut input, None),
+        };
+        let e = match result {
             Ok(None) => return,
             Ok(Some(msg)) => {
                 let exit = matches!(&msg, Message::Notification(n) if n.method == "exit");
                 if tx.send(msg).is_err() || exit {
                     return;
                 }
+                continue;
             }
-            Err(e) => {
-                if let Ok(mut slot) = error.lock() {
-                    *slot = Some(e);
+            Err(e) => e,
+        };
+        let next = match recovery(&e, body.as_deref()) {
+            Recovery::Stop => Err(e),
+            Recovery::Next(answer) => answers.send(answer).map_err(|_| e),
+            Recovery::Bytes(answer, n) => answers.send(answer).map_err(|_| e).and_then(|()| {
+                let skipped = std::io::copy(&mut input.by_ref().take(n), &mut std::io::sink())
+                    .map_err(|io| FrameError::Io(io.to_string()))?;
+                if skipped < n {
+                    return Err(FrameError::Truncated(format!(
+                        "the stream ended after {skipped} of the {n} bytes of a message body"
+                    )));
                 }
-                return;
+                Ok(())
+            }),
+            Recovery::Resync(answer) => answers.send(answer).map_err(|_| e).and_then(|()| {
+                match resync(&mut input) {
+                    Ok(Some(line)) => {
+                        first_line = Some(Ok(line));
+                        Ok(())
+                    }
+                    // The header found is itself unreadable: answered in its turn.
+                    Err(e @ FrameError::BadHeader(_)) => {
+                        first_line = Some(Err(e));
+                        Ok(())
+                    }
+                    Err(e) => Err(e),
+                    Ok(None) => Err(FrameError::Truncated(
+                        "the stream ended while skipping to the next `Content-Length` header"
+                            .into(),
+                    )),
+                }
+            }),
+        };
+        if let Err(e) = next {
+            if let Ok(mut slot) = error.lock() {
+                *slot = Some(e);
             }
+            return;
         }
     }
+}
+
+/// Write one JSON-RPC message, framed.
+fn write_raw(output: &mut impl Write, v: &serde_json::Value) -> std::io::Result<()> {
+    let text = v.to_string();
+    write!(output, "Content-Length: {}\r\n\r\n{text}", text.len())?;
+    output.flush()
 }
 
 /// A connection over `input` and `output` (stdin and stdout for the server).
@@ -229,10 +445,25 @@ pub fn connect(
         crossbeam_channel::bounded::<Message>(0);
     let error = Arc::new(Mutex::new(None));
     let slot = Arc::clone(&error);
-    let reader = std::thread::spawn(move || pump(input, in_tx, slot));
+    let (answer_tx, answer_rx) = crossbeam_channel::unbounded::<serde_json::Value>();
+    let reader = std::thread::spawn(move || pump(input, in_tx, answer_tx, slot));
     let writer = std::thread::spawn(move || {
         let mut output = output;
-        out_rx.into_iter().try_for_each(|m| m.write(&mut output))
+        // The server's messages, and the reader's answers to messages it could not read; the
+        // writer ends when the server's sender is dropped.
+        loop {
+            crossbeam_channel::select! {
+                recv(out_rx) -> m => match m {
+                    Ok(m) => m.write(&mut output)?,
+                    Err(_) => return Ok(()),
+                },
+                recv(answer_rx) -> v => match v {
+                    Ok(v) => write_raw(&mut output, &v)?,
+                    // The reader has ended: only the server's messages are left.
+                    Err(_) => return out_rx.into_iter().try_for_each(|m| m.write(&mut output)),
+                },
+            }
+        }
     });
     let connection = lsp_server::Connection {
         sender: out_tx,

@@ -26,12 +26,12 @@ use super::core::{
 };
 use crate::route::{Plan, PlanStatus, explain};
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorCode, ErrorData,
-    GetPromptRequestParams, GetPromptResponse, GetPromptResult, Implementation, JsonObject,
-    ListPromptsResult, ListResourcesResult, ListToolsResult, MetaObject, PaginatedRequestParams,
-    Prompt, PromptArgument, PromptMessage, ReadResourceRequestParams, ReadResourceResponse,
-    ReadResourceResult, Resource, ResourceContents, Role, ServerCapabilities, ServerConfig, Tool,
-    ToolAnnotations,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, CustomRequest,
+    CustomResult, ErrorCode, ErrorData, GetPromptRequestParams, GetPromptResponse, GetPromptResult,
+    Implementation, JsonObject, ListPromptsResult, ListResourcesResult, ListToolsResult,
+    MetaObject, PaginatedRequestParams, Prompt, PromptArgument, PromptMessage,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
+    ResourceContents, Role, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
 };
 use rmcp::service::RequestContext;
 use rmcp::{RoleServer, ServerHandler};
@@ -560,6 +560,14 @@ impl ServerHandler for McpServer {
         Ok(ListToolsResult::with_all_items(self.tools.as_ref().clone()))
     }
 
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        Err(method_not_found(&request.method))
+    }
+
     fn get_tool(&self, name: &str) -> Option<Tool> {
         self.tools.iter().find(|t| t.name == name).cloned()
     }
@@ -665,19 +673,7 @@ impl ServerHandler for McpServer {
                 None,
             ));
         }
-        let question = request
-            .arguments
-            .as_ref()
-            .and_then(|a| a.get("question"))
-            .and_then(Value::as_str)
-            .map(str::trim)
-            .filter(|q| !q.is_empty())
-            .ok_or_else(|| {
-                ErrorData::invalid_params(
-                    "the `understand` prompt needs the argument `question` (the user's question)",
-                    None,
-                )
-            })?;
+        let question = prompt_question(request.arguments.as_ref())?;
         let max = self.core.limits.max_question_chars;
         let n = question.chars().count();
         if n > max {
@@ -694,6 +690,64 @@ impl ServerHandler for McpServer {
         Ok(GetPromptResult::new(messages)
             .with_description("The Understand step: answer with the Understanding JSON object only, then call `route` with {\"understanding\": <it>}")
             .into())
+    }
+}
+
+/// The methods this server answers (a request for any other gets them listed).
+pub const METHODS: &[&str] = &[
+    "initialize",
+    "ping",
+    "tools/list",
+    "tools/call",
+    "resources/list",
+    "resources/read",
+    "prompts/list",
+    "prompts/get",
+];
+
+/// The error for a request whose method no handler knows: it names the method and lists the
+/// ones this server answers (the SDK's own error says only the method's name).
+pub fn method_not_found(method: &str) -> ErrorData {
+    ErrorData::new(
+        ErrorCode::METHOD_NOT_FOUND,
+        format!(
+            "Method not found: `{method}`; this server answers {}",
+            METHODS.join(", ")
+        ),
+        Some(json!({"method": method, "methods": METHODS})),
+    )
+}
+
+/// The `question` argument of the `understand` prompt: a string that is not blank. A missing
+/// argument, one of another type (`123`) and a blank one each get their own error.
+fn prompt_question(arguments: Option<&JsonObject>) -> Result<&str, ErrorData> {
+    let bad = |m: String| ErrorData::invalid_params(m, None);
+    match arguments.and_then(|a| a.get("question")) {
+        None => Err(bad(
+            "the `understand` prompt needs the argument `question` (the user's question)"
+                .to_string(),
+        )),
+        Some(Value::String(q)) if q.trim().is_empty() => Err(bad(
+            "the argument `question` of the `understand` prompt is blank: write the user's question"
+                .to_string(),
+        )),
+        Some(Value::String(q)) => Ok(q.trim()),
+        Some(other) => Err(bad(format!(
+            "the argument `question` of the `understand` prompt must be a string (the user's question), not {}",
+            json_kind(other)
+        ))),
+    }
+}
+
+/// A JSON value's kind in words, with a short scalar shown (`the number 123`).
+pub fn json_kind(v: &Value) -> String {
+    match v {
+        Value::Null => "null".to_string(),
+        Value::Bool(b) => format!("the boolean `{b}`"),
+        Value::Number(n) => format!("the number `{n}`"),
+        Value::String(_) => "a string".to_string(),
+        Value::Array(_) => "a list".to_string(),
+        Value::Object(_) => "an object".to_string(),
     }
 }
 

@@ -60,11 +60,15 @@ fn shown_as_is(text: &str) -> bool {
         .any(|b| (b < 0x20 && b != b'\n' && b != b'\t') || b == 0x7f || b == 0xc2 || b == 0xe2)
 }
 
-/// Lines longer than this many bytes are shown as a window around the label.
-const LONG_LINE: usize = 400;
+/// Lines longer than this many bytes are shown as a window around the label (a frame line
+/// stays within a wide terminal: minified JSON is one line of the whole document).
+const LONG_LINE: usize = 160;
+
+/// The most bytes of a long line a frame shows (more only when the label starts further in).
+const WINDOW: usize = 120;
 
 /// Bytes of a long line shown before the label's start.
-const LEAD: usize = 60;
+const LEAD: usize = 40;
 
 /// One file's text as miette sees it (without a BOM, bare CRs as LF) and the file's line starts
 /// ([`SourceFile::line_starts`]), so a frame finds its line number by binary search instead of
@@ -114,7 +118,7 @@ impl FileText {
 
     /// For a byte on a line longer than [`LONG_LINE`] (minified JSON, a long flow mapping),
     /// the part of that line a frame shows: from [`LEAD`] bytes before it, at most
-    /// [`LONG_LINE`] bytes, on character boundaries.
+    /// [`WINDOW`] bytes, on character boundaries.
     fn window(&self, at: usize) -> Option<(usize, usize)> {
         let line = self.lines_above(at);
         if !self.is_long(line) {
@@ -126,7 +130,7 @@ impl FileText {
         while !text.is_char_boundary(ws) {
             ws -= 1;
         }
-        let mut we = (ws + LONG_LINE).min(end).max(at);
+        let mut we = (ws + WINDOW).min(end).max(at);
         while !text.is_char_boundary(we) {
             we += 1;
         }
@@ -495,9 +499,9 @@ mod tests {
                 "",
                 "  × unknown key `gruops`",
                 "   ╭─[t.json:1:70011]",
-                " 1 │ xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\", \"gruops\": [1]}",
-                "   ·                                                             ────┬───",
-                "   ·                                                                 ╰── here",
+                " 1 │ xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\", \"gruops\": [1]}",
+                "   ·                                         ────┬───",
+                "   ·                                             ╰── here",
                 "   ╰────",
                 "  help: did you mean `groups`?",
                 "",
@@ -505,6 +509,25 @@ mod tests {
                 "",
             ]
             .join("\n")
+        );
+        // A finding in the middle of a minified document (one line of 1,000 bytes): the frame
+        // shows at most a window of 120 bytes of it, from 40 bytes before the span.
+        let mid = format!(
+            "{{\"a\": \"{}\", \"paths\": \"oops\", \"b\": \"{}\"}}",
+            "x".repeat(500),
+            "y".repeat(500)
+        );
+        let at = mid.find("\"oops\"").unwrap();
+        let shown = render_one(mid, at, 6);
+        let widest = shown.lines().map(|l| l.chars().count()).max().unwrap();
+        assert_eq!(widest, 5 + 120, "{shown}");
+        assert!(
+            shown.contains(&format!(
+                " 1 │ {}\", \"paths\": \"oops\", \"b\": \"{}\n",
+                "x".repeat(40 - 12),
+                "y".repeat(120 - 40 - 14)
+            )),
+            "{shown}"
         );
         // A short line between two long ones: its frame holds it alone.
         let long = "y".repeat(500);

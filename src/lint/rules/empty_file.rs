@@ -1,7 +1,9 @@
 //! # empty-file (SR003)
 //!
 //! ## What it finds
-//! A declaration file that is empty or holds only comments.
+//! A declaration file that is empty or holds only comments, or whose one value is a null (`null`,
+//! `~`, after comments too): that finding says the file holds a null where a map of
+//! declarations is expected, at the null.
 //!
 //! ## Why it matters for routing
 //! An empty file usually means a declaration was lost in a merge or never written; the tool or

@@ -2,7 +2,10 @@
 //!
 //! ## What it finds
 //! Input beyond the configured limits: a file larger than `max-file-bytes`, a project larger than
-//! `max-project-bytes` or with more than `max-files` files, nesting deeper than `max-depth`, or
+//! `max-project-bytes` or with more than `max-files` files, a string value or key longer than
+//! `max-scalar-bytes` (256 KiB: a title or description reaches the intent-registry prompt,
+//! whose exact token count takes time in the length of its longest unbroken word), nesting
+//! deeper than `max-depth`, or
 //! YAML aliases expanded more than `max-aliases` times (an "alias bomb"), to more than 200,000
 //! nodes, or to more than `max-file-bytes` bytes of text (a large anchored value replayed many
 //! times: a file may not grow through its aliases past the size it may have written out; the

@@ -163,6 +163,53 @@ pub fn attribution_key(s: &StepResult) -> Option<String> {
     (!parts.is_empty()).then(|| parts.join("; "))
 }
 
+/// Letters and digits only, lower case: `CC BY 4.0` and `CC-BY-4.0` are one text.
+fn squeezed(t: &str) -> String {
+    t.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// The compact form's `source:` line: [`attribution_key`]'s parts with each fact said once. A
+/// part of the licence's attribution text (`, `-separated) that repeats the licence id (`CC BY
+/// 4.0` beside `CC-BY-4.0`) or a provenance part (the publisher, written after it) is left out
+/// of it, so the line keeps the source type, the licence, the attribution's own words, the
+/// publisher and the citation, each once.
+pub fn compact_source(s: &StepResult) -> String {
+    let src = &s.source;
+    let provenance: Vec<&str> = src
+        .provenance
+        .iter()
+        .flat_map(|p| [p.publisher.as_deref(), p.citation.as_deref()])
+        .flatten()
+        .collect();
+    let mut parts: Vec<String> = Vec::new();
+    parts.extend(src.source_type.iter().map(|t| t.to_string()));
+    if let Some(l) = &src.licence {
+        let id = squeezed(&l.spdx);
+        let own: Vec<&str> = l
+            .attribution
+            .iter()
+            .flat_map(|a| a.split(", "))
+            .map(str::trim)
+            .filter(|a| !a.is_empty())
+            .filter(|a| squeezed(a) != id)
+            .collect();
+        // A provenance part the attribution text names is written once, as provenance.
+        let own: Vec<&str> = own
+            .into_iter()
+            .filter(|a| !provenance.iter().any(|p| squeezed(p) == squeezed(a)))
+            .collect();
+        parts.push(match own.as_slice() {
+            [] => l.spdx.clone(),
+            own => format!("{} ({})", l.spdx, own.join(", ")),
+        });
+    }
+    parts.extend(provenance.iter().map(|p| p.to_string()));
+    parts.join("; ")
+}
+
 /// The reader context of projected steps.
 pub fn context(steps: &[StepResult]) -> String {
     let mut out = String::new();
@@ -270,8 +317,8 @@ fn compact_step(s: &StepResult, said: Option<&str>, out: &mut String) {
         (Some(_), Some(at)) => {
             let _ = writeln!(out, "source: as [{at}]");
         }
-        (Some(key), None) => {
-            let _ = writeln!(out, "source: {key}");
+        (Some(_), None) => {
+            let _ = writeln!(out, "source: {}", compact_source(s));
         }
         (None, _) => {}
     }

@@ -258,6 +258,11 @@ pub struct Limits {
     /// Most YAML alias uses per file (default 10,000).
     #[serde(default = "default_max_aliases")]
     pub max_aliases: u64,
+    /// Longest string value or key, in bytes (default 256 KiB): a title or description is
+    /// written into the intent-registry prompt, whose exact token count costs time in the
+    /// length of its longest unbroken word.
+    #[serde(default = "default_max_scalar_bytes")]
+    pub max_scalar_bytes: u64,
 }
 
 fn default_max_file_bytes() -> u64 {
@@ -275,6 +280,9 @@ fn default_max_depth() -> u32 {
 fn default_max_aliases() -> u64 {
     10_000
 }
+fn default_max_scalar_bytes() -> u64 {
+    256 * 1024
+}
 
 impl Default for Limits {
     fn default() -> Self {
@@ -284,6 +292,7 @@ impl Default for Limits {
             max_files: default_max_files(),
             max_depth: default_max_depth(),
             max_aliases: default_max_aliases(),
+            max_scalar_bytes: default_max_scalar_bytes(),
         }
     }
 }

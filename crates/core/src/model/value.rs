@@ -363,7 +363,7 @@ impl Scalar {
                     };
                     match b {
                         Some(b) => bad(format!(
-                            "booleans are only `true` and `false` (YAML 1.2): write `{b}`"
+                            "a boolean is written `true` or `false`, without quotes: write `{b}`"
                         )),
                         None => bad("write `true` or `false`".to_string()),
                     }
@@ -660,7 +660,7 @@ mod tests {
                 .misfit(&t("boolean"))
                 .unwrap()
                 .1,
-            "booleans are only `true` and `false` (YAML 1.2): write `false`"
+            "a boolean is written `true` or `false`, without quotes: write `false`"
         );
         assert!(misfit(Scalar::String("abc".into()), "integer").is_some());
         assert!(misfit(Scalar::Number(1.5), "integer").is_some());
