@@ -24,10 +24,12 @@
 //!    each parameter once: a street address whole to an `address` (never its house number to a
 //!    `zip` or a `limit`), a postcode to a postcode parameter, a count to the parameter its noun
 //!    names ("4 bedrooms") and never to an id, a value of the shape of a description's example
-//!    codes (`examples`: "e.g. PHI, BKN") and no other;
+//!    codes (`examples`: "e.g. PHI, BKN") and no other; of two values of one kind, each to the
+//!    parameter of its end by the words around it (`direction`: "from USD to EUR", "USD to
+//!    EUR", "base USD" give `base_currency` USD);
 //! 10. `units`: the unit of an amount, and the target unit asked for;
 //! 11. `leftover`: a free-text parameter takes the question's leftover content words (not in
-//!    [`fill_spans`]);
+//!     [`fill_spans`]);
 //! 12. `check`: the type check of every value bound: a date only into a parameter that takes
 //!     one, a number only into a number parameter (a whole one into an `integer`), a value of
 //!     the examples' shape only where the description gives example codes; a date written in
@@ -42,6 +44,7 @@ mod check;
 mod codes;
 mod coords;
 mod datefmt;
+mod direction;
 mod enums;
 mod examples;
 mod headers;

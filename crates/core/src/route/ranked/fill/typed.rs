@@ -403,6 +403,11 @@ pub(super) fn fit(pr: &Profile, s: &Span) -> f64 {
     if base == 0.0 {
         return 0.0;
     }
+    // "from USD to EUR": each value to the parameter of its own end (`direction`).
+    let base = super::direction::directed(pr, s, base);
+    if base == 0.0 {
+        return 0.0;
+    }
     // "tvdb id 121361" is no value for `imdbId`: half the fit, so only a required parameter
     // with nothing better takes it.
     if pr.qualifier_differs(s) {
