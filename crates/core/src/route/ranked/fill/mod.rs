@@ -23,7 +23,8 @@
 //! 9. `typed`: typed spans paired with the parameters they fit, best pair first, each span and
 //!    each parameter once: a street address whole to an `address` (never its house number to a
 //!    `zip` or a `limit`), a postcode to a postcode parameter, a count to the parameter its noun
-//!    names ("4 bedrooms") and never to an id, a value of the shape of a description's example
+//!    names ("4 bedrooms") and never to an id, a count of the records the endpoint reads ("list
+//!    20 users" for `/users`) to its count parameter, a value of the shape of a description's example
 //!    codes (`examples`: "e.g. PHI, BKN") and no other; of two values of one kind, each to the
 //!    parameter of its end by the words around it (`direction`: "from USD to EUR", "USD to
 //!    EUR", "base USD" give `base_currency` USD);
