@@ -27,7 +27,8 @@
 //!    20 users" for `/users`) to its count parameter, a value of the shape of a description's example
 //!    codes (`examples`: "e.g. PHI, BKN") and no other; of two values of one kind, each to the
 //!    parameter of its end by the words around it (`direction`: "from USD to EUR", "USD to
-//!    EUR", "base USD" give `base_currency` USD);
+//!    EUR", "base USD" give `base_currency` USD); "X by Y" gives the work to a `track` or
+//!    `title` and its maker to an `artist` or `author` (`makers`);
 //! 10. `units`: the unit of an amount, and the target unit asked for;
 //! 11. `leftover`: a free-text parameter takes the question's leftover content words (not in
 //!     [`fill_spans`]);
@@ -51,6 +52,7 @@ mod examples;
 mod headers;
 mod labels;
 mod leftover;
+mod makers;
 mod open;
 mod periods;
 mod places;

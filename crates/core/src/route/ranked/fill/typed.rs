@@ -472,6 +472,8 @@ pub(super) fn fit(pr: &Profile, s: &Span) -> f64 {
     }
     // "from USD to EUR": each value to the parameter of its own end (`direction`).
     let base = super::direction::directed(pr, s, base);
+    // "X by Y": the work before "by", its maker after it (`makers`).
+    let base = super::makers::by_maker(pr, s, base);
     if base == 0.0 {
         return 0.0;
     }
