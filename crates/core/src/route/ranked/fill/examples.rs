@@ -23,7 +23,8 @@ const CUES: &[&str] = &[
 ];
 
 /// The example values of a description: the items after a cue ([`CUES`]) up to the end of its
-/// sentence or bracket, split at commas, "or" and "and", quotes and backticks removed.
+/// sentence or bracket, split at commas, "or" and "and", quotes, backticks and Markdown emphasis
+/// (`*`) removed.
 pub(super) fn examples(description: &str) -> Vec<String> {
     // ASCII lower case keeps every byte offset of `description`.
     let lower = description.to_ascii_lowercase();
@@ -61,7 +62,8 @@ pub(super) fn examples(description: &str) -> Vec<String> {
             let v = item
                 .trim()
                 .trim_end_matches("...")
-                .trim_matches(|c: char| matches!(c, '"' | '\'' | '`' | '“' | '”' | '‘' | '’'))
+                // Quotes, backticks and Markdown emphasis (`*Example: USD*`).
+                .trim_matches(|c: char| matches!(c, '"' | '\'' | '`' | '“' | '”' | '‘' | '’' | '*'))
                 .trim();
             if !v.is_empty() {
                 out.push(v.to_string());
@@ -213,6 +215,11 @@ mod tests {
                 "A comma-separated list of line ids e.g. victoria,circle,N133. Max. approx. 20 ids."
             ),
             ["victoria", "circle", "N133"]
+        );
+        // Markdown emphasis around the example is no part of it.
+        assert_eq!(
+            examples("**Base Currency**. *Example: USD*. Any ISO 4217 code we support."),
+            ["USD"]
         );
         assert!(examples("The name of the team").is_empty());
         // "example" inside a word is no cue.

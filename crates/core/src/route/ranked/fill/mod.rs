@@ -11,19 +11,28 @@
 //! 3. `labels`: a name beside the noun that names a path parameter becomes a span;
 //! 4. `enums`: enum values the question names (as written, else in another form of their
 //!    words: "synonyms" for `synonym`);
-//! 5. `codes`: a country or a language the question names into a parameter that takes its
+//! 5. `places`: a city with its country or state code after it ("in berlin de", "seattle, wa")
+//!    into a city parameter and a country (or state) parameter apart;
+//! 6. `codes`: a country or a language the question names into a parameter that takes its
 //!    ISO 3166-1 / ISO 639-1 code;
-//! 6. `periods`: a relative period ("this week", "the past 30 days") into a period parameter: the
+//! 7. `coords`: a latitude-longitude pair (`35.78, -78.64`) into `lat` and `lon` apart, every
+//!    pair into a list of points, or the pairs after "from" and "to" into a start and an end
+//!    point;
+//! 8. `periods`: a relative period ("this week", "the past 30 days") into a period parameter: the
 //!    enum value naming it, a number of days, or a from/to date pair;
-//! 7. `typed`: typed spans paired with the parameters they fit, best pair first, each span and
+//! 9. `typed`: typed spans paired with the parameters they fit, best pair first, each span and
 //!    each parameter once: a street address whole to an `address` (never its house number to a
 //!    `zip` or a `limit`), a postcode to a postcode parameter, a count to the parameter its noun
-//!    names ("4 bedrooms") and never to an id, a value of the shape of a description's example
-//!    codes (`examples`: "e.g. PHI, BKN") and no other;
-//! 8. `units`: the unit of an amount, and the target unit asked for;
-//! 9. `leftover`: a free-text parameter takes the question's leftover content words (not in
-//!    [`fill_spans`]);
-//! 10. `check`: the type check of every value bound: a date only into a parameter that takes
+//!    names ("4 bedrooms") and never to an id, a count of the records the endpoint reads ("list
+//!    20 users" for `/users`) to its count parameter, a value of the shape of a description's example
+//!    codes (`examples`: "e.g. PHI, BKN") and no other; of two values of one kind, each to the
+//!    parameter of its end by the words around it (`direction`: "from USD to EUR", "USD to
+//!    EUR", "base USD" give `base_currency` USD); "X by Y" gives the work to a `track` or
+//!    `title` and its maker to an `artist` or `author` (`makers`);
+//! 10. `units`: the unit of an amount, and the target unit asked for;
+//! 11. `leftover`: a free-text parameter takes the question's leftover content words (not in
+//!     [`fill_spans`]);
+//! 12. `check`: the type check of every value bound: a date only into a parameter that takes
 //!     one, a number only into a number parameter (a whole one into an `integer`), a value of
 //!     the examples' shape only where the description gives example codes; a date written in
 //!     the form the description gives (`datefmt`: `dd-MM-yyyy`, `e.g. 2015-JUL-31`).
@@ -35,14 +44,18 @@
 
 mod check;
 mod codes;
+mod coords;
 mod datefmt;
+mod direction;
 mod enums;
 mod examples;
 mod headers;
 mod labels;
 mod leftover;
+mod makers;
 mod open;
 mod periods;
+mod places;
 mod profile;
 mod slash;
 #[cfg(test)]
@@ -130,7 +143,10 @@ fn fill_with(
     spans.sort_by_key(|s| (s.start, s.end));
     let spans = spans.as_slice();
     enums::pass(question, &open, params);
-    let names = codes::pass(question, &open, params);
+    // A city with its code ("berlin de") before `codes`, which would read "de" alone.
+    let mut names = places::pass(question, &open, params);
+    names.extend(codes::pass(question, &open, params));
+    names.extend(coords::pass(&open, spans, params));
     // The words of a country, a language or a relative period that bound a parameter are no
     // other value ("the last 7 days" gives no `limit` 7).
     let today = periods::reference_day();

@@ -25,6 +25,9 @@ pub(super) struct Profile<'a> {
     /// Stems of the URL path segment right before the parameter's placeholder, which names
     /// what it keys (`authors` for `/authors/{id}`): "author 7" fills that `id`.
     pub(super) keyed: Vec<String>,
+    /// Stems of the endpoint's URL path: what records it reads ("5 random names" counts the
+    /// records of `/api/Name`).
+    pub(super) url_stems: Vec<String>,
     /// The shape its description's example codes share (`e.g. PHI, BKN`), for a text parameter
     /// with no enum that takes no date: only a value of that shape is bound to it.
     pub(super) shape: Option<Shape>,
@@ -73,6 +76,7 @@ impl<'a> Profile<'a> {
             stems,
             name_stems,
             keyed: keyed_by(url, &p.name),
+            url_stems: text::stems(url.split('?').next().unwrap_or(url)).collect(),
             server: url.starts_with(&format!("{{{}}}", p.name)),
         }
     }

@@ -229,6 +229,70 @@ fn duration_in(pr: &Profile, s: &Span) -> Option<f64> {
     (from != to && v.fract() == 0.0 && v.abs() < 9e15).then_some(v)
 }
 
+/// Measures and periods: a number of them is an amount, never a count of records ("10 yards").
+const MEASURES: &[&str] = &[
+    "cents",
+    "centimeters",
+    "centimetres",
+    "cups",
+    "degrees",
+    "dollars",
+    "euros",
+    "feet",
+    "grams",
+    "inches",
+    "kilograms",
+    "kilometers",
+    "kilometres",
+    "liters",
+    "litres",
+    "meters",
+    "metres",
+    "miles",
+    "millimeters",
+    "ounces",
+    "percent",
+    "points",
+    "pounds",
+    "yards",
+];
+
+/// Whether a whole number counts the records the endpoint reads ("5 random names" for
+/// `/api/Name`, "3 users" for `/users`, "10 results"): the plural noun right after it, or
+/// after one qualifying word, is a word of the URL path or a generic word of records, and no
+/// measure or period.
+pub(super) fn counts_records(pr: &Profile, s: &Span) -> bool {
+    if s.kind != SpanKind::Number || s.value.contains(['.', ',']) {
+        return false;
+    }
+    let unit = s.unit.as_deref().unwrap_or("");
+    let noun = if plural(unit) {
+        unit
+    } else if !unit.is_empty() && !spans::is_function_word(unit) {
+        s.after.first().map_or("", String::as_str)
+    } else {
+        ""
+    };
+    if !plural(noun)
+        || MEASURES.contains(&noun)
+        || text::PERIOD_UNITS.iter().any(|(u, _)| *u == noun)
+    {
+        return false;
+    }
+    matches!(noun, "entries" | "items" | "records" | "results" | "rows")
+        || text::stems(noun).any(|st| pr.url_stems.contains(&st))
+}
+
+/// Whether a lower-case word has the shape of a plural noun (`names`, `addresses`).
+fn plural(w: &str) -> bool {
+    w.chars().count() >= 3
+        && w.chars().all(char::is_alphabetic)
+        && w.ends_with('s')
+        && !w.ends_with("ss")
+        && !spans::is_function_word(w)
+        && !verb_shaped(w)
+}
+
 /// Whether a number's unit word (the noun written after it) names the parameter: "4 bedrooms"
 /// for `bedrooms`, "3 days" for `days` (or for `hours`, by an exact conversion).
 fn unit_names(pr: &Profile, s: &Span) -> bool {
@@ -306,20 +370,23 @@ pub(super) fn fit(pr: &Profile, s: &Span) -> f64 {
                 return 0.0;
             }
             let cue = s.before.iter().any(|w| COUNT_CUES.contains(&w.as_str()))
-                || s.unit.as_deref().is_some_and(|u| COUNT_CUES.contains(&u));
+                || s.unit.as_deref().is_some_and(|u| COUNT_CUES.contains(&u))
+                || counts_records(pr, s);
             let unit_names = unit_names(pr, s);
             // "2 cups" for `sourceAmount`: a measured amount.
             let measured = pr.named(AMOUNT_WORDS)
                 && s.unit
                     .as_deref()
                     .is_some_and(|u| u.chars().all(char::is_alphabetic));
-            2.0 + if measured { 3.0 } else { 0.0 }
-                + if pr.named(COUNT_WORDS) && cue {
-                    5.0
-                } else {
-                    0.0
-                }
-                + if unit_names { 5.0 } else { 0.0 }
+            2.0 + if measured && !counts_records(pr, s) {
+                3.0
+            } else {
+                0.0
+            } + if pr.named(COUNT_WORDS) && cue {
+                5.0
+            } else {
+                0.0
+            } + if unit_names { 5.0 } else { 0.0 }
         }
         SpanKind::Number if coordinate(pr, s).is_some() => 7.0,
         // A latitude and longitude written as one pair: for a parameter that takes a point,
@@ -400,6 +467,13 @@ pub(super) fn fit(pr: &Profile, s: &Span) -> f64 {
         Some(_) => 0.0,
         None => base,
     };
+    if base == 0.0 {
+        return 0.0;
+    }
+    // "from USD to EUR": each value to the parameter of its own end (`direction`).
+    let base = super::direction::directed(pr, s, base);
+    // "X by Y": the work before "by", its maker after it (`makers`).
+    let base = super::makers::by_maker(pr, s, base);
     if base == 0.0 {
         return 0.0;
     }
@@ -507,6 +581,63 @@ mod record_key_tests {
 mod tests {
     use super::super::testing::*;
     use super::*;
+
+    #[test]
+    fn a_number_of_the_records_read_is_their_count() {
+        let names = typed(
+            endpoint(
+                "https://x.test/api/Name",
+                &[("nameType", "query"), ("quantity", "query")],
+            ),
+            "quantity",
+            "integer",
+            None,
+        );
+        for q in [
+            "Generate 5 random names",
+            "give me 5 names",
+            "5 fake names please",
+        ] {
+            assert_eq!(
+                filled(&names, q, &["generat", "random", "name", "fake"]).get("quantity"),
+                Some(&Value::from(5)),
+                "{q}"
+            );
+        }
+        let users = typed(
+            endpoint("https://x.test/users", &[("per_page", "query")]),
+            "per_page",
+            "integer",
+            None,
+        );
+        assert_eq!(
+            filled(&users, "list 20 users", &["list", "user"]).get("per_page"),
+            Some(&Value::from(20))
+        );
+        assert_eq!(
+            filled(
+                &users,
+                "show 7 results of the user search",
+                &["user", "search"]
+            )
+            .get("per_page"),
+            Some(&Value::from(7))
+        );
+        // A measure or a noun the endpoint does not read is no count of its records.
+        let plays = typed(
+            endpoint("https://x.test/plays", &[("limit", "query")]),
+            "limit",
+            "integer",
+            None,
+        );
+        for q in ["plays with 10 yards to go", "plays of 3 teams"] {
+            assert_eq!(
+                filled(&plays, q, &["play", "team"]).get("limit"),
+                None,
+                "{q}"
+            );
+        }
+    }
 
     #[test]
     fn a_latitude_and_longitude_pair_is_a_point() {

@@ -4,7 +4,8 @@
 
 /// Parameter-name words of a count or page size.
 pub(super) const COUNT_WORDS: &[&str] = &[
-    "count", "k", "limit", "max", "maximum", "n", "num", "number", "per", "results", "size", "top",
+    "count", "k", "limit", "max", "maximum", "n", "num", "number", "per", "qty", "quantity",
+    "results", "size", "top",
 ];
 /// Words next to a number that make it a count ("top 5", "5 results").
 pub(super) const COUNT_CUES: &[&str] = &[
