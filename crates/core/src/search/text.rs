@@ -238,6 +238,18 @@ pub const WRITE_VERBS: &[&str] = &[
     "upload", "upsert", "write",
 ];
 
+/// Verbs of computing an answer from what a request sends, with no stored state changed: an
+/// HTTP `POST` that does one of them reads (`POST /api/Finance/Vat/Validator`, "Generate brand
+/// name suggestions"). Their agent nouns stem alike (`validator`, `converter`, `calculator`,
+/// `generator`). Language data, sorted.
+pub const COMPUTE_VERBS: &[&str] = &[
+    "analyse", "analyze", "autocomplete", "calculate", "check", "classify", "compare", "compute",
+    "convert", "detect", "estimate", "evaluate", "extract", "format", "generate", "guess",
+    "humanize", "lookup", "match", "parse", "predict", "preview", "quote", "recognize",
+    "search", "simulate", "suggest", "summarize", "tokenize", "transform", "translate",
+    "validate", "verify",
+];
+
 /// Whether a lower-case word is a light word: a preposition of place or time, a quantifier, a
 /// vague adverb or a verb of wanting or giving (`next`, `over`, `few`, `now`, `want`).
 pub fn is_light_word(w: &str) -> bool {
@@ -513,6 +525,7 @@ mod tests {
     #[test]
     fn stop_words_are_sorted_for_binary_search() {
         assert!(WRITE_VERBS.windows(2).all(|w| w[0] < w[1]));
+        assert!(COMPUTE_VERBS.windows(2).all(|w| w[0] < w[1]));
         let mut sorted = STOP_WORDS.to_vec();
         sorted.sort();
         sorted.dedup();

@@ -24,8 +24,10 @@ pub fn min_weight(docs: u32) -> f64 {
 use crate::search::text::WRITE_VERBS;
 
 /// Whether an endpoint changes data: its annotations say so, it is an HTTP `PUT`, `PATCH` or
-/// `DELETE`, a `POST` whose id holds a verb of writing (`repos_create_fork`), or an MCP tool whose
-/// id opens or ends with one (`add_observations`, `issues_create`).
+/// `DELETE`, a `POST` whose id holds a verb of writing (`repos_create_fork`), a `POST` the
+/// importer named by its method and path (`post_api_name_brand_name`) that does not compute
+/// ([`computes`]), or an MCP tool whose id opens or ends with a verb of writing
+/// (`add_observations`, `issues_create`).
 pub fn writes(e: &crate::artifact::EndpointData) -> bool {
     if e.writes || matches!(e.method.as_str(), "PUT" | "PATCH" | "DELETE") {
         return true;
@@ -39,15 +41,55 @@ pub fn writes(e: &crate::artifact::EndpointData) -> bool {
             .map(str::to_lowercase)
             .collect();
     if e.method == "POST" {
+        // An id made of the method and the path (an operation without an `operationId`) opens
+        // with `post`: the method, no verb of writing.
+        let by_method = words.first().is_some_and(|w| w == "post");
         // An HTTP POST whose id holds a verb of writing anywhere (`repos_create_fork`).
-        return words
+        let verbs = &words[usize::from(by_method)..];
+        if verbs
             .iter()
-            .any(|w| WRITE_VERBS.binary_search(&w.as_str()).is_ok());
+            .any(|w| WRITE_VERBS.binary_search(&w.as_str()).is_ok())
+        {
+            return true;
+        }
+        // Named by its path alone, a POST adds to what its path names (`post_pets`), unless
+        // what it does is to compute an answer.
+        return by_method && !computes(e);
     }
     [words.first(), words.last()]
         .into_iter()
         .flatten()
         .any(|w| WRITE_VERBS.binary_search(&w.as_str()).is_ok())
+}
+
+/// Whether an endpoint computes an answer from what the request sends, changing nothing
+/// stored: the last literal segment of its URL path is a verb of computing or its agent noun
+/// ([`crate::search::text::COMPUTE_VERBS`]: `/api/Finance/Vat/Validator`, `/api/Phone/Generate`),
+/// or the first word of its description is such a verb or a verb of asking
+/// ([`crate::search::frame::FRAME_VERBS`]: "Generate brand name suggestions", "Get reviews").
+pub fn computes(e: &crate::artifact::EndpointData) -> bool {
+    use crate::search::text::{COMPUTE_VERBS, stems};
+    let verb = |stem: &str| {
+        COMPUTE_VERBS
+            .iter()
+            .chain(crate::search::frame::FRAME_VERBS)
+            .any(|v| stems(v).next().as_deref() == Some(stem))
+    };
+    let last = url_path(&e.url)
+        .split('/')
+        .rfind(|s| !s.is_empty() && !s.contains('{'));
+    let in_path = last.is_some_and(|seg| {
+        let parts: Vec<String> = stems(seg).collect();
+        parts
+            .iter()
+            .any(|p| COMPUTE_VERBS.iter().any(|v| stems(v).next().as_deref() == Some(p.as_str())))
+    });
+    let first = e
+        .description
+        .as_deref()
+        .and_then(|d| d.split_whitespace().next())
+        .and_then(|w| stems(w).next());
+    in_path || first.is_some_and(|w| verb(&w))
 }
 
 /// What an endpoint that writes counts for a request that reads.
@@ -1428,6 +1470,63 @@ mod tests {
         assert!(!writes(&mcp("get_saved_tracks")));
         assert!(acts("Please save the playlist"));
         assert!(!acts("saved playlists of mine"));
+    }
+
+    #[test]
+    fn a_post_that_computes_reads_and_one_that_adds_writes() {
+        let post = |id: &str, url: &str, description: Option<&str>| {
+            let mut e = returning(None, &[]);
+            e.id = id.to_string();
+            e.method = "POST".to_string();
+            e.url = url.to_string();
+            e.description = description.map(str::to_string);
+            e
+        };
+        // Named by method and path: the `post` is the method; the path or the summary says
+        // whether it computes (an agent noun, a verb of computing or of asking) or adds.
+        assert!(!writes(&post(
+            "post_api_finance_vat_validator",
+            "{base_url}/api/Finance/Vat/Validator",
+            None
+        )));
+        assert!(!writes(&post(
+            "post_api_name_brand_name",
+            "{base_url}/api/Name/BrandName",
+            Some("Generate brand name suggestions")
+        )));
+        assert!(!writes(&post(
+            "post_v1_currency_converter",
+            "https://x.test/v1/currency/converter",
+            None
+        )));
+        assert!(!writes(&post(
+            "post_text_review",
+            "https://x.test/text/review",
+            Some("Get reviews (max quantity=500)")
+        )));
+        assert!(writes(&post("post_pets", "https://x.test/pets", None)));
+        assert!(writes(&post(
+            "post_pets",
+            "https://x.test/pets",
+            Some("Adds a pet to the store")
+        )));
+        // A verb of writing writes, whatever else the id or the path says.
+        assert!(writes(&post(
+            "post_create_validator",
+            "https://x.test/validator",
+            None
+        )));
+        assert!(writes(&post(
+            "repos_create_fork",
+            "https://x.test/repos/{owner}/{repo}/forks",
+            None
+        )));
+        // An operation id without the method is read as before.
+        assert!(!writes(&post(
+            "search_documents",
+            "https://x.test/documents/search",
+            None
+        )));
     }
 
     #[test]
