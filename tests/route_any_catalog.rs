@@ -395,6 +395,31 @@ fn near_misses_that_share_a_word_or_two_get_no_plan() {
     );
 }
 
+#[test]
+fn a_request_that_shares_only_its_verb_or_a_label_with_the_catalog_gets_no_plan() {
+    let refused = |q: &str| {
+        let (status, reason, steps) = route(q, 1);
+        assert_eq!(
+            (status.as_str(), steps.len()),
+            ("no_suitable_tool", 0),
+            "{q}"
+        );
+        reason.unwrap()
+    };
+    // The time tool converts times; the request converts money the catalog never names.
+    assert_eq!(
+        refused("convert 100 euros to yen"),
+        "the closest endpoint `time/convert_time` shares only `convert` with the request, a word that frames it (its verb or a value's label), and no endpoint of the catalog knows `euros, yen`"
+    );
+    assert!(refused("please convert 20 pounds of flour into cups").contains("`convert`"));
+    // Kept: the verb and what it acts on, both known; a request that opens with a noun.
+    let (status, _, steps) = route("convert the time 9:30 from Asia/Tokyo to Europe/Paris", 1);
+    assert_ne!(status, "no_suitable_tool");
+    assert_eq!(steps[0].1, "convert_time");
+    let (status, _, _) = route("forecast for lyon", 1);
+    assert_ne!(status, "no_suitable_tool");
+}
+
 /// A one-endpoint forecast API (`/cities/{city}/forecast?days=`), imported and compiled.
 fn forecast_project() -> &'static Path {
     static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();

@@ -828,6 +828,108 @@ fn off_the_point(
     ))
 }
 
+/// Why the best endpoint is off the point of a request, if it is: every content word it
+/// matches is one that frames the request rather than saying what it is about (the verb the
+/// request opens with, "**convert** 100 euros to yen"; the word that labels a quoted value, "is
+/// the **text** 'you are an idiot' offensive?"), and the request holds a content word outside its
+/// opaque values (quotes, ids, URLs, e-mail addresses, paths, dates) that no endpoint of the
+/// catalog knows (`euros`, `yen`, `offensive`): the catalog shares the request's verb or
+/// label, not the thing it asks about.
+fn only_the_frame(
+    g: &FrozenGraph,
+    q: &Query,
+    ranking: &Ranking,
+    best: &Candidate,
+    counted: u64,
+) -> Option<String> {
+    use crate::search::spans::SpanKind;
+    let content = |i: usize| {
+        q.weights[i] == 1.0 && !q.stems[i].chars().any(|c| c.is_ascii_digit())
+    };
+    let matched: Vec<usize> = (0..q.stems.len())
+        .filter(|&i| best.matched & counted & (1 << i) != 0)
+        .filter(|&i| content(i) && ranking.idfs[i] > 0.0)
+        .collect();
+    if matched.is_empty() {
+        return None;
+    }
+    let ws = crate::search::frame::words(&q.text);
+    // The verb a request opens with, when it is one of the verbs of asking, composing,
+    // computing or acting ("forecast for paris" opens with a noun).
+    let verb = ws
+        .iter()
+        .find(|w| !crate::search::frame::REQUEST_OPENERS.contains(&w.2.as_str()))
+        .filter(|_| !is_question(&q.text))
+        .filter(|w| {
+            let w = w.2.as_str();
+            crate::search::frame::TASK_VERBS.contains(&w)
+                || crate::search::text::ACTION_VERBS.binary_search(&w).is_ok()
+                || crate::search::text::COMPUTE_VERBS.binary_search(&w).is_ok()
+                || WRITE_VERBS.binary_search(&w).is_ok()
+        })
+        .map(|w| (w.0, w.1));
+    let labels: Vec<(usize, usize)> = q
+        .spans
+        .iter()
+        // A quoted value's label ("the text '…'"); a label of an id or a number names the
+        // record asked about ("series 305288"), the request's subject.
+        .filter(|s| s.kind == SpanKind::Quoted)
+        .filter_map(|s| {
+            let label = s.before.last()?;
+            // The label is the word right before the span (an article or a quote between).
+            ws.iter()
+                .rev()
+                .find(|w| w.1 <= s.start && &w.2 == label)
+                .map(|w| (w.0, w.1))
+        })
+        .collect();
+    let framing = |i: usize| {
+        q.terms.iter().filter(|t| t.stem == q.stems[i]).all(|t| {
+            verb.is_some_and(|(a, b)| a <= t.start && t.end <= b)
+                || labels.iter().any(|&(a, b)| a <= t.start && t.end <= b)
+        })
+    };
+    if !matched.iter().all(|&i| framing(i)) {
+        return None;
+    }
+    let opaque = |i: usize| {
+        q.terms.iter().filter(|t| t.stem == q.stems[i]).all(|t| {
+            q.spans.iter().any(|s| {
+                s.start <= t.start
+                    && t.end <= s.end
+                    && matches!(
+                        s.kind,
+                        SpanKind::Quoted
+                            | SpanKind::Url
+                            | SpanKind::Email
+                            | SpanKind::Path
+                            | SpanKind::Slash
+                            | SpanKind::Date
+                    )
+                    || (s.kind == SpanKind::Id && s.value.chars().any(|c| c.is_ascii_digit()))
+                        && s.start <= t.start
+                        && t.end <= s.end
+            })
+        })
+    };
+    let foreign: u64 = (0..q.stems.len())
+        .filter(|&i| content(i) && ranking.idfs[i] == 0.0 && !opaque(i))
+        .filter(|&i| q.stems[i].chars().all(char::is_alphabetic) && q.stems[i].len() > 1)
+        .fold(0, |m, i| m | (1 << i));
+    if foreign == 0 {
+        return None;
+    }
+    let t = g.tool_at(best.tool);
+    let shared: u64 = matched.iter().fold(0, |m, &i| m | (1 << i));
+    Some(format!(
+        "the closest endpoint `{}/{}` shares only `{}` with the request, a word that frames it (its verb or a value's label), and no endpoint of the catalog knows `{}`",
+        t.id,
+        t.endpoint_at(best.endpoint).id,
+        q.words(shared).join(", "),
+        q.words(foreign).join(", ")
+    ))
+}
+
 /// Words after a verb that make it an imperative with an object ("Email the results", "Order
 /// 500 g", "Play me a song").
 const OBJECT_STARTS: &[&str] = &[
@@ -1031,6 +1133,9 @@ pub fn choose(
         ));
     }
     if let Some(reason) = off_the_point(g, q, ranking, best, counted) {
+        return Err(reason);
+    }
+    if let Some(reason) = only_the_frame(g, q, ranking, best, counted) {
         return Err(reason);
     }
     if !best.identified
