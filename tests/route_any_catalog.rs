@@ -420,6 +420,18 @@ fn a_request_that_shares_only_its_verb_or_a_label_with_the_catalog_gets_no_plan(
     assert_ne!(status, "no_suitable_tool");
 }
 
+#[test]
+fn the_sibling_whose_name_does_what_is_asked_wins() {
+    // `convert_time` converts, `get_current_time` reads: a question that asks no conversion
+    // reads the current time, whatever words the converter's description shares.
+    let (_, _, steps) = route("What time is it in Tokyo?", 1);
+    assert_eq!(steps[0].1, "get_current_time");
+    let (_, _, steps) = route("what is the current time in Europe/Paris", 1);
+    assert_eq!(steps[0].1, "get_current_time");
+    let (_, _, steps) = route("convert 9:30 from Asia/Tokyo to Europe/Paris", 1);
+    assert_eq!(steps[0].1, "convert_time");
+}
+
 /// A one-endpoint forecast API (`/cities/{city}/forecast?days=`), imported and compiled.
 fn forecast_project() -> &'static Path {
     static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();

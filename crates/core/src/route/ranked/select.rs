@@ -188,6 +188,7 @@ pub fn candidates(
         .flatten();
     let several = asks_for_many(&q.text);
     let quantified = quantified(&q.text);
+    let tense = request_tense(&q.text);
     let mut out: Vec<Candidate> = Vec::new();
     for r in ranking.hits.iter().take(CONSIDERED) {
         let t = g.tool_at(r.tool);
@@ -252,6 +253,16 @@ pub fn candidates(
                 LISTS_QUANTIFIED
             } else {
                 1.0
+            }
+            * if unasked_action(e, q).is_some() {
+                UNASKED_ACTION
+            } else {
+                1.0
+            }
+            * match (tense, endpoint_tense(e)) {
+                (Some(asked), Some(own)) if asked == own => SAME_TENSE,
+                (Some(_), Some(_)) => OTHER_TENSE,
+                _ => 1.0,
             };
         out.push(Candidate {
             tool: r.tool,
@@ -271,6 +282,92 @@ pub fn candidates(
             .then(a.endpoint.cmp(&b.endpoint))
     });
     out
+}
+
+/// What an endpoint counts whose name says it makes something the request does not ask for
+/// ([`unasked_action`]): for "What time is it in Tokyo?", `convert_time` converts and
+/// `get_current_time` reads; for "what kitchen equipment do i need for recipe 1003464",
+/// `visualize_recipe_equipment_by_id` draws what `get_recipe_equipment_by_id` reads.
+const UNASKED_ACTION: f64 = 0.7;
+
+/// What an endpoint counts whose name says its records are from the time the request asks
+/// about ([`request_tense`], [`endpoint_tense`]): "readings of the last 72 hours" reads
+/// `get_history_airquality_by_city_id`.
+const SAME_TENSE: f64 = 1.25;
+
+/// What an endpoint counts whose name says its records are from another time than the one
+/// the request asks about (`get_forecast_airquality_by_city_id` for "the last 72 hours").
+const OTHER_TENSE: f64 = 0.7;
+
+/// The one time a request asks about by its words ([`crate::search::text::TENSE_CUES`]: "right
+/// now", "the next 3 days", "what was …"); `None` for none, or for words of two times.
+fn request_tense(text: &str) -> Option<crate::search::text::Tense> {
+    use crate::search::text::TENSE_CUES;
+    let mut found = None;
+    for w in crate::search::frame::words(text) {
+        if let Some((_, t)) = TENSE_CUES.iter().find(|(cue, _)| *cue == w.2) {
+            if found.is_some_and(|f| f != *t) {
+                return None;
+            }
+            found = Some(*t);
+        }
+    }
+    found
+}
+
+/// The one time an endpoint's name says its records are from
+/// ([`crate::search::text::TENSE_NAMES`]: `get_current_by_city_country`,
+/// `get_history_airquality_by_city_id`, `get_forecast_daily_by_postal_code`).
+fn endpoint_tense(e: &crate::artifact::EndpointData) -> Option<crate::search::text::Tense> {
+    use crate::search::text::{TENSE_NAMES, stems};
+    let name = name_stems(e);
+    let mut found = None;
+    for (word, t) in TENSE_NAMES {
+        if stems(word).next().is_some_and(|st| name.contains(&st)) {
+            if found.is_some_and(|f| f != *t) {
+                return None;
+            }
+            found = Some(*t);
+        }
+    }
+    found
+}
+
+/// The stems of an endpoint's name: its id, its MCP tool name and the literal segments of its
+/// URL path.
+fn name_stems(e: &crate::artifact::EndpointData) -> Vec<String> {
+    use crate::search::text::stems;
+    stems(&e.id)
+        .chain(e.mcp_tool.iter().flat_map(|m| stems(m)))
+        .chain(
+            url_path(&e.url)
+                .split('/')
+                .filter(|seg| !seg.contains('{'))
+                .flat_map(stems),
+        )
+        .collect()
+}
+
+/// The verb of making ([`crate::search::text::PRODUCING_VERBS`]) or the noun of a rendering
+/// ([`crate::search::text::RENDERING_NAMES`]) an endpoint's name holds ([`name_stems`]) and no
+/// word of the request says, if there is one.
+fn unasked_action(e: &crate::artifact::EndpointData, q: &Query) -> Option<&'static str> {
+    use crate::search::text::{PRODUCING_VERBS, RENDERING_NAMES, stems};
+    let name = name_stems(e);
+    let said = |v: &str| stems(v).next().is_some_and(|st| q.stems.contains(&st));
+    let named = |v: &str| stems(v).next().is_some_and(|st| name.contains(&st));
+    // A request that asks for one rendering ("an image of …") asks for any (`.png`, `widget`).
+    let renders = RENDERING_NAMES.iter().any(|v| said(v));
+    PRODUCING_VERBS
+        .iter()
+        .copied()
+        .find(|v| named(v) && !said(v))
+        .or_else(|| {
+            RENDERING_NAMES
+                .iter()
+                .copied()
+                .find(|v| !renders && named(v))
+        })
 }
 
 /// What an endpoint counts whose URL path lists the records a quantifier names ("final scores
@@ -1575,6 +1672,95 @@ mod tests {
         assert!(!writes(&mcp("get_saved_tracks")));
         assert!(acts("Please save the playlist"));
         assert!(!acts("saved playlists of mine"));
+    }
+
+    #[test]
+    fn an_endpoint_named_for_what_it_makes_is_no_answer_to_a_request_that_asks_no_such_thing() {
+        let named = |id: &str, url: &str| {
+            let mut e = returning(None, &[]);
+            e.id = id.to_string();
+            e.url = url.to_string();
+            e
+        };
+        let convert = named("convert_time", "mcp://time/convert_time");
+        assert_eq!(
+            unasked_action(&convert, &Query::new("What time is it in Tokyo?")),
+            Some("convert")
+        );
+        assert_eq!(
+            unasked_action(&convert, &Query::new("convert 3pm to London time")),
+            None
+        );
+        let drawn = named(
+            "visualize_recipe_equipment_by_id",
+            "https://x.test/recipes/{id}/equipmentWidget",
+        );
+        assert_eq!(
+            unasked_action(&drawn, &Query::new("what equipment do i need for recipe 3")),
+            Some("visualize")
+        );
+        // By the literal segments of its path too; a path parameter's name is no action.
+        let check = named("phone", "https://x.test/api/Phone/Validate");
+        assert_eq!(
+            unasked_action(&check, &Query::new("phone numbers of France")),
+            Some("validate")
+        );
+        assert_eq!(
+            unasked_action(&check, &Query::new("is +33 1 23 45 67 89 a valid number")),
+            None
+        );
+        let image = named("equipment_by_id_image", "https://x.test/recipes/{id}/equipment.png");
+        assert_eq!(
+            unasked_action(&image, &Query::new("what equipment do i need for recipe 3")),
+            Some("image")
+        );
+        assert_eq!(
+            unasked_action(&image, &Query::new("an image of the equipment of recipe 3")),
+            None
+        );
+        let read = named("get_recipe_equipment_by_id", "https://x.test/recipes/{id}/equipment");
+        assert_eq!(unasked_action(&read, &Query::new("recipe equipment")), None);
+        // Reading verbs are no such action: a search endpoint answers a question.
+        let search = named("get_search_series", "https://x.test/search/series");
+        assert_eq!(unasked_action(&search, &Query::new("which series air on fox")), None);
+    }
+
+    #[test]
+    fn the_time_a_request_asks_about_and_an_endpoint_serves() {
+        use crate::search::text::Tense;
+        assert_eq!(
+            request_tense("no2 readings of the last 72 hours for city id 2950159"),
+            Some(Tense::Past)
+        );
+        assert_eq!(
+            request_tense("will it rain in zip 27601 in the next 3 days"),
+            Some(Tense::Future)
+        );
+        assert_eq!(
+            request_tense("how hot does it feel in miami right now"),
+            Some(Tense::Present)
+        );
+        assert_eq!(request_tense("the ozone forecast for 28546"), Some(Tense::Future));
+        // No word of time, or words of two times.
+        assert_eq!(request_tense("air quality in berlin"), None);
+        assert_eq!(request_tense("what was forecast for the next week"), None);
+        let named = |id: &str, url: &str| {
+            let mut e = returning(None, &[]);
+            e.id = id.to_string();
+            e.url = url.to_string();
+            e
+        };
+        let history = named(
+            "get_history_airquality_by_city_id",
+            "https://x.test/history/airquality?city_id={city_id}",
+        );
+        assert_eq!(endpoint_tense(&history), Some(Tense::Past));
+        let forecast = named("get_forecast_daily", "https://x.test/forecast/daily");
+        assert_eq!(endpoint_tense(&forecast), Some(Tense::Future));
+        let current = named("get_current_time", "mcp://time/get_current_time");
+        assert_eq!(endpoint_tense(&current), Some(Tense::Present));
+        let plain = named("get_api_monsters", "https://x.test/api/monsters");
+        assert_eq!(endpoint_tense(&plain), None);
     }
 
     #[test]
