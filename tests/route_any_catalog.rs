@@ -432,6 +432,22 @@ fn the_sibling_whose_name_does_what_is_asked_wins() {
     assert_eq!(steps[0].1, "convert_time");
 }
 
+#[test]
+fn the_explanation_of_a_ranked_plan_says_where_its_steps_come_from() {
+    let o = bin()
+        .arg("route")
+        .arg("--artifact")
+        .arg(artifact())
+        .arg("--explain")
+        .arg("--")
+        .arg("What time is it in Tokyo?")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("get_current_time"), "{text}");
+    assert!(!text.contains("the plan will be empty"), "{text}");
+}
+
 /// A one-endpoint forecast API (`/cities/{city}/forecast?days=`), imported and compiled.
 fn forecast_project() -> &'static Path {
     static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
