@@ -243,11 +243,39 @@ pub const WRITE_VERBS: &[&str] = &[
 /// name suggestions"). Their agent nouns stem alike (`validator`, `converter`, `calculator`,
 /// `generator`). Language data, sorted.
 pub const COMPUTE_VERBS: &[&str] = &[
-    "analyse", "analyze", "autocomplete", "calculate", "check", "classify", "compare", "compute",
-    "convert", "detect", "estimate", "evaluate", "extract", "format", "generate", "guess",
-    "humanize", "lookup", "match", "parse", "predict", "preview", "quote", "recognize",
-    "search", "simulate", "suggest", "summarize", "tokenize", "transform", "translate",
-    "validate", "verify",
+    "analyse",
+    "analyze",
+    "autocomplete",
+    "calculate",
+    "check",
+    "classify",
+    "compare",
+    "compute",
+    "convert",
+    "detect",
+    "estimate",
+    "evaluate",
+    "extract",
+    "format",
+    "generate",
+    "guess",
+    "humanize",
+    "lookup",
+    "match",
+    "parse",
+    "predict",
+    "preview",
+    "quote",
+    "recognize",
+    "search",
+    "simulate",
+    "suggest",
+    "summarize",
+    "tokenize",
+    "transform",
+    "translate",
+    "validate",
+    "verify",
 ];
 
 /// Verbs of making something other than the records an endpoint reads (a picture, a
@@ -257,16 +285,39 @@ pub const COMPUTE_VERBS: &[&str] = &[
 /// [`COMPUTE_VERBS`]; verbs of reading (`search`, `lookup`, `match`) and of forecasting
 /// (`predict`, `estimate`) are not in it. Language data, sorted.
 pub const PRODUCING_VERBS: &[&str] = &[
-    "analyse", "analyze", "autocomplete", "classify", "convert", "detect", "extract", "generate",
-    "guess", "humanize", "parse", "suggest", "summarize", "transform", "translate", "validate",
-    "verify", "visualise", "visualize",
+    "analyse",
+    "analyze",
+    "autocomplete",
+    "classify",
+    "convert",
+    "detect",
+    "extract",
+    "generate",
+    "guess",
+    "humanize",
+    "parse",
+    "suggest",
+    "summarize",
+    "transform",
+    "translate",
+    "validate",
+    "verify",
+    "visualise",
+    "visualize",
 ];
 
 /// Nouns of an endpoint's name that say it renders its records (a picture, a widget, a chart)
 /// rather than returning them: `equipment_by_id_image`, `nutrition_widget`. A request that
 /// does not ask for the rendering asks for the data. Language data, sorted.
 pub const RENDERING_NAMES: &[&str] = &[
-    "chart", "graph", "image", "picture", "png", "svg", "thumbnail", "widget",
+    "chart",
+    "graph",
+    "image",
+    "picture",
+    "png",
+    "svg",
+    "thumbnail",
+    "widget",
 ];
 
 /// When a request asks about: what has been, what is now, or what is to come.

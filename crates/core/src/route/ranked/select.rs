@@ -80,9 +80,11 @@ pub fn computes(e: &crate::artifact::EndpointData) -> bool {
         .rfind(|s| !s.is_empty() && !s.contains('{'));
     let in_path = last.is_some_and(|seg| {
         let parts: Vec<String> = stems(seg).collect();
-        parts
-            .iter()
-            .any(|p| COMPUTE_VERBS.iter().any(|v| stems(v).next().as_deref() == Some(p.as_str())))
+        parts.iter().any(|p| {
+            COMPUTE_VERBS
+                .iter()
+                .any(|v| stems(v).next().as_deref() == Some(p.as_str()))
+        })
     });
     let first = e
         .description
@@ -940,9 +942,7 @@ fn only_the_frame(
     counted: u64,
 ) -> Option<String> {
     use crate::search::spans::SpanKind;
-    let content = |i: usize| {
-        q.weights[i] == 1.0 && !q.stems[i].chars().any(|c| c.is_ascii_digit())
-    };
+    let content = |i: usize| q.weights[i] == 1.0 && !q.stems[i].chars().any(|c| c.is_ascii_digit());
     let matched: Vec<usize> = (0..q.stems.len())
         .filter(|&i| best.matched & counted & (1 << i) != 0)
         .filter(|&i| content(i) && ranking.idfs[i] > 0.0)
@@ -1709,7 +1709,10 @@ mod tests {
             unasked_action(&check, &Query::new("is +33 1 23 45 67 89 a valid number")),
             None
         );
-        let image = named("equipment_by_id_image", "https://x.test/recipes/{id}/equipment.png");
+        let image = named(
+            "equipment_by_id_image",
+            "https://x.test/recipes/{id}/equipment.png",
+        );
         assert_eq!(
             unasked_action(&image, &Query::new("what equipment do i need for recipe 3")),
             Some("image")
@@ -1718,11 +1721,17 @@ mod tests {
             unasked_action(&image, &Query::new("an image of the equipment of recipe 3")),
             None
         );
-        let read = named("get_recipe_equipment_by_id", "https://x.test/recipes/{id}/equipment");
+        let read = named(
+            "get_recipe_equipment_by_id",
+            "https://x.test/recipes/{id}/equipment",
+        );
         assert_eq!(unasked_action(&read, &Query::new("recipe equipment")), None);
         // Reading verbs are no such action: a search endpoint answers a question.
         let search = named("get_search_series", "https://x.test/search/series");
-        assert_eq!(unasked_action(&search, &Query::new("which series air on fox")), None);
+        assert_eq!(
+            unasked_action(&search, &Query::new("which series air on fox")),
+            None
+        );
     }
 
     #[test]
@@ -1740,7 +1749,10 @@ mod tests {
             request_tense("how hot does it feel in miami right now"),
             Some(Tense::Present)
         );
-        assert_eq!(request_tense("the ozone forecast for 28546"), Some(Tense::Future));
+        assert_eq!(
+            request_tense("the ozone forecast for 28546"),
+            Some(Tense::Future)
+        );
         // No word of time, or words of two times.
         assert_eq!(request_tense("air quality in berlin"), None);
         assert_eq!(request_tense("what was forecast for the next week"), None);
