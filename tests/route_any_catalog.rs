@@ -418,6 +418,9 @@ fn a_request_that_shares_only_its_verb_or_a_label_with_the_catalog_gets_no_plan(
     assert_eq!(steps[0].1, "convert_time");
     let (status, _, _) = route("forecast for lyon", 1);
     assert_ne!(status, "no_suitable_tool");
+    // A verb of making takes an object that is made, not one the catalog should know.
+    let (status, _, _) = route("create a flowchart of the pet store", 1);
+    assert_ne!(status, "no_suitable_tool");
 }
 
 #[test]

@@ -928,8 +928,8 @@ fn off_the_point(
 }
 
 /// Why the best endpoint is off the point of a request, if it is: every content word it
-/// matches is one that frames the request rather than saying what it is about (the verb the
-/// request opens with, "**convert** 100 euros to yen"; the word that labels a quoted value, "is
+/// matches is one that frames the request rather than saying what it is about (the verb of
+/// computing the request opens with, "**convert** 100 euros to yen"; the word that labels a quoted value, "is
 /// the **text** 'you are an idiot' offensive?"), and the request holds a content word outside its
 /// opaque values (quotes, ids, URLs, e-mail addresses, paths, dates) that no endpoint of the
 /// catalog knows (`euros`, `yen`, `offensive`): the catalog shares the request's verb or
@@ -951,18 +951,21 @@ fn only_the_frame(
         return None;
     }
     let ws = crate::search::frame::words(&q.text);
-    // The verb a request opens with, when it is one of the verbs of asking, composing,
-    // computing or acting ("forecast for paris" opens with a noun).
+    // The verb a request opens with, when it computes an answer from a value the request
+    // gives ("convert", "translate", "validate": the catalog should know what the value is);
+    // a verb of making something new ("draw a flowchart", "generate names") takes an object
+    // that is made, not known.
     let verb = ws
         .iter()
         .find(|w| !crate::search::frame::REQUEST_OPENERS.contains(&w.2.as_str()))
         .filter(|_| !is_question(&q.text))
         .filter(|w| {
             let w = w.2.as_str();
-            crate::search::frame::TASK_VERBS.contains(&w)
-                || crate::search::text::ACTION_VERBS.binary_search(&w).is_ok()
-                || crate::search::text::COMPUTE_VERBS.binary_search(&w).is_ok()
-                || WRITE_VERBS.binary_search(&w).is_ok()
+            crate::search::text::COMPUTE_VERBS.binary_search(&w).is_ok()
+                && crate::search::text::PRODUCING_VERBS
+                    .binary_search(&w)
+                    .is_ok()
+                && !MAKING_VERBS.contains(&w)
         })
         .map(|w| (w.0, w.1));
     let labels: Vec<(usize, usize)> = q
@@ -1026,6 +1029,10 @@ fn only_the_frame(
         q.words(foreign).join(", ")
     ))
 }
+
+/// Verbs of making something new from a request's words, whose object is made rather than
+/// known to a catalog ([`only_the_frame`]). Language data.
+const MAKING_VERBS: &[&str] = &["autocomplete", "generate", "suggest", "summarize"];
 
 /// Words after a verb that make it an imperative with an object ("Email the results", "Order
 /// 500 g", "Play me a song").
