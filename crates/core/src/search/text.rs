@@ -308,10 +308,10 @@ pub const PRODUCING_VERBS: &[&str] = &[
 
 /// Nouns of an endpoint's name that say it renders its records (a picture, a widget, a chart)
 /// rather than returning them: `equipment_by_id_image`, `nutrition_widget`. A request that
-/// does not ask for the rendering asks for the data. Language data, sorted.
+/// does not ask for the rendering asks for the data. Not `graph`, which as often names data
+/// (a knowledge graph's `read_graph`). Language data, sorted.
 pub const RENDERING_NAMES: &[&str] = &[
     "chart",
-    "graph",
     "image",
     "picture",
     "png",
