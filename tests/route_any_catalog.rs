@@ -395,6 +395,62 @@ fn near_misses_that_share_a_word_or_two_get_no_plan() {
     );
 }
 
+#[test]
+fn a_request_that_shares_only_its_verb_or_a_label_with_the_catalog_gets_no_plan() {
+    let refused = |q: &str| {
+        let (status, reason, steps) = route(q, 1);
+        assert_eq!(
+            (status.as_str(), steps.len()),
+            ("no_suitable_tool", 0),
+            "{q}"
+        );
+        reason.unwrap()
+    };
+    // The time tool converts times; the request converts money the catalog never names.
+    assert_eq!(
+        refused("convert 100 euros to yen"),
+        "the closest endpoint `time/convert_time` shares only `convert` with the request, a word that frames it (its verb or a value's label), and no endpoint of the catalog knows `euros, yen`"
+    );
+    assert!(refused("please convert 20 pounds of flour into cups").contains("`convert`"));
+    // Kept: the verb and what it acts on, both known; a request that opens with a noun.
+    let (status, _, steps) = route("convert the time 9:30 from Asia/Tokyo to Europe/Paris", 1);
+    assert_ne!(status, "no_suitable_tool");
+    assert_eq!(steps[0].1, "convert_time");
+    let (status, _, _) = route("forecast for lyon", 1);
+    assert_ne!(status, "no_suitable_tool");
+    // A verb of making takes an object that is made, not one the catalog should know.
+    let (status, _, _) = route("create a flowchart of the pet store", 1);
+    assert_ne!(status, "no_suitable_tool");
+}
+
+#[test]
+fn the_sibling_whose_name_does_what_is_asked_wins() {
+    // `convert_time` converts, `get_current_time` reads: a question that asks no conversion
+    // reads the current time, whatever words the converter's description shares.
+    let (_, _, steps) = route("What time is it in Tokyo?", 1);
+    assert_eq!(steps[0].1, "get_current_time");
+    let (_, _, steps) = route("what is the current time in Europe/Paris", 1);
+    assert_eq!(steps[0].1, "get_current_time");
+    let (_, _, steps) = route("convert 9:30 from Asia/Tokyo to Europe/Paris", 1);
+    assert_eq!(steps[0].1, "convert_time");
+}
+
+#[test]
+fn the_explanation_of_a_ranked_plan_says_where_its_steps_come_from() {
+    let o = bin()
+        .arg("route")
+        .arg("--artifact")
+        .arg(artifact())
+        .arg("--explain")
+        .arg("--")
+        .arg("What time is it in Tokyo?")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("get_current_time"), "{text}");
+    assert!(!text.contains("the plan will be empty"), "{text}");
+}
+
 /// A one-endpoint forecast API (`/cities/{city}/forecast?days=`), imported and compiled.
 fn forecast_project() -> &'static Path {
     static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();

@@ -238,6 +238,136 @@ pub const WRITE_VERBS: &[&str] = &[
     "upload", "upsert", "write",
 ];
 
+/// Verbs of computing an answer from what a request sends, with no stored state changed: an
+/// HTTP `POST` that does one of them reads (`POST /api/Finance/Vat/Validator`, "Generate brand
+/// name suggestions"). Their agent nouns stem alike (`validator`, `converter`, `calculator`,
+/// `generator`). Language data, sorted.
+pub const COMPUTE_VERBS: &[&str] = &[
+    "analyse",
+    "analyze",
+    "autocomplete",
+    "calculate",
+    "check",
+    "classify",
+    "compare",
+    "compute",
+    "convert",
+    "detect",
+    "estimate",
+    "evaluate",
+    "extract",
+    "format",
+    "generate",
+    "guess",
+    "humanize",
+    "lookup",
+    "match",
+    "parse",
+    "predict",
+    "preview",
+    "quote",
+    "recognize",
+    "search",
+    "simulate",
+    "suggest",
+    "summarize",
+    "tokenize",
+    "transform",
+    "translate",
+    "validate",
+    "verify",
+];
+
+/// Verbs of making something other than the records an endpoint reads (a picture, a
+/// conversion, a verdict, a guess, a suggestion): an endpoint whose name holds one
+/// (`visualize_recipe_equipment_by_id`, `convert_time`, `get_api_phone_validate`) answers a
+/// request that asks for that, not one that asks for the records themselves. A subset of
+/// [`COMPUTE_VERBS`]; verbs of reading (`search`, `lookup`, `match`) and of forecasting
+/// (`predict`, `estimate`) are not in it. Language data, sorted.
+pub const PRODUCING_VERBS: &[&str] = &[
+    "analyse",
+    "analyze",
+    "autocomplete",
+    "classify",
+    "convert",
+    "detect",
+    "extract",
+    "generate",
+    "guess",
+    "humanize",
+    "parse",
+    "suggest",
+    "summarize",
+    "transform",
+    "translate",
+    "validate",
+    "verify",
+    "visualise",
+    "visualize",
+];
+
+/// Nouns of an endpoint's name that say it renders its records (a picture, a widget, a chart)
+/// rather than returning them: `equipment_by_id_image`, `nutrition_widget`. A request that
+/// does not ask for the rendering asks for the data. Not `graph`, which as often names data
+/// (a knowledge graph's `read_graph`). Language data, sorted.
+pub const RENDERING_NAMES: &[&str] = &[
+    "chart",
+    "image",
+    "picture",
+    "png",
+    "svg",
+    "thumbnail",
+    "widget",
+];
+
+/// When a request asks about: what has been, what is now, or what is to come.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tense {
+    /// What has been (`history`; "the last 72 hours", "what was …").
+    Past,
+    /// What is now (`current`; "right now", "at the moment").
+    Present,
+    /// What is to come (`forecast`; "the next 3 days", "will it rain").
+    Future,
+}
+
+/// Words of an endpoint's name that say when the records it returns are from, by their stems'
+/// words. Language data, sorted.
+pub const TENSE_NAMES: &[(&str, Tense)] = &[
+    ("archive", Tense::Past),
+    ("current", Tense::Present),
+    ("forecast", Tense::Future),
+    ("future", Tense::Future),
+    ("historical", Tense::Past),
+    ("history", Tense::Past),
+    ("live", Tense::Present),
+    ("now", Tense::Present),
+    ("past", Tense::Past),
+    ("realtime", Tense::Present),
+    ("upcoming", Tense::Future),
+];
+
+/// Words of a request that say when what it asks about is (whole words, lower case). Language
+/// data, sorted.
+pub const TENSE_CUES: &[(&str, Tense)] = &[
+    ("ago", Tense::Past),
+    ("current", Tense::Present),
+    ("currently", Tense::Present),
+    ("forecast", Tense::Future),
+    ("historical", Tense::Past),
+    ("history", Tense::Past),
+    ("last", Tense::Past),
+    ("next", Tense::Future),
+    ("now", Tense::Present),
+    ("past", Tense::Past),
+    ("tomorrow", Tense::Future),
+    ("upcoming", Tense::Future),
+    ("was", Tense::Past),
+    ("were", Tense::Past),
+    ("will", Tense::Future),
+    ("yesterday", Tense::Past),
+];
+
 /// Whether a lower-case word is a light word: a preposition of place or time, a quantifier, a
 /// vague adverb or a verb of wanting or giving (`next`, `over`, `few`, `now`, `want`).
 pub fn is_light_word(w: &str) -> bool {
@@ -513,6 +643,16 @@ mod tests {
     #[test]
     fn stop_words_are_sorted_for_binary_search() {
         assert!(WRITE_VERBS.windows(2).all(|w| w[0] < w[1]));
+        assert!(COMPUTE_VERBS.windows(2).all(|w| w[0] < w[1]));
+        assert!(RENDERING_NAMES.windows(2).all(|w| w[0] < w[1]));
+        assert!(TENSE_NAMES.windows(2).all(|w| w[0].0 < w[1].0));
+        assert!(TENSE_CUES.windows(2).all(|w| w[0].0 < w[1].0));
+        assert!(PRODUCING_VERBS.windows(2).all(|w| w[0] < w[1]));
+        assert!(
+            PRODUCING_VERBS
+                .iter()
+                .all(|v| COMPUTE_VERBS.contains(v) || v.starts_with("visuali"))
+        );
         let mut sorted = STOP_WORDS.to_vec();
         sorted.sort();
         sorted.dedup();

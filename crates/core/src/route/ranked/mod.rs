@@ -326,6 +326,7 @@ fn plan_ranked(
         }
     };
     let n = candidates.len();
+    explain_ranked(&mut plan.warnings);
     for (rank, c) in chosen.iter().enumerate() {
         let step = step_for(g, c, u, &q, spans, opts, plan);
         let mut step = step;
@@ -368,6 +369,24 @@ fn plan_ranked(
         PlanStatus::Planned
     };
 }
+
+/// The analyzer's note that no intent fits says what happens next from what it knows: "the
+/// plan will be empty unless a tool is named". A plan ranked from the endpoints is not
+/// empty: the note then says where its steps come from.
+fn explain_ranked(warnings: &mut [String]) {
+    for w in warnings.iter_mut() {
+        if let Some(head) = w.strip_suffix(EMPTY_UNLESS_NAMED) {
+            *w = format!("{head}{RANKED_INSTEAD}");
+        }
+    }
+}
+
+/// The end of the analyzer's note for a plan that will be empty.
+const EMPTY_UNLESS_NAMED: &str = "the plan will be empty unless a tool is named";
+
+/// What [`explain_ranked`] puts in its place.
+const RANKED_INSTEAD: &str =
+    "the steps are the catalog's endpoints ranked for the request's words (see each step's why)";
 
 /// One step on a chosen endpoint: projection, bindings, filled parameters, metadata.
 fn step_for(

@@ -24,8 +24,10 @@ pub fn min_weight(docs: u32) -> f64 {
 use crate::search::text::WRITE_VERBS;
 
 /// Whether an endpoint changes data: its annotations say so, it is an HTTP `PUT`, `PATCH` or
-/// `DELETE`, a `POST` whose id holds a verb of writing (`repos_create_fork`), or an MCP tool whose
-/// id opens or ends with one (`add_observations`, `issues_create`).
+/// `DELETE`, a `POST` whose id holds a verb of writing (`repos_create_fork`), a `POST` the
+/// importer named by its method and path (`post_api_name_brand_name`) that does not compute
+/// ([`computes`]), or an MCP tool whose id opens or ends with a verb of writing
+/// (`add_observations`, `issues_create`).
 pub fn writes(e: &crate::artifact::EndpointData) -> bool {
     if e.writes || matches!(e.method.as_str(), "PUT" | "PATCH" | "DELETE") {
         return true;
@@ -39,15 +41,57 @@ pub fn writes(e: &crate::artifact::EndpointData) -> bool {
             .map(str::to_lowercase)
             .collect();
     if e.method == "POST" {
+        // An id made of the method and the path (an operation without an `operationId`) opens
+        // with `post`: the method, no verb of writing.
+        let by_method = words.first().is_some_and(|w| w == "post");
         // An HTTP POST whose id holds a verb of writing anywhere (`repos_create_fork`).
-        return words
+        let verbs = &words[usize::from(by_method)..];
+        if verbs
             .iter()
-            .any(|w| WRITE_VERBS.binary_search(&w.as_str()).is_ok());
+            .any(|w| WRITE_VERBS.binary_search(&w.as_str()).is_ok())
+        {
+            return true;
+        }
+        // Named by its path alone, a POST adds to what its path names (`post_pets`), unless
+        // what it does is to compute an answer.
+        return by_method && !computes(e);
     }
     [words.first(), words.last()]
         .into_iter()
         .flatten()
         .any(|w| WRITE_VERBS.binary_search(&w.as_str()).is_ok())
+}
+
+/// Whether an endpoint computes an answer from what the request sends, changing nothing
+/// stored: the last literal segment of its URL path is a verb of computing or its agent noun
+/// ([`crate::search::text::COMPUTE_VERBS`]: `/api/Finance/Vat/Validator`, `/api/Phone/Generate`),
+/// or the first word of its description is such a verb or a verb of asking
+/// ([`crate::search::frame::FRAME_VERBS`]: "Generate brand name suggestions", "Get reviews").
+pub fn computes(e: &crate::artifact::EndpointData) -> bool {
+    use crate::search::text::{COMPUTE_VERBS, stems};
+    let verb = |stem: &str| {
+        COMPUTE_VERBS
+            .iter()
+            .chain(crate::search::frame::FRAME_VERBS)
+            .any(|v| stems(v).next().as_deref() == Some(stem))
+    };
+    let last = url_path(&e.url)
+        .split('/')
+        .rfind(|s| !s.is_empty() && !s.contains('{'));
+    let in_path = last.is_some_and(|seg| {
+        let parts: Vec<String> = stems(seg).collect();
+        parts.iter().any(|p| {
+            COMPUTE_VERBS
+                .iter()
+                .any(|v| stems(v).next().as_deref() == Some(p.as_str()))
+        })
+    });
+    let first = e
+        .description
+        .as_deref()
+        .and_then(|d| d.split_whitespace().next())
+        .and_then(|w| stems(w).next());
+    in_path || first.is_some_and(|w| verb(&w))
 }
 
 /// What an endpoint that writes counts for a request that reads.
@@ -146,6 +190,7 @@ pub fn candidates(
         .flatten();
     let several = asks_for_many(&q.text);
     let quantified = quantified(&q.text);
+    let tense = request_tense(&q.text);
     let mut out: Vec<Candidate> = Vec::new();
     for r in ranking.hits.iter().take(CONSIDERED) {
         let t = g.tool_at(r.tool);
@@ -210,6 +255,16 @@ pub fn candidates(
                 LISTS_QUANTIFIED
             } else {
                 1.0
+            }
+            * if unasked_action(e, q).is_some() {
+                UNASKED_ACTION
+            } else {
+                1.0
+            }
+            * match (tense, endpoint_tense(e)) {
+                (Some(asked), Some(own)) if asked == own => SAME_TENSE,
+                (Some(_), Some(_)) => OTHER_TENSE,
+                _ => 1.0,
             };
         out.push(Candidate {
             tool: r.tool,
@@ -229,6 +284,92 @@ pub fn candidates(
             .then(a.endpoint.cmp(&b.endpoint))
     });
     out
+}
+
+/// What an endpoint counts whose name says it makes something the request does not ask for
+/// ([`unasked_action`]): for "What time is it in Tokyo?", `convert_time` converts and
+/// `get_current_time` reads; for "what kitchen equipment do i need for recipe 1003464",
+/// `visualize_recipe_equipment_by_id` draws what `get_recipe_equipment_by_id` reads.
+const UNASKED_ACTION: f64 = 0.7;
+
+/// What an endpoint counts whose name says its records are from the time the request asks
+/// about ([`request_tense`], [`endpoint_tense`]): "readings of the last 72 hours" reads
+/// `get_history_airquality_by_city_id`.
+const SAME_TENSE: f64 = 1.25;
+
+/// What an endpoint counts whose name says its records are from another time than the one
+/// the request asks about (`get_forecast_airquality_by_city_id` for "the last 72 hours").
+const OTHER_TENSE: f64 = 0.7;
+
+/// The one time a request asks about by its words ([`crate::search::text::TENSE_CUES`]: "right
+/// now", "the next 3 days", "what was …"); `None` for none, or for words of two times.
+fn request_tense(text: &str) -> Option<crate::search::text::Tense> {
+    use crate::search::text::TENSE_CUES;
+    let mut found = None;
+    for w in crate::search::frame::words(text) {
+        if let Some((_, t)) = TENSE_CUES.iter().find(|(cue, _)| *cue == w.2) {
+            if found.is_some_and(|f| f != *t) {
+                return None;
+            }
+            found = Some(*t);
+        }
+    }
+    found
+}
+
+/// The one time an endpoint's name says its records are from
+/// ([`crate::search::text::TENSE_NAMES`]: `get_current_by_city_country`,
+/// `get_history_airquality_by_city_id`, `get_forecast_daily_by_postal_code`).
+fn endpoint_tense(e: &crate::artifact::EndpointData) -> Option<crate::search::text::Tense> {
+    use crate::search::text::{TENSE_NAMES, stems};
+    let name = name_stems(e);
+    let mut found = None;
+    for (word, t) in TENSE_NAMES {
+        if stems(word).next().is_some_and(|st| name.contains(&st)) {
+            if found.is_some_and(|f| f != *t) {
+                return None;
+            }
+            found = Some(*t);
+        }
+    }
+    found
+}
+
+/// The stems of an endpoint's name: its id, its MCP tool name and the literal segments of its
+/// URL path.
+fn name_stems(e: &crate::artifact::EndpointData) -> Vec<String> {
+    use crate::search::text::stems;
+    stems(&e.id)
+        .chain(e.mcp_tool.iter().flat_map(|m| stems(m)))
+        .chain(
+            url_path(&e.url)
+                .split('/')
+                .filter(|seg| !seg.contains('{'))
+                .flat_map(stems),
+        )
+        .collect()
+}
+
+/// The verb of making ([`crate::search::text::PRODUCING_VERBS`]) or the noun of a rendering
+/// ([`crate::search::text::RENDERING_NAMES`]) an endpoint's name holds ([`name_stems`]) and no
+/// word of the request says, if there is one.
+fn unasked_action(e: &crate::artifact::EndpointData, q: &Query) -> Option<&'static str> {
+    use crate::search::text::{PRODUCING_VERBS, RENDERING_NAMES, stems};
+    let name = name_stems(e);
+    let said = |v: &str| stems(v).next().is_some_and(|st| q.stems.contains(&st));
+    let named = |v: &str| stems(v).next().is_some_and(|st| name.contains(&st));
+    // A request that asks for one rendering ("an image of …") asks for any (`.png`, `widget`).
+    let renders = RENDERING_NAMES.iter().any(|v| said(v));
+    PRODUCING_VERBS
+        .iter()
+        .copied()
+        .find(|v| named(v) && !said(v))
+        .or_else(|| {
+            RENDERING_NAMES
+                .iter()
+                .copied()
+                .find(|v| !renders && named(v))
+        })
 }
 
 /// What an endpoint counts whose URL path lists the records a quantifier names ("final scores
@@ -786,6 +927,113 @@ fn off_the_point(
     ))
 }
 
+/// Why the best endpoint is off the point of a request, if it is: every content word it
+/// matches is one that frames the request rather than saying what it is about (the verb of
+/// computing the request opens with, "**convert** 100 euros to yen"; the word that labels a quoted value, "is
+/// the **text** 'you are an idiot' offensive?"), and the request holds a content word outside its
+/// opaque values (quotes, ids, URLs, e-mail addresses, paths, dates) that no endpoint of the
+/// catalog knows (`euros`, `yen`, `offensive`): the catalog shares the request's verb or
+/// label, not the thing it asks about.
+fn only_the_frame(
+    g: &FrozenGraph,
+    q: &Query,
+    ranking: &Ranking,
+    best: &Candidate,
+    counted: u64,
+) -> Option<String> {
+    use crate::search::spans::SpanKind;
+    let content = |i: usize| q.weights[i] == 1.0 && !q.stems[i].chars().any(|c| c.is_ascii_digit());
+    let matched: Vec<usize> = (0..q.stems.len())
+        .filter(|&i| best.matched & counted & (1 << i) != 0)
+        .filter(|&i| content(i) && ranking.idfs[i] > 0.0)
+        .collect();
+    if matched.is_empty() {
+        return None;
+    }
+    let ws = crate::search::frame::words(&q.text);
+    // The verb a request opens with, when it computes an answer from a value the request
+    // gives ("convert", "translate", "validate": the catalog should know what the value is);
+    // a verb of making something new ("draw a flowchart", "generate names") takes an object
+    // that is made, not known.
+    let verb = ws
+        .iter()
+        .find(|w| !crate::search::frame::REQUEST_OPENERS.contains(&w.2.as_str()))
+        .filter(|_| !is_question(&q.text))
+        .filter(|w| {
+            let w = w.2.as_str();
+            crate::search::text::COMPUTE_VERBS.binary_search(&w).is_ok()
+                && crate::search::text::PRODUCING_VERBS
+                    .binary_search(&w)
+                    .is_ok()
+                && !MAKING_VERBS.contains(&w)
+        })
+        .map(|w| (w.0, w.1));
+    let labels: Vec<(usize, usize)> = q
+        .spans
+        .iter()
+        // A quoted value's label ("the text '…'"); a label of an id or a number names the
+        // record asked about ("series 305288"), the request's subject.
+        .filter(|s| s.kind == SpanKind::Quoted)
+        .filter_map(|s| {
+            let label = s.before.last()?;
+            // The label is the word right before the span (an article or a quote between).
+            ws.iter()
+                .rev()
+                .find(|w| w.1 <= s.start && &w.2 == label)
+                .map(|w| (w.0, w.1))
+        })
+        .collect();
+    let framing = |i: usize| {
+        q.terms.iter().filter(|t| t.stem == q.stems[i]).all(|t| {
+            verb.is_some_and(|(a, b)| a <= t.start && t.end <= b)
+                || labels.iter().any(|&(a, b)| a <= t.start && t.end <= b)
+        })
+    };
+    if !matched.iter().all(|&i| framing(i)) {
+        return None;
+    }
+    let opaque = |i: usize| {
+        q.terms.iter().filter(|t| t.stem == q.stems[i]).all(|t| {
+            q.spans.iter().any(|s| {
+                s.start <= t.start
+                    && t.end <= s.end
+                    && matches!(
+                        s.kind,
+                        SpanKind::Quoted
+                            | SpanKind::Url
+                            | SpanKind::Email
+                            | SpanKind::Path
+                            | SpanKind::Slash
+                            | SpanKind::Date
+                    )
+                    || (s.kind == SpanKind::Id && s.value.chars().any(|c| c.is_ascii_digit()))
+                        && s.start <= t.start
+                        && t.end <= s.end
+            })
+        })
+    };
+    let foreign: u64 = (0..q.stems.len())
+        .filter(|&i| content(i) && ranking.idfs[i] == 0.0 && !opaque(i))
+        .filter(|&i| q.stems[i].chars().all(char::is_alphabetic) && q.stems[i].len() > 1)
+        .fold(0, |m, i| m | (1 << i));
+    if foreign == 0 {
+        return None;
+    }
+    let t = g.tool_at(best.tool);
+    let shared: u64 = matched.iter().fold(0, |m, &i| m | (1 << i));
+    Some(format!(
+        "the closest endpoint `{}/{}` shares only `{}` with the request, a word that frames it (its verb or a value's label), and no endpoint of the catalog knows `{}`",
+        t.id,
+        t.endpoint_at(best.endpoint).id,
+        q.words(shared).join(", "),
+        q.words(foreign).join(", ")
+    ))
+}
+
+/// Verbs of making something new from a request's words, whose object is made rather than
+/// known to a catalog ([`only_the_frame`]). Language data.
+const MAKING_VERBS: &[&str] = &["autocomplete", "generate", "suggest", "summarize"];
+
 /// Words after a verb that make it an imperative with an object ("Email the results", "Order
 /// 500 g", "Play me a song").
 const OBJECT_STARTS: &[&str] = &[
@@ -989,6 +1237,9 @@ pub fn choose(
         ));
     }
     if let Some(reason) = off_the_point(g, q, ranking, best, counted) {
+        return Err(reason);
+    }
+    if let Some(reason) = only_the_frame(g, q, ranking, best, counted) {
         return Err(reason);
     }
     if !best.identified
@@ -1428,6 +1679,164 @@ mod tests {
         assert!(!writes(&mcp("get_saved_tracks")));
         assert!(acts("Please save the playlist"));
         assert!(!acts("saved playlists of mine"));
+    }
+
+    #[test]
+    fn an_endpoint_named_for_what_it_makes_is_no_answer_to_a_request_that_asks_no_such_thing() {
+        let named = |id: &str, url: &str| {
+            let mut e = returning(None, &[]);
+            e.id = id.to_string();
+            e.url = url.to_string();
+            e
+        };
+        let convert = named("convert_time", "mcp://time/convert_time");
+        assert_eq!(
+            unasked_action(&convert, &Query::new("What time is it in Tokyo?")),
+            Some("convert")
+        );
+        assert_eq!(
+            unasked_action(&convert, &Query::new("convert 3pm to London time")),
+            None
+        );
+        let drawn = named(
+            "visualize_recipe_equipment_by_id",
+            "https://x.test/recipes/{id}/equipmentWidget",
+        );
+        assert_eq!(
+            unasked_action(&drawn, &Query::new("what equipment do i need for recipe 3")),
+            Some("visualize")
+        );
+        // By the literal segments of its path too; a path parameter's name is no action.
+        let check = named("phone", "https://x.test/api/Phone/Validate");
+        assert_eq!(
+            unasked_action(&check, &Query::new("phone numbers of France")),
+            Some("validate")
+        );
+        assert_eq!(
+            unasked_action(&check, &Query::new("is +33 1 23 45 67 89 a valid number")),
+            None
+        );
+        let image = named(
+            "equipment_by_id_image",
+            "https://x.test/recipes/{id}/equipment.png",
+        );
+        assert_eq!(
+            unasked_action(&image, &Query::new("what equipment do i need for recipe 3")),
+            Some("image")
+        );
+        assert_eq!(
+            unasked_action(&image, &Query::new("an image of the equipment of recipe 3")),
+            None
+        );
+        let read = named(
+            "get_recipe_equipment_by_id",
+            "https://x.test/recipes/{id}/equipment",
+        );
+        assert_eq!(unasked_action(&read, &Query::new("recipe equipment")), None);
+        // Reading verbs are no such action: a search endpoint answers a question.
+        let search = named("get_search_series", "https://x.test/search/series");
+        assert_eq!(
+            unasked_action(&search, &Query::new("which series air on fox")),
+            None
+        );
+    }
+
+    #[test]
+    fn the_time_a_request_asks_about_and_an_endpoint_serves() {
+        use crate::search::text::Tense;
+        assert_eq!(
+            request_tense("no2 readings of the last 72 hours for city id 2950159"),
+            Some(Tense::Past)
+        );
+        assert_eq!(
+            request_tense("will it rain in zip 27601 in the next 3 days"),
+            Some(Tense::Future)
+        );
+        assert_eq!(
+            request_tense("how hot does it feel in miami right now"),
+            Some(Tense::Present)
+        );
+        assert_eq!(
+            request_tense("the ozone forecast for 28546"),
+            Some(Tense::Future)
+        );
+        // No word of time, or words of two times.
+        assert_eq!(request_tense("air quality in berlin"), None);
+        assert_eq!(request_tense("what was forecast for the next week"), None);
+        let named = |id: &str, url: &str| {
+            let mut e = returning(None, &[]);
+            e.id = id.to_string();
+            e.url = url.to_string();
+            e
+        };
+        let history = named(
+            "get_history_airquality_by_city_id",
+            "https://x.test/history/airquality?city_id={city_id}",
+        );
+        assert_eq!(endpoint_tense(&history), Some(Tense::Past));
+        let forecast = named("get_forecast_daily", "https://x.test/forecast/daily");
+        assert_eq!(endpoint_tense(&forecast), Some(Tense::Future));
+        let current = named("get_current_time", "mcp://time/get_current_time");
+        assert_eq!(endpoint_tense(&current), Some(Tense::Present));
+        let plain = named("get_api_monsters", "https://x.test/api/monsters");
+        assert_eq!(endpoint_tense(&plain), None);
+    }
+
+    #[test]
+    fn a_post_that_computes_reads_and_one_that_adds_writes() {
+        let post = |id: &str, url: &str, description: Option<&str>| {
+            let mut e = returning(None, &[]);
+            e.id = id.to_string();
+            e.method = "POST".to_string();
+            e.url = url.to_string();
+            e.description = description.map(str::to_string);
+            e
+        };
+        // Named by method and path: the `post` is the method; the path or the summary says
+        // whether it computes (an agent noun, a verb of computing or of asking) or adds.
+        assert!(!writes(&post(
+            "post_api_finance_vat_validator",
+            "{base_url}/api/Finance/Vat/Validator",
+            None
+        )));
+        assert!(!writes(&post(
+            "post_api_name_brand_name",
+            "{base_url}/api/Name/BrandName",
+            Some("Generate brand name suggestions")
+        )));
+        assert!(!writes(&post(
+            "post_v1_currency_converter",
+            "https://x.test/v1/currency/converter",
+            None
+        )));
+        assert!(!writes(&post(
+            "post_text_review",
+            "https://x.test/text/review",
+            Some("Get reviews (max quantity=500)")
+        )));
+        assert!(writes(&post("post_pets", "https://x.test/pets", None)));
+        assert!(writes(&post(
+            "post_pets",
+            "https://x.test/pets",
+            Some("Adds a pet to the store")
+        )));
+        // A verb of writing writes, whatever else the id or the path says.
+        assert!(writes(&post(
+            "post_create_validator",
+            "https://x.test/validator",
+            None
+        )));
+        assert!(writes(&post(
+            "repos_create_fork",
+            "https://x.test/repos/{owner}/{repo}/forks",
+            None
+        )));
+        // An operation id without the method is read as before.
+        assert!(!writes(&post(
+            "search_documents",
+            "https://x.test/documents/search",
+            None
+        )));
     }
 
     #[test]
