@@ -288,19 +288,7 @@ mod tests {
         assert!(!of_kind(&field("symmetry.number", "integer", &[]), "count"));
     }
 
-    /// The non-identifier fields the default options plan for `q` over the shipped artifact.
-    fn fields(q: &str) -> Vec<(String, Vec<String>)> {
-        let g = crate::route::analyzer::testing::shipped();
-        let u = crate::route::analyzer::testing::understand(q);
-        let plan = crate::route::route_question(g, q, &u, &crate::route::Options::default());
-        plan.steps
-            .iter()
-            .map(|s| {
-                let names = s.fields.iter().filter(|f| !f.identifier);
-                (s.tool.clone(), names.map(|f| f.name.clone()).collect())
-            })
-            .collect()
-    }
+    use crate::route::analyzer::testing::planned_fields as fields;
 
     #[test]
     fn a_step_without_a_field_of_the_kind_asked_gets_them() {

@@ -233,20 +233,7 @@ mod tests {
         }
     }
 
-    /// The non-identifier fields of each step the default options plan for `q` over the shipped
-    /// artifact.
-    fn fields(q: &str) -> Vec<(String, Vec<String>)> {
-        let g = crate::route::analyzer::testing::shipped();
-        let u = crate::route::analyzer::testing::understand(q);
-        let plan = crate::route::route_question(g, q, &u, &crate::route::Options::default());
-        plan.steps
-            .iter()
-            .map(|s| {
-                let names = s.fields.iter().filter(|f| !f.identifier);
-                (s.tool.clone(), names.map(|f| f.name.clone()).collect())
-            })
-            .collect()
-    }
+    use crate::route::analyzer::testing::planned_fields as fields;
 
     fn one(tool: &str, names: &[&str]) -> Vec<(String, Vec<String>)> {
         vec![(

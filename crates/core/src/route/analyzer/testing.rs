@@ -24,3 +24,18 @@ pub(crate) fn understand(q: &str) -> Understanding {
 pub(crate) fn want(v: serde_json::Value) -> Understanding {
     serde_json::from_value(v).expect("an Understanding")
 }
+
+/// The non-identifier fields of each step the default options plan for `q` over the shipped
+/// artifact, with the step's tool.
+pub(crate) fn planned_fields(q: &str) -> Vec<(String, Vec<String>)> {
+    let g = shipped();
+    let u = understand(q);
+    let plan = crate::route::route_question(g, q, &u, &crate::route::Options::default());
+    plan.steps
+        .iter()
+        .map(|s| {
+            let names = s.fields.iter().filter(|f| !f.identifier);
+            (s.tool.clone(), names.map(|f| f.name.clone()).collect())
+        })
+        .collect()
+}
