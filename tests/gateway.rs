@@ -352,7 +352,7 @@ fn fault_session(check_openapi: bool) {
         "{metrics}"
     );
     if check_openapi {
-        openapi_check(&gw.url, dir.path(), 18);
+        openapi_check(&gw.url, dir.path(), 19);
     }
     let log = gw.stop();
     assert!(
@@ -694,7 +694,7 @@ fn xml_text_binary_and_multipart_bodies_arrive_as_declared() {
         &call,
         &json!({"tool": "body_lab", "endpoint": "post_bytes", "arguments": {"body": "%%"}}),
     );
-    assert_eq!((s, &v["error"]["check"]), (403, &json!("arguments")), "{t}");
+    assert_eq!((s, &v["error"]["check"]), (400, &json!("arguments")), "{t}");
     assert_eq!(
         v["error"]["message"],
         "refused by the `arguments` check: `body`: not base64 (RFC 4648; the standard or the URL-safe alphabet): Invalid symbol 37, offset 0."
@@ -1002,16 +1002,28 @@ const BASIC_PASSWORD: &str = "open sesame :-)";
 fn refusals(a: &ureq::Agent, call: &str, gw_url: &str) -> Vec<String> {
     let mut answers = Vec::new();
     // Refusals name the check.
+    // Each check answers its own status: 403 the deployment's, 400 the arguments, 404 an
+    // unknown endpoint, 409 the fingerprint.
     let refused = |body: Value| {
         let (s, v, t) = post(a, call, &body);
-        assert_eq!(s, 403, "{t}");
-        (v["error"]["check"].as_str().unwrap().to_string(), t)
+        let check = v["error"]["check"].as_str().unwrap().to_string();
+        let want = match check.as_str() {
+            "arguments" => 400,
+            "endpoint" => 404,
+            "fingerprint" => 409,
+            _ => 403,
+        };
+        assert_eq!(s, want, "{t}");
+        (check, t)
     };
     let (check, t) = refused(
         json!({"tool": "faults", "endpoint": "wipe", "arguments": {"material_id": "mp-1"}}),
     );
     answers.push(t);
     assert_eq!(check, "destructive");
+    let (check, t) = refused(json!({"tool": "faults", "endpoint": "no_such", "arguments": {}}));
+    answers.push(t);
+    assert_eq!(check, "endpoint");
     let (check, t) =
         refused(json!({"tool": "faults", "endpoint": "materials", "arguments": {"formula": 7}}));
     answers.push(t);

@@ -30,6 +30,19 @@ impl Refusal {
             message: message.into(),
         }
     }
+
+    /// The HTTP status the gateway answers this refusal with: 400 for `arguments` (the request
+    /// itself is to be fixed), 404 for `endpoint` (no such tool or endpoint), 409 for
+    /// `fingerprint` (the plan was made on another artifact: route again), 403 for
+    /// `allow_list` and `destructive` (the deployment does not allow it).
+    pub fn http_status(&self) -> u16 {
+        match self.check {
+            "arguments" => 400,
+            "endpoint" => 404,
+            "fingerprint" => 409,
+            _ => 403,
+        }
+    }
 }
 
 /// Check a plan's routing fingerprint against the loaded artifact (an empty one is refused too:
@@ -259,6 +272,22 @@ fn kind(v: &Value) -> &'static str {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn each_check_has_its_http_status() {
+        let status = |check| Refusal::new(check, "m").http_status();
+        assert_eq!(
+            [
+                "arguments",
+                "endpoint",
+                "fingerprint",
+                "allow_list",
+                "destructive"
+            ]
+            .map(status),
+            [400, 404, 409, 403, 403]
+        );
+    }
+
     use super::*;
     use serde_json::json;
 

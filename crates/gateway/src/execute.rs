@@ -171,7 +171,8 @@ pub struct Answer {
 pub enum Failure {
     /// Bad input (HTTP 400, MCP tool error).
     Invalid(String),
-    /// A boundary check failed (HTTP 403, MCP tool error naming the check).
+    /// A boundary check failed (HTTP 400 / 403 / 404 / 409 by check, [`Refusal::http_status`];
+    /// MCP tool error naming the check).
     Refused(Refusal),
     /// The upstream failed (HTTP 502/504, JSON-RPC error naming the upstream).
     Upstream(UpstreamError),

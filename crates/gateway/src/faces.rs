@@ -264,7 +264,7 @@ fn http_failure(f: &Failure) -> Response {
             json!({"error": {"code": "invalid_request", "message": m}}),
         ),
         Failure::Refused(r) => (
-            StatusCode::FORBIDDEN,
+            StatusCode::from_u16(r.http_status()).unwrap_or(StatusCode::FORBIDDEN),
             json!({"error": {"code": "refused", "check": r.check, "message": f.to_string()}}),
         ),
         Failure::Upstream(e) => (

@@ -24,9 +24,11 @@ fn json_response(description: &str, schema: &str) -> Value {
 fn responses() -> Value {
     json!({
         "200": json_response("The projected answer: one result per executed step with the planned fields only (unit, source type, licence, provenance), the reader context, and the tokens of the raw responses and of what the agent received", "GatewayAnswer"),
-        "400": json_response("Not JSON, not a valid request, or a request to fix (`invalid_request`; the message says what)", "GatewayError"),
+        "400": json_response("Not JSON, not a valid request, or a request to fix (`invalid_request`; the message says what), or arguments that do not fit the declared parameters (`refused`, `check`: `arguments`)", "GatewayError"),
         "401": json_response("A bearer token is required (--token-file) and missing or wrong", "Error"),
-        "403": json_response("A check at the execution boundary failed (`refused`; `check` names it: `fingerprint`, `endpoint`, `allow_list`, `destructive`, `arguments`)", "GatewayError"),
+        "403": json_response("The deployment does not allow the step (`refused`; `check` is `allow_list` or `destructive`)", "GatewayError"),
+        "404": json_response("The artifact has no such tool or endpoint (`refused`, `check`: `endpoint`)", "GatewayError"),
+        "409": json_response("The plan was made on another artifact (`refused`, `check`: `fingerprint`): route again", "GatewayError"),
         "413": json_response("The body is larger than --max-body-bytes", "Error"),
         "415": json_response("The body is not JSON, or is compressed (Content-Encoding)", "Error"),
         "502": json_response("The upstream failed (`upstream_<kind>`: unreachable, crashed, restarting, status, too_large, malformed, tool_error, not_configured; `upstream` names it)", "GatewayError"),
