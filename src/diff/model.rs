@@ -96,7 +96,7 @@ pub mod codes {
         ENDPOINT_METHOD_CHANGED = "endpoint-method-changed", Breaking, "An endpoint's HTTP method changed.";
         ENDPOINT_URL_CHANGED = "endpoint-url-changed", Dangerous, "An endpoint's URL changed.";
         ENDPOINT_RECORDS_CHANGED = "endpoint-records-changed", Breaking, "Where an endpoint's records sit in its response changed (projection reads other values).";
-        DESTRUCTIVE_ENDPOINT_ALLOWED = "destructive-endpoint-allowed", Dangerous, "An endpoint that may destroy data became plannable (declared `allow_destructive`, or annotated read-only): plans and the gateway may now call it.";
+        DESTRUCTIVE_ENDPOINT_ALLOWED = "destructive-endpoint-allowed", Dangerous, "An endpoint that may destroy data became plannable (declared `allow_destructive`, or annotated read-only), or was added plannable: plans and the gateway may now call it.";
         ENDPOINT_NO_LONGER_PLANNED = "endpoint-no-longer-planned", Breaking, "An endpoint became one that may destroy data and is not allowed (a destructive method or annotation, `allow_destructive` dropped): plans that used it stop.";
         PARAMETER_REMOVED = "parameter-removed", Breaking, "A request parameter was removed.";
         PARAMETER_ADDED_REQUIRED = "parameter-added-required", Breaking, "A required request parameter was added.";

@@ -11,6 +11,7 @@ use crate::artifact::FrozenGraph;
 use crate::diagnostics::Severity;
 use crate::diagnostics::render::{OutputFormat, render};
 use crate::units::UnitTable;
+use std::collections::BTreeSet;
 use std::path::Path;
 
 /// What a side was read from.
@@ -52,6 +53,21 @@ pub struct Side {
     /// Error-level `check` findings of a project side (0 for artifacts): `compile` refuses
     /// such a side, so what is compared is not an artifact anyone can have.
     pub check_errors: usize,
+    /// `(tool, endpoint)` of the endpoints that may destroy data, planned or not
+    /// ([`crate::model::Endpoint::is_destructive`]); `None` for an artifact side,
+    /// whose graph keeps only whether an endpoint is never planned (then an HTTP `DELETE` is
+    /// what tells).
+    pub may_destroy: Option<BTreeSet<(String, String)>>,
+}
+
+impl Side {
+    /// Whether endpoint `tool`/`endpoint` (with HTTP `method`) may destroy data.
+    pub fn may_destroy(&self, tool: &str, endpoint: &str, method: &str) -> bool {
+        match &self.may_destroy {
+            Some(set) => set.contains(&(tool.to_string(), endpoint.to_string())),
+            None => method.eq_ignore_ascii_case("DELETE"),
+        }
+    }
 }
 
 /// Why a side could not be read (the CLI exits 2).
@@ -160,6 +176,7 @@ impl Side {
             units: UnitTable::builtin(),
             acceptances: Vec::new(),
             check_errors: 0,
+            may_destroy: None,
         }
     }
 
@@ -244,6 +261,18 @@ impl Side {
         let graph = crate::compiled::artifact_of(&checked);
         let crate::lint::Checked { project, units, .. } = checked;
         let locator = Locator::from_project(&project, prefix);
+        let may_destroy = Some(
+            project
+                .tools
+                .iter()
+                .flat_map(|t| {
+                    t.endpoints
+                        .iter()
+                        .filter(|e| e.is_destructive())
+                        .map(|e| (t.id.value.clone(), e.id.value.clone()))
+                })
+                .collect(),
+        );
         let acceptances = project
             .config
             .diff
@@ -262,6 +291,7 @@ impl Side {
             units,
             acceptances,
             check_errors,
+            may_destroy,
         })
     }
 

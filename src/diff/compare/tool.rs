@@ -189,14 +189,23 @@ fn tool(cx: &mut Ctx, e: &str, o: &ToolData, n: &ToolData) {
                     format!("endpoint `{id}/{eid}` was removed"),
                 );
             }
-            (None, Some(_)) => {
-                cx.added(
-                    codes::ENDPOINT_ADDED,
-                    &ee,
-                    &[e],
-                    s(eid),
-                    format!("endpoint `{id}/{eid}` was added"),
-                );
+            (None, Some(ne)) => {
+                let plannable_destroyer =
+                    !ne.destructive && cx.new.may_destroy(id, eid, &ne.method);
+                let (code, message) = if plannable_destroyer {
+                    (
+                        codes::DESTRUCTIVE_ENDPOINT_ALLOWED,
+                        format!(
+                            "endpoint `{id}/{eid}` was added; it may destroy data and is plannable at once (`allow_destructive`)"
+                        ),
+                    )
+                } else {
+                    (
+                        codes::ENDPOINT_ADDED,
+                        format!("endpoint `{id}/{eid}` was added"),
+                    )
+                };
+                cx.added(code, &ee, &[e], s(eid), message);
             }
             (Some(oe), Some(ne)) => endpoint(cx, &pair, &ee, oe, ne),
             (None, None) => {}
