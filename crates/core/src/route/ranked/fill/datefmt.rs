@@ -255,7 +255,11 @@ fn from_example(e: &str) -> Option<DateForm> {
             } else if *b > 12 && *a <= 12 {
                 true
             } else if *a <= 12 && *b <= 12 {
-                sep == "/"
+                // Ambiguous (`2021-12-01`, `01/02/2015`): a year written first is followed by
+                // the month (ISO 8601 and every year-first convention; year-day-month is not in
+                // use); a year written last follows `MM/DD` with a slash (US) and `DD-MM` or
+                // `DD.MM` otherwise.
+                parts[0] == Some(Part::Year) || sep == "/"
             } else {
                 return None;
             };
@@ -314,6 +318,31 @@ mod tests {
         // ISO, or no form at all: the span's value as it is.
         assert_eq!(DateForm::of("The date in the format yyyy-mm-dd."), None);
         assert_eq!(DateForm::of("Start date, e.g. 2024-01-31"), None);
+        // An ambiguous example with the year first is year-month-day (ISO), never
+        // year-day-month; with the year last, a slash is US month/day, a dash or dot day-month.
+        for d in [
+            "arrival date in ISO 8601 format (e.g. `2021-12-01`)",
+            "e.g. 2020-03-01T00:00:00Z",
+            "e.g. 2021/02/03",
+        ] {
+            assert_eq!(
+                bound(d, "2025-07-03").unwrap_or_else(|| "2025-07-03".into()),
+                if d.contains('/') {
+                    "2025/07/03"
+                } else {
+                    "2025-07-03"
+                },
+                "{d}"
+            );
+        }
+        assert_eq!(
+            bound("e.g. 01.02.2015", "2025-07-03").as_deref(),
+            Some("03.07.2025")
+        );
+        assert_eq!(
+            bound("e.g. 01/02/2015", "2025-07-03").as_deref(),
+            Some("07/03/2025")
+        );
         assert_eq!(DateForm::of("The day the show airs"), None);
         assert_eq!(DateForm::of("Time in HHmm format"), None);
         assert_eq!(
