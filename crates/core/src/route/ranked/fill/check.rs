@@ -41,6 +41,15 @@ pub(super) fn pass(
 
 /// Whether the parameter `pr` can take `v` by its type and format.
 fn takes(pr: &Profile, v: &Value) -> bool {
+    if pr.p.ty.trim_end_matches("[]") == "object" {
+        // A free-form or deepObject filter (`start[gte]=...`) takes an object, which no span of
+        // a question is: a plain value would be refused by the gateway's `arguments` check.
+        return match v {
+            Value::Object(_) => true,
+            Value::Array(items) => items.iter().all(|x| takes(pr, x)),
+            _ => false,
+        };
+    }
     if pr.numeric {
         return match v {
             Value::Number(n) => !pr.integer || n.is_i64() || n.is_u64(),
@@ -129,6 +138,42 @@ mod tests {
         assert!(pass(&open, vec!["limit".into()], &mut params).is_empty());
         let mut params = BTreeMap::from([("limit".to_string(), Value::from(5))]);
         assert_eq!(pass(&open, vec!["limit".into()], &mut params), ["limit"]);
+    }
+
+    #[test]
+    fn an_object_parameter_takes_no_plain_value() {
+        // A deepObject filter (`start[gte]=2021-12-10`) described with an ISO example date:
+        // neither a date nor a word of the question is its value.
+        let mut e = typed(
+            endpoint("https://x.test/bookings", &[("start", "query")]),
+            "start",
+            "object",
+            None,
+        );
+        e.parameters[0].description =
+            Some("Filter on the arrival date in ISO 8601 format (e.g. `2021-12-01`)".into());
+        let open: Vec<Profile> = e
+            .parameters
+            .iter()
+            .map(|p| Profile::of(p, &e.url))
+            .collect();
+        for v in [
+            Value::from("2025-07-03"),
+            Value::from("otters"),
+            Value::from(3),
+        ] {
+            let mut params = BTreeMap::from([("start".to_string(), v)]);
+            assert!(pass(&open, vec!["start".into()], &mut params).is_empty());
+        }
+        let mut params = BTreeMap::from([(
+            "start".to_string(),
+            serde_json::json!({"gte": "2025-07-03"}),
+        )]);
+        assert_eq!(pass(&open, vec!["start".into()], &mut params), ["start"]);
+        assert_eq!(
+            filled(&e, "bookings arriving 2025-07-03", &["booking"]),
+            strings(&[])
+        );
     }
 
     #[test]

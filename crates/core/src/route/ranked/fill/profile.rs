@@ -94,8 +94,14 @@ impl<'a> Profile<'a> {
     /// Whether the parameter takes a date (the type check of every date binding): its format
     /// or name says a point in time, or its description says a date; a parameter named only
     /// by a word of a range (`from`, `end`) takes one when no description says otherwise.
+    /// An object parameter (a deepObject filter `start[gte]=...`) never takes a plain date:
+    /// the gateway would refuse the plan's own argument.
     pub(super) fn dated(&self) -> bool {
-        let string = self.p.ty.trim_end_matches("[]") == "string";
+        let base = self.p.ty.trim_end_matches("[]");
+        let string = base == "string";
+        if matches!(base, "object" | "boolean") {
+            return false;
+        }
         self.temporal
             || self.date_form.is_some()
             || (string && self.described(DATE_DESCRIBED))
