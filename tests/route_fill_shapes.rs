@@ -24,6 +24,7 @@ fn artifact() -> PathBuf {
             "any-catalog/code-host.yaml",
             "any-catalog/weather.yaml",
             "import/petstore-3.0.yaml",
+            "any-catalog/outbreaks.yaml",
         ] {
             let o = bin()
                 .args(["import", "openapi"])
@@ -119,5 +120,24 @@ fn a_required_enum_left_open_takes_its_json_form_and_says_so() {
         [
             "`get_players_by_team/format`: required parameter `format` not given by the request; set to \"JSON\", the JSON form it offers"
         ]
+    );
+}
+
+/// A document that names no server: its `{base_url}` placeholder is the deployment's (the
+/// gateway's `base_url`), never a parameter the question misses; and a deepObject filter
+/// (`reported[gte]=...`) takes no plain date, which the gateway would refuse: the plan is
+/// `partial`, saying a value of the question stayed unbound.
+#[test]
+fn the_server_placeholder_and_object_filters_are_not_the_question_s() {
+    let (status, steps, _) = route("confirmed cases in chile reported on 2021-02-03");
+    assert_eq!(
+        (status.as_str(), steps),
+        (
+            "partial",
+            vec![(
+                "get_country_cases".to_string(),
+                serde_json::json!({"country": "chile"})
+            )]
+        )
     );
 }

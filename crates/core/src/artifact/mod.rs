@@ -998,6 +998,17 @@ impl ToolData {
 }
 
 impl EndpointData {
+    /// Whether parameter `p` is the URL's leading placeholder (`{base_url}/bills`: the
+    /// importer's stand-in for a server the description does not name): the deployment's
+    /// scheme and host (the gateway's `base_url`), never a value a question gives, so never a
+    /// missing parameter of a plan.
+    pub fn server_parameter(&self, p: &ParamData) -> bool {
+        self.url
+            .strip_prefix('{')
+            .and_then(|rest| rest.strip_prefix(p.name.as_str()))
+            .is_some_and(|rest| rest.starts_with('}'))
+    }
+
     /// Response field number `i` of this endpoint (see [`FrozenGraph::tool_at`]).
     pub fn field_at(&self, i: u32) -> &FieldData {
         referenced(&self.fields, i, "field", &format!("endpoint `{}`", self.id))

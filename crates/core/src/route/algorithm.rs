@@ -434,7 +434,7 @@ fn best_endpoint(
         let unfilled = e
             .parameters
             .iter()
-            .filter(|p| p.required && !p.auth && p.default.is_none())
+            .filter(|p| p.required && !p.auth && p.default.is_none() && !e.server_parameter(p))
             .filter(|p| !p.bind.iter().any(|b| given.contains_key(&b.concept)))
             .count();
         // Identifiers the question gives that this endpoint takes: an endpoint that cannot

@@ -448,7 +448,8 @@ fn step_for(
     let missing: Vec<String> = e
         .parameters
         .iter()
-        .filter(|p| p.required && !p.auth && !params.contains_key(&p.name))
+        .filter(|p| p.required && !p.auth && !e.server_parameter(p))
+        .filter(|p| !params.contains_key(&p.name))
         .map(|p| p.name.clone())
         .collect();
     if select::writes(e) {

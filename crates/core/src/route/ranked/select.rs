@@ -205,7 +205,7 @@ pub fn candidates(
         let required: Vec<&str> = e
             .parameters
             .iter()
-            .filter(|p| p.required && !p.auth && p.default.is_none())
+            .filter(|p| p.required && !p.auth && p.default.is_none() && !e.server_parameter(p))
             .map(|p| p.name.as_str())
             .collect();
         let mut trial = BTreeMap::new();

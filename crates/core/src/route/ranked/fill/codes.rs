@@ -5,7 +5,8 @@
 //! a language parameter (named `lang`, `language`, or described as an ISO 639 / language code)
 //! the ISO 639-1 code (`isolang`). The code is written in the case the parameter's enum values,
 //! default or description examples use (`FR` or `fr`), upper case for a country and lower case
-//! for a language otherwise.
+//! for a language otherwise. A parameter whose description speaks of a name and of no code
+//! ("The country's name") takes the name as written.
 
 use super::profile::Profile;
 use crate::model::value::Scalar;
@@ -20,6 +21,8 @@ use std::collections::BTreeMap;
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Kind {
     Country,
+    /// A country parameter described as taking the name ("The country's name, e.g. chile").
+    CountryName,
     Language,
 }
 
@@ -33,7 +36,13 @@ fn kind(pr: &Profile) -> Option<Kind> {
     if pr.named(&["country", "countries", "region", "market"])
         || (coded && (d.contains("3166") || d.contains("country")))
     {
-        return Some(Kind::Country);
+        // "The country's name, e.g. chile": the name is its value, as the question writes it.
+        let named = d.split(|c: char| !c.is_alphanumeric()).any(|w| w == "name");
+        return Some(if named && !coded {
+            Kind::CountryName
+        } else {
+            Kind::Country
+        });
     }
     if pr.named(&["lang", "language", "languages"])
         || (coded && (d.contains("639") || d.contains("language")))
@@ -176,9 +185,9 @@ pub(super) fn pass(
         return used;
     }
     let (countries, languages) = named(question);
-    for want in [Kind::Country, Kind::Language] {
+    for want in [Kind::Country, Kind::CountryName, Kind::Language] {
         let code = match want {
-            Kind::Country => countries.first(),
+            Kind::Country | Kind::CountryName => countries.first(),
             Kind::Language => languages.first(),
         };
         let Some(&(code, at)) = code else { continue };
@@ -191,7 +200,9 @@ pub(super) fn pass(
             continue;
         };
         let lower = lower_case(pr).unwrap_or(want == Kind::Language);
-        let text = if lower {
+        let text = if want == Kind::CountryName {
+            question[at.0..at.1].to_string()
+        } else if lower {
             code.to_lowercase()
         } else {
             code.to_uppercase()
@@ -263,6 +274,21 @@ mod tests {
         assert_eq!(
             filled(&e, "articles in german", &["articl"]),
             strings(&[("language", "de")])
+        );
+        // A country parameter described as a name takes the name as written.
+        let mut e = endpoint(
+            "https://x.test/countries/{country}/cases",
+            &[("country", "path")],
+        );
+        e.parameters[0].description = Some("The country's name, e.g. chile".into());
+        assert_eq!(
+            filled(&e, "cases in chile", &["case"]),
+            strings(&[("country", "chile")])
+        );
+        e.parameters[0].description = Some("Country name or ISO 3166 code, e.g. CL".into());
+        assert_eq!(
+            filled(&e, "cases in chile", &["case"]),
+            strings(&[("country", "CL")])
         );
         assert_eq!(super::country("korea"), None);
         assert_eq!(super::country("bolivia"), Some("BO"));

@@ -19,7 +19,11 @@ pub fn open_required(
     params: &mut BTreeMap<String, Value>,
 ) -> Vec<String> {
     let mut notes = Vec::new();
-    for p in e.parameters.iter().filter(|p| p.required && !p.auth) {
+    for p in e
+        .parameters
+        .iter()
+        .filter(|p| p.required && !p.auth && !e.server_parameter(p))
+    {
         if params.contains_key(&p.name) {
             continue;
         }
