@@ -586,3 +586,26 @@ fn a_ranked_plan_names_the_intent_of_its_endpoint() {
         (None, Some("get_pet"), Some("show_pet_by_id"))
     );
 }
+
+/// A request to destroy data whose best-ranked endpoint may destroy data and is never planned
+/// gets no plan, with a reason naming that endpoint and how to allow it, not a plan on another
+/// endpoint that writes something else; a question about deleted things reads as before.
+#[test]
+fn a_request_to_destroy_names_the_unplanned_endpoint_that_would() {
+    let (status, reason, steps) = route("delete the entity Alice from my knowledge graph", 1);
+    assert_eq!(
+        (status.as_str(), reason.as_deref(), steps.len()),
+        (
+            "no_suitable_tool",
+            Some(
+                "the endpoint that does what the request asks, `memory/delete_entities` (MCP mcp://memory/delete_entities), may destroy data and is never planned; to plan it, declare `allow_destructive: true` on it (and, for the gateway, allow it in the configuration's `allow_destructive`)"
+            ),
+            0
+        )
+    );
+    let (status, _, steps) = route("search my knowledge graph for Alice", 1);
+    assert_eq!(
+        (status.as_str(), steps[0].1.as_str()),
+        ("planned", "search_nodes")
+    );
+}

@@ -21,6 +21,7 @@
 //!    fill the rest from the question's typed spans ([`crate::search::spans`], [`fill`]).
 
 mod absent;
+mod destructive;
 pub mod fill;
 pub mod project;
 mod select;
@@ -171,6 +172,14 @@ fn rerank_named(
         if pinned.contains(&ti) || same_tool > 1 {
             continue;
         }
+        let acting = !reads(question, u) && select::acts(question);
+        if let Some(reason) = destructive::refusal(g, &ranking, acting, Some(ti)) {
+            plan.steps.clear();
+            plan.out_of_scope = Some(reason.clone());
+            plan.warnings.push(format!("no suitable tool: {reason}"));
+            plan.status = PlanStatus::NoSuitableTool;
+            return;
+        }
         let Some(best) = candidates.iter().find(|c| c.tool == ti) else {
             continue;
         };
@@ -316,7 +325,11 @@ fn plan_ranked(
         plan.source_constraint.as_deref(),
         reads(question, u),
     );
-    let chosen = match select::choose(g, &q, &ranking, &candidates, spans, opts.k.max(1)) {
+    let acting = !reads(question, u) && select::acts(question);
+    let chosen = match destructive::refusal(g, &ranking, acting, None).map_or_else(
+        || select::choose(g, &q, &ranking, &candidates, spans, opts.k.max(1)),
+        Err,
+    ) {
         Ok(c) => c,
         Err(reason) => {
             plan.out_of_scope = Some(reason.clone());
