@@ -936,6 +936,23 @@ fn non_finite_toml_numbers_are_reported_like_yaml_ones() {
     );
 }
 
+/// A default outside a string enum of number-like and boolean-like codes: the help writes the
+/// values as the file must (`"1"`, quoted), so that following it loads.
+#[test]
+fn an_enum_s_values_in_a_help_line_are_written_to_load_as_strings() {
+    let tool = "id: t\ntitle: T\ndomain: materials_property\nsource_type: calculated\nprovenance: {publisher: P, citation: 10.1000/x}\nlicence: {spdx: CC0-1.0}\nendpoints:\n  - id: e\n    method: GET\n    url: https://t.example/e\n    parameters:\n      - {name: federal, type: string, enum: [\"1\", \"0\", \"true\", \"false\"], default: maybe}\n      - {name: sort, type: string, enum: [asc, desc], default: ascc}\n    fields:\n      - {name: id, type: string, identifier: true}\n";
+    let dir = project(&[("schemas/t.yaml", tool.as_bytes())]);
+    let out = concise(dir.path());
+    let lines: Vec<&str> = out.lines().filter(|l| l.contains("SR110")).collect();
+    assert_eq!(
+        lines,
+        [
+            "schemas/t.yaml:12:83: error[SR110/invalid-parameter-value] default `maybe` of parameter `federal` of t/e is not one of its enum values (help: use one of `\"1\"`, `\"0\"`, `\"true\"`, `\"false\"`, or add the default to the enum)",
+            "schemas/t.yaml:13:64: error[SR110/invalid-parameter-value] default `ascc` of parameter `sort` of t/e is not one of its enum values (help: did you mean `asc`?)",
+        ]
+    );
+}
+
 #[test]
 fn one_code_written_in_two_cases_is_reported() {
     for config in [

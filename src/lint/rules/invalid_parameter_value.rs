@@ -12,7 +12,8 @@
 //! provider rejects, made on every plan that uses the endpoint.
 //!
 //! ## Fix
-//! None: the change needs a person's decision; the help line says what to write.
+//! None: the change needs a person's decision; the help line says what to write, with the
+//! enum's values as the file must write them (`"1"` in quotes: a bare `1` is a number).
 //!
 //! ## Invalid example
 //! ```yaml
@@ -86,8 +87,10 @@ impl Rule for InvalidParameterValue {
                         && !values.is_empty()
                         && !values.iter().any(|v| v.value.same_value(&d.value))
                     {
-                        let list: Vec<String> =
-                            values.iter().map(|v| format!("`{}`", v.value)).collect();
+                        let list: Vec<String> = values
+                            .iter()
+                            .map(|v| format!("`{}`", v.value.as_source()))
+                            .collect();
                         let near = crate::model::value::did_you_mean(
                             &d.value.as_written(),
                             values.iter().map(|v| match &v.value {
@@ -96,7 +99,10 @@ impl Rule for InvalidParameterValue {
                             }),
                         );
                         let help = match near {
-                            Some(c) if !c.is_empty() => format!("did you mean `{c}`?"),
+                            Some(c) if !c.is_empty() => format!(
+                                "did you mean `{}`?",
+                                crate::model::Scalar::String(c.to_string()).as_source()
+                            ),
                             _ => format!(
                                 "use one of {}, or add the default to the enum",
                                 list.join(", ")

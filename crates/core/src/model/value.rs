@@ -277,6 +277,19 @@ impl Scalar {
         self.to_string()
     }
 
+    /// The value as a declaration file must write it to read back as this value: a string that
+    /// a YAML or TOML reader would take for another type (`1`, `0755`, `0x1F`, `1.10`, `true`,
+    /// `no`, `null`, or empty) in double quotes, anything else as written. For help lines that
+    /// show values to copy.
+    pub fn as_source(&self) -> String {
+        match self {
+            Scalar::String(s) if reads_as_other_type(s) => {
+                serde_json::Value::String(s.clone()).to_string()
+            }
+            other => other.to_string(),
+        }
+    }
+
     /// The value as JSON (a spelled number gives its value: `0x1F` is `31`).
     pub fn to_json(&self) -> serde_json::Value {
         match self {
@@ -597,6 +610,30 @@ impl JsonSchema for Template {
     }
 }
 
+/// Whether plain (unquoted) text `s` reads as something other than a string in YAML 1.1/1.2 or
+/// TOML: a number in any spelling, a boolean or null word, or nothing at all.
+fn reads_as_other_type(s: &str) -> bool {
+    let t = s.trim();
+    if t.is_empty() || t != s {
+        return true;
+    }
+    let lower = t.to_ascii_lowercase();
+    const WORDS: &[&str] = &[
+        "true", "false", "yes", "no", "on", "off", "y", "n", "null", "~",
+    ];
+    if WORDS.contains(&lower.as_str()) {
+        return true;
+    }
+    let digits = lower.trim_start_matches(['+', '-']);
+    digits.parse::<f64>().is_ok()
+        || ["0x", "0o", "0b"].iter().any(|p| {
+            digits.strip_prefix(p).is_some_and(|r| {
+                !r.is_empty() && r.chars().all(|c| c.is_ascii_hexdigit() || c == '_')
+            })
+        })
+        || is_non_finite(t)
+}
+
 /// Whether `s` spells a number no declaration can carry: NaN, an infinity (`.nan`, `-.inf`,
 /// `inf`, `nan`) or a numeral out of `f64` range (`1e999`).
 pub fn is_non_finite(s: &str) -> bool {
@@ -609,6 +646,30 @@ pub fn is_non_finite(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_value_to_copy_is_quoted_where_a_reader_would_take_another_type() {
+        let src = |s: &str| Scalar::String(s.to_string()).as_source();
+        for (s, want) in [
+            ("1", "\"1\""),
+            ("0755", "\"0755\""),
+            ("0x1F", "\"0x1F\""),
+            ("1.10", "\"1.10\""),
+            ("-2", "\"-2\""),
+            ("true", "\"true\""),
+            ("No", "\"No\""),
+            ("off", "\"off\""),
+            ("null", "\"null\""),
+            ("", "\"\""),
+            (" a", "\" a\""),
+            ("asc", "asc"),
+            ("GGA+U", "GGA+U"),
+            ("x1", "x1"),
+        ] {
+            assert_eq!(src(s), want, "{s}");
+        }
+        assert_eq!(Scalar::Integer(1).as_source(), "1");
+    }
 
     #[test]
     fn a_spelled_number_in_an_artifact_names_a_field_written_twice() {

@@ -646,8 +646,19 @@ impl UnitTable {
         }
     }
 
+    /// A rate written without its slash: a known unit followed by a time unit (`kmh` -> `km/h`,
+    /// `mmh` -> `mm/h`, `ms` is a unit of its own and never reaches here).
+    fn run_together_rate(&self, token: &str) -> Option<String> {
+        ["min", "h", "s", "d"].iter().find_map(|per| {
+            let unit = token.strip_suffix(per)?;
+            (!unit.is_empty() && self.resolve(unit).is_some() && self.resolve(per).is_some())
+                .then(|| format!("{unit}/{per}"))
+        })
+    }
+
     /// "Did you mean" for an unknown symbol: ASCII micro ("um" →
-    /// "μm"); case-insensitive matches; unit words ("Angstrom" → "Å", "joule" → "J"); then the
+    /// "μm"); case-insensitive matches; unit words ("Angstrom" → "Å", "joule" → "J"); a rate
+    /// without its slash ("kmh" → "km/h"); then the
     /// nearest symbol, alias or word by optimal-string-alignment (Damerau–Levenshtein) distance (at most 1 for tokens of
     /// up to four characters, 2 for longer ones, and at most half the token length).
     pub(crate) fn suggest(&self, token: &str) -> Option<String> {
@@ -662,6 +673,9 @@ impl UnitTable {
             && self.resolve(&sym).is_some()
         {
             return Some(sym);
+        }
+        if let Some(rate) = self.run_together_rate(token) {
+            return Some(rate);
         }
         let n = token.chars().count();
         let limit = if n <= 4 { 1 } else { 2 };
@@ -792,6 +806,10 @@ mod tests {
         assert_eq!(s("emu").as_deref(), Some("amu"));
         assert_eq!(s("uV").as_deref(), Some("μV"));
         assert_eq!(s("qwertyuiop"), None);
+        // A rate written without its slash.
+        assert_eq!(s("kmh").as_deref(), Some("km/h"));
+        assert_eq!(s("mmh").as_deref(), Some("mm/h"));
+        assert_eq!(s("mmin").as_deref(), Some("m/min"));
     }
 
     #[test]
