@@ -369,3 +369,40 @@ fn group_core_references_and_edited_derived_entries_are_reported() {
         }
     }
 }
+
+/// A tool file cut short at a line boundary is still valid YAML: the derived intent whose
+/// endpoints it lost says which tool's file to restore or re-import.
+#[test]
+fn a_tool_file_cut_short_is_named_by_the_derived_intent_it_breaks() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = fixture("import/petstore-3.0.yaml");
+    let r = run(
+        &[
+            "import",
+            "openapi",
+            src.to_str().unwrap(),
+            "--project",
+            "proj",
+        ],
+        dir.path(),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let file = dir.path().join("proj/schemas/swagger_petstore.yaml");
+    let text = std::fs::read_to_string(&file).unwrap();
+    // Cut right before the last endpoint's `fields:` (its response fields are lost).
+    let cut = text.rfind("    fields:\n").unwrap();
+    std::fs::write(&file, &text[..cut]).unwrap();
+    let r = run(&["check", "proj", "--format", "concise"], dir.path());
+    assert_eq!(r.code, 1);
+    let sr503: Vec<&str> = r
+        .stdout
+        .lines()
+        .filter(|l| l.contains("error[SR503"))
+        .collect();
+    assert_eq!(
+        sr503,
+        [
+            "proj/intents/derived.yaml:23:9: error[SR503/unsatisfiable-intent] no tool in domain(s) swagger_petstore provides any of the groups get_pet that intent `get_pet` requires (help: this intent is derived (`derived:`) from endpoints that tool `swagger_petstore` (in the project's `schemas/swagger_petstore.yaml`) no longer declares: if a tool file lost endpoints (cut short, a bad merge), restore or re-import it; otherwise `schemarouter derive` updates the derived layer)"
+        ]
+    );
+}

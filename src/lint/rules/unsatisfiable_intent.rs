@@ -9,7 +9,10 @@
 //! with `no_suitable_tool` unless the user names a tool.
 //!
 //! ## Fix
-//! None: the change needs a person's decision; the help line says what to write.
+//! None: the change needs a person's decision; the help line says what to write. For an
+//! intent `schemarouter derive` wrote (`derived:`), the finding also points at the files of the
+//! tools in its domains: they no longer declare the endpoints it was derived from (a file cut
+//! short at a line boundary is still valid YAML and is found only this way).
 //!
 //! ## Invalid example
 //! ```yaml
@@ -88,9 +91,42 @@ impl Rule for UnsatisfiableIntent {
                     i.item.id.value
                 )
             };
-            out.report(i.file, i.item.id.span, message)
-            .label("no candidate tools")
-            .fix("put the relevant fields of a tool in one of these groups, or change the intent's domains");
+            let tools: Vec<_> = ctx
+                .project
+                .tools
+                .iter()
+                .filter(|t| domains.contains(&t.domain.value.as_str()))
+                .collect();
+            let d = out.report(i.file, i.item.id.span, message);
+            d.label("no candidate tools");
+            if i.item.derived.is_some() && !groups.is_empty() && !tools.is_empty() {
+                // A derived intent whose tools no longer hold its groups: the tool file lost the
+                // endpoints it was derived from (cut short, a bad merge), or the derived layer
+                // is stale. Point at the tool files too.
+                let files: Vec<String> = tools
+                    .iter()
+                    .map(|t| {
+                        format!(
+                            "`{}` (in the project's `{}`)",
+                            t.id.value,
+                            ctx.project.sources.get(t.file).name
+                        )
+                    })
+                    .collect();
+                for t in &tools {
+                    d.with(
+                        t.file,
+                        t.id.span,
+                        "declares no field of the intent's groups",
+                    );
+                }
+                d.fix(format!(
+                    "this intent is derived (`derived:`) from endpoints that tool {} no longer declares: if a tool file lost endpoints (cut short, a bad merge), restore or re-import it; otherwise `schemarouter derive` updates the derived layer",
+                    files.join(", ")
+                ));
+            } else {
+                d.fix("put the relevant fields of a tool in one of these groups, or change the intent's domains");
+            }
         }
     }
 }
