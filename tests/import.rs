@@ -4044,3 +4044,111 @@ fn state_changing_writes_are_reported_and_not_planned() {
         ]
     );
 }
+
+#[test]
+fn deprecated_operations_are_imported_and_give_way_to_a_live_sibling() {
+    // Two versions of one list (the v1 one deprecated) and a deprecated search with no live
+    // sibling: the declaration says which is deprecated; the router plans v2 for the list, and
+    // the deprecated search where nothing else serves its words.
+    let ok = |props: &str| {
+        format!(
+            "responses: {{'200': {{description: ok, content: {{application/json: {{schema: {{type: object, properties: {{{props}}}}}}}}}}}}}"
+        )
+    };
+    let doc = oas3(&format!(
+        "  /v1/cities:\n    get:\n      operationId: listCitiesV1\n      summary: List the cities with air quality data\n      deprecated: true\n      {}\n  /v2/towns:\n    get:\n      operationId: listCities\n      summary: List the cities with air quality data\n      {}\n  /v1/lookup:\n    get:\n      operationId: lookupStation\n      summary: Look up a monitoring station by its name\n      deprecated: true\n      parameters: [{{name: name, in: query, schema: {{type: string}}}}]\n      {}\n",
+        ok("city: {type: string}, count: {type: integer}"),
+        ok("city: {type: string}, count: {type: integer}"),
+        ok("station: {type: string}")
+    ));
+    let (dir, tool) = imported("openapi", "air.yaml", &doc);
+    assert!(
+        tool.contains("  - id: list_cities_v1\n    method: GET\n    url: https://api.example.org/v1/cities\n    description: List the cities with air quality data\n    deprecated: true\n"),
+        "{tool}"
+    );
+    assert!(
+        !tool.contains("  - id: list_cities\n    method: GET\n    url: https://api.example.org/v2/towns\n    description: List the cities with air quality data\n    deprecated"),
+        "{tool}"
+    );
+    let r = run(&["compile", "proj"], dir.path());
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let route = |q: &str| {
+        let r = run(
+            &["route", "--json", "--artifact", "proj/build/graph.json", q],
+            dir.path(),
+        );
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+        v["plan"]["steps"][0]["endpoint"]
+            .as_str()
+            .unwrap_or("")
+            .to_string()
+    };
+    assert_eq!(
+        route("list the cities with air quality data"),
+        "list_cities"
+    );
+    assert_eq!(
+        route("look up the monitoring station by its name"),
+        "lookup_station"
+    );
+}
+
+#[test]
+fn the_values_a_question_gives_choose_the_endpoint_that_takes_them() {
+    // A list of provinces and one province by its code, both by year: a question that gives a
+    // province code and a year reads the one province (the list would drop the code).
+    let ok = |props: &str| {
+        format!(
+            "responses: {{'200': {{description: ok, content: {{application/json: {{schema: {{type: object, properties: {{{props}}}}}}}}}}}}}"
+        )
+    };
+    let year = "{name: year, in: query, description: A calendar year, schema: {type: integer}}";
+    let doc = oas3(&format!(
+        "  /provinces:\n    get:\n      operationId: provinces\n      summary: The provinces and their holidays\n      parameters: [{year}]\n      {}\n  /provinces/{{provinceId}}:\n    get:\n      operationId: province\n      summary: One province and its holidays\n      parameters: [{{name: provinceId, in: path, required: true, description: A province's two-letter code, schema: {{type: string, enum: [AB, BC, ON, QC]}}}}, {year}]\n      {}\n",
+        ok(
+            "provinces: {type: array, items: {type: object, properties: {id: {type: string}, nameEn: {type: string}, holidays: {type: array, items: {type: string}}}}}"
+        ),
+        ok(
+            "province: {type: object, properties: {id: {type: string}, nameEn: {type: string}, holidays: {type: array, items: {type: string}}}}"
+        ),
+    ));
+    let (dir, _) = imported("openapi", "holidays.yaml", &doc);
+    let r = run(&["compile", "proj"], dir.path());
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let route = |q: &str, k: &str| {
+        let r = run(
+            &[
+                "route",
+                "--json",
+                "--k",
+                k,
+                "--artifact",
+                "proj/build/graph.json",
+                q,
+            ],
+            dir.path(),
+        );
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+        let steps: Vec<(String, serde_json::Value)> = v["plan"]["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| {
+                (
+                    s["endpoint"].as_str().unwrap().to_string(),
+                    s["params"].clone(),
+                )
+            })
+            .collect();
+        steps
+    };
+    assert_eq!(
+        route("Which holidays are there in BC in 2025?", "1"),
+        [(
+            "province".to_string(),
+            serde_json::json!({"provinceId": "BC", "year": 2025})
+        )]
+    );
+}

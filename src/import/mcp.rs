@@ -198,6 +198,7 @@ pub fn import(r: &Resolver, opts: &Options, origin: &ServerOrigin) -> Imported {
             fields_inferred: None,
             operation_id: None,
             allow_destructive: None,
+            deprecated: None,
             body_type: None,
             body_xml: Vec::new(),
             parameters: Vec::new(),

@@ -166,6 +166,7 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
             fields_inferred: None,
             operation_id: None,
             allow_destructive: None,
+            deprecated: None,
             body_type: None,
             body_xml: Vec::new(),
             parameters: Vec::new(),

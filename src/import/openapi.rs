@@ -233,6 +233,8 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
                 summary_text(op.value),
             );
             e.operation_id = generated_op_id.map(|o| Sp::synthetic(o.to_string()));
+            e.deprecated = (op.value.get("deprecated") == Some(&Value::Bool(true)))
+                .then(|| Sp::synthetic(true));
             e.parameters = params::parameters(
                 &mut m,
                 &params::Operation {
@@ -632,6 +634,7 @@ fn endpoint_of(id: &str, method: HttpMethod, url: String, description: Option<St
         fields_inferred: None,
         operation_id: None,
         allow_destructive: None,
+        deprecated: None,
         body_type: None,
         body_xml: Vec::new(),
         parameters: Vec::new(),

@@ -446,6 +446,7 @@ fn compile_tool(
             mcp_tool: e.mcp_tool.map(|m| m.value),
             destructive,
             writes,
+            deprecated: e.deprecated.as_ref().is_some_and(|d| d.value),
             description: e.description.map(|d| d.value),
             records: e.records.map(|r| r.value),
             body_type: e.body_type.map(|b| b.value),

@@ -361,6 +361,11 @@ pub struct EndpointData {
     /// endpoints of the same score.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub writes: bool,
+    /// The provider marks the endpoint deprecated
+    /// ([`crate::model::Endpoint::deprecated`]): planned only when no live endpoint of the
+    /// tool serves the same words.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub deprecated: bool,
     /// Description.
     #[serde(default, skip_serializing_if = "skip_prose")]
     #[rkyv(with = rkyv::with::Map<Shared>)]

@@ -262,6 +262,7 @@ mod tests {
             fields_inferred: None,
             operation_id: None,
             allow_destructive: None,
+            deprecated: None,
             records: None,
             body_type: None,
             body_xml: Vec::new(),

@@ -191,6 +191,11 @@ pub struct Endpoint {
     /// True when a destructive endpoint may be planned (see the `destructive-endpoint` rule).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub allow_destructive: Option<Sp<bool>>,
+    /// True when the provider marks the endpoint deprecated (OpenAPI `deprecated: true` on the
+    /// operation): the router plans it only when no live endpoint of the tool serves the same
+    /// words (default false).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deprecated: Option<Sp<bool>>,
     /// Where the records sit in the response (`data[]`, `message.items[]`, `result.{}` for the
     /// object members of a map keyed by id, `[]` for a top-level array); the response root is one
     /// record by default. Field names are paths inside one record; a field no record carries is

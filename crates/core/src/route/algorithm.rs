@@ -770,6 +770,23 @@ pub(crate) fn addressed_parameters(
     names
 }
 
+/// The keys of the Understanding's parameters (with a value) that endpoint `ei` of tool `ti`
+/// takes, by a parameter's name or a concept its binding names (as [`addressed_parameters`]).
+pub(crate) fn taken_keys(g: &FrozenGraph, ti: u32, ei: u32, u: &Understanding) -> Vec<String> {
+    let e = g.tool_at(ti).endpoint_at(ei);
+    u.parameters
+        .iter()
+        .filter(|(_, value)| !value.is_null())
+        .filter(|(key, _)| {
+            let ids = parameter_concepts(g, key);
+            e.parameters
+                .iter()
+                .any(|p| &p.name == *key || p.bind.iter().any(|b| ids.contains(&b.concept)))
+        })
+        .map(|(key, _)| key.clone())
+        .collect()
+}
+
 pub(crate) fn bind_parameters(g: &FrozenGraph, ti: u32, ei: u32, u: &Understanding) -> Bound {
     let e = g.tool_at(ti).endpoint_at(ei);
     // Per parameter: (binding's position in the declaration, value).

@@ -23,8 +23,10 @@
 mod absent;
 mod destructive;
 pub mod fill;
+mod given;
 pub mod project;
 mod select;
+mod siblings;
 #[cfg(test)]
 mod testing;
 
@@ -59,6 +61,9 @@ pub fn route_question(g: &FrozenGraph, question: &str, u: &Understanding, opts: 
             plan_ranked(g, question, u, opts, &mut plan);
         }
         if let Some(own) = plan.steps.first().and_then(|s| endpoint_intent(g, s)) {
+            if own != intent.id {
+                plan.warnings.push(intent_changed(&intent.id, &own));
+            }
             plan.intent = Some(own);
         }
         return plan;
@@ -117,6 +122,14 @@ fn endpoint_intent(g: &FrozenGraph, step: &Step) -> Option<String> {
         .map(|(id, _)| id.to_string())
 }
 
+/// Why a plan's intent differs from the Understanding's: the Understanding's was a derived
+/// cluster of endpoints, and the plan reports the intent of the endpoint it chose.
+fn intent_changed(understood: &str, planned: &str) -> String {
+    format!(
+        "intent: the Understanding's intent `{understood}` is a derived cluster of endpoints; the question was ranked over every endpoint, and the plan's intent `{planned}` is that of the endpoint ranked first"
+    )
+}
+
 /// A request to act on a named tool ("cancel my ticketmaster order 48213") that no endpoint of
 /// the named tools names or describes: the tool is named, the action is not one it offers.
 fn named_action_missing(g: &FrozenGraph, question: &str, u: &Understanding) -> Option<String> {
@@ -154,10 +167,10 @@ fn rerank_named(
         g,
         &q,
         &ranking,
-        &q.spans,
         &[],
         plan.source_constraint.as_deref(),
         reads(question, u),
+        u,
     );
     for i in 0..plan.steps.len() {
         let Some((ti, _)) = g.tool(&plan.steps[i].tool) else {
@@ -274,10 +287,10 @@ fn top_up(g: &FrozenGraph, question: &str, u: &Understanding, opts: &Options, pl
         g,
         &q,
         &ranking,
-        spans,
         &excluded,
         plan.source_constraint.as_deref(),
         reads(question, u),
+        u,
     )
     .into_iter()
     .filter(|c| {
@@ -320,10 +333,10 @@ fn plan_ranked(
         g,
         &q,
         &ranking,
-        spans,
         &excluded,
         plan.source_constraint.as_deref(),
         reads(question, u),
+        u,
     );
     let acting = !reads(question, u) && select::acts(question);
     let chosen = match destructive::refusal(g, &ranking, acting, None).map_or_else(
@@ -341,17 +354,19 @@ fn plan_ranked(
     let n = candidates.len();
     explain_ranked(&mut plan.warnings);
     for (rank, c) in chosen.iter().enumerate() {
-        let step = step_for(g, c, u, &q, spans, opts, plan);
-        let mut step = step;
+        let mut step = step_for(g, c, u, &q, spans, opts, plan);
+        // The step's own parameters say how many required ones are filled: the Understanding's
+        // values count too, not only what the ranking's trial fill found.
+        let filled = c.required.saturating_sub(step.missing_required.len());
         step.why = format!(
             "rank {} of {n} endpoint(s) ranked for the request (score {:.3}; words: {}){}",
             rank + 1,
             c.score,
             q.words(c.matched).join(", "),
-            if c.filled_required < c.required {
+            if filled < c.required {
                 format!(
-                    "; {} of {} required parameter(s) filled from the request",
-                    c.filled_required, c.required
+                    "; {filled} of {} required parameter(s) filled from the request",
+                    c.required
                 )
             } else {
                 String::new()
@@ -372,15 +387,61 @@ fn plan_ranked(
         })
         .collect();
     plan.unmatched_concepts.retain(|c| !covered.contains(c));
+    let dropped = values_dropped(&candidates, &chosen);
+    for value in &dropped {
+        let note = match u.parameters.get(value) {
+            Some(v) => format!(
+                "the request gives `{value}` = {v}, which no planned step takes: the plan answers without it"
+            ),
+            None => format!(
+                "the request gives `{value}`, which an endpoint of the catalog takes and no planned step does: the plan answers without it"
+            ),
+        };
+        if !plan.warnings.contains(&note) {
+            plan.warnings.push(note);
+        }
+    }
+    // A step that adds no word of the request to the ones before it (another tool serving the
+    // same words) is an alternative, not a need of the question: it never decides the status.
+    let mut covered = 0u64;
+    let needed: Vec<bool> = chosen
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let adds = i == 0 || c.matched & !covered != 0;
+            covered |= c.matched;
+            adds
+        })
+        .collect();
     plan.status = if !plan.not_understood.is_empty() {
         PlanStatus::NotUnderstood
-    } else if plan.steps.iter().any(|s| !s.missing_required.is_empty()) {
+    } else if plan
+        .steps
+        .iter()
+        .zip(&needed)
+        .any(|(s, &n)| n && !s.missing_required.is_empty())
+    {
         PlanStatus::MissingRequiredParameter
-    } else if !plan.unmatched_concepts.is_empty() {
+    } else if !plan.unmatched_concepts.is_empty() || !dropped.is_empty() {
         PlanStatus::Partial
     } else {
         PlanStatus::Planned
     };
+}
+
+/// The values the question gives ([`given`]) that a ranked endpoint takes and no chosen one
+/// does: the plan answers without them, so it is partial, and says so ("holidays in BC in
+/// 2025" planned on `/provinces` with `year` only drops `BC`).
+fn values_dropped(candidates: &[select::Candidate], chosen: &[select::Candidate]) -> Vec<String> {
+    let mut out: Vec<String> = candidates
+        .iter()
+        .flat_map(|c| c.takes.iter())
+        .filter(|v| !chosen.iter().any(|c| c.takes.contains(v)))
+        .cloned()
+        .collect();
+    out.sort();
+    out.dedup();
+    out
 }
 
 /// The analyzer's note that no intent fits says what happens next from what it knows: "the

@@ -2,6 +2,7 @@
 //! tool" decision, and the choice of one step per distinct need.
 
 use super::fill;
+use super::siblings::{EXTRA_LAST_WORD, last_segment_extra, retire, supersede, unasked_sibling};
 use crate::artifact::FrozenGraph;
 use crate::search::spans::Span;
 use crate::search::{Query, Ranking};
@@ -135,13 +136,16 @@ pub struct Candidate {
     pub lexical: f64,
     /// Which query stems it matched.
     pub matched: u64,
-    /// Required parameters (no default, not a credential) and how many the question fills.
+    /// Required parameters (no default, not a credential).
     pub required: usize,
-    /// See `required`.
-    pub filled_required: usize,
     /// Whether a placeholder of its URL path takes a value that identifies something in the
     /// question ([`identifies`]).
     pub identified: bool,
+    /// Whether it takes every value of two or more the question gives (see
+    /// [`super::given`]).
+    pub takes_given: bool,
+    /// The values the question gives that it takes ([`super::given::Evidence`]).
+    pub takes: Vec<String>,
 }
 
 /// Whether a request reads: asked as a question, or opened with a verb of asking ("Get",
@@ -173,17 +177,20 @@ fn is_question(text: &str) -> bool {
 /// of the requested source type; the BM25F score scaled down for an endpoint that writes when
 /// the request reads or does not open with a verb of writing ([`WRITE_WHEN_READING`]), and for one that only reads when the request opens
 /// with a verb of writing ([`READ_WHEN_WRITING`]), and scaled by the share of its required parameters the question can
-/// fill (from 0.7 for none to 1.0 for all). `asks`: the request reads (see [`asks`]; an
-/// Understanding without a question always reads).
+/// fill (from 0.7 for none to 1.0 for all); then siblings are told apart ([`super::siblings`])
+/// and the values the question gives weigh for the endpoints that take them ([`super::given`];
+/// `u`: the Understanding). `asks`: the request reads (see [`asks`]; an Understanding without
+/// a question always reads).
 pub fn candidates(
     g: &FrozenGraph,
     q: &Query,
     ranking: &Ranking,
-    spans: &[Span],
     excluded: &[u32],
     constraint: Option<&str>,
     asks: bool,
+    u: &crate::route::Understanding,
 ) -> Vec<Candidate> {
+    let spans: &[Span] = &q.spans;
     let acting = !asks && acts(&q.text);
     let counted = crate::search::frame::counted(&q.text)
         .and_then(|words| words.last().map(|w| crate::search::text::stems(w).last()))
@@ -192,6 +199,8 @@ pub fn candidates(
     let quantified = quantified(&q.text);
     let tense = request_tense(&q.text);
     let mut out: Vec<Candidate> = Vec::new();
+    let mut unasked: Vec<Option<&'static str>> = Vec::new();
+    let mut trials: Vec<BTreeMap<String, serde_json::Value>> = Vec::new();
     for r in ranking.hits.iter().take(CONSIDERED) {
         let t = g.tool_at(r.tool);
         let e = t.endpoint_at(r.endpoint);
@@ -256,11 +265,8 @@ pub fn candidates(
             } else {
                 1.0
             }
-            * if unasked_action(e, q).is_some() {
-                UNASKED_ACTION
-            } else {
-                1.0
-            }
+            * EXTRA_LAST_WORD
+                .powi(last_segment_extra(&e.url, |s| q.stems.iter().any(|t| t == s)) as i32)
             * match (tense, endpoint_tense(e)) {
                 (Some(asked), Some(own)) if asked == own => SAME_TENSE,
                 (Some(_), Some(_)) => OTHER_TENSE,
@@ -273,10 +279,27 @@ pub fn candidates(
             lexical: r.lexical * factor,
             matched: r.matched,
             required: required.len(),
-            filled_required: filled,
             identified: identifies(&e.url, spans, &trial),
+            takes_given: false,
+            takes: Vec::new(),
         });
+        trials.push(trial);
+        unasked.push(unasked_action(e, q));
     }
+    // An action the request does not ask for counts against an endpoint only beside a sibling
+    // that serves the same words without it.
+    let penalised: Vec<bool> = (0..out.len())
+        .map(|i| unasked_sibling(g, &out, &unasked, &q.stems, i))
+        .collect();
+    for (c, p) in out.iter_mut().zip(penalised) {
+        if p {
+            c.score *= UNASKED_ACTION;
+            c.lexical *= UNASKED_ACTION;
+        }
+    }
+    super::given::weigh(g, u, spans, &trials, &mut out);
+    supersede(g, &mut out);
+    retire(g, &mut out);
     out.sort_by(|a, b| {
         b.score
             .total_cmp(&a.score)
@@ -337,7 +360,7 @@ fn endpoint_tense(e: &crate::artifact::EndpointData) -> Option<crate::search::te
 
 /// The stems of an endpoint's name: its id, its MCP tool name and the literal segments of its
 /// URL path.
-fn name_stems(e: &crate::artifact::EndpointData) -> Vec<String> {
+pub(super) fn name_stems(e: &crate::artifact::EndpointData) -> Vec<String> {
     use crate::search::text::stems;
     stems(&e.id)
         .chain(e.mcp_tool.iter().flat_map(|m| stems(m)))
@@ -746,7 +769,7 @@ fn one_record(
 }
 
 /// The path of a URL (after the host), without query or fragment.
-fn url_path(url: &str) -> &str {
+pub(super) fn url_path(url: &str) -> &str {
     let path = url
         .split_once("://")
         .map_or(url, |(_, r)| r.split_once('/').map_or("", |(_, p)| p));
@@ -1224,7 +1247,9 @@ pub fn choose(
     ));
     // An endpoint that takes the value the question identifies by its path matches the
     // question's subject however common its words are in the catalog.
-    if coverage < MIN_COVERAGE || (weight < min_weight && !best.identified) {
+    // An endpoint that takes every value the Understanding holds is what the question names.
+    let given = best.takes_given;
+    if !given && (coverage < MIN_COVERAGE || (weight < min_weight && !best.identified)) {
         let t = g.tool_at(best.tool);
         return Err(format!(
             "the catalog matches too little of the request: the closest endpoint is `{}/{}` (words: {}; weight {weight:.2}), and the closest {} together match {:.0}% of the request's weight (a plan needs {min_weight:.2} and {:.0}%)",
@@ -1236,13 +1261,14 @@ pub fn choose(
             MIN_COVERAGE * 100.0
         ));
     }
-    if let Some(reason) = off_the_point(g, q, ranking, best, counted) {
+    if !given && let Some(reason) = off_the_point(g, q, ranking, best, counted) {
         return Err(reason);
     }
-    if let Some(reason) = only_the_frame(g, q, ranking, best, counted) {
+    if !given && let Some(reason) = only_the_frame(g, q, ranking, best, counted) {
         return Err(reason);
     }
     if !best.identified
+        && !given
         && let Some(reason) = super::absent::absent(g, q, ranking, best, counted, unknown)
     {
         return Err(reason);
