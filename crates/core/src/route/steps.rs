@@ -90,6 +90,14 @@ pub(super) fn emit(
             }
         }
     }
+    if opts.projection == Projection::Core {
+        for (f, of) in companions(g, ti, ei, rq, &reasons) {
+            reasons
+                .entry(f)
+                .or_default()
+                .push(FieldReason::Companion { of });
+        }
+    }
     let net = step_covered.len() < rq.req.len() || rq.req.is_empty();
     project(g, e, rq, opts.projection, net, &mut reasons);
     let fields: Vec<PlannedField> = reasons
@@ -200,6 +208,51 @@ fn project(
             }
         }
     }
+}
+
+/// The `core` projection's companions: the fields of the concepts a requested concept declares
+/// it is read with (`companions`: the value behind a label, the parts of a collective name, the
+/// variants a question often leaves open) that this endpoint publishes and no requested
+/// qualifier contradicts, each with what it comes with (the field projected for the requested
+/// concept, or the concept's id where the endpoint does not publish it). Fields already
+/// projected stay as they are.
+fn companions(
+    g: &FrozenGraph,
+    ti: u32,
+    ei: u32,
+    rq: &Request,
+    reasons: &BTreeMap<u32, Vec<FieldReason>>,
+) -> Vec<(u32, String)> {
+    let e = g.tool_at(ti).endpoint_at(ei);
+    let mut out: Vec<(u32, String)> = Vec::new();
+    for c in rq.req.iter().flat_map(|r| &r.concepts) {
+        let Some(cd) = g.concept(c) else { continue };
+        // The field projected for the requested concept, when the endpoint publishes one.
+        let of = reasons
+            .iter()
+            .find(|(_, why)| {
+                why.iter()
+                    .any(|w| matches!(w, FieldReason::Concept { concept, .. } if concept == c))
+            })
+            .map_or_else(|| c.clone(), |(f, _)| e.field_at(*f).name.clone());
+        for k in &cd.companions {
+            let postings = g.index.concept_postings.get(k).into_iter().flatten();
+            for p in postings.filter(|p| p.tool == ti && p.endpoint == ei) {
+                let fd = e.field_at(p.field);
+                if reasons.contains_key(&p.field)
+                    || out.iter().any(|(f, _)| *f == p.field)
+                    || rq
+                        .quals
+                        .iter()
+                        .any(|q| qual_status(g, fd, q) == QualStatus::Contradict)
+                {
+                    continue;
+                }
+                out.push((p.field, of.clone()));
+            }
+        }
+    }
+    out
 }
 
 /// The `core` projection's stand-ins for a requested concept the endpoint does not publish as
@@ -489,4 +542,87 @@ pub(super) fn finish(rq: &Request, tally: &Tally, plan: &mut Plan) {
     } else {
         PlanStatus::Planned
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::route::analyzer::testing::planned_for;
+    use serde_json::json;
+
+    /// The fields planned on `tool` for `concepts` asked of `formula` under `intent`.
+    fn on(tool: &str, intent: &str, concepts: &[&str]) -> Vec<String> {
+        let u = json!({
+            "intent": intent,
+            "domain_concepts": concepts,
+            "parameters": {"formula": "CuO"},
+            "target_apis": [tool],
+            "source_constraint": null,
+        });
+        let plan = planned_for("", u);
+        assert_eq!(plan.len(), 1, "{plan:?}");
+        assert_eq!(plan[0].0, tool);
+        plan[0].1.clone()
+    }
+
+    #[test]
+    fn a_label_is_read_with_the_value_behind_it() {
+        // A yes/no with the number it is decided by.
+        assert_eq!(
+            on("materials_project", "electronic_property", &["is_metal"]),
+            ["band_gap", "is_gap_direct", "is_metal"]
+        );
+        assert_eq!(
+            on(
+                "materials_project",
+                "thermodynamic_stability",
+                &["is_stable"]
+            ),
+            ["energy_above_hull", "is_stable"]
+        );
+        // OQMD publishes no yes/no: its hull distance answers, beside the group's core fields
+        // (the safety net of a concept the step does not publish).
+        assert_eq!(
+            on("oqmd", "thermodynamic_stability", &["is_stable"]),
+            ["delta_e", "stability"]
+        );
+        // A label with the value it classifies.
+        assert_eq!(
+            on(
+                "materials_project",
+                "magnetic_property",
+                &["magnetic_ordering"]
+            ),
+            ["ordering", "total_magnetization"]
+        );
+        // A tool that publishes no field of the label itself is read through the companions.
+        assert_eq!(
+            on("aflow", "electronic_property", &["is_metal"]),
+            ["Egap", "Egap_type"]
+        );
+    }
+
+    #[test]
+    fn a_companion_asked_for_itself_keeps_its_own_reason() {
+        let u = json!({
+            "intent": "electronic_property",
+            "domain_concepts": ["is_metal", "band_gap"],
+            "parameters": {"formula": "CuO"},
+            "target_apis": ["materials_project"],
+            "source_constraint": null,
+        });
+        let g = crate::route::analyzer::testing::shipped();
+        let plan = crate::route::route_question(
+            g,
+            "",
+            &crate::route::analyzer::testing::want(u),
+            &crate::route::Options::default(),
+        );
+        let gap = plan.steps[0].fields.iter().find(|f| f.name == "band_gap");
+        let reasons = &gap.expect("band_gap is planned").reasons;
+        assert_eq!(reasons.len(), 1, "{reasons:?}");
+        assert!(
+            matches!(&reasons[0], crate::route::FieldReason::Concept { concept, .. } if concept == "band_gap"),
+            "{reasons:?}"
+        );
+    }
 }
