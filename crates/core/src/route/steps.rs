@@ -91,7 +91,11 @@ pub(super) fn emit(
         }
     }
     if opts.projection == Projection::Core {
-        for (f, of) in companions(g, ti, ei, rq, &reasons) {
+        // A concept the step does not publish is answered by its companions where they are
+        // published (a collective name by the concepts it covers, a label by its value).
+        for (ri, f, of) in companions(g, ti, ei, rq, &reasons) {
+            tally.covered.insert(ri);
+            step_covered.insert(ri);
             reasons
                 .entry(f)
                 .or_default()
@@ -214,18 +218,23 @@ fn project(
 /// it is read with (`companions`: the value behind a label, the parts of a collective name, the
 /// variants a question often leaves open) that this endpoint publishes and no requested
 /// qualifier contradicts, each with what it comes with (the field projected for the requested
-/// concept, or the concept's id where the endpoint does not publish it). Fields already
-/// projected stay as they are.
+/// concept, or the concept's id where the endpoint does not publish it), with the index of the
+/// requested concept. Fields already projected stay as they are.
 fn companions(
     g: &FrozenGraph,
     ti: u32,
     ei: u32,
     rq: &Request,
     reasons: &BTreeMap<u32, Vec<FieldReason>>,
-) -> Vec<(u32, String)> {
+) -> Vec<(usize, u32, String)> {
     let e = g.tool_at(ti).endpoint_at(ei);
-    let mut out: Vec<(u32, String)> = Vec::new();
-    for c in rq.req.iter().flat_map(|r| &r.concepts) {
+    let mut out: Vec<(usize, u32, String)> = Vec::new();
+    let requested = rq
+        .req
+        .iter()
+        .enumerate()
+        .flat_map(|(ri, r)| r.concepts.iter().map(move |c| (ri, c)));
+    for (ri, c) in requested {
         let Some(cd) = g.concept(c) else { continue };
         // The field projected for the requested concept, when the endpoint publishes one.
         let of = reasons
@@ -240,7 +249,7 @@ fn companions(
             for p in postings.filter(|p| p.tool == ti && p.endpoint == ei) {
                 let fd = e.field_at(p.field);
                 if reasons.contains_key(&p.field)
-                    || out.iter().any(|(f, _)| *f == p.field)
+                    || out.iter().any(|(_, f, _)| *f == p.field)
                     || rq
                         .quals
                         .iter()
@@ -248,7 +257,7 @@ fn companions(
                 {
                     continue;
                 }
-                out.push((p.field, of.clone()));
+                out.push((ri, p.field, of.clone()));
             }
         }
     }
@@ -579,11 +588,11 @@ mod tests {
             ),
             ["energy_above_hull", "is_stable"]
         );
-        // OQMD publishes no yes/no: its hull distance answers, beside the group's core fields
-        // (the safety net of a concept the step does not publish).
+        // OQMD publishes no yes/no: its hull distance answers it (no safety net of the group's
+        // core fields is needed).
         assert_eq!(
             on("oqmd", "thermodynamic_stability", &["is_stable"]),
-            ["delta_e", "stability"]
+            ["stability"]
         );
         // A label with the value it classifies.
         assert_eq!(
@@ -598,6 +607,33 @@ mod tests {
         assert_eq!(
             on("aflow", "electronic_property", &["is_metal"]),
             ["Egap", "Egap_type"]
+        );
+    }
+
+    #[test]
+    fn a_value_told_apart_by_an_omitted_qualifier_keeps_its_variants() {
+        // "mass" without "average" or "monoisotopic": every mass PubChem publishes.
+        assert_eq!(
+            on("pubchem", "chemical_compound_lookup", &["molecular_weight"]),
+            ["ExactMass", "MolecularWeight", "MonoisotopicMass"]
+        );
+        // A question that names the variant gets that one.
+        assert_eq!(
+            on(
+                "pubchem",
+                "chemical_compound_lookup",
+                &["monoisotopic_mass"]
+            ),
+            ["MonoisotopicMass"]
+        );
+        // Materials records publish no molecular mass variant: nothing is added.
+        assert_eq!(
+            on(
+                "materials_project",
+                "thermodynamic_stability",
+                &["formation_energy"]
+            ),
+            ["formation_energy_per_atom"]
         );
     }
 
