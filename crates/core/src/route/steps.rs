@@ -176,8 +176,13 @@ fn project(
                 }
             }
         }
-        // The safety net, only where it is needed: the core fields of the intent's groups.
+        // The safety net, only where it is needed: the core fields of the intent's groups, or
+        // the whole group where the request names no concept at all and the intent requires
+        // that one group (the question asks for the group as a whole: "its elastic
+        // properties", "the magnetic data"; "tell me about caffeine", of an intent of several
+        // groups, is answered with each group's headline fields).
         Projection::Core if net => {
+            let whole = rq.req.is_empty() && rq.groups.len() == 1;
             for gid in &rq.groups {
                 let core = g
                     .groups
@@ -191,7 +196,7 @@ fn project(
                 // projection's behaviour; rule group-without-core flags it).
                 for f in fs {
                     let fd = e.field_at(*f);
-                    if (core.is_empty() || fd.concepts.iter().any(|c| core.contains(c)))
+                    if (whole || core.is_empty() || fd.concepts.iter().any(|c| core.contains(c)))
                         && !rq
                             .quals
                             .iter()
@@ -634,6 +639,51 @@ mod tests {
                 &["formation_energy"]
             ),
             ["formation_energy_per_atom"]
+        );
+    }
+
+    #[test]
+    fn a_group_named_as_a_whole_keeps_the_group() {
+        // No concept but the intent: "the elastic properties of WC", "AFLOW's thermal data",
+        // "magnetic stuff".
+        assert_eq!(
+            on("materials_project", "mechanical_property", &[]),
+            [
+                "bulk_modulus.reuss",
+                "bulk_modulus.voigt",
+                "bulk_modulus.vrh",
+                "homogeneous_poisson",
+                "shear_modulus.reuss",
+                "shear_modulus.voigt",
+                "shear_modulus.vrh",
+                "universal_anisotropy"
+            ]
+        );
+        assert_eq!(
+            on("aflow", "thermodynamic_stability", &[]),
+            [
+                "agl_debye",
+                "agl_heat_capacity_Cp_300K",
+                "agl_thermal_conductivity_300K",
+                "energy_atom",
+                "energy_cell",
+                "enthalpy_formation_atom",
+                "enthalpy_formation_cell"
+            ]
+        );
+        assert_eq!(
+            on("jarvis_dft", "magnetic_property", &[]),
+            ["magmom_oszicar", "magmom_outcar"]
+        );
+        // An intent of several groups keeps their core fields.
+        assert_eq!(
+            on("pubchem", "chemical_compound_lookup", &[]),
+            ["IUPACName", "MolecularFormula", "MolecularWeight"]
+        );
+        // A concept of the group asked: its fields, not the group.
+        assert_eq!(
+            on("jarvis_dft", "mechanical_property", &["bulk_modulus"]),
+            ["bulk_modulus_kv"]
         );
     }
 
