@@ -688,6 +688,47 @@ mod tests {
     }
 
     #[test]
+    fn concepts_read_from_the_query_by_their_synonyms() {
+        use crate::route::analyzer::testing::planned_fields;
+        let has = |q: &str, tool: &str, want: &[&str]| {
+            let plan = planned_fields(q);
+            let step = plan.iter().find(|(t, _)| t == tool);
+            let fields = &step.unwrap_or_else(|| panic!("{q}: {plan:?}")).1;
+            for f in want {
+                assert!(
+                    fields.contains(&f.to_string()),
+                    "{q}: {f} not in {fields:?}"
+                );
+            }
+        };
+        // "on the convex hull" is stability; the hull distance comes with it.
+        has(
+            "is LiFePO4 on the convex hull according to the Materials Project?",
+            "materials_project",
+            &["is_stable", "energy_above_hull"],
+        );
+        has("OQMD: is NaCl on convex hull?", "oqmd", &["stability"]);
+        // "metal or semiconductor" asks whether it is a metal, read with the gap.
+        has(
+            "GaAs in MP - metal or semiconductor?",
+            "materials_project",
+            &["is_metal", "band_gap"],
+        );
+        // The kind of calculation behind a value.
+        has(
+            "NOMAD band gaps of GaN and what kind of calculation gave each",
+            "nomad",
+            &["results.method.method_name"],
+        );
+        // "how hard": no source publishes a hardness; the moduli it is estimated from answer.
+        has(
+            "how hard is boron carbide B4C in the materials project",
+            "materials_project",
+            &["bulk_modulus.vrh", "shear_modulus.vrh"],
+        );
+    }
+
+    #[test]
     fn a_companion_asked_for_itself_keeps_its_own_reason() {
         let u = json!({
             "intent": "electronic_property",
