@@ -622,6 +622,11 @@ mod tests {
             on("pubchem", "chemical_compound_lookup", &["molecular_weight"]),
             ["ExactMass", "MolecularWeight", "MonoisotopicMass"]
         );
+        // A moment per cell, per volume or per site: each where the question does not say.
+        assert_eq!(
+            on("aflow", "magnetic_property", &["magnetic_moment"]),
+            ["spinD", "spin_atom", "spin_cell"]
+        );
         // A question that names the variant gets that one.
         assert_eq!(
             on(
