@@ -734,6 +734,24 @@ mod tests {
     }
 
     #[test]
+    fn a_collective_name_keeps_the_fields_it_covers() {
+        // "The lattice parameters": the lengths and the angles, wherever a tool publishes them.
+        assert_eq!(
+            on("cod", "crystal_structure", &["lattice_parameters"]),
+            ["a", "alpha", "b", "beta", "c", "gamma"]
+        );
+        assert_eq!(
+            on("jarvis_dft", "crystal_structure", &["lattice_parameters"]),
+            ["atoms.abc", "atoms.angles"]
+        );
+        // "Its composition": the formula and the elements; no field carries the name itself.
+        assert_eq!(
+            on("materials_project", "crystal_structure", &["composition"]),
+            ["elements", "formula_pretty"]
+        );
+    }
+
+    #[test]
     fn a_companion_asked_for_itself_keeps_its_own_reason() {
         let u = json!({
             "intent": "electronic_property",
