@@ -176,13 +176,9 @@ fn project(
                 }
             }
         }
-        // The safety net, only where it is needed: the core fields of the intent's groups, or
-        // the whole group where the request names no concept at all and the intent requires
-        // that one group (the question asks for the group as a whole: "its elastic
-        // properties", "the magnetic data"; "tell me about caffeine", of an intent of several
-        // groups, is answered with each group's headline fields).
+        // The safety net, only where it is needed: the core fields of the intent's groups (a
+        // group the question names as a whole is added after, `every::add_group`).
         Projection::Core if net => {
-            let whole = rq.req.is_empty() && rq.groups.len() == 1;
             for gid in &rq.groups {
                 let core = g
                     .groups
@@ -196,7 +192,7 @@ fn project(
                 // projection's behaviour; rule group-without-core flags it).
                 for f in fs {
                     let fd = e.field_at(*f);
-                    if (whole || core.is_empty() || fd.concepts.iter().any(|c| core.contains(c)))
+                    if (core.is_empty() || fd.concepts.iter().any(|c| core.contains(c)))
                         && !rq
                             .quals
                             .iter()
@@ -565,6 +561,11 @@ mod tests {
 
     /// The fields planned on `tool` for `concepts` asked of `formula` under `intent`.
     fn on(tool: &str, intent: &str, concepts: &[&str]) -> Vec<String> {
+        asked(tool, intent, concepts, "")
+    }
+
+    /// [`on`], for the question `q`.
+    fn asked(tool: &str, intent: &str, concepts: &[&str], q: &str) -> Vec<String> {
         let u = json!({
             "intent": intent,
             "domain_concepts": concepts,
@@ -572,7 +573,7 @@ mod tests {
             "target_apis": [tool],
             "source_constraint": null,
         });
-        let plan = planned_for("", u);
+        let plan = planned_for(q, u);
         assert_eq!(plan.len(), 1, "{plan:?}");
         assert_eq!(plan[0].0, tool);
         plan[0].1.clone()
@@ -649,10 +650,11 @@ mod tests {
 
     #[test]
     fn a_group_named_as_a_whole_keeps_the_group() {
-        // No concept but the intent: "the elastic properties of WC", "AFLOW's thermal data",
-        // "magnetic stuff".
+        // No concept but the intent, and a word that names the group as a whole: "the elastic
+        // properties of WC", "AFLOW's thermal data", "magnetic stuff".
+        let elastic = "the elastic properties of WC";
         assert_eq!(
-            on("materials_project", "mechanical_property", &[]),
+            asked("materials_project", "mechanical_property", &[], elastic),
             [
                 "bulk_modulus.reuss",
                 "bulk_modulus.voigt",
@@ -665,7 +667,12 @@ mod tests {
             ]
         );
         assert_eq!(
-            on("aflow", "thermodynamic_stability", &[]),
+            asked(
+                "aflow",
+                "thermodynamic_stability",
+                &[],
+                "pull the AGL thermal data of Si"
+            ),
             [
                 "agl_debye",
                 "agl_heat_capacity_Cp_300K",
@@ -677,12 +684,32 @@ mod tests {
             ]
         );
         assert_eq!(
-            on("jarvis_dft", "magnetic_property", &[]),
+            asked(
+                "jarvis_dft",
+                "magnetic_property",
+                &[],
+                "magnetic stuff for Fe in jarvis"
+            ),
             ["magmom_oszicar", "magmom_outcar"]
+        );
+        // Without such a word ("pyrite?", "papers on perovskites"): the group's core fields.
+        assert_eq!(
+            asked("materials_project", "electronic_property", &[], "pyrite?"),
+            ["band_gap", "is_metal"]
+        );
+        // A group of descriptive fields (a literature search) keeps its core fields.
+        assert_eq!(
+            asked(
+                "crossref",
+                "literature_search",
+                &[],
+                "papers with data on perovskites"
+            ),
+            ["title"]
         );
         // An intent of several groups keeps their core fields.
         assert_eq!(
-            on("pubchem", "chemical_compound_lookup", &[]),
+            asked("pubchem", "chemical_compound_lookup", &[], "caffeine data"),
             ["IUPACName", "MolecularFormula", "MolecularWeight"]
         );
         // A concept of the group asked: its fields, not the group.
