@@ -136,3 +136,43 @@ fn bad_declarations_are_reported() {
         ]
     );
 }
+
+#[test]
+fn a_concepts_companions_are_checked_and_answer_it() {
+    // An undeclared companion is a dangling reference.
+    assert_eq!(
+        findings(
+            "concepts:\n  - {id: is_stable, dimension: none, companions: [energy_above_hul]}\n"
+        ),
+        [
+            "SR103 the `companions` of concept `is_stable` references undeclared concept `energy_above_hul`"
+        ]
+    );
+    // A concept no field carries is not orphaned when a field carries one of its companions.
+    let dir = tempfile::tempdir().unwrap();
+    for sub in ["schemas", "intents", "aliases"] {
+        std::fs::create_dir_all(dir.path().join(sub)).unwrap();
+    }
+    std::fs::write(
+        dir.path().join("aliases/a.yaml"),
+        "concepts:\n  - {id: bulk_modulus, unit: GPa}\n  - {id: hardness, unit: GPa, companions: [bulk_modulus]}\n  - {id: toughness, unit: GPa}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("schemas/t.yaml"),
+        "id: t\ntitle: T\ndomain: d\nendpoints:\n  - id: e\n    method: GET\n    url: https://example.org/e\n    fields:\n      - {name: id, type: string, identifier: true}\n      - {name: k, type: number, unit: GPa, concepts: [bulk_modulus]}\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("intents/i.yaml"), "domains:\n  - id: d\n").unwrap();
+    let c = check_path(dir.path()).unwrap();
+    let orphans: Vec<String> = c
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == "SR205")
+        .map(|d| d.message.clone())
+        .collect();
+    assert_eq!(
+        orphans,
+        ["concept `toughness` is orphaned: no response field carries it"]
+    );
+}

@@ -377,6 +377,7 @@ fn settle_concepts(
                 .map(|(k, v)| (k, v.into_iter().map(Sp::synthetic).collect()))
                 .collect(),
             description: description.map(Sp::synthetic),
+            companions: Vec::new(),
             derived: None,
         }));
     }

@@ -149,6 +149,7 @@ mod tests {
                 vec![Sp::synthetic("stock prices".to_string())],
             )]),
             description: None,
+            companions: Vec::new(),
             derived: None,
         };
         let marked = mark_concept(c.clone());

@@ -3,7 +3,8 @@
 //! ## What it finds
 //! A reference to something that is not declared: a response field naming an undeclared group
 //! or concept, an intent requiring an undeclared group or naming an undeclared concept among its
-//! `entities`, a field group naming an undeclared concept in its `core`, a parameter binding from
+//! `entities`, a field group naming an undeclared concept in its `core`, a concept naming an
+//! undeclared one among its `companions`, a parameter binding from
 //! an undeclared concept, a recogniser feeding (or stopped by, `unless`) an undeclared concept. (Unknown domains are `unknown-domain`; aliases are
 //! `dangling-alias`.)
 //!
@@ -113,6 +114,12 @@ impl Rule for DanglingReference {
             missing("concept", &r.concept, &ix.concepts, r.file, &whose, out);
             for c in &r.unless {
                 missing("concept", c, &ix.concepts, r.file, &whose, out);
+            }
+        }
+        for c in &p.concepts {
+            let whose = || format!("the `companions` of concept `{}`", c.item.id.value);
+            for x in &c.item.companions {
+                missing("concept", x, &ix.concepts, c.file, &whose, out);
             }
         }
         for g in &p.groups {

@@ -1,8 +1,9 @@
 //! # orphan-concept (SR205)
 //!
 //! ## What it finds
-//! A response concept that no field carries (and no field alias reaches), or a parameter concept
-//! that no parameter binds.
+//! A response concept that no field carries (and no field alias reaches, nor any field of a
+//! concept among its `companions`, which answer it: `hardness` read from the moduli), or a
+//! parameter concept that no parameter binds.
 //!
 //! ## Why it matters for routing
 //! A query that names an orphan concept matches nothing: the plan reports it as unmatched. Either
@@ -55,6 +56,10 @@ impl Rule for OrphanConcept {
                 ConceptKind::Response => {
                     ctx.index.fields_by_concept.contains_key(id)
                         || ctx.index.params_by_concept.contains_key(id)
+                        || c.item
+                            .companions
+                            .iter()
+                            .any(|k| ctx.index.fields_by_concept.contains_key(&k.value))
                 }
                 ConceptKind::Parameter => ctx.index.params_by_concept.contains_key(id),
             };

@@ -148,6 +148,7 @@ fn compile_tables<T: ToolDecl>(
                 .map(|(lang, v)| (lang.clone(), v.iter().map(|s| s.value.clone()).collect()))
                 .collect(),
             description: opt(&c.item.description),
+            companions: c.item.companions.iter().map(|s| s.value.clone()).collect(),
         });
     }
     concepts.sort_by(|a, b| a.id.cmp(&b.id));

@@ -698,6 +698,10 @@ pub struct ConceptData {
     /// Description.
     #[serde(default, skip_serializing_if = "skip_prose")]
     pub description: Option<String>,
+    /// Concepts read with this one (the value behind a label, the parts of a collective name,
+    /// the variants a question often leaves open), as declared.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub companions: Vec<String>,
 }
 
 /// How a field matches a concept.

@@ -111,6 +111,15 @@ pub struct Concept {
     /// What the concept means.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<Sp<String>>,
+    /// Concepts read with this one: a question that asks for this concept and names none of
+    /// these is answered with their fields too, on the endpoint that serves it (the `core`
+    /// projection). For a yes/no or a label, the value behind it (`is_metal` with `band_gap`,
+    /// `is_stable` with `energy_above_hull`); for a collective name, the concepts it covers
+    /// (`lattice_parameters` with `lattice_angles`); for a value a chemist tells apart by a
+    /// qualifier a question often omits, its variants (`molecular_weight` with `exact_mass` and
+    /// `monoisotopic_mass`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub companions: Vec<Sp<String>>,
     /// Set by `schemarouter derive` on the entries it writes: `blake3:<hex>`, the digest of the
     /// entry as derived. `derive` replaces an entry whose content still matches its digest; one a
     /// person edited (content and digest differ) is kept as it is; an entry without this key is

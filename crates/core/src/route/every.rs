@@ -19,6 +19,83 @@ use super::{named, variants};
 use crate::artifact::{FieldData, FrozenGraph};
 use std::sync::LazyLock;
 
+/// Words that name a field group as a whole when the question names no concept ("the elastic
+/// properties", "the thermal data", "magnetic stuff"), declared as language data in
+/// `group_cues.txt` beside this file.
+const GROUP_CUE_DATA: &str = include_str!("group_cues.txt");
+
+/// The group cue words, in file order.
+static GROUP_CUES: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
+    GROUP_CUE_DATA
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or("").trim())
+        .filter(|l| !l.is_empty())
+        .collect()
+});
+
+/// The `core` projection's safety net for a question that names its intent's one field group
+/// as a whole ("the elastic properties of WC", "pull the AGL thermal data"): no concept is
+/// requested and a group cue word is in the question, so each step keeps every field of that
+/// group that no requested qualifier contradicts, where most of the group's fields are numbers
+/// (the core fields alone answer "pyrite?" or "papers on perovskites", whose questions hold no
+/// such word, a literature search for "data on perovskites", and an intent of several groups).
+pub(super) fn add_group(
+    g: &FrozenGraph,
+    question: &str,
+    u: &Understanding,
+    projection: Projection,
+    metadata: bool,
+    plan: &mut Plan,
+) {
+    if projection != Projection::Core || !u.domain_concepts.is_empty() {
+        return;
+    }
+    let Some(intent) = plan.intent.as_deref().and_then(|i| g.intent(i)) else {
+        return;
+    };
+    let [gid] = intent.required_groups.as_slice() else {
+        return;
+    };
+    if !words(question)
+        .iter()
+        .any(|w| GROUP_CUES.contains(&w.as_str()))
+    {
+        return;
+    }
+    let quals = resolve_qualifiers(g, u);
+    for step in &mut plan.steps {
+        let Some((_, t)) = g.tool(&step.tool) else {
+            continue;
+        };
+        let Some(e) = t.endpoints.iter().find(|e| e.id == step.endpoint) else {
+            continue;
+        };
+        // A group of properties (most of its fields numbers), not of a record's descriptive
+        // fields ("data on perovskites" in a literature search keeps the bibliographic core).
+        let fields = e.group_fields.get(gid).map_or(&[][..], Vec::as_slice);
+        let numeric = fields
+            .iter()
+            .filter(|f| matches!(e.field_at(**f).ty.as_str(), "number" | "integer"))
+            .count();
+        if numeric * 2 < fields.len() {
+            continue;
+        }
+        let mut added: Vec<PlannedField> = Vec::new();
+        for f in fields {
+            let fd = e.field_at(*f);
+            if step.fields.iter().any(|x| x.name == fd.name)
+                || quals
+                    .iter()
+                    .any(|q| qual_status(g, fd, q) == QualStatus::Contradict)
+            {
+                continue;
+            }
+            added.push(named::in_group(g, t, fd, gid, metadata));
+        }
+        named::add_in_order(step, e, added);
+    }
+}
+
 /// The cue phrases, declared as language data in `every_cues.txt` beside this file.
 const CUE_DATA: &str = include_str!("every_cues.txt");
 

@@ -45,6 +45,7 @@ pub fn route_question(
     let mut plan = ranked::route_question(g, question, u, opts);
     named::add(g, question, opts.projection, opts.metadata, &mut plan);
     every::add(g, question, u, opts.projection, opts.metadata, &mut plan);
+    every::add_group(g, question, u, opts.projection, opts.metadata, &mut plan);
     asks::add(g, question, u, opts.projection, opts.metadata, &mut plan);
     settle_status(&mut plan);
     plan

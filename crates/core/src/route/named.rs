@@ -114,6 +114,26 @@ pub(super) fn variant_of(
     }
 }
 
+/// Field `cand` of tool `t` planned as a field of group `group` the question names as a whole
+/// (reason `Group`), with its metadata when `metadata`.
+pub(super) fn in_group(
+    g: &FrozenGraph,
+    t: &ToolData,
+    cand: &FieldData,
+    group: &str,
+    metadata: bool,
+) -> PlannedField {
+    let reasons = vec![FieldReason::Group {
+        group: group.to_string(),
+    }];
+    PlannedField {
+        name: cand.name.clone(),
+        identifier: false,
+        meta: metadata.then(|| field_meta(g, t, cand, &reasons)),
+        reasons,
+    }
+}
+
 /// Field `cand` of tool `t` planned because a question word asks for a field of its kind
 /// (`kind`: date, person, place, count; reason `Asked`), with its metadata when `metadata`.
 pub(super) fn asked_as(

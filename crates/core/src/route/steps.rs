@@ -90,6 +90,18 @@ pub(super) fn emit(
             }
         }
     }
+    if opts.projection == Projection::Core {
+        // A concept the step does not publish is answered by its companions where they are
+        // published (a collective name by the concepts it covers, a label by its value).
+        for (ri, f, of) in companions(g, ti, ei, rq, &reasons) {
+            tally.covered.insert(ri);
+            step_covered.insert(ri);
+            reasons
+                .entry(f)
+                .or_default()
+                .push(FieldReason::Companion { of });
+        }
+    }
     let net = step_covered.len() < rq.req.len() || rq.req.is_empty();
     project(g, e, rq, opts.projection, net, &mut reasons);
     let fields: Vec<PlannedField> = reasons
@@ -164,7 +176,8 @@ fn project(
                 }
             }
         }
-        // The safety net, only where it is needed: the core fields of the intent's groups.
+        // The safety net, only where it is needed: the core fields of the intent's groups (a
+        // group the question names as a whole is added after, `every::add_group`).
         Projection::Core if net => {
             for gid in &rq.groups {
                 let core = g
@@ -200,6 +213,56 @@ fn project(
             }
         }
     }
+}
+
+/// The `core` projection's companions: the fields of the concepts a requested concept declares
+/// it is read with (`companions`: the value behind a label, the parts of a collective name, the
+/// variants a question often leaves open) that this endpoint publishes and no requested
+/// qualifier contradicts, each with what it comes with (the field projected for the requested
+/// concept, or the concept's id where the endpoint does not publish it), with the index of the
+/// requested concept. Fields already projected stay as they are.
+fn companions(
+    g: &FrozenGraph,
+    ti: u32,
+    ei: u32,
+    rq: &Request,
+    reasons: &BTreeMap<u32, Vec<FieldReason>>,
+) -> Vec<(usize, u32, String)> {
+    let e = g.tool_at(ti).endpoint_at(ei);
+    let mut out: Vec<(usize, u32, String)> = Vec::new();
+    let requested = rq
+        .req
+        .iter()
+        .enumerate()
+        .flat_map(|(ri, r)| r.concepts.iter().map(move |c| (ri, c)));
+    for (ri, c) in requested {
+        let Some(cd) = g.concept(c) else { continue };
+        // The field projected for the requested concept, when the endpoint publishes one.
+        let of = reasons
+            .iter()
+            .find(|(_, why)| {
+                why.iter()
+                    .any(|w| matches!(w, FieldReason::Concept { concept, .. } if concept == c))
+            })
+            .map_or_else(|| c.clone(), |(f, _)| e.field_at(*f).name.clone());
+        for k in &cd.companions {
+            let postings = g.index.concept_postings.get(k).into_iter().flatten();
+            for p in postings.filter(|p| p.tool == ti && p.endpoint == ei) {
+                let fd = e.field_at(p.field);
+                if reasons.contains_key(&p.field)
+                    || out.iter().any(|(_, f, _)| *f == p.field)
+                    || rq
+                        .quals
+                        .iter()
+                        .any(|q| qual_status(g, fd, q) == QualStatus::Contradict)
+                {
+                    continue;
+                }
+                out.push((ri, p.field, of.clone()));
+            }
+        }
+    }
+    out
 }
 
 /// The `core` projection's stand-ins for a requested concept the endpoint does not publish as
@@ -489,4 +552,254 @@ pub(super) fn finish(rq: &Request, tally: &Tally, plan: &mut Plan) {
     } else {
         PlanStatus::Planned
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::route::analyzer::testing::planned_for;
+    use serde_json::json;
+
+    /// The fields planned on `tool` for `concepts` asked of `formula` under `intent`.
+    fn on(tool: &str, intent: &str, concepts: &[&str]) -> Vec<String> {
+        asked(tool, intent, concepts, "")
+    }
+
+    /// [`on`], for the question `q`.
+    fn asked(tool: &str, intent: &str, concepts: &[&str], q: &str) -> Vec<String> {
+        let u = json!({
+            "intent": intent,
+            "domain_concepts": concepts,
+            "parameters": {"formula": "CuO"},
+            "target_apis": [tool],
+            "source_constraint": null,
+        });
+        let plan = planned_for(q, u);
+        assert_eq!(plan.len(), 1, "{plan:?}");
+        assert_eq!(plan[0].0, tool);
+        plan[0].1.clone()
+    }
+
+    #[test]
+    fn a_label_is_read_with_the_value_behind_it() {
+        // A yes/no with the number it is decided by.
+        assert_eq!(
+            on("materials_project", "electronic_property", &["is_metal"]),
+            ["band_gap", "is_gap_direct", "is_metal"]
+        );
+        assert_eq!(
+            on(
+                "materials_project",
+                "thermodynamic_stability",
+                &["is_stable"]
+            ),
+            ["energy_above_hull", "is_stable"]
+        );
+        // OQMD publishes no yes/no: its hull distance answers it (no safety net of the group's
+        // core fields is needed).
+        assert_eq!(
+            on("oqmd", "thermodynamic_stability", &["is_stable"]),
+            ["stability"]
+        );
+        // A label with the value it classifies.
+        assert_eq!(
+            on(
+                "materials_project",
+                "magnetic_property",
+                &["magnetic_ordering"]
+            ),
+            ["ordering", "total_magnetization"]
+        );
+        // A tool that publishes no field of the label itself is read through the companions.
+        assert_eq!(
+            on("aflow", "electronic_property", &["is_metal"]),
+            ["Egap", "Egap_type"]
+        );
+    }
+
+    #[test]
+    fn a_value_told_apart_by_an_omitted_qualifier_keeps_its_variants() {
+        // "mass" without "average" or "monoisotopic": every mass PubChem publishes.
+        assert_eq!(
+            on("pubchem", "chemical_compound_lookup", &["molecular_weight"]),
+            ["ExactMass", "MolecularWeight", "MonoisotopicMass"]
+        );
+        // A moment per cell, per volume or per site: each where the question does not say.
+        assert_eq!(
+            on("aflow", "magnetic_property", &["magnetic_moment"]),
+            ["spinD", "spin_atom", "spin_cell"]
+        );
+        // A question that names the variant gets that one.
+        assert_eq!(
+            on(
+                "pubchem",
+                "chemical_compound_lookup",
+                &["monoisotopic_mass"]
+            ),
+            ["MonoisotopicMass"]
+        );
+        // Materials records publish no molecular mass variant: nothing is added.
+        assert_eq!(
+            on(
+                "materials_project",
+                "thermodynamic_stability",
+                &["formation_energy"]
+            ),
+            ["formation_energy_per_atom"]
+        );
+    }
+
+    #[test]
+    fn a_group_named_as_a_whole_keeps_the_group() {
+        // No concept but the intent, and a word that names the group as a whole: "the elastic
+        // properties of WC", "AFLOW's thermal data", "magnetic stuff".
+        let elastic = "the elastic properties of WC";
+        assert_eq!(
+            asked("materials_project", "mechanical_property", &[], elastic),
+            [
+                "bulk_modulus.reuss",
+                "bulk_modulus.voigt",
+                "bulk_modulus.vrh",
+                "homogeneous_poisson",
+                "shear_modulus.reuss",
+                "shear_modulus.voigt",
+                "shear_modulus.vrh",
+                "universal_anisotropy"
+            ]
+        );
+        assert_eq!(
+            asked(
+                "aflow",
+                "thermodynamic_stability",
+                &[],
+                "pull the AGL thermal data of Si"
+            ),
+            [
+                "agl_debye",
+                "agl_heat_capacity_Cp_300K",
+                "agl_thermal_conductivity_300K",
+                "energy_atom",
+                "energy_cell",
+                "enthalpy_formation_atom",
+                "enthalpy_formation_cell"
+            ]
+        );
+        assert_eq!(
+            asked(
+                "jarvis_dft",
+                "magnetic_property",
+                &[],
+                "magnetic stuff for Fe in jarvis"
+            ),
+            ["magmom_oszicar", "magmom_outcar"]
+        );
+        // Without such a word ("pyrite?", "papers on perovskites"): the group's core fields.
+        assert_eq!(
+            asked("materials_project", "electronic_property", &[], "pyrite?"),
+            ["band_gap", "is_metal"]
+        );
+        // A group of descriptive fields (a literature search) keeps its core fields.
+        assert_eq!(
+            asked(
+                "crossref",
+                "literature_search",
+                &[],
+                "papers with data on perovskites"
+            ),
+            ["title"]
+        );
+        // An intent of several groups keeps their core fields.
+        assert_eq!(
+            asked("pubchem", "chemical_compound_lookup", &[], "caffeine data"),
+            ["IUPACName", "MolecularFormula", "MolecularWeight"]
+        );
+        // A concept of the group asked: its fields, not the group.
+        assert_eq!(
+            on("jarvis_dft", "mechanical_property", &["bulk_modulus"]),
+            ["bulk_modulus_kv"]
+        );
+    }
+
+    #[test]
+    fn concepts_read_from_the_query_by_their_synonyms() {
+        use crate::route::analyzer::testing::planned_fields;
+        let has = |q: &str, tool: &str, want: &[&str]| {
+            let plan = planned_fields(q);
+            let step = plan.iter().find(|(t, _)| t == tool);
+            let fields = &step.unwrap_or_else(|| panic!("{q}: {plan:?}")).1;
+            for f in want {
+                assert!(
+                    fields.contains(&f.to_string()),
+                    "{q}: {f} not in {fields:?}"
+                );
+            }
+        };
+        // "on the convex hull" is stability; the hull distance comes with it.
+        has(
+            "is LiFePO4 on the convex hull according to the Materials Project?",
+            "materials_project",
+            &["is_stable", "energy_above_hull"],
+        );
+        has("OQMD: is NaCl on convex hull?", "oqmd", &["stability"]);
+        // "metal or semiconductor" asks whether it is a metal, read with the gap.
+        has(
+            "GaAs in MP - metal or semiconductor?",
+            "materials_project",
+            &["is_metal", "band_gap"],
+        );
+        // The kind of calculation behind a value.
+        has(
+            "NOMAD band gaps of GaN and what kind of calculation gave each",
+            "nomad",
+            &["results.method.method_name"],
+        );
+        // "how hard": no source publishes a hardness; the moduli it is estimated from answer.
+        has(
+            "how hard is boron carbide B4C in the materials project",
+            "materials_project",
+            &["bulk_modulus.vrh", "shear_modulus.vrh"],
+        );
+    }
+
+    #[test]
+    fn a_collective_name_keeps_the_fields_it_covers() {
+        // "The lattice parameters": the lengths and the angles, wherever a tool publishes them.
+        assert_eq!(
+            on("cod", "crystal_structure", &["lattice_parameters"]),
+            ["a", "alpha", "b", "beta", "c", "gamma"]
+        );
+        assert_eq!(
+            on("jarvis_dft", "crystal_structure", &["lattice_parameters"]),
+            ["atoms.abc", "atoms.angles"]
+        );
+        // "Its composition": the formula and the elements; no field carries the name itself.
+        assert_eq!(
+            on("materials_project", "crystal_structure", &["composition"]),
+            ["elements", "formula_pretty"]
+        );
+    }
+
+    #[test]
+    fn a_companion_asked_for_itself_keeps_its_own_reason() {
+        let u = json!({
+            "intent": "electronic_property",
+            "domain_concepts": ["is_metal", "band_gap"],
+            "parameters": {"formula": "CuO"},
+            "target_apis": ["materials_project"],
+            "source_constraint": null,
+        });
+        let g = crate::route::analyzer::testing::shipped();
+        let plan = crate::route::route_question(
+            g,
+            "",
+            &crate::route::analyzer::testing::want(u),
+            &crate::route::Options::default(),
+        );
+        let gap = plan.steps[0].fields.iter().find(|f| f.name == "band_gap");
+        let reasons = &gap.expect("band_gap is planned").reasons;
+        assert_eq!(reasons.len(), 1, "{reasons:?}");
+        assert!(
+            matches!(&reasons[0], crate::route::FieldReason::Concept { concept, .. } if concept == "band_gap"),
+            "{reasons:?}"
+        );
+    }
 }

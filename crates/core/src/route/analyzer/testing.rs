@@ -39,3 +39,18 @@ pub(crate) fn planned_fields(q: &str) -> Vec<(String, Vec<String>)> {
         })
         .collect()
 }
+
+/// The non-identifier fields of each step the default options plan for the Understanding `u`
+/// (its JSON) over the shipped artifact, with the step's tool (`q` is the question's text, read
+/// only by the passes over the question's words).
+pub(crate) fn planned_for(q: &str, u: serde_json::Value) -> Vec<(String, Vec<String>)> {
+    let g = shipped();
+    let plan = crate::route::route_question(g, q, &want(u), &crate::route::Options::default());
+    plan.steps
+        .iter()
+        .map(|s| {
+            let names = s.fields.iter().filter(|f| !f.identifier);
+            (s.tool.clone(), names.map(|f| f.name.clone()).collect())
+        })
+        .collect()
+}
