@@ -3,6 +3,9 @@
 //! description say what kind of value it takes, and the words right before a value say what it
 //! is ("order 8812", "in Lyon", "top 5").
 //!
+//! Before the passes, `numerals` adds the numbers, years and months the question writes in words
+//! ("tag twelve", "twenty twenty-six", "april 2024" for a month parameter) to its spans.
+//!
 //! [`fill`] runs named passes in order, each in a file of its own; a pass fills only the
 //! parameters still open, so an earlier pass wins:
 //!
@@ -56,6 +59,7 @@ mod keywords;
 mod labels;
 mod leftover;
 mod makers;
+mod numerals;
 mod open;
 mod periods;
 mod places;
@@ -137,6 +141,7 @@ fn fill_with(
     headers::pass(question, &open, params);
     let open: Vec<Profile> = open.into_iter().filter(|pr| !pr.named_only()).collect();
     let mut spans = spans.to_vec();
+    numerals::add(question, &open, &mut spans);
     // A name beside its label noun replaces the object that held both ("on the central line").
     let named = labels::label_neighbours(question, &open, &spans, subject);
     spans.retain(|x| {

@@ -19,7 +19,7 @@ pub(super) struct Profile<'a> {
     pub(super) name_stems: usize,
     pub(super) numeric: bool,
     pub(super) integer: bool,
-    /// Whether it takes a point in time (`format: date`/`date-time`, or named as a date or a
+    /// Whether it takes a point in time (`format: date`/`date-time`, `type: date`, or named as a date or a
     /// time: `fromTime`, `startDate`): only a date or a year is its value, never words.
     pub(super) temporal: bool,
     /// Stems of the URL path segment right before the parameter's placeholder, which names
@@ -54,6 +54,9 @@ impl<'a> Profile<'a> {
         let format = p.format.as_deref().unwrap_or("");
         let temporal = format.starts_with("date")
             || format.starts_with("time")
+            // The artifact's own date types (`type: date`, `datetime`: the importer's form of
+            // `format: date`).
+            || matches!(base, "date" | "datetime" | "date-time" | "time")
             || words
                 .iter()
                 .any(|w| matches!(w.as_str(), "date" | "time" | "datetime" | "timestamp"));
