@@ -16,6 +16,8 @@
 //!    words: "synonyms" for `synonym`);
 //! 5. `keywords`: a keyword value the parameter's description quotes (`"last-used" can be
 //!    used to specify the last used budget`) and the question writes;
+//!    `naming`: the name a question gives a thing ("a tag called X", "rename tag 7 to X") into
+//!    a parameter that takes a name;
 //! 6. `places`: a city with its country or state code after it ("in berlin de", "seattle, wa")
 //!    into a city parameter and a country (or state) parameter apart;
 //! 7. `codes`: a country or a language the question names into a parameter that takes its
@@ -59,6 +61,7 @@ mod keywords;
 mod labels;
 mod leftover;
 mod makers;
+mod naming;
 mod numerals;
 mod open;
 mod periods;
@@ -152,7 +155,8 @@ fn fill_with(
     let spans = spans.as_slice();
     enums::pass(question, &open, params);
     let asked: Vec<String> = text::stems(&e.url).collect();
-    let keyword_words = keywords::pass(question, &open, &asked, params);
+    let mut keyword_words = keywords::pass(question, &open, &asked, params);
+    keyword_words.extend(naming::pass(question, &open, params));
     // A city with its code ("berlin de") before `codes`, which would read "de" alone.
     let mut names = places::pass(question, &open, params);
     names.extend(codes::pass(question, &open, params));
@@ -205,6 +209,47 @@ fn fill_with(
 mod tests {
     use super::testing::*;
     use super::*;
+
+    /// A number after "NOUN of" goes to the parameter the noun names ("a vote of 8", "a
+    /// rating of 4"), not to another number parameter.
+    #[test]
+    fn a_number_after_its_noun_and_of() {
+        let votes = typed(
+            typed(
+                endpoint(
+                    "https://x.test/user/votes/shows/{show_id}",
+                    &[("show_id", "path"), ("vote", "body")],
+                ),
+                "show_id",
+                "integer",
+                None,
+            ),
+            "vote",
+            "integer",
+            None,
+        );
+        assert_eq!(
+            filled(&votes, "give show 169 a vote of 8", &["show", "vote"]),
+            BTreeMap::from([
+                ("show_id".to_string(), Value::from(169)),
+                ("vote".to_string(), Value::from(8))
+            ])
+        );
+        let rated = typed(
+            endpoint(
+                "https://x.test/movies",
+                &[("page", "query"), ("min_rating", "query")],
+            ),
+            "min_rating",
+            "number",
+            None,
+        );
+        let rated = typed(rated, "page", "integer", None);
+        assert_eq!(
+            filled(&rated, "movies with a rating of 7.5", &["movi"]),
+            BTreeMap::from([("min_rating".to_string(), Value::from(7.5))])
+        );
+    }
 
     /// "today" fills a date parameter when the endpoint is planned, but ranking does not count
     /// it: any endpoint with a date parameter (a historical one too) would take it.

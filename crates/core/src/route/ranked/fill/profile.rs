@@ -5,7 +5,7 @@ use super::datefmt::DateForm;
 use super::examples::Shape;
 use super::words::{DATE_DESCRIBED, DATE_WORDS, ID_WORDS};
 use crate::artifact::ParamData;
-use crate::search::spans::{self, Span};
+use crate::search::spans::{self, Span, SpanKind};
 use crate::search::text;
 
 /// What a parameter's declaration says about the values it takes.
@@ -112,10 +112,16 @@ impl<'a> Profile<'a> {
     /// Whether a word labelling a span ([`Span::labels`]) names this parameter ("order 8812"
     /// for `order_id`, "the mozilla org" for `org`).
     /// A function word after a value labels nothing ("how long from X": `long` is no `from`).
+    /// A number after "NOUN of" is labelled by the noun too ("a vote of 8", "a rating of 4.5").
     pub(super) fn introduced_by(&self, s: &Span) -> bool {
-        s.labels()
+        let of_noun = match (s.kind, s.before.as_slice()) {
+            (SpanKind::Number, [.., noun, of]) if of == "of" => Some(noun),
+            _ => None,
+        };
+        (s.labels()
             .filter(|w| !(s.after.first() == Some(*w) && spans::is_function_word(w)))
             .any(|w| self.names(w))
+            || of_noun.is_some_and(|n| self.names(n)))
             && !self.qualifier_differs(s)
     }
 
