@@ -167,8 +167,9 @@ fn from_pattern(c: &regex::Captures, description: &str) -> Option<DateForm> {
 }
 
 /// A form from an example date: four digits are the year, letters the month's name, and of
-/// the one- or two-digit groups the one above 12 is the day; when both could be either, a `/`
-/// between them says month first (`07/04/2015`), another separator day first.
+/// the one- or two-digit groups the one above 12 is the day; when both could be either, a year
+/// before them or a `/` between them says month first (`2016-12-01`, `07/04/2015`), another
+/// separator day first.
 fn from_example(e: &str) -> Option<DateForm> {
     if e.len() == 8 && e.chars().all(|c| c.is_ascii_digit()) {
         let (y, m, d) = (&e[..4], &e[4..6], &e[6..]);
@@ -308,6 +309,12 @@ mod tests {
             ("Date, for example 2015-07-31T00:00", "2023-12-25"),
             ("Date, e.g. 20150731", "20231225"),
             ("Date, e.g. Jul 4 2015", "Dec 25 2023"),
+            // Year first, both numbers 12 or less: year-month-day.
+            (
+                "The budget month in ISO format (e.g. 2016-12-01)",
+                "2023-12-25",
+            ),
+            ("Day, e.g. 2016/11/05", "2023/12/25"),
         ] {
             assert_eq!(
                 bound(d, "2023-12-25").unwrap_or_else(|| "2023-12-25".into()),

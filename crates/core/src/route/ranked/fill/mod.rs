@@ -3,6 +3,9 @@
 //! description say what kind of value it takes, and the words right before a value say what it
 //! is ("order 8812", "in Lyon", "top 5").
 //!
+//! Before the passes, `numerals` adds the numbers, years and months the question writes in words
+//! ("tag twelve", "twenty twenty-six", "april 2024" for a month parameter) to its spans.
+//!
 //! [`fill`] runs named passes in order, each in a file of its own; a pass fills only the
 //! parameters still open, so an earlier pass wins:
 //!
@@ -11,28 +14,32 @@
 //! 3. `labels`: a name beside the noun that names a path parameter becomes a span;
 //! 4. `enums`: enum values the question names (as written, else in another form of their
 //!    words: "synonyms" for `synonym`);
-//! 5. `places`: a city with its country or state code after it ("in berlin de", "seattle, wa")
+//! 5. `keywords`: a keyword value the parameter's description quotes (`"last-used" can be
+//!    used to specify the last used budget`) and the question writes;
+//!    `naming`: the name a question gives a thing ("a tag called X", "rename tag 7 to X") into
+//!    a parameter that takes a name;
+//! 6. `places`: a city with its country or state code after it ("in berlin de", "seattle, wa")
 //!    into a city parameter and a country (or state) parameter apart;
-//! 6. `codes`: a country or a language the question names into a parameter that takes its
+//! 7. `codes`: a country or a language the question names into a parameter that takes its
 //!    ISO 3166-1 / ISO 639-1 code;
-//! 7. `coords`: a latitude-longitude pair (`35.78, -78.64`) into `lat` and `lon` apart, every
+//! 8. `coords`: a latitude-longitude pair (`35.78, -78.64`) into `lat` and `lon` apart, every
 //!    pair into a list of points, or the pairs after "from" and "to" into a start and an end
 //!    point;
-//! 8. `periods`: a relative period ("this week", "the past 30 days") into a period parameter: the
+//! 9. `periods`: a relative period ("this week", "the past 30 days") into a period parameter: the
 //!    enum value naming it, a number of days, or a from/to date pair;
-//! 9. `typed`: typed spans paired with the parameters they fit, best pair first, each span and
-//!    each parameter once: a street address whole to an `address` (never its house number to a
-//!    `zip` or a `limit`), a postcode to a postcode parameter, a count to the parameter its noun
-//!    names ("4 bedrooms") and never to an id, a count of the records the endpoint reads ("list
-//!    20 users" for `/users`) to its count parameter, a value of the shape of a description's example
-//!    codes (`examples`: "e.g. PHI, BKN") and no other; of two values of one kind, each to the
-//!    parameter of its end by the words around it (`direction`: "from USD to EUR", "USD to
-//!    EUR", "base USD" give `base_currency` USD); "X by Y" gives the work to a `track` or
-//!    `title` and its maker to an `artist` or `author` (`makers`);
-//! 10. `units`: the unit of an amount, and the target unit asked for;
-//! 11. `leftover`: a free-text parameter takes the question's leftover content words (not in
+//! 10. `typed`: typed spans paired with the parameters they fit, best pair first, each span and
+//!     each parameter once: a street address whole to an `address` (never its house number to a
+//!     `zip` or a `limit`), a postcode to a postcode parameter, a count to the parameter its noun
+//!     names ("4 bedrooms") and never to an id, a count of the records the endpoint reads ("list
+//!     20 users" for `/users`) to its count parameter, a value of the shape of a description's example
+//!     codes (`examples`: "e.g. PHI, BKN") and no other; of two values of one kind, each to the
+//!     parameter of its end by the words around it (`direction`: "from USD to EUR", "USD to
+//!     EUR", "base USD" give `base_currency` USD); "X by Y" gives the work to a `track` or
+//!     `title` and its maker to an `artist` or `author` (`makers`);
+//! 11. `units`: the unit of an amount, and the target unit asked for;
+//! 12. `leftover`: a free-text parameter takes the question's leftover content words (not in
 //!     [`fill_spans`]);
-//! 12. `check`: the type check of every value bound: a date only into a parameter that takes
+//! 13. `check`: the type check of every value bound: a date only into a parameter that takes
 //!     one, a number only into a number parameter (a whole one into an `integer`), a value of
 //!     the examples' shape only where the description gives example codes; a date written in
 //!     the form the description gives (`datefmt`: `dd-MM-yyyy`, `e.g. 2015-JUL-31`).
@@ -50,9 +57,12 @@ mod direction;
 mod enums;
 mod examples;
 mod headers;
+mod keywords;
 mod labels;
 mod leftover;
 mod makers;
+mod naming;
+mod numerals;
 mod open;
 mod periods;
 mod places;
@@ -134,6 +144,7 @@ fn fill_with(
     headers::pass(question, &open, params);
     let open: Vec<Profile> = open.into_iter().filter(|pr| !pr.named_only()).collect();
     let mut spans = spans.to_vec();
+    numerals::add(question, &open, &mut spans);
     // A name beside its label noun replaces the object that held both ("on the central line").
     let named = labels::label_neighbours(question, &open, &spans, subject);
     spans.retain(|x| {
@@ -143,6 +154,9 @@ fn fill_with(
     spans.sort_by_key(|s| (s.start, s.end));
     let spans = spans.as_slice();
     enums::pass(question, &open, params);
+    let asked: Vec<String> = text::stems(&e.url).collect();
+    let mut keyword_words = keywords::pass(question, &open, &asked, params);
+    keyword_words.extend(naming::pass(question, &open, params));
     // A city with its code ("berlin de") before `codes`, which would read "de" alone.
     let mut names = places::pass(question, &open, params);
     names.extend(codes::pass(question, &open, params));
@@ -152,6 +166,7 @@ fn fill_with(
     let today = periods::reference_day();
     let mut spans = spans.to_vec();
     let mut taken = names;
+    taken.extend(keyword_words.iter().copied());
     let before_periods: Vec<String> = params.keys().cloned().collect();
     taken.extend(periods::pass(question, &open, &spans, today, params));
     if !leftovers {
@@ -168,7 +183,19 @@ fn fill_with(
     units::units(question, &open, spans, params);
     if leftovers {
         let own: Vec<String> = text::stems(&e.url).collect();
-        leftover::leftover(question, &open, spans, &span_used, subject, &own, params);
+        // The words of a keyword or a given name are bound already: no leftover.
+        let mut spans = spans.to_vec();
+        let mut span_used = span_used;
+        for &(a, b) in &keyword_words {
+            spans.push(crate::search::spans::span_at(
+                question,
+                SpanKind::Quoted,
+                a,
+                b,
+            ));
+            span_used.push(true);
+        }
+        leftover::leftover(question, &open, &spans, &span_used, subject, &own, params);
     }
     let filled: Vec<String> = params
         .keys()
@@ -182,6 +209,47 @@ fn fill_with(
 mod tests {
     use super::testing::*;
     use super::*;
+
+    /// A number after "NOUN of" goes to the parameter the noun names ("a vote of 8", "a
+    /// rating of 4"), not to another number parameter.
+    #[test]
+    fn a_number_after_its_noun_and_of() {
+        let votes = typed(
+            typed(
+                endpoint(
+                    "https://x.test/user/votes/shows/{show_id}",
+                    &[("show_id", "path"), ("vote", "body")],
+                ),
+                "show_id",
+                "integer",
+                None,
+            ),
+            "vote",
+            "integer",
+            None,
+        );
+        assert_eq!(
+            filled(&votes, "give show 169 a vote of 8", &["show", "vote"]),
+            BTreeMap::from([
+                ("show_id".to_string(), Value::from(169)),
+                ("vote".to_string(), Value::from(8))
+            ])
+        );
+        let rated = typed(
+            endpoint(
+                "https://x.test/movies",
+                &[("page", "query"), ("min_rating", "query")],
+            ),
+            "min_rating",
+            "number",
+            None,
+        );
+        let rated = typed(rated, "page", "integer", None);
+        assert_eq!(
+            filled(&rated, "movies with a rating of 7.5", &["movi"]),
+            BTreeMap::from([("min_rating".to_string(), Value::from(7.5))])
+        );
+    }
 
     /// "today" fills a date parameter when the endpoint is planned, but ranking does not count
     /// it: any endpoint with a date parameter (a historical one too) would take it.

@@ -5,7 +5,7 @@ use super::datefmt::DateForm;
 use super::examples::Shape;
 use super::words::{DATE_DESCRIBED, DATE_WORDS, ID_WORDS};
 use crate::artifact::ParamData;
-use crate::search::spans::{self, Span};
+use crate::search::spans::{self, Span, SpanKind};
 use crate::search::text;
 
 /// What a parameter's declaration says about the values it takes.
@@ -19,7 +19,7 @@ pub(super) struct Profile<'a> {
     pub(super) name_stems: usize,
     pub(super) numeric: bool,
     pub(super) integer: bool,
-    /// Whether it takes a point in time (`format: date`/`date-time`, or named as a date or a
+    /// Whether it takes a point in time (`format: date`/`date-time`, `type: date`, or named as a date or a
     /// time: `fromTime`, `startDate`): only a date or a year is its value, never words.
     pub(super) temporal: bool,
     /// Stems of the URL path segment right before the parameter's placeholder, which names
@@ -54,6 +54,9 @@ impl<'a> Profile<'a> {
         let format = p.format.as_deref().unwrap_or("");
         let temporal = format.starts_with("date")
             || format.starts_with("time")
+            // The artifact's own date types (`type: date`, `datetime`: the importer's form of
+            // `format: date`).
+            || matches!(base, "date" | "datetime" | "date-time" | "time")
             || words
                 .iter()
                 .any(|w| matches!(w.as_str(), "date" | "time" | "datetime" | "timestamp"));
@@ -115,10 +118,16 @@ impl<'a> Profile<'a> {
     /// Whether a word labelling a span ([`Span::labels`]) names this parameter ("order 8812"
     /// for `order_id`, "the mozilla org" for `org`).
     /// A function word after a value labels nothing ("how long from X": `long` is no `from`).
+    /// A number after "NOUN of" is labelled by the noun too ("a vote of 8", "a rating of 4.5").
     pub(super) fn introduced_by(&self, s: &Span) -> bool {
-        s.labels()
+        let of_noun = match (s.kind, s.before.as_slice()) {
+            (SpanKind::Number, [.., noun, of]) if of == "of" => Some(noun),
+            _ => None,
+        };
+        (s.labels()
             .filter(|w| !(s.after.first() == Some(*w) && spans::is_function_word(w)))
             .any(|w| self.names(w))
+            || of_noun.is_some_and(|n| self.names(n)))
             && !self.qualifier_differs(s)
     }
 

@@ -136,3 +136,47 @@ pub(super) fn name_shaped(w: &str) -> bool {
 pub(super) fn generic(w: &str) -> bool {
     RANK_WORDS.contains(&w) || GENERIC_WORDS.contains(&w) || COUNT_CUES.contains(&w)
 }
+
+/// English number words from one to nineteen, in order ([`super::numerals`]).
+pub(super) const NUMBER_UNITS: &[&str] = &[
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+];
+
+/// English words of the tens from twenty to ninety, in order ([`super::numerals`]).
+pub(super) const NUMBER_TENS: &[&str] = &[
+    "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
+];
+
+/// English month names, in order ([`super::numerals`]: "april 2024").
+pub(super) const MONTH_NAMES: &[&str] = &[
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+];
