@@ -3,9 +3,10 @@
 
 use super::profile::Profile;
 use crate::artifact::ParamData;
+use crate::model::Scalar;
 use crate::route::bind;
 use serde_json::Value;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 /// Fill each enum parameter of `open` with the value the question names, if any.
 pub(super) fn pass(question: &str, open: &[Profile], params: &mut BTreeMap<String, Value>) {
@@ -22,6 +23,9 @@ pub(super) fn pass(question: &str, open: &[Profile], params: &mut BTreeMap<Strin
 /// (case, `_`, `-` and spaces ignored), on word boundaries; else the longest whose words the
 /// question writes in another form (the same Snowball stems: "synonyms" for `synonym`), each
 /// word of four letters or more.
+///
+/// The question's runs of words are put in a set once, so each value costs one look-up: a long
+/// enum is read once per parameter, never once per word of the question.
 pub(super) fn enum_value(p: &ParamData, question: &str) -> Option<Value> {
     let norm = |s: &str| {
         s.to_lowercase()
@@ -30,22 +34,23 @@ pub(super) fn enum_value(p: &ParamData, question: &str) -> Option<Value> {
             .collect::<Vec<_>>()
             .join(" ")
     };
-    let q = format!(" {} ", norm(question));
-    let written = p
-        .enum_values
-        .iter()
-        .filter_map(|v| {
-            let text = bind::value_text(&bind::scalar_json(v));
-            let n = norm(&text);
-            // A one-letter value ("S" for scientific units) is no word of a question, and a
-            // value that is a function word ("is" for Icelandic, "it", "no") is one only where
-            // the question sets it apart (see `set_apart`).
-            (n.chars().count() > 1
-                && q.contains(&format!(" {n} "))
-                && (!function_word(&n) || set_apart(p, question, &n)))
-            .then_some((n.len(), v))
-        })
-        .max_by_key(|(len, _)| *len);
+    let q = norm(question);
+    let words: Vec<&str> = q.split(' ').filter(|w| !w.is_empty()).collect();
+    let runs: HashSet<String> = windows(&words).map(|w| w.join(" ")).collect();
+    let mut written: Option<(usize, &Scalar)> = None;
+    for v in &p.enum_values {
+        let n = norm(&bind::value_text(&bind::scalar_json(v)));
+        // A one-letter value ("S" for scientific units) is no word of a question, and a value
+        // that is a function word ("is" for Icelandic, "it", "no") is one only where the
+        // question sets it apart (see `set_apart`).
+        if n.chars().count() > 1
+            && runs.contains(&n)
+            && (!function_word(&n) || set_apart(p, question, &n))
+            && written.is_none_or(|(len, _)| n.len() >= len)
+        {
+            written = Some((n.len(), v));
+        }
+    }
     if let Some((_, v)) = written {
         return Some(bind::scalar_json(v));
     }
@@ -60,21 +65,28 @@ pub(super) fn enum_value(p: &ParamData, question: &str) -> Option<Value> {
             .collect()
     };
     let qs = stemmed(question);
-    p.enum_values
-        .iter()
-        .filter_map(|v| {
-            let vs = stemmed(&bind::value_text(&bind::scalar_json(v)));
-            let long = norm(&bind::value_text(&bind::scalar_json(v)))
-                .split(' ')
-                .all(|w| w.chars().count() >= 4);
-            (long
-                && !vs.is_empty()
-                && vs.iter().all(|x| !x.is_empty())
-                && qs.windows(vs.len()).any(|w| w == vs.as_slice()))
-            .then_some((vs.len(), v))
-        })
-        .max_by_key(|(len, _)| *len)
-        .map(|(_, v)| bind::scalar_json(v))
+    let stem_runs: HashSet<&[String]> = windows(&qs).collect();
+    let mut found: Option<(usize, &Scalar)> = None;
+    for v in &p.enum_values {
+        let text = bind::value_text(&bind::scalar_json(v));
+        if !norm(&text).split(' ').all(|w| w.chars().count() >= 4) {
+            continue;
+        }
+        let vs = stemmed(&text);
+        if !vs.is_empty()
+            && vs.iter().all(|x| !x.is_empty())
+            && stem_runs.contains(vs.as_slice())
+            && found.is_none_or(|(len, _)| vs.len() >= len)
+        {
+            found = Some((vs.len(), v));
+        }
+    }
+    found.map(|(_, v)| bind::scalar_json(v))
+}
+
+/// Every run of consecutive items of `items` (each start, each length).
+fn windows<T>(items: &[T]) -> impl Iterator<Item = &[T]> {
+    (0..items.len()).flat_map(move |i| (i + 1..=items.len()).map(move |j| &items[i..j]))
 }
 
 /// Whether a lower-case word is a function word of English (a stop word or a light word: `is`,

@@ -43,11 +43,16 @@ pub fn open_required(
             ));
             params.insert(p.name.clone(), v);
         } else if !p.enum_values.is_empty() {
-            let values: Vec<String> = p
+            // A long enum is named by its first values and its count, not listed whole.
+            let mut values: Vec<String> = p
                 .enum_values
                 .iter()
+                .take(bind::LISTED_ENUM_VALUES)
                 .map(|v| bind::value_text(&bind::scalar_json(v)))
                 .collect();
+            if p.enum_values.len() > bind::LISTED_ENUM_VALUES {
+                values.push(format!("... ({} in all)", p.enum_values.len()));
+            }
             notes.push(format!(
                 "`{}/{}`: required parameter `{}` not given by the request; left open (it takes one of: {})",
                 e.id,
