@@ -289,6 +289,16 @@ mod tests {
             coerce(&p, s("kelvin")),
             Err("`kelvin` is not one of the values `units` takes (`metric`, `USD`)".to_string())
         );
+        // A long enum: its first values and its count.
+        let long = ParamData {
+            enum_values: (0..30).map(Scalar::Integer).collect(),
+            ..param("integer", None, None)
+        };
+        assert_eq!(coerce(&long, s("29")), Ok(json!(29)));
+        assert_eq!(
+            coerce(&long, s("30")),
+            Err("`30` is not one of the values `p` takes (`0`, `1`, `2`, `3`, `4`, `5`, `6`, `7`, `8`, `9`, `10`, `11`, `12`, `13`, `14`, `15`, `16`, `17`, `18`, `19`, ... (30 in all))".to_string())
+        );
         // Each item of an array parameter.
         let list = ParamData {
             ty: "string[]".into(),

@@ -183,6 +183,22 @@ mod tests {
                 "`e/order`: required parameter `order` not given by the request; left open (it takes one of: newest, oldest)"
             ]
         );
+        // A long enum is named by its first values and its count, not listed whole.
+        let many: Vec<String> = (0..25_000).map(|i| format!("r{i:05}")).collect();
+        let many: Vec<&str> = many.iter().map(String::as_str).collect();
+        let e = with_enum(
+            endpoint("https://x.test/rank", &[("region", "query")]),
+            "region",
+            &many,
+            None,
+        );
+        let notes = open_required(&e, BTreeMap::new(), &mut BTreeMap::new());
+        assert_eq!(
+            notes,
+            [
+                "`e/region`: required parameter `region` not given by the request; left open (it takes one of: r00000, r00001, r00002, r00003, r00004, r00005, r00006, r00007, r00008, r00009, r00010, r00011, r00012, r00013, r00014, r00015, r00016, r00017, r00018, r00019, ... (25000 in all))"
+            ]
+        );
         // A value the question gave is never replaced.
         let e = with_enum(
             endpoint("https://x.test/{format}/teams", &[("format", "path")]),
