@@ -186,6 +186,7 @@ pub fn fingerprints(diags: &[Diagnostic], sources: &SourceMap) -> Vec<Fingerprin
         max_depth: u32::MAX,
         max_aliases: u64::MAX,
         max_scalar_bytes: u64::MAX,
+        max_enum_values: u64::MAX,
     };
     let trees: HashMap<crate::source::FileId, Option<Extents>> = files
         .par_iter()

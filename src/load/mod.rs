@@ -266,6 +266,9 @@ impl LoadError {
                     Some("max-depth") => "nest less deeply",
                     Some("max-aliases") => "use fewer aliases",
                     Some("max-scalar-bytes") => "shorten the text",
+                    Some("max-enum-values") => {
+                        "declare the parameter without `enum` (its description can say what it takes)"
+                    }
                     _ if message.contains("nest") => "nest less deeply",
                     _ if message.contains("alias") => "use fewer aliases",
                     _ => "make the file smaller",
@@ -399,6 +402,52 @@ fn long_scalar(node: &Node, limit: u64) -> Option<(usize, Span)> {
             }
         }),
         _ => None,
+    }
+}
+
+/// Add to `found` a [`LoadError::Limit`] for each parameter `enum` of a tool file with more
+/// than `max-enum-values` values, at its `enum` key. The file is still read (its other findings
+/// stand); the error refuses the compile. Only the path to the enums is walked (endpoints,
+/// their parameters), not the whole tree.
+fn long_enums(node: &Node, kind: FileKind, limits: &Limits, found: &mut Vec<LoadError>) {
+    if kind != FileKind::Tool {
+        return;
+    }
+    fn items<'n>(n: &'n Node, key: &str) -> &'n [Node] {
+        let NodeKind::Map(entries) = &n.kind else {
+            return &[];
+        };
+        match entries
+            .iter()
+            .find(|(k, _)| k.text == key)
+            .map(|(_, v)| &v.kind)
+        {
+            Some(NodeKind::Seq(list)) => list,
+            _ => &[],
+        }
+    }
+    let max = limits.max_enum_values;
+    for endpoint in items(node, "endpoints") {
+        for parameter in items(endpoint, "parameters") {
+            let NodeKind::Map(entries) = &parameter.kind else {
+                continue;
+            };
+            for (k, v) in entries {
+                if k.text == "enum"
+                    && let NodeKind::Seq(values) = &v.kind
+                    && values.len() as u64 > max
+                {
+                    found.push(LoadError::Limit {
+                        message: format!(
+                            "an enum of {} values is longer than the limit of {max} values",
+                            values.len()
+                        ),
+                        span: k.span,
+                        setting: Some("max-enum-values"),
+                    });
+                }
+            }
+        }
     }
 }
 
@@ -1230,6 +1279,7 @@ pub fn load_sources(config: Option<&str>, files: &[(&str, &str)]) -> Loaded {
         let parsed = match parse_text_traced(text, format, &limits) {
             Ok((node, uses, mut duplicates)) => {
                 alias_uses.extend(uses.into_iter().map(|u| (id, u)));
+                long_enums(&node, kind, &limits, &mut duplicates);
                 let typed = typed_noting_booleans(&node, kind, text, &mut duplicates);
                 diagnostics.extend(duplicates.iter().map(|e| e.to_diagnostic(id, format)));
                 typed
@@ -1489,6 +1539,7 @@ fn read_and_parse(
     }
     let outcome = match parse_text_traced(&text, format, limits) {
         Ok((node, uses, mut duplicates)) => {
+            long_enums(&node, kind, limits, &mut duplicates);
             let typed = typed_noting_booleans(&node, kind, &text, &mut duplicates);
             (uses, duplicates, typed.map_err(ReadFailure::De))
         }

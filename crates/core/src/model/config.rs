@@ -263,6 +263,10 @@ pub struct Limits {
     /// length of its longest unbroken word.
     #[serde(default = "default_max_scalar_bytes")]
     pub max_scalar_bytes: u64,
+    /// Most values of one `enum` list (default 10,000): the router reads a parameter's enum
+    /// for each question, and a list this long is better a free parameter.
+    #[serde(default = "default_max_enum_values")]
+    pub max_enum_values: u64,
 }
 
 fn default_max_file_bytes() -> u64 {
@@ -283,6 +287,9 @@ fn default_max_aliases() -> u64 {
 fn default_max_scalar_bytes() -> u64 {
     256 * 1024
 }
+fn default_max_enum_values() -> u64 {
+    10_000
+}
 
 impl Default for Limits {
     fn default() -> Self {
@@ -293,6 +300,7 @@ impl Default for Limits {
             max_depth: default_max_depth(),
             max_aliases: default_max_aliases(),
             max_scalar_bytes: default_max_scalar_bytes(),
+            max_enum_values: default_max_enum_values(),
         }
     }
 }

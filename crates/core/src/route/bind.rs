@@ -85,38 +85,66 @@ pub fn render(template: Option<&Template>, value: &Value) -> Result<Value, Strin
 /// Type a rendered value as the parameter declares (`integer` parses the text, `string` keeps
 /// it) and hold it to the parameter's enum: a text that differs from an enum value only in case
 /// takes the enum's spelling (`usd` -> `USD`). Errors: text that does not parse as the declared
-/// number or boolean, or a value outside the enum.
+/// number or boolean, or a value outside the enum (the message lists the first
+/// [`LISTED_ENUM_VALUES`] values and how many there are in all).
+///
+/// One pass over the enum, without copying it: a long enum costs one comparison per value.
 pub fn coerce(param: &ParamData, v: Value) -> Result<Value, String> {
-    let typed = coerce_type(param, v)?;
-    if param.enum_values.is_empty() {
-        return Ok(typed);
-    }
-    let allowed: Vec<Value> = param.enum_values.iter().map(Scalar::to_json).collect();
-    if allowed.contains(&typed) {
+    coerce_as(param, &param.ty, v)
+}
+
+/// [`coerce`] with the type `ty` in place of the parameter's own (an array's item type).
+fn coerce_as(param: &ParamData, ty: &str, v: Value) -> Result<Value, String> {
+    let typed = coerce_type(param, ty, v)?;
+    if param.enum_values.is_empty() || param.enum_values.iter().any(|e| same_json(e, &typed)) {
         return Ok(typed);
     }
     if let Value::String(s) = &typed
-        && let Some(e) = allowed
+        && let Some(e) = param
+            .enum_values
             .iter()
-            .find(|e| e.as_str().is_some_and(|e| e.eq_ignore_ascii_case(s)))
+            .find(|e| matches!(e, Scalar::String(e) if e.eq_ignore_ascii_case(s)))
     {
-        return Ok(e.clone());
+        return Ok(e.to_json());
     }
     Err(format!(
         "`{}` is not one of the values `{}` takes ({})",
         value_text(&typed),
         param.name,
-        allowed
-            .iter()
-            .map(|e| format!("`{}`", value_text(e)))
-            .collect::<Vec<_>>()
-            .join(", ")
+        listed_values(&param.enum_values)
     ))
 }
 
-fn coerce_type(param: &ParamData, v: Value) -> Result<Value, String> {
+/// How many enum values a message lists before it says how many there are in all.
+pub const LISTED_ENUM_VALUES: usize = 20;
+
+/// An enum's values for a message: each in backticks, comma-separated; past
+/// [`LISTED_ENUM_VALUES`] values, the first of them and `... (N in all)`.
+pub fn listed_values(values: &[Scalar]) -> String {
+    let mut shown: Vec<String> = values
+        .iter()
+        .take(LISTED_ENUM_VALUES)
+        .map(|e| format!("`{}`", value_text(&e.to_json())))
+        .collect();
+    if values.len() > LISTED_ENUM_VALUES {
+        shown.push(format!("... ({} in all)", values.len()));
+    }
+    shown.join(", ")
+}
+
+/// Whether an enum value equals a JSON value (as [`Scalar::to_json`] would, without building
+/// it).
+fn same_json(e: &Scalar, v: &Value) -> bool {
+    match (e, v) {
+        (Scalar::String(a), Value::String(b)) => a == b,
+        (Scalar::String(_), _) | (_, Value::String(_)) => false,
+        (e, v) => &e.to_json() == v,
+    }
+}
+
+fn coerce_type(param: &ParamData, ty: &str, v: Value) -> Result<Value, String> {
     let Value::String(s) = &v else { return Ok(v) };
-    match param.ty.as_str() {
+    match ty {
         "integer" => s
             .trim()
             .parse::<i64>()
@@ -145,15 +173,7 @@ pub fn is_array(param: &ParamData) -> bool {
 
 /// [`coerce`] for one item of an array-typed parameter (typed as the item type).
 fn coerce_item(param: &ParamData, v: Value) -> Result<Value, String> {
-    let item_ty = match param.ty.strip_suffix("[]") {
-        Some(t) => t.to_string(),
-        None => "any".to_string(),
-    };
-    let item = ParamData {
-        ty: item_ty,
-        ..param.clone()
-    };
-    coerce(&item, v)
+    coerce_as(param, param.ty.strip_suffix("[]").unwrap_or("any"), v)
 }
 
 /// Render an Understanding value for a parameter through a binding's template and type it
@@ -228,8 +248,7 @@ pub fn value_is_valid(param: &ParamData, v: &Value) -> bool {
         t if t.ends_with("[]") || t == "array" => v.is_array() || v.is_string(),
         _ => true,
     };
-    let enum_ok =
-        param.enum_values.is_empty() || param.enum_values.iter().any(|e| &e.to_json() == v);
+    let enum_ok = param.enum_values.is_empty() || param.enum_values.iter().any(|e| same_json(e, v));
     type_ok && enum_ok
 }
 
@@ -269,6 +288,16 @@ mod tests {
         assert_eq!(
             coerce(&p, s("kelvin")),
             Err("`kelvin` is not one of the values `units` takes (`metric`, `USD`)".to_string())
+        );
+        // A long enum: its first values and its count.
+        let long = ParamData {
+            enum_values: (0..30).map(Scalar::Integer).collect(),
+            ..param("integer", None, None)
+        };
+        assert_eq!(coerce(&long, s("29")), Ok(json!(29)));
+        assert_eq!(
+            coerce(&long, s("30")),
+            Err("`30` is not one of the values `p` takes (`0`, `1`, `2`, `3`, `4`, `5`, `6`, `7`, `8`, `9`, `10`, `11`, `12`, `13`, `14`, `15`, `16`, `17`, `18`, `19`, ... (30 in all))".to_string())
         );
         // Each item of an array parameter.
         let list = ParamData {

@@ -116,29 +116,28 @@ fn language(word: &str) -> Option<&'static str> {
 /// Whether the parameter writes its codes in lower case: its enum values, its default, or the
 /// two-letter examples of its description say so; `None` when nothing does.
 fn lower_case(pr: &Profile) -> Option<bool> {
-    let mut samples: Vec<String> =
+    // Borrowed, and only the two-letter ones: a long enum is read once, nothing copied.
+    let mut samples: Vec<&str> =
         pr.p.enum_values
             .iter()
             .chain(pr.p.default.iter())
             .filter_map(|v| match v {
-                Scalar::String(s) => Some(s.clone()),
+                Scalar::String(s) if s.len() == 2 => Some(s.as_str()),
                 _ => None,
             })
             .collect();
     if let Some(d) = &pr.p.description {
         samples.extend(
             d.split(|c: char| !c.is_ascii_alphabetic())
-                .filter(|w| w.len() == 2)
-                .map(str::to_string),
+                .filter(|w| w.len() == 2),
         );
     }
-    let codes: Vec<&String> = samples
-        .iter()
+    let codes: Vec<&str> = samples
+        .into_iter()
         .filter(|s| {
-            s.len() == 2 && CountryCode::for_alpha2_caseless(s).is_ok()
+            CountryCode::for_alpha2_caseless(s).is_ok()
                 || isolang::Language::from_639_1(&s.to_lowercase()).is_some()
         })
-        .filter(|s| s.len() == 2)
         .collect();
     let lower = codes
         .iter()

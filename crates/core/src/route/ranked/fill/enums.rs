@@ -3,9 +3,10 @@
 
 use super::profile::Profile;
 use crate::artifact::ParamData;
+use crate::model::Scalar;
 use crate::route::bind;
 use serde_json::Value;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 /// Fill each enum parameter of `open` with the value the question names, if any.
 pub(super) fn pass(question: &str, open: &[Profile], params: &mut BTreeMap<String, Value>) {
@@ -22,6 +23,9 @@ pub(super) fn pass(question: &str, open: &[Profile], params: &mut BTreeMap<Strin
 /// (case, `_`, `-` and spaces ignored), on word boundaries; else the longest whose words the
 /// question writes in another form (the same Snowball stems: "synonyms" for `synonym`), each
 /// word of four letters or more.
+///
+/// The question's runs of words are put in a set once, so each value costs one look-up: a long
+/// enum is read once per parameter, never once per word of the question.
 pub(super) fn enum_value(p: &ParamData, question: &str) -> Option<Value> {
     let norm = |s: &str| {
         s.to_lowercase()
@@ -30,51 +34,90 @@ pub(super) fn enum_value(p: &ParamData, question: &str) -> Option<Value> {
             .collect::<Vec<_>>()
             .join(" ")
     };
-    let q = format!(" {} ", norm(question));
-    let written = p
-        .enum_values
-        .iter()
-        .filter_map(|v| {
-            let text = bind::value_text(&bind::scalar_json(v));
-            let n = norm(&text);
-            // A one-letter value ("S" for scientific units) is no word of a question, and a
-            // value that is a function word ("is" for Icelandic, "it", "no") is one only where
-            // the question sets it apart (see `set_apart`).
-            (n.chars().count() > 1
-                && q.contains(&format!(" {n} "))
-                && (!function_word(&n) || set_apart(p, question, &n)))
-            .then_some((n.len(), v))
-        })
-        .max_by_key(|(len, _)| *len);
+    let q = norm(question);
+    let words: Vec<&str> = q.split(' ').filter(|w| !w.is_empty()).collect();
+    let runs: HashSet<String> = windows(&words).map(|w| w.join(" ")).collect();
+    let mut written: Option<(usize, &Scalar)> = None;
+    let mut n = String::new();
+    for v in &p.enum_values {
+        norm_into(&text_of(v), &mut n, norm);
+        // A one-letter value ("S" for scientific units) is no word of a question, and a value
+        // that is a function word ("is" for Icelandic, "it", "no") is one only where the
+        // question sets it apart (see `set_apart`).
+        if n.chars().count() > 1
+            && runs.contains(&n)
+            && (!function_word(&n) || set_apart(p, question, &n))
+            && written.is_none_or(|(len, _)| n.len() >= len)
+        {
+            written = Some((n.len(), v));
+        }
+    }
     if let Some((_, v)) = written {
         return Some(bind::scalar_json(v));
     }
     // Else a value the question writes in another form of its words ("synonyms" for
     // `synonym`, "rhymes" for `rhyme`): the same stems, word by word, of a value whose words
     // have four letters or more.
-    let stemmed = |s: &str| -> Vec<String> {
-        norm(s)
+    let stemmed = |normed: &str| -> Vec<String> {
+        normed
             .split(' ')
             .filter(|w| !w.is_empty())
             .map(|w| crate::search::text::stems(w).next().unwrap_or_default())
             .collect()
     };
-    let qs = stemmed(question);
-    p.enum_values
-        .iter()
-        .filter_map(|v| {
-            let vs = stemmed(&bind::value_text(&bind::scalar_json(v)));
-            let long = norm(&bind::value_text(&bind::scalar_json(v)))
-                .split(' ')
-                .all(|w| w.chars().count() >= 4);
-            (long
-                && !vs.is_empty()
-                && vs.iter().all(|x| !x.is_empty())
-                && qs.windows(vs.len()).any(|w| w == vs.as_slice()))
-            .then_some((vs.len(), v))
-        })
-        .max_by_key(|(len, _)| *len)
-        .map(|(_, v)| bind::scalar_json(v))
+    let qs = stemmed(&q);
+    let stem_runs: HashSet<&[String]> = windows(&qs).collect();
+    let mut found: Option<(usize, &Scalar)> = None;
+    for v in &p.enum_values {
+        norm_into(&text_of(v), &mut n, norm);
+        if !n.split(' ').all(|w| w.chars().count() >= 4) {
+            continue;
+        }
+        let vs = stemmed(&n);
+        if !vs.is_empty()
+            && vs.iter().all(|x| !x.is_empty())
+            && stem_runs.contains(vs.as_slice())
+            && found.is_none_or(|(len, _)| vs.len() >= len)
+        {
+            found = Some((vs.len(), v));
+        }
+    }
+    found.map(|(_, v)| bind::scalar_json(v))
+}
+
+/// The text of an enum value (a string borrowed, not copied).
+fn text_of(v: &Scalar) -> std::borrow::Cow<'_, str> {
+    match v {
+        Scalar::String(s) => std::borrow::Cow::Borrowed(s),
+        other => std::borrow::Cow::Owned(bind::value_text(&bind::scalar_json(other))),
+    }
+}
+
+/// `norm(s)` written into `buf` (cleared first): ASCII text without allocating, other text
+/// through `norm` itself.
+fn norm_into(s: &str, buf: &mut String, norm: impl Fn(&str) -> String) {
+    buf.clear();
+    if !s.is_ascii() {
+        buf.push_str(&norm(s));
+        return;
+    }
+    let mut gap = false;
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() {
+            if gap && !buf.is_empty() {
+                buf.push(' ');
+            }
+            gap = false;
+            buf.push(b.to_ascii_lowercase() as char);
+        } else {
+            gap = true;
+        }
+    }
+}
+
+/// Every run of consecutive items of `items` (each start, each length).
+fn windows<T>(items: &[T]) -> impl Iterator<Item = &[T]> {
+    (0..items.len()).flat_map(move |i| (i + 1..=items.len()).map(move |j| &items[i..j]))
 }
 
 /// Whether a lower-case word is a function word of English (a stop word or a light word: `is`,
@@ -141,6 +184,28 @@ mod tests {
         // Written as it is, as before; a question naming no value, none.
         assert_eq!(v("antonym of hot").as_deref(), Some("antonym"));
         assert_eq!(v("hello there"), None);
+    }
+
+    #[test]
+    fn a_long_enum_is_read_once_per_question() {
+        // 200,000 values, the one named last among them; names written with separators and
+        // capitals, and a value that is no ASCII, as before.
+        let mut e = endpoint("https://x.test/holidays", &[("province", "query")]);
+        let mut values: Vec<Scalar> = (0..200_000)
+            .map(|i| Scalar::String(format!("R{i:06}")))
+            .collect();
+        values.extend(["ON", "New_Brunswick", "Québec"].map(|v| Scalar::String(v.into())));
+        e.parameters[0].enum_values = values;
+        let p = &e.parameters[0];
+        let v = |q: &str| enum_value(p, q).and_then(|v| v.as_str().map(str::to_string));
+        assert_eq!(v("holidays in r199999").as_deref(), Some("R199999"));
+        assert_eq!(v("holidays in ON in 2025").as_deref(), Some("ON"));
+        assert_eq!(
+            v("holidays in new brunswick").as_deref(),
+            Some("New_Brunswick")
+        );
+        assert_eq!(v("holidays in québec").as_deref(), Some("Québec"));
+        assert_eq!(v("holidays in Ontario"), None);
     }
 
     #[test]

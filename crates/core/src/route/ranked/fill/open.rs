@@ -47,11 +47,16 @@ pub fn open_required(
             ));
             params.insert(p.name.clone(), v);
         } else if !p.enum_values.is_empty() {
-            let values: Vec<String> = p
+            // A long enum is named by its first values and its count, not listed whole.
+            let mut values: Vec<String> = p
                 .enum_values
                 .iter()
+                .take(bind::LISTED_ENUM_VALUES)
                 .map(|v| bind::value_text(&bind::scalar_json(v)))
                 .collect();
+            if p.enum_values.len() > bind::LISTED_ENUM_VALUES {
+                values.push(format!("... ({} in all)", p.enum_values.len()));
+            }
             notes.push(format!(
                 "`{}/{}`: required parameter `{}` not given by the request; left open (it takes one of: {})",
                 e.id,
@@ -180,6 +185,22 @@ mod tests {
             notes,
             [
                 "`e/order`: required parameter `order` not given by the request; left open (it takes one of: newest, oldest)"
+            ]
+        );
+        // A long enum is named by its first values and its count, not listed whole.
+        let many: Vec<String> = (0..25_000).map(|i| format!("r{i:05}")).collect();
+        let many: Vec<&str> = many.iter().map(String::as_str).collect();
+        let e = with_enum(
+            endpoint("https://x.test/rank", &[("region", "query")]),
+            "region",
+            &many,
+            None,
+        );
+        let notes = open_required(&e, BTreeMap::new(), &mut BTreeMap::new());
+        assert_eq!(
+            notes,
+            [
+                "`e/region`: required parameter `region` not given by the request; left open (it takes one of: r00000, r00001, r00002, r00003, r00004, r00005, r00006, r00007, r00008, r00009, r00010, r00011, r00012, r00013, r00014, r00015, r00016, r00017, r00018, r00019, ... (25000 in all))"
             ]
         );
         // A value the question gave is never replaced.
