@@ -42,7 +42,7 @@ def test_artifact_info_prompt_and_intents(router, graph):
         "tools": 16,
         "endpoints": 17,
         "fields": 398,
-        "concepts": 190,
+        "concepts": 192,
         "intents": 13,
     }
     assert info["content_hash"] == graph["content_hash"]

@@ -111,7 +111,7 @@ async def api(url, token, exp, doc_path):
         s = ready["artifact"]
         assert s["content_hash"] == exp["content_hash"], s
         assert (s["project"], s["tools"], s["endpoints"], s["fields"], s["concepts"], s["intents"]) == (
-            "materials-16", 16, 17, 398, 190, 13), s
+            "materials-16", 16, 17, 398, 192, 13), s
 
         routes_ok = 0
         r = await c.post("/v1/route", json={"question": exp["question"]})
