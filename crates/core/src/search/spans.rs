@@ -217,7 +217,9 @@ const OBJECT_STOPS: &[&str] = &[
     "yours",
 ];
 
-const MONTHS: &[&str] = &[
+/// English month names in lower case, in order (date spans; parameter filling reads months in
+/// words from it too).
+pub(crate) const MONTHS: &[&str] = &[
     "january",
     "february",
     "march",

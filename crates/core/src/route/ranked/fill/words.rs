@@ -165,18 +165,5 @@ pub(super) const NUMBER_TENS: &[&str] = &[
     "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
 ];
 
-/// English month names, in order ([`super::numerals`]: "april 2024").
-pub(super) const MONTH_NAMES: &[&str] = &[
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-];
+/// English month names, in order ([`super::numerals`]: "april 2024"): the date spans' list.
+pub(super) use crate::search::spans::MONTHS as MONTH_NAMES;
