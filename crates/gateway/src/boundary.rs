@@ -229,7 +229,12 @@ fn fits(p: &ParamData, v: &Value) -> Result<(), String> {
             other => vec![other],
         };
         if let Some(bad) = items.iter().find(|i| !allowed.contains(i)) {
-            let list: Vec<String> = allowed.iter().map(Value::to_string).collect();
+            // A long enum is named by its first values and its count, as the router names it.
+            let limit = schemarouter_core::route::bind::LISTED_ENUM_VALUES;
+            let mut list: Vec<String> = allowed.iter().take(limit).map(Value::to_string).collect();
+            if allowed.len() > limit {
+                list.push(format!("... ({} in all)", allowed.len()));
+            }
             return Err(format!("{bad} is not one of {}", list.join(", ")));
         }
     }
@@ -308,6 +313,28 @@ mod tests {
 
     fn check(v: Value) -> Result<(), Refusal> {
         arguments(&e(), &serde_json::from_value(v).unwrap(), false)
+    }
+
+    #[test]
+    fn a_long_enum_is_named_by_its_first_values_and_its_count() {
+        let mut e = e();
+        e.parameters[4].enum_values = (0..25_000)
+            .map(|i| schemarouter_core::model::Scalar::String(format!("v{i}")))
+            .collect();
+        let refusal = arguments(
+            &e,
+            &serde_json::from_value(json!({"formula": "GaN", "sort": "up"})).unwrap(),
+            false,
+        )
+        .unwrap_err();
+        let listed: Vec<String> = (0..20).map(|i| format!("\"v{i}\"")).collect();
+        assert_eq!(
+            refusal.message,
+            format!(
+                "`sort`: \"up\" is not one of {}, ... (25000 in all)",
+                listed.join(", ")
+            )
+        );
     }
 
     #[test]
