@@ -31,13 +31,7 @@ pub(crate) fn planned_fields(q: &str) -> Vec<(String, Vec<String>)> {
     let g = shipped();
     let u = understand(q);
     let plan = crate::route::route_question(g, q, &u, &crate::route::Options::default());
-    plan.steps
-        .iter()
-        .map(|s| {
-            let names = s.fields.iter().filter(|f| !f.identifier);
-            (s.tool.clone(), names.map(|f| f.name.clone()).collect())
-        })
-        .collect()
+    step_fields(&plan)
 }
 
 /// The non-identifier fields of each step the default options plan for the Understanding `u`
@@ -46,6 +40,11 @@ pub(crate) fn planned_fields(q: &str) -> Vec<(String, Vec<String>)> {
 pub(crate) fn planned_for(q: &str, u: serde_json::Value) -> Vec<(String, Vec<String>)> {
     let g = shipped();
     let plan = crate::route::route_question(g, q, &want(u), &crate::route::Options::default());
+    step_fields(&plan)
+}
+
+/// Each step's tool and its non-identifier fields.
+fn step_fields(plan: &crate::route::Plan) -> Vec<(String, Vec<String>)> {
     plan.steps
         .iter()
         .map(|s| {
