@@ -183,6 +183,16 @@ fn qualifiers_pick_the_tool_and_the_field() {
             "p-type Seebeck coefficient of SnSe",
             json!([["jarvis_dft", {"filter": "chemical_formula_reduced=\"SeSn\""}, ["p-Seebeck"]]]),
         ),
+        // The tool whose field carries the named functional answers, though another tool's
+        // field of the concept matches its name more closely.
+        (
+            "Formation energy of Li2O computed with the OptB88vdW functional?",
+            json!([["jarvis_dft", {"filter": "chemical_formula_reduced=\"Li2O\""}, ["formation_energy_peratom"]]]),
+        ),
+        (
+            "optB88-vdW energy above hull of LiFePO4",
+            json!([["jarvis_dft", {"filter": "chemical_formula_reduced=\"FeLiO4P\""}, ["ehull"]]]),
+        ),
         (
             "Heat capacity of Al at 300 K from AFLOW",
             json!([["aflow", {"nspecies": 1, "species": "Al"}, ["agl_heat_capacity_Cp_300K"]]]),

@@ -387,7 +387,10 @@ fn match_tool(g: &FrozenGraph, ti: u32, req: &[Requested]) -> EndpointMatches {
 }
 
 /// Scores and best endpoint of a tool, or `None` when every endpoint is destructive (never
-/// planned unless declared `allow_destructive`). Endpoints compare by the concept score without
+/// planned unless declared `allow_destructive`). Endpoints compare by the requested qualifiers
+/// they carry when they answer every one of the `requested` concepts with a field no requested
+/// qualifier contradicts (a question that names the functional it wants is answered by the
+/// field computed with it, however its name is spelled), then by the concept score without
 /// qualifier-contradicting fields, then the requested qualifiers they carry, then the plain
 /// concept score. Among endpoints of equal score, read-only ones come before ones whose
 /// annotations say they write.
@@ -401,12 +404,14 @@ fn match_tool(g: &FrozenGraph, ti: u32, req: &[Requested]) -> EndpointMatches {
 fn best_endpoint(
     t: &ToolData,
     matches: &EndpointMatches,
+    requested: usize,
     groups: &[String],
     given: &BTreeMap<String, Value>,
     pinned: Option<&u32>,
 ) -> Option<Ranked> {
     type Key = (
         usize,
+        u32,
         u32,
         u32,
         u32,
@@ -430,6 +435,14 @@ fn best_endpoint(
                 })
             })
             .unwrap_or((0, 0, 0));
+        let covered = matches
+            .get(&ei)
+            .map_or(0, |m| m.values().filter(|h| h.score_nc > 0).count());
+        let qual_full = if requested > 0 && covered >= requested {
+            qual
+        } else {
+            0
+        };
         let provides = groups.iter().any(|g| e.group_fields.contains_key(g));
         let unfilled = e
             .parameters
@@ -455,6 +468,7 @@ fn best_endpoint(
         };
         let key = (
             ids,
+            qual_full,
             score_nc,
             qual,
             score,
@@ -469,8 +483,9 @@ fn best_endpoint(
         }
     }
     best.map(
-        |(ids, score_nc, qual, score, _, _, _, _, std::cmp::Reverse(endpoint))| Ranked {
+        |(ids, qual_full, score_nc, qual, score, _, _, _, _, std::cmp::Reverse(endpoint))| Ranked {
             ids,
+            qual_full,
             score,
             score_nc,
             qual,
@@ -499,6 +514,10 @@ const IDENTIFIER_PARAMS: &[&str] = &[
 pub(super) struct Ranked {
     /// Identifier parameters of the question the endpoint takes ([`IDENTIFIER_PARAMS`]).
     pub(super) ids: usize,
+    /// Requested qualifiers the endpoint's fields carry when it answers every requested
+    /// concept with a field no requested qualifier contradicts, else 0: ranked before the
+    /// concept scores.
+    pub(super) qual_full: u32,
     /// Concept-match score (what the plan reports).
     pub(super) score: u32,
     /// Concept-match score without the fields that contradict a requested qualifier.
@@ -579,7 +598,14 @@ fn score(
         let mut m = match_tool(g, t, &rq.req);
         apply_qualifiers(g, t, &mut m, &rq.quals);
         let pinned = rq.pinned.get(&t);
-        if let Some(r) = best_endpoint(g.tool_at(t), &m, &rq.groups, &u.parameters, pinned) {
+        if let Some(r) = best_endpoint(
+            g.tool_at(t),
+            &m,
+            rq.req.len(),
+            &rq.groups,
+            &u.parameters,
+            pinned,
+        ) {
             scored.push((t, r, m));
             continue;
         }

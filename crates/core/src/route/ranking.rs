@@ -20,6 +20,7 @@ type Key<'g> = (
     Reverse<u32>,
     Reverse<u32>,
     Reverse<u32>,
+    Reverse<u32>,
     Reverse<i64>,
     u32,
     &'g str,
@@ -30,6 +31,7 @@ fn key<'g>(g: &'g FrozenGraph, s: &Scored) -> Key<'g> {
     (
         t.is_web,
         Reverse(s.1.ids),
+        Reverse(s.1.qual_full),
         Reverse(s.1.score_nc),
         Reverse(s.1.qual),
         Reverse(s.1.score),
@@ -39,7 +41,8 @@ fn key<'g>(g: &'g FrozenGraph, s: &Scored) -> Key<'g> {
     )
 }
 
-/// Sort the candidates (non-web before web, more of the question's identifiers taken, higher
+/// Sort the candidates (non-web before web, more of the question's identifiers taken, more
+/// requested qualifiers carried by a tool that answers every requested concept, higher
 /// concept score without qualifier-contradicting fields, more requested qualifiers carried,
 /// higher concept score, higher priority, fewer total fields, id) and split them into the
 /// `k` planned and the rest.
@@ -65,6 +68,12 @@ fn lost_reason(g: &FrozenGraph, winner: &Scored, lost: &Scored) -> String {
         return format!(
             "takes {} of the question's identifiers, `{by}` takes {}",
             b.ids, a.ids
+        );
+    }
+    if b.qual_full != a.qual_full {
+        return format!(
+            "its fields carry {} of the requested qualifiers, those of `{by}` carry {}",
+            b.qual_full, a.qual_full
         );
     }
     if b.score_nc != a.score_nc {
