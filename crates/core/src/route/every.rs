@@ -34,8 +34,9 @@ static GROUP_CUES: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
 });
 
 /// The `core` projection's safety net for a question that names its intent's one field group
-/// as a whole ("the elastic properties of WC", "pull the AGL thermal data"): no concept is
-/// requested and a group cue word is in the question, so each step keeps every field of that
+/// as a whole ("the elastic properties of WC", "pull the AGL thermal data", "the magnetism of
+/// CrI3"): no concept is requested and a group cue word or the group's own name
+/// ([`names_group`]) is in the question, so each step keeps every field of that
 /// group that no requested qualifier contradicts, where most of the group's fields are numbers
 /// (the core fields alone answer "pyrite?" or "papers on perovskites", whose questions hold no
 /// such word, a literature search for "data on perovskites", and an intent of several groups).
@@ -59,6 +60,7 @@ pub(super) fn add_group(
     if !words(question)
         .iter()
         .any(|w| GROUP_CUES.contains(&w.as_str()))
+        && !names_group(question, gid)
     {
         return;
     }
@@ -94,6 +96,15 @@ pub(super) fn add_group(
         }
         named::add_in_order(step, e, added);
     }
+}
+
+/// Whether a word of `question` names the group `gid` itself, in any form of its stem ("the
+/// magnetism of CrI3" for `magnetic`, "mechanics" for `mechanical`): a word of five letters or
+/// more whose Snowball stem is that of a word of the group's id.
+fn names_group(question: &str, gid: &str) -> bool {
+    use crate::search::text::stems;
+    let group: Vec<String> = stems(gid).filter(|s| s.len() >= 5).collect();
+    stems(question).any(|s| group.contains(&s))
 }
 
 /// The cue phrases, declared as language data in `every_cues.txt` beside this file.
@@ -261,6 +272,33 @@ mod tests {
         assert!(!over("all of its moduli", games));
         assert!(!over("the upper and lower bounds of the games", games));
         assert!(!over("the final score of one game", games));
+    }
+
+    #[test]
+    fn a_group_is_named_by_any_form_of_its_stem() {
+        for (q, gid, want) in [
+            (
+                "what does MP say about the magnetism of CrI3",
+                "magnetic",
+                true,
+            ),
+            ("magnetic ordering of Fe", "magnetic", true),
+            ("the mechanics of tungsten carbide", "mechanical", true),
+            ("electronics of GaAs", "electronic", true),
+            (
+                "the dielectric response of BaTiO3",
+                "dielectric_optical",
+                true,
+            ),
+            ("the structure of NaCl", "structural", true),
+            // Another group's word, a word inside another word.
+            ("the magnetism of CrI3", "electronic", false),
+            ("optics of MoS2", "dielectric_optical", true),
+            ("the elastic properties", "thermodynamic", false),
+            ("electromagnetism", "magnetic", false),
+        ] {
+            assert_eq!(names_group(q, gid), want, "{q} / {gid}");
+        }
     }
 
     #[test]
