@@ -127,9 +127,19 @@ fn lower_case(pr: &Profile) -> Option<bool> {
             })
             .collect();
     if let Some(d) = &pr.p.description {
+        // A two-letter word of the prose ("is", "of", "to") is no code sample, though isolang
+        // reads some as languages (`is` Icelandic).
+        // Nor is a piece of a link (`en` of `https://en.wikipedia.org/...`).
         samples.extend(
-            d.split(|c: char| !c.is_ascii_alphabetic())
-                .filter(|w| w.len() == 2),
+            d.split_whitespace()
+                .filter(|t| !t.contains("://") && !t.contains("www."))
+                .flat_map(|t| t.split(|c: char| !c.is_ascii_alphabetic()))
+                .filter(|w| w.len() == 2)
+                .filter(|w| {
+                    let l = w.to_lowercase();
+                    !(crate::search::text::is_stop_word(&l)
+                        || crate::search::text::is_light_word(&l))
+                }),
         );
     }
     let codes: Vec<&str> = samples
@@ -288,6 +298,17 @@ mod tests {
         assert_eq!(
             filled(&e, "cases in chile", &["case"]),
             strings(&[("country", "CL")])
+        );
+        // Two-letter words of the prose are no lower-case samples ("is", "of", "to").
+        let mut e = endpoint("https://x.test/new-releases", &[("country", "query")]);
+        e.parameters[0].description = Some(
+            "A country: an [ISO 3166-1 alpha-2 country code](http://en.wikipedia.org/wiki/ISO_3166-1). \
+             If it is omitted, all of them; up to 50"
+                .into(),
+        );
+        assert_eq!(
+            filled(&e, "new releases in sweden", &["new", "releas"]),
+            strings(&[("country", "SE")])
         );
         assert_eq!(super::country("korea"), None);
         assert_eq!(super::country("bolivia"), Some("BO"));

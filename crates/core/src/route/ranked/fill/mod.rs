@@ -14,10 +14,15 @@
 //! 3. `labels`: a name beside the noun that names a path parameter becomes a span;
 //! 4. `enums`: enum values the question names (as written, else in another form of their
 //!    words: "synonyms" for `synonym`);
+//!    `coded`: an enum of codes given by name ("holidays in ontario" for `ON`), by the
+//!    description's pairs or the well-known list (countries, languages, subdivisions in
+//!    `subdivisions.txt`) that covers the enum;
 //! 5. `keywords`: a keyword value the parameter's description quotes (`"last-used" can be
 //!    used to specify the last used budget`) and the question writes;
 //!    `naming`: the name a question gives a thing ("a tag called X", "rename tag 7 to X") into
-//!    a parameter that takes a name;
+//!    a parameter that takes a name; when a plan is made (not while ranking), `flags`: a yes/no
+//!    parameter named by its word ("federal holidays" for `federal`), and `site`: the name after
+//!    "on"/"at"/"from" into a `site`/`platform` parameter ("on stackoverflow");
 //! 6. `places`: a city with its country or state code after it ("in berlin de", "seattle, wa")
 //!    into a city parameter and a country (or state) parameter apart;
 //! 7. `codes`: a country or a language the question names into a parameter that takes its
@@ -50,12 +55,14 @@
 //! count, a `city` a place), not any domain's knowledge.
 
 mod check;
+mod coded;
 mod codes;
 mod coords;
 mod datefmt;
 mod direction;
 mod enums;
 mod examples;
+mod flags;
 mod headers;
 mod keywords;
 mod labels;
@@ -67,6 +74,7 @@ mod open;
 mod periods;
 mod places;
 mod profile;
+mod site;
 mod slash;
 #[cfg(test)]
 mod testing;
@@ -154,11 +162,17 @@ fn fill_with(
     spans.sort_by_key(|s| (s.start, s.end));
     let spans = spans.as_slice();
     enums::pass(question, &open, params);
+    let coded_names = coded::pass(question, &open, params);
     let asked: Vec<String> = text::stems(&e.url).collect();
     let mut keyword_words = keywords::pass(question, &open, &asked, params);
     keyword_words.extend(naming::pass(question, &open, params));
+    if leftovers {
+        keyword_words.extend(flags::pass(question, &open, params));
+        keyword_words.extend(site::pass(question, &open, params));
+    }
     // A city with its code ("berlin de") before `codes`, which would read "de" alone.
     let mut names = places::pass(question, &open, params);
+    names.extend(coded_names);
     names.extend(codes::pass(question, &open, params));
     names.extend(coords::pass(&open, spans, params));
     // The words of a country, a language or a relative period that bound a parameter are no
