@@ -4,9 +4,13 @@
 - `crash()`: the process exits at once (the gateway must report it and start it again);
 - `hang()`: never answers within the gateway's timeout;
 - `shout(text)`: a tool error (`isError: true`).
+
+With `FLAKY_START_DELAY=SECONDS` in its environment the server starts that much later (a slow
+cold start: the gateway must not cancel the start with each call).
 """
 
 import os
+import time
 
 import anyio
 
@@ -47,4 +51,5 @@ def shout(text: str) -> Echo:
 
 
 if __name__ == "__main__":
+    time.sleep(float(os.environ.get("FLAKY_START_DELAY", "0")))
     mcp.run()

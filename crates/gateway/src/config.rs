@@ -6,6 +6,7 @@
 //! allow = ["materials_project/*", "time/*"]   # tool or tool/endpoint patterns (`*` any run)
 //! allow_destructive = []                       # destructive endpoints allowed anyway
 //! timeout_ms = 10000                           # per upstream call
+//! connect_timeout_ms = 30000                   # an MCP server's start and `initialize`
 //! retries = 2                                  # idempotent HTTP methods only
 //! max_response_bytes = 8388608                 # larger upstream bodies are refused
 //! raw_cap_bytes = 16384                        # raw response returned on request, capped
@@ -103,6 +104,10 @@ pub struct UpstreamConfig {
     /// Per-call timeout for this upstream in milliseconds (default: the global one).
     #[serde(default)]
     pub timeout_ms: Option<u64>,
+    /// MCP tools: how long the server's start and `initialize` may take, in milliseconds
+    /// (default: the global one).
+    #[serde(default)]
+    pub connect_timeout_ms: Option<u64>,
 }
 
 /// The gateway configuration.
@@ -119,6 +124,11 @@ pub struct GatewayConfig {
     /// Per upstream call, in milliseconds.
     #[serde(default = "default_timeout")]
     pub timeout_ms: u64,
+    /// How long an MCP server's start and `initialize` may take, in milliseconds. A connect
+    /// runs apart from the calls (a call waits for it at most its own timeout), so a server
+    /// slower to start than one call's timeout is up for a later call.
+    #[serde(default = "default_connect_timeout")]
+    pub connect_timeout_ms: u64,
     /// Retries of idempotent HTTP methods (GET, HEAD, PUT, DELETE, OPTIONS) after a connection
     /// failure, a 429, 502, 503 or 504.
     #[serde(default = "default_retries")]
@@ -157,6 +167,9 @@ fn default_timeout() -> u64 {
 fn default_retries() -> u32 {
     2
 }
+fn default_connect_timeout() -> u64 {
+    30_000
+}
 fn default_max_response() -> usize {
     8 << 20
 }
@@ -170,6 +183,7 @@ impl Default for GatewayConfig {
             allow: all(),
             allow_destructive: Vec::new(),
             timeout_ms: default_timeout(),
+            connect_timeout_ms: default_connect_timeout(),
             retries: default_retries(),
             max_response_bytes: default_max_response(),
             raw_cap_bytes: default_raw_cap(),
@@ -237,11 +251,22 @@ impl GatewayConfig {
                     .to_string(),
             );
         }
+        if self.connect_timeout_ms == 0 {
+            return Err(
+                "connect_timeout_ms: 0 ms would time out every connect; give a timeout in milliseconds (default 30000)"
+                    .to_string(),
+            );
+        }
         for (tool, u) in &self.upstreams {
-            if u.timeout_ms == Some(0) {
-                return Err(format!(
-                    "upstreams.{tool}.timeout_ms: 0 ms would time out every call; give a timeout in milliseconds or remove it (the global one applies)"
-                ));
+            for (key, value) in [
+                ("timeout_ms", u.timeout_ms),
+                ("connect_timeout_ms", u.connect_timeout_ms),
+            ] {
+                if value == Some(0) {
+                    return Err(format!(
+                        "upstreams.{tool}.{key}: 0 ms would time out every call; give a timeout in milliseconds or remove it (the global one applies)"
+                    ));
+                }
             }
             for (key, value) in [
                 ("base_url", &u.base_url),
@@ -315,6 +340,16 @@ impl GatewayConfig {
                 .get(tool)
                 .and_then(|u| u.timeout_ms)
                 .unwrap_or(self.timeout_ms),
+        )
+    }
+
+    /// How long the start and `initialize` of `tool`'s MCP server may take.
+    pub fn connect_timeout(&self, tool: &str) -> Duration {
+        Duration::from_millis(
+            self.upstreams
+                .get(tool)
+                .and_then(|u| u.connect_timeout_ms)
+                .unwrap_or(self.connect_timeout_ms),
         )
     }
 

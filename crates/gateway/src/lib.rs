@@ -287,7 +287,13 @@ impl Gateway {
         let warn: upstream::mcp::Warn = Arc::new(move |message: String| {
             core.event(serde_json::json!({"event": "warning", "message": message}));
         });
-        let u = Arc::new(McpUpstream::new(tool, endpoint, declared, warn));
+        let u = Arc::new(McpUpstream::new(
+            tool,
+            endpoint,
+            declared,
+            warn,
+            self.config.connect_timeout(tool),
+        ));
         map.insert(tool.to_string(), u.clone());
         Ok(u)
     }

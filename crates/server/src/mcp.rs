@@ -781,15 +781,16 @@ enum Line {
     /// A line (with its line break, unless stdin ended first).
     Read,
     /// A line longer than the limit: its bytes (this many, the line break not counted) were
-    /// read and dropped.
-    TooLong(usize),
+    /// read and dropped; the `id` found in them as they passed (null when none).
+    TooLong(usize, Value),
     /// End of input.
     End,
 }
 
 /// Read one line of at most `limit` bytes (its line break not counted) into `line`. A longer
 /// line is not kept: the bytes up to its line break are read and dropped (memory stays at
-/// `limit`, whatever a client sends), and it is reported with the count of bytes skipped.
+/// `limit`, whatever a client sends), and it is reported with the count of bytes skipped and
+/// the message's `id` ([`crate::stdio_screen::IdScan`]), so the client can match the error.
 async fn read_line_limited<R: tokio::io::AsyncBufRead + Unpin>(
     r: &mut R,
     line: &mut Vec<u8>,
@@ -797,13 +798,14 @@ async fn read_line_limited<R: tokio::io::AsyncBufRead + Unpin>(
 ) -> std::io::Result<Line> {
     use tokio::io::AsyncBufReadExt;
     let mut skipped = 0usize;
+    let mut scan = crate::stdio_screen::IdScan::default();
     loop {
         let buf = r.fill_buf().await?;
         if buf.is_empty() {
             return Ok(match (skipped, line.is_empty()) {
                 (0, true) => Line::End,
                 (0, false) => Line::Read,
-                (n, _) => Line::TooLong(n),
+                (n, _) => Line::TooLong(n, scan.id()),
             });
         }
         let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
@@ -814,6 +816,8 @@ async fn read_line_limited<R: tokio::io::AsyncBufRead + Unpin>(
         let body = n - usize::from(done);
         if skipped > 0 || line.len() + body > limit {
             skipped += line.len() + body;
+            scan.feed(line);
+            scan.feed(&chunk[..body]);
             line.clear();
         } else {
             line.extend_from_slice(chunk);
@@ -821,7 +825,7 @@ async fn read_line_limited<R: tokio::io::AsyncBufRead + Unpin>(
         r.consume(n);
         if done {
             return Ok(if skipped > 0 {
-                Line::TooLong(skipped)
+                Line::TooLong(skipped, scan.id())
             } else {
                 Line::Read
             });
@@ -840,17 +844,21 @@ pub async fn serve_stdio_with(server: McpServer) -> Result<(), String> {
     let (sdk_out, from_sdk) = tokio::io::duplex(1 << 16);
     let (answers, mut answered) = tokio::sync::mpsc::unbounded_channel::<Vec<u8>>();
     let limit = server.core.limits.max_body_bytes;
+    let versions = rmcp::ServerHandler::supported_protocol_versions(&server)
+        .iter()
+        .map(|v| v.as_str().to_string())
+        .collect();
     let reader = tokio::spawn(async move {
         let mut stdin = BufReader::new(tokio::io::stdin());
         let mut line = Vec::new();
-        let mut session = Session::default();
+        let mut session = Session::new(versions);
         loop {
             line.clear();
             match read_line_limited(&mut stdin, &mut line, limit).await {
                 Ok(Line::End) | Err(_) => break,
                 Ok(Line::Read) => {}
-                Ok(Line::TooLong(n)) => {
-                    let v = json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32600, "message": format!(
+                Ok(Line::TooLong(n, id)) => {
+                    let v = json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32600, "message": format!(
                         "Invalid Request: a line of {n} bytes, longer than the {limit}-byte limit (--max-body-bytes); it was skipped unread"
                     )}});
                     let mut text = serde_json::to_vec(&v).unwrap_or_default();
@@ -1268,7 +1276,8 @@ mod tests {
     #[tokio::test]
     async fn stdio_lines_are_read_up_to_the_limit_and_longer_ones_skipped() {
         // Small reads (a 4-byte buffer) so a line spans several of them.
-        let input: &[u8] = b"{\"a\":1}\n0123456789abcdef\nshort\n12345678";
+        let input: &[u8] =
+            b"{\"a\":1}\n0123456789abcdef\n{\"id\":\"r-9\",\"x\":1}\nshort\n12345678";
         let mut r = tokio::io::BufReader::with_capacity(4, input);
         let mut line = Vec::new();
         let mut got = Vec::new();
@@ -1284,7 +1293,8 @@ mod tests {
             got,
             vec![
                 (Line::Read, "{\"a\":1}\n".to_string()),
-                (Line::TooLong(16), String::new()),
+                (Line::TooLong(16, Value::Null), String::new()),
+                (Line::TooLong(18, json!("r-9")), String::new()),
                 (Line::Read, "short\n".to_string()),
                 (Line::Read, "12345678".to_string()),
             ]

@@ -246,20 +246,67 @@ pub fn screen(line: &[u8]) -> Screened {
     }
 }
 
-/// The screen with the one piece of session state it needs: whether the client has begun a
-/// session, by a legacy `initialize` request or by a request that carries the protocol version
-/// in `params._meta` (the stateless protocol of MCP 2026-07-28, which starts with
-/// `server/discover`). Before that, the SDK ends the whole connection on a notification (even
-/// one that is well formed, such as an early `notifications/initialized`), and with it every
-/// unanswered request. JSON-RPC answers no notification, so until the session begins they are
-/// dropped; requests always pass (the SDK answers one without `_meta` by naming the fields it
-/// needs).
-#[derive(Debug, Default)]
+/// The screen with the one piece of session state it needs: whether the SDK has begun a
+/// session, by a legacy `initialize` request or by the first request that carries the
+/// protocol metadata in `params._meta` (the stateless protocol of MCP 2026-07-28). Before
+/// that, the SDK ends the whole connection on a notification (even one that is well formed,
+/// such as an early `notifications/initialized` or a `notifications/cancelled`), and with it
+/// every unanswered request. JSON-RPC answers no notification, so until the session begins
+/// they are dropped; requests always pass (the SDK answers one without `_meta` by naming the
+/// fields it needs). `server/discover` and `ping` are answered before a session without
+/// beginning one, and so is a request whose `_meta` names a version the server does not speak
+/// or lacks the client's capabilities: none of them begins the session here either.
+#[derive(Debug)]
 pub struct Session {
     begun: bool,
+    /// The protocol versions the server speaks (the SDK refuses a request naming another).
+    versions: Vec<String>,
+}
+
+impl Default for Session {
+    /// A session of a server that speaks every version the SDK knows (its default).
+    fn default() -> Self {
+        Self::new(
+            rmcp::model::ProtocolVersion::KNOWN_VERSIONS
+                .iter()
+                .map(|v| v.as_str().to_string())
+                .collect(),
+        )
+    }
 }
 
 impl Session {
+    /// A session of a server that speaks `versions` (the server's
+    /// `supported_protocol_versions`).
+    pub fn new(versions: Vec<String>) -> Self {
+        Self {
+            begun: false,
+            versions,
+        }
+    }
+
+    /// Whether the SDK begins a session with this request: `initialize`, or a request other
+    /// than `server/discover` and `ping` whose `_meta` names a version the server speaks and
+    /// the client's capabilities (what the SDK checks before it serves one).
+    fn begins(&self, m: &serde_json::Map<String, Value>) -> bool {
+        let method = m.get("method").and_then(Value::as_str).unwrap_or("");
+        if method == "initialize" {
+            return true;
+        }
+        if matches!(method, "server/discover" | "ping") {
+            return false;
+        }
+        let meta = m.get("params").and_then(|p| p.get("_meta"));
+        let version = meta
+            .and_then(|meta| meta.get("io.modelcontextprotocol/protocolVersion"))
+            .and_then(Value::as_str);
+        let capabilities = meta
+            .and_then(|meta| meta.get("io.modelcontextprotocol/clientCapabilities"))
+            .cloned()
+            .and_then(|c| serde_json::from_value::<rmcp::model::ClientCapabilities>(c).ok());
+        version.is_some_and(|v| self.versions.iter().any(|s| s == v)) && capabilities.is_some()
+    }
+
     /// Screen one line in this session (see [`screen`] for a line on its own).
     pub fn screen(&mut self, line: &[u8]) -> Screened {
         let screened = screen(line);
@@ -269,19 +316,125 @@ impl Session {
         let Ok(Value::Object(m)) = serde_json::from_slice::<Value>(line) else {
             return screened;
         };
-        let versioned = m
-            .get("params")
-            .and_then(|p| p.get("_meta"))
-            .and_then(|meta| meta.get("io.modelcontextprotocol/protocolVersion"))
-            .is_some();
-        match (m.get("method"), m.contains_key("id")) {
-            (Some(method), true) => {
-                self.begun = versioned || method == "initialize";
+        match (m.contains_key("method"), m.contains_key("id")) {
+            (true, true) => {
+                self.begun = self.begins(&m);
                 Screened::Forward
             }
-            (Some(_), false) => Screened::Ignore,
+            (true, false) => Screened::Ignore,
             // A response: the server has sent no request yet, so there is nothing it answers.
-            (None, _) => Screened::Ignore,
+            (false, _) => Screened::Ignore,
+        }
+    }
+}
+
+/// Finds the `id` of a message too long to keep, from its bytes as they stream past (in any
+/// number of pieces, memory bounded): the value of the top-level object's `id` member,
+/// wherever it stands in the line. A line that is not an object, an `id` written twice or one
+/// JSON-RPC does not allow gives null, as does an `id` longer than [`IdScan::MAX_ID`] bytes.
+#[derive(Debug, Default)]
+pub struct IdScan {
+    /// Nesting depth (objects and lists); 0 before the top-level object opens.
+    depth: usize,
+    in_string: bool,
+    escaped: bool,
+    /// The line is no object (or the scan gave up): no id.
+    failed: bool,
+    /// At depth 1: the next string is a member name (after `{` or `,`).
+    expect_key: bool,
+    /// The member name being read at depth 1 (its first bytes; `None` when longer).
+    key: Option<Vec<u8>>,
+    /// The last member name read at depth 1 was `id`.
+    key_is_id: bool,
+    /// The bytes of the `id` value being read, while it is read.
+    value: Option<Vec<u8>>,
+    /// The `id` values read.
+    ids: Vec<Vec<u8>>,
+}
+
+impl IdScan {
+    /// The longest `id` value (in bytes, as written) that is kept.
+    pub const MAX_ID: usize = 1024;
+
+    /// Read the next bytes of the line.
+    pub fn feed(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            if self.failed {
+                return;
+            }
+            self.step(b);
+        }
+    }
+
+    fn step(&mut self, b: u8) {
+        if let Some(v) = self.value.as_mut() {
+            let ends = !self.in_string && self.depth == 1 && (b == b',' || b == b'}');
+            if !ends {
+                v.push(b);
+                if v.len() > Self::MAX_ID {
+                    self.failed = true;
+                    return;
+                }
+            } else if let Some(v) = self.value.take() {
+                self.ids.push(v);
+            }
+        }
+        if self.in_string {
+            if self.escaped {
+                self.escaped = false;
+            } else if b == b'\\' {
+                self.escaped = true;
+            } else if b == b'"' {
+                self.in_string = false;
+                if let Some(k) = self.key.take() {
+                    self.key_is_id = k == b"id";
+                }
+                return;
+            }
+            // Three bytes tell `id` from every longer name.
+            if let Some(k) = self.key.as_mut().filter(|k| k.len() < 3) {
+                k.push(b);
+            }
+            return;
+        }
+        match b {
+            b'"' => {
+                self.in_string = true;
+                if self.depth == 1 && self.expect_key {
+                    self.key = Some(Vec::new());
+                    self.expect_key = false;
+                }
+            }
+            b'{' | b'[' => {
+                if self.depth == 0 && b == b'[' {
+                    self.failed = true;
+                }
+                self.depth += 1;
+                if self.depth == 1 {
+                    self.expect_key = true;
+                }
+            }
+            b'}' | b']' => self.depth = self.depth.saturating_sub(1),
+            b',' if self.depth == 1 => self.expect_key = true,
+            b':' if self.depth == 1 && self.key_is_id => {
+                self.key_is_id = false;
+                self.value = Some(Vec::new());
+            }
+            b if self.depth == 0 && !b.is_ascii_whitespace() => self.failed = true,
+            _ => {}
+        }
+    }
+
+    /// The id to answer with: the one `id` read, when JSON-RPC allows it (a string or a
+    /// number the SDK reads), else null.
+    pub fn id(&self) -> Value {
+        let [only] = self.ids.as_slice() else {
+            return Value::Null;
+        };
+        match serde_json::from_slice::<Value>(only) {
+            Ok(Value::String(s)) => Value::String(s),
+            Ok(Value::Number(n)) if accepted_number_id(&n) => Value::Number(n),
+            _ => Value::Null,
         }
     }
 }
@@ -299,28 +452,60 @@ mod tests {
 
     #[test]
     fn before_the_session_begins_notifications_are_dropped_and_requests_pass() {
+        let meta = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+        let versioned =
+            format!(r#"{{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{{{meta}}}}}"#);
         for begin in [
-            &br#"{"jsonrpc":"2.0","id":2,"method":"initialize","params":{}}"#[..],
-            br#"{"jsonrpc":"2.0","id":2,"method":"server/discover","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#,
+            r#"{"jsonrpc":"2.0","id":2,"method":"initialize","params":{}}"#.to_string(),
+            versioned,
         ] {
             let mut s = Session::default();
             let early = br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+            let cancel =
+                br#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}"#;
             assert_eq!(s.screen(early), Screened::Ignore);
             assert_eq!(
                 s.screen(br#"{"jsonrpc":"2.0","id":7,"result":{}}"#),
                 Screened::Ignore
             );
-            // A request without the version passes (the SDK answers it) and begins nothing.
+            // Requests the SDK answers before a session pass and begin nothing: one without
+            // the metadata, `server/discover` and `ping` (with the metadata), one naming a
+            // version the server does not speak, one without the client's capabilities.
             let bare = br#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#;
-            assert_eq!(s.screen(bare), Screened::Forward);
-            assert_eq!(s.screen(early), Screened::Ignore);
+            let discover = format!(
+                r#"{{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{{{meta}}}}}"#
+            );
+            let ping = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"ping","params":{{{meta}}}}}"#);
+            let unknown_version = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2099-01-01","io.modelcontextprotocol/clientCapabilities":{}}}}"#;
+            let no_capabilities = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#;
+            for request in [
+                &bare[..],
+                discover.as_bytes(),
+                ping.as_bytes(),
+                unknown_version.as_bytes(),
+                no_capabilities.as_bytes(),
+            ] {
+                assert_eq!(s.screen(request), Screened::Forward);
+                assert_eq!(s.screen(early), Screened::Ignore);
+                assert_eq!(s.screen(cancel), Screened::Ignore);
+            }
             // A broken line gets its own answer before and after.
             assert!(matches!(s.screen(b"[]"), Screened::Answer(_)));
-            assert_eq!(s.screen(begin), Screened::Forward);
+            assert_eq!(s.screen(begin.as_bytes()), Screened::Forward);
             assert_eq!(s.screen(early), Screened::Forward);
+            assert_eq!(s.screen(cancel), Screened::Forward);
             assert_eq!(s.screen(bare), Screened::Forward);
             assert!(matches!(s.screen(b"[]"), Screened::Answer(_)));
         }
+        // A server that speaks only older versions: the 2026-07-28 request begins nothing.
+        let mut s = Session::new(vec!["2025-06-18".to_string()]);
+        let request =
+            format!(r#"{{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{{{meta}}}}}"#);
+        assert_eq!(s.screen(request.as_bytes()), Screened::Forward);
+        assert_eq!(
+            s.screen(br#"{"jsonrpc":"2.0","method":"notifications/cancelled"}"#),
+            Screened::Ignore
+        );
     }
 
     #[test]
@@ -424,6 +609,70 @@ mod tests {
         ] {
             let line = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"ping"}}"#);
             assert_eq!(screen(line.as_bytes()), Screened::Forward, "{line}");
+        }
+    }
+
+    /// The id of an over-long line is read as it streams past, in pieces of any size.
+    #[test]
+    fn the_id_of_a_long_line_is_found_wherever_it_stands() {
+        let big = "x".repeat(5000);
+        let cases = [
+            (
+                format!(
+                    r#"{{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{{"a":"{big}"}}}}"#
+                ),
+                json!(2),
+            ),
+            (
+                format!(
+                    r#"{{"method":"tools/call","params":{{"id":9,"a":"{big}","b":[{{"id":8}}]}},"jsonrpc":"2.0","id":"req-\"7\""}}"#
+                ),
+                json!("req-\"7\""),
+            ),
+            (
+                format!(r#" {{ "id" : -12 , "params":{{"a":"{big}"}}}}"#),
+                json!(-12),
+            ),
+            (
+                format!(r#"{{"params":{{"a":"{big}"}},"jsonrpc":"2.0","id":3}}"#),
+                json!(3),
+            ),
+            (
+                format!(r#"{{"idx":1,"params":{{"a":"{big}"}}}}"#),
+                Value::Null,
+            ),
+            (
+                format!(r#"{{"id":1,"id":2,"params":{{"a":"{big}"}}}}"#),
+                Value::Null,
+            ),
+            (
+                format!(r#"{{"id":{{"x":1}},"params":{{"a":"{big}"}}}}"#),
+                Value::Null,
+            ),
+            (
+                format!(r#"{{"id":1.5,"params":{{"a":"{big}"}}}}"#),
+                Value::Null,
+            ),
+            (
+                format!(r#"[{{"id":1,"params":{{"a":"{big}"}}}}]"#),
+                Value::Null,
+            ),
+            (format!(r#"{{"id":"{big}"}}"#), Value::Null),
+            (format!(r#"{{"a":"\\","id":5,"b":"{big}"}}"#), json!(5)),
+        ];
+        for (line, want) in cases {
+            for piece in [1, 7, 4096, line.len()] {
+                let mut scan = IdScan::default();
+                for chunk in line.as_bytes().chunks(piece) {
+                    scan.feed(chunk);
+                }
+                assert_eq!(
+                    scan.id(),
+                    want,
+                    "{} (pieces of {piece})",
+                    &line[..60.min(line.len())]
+                );
+            }
         }
     }
 }

@@ -23,96 +23,174 @@ pub enum Endpoint {
     Url(String),
 }
 
+/// A connection attempt in progress: when it began, and where its outcome is published.
+type Connecting = (
+    Instant,
+    tokio::sync::watch::Receiver<Option<Result<Peer<RoleClient>, UpstreamError>>>,
+);
+
 struct Conn {
     service: Option<RunningService<RoleClient, ()>>,
     failures: u32,
     retry_at: Option<Instant>,
+    /// The connect running in the background, if one is.
+    connecting: Option<Connecting>,
 }
 
 /// Called with a warning about an upstream (logged as an event line).
 pub type Warn = std::sync::Arc<dyn Fn(String) + Send + Sync>;
 
-/// One MCP upstream and its shared connection.
-pub struct McpUpstream {
+/// What a connect of an upstream needs, shared with the background task that connects.
+struct Shared {
     name: String,
     endpoint: Endpoint,
     conn: Mutex<Conn>,
     /// The tool's declared MCP endpoints (compared with `tools/list` on each connect).
     declared: Vec<schemarouter_core::artifact::EndpointData>,
     warn: Warn,
+    /// How long a connect (the process start and `initialize`) may take.
+    connect_timeout: Duration,
+}
+
+/// One MCP upstream and its shared connection.
+pub struct McpUpstream {
+    shared: std::sync::Arc<Shared>,
 }
 
 impl McpUpstream {
     /// An upstream not yet connected (the first call connects). `declared` are the tool's MCP
-    /// endpoints as the artifact holds them; `warn` receives the drift warning.
+    /// endpoints as the artifact holds them; `warn` receives the drift warning;
+    /// `connect_timeout` bounds a connect (the server's start and `initialize`), which runs
+    /// apart from the calls that wait for it.
     pub fn new(
         name: &str,
         endpoint: Endpoint,
         declared: Vec<schemarouter_core::artifact::EndpointData>,
         warn: Warn,
+        connect_timeout: Duration,
     ) -> McpUpstream {
         McpUpstream {
-            name: name.to_string(),
-            endpoint,
-            declared,
-            warn,
-            conn: Mutex::new(Conn {
-                service: None,
-                failures: 0,
-                retry_at: None,
+            shared: std::sync::Arc::new(Shared {
+                name: name.to_string(),
+                endpoint,
+                declared,
+                warn,
+                connect_timeout,
+                conn: Mutex::new(Conn {
+                    service: None,
+                    failures: 0,
+                    retry_at: None,
+                    connecting: None,
+                }),
             }),
         }
     }
 
-    /// The connection's peer, connecting (or reconnecting after a death) when needed.
+    /// The connection's peer, connecting (or reconnecting after a death) when needed. A
+    /// connect runs in the background under its own timeout: a call waits for it at most
+    /// `timeout`, and a call that gives up leaves it running, so a server slower to start than
+    /// one call's timeout is up for a later call.
     async fn peer(&self, timeout: Duration) -> Result<Peer<RoleClient>, UpstreamError> {
-        let mut c = self.conn.lock().await;
-        if let Some(s) = &c.service {
-            if !s.is_transport_closed() {
-                return Ok(s.peer().clone());
+        let (began, mut rx) = {
+            let mut c = self.shared.conn.lock().await;
+            if let Some(s) = &c.service {
+                if !s.is_transport_closed() {
+                    return Ok(s.peer().clone());
+                }
+                c.service = None;
             }
-            c.service = None;
-        }
-        if let Some(at) = c.retry_at
-            && Instant::now() < at
-        {
-            return Err(UpstreamError::new(
-                &self.name,
-                "restarting",
+            match &c.connecting {
+                Some(connecting) => connecting.clone(),
+                None => {
+                    if let Some(at) = c.retry_at
+                        && Instant::now() < at
+                    {
+                        return Err(UpstreamError::new(
+                            &self.shared.name,
+                            "restarting",
+                            format!(
+                                "the connection died and is started again in {} ms (after {} failure(s) in a row)",
+                                at.saturating_duration_since(Instant::now()).as_millis(),
+                                c.failures
+                            ),
+                        ));
+                    }
+                    let (tx, rx) = tokio::sync::watch::channel(None);
+                    let connecting = (Instant::now(), rx);
+                    c.connecting = Some(connecting.clone());
+                    let shared = self.shared.clone();
+                    tokio::spawn(async move { shared.connect_in_background(tx).await });
+                    connecting
+                }
+            }
+        };
+        match tokio::time::timeout(timeout, rx.wait_for(Option::is_some)).await {
+            Ok(Ok(outcome)) => outcome.clone().unwrap_or_else(|| {
+                Err(UpstreamError::new(
+                    &self.shared.name,
+                    "crashed",
+                    "the connect ended without an outcome",
+                ))
+            }),
+            Ok(Err(_)) => Err(UpstreamError::new(
+                &self.shared.name,
+                "crashed",
+                "the connect ended without an outcome",
+            )),
+            Err(_) => Err(UpstreamError::new(
+                &self.shared.name,
+                "timeout",
                 format!(
-                    "the connection died and is started again in {} ms (after {} failure(s) in a row)",
-                    at.saturating_duration_since(Instant::now()).as_millis(),
-                    c.failures
+                    "the server is still starting: `initialize` has not finished {} ms after the connect began (this call waited {} ms, its timeout); the start goes on for up to {} ms (connect_timeout_ms), so a later call finds the server up",
+                    began.elapsed().as_millis(),
+                    timeout.as_millis(),
+                    self.shared.connect_timeout.as_millis()
                 ),
-            ));
+            )),
         }
-        match tokio::time::timeout(timeout, self.connect()).await {
+    }
+}
+
+impl Shared {
+    /// Connect within the connect timeout, keep the connection (or count the failure), and
+    /// publish the outcome to the calls waiting for it.
+    async fn connect_in_background(
+        &self,
+        tx: tokio::sync::watch::Sender<Option<Result<Peer<RoleClient>, UpstreamError>>>,
+    ) {
+        let outcome = match tokio::time::timeout(self.connect_timeout, self.connect()).await {
             Ok(Ok(s)) => {
                 let peer = s.peer().clone();
-                self.check_drift(&peer, timeout).await;
+                self.check_drift(&peer, self.connect_timeout).await;
+                Ok((s, peer))
+            }
+            Ok(Err(e)) => Err(e),
+            Err(_) => Err(UpstreamError::new(
+                &self.name,
+                "timeout",
+                format!(
+                    "the server did not finish `initialize` within {} ms (connect_timeout_ms)",
+                    self.connect_timeout.as_millis()
+                ),
+            )),
+        };
+        let mut c = self.conn.lock().await;
+        c.connecting = None;
+        let outcome = match outcome {
+            Ok((s, peer)) => {
                 c.service = Some(s);
                 c.failures = 0;
                 c.retry_at = None;
                 Ok(peer)
             }
-            Ok(Err(e)) => {
+            Err(e) => {
                 c.retry_at = Some(Instant::now() + backoff(c.failures));
                 c.failures += 1;
                 Err(e)
             }
-            Err(_) => {
-                c.retry_at = Some(Instant::now() + backoff(c.failures));
-                c.failures += 1;
-                Err(UpstreamError::new(
-                    &self.name,
-                    "timeout",
-                    format!(
-                        "the server did not finish `initialize` within {} ms",
-                        timeout.as_millis()
-                    ),
-                ))
-            }
-        }
+        };
+        drop(c);
+        tx.send_replace(Some(outcome));
     }
 
     /// Warn when the server's `tools/list` no longer matches the declarations, each change
@@ -145,8 +223,8 @@ impl McpUpstream {
                     })?;
                 let mut cmd = tokio::process::Command::new(&words[0]);
                 cmd.args(&words[1..]).kill_on_drop(true);
-                let (transport, _stderr) = TokioChildProcess::builder(cmd)
-                    .stderr(std::process::Stdio::null())
+                let (transport, stderr) = TokioChildProcess::builder(cmd)
+                    .stderr(std::process::Stdio::piped())
                     .spawn()
                     .map_err(|e| {
                         UpstreamError::new(
@@ -155,9 +233,15 @@ impl McpUpstream {
                             format!("cannot start `{}`: {e}", words[0]),
                         )
                     })?;
-                ().serve(transport).await.map_err(|e| {
-                    UpstreamError::new(&self.name, "crashed", format!("`initialize` failed: {e}"))
-                })
+                let tail = StderrTail::follow(stderr);
+                match ().serve(transport).await {
+                    Ok(s) => Ok(s),
+                    Err(e) => Err(UpstreamError::new(
+                        &self.name,
+                        "crashed",
+                        format!("`initialize` failed: {}{}", describe(&e), tail.said().await),
+                    )),
+                }
             }
             Endpoint::Url(url) => {
                 let transport = StreamableHttpClientTransport::from_uri(url.as_str());
@@ -165,13 +249,139 @@ impl McpUpstream {
                     UpstreamError::new(
                         &self.name,
                         "unreachable",
-                        format!("`initialize` at {url} failed: {e}"),
+                        format!("`initialize` at {url} failed: {}", describe(&e)),
                     )
                 })
             }
         }
     }
 
+    /// Count a connection that died under a call: dropped, started again after the backoff.
+    async fn died(&self) {
+        let mut c = self.conn.lock().await;
+        c.service = None;
+        c.retry_at = Some(Instant::now() + backoff(c.failures));
+        c.failures += 1;
+    }
+}
+
+/// The last lines a child process wrote to its stderr (read all the while, so the child never
+/// blocks on a full pipe): what a server that dies at start says about why.
+struct StderrTail {
+    lines: std::sync::Arc<std::sync::Mutex<std::collections::VecDeque<String>>>,
+    reader: Option<tokio::task::JoinHandle<()>>,
+}
+
+impl StderrTail {
+    /// Lines kept (the last ones).
+    const LINES: usize = 8;
+    /// Bytes kept of one line.
+    const LINE_BYTES: usize = 300;
+
+    fn follow(stderr: Option<tokio::process::ChildStderr>) -> StderrTail {
+        let lines = std::sync::Arc::new(std::sync::Mutex::new(std::collections::VecDeque::new()));
+        let reader = stderr.map(|stderr| {
+            let lines = lines.clone();
+            tokio::spawn(async move {
+                use tokio::io::AsyncBufReadExt;
+                let mut r = tokio::io::BufReader::new(stderr);
+                let mut buf = Vec::new();
+                while matches!(r.read_until(b'\n', &mut buf).await, Ok(n) if n > 0) {
+                    let text = String::from_utf8_lossy(&buf);
+                    let line = truncate(text.trim_end(), Self::LINE_BYTES);
+                    buf.clear();
+                    if line.is_empty() {
+                        continue;
+                    }
+                    let mut l = lines.lock().unwrap_or_else(|p| p.into_inner());
+                    if l.len() == Self::LINES {
+                        l.pop_front();
+                    }
+                    l.push_back(line);
+                }
+            })
+        });
+        StderrTail { lines, reader }
+    }
+
+    /// `; its stderr ended with: LINE | LINE` (empty when it wrote nothing), once the child's
+    /// stderr has closed or 500 ms have passed.
+    async fn said(mut self) -> String {
+        if let Some(reader) = self.reader.take() {
+            let _ = tokio::time::timeout(Duration::from_millis(500), reader).await;
+        }
+        let l = self.lines.lock().unwrap_or_else(|p| p.into_inner());
+        if l.is_empty() {
+            return String::new();
+        }
+        format!(
+            "; its stderr ended with: {}",
+            l.iter().cloned().collect::<Vec<_>>().join(" | ")
+        )
+    }
+}
+
+/// The fault kind of a `tools/call` that failed with `e` (`closed`: the connection is closed):
+/// `crashed` when the connection closed under the call (the process exited, the HTTP server
+/// went away), `unreachable` when the request could not be sent (an HTTP server that is down),
+/// `timeout` when the SDK gave up waiting, else `malformed` (an answer that is no result).
+fn call_fault(e: &rmcp::ServiceError, closed: bool) -> &'static str {
+    use rmcp::ServiceError as E;
+    match e {
+        _ if closed => "crashed",
+        E::TransportClosed => "crashed",
+        E::TransportSend(_) => "unreachable",
+        E::Timeout { .. } | E::Cancelled { .. } => "timeout",
+        _ => "malformed",
+    }
+}
+
+/// An SDK error in words for the agent: its text followed by the causes it does not already
+/// say (an HTTP client's "error sending request" hides "connection refused"), with the Rust type
+/// names the SDK's transport errors carry (`Transport [rmcp::transport::...<...>] error`) left
+/// out.
+pub fn describe(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        let more = s.to_string();
+        if !text.contains(&more) {
+            text = format!("{text}: {more}");
+        }
+        source = s.source();
+    }
+    without_type_names(&text)
+}
+
+/// `text` without the bracketed groups that hold a Rust type path (`[a::b::C<d::E>]`: two `::`
+/// at least, which no IPv6 address has) and the space before them.
+fn without_type_names(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(open) = rest.find('[') {
+        let mut depth = 0usize;
+        let close = rest[open..].char_indices().find_map(|(i, c)| {
+            match c {
+                '[' => depth += 1,
+                ']' => depth -= 1,
+                _ => {}
+            }
+            (depth == 0).then_some(open + i)
+        });
+        let Some(close) = close else { break };
+        let group = &rest[open..=close];
+        if group.matches("::").count() >= 2 {
+            out.push_str(rest[..open].trim_end_matches(' '));
+        } else {
+            out.push_str(&rest[..=close]);
+        }
+        rest = &rest[close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+impl McpUpstream {
     /// `tools/call` of `tool` with `arguments`, within `timeout` (connecting included). The
     /// result is the whole `CallToolResult` as JSON text; a result with `isError: true` is a
     /// `tool_error`.
@@ -188,7 +398,7 @@ impl McpUpstream {
         let result = match tokio::time::timeout(left, peer.call_tool(params)).await {
             Err(_) => {
                 return Err(UpstreamError::new(
-                    &self.name,
+                    &self.shared.name,
                     "timeout",
                     format!(
                         "`tools/call` of `{tool}` did not answer within {} ms",
@@ -197,21 +407,14 @@ impl McpUpstream {
                 ));
             }
             Ok(Err(e)) => {
-                let kind = if peer.is_transport_closed() {
-                    "crashed"
-                } else {
-                    "malformed"
-                };
-                if kind == "crashed" {
-                    let mut c = self.conn.lock().await;
-                    c.service = None;
-                    c.retry_at = Some(Instant::now() + backoff(c.failures));
-                    c.failures += 1;
+                let kind = call_fault(&e, peer.is_transport_closed());
+                if matches!(kind, "crashed" | "unreachable") {
+                    self.shared.died().await;
                 }
                 return Err(UpstreamError::new(
-                    &self.name,
+                    &self.shared.name,
                     kind,
-                    format!("`tools/call` of `{tool}` failed: {e}"),
+                    format!("`tools/call` of `{tool}` failed: {}", describe(&e)),
                 ));
             }
             Ok(Ok(r)) => r,
@@ -225,7 +428,7 @@ impl McpUpstream {
                 .collect::<Vec<_>>()
                 .join(" ");
             return Err(UpstreamError::new(
-                &self.name,
+                &self.shared.name,
                 "tool_error",
                 format!("`{tool}` answered with an error: {}", truncate(&msg, 300)),
             ));
@@ -245,4 +448,94 @@ pub fn truncate(s: &str, n: usize) -> String {
         return s.to_string();
     }
     format!("{}…", &s[..s.floor_char_boundary(n)])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sdk_errors_name_no_rust_type_and_keep_their_causes() {
+        assert_eq!(
+            without_type_names(
+                "Transport send error: Transport [rmcp::transport::worker::WorkerTransport<rmcp::transport::streamable_http_client::StreamableHttpClientWorker<reqwest::Client>>] error: Client error: error sending request for url (http://[::1]:8000/mcp)"
+            ),
+            "Transport send error: Transport error: Client error: error sending request for url (http://[::1]:8000/mcp)"
+        );
+        assert_eq!(without_type_names("a [b] c [d"), "a [b] c [d");
+        #[derive(Debug)]
+        struct Inner;
+        impl std::fmt::Display for Inner {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("tcp connect error: Connection refused")
+            }
+        }
+        impl std::error::Error for Inner {}
+        #[derive(Debug)]
+        struct Outer(Inner);
+        impl std::fmt::Display for Outer {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("Transport [a::b::C] error: error sending request")
+            }
+        }
+        impl std::error::Error for Outer {
+            fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+                Some(&self.0)
+            }
+        }
+        assert_eq!(
+            describe(&Outer(Inner)),
+            "Transport error: error sending request: tcp connect error: Connection refused"
+        );
+    }
+
+    /// A server that dies at start: the error says what it wrote to stderr (its last lines),
+    /// and the next call within the backoff is `restarting`.
+    #[tokio::test]
+    async fn a_server_that_dies_at_start_is_named_with_its_stderr() {
+        let warn: Warn = std::sync::Arc::new(|_| {});
+        let command =
+            "sh -c 'echo starting >&2; echo \"cannot open file x.py: No such file\" >&2; exit 2'";
+        let up = McpUpstream::new(
+            "broken",
+            Endpoint::Command(command.to_string()),
+            Vec::new(),
+            warn,
+            Duration::from_secs(10),
+        );
+        let e = up
+            .call("echo", serde_json::Map::new(), Duration::from_secs(10))
+            .await
+            .unwrap_err();
+        assert_eq!(e.kind, "crashed", "{e}");
+        assert!(
+            e.message.ends_with(
+                "; its stderr ended with: starting | cannot open file x.py: No such file"
+            ),
+            "{e}"
+        );
+        assert!(e.message.starts_with("`initialize` failed: "), "{e}");
+        let again = up
+            .call("echo", serde_json::Map::new(), Duration::from_secs(10))
+            .await
+            .unwrap_err();
+        assert_eq!(again.kind, "restarting", "{again}");
+    }
+
+    #[test]
+    fn a_call_that_fails_in_the_transport_is_no_malformed_answer() {
+        use rmcp::ServiceError as E;
+        assert_eq!(call_fault(&E::TransportClosed, false), "crashed");
+        assert_eq!(call_fault(&E::UnexpectedResponse, true), "crashed");
+        assert_eq!(
+            call_fault(
+                &E::Timeout {
+                    timeout: Duration::from_secs(1)
+                },
+                false
+            ),
+            "timeout"
+        );
+        assert_eq!(call_fault(&E::UnexpectedResponse, false), "malformed");
+    }
 }
