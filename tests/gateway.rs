@@ -325,6 +325,7 @@ fn fault_session(check_openapi: bool) {
     );
 
     answers.push(attribution_once_per_source(&a, &gw.url));
+    answers.push(a_failed_step_is_named(&a, &gw.url));
 
     answers.extend(upstream_faults(&a, &call));
     answers.extend(refusals(&a, &call, &gw.url));
@@ -362,6 +363,30 @@ fn fault_session(check_openapi: bool) {
     for text in answers.iter().chain([&metrics, &log]) {
         assert!(!text.contains(SECRET), "the credential leaked: {text}");
     }
+}
+
+/// An `ask` of two steps on one upstream whose second step fails: the error names that step,
+/// its place in the plan and that the first step's answer is not returned. Returns the text.
+fn a_failed_step_is_named(a: &ureq::Agent, gw_url: &str) -> String {
+    let (status, v, text) = post(
+        a,
+        &format!("{}/v1/ask", gw_url),
+        &json!({"understanding": {"intent": "electronic_property", "domain_concepts": ["band_gap"],
+                "parameters": {"formula": ["GaN", "Fail500"]}, "target_apis": ["faults"], "source_constraint": null}, "k": 1}),
+    );
+    let e = &v["error"];
+    assert_eq!(
+        (status, e["code"].as_str(), e["status"].as_u64()),
+        (502, Some("upstream_status"), Some(500)),
+        "{text}"
+    );
+    assert!(
+        e["message"].as_str().unwrap().starts_with(
+            "upstream `faults` failed (status): step 2 of 2 (`faults/materials`; 1 step before it answered, not returned): "
+        ),
+        "{text}"
+    );
+    text
 }
 
 /// An `ask` of two steps of one source (a step per formula): the source's attribution is said

@@ -5,7 +5,7 @@ stdout) until killed. SECRET is the API key the gateway must send as the `api_ke
 parameter; the list endpoint echoes it back in its envelope and the 500 echoes it in its body
 (the gateway must scrub both).
 
-GET  /v1/materials?formula=F   {"meta": {...}, "data": [7 records of 40 fields]}
+GET  /v1/materials?formula=F   {"meta": {...}, "data": [7 records of 40 fields]} (F = Fail500: a 500)
 GET  /v1/materials/ID          one record (density)
 GET  /v1/slow                  answers after 5 s
 GET  /v1/limited               429 with Retry-After: 1 on every odd request, 200 on even ones
@@ -153,6 +153,8 @@ class Handler(BaseHTTPRequestHandler):
             if q.get("api_key") != [SECRET]:
                 return self.send_json(401, {"error": "bad key"})
             formula = q.get("formula", ["?"])[0]
+            if formula == "Fail500":
+                return self.send_json(500, {"error": "no such formula"})
             meta = {
                 "query": u.query,
                 "trace": self.headers.get("X-Trace"),

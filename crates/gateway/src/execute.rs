@@ -557,6 +557,7 @@ impl Gateway {
         let mut raws = Vec::new();
         let mut bindings = Vec::new();
         let mut pending = std::mem::take(&mut plan.steps);
+        let total = pending.len();
         let mut contexts: Vec<String> = Vec::new();
         // Each source's attribution is said once per answer: by the first step that has it.
         let mut said: BTreeMap<String, String> = BTreeMap::new();
@@ -584,7 +585,8 @@ impl Gateway {
             if let Err(err) = &response {
                 self.core.metrics.gateway_call(&step.tool, err.kind);
             }
-            let mut response = response.map_err(Failure::Upstream)?;
+            let mut response =
+                response.map_err(|err| Failure::Upstream(in_step(err, &step, i, total)))?;
             // The one upstream header passed on (the media type) may echo a credential too.
             response.content_type = response.content_type.map(|t| self.secrets.scrub_owned(t));
             if let Some(b) = &mut response.binary {
@@ -624,7 +626,7 @@ impl Gateway {
             };
             let doc = parsed.map_err(|why| {
                 self.core.metrics.gateway_call(&step.tool, "malformed");
-                Failure::Upstream(UpstreamError::new(
+                let err = UpstreamError::new(
                     &step.tool,
                     "malformed",
                     unreadable(
@@ -633,7 +635,8 @@ impl Gateway {
                         &text,
                         &self.secrets.scrub(&why),
                     ),
-                ))
+                );
+                Failure::Upstream(in_step(err, &step, i, total))
             })?;
             self.core.metrics.gateway_call(&step.tool, "ok");
             let one = plan_of(g, vec![step.clone()]);
@@ -843,6 +846,24 @@ impl Gateway {
         )
         .await
     }
+}
+
+/// An upstream failure of step `i` (from 0) of a plan of `total` steps, its message led by the
+/// step that failed when the plan has several ("step 2 of 2 (`faults/materials`; 1 step before
+/// it answered, not returned): ..."), so an agent whose `ask` ran two steps on one upstream
+/// knows which one failed and that the others' answers were not returned.
+fn in_step(mut err: UpstreamError, step: &Step, i: usize, total: usize) -> UpstreamError {
+    if total > 1 {
+        err.message = format!(
+            "step {} of {total} (`{}/{}`; {i} step{} before it answered, not returned): {}",
+            i + 1,
+            step.tool,
+            step.endpoint,
+            if i == 1 { "" } else { "s" },
+            err.message
+        );
+    }
+    err
 }
 
 #[cfg(test)]
