@@ -353,7 +353,7 @@ fn fault_session(check_openapi: bool) {
         "{metrics}"
     );
     if check_openapi {
-        openapi_check(&gw.url, dir.path(), 19);
+        openapi_check(&gw.url, dir.path(), 20);
     }
     let log = gw.stop();
     assert!(
