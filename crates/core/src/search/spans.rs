@@ -455,6 +455,17 @@ pub fn word_tokens(text: &str) -> Vec<(usize, usize)> {
         .collect()
 }
 
+/// The word tokens of `text` ([`word_tokens`]) and each token's text in lower case, index for
+/// index.
+pub fn lower_words(text: &str) -> (Vec<(usize, usize)>, Vec<String>) {
+    let toks = word_tokens(text);
+    let words = toks
+        .iter()
+        .map(|&(a, b)| text[a..b].to_lowercase())
+        .collect();
+    (toks, words)
+}
+
 /// A span of `kind` over bytes `start..end` of `text`, with the words around it.
 pub fn span_at(text: &str, kind: SpanKind, start: usize, end: usize) -> Span {
     Span {

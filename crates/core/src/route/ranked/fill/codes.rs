@@ -58,11 +58,7 @@ type Named = (&'static str, (usize, usize));
 /// The countries the question names (alpha-2 codes) and the languages (ISO 639-1 codes), in
 /// the order written.
 fn named(question: &str) -> (Vec<Named>, Vec<Named>) {
-    let toks = spans::word_tokens(question);
-    let words: Vec<String> = toks
-        .iter()
-        .map(|&(a, b)| question[a..b].to_lowercase())
-        .collect();
+    let (toks, words) = spans::lower_words(question);
     let mut countries = Vec::new();
     let mut languages = Vec::new();
     let mut i = 0;

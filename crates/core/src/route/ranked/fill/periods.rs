@@ -63,11 +63,7 @@ impl Period {
 
 /// The first period of time the question names ([`Period`]), if any.
 pub(super) fn find(question: &str) -> Option<Period> {
-    let toks = spans::word_tokens(question);
-    let words: Vec<String> = toks
-        .iter()
-        .map(|&(a, b)| question[a..b].to_lowercase())
-        .collect();
+    let (toks, words) = spans::lower_words(question);
     let unit = |w: &str| PERIOD_UNITS.iter().find(|(u, _)| *u == w).map(|(_, h)| *h);
     for (i, w) in words.iter().enumerate() {
         if let Some((_, hours, back)) = PERIOD_WORDS.iter().find(|(x, _, _)| x == w) {

@@ -40,11 +40,7 @@ pub(super) fn pass(
     params: &mut BTreeMap<String, Value>,
 ) -> Vec<(usize, usize)> {
     let mut used = Vec::new();
-    let toks = spans::word_tokens(question);
-    let words: Vec<String> = toks
-        .iter()
-        .map(|&(a, b)| question[a..b].to_lowercase())
-        .collect();
+    let (toks, words) = spans::lower_words(question);
     for pr in open {
         if params.contains_key(&pr.p.name) || !takes_site(pr) {
             continue;
