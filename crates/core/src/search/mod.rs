@@ -7,13 +7,15 @@
 //! words, CJK bigrams). [`rank`] scores every endpoint that shares a term with the query;
 //! [`search`] returns the top `k` as [`Hit`]s with the words that matched. When the artifact
 //! holds dense vectors and their model is loaded ([`dense`]), the ranking is hybrid: BM25F plus
-//! the cosine of the question with each endpoint. A question of several needs ([`needs`]) is
+//! the cosine of the question with each endpoint. A question of several needs ([`needs`]), or
+//! of needs its values imply ([`implied`]: a file path to write, a day relative to today), is
 //! ranked need by need and the lists fused ([`rank_needs`]), so the top `k` covers every need.
 
 mod address;
 pub mod build;
 pub mod dense;
 pub mod frame;
+pub mod implied;
 pub mod needs;
 pub mod spans;
 pub mod text;
@@ -306,50 +308,104 @@ pub const WHOLE_WEIGHT: f64 = 3.0;
 /// Endpoints of each list that take part in the fusion.
 const FUSED_DEPTH: usize = 200;
 
-/// [`rank`] for a question of several needs ([`needs::needs`]): the whole question and each
-/// need ranked apart (the need's words only, [`Query::of_need`]), fused by reciprocal rank
-/// (`WHOLE_WEIGHT / (FUSION_RANK + rank)` from the whole question's list, `1 / (FUSION_RANK +
-/// rank)` from each need's), ties in the whole question's order. Each hit keeps what the whole
-/// question matched of it (`matched`, `coverage`, `lexical`); its `score` is the fused score
-/// scaled so that the first keeps the whole question's best score. A question of one need ranks
-/// exactly as [`rank`].
+/// Endpoints of an implied need's list that take part in the fusion: its best only (a
+/// request that saves a file needs one tool that writes it, not every file tool).
+const IMPLIED_DEPTH: usize = 1;
+
+/// The rank in the whole question's list an implied need's best endpoint counts as: after the
+/// first endpoints the question's own words chose.
+const IMPLIED_RANK: f64 = 3.0;
+
+/// An implied need is served already when its best endpoint, or one of the same name, is among
+/// the whole question's first `IMPLIED_SERVED`.
+const IMPLIED_SERVED: usize = 5;
+
+/// [`rank`] for a question of several needs ([`needs::needs`]) or of needs its values imply
+/// ([`implied::implied`]): the whole question and each need ranked apart (the need's words
+/// only, [`Query::of_need`]), fused by reciprocal rank (`WHOLE_WEIGHT / (FUSION_RANK + rank)`
+/// from the whole question's list, `1 / (FUSION_RANK + rank)` from each need's), ties in the
+/// whole question's order. An implied need is searched with its own words; unless the whole
+/// question's first endpoints serve it already, its best endpoint counts as the whole
+/// question's third does (`WHOLE_WEIGHT / (FUSION_RANK + IMPLIED_RANK)`), joining the list
+/// when the question shares no word with it; it matched the words of the value that implies
+/// it. Each hit keeps what the whole question matched of it (`matched`,
+/// `coverage`, `lexical`); its `score` is the fused score scaled so that the first keeps the
+/// whole question's best score. A question of one need that implies none ranks exactly as
+/// [`rank`].
 pub fn rank_needs(g: &FrozenGraph, q: &Query) -> Ranking {
     let whole = rank(g, q);
     let needs = needs::needs(&q.text);
-    if needs.len() < 2 || whole.hits.is_empty() {
+    let implied = implied::implied(&q.text, &q.spans);
+    if (needs.len() < 2 && implied.is_empty()) || whole.hits.is_empty() {
         return whole;
     }
     let key = |r: &Ranked| (r.tool, r.endpoint);
-    // Per endpoint: (fused score, position in the whole question's list).
-    let mut fused: std::collections::HashMap<(u32, u32), (f64, usize)> = whole
-        .hits
+    let mut hits = whole.hits;
+    // Per endpoint: (fused score, position in `hits`: the whole question's list, then the
+    // endpoints only an implied need reached).
+    let mut fused: std::collections::HashMap<(u32, u32), (f64, usize)> = hits
         .iter()
         .enumerate()
         .map(|(i, r)| (key(r), (0.0, i)))
         .collect();
-    for (i, r) in whole.hits.iter().take(FUSED_DEPTH).enumerate() {
+    for (i, r) in hits.iter().take(FUSED_DEPTH).enumerate() {
         if let Some(e) = fused.get_mut(&key(r)) {
             e.0 += WHOLE_WEIGHT / (FUSION_RANK + i as f64 + 1.0);
         }
     }
-    for n in &needs {
-        let list = rank(g, &q.of_need(n));
-        for (i, r) in list.hits.iter().take(FUSED_DEPTH).enumerate() {
-            // A need's endpoint shares a word with the whole question: it is in its list.
-            if let Some(e) = fused.get_mut(&key(r)) {
-                e.0 += 1.0 / (FUSION_RANK + i as f64 + 1.0);
+    if needs.len() >= 2 {
+        for n in &needs {
+            let list = rank(g, &q.of_need(n));
+            for (i, r) in list.hits.iter().take(FUSED_DEPTH).enumerate() {
+                // A need's endpoint shares a word with the whole question: it is in its list.
+                if let Some(e) = fused.get_mut(&key(r)) {
+                    e.0 += 1.0 / (FUSION_RANK + i as f64 + 1.0);
+                }
             }
+        }
+    }
+    for im in &implied {
+        let list = rank(g, &Query::new(&im.words));
+        // Served: the best endpoint, or one of the same name (two servers' `write_file`), is
+        // among the whole question's first endpoints.
+        let id = |r: &Ranked| &g.tool_at(r.tool).endpoint_at(r.endpoint).id;
+        let served = list.hits.first().is_some_and(|best| {
+            hits.iter()
+                .take(IMPLIED_SERVED)
+                .any(|r| key(r) == key(best) || id(r) == id(best))
+        });
+        if served {
+            continue;
+        }
+        let inside = q
+            .terms
+            .iter()
+            .filter(|t| im.start <= t.start && t.end <= im.end)
+            .filter_map(|t| q.stems.iter().position(|s| s == &t.stem))
+            .fold(0u64, |m, i| m | (1 << i));
+        for (i, r) in list.hits.iter().take(IMPLIED_DEPTH).enumerate() {
+            let at = fused.get(&key(r)).map(|e| e.1).unwrap_or_else(|| {
+                hits.push(Ranked {
+                    matched: inside,
+                    coverage: 0.0,
+                    similarity: None,
+                    ..*r
+                });
+                hits.len() - 1
+            });
+            let e = fused.entry(key(r)).or_insert((0.0, at));
+            e.0 += WHOLE_WEIGHT / (FUSION_RANK + IMPLIED_RANK + i as f64);
         }
     }
     let mut order: Vec<(f64, usize)> = fused.into_values().filter(|(s, _)| *s > 0.0).collect();
     order.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
     let top = order.first().map_or(1.0, |x| x.0);
-    let best = whole.hits[0].score;
+    let best = hits[0].score;
     let hits = order
         .into_iter()
         .map(|(s, i)| Ranked {
             score: best * s / top,
-            ..whole.hits[i]
+            ..hits[i]
         })
         .collect();
     Ranking {
