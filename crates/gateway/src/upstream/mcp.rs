@@ -324,11 +324,14 @@ impl StderrTail {
 /// The fault kind of a `tools/call` that failed with `e` (`closed`: the connection is closed):
 /// `crashed` when the connection closed under the call (the process exited, the HTTP server
 /// went away), `unreachable` when the request could not be sent (an HTTP server that is down),
-/// `timeout` when the SDK gave up waiting, else `malformed` (an answer that is no result).
+/// `timeout` when the SDK gave up waiting, `tool_error` when the server answered the call
+/// with a JSON-RPC error (a proper answer that the call failed: an unknown tool, arguments it
+/// refuses), else `malformed` (an answer that is no result).
 fn call_fault(e: &rmcp::ServiceError, closed: bool) -> &'static str {
     use rmcp::ServiceError as E;
     match e {
         _ if closed => "crashed",
+        E::McpError(_) => "tool_error",
         E::TransportClosed => "crashed",
         E::TransportSend(_) => "unreachable",
         E::Timeout { .. } | E::Cancelled { .. } => "timeout",
@@ -411,11 +414,15 @@ impl McpUpstream {
                 if matches!(kind, "crashed" | "unreachable") {
                     self.shared.died().await;
                 }
-                return Err(UpstreamError::new(
-                    &self.shared.name,
-                    kind,
-                    format!("`tools/call` of `{tool}` failed: {}", describe(&e)),
-                ));
+                let message = match &e {
+                    rmcp::ServiceError::McpError(d) => format!(
+                        "`{tool}` answered with a JSON-RPC error ({}): {}",
+                        d.code.0,
+                        truncate(&d.message, 300)
+                    ),
+                    _ => format!("`tools/call` of `{tool}` failed: {}", describe(&e)),
+                };
+                return Err(UpstreamError::new(&self.shared.name, kind, message));
             }
             Ok(Ok(r)) => r,
         };
@@ -537,5 +544,7 @@ mod tests {
             "timeout"
         );
         assert_eq!(call_fault(&E::UnexpectedResponse, false), "malformed");
+        let refused = rmcp::model::ErrorData::invalid_params("no such tool", None);
+        assert_eq!(call_fault(&E::McpError(refused), false), "tool_error");
     }
 }
