@@ -59,7 +59,7 @@ async def drive(target):
         assert names == sorted(["ask", "call", "explain_plan", "list_intents", "route", "search_tools",
                                 "add_observations", "create_entities", "create_relations", "open_nodes",
                                 "read_graph", "search_nodes", "convert_time", "get_current_time",
-                                "crash", "echo", "hang", "refuse", "shout", "vanished"]), names
+                                "crash", "echo", "environ", "hang", "refuse", "shout", "vanished"]), names
         assert tools["get_current_time"].input_schema["required"] == ["timezone"], tools["get_current_time"].input_schema
         r = await c.call_tool("get_current_time", {"timezone": "America/New_York"})
         assert values(r)[0]["timezone"] == "America/New_York", values(r)
@@ -147,6 +147,8 @@ async def drive(target):
 
 
 async def main():
+    # The gateway's environment; its configuration passes MEMORY_FILE_PATH on to server-memory
+    # (`env` of [upstreams.memory_server]), which gets nothing else of it.
     env = dict(os.environ, MEMORY_FILE_PATH=sys.argv[4])
     target = StdioServerParameters(command=sys.argv[1], env=env,
                                    args=["gateway", "--expose", "--artifact", sys.argv[2], "--config", sys.argv[3]])

@@ -4,7 +4,9 @@
 - `crash()`: the process exits at once (the gateway must report it and start it again);
 - `hang()`: never answers within the gateway's timeout;
 - `shout(text)`: a tool error (`isError: true`);
-- `refuse(text)`: a JSON-RPC error answered to `tools/call` (-32602, invalid params).
+- `refuse(text)`: a JSON-RPC error answered to `tools/call` (-32602, invalid params);
+- `environ()`: the names of the variables of its environment, and the values of
+  `FLAKY_GREETING` and `FLAKY_TOKEN` (what the gateway passed it).
 
 With `FLAKY_START_DELAY=SECONDS` in its environment the server starts that much later (a slow
 cold start: the gateway must not cancel the start with each call).
@@ -31,6 +33,19 @@ class Echo(BaseModel):
 def echo(text: str) -> Echo:
     """Echo the text with its length."""
     return Echo(text=text, length=len(text))
+
+
+class Environ(BaseModel):
+    names: list[str]
+    greeting: str
+    token: str
+
+
+@mcp.tool()
+def environ() -> Environ:
+    """The names of the environment's variables, and two values."""
+    return Environ(names=sorted(os.environ), greeting=os.environ.get("FLAKY_GREETING", ""),
+                   token=os.environ.get("FLAKY_TOKEN", ""))
 
 
 @mcp.tool()
