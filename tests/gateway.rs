@@ -361,7 +361,7 @@ fn fault_session(check_openapi: bool) {
         "{metrics}"
     );
     if check_openapi {
-        openapi_check(&gw.url, dir.path(), 20);
+        openapi_check(&gw.url, dir.path(), 21);
     }
     let log = gw.stop();
     assert!(
@@ -1066,6 +1066,18 @@ fn refusals(a: &ureq::Agent, call: &str, gw_url: &str) -> Vec<String> {
     );
     answers.push(t);
     assert_eq!(check, "arguments");
+    // The declared bounds (imported from an OpenAPI schema's `maximum`) are checked too.
+    let (check, t) = refused(
+        json!({"tool": "faults", "endpoint": "materials", "arguments": {"formula": "GaN", "limit": 500}}),
+    );
+    assert_eq!(check, "arguments");
+    let v: Value = serde_json::from_str(&t).unwrap();
+    assert_eq!(
+        v["error"]["message"],
+        "refused by the `arguments` check: `limit`: 500 is more than its maximum 100",
+        "{t}"
+    );
+    answers.push(t);
     let mut plan: Value = serde_json::from_str(
         &post(a, &format!("{}/v1/route", gw_url), &json!({"understanding": {"intent": "electronic_property", "domain_concepts": ["band_gap"], "parameters": {"formula": "GaN"}, "target_apis": [], "source_constraint": null}})).2,
     )
@@ -1895,7 +1907,8 @@ fn serialisation_styles_are_accepted_by_prism() {
             "{endpoint}"
         );
     }
-    // Prism does validate: a title shorter than the document allows is refused.
+    // A title shorter than the document allows (`minLength: 3`, which the import carries) is
+    // refused by the gateway before Prism (which would answer 422) is called.
     let (s, v, t) = post(
         &a,
         &call,
@@ -1903,8 +1916,14 @@ fn serialisation_styles_are_accepted_by_prism() {
                 "arguments": {"title": "ab", "count": 3}, "fields": ["id"]}),
     );
     assert_eq!(
-        (s, &v["error"]["code"], &v["error"]["status"]),
-        (502, &json!("upstream_status"), &json!(422)),
+        (s, &v["error"]["check"], &v["error"]["message"]),
+        (
+            400,
+            &json!("arguments"),
+            &json!(
+                "refused by the `arguments` check: `title`: \"ab\" has 2 character(s), fewer than its minLength 3"
+            )
+        ),
         "{t}"
     );
     gw.stop();
