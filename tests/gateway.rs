@@ -373,8 +373,9 @@ fn fault_session(check_openapi: bool) {
     }
 }
 
-/// An `ask` of two steps on one upstream whose second step fails: the error names that step,
-/// its place in the plan and that the first step's answer is not returned. Returns the text.
+/// An `ask` of two steps on one upstream whose second step fails: the answer is partial (HTTP
+/// 200, `partial: true`), holds the first step's records and accounting, and names the failed
+/// step as an issue of kind `step_failed` and in the reader context. Returns the text.
 fn a_failed_step_is_named(a: &ureq::Agent, gw_url: &str) -> String {
     let (status, v, text) = post(
         a,
@@ -382,17 +383,29 @@ fn a_failed_step_is_named(a: &ureq::Agent, gw_url: &str) -> String {
         &json!({"understanding": {"intent": "electronic_property", "domain_concepts": ["band_gap"],
                 "parameters": {"formula": ["GaN", "Fail500"]}, "target_apis": ["faults"], "source_constraint": null}, "k": 1}),
     );
-    let e = &v["error"];
+    assert_eq!((status, &v["partial"]), (200, &json!(true)), "{text}");
+    let message = "step 2 of 2 failed, the answer holds the 1 step before it: upstream `faults` failed (status): HTTP 500: {\"error\": \"no such formula\"}";
     assert_eq!(
-        (status, e["code"].as_str(), e["status"].as_u64()),
-        (502, Some("upstream_status"), Some(500)),
+        v["issues"],
+        json!([{"step": 1, "tool": "faults", "endpoint": "materials", "kind": "step_failed", "count": 0, "message": message}]),
         "{text}"
     );
-    assert!(
-        e["message"].as_str().unwrap().starts_with(
-            "upstream `faults` failed (status): step 2 of 2 (`faults/materials`; 1 step before it answered, not returned): "
+    let records = v["steps"][0]["records"].as_array().unwrap();
+    assert_eq!(
+        (
+            v["steps"].as_array().unwrap().len(),
+            records.len(),
+            &records[0]["values"]["material_id"]
         ),
+        (1, 7, &json!("mp-GaN-0")),
         "{text}"
+    );
+    assert_eq!(v["calls"].as_array().unwrap().len(), 1, "{text}");
+    assert_eq!(v["plan"]["steps"].as_array().unwrap().len(), 2, "{text}");
+    let context = v["context"].as_str().unwrap();
+    assert!(
+        context.ends_with(&format!("source: calculated; CC-BY-4.0; Fault Lab; 10.1000/fault\n[faults/materials] failed: {message}\n")),
+        "{context}"
     );
     text
 }

@@ -68,6 +68,7 @@ fn schemas() -> Value {
             "properties": {
                 "artifact_hash": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
                 "plan": reference("Plan"),
+                "partial": {"const": true, "description": "A step failed after earlier steps answered: the answer holds the steps that ran, and `issues` names the failed one (kind `step_failed`). Left out when every step ran."},
                 "steps": {"type": "array", "items": {
                     "type": "object",
                     "description": "One step's projection: its fields with metadata, its records (values in the declared types, converted to the canonical unit where declared), and who to credit.",
@@ -83,7 +84,7 @@ fn schemas() -> Value {
                 }},
                 "issues": {"type": "array", "items": {"type": "object", "properties": {
                     "step": count, "tool": {"type": "string"}, "endpoint": {"type": "string"},
-                    "field": {"type": "string"}, "kind": {"type": "string"}, "count": count,
+                    "field": {"type": "string"}, "kind": {"type": "string", "description": "`shape`, `missing`, `no_value`, `type_mismatch`, `unknown_field`: a projection finding; `step_failed`: the step failed and the answer is partial."}, "count": count,
                     "records": {"type": "array", "items": {"type": "string"}}, "message": {"type": "string"}
                 }, "required": ["step", "tool", "endpoint", "kind", "count", "message"]}},
                 "context": {"type": "string", "description": "The reader context: every planned field with unit, source type, licence and provenance."},
