@@ -73,8 +73,15 @@ def main():
                    cwd=work, check=True, capture_output=True)
     # The artifact inside the project: the gateway reads the recorded server commands there.
     subprocess.run([BIN, "compile", "proj", "--out", "proj/build"], cwd=work, check=True, capture_output=True)
+    # server-memory gets MEMORY_FILE_PATH through the configuration's `env` (a child inherits
+    # only a few variables of the gateway's environment).
     env = dict(os.environ, MEMORY_FILE_PATH=os.path.join(work, "memory.jsonl"))
-    gw = subprocess.Popen([BIN, "gateway", "--artifact", os.path.join(work, "proj/build/graph.json")],
+    config = os.path.join(work, "gateway.toml")
+    with open(config, "w") as f:
+        if LIST:
+            f.write('[upstreams.memory_server]\nenv = { MEMORY_FILE_PATH = "${MEMORY_FILE_PATH}" }\n')
+    gw = subprocess.Popen([BIN, "gateway", "--artifact", os.path.join(work, "proj/build/graph.json"),
+                           "--config", config],
                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
     try:
         rpc = Rpc(gw)

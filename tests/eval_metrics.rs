@@ -156,6 +156,7 @@ fn param(name: &str, ty: &str, required: bool) -> ParamData {
         explode: None,
         allow_reserved: false,
         whole_body: false,
+        bounds: Default::default(),
         content_type: None,
         part_headers: Default::default(),
         description: None,

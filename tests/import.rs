@@ -4152,3 +4152,85 @@ fn the_values_a_question_gives_choose_the_endpoint_that_takes_them() {
         )]
     );
 }
+
+/// The import keeps a parameter's validation keywords (`minimum`, `maximum`, the exclusive
+/// ones, OpenAPI 3.0's `exclusiveMinimum: true` read as the number, `minLength`, `maxLength`,
+/// `pattern`, `minItems`, `maxItems`; a list's items' bounds, a referenced schema's), each on
+/// the type it applies to, and the compiled artifact carries them (`bounds`).
+#[test]
+fn parameter_bounds_are_imported_and_compiled() {
+    let doc = r##"{"openapi": "3.0.3", "info": {"title": "Bounds", "version": "1"},
+      "servers": [{"url": "https://b.example.org"}],
+      "components": {"schemas": {"Name": {"type": "string", "maxLength": 10}}},
+      "paths": {"/s": {"get": {"operationId": "s", "parameters": [
+          {"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "maximum": 100}},
+          {"name": "offset", "in": "query", "schema": {"type": "integer", "minimum": 0, "exclusiveMinimum": true}},
+          {"name": "q", "in": "query", "schema": {"type": "string", "minLength": 2, "pattern": "^[a-z]+$", "minimum": 3}},
+          {"name": "ids", "in": "query", "schema": {"type": "array", "maxItems": 5, "items": {"type": "string", "pattern": "^mp-"}}},
+          {"name": "name", "in": "query", "schema": {"$ref": "#/components/schemas/Name"}}],
+          "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {"type": "object", "properties": {"id": {"type": "string"}}}}}}}}}}}"##;
+    let (dir, text) = imported("openapi", "bounds.json", doc);
+    let kept: Vec<&str> = section(&text, "parameters:")
+        .into_iter()
+        .filter(|l| {
+            [
+                "- name:",
+                "minimum:",
+                "maximum:",
+                "exclusive_",
+                "min_",
+                "max_",
+                "pattern:",
+            ]
+            .iter()
+            .any(|k| l.starts_with(k))
+        })
+        .collect();
+    assert_eq!(
+        kept,
+        [
+            "- name: limit",
+            "minimum: 1",
+            "maximum: 100",
+            "- name: offset",
+            "exclusive_minimum: 0",
+            "- name: q",
+            "min_length: 2",
+            "pattern: ^[a-z]+$",
+            "- name: ids",
+            "pattern: ^mp-",
+            "max_items: 5",
+            "- name: name",
+            "max_length: 10",
+        ]
+    );
+    let r = run(&["compile", "proj", "--out", "out"], dir.path());
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let g: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.path().join("out/graph.json")).unwrap())
+            .unwrap();
+    // The artifact sorts parameters by name.
+    let bounds: Vec<(String, serde_json::Value)> = g["tools"][0]["endpoints"][0]["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["name"].as_str().unwrap().to_string(), p["bounds"].clone()))
+        .collect();
+    assert_eq!(
+        bounds,
+        [
+            (
+                "ids",
+                serde_json::json!({"pattern": "^mp-", "max_items": 5})
+            ),
+            ("limit", serde_json::json!({"minimum": 1, "maximum": 100})),
+            ("name", serde_json::json!({"max_length": 10})),
+            ("offset", serde_json::json!({"exclusive_minimum": 0})),
+            (
+                "q",
+                serde_json::json!({"min_length": 2, "pattern": "^[a-z]+$"})
+            ),
+        ]
+        .map(|(n, b)| (n.to_string(), b))
+    );
+}

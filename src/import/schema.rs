@@ -59,6 +59,9 @@ pub struct View<'a> {
     pub enum_values: Vec<Scalar>,
     /// `default`, when a scalar.
     pub default: Option<Scalar>,
+    /// The validation keywords (`minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`,
+    /// `minLength`, `maxLength`, `pattern`, `minItems`, `maxItems`; [`bounds_of`]).
+    pub bounds: crate::model::Bounds,
     /// The text a YAML source wrote for a number of `enum` or `default` whose spelling is not
     /// the number's own (`0755`, `0x1F`, `1.10`), by the number's canonical text: a text-typed
     /// parameter keeps what was written, as `check` keeps it in a hand-written file.
@@ -103,6 +106,7 @@ impl<'a> View<'a> {
             format: None,
             enum_values: Vec::new(),
             default: None,
+            bounds: Default::default(),
             written: Default::default(),
             default_unscalar: None,
             const_unscalar: None,
@@ -769,6 +773,7 @@ impl<'r> Mapper<'r> {
         if let Some(d) = o.get("default") {
             self.as_written(loc, "/default", d, &mut out.written);
         }
+        out.bounds = bounds_of(o);
         out.read_only = o.get("readOnly") == Some(&Value::Bool(true));
         out.write_only = o.get("writeOnly") == Some(&Value::Bool(true));
         if let Some(Value::Array(e)) = o.get("enum") {
@@ -924,6 +929,7 @@ impl<'r> Mapper<'r> {
             if out.format.is_none() {
                 out.format = mv.format.clone();
             }
+            fill_bounds(&mut out.bounds, &mv.bounds);
             out.nullable |= mv.nullable;
             // A member's `required` may name properties another member declares.
             required.extend(mv.required);
@@ -1562,6 +1568,28 @@ impl<'r> Mapper<'r> {
             }
             None => v,
         };
+        // A list's items keep their number and text bounds (`items: {maximum: 10}`).
+        let with_item_bounds;
+        let v = match &v.kind {
+            Kind::Array(Some(items)) => {
+                let iv = self.view(items);
+                let mut bounds = v.bounds.clone();
+                fill_bounds(
+                    &mut bounds,
+                    &crate::model::Bounds {
+                        min_items: None,
+                        max_items: None,
+                        ..iv.bounds
+                    },
+                );
+                with_item_bounds = View {
+                    bounds,
+                    ..v.clone()
+                };
+                &with_item_bounds
+            }
+            _ => v,
+        };
         self.report_free_form(loc, name, v);
         let (p, dropped) = param(name, ty, v, required, location);
         for d in dropped {
@@ -1863,6 +1891,8 @@ fn param(
     // strict mode spells an optional argument so (every property `required`, optional ones
     // `type: [x, "null"]`). A path parameter stays required: the URL needs it.
     let required = required && !(v.nullable && location != Some(crate::model::ParamLocation::Path));
+    let mut p = Parameter::new(name, ty.clone());
+    declare_bounds(&mut p, &v.bounds);
     let p = Sp::synthetic(Parameter {
         enum_values: (!enum_values.is_empty())
             .then(|| enum_values.into_iter().map(Sp::synthetic).collect()),
@@ -1871,9 +1901,84 @@ fn param(
         description: v.description.clone().map(Sp::synthetic),
         location: location.map(Sp::synthetic),
         format: published_format(v),
-        ..Parameter::new(name, ty)
+        ..p
     });
     (p, dropped)
+}
+
+/// The validation keywords of a schema object: `minimum`, `maximum`, `exclusiveMinimum`,
+/// `exclusiveMaximum` (a number as in JSON Schema 2019+ and OpenAPI 3.1; OpenAPI 3.0's and
+/// Swagger 2.0's `true`, which makes `minimum` / `maximum` exclusive, read as that number),
+/// `minLength`, `maxLength`, `pattern`, `minItems`, `maxItems`. A keyword of another type
+/// (`maximum: "100"`), a number beyond a double's range or a count beyond a 64-bit signed
+/// integer's is not read.
+pub fn bounds_of(o: &serde_json::Map<String, Value>) -> crate::model::Bounds {
+    let number = |k: &str| o.get(k).and_then(Value::as_f64).filter(|n| n.is_finite());
+    // A count a declaration can hold (YAML integers are 64-bit signed).
+    let count = |k: &str| {
+        o.get(k)
+            .and_then(Value::as_u64)
+            .filter(|n| i64::try_from(*n).is_ok())
+    };
+    let mut b = crate::model::Bounds {
+        minimum: number("minimum"),
+        maximum: number("maximum"),
+        exclusive_minimum: number("exclusiveMinimum"),
+        exclusive_maximum: number("exclusiveMaximum"),
+        min_length: count("minLength"),
+        max_length: count("maxLength"),
+        pattern: o.get("pattern").and_then(Value::as_str).map(str::to_string),
+        min_items: count("minItems"),
+        max_items: count("maxItems"),
+    };
+    if o.get("exclusiveMinimum") == Some(&Value::Bool(true)) {
+        b.exclusive_minimum = b.minimum.take();
+    }
+    if o.get("exclusiveMaximum") == Some(&Value::Bool(true)) {
+        b.exclusive_maximum = b.maximum.take();
+    }
+    b
+}
+
+/// Give `to` each bound `from` has that `to` lacks (an `allOf` member's, a list's items').
+fn fill_bounds(to: &mut crate::model::Bounds, from: &crate::model::Bounds) {
+    fn fill<T: Clone>(to: &mut Option<T>, from: &Option<T>) {
+        if to.is_none() {
+            to.clone_from(from);
+        }
+    }
+    fill(&mut to.minimum, &from.minimum);
+    fill(&mut to.maximum, &from.maximum);
+    fill(&mut to.exclusive_minimum, &from.exclusive_minimum);
+    fill(&mut to.exclusive_maximum, &from.exclusive_maximum);
+    fill(&mut to.min_length, &from.min_length);
+    fill(&mut to.max_length, &from.max_length);
+    fill(&mut to.pattern, &from.pattern);
+    fill(&mut to.min_items, &from.min_items);
+    fill(&mut to.max_items, &from.max_items);
+}
+
+/// Declare on `p` the bounds its type takes: the numeric ones on a number or integer (or a
+/// list of them), the text ones on a text, date or date-time (or a list of them), the item
+/// counts on a list.
+fn declare_bounds(p: &mut Parameter, b: &crate::model::Bounds) {
+    let numeric = matches!(p.ty.value.element(), ValueType::Integer | ValueType::Number);
+    let textual = matches!(
+        p.ty.value.element(),
+        ValueType::String | ValueType::Date | ValueType::DateTime
+    );
+    let list = matches!(p.ty.value, ValueType::Array(_));
+    let sp = |on: bool, n: Option<f64>| n.filter(|_| on).map(Sp::synthetic);
+    let count = |on: bool, n: Option<u64>| n.filter(|_| on).map(Sp::synthetic);
+    p.minimum = sp(numeric, b.minimum);
+    p.maximum = sp(numeric, b.maximum);
+    p.exclusive_minimum = sp(numeric, b.exclusive_minimum);
+    p.exclusive_maximum = sp(numeric, b.exclusive_maximum);
+    p.min_length = count(textual, b.min_length);
+    p.max_length = count(textual, b.max_length);
+    p.pattern = b.pattern.clone().filter(|_| textual).map(Sp::synthetic);
+    p.min_items = count(list, b.min_items);
+    p.max_items = count(list, b.max_items);
 }
 
 /// `value` as a parameter of type `ty` takes it ([`Scalar::fitted`]), where a whole number

@@ -59,7 +59,7 @@ async def drive(target):
         assert names == sorted(["ask", "call", "explain_plan", "list_intents", "route", "search_tools",
                                 "add_observations", "create_entities", "create_relations", "open_nodes",
                                 "read_graph", "search_nodes", "convert_time", "get_current_time",
-                                "crash", "echo", "hang", "shout", "vanished"]), names
+                                "crash", "echo", "environ", "hang", "refuse", "shout", "vanished"]), names
         assert tools["get_current_time"].input_schema["required"] == ["timezone"], tools["get_current_time"].input_schema
         r = await c.call_tool("get_current_time", {"timezone": "America/New_York"})
         assert values(r)[0]["timezone"] == "America/New_York", values(r)
@@ -115,6 +115,11 @@ async def drive(target):
         assert values(r) == [{"length": 5, "text": "hello"}], values(r)
         await upstream_error(c.call_tool("call", {"tool": "flaky", "endpoint": "shout", "arguments": {"text": "x"}}),
                              "flaky", "upstream_tool_error")
+        # A JSON-RPC error answered to `tools/call` is the upstream's proper answer that the call
+        # failed: a tool error, not a malformed answer.
+        msg = await upstream_error(c.call_tool("call", {"tool": "flaky", "endpoint": "refuse", "arguments": {"text": "x"}}),
+                                   "flaky", "upstream_tool_error")
+        assert msg == "upstream `flaky` failed (tool_error): `refuse` answered with a JSON-RPC error (-32602): cannot refuse 'x'", msg
         msg = await upstream_error(c.call_tool("call", {"tool": "flaky", "endpoint": "hang"}), "flaky", "upstream_timeout")
         assert msg == "upstream `flaky` failed (timeout): `tools/call` of `hang` did not answer within 3000 ms", msg
         r = await c.call_tool("call", {"tool": "flaky", "endpoint": "echo", "arguments": {"text": "after hang"}})
@@ -142,6 +147,8 @@ async def drive(target):
 
 
 async def main():
+    # The gateway's environment; its configuration passes MEMORY_FILE_PATH on to server-memory
+    # (`env` of [upstreams.memory_server]), which gets nothing else of it.
     env = dict(os.environ, MEMORY_FILE_PATH=sys.argv[4])
     target = StdioServerParameters(command=sys.argv[1], env=env,
                                    args=["gateway", "--expose", "--artifact", sys.argv[2], "--config", sys.argv[3]])

@@ -3,7 +3,10 @@
 - `echo(text)`: structured `{"text": ..., "length": ...}`;
 - `crash()`: the process exits at once (the gateway must report it and start it again);
 - `hang()`: never answers within the gateway's timeout;
-- `shout(text)`: a tool error (`isError: true`).
+- `shout(text)`: a tool error (`isError: true`);
+- `refuse(text)`: a JSON-RPC error answered to `tools/call` (-32602, invalid params);
+- `environ()`: the names of the variables of its environment, and the values of
+  `FLAKY_GREETING` and `FLAKY_TOKEN` (what the gateway passed it).
 
 With `FLAKY_START_DELAY=SECONDS` in its environment the server starts that much later (a slow
 cold start: the gateway must not cancel the start with each call).
@@ -15,6 +18,7 @@ import time
 import anyio
 
 from mcp.server.mcpserver import MCPServer
+from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel
 
 mcp = MCPServer("flaky")
@@ -29,6 +33,19 @@ class Echo(BaseModel):
 def echo(text: str) -> Echo:
     """Echo the text with its length."""
     return Echo(text=text, length=len(text))
+
+
+class Environ(BaseModel):
+    names: list[str]
+    greeting: str
+    token: str
+
+
+@mcp.tool()
+def environ() -> Environ:
+    """The names of the environment's variables, and two values."""
+    return Environ(names=sorted(os.environ), greeting=os.environ.get("FLAKY_GREETING", ""),
+                   token=os.environ.get("FLAKY_TOKEN", ""))
 
 
 @mcp.tool()
@@ -48,6 +65,12 @@ async def hang() -> Echo:
 def shout(text: str) -> Echo:
     """Always fails."""
     raise ValueError(f"cannot shout {text!r}")
+
+
+@mcp.tool()
+def refuse(text: str) -> Echo:
+    """Always answers with a JSON-RPC error."""
+    raise MCPError(code=-32602, message=f"cannot refuse {text!r}")
 
 
 if __name__ == "__main__":

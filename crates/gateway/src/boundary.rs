@@ -5,9 +5,11 @@
 //! - `endpoint`: the artifact has no such tool or endpoint;
 //! - `allow_list`: the deployment's configuration does not allow the tool or endpoint;
 //! - `destructive`: the endpoint may destroy data and the configuration does not allow it;
-//! - `arguments`: an argument is not a declared parameter, has the wrong type or a value outside
-//!   its enum, a required parameter is missing, or a credential parameter was given (credentials
-//!   come from the configuration only).
+//! - `arguments`: an argument is not a declared parameter, has the wrong type, a value outside
+//!   its enum or outside its declared bounds (`minimum`, `maximum`, `exclusiveMinimum`,
+//!   `exclusiveMaximum`, `minLength`, `maxLength`, `pattern`, `minItems`, `maxItems`), a
+//!   required parameter is missing, or a credential parameter was given (credentials come from
+//!   the configuration only).
 
 use crate::config::GatewayConfig;
 use schemarouter_core::artifact::{EndpointData, FrozenGraph, ParamData};
@@ -215,9 +217,10 @@ fn base64_fits(e: &EndpointData, p: &ParamData, v: &Value) -> Result<(), String>
 }
 
 /// Whether `v` fits the declared type (`string`, `integer`, `number`, `boolean`, `object`,
-/// `T[]`, `any`) and enum of `p`.
+/// `T[]`, `any`), enum and bounds of `p`.
 fn fits(p: &ParamData, v: &Value) -> Result<(), String> {
     fits_type(&p.ty, v)?;
+    fits_bounds(&p.bounds, v)?;
     if !p.enum_values.is_empty() {
         let allowed: Vec<Value> = p
             .enum_values
@@ -236,6 +239,78 @@ fn fits(p: &ParamData, v: &Value) -> Result<(), String> {
                 list.push(format!("... ({} in all)", allowed.len()));
             }
             return Err(format!("{bad} is not one of {}", list.join(", ")));
+        }
+    }
+    Ok(())
+}
+
+/// Whether `v` keeps the declared bounds `b`: a list its item counts, then each item (or the
+/// value itself) its number or text bounds. The message names the value, the bound and its
+/// limit (`500 is more than its maximum 100`). A `pattern` that Rust's `regex` cannot read
+/// (ECMA-262 lookaround or backreferences) is not checked: the upstream checks it.
+fn fits_bounds(b: &schemarouter_core::model::Bounds, v: &Value) -> Result<(), String> {
+    use schemarouter_core::model::number_value as n;
+    if b.is_empty() {
+        return Ok(());
+    }
+    if let Value::Array(items) = v {
+        let count = items.len() as u64;
+        if let Some(m) = b.min_items.filter(|m| count < *m) {
+            return Err(format!(
+                "a list of {count} item(s) is fewer than its minItems {m}"
+            ));
+        }
+        if let Some(m) = b.max_items.filter(|m| count > *m) {
+            return Err(format!(
+                "a list of {count} item(s) is more than its maxItems {m}"
+            ));
+        }
+        return items.iter().try_for_each(|item| fits_bounds(b, item));
+    }
+    if let Some(x) = v.as_f64() {
+        let checks = [
+            (
+                b.minimum,
+                x < b.minimum.unwrap_or(f64::NAN),
+                "less than its minimum",
+            ),
+            (
+                b.maximum,
+                x > b.maximum.unwrap_or(f64::NAN),
+                "more than its maximum",
+            ),
+            (
+                b.exclusive_minimum,
+                x <= b.exclusive_minimum.unwrap_or(f64::NAN),
+                "not more than its exclusiveMinimum",
+            ),
+            (
+                b.exclusive_maximum,
+                x >= b.exclusive_maximum.unwrap_or(f64::NAN),
+                "not less than its exclusiveMaximum",
+            ),
+        ];
+        if let Some((Some(limit), _, what)) = checks.into_iter().find(|(_, out, _)| *out) {
+            return Err(format!("{v} is {what} {}", n(limit)));
+        }
+    }
+    if let Value::String(s) = v {
+        let chars = s.chars().count() as u64;
+        if let Some(m) = b.min_length.filter(|m| chars < *m) {
+            return Err(format!(
+                "{v} has {chars} character(s), fewer than its minLength {m}"
+            ));
+        }
+        if let Some(m) = b.max_length.filter(|m| chars > *m) {
+            return Err(format!(
+                "{v} has {chars} character(s), more than its maxLength {m}"
+            ));
+        }
+        if let Some(p) = &b.pattern
+            && let Ok(re) = regex::Regex::new(p)
+            && !re.is_match(s)
+        {
+            return Err(format!("{v} does not match its pattern `{p}`"));
         }
     }
     Ok(())
@@ -369,6 +444,85 @@ mod tests {
             "`x` is not a parameter of `summary`; its parameters: formula, ids, limit, sort"
         );
         assert_eq!(check(json!({"x": 1})).unwrap_err().check, "arguments");
+    }
+
+    /// Each declared bound refuses the value outside it, naming the parameter, the value, the
+    /// bound and its limit; a list is checked by its count and item by item.
+    #[test]
+    fn arguments_must_keep_the_declared_bounds() {
+        let mut e = e();
+        e.parameters[3].bounds = schemarouter_core::model::Bounds {
+            minimum: Some(1.0),
+            maximum: Some(100.0),
+            ..Default::default()
+        };
+        e.parameters[1].bounds = schemarouter_core::model::Bounds {
+            min_length: Some(2),
+            max_length: Some(4),
+            pattern: Some("^[A-Z][a-z]?[A-Za-z0-9]*$".into()),
+            ..Default::default()
+        };
+        e.parameters[2].bounds = schemarouter_core::model::Bounds {
+            max_items: Some(2),
+            exclusive_minimum: None,
+            pattern: Some("^mp-[0-9]+$".into()),
+            ..Default::default()
+        };
+        let check = |v: Value| {
+            arguments(&e, &serde_json::from_value(v).unwrap(), false)
+                .map_err(|r| format!("{}: {}", r.check, r.message))
+        };
+        assert_eq!(
+            check(json!({"formula": "GaN", "limit": 100, "ids": ["mp-1"]})),
+            Ok(())
+        );
+        assert_eq!(
+            check(json!({"formula": "GaN", "limit": 500})),
+            Err("arguments: `limit`: 500 is more than its maximum 100".into())
+        );
+        assert_eq!(
+            check(json!({"formula": "GaN", "limit": 0})),
+            Err("arguments: `limit`: 0 is less than its minimum 1".into())
+        );
+        assert_eq!(
+            check(json!({"formula": "G"})),
+            Err(
+                "arguments: `formula`: \"G\" has 1 character(s), fewer than its minLength 2".into()
+            )
+        );
+        assert_eq!(
+            check(json!({"formula": "GaNAs"})),
+            Err(
+                "arguments: `formula`: \"GaNAs\" has 5 character(s), more than its maxLength 4"
+                    .into()
+            )
+        );
+        assert_eq!(
+            check(json!({"formula": "gan"})),
+            Err("arguments: `formula`: \"gan\" does not match its pattern `^[A-Z][a-z]?[A-Za-z0-9]*$`".into())
+        );
+        assert_eq!(
+            check(json!({"formula": "GaN", "ids": ["mp-1", "mp-2", "mp-3"]})),
+            Err("arguments: `ids`: a list of 3 item(s) is more than its maxItems 2".into())
+        );
+        assert_eq!(
+            check(json!({"formula": "GaN", "ids": ["mp-1", "x"]})),
+            Err("arguments: `ids`: \"x\" does not match its pattern `^mp-[0-9]+$`".into())
+        );
+        let exclusive = schemarouter_core::model::Bounds {
+            exclusive_minimum: Some(0.0),
+            exclusive_maximum: Some(0.5),
+            ..Default::default()
+        };
+        assert_eq!(
+            fits_bounds(&exclusive, &json!(0)),
+            Err("0 is not more than its exclusiveMinimum 0".into())
+        );
+        assert_eq!(
+            fits_bounds(&exclusive, &json!(0.5)),
+            Err("0.5 is not less than its exclusiveMaximum 0.5".into())
+        );
+        assert_eq!(fits_bounds(&exclusive, &json!(0.25)), Ok(()));
     }
 
     #[test]

@@ -18,6 +18,9 @@
 //!
 //! [upstreams.time]
 //! command = "uvx mcp-server-time"             # or url = "http://127.0.0.1:8000/mcp"
+//!
+//! [upstreams.memory]   # a server started on stdio gets PATH, HOME, ... and its `env` only
+//! env = { MEMORY_FILE_PATH = "${MEMORY_FILE_PATH}", MODE = "literal text" }
 //! ```
 //!
 //! Credentials are never in the file: only the name of the environment variable holding them.
@@ -108,6 +111,13 @@ pub struct UpstreamConfig {
     /// (default: the global one).
     #[serde(default)]
     pub connect_timeout_ms: Option<u64>,
+    /// MCP servers started on stdio: the variables their process gets besides the few every
+    /// child inherits ([`crate::upstream::mcp::INHERITED_ENV`]; never the gateway's whole
+    /// environment, which holds other upstreams' credentials). A value is literal text in
+    /// which `${NAME}` is the gateway's variable `NAME` and `$$` a `$`
+    /// ([`GatewayConfig::child_env`]).
+    #[serde(default)]
+    pub env: BTreeMap<String, String>,
 }
 
 /// The gateway configuration.
@@ -142,6 +152,60 @@ pub struct GatewayConfig {
     /// Per tool id.
     #[serde(default)]
     pub upstreams: BTreeMap<String, UpstreamConfig>,
+}
+
+/// `value` with each `${NAME}` replaced by `var(NAME)` and each `$$` by `$` (the syntax of an
+/// upstream's `env` values).
+///
+/// Errors: a `$` followed by neither `{` nor `$`, a `${` without its `}`, a name that is not
+/// letters, digits and `_` (not starting with a digit); the names `var` does not know, as one
+/// error listing them (`Err` of the inner result).
+fn expand(
+    value: &str,
+    var: impl Fn(&str) -> Option<String>,
+) -> Result<Result<String, Vec<String>>, String> {
+    let mut out = String::with_capacity(value.len());
+    let mut unset = Vec::new();
+    let mut rest = value;
+    while let Some(at) = rest.find('$') {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        if let Some(more) = after.strip_prefix('$') {
+            out.push('$');
+            rest = more;
+            continue;
+        }
+        let Some(inner) = after.strip_prefix('{') else {
+            return Err(format!(
+                "`{value}`: a `$` starts `${{NAME}}` (a variable of the gateway's environment) or is written `$$`"
+            ));
+        };
+        let Some(end) = inner.find('}') else {
+            return Err(format!("`{value}`: `${{` without its `}}`"));
+        };
+        let name = &inner[..end];
+        let valid = name
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !valid {
+            return Err(format!(
+                "`{value}`: `${{{name}}}` names no variable (letters, digits and `_`, not starting with a digit)"
+            ));
+        }
+        match var(name) {
+            Some(v) => out.push_str(&v),
+            None => unset.push(name.to_string()),
+        }
+        rest = &inner[end + 1..];
+    }
+    out.push_str(rest);
+    Ok(if unset.is_empty() {
+        Ok(out)
+    } else {
+        Err(unset)
+    })
 }
 
 /// `auth = { ... }` or `auth = [{ ... }, { ... }]`.
@@ -268,6 +332,11 @@ impl GatewayConfig {
                     ));
                 }
             }
+            for (name, value) in &u.env {
+                expand(value, |_| Some(String::new()))
+                    .map(drop)
+                    .map_err(|why| format!("upstreams.{tool}.env.{name}: {why}"))?;
+            }
             for (key, value) in [
                 ("base_url", &u.base_url),
                 ("declared_base", &u.declared_base),
@@ -281,6 +350,36 @@ impl GatewayConfig {
             }
         }
         Ok(())
+    }
+
+    /// The variables `tool`'s MCP server process gets besides the inherited ones: its `env`
+    /// table with each `${NAME}` replaced by the gateway's variable (`var`: the process
+    /// environment in production), and a warning for each variable that names an unset one
+    /// (left out of the child's environment, never set empty).
+    pub fn child_env(
+        &self,
+        tool: &str,
+        var: impl Fn(&str) -> Option<String>,
+    ) -> (BTreeMap<String, String>, Vec<String>) {
+        let mut env = BTreeMap::new();
+        let mut warnings = Vec::new();
+        let Some(u) = self.upstreams.get(tool) else {
+            return (env, warnings);
+        };
+        for (name, value) in &u.env {
+            match expand(value, &var) {
+                Ok(Ok(v)) => {
+                    env.insert(name.clone(), v);
+                }
+                Ok(Err(unset)) => warnings.push(format!(
+                    "upstreams.{tool}.env.{name} reads ${}, which is not set: the server of `{tool}` is started without `{name}`",
+                    unset.join(", $")
+                )),
+                // Refused when the configuration was read.
+                Err(why) => warnings.push(format!("upstreams.{tool}.env.{name}: {why}")),
+            }
+        }
+        (env, warnings)
     }
 
     /// What in this configuration names nothing in the loaded artifact, as warnings: an
@@ -449,6 +548,51 @@ fn resolve_one(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An upstream's `env`: literal text, `${NAME}` from the gateway's environment, `$$` a
+    /// `$`; an unset variable is a warning and leaves the variable out; a faulty value is
+    /// refused when the file is read.
+    #[test]
+    fn child_env_values_name_the_gateways_variables() {
+        let c = GatewayConfig::parse(
+            "[upstreams.memory]\nenv = { MEMORY_FILE_PATH = \"${DATA}/memory.jsonl\", MODE = \"plain $$5\", TOKEN = \"${NOPE}\" }\n",
+        )
+        .unwrap();
+        let var = |n: &str| (n == "DATA").then(|| "/srv/data".to_string());
+        let (env, warnings) = c.child_env("memory", var);
+        assert_eq!(
+            env,
+            BTreeMap::from([
+                (
+                    "MEMORY_FILE_PATH".to_string(),
+                    "/srv/data/memory.jsonl".to_string()
+                ),
+                ("MODE".to_string(), "plain $5".to_string()),
+            ])
+        );
+        assert_eq!(
+            warnings,
+            vec!["upstreams.memory.env.TOKEN reads $NOPE, which is not set: the server of `memory` is started without `TOKEN`".to_string()]
+        );
+        assert_eq!(c.child_env("other", var), (BTreeMap::new(), Vec::new()));
+        for (value, why) in [
+            (
+                "$HOME",
+                "`$HOME`: a `$` starts `${NAME}` (a variable of the gateway's environment) or is written `$$`",
+            ),
+            ("${HOME", "`${HOME`: `${` without its `}`"),
+            (
+                "${1X}",
+                "`${1X}`: `${1X}` names no variable (letters, digits and `_`, not starting with a digit)",
+            ),
+        ] {
+            let text = format!("[upstreams.m]\nenv = {{ A = '{value}' }}\n");
+            assert_eq!(
+                GatewayConfig::parse(&text).unwrap_err(),
+                format!("upstreams.m.env.A: {why}")
+            );
+        }
+    }
 
     #[test]
     fn patterns_match_tools_and_endpoints() {

@@ -139,6 +139,15 @@ struct Received {
     note: Option<String>,
 }
 
+/// What one executed step gives the answer ([`Gateway::step`]).
+struct Done {
+    result: StepResult,
+    issues: Vec<extract::report::Issue>,
+    call: CallAccount,
+    context: String,
+    raw: Option<RawText>,
+}
+
 /// The answer of `call` and `ask`.
 #[derive(Clone, Debug, Serialize)]
 pub struct Answer {
@@ -147,6 +156,10 @@ pub struct Answer {
     /// The plan executed (for `ask`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub plan: Option<Plan>,
+    /// Some step failed after earlier ones answered: the answer holds the steps that ran, and
+    /// `issues` the failed step (kind `step_failed`). Left out when every step ran.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub partial: bool,
     /// One projection per step.
     pub steps: Vec<StepResult>,
     /// Projection findings (missing fields, typed mismatches).
@@ -542,7 +555,11 @@ impl Gateway {
         self.run(&s, routed.plan, true, req.raw).await
     }
 
-    /// Check and execute every step of `plan` in order, then project.
+    /// Check and execute every step of `plan` in order, then project. A step whose upstream
+    /// fails after earlier steps answered ends the run with a partial answer: the steps that
+    /// ran (records, accounting), the failed step as an issue of kind `step_failed` and a line
+    /// of the reader context, and `partial: true`; when the first step fails, nothing answered
+    /// and the failure is the answer. A refusal at the boundary refuses the whole request.
     async fn run(
         &self,
         s: &Snapshot,
@@ -559,9 +576,9 @@ impl Gateway {
         let mut pending = std::mem::take(&mut plan.steps);
         let total = pending.len();
         let mut contexts: Vec<String> = Vec::new();
+        let mut partial = false;
         // Each source's attribution is said once per answer: by the first step that has it.
         let mut said: BTreeMap<String, String> = BTreeMap::new();
-        let mut i = 0;
         while !pending.is_empty() {
             // Bindings first: a step whose required parameters earlier records fill runs after
             // the steps that give them (the first ready step in plan order; else the first).
@@ -573,108 +590,39 @@ impl Gateway {
                 .position(|st| crate::bind::ready(g, st))
                 .unwrap_or(0);
             plan.steps.push(pending.remove(next));
+            let i = plan.steps.len() - 1;
             let step = plan.steps[i].clone();
-            i += 1;
-            let i = i - 1;
             let e = boundary::endpoint(g, &self.config, &step.tool, &step.endpoint)
                 .map_err(Failure::Refused)?;
             not_local(&step.tool, e)?;
             boundary::arguments(e, &step.params, self.http_base(&step.tool).is_some())
                 .map_err(Failure::Refused)?;
-            let response = self.execute(e, &step).await;
-            if let Err(err) = &response {
-                self.core.metrics.gateway_call(&step.tool, err.kind);
-            }
-            let mut response =
-                response.map_err(|err| Failure::Upstream(in_step(err, &step, i, total)))?;
-            // The one upstream header passed on (the media type) may echo a credential too.
-            response.content_type = response.content_type.map(|t| self.secrets.scrub_owned(t));
-            if let Some(b) = &mut response.binary {
-                b.content_type = self.secrets.scrub(&b.content_type);
-            }
-            let elapsed = response.elapsed;
-            let declared_type = response.content_type.clone();
-            let got = self.received(e, &step, response, raw.then_some(i))?;
-            issues.extend(got.note.as_ref().map(|message| extract::report::Issue {
-                step: i,
-                tool: step.tool.clone(),
-                endpoint: step.endpoint.clone(),
-                field: None,
-                kind: extract::report::IssueKind::Shape,
-                count: 0,
-                records: Vec::new(),
-                message: message.clone(),
-            }));
-            let text = got.counted;
-            // Counted beside the parsing and the projection (the count does not depend on them).
-            let raw_count = crate::tokens::RawCount::start(&text);
-            // An HTML page the upstream declared JSON (a login or error page) is never read as
-            // the XML it may well be; XML mislabelled JSON is still read.
-            let parsed = if got.document.is_none()
-                && declared_json(declared_type.as_deref())
-                && looks_like_html(&text)
-            {
-                Err(String::new())
-            } else {
-                extract::parse_step_response(
-                    got.document.as_deref().unwrap_or(&text),
-                    Some(&step.tool),
-                    g,
-                    &step,
-                )
-                .map_err(|err| err.message)
+            let done = match self.step(g, e, &step, i, raw, &mut said).await {
+                Ok(done) => done,
+                Err(err) if results.is_empty() => {
+                    return Err(Failure::Upstream(in_step(err, &step, i, total)));
+                }
+                Err(err) => {
+                    let issue = failed_step(err, &step, i, total, &pending);
+                    contexts.push(format!(
+                        "[{}/{}] failed: {}\n",
+                        step.tool, step.endpoint, issue.message
+                    ));
+                    issues.push(issue);
+                    plan.steps.append(&mut pending);
+                    partial = true;
+                    break;
+                }
             };
-            let doc = parsed.map_err(|why| {
-                self.core.metrics.gateway_call(&step.tool, "malformed");
-                let err = UpstreamError::new(
-                    &step.tool,
-                    "malformed",
-                    unreadable(
-                        &step.endpoint,
-                        declared_type.as_deref(),
-                        &text,
-                        &self.secrets.scrub(&why),
-                    ),
-                );
-                Failure::Upstream(in_step(err, &step, i, total))
-            })?;
-            self.core.metrics.gateway_call(&step.tool, "ok");
-            let one = plan_of(g, vec![step.clone()]);
-            let mut x = extract::extract_with(g, &one, &[doc], false).map_err(|err| {
-                Failure::Upstream(UpstreamError::new(&step.tool, "malformed", err.message))
-            })?;
-            let r = x.steps.remove(0);
-            for mut issue in x.issues {
-                issue.step = i;
-                issues.push(issue);
-            }
-            let key = render::attribution_key(&r);
-            let at = key.as_ref().and_then(|k| said.get(k)).map(String::as_str);
-            let (step_context, delivered_tokens, form) = reader_context(&r, at);
-            if let Some(k) = key {
-                said.entry(k)
-                    .or_insert_with(|| format!("{}/{}", r.tool, r.endpoint));
-            }
-            let raw_tokens = raw_count.finish().await;
-            self.core
-                .metrics
-                .gateway_tokens(&step.tool, raw_tokens, delivered_tokens);
-            calls.push(CallAccount {
-                tool: step.tool.clone(),
-                endpoint: step.endpoint.clone(),
-                upstream_ms: (elapsed.as_secs_f64() * 1e6).round() / 1e3,
-                raw_bytes: got.bytes,
-                raw_tokens,
-                delivered_tokens,
-                context: form,
-            });
-            contexts.push(step_context);
-            raws.extend(got.raw);
-            results.push(r);
+            issues.extend(done.issues);
+            calls.push(done.call);
+            contexts.push(done.context);
+            raws.extend(done.raw);
+            results.push(done.result);
         }
         // One step: its context is the whole context, rendered and counted already.
-        let (context, delivered) = match calls.as_slice() {
-            [one] => (contexts.concat(), one.delivered_tokens),
+        let (context, delivered) = match (calls.as_slice(), contexts.len()) {
+            ([one], 1) => (contexts.concat(), one.delivered_tokens),
             _ => {
                 let context = contexts.concat();
                 let n = count_tokens(&context);
@@ -694,6 +642,7 @@ impl Gateway {
         Ok(Answer {
             artifact_hash: s.summary.content_hash.clone(),
             plan: show_plan.then_some(plan),
+            partial,
             steps: results,
             issues,
             context,
@@ -701,6 +650,115 @@ impl Gateway {
             tokens,
             bindings,
             raw: raws,
+        })
+    }
+
+    /// Execute step `i` (on endpoint `e`, checked at the boundary) and project its answer:
+    /// its projection, issues, accounting, reader context (its source's attribution said
+    /// unless `said` holds it already) and, when asked for, its raw response.
+    async fn step(
+        &self,
+        g: &FrozenGraph,
+        e: &EndpointData,
+        step: &Step,
+        i: usize,
+        raw: bool,
+        said: &mut BTreeMap<String, String>,
+    ) -> Result<Done, UpstreamError> {
+        let response = self.execute(e, step).await;
+        if let Err(err) = &response {
+            self.core.metrics.gateway_call(&step.tool, err.kind);
+        }
+        let mut response = response?;
+        // The one upstream header passed on (the media type) may echo a credential too.
+        response.content_type = response.content_type.map(|t| self.secrets.scrub_owned(t));
+        if let Some(b) = &mut response.binary {
+            b.content_type = self.secrets.scrub(&b.content_type);
+        }
+        let elapsed = response.elapsed;
+        let declared_type = response.content_type.clone();
+        let got = self.received(e, step, response, raw.then_some(i))?;
+        let mut issues: Vec<extract::report::Issue> = got
+            .note
+            .as_ref()
+            .map(|message| extract::report::Issue {
+                step: i,
+                tool: step.tool.clone(),
+                endpoint: step.endpoint.clone(),
+                field: None,
+                kind: extract::report::IssueKind::Shape,
+                count: 0,
+                records: Vec::new(),
+                message: message.clone(),
+            })
+            .into_iter()
+            .collect();
+        let text = got.counted;
+        // Counted beside the parsing and the projection (the count does not depend on them).
+        let raw_count = crate::tokens::RawCount::start(&text);
+        // An HTML page the upstream declared JSON (a login or error page) is never read as
+        // the XML it may well be; XML mislabelled JSON is still read.
+        let parsed = if got.document.is_none()
+            && declared_json(declared_type.as_deref())
+            && looks_like_html(&text)
+        {
+            Err(String::new())
+        } else {
+            extract::parse_step_response(
+                got.document.as_deref().unwrap_or(&text),
+                Some(&step.tool),
+                g,
+                step,
+            )
+            .map_err(|err| err.message)
+        };
+        let doc = parsed.map_err(|why| {
+            self.core.metrics.gateway_call(&step.tool, "malformed");
+            UpstreamError::new(
+                &step.tool,
+                "malformed",
+                unreadable(
+                    &step.endpoint,
+                    declared_type.as_deref(),
+                    &text,
+                    &self.secrets.scrub(&why),
+                ),
+            )
+        })?;
+        self.core.metrics.gateway_call(&step.tool, "ok");
+        let one = plan_of(g, vec![step.clone()]);
+        let mut x = extract::extract_with(g, &one, &[doc], false)
+            .map_err(|err| UpstreamError::new(&step.tool, "malformed", err.message))?;
+        let r = x.steps.remove(0);
+        for mut issue in x.issues {
+            issue.step = i;
+            issues.push(issue);
+        }
+        let key = render::attribution_key(&r);
+        let at = key.as_ref().and_then(|k| said.get(k)).map(String::as_str);
+        let (context, delivered_tokens, form) = reader_context(&r, at);
+        if let Some(k) = key {
+            said.entry(k)
+                .or_insert_with(|| format!("{}/{}", r.tool, r.endpoint));
+        }
+        let raw_tokens = raw_count.finish().await;
+        self.core
+            .metrics
+            .gateway_tokens(&step.tool, raw_tokens, delivered_tokens);
+        Ok(Done {
+            call: CallAccount {
+                tool: step.tool.clone(),
+                endpoint: step.endpoint.clone(),
+                upstream_ms: (elapsed.as_secs_f64() * 1e6).round() / 1e3,
+                raw_bytes: got.bytes,
+                raw_tokens,
+                delivered_tokens,
+                context: form,
+            },
+            context,
+            raw: got.raw,
+            issues,
+            result: r,
         })
     }
 
@@ -718,7 +776,7 @@ impl Gateway {
         step: &Step,
         response: crate::upstream::RawResponse,
         raw: Option<usize>,
-    ) -> Result<Received, Failure> {
+    ) -> Result<Received, UpstreamError> {
         use crate::upstream::binary;
         let cap = self.config.raw_cap_bytes;
         let Some(b) = response.binary else {
@@ -757,7 +815,7 @@ impl Gateway {
         let summary = binary::summary(&b.content_type, bytes);
         if !(e.fields.len() == 1 && e.fields[0].name == "result") {
             self.core.metrics.gateway_call(&step.tool, "malformed");
-            return Err(Failure::Upstream(UpstreamError::new(
+            return Err(UpstreamError::new(
                 &step.tool,
                 "malformed",
                 format!(
@@ -767,7 +825,7 @@ impl Gateway {
                     b.content_type,
                     summary["sha256"].as_str().unwrap_or_default()
                 ),
-            )));
+            ));
         }
         let raw = raw.map(|step| {
             let (text, truncated) = binary::base64_capped(bytes, cap);
@@ -848,22 +906,56 @@ impl Gateway {
     }
 }
 
-/// An upstream failure of step `i` (from 0) of a plan of `total` steps, its message led by the
-/// step that failed when the plan has several ("step 2 of 2 (`faults/materials`; 1 step before
-/// it answered, not returned): ..."), so an agent whose `ask` ran two steps on one upstream
-/// knows which one failed and that the others' answers were not returned.
+/// An upstream failure of the first step (`i`, from 0) of a plan of `total` steps, when nothing
+/// answered before it: its message led by the step when the plan has several ("step 1 of 2
+/// (`faults/materials`): ..."), so an agent knows which one failed.
 fn in_step(mut err: UpstreamError, step: &Step, i: usize, total: usize) -> UpstreamError {
     if total > 1 {
         err.message = format!(
-            "step {} of {total} (`{}/{}`; {i} step{} before it answered, not returned): {}",
+            "step {} of {total} (`{}/{}`): {}",
             i + 1,
             step.tool,
             step.endpoint,
-            if i == 1 { "" } else { "s" },
             err.message
         );
     }
     err
+}
+
+/// The issue of a partial answer (kind `step_failed`): step `i` (from 0) of `total` failed
+/// after the steps before it answered (their records are in the answer); the steps `not_run`
+/// after it were not executed. Its message is the upstream's error (`upstream \`faults\`
+/// failed (status): ...`) led by the step and what the answer holds.
+fn failed_step(
+    err: UpstreamError,
+    step: &Step,
+    i: usize,
+    total: usize,
+    not_run: &[Step],
+) -> extract::report::Issue {
+    let names: Vec<String> = not_run
+        .iter()
+        .map(|s| format!("`{}/{}`", s.tool, s.endpoint))
+        .collect();
+    let skipped = if names.is_empty() {
+        String::new()
+    } else {
+        format!("; not run: {}", names.join(", "))
+    };
+    extract::report::Issue {
+        step: i,
+        tool: step.tool.clone(),
+        endpoint: step.endpoint.clone(),
+        field: None,
+        kind: extract::report::IssueKind::StepFailed,
+        count: 0,
+        records: Vec::new(),
+        message: format!(
+            "step {} of {total} failed, the answer holds the {i} step{} before it{skipped}: {err}",
+            i + 1,
+            if i == 1 { "" } else { "s" }
+        ),
+    }
 }
 
 #[cfg(test)]
@@ -879,6 +971,40 @@ mod tests {
         .unwrap();
         e.mcp_tool = mcp.then(|| "echo".to_string());
         e
+    }
+
+    /// The issue of a partial answer names the failed step, what the answer holds, the steps
+    /// not run and the upstream's error; the first step's failure is the answer, led by it.
+    #[test]
+    fn a_failed_step_is_an_issue_naming_what_ran_and_what_did_not() {
+        let step = |endpoint: &str| -> Step {
+            serde_json::from_value(
+                json!({"tool": "faults", "endpoint": endpoint, "method": "GET",
+                "url": "https://x.org", "params": {}, "fields": [], "score": 0, "why": ""}),
+            )
+            .unwrap()
+        };
+        let err = || UpstreamError::new("faults", "status", "HTTP 500: no");
+        let issue = failed_step(
+            err(),
+            &step("materials"),
+            1,
+            4,
+            &[step("details"), step("echo")],
+        );
+        assert_eq!(
+            serde_json::to_value(&issue).unwrap(),
+            json!({"step": 1, "tool": "faults", "endpoint": "materials", "kind": "step_failed", "count": 0,
+                   "message": "step 2 of 4 failed, the answer holds the 1 step before it; not run: `faults/details`, `faults/echo`: upstream `faults` failed (status): HTTP 500: no"})
+        );
+        assert_eq!(
+            in_step(err(), &step("materials"), 0, 2).to_string(),
+            "upstream `faults` failed (status): step 1 of 2 (`faults/materials`): HTTP 500: no"
+        );
+        assert_eq!(
+            in_step(err(), &step("materials"), 0, 1).to_string(),
+            "upstream `faults` failed (status): HTTP 500: no"
+        );
     }
 
     #[test]

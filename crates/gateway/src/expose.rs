@@ -35,7 +35,8 @@ fn schema_type(ty: &str) -> Value {
 }
 
 /// The JSON Schema of endpoint `e`'s arguments (credential parameters left out: the gateway
-/// sends them). A value the gateway sends as bytes (a binary request body or multipart part)
+/// sends them), with each parameter's declared bounds (`minimum`, `maxLength`, `pattern`,
+/// `maxItems`, ...; a list's number and text bounds on its `items`). A value the gateway sends as bytes (a binary request body or multipart part)
 /// is a string with `contentEncoding: base64` (each item of a list), saying so in its
 /// description; the one parameter of a whole text body (`application/xml`, `text/plain`) has
 /// the body's `contentMediaType`.
@@ -46,6 +47,14 @@ pub fn input_schema(e: &EndpointData) -> Value {
         let mut s = schema_type(&p.ty);
         if !p.enum_values.is_empty() {
             s["enum"] = serde_json::to_value(&p.enum_values).unwrap_or_default();
+        }
+        // The declared bounds: item counts on the list, the others on its items (or the value).
+        for (key, limit) in p.bounds.json_schema() {
+            if s["type"] == "array" && !matches!(key, "minItems" | "maxItems") {
+                s["items"][key] = limit;
+            } else {
+                s[key] = limit;
+            }
         }
         let mut description = p.description.clone();
         if crate::upstream::http::takes_base64(e, p) {
@@ -142,4 +151,37 @@ pub fn endpoints(
             (x, tool)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The declared bounds are in the input schema: a number's and a text's on the value, a
+    /// list's item counts on the list and its items' bounds on `items`.
+    #[test]
+    fn the_input_schema_shows_the_declared_bounds() {
+        let e: EndpointData = serde_json::from_value(json!({
+            "id": "search", "method": "GET", "url": "https://x.org/s",
+            "parameters": [
+                {"name": "limit", "type": "integer", "required": false,
+                 "bounds": {"minimum": 1, "maximum": 100}},
+                {"name": "q", "type": "string", "required": true,
+                 "bounds": {"min_length": 2, "pattern": "^[a-z ]+$"}},
+                {"name": "scores", "type": "number[]", "required": false,
+                 "bounds": {"exclusive_minimum": 0, "exclusive_maximum": 0.5, "max_items": 3}}
+            ],
+            "fields": [], "identifiers": [], "group_fields": {}
+        }))
+        .unwrap();
+        assert_eq!(
+            input_schema(&e),
+            json!({"type": "object", "additionalProperties": false, "required": ["q"], "properties": {
+                "limit": {"type": "integer", "minimum": 1, "maximum": 100},
+                "q": {"type": "string", "minLength": 2, "pattern": "^[a-z ]+$"},
+                "scores": {"type": "array", "maxItems": 3,
+                           "items": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 0.5}}
+            }})
+        );
+    }
 }

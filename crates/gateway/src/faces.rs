@@ -64,7 +64,7 @@ pub fn call_schema() -> Value {
             "tool": {"type": "string", "description": "Tool id (as `search_tools` and `route` give it)."},
             "endpoint": {"type": "string", "description": "Endpoint id (default: the tool's only endpoint)."},
             "arguments": {"type": "object", "description": "Arguments in the tool's own parameter names. Bytes (a binary request body such as application/octet-stream, declared `format: byte`; a multipart part of a binary media type) are given as a base64 string; an XML or plain-text request body as the string `body`."},
-            "fields": {"type": "array", "items": {"type": "string"}, "description": "Response fields to keep (default: every declared field)."},
+            "fields": {"type": "array", "items": {"type": "string"}, "description": "Response fields to keep (default: every declared field). Name only those you need: the fields left out are the tokens saved."},
             "plan": {"type": "object", "description": "A plan `route` returned, executed step by step (instead of `tool`)."},
             "raw": {"type": "boolean", "description": "Also return the raw responses, capped."}
         },

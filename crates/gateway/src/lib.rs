@@ -128,6 +128,11 @@ fn keys_of_the_other_kind(
                 }
             }
         }
+        if callable.iter().all(|e| e.mcp_tool.is_none()) && !u.env.is_empty() {
+            warnings.push(format!(
+                "upstreams.{tool}: `env` is for an MCP server started on stdio, and `{tool}` is an HTTP tool: it is not used"
+            ));
+        }
         if callable.iter().all(|e| e.mcp_tool.is_some()) && u.base_url.is_some() {
             warnings.push(format!(
                 "upstreams.{tool}: `base_url` is an HTTP tool's, and `{tool}` is an MCP tool: it is not used; write `url` (streamable HTTP) or `command` (stdio)"
@@ -184,6 +189,8 @@ pub struct Gateway {
     declared: BTreeMap<String, Endpoint>,
     /// `--upstream TOOL=URL`.
     overrides: BTreeMap<String, String>,
+    /// Per tool, the configured variables of its MCP server's process (`env`, read at start).
+    child_env: BTreeMap<String, BTreeMap<String, String>>,
     mcp: Mutex<BTreeMap<String, Arc<McpUpstream>>>,
 }
 
@@ -221,6 +228,12 @@ impl Gateway {
         };
         let (secrets, unset) = Secrets::read(&config, |n| std::env::var(n).ok());
         warnings.extend(unset);
+        let mut child_env = BTreeMap::new();
+        for tool in config.upstreams.keys() {
+            let (env, unset) = config.child_env(tool, |n| std::env::var(n).ok());
+            warnings.extend(unset);
+            child_env.insert(tool.clone(), env);
+        }
         let client = reqwest::Client::builder()
             .redirect(reqwest::redirect::Policy::limited(5))
             .connect_timeout(std::time::Duration::from_millis(
@@ -236,6 +249,7 @@ impl Gateway {
                 client,
                 declared,
                 overrides,
+                child_env,
                 mcp: Mutex::new(BTreeMap::new()),
             },
             warnings,
@@ -287,12 +301,17 @@ impl Gateway {
         let warn: upstream::mcp::Warn = Arc::new(move |message: String| {
             core.event(serde_json::json!({"event": "warning", "message": message}));
         });
+        let env = upstream::mcp::child_environment(
+            |k| std::env::var(k).ok(),
+            self.child_env.get(tool).unwrap_or(&BTreeMap::new()),
+        );
         let u = Arc::new(McpUpstream::new(
             tool,
             endpoint,
             declared,
             warn,
             self.config.connect_timeout(tool),
+            env,
         ));
         map.insert(tool.to_string(), u.clone());
         Ok(u)

@@ -22,6 +22,16 @@ fn json_response(description: &str, schema: &str) -> Value {
 
 /// The responses of `call` and `ask`.
 fn responses() -> Value {
+    // The kinds of a 502 are the outcomes of the one table but `ok` and `timeout` (a 504).
+    let kinds: Vec<&str> = schemarouter_server::metrics::GATEWAY_OUTCOMES
+        .iter()
+        .copied()
+        .filter(|o| !matches!(*o, "ok" | "timeout"))
+        .collect();
+    let failed = format!(
+        "The upstream failed (`upstream_<kind>`: {}; `upstream` names it)",
+        kinds.join(", ")
+    );
     json!({
         "200": json_response("The projected answer: one result per executed step with the planned fields only (unit, source type, licence, provenance), the reader context, and the tokens of the raw responses and of what the agent received", "GatewayAnswer"),
         "400": json_response("Not JSON, not a valid request, or a request to fix (`invalid_request`; the message says what), or arguments that do not fit the declared parameters (`refused`, `check`: `arguments`)", "GatewayError"),
@@ -31,7 +41,7 @@ fn responses() -> Value {
         "409": json_response("The plan was made on another artifact (`refused`, `check`: `fingerprint`): route again", "GatewayError"),
         "413": json_response("The body is larger than --max-body-bytes", "Error"),
         "415": json_response("The body is not JSON, or is compressed (Content-Encoding)", "Error"),
-        "502": json_response("The upstream failed (`upstream_<kind>`: unreachable, crashed, restarting, status, too_large, malformed, tool_error, not_configured; `upstream` names it)", "GatewayError"),
+        "502": json_response(&failed, "GatewayError"),
         "503": json_response("Too many requests at once (--max-concurrency); retry", "Error"),
         "504": json_response("The upstream did not answer within its timeout (`upstream_timeout`)", "GatewayError"),
         "default": json_response("Any other error (405 wrong method, 408 timeout)", "Error")
@@ -58,6 +68,7 @@ fn schemas() -> Value {
             "properties": {
                 "artifact_hash": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
                 "plan": reference("Plan"),
+                "partial": {"const": true, "description": "A step failed after earlier steps answered: the answer holds the steps that ran, and `issues` names the failed one (kind `step_failed`). Left out when every step ran."},
                 "steps": {"type": "array", "items": {
                     "type": "object",
                     "description": "One step's projection: its fields with metadata, its records (values in the declared types, converted to the canonical unit where declared), and who to credit.",
@@ -73,7 +84,7 @@ fn schemas() -> Value {
                 }},
                 "issues": {"type": "array", "items": {"type": "object", "properties": {
                     "step": count, "tool": {"type": "string"}, "endpoint": {"type": "string"},
-                    "field": {"type": "string"}, "kind": {"type": "string"}, "count": count,
+                    "field": {"type": "string"}, "kind": {"type": "string", "description": "`shape`, `missing`, `no_value`, `type_mismatch`, `unknown_field`: a projection finding; `step_failed`: the step failed and the answer is partial."}, "count": count,
                     "records": {"type": "array", "items": {"type": "string"}}, "message": {"type": "string"}
                 }, "required": ["step", "tool", "endpoint", "kind", "count", "message"]}},
                 "context": {"type": "string", "description": "The reader context: every planned field with unit, source type, licence and provenance."},
@@ -233,5 +244,24 @@ mod tests {
             .collect();
         assert_eq!(missing, Vec::<&String>::new());
         assert!(all.contains(&"#/components/schemas/GatewayAnswer".to_string()));
+    }
+
+    /// The 502's kinds and the outcomes docs/gateway.md lists come from the one table.
+    #[test]
+    fn the_outcomes_are_those_of_the_one_table() {
+        let doc: Value = serde_json::from_str(&super::document()).unwrap();
+        assert_eq!(
+            doc["paths"]["/v1/call"]["post"]["responses"]["502"]["description"],
+            "The upstream failed (`upstream_<kind>`: crashed, unreachable, restarting, status, too_large, malformed, tool_error, not_configured; `upstream` names it)"
+        );
+        let listed: Vec<String> = schemarouter_server::metrics::GATEWAY_OUTCOMES
+            .iter()
+            .map(|o| format!("`{o}`"))
+            .collect();
+        let docs = include_str!("../../../docs/gateway.md").replace('\n', " ");
+        assert!(
+            docs.contains(&listed.join(", ")),
+            "docs/gateway.md lists other outcomes"
+        );
     }
 }

@@ -48,6 +48,32 @@ struct ReloadLabels {
     result: String,
 }
 
+/// The outcomes of one upstream call of `schemarouter gateway`, the `outcome` label of
+/// `schemarouter_gateway_upstream_calls_total`: the one table of them, which the metric's
+/// HELP text lists ([`gateway_calls_help`]) and the gateway's errors are kinds of (`ok` is a
+/// call answered and read; each other outcome is an error `upstream_<outcome>`).
+pub const GATEWAY_OUTCOMES: &[&str] = &[
+    "ok",
+    "timeout",
+    "crashed",
+    "unreachable",
+    "restarting",
+    "status",
+    "too_large",
+    "malformed",
+    "tool_error",
+    "not_configured",
+];
+
+/// The HELP text of `schemarouter_gateway_upstream_calls`, its outcomes from
+/// [`GATEWAY_OUTCOMES`].
+pub fn gateway_calls_help() -> String {
+    format!(
+        "Upstream calls made by the gateway, by upstream and outcome ({})",
+        GATEWAY_OUTCOMES.join(", ")
+    )
+}
+
 fn latency_histogram() -> Histogram {
     // 25 µs to about 0.4 s.
     Histogram::new(exponential_buckets(25e-6, 2.0, 15))
@@ -130,7 +156,7 @@ impl Metrics {
         );
         registry.register(
             "gateway_upstream_calls",
-            "Upstream calls made by the gateway, by upstream and outcome (ok, refused, error, timeout)",
+            gateway_calls_help(),
             upstream_calls.clone(),
         );
         Metrics {
@@ -205,8 +231,13 @@ impl Metrics {
         }
     }
 
-    /// Count one upstream call of `schemarouter gateway` by its outcome.
+    /// Count one upstream call of `schemarouter gateway` by its outcome (one of
+    /// [`GATEWAY_OUTCOMES`]).
     pub fn gateway_call(&self, upstream: &str, outcome: &str) {
+        debug_assert!(
+            GATEWAY_OUTCOMES.contains(&outcome),
+            "`{outcome}` is not in GATEWAY_OUTCOMES"
+        );
         self.upstream_calls
             .get_or_create(&UpstreamLabels {
                 upstream: upstream.to_string(),
@@ -221,5 +252,25 @@ impl Metrics {
         // Writing into a String cannot fail.
         let _ = prometheus_client::encoding::text::encode(&mut out, &self.registry);
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The HELP line lists the outcomes of the one table, in its order.
+    #[test]
+    fn the_upstream_calls_help_lists_every_outcome() {
+        // A family is written once it has a series.
+        let m = super::Metrics::new();
+        m.gateway_call("faults", "ok");
+        let text = m.encode();
+        let help = text
+            .lines()
+            .find(|l| l.starts_with("# HELP schemarouter_gateway_upstream_calls "))
+            .unwrap_or_else(|| panic!("{text}"));
+        assert_eq!(
+            help,
+            "# HELP schemarouter_gateway_upstream_calls Upstream calls made by the gateway, by upstream and outcome (ok, timeout, crashed, unreachable, restarting, status, too_large, malformed, tool_error, not_configured)."
+        );
     }
 }

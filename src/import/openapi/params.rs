@@ -812,7 +812,8 @@ fn report_one_name(
 }
 
 /// What the description declares about a value, carried into the parameter the import made for
-/// the same value (a path placeholder's): type, format, enumeration, default, description.
+/// the same value (a path placeholder's): type, format, enumeration, default, description,
+/// bounds.
 fn take_declared(made: &mut Sp<Parameter>, declared: &Sp<Parameter>) {
     let d = &declared.value;
     let p = &mut made.value;
@@ -821,6 +822,15 @@ fn take_declared(made: &mut Sp<Parameter>, declared: &Sp<Parameter>) {
     p.enum_values = d.enum_values.clone();
     p.default = d.default.clone();
     p.description = d.description.clone();
+    p.minimum = d.minimum.clone();
+    p.maximum = d.maximum.clone();
+    p.exclusive_minimum = d.exclusive_minimum.clone();
+    p.exclusive_maximum = d.exclusive_maximum.clone();
+    p.min_length = d.min_length.clone();
+    p.max_length = d.max_length.clone();
+    p.pattern = d.pattern.clone();
+    p.min_items = d.min_items.clone();
+    p.max_items = d.max_items.clone();
 }
 
 #[cfg(test)]

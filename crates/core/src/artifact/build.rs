@@ -271,6 +271,7 @@ fn param_data(x: crate::model::Parameter, method: crate::model::HttpMethod) -> P
     let (required, auth, array) = (x.is_required(), x.is_auth(), x.array_encoding(method));
     let allow_reserved = x.allow_reserved.as_ref().is_some_and(|a| a.value);
     let whole_body = x.whole_body.as_ref().is_some_and(|w| w.value);
+    let bounds = x.bounds();
     ParamData {
         name: x.name.value,
         ty: x.ty.value.to_string(),
@@ -281,6 +282,7 @@ fn param_data(x: crate::model::Parameter, method: crate::model::HttpMethod) -> P
         required,
         auth,
         default: x.default.map(|d| d.value),
+        bounds,
         bind: x
             .bind
             .into_iter()

@@ -457,6 +457,10 @@ pub struct ParamData {
     /// Provider default.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub default: Option<Scalar>,
+    /// What the value must keep besides its type and enum (`minimum`, `maximum`, lengths,
+    /// `pattern`, item counts), when declared.
+    #[serde(default, skip_serializing_if = "crate::model::Bounds::is_empty")]
+    pub bounds: crate::model::Bounds,
     /// Bindings from parameter concepts.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub bind: Vec<BindingData>,

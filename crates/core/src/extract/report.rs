@@ -21,6 +21,9 @@ pub enum IssueKind {
     TypeMismatch,
     /// The plan names a field the endpoint does not declare.
     UnknownField,
+    /// The step was executed and failed after earlier steps answered (`schemarouter gateway`):
+    /// the answer is partial, holding the steps that ran.
+    StepFailed,
 }
 
 /// At most this many record locations are listed per finding (`count` has the total).

@@ -22,8 +22,9 @@ pub use intent::{Domain, FieldGroup, Intent, IntentFile};
 pub use lexicon::{CuesDecl, RecogniserDecl, SourceCueDecl, TopicDecl};
 pub use spanned::Sp;
 pub use tool::{
-    Annotations, ArrayEncoding, Binding, Endpoint, HttpMethod, Licence, McpServer, ParamLocation,
-    Parameter, Provenance, ResponseField, Tool, XmlNode, media_type_fault, text_media,
+    Annotations, ArrayEncoding, Binding, Bounds, Endpoint, HttpMethod, Licence, McpServer,
+    ParamLocation, Parameter, Provenance, ResponseField, Tool, XmlNode, media_type_fault,
+    number_value, text_media,
 };
 pub use value::{Scalar, Template, ValueType};
 

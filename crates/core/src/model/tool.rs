@@ -550,6 +550,51 @@ pub struct Parameter {
     /// The provider's default value (the router sends it when a required parameter is not bound).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub default: Option<Sp<Scalar>>,
+    /// Least value of a number (JSON Schema `minimum`; an item's, for a list of numbers).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "sp_whole"
+    )]
+    pub minimum: Option<Sp<f64>>,
+    /// Greatest value of a number (JSON Schema `maximum`).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "sp_whole"
+    )]
+    pub maximum: Option<Sp<f64>>,
+    /// A number must be greater than this (JSON Schema 2019+ / OpenAPI 3.1 `exclusiveMinimum`;
+    /// OpenAPI 3.0's `exclusiveMinimum: true` with `minimum` is imported as this).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "sp_whole"
+    )]
+    pub exclusive_minimum: Option<Sp<f64>>,
+    /// A number must be less than this (JSON Schema `exclusiveMaximum`).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "sp_whole"
+    )]
+    pub exclusive_maximum: Option<Sp<f64>>,
+    /// Fewest characters of a text (JSON Schema `minLength`, in Unicode scalar values).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_length: Option<Sp<u64>>,
+    /// Most characters of a text (JSON Schema `maxLength`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_length: Option<Sp<u64>>,
+    /// A regular expression a text matches somewhere (JSON Schema `pattern`, ECMA-262; anchor
+    /// it with `^...$` to match the whole text).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pattern: Option<Sp<String>>,
+    /// Fewest items of a list (JSON Schema `minItems`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_items: Option<Sp<u64>>,
+    /// Most items of a list (JSON Schema `maxItems`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_items: Option<Sp<u64>>,
     /// True for credentials (API keys) the client supplies itself; never bound from a query and
     /// never reported missing in a plan (default false).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -627,6 +672,32 @@ impl Parameter {
             content_type: None,
             part_headers: BTreeMap::new(),
             whole_body: None,
+            minimum: None,
+            maximum: None,
+            exclusive_minimum: None,
+            exclusive_maximum: None,
+            min_length: None,
+            max_length: None,
+            pattern: None,
+            min_items: None,
+            max_items: None,
+        }
+    }
+
+    /// The bounds the declaration gives the parameter's value.
+    pub fn bounds(&self) -> Bounds {
+        let number = |n: &Option<Sp<f64>>| n.as_ref().map(|n| n.value);
+        let count = |n: &Option<Sp<u64>>| n.as_ref().map(|n| n.value);
+        Bounds {
+            minimum: number(&self.minimum),
+            maximum: number(&self.maximum),
+            exclusive_minimum: number(&self.exclusive_minimum),
+            exclusive_maximum: number(&self.exclusive_maximum),
+            min_length: count(&self.min_length),
+            max_length: count(&self.max_length),
+            pattern: self.pattern.as_ref().map(|p| p.value.clone()),
+            min_items: count(&self.min_items),
+            max_items: count(&self.max_items),
         }
     }
 
@@ -638,6 +709,133 @@ impl Parameter {
     /// Whether the parameter is a client credential (absent means no).
     pub fn is_auth(&self) -> bool {
         self.auth.as_ref().is_some_and(|r| r.value)
+    }
+}
+
+/// What a parameter's value must keep besides its type and enum: the JSON Schema validation
+/// keywords a declaration gives (`minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`
+/// of a number; `minLength`, `maxLength`, `pattern` of a text; `minItems`, `maxItems` of a
+/// list; a list's items keep the number and text bounds). In the artifact (`bounds` of a
+/// parameter, left out when empty); the gateway checks arguments against them and shows them
+/// in the input schemas it exposes.
+#[derive(
+    Clone,
+    Debug,
+    Default,
+    PartialEq,
+    Serialize,
+    Deserialize,
+    rkyv::Archive,
+    rkyv::Serialize,
+    rkyv::Deserialize,
+)]
+pub struct Bounds {
+    /// `minimum`.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "whole"
+    )]
+    pub minimum: Option<f64>,
+    /// `maximum`.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "whole"
+    )]
+    pub maximum: Option<f64>,
+    /// `exclusiveMinimum` (a number).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "whole"
+    )]
+    pub exclusive_minimum: Option<f64>,
+    /// `exclusiveMaximum` (a number).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        serialize_with = "whole"
+    )]
+    pub exclusive_maximum: Option<f64>,
+    /// `minLength`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_length: Option<u64>,
+    /// `maxLength`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_length: Option<u64>,
+    /// `pattern`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pattern: Option<String>,
+    /// `minItems`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_items: Option<u64>,
+    /// `maxItems`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_items: Option<u64>,
+}
+
+impl Bounds {
+    /// Whether no bound is given.
+    pub fn is_empty(&self) -> bool {
+        *self == Bounds::default()
+    }
+
+    /// The bounds as JSON Schema keywords (`minimum`, `exclusiveMinimum`, `minLength`, ...),
+    /// a whole number written as an integer (`100`, not `100.0`), in this order: the numeric
+    /// bounds, the text bounds, the list bounds.
+    pub fn json_schema(&self) -> Vec<(&'static str, serde_json::Value)> {
+        let mut out = Vec::new();
+        for (key, n) in [
+            ("minimum", self.minimum),
+            ("maximum", self.maximum),
+            ("exclusiveMinimum", self.exclusive_minimum),
+            ("exclusiveMaximum", self.exclusive_maximum),
+        ] {
+            if let Some(n) = n {
+                out.push((key, number_value(n)));
+            }
+        }
+        for (key, n) in [
+            ("minLength", self.min_length),
+            ("maxLength", self.max_length),
+        ] {
+            if let Some(n) = n {
+                out.push((key, n.into()));
+            }
+        }
+        if let Some(p) = &self.pattern {
+            out.push(("pattern", p.as_str().into()));
+        }
+        for (key, n) in [("minItems", self.min_items), ("maxItems", self.max_items)] {
+            if let Some(n) = n {
+                out.push((key, n.into()));
+            }
+        }
+        out
+    }
+}
+
+/// `n` as a JSON number: a whole number within a double's exact integers as an integer (`100`),
+/// any other as itself (`0.5`).
+pub fn number_value(n: f64) -> serde_json::Value {
+    if n.fract() == 0.0 && n.abs() < 9_007_199_254_740_992.0 {
+        (n as i64).into()
+    } else {
+        serde_json::Number::from_f64(n).map_or(serde_json::Value::Null, serde_json::Value::Number)
+    }
+}
+
+/// Serialise a declared bound as [`number_value`] writes it (`maximum: 100`, not `100.0`).
+fn sp_whole<S: serde::Serializer>(n: &Option<Sp<f64>>, s: S) -> Result<S::Ok, S::Error> {
+    whole(&n.as_ref().map(|n| n.value), s)
+}
+
+/// Serialise a bound as [`number_value`] writes it.
+fn whole<S: serde::Serializer>(n: &Option<f64>, s: S) -> Result<S::Ok, S::Error> {
+    match n {
+        Some(n) => number_value(*n).serialize(s),
+        None => s.serialize_none(),
     }
 }
 

@@ -279,6 +279,7 @@ mod tests {
             explode: None,
             allow_reserved: false,
             whole_body: false,
+            bounds: Default::default(),
             content_type: None,
             part_headers: Default::default(),
             format: None,

@@ -37,6 +37,53 @@ struct Conn {
     connecting: Option<Connecting>,
 }
 
+/// The variables of the gateway's environment a server started on stdio inherits, as the
+/// official MCP SDKs' `get_default_environment` keeps them (Python and TypeScript: `HOME`,
+/// `LOGNAME`, `PATH`, `SHELL`, `TERM`, `USER`; on Windows the system's own), with the locale
+/// (`LANG`, `LC_ALL`, `LC_CTYPE`) and the folder for temporary files (`TMPDIR`). Nothing else
+/// reaches the child (the gateway's environment holds other upstreams' credentials) but the
+/// upstream's configured `env` ([`crate::config::GatewayConfig::child_env`]).
+#[cfg(not(windows))]
+pub const INHERITED_ENV: &[&str] = &[
+    "HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG", "LC_ALL", "LC_CTYPE", "TMPDIR",
+];
+/// See the other platforms' list.
+#[cfg(windows)]
+pub const INHERITED_ENV: &[&str] = &[
+    "APPDATA",
+    "HOMEDRIVE",
+    "HOMEPATH",
+    "LOCALAPPDATA",
+    "PATH",
+    "PATHEXT",
+    "PROCESSOR_ARCHITECTURE",
+    "PROGRAMFILES",
+    "SYSTEMDRIVE",
+    "SYSTEMROOT",
+    "TEMP",
+    "USERNAME",
+    "USERPROFILE",
+];
+
+/// The environment of a server started on stdio: the [`INHERITED_ENV`] variables `var` has
+/// (a value starting `()`, a shell function, is left out as the SDKs leave it out), then
+/// `configured` over them.
+pub fn child_environment(
+    var: impl Fn(&str) -> Option<String>,
+    configured: &std::collections::BTreeMap<String, String>,
+) -> std::collections::BTreeMap<String, String> {
+    let mut env: std::collections::BTreeMap<String, String> = INHERITED_ENV
+        .iter()
+        .filter_map(|k| {
+            var(k)
+                .filter(|v| !v.starts_with("()"))
+                .map(|v| (k.to_string(), v))
+        })
+        .collect();
+    env.extend(configured.iter().map(|(k, v)| (k.clone(), v.clone())));
+    env
+}
+
 /// Called with a warning about an upstream (logged as an event line).
 pub type Warn = std::sync::Arc<dyn Fn(String) + Send + Sync>;
 
@@ -50,6 +97,8 @@ struct Shared {
     warn: Warn,
     /// How long a connect (the process start and `initialize`) may take.
     connect_timeout: Duration,
+    /// The environment of a server started on stdio ([`child_environment`]).
+    env: std::collections::BTreeMap<String, String>,
 }
 
 /// One MCP upstream and its shared connection.
@@ -61,13 +110,15 @@ impl McpUpstream {
     /// An upstream not yet connected (the first call connects). `declared` are the tool's MCP
     /// endpoints as the artifact holds them; `warn` receives the drift warning;
     /// `connect_timeout` bounds a connect (the server's start and `initialize`), which runs
-    /// apart from the calls that wait for it.
+    /// apart from the calls that wait for it. A server started on stdio gets `env` as its whole
+    /// environment ([`child_environment`]).
     pub fn new(
         name: &str,
         endpoint: Endpoint,
         declared: Vec<schemarouter_core::artifact::EndpointData>,
         warn: Warn,
         connect_timeout: Duration,
+        env: std::collections::BTreeMap<String, String>,
     ) -> McpUpstream {
         McpUpstream {
             shared: std::sync::Arc::new(Shared {
@@ -76,6 +127,7 @@ impl McpUpstream {
                 declared,
                 warn,
                 connect_timeout,
+                env,
                 conn: Mutex::new(Conn {
                     service: None,
                     failures: 0,
@@ -222,7 +274,10 @@ impl Shared {
                         )
                     })?;
                 let mut cmd = tokio::process::Command::new(&words[0]);
-                cmd.args(&words[1..]).kill_on_drop(true);
+                cmd.args(&words[1..])
+                    .env_clear()
+                    .envs(&self.env)
+                    .kill_on_drop(true);
                 let (transport, stderr) = TokioChildProcess::builder(cmd)
                     .stderr(std::process::Stdio::piped())
                     .spawn()
@@ -324,11 +379,14 @@ impl StderrTail {
 /// The fault kind of a `tools/call` that failed with `e` (`closed`: the connection is closed):
 /// `crashed` when the connection closed under the call (the process exited, the HTTP server
 /// went away), `unreachable` when the request could not be sent (an HTTP server that is down),
-/// `timeout` when the SDK gave up waiting, else `malformed` (an answer that is no result).
+/// `timeout` when the SDK gave up waiting, `tool_error` when the server answered the call
+/// with a JSON-RPC error (a proper answer that the call failed: an unknown tool, arguments it
+/// refuses), else `malformed` (an answer that is no result).
 fn call_fault(e: &rmcp::ServiceError, closed: bool) -> &'static str {
     use rmcp::ServiceError as E;
     match e {
         _ if closed => "crashed",
+        E::McpError(_) => "tool_error",
         E::TransportClosed => "crashed",
         E::TransportSend(_) => "unreachable",
         E::Timeout { .. } | E::Cancelled { .. } => "timeout",
@@ -411,11 +469,15 @@ impl McpUpstream {
                 if matches!(kind, "crashed" | "unreachable") {
                     self.shared.died().await;
                 }
-                return Err(UpstreamError::new(
-                    &self.shared.name,
-                    kind,
-                    format!("`tools/call` of `{tool}` failed: {}", describe(&e)),
-                ));
+                let message = match &e {
+                    rmcp::ServiceError::McpError(d) => format!(
+                        "`{tool}` answered with a JSON-RPC error ({}): {}",
+                        d.code.0,
+                        truncate(&d.message, 300)
+                    ),
+                    _ => format!("`tools/call` of `{tool}` failed: {}", describe(&e)),
+                };
+                return Err(UpstreamError::new(&self.shared.name, kind, message));
             }
             Ok(Ok(r)) => r,
         };
@@ -502,6 +564,7 @@ mod tests {
             Vec::new(),
             warn,
             Duration::from_secs(10),
+            child_environment(|k| std::env::var(k).ok(), &Default::default()),
         );
         let e = up
             .call("echo", serde_json::Map::new(), Duration::from_secs(10))
@@ -522,6 +585,25 @@ mod tests {
         assert_eq!(again.kind, "restarting", "{again}");
     }
 
+    /// A child gets the inherited variables the gateway has (not a shell function) and its
+    /// configured ones, nothing else.
+    #[test]
+    fn a_child_gets_only_the_inherited_and_configured_variables() {
+        let var = |k: &str| match k {
+            "PATH" => Some("/usr/bin".to_string()),
+            "SHELL" => Some("() { :; }".to_string()),
+            "OTHER_API_KEY" => Some("secret".to_string()),
+            _ => None,
+        };
+        let configured =
+            std::collections::BTreeMap::from([("PATH".to_string(), "/opt/bin".to_string())]);
+        assert_eq!(
+            child_environment(var, &Default::default()),
+            std::collections::BTreeMap::from([("PATH".to_string(), "/usr/bin".to_string())])
+        );
+        assert_eq!(child_environment(var, &configured), configured);
+    }
+
     #[test]
     fn a_call_that_fails_in_the_transport_is_no_malformed_answer() {
         use rmcp::ServiceError as E;
@@ -537,5 +619,7 @@ mod tests {
             "timeout"
         );
         assert_eq!(call_fault(&E::UnexpectedResponse, false), "malformed");
+        let refused = rmcp::model::ErrorData::invalid_params("no such tool", None);
+        assert_eq!(call_fault(&E::McpError(refused), false), "tool_error");
     }
 }

@@ -16,8 +16,8 @@ use std::time::Duration;
 pub struct UpstreamError {
     /// The upstream (tool id).
     pub upstream: String,
-    /// `timeout`, `unreachable`, `crashed`, `restarting`, `status`, `too_large`, `tool_error`,
-    /// `not_configured`.
+    /// What failed: one of the outcomes of the one table,
+    /// [`schemarouter_server::metrics::GATEWAY_OUTCOMES`] (but `ok`).
     pub kind: &'static str,
     /// What happened (credentials scrubbed).
     pub message: String,
@@ -28,6 +28,10 @@ pub struct UpstreamError {
 impl UpstreamError {
     /// An error of `kind` for `upstream`.
     pub fn new(upstream: &str, kind: &'static str, message: impl Into<String>) -> UpstreamError {
+        debug_assert!(
+            kind != "ok" && schemarouter_server::metrics::GATEWAY_OUTCOMES.contains(&kind),
+            "`{kind}` is no failed outcome of GATEWAY_OUTCOMES"
+        );
         UpstreamError {
             upstream: upstream.to_string(),
             kind,
