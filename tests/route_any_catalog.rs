@@ -1,7 +1,8 @@
 //! Search and routing on imported catalogs that nobody annotated: `import` (with its derived
 //! layer), `compile`, then `search` and `route` as a new user runs them. The catalogs: a
 //! code-hosting OpenAPI document, an MCP server whose descriptions are Chinese and Japanese,
-//! the MCP reference servers `time` and `memory` (saved `tools/list` results) and the petstore.
+//! the MCP reference servers `time` and `memory` (saved `tools/list` results) and the petstore;
+//! beside them, a project that adds the reference server `filesystem`.
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -18,49 +19,58 @@ fn fixture(p: &str) -> PathBuf {
         .join(p)
 }
 
+/// The catalogs of the shared project: (importer, fixture, tool id).
+const CATALOGS: [(&str, &str, Option<&str>); 6] = [
+    ("openapi", "any-catalog/code-host.yaml", None),
+    ("openapi", "any-catalog/weather.yaml", None),
+    ("mcp", "any-catalog/cjk-tools.json", Some("cn_services")),
+    ("mcp", "mcp/time-tools-list.rpc.json", Some("time")),
+    ("mcp", "mcp/memory-tools-list.rpc.json", Some("memory")),
+    ("openapi", "import/petstore-3.0.yaml", None),
+];
+
+/// `imports` imported into one new project and compiled.
+fn imported(imports: &[(&str, &str, Option<&str>)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let proj = dir.path().join("proj");
+    for (kind, src, tool) in imports {
+        let mut c = bin();
+        c.args(["import", kind])
+            .arg(fixture(src))
+            .arg("--project")
+            .arg(&proj);
+        if let Some(t) = tool {
+            c.args(["--tool", t]);
+        }
+        let o = c.output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let o = bin().arg("compile").arg(&proj).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    dir
+}
+
 /// The imported and compiled project, made once for every test of this file.
 fn project() -> &'static Path {
     static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
-    DIR.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
-        let proj = dir.path().join("proj");
-        let imports: [(&str, &str, Option<&str>); 6] = [
-            ("openapi", "any-catalog/code-host.yaml", None),
-            ("openapi", "any-catalog/weather.yaml", None),
-            ("mcp", "any-catalog/cjk-tools.json", Some("cn_services")),
-            ("mcp", "mcp/time-tools-list.rpc.json", Some("time")),
-            ("mcp", "mcp/memory-tools-list.rpc.json", Some("memory")),
-            ("openapi", "import/petstore-3.0.yaml", None),
-        ];
-        for (kind, src, tool) in imports {
-            let mut c = bin();
-            c.args(["import", kind])
-                .arg(fixture(src))
-                .arg("--project")
-                .arg(&proj);
-            if let Some(t) = tool {
-                c.args(["--tool", t]);
-            }
-            let o = c.output().unwrap();
-            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        }
-        let o = bin().arg("compile").arg(&proj).output().unwrap();
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        dir
-    })
-    .path()
+    DIR.get_or_init(|| imported(&CATALOGS)).path()
 }
 
 fn artifact() -> PathBuf {
     project().join("proj/build/graph.json")
 }
 
-/// `schemarouter COMMAND --artifact A --json ARGS...`.
+/// `schemarouter COMMAND --artifact A --json ARGS...` on the shared project.
 fn json_of(command: &str, args: &[&str]) -> Value {
+    json_in(&artifact(), command, args)
+}
+
+/// `schemarouter COMMAND --artifact ARTIFACT --json ARGS...`.
+fn json_in(artifact: &Path, command: &str, args: &[&str]) -> Value {
     let o = bin()
         .arg(command)
         .arg("--artifact")
-        .arg(artifact())
+        .arg(artifact)
         .arg("--json")
         .args(args)
         .output()
@@ -69,9 +79,17 @@ fn json_of(command: &str, args: &[&str]) -> Value {
     serde_json::from_slice(&o.stdout).unwrap()
 }
 
-/// `search --k 3`: (tool, endpoint, call, matched words) per hit.
-fn search(q: &str) -> Vec<(String, String, Option<String>, Vec<String>)> {
-    let v = json_of("search", &["--k", "3", "--", q]);
+/// A search hit as (tool, endpoint, call, matched words).
+type HitView = (String, String, Option<String>, Vec<String>);
+
+/// `search --k 3` on the shared project.
+fn search(q: &str) -> Vec<HitView> {
+    search_in(&artifact(), q)
+}
+
+/// `search --k 3` on `artifact`.
+fn search_in(artifact: &Path, q: &str) -> Vec<HitView> {
+    let v = json_in(artifact, "search", &["--k", "3", "--", q]);
     v["hits"]
         .as_array()
         .unwrap()
@@ -607,5 +625,79 @@ fn a_request_to_destroy_names_the_unplanned_endpoint_that_would() {
     assert_eq!(
         (status.as_str(), steps[0].1.as_str()),
         ("planned", "search_nodes")
+    );
+}
+
+/// `search` adds the tools a request implies through its values: a file an output is saved to
+/// brings the tool that writes files, placed third after the two the question's own words
+/// chose; a day relative to today brings the tool that tells the current date. A path that is
+/// read, and the present ("right now"), imply nothing.
+#[test]
+fn search_adds_the_tools_a_request_implies_through_its_values() {
+    let mut catalogs = CATALOGS.to_vec();
+    catalogs.push((
+        "mcp",
+        "mcp/filesystem-tools-list.rpc.json",
+        Some("filesystem"),
+    ));
+    let dir = imported(&catalogs);
+    let artifact = dir.path().join("proj/build/graph.json");
+    let search = |q: &str| search_in(&artifact, q);
+    let s = |t: &str, e: &str, call: Option<&str>, m: &[&str]| {
+        (
+            t.to_string(),
+            e.to_string(),
+            call.map(str::to_string),
+            m.iter().map(|w| w.to_string()).collect::<Vec<_>>(),
+        )
+    };
+    assert_eq!(
+        search(
+            "List the open issues of rust-lang/rust and save them as Markdown to /root/notes/issues.md"
+        ),
+        [
+            s(
+                "code_host_rest_api",
+                "issues_list_for_repo",
+                None,
+                &["List", "open", "issues"]
+            ),
+            s("code_host_rest_api", "issues_create", None, &["issues"]),
+            s("filesystem", "write_file", Some("write_file"), &["List"]),
+        ]
+    );
+    assert_eq!(
+        search("What will the weather be in Paris tomorrow?"),
+        [
+            s(
+                "cn_services",
+                "get_weather_forecast",
+                Some("get_weather_forecast"),
+                &["weather"]
+            ),
+            s("point_weather_api", "point_point_get", None, &["weather"]),
+            s(
+                "time",
+                "get_current_time",
+                Some("get_current_time"),
+                &["tomorrow"]
+            ),
+        ]
+    );
+    assert_eq!(
+        search("What is the weather in Paris right now?"),
+        [
+            s(
+                "cn_services",
+                "get_weather_forecast",
+                Some("get_weather_forecast"),
+                &["weather"]
+            ),
+            s("point_weather_api", "point_point_get", None, &["weather"]),
+        ]
+    );
+    assert_eq!(
+        search("Read the notes in /root/notes/a.txt")[0],
+        s("filesystem", "read_file", Some("read_file"), &["Read"])
     );
 }

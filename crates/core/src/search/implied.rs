@@ -19,8 +19,7 @@
 //!   for the present unless told otherwise.
 //!
 //! [`super::rank_needs`] ranks each implied need apart and, unless the question's own first
-//! endpoints serve it already, fuses its best endpoint into the question's list as the whole
-//! question's third.
+//! endpoints serve it already, places its best endpoint third in the question's list.
 
 use super::frame;
 use super::needs;
@@ -36,6 +35,13 @@ const DATA: &str = include_str!("implied.txt");
 pub struct Implied {
     /// The words the implied need is searched with ("save write file markdown text").
     pub words: String,
+    /// Words of which an endpoint must match one to serve the need ("current", "today", "now"
+    /// for a relative day): an endpoint that shares only the need's other words does something
+    /// else with them.
+    pub required: Vec<String>,
+    /// Whether the value is a file path an output is saved to (its words say where the output
+    /// goes, not what it is about).
+    pub destination: bool,
     /// Start of the implying value (byte offset).
     pub start: usize,
     /// End of the implying value (exclusive).
@@ -55,6 +61,8 @@ struct Data {
     weekday: Vec<String>,
     unit: Vec<String>,
     now: String,
+    need_day: Vec<String>,
+    need_file: Vec<String>,
 }
 
 fn data() -> &'static Data {
@@ -82,6 +90,8 @@ fn parse(text: &str) -> Data {
             "weekday" => d.weekday.extend(rest),
             "unit" => d.unit.extend(rest),
             "now" => d.now = rest.join(" "),
+            "need-day" => d.need_day.extend(rest),
+            "need-file" => d.need_file.extend(rest),
             _ => {}
         }
     }
@@ -132,19 +142,31 @@ pub fn implied(text: &str, spans: &[Span]) -> Vec<Implied> {
             Some(kind) if !d.plain.contains(&ext) => format!("save create {kind}"),
             kind => format!("save write file {}", kind.unwrap_or("")),
         };
-        push(&mut out, words, s.start, s.end);
+        push(&mut out, words, &d.need_file, (s.start, s.end), true);
     }
-    if let Some((start, end)) = relative_day(d, &words) {
-        push(&mut out, d.now.clone(), start, end);
+    if let Some(range) = relative_day(d, &words) {
+        push(&mut out, d.now.clone(), &d.need_day, range, false);
     }
     out.sort_by_key(|i| i.start);
     out
 }
 
-fn push(out: &mut Vec<Implied>, words: String, start: usize, end: usize) {
+fn push(
+    out: &mut Vec<Implied>,
+    words: String,
+    required: &[String],
+    (start, end): (usize, usize),
+    destination: bool,
+) {
     let words = words.trim().to_string();
     if !out.iter().any(|i| i.words == words) {
-        out.push(Implied { words, start, end });
+        out.push(Implied {
+            words,
+            required: required.to_vec(),
+            destination,
+            start,
+            end,
+        });
     }
 }
 
@@ -282,5 +304,7 @@ mod tests {
             assert_eq!(ext, &ext.to_lowercase());
         }
         assert_eq!(d.now, "current date time today");
+        assert_eq!(d.need_day, ["current", "today", "now"]);
+        assert_eq!(d.need_file, ["save", "write", "create"]);
     }
 }

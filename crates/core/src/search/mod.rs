@@ -308,13 +308,9 @@ pub const WHOLE_WEIGHT: f64 = 3.0;
 /// Endpoints of each list that take part in the fusion.
 const FUSED_DEPTH: usize = 200;
 
-/// Endpoints of an implied need's list that take part in the fusion: its best only (a
-/// request that saves a file needs one tool that writes it, not every file tool).
-const IMPLIED_DEPTH: usize = 1;
-
-/// The rank in the whole question's list an implied need's best endpoint counts as: after the
-/// first endpoints the question's own words chose.
-const IMPLIED_RANK: f64 = 3.0;
+/// Where an implied need's best endpoint is placed in the fused list (from 0): after the two
+/// first endpoints the question's own words chose, so that `--k 3` and above holds it.
+const IMPLIED_SLOT: usize = 2;
 
 /// An implied need is served already when its best endpoint, or one of the same name, is among
 /// the whole question's first `IMPLIED_SERVED`.
@@ -324,25 +320,24 @@ const IMPLIED_SERVED: usize = 5;
 /// ([`implied::implied`]): the whole question and each need ranked apart (the need's words
 /// only, [`Query::of_need`]), fused by reciprocal rank (`WHOLE_WEIGHT / (FUSION_RANK + rank)`
 /// from the whole question's list, `1 / (FUSION_RANK + rank)` from each need's), ties in the
-/// whole question's order. An implied need is searched with its own words; unless the whole
-/// question's first endpoints serve it already, its best endpoint counts as the whole
-/// question's third does (`WHOLE_WEIGHT / (FUSION_RANK + IMPLIED_RANK)`), joining the list
-/// when the question shares no word with it; it matched the words of the value that implies
-/// it. Each hit keeps what the whole question matched of it (`matched`,
-/// `coverage`, `lexical`); its `score` is the fused score scaled so that the first keeps the
-/// whole question's best score. A question of one need that implies none ranks exactly as
-/// [`rank`].
+/// whole question's order. Then each implied need's best endpoint is placed at
+/// [`IMPLIED_SLOT`] (see [`implied_bests`]), with the score of the endpoint it passes. The
+/// words of a file name an output is saved to ("save it to /tmp/out/trains.md") weigh nothing
+/// in the whole question's ranking when the question does not use them elsewhere: they say
+/// where the output goes, not what it is about. Each hit keeps what the whole question matched
+/// of it (`matched`, `coverage`, `lexical`); its `score` is the fused score scaled so that the
+/// first keeps the whole question's best score. A question of one need that implies none ranks
+/// exactly as [`rank`].
 pub fn rank_needs(g: &FrozenGraph, q: &Query) -> Ranking {
-    let whole = rank(g, q);
     let needs = needs::needs(&q.text);
     let implied = implied::implied(&q.text, &q.spans);
-    if (needs.len() < 2 && implied.is_empty()) || whole.hits.is_empty() {
-        return whole;
+    if needs.len() < 2 && implied.is_empty() {
+        return rank(g, q);
     }
+    let whole = rank(g, &without_destinations(q, &implied));
     let key = |r: &Ranked| (r.tool, r.endpoint);
-    let mut hits = whole.hits;
-    // Per endpoint: (fused score, position in `hits`: the whole question's list, then the
-    // endpoints only an implied need reached).
+    let hits = whole.hits;
+    // Per endpoint: (fused score, position in the whole question's list).
     let mut fused: std::collections::HashMap<(u32, u32), (f64, usize)> = hits
         .iter()
         .enumerate()
@@ -364,16 +359,81 @@ pub fn rank_needs(g: &FrozenGraph, q: &Query) -> Ranking {
             }
         }
     }
-    for im in &implied {
-        let list = rank(g, &Query::new(&im.words));
-        // Served: the best endpoint, or one of the same name (two servers' `write_file`), is
-        // among the whole question's first endpoints.
-        let id = |r: &Ranked| &g.tool_at(r.tool).endpoint_at(r.endpoint).id;
-        let served = list.hits.first().is_some_and(|best| {
-            hits.iter()
-                .take(IMPLIED_SERVED)
-                .any(|r| key(r) == key(best) || id(r) == id(best))
-        });
+    let mut order: Vec<(f64, usize)> = fused.into_values().filter(|(s, _)| *s > 0.0).collect();
+    order.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    let top = order.first().map_or(1.0, |x| x.0);
+    let best = hits.first().map_or(0.0, |r| r.score);
+    let mut out: Vec<Ranked> = order
+        .into_iter()
+        .map(|(s, i)| Ranked {
+            score: best * s / top,
+            ..hits[i]
+        })
+        .collect();
+    for b in implied_bests(g, q, &implied, &out) {
+        let at = IMPLIED_SLOT.min(out.len());
+        let score = out.get(at).map_or(b.score, |r| r.score);
+        out.retain(|r| key(r) != key(&b));
+        out.insert(at.min(out.len()), Ranked { score, ..b });
+    }
+    Ranking {
+        hits: out,
+        idfs: whole.idfs,
+    }
+}
+
+/// The query without the weight of the words that only a file name an output is saved to holds
+/// (the implied needs' paths).
+fn without_destinations(q: &Query, implied: &[implied::Implied]) -> Query {
+    let mut q = q.clone();
+    let inside = |t: &text::Term| {
+        implied
+            .iter()
+            .any(|im| im.destination && im.start <= t.start && t.end <= im.end)
+    };
+    for (i, s) in q.stems.iter().enumerate() {
+        let mut of_stem = q.terms.iter().filter(|t| &t.stem == s).peekable();
+        if of_stem.peek().is_some() && of_stem.all(inside) {
+            q.weights[i] = 0.0;
+        }
+    }
+    q.compounds
+        .retain(|(_, bits)| (0..q.stems.len()).all(|i| bits & (1 << i) == 0 || q.weights[i] > 0.0));
+    q
+}
+
+/// The best endpoint of each implied need that is not served already, in the implied needs'
+/// order: searched with the need's own words, it must match one of its required words
+/// (`current` for a relative day: an endpoint that only shares "date" and "time" does
+/// something else with them), and the first [`IMPLIED_SERVED`] endpoints of `ranked` must hold
+/// neither it nor one of the same name (two servers' `write_file`). It keeps what the whole
+/// question matched of it, else the words of the value that implies it.
+fn implied_bests(
+    g: &FrozenGraph,
+    q: &Query,
+    implied: &[implied::Implied],
+    ranked: &[Ranked],
+) -> Vec<Ranked> {
+    let key = |r: &Ranked| (r.tool, r.endpoint);
+    let id = |r: &Ranked| &g.tool_at(r.tool).endpoint_at(r.endpoint).id;
+    let mut out: Vec<Ranked> = Vec::new();
+    for im in implied {
+        let iq = Query::new(&im.words);
+        let required = iq
+            .stems
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| im.required.iter().any(|w| text::stems(w).any(|x| &x == *s)))
+            .fold(0u64, |m, (i, _)| m | (1 << i));
+        let list = rank(g, &iq);
+        let Some(best) = list.hits.first().filter(|r| r.matched & required != 0) else {
+            continue;
+        };
+        let served = ranked
+            .iter()
+            .take(IMPLIED_SERVED)
+            .chain(out.iter())
+            .any(|r| key(r) == key(best) || id(r) == id(best));
         if served {
             continue;
         }
@@ -383,35 +443,20 @@ pub fn rank_needs(g: &FrozenGraph, q: &Query) -> Ranking {
             .filter(|t| im.start <= t.start && t.end <= im.end)
             .filter_map(|t| q.stems.iter().position(|s| s == &t.stem))
             .fold(0u64, |m, i| m | (1 << i));
-        for (i, r) in list.hits.iter().take(IMPLIED_DEPTH).enumerate() {
-            let at = fused.get(&key(r)).map(|e| e.1).unwrap_or_else(|| {
-                hits.push(Ranked {
+        out.push(
+            ranked
+                .iter()
+                .find(|r| key(r) == key(best))
+                .copied()
+                .unwrap_or(Ranked {
                     matched: inside,
                     coverage: 0.0,
                     similarity: None,
-                    ..*r
-                });
-                hits.len() - 1
-            });
-            let e = fused.entry(key(r)).or_insert((0.0, at));
-            e.0 += WHOLE_WEIGHT / (FUSION_RANK + IMPLIED_RANK + i as f64);
-        }
+                    ..*best
+                }),
+        );
     }
-    let mut order: Vec<(f64, usize)> = fused.into_values().filter(|(s, _)| *s > 0.0).collect();
-    order.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-    let top = order.first().map_or(1.0, |x| x.0);
-    let best = hits[0].score;
-    let hits = order
-        .into_iter()
-        .map(|(s, i)| Ranked {
-            score: best * s / top,
-            ..hits[i]
-        })
-        .collect();
-    Ranking {
-        hits,
-        idfs: whole.idfs,
-    }
+    out
 }
 
 /// The compounds of a question: each two adjacent words (written apart by spaces or a hyphen
