@@ -2,7 +2,10 @@
 //! parameter's declaration cannot take is dropped, whichever pass bound it: a date goes only into
 //! a parameter that takes a date (`format: date`/`date-time`, named or described as a date), a
 //! number only into an `integer` (a whole one) or a `number`, and a `integer`/`number` parameter
-//! takes nothing else. A value bound to a list parameter (`string[]`) is sent as a list.
+//! takes nothing else; a value outside the parameter's declared bounds (`maximum`, `minLength`,
+//! `pattern`, ...: [`crate::model::Bounds::admits`]) is dropped too, so that a plan never binds
+//! what the execution boundary would refuse. A value bound to a list parameter (`string[]`) is
+//! sent as a list.
 
 use super::profile::Profile;
 use serde_json::Value;
@@ -23,7 +26,7 @@ pub(super) fn pass(
             };
             let ok = params
                 .get_mut(name)
-                .is_none_or(|v| takes(pr, v) && formed(pr, v));
+                .is_none_or(|v| takes(pr, v) && formed(pr, v) && pr.p.bounds.admits(v).is_ok());
             if !ok {
                 params.remove(name);
             } else if pr.p.ty.ends_with("[]")
@@ -138,6 +141,76 @@ mod tests {
         assert!(pass(&open, vec!["limit".into()], &mut params).is_empty());
         let mut params = BTreeMap::from([("limit".to_string(), Value::from(5))]);
         assert_eq!(pass(&open, vec!["limit".into()], &mut params), ["limit"]);
+    }
+
+    #[test]
+    fn a_value_outside_the_declared_bounds_is_dropped() {
+        let mut e = typed(
+            endpoint(
+                "https://x.test/depots/{depot}/vehicles",
+                &[("depot", "path"), ("limit", "query")],
+            ),
+            "limit",
+            "integer",
+            None,
+        );
+        e.parameters[1].bounds.maximum = Some(50.0);
+        e.parameters[0].bounds.min_length = Some(5);
+        let open: Vec<Profile> = e
+            .parameters
+            .iter()
+            .map(|p| Profile::of(p, &e.url))
+            .collect();
+        let mut params = BTreeMap::from([
+            ("limit".to_string(), Value::from(80)),
+            ("depot".to_string(), Value::from("LDN")),
+        ]);
+        assert!(pass(&open, vec!["depot".into(), "limit".into()], &mut params).is_empty());
+        assert!(params.is_empty());
+        let mut params = BTreeMap::from([
+            ("limit".to_string(), Value::from(20)),
+            ("depot".to_string(), Value::from("LDN-NORTH")),
+        ]);
+        assert_eq!(
+            pass(&open, vec!["depot".into(), "limit".into()], &mut params),
+            ["depot", "limit"]
+        );
+    }
+
+    #[test]
+    fn a_declared_pattern_says_which_value_a_parameter_takes() {
+        let mut e = endpoint(
+            "https://x.test/vehicles/{vehicle_id}/temperatures",
+            &[("vehicle_id", "path"), ("depot", "query")],
+        );
+        e.parameters[0].bounds.pattern = Some(r"^VH-\d{4}$".into());
+        e.parameters[1].bounds.pattern = Some("^[A-Z]{3}$".into());
+        // Each value to the parameter whose pattern it matches, whatever their order.
+        assert_eq!(
+            filled(
+                &e,
+                "cargo temperature history of VH-0042 at depot LDN",
+                &["temperature"]
+            ),
+            strings(&[("depot", "LDN"), ("vehicle_id", "VH-0042")])
+        );
+        assert_eq!(
+            filled(
+                &e,
+                "depot LDN: cargo temperatures of VH-0042",
+                &["temperature"]
+            ),
+            strings(&[("depot", "LDN"), ("vehicle_id", "VH-0042")])
+        );
+        // A value that matches no pattern fills nothing.
+        assert_eq!(
+            filled(
+                &e,
+                "cargo temperature history of truck 42",
+                &["temperature"]
+            ),
+            strings(&[])
+        );
     }
 
     #[test]

@@ -37,6 +37,9 @@ pub(super) struct Profile<'a> {
     /// stand-in for a server the description does not name): the deployment's scheme and host,
     /// never a value of the question.
     pub(super) server: bool,
+    /// Its declared `pattern` (JSON Schema), when Rust's `regex` reads it: a value that matches
+    /// it fits as well as a value of the example codes' shape; any other fits not at all.
+    pub(super) pattern: Option<regex::Regex>,
 }
 
 impl<'a> Profile<'a> {
@@ -70,6 +73,11 @@ impl<'a> Profile<'a> {
             .filter(|sh| !matches!(base, "integer" | "number") || sh.years());
         Profile {
             p,
+            pattern: p
+                .bounds
+                .pattern
+                .as_deref()
+                .and_then(|pat| regex::Regex::new(pat).ok()),
             shape,
             date_form,
             numeric: matches!(base, "integer" | "number"),

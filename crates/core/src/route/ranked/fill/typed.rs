@@ -51,7 +51,8 @@ pub(super) fn pass(
             let numeric = matches!(s.kind, SpanKind::Number | SpanKind::Year | SpanKind::Date);
             // A value of the shape of the parameter's example codes is that value, even when the
             // endpoint was ranked for it (its description lists "BKN" among the examples).
-            let shaped = pr.shape.as_ref().is_some_and(|sh| sh.fits(&s.value));
+            let shaped = pr.shape.as_ref().is_some_and(|sh| sh.fits(&s.value))
+                || pr.pattern.as_ref().is_some_and(|re| re.is_match(&s.value));
             let mut stems = text::stems(&s.value).peekable();
             if !numeric
                 && !shaped
@@ -464,6 +465,13 @@ pub(super) fn fit(pr: &Profile, s: &Span) -> f64 {
     // fits well, whatever its kind; any other fits not at all.
     let base = match &pr.shape {
         Some(shape) if shape.fits(&s.value) => base.max(7.0),
+        Some(_) => 0.0,
+        None => base,
+    };
+    // A declared `pattern` (`^VH-\d{4}$`): a value that matches it fits as well; any other not
+    // at all (the execution boundary would refuse it).
+    let base = match &pr.pattern {
+        Some(re) if re.is_match(&s.value) => base.max(7.0),
         Some(_) => 0.0,
         None => base,
     };
