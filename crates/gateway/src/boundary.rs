@@ -325,7 +325,7 @@ fn fits_type(ty: &str, v: &Value) -> Result<(), String> {
     }
     let ok = match ty {
         "string" | "date" | "datetime" => v.is_string(),
-        "integer" => v.as_i64().is_some() || v.as_u64().is_some(),
+        "integer" => return integer(v),
         "number" => v.is_number(),
         "boolean" => v.is_boolean(),
         "object" => v.is_object(),
@@ -335,6 +335,70 @@ fn fits_type(ty: &str, v: &Value) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!("expected {ty}, found {}", kind(v)))
+    }
+}
+
+/// Whether `v` is an integer as JSON Schema counts one: a number whose fractional part is zero
+/// (`5` and `5.0`), within the 64-bit range the gateway passes on (`i64::MIN` to `u64::MAX`).
+fn integer(v: &Value) -> Result<(), String> {
+    let Value::Number(n) = v else {
+        return Err(format!("expected integer, found {}", kind(v)));
+    };
+    if n.is_i64() || n.is_u64() {
+        return Ok(());
+    }
+    let x = n.as_f64().unwrap_or(f64::NAN);
+    if x.fract() != 0.0 {
+        return Err(format!("expected integer, found a number ({v})"));
+    }
+    // 2^64 is exact as a float; u64::MAX is not.
+    if x < i64::MIN as f64 || x >= 18_446_744_073_709_551_616.0 {
+        return Err(format!(
+            "{v} is out of range: an integer argument is from {} to {}",
+            i64::MIN,
+            u64::MAX
+        ));
+    }
+    Ok(())
+}
+
+/// The integer `v` is when it is a float with a zero fractional part within the 64-bit range
+/// (`5.0` is `5`).
+fn whole(v: &Value) -> Option<Value> {
+    let x = v.as_f64().filter(|_| v.is_f64())?;
+    if x.fract() != 0.0 {
+        return None;
+    }
+    if x >= 0.0 && x < 18_446_744_073_709_551_616.0 {
+        return Some(Value::from(x as u64));
+    }
+    (x >= i64::MIN as f64 && x < 0.0).then(|| Value::from(x as i64))
+}
+
+/// Rewrites each argument of an `integer` (or `integer[]`) parameter of `e` given as a number
+/// with a zero fractional part (`5.0`, which JSON Schema counts as an integer) as the integer
+/// (`5`): the upstream gets `5`, as an integer parameter is written in a URL or a body.
+/// Other values are left as they are ([`arguments`] refuses them).
+pub fn whole_integers(e: &EndpointData, args: &mut BTreeMap<String, Value>) {
+    for (name, v) in args.iter_mut() {
+        let Some(p) = e.parameters.iter().find(|p| &p.name == name) else {
+            continue;
+        };
+        match (p.ty.as_str(), v) {
+            ("integer", v) => {
+                if let Some(w) = whole(v) {
+                    *v = w;
+                }
+            }
+            ("integer[]", Value::Array(items)) => {
+                for item in items {
+                    if let Some(w) = whole(item) {
+                        *item = w;
+                    }
+                }
+            }
+            _ => {}
+        }
     }
 }
 
@@ -523,6 +587,40 @@ mod tests {
             Err("0.5 is not less than its exclusiveMaximum 0.5".into())
         );
         assert_eq!(fits_bounds(&exclusive, &json!(0.25)), Ok(()));
+    }
+
+    /// JSON Schema counts a number with a zero fractional part as an integer: `5.0` passes and
+    /// is sent as `5`; `5.5` is refused; an integer beyond the 64-bit range is out of range.
+    #[test]
+    fn a_whole_number_is_an_integer() {
+        assert_eq!(check(json!({"formula": "x", "limit": 5.0})), Ok(()));
+        assert_eq!(
+            check(json!({"formula": "x", "limit": 5.5})).unwrap_err().message,
+            "`limit`: expected integer, found a number (5.5)"
+        );
+        assert_eq!(
+            check(json!({"formula": "x", "limit": "5"})).unwrap_err().message,
+            "`limit`: expected integer, found a string"
+        );
+        let big: Value = serde_json::from_str("{\"formula\": \"x\", \"limit\": 18446744073709551616}").unwrap();
+        assert_eq!(
+            check(big).unwrap_err().message,
+            "`limit`: 1.8446744073709552e+19 is out of range: an integer argument is from -9223372036854775808 to 18446744073709551615"
+        );
+        assert_eq!(
+            check(json!({"formula": "x", "limit": -1e19})).unwrap_err().message,
+            "`limit`: -1e+19 is out of range: an integer argument is from -9223372036854775808 to 18446744073709551615"
+        );
+        let mut e = e();
+        e.parameters[2].ty = "integer[]".into();
+        let mut args: BTreeMap<String, Value> =
+            serde_json::from_value(json!({"limit": 5.0, "ids": [1.0, -2.0, 2.5], "formula": 3.0}))
+                .unwrap();
+        whole_integers(&e, &mut args);
+        assert_eq!(
+            serde_json::to_string(&args).unwrap(),
+            r#"{"formula":3.0,"ids":[1,-2,2.5],"limit":5}"#
+        );
     }
 
     #[test]
