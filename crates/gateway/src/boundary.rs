@@ -246,8 +246,9 @@ fn fits(p: &ParamData, v: &Value) -> Result<(), String> {
 
 /// Whether `v` keeps the declared bounds `b`: a list its item counts, then each item (or the
 /// value itself) its number or text bounds. The message names the value, the bound and its
-/// limit (`500 is more than its maximum 100`). A `pattern` that Rust's `regex` cannot read
-/// (ECMA-262 lookaround or backreferences) is not checked: the upstream checks it.
+/// limit (`500 is more than its maximum 100`). A `pattern` is read as ECMA-262 ([`ecma_regex`]);
+/// one Rust's `regex` cannot read (lookaround or backreferences) is not checked: the upstream
+/// checks it, and the gateway warns of it at start ([`unchecked_patterns`]).
 fn fits_bounds(b: &schemarouter_core::model::Bounds, v: &Value) -> Result<(), String> {
     use schemarouter_core::model::number_value as n;
     if b.is_empty() {
@@ -307,13 +308,99 @@ fn fits_bounds(b: &schemarouter_core::model::Bounds, v: &Value) -> Result<(), St
             ));
         }
         if let Some(p) = &b.pattern
-            && let Ok(re) = regex::Regex::new(p)
+            && let Ok(re) = ecma_regex(p)
             && !re.is_match(s)
         {
             return Err(format!("{v} does not match its pattern `{p}`"));
         }
     }
     Ok(())
+}
+
+/// The ECMA-262 class escapes a JSON Schema `pattern` means, which Rust's `regex` reads as
+/// Unicode classes (`\d` would match `１２３４`): written as the ASCII classes ECMA-262 gives
+/// them. Valid inside a character class too (`regex` nests classes).
+const ECMA_CLASSES: &[(char, &str)] = &[
+    ('d', "[0-9]"),
+    ('D', "[^0-9]"),
+    ('w', "[0-9A-Za-z_]"),
+    ('W', "[^0-9A-Za-z_]"),
+];
+
+/// `pattern` (ECMA-262, as JSON Schema writes it) written for Rust's `regex`: each `\d`, `\D`,
+/// `\w`, `\W` as its ASCII class ([`ECMA_CLASSES`]); any other escape (also an escaped
+/// backslash, `\\d`) kept as it is.
+pub fn ecma_pattern(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len());
+    let mut chars = pattern.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some(e) => match ECMA_CLASSES.iter().find(|(k, _)| *k == e) {
+                Some((_, class)) => out.push_str(class),
+                None => {
+                    out.push('\\');
+                    out.push(e);
+                }
+            },
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
+/// `pattern` compiled as ECMA-262 means it ([`ecma_pattern`]); the error of `regex` when it
+/// cannot read it.
+pub fn ecma_regex(pattern: &str) -> Result<regex::Regex, regex::Error> {
+    regex::Regex::new(&ecma_pattern(pattern))
+}
+
+/// A warning for each declared `pattern` of `g` that Rust's `regex` cannot read (lookaround,
+/// backreferences): arguments are not checked against it, the upstream checks them. One
+/// warning per distinct pattern, naming the first parameter declaring it and the count.
+pub fn unchecked_patterns(g: &FrozenGraph) -> Vec<String> {
+    unchecked(g.tools.iter().flat_map(|t| {
+        t.endpoints.iter().flat_map(move |e| {
+            e.parameters
+                .iter()
+                .map(move |p| (format!("{}/{}", t.id, e.id), p))
+        })
+    }))
+}
+
+/// [`unchecked_patterns`] of `(tool/endpoint, parameter)` pairs.
+fn unchecked<'p>(params: impl Iterator<Item = (String, &'p ParamData)>) -> Vec<String> {
+    // Per distinct pattern: the first parameter declaring it, how many do, why it is unread.
+    let mut seen: BTreeMap<&str, (String, usize, Option<String>)> = BTreeMap::new();
+    for (endpoint, p) in params {
+        let Some(pattern) = p.bounds.pattern.as_deref() else {
+            continue;
+        };
+        let entry = seen.entry(pattern).or_insert_with(|| {
+            let why = ecma_regex(pattern).err().map(|e| {
+                let text = e.to_string();
+                text.lines().last().unwrap_or_default().trim().to_string()
+            });
+            (format!("{endpoint} `{}`", p.name), 0, why)
+        });
+        entry.1 += 1;
+    }
+    seen.into_iter()
+        .filter_map(|(pattern, (first, n, why))| {
+            let why = why?;
+            let more = if n > 1 {
+                format!(" and {} other parameter(s)", n - 1)
+            } else {
+                String::new()
+            };
+            Some(format!(
+                "the pattern `{pattern}` of {first}{more} is not checked by the gateway (Rust's regex cannot read it: {why}); the upstream checks it"
+            ))
+        })
+        .collect()
 }
 
 fn fits_type(ty: &str, v: &Value) -> Result<(), String> {
@@ -620,6 +707,41 @@ mod tests {
         assert_eq!(
             serde_json::to_string(&args).unwrap(),
             r#"{"formula":3.0,"ids":[1,-2,2.5],"limit":5}"#
+        );
+    }
+
+    /// A pattern means what ECMA-262 makes it mean: `\d` is `[0-9]` (full-width digits do not
+    /// match), `\w` `[A-Za-z0-9_]`, also inside a class; an escaped backslash stays one.
+    #[test]
+    fn patterns_are_read_as_ecma_262() {
+        assert_eq!(ecma_pattern(r"^\d{4}$"), "^[0-9]{4}$");
+        assert_eq!(ecma_pattern(r"[\w.-]+\W"), "[[0-9A-Za-z_].-]+[^0-9A-Za-z_]");
+        assert_eq!(ecma_pattern(r"[^\D]"), "[^[^0-9]]");
+        assert_eq!(ecma_pattern(r"a\\d\.\s"), r"a\\d\.\s");
+        let matches = |p: &str, s: &str| ecma_regex(p).unwrap().is_match(s);
+        assert!(matches(r"^\d{4}$", "2024"));
+        assert!(!matches(r"^\d{4}$", "２０２４"));
+        assert!(!matches(r"^\w+$", "café"));
+        assert!(matches(r"^[\w-]+$", "a_b-9"));
+        assert!(matches(r"^[^\D]$", "7"));
+        assert!(!matches(r"^[^\D]$", "٧"));
+        assert!(matches(r"^a\\d$", r"a\d"));
+        let (mut p, mut q) = (e().parameters[1].clone(), e().parameters[3].clone());
+        p.bounds.pattern = Some(r"^(?!x)\d+$".into());
+        q.bounds.pattern = p.bounds.pattern.clone();
+        let mut fine = e().parameters[2].clone();
+        fine.bounds.pattern = Some(r"^\d+$".into());
+        assert_eq!(
+            unchecked([("t/a".to_string(), &p), ("t/b".to_string(), &q), ("t/c".to_string(), &fine)].into_iter()),
+            ["the pattern `^(?!x)\\d+$` of t/a `formula` and 1 other parameter(s) is not checked by the gateway (Rust's regex cannot read it: error: look-around, including look-ahead and look-behind, is not supported); the upstream checks it"]
+        );
+        let mut e = e();
+        e.parameters[1].bounds.pattern = Some(r"^\d{4}$".into());
+        assert_eq!(
+            arguments(&e, &serde_json::from_value(json!({"formula": "２０２４"})).unwrap(), false)
+                .unwrap_err()
+                .message,
+            r#"`formula`: "２０２４" does not match its pattern `^\d{4}$`"#
         );
     }
 
