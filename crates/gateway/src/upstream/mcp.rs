@@ -9,7 +9,7 @@ use rmcp::RoleClient;
 use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
 use rmcp::service::{Peer, RunningService};
-use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+use rmcp::transport::StreamableHttpClientTransport;
 use serde_json::Value;
 use std::time::{Duration, Instant};
 use tokio::sync::Mutex;
@@ -210,7 +210,8 @@ impl Shared {
         &self,
         tx: tokio::sync::watch::Sender<Option<Result<Peer<RoleClient>, UpstreamError>>>,
     ) {
-        let outcome = match tokio::time::timeout(self.connect_timeout, self.connect()).await {
+        let stray = super::stdout_tap::Stray::default();
+        let outcome = match tokio::time::timeout(self.connect_timeout, self.connect(&stray)).await {
             Ok(Ok(s)) => {
                 let peer = s.peer().clone();
                 self.check_drift(&peer, self.connect_timeout).await;
@@ -221,8 +222,9 @@ impl Shared {
                 &self.name,
                 "timeout",
                 format!(
-                    "the server did not finish `initialize` within {} ms (connect_timeout_ms)",
-                    self.connect_timeout.as_millis()
+                    "the server did not finish `initialize` within {} ms (connect_timeout_ms){}",
+                    self.connect_timeout.as_millis(),
+                    stray_said(&stray)
                 ),
             )),
         };
@@ -261,7 +263,12 @@ impl Shared {
         }
     }
 
-    async fn connect(&self) -> Result<RunningService<RoleClient, ()>, UpstreamError> {
+    /// Start or reach the server and run `initialize`; a child's first stray stdout line goes
+    /// to `stray` ([`super::stdout_tap`]).
+    async fn connect(
+        &self,
+        stray: &super::stdout_tap::Stray,
+    ) -> Result<RunningService<RoleClient, ()>, UpstreamError> {
         match &self.endpoint {
             Endpoint::Command(line) => {
                 let words = shlex::split(line)
@@ -277,24 +284,37 @@ impl Shared {
                 cmd.args(&words[1..])
                     .env_clear()
                     .envs(&self.env)
-                    .kill_on_drop(true);
-                let (transport, stderr) = TokioChildProcess::builder(cmd)
+                    .stdin(std::process::Stdio::piped())
+                    .stdout(std::process::Stdio::piped())
                     .stderr(std::process::Stdio::piped())
-                    .spawn()
-                    .map_err(|e| {
-                        UpstreamError::new(
-                            &self.name,
-                            "unreachable",
-                            format!("cannot start `{}`: {e}", words[0]),
-                        )
-                    })?;
-                let tail = StderrTail::follow(stderr);
-                match ().serve(transport).await {
+                    .kill_on_drop(true);
+                let mut child = cmd.spawn().map_err(|e| {
+                    UpstreamError::new(
+                        &self.name,
+                        "unreachable",
+                        format!("cannot start `{}`: {e}", words[0]),
+                    )
+                })?;
+                let tail = StderrTail::follow(child.stderr.take());
+                let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+                    return Err(UpstreamError::new(
+                        &self.name,
+                        "unreachable",
+                        "the child's stdin or stdout is not piped",
+                    ));
+                };
+                let stdout = super::stdout_tap::StdoutTap::new(stdout, child, stray.clone());
+                match ().serve((stdout, stdin)).await {
                     Ok(s) => Ok(s),
                     Err(e) => Err(UpstreamError::new(
                         &self.name,
                         "crashed",
-                        format!("`initialize` failed: {}{}", describe(&e), tail.said().await),
+                        format!(
+                            "`initialize` failed: {}{}{}",
+                            describe(&e),
+                            stray_said(stray),
+                            tail.said().await
+                        ),
                     )),
                 }
             }
@@ -317,6 +337,17 @@ impl Shared {
         c.service = None;
         c.retry_at = Some(Instant::now() + backoff(c.failures));
         c.failures += 1;
+    }
+}
+
+/// `; its stdout held a line that is not JSON-RPC: ...` when the child wrote one (empty
+/// otherwise): the SDK skips such a line, so a server that logs on stdout seems not to answer.
+fn stray_said(stray: &super::stdout_tap::Stray) -> String {
+    match &*stray.lock().unwrap_or_else(|p| p.into_inner()) {
+        Some(line) => format!(
+            "; its stdout held a line that is not JSON-RPC (a server on stdio writes only JSON-RPC messages there, its logs on stderr): `{line}`"
+        ),
+        None => String::new(),
     }
 }
 
@@ -583,6 +614,33 @@ mod tests {
             .await
             .unwrap_err();
         assert_eq!(again.kind, "restarting", "{again}");
+    }
+
+    /// A child that prints a banner on stdout never finishes `initialize` (the SDK skips the
+    /// line): the timeout names the line.
+    #[tokio::test]
+    async fn a_server_printing_on_stdout_is_named_with_the_line() {
+        let warn: Warn = std::sync::Arc::new(|_| {});
+        let command = "sh -c 'echo \"Server v1 ready on stdio\"; sleep 5'";
+        let up = McpUpstream::new(
+            "chatty",
+            Endpoint::Command(command.to_string()),
+            Vec::new(),
+            warn,
+            Duration::from_millis(700),
+            child_environment(|k| std::env::var(k).ok(), &Default::default()),
+        );
+        let e = up
+            .call("echo", serde_json::Map::new(), Duration::from_secs(5))
+            .await
+            .unwrap_err();
+        assert_eq!(
+            (e.kind, e.message.as_str()),
+            (
+                "timeout",
+                "the server did not finish `initialize` within 700 ms (connect_timeout_ms); its stdout held a line that is not JSON-RPC (a server on stdio writes only JSON-RPC messages there, its logs on stderr): `Server v1 ready on stdio`"
+            )
+        );
     }
 
     /// A child gets the inherited variables the gateway has (not a shell function) and its
