@@ -90,23 +90,34 @@ pub fn endpoint<'g>(
             ),
         ));
     };
-    if !config.allows(tool, endpoint) {
-        return Err(Refusal::new(
+    match refused_by(config, tool, e) {
+        Some("allow_list") => Err(Refusal::new(
             "allow_list",
             format!(
                 "`{tool}/{endpoint}` is not on the gateway's allow-list (`allow` in the gateway configuration)"
             ),
-        ));
-    }
-    if e.destructive && !config.allows_destructive(tool, endpoint) {
-        return Err(Refusal::new(
+        )),
+        Some(_) => Err(Refusal::new(
             "destructive",
             format!(
                 "`{tool}/{endpoint}` may destroy data; the gateway executes it only when `allow_destructive` names it"
             ),
-        ));
+        )),
+        None => Ok(e),
     }
-    Ok(e)
+}
+
+/// The configuration check that refuses endpoint `e` of `tool`, if one does: `allow_list`
+/// (not on `allow`), `destructive` (destructive and not on `allow_destructive`). [`endpoint`]
+/// refuses by it, `--expose` and `search_tools` leave out what it refuses.
+pub fn refused_by(config: &GatewayConfig, tool: &str, e: &EndpointData) -> Option<&'static str> {
+    if !config.allows(tool, &e.id) {
+        Some("allow_list")
+    } else if e.destructive && !config.allows_destructive(tool, &e.id) {
+        Some("destructive")
+    } else {
+        None
+    }
 }
 
 /// Check `args` against the endpoint's declared parameters. `base_configured`: the tool's base
@@ -682,20 +693,27 @@ mod tests {
     fn a_whole_number_is_an_integer() {
         assert_eq!(check(json!({"formula": "x", "limit": 5.0})), Ok(()));
         assert_eq!(
-            check(json!({"formula": "x", "limit": 5.5})).unwrap_err().message,
+            check(json!({"formula": "x", "limit": 5.5}))
+                .unwrap_err()
+                .message,
             "`limit`: expected integer, found a number (5.5)"
         );
         assert_eq!(
-            check(json!({"formula": "x", "limit": "5"})).unwrap_err().message,
+            check(json!({"formula": "x", "limit": "5"}))
+                .unwrap_err()
+                .message,
             "`limit`: expected integer, found a string"
         );
-        let big: Value = serde_json::from_str("{\"formula\": \"x\", \"limit\": 18446744073709551616}").unwrap();
+        let big: Value =
+            serde_json::from_str("{\"formula\": \"x\", \"limit\": 18446744073709551616}").unwrap();
         assert_eq!(
             check(big).unwrap_err().message,
             "`limit`: 1.8446744073709552e+19 is out of range: an integer argument is from -9223372036854775808 to 18446744073709551615"
         );
         assert_eq!(
-            check(json!({"formula": "x", "limit": -1e19})).unwrap_err().message,
+            check(json!({"formula": "x", "limit": -1e19}))
+                .unwrap_err()
+                .message,
             "`limit`: -1e+19 is out of range: an integer argument is from -9223372036854775808 to 18446744073709551615"
         );
         let mut e = e();
@@ -732,15 +750,28 @@ mod tests {
         let mut fine = e().parameters[2].clone();
         fine.bounds.pattern = Some(r"^\d+$".into());
         assert_eq!(
-            unchecked([("t/a".to_string(), &p), ("t/b".to_string(), &q), ("t/c".to_string(), &fine)].into_iter()),
-            ["the pattern `^(?!x)\\d+$` of t/a `formula` and 1 other parameter(s) is not checked by the gateway (Rust's regex cannot read it: error: look-around, including look-ahead and look-behind, is not supported); the upstream checks it"]
+            unchecked(
+                [
+                    ("t/a".to_string(), &p),
+                    ("t/b".to_string(), &q),
+                    ("t/c".to_string(), &fine)
+                ]
+                .into_iter()
+            ),
+            [
+                "the pattern `^(?!x)\\d+$` of t/a `formula` and 1 other parameter(s) is not checked by the gateway (Rust's regex cannot read it: error: look-around, including look-ahead and look-behind, is not supported); the upstream checks it"
+            ]
         );
         let mut e = e();
         e.parameters[1].bounds.pattern = Some(r"^\d{4}$".into());
         assert_eq!(
-            arguments(&e, &serde_json::from_value(json!({"formula": "２０２４"})).unwrap(), false)
-                .unwrap_err()
-                .message,
+            arguments(
+                &e,
+                &serde_json::from_value(json!({"formula": "２０２４"})).unwrap(),
+                false
+            )
+            .unwrap_err()
+            .message,
             r#"`formula`: "２０２４" does not match its pattern `^\d{4}$`"#
         );
     }
