@@ -114,9 +114,8 @@ fn read_config(path: Option<&Path>) -> Result<GatewayConfig, u8> {
             "--config names a readable TOML file",
         )
     })?;
-    GatewayConfig::parse(&text).map_err(|e| {
-        super::usage_error(format!("{}: {e}", p.display()), config_help())
-    })
+    GatewayConfig::parse(&text)
+        .map_err(|e| super::usage_error(format!("{}: {e}", p.display()), config_help()))
 }
 
 /// The help line of a configuration error: the keys, from [`schemarouter_gateway::config::KEYS`].

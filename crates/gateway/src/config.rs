@@ -707,7 +707,9 @@ mod tests {
         .unwrap();
         assert_eq!(
             c.unused_env(),
-            ["upstreams.m: `env` is for an MCP server started on stdio (`command`), and `m` is reached at its `url`: it is not used"]
+            [
+                "upstreams.m: `env` is for an MCP server started on stdio (`command`), and `m` is reached at its `url`: it is not used"
+            ]
         );
     }
 

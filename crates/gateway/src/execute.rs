@@ -592,8 +592,13 @@ impl Gateway {
                 .unwrap_or(0);
             plan.steps.push(pending.remove(next));
             let i = plan.steps.len() - 1;
-            let e = boundary::endpoint(g, &self.config, &plan.steps[i].tool, &plan.steps[i].endpoint)
-                .map_err(Failure::Refused)?;
+            let e = boundary::endpoint(
+                g,
+                &self.config,
+                &plan.steps[i].tool,
+                &plan.steps[i].endpoint,
+            )
+            .map_err(Failure::Refused)?;
             boundary::whole_integers(e, &mut plan.steps[i].params);
             let step = plan.steps[i].clone();
             not_local(&step.tool, e)?;

@@ -633,7 +633,11 @@ fn unreachable(e: &reqwest::Error, url: &str) -> UpstreamError {
     let why = std::error::Error::source(e)
         .map(super::mcp::describe)
         .unwrap_or_else(|| "no cause given".to_string());
-    UpstreamError::new("", "unreachable", format!("{what} {}: {why}", shown_url(url)))
+    UpstreamError::new(
+        "",
+        "unreachable",
+        format!("{what} {}: {why}", shown_url(url)),
+    )
 }
 
 /// `url` without what may be secret: user name and password, query and fragment (`?…` marks
