@@ -436,6 +436,9 @@ fn fits_type(ty: &str, v: &Value) -> Result<(), String> {
     }
 }
 
+/// 2^64, one past `u64::MAX` (exact as a float; `u64::MAX` is not).
+const TWO_POW_64: f64 = 18_446_744_073_709_551_616.0;
+
 /// Whether `v` is an integer as JSON Schema counts one: a number whose fractional part is zero
 /// (`5` and `5.0`), within the 64-bit range the gateway passes on (`i64::MIN` to `u64::MAX`).
 fn integer(v: &Value) -> Result<(), String> {
@@ -449,8 +452,7 @@ fn integer(v: &Value) -> Result<(), String> {
     if x.fract() != 0.0 {
         return Err(format!("expected integer, found a number ({v})"));
     }
-    // 2^64 is exact as a float; u64::MAX is not.
-    if x < i64::MIN as f64 || x >= 18_446_744_073_709_551_616.0 {
+    if x < i64::MIN as f64 || x >= TWO_POW_64 {
         return Err(format!(
             "{v} is out of range: an integer argument is from {} to {}",
             i64::MIN,
@@ -467,10 +469,12 @@ fn whole(v: &Value) -> Option<Value> {
     if x.fract() != 0.0 {
         return None;
     }
-    if x >= 0.0 && x < 18_446_744_073_709_551_616.0 {
+    if (0.0..TWO_POW_64).contains(&x) {
         return Some(Value::from(x as u64));
     }
-    (x >= i64::MIN as f64 && x < 0.0).then(|| Value::from(x as i64))
+    (i64::MIN as f64..0.0)
+        .contains(&x)
+        .then(|| Value::from(x as i64))
 }
 
 /// Rewrites each argument of an `integer` (or `integer[]`) parameter of `e` given as a number
