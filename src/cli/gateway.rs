@@ -114,12 +114,20 @@ fn read_config(path: Option<&Path>) -> Result<GatewayConfig, u8> {
             "--config names a readable TOML file",
         )
     })?;
-    GatewayConfig::parse(&text).map_err(|e| {
-        super::usage_error(
-            format!("{}: {e}", p.display()),
-            "see docs/gateway.md for the keys (allow, allow_destructive, timeout_ms, retries, max_response_bytes, raw_cap_bytes, [upstreams.TOOL])",
-        )
-    })
+    GatewayConfig::parse(&text)
+        .map_err(|e| super::usage_error(format!("{}: {e}", p.display()), config_help()))
+}
+
+/// The help line of a configuration error: the keys, from [`schemarouter_gateway::config::KEYS`].
+fn config_help() -> String {
+    let keys: Vec<String> = schemarouter_gateway::config::KEYS
+        .iter()
+        .map(|k| match *k {
+            "upstreams" => "[upstreams.TOOL]".to_string(),
+            k => k.to_string(),
+        })
+        .collect();
+    format!("see docs/gateway.md for the keys ({})", keys.join(", "))
 }
 
 fn parse_upstreams(list: &[String]) -> Result<BTreeMap<String, String>, u8> {

@@ -90,23 +90,34 @@ pub fn endpoint<'g>(
             ),
         ));
     };
-    if !config.allows(tool, endpoint) {
-        return Err(Refusal::new(
+    match refused_by(config, tool, e) {
+        Some("allow_list") => Err(Refusal::new(
             "allow_list",
             format!(
                 "`{tool}/{endpoint}` is not on the gateway's allow-list (`allow` in the gateway configuration)"
             ),
-        ));
-    }
-    if e.destructive && !config.allows_destructive(tool, endpoint) {
-        return Err(Refusal::new(
+        )),
+        Some(_) => Err(Refusal::new(
             "destructive",
             format!(
                 "`{tool}/{endpoint}` may destroy data; the gateway executes it only when `allow_destructive` names it"
             ),
-        ));
+        )),
+        None => Ok(e),
     }
-    Ok(e)
+}
+
+/// The configuration check that refuses endpoint `e` of `tool`, if one does: `allow_list`
+/// (not on `allow`), `destructive` (destructive and not on `allow_destructive`). [`endpoint`]
+/// refuses by it, `--expose` and `search_tools` leave out what it refuses.
+pub fn refused_by(config: &GatewayConfig, tool: &str, e: &EndpointData) -> Option<&'static str> {
+    if !config.allows(tool, &e.id) {
+        Some("allow_list")
+    } else if e.destructive && !config.allows_destructive(tool, &e.id) {
+        Some("destructive")
+    } else {
+        None
+    }
 }
 
 /// Check `args` against the endpoint's declared parameters. `base_configured`: the tool's base
@@ -246,8 +257,9 @@ fn fits(p: &ParamData, v: &Value) -> Result<(), String> {
 
 /// Whether `v` keeps the declared bounds `b`: a list its item counts, then each item (or the
 /// value itself) its number or text bounds. The message names the value, the bound and its
-/// limit (`500 is more than its maximum 100`). A `pattern` that Rust's `regex` cannot read
-/// (ECMA-262 lookaround or backreferences) is not checked: the upstream checks it.
+/// limit (`500 is more than its maximum 100`). A `pattern` is read as ECMA-262 ([`ecma_regex`]);
+/// one Rust's `regex` cannot read (lookaround or backreferences) is not checked: the upstream
+/// checks it, and the gateway warns of it at start ([`unchecked_patterns`]).
 fn fits_bounds(b: &schemarouter_core::model::Bounds, v: &Value) -> Result<(), String> {
     use schemarouter_core::model::number_value as n;
     if b.is_empty() {
@@ -307,13 +319,99 @@ fn fits_bounds(b: &schemarouter_core::model::Bounds, v: &Value) -> Result<(), St
             ));
         }
         if let Some(p) = &b.pattern
-            && let Ok(re) = regex::Regex::new(p)
+            && let Ok(re) = ecma_regex(p)
             && !re.is_match(s)
         {
             return Err(format!("{v} does not match its pattern `{p}`"));
         }
     }
     Ok(())
+}
+
+/// The ECMA-262 class escapes a JSON Schema `pattern` means, which Rust's `regex` reads as
+/// Unicode classes (`\d` would match `１２３４`): written as the ASCII classes ECMA-262 gives
+/// them. Valid inside a character class too (`regex` nests classes).
+const ECMA_CLASSES: &[(char, &str)] = &[
+    ('d', "[0-9]"),
+    ('D', "[^0-9]"),
+    ('w', "[0-9A-Za-z_]"),
+    ('W', "[^0-9A-Za-z_]"),
+];
+
+/// `pattern` (ECMA-262, as JSON Schema writes it) written for Rust's `regex`: each `\d`, `\D`,
+/// `\w`, `\W` as its ASCII class ([`ECMA_CLASSES`]); any other escape (also an escaped
+/// backslash, `\\d`) kept as it is.
+pub fn ecma_pattern(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len());
+    let mut chars = pattern.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some(e) => match ECMA_CLASSES.iter().find(|(k, _)| *k == e) {
+                Some((_, class)) => out.push_str(class),
+                None => {
+                    out.push('\\');
+                    out.push(e);
+                }
+            },
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
+/// `pattern` compiled as ECMA-262 means it ([`ecma_pattern`]); the error of `regex` when it
+/// cannot read it.
+pub fn ecma_regex(pattern: &str) -> Result<regex::Regex, regex::Error> {
+    regex::Regex::new(&ecma_pattern(pattern))
+}
+
+/// A warning for each declared `pattern` of `g` that Rust's `regex` cannot read (lookaround,
+/// backreferences): arguments are not checked against it, the upstream checks them. One
+/// warning per distinct pattern, naming the first parameter declaring it and the count.
+pub fn unchecked_patterns(g: &FrozenGraph) -> Vec<String> {
+    unchecked(g.tools.iter().flat_map(|t| {
+        t.endpoints.iter().flat_map(move |e| {
+            e.parameters
+                .iter()
+                .map(move |p| (format!("{}/{}", t.id, e.id), p))
+        })
+    }))
+}
+
+/// [`unchecked_patterns`] of `(tool/endpoint, parameter)` pairs.
+fn unchecked<'p>(params: impl Iterator<Item = (String, &'p ParamData)>) -> Vec<String> {
+    // Per distinct pattern: the first parameter declaring it, how many do, why it is unread.
+    let mut seen: BTreeMap<&str, (String, usize, Option<String>)> = BTreeMap::new();
+    for (endpoint, p) in params {
+        let Some(pattern) = p.bounds.pattern.as_deref() else {
+            continue;
+        };
+        let entry = seen.entry(pattern).or_insert_with(|| {
+            let why = ecma_regex(pattern).err().map(|e| {
+                let text = e.to_string();
+                text.lines().last().unwrap_or_default().trim().to_string()
+            });
+            (format!("{endpoint} `{}`", p.name), 0, why)
+        });
+        entry.1 += 1;
+    }
+    seen.into_iter()
+        .filter_map(|(pattern, (first, n, why))| {
+            let why = why?;
+            let more = if n > 1 {
+                format!(" and {} other parameter(s)", n - 1)
+            } else {
+                String::new()
+            };
+            Some(format!(
+                "the pattern `{pattern}` of {first}{more} is not checked by the gateway (Rust's regex cannot read it: {why}); the upstream checks it"
+            ))
+        })
+        .collect()
 }
 
 fn fits_type(ty: &str, v: &Value) -> Result<(), String> {
@@ -325,7 +423,7 @@ fn fits_type(ty: &str, v: &Value) -> Result<(), String> {
     }
     let ok = match ty {
         "string" | "date" | "datetime" => v.is_string(),
-        "integer" => v.as_i64().is_some() || v.as_u64().is_some(),
+        "integer" => return integer(v),
         "number" => v.is_number(),
         "boolean" => v.is_boolean(),
         "object" => v.is_object(),
@@ -335,6 +433,74 @@ fn fits_type(ty: &str, v: &Value) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!("expected {ty}, found {}", kind(v)))
+    }
+}
+
+/// 2^64, one past `u64::MAX` (exact as a float; `u64::MAX` is not).
+const TWO_POW_64: f64 = 18_446_744_073_709_551_616.0;
+
+/// Whether `v` is an integer as JSON Schema counts one: a number whose fractional part is zero
+/// (`5` and `5.0`), within the 64-bit range the gateway passes on (`i64::MIN` to `u64::MAX`).
+fn integer(v: &Value) -> Result<(), String> {
+    let Value::Number(n) = v else {
+        return Err(format!("expected integer, found {}", kind(v)));
+    };
+    if n.is_i64() || n.is_u64() {
+        return Ok(());
+    }
+    let x = n.as_f64().unwrap_or(f64::NAN);
+    if x.fract() != 0.0 {
+        return Err(format!("expected integer, found a number ({v})"));
+    }
+    if x < i64::MIN as f64 || x >= TWO_POW_64 {
+        return Err(format!(
+            "{v} is out of range: an integer argument is from {} to {}",
+            i64::MIN,
+            u64::MAX
+        ));
+    }
+    Ok(())
+}
+
+/// The integer `v` is when it is a float with a zero fractional part within the 64-bit range
+/// (`5.0` is `5`).
+fn whole(v: &Value) -> Option<Value> {
+    let x = v.as_f64().filter(|_| v.is_f64())?;
+    if x.fract() != 0.0 {
+        return None;
+    }
+    if (0.0..TWO_POW_64).contains(&x) {
+        return Some(Value::from(x as u64));
+    }
+    (i64::MIN as f64..0.0)
+        .contains(&x)
+        .then(|| Value::from(x as i64))
+}
+
+/// Rewrites each argument of an `integer` (or `integer[]`) parameter of `e` given as a number
+/// with a zero fractional part (`5.0`, which JSON Schema counts as an integer) as the integer
+/// (`5`): the upstream gets `5`, as an integer parameter is written in a URL or a body.
+/// Other values are left as they are ([`arguments`] refuses them).
+pub fn whole_integers(e: &EndpointData, args: &mut BTreeMap<String, Value>) {
+    for (name, v) in args.iter_mut() {
+        let Some(p) = e.parameters.iter().find(|p| &p.name == name) else {
+            continue;
+        };
+        match (p.ty.as_str(), v) {
+            ("integer", v) => {
+                if let Some(w) = whole(v) {
+                    *v = w;
+                }
+            }
+            ("integer[]", Value::Array(items)) => {
+                for item in items {
+                    if let Some(w) = whole(item) {
+                        *item = w;
+                    }
+                }
+            }
+            _ => {}
+        }
     }
 }
 
@@ -523,6 +689,95 @@ mod tests {
             Err("0.5 is not less than its exclusiveMaximum 0.5".into())
         );
         assert_eq!(fits_bounds(&exclusive, &json!(0.25)), Ok(()));
+    }
+
+    /// JSON Schema counts a number with a zero fractional part as an integer: `5.0` passes and
+    /// is sent as `5`; `5.5` is refused; an integer beyond the 64-bit range is out of range.
+    #[test]
+    fn a_whole_number_is_an_integer() {
+        assert_eq!(check(json!({"formula": "x", "limit": 5.0})), Ok(()));
+        assert_eq!(
+            check(json!({"formula": "x", "limit": 5.5}))
+                .unwrap_err()
+                .message,
+            "`limit`: expected integer, found a number (5.5)"
+        );
+        assert_eq!(
+            check(json!({"formula": "x", "limit": "5"}))
+                .unwrap_err()
+                .message,
+            "`limit`: expected integer, found a string"
+        );
+        let big: Value =
+            serde_json::from_str("{\"formula\": \"x\", \"limit\": 18446744073709551616}").unwrap();
+        assert_eq!(
+            check(big).unwrap_err().message,
+            "`limit`: 1.8446744073709552e+19 is out of range: an integer argument is from -9223372036854775808 to 18446744073709551615"
+        );
+        assert_eq!(
+            check(json!({"formula": "x", "limit": -1e19}))
+                .unwrap_err()
+                .message,
+            "`limit`: -1e+19 is out of range: an integer argument is from -9223372036854775808 to 18446744073709551615"
+        );
+        let mut e = e();
+        e.parameters[2].ty = "integer[]".into();
+        let mut args: BTreeMap<String, Value> =
+            serde_json::from_value(json!({"limit": 5.0, "ids": [1.0, -2.0, 2.5], "formula": 3.0}))
+                .unwrap();
+        whole_integers(&e, &mut args);
+        assert_eq!(
+            serde_json::to_string(&args).unwrap(),
+            r#"{"formula":3.0,"ids":[1,-2,2.5],"limit":5}"#
+        );
+    }
+
+    /// A pattern means what ECMA-262 makes it mean: `\d` is `[0-9]` (full-width digits do not
+    /// match), `\w` `[A-Za-z0-9_]`, also inside a class; an escaped backslash stays one.
+    #[test]
+    fn patterns_are_read_as_ecma_262() {
+        assert_eq!(ecma_pattern(r"^\d{4}$"), "^[0-9]{4}$");
+        assert_eq!(ecma_pattern(r"[\w.-]+\W"), "[[0-9A-Za-z_].-]+[^0-9A-Za-z_]");
+        assert_eq!(ecma_pattern(r"[^\D]"), "[^[^0-9]]");
+        assert_eq!(ecma_pattern(r"a\\d\.\s"), r"a\\d\.\s");
+        let matches = |p: &str, s: &str| ecma_regex(p).unwrap().is_match(s);
+        assert!(matches(r"^\d{4}$", "2024"));
+        assert!(!matches(r"^\d{4}$", "２０２４"));
+        assert!(!matches(r"^\w+$", "café"));
+        assert!(matches(r"^[\w-]+$", "a_b-9"));
+        assert!(matches(r"^[^\D]$", "7"));
+        assert!(!matches(r"^[^\D]$", "٧"));
+        assert!(matches(r"^a\\d$", r"a\d"));
+        let (mut p, mut q) = (e().parameters[1].clone(), e().parameters[3].clone());
+        p.bounds.pattern = Some(r"^(?!x)\d+$".into());
+        q.bounds.pattern = p.bounds.pattern.clone();
+        let mut fine = e().parameters[2].clone();
+        fine.bounds.pattern = Some(r"^\d+$".into());
+        assert_eq!(
+            unchecked(
+                [
+                    ("t/a".to_string(), &p),
+                    ("t/b".to_string(), &q),
+                    ("t/c".to_string(), &fine)
+                ]
+                .into_iter()
+            ),
+            [
+                "the pattern `^(?!x)\\d+$` of t/a `formula` and 1 other parameter(s) is not checked by the gateway (Rust's regex cannot read it: error: look-around, including look-ahead and look-behind, is not supported); the upstream checks it"
+            ]
+        );
+        let mut e = e();
+        e.parameters[1].bounds.pattern = Some(r"^\d{4}$".into());
+        assert_eq!(
+            arguments(
+                &e,
+                &serde_json::from_value(json!({"formula": "２０２４"})).unwrap(),
+                false
+            )
+            .unwrap_err()
+            .message,
+            r#"`formula`: "２０２４" does not match its pattern `^\d{4}$`"#
+        );
     }
 
     #[test]

@@ -210,29 +210,50 @@ fn expand(
 
 /// `auth = { ... }` or `auth = [{ ... }, { ... }]`.
 fn one_or_many<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<Auth>, D::Error> {
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum OneOrMany {
-        One(Auth),
-        Many(Vec<Auth>),
-    }
-    Ok(match OneOrMany::deserialize(d)? {
-        OneOrMany::One(a) => vec![a],
-        OneOrMany::Many(v) => v,
+    use serde::de::Error;
+    // Not an untagged enum: its error ("did not match any variant") hides which key is wrong.
+    let value = toml::Value::deserialize(d)?;
+    let parsed = match value {
+        toml::Value::Array(_) => value.try_into::<Vec<Auth>>(),
+        other => other.try_into::<Auth>().map(|a| vec![a]),
+    };
+    parsed.map_err(|e| {
+        D::Error::custom(format!(
+            "auth: {}; a credential is `{{ env = \"VARIABLE\" }}` (the environment variable holding the secret) with optional `kind`, `name`, `user_env`",
+            e.to_string().trim()
+        ))
     })
 }
+
+/// The default per-call timeout (`timeout_ms`), in milliseconds.
+pub const DEFAULT_TIMEOUT_MS: u64 = 10_000;
+/// The default connect timeout (`connect_timeout_ms`), in milliseconds.
+pub const DEFAULT_CONNECT_TIMEOUT_MS: u64 = 30_000;
+
+/// The top-level keys of a configuration file, in the order of [`GatewayConfig`]'s fields
+/// (a unit test checks them against what the parser accepts); the CLI's help lists them.
+pub const KEYS: &[&str] = &[
+    "allow",
+    "allow_destructive",
+    "timeout_ms",
+    "connect_timeout_ms",
+    "retries",
+    "max_response_bytes",
+    "raw_cap_bytes",
+    "upstreams",
+];
 
 fn all() -> Vec<String> {
     vec!["*".to_string()]
 }
 fn default_timeout() -> u64 {
-    10_000
+    DEFAULT_TIMEOUT_MS
 }
 fn default_retries() -> u32 {
     2
 }
 fn default_connect_timeout() -> u64 {
-    30_000
+    DEFAULT_CONNECT_TIMEOUT_MS
 }
 fn default_max_response() -> usize {
     8 << 20
@@ -310,16 +331,14 @@ impl GatewayConfig {
     /// `http`/`https` URL (`command` is for a local MCP server).
     fn check_values(&self) -> Result<(), String> {
         if self.timeout_ms == 0 {
-            return Err(
-                "timeout_ms: 0 ms would time out every call; give a timeout in milliseconds (default 30000)"
-                    .to_string(),
-            );
+            return Err(format!(
+                "timeout_ms: 0 ms would time out every call; give a timeout in milliseconds (default {DEFAULT_TIMEOUT_MS})"
+            ));
         }
         if self.connect_timeout_ms == 0 {
-            return Err(
-                "connect_timeout_ms: 0 ms would time out every connect; give a timeout in milliseconds (default 30000)"
-                    .to_string(),
-            );
+            return Err(format!(
+                "connect_timeout_ms: 0 ms would time out every connect; give a timeout in milliseconds (default {DEFAULT_CONNECT_TIMEOUT_MS})"
+            ));
         }
         for (tool, u) in &self.upstreams {
             for (key, value) in [
@@ -332,7 +351,14 @@ impl GatewayConfig {
                     ));
                 }
             }
+            check_command(tool, u)?;
             for (name, value) in &u.env {
+                env_name(name).map_err(|why| format!("upstreams.{tool}.env: {why}"))?;
+                if value.contains('\0') {
+                    return Err(format!(
+                        "upstreams.{tool}.env.{name}: the value holds a NUL character, which no process environment can carry"
+                    ));
+                }
                 expand(value, |_| Some(String::new()))
                     .map(drop)
                     .map_err(|why| format!("upstreams.{tool}.env.{name}: {why}"))?;
@@ -413,6 +439,20 @@ impl GatewayConfig {
         warnings
     }
 
+    /// A warning for each upstream with both `url` and `env`: `env` is the environment of a
+    /// server the gateway starts on stdio, and a server reached over HTTP runs elsewhere.
+    pub fn unused_env(&self) -> Vec<String> {
+        self.upstreams
+            .iter()
+            .filter(|(_, u)| u.url.is_some() && !u.env.is_empty())
+            .map(|(tool, _)| {
+                format!(
+                    "upstreams.{tool}: `env` is for an MCP server started on stdio (`command`), and `{tool}` is reached at its `url`: it is not used"
+                )
+            })
+            .collect()
+    }
+
     /// Give every credential without `kind` the kind and name of the credential parameter its
     /// tool declares (`auth: true`: `bearer` when it is the `Authorization` header declared
     /// `format: bearer`, as the import declares OAuth 2, OpenID Connect and HTTP bearer
@@ -461,6 +501,40 @@ impl GatewayConfig {
     pub fn allows_destructive(&self, tool: &str, endpoint: &str) -> bool {
         allowed(&self.allow_destructive, tool, endpoint)
     }
+}
+
+/// Why `name` cannot name a variable of a process environment, if it cannot: empty, or holding
+/// `=` (the separator of `NAME=value`) or a NUL character.
+fn env_name(name: &str) -> Result<(), String> {
+    if name.is_empty() {
+        return Err("a variable's name is empty; write `NAME = \"value\"`".to_string());
+    }
+    if name.contains('=') || name.contains('\0') {
+        return Err(format!(
+            "`{}` is no variable name: it holds `=` or a NUL character (an environment entry is NAME=value)",
+            name.escape_default()
+        ));
+    }
+    Ok(())
+}
+
+/// Refuses a `command` that names no program (empty or blank), and one given together with
+/// `url` (an MCP server is started on stdio or reached over HTTP, not both).
+fn check_command(tool: &str, u: &UpstreamConfig) -> Result<(), String> {
+    let Some(command) = &u.command else {
+        return Ok(());
+    };
+    if command.trim().is_empty() {
+        return Err(format!(
+            "upstreams.{tool}.command: empty; give the command line starting the MCP server (`uvx mcp-server-time`), or remove it"
+        ));
+    }
+    if u.url.is_some() {
+        return Err(format!(
+            "upstreams.{tool}: both `command` and `url`; give `command` (a server started on stdio) or `url` (its streamable-HTTP endpoint), not both"
+        ));
+    }
+    Ok(())
 }
 
 /// Why `v` is no absolute `http`/`https` URL, if it is not.
@@ -594,6 +668,85 @@ mod tests {
         }
     }
 
+    /// What no process environment or command line can carry is refused when the file is
+    /// read, naming the key; `env` beside `url` is a warning (a server reached over HTTP runs
+    /// elsewhere).
+    #[test]
+    fn env_names_and_commands_are_checked() {
+        for (text, message) in [
+            (
+                "[upstreams.m]\nenv = { \"\" = \"1\" }\n",
+                "upstreams.m.env: a variable's name is empty; write `NAME = \"value\"`",
+            ),
+            (
+                "[upstreams.m]\nenv = { \"A=B\" = \"1\" }\n",
+                "upstreams.m.env: `A=B` is no variable name: it holds `=` or a NUL character (an environment entry is NAME=value)",
+            ),
+            (
+                "[upstreams.m]\nenv = { \"A\\u0000\" = \"1\" }\n",
+                "upstreams.m.env: `A\\u{0}` is no variable name: it holds `=` or a NUL character (an environment entry is NAME=value)",
+            ),
+            (
+                "[upstreams.m]\nenv = { X = \"a\\u0000b\" }\n",
+                "upstreams.m.env.X: the value holds a NUL character, which no process environment can carry",
+            ),
+            (
+                "[upstreams.m]\ncommand = \" \"\n",
+                "upstreams.m.command: empty; give the command line starting the MCP server (`uvx mcp-server-time`), or remove it",
+            ),
+            (
+                "[upstreams.m]\ncommand = \"python x.py\"\nurl = \"http://127.0.0.1:1/mcp\"\n",
+                "upstreams.m: both `command` and `url`; give `command` (a server started on stdio) or `url` (its streamable-HTTP endpoint), not both",
+            ),
+        ] {
+            assert_eq!(GatewayConfig::parse(text).unwrap_err(), message, "{text}");
+        }
+        let c = GatewayConfig::parse(
+            "[upstreams.m]\nurl = \"http://127.0.0.1:1/mcp\"\nenv = { A = \"1\" }\n[upstreams.s]\ncommand = \"x\"\nenv = { A = \"1\" }\n",
+        )
+        .unwrap();
+        assert_eq!(
+            c.unused_env(),
+            [
+                "upstreams.m: `env` is for an MCP server started on stdio (`command`), and `m` is reached at its `url`: it is not used"
+            ]
+        );
+    }
+
+    /// A credential without `env` names the missing key (not serde's "did not match any
+    /// variant"), alone or in a list.
+    #[test]
+    fn a_credential_without_env_names_the_key() {
+        let hint = "a credential is `{ env = \"VARIABLE\" }` (the environment variable holding the secret) with optional `kind`, `name`, `user_env`";
+        for text in [
+            "[upstreams.d]\nauth = { kind = \"header\" }\n",
+            "[upstreams.d]\nauth = [{ kind = \"header\" }]\n",
+        ] {
+            let e = GatewayConfig::parse(text).unwrap_err();
+            assert!(
+                e.ends_with(&format!("auth: missing field `env`; {hint}\n")),
+                "{e}"
+            );
+        }
+    }
+
+    /// The default in the zero-timeout message is the one used; [`KEYS`] are the keys the
+    /// parser accepts, in order.
+    #[test]
+    fn defaults_and_keys_have_one_source() {
+        assert_eq!(GatewayConfig::default().timeout_ms, 10_000);
+        assert_eq!(
+            GatewayConfig::parse("timeout_ms = 0\n").unwrap_err(),
+            "timeout_ms: 0 ms would time out every call; give a timeout in milliseconds (default 10000)"
+        );
+        let e = GatewayConfig::parse("alow = []\n").unwrap_err();
+        let expected: Vec<String> = KEYS.iter().map(|k| format!("`{k}`")).collect();
+        assert!(
+            e.contains(&format!("expected one of {}\n", expected.join(", "))),
+            "{e}"
+        );
+    }
+
     #[test]
     fn patterns_match_tools_and_endpoints() {
         assert!(glob("*", "a/b"));
@@ -616,7 +769,7 @@ mod tests {
         for (text, message) in [
             (
                 "timeout_ms = 0\n",
-                "timeout_ms: 0 ms would time out every call; give a timeout in milliseconds (default 30000)",
+                "timeout_ms: 0 ms would time out every call; give a timeout in milliseconds (default 10000)",
             ),
             (
                 "[upstreams.w]\ntimeout_ms = 0\n",

@@ -479,7 +479,7 @@ pub fn plan_of(g: &FrozenGraph, steps: Vec<Step>) -> Plan {
 
 impl Gateway {
     /// `call`: execute one endpoint (or a plan passed in) and project its response.
-    pub async fn call(&self, req: CallRequest) -> Result<Answer, Failure> {
+    pub async fn call(&self, mut req: CallRequest) -> Result<Answer, Failure> {
         let s = self.core.snapshot();
         let g = s.graph();
         let plan = match (&req.plan, &req.tool) {
@@ -511,6 +511,7 @@ impl Gateway {
                 let e = boundary::endpoint(g, &self.config, tool, &endpoint)
                     .map_err(Failure::Refused)?;
                 not_local(tool, e)?;
+                boundary::whole_integers(e, &mut req.arguments);
                 boundary::arguments(e, &req.arguments, self.http_base(tool).is_some())
                     .map_err(Failure::Refused)?;
                 plan_of(
@@ -591,9 +592,15 @@ impl Gateway {
                 .unwrap_or(0);
             plan.steps.push(pending.remove(next));
             let i = plan.steps.len() - 1;
+            let e = boundary::endpoint(
+                g,
+                &self.config,
+                &plan.steps[i].tool,
+                &plan.steps[i].endpoint,
+            )
+            .map_err(Failure::Refused)?;
+            boundary::whole_integers(e, &mut plan.steps[i].params);
             let step = plan.steps[i].clone();
-            let e = boundary::endpoint(g, &self.config, &step.tool, &step.endpoint)
-                .map_err(Failure::Refused)?;
             not_local(&step.tool, e)?;
             boundary::arguments(e, &step.params, self.http_base(&step.tool).is_some())
                 .map_err(Failure::Refused)?;

@@ -7,6 +7,7 @@
 
 use rmcp::model::{JsonObject, Tool};
 use schemarouter_core::artifact::{EndpointData, FrozenGraph, ParamData};
+use schemarouter_core::search::Hit;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -108,10 +109,7 @@ pub fn endpoints(
     for t in g.tools.iter() {
         for e in &t.endpoints {
             // A function tool's endpoint cannot be called: it is not offered.
-            if !config.allows(&t.id, &e.id)
-                || (e.destructive && !config.allows_destructive(&t.id, &e.id))
-                || crate::local(e)
-            {
+            if crate::boundary::refused_by(config, &t.id, e).is_some() || crate::local(e) {
                 continue;
             }
             let qualified = format!("{}__{}", t.id, e.id);
@@ -153,9 +151,104 @@ pub fn endpoints(
         .collect()
 }
 
+/// Search hits as the gateway serves them (`search_tools`): those it would refuse to call left
+/// out (the `allow_list` and `destructive` checks, [`crate::boundary::refused_by`], and
+/// function endpoints), ranks renumbered; `call` the name of the tool an agent calls on it
+/// here (`name_of`: its `--expose` name; `None` without `--expose`, where `call` takes the
+/// tool and endpoint ids), never the upstream's own MCP tool name.
+pub fn served_hits<'g>(
+    hits: Vec<Hit>,
+    config: &crate::config::GatewayConfig,
+    endpoint: impl Fn(&str, &str) -> Option<&'g EndpointData>,
+    name_of: impl Fn(&str, &str) -> Option<String>,
+) -> Vec<Hit> {
+    hits.into_iter()
+        .filter(|h| {
+            endpoint(&h.tool, &h.endpoint).is_some_and(|e| {
+                crate::boundary::refused_by(config, &h.tool, e).is_none() && !crate::local(e)
+            })
+        })
+        .enumerate()
+        .map(|(i, mut h)| {
+            h.rank = i + 1;
+            h.call = name_of(&h.tool, &h.endpoint);
+            h
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A destructive endpoint the configuration does not allow is left out of the hits (a call
+    /// would be refused `destructive`), one off the allow-list too; the others are named by
+    /// their exposed tool (an HTTP endpoint's `TOOL__ENDPOINT` too), ranks renumbered.
+    #[test]
+    fn search_hits_name_what_the_gateway_serves() {
+        let ep = |id: &str, destructive: bool| -> EndpointData {
+            serde_json::from_value(json!({
+                "id": id, "method": "MCP", "url": "mcp://fs", "destructive": destructive,
+                "mcp_tool": id, "parameters": [], "fields": [], "identifiers": [], "group_fields": {}
+            }))
+            .unwrap()
+        };
+        let endpoints = [
+            ("fs", ep("write_file", true)),
+            ("fs", ep("read_file", false)),
+            ("web", ep("get_page", false)),
+            ("other", ep("x", false)),
+        ];
+        let hit = |rank: usize, tool: &str, endpoint: &str| Hit {
+            rank,
+            tool: tool.into(),
+            endpoint: endpoint.into(),
+            score: 1.0,
+            method: "MCP".into(),
+            url: String::new(),
+            call: Some(endpoint.into()),
+            matched: Vec::new(),
+            similarity: None,
+        };
+        let hits = vec![
+            hit(1, "fs", "write_file"),
+            hit(2, "web", "get_page"),
+            hit(3, "other", "x"),
+            hit(4, "fs", "read_file"),
+        ];
+        let config = crate::config::GatewayConfig {
+            allow: vec!["fs".into(), "web".into()],
+            ..Default::default()
+        };
+        let served = served_hits(
+            hits,
+            &config,
+            |t, e| {
+                endpoints
+                    .iter()
+                    .find(|(tt, x)| *tt == t && x.id == e)
+                    .map(|(_, x)| x)
+            },
+            |t, e| {
+                Some(if t == "web" {
+                    format!("{t}__{e}")
+                } else {
+                    e.to_string()
+                })
+            },
+        );
+        let got: Vec<(usize, &str, Option<&str>)> = served
+            .iter()
+            .map(|h| (h.rank, h.endpoint.as_str(), h.call.as_deref()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (1, "get_page", Some("web__get_page")),
+                (2, "read_file", Some("read_file"))
+            ]
+        );
+    }
 
     /// The declared bounds are in the input schema: a number's and a text's on the value, a
     /// list's item counts on the list and its items' bounds on `items`.

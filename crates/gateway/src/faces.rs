@@ -119,6 +119,28 @@ impl Extension for Tools {
         .collect()
     }
 
+    fn served_hits(
+        &self,
+        hits: Vec<schemarouter_core::search::Hit>,
+    ) -> Vec<schemarouter_core::search::Hit> {
+        let s = self.gateway.core.snapshot();
+        let g = s.graph();
+        crate::expose::served_hits(
+            hits,
+            &self.gateway.config,
+            |tool, endpoint| {
+                g.tool(tool)
+                    .and_then(|(_, t)| t.endpoints.iter().find(|e| e.id == endpoint))
+            },
+            |tool, endpoint| {
+                self.exposed
+                    .iter()
+                    .find(|(x, _)| x.tool == tool && x.endpoint == endpoint)
+                    .map(|(x, _)| x.name.clone())
+            },
+        )
+    }
+
     fn call<'a>(&'a self, name: &'a str, args: Option<JsonObject>) -> ExtensionCall<'a> {
         Box::pin(async move {
             let exposed = self.exposed.iter().find(|(x, _)| x.name == name);

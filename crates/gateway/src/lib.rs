@@ -224,6 +224,8 @@ impl Gateway {
             w.extend(config.resolve_auth(|tool, name| declared_credential(s.graph(), tool, name)));
             w.extend(credentials_not_given(s.graph(), &config));
             w.extend(keys_of_the_other_kind(s.graph(), &config));
+            w.extend(config.unused_env());
+            w.extend(boundary::unchecked_patterns(s.graph()));
             w
         };
         let (secrets, unset) = Secrets::read(&config, |n| std::env::var(n).ok());

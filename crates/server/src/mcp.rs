@@ -82,6 +82,14 @@ pub trait Extension: Send + Sync {
     fn tools(&self) -> Vec<Tool>;
     /// Call one of [`Extension::tools`] (`name` is one of them).
     fn call<'a>(&'a self, name: &'a str, args: Option<JsonObject>) -> ExtensionCall<'a>;
+    /// The hits of `search_tools` as this server serves them (by default as found): the
+    /// gateway names each by the tool an agent calls on it and leaves out what it refuses.
+    fn served_hits(
+        &self,
+        hits: Vec<schemarouter_core::search::Hit>,
+    ) -> Vec<schemarouter_core::search::Hit> {
+        hits
+    }
 }
 
 /// The MCP server: a handle on the shared core.
@@ -334,10 +342,13 @@ impl McpServer {
                     Ok(r) => r,
                     Err(e) => return Ok(tool_error(name, &e)),
                 };
-                let r = match self.core.search(&req) {
+                let mut r = match self.core.search(&req) {
                     Ok(r) => r,
                     Err(e) => return Ok(tool_error(name, &e)),
                 };
+                if let Some(x) = &self.extension {
+                    r.hits = x.served_hits(std::mem::take(&mut r.hits));
+                }
                 let text = if r.hits.is_empty() {
                     "no endpoint shares a word with the query".to_string()
                 } else {

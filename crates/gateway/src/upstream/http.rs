@@ -618,6 +618,46 @@ pub async fn send(
     }
 }
 
+/// A request that got no answer, in words: what failed, the URL it was sent to (as
+/// [`shown_url`] writes it: reqwest's own message has the query, which may carry a query
+/// credential) and the causes down to the operating system's error (`tcp connect error:
+/// Connection refused (os error 111)`).
+fn unreachable(e: &reqwest::Error, url: &str) -> UpstreamError {
+    let what = if e.is_connect() {
+        "cannot connect to"
+    } else if e.is_timeout() {
+        "timed out sending to"
+    } else {
+        "the request failed to"
+    };
+    let why = std::error::Error::source(e)
+        .map(super::mcp::describe)
+        .unwrap_or_else(|| "no cause given".to_string());
+    UpstreamError::new(
+        "",
+        "unreachable",
+        format!("{what} {}: {why}", shown_url(url)),
+    )
+}
+
+/// `url` without what may be secret: user name and password, query and fragment (`?…` marks
+/// a query left out).
+fn shown_url(url: &str) -> String {
+    let Ok(mut u) = url::Url::parse(url) else {
+        return "the upstream".to_string();
+    };
+    let query = u.query().is_some_and(|q| !q.is_empty());
+    let _ = u.set_username("");
+    let _ = u.set_password(None);
+    u.set_query(None);
+    u.set_fragment(None);
+    if query {
+        format!("{u}?…")
+    } else {
+        u.to_string()
+    }
+}
+
 /// The `Retry-After` seconds a 429 carried (kept in the message as `retry-after=N`).
 fn retry_after(e: &UpstreamError) -> Option<Duration> {
     let i = e.message.find("retry-after=")?;
@@ -683,26 +723,7 @@ async fn once(
         "Accept",
         "application/json, application/xml;q=0.9, */*;q=0.5",
     );
-    let mut resp = rb.send().await.map_err(|e| {
-        // reqwest's message names the URL, which may carry a query credential: say less.
-        let what = if e.is_connect() {
-            "cannot connect"
-        } else if e.is_timeout() {
-            "timed out"
-        } else {
-            "the request failed"
-        };
-        UpstreamError::new(
-            "",
-            "unreachable",
-            format!(
-                "{what}: {}",
-                std::error::Error::source(&e)
-                    .map(|s| s.to_string())
-                    .unwrap_or_default()
-            ),
-        )
-    })?;
+    let mut resp = rb.send().await.map_err(|e| unreachable(&e, &req.url))?;
     let status = resp.status().as_u16();
     if let Some(len) = resp.content_length()
         && len as usize > max_bytes
@@ -809,6 +830,34 @@ async fn once(
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// A refused connection names the URL (no user, password or query: they may be
+    /// credentials) and the operating system's error.
+    #[tokio::test]
+    async fn an_unreachable_upstream_names_its_url_and_the_os_error() {
+        crate::install_tls();
+        let port = {
+            let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+            l.local_addr().unwrap().port()
+        };
+        let req = Request {
+            method: "GET".into(),
+            url: format!("http://user:pw@127.0.0.1:{port}/v1/x?api_key=SECRET#f"),
+            headers: Vec::new(),
+            body: None,
+        };
+        let client = reqwest::Client::new();
+        let Err(e) = once(&client, &req, &[], 1 << 20).await else {
+            panic!("a closed port answered");
+        };
+        assert_eq!(
+            (e.kind, e.message.as_str()),
+            (
+                "unreachable",
+                format!("cannot connect to http://127.0.0.1:{port}/v1/x?…: client error (Connect): tcp connect error: Connection refused (os error 111)").as_str()
+            )
+        );
+    }
 
     fn param(
         name: &str,

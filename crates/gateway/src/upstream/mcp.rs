@@ -9,7 +9,7 @@ use rmcp::RoleClient;
 use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
 use rmcp::service::{Peer, RunningService};
-use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+use rmcp::transport::StreamableHttpClientTransport;
 use serde_json::Value;
 use std::time::{Duration, Instant};
 use tokio::sync::Mutex;
@@ -23,10 +23,13 @@ pub enum Endpoint {
     Url(String),
 }
 
+/// A connection's peer and its generation ([`Conn::generation`]).
+type Connected = (Peer<RoleClient>, u64);
+
 /// A connection attempt in progress: when it began, and where its outcome is published.
 type Connecting = (
     Instant,
-    tokio::sync::watch::Receiver<Option<Result<Peer<RoleClient>, UpstreamError>>>,
+    tokio::sync::watch::Receiver<Option<Result<Connected, UpstreamError>>>,
 );
 
 struct Conn {
@@ -35,6 +38,11 @@ struct Conn {
     retry_at: Option<Instant>,
     /// The connect running in the background, if one is.
     connecting: Option<Connecting>,
+    /// The generation of the latest connection: counted up by each successful connect.
+    generation: u64,
+    /// The latest generation counted as dead: the calls failing together on one dead
+    /// connection count one failure for the backoff, not one each.
+    dead: u64,
 }
 
 /// The variables of the gateway's environment a server started on stdio inherits, as the
@@ -133,6 +141,8 @@ impl McpUpstream {
                     failures: 0,
                     retry_at: None,
                     connecting: None,
+                    generation: 0,
+                    dead: 0,
                 }),
             }),
         }
@@ -142,12 +152,12 @@ impl McpUpstream {
     /// connect runs in the background under its own timeout: a call waits for it at most
     /// `timeout`, and a call that gives up leaves it running, so a server slower to start than
     /// one call's timeout is up for a later call.
-    async fn peer(&self, timeout: Duration) -> Result<Peer<RoleClient>, UpstreamError> {
+    async fn peer(&self, timeout: Duration) -> Result<Connected, UpstreamError> {
         let (began, mut rx) = {
             let mut c = self.shared.conn.lock().await;
             if let Some(s) = &c.service {
                 if !s.is_transport_closed() {
-                    return Ok(s.peer().clone());
+                    return Ok((s.peer().clone(), c.generation));
                 }
                 c.service = None;
             }
@@ -208,9 +218,10 @@ impl Shared {
     /// publish the outcome to the calls waiting for it.
     async fn connect_in_background(
         &self,
-        tx: tokio::sync::watch::Sender<Option<Result<Peer<RoleClient>, UpstreamError>>>,
+        tx: tokio::sync::watch::Sender<Option<Result<Connected, UpstreamError>>>,
     ) {
-        let outcome = match tokio::time::timeout(self.connect_timeout, self.connect()).await {
+        let stray = super::stdout_tap::Stray::default();
+        let outcome = match tokio::time::timeout(self.connect_timeout, self.connect(&stray)).await {
             Ok(Ok(s)) => {
                 let peer = s.peer().clone();
                 self.check_drift(&peer, self.connect_timeout).await;
@@ -221,8 +232,9 @@ impl Shared {
                 &self.name,
                 "timeout",
                 format!(
-                    "the server did not finish `initialize` within {} ms (connect_timeout_ms)",
-                    self.connect_timeout.as_millis()
+                    "the server did not finish `initialize` within {} ms (connect_timeout_ms){}",
+                    self.connect_timeout.as_millis(),
+                    stray_said(&stray)
                 ),
             )),
         };
@@ -233,7 +245,8 @@ impl Shared {
                 c.service = Some(s);
                 c.failures = 0;
                 c.retry_at = None;
-                Ok(peer)
+                c.generation += 1;
+                Ok((peer, c.generation))
             }
             Err(e) => {
                 c.retry_at = Some(Instant::now() + backoff(c.failures));
@@ -261,7 +274,12 @@ impl Shared {
         }
     }
 
-    async fn connect(&self) -> Result<RunningService<RoleClient, ()>, UpstreamError> {
+    /// Start or reach the server and run `initialize`; a child's first stray stdout line goes
+    /// to `stray` ([`super::stdout_tap`]).
+    async fn connect(
+        &self,
+        stray: &super::stdout_tap::Stray,
+    ) -> Result<RunningService<RoleClient, ()>, UpstreamError> {
         match &self.endpoint {
             Endpoint::Command(line) => {
                 let words = shlex::split(line)
@@ -277,24 +295,37 @@ impl Shared {
                 cmd.args(&words[1..])
                     .env_clear()
                     .envs(&self.env)
-                    .kill_on_drop(true);
-                let (transport, stderr) = TokioChildProcess::builder(cmd)
+                    .stdin(std::process::Stdio::piped())
+                    .stdout(std::process::Stdio::piped())
                     .stderr(std::process::Stdio::piped())
-                    .spawn()
-                    .map_err(|e| {
-                        UpstreamError::new(
-                            &self.name,
-                            "unreachable",
-                            format!("cannot start `{}`: {e}", words[0]),
-                        )
-                    })?;
-                let tail = StderrTail::follow(stderr);
-                match ().serve(transport).await {
+                    .kill_on_drop(true);
+                let mut child = cmd.spawn().map_err(|e| {
+                    UpstreamError::new(
+                        &self.name,
+                        "unreachable",
+                        format!("cannot start `{}`: {e}", words[0]),
+                    )
+                })?;
+                let tail = StderrTail::follow(child.stderr.take());
+                let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+                    return Err(UpstreamError::new(
+                        &self.name,
+                        "unreachable",
+                        "the child's stdin or stdout is not piped",
+                    ));
+                };
+                let stdout = super::stdout_tap::StdoutTap::new(stdout, child, stray.clone());
+                match ().serve((stdout, stdin)).await {
                     Ok(s) => Ok(s),
                     Err(e) => Err(UpstreamError::new(
                         &self.name,
                         "crashed",
-                        format!("`initialize` failed: {}{}", describe(&e), tail.said().await),
+                        format!(
+                            "`initialize` failed: {}{}{}",
+                            describe(&e),
+                            stray_said(stray),
+                            tail.said().await
+                        ),
                     )),
                 }
             }
@@ -311,12 +342,29 @@ impl Shared {
         }
     }
 
-    /// Count a connection that died under a call: dropped, started again after the backoff.
-    async fn died(&self) {
+    /// Count connection `generation` dead under a call: dropped, started again after the
+    /// backoff. Once per generation: the other calls in flight on it fail too, and a call
+    /// failing late on an older connection leaves the newer one alone.
+    async fn died(&self, generation: u64) {
         let mut c = self.conn.lock().await;
+        if generation != c.generation || c.dead == generation {
+            return;
+        }
+        c.dead = generation;
         c.service = None;
         c.retry_at = Some(Instant::now() + backoff(c.failures));
         c.failures += 1;
+    }
+}
+
+/// `; its stdout held a line that is not JSON-RPC: ...` when the child wrote one (empty
+/// otherwise): the SDK skips such a line, so a server that logs on stdout seems not to answer.
+fn stray_said(stray: &super::stdout_tap::Stray) -> String {
+    match &*stray.lock().unwrap_or_else(|p| p.into_inner()) {
+        Some(line) => format!(
+            "; its stdout held a line that is not JSON-RPC (a server on stdio writes only JSON-RPC messages there, its logs on stderr): `{line}`"
+        ),
+        None => String::new(),
     }
 }
 
@@ -450,7 +498,7 @@ impl McpUpstream {
         timeout: Duration,
     ) -> Result<RawResponse, UpstreamError> {
         let start = Instant::now();
-        let peer = self.peer(timeout).await?;
+        let (peer, generation) = self.peer(timeout).await?;
         let left = timeout.saturating_sub(start.elapsed());
         let params = CallToolRequestParams::new(tool.to_string()).with_arguments(arguments);
         let result = match tokio::time::timeout(left, peer.call_tool(params)).await {
@@ -467,7 +515,7 @@ impl McpUpstream {
             Ok(Err(e)) => {
                 let kind = call_fault(&e, peer.is_transport_closed());
                 if matches!(kind, "crashed" | "unreachable") {
-                    self.shared.died().await;
+                    self.shared.died(generation).await;
                 }
                 let message = match &e {
                     rmcp::ServiceError::McpError(d) => format!(
@@ -583,6 +631,60 @@ mod tests {
             .await
             .unwrap_err();
         assert_eq!(again.kind, "restarting", "{again}");
+    }
+
+    /// The calls in flight when a connection dies all fail on it: they count one failure for
+    /// the restart backoff, and a late failure on an older connection leaves the newer alone.
+    #[tokio::test]
+    async fn one_dead_connection_counts_once() {
+        let warn: Warn = std::sync::Arc::new(|_| {});
+        let up = McpUpstream::new(
+            "crashy",
+            Endpoint::Command("true".to_string()),
+            Vec::new(),
+            warn,
+            Duration::from_secs(1),
+            Default::default(),
+        );
+        let shared = &up.shared;
+        shared.conn.lock().await.generation = 3;
+        for _ in 0..40 {
+            shared.died(3).await;
+        }
+        let state = |c: &Conn| (c.failures, c.dead, c.retry_at.is_some());
+        assert_eq!(state(&*shared.conn.lock().await), (1, 3, true));
+        shared.died(2).await;
+        assert_eq!(state(&*shared.conn.lock().await), (1, 3, true));
+        shared.conn.lock().await.generation = 4;
+        shared.died(4).await;
+        assert_eq!(state(&*shared.conn.lock().await), (2, 4, true));
+    }
+
+    /// A child that prints a banner on stdout never finishes `initialize` (the SDK skips the
+    /// line): the timeout names the line.
+    #[tokio::test]
+    async fn a_server_printing_on_stdout_is_named_with_the_line() {
+        let warn: Warn = std::sync::Arc::new(|_| {});
+        let command = "sh -c 'echo \"Server v1 ready on stdio\"; sleep 5'";
+        let up = McpUpstream::new(
+            "chatty",
+            Endpoint::Command(command.to_string()),
+            Vec::new(),
+            warn,
+            Duration::from_millis(700),
+            child_environment(|k| std::env::var(k).ok(), &Default::default()),
+        );
+        let e = up
+            .call("echo", serde_json::Map::new(), Duration::from_secs(5))
+            .await
+            .unwrap_err();
+        assert_eq!(
+            (e.kind, e.message.as_str()),
+            (
+                "timeout",
+                "the server did not finish `initialize` within 700 ms (connect_timeout_ms); its stdout held a line that is not JSON-RPC (a server on stdio writes only JSON-RPC messages there, its logs on stderr): `Server v1 ready on stdio`"
+            )
+        );
     }
 
     /// A child gets the inherited variables the gateway has (not a shell function) and its

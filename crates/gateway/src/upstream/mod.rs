@@ -6,6 +6,7 @@ pub mod binary;
 pub mod http;
 pub mod mcp;
 pub mod multipart;
+pub mod stdout_tap;
 pub mod style;
 pub mod xml;
 
