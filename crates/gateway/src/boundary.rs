@@ -13,6 +13,8 @@
 
 use crate::config::GatewayConfig;
 use schemarouter_core::artifact::{EndpointData, FrozenGraph, ParamData};
+use schemarouter_core::model::Bounds;
+pub use schemarouter_core::model::bounds::{ecma_pattern, ecma_regex};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -255,118 +257,12 @@ fn fits(p: &ParamData, v: &Value) -> Result<(), String> {
     Ok(())
 }
 
-/// Whether `v` keeps the declared bounds `b`: a list its item counts, then each item (or the
-/// value itself) its number or text bounds. The message names the value, the bound and its
-/// limit (`500 is more than its maximum 100`). A `pattern` is read as ECMA-262 ([`ecma_regex`]);
-/// one Rust's `regex` cannot read (lookaround or backreferences) is not checked: the upstream
-/// checks it, and the gateway warns of it at start ([`unchecked_patterns`]).
-fn fits_bounds(b: &schemarouter_core::model::Bounds, v: &Value) -> Result<(), String> {
-    use schemarouter_core::model::number_value as n;
-    if b.is_empty() {
-        return Ok(());
-    }
-    if let Value::Array(items) = v {
-        let count = items.len() as u64;
-        if let Some(m) = b.min_items.filter(|m| count < *m) {
-            return Err(format!(
-                "a list of {count} item(s) is fewer than its minItems {m}"
-            ));
-        }
-        if let Some(m) = b.max_items.filter(|m| count > *m) {
-            return Err(format!(
-                "a list of {count} item(s) is more than its maxItems {m}"
-            ));
-        }
-        return items.iter().try_for_each(|item| fits_bounds(b, item));
-    }
-    if let Some(x) = v.as_f64() {
-        let checks = [
-            (
-                b.minimum,
-                x < b.minimum.unwrap_or(f64::NAN),
-                "less than its minimum",
-            ),
-            (
-                b.maximum,
-                x > b.maximum.unwrap_or(f64::NAN),
-                "more than its maximum",
-            ),
-            (
-                b.exclusive_minimum,
-                x <= b.exclusive_minimum.unwrap_or(f64::NAN),
-                "not more than its exclusiveMinimum",
-            ),
-            (
-                b.exclusive_maximum,
-                x >= b.exclusive_maximum.unwrap_or(f64::NAN),
-                "not less than its exclusiveMaximum",
-            ),
-        ];
-        if let Some((Some(limit), _, what)) = checks.into_iter().find(|(_, out, _)| *out) {
-            return Err(format!("{v} is {what} {}", n(limit)));
-        }
-    }
-    if let Value::String(s) = v {
-        let chars = s.chars().count() as u64;
-        if let Some(m) = b.min_length.filter(|m| chars < *m) {
-            return Err(format!(
-                "{v} has {chars} character(s), fewer than its minLength {m}"
-            ));
-        }
-        if let Some(m) = b.max_length.filter(|m| chars > *m) {
-            return Err(format!(
-                "{v} has {chars} character(s), more than its maxLength {m}"
-            ));
-        }
-        if let Some(p) = &b.pattern
-            && let Ok(re) = ecma_regex(p)
-            && !re.is_match(s)
-        {
-            return Err(format!("{v} does not match its pattern `{p}`"));
-        }
-    }
-    Ok(())
-}
-
-/// The ECMA-262 class escapes a JSON Schema `pattern` means, which Rust's `regex` reads as
-/// Unicode classes (`\d` would match `１２３４`): written as the ASCII classes ECMA-262 gives
-/// them. Valid inside a character class too (`regex` nests classes).
-const ECMA_CLASSES: &[(char, &str)] = &[
-    ('d', "[0-9]"),
-    ('D', "[^0-9]"),
-    ('w', "[0-9A-Za-z_]"),
-    ('W', "[^0-9A-Za-z_]"),
-];
-
-/// `pattern` (ECMA-262, as JSON Schema writes it) written for Rust's `regex`: each `\d`, `\D`,
-/// `\w`, `\W` as its ASCII class ([`ECMA_CLASSES`]); any other escape (also an escaped
-/// backslash, `\\d`) kept as it is.
-pub fn ecma_pattern(pattern: &str) -> String {
-    let mut out = String::with_capacity(pattern.len());
-    let mut chars = pattern.chars();
-    while let Some(c) = chars.next() {
-        if c != '\\' {
-            out.push(c);
-            continue;
-        }
-        match chars.next() {
-            Some(e) => match ECMA_CLASSES.iter().find(|(k, _)| *k == e) {
-                Some((_, class)) => out.push_str(class),
-                None => {
-                    out.push('\\');
-                    out.push(e);
-                }
-            },
-            None => out.push('\\'),
-        }
-    }
-    out
-}
-
-/// `pattern` compiled as ECMA-262 means it ([`ecma_pattern`]); the error of `regex` when it
-/// cannot read it.
-pub fn ecma_regex(pattern: &str) -> Result<regex::Regex, regex::Error> {
-    regex::Regex::new(&ecma_pattern(pattern))
+/// Whether `v` keeps the declared bounds `b` ([`Bounds::admits`], the check the router's fill
+/// makes too): a `pattern` is read as ECMA-262 ([`ecma_regex`]); one Rust's `regex` cannot read
+/// (lookaround or backreferences) is not checked: the upstream checks it, and the gateway warns
+/// of it at start ([`unchecked_patterns`]).
+fn fits_bounds(b: &Bounds, v: &Value) -> Result<(), String> {
+    b.admits(v)
 }
 
 /// A warning for each declared `pattern` of `g` that Rust's `regex` cannot read (lookaround,

@@ -2,16 +2,21 @@
 //! `maximum`, `exclusiveMinimum`, `exclusiveMaximum`, `minLength`, `maxLength`, `pattern`,
 //! `minItems`, `maxItems`). The router's fill checks the values it reads from a question with
 //! it, so that a plan never binds a value the deployment's execution boundary would refuse
-//! ("`limit`: 80 is more than its maximum 50").
+//! ("`limit`: 80 is more than its maximum 50"). A `pattern` is ECMA-262, as JSON Schema writes
+//! it, read with Rust's `regex` after [`ecma_pattern`].
 
 use super::tool::{Bounds, number_value};
 use serde_json::Value;
 
+/// A numeric bound: its limit, whether a value is outside it, and what the message says.
+type NumberCheck = (Option<f64>, fn(f64, f64) -> bool, &'static str);
+
 impl Bounds {
     /// `Ok` when `v` keeps these bounds: a list its item counts, then each item (or the value
     /// itself) its number or text bounds. The error names the value, the bound and its limit
-    /// (`500 is more than its maximum 100`). A `pattern` that Rust's `regex` cannot read
-    /// (ECMA-262 lookaround or backreferences) is not checked: the upstream checks it.
+    /// (`500 is more than its maximum 100`). A `pattern` is read as ECMA-262 ([`ecma_regex`]);
+    /// one that Rust's `regex` cannot read (lookaround or backreferences) is not checked: the
+    /// upstream checks it.
     pub fn admits(&self, v: &Value) -> Result<(), String> {
         if self.is_empty() {
             return Ok(());
@@ -40,7 +45,7 @@ impl Bounds {
     }
 
     fn admits_number(&self, v: &Value, x: f64) -> Result<(), String> {
-        let checks: [(Option<f64>, fn(f64, f64) -> bool, &str); 4] = [
+        let checks: [NumberCheck; 4] = [
             (
                 self.minimum,
                 |x: f64, l: f64| x < l,
@@ -85,13 +90,54 @@ impl Bounds {
             ));
         }
         if let Some(p) = &self.pattern
-            && let Ok(re) = regex::Regex::new(p)
+            && let Ok(re) = ecma_regex(p)
             && !re.is_match(s)
         {
             return Err(format!("{v} does not match its pattern `{p}`"));
         }
         Ok(())
     }
+}
+
+/// The ECMA-262 class escapes a JSON Schema `pattern` means, which Rust's `regex` reads as
+/// Unicode classes (`\d` would match `１２３４`): written as the ASCII classes ECMA-262 gives
+/// them. Valid inside a character class too (`regex` nests classes).
+const ECMA_CLASSES: &[(char, &str)] = &[
+    ('d', "[0-9]"),
+    ('D', "[^0-9]"),
+    ('w', "[0-9A-Za-z_]"),
+    ('W', "[^0-9A-Za-z_]"),
+];
+
+/// `pattern` (ECMA-262, as JSON Schema writes it) written for Rust's `regex`: each `\d`, `\D`,
+/// `\w`, `\W` as its ASCII class ([`ECMA_CLASSES`]); any other escape (also an escaped
+/// backslash, `\\d`) kept as it is.
+pub fn ecma_pattern(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len());
+    let mut chars = pattern.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some(e) => match ECMA_CLASSES.iter().find(|(k, _)| *k == e) {
+                Some((_, class)) => out.push_str(class),
+                None => {
+                    out.push('\\');
+                    out.push(e);
+                }
+            },
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
+/// `pattern` compiled as ECMA-262 means it ([`ecma_pattern`]); the error of `regex` when it
+/// cannot read it.
+pub fn ecma_regex(pattern: &str) -> Result<regex::Regex, regex::Error> {
+    regex::Regex::new(&ecma_pattern(pattern))
 }
 
 #[cfg(test)]

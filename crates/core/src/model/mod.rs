@@ -6,7 +6,7 @@
 //! aliases, units, source types, provenance and licences. This module depends on nothing else
 //! in the crate but [`crate::source`].
 
-mod bounds;
+pub mod bounds;
 pub mod concept;
 pub mod config;
 pub mod destructive;

@@ -37,7 +37,7 @@ pub(super) struct Profile<'a> {
     /// stand-in for a server the description does not name): the deployment's scheme and host,
     /// never a value of the question.
     pub(super) server: bool,
-    /// Its declared `pattern` (JSON Schema), when Rust's `regex` reads it: a value that matches
+    /// Its declared `pattern` (JSON Schema, ECMA-262), when Rust's `regex` reads it: a value that matches
     /// it fits as well as a value of the example codes' shape; any other fits not at all.
     pub(super) pattern: Option<regex::Regex>,
 }
@@ -77,7 +77,7 @@ impl<'a> Profile<'a> {
                 .bounds
                 .pattern
                 .as_deref()
-                .and_then(|pat| regex::Regex::new(pat).ok()),
+                .and_then(|pat| crate::model::bounds::ecma_regex(pat).ok()),
             shape,
             date_form,
             numeric: matches!(base, "integer" | "number"),
