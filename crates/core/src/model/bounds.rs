@@ -110,7 +110,7 @@ const ECMA_CLASSES: &[(char, &str)] = &[
 ];
 
 /// `pattern` (ECMA-262, as JSON Schema writes it) written for Rust's `regex`: each `\d`, `\D`,
-/// `\w`, `\W` as its ASCII class ([`ECMA_CLASSES`]); any other escape (also an escaped
+/// `\w`, `\W` as its ASCII class (`ECMA_CLASSES`); any other escape (also an escaped
 /// backslash, `\\d`) kept as it is.
 pub fn ecma_pattern(pattern: &str) -> String {
     let mut out = String::with_capacity(pattern.len());

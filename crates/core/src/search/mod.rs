@@ -321,7 +321,7 @@ const IMPLIED_SERVED: usize = 5;
 /// only, [`Query::of_need`]), fused by reciprocal rank (`WHOLE_WEIGHT / (FUSION_RANK + rank)`
 /// from the whole question's list, `1 / (FUSION_RANK + rank)` from each need's), ties in the
 /// whole question's order. Then each implied need's best endpoint is placed at
-/// [`IMPLIED_SLOT`] (see [`implied_bests`]), with the score of the endpoint it passes. The
+/// `IMPLIED_SLOT` (see `implied_bests`), with the score of the endpoint it passes. The
 /// words of a file name an output is saved to ("save it to /tmp/out/trains.md") weigh nothing
 /// in the whole question's ranking when the question does not use them elsewhere: they say
 /// where the output goes, not what it is about. Each hit keeps what the whole question matched
