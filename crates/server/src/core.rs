@@ -299,6 +299,9 @@ pub struct SearchRequest {
     pub k: Option<u64>,
 }
 
+/// How many endpoints a search request returns when it gives no `k`.
+pub const DEFAULT_SEARCH_K: u64 = 10;
+
 /// The answer to a search request.
 #[derive(Clone, Debug, Serialize, JsonSchema)]
 pub struct Searched {
@@ -645,7 +648,7 @@ impl Core {
     ///
     /// Errors: as [`Core::search`].
     pub fn search_on(&self, s: &Snapshot, req: &SearchRequest) -> Result<Searched, ApiError> {
-        let k = req.k.unwrap_or(10);
+        let k = req.k.unwrap_or(DEFAULT_SEARCH_K);
         if !(1..=1000).contains(&k) {
             return Err(ApiError::bad(
                 "invalid_request",

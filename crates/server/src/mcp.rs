@@ -92,6 +92,13 @@ pub trait Extension: Send + Sync {
     }
 }
 
+/// How many hits `search_tools` asks the core for when a server leaves some out
+/// ([`Extension::served_hits`]): four times `k`, at most the request limit (1,000), never less
+/// than `k` (a `k` out of range is refused as asked).
+fn served_depth(k: u64) -> u64 {
+    k.saturating_mul(4).min(1000).max(k)
+}
+
 /// The MCP server: a handle on the shared core.
 #[derive(Clone)]
 pub struct McpServer {
@@ -342,12 +349,25 @@ impl McpServer {
                     Ok(r) => r,
                     Err(e) => return Ok(tool_error(name, &e)),
                 };
-                let mut r = match self.core.search(&req) {
+                // A server that leaves some hits out (the gateway: what it refuses) searches
+                // deeper, so that `k` hits remain where the catalog has them.
+                let k = req.k.unwrap_or(crate::core::DEFAULT_SEARCH_K);
+                let deeper = SearchRequest {
+                    k: Some(served_depth(k)),
+                    ..req.clone()
+                };
+                let asked = if self.extension.is_some() {
+                    &deeper
+                } else {
+                    &req
+                };
+                let mut r = match self.core.search(asked) {
                     Ok(r) => r,
                     Err(e) => return Ok(tool_error(name, &e)),
                 };
                 if let Some(x) = &self.extension {
                     r.hits = x.served_hits(std::mem::take(&mut r.hits));
+                    r.hits.truncate(k as usize);
                 }
                 let text = if r.hits.is_empty() {
                     "no endpoint shares a word with the query".to_string()
@@ -1492,6 +1512,81 @@ mod tests {
             s.call("nope", None).unwrap_err().message,
             "unknown tool `nope`; the tools are route, search_tools, explain_plan, list_intents, call and weather__get_forecast"
         );
+    }
+
+    /// An extension that serves every other hit (as the gateway leaves out what it refuses).
+    struct EveryOther;
+
+    impl Extension for EveryOther {
+        fn tools(&self) -> Vec<Tool> {
+            Vec::new()
+        }
+        fn call<'a>(&'a self, _: &'a str, _: Option<JsonObject>) -> ExtensionCall<'a> {
+            Box::pin(async { Ok(CallToolResult::success(Vec::new())) })
+        }
+        fn served_hits(
+            &self,
+            hits: Vec<schemarouter_core::search::Hit>,
+        ) -> Vec<schemarouter_core::search::Hit> {
+            hits.into_iter()
+                .step_by(2)
+                .enumerate()
+                .map(|(i, h)| schemarouter_core::search::Hit { rank: i + 1, ..h })
+                .collect()
+        }
+    }
+
+    /// A server that leaves hits out still returns `k` where the catalog has them: it searches
+    /// deeper, then keeps the first `k` it serves.
+    #[test]
+    fn search_tools_returns_k_hits_after_an_extension_leaves_some_out() {
+        let plain = server();
+        let all = plain
+            .call(
+                "search_tools",
+                args(json!({"query": "band gap energy structure of a material", "k": 8})),
+            )
+            .unwrap();
+        let all = all.structured_content.unwrap()["hits"]
+            .as_array()
+            .unwrap()
+            .clone();
+        let s = McpServer::with_extension(server().core, Arc::new(EveryOther));
+        let served = s
+            .call(
+                "search_tools",
+                args(json!({"query": "band gap energy structure of a material", "k": 4})),
+            )
+            .unwrap();
+        let served = served.structured_content.unwrap()["hits"]
+            .as_array()
+            .unwrap()
+            .clone();
+        let ids = |hits: &[Value]| -> Vec<(u64, String)> {
+            hits.iter()
+                .map(|h| {
+                    (
+                        h["rank"].as_u64().unwrap(),
+                        format!(
+                            "{}/{}",
+                            h["tool"].as_str().unwrap(),
+                            h["endpoint"].as_str().unwrap()
+                        ),
+                    )
+                })
+                .collect()
+        };
+        let every_other: Vec<(u64, String)> = ids(&all)
+            .into_iter()
+            .step_by(2)
+            .enumerate()
+            .map(|(i, (_, id))| (i as u64 + 1, id))
+            .collect();
+        assert_eq!(all.len(), 8);
+        assert_eq!(ids(&served), every_other);
+        assert_eq!(served_depth(4), 16);
+        assert_eq!(served_depth(300), 1000);
+        assert_eq!(served_depth(2000), 2000);
     }
 
     #[test]
