@@ -28,9 +28,12 @@ pub(super) const FREE_WORDS: &[&str] = &[
 pub(super) const CODED_STEMS: &[&str] = &["code", "iana", "identifi", "iso", "rfc"];
 
 /// Whether a parameter takes free text (a search, a name, a title, a team, a symbol): a string
-/// with no enum and no format, not a date, named as free text, or a required query parameter
-/// named as none of an id, a date, a place, a link, a count or a unit (a path parameter keys an
-/// entity: [`fit`] fills it).
+/// with no enum and no format, not a date, named as free text, or a required query or path
+/// parameter named as none of an id, a date, a place, a link, a count or a unit: a path
+/// parameter such as `/word.json/{word}/scrabbleScore` or `/api/monsters/{index}` keys its
+/// entity by the word a person writes ("the scrabble score of quixotic"); a key named as an id
+/// takes an id-shaped value only ([`fit`] fills it), and one with a declared `pattern` only a
+/// value that matches it.
 pub(super) fn free_text(pr: &Profile) -> bool {
     let string = !pr.numeric && pr.p.ty.trim_end_matches("[]") == "string";
     if !string
@@ -52,7 +55,7 @@ pub(super) fn free_text(pr: &Profile) -> bool {
     named(TEXT_WORDS)
         || named(FREE_WORDS)
         || (pr.p.required
-            && !pr.in_path()
+            && (!pr.in_path() || pr.pattern.is_none() && pr.shape.is_none())
             && !pr.stems[pr.name_stems..]
                 .iter()
                 .any(|s| CODED_STEMS.contains(&s.as_str()))
@@ -206,9 +209,25 @@ pub(super) fn leftover(
             .filter_map(Value::as_str)
             .map(str::to_lowercase)
             .collect();
+        // A path parameter's key is a name, a preposition's object ("the scrabble score of
+        // quixotic") or a word the catalog does not know ("does a goblin have"), never another
+        // word of the question ("how many followers does it have").
+        let keys_path = pr.in_path() && !pr.named(TEXT_WORDS) && !pr.named(FREE_WORDS);
+        let unknown = |r: &Span| {
+            spans::word_tokens(&question[r.start..r.end])
+                .into_iter()
+                .all(|(a, b)| {
+                    let (a, b) = (r.start + a, r.start + b);
+                    spans.iter().zip(used).any(|(s, u)| {
+                        !*u && matches!(s.kind, SpanKind::Word | SpanKind::Name | SpanKind::Object)
+                            && s.start <= a
+                            && b <= s.end
+                    })
+                })
+        };
         let run = leftover_runs(question, spans, used, &asked)
             .into_iter()
-            .find(|r| !taken.contains(&r.value.to_lowercase()));
+            .find(|r| !taken.contains(&r.value.to_lowercase()) && (!keys_path || unknown(r)));
         if let Some(run) = run
             && let Ok(v) = bind::coerce(pr.p, Value::String(run.value))
         {
@@ -259,6 +278,54 @@ pub(super) const FRAME_VERBS: &[&str] = &[
 #[cfg(test)]
 mod tests {
     use super::super::testing::*;
+
+    /// A required path parameter named as no id, date, place or count keys its entity by the
+    /// word a person writes, when the catalog does not know it.
+    #[test]
+    fn a_path_key_of_words_takes_an_unknown_leftover_word() {
+        let score = endpoint(
+            "https://x.test/word.json/{word}/scrabbleScore",
+            &[("word", "path")],
+        );
+        assert_eq!(
+            filled(
+                &score,
+                "what is the scrabble score of quixotic",
+                &["scrabbl", "score", "word"]
+            ),
+            strings(&[("word", "quixotic")])
+        );
+        let monster = endpoint("https://x.test/api/monsters/{index}", &[("index", "path")]);
+        assert_eq!(
+            filled(
+                &monster,
+                "how many hit points does a goblin have",
+                &["hit", "point", "monster"]
+            ),
+            strings(&[("index", "goblin")])
+        );
+        // A word the catalog knows is what is asked; an id is never a word.
+        assert!(
+            filled(
+                &monster,
+                "how many hit points does a monster have",
+                &["hit", "point", "monster"]
+            )
+            .is_empty()
+        );
+        let id = endpoint(
+            "https://x.test/api/monsters/{monster_id}",
+            &[("monster_id", "path")],
+        );
+        assert!(
+            filled(
+                &id,
+                "how many hit points does a goblin have",
+                &["hit", "point", "monster"]
+            )
+            .is_empty()
+        );
+    }
 
     #[test]
     fn leftover_content_words_fill_a_free_text_parameter() {
