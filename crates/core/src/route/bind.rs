@@ -171,6 +171,17 @@ pub fn is_array(param: &ParamData) -> bool {
     param.ty.ends_with("[]") || param.ty == "array"
 }
 
+/// [`coerce`] for one value read from a question: typed as the item type of an array-typed
+/// parameter (`5` for a `number[]` is the number 5, a list of one once checked), else as
+/// [`coerce`] types it.
+pub fn coerce_one(param: &ParamData, v: Value) -> Result<Value, String> {
+    if param.ty.ends_with("[]") {
+        coerce_item(param, v)
+    } else {
+        coerce(param, v)
+    }
+}
+
 /// [`coerce`] for one item of an array-typed parameter (typed as the item type).
 fn coerce_item(param: &ParamData, v: Value) -> Result<Value, String> {
     coerce_as(param, param.ty.strip_suffix("[]").unwrap_or("any"), v)

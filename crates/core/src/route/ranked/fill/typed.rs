@@ -47,8 +47,13 @@ pub(super) fn pass(
             {
                 continue;
             }
-            // A number, a year or a date is a value, even where the index knows it as a word.
-            let numeric = matches!(s.kind, SpanKind::Number | SpanKind::Year | SpanKind::Date);
+            // A value of a shape no word has (a number, a year, a date, a postcode, a link, an
+            // address, quoted text) is a value, even where the index knows it as a word (its
+            // description gives it as the example: "Postal Code. Example: 28546").
+            let numeric = !matches!(
+                s.kind,
+                SpanKind::Id | SpanKind::Name | SpanKind::Object | SpanKind::Word
+            );
             // A value of the shape of the parameter's example codes is that value, even when the
             // endpoint was ranked for it (its description lists "BKN" among the examples).
             let shaped = pr.shape.as_ref().is_some_and(|sh| sh.fits(&s.value))
@@ -339,7 +344,9 @@ pub(super) fn fit(pr: &Profile, s: &Span) -> f64 {
         return 0.0;
     }
     let intro = if pr.introduced_by(s) { 6.0 } else { 0.0 };
-    let string = !pr.numeric && pr.p.ty.trim_end_matches("[]") == "string";
+    // A parameter of no declared type (`any`: a schema of `oneOf` an id or a slug) takes what a
+    // text parameter takes.
+    let string = !pr.numeric && matches!(pr.p.ty.trim_end_matches("[]"), "string" | "any");
     if let Some(f) = place_fit(pr, s, string) {
         return if f == 0.0 { 0.0 } else { f + intro };
     }
@@ -399,8 +406,9 @@ pub(super) fn fit(pr: &Profile, s: &Span) -> f64 {
         {
             6.0
         }
-        // A slug is words joined by dashes, never a bare number.
-        SpanKind::Number if pr.named(&["slug"]) => 0.0,
+        // A slug is words joined by dashes, never a bare number (`{tournament_id_or_slug}`
+        // takes either).
+        SpanKind::Number if pr.named(&["slug"]) && !pr.named(&["id"]) => 0.0,
         // A count ("top 5", "4 bedrooms") or an unlabelled number of one or two digits is no
         // id; a number its label names is ("platform 16").
         SpanKind::Number
@@ -538,7 +546,7 @@ pub(super) fn value_for(pr: &Profile, s: &Span) -> Option<Value> {
     } else {
         s.value.clone()
     };
-    let mut v = bind::coerce(p, Value::String(raw)).ok()?;
+    let mut v = bind::coerce_one(p, Value::String(raw)).ok()?;
     // A whole number written without a decimal point stays whole (`16`, not `16.0`).
     if let Some(f) = v.as_f64()
         && !s.value.contains('.')
@@ -556,6 +564,86 @@ pub(super) fn value_for(pr: &Profile, s: &Span) -> Option<Value> {
 #[cfg(test)]
 mod record_key_tests {
     use super::super::testing::*;
+    use serde_json::Value;
+    use std::collections::BTreeMap;
+
+    /// A postcode whose description gives it as the example ("Postal Code. Example: 28546")
+    /// is a value, though the endpoint was ranked for it as a word of its description.
+    #[test]
+    fn a_value_of_no_word_shape_is_a_value_where_the_index_knows_it() {
+        let mut e = endpoint(
+            "https://x.test/v2.0/forecast/airquality",
+            &[
+                ("country", "query"),
+                ("hours", "query"),
+                ("postal_code", "query"),
+            ],
+        );
+        e.parameters[0].description = Some("Country Code (2 letter).".into());
+        e = typed(
+            typed(e, "hours", "integer", None),
+            "postal_code",
+            "integer",
+            None,
+        );
+        e.parameters[2].required = true;
+        e.parameters[2].description = Some("Postal Code. Example: 28546".into());
+        let known = ["ozon", "forecast", "hour", "zip", "code", "postal", "28546"];
+        assert_eq!(
+            filled_for(
+                &e,
+                "ozone forecast for zip code 28546 over the next 48 hours, hour by hour",
+                &known,
+                &["ozon", "forecast", "28546"]
+            ),
+            BTreeMap::from([
+                ("hours".to_string(), Value::from(48)),
+                ("postal_code".to_string(), Value::from(28546)),
+            ])
+        );
+    }
+
+    /// A list of numbers takes the number its label names as a list of one; a key of no
+    /// declared type (`any`: an id or a slug) takes the id its label names.
+    #[test]
+    fn list_and_untyped_parameters_take_what_their_label_names() {
+        let monsters = typed(
+            endpoint(
+                "https://x.test/api/monsters",
+                &[("challenge_rating", "query")],
+            ),
+            "challenge_rating",
+            "number[]",
+            None,
+        );
+        assert_eq!(
+            filled_for(
+                &monsters,
+                "list all monsters with challenge rating 5",
+                &["monster", "challeng", "rate"],
+                &["monster"]
+            ),
+            BTreeMap::from([("challenge_rating".to_string(), serde_json::json!([5]))])
+        );
+        let standings = typed(
+            endpoint(
+                "https://x.test/tournaments/{tournament_id_or_slug}/standings",
+                &[("tournament_id_or_slug", "path")],
+            ),
+            "tournament_id_or_slug",
+            "any",
+            None,
+        );
+        assert_eq!(
+            filled_for(
+                &standings,
+                "show me the standings of tournament 1234 with each team's rank",
+                &["tournament", "stand", "team", "rank"],
+                &["stand"]
+            ),
+            strings(&[("tournament_id_or_slug", "1234")])
+        );
+    }
 
     #[test]
     fn a_key_written_as_words_takes_a_name_or_an_object() {
