@@ -29,7 +29,7 @@ mod cache;
 mod dimension;
 mod lex;
 mod parse;
-mod published;
+pub(crate) mod published;
 mod scale;
 mod table;
 

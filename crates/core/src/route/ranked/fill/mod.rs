@@ -17,6 +17,9 @@
 //!    `coded`: an enum of codes given by name ("holidays in ontario" for `ON`), by the
 //!    description's pairs or the well-known list (countries, languages, subdivisions in
 //!    `subdivisions.txt`) that covers the enum;
+//!    `systems`: a `units` parameter of unit systems takes the system of the unit asked for
+//!    ("in fahrenheit" gives `us` where the description lists `°F` under `us`; else
+//!    `unit_systems.txt` says), before `keywords` would bind a unit quoted in its prose;
 //! 5. `keywords`: a keyword value the parameter's description quotes (`"last-used" can be
 //!    used to specify the last used budget`) and the question writes;
 //!    `naming`: the name a question gives a thing ("a tag called X", "rename tag 7 to X") into
@@ -76,6 +79,7 @@ mod places;
 mod profile;
 mod site;
 mod slash;
+mod systems;
 #[cfg(test)]
 mod testing;
 mod typed;
@@ -163,6 +167,7 @@ fn fill_with(
     let spans = spans.as_slice();
     enums::pass(question, &open, params);
     let coded_names = coded::pass(question, &open, params);
+    systems::pass(question, &open, params);
     let asked: Vec<String> = text::stems(&e.url).collect();
     let mut keyword_words = keywords::pass(question, &open, &asked, params);
     keyword_words.extend(naming::pass(question, &open, params));
