@@ -111,15 +111,22 @@ fn plain_runs(v: &str) -> Vec<Run> {
     out
 }
 
-/// Whether an example is a code or an id: one token of letters, digits, `-` and `_`, with a
-/// digit or written in capitals ("PHI", "2018", "2015REG", "940GZZLUASL", "A2"), not a word.
+/// Whether an example is a code or an id: one token of letters, digits, `-`, `_`, and `/` or
+/// `.` between them, with a digit or its letters in capitals ("PHI", "2018", "2015REG",
+/// "940GZZLUASL", "A2", a currency pair "USD/CAD"), not a word.
 fn code_shaped(v: &str) -> bool {
     let n = v.chars().count();
+    let letters = v.chars().filter(char::is_ascii_alphabetic).count();
     (1..=40).contains(&n)
         && v.chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_'))
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '/' | '.'))
+        && v.starts_with(|c: char| c.is_ascii_alphanumeric())
+        && v.ends_with(|c: char| c.is_ascii_alphanumeric())
         && (v.chars().any(|c| c.is_ascii_digit())
-            || (n >= 2 && v.chars().all(|c| c.is_ascii_uppercase())))
+            || (letters >= 2
+                && v.chars()
+                    .filter(char::is_ascii_alphabetic)
+                    .all(|c| c.is_ascii_uppercase())))
 }
 
 /// The shape a parameter's example codes share: their runs of letters and digits, and their
@@ -191,6 +198,18 @@ impl Shape {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn codes_joined_by_a_slash_have_a_shape() {
+        let pairs = Shape::of(
+            "comma separated list of currency pairs. For example: USD/CAD,USD/EUR,USD/AUD",
+        )
+        .expect("a shape");
+        assert!(pairs.fits("EUR/USD"));
+        assert!(pairs.fits("eur/usd"));
+        assert!(!pairs.fits("move"));
+        assert!(!pairs.fits("EURUSD"));
+    }
 
     #[test]
     fn examples_after_their_cue() {

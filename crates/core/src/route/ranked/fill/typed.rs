@@ -603,6 +603,38 @@ mod record_key_tests {
         );
     }
 
+    /// A currency pair of the description's example shape ("For example: USD/CAD,USD/EUR").
+    #[test]
+    fn a_pair_of_the_examples_shape_binds() {
+        let mut rate = endpoint(
+            "https://x.test/api/v1/Currencies/rate",
+            &[("pairs", "query")],
+        );
+        rate.parameters[0].required = true;
+        rate.parameters[0].description = Some(
+            "comma separated list of currency pairs. For example: USD/CAD,USD/EUR,USD/AUD".into(),
+        );
+        let known = ["currenc", "rate", "pair", "exchang"];
+        assert_eq!(
+            filled_for(
+                &rate,
+                "how much did EUR/USD move today in percent",
+                &known,
+                &["currenc"]
+            ),
+            strings(&[("pairs", "EUR/USD")])
+        );
+        assert_eq!(
+            filled_for(
+                &rate,
+                "what's the USD/CAD exchange rate",
+                &known,
+                &["exchang", "rate"]
+            ),
+            strings(&[("pairs", "USD/CAD")])
+        );
+    }
+
     /// A list of numbers takes the number its label names as a list of one; a key of no
     /// declared type (`any`: an id or a slug) takes the id its label names.
     #[test]
