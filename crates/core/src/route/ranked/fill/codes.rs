@@ -63,6 +63,16 @@ fn named(question: &str) -> (Vec<Named>, Vec<Named>) {
     let mut languages = Vec::new();
     let mut i = 0;
     while i < words.len() {
+        // A code written after its label ("in country us", "country code de", "language fr"):
+        // the code itself, though it is also a word ("us", "it").
+        if let Some((code, at)) = labelled_code(&words, i) {
+            match code {
+                Labelled::Country(c) => countries.push((c, toks[at])),
+                Labelled::Language(l) => languages.push((l, toks[at])),
+            }
+            i = at + 1;
+            continue;
+        }
         // The longest run of up to five words that names a country.
         let hit = (1..=5.min(words.len() - i)).rev().find_map(|n| {
             let phrase = words[i..i + n].join(" ");
@@ -79,6 +89,39 @@ fn named(question: &str) -> (Vec<Named>, Vec<Named>) {
         i += 1;
     }
     (countries, languages)
+}
+
+/// A code found after its label.
+enum Labelled {
+    Country(&'static str),
+    Language(&'static str),
+}
+
+/// The code right after a label at word `i` ("country us", "country code de", "language
+/// fr", "lang de"), with the index of the code's word: an ISO 3166-1 alpha-2 or alpha-3 code
+/// after "country", an ISO 639-1 code after "language" or "lang".
+fn labelled_code(words: &[String], i: usize) -> Option<(Labelled, usize)> {
+    let label = words[i].as_str();
+    let mut at = i + 1;
+    if words.get(at).is_some_and(|w| w == "code") {
+        at += 1;
+    }
+    let w = words.get(at)?;
+    match label {
+        "country" => {
+            let c = match w.len() {
+                2 => CountryCode::for_alpha2_caseless(w).ok()?,
+                3 => CountryCode::for_alpha3_caseless(w).ok()?,
+                _ => return None,
+            };
+            Some((Labelled::Country(c.alpha2()), at))
+        }
+        "language" | "lang" if w.len() == 2 => {
+            let l = isolang::Language::from_639_1(w)?;
+            Some((Labelled::Language(l.to_639_1()?), at))
+        }
+        _ => None,
+    }
 }
 
 /// The alpha-2 code of a country named by `phrase` (lower case): its ISO 3166-1 name, the name
@@ -227,6 +270,41 @@ pub(super) fn pass(
 #[cfg(test)]
 mod tests {
     use super::super::testing::*;
+
+    /// A code written after its label is that code, though "us" and "it" are words too.
+    #[test]
+    fn a_code_after_its_label_is_the_code() {
+        let mut e = endpoint(
+            "https://x.test/chart.tracks.get",
+            &[("country", "query"), ("lang", "query")],
+        );
+        e.parameters[0].description = Some("A valid ISO 3166 country code".into());
+        e.parameters[0].default = Some(crate::model::value::Scalar::String("us".into()));
+        for (q, want) in [
+            (
+                "top 10 tracks on the chart in country us",
+                strings(&[("country", "us")]),
+            ),
+            (
+                "top tracks for country code IT",
+                strings(&[("country", "it")]),
+            ),
+            ("top tracks in country deu", strings(&[("country", "de")])),
+            (
+                "top tracks with lyrics in language fr",
+                strings(&[("lang", "fr")]),
+            ),
+        ] {
+            assert_eq!(
+                filled(&e, q, &["top", "track", "chart", "lyric"]),
+                want,
+                "{q}"
+            );
+        }
+        // No label, or not a code after it: nothing.
+        assert!(filled(&e, "top tracks for us", &["top", "track"]).is_empty());
+        assert!(filled(&e, "country music top tracks", &["top", "track", "music"]).is_empty());
+    }
 
     #[test]
     fn country_and_language_names_fill_their_codes() {
