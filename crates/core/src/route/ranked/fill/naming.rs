@@ -124,11 +124,36 @@ pub(super) fn pass(
                 && pr.p.ty.trim_end_matches("[]") == "string"
                 && !params.contains_key(&pr.p.name)
         };
-        let by_name = open.iter().filter(text).find(|pr| {
+        // Of the parameters that take a name, the one whose qualifier the noun before the name
+        // says ("a city called X" for `cityName`), else a plain one ("venues called red rocks"
+        // for `name`, not `cityName`), else the first.
+        let rank = |pr: &&Profile| {
+            let qualifiers = pr
+                .words
+                .iter()
+                .filter(|w| !NAME_PARAM_WORDS.contains(&w.as_str()))
+                .count();
+            let said = noun
+                .as_deref()
+                .is_some_and(|n| qualifiers > 0 && pr.names(n));
+            if said {
+                2
+            } else if qualifiers == 0 {
+                1
+            } else {
+                0
+            }
+        };
+        let mut by_name: Option<&Profile> = None;
+        for pr in open.iter().filter(text).filter(|pr| {
             pr.words
                 .iter()
                 .any(|w| NAME_PARAM_WORDS.contains(&w.as_str()))
-        });
+        }) {
+            if by_name.is_none_or(|b| rank(&pr) > rank(&b)) {
+                by_name = Some(pr);
+            }
+        }
         let by_noun = || {
             let noun = noun.as_deref()?;
             open.iter().filter(text).find(|pr| pr.names(noun))
@@ -157,6 +182,28 @@ mod tests {
             .into_iter()
             .map(|((s, e), _)| &q[s..e])
             .collect()
+    }
+
+    /// Of two parameters that take a name, the plain one, unless the noun before the name
+    /// says the other's qualifier.
+    #[test]
+    fn a_name_goes_to_the_parameter_its_noun_qualifies() {
+        let venues = endpoint(
+            "https://x.test/search/venues",
+            &[("cityName", "query"), ("name", "query")],
+        );
+        assert_eq!(
+            filled(
+                &venues,
+                "find concert venues called red rocks",
+                &["venu", "concert"]
+            ),
+            strings(&[("name", "red rocks")])
+        );
+        assert_eq!(
+            filled(&venues, "venues in a city called boulder", &["venu"]),
+            strings(&[("cityName", "boulder")])
+        );
     }
 
     #[test]
