@@ -77,15 +77,18 @@ pub(super) fn free_text(pr: &Profile) -> bool {
 /// word span, a preposition's object or a capitalised name holds, still unused), without
 /// function words, verbs of the request frame, words
 /// of rank or time, words the endpoint was ranked for (`subject`), or a single verb-shaped word. A run right before an id word labels another
-/// value ("tvdb id 121361"), it is none. Best first: a preposition's object or a name, then the
-/// longest, then the last.
+/// value ("tvdb id 121361"), it is none. Best first: a name with a possessive, then the run after
+/// a topic cue ([`TOPIC_CUES`]: "bills that mention climate"), a preposition's object or a name,
+/// then the longest, then the last.
 pub(super) fn leftover_runs(
     question: &str,
     spans: &[Span],
     used: &[bool],
     subject: &[String],
 ) -> Vec<Span> {
-    let mut runs: Vec<(usize, usize, bool)> = Vec::new();
+    // (start, end, held by a name or an object, right after a topic cue)
+    let mut runs: Vec<(usize, usize, bool, bool)> = Vec::new();
+    let mut topic = false;
     for (a, b) in spans::word_tokens(question) {
         // Another kind of value (a number, an id, a date) or a value already bound.
         let holder = spans
@@ -102,6 +105,12 @@ pub(super) fn leftover_runs(
             None => false,
         };
         let w = question[a..b].to_lowercase();
+        // "bills that mention climate", "authors matching tolkien": the words after such a verb
+        // are the topic searched for, a run of their own.
+        if TOPIC_CUES.contains(&w.as_str()) {
+            topic = true;
+            continue;
+        }
         let mut stems = text::stems(&w).peekable();
         let asked = stems.peek().is_some() && stems.all(|st| subject.contains(&st));
         if asked
@@ -119,8 +128,9 @@ pub(super) fn leftover_runs(
                 last.1 = b;
                 last.2 |= strong;
             }
-            _ => runs.push((a, b, strong)),
+            _ => runs.push((a, b, strong, topic)),
         }
+        topic = false;
     }
     // A name written with a possessive ("tcu's roster") owns what is asked: best of all.
     let possessive = |b: usize| {
@@ -131,9 +141,9 @@ pub(super) fn leftover_runs(
                 .next()
                 .is_none_or(|c| !c.is_alphanumeric())
     };
-    let mut out: Vec<(bool, bool, usize, Span)> = runs
+    let mut out: Vec<(bool, bool, bool, usize, Span)> = runs
         .into_iter()
-        .filter_map(|(a, b, strong)| {
+        .filter_map(|(a, b, strong, topic)| {
             let span = spans::span_at(question, SpanKind::Word, a, b);
             let single = !question[a..b].contains(char::is_whitespace);
             let labels_next = span
@@ -152,16 +162,17 @@ pub(super) fn leftover_runs(
                         .split_whitespace()
                         .any(|w| w.ends_with("ly") && w.chars().count() > 4)
             };
-            (!labels_next && !weak).then_some((possessive(b), strong, b - a, span))
+            (!labels_next && !weak).then_some((possessive(b), topic, strong, b - a, span))
         })
         .collect();
     out.sort_by(|x, y| {
         y.0.cmp(&x.0)
             .then(y.1.cmp(&x.1))
             .then(y.2.cmp(&x.2))
-            .then(y.3.start.cmp(&x.3.start))
+            .then(y.3.cmp(&x.3))
+            .then(y.4.start.cmp(&x.4.start))
     });
-    out.into_iter().map(|(_, _, _, s)| s).collect()
+    out.into_iter().map(|(_, _, _, _, s)| s).collect()
 }
 
 /// A free-text parameter ([`free_text`]) nothing filled takes the question's leftover content
@@ -237,10 +248,25 @@ pub(super) fn leftover(
     }
 }
 
+/// Verbs after which a question writes the topic it searches for ("bills that mention
+/// climate", "authors matching tolkien", "podcasts about chess"): they end a run of leftover
+/// words, and the run after them is the searched text.
+pub(super) const TOPIC_CUES: &[&str] = &[
+    "about",
+    "concerning",
+    "contain",
+    "containing",
+    "contains",
+    "matching",
+    "mention",
+    "mentioning",
+    "mentions",
+    "regarding",
+];
+
 /// Verbs of the request frame and question words ("find", "show me", "what can i cook"),
 /// which ask, never name a value.
 pub(super) const FRAME_VERBS: &[&str] = &[
-    "about",
     "ask",
     "buy",
     "check",
@@ -278,6 +304,25 @@ pub(super) const FRAME_VERBS: &[&str] = &[
 #[cfg(test)]
 mod tests {
     use super::super::testing::*;
+
+    /// The words after a topic cue are the searched text, not the longer run before it.
+    #[test]
+    fn the_words_after_a_topic_cue_are_the_search_text() {
+        let bills = endpoint("https://x.test/bills", &[("q", "query")]);
+        assert_eq!(
+            filled(
+                &bills,
+                "how many bills of the new york legislature mention climate",
+                &["bill", "legislatur"]
+            ),
+            strings(&[("q", "climate")])
+        );
+        let authors = endpoint("https://x.test/authors", &[("q", "query")]);
+        assert_eq!(
+            filled(&authors, "find authors matching tolkien", &["author"]),
+            strings(&[("q", "tolkien")])
+        );
+    }
 
     /// A required path parameter named as no id, date, place or count keys its entity by the
     /// word a person writes, when the catalog does not know it.
