@@ -701,3 +701,62 @@ fn search_adds_the_tools_a_request_implies_through_its_values() {
         s("filesystem", "read_file", Some("read_file"), &["Read"])
     );
 }
+
+/// `search` adds the endpoints a ranked endpoint cannot be called without: one whose required
+/// parameter's description names it in backticks (`station_code` "must come from
+/// `get-station-code-of-citys`"), and a geocoder for one that requires coordinates the question
+/// gives by place name only (none where it writes them). Catalog: a travel MCP server written
+/// for this test after public map and rail servers, and the real `mcp-server-time`.
+#[test]
+fn search_adds_the_prerequisites_of_the_ranked_endpoints() {
+    let dir = imported(&[
+        ("mcp", "any-catalog/travel-tools.json", Some("travel")),
+        ("mcp", "mcp/time-tools-list.rpc.json", Some("time")),
+    ]);
+    let artifact = dir.path().join("proj/build/graph.json");
+    let calls = |q: &str| -> Vec<(String, Vec<String>)> {
+        search_in(&artifact, q)
+            .into_iter()
+            .map(|(_, _, call, matched)| (call.unwrap(), matched))
+            .collect()
+    };
+    let c = |call: &str, m: &[&str]| {
+        (
+            call.to_string(),
+            m.iter().map(|w| w.to_string()).collect::<Vec<_>>(),
+        )
+    };
+    assert_eq!(
+        calls("where can I park near the Forbidden City in Beijing"),
+        [
+            c("find_parking_facilities", &["park", "near"]),
+            c("get-station-code-of-citys", &["City"]),
+            c("geocode_address", &[]),
+        ]
+    );
+    assert_eq!(
+        calls("museums and shops near Tokyo Tower"),
+        [
+            c("find_nearby_places", &["museums", "shops", "near"]),
+            c("convert_time", &["Tokyo"]),
+            c("geocode_address", &[]),
+        ]
+    );
+    // Coordinates written: no geocoder.
+    assert_eq!(
+        calls("parking near 39.916, 116.397"),
+        [
+            c("find_parking_facilities", &["parking", "near"]),
+            c("find_nearby_places", &["near"]),
+        ]
+    );
+    // Named by the description, after the tool a relative day implies.
+    assert_eq!(
+        calls("rail tickets from Beijing to Shanghai next Wednesday"),
+        [
+            c("get-rail-tickets", &["rail", "tickets"]),
+            c("get_current_time", &["next", "Wednesday"]),
+            c("get-station-code-of-citys", &[]),
+        ]
+    );
+}

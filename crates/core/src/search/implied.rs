@@ -99,11 +99,11 @@ fn parse(text: &str) -> Data {
 }
 
 /// The needs `text` (a question as [`super::Query::text`] holds it) implies through its values,
-/// in text order, each set of words once.
-pub fn implied(text: &str, spans: &[Span]) -> Vec<Implied> {
+/// in text order, each set of words once; `clauses` are the question's own needs
+/// ([`needs::needs`] of `text`), which bound how far back a verb is read.
+pub fn implied(text: &str, spans: &[Span], clauses: &[needs::Need]) -> Vec<Implied> {
     let d = data();
     let words = frame::words(text);
-    let clauses = needs::needs(text);
     let mut out: Vec<Implied> = Vec::new();
     for s in spans.iter().filter(|s| s.kind == SpanKind::Path) {
         let clause_start = clauses
@@ -226,7 +226,7 @@ mod tests {
 
     fn words_of(q: &str) -> Vec<String> {
         let q = Query::new(q);
-        implied(&q.text, &q.spans)
+        implied(&q.text, &q.spans, &needs::needs(&q.text))
             .into_iter()
             .map(|i| i.words)
             .collect()

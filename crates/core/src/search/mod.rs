@@ -17,6 +17,7 @@ pub mod dense;
 pub mod frame;
 pub mod implied;
 pub mod needs;
+pub mod prerequisite;
 pub mod spans;
 pub mod text;
 
@@ -326,13 +327,17 @@ const IMPLIED_SERVED: usize = 5;
 /// in the whole question's ranking when the question does not use them elsewhere: they say
 /// where the output goes, not what it is about. Each hit keeps what the whole question matched
 /// of it (`matched`, `coverage`, `lexical`); its `score` is the fused score scaled so that the
-/// first keeps the whole question's best score. A question of one need that implies none ranks
-/// exactly as [`rank`].
+/// first keeps the whole question's best score. Last, the prerequisites of the first
+/// endpoints ([`prerequisite`]: a geocoder for an endpoint that requires coordinates the
+/// question gives by place name only) are placed after the implied ones. A question of one need
+/// that implies none and needs no prerequisite ranks exactly as [`rank`].
 pub fn rank_needs(g: &FrozenGraph, q: &Query) -> Ranking {
     let needs = needs::needs(&q.text);
-    let implied = implied::implied(&q.text, &q.spans);
+    let implied = implied::implied(&q.text, &q.spans, &needs);
     if needs.len() < 2 && implied.is_empty() {
-        return rank(g, q);
+        let mut ranking = rank(g, q);
+        place_prerequisites(g, q, &mut ranking.hits, IMPLIED_SLOT);
+        return ranking;
     }
     let whole = rank(g, &without_destinations(q, &implied));
     let key = |r: &Ranked| (r.tool, r.endpoint);
@@ -370,15 +375,34 @@ pub fn rank_needs(g: &FrozenGraph, q: &Query) -> Ranking {
             ..hits[i]
         })
         .collect();
-    for b in implied_bests(g, q, &implied, &out) {
-        let at = IMPLIED_SLOT.min(out.len());
-        let score = out.get(at).map_or(b.score, |r| r.score);
-        out.retain(|r| key(r) != key(&b));
-        out.insert(at.min(out.len()), Ranked { score, ..b });
+    let bests = implied_bests(g, q, &implied, &out);
+    let after_implied = IMPLIED_SLOT + bests.len();
+    for b in bests {
+        place(&mut out, b, IMPLIED_SLOT);
     }
+    place_prerequisites(g, q, &mut out, after_implied);
     Ranking {
         hits: out,
         idfs: whole.idfs,
+    }
+}
+
+/// Put `b` at position `at` of `hits` (or last), with the score of the endpoint it displaces,
+/// and out of any other position.
+fn place(hits: &mut Vec<Ranked>, b: Ranked, at: usize) {
+    let key = |r: &Ranked| (r.tool, r.endpoint);
+    let at = at.min(hits.len());
+    let score = hits.get(at).map_or(b.score, |r| r.score);
+    hits.retain(|r| key(r) != key(&b));
+    hits.insert(at.min(hits.len()), Ranked { score, ..b });
+}
+
+/// The prerequisites of the first endpoints ([`prerequisite::prerequisites`]) placed from
+/// position `from` on, in order.
+fn place_prerequisites(g: &FrozenGraph, q: &Query, hits: &mut Vec<Ranked>, from: usize) {
+    let found = prerequisite::prerequisites(g, q, hits, IMPLIED_SERVED);
+    for (i, p) in found.into_iter().enumerate() {
+        place(hits, p, from + i);
     }
 }
 

@@ -73,11 +73,7 @@ impl<'a> Profile<'a> {
             .filter(|sh| !matches!(base, "integer" | "number") || sh.years());
         Profile {
             p,
-            pattern: p
-                .bounds
-                .pattern
-                .as_deref()
-                .and_then(|pat| crate::model::bounds::ecma_regex(pat).ok()),
+            pattern: p.bounds.pattern.as_deref().and_then(pattern_regex),
             shape,
             date_form,
             numeric: matches!(base, "integer" | "number"),
@@ -192,6 +188,32 @@ impl<'a> Profile<'a> {
     pub(super) fn in_path(&self) -> bool {
         self.p.location.as_deref() == Some("path")
     }
+}
+
+/// Most declared patterns [`pattern_regex`] keeps compiled; past it the cache starts again.
+const PATTERN_CACHE: usize = 1024;
+
+/// The compiled form of a declared `pattern` (ECMA-262, [`crate::model::bounds::ecma_regex`]),
+/// `None` when Rust's `regex` cannot read it. Compiled once per pattern and kept (profiles are
+/// read for every ranked endpoint of every question; a `Regex` clone shares its program).
+fn pattern_regex(pattern: &str) -> Option<regex::Regex> {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    static CACHE: OnceLock<Mutex<HashMap<String, Option<regex::Regex>>>> = OnceLock::new();
+    let cache = CACHE.get_or_init(Mutex::default);
+    if let Ok(held) = cache.lock()
+        && let Some(re) = held.get(pattern)
+    {
+        return re.clone();
+    }
+    let re = crate::model::bounds::ecma_regex(pattern).ok();
+    if let Ok(mut held) = cache.lock() {
+        if held.len() >= PATTERN_CACHE {
+            held.clear();
+        }
+        held.insert(pattern.to_string(), re.clone());
+    }
+    re
 }
 
 /// The stems of the literal path segment right before `{name}` in `url` (none when the
