@@ -63,6 +63,8 @@ struct Data {
     now: String,
     need_day: Vec<String>,
     need_file: Vec<String>,
+    dir: String,
+    need_dir: Vec<String>,
 }
 
 fn data() -> &'static Data {
@@ -92,6 +94,8 @@ fn parse(text: &str) -> Data {
             "now" => d.now = rest.join(" "),
             "need-day" => d.need_day.extend(rest),
             "need-file" => d.need_file.extend(rest),
+            "dir" => d.dir = rest.join(" "),
+            "need-dir" => d.need_dir.extend(rest),
             _ => {}
         }
     }
@@ -129,8 +133,14 @@ pub fn implied(text: &str, spans: &[Span], clauses: &[needs::Need]) -> Vec<Impli
                 None
             }
         });
-        // A directory says nothing of the file's kind; a path read implies nothing.
-        let (Some(true), Some(ext)) = (writes, extension(&s.value)) else {
+        // A directory read or named (not written to) needs its files listed; a directory
+        // written to says nothing of the file's kind; a file read implies nothing.
+        let ext = extension(&s.value);
+        if ext.is_none() && writes != Some(true) && !d.dir.is_empty() {
+            push(&mut out, d.dir.clone(), &d.need_dir, (s.start, s.end), false);
+            continue;
+        }
+        let (Some(true), Some(ext)) = (writes, ext) else {
             continue;
         };
         let kind = d
@@ -266,6 +276,24 @@ mod tests {
             "generate a summary of /root/pdf/paper.pdf",
             "an analysis of the audio file located at /root/music/alarm.wav",
             "Generate a report and save it in /root/pdf",
+        ] {
+            assert!(words_of(q).is_empty(), "{q}");
+        }
+    }
+
+    #[test]
+    fn a_directory_read_or_named_implies_listing_it() {
+        for q in [
+            "What files are in my /root/music folder?",
+            "Read all the articles in the /root/pdf/embodied_ai_papers directory and compare them",
+            "tell me about the repository in /root/git",
+        ] {
+            assert_eq!(words_of(q), ["list directory files folder contents"], "{q}");
+        }
+        // A directory an output is saved to, or a file: no listing.
+        for q in [
+            "Generate a report and save it in /root/pdf",
+            "Read the file /root/docs/exchange.docx",
         ] {
             assert!(words_of(q).is_empty(), "{q}");
         }
