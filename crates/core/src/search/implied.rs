@@ -137,7 +137,13 @@ pub fn implied(text: &str, spans: &[Span], clauses: &[needs::Need]) -> Vec<Impli
         // written to says nothing of the file's kind; a file read implies nothing.
         let ext = extension(&s.value);
         if ext.is_none() && writes != Some(true) && !d.dir.is_empty() {
-            push(&mut out, d.dir.clone(), &d.need_dir, (s.start, s.end), false);
+            push(
+                &mut out,
+                d.dir.clone(),
+                &d.need_dir,
+                (s.start, s.end),
+                false,
+            );
             continue;
         }
         let (Some(true), Some(ext)) = (writes, ext) else {

@@ -53,15 +53,6 @@ const UNIT_WORDS: &[(&str, &str, bool)] = &[
     ("cell", "cell", false),
     ("unit_cell", "cell", false),
     ("formula_unit", "f.u.", false),
-    // Imperial and US customary units, by name ("miles", "inches", "pounds").
-    ("mile", "mi", false),
-    ("inch", "in", false),
-    ("foot", "ft", false),
-    ("feet", "ft", false),
-    ("yard", "yd", false),
-    ("pound", "lb", false),
-    ("ounce", "oz", false),
-    ("gallon", "gal", false),
 ];
 
 /// Prefix words and their SI prefix symbols.

@@ -35,6 +35,9 @@
 //!    point;
 //! 9. `periods`: a relative period ("this week", "the past 30 days") into a period parameter: the
 //!    enum value naming it, a number of days, or a from/to date pair;
+//!    `measures`: an amount with its unit ("within 15 minutes") into the one number parameter
+//!    that measures in a unit of its dimension, converted (`time_limit` "In seconds." takes
+//!    900);
 //! 10. `typed`: typed spans paired with the parameters they fit, best pair first, each span and
 //!     each parameter once: a street address whole to an `address` (never its house number to a
 //!     `zip` or a `limit`), a postcode to a postcode parameter, a count to the parameter its noun
@@ -71,6 +74,7 @@ mod keywords;
 mod labels;
 mod leftover;
 mod makers;
+mod measures;
 mod naming;
 mod numerals;
 mod open;
@@ -188,6 +192,7 @@ fn fill_with(
     taken.extend(keyword_words.iter().copied());
     let before_periods: Vec<String> = params.keys().cloned().collect();
     taken.extend(periods::pass(question, &open, &spans, today, params));
+    taken.extend(measures::pass(&open, &spans, params));
     if !leftovers {
         // Ranking: a date read from "today" or "last week" fits any date parameter (a
         // historical endpoint's `date` as well as a forecast's), so it is no evidence for an

@@ -22,9 +22,23 @@ const SYSTEMS: &str = include_str!("unit_systems.txt");
 const CUES: &[&str] = &["in", "into", "using", "as"];
 
 /// The unit table, built once.
-fn table() -> &'static UnitTable {
+pub(super) fn table() -> &'static UnitTable {
     static TABLE: OnceLock<UnitTable> = OnceLock::new();
     TABLE.get_or_init(UnitTable::builtin)
+}
+
+/// The unit names of the data file (`name WORD SYMBOL` lines): word, symbol.
+fn names() -> &'static [(String, String)] {
+    static PARSED: OnceLock<Vec<(String, String)>> = OnceLock::new();
+    PARSED.get_or_init(|| {
+        SYSTEMS
+            .lines()
+            .filter_map(|l| {
+                let mut w = l.strip_prefix("name ")?.split_whitespace();
+                Some((w.next()?.to_string(), w.next()?.to_string()))
+            })
+            .collect()
+    })
 }
 
 /// The declared systems: names, and units in canonical spelling.
@@ -33,7 +47,7 @@ fn systems() -> &'static [(Vec<String>, Vec<String>)] {
     PARSED.get_or_init(|| {
         SYSTEMS
             .lines()
-            .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+            .filter(|l| !l.trim().is_empty() && !l.starts_with('#') && !l.starts_with("name "))
             .filter_map(|l| {
                 let (names, units) = l.split_once('\t')?;
                 let units = units
@@ -54,17 +68,25 @@ fn systems() -> &'static [(Vec<String>, Vec<String>)] {
 /// "fahrenheit", "celsius", "mph"), a unit word ("miles"), or a published symbol of three
 /// characters or fewer or with a sign in it (`km/h`, `degF`); never a function word ("in"), a
 /// number, or a longer word the table reads only by accident of its prefixes.
-fn unit_of(w: &str) -> Option<String> {
+pub(super) fn unit_of(w: &str) -> Option<String> {
     let w = w.trim_matches(|c: char| matches!(c, '`' | '\'' | '"' | '.' | ',' | ':' | '(' | ')'));
     if !w.chars().any(|c| c.is_alphabetic() || c == '°')
         || spans::is_function_word(&w.to_lowercase())
     {
         return None;
     }
-    // A plural spelled out ("miles", "inches") is its singular's unit.
+    // A plural spelled out ("miles", "inches", "mins") is its singular's unit.
     let singular = [w.strip_suffix("es"), w.strip_suffix('s')];
-    for form in std::iter::once(w).chain(singular.into_iter().flatten()) {
-        let known = form.chars().count() > 3 && table().parse(form).is_ok()
+    for (k, form) in std::iter::once(w)
+        .chain(singular.into_iter().flatten())
+        .enumerate()
+    {
+        let lower = form.to_lowercase();
+        if let Some((_, symbol)) = names().iter().find(|(n, _)| *n == lower) {
+            return table().parse(symbol).ok().map(|u| u.canonical);
+        }
+        let long = form.chars().count() > 3 || (k > 0 && form.chars().count() == 3);
+        let known = long && table().parse(form).is_ok()
             || crate::units::published::word_to_symbol(form).is_some();
         if known && let Ok(u) = table().parse_published(form) {
             return Some(u.canonical);
