@@ -297,7 +297,8 @@ fn a_named_tool_takes_its_best_ranked_endpoint_and_k_adds_other_needs() {
         [
             ("memory", "read_graph"),
             ("code_host_rest_api", "issues_list_for_repo"),
-            ("memory", "search_nodes")
+            // The repository `rust-lang/rust` names, read in its two placeholders.
+            ("code_host_rest_api", "repos_get")
         ]
     );
 }
@@ -758,5 +759,84 @@ fn search_adds_the_prerequisites_of_the_ranked_endpoints() {
             c("get_current_time", &["next", "Wednesday"]),
             c("get-station-code-of-citys", &[]),
         ]
+    );
+}
+
+/// The project of `any-catalog/records-and-keys.yaml` beside the code host, made once.
+fn records_project() -> &'static Path {
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    DIR.get_or_init(|| {
+        imported(&[
+            ("openapi", "any-catalog/records-and-keys.yaml", None),
+            ("openapi", "any-catalog/code-host.yaml", None),
+        ])
+    })
+    .path()
+}
+
+/// The (tool, endpoint, params) of each step `route --k 1` plans on the records project.
+fn route_records(q: &str) -> Vec<(String, String, Value)> {
+    let v = json_in(
+        &records_project().join("proj/build/graph.json"),
+        "route",
+        &["--", q],
+    );
+    v["plan"]["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["tool"].as_str().unwrap().to_string(),
+                s["endpoint"].as_str().unwrap().to_string(),
+                s["params"].clone(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_question_about_one_record_reads_the_record_not_what_hangs_under_it() {
+    // `/recipe/{recipeId}/related` lists recipes with a cuisine and a category too, in a
+    // shorter document: the ranking alone put it first.
+    assert_eq!(
+        route_records("what cuisine and category is recipe 27634"),
+        [(
+            "records_and_keys".to_string(),
+            "recipe_get".to_string(),
+            serde_json::json!({"id": 27634})
+        )]
+    );
+    // A question that names what hangs under the record reads it.
+    assert_eq!(
+        route_records("which recipes are related to recipe 27634")[0].1,
+        "recipe_related"
+    );
+    // `owner/repo` fills two placeholders: the repository is the record the question names.
+    assert_eq!(
+        route_records("what's the default branch of microsoft/vscode"),
+        [(
+            "code_host_rest_api".to_string(),
+            "repos_get".to_string(),
+            serde_json::json!({"owner": "microsoft", "repo": "vscode"})
+        )]
+    );
+}
+
+#[test]
+fn a_labelled_value_goes_to_the_endpoint_whose_key_the_label_names() {
+    // "album 11339785" is an `album_id`, not an `artist_id`, though both endpoints return
+    // an album's label and release date.
+    assert_eq!(
+        route_records("which record label released album 11339785 and on what date"),
+        [(
+            "records_and_keys".to_string(),
+            "get_album_get".to_string(),
+            serde_json::json!({"album_id": "11339785"})
+        )]
+    );
+    assert_eq!(
+        route_records("list the albums of artist 118 by release date")[0].1,
+        "get_artist_albums_get"
     );
 }

@@ -43,8 +43,18 @@ fn evidential(s: &Span) -> bool {
         )
 }
 
+/// Whether `s` is an `owner/repo` value whose every part a parameter of its own took
+/// (`owner` = `microsoft`, `repo` = `vscode` for "microsoft/vscode"): the endpoint takes the
+/// value whole, in its parts.
+pub(super) fn split_across(s: &Span, bound: &[String]) -> bool {
+    s.kind == SpanKind::Slash && {
+        let mut parts = s.value.split('/').filter(|p| !p.is_empty()).peekable();
+        parts.peek().is_some() && parts.all(|p| bound.iter().any(|b| b == p))
+    }
+}
+
 /// The text of a filled value (each item of a list).
-fn texts(v: &serde_json::Value) -> Vec<String> {
+pub(super) fn texts(v: &serde_json::Value) -> Vec<String> {
     match v {
         serde_json::Value::String(s) => vec![s.clone()],
         serde_json::Value::Array(items) => items.iter().flat_map(texts).collect(),
@@ -70,7 +80,7 @@ pub(super) fn taken(
         if given.contains(&s.value) || out.contains(&s.value) {
             continue;
         }
-        if bound.contains(&s.value) {
+        if bound.contains(&s.value) || split_across(s, &bound) {
             out.push(s.value.clone());
         }
     }
@@ -162,6 +172,22 @@ mod tests {
         // A value no endpoint takes is not the plan's to drop.
         assert!(
             super::super::values_dropped(&[candidate(0, &[])], &[candidate(0, &[])]).is_empty()
+        );
+    }
+
+    #[test]
+    fn an_owner_and_repo_taken_in_two_parameters_is_taken() {
+        let q = crate::search::Query::new("what's the default branch of microsoft/vscode");
+        let slash = q.spans.iter().find(|s| s.kind == SpanKind::Slash).unwrap();
+        let bound = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+        assert!(split_across(slash, &bound(&["microsoft", "vscode"])));
+        assert!(!split_across(slash, &bound(&["microsoft"])));
+        // Any other kind of value is taken whole or not at all.
+        let q = crate::search::Query::new("holidays in BC in 2025");
+        assert!(
+            q.spans
+                .iter()
+                .all(|s| !split_across(s, &bound(&["BC", "2025"])))
         );
     }
 

@@ -2,7 +2,9 @@
 //! tool" decision, and the choice of one step per distinct need.
 
 use super::fill;
-use super::siblings::{EXTRA_LAST_WORD, last_segment_extra, retire, supersede, unasked_sibling};
+use super::siblings::{
+    EXTRA_LAST_WORD, last_segment_extra, record_first, retire, supersede, unasked_sibling,
+};
 use crate::artifact::FrozenGraph;
 use crate::search::spans::Span;
 use crate::search::{Query, Ranking};
@@ -242,7 +244,7 @@ pub fn candidates(
             } else {
                 1.0
             }
-            * labelled_keys(&e.url, spans, &trial)
+            * labelled_keys(&e.url, spans, &trial, &q.stems)
             * one_record(
                 e,
                 spans,
@@ -298,6 +300,7 @@ pub fn candidates(
         }
     }
     super::given::weigh(g, u, spans, &trials, &mut out);
+    record_first(g, q, &trials, &mut out);
     supersede(g, &mut out);
     retire(g, &mut out);
     out.sort_by(|a, b| {
@@ -484,13 +487,10 @@ fn takes_labelled_values(spans: &[Span], filled: &BTreeMap<String, serde_json::V
             matches!(s.kind, SpanKind::Number | SpanKind::Id) && s.labels().next().is_some()
         })
         .all(|s| {
-            filled.values().any(|v| match v {
-                serde_json::Value::String(x) => x == &s.value,
-                other => {
-                    let text = other.to_string();
-                    text == s.value
-                }
-            })
+            filled
+                .values()
+                .flat_map(super::given::texts)
+                .any(|x| x == s.value)
         })
 }
 
@@ -516,13 +516,8 @@ fn takes_no_identifier(spans: &[Span], filled: &BTreeMap<String, serde_json::Val
     if identifying.is_empty() {
         return false;
     }
-    let values: Vec<String> = filled
-        .values()
-        .map(|v| match v {
-            serde_json::Value::String(s) => s.clone(),
-            other => other.to_string(),
-        })
-        .collect();
+    // Each item of a list counts (`point` = both coordinates of a route).
+    let values: Vec<String> = filled.values().flat_map(super::given::texts).collect();
     !identifying.iter().any(|s| {
         values
             .iter()
@@ -544,10 +539,7 @@ fn identifies(url: &str, spans: &[Span], filled: &BTreeMap<String, serde_json::V
     let taken: Vec<String> = placeholders
         .iter()
         .filter_map(|name| filled.get(*name))
-        .map(|v| match v {
-            serde_json::Value::String(s) => s.clone(),
-            other => other.to_string(),
-        })
+        .flat_map(super::given::texts)
         .collect();
     spans.iter().any(|s| {
         let identifying = match s.kind {
@@ -580,10 +572,55 @@ fn label_stems(s: &Span) -> Vec<String> {
         .collect()
 }
 
+/// The words of a parameter's name that say it holds a key ([`key_words`]).
+const KEY_WORD_DATA: &str = include_str!("key_words.txt");
+
+/// The words of [`KEY_WORD_DATA`].
+fn key_words() -> impl Iterator<Item = &'static str> {
+    KEY_WORD_DATA
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+}
+
+/// How a labelled number or id (`label`: the stems of its label words) fits the parameter
+/// `name` it fills, by the parameter's own words without its key words ([`key_words`]):
+/// `Some(true)` when one of them names the label ("album 11339785" in `album_id`),
+/// `Some(false)` when they name something else that no word of the request (`said`: its
+/// stems) says (in `artist_id`), `None` when the name is a key word only (`id`, `ids`), when
+/// the label is, or when the request says the name's words elsewhere ("pull request 1234" in
+/// `pull_number`: the label is the last word of a name of two).
+fn keyed_by_name(name: &str, label: &[String], said: &[String]) -> Option<bool> {
+    use crate::search::text::{is_stop_word, stems};
+    let keys: Vec<String> = key_words().flat_map(stems).collect();
+    let own: Vec<String> = stems(name)
+        .filter(|s| !keys.contains(s) && !is_stop_word(s))
+        .collect();
+    let label: Vec<&String> = label
+        .iter()
+        .filter(|s| !keys.contains(s) && !is_stop_word(s))
+        .collect();
+    if own.is_empty() || label.is_empty() {
+        return None;
+    }
+    let matches = |a: &String, b: &String| super::project::stems_match(a, b);
+    if own.iter().any(|o| label.iter().any(|l| matches(o, l))) {
+        return Some(true);
+    }
+    (!own.iter().any(|o| said.iter().any(|s| matches(o, s)))).then_some(false)
+}
+
 /// [`LABELLED_KEY`] when a placeholder of `url` is filled by a labelled value and the literal
-/// segment right before it names the label, else [`LABELLED_KEY_UNTAKEN`] when a number or an
-/// id labelled by a literal segment of `url` fills nothing, else 1.
-fn labelled_keys(url: &str, spans: &[Span], filled: &BTreeMap<String, serde_json::Value>) -> f64 {
+/// segment right before it names the label, or when a labelled number or id fills a parameter
+/// whose name names the label ([`keyed_by_name`]: `album_id` for "album 11339785"); else
+/// [`LABELLED_KEY_UNTAKEN`] when a number or an id labelled by a literal segment of `url` fills
+/// nothing, or fills only parameters whose names name something else (`artist_id`); else 1.
+fn labelled_keys(
+    url: &str,
+    spans: &[Span],
+    filled: &BTreeMap<String, serde_json::Value>,
+    said: &[String],
+) -> f64 {
     use crate::search::spans::SpanKind;
     let segments: Vec<&str> = url_path(url).split('/').filter(|s| !s.is_empty()).collect();
     let stems_of = |seg: &str| crate::search::text::stems(seg).collect::<Vec<_>>();
@@ -593,10 +630,24 @@ fn labelled_keys(url: &str, spans: &[Span], filled: &BTreeMap<String, serde_json
         None => None,
     };
     let mut untaken = false;
+    let mut by_name = false;
     for s in spans {
         let label = label_stems(s);
         if label.is_empty() {
             continue;
+        }
+        let keyed = matches!(s.kind, SpanKind::Number | SpanKind::Id);
+        if keyed {
+            let fits: Vec<bool> = filled
+                .iter()
+                .filter(|(_, v)| super::given::texts(v).contains(&s.value))
+                .filter_map(|(name, _)| keyed_by_name(name, &label, said))
+                .collect();
+            if fits.contains(&true) {
+                by_name = true;
+            } else if !fits.is_empty() {
+                untaken = true;
+            }
         }
         let mut taken = false;
         for (i, seg) in segments.iter().enumerate() {
@@ -615,7 +666,6 @@ fn labelled_keys(url: &str, spans: &[Span], filled: &BTreeMap<String, serde_json
                 return LABELLED_KEY;
             }
         }
-        let keyed = matches!(s.kind, SpanKind::Number | SpanKind::Id);
         let taken = taken
             || filled
                 .values()
@@ -630,7 +680,13 @@ fn labelled_keys(url: &str, spans: &[Span], filled: &BTreeMap<String, serde_json
             untaken = true;
         }
     }
-    if untaken { LABELLED_KEY_UNTAKEN } else { 1.0 }
+    if by_name {
+        LABELLED_KEY
+    } else if untaken {
+        LABELLED_KEY_UNTAKEN
+    } else {
+        1.0
+    }
 }
 
 /// What an endpoint counts that reads the one record the question names: a placeholder of its
@@ -702,9 +758,14 @@ fn one_record(
             Some(v) => v.to_string(),
             None => continue,
         };
+        // A part of `owner/repo` in a placeholder of its own names the record too.
         let Some(s) = spans
             .iter()
-            .find(|s| s.value == value && !matches!(s.kind, SpanKind::Year | SpanKind::Date))
+            .filter(|s| !matches!(s.kind, SpanKind::Year | SpanKind::Date))
+            .find(|s| {
+                s.value == value
+                    || (s.kind == SpanKind::Slash && s.value.split('/').any(|p| p == value))
+            })
         else {
             continue;
         };
@@ -1509,6 +1570,53 @@ mod tests {
     }
 
     #[test]
+    fn values_taken_as_a_list_or_in_parts_are_taken() {
+        // Both points of a route, in the one list parameter that takes them.
+        let q = Query::new("bike route from 52.5200,13.4050 to 52.3906,13.0645");
+        let points: BTreeMap<String, serde_json::Value> = [(
+            "point".to_string(),
+            serde_json::json!(["52.5200,13.4050", "52.3906,13.0645"]),
+        )]
+        .into();
+        assert!(!takes_no_identifier(&q.spans, &points));
+        assert!(takes_no_identifier(&q.spans, &BTreeMap::new()));
+        // `microsoft/vscode` in `{owner}` and `{repo}` names the repository: one record.
+        let q = Query::new("what's the default branch of microsoft/vscode");
+        let mut e = super::super::testing::returning(None, &[("default_branch", "string")]);
+        e.url = "https://api.test/repos/{owner}/{repo}".into();
+        let repo: BTreeMap<String, serde_json::Value> = [
+            ("owner".to_string(), serde_json::json!("microsoft")),
+            ("repo".to_string(), serde_json::json!("vscode")),
+        ]
+        .into();
+        assert_eq!(one_record(&e, &q.spans, &repo, &q, false), ONE_RECORD);
+    }
+
+    #[test]
+    fn a_query_parameter_named_by_the_values_label_counts_more() {
+        let fill = |name: &str| -> BTreeMap<String, serde_json::Value> {
+            [(name.to_string(), serde_json::json!("11339785"))].into()
+        };
+        let url = "https://api.test/ws/1.1/album.get";
+        let q = Query::new("which record label released album 11339785");
+        assert_eq!(
+            labelled_keys(url, &q.spans, &fill("album_id"), &q.stems),
+            LABELLED_KEY
+        );
+        assert_eq!(
+            labelled_keys(url, &q.spans, &fill("artist_id"), &q.stems),
+            LABELLED_KEY_UNTAKEN
+        );
+        // A key word alone names nothing; a name the request says elsewhere is no miskeying
+        // ("pull request 1234" in `pull_number`).
+        assert_eq!(labelled_keys(url, &q.spans, &fill("ids"), &q.stems), 1.0);
+        let q = Query::new("was pull request 1234 merged");
+        let pr: BTreeMap<String, serde_json::Value> =
+            [("pull_number".to_string(), serde_json::json!(1234))].into();
+        assert_eq!(labelled_keys(url, &q.spans, &pr, &q.stems), 1.0);
+    }
+
+    #[test]
     fn a_placeholder_keyed_by_the_values_label_counts_more() {
         let album: BTreeMap<String, serde_json::Value> = [(
             "id".to_string(),
@@ -1518,11 +1626,16 @@ mod tests {
         let q = Query::new("number of tracks of album 4aawyAB9vmqN3uQ7FjRGTy");
         let api = "https://api.test/v1";
         assert_eq!(
-            labelled_keys(&format!("{api}/albums/{{id}}"), &q.spans, &album),
+            labelled_keys(&format!("{api}/albums/{{id}}"), &q.spans, &album, &q.stems),
             LABELLED_KEY
         );
         assert_eq!(
-            labelled_keys(&format!("{api}/artists/{{id}}/albums"), &q.spans, &album),
+            labelled_keys(
+                &format!("{api}/artists/{{id}}/albums"),
+                &q.spans,
+                &album,
+                &q.stems
+            ),
             1.0
         );
         // "issue 4512": the endpoint that lists issues takes no value from it.
@@ -1535,14 +1648,27 @@ mod tests {
         let mut one = repo.clone();
         one.insert("issue_number".into(), serde_json::json!(4512));
         let base = format!("{api}/repos/{{owner}}/{{repo}}/issues");
-        assert_eq!(labelled_keys(&base, &q.spans, &repo), LABELLED_KEY_UNTAKEN);
         assert_eq!(
-            labelled_keys(&format!("{base}/{{issue_number}}"), &q.spans, &one),
+            labelled_keys(&base, &q.spans, &repo, &q.stems),
+            LABELLED_KEY_UNTAKEN
+        );
+        assert_eq!(
+            labelled_keys(
+                &format!("{base}/{{issue_number}}"),
+                &q.spans,
+                &one,
+                &q.stems
+            ),
             LABELLED_KEY
         );
         // A value whose label the URL does not name changes nothing.
         assert_eq!(
-            labelled_keys(&format!("{api}/repos/{{owner}}/{{repo}}"), &q.spans, &repo),
+            labelled_keys(
+                &format!("{api}/repos/{{owner}}/{{repo}}"),
+                &q.spans,
+                &repo,
+                &q.stems
+            ),
             1.0
         );
     }
