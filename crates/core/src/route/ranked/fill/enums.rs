@@ -36,9 +36,20 @@ pub(super) fn enum_value(p: &ParamData, question: &str) -> Option<Value> {
     };
     let q = norm(question);
     let words: Vec<&str> = q.split(' ').filter(|w| !w.is_empty()).collect();
-    let runs: HashSet<String> = windows(&words).map(|w| w.join(" ")).collect();
-    let mut written: Option<(usize, &Scalar)> = None;
     let mut n = String::new();
+    // Runs no longer than the longest value: a longer one equals none, and every run of a
+    // long question would cost its length cubed (a 2,760-character prompt took 90 s).
+    let longest = p
+        .enum_values
+        .iter()
+        .map(|v| {
+            norm_into(&text_of(v), &mut n, norm);
+            n.split(' ').filter(|w| !w.is_empty()).count()
+        })
+        .max()
+        .unwrap_or(0);
+    let runs: HashSet<String> = windows(&words, longest).map(|w| w.join(" ")).collect();
+    let mut written: Option<(usize, &Scalar)> = None;
     for v in &p.enum_values {
         norm_into(&text_of(v), &mut n, norm);
         // A one-letter value ("S" for scientific units) is no word of a question, and a value
@@ -66,7 +77,7 @@ pub(super) fn enum_value(p: &ParamData, question: &str) -> Option<Value> {
             .collect()
     };
     let qs = stemmed(&q);
-    let stem_runs: HashSet<&[String]> = windows(&qs).collect();
+    let stem_runs: HashSet<&[String]> = windows(&qs, longest).collect();
     let mut found: Option<(usize, &Scalar)> = None;
     for v in &p.enum_values {
         norm_into(&text_of(v), &mut n, norm);
@@ -115,9 +126,11 @@ fn norm_into(s: &str, buf: &mut String, norm: impl Fn(&str) -> String) {
     }
 }
 
-/// Every run of consecutive items of `items` (each start, each length).
-fn windows<T>(items: &[T]) -> impl Iterator<Item = &[T]> {
-    (0..items.len()).flat_map(move |i| (i + 1..=items.len()).map(move |j| &items[i..j]))
+/// Every run of consecutive items of `items` of at most `longest` items (each start, each
+/// length).
+fn windows<T>(items: &[T], longest: usize) -> impl Iterator<Item = &[T]> {
+    (0..items.len())
+        .flat_map(move |i| (i + 1..=items.len().min(i + longest)).map(move |j| &items[i..j]))
 }
 
 /// Whether a lower-case word is a function word of English (a stop word or a light word: `is`,
@@ -162,6 +175,26 @@ pub(super) const NEUTRAL_VALUES: &[&str] = &["all", "any", "both", "everything"]
 mod tests {
     use super::super::testing::*;
     use super::*;
+
+    /// Runs stop at the longest value's length, so a long question costs its length times
+    /// that, not its length cubed; a value is still found anywhere in it.
+    #[test]
+    fn runs_are_no_longer_than_the_longest_value() {
+        let runs: Vec<&[u8]> = windows(&[1, 2, 3], 2).collect();
+        assert_eq!(runs, [&[1][..], &[1, 2], &[2], &[2, 3], &[3]]);
+        let mut e = endpoint("https://x.test/words", &[("relationshipTypes", "query")]);
+        e.parameters[0].enum_values = ["synonym", "cross-reference"]
+            .map(|v| Scalar::String(v.into()))
+            .to_vec();
+        let long = format!(
+            "{} give me the cross reference of happy",
+            "please kindly ".repeat(400)
+        );
+        assert_eq!(
+            enum_value(&e.parameters[0], &long),
+            Some(serde_json::json!("cross-reference"))
+        );
+    }
 
     #[test]
     fn an_enum_value_written_in_another_form_of_its_words_is_named() {
