@@ -7,7 +7,7 @@
 //! system's own.
 
 use super::profile::Profile;
-use super::systems::{table, unit_of};
+use super::unit_words::{table, unit_of};
 use crate::route::bind;
 use crate::search::spans::{Span, SpanKind};
 use crate::units::Unit;

@@ -87,6 +87,7 @@ mod systems;
 #[cfg(test)]
 mod testing;
 mod typed;
+mod unit_words;
 mod units;
 mod words;
 
