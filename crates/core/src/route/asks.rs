@@ -10,6 +10,8 @@
 use super::algorithm::{QualStatus, qual_status, resolve_qualifiers};
 use super::{Plan, PlannedField, Projection, Understanding, named};
 use crate::artifact::{FieldData, FrozenGraph};
+use crate::route::ranked::project::stems_match;
+use crate::search::text;
 use std::sync::LazyLock;
 
 /// The cues, declared as language data in `question_words.txt` beside this file.
@@ -168,6 +170,45 @@ pub(super) fn of_kind(f: &FieldData, kind: &str) -> bool {
     field_words(f).iter().any(|w| names.contains(&w.as_str()))
 }
 
+/// Above this many fields of the kind asked, the question's other words choose among them
+/// ([`narrowed`]).
+const FEW_OF_A_KIND: usize = 3;
+
+/// Of the fields of one kind an endpoint has, those the question asks for. A few are all kept.
+/// Of more, those whose names hold the most of the question's words ("when do public ticket
+/// sales start": `sales.public.startDateTime` of thirty dates), then the fewest other words;
+/// when the question's words name
+/// none of them, the shallowest ones (the record's own dates before those of its nested
+/// parts), in field order.
+fn narrowed<'f>(candidates: Vec<&'f FieldData>, question: &[String]) -> Vec<&'f FieldData> {
+    if candidates.len() <= FEW_OF_A_KIND {
+        return candidates;
+    }
+    // (question words named, the name's words that are not the question's), best first.
+    let key = |f: &FieldData| {
+        let words: Vec<String> = text::stems(&f.name).collect();
+        let hits = question
+            .iter()
+            .filter(|q| words.iter().any(|w| stems_match(w, q)))
+            .count();
+        let extra = words
+            .iter()
+            .filter(|w| !question.iter().any(|q| stems_match(w, q)))
+            .count();
+        (std::cmp::Reverse(hits), extra)
+    };
+    let best = candidates.iter().map(|f| key(f)).min();
+    if let Some(best) = best.filter(|(hits, _)| hits.0 > 0) {
+        return candidates.into_iter().filter(|f| key(f) == best).collect();
+    }
+    let depth = |f: &FieldData| f.name.matches(['.', '[']).count();
+    let shallowest = candidates.iter().map(|f| depth(f)).min().unwrap_or(0);
+    candidates
+        .into_iter()
+        .filter(|f| depth(f) == shallowest)
+        .collect()
+}
+
 /// Add to each step the fields of each kind the question's question words ask for, where the
 /// step plans none of that kind (see the module docs).
 pub(super) fn add(
@@ -186,6 +227,7 @@ pub(super) fn add(
         return;
     }
     let quals = resolve_qualifiers(g, u);
+    let question_stems: Vec<String> = text::stems(question).collect();
     for step in &mut plan.steps {
         let Some((_, t)) = g.tool(&step.tool) else {
             continue;
@@ -202,16 +244,18 @@ pub(super) fn add(
         };
         let mut added: Vec<PlannedField> = Vec::new();
         for kind in kinds.iter().filter(|k| !planned(k)) {
-            for f in e
+            let candidates: Vec<&FieldData> = e
                 .fields
                 .iter()
                 .filter(|f| !f.identifier && of_kind(f, kind))
-            {
-                if step.fields.iter().chain(&added).any(|p| p.name == f.name)
-                    || quals
+                .filter(|f| {
+                    !quals
                         .iter()
                         .any(|q| qual_status(g, f, q) == QualStatus::Contradict)
-                {
+                })
+                .collect();
+            for f in narrowed(candidates, &question_stems) {
+                if step.fields.iter().chain(&added).any(|p| p.name == f.name) {
                     continue;
                 }
                 added.push(named::asked_as(g, t, f, kind, metadata));
@@ -286,6 +330,61 @@ mod tests {
         assert!(!of_kind(&field("count_ratio", "number", &[]), "count"));
         assert!(!of_kind(&field("natoms", "integer", &[]), "count"));
         assert!(!of_kind(&field("symmetry.number", "integer", &[]), "count"));
+    }
+
+    fn names(fs: Vec<&FieldData>) -> Vec<&str> {
+        fs.into_iter().map(|f| f.name.as_str()).collect()
+    }
+
+    #[test]
+    fn of_many_fields_of_a_kind_the_question_words_choose() {
+        let dates: Vec<FieldData> = [
+            "dates.start.localDate",
+            "dates.start.dateTime",
+            "dates.end.dateTime",
+            "sales.public.startDateTime",
+            "sales.public.endDateTime",
+            "sales.presales[].startDateTime",
+        ]
+        .iter()
+        .map(|n| field(n, "string", &[]))
+        .collect();
+        let all: Vec<&FieldData> = dates.iter().collect();
+        let stems = |q: &str| text::stems(q).collect::<Vec<_>>();
+        assert_eq!(
+            names(narrowed(
+                all.clone(),
+                &stems("when do public ticket sales start for event vvG1IZ")
+            )),
+            ["sales.public.startDateTime"]
+        );
+        assert_eq!(
+            names(narrowed(all.clone(), &stems("when does the show end"))),
+            ["dates.end.dateTime"]
+        );
+        // No other word names one: the shallowest.
+        assert_eq!(
+            names(narrowed(all.clone(), &stems("when is it"))),
+            [
+                "dates.start.localDate",
+                "dates.start.dateTime",
+                "dates.end.dateTime",
+                "sales.public.startDateTime",
+                "sales.public.endDateTime"
+            ]
+        );
+        // A few are all kept.
+        assert_eq!(
+            names(narrowed(
+                all[..3].to_vec(),
+                &stems("when does the show end")
+            )),
+            [
+                "dates.start.localDate",
+                "dates.start.dateTime",
+                "dates.end.dateTime"
+            ]
+        );
     }
 
     use crate::route::analyzer::testing::planned_fields as fields;

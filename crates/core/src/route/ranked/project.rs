@@ -55,7 +55,7 @@ fn quoted_values(description: Option<&str>) -> Vec<String> {
 
 /// Whether two stems match: equal, or one a prefix of the other of at least four letters
 /// (`temp` and `temperatur`, `star` and `stargaz`).
-pub(super) fn stems_match(a: &str, b: &str) -> bool {
+pub(crate) fn stems_match(a: &str, b: &str) -> bool {
     if a == b {
         return true;
     }
