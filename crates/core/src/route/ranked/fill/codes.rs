@@ -15,7 +15,8 @@ use crate::search::spans;
 use crate::search::text::COUNTRY_NAMES;
 use isocountry::CountryCode;
 use serde_json::Value;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::OnceLock;
 
 /// What kind of code a parameter takes.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -130,26 +131,61 @@ fn country(phrase: &str) -> Option<&'static str> {
     if let Some((_, code)) = COUNTRY_NAMES.iter().find(|(n, _)| *n == phrase) {
         return Some(code);
     }
-    let mut found = CountryCode::iter().filter(|c| {
-        let name = c.name().to_lowercase();
-        let short = name
-            .split([',', '('])
-            .next()
-            .unwrap_or("")
-            .trim()
-            .to_string();
-        name == phrase || short == phrase
-    });
-    let first = found.next()?;
-    // A short name two countries share ("korea") names neither.
-    found.next().is_none().then(|| first.alpha2())
+    iso_names().get(phrase).copied().flatten()
+}
+
+/// The ISO 3166-1 names in lower case, whole and before a parenthesis or a comma, with their
+/// alpha-2 code; `None` for a short name two countries share ("korea" names neither). Built
+/// once: [`country`] is asked for every run of a question's words.
+fn iso_names() -> &'static HashMap<String, Option<&'static str>> {
+    static NAMES: OnceLock<HashMap<String, Option<&'static str>>> = OnceLock::new();
+    NAMES.get_or_init(|| {
+        let mut names: HashMap<String, Option<&'static str>> = HashMap::new();
+        for c in CountryCode::iter() {
+            let name = c.name().to_lowercase();
+            let short = name
+                .split([',', '('])
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_string();
+            let mut add = |n: String| match names.get(&n) {
+                Some(Some(code)) if *code != c.alpha2() => {
+                    names.insert(n, None);
+                }
+                Some(_) => {}
+                None => {
+                    names.insert(n, Some(c.alpha2()));
+                }
+            };
+            if short != name {
+                add(short);
+            }
+            add(name);
+        }
+        names
+    })
 }
 
 /// The ISO 639-1 code of a language named by `word` (lower case: "french", "german").
 fn language(word: &str) -> Option<&'static str> {
     let mut chars = word.chars();
     let title: String = chars.next()?.to_uppercase().chain(chars).collect();
-    isolang::Language::from_name(&title)?.to_639_1()
+    language_names().get(title.as_str()).copied().flatten()
+}
+
+/// ISO 639 English names with the ISO 639-1 code of the first language of each name (what
+/// `isolang::Language::from_name` finds, by a scan of every language), built once: [`language`]
+/// is asked for every word of a question.
+fn language_names() -> &'static HashMap<&'static str, Option<&'static str>> {
+    static NAMES: OnceLock<HashMap<&'static str, Option<&'static str>>> = OnceLock::new();
+    NAMES.get_or_init(|| {
+        let mut names = HashMap::new();
+        for l in isolang::languages() {
+            names.entry(l.to_name()).or_insert_with(|| l.to_639_1());
+        }
+        names
+    })
 }
 
 /// Whether the parameter writes its codes in lower case: its enum values, its default, or the
@@ -270,6 +306,7 @@ pub(super) fn pass(
 #[cfg(test)]
 mod tests {
     use super::super::testing::*;
+    use super::{CountryCode, country, iso_names, language, language_names};
 
     /// A code written after its label is that code, though "us" and "it" are words too.
     #[test]
@@ -304,6 +341,53 @@ mod tests {
         // No label, or not a code after it: nothing.
         assert!(filled(&e, "top tracks for us", &["top", "track"]).is_empty());
         assert!(filled(&e, "country music top tracks", &["top", "track", "music"]).is_empty());
+    }
+
+    #[test]
+    fn the_name_tables_answer_as_a_scan_of_the_standards_does() {
+        // The scan the tables replace: every country whose name or short name is the phrase.
+        let scan = |phrase: &str| {
+            let mut found = CountryCode::iter().filter(|c| {
+                let name = c.name().to_lowercase();
+                let short = name
+                    .split([',', '('])
+                    .next()
+                    .unwrap_or("")
+                    .trim()
+                    .to_string();
+                name == phrase || short == phrase
+            });
+            let first = found.next()?;
+            found.next().is_none().then(|| first.alpha2())
+        };
+        for c in CountryCode::iter() {
+            let name = c.name().to_lowercase();
+            let short = name
+                .split([',', '('])
+                .next()
+                .unwrap_or("")
+                .trim()
+                .to_string();
+            for phrase in [name.as_str(), short.as_str()] {
+                assert_eq!(
+                    iso_names().get(phrase).copied().flatten(),
+                    scan(phrase),
+                    "{phrase}"
+                );
+            }
+        }
+        assert_eq!(country("korea"), None);
+        assert_eq!(country("bolivia"), Some("BO"));
+        for l in isolang::languages() {
+            let name = l.to_name();
+            assert_eq!(
+                language_names().get(name).copied().flatten(),
+                isolang::Language::from_name(name).and_then(|l| l.to_639_1()),
+                "{name}"
+            );
+        }
+        assert_eq!(language("french"), Some("fr"));
+        assert_eq!(language("klingon"), None);
     }
 
     #[test]
