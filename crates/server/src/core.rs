@@ -508,6 +508,11 @@ pub enum ReloadOutcome {
     Refused(String),
 }
 
+/// A request's concurrency permit ([`Core::permit`]), shared between the guard that took it and
+/// the work it admitted ([`Core::off_the_runtime`]): it is released when both are done.
+#[derive(Clone)]
+pub struct Held(pub Arc<tokio::sync::OwnedSemaphorePermit>);
+
 /// The shared server state: the current snapshot and everything both faces need.
 pub struct Core {
     /// The file the current snapshot was loaded from.
@@ -625,6 +630,31 @@ impl Core {
                     self.limits.max_concurrency
                 ),
             })
+    }
+
+    /// Run CPU-bound work (planning, ranking) on tokio's blocking pool, holding `held` (the
+    /// request's concurrency permit) until the work ends, so that a long question occupies no
+    /// async worker (health checks, metrics and short requests keep being answered while it
+    /// runs) and the `--max-concurrency` limit counts work still running after its request
+    /// timed out.
+    ///
+    /// Errors: what `work` returns; 500 `internal` if the work panicked.
+    pub async fn off_the_runtime<T: Send + 'static>(
+        held: Option<Held>,
+        work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+    ) -> Result<T, ApiError> {
+        tokio::task::spawn_blocking(move || {
+            let _held = held;
+            work()
+        })
+        .await
+        .unwrap_or_else(|e| {
+            Err(ApiError {
+                status: 500,
+                code: "internal",
+                message: format!("the request failed inside the server: {e}"),
+            })
+        })
     }
 
     /// Plan one request on the current snapshot: the lexical Understand step for a question,
@@ -1147,6 +1177,54 @@ mod tests {
         );
         drop(a);
         assert!(c.permit().is_ok());
+    }
+
+    #[test]
+    fn work_off_the_runtime_leaves_it_free_and_holds_the_permit_until_it_ends() {
+        let c = Arc::new(
+            Core::open(Config {
+                artifact: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../build/graph.json"),
+                discover: None,
+                limits: Limits {
+                    max_concurrency: 1,
+                    ..Limits::default()
+                },
+                token: None,
+                log_requests: false,
+            })
+            .unwrap(),
+        );
+        // One worker thread: work run on it would stop every other task.
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let (release, wait) = std::sync::mpsc::channel::<()>();
+        let (done_tx, done_rx) = std::sync::mpsc::channel::<u32>();
+        rt.block_on(async {
+            let held = Held(Arc::new(c.permit().unwrap()));
+            let work = tokio::spawn(Core::off_the_runtime(Some(held), move || {
+                wait.recv().unwrap();
+                done_tx.send(7).unwrap();
+                Ok(7u32)
+            }));
+            // The runtime still answers while the work waits.
+            let other = tokio::spawn(async { 1 + 1 }).await.unwrap();
+            assert_eq!(other, 2);
+            // The request gave up (its timeout): the permit stays with the running work.
+            work.abort();
+            assert_eq!(c.permit().unwrap_err().code, "overloaded");
+            release.send(()).unwrap();
+            assert_eq!(done_rx.recv().unwrap(), 7);
+            // The work ended: its permit is free again.
+            for _ in 0..100 {
+                if c.permit().is_ok() {
+                    return;
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+            }
+            panic!("the permit was not released when the work ended");
+        });
     }
 
     #[test]

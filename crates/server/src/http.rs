@@ -19,10 +19,10 @@
 //! method, 408 too slow, 413 body too large) and 503 when overloaded. Only bytes that are no
 //! HTTP request at all get hyper's own bodiless 400 (hyper answers them before any service runs).
 
-use super::core::{ApiError, Core, parse_route_request, parse_search_request};
+use super::core::{ApiError, Core, Held, parse_route_request, parse_search_request};
 use axum::Router;
 use axum::body::Body;
-use axum::extract::{MatchedPath, Path, Request, State};
+use axum::extract::{Extension, MatchedPath, Path, Request, State};
 use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, Uri, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -130,6 +130,9 @@ async fn guard(State(core): State<Arc<Core>>, req: Request, next: Next) -> Respo
     let resp = match auth.and_then(|()| core.permit()) {
         Err(e) => error_response(&e),
         Ok(permit) => {
+            let permit = Held(Arc::new(permit));
+            let mut req = req;
+            req.extensions_mut().insert(permit.clone());
             let r = match tokio::time::timeout(core.limits.request_timeout, next.run(req)).await {
                 Ok(r) => r,
                 Err(_) => error_response(&ApiError {
@@ -163,15 +166,27 @@ async fn guard(State(core): State<Arc<Core>>, req: Request, next: Next) -> Respo
     resp
 }
 
-async fn route(State(core): State<Arc<Core>>, headers: HeaderMap, body: Body) -> Response {
+async fn route(
+    State(core): State<Arc<Core>>,
+    held: Option<Extension<Held>>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
     let bytes = match json_body(&core, &headers, body).await {
         Ok(b) => b,
         Err(r) => return r,
     };
-    let result = parse_route_request(&bytes).and_then(|req| {
-        let s = core.snapshot();
-        core.route_on(&s, &req)
-    });
+    let result = match parse_route_request(&bytes) {
+        Ok(req) => {
+            let core = core.clone();
+            Core::off_the_runtime(held.map(|h| h.0), move || {
+                let s = core.snapshot();
+                core.route_on(&s, &req)
+            })
+            .await
+        }
+        Err(e) => Err(e),
+    };
     match result {
         Ok(r) => {
             let hash = r.artifact_hash.clone();
@@ -181,15 +196,27 @@ async fn route(State(core): State<Arc<Core>>, headers: HeaderMap, body: Body) ->
     }
 }
 
-async fn search(State(core): State<Arc<Core>>, headers: HeaderMap, body: Body) -> Response {
+async fn search(
+    State(core): State<Arc<Core>>,
+    held: Option<Extension<Held>>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
     let bytes = match json_body(&core, &headers, body).await {
         Ok(b) => b,
         Err(r) => return r,
     };
-    let result = parse_search_request(&bytes).and_then(|req| {
-        let s = core.snapshot();
-        core.search_on(&s, &req)
-    });
+    let result = match parse_search_request(&bytes) {
+        Ok(req) => {
+            let core = core.clone();
+            Core::off_the_runtime(held.map(|h| h.0), move || {
+                let s = core.snapshot();
+                core.search_on(&s, &req)
+            })
+            .await
+        }
+        Err(e) => Err(e),
+    };
     match result {
         Ok(r) => {
             let hash = r.artifact_hash.clone();

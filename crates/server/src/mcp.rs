@@ -617,9 +617,23 @@ impl ServerHandler for McpServer {
                 e.message,
                 Some(json!({"code": e.code})),
             )),
-            Ok(_permit) => match self.extension_for(&request.name) {
+            Ok(permit) => match self.extension_for(&request.name) {
                 Some(ext) => ext.call(&request.name, request.arguments).await,
-                None => self.call(&request.name, request.arguments),
+                // Planning and ranking run off the runtime (see `Core::off_the_runtime`).
+                None => {
+                    let me = self.clone();
+                    let held = Some(crate::core::Held(Arc::new(permit)));
+                    let (name, args) = (request.name.clone(), request.arguments);
+                    Core::off_the_runtime(held, move || Ok(me.call(&name, args)))
+                        .await
+                        .unwrap_or_else(|e| {
+                            Err(ErrorData::new(
+                                ErrorCode::INTERNAL_ERROR,
+                                e.message,
+                                Some(json!({"code": e.code})),
+                            ))
+                        })
+                }
             },
         };
         let status = match &result {
