@@ -24,11 +24,13 @@ mod absent;
 mod destructive;
 pub mod fill;
 mod given;
+mod measured;
 pub mod project;
 mod select;
 mod siblings;
 #[cfg(test)]
 mod testing;
+mod unit_words;
 
 use super::algorithm::{addressed_parameters, bind_parameters, field_meta, resolve_target};
 use super::{McpCall, Options, Plan, PlanStatus, PlannedField, Step, Understanding};

@@ -88,7 +88,8 @@ pub fn project(
     let asked = asked_stems(g, ti, ei, q);
     let names: Vec<FieldName> = e.fields.iter().map(|f| FieldName::of(&f.name)).collect();
     let matched = concept_fields(g, ti, ei, u, &asked, &names, &mut reasons)
-        | term_fields(g, ti, ei, q, &asked, &names, &mut reasons);
+        | term_fields(g, ti, ei, q, &asked, &names, &mut reasons)
+        | measured_fields(e, q, &asked, &names, &mut reasons);
     if projection == Projection::Recall {
         for (gid, fs) in &e.group_fields {
             for f in fs {
@@ -175,6 +176,44 @@ pub fn project(
         e.fields.len()
     );
     (reasons, Some(note))
+}
+
+/// Fields of the dimension the question asks its answer in ([`super::measured`]), where no field
+/// planned so far is of it: of several, those whose names say the asked stems best.
+fn measured_fields(
+    e: &crate::artifact::EndpointData,
+    q: &Query,
+    asked: &[String],
+    names: &[FieldName],
+    reasons: &mut BTreeMap<u32, Vec<FieldReason>>,
+) -> bool {
+    let units = super::measured::asked_units(q);
+    if units.is_empty() {
+        return false;
+    }
+    let mut any = false;
+    for (unit, fields) in super::measured::fields(e, &units) {
+        if reasons.keys().any(|f| fields.contains(f)) {
+            continue;
+        }
+        let mut best = best_named(fields.into_iter(), names, asked);
+        // Of several the words do not tell apart, the one named for the amount (`distance`).
+        let plain: Vec<u32> = best
+            .iter()
+            .copied()
+            .filter(|f| super::measured::plainly_named(&e.field_at(*f).name, &unit))
+            .collect();
+        if !plain.is_empty() {
+            best = plain;
+        }
+        for f in best {
+            any = true;
+            reasons.entry(f).or_default().push(FieldReason::Asked {
+                field_kind: unit.dim.to_string(),
+            });
+        }
+    }
+    any
 }
 
 /// The last path segments that name a record for a reader: a question that points at no field
@@ -404,6 +443,14 @@ fn count_fields(e: &crate::artifact::EndpointData, names: &[FieldName], q: &Quer
     let Some(counted) = crate::search::frame::counted(&q.text) else {
         return Vec::new();
     };
+    // "How many kilometres" asks for an amount of a dimension, not a count ([`super::measured`]).
+    if counted
+        .first()
+        .is_some_and(|w| super::unit_words::unit_of(w).is_some())
+        && !super::measured::asked_units(q).is_empty()
+    {
+        return Vec::new();
+    }
     let heads: Vec<String> = counted.iter().flat_map(|w| text::stems(w)).collect();
     let numeric = |f: u32| {
         let fd = e.field_at(f);
@@ -963,6 +1010,66 @@ mod tests {
         let mut s = SEVERAL_WORDS.to_vec();
         s.sort();
         assert_eq!(s, SEVERAL_WORDS);
+    }
+
+    #[test]
+    fn an_amount_asked_in_a_unit_takes_the_fields_of_its_dimension() {
+        let mut route = endpoint(
+            None,
+            &[
+                ("paths[].ascend", "number"),
+                ("paths[].distance", "number"),
+                ("paths[].instructions[].distance", "number"),
+                ("paths[].time", "integer"),
+                ("paths[].instructions[].time", "integer"),
+                ("paths[].points_encoded", "boolean"),
+            ],
+        );
+        for (f, d) in [
+            (0, "The total ascent, in meters."),
+            (1, "The total distance, in meters."),
+            (2, "The distance for this instruction, in meters."),
+            (3, "The total travel time, in milliseconds."),
+            (4, "The duration for this instruction, in milliseconds."),
+        ] {
+            route.fields[f].description = Some(d.into());
+        }
+        let f = |q: &str| {
+            let q = Query::new(q);
+            let mut reasons = BTreeMap::new();
+            let names = names_of(&route);
+            measured_fields(&route, &q, &q.stems, &names, &mut reasons);
+            named(&route, reasons.into_keys().collect())
+        };
+        assert_eq!(
+            f("how many kilometres is the bike route from 52.52,13.40 to 52.39,13.06"),
+            ["paths[].distance"]
+        );
+        assert_eq!(
+            f("how long does it take by car from 51.50,-0.12 to 51.75,-1.25"),
+            ["paths[].time"]
+        );
+        // The question's words choose among the fields of the dimension.
+        assert_eq!(
+            f("how many minutes does each instruction take"),
+            ["paths[].instructions[].time"]
+        );
+        // A value's unit asks for nothing; nor does a question without a unit.
+        assert!(f("a route of at most 5 km").is_empty());
+        assert!(f("the route from a to b").is_empty());
+        // "How many kilometres" counts nothing.
+        let paged = endpoint(
+            Some("paths[]"),
+            &[("total", "integer"), ("paths[].distance", "number")],
+        );
+        assert!(
+            count_fields(
+                &paged,
+                &names_of(&paged),
+                &Query::new("how many kilometres is the route")
+            )
+            .is_empty()
+        );
     }
 
     #[test]

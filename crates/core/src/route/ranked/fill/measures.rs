@@ -7,31 +7,20 @@
 //! system's own.
 
 use super::profile::Profile;
-use super::unit_words::{table, unit_of};
 use crate::route::bind;
+use crate::route::ranked::unit_words::{self, table, unit_of};
 use crate::search::spans::{Span, SpanKind};
 use crate::units::Unit;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
-/// The unit a parameter measures in: a unit its description names after "in" or "in units of"
-/// or in parentheses, else a word of its name that is a unit.
+/// The unit a parameter measures in: the unit its description names
+/// ([`unit_words::described`]), else a word of its name that is a unit.
 fn unit_of_param(pr: &Profile) -> Option<Unit> {
-    let description = pr.p.description.as_deref().unwrap_or("");
-    let words: Vec<&str> = description
-        .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '.' | '(' | ')'))
-        .filter(|w| !w.is_empty())
-        .collect();
-    let described = words.iter().enumerate().find_map(|(i, w)| {
-        let cue = w.eq_ignore_ascii_case("in")
-            || (i > 0
-                && words[i - 1].eq_ignore_ascii_case("units")
-                && w.eq_ignore_ascii_case("of"));
-        cue.then(|| words.get(i + 1).and_then(|n| unit_of(n)))
-            .flatten()
-    });
-    let named = || pr.words.iter().find_map(|w| unit_of(w));
-    let canonical = described.or_else(named)?;
+    if let Some(u) = pr.p.description.as_deref().and_then(unit_words::described) {
+        return Some(u);
+    }
+    let canonical = pr.words.iter().find_map(|w| unit_of(w))?;
     table().parse(&canonical).ok()
 }
 

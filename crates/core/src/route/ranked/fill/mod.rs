@@ -87,7 +87,6 @@ mod systems;
 #[cfg(test)]
 mod testing;
 mod typed;
-mod unit_words;
 mod units;
 mod words;
 

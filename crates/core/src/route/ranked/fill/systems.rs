@@ -6,9 +6,9 @@
 //! spelling, so "fahrenheit", "degrees fahrenheit", `°F` and `degF` are one unit.
 
 use super::profile::Profile;
-use super::unit_words::{table, unit_of};
 use crate::model::Scalar;
 use crate::route::bind;
+use crate::route::ranked::unit_words::{table, unit_of};
 use regex::Regex;
 use serde_json::Value;
 use std::collections::BTreeMap;

@@ -1,16 +1,17 @@
 //! Units written as words or symbols, read in the unit table's canonical spelling: the one
-//! reading the passes `systems` ("in fahrenheit") and `measures` ("15 minutes", `totalMins`)
-//! share.
+//! reading the fill's passes `systems` ("in fahrenheit") and `measures` ("15 minutes",
+//! `totalMins`) and the projection's `measured` ("how many kilometres") share, with the unit a
+//! description names ("The total distance, in meters.").
 
 use crate::search::spans;
-use crate::units::UnitTable;
+use crate::units::{Unit, UnitTable};
 use std::sync::OnceLock;
 
 /// Unit names the unit table knows by symbol only (see the file's header).
 const NAMES: &str = include_str!("unit_names.txt");
 
 /// The unit table, built once.
-pub(super) fn table() -> &'static UnitTable {
+pub(in crate::route::ranked) fn table() -> &'static UnitTable {
     static TABLE: OnceLock<UnitTable> = OnceLock::new();
     TABLE.get_or_init(UnitTable::builtin)
 }
@@ -33,7 +34,7 @@ fn names() -> &'static [(String, String)] {
 /// "fahrenheit", "celsius", "mph"), a unit word ("miles"), or a published symbol of three
 /// characters or fewer or with a sign in it (`km/h`, `degF`); never a function word ("in"), a
 /// number, or a longer word the table reads only by accident of its prefixes.
-pub(super) fn unit_of(w: &str) -> Option<String> {
+pub(in crate::route::ranked) fn unit_of(w: &str) -> Option<String> {
     let w = w.trim_matches(|c: char| matches!(c, '`' | '\'' | '"' | '.' | ',' | ':' | '(' | ')'));
     if !w.chars().any(|c| c.is_alphabetic() || c == '°')
         || spans::is_function_word(&w.to_lowercase())
@@ -62,4 +63,53 @@ pub(super) fn unit_of(w: &str) -> Option<String> {
     symbol
         .then(|| table().parse_published(w).ok().map(|u| u.canonical))
         .flatten()
+}
+
+/// The unit a description says its value is in: a unit named right after "in" or "in units of"
+/// ("The total distance, in meters.", "Travel time in milliseconds"), or alone in parentheses
+/// after a space ("Elevation (m)"); the first such, parsed by the unit table.
+pub(in crate::route::ranked) fn described(description: &str) -> Option<Unit> {
+    let words: Vec<&str> = description
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '.' | '(' | ')'))
+        .filter(|w| !w.is_empty())
+        .collect();
+    let after_in = words.iter().enumerate().find_map(|(i, w)| {
+        let cue = w.eq_ignore_ascii_case("in")
+            || (i > 0
+                && words[i - 1].eq_ignore_ascii_case("units")
+                && w.eq_ignore_ascii_case("of"));
+        cue.then(|| words.get(i + 1).and_then(|n| unit_of(n)))
+            .flatten()
+    });
+    // A parenthesis after a space: "station(s)" is a plural, not seconds.
+    let parenthesised = || {
+        description.match_indices(" (").find_map(|(at, _)| {
+            let inner = description[at + 2..].split(')').next()?.trim();
+            (!inner.is_empty() && !inner.contains(char::is_whitespace))
+                .then(|| unit_of(inner))
+                .flatten()
+        })
+    };
+    let canonical = after_in.or_else(parenthesised)?;
+    table().parse(&canonical).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_description_names_its_unit_after_in_or_in_parentheses() {
+        let canon = |d: &str| described(d).map(|u| u.canonical);
+        assert_eq!(canon("The total distance, in meters."), Some("m".into()));
+        assert_eq!(
+            canon("The total travel time, in milliseconds. Read more."),
+            Some("ms".into())
+        );
+        assert_eq!(canon("Value in units of kilograms"), Some("kg".into()));
+        assert_eq!(canon("Elevation of the station (ft)"), Some("ft".into()));
+        assert_eq!(canon("Name of the place in the local language"), None);
+        assert_eq!(canon("Count of items (see below)"), None);
+        assert_eq!(canon("The id of the station(s) to read"), None);
+    }
 }
