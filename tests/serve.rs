@@ -1498,6 +1498,62 @@ fn mcp_http_session(base: &str) -> String {
     id
 }
 
+/// `--max-sessions`: an `initialize` beyond the open sessions is 503 with a JSON-RPC error and
+/// `Retry-After`; ending a session (`DELETE`) makes room; requests of open sessions go on.
+#[test]
+fn mcp_http_sessions_beyond_the_limit_are_refused_until_one_ends() {
+    let server = Server::start(&[
+        "mcp",
+        "--transport",
+        "http",
+        "--bind",
+        "127.0.0.1:0",
+        "--artifact",
+        shipped().to_str().unwrap(),
+        "--max-sessions",
+        "2",
+    ]);
+    let base = server.url.trim_end_matches("/mcp").to_string();
+    let first = mcp_http_session(&base);
+    let _second = mcp_http_session(&base);
+    let initialize = r#"{"jsonrpc":"2.0","id":7,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"0"}}}"#;
+    let (status, head, answer) = mcp_post(&base, None, initialize);
+    assert_eq!(status, 503, "{head}\n{answer}");
+    assert!(
+        head.to_ascii_lowercase().contains("retry-after: 5"),
+        "{head}"
+    );
+    assert_eq!(
+        answer,
+        r#"{"error":{"code":-32000,"data":{"code":"too_many_sessions"},"message":"2 sessions are open (--max-sessions 2); end one with DELETE /mcp (its Mcp-Session-Id) or retry when one idles out"},"id":7,"jsonrpc":"2.0"}"#
+    );
+    // An open session is still served.
+    let (status, _, answer) = mcp_post(
+        &base,
+        Some(&first),
+        r#"{"jsonrpc":"2.0","id":3,"method":"tools/list"}"#,
+    );
+    assert_eq!(status, 200, "{answer}");
+    // Ending one makes room for a new one.
+    let request = format!(
+        "DELETE /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nMcp-Session-Id: {first}\r\nAccept: application/json, text/event-stream\r\nConnection: close\r\n\r\n"
+    );
+    let (status, _, _) = raw_answer(&base, request.as_bytes());
+    assert_eq!(status, 200);
+    let mut opened = false;
+    for _ in 0..50 {
+        let (status, _, _) = mcp_post(&base, None, initialize);
+        if status == 200 {
+            opened = true;
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert!(opened, "no session could be opened after one ended");
+    let (code, rest) = server.stop();
+    assert_stopped(code, &rest);
+}
+
 /// Params of the wrong shape for `tools/call`, `resources/read` and `prompts/get` get -32602
 /// (invalid params) with the message stdio gives, over streamable HTTP as over stdio; the SDK
 /// alone answered -32601 "method not found" over HTTP.

@@ -32,6 +32,10 @@ pub struct ServerArgs {
     /// Milliseconds one HTTP request may take, reading its body included (408 after that).
     #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=3_600_000))]
     pub request_timeout_ms: u64,
+    /// Open MCP sessions over HTTP (`mcp --transport http`); an `initialize` beyond them is
+    /// refused with 503 until a session ends (`DELETE /mcp`) or idles out (5 minutes).
+    #[arg(long, default_value_t = 256, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub max_sessions: u64,
     /// Milliseconds between checks of the artifact file for a replacement (0: reload on SIGHUP
     /// only).
     #[arg(long, default_value_t = 500)]
@@ -86,6 +90,7 @@ pub(super) fn open_core(a: &ServerArgs) -> Result<Arc<Core>, u8> {
             max_question_chars: a.max_question_chars as usize,
             max_concurrency: a.max_concurrency as usize,
             request_timeout: Duration::from_millis(a.request_timeout_ms),
+            max_sessions: a.max_sessions as usize,
         },
         token,
         log_requests: a.log_requests,

@@ -52,6 +52,9 @@ pub struct Limits {
     pub max_concurrency: usize,
     /// Time for one request, body included; slower requests get 408.
     pub request_timeout: Duration,
+    /// Open sessions of the MCP streamable HTTP transport (each holds a worker and its
+    /// buffers, about 400 KB); an `initialize` beyond them gets 503 with a JSON-RPC error.
+    pub max_sessions: usize,
 }
 
 impl Default for Limits {
@@ -61,6 +64,7 @@ impl Default for Limits {
             max_question_chars: 2000,
             max_concurrency: 256,
             request_timeout: Duration::from_secs(10),
+            max_sessions: 256,
         }
     }
 }

@@ -1043,8 +1043,34 @@ struct BodyScreen {
     sessions: Arc<Sessions>,
 }
 
+impl BodyScreen {
+    /// The JSON-RPC error for an `initialize` (a request opening a session) when
+    /// `--max-sessions` sessions are open; `None` for any other body or when there is room.
+    async fn session_refusal(&self, bytes: &[u8]) -> Option<serde_json::Value> {
+        let v: serde_json::Value = serde_json::from_slice(bytes).ok()?;
+        if v.get("method").and_then(serde_json::Value::as_str) != Some("initialize") {
+            return None;
+        }
+        let open = self.sessions.manager.sessions.read().await.len();
+        let max = self.core.limits.max_sessions;
+        (open >= max).then(|| {
+            let id = match v.get("id") {
+                Some(id @ (serde_json::Value::String(_) | serde_json::Value::Number(_))) => {
+                    id.clone()
+                }
+                _ => serde_json::Value::Null,
+            };
+            json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32000, "message": format!(
+                "{open} sessions are open (--max-sessions {max}); end one with DELETE /mcp (its Mcp-Session-Id) or retry when one idles out"
+            ), "data": {"code": "too_many_sessions"}}})
+        })
+    }
+}
+
 /// The POST bodies of `/mcp`, screened before the SDK reads them:
 ///
+/// - an `initialize` (a new session) when `--max-sessions` sessions are open is 503 with a
+///   JSON-RPC error and `Retry-After` ([`BodyScreen::session_refusal`]);
 /// - a body that repeats a key (two `question`s in a `tools/call`'s arguments) is answered with
 ///   the JSON-RPC error stdio gives ([`crate::stdio_screen::repeated_key`]), status 400: the
 ///   SDK would keep the last value without a word;
@@ -1122,6 +1148,17 @@ async fn screen_bodies(
         {
             return reply(StatusCode::BAD_REQUEST, v);
         }
+    }
+    // A new session beyond --max-sessions: 503 until one ends or idles out.
+    if !parts.headers.contains_key("mcp-session-id")
+        && let Some(refusal) = screen.session_refusal(&bytes).await
+    {
+        let mut r = reply(StatusCode::SERVICE_UNAVAILABLE, refusal);
+        r.headers_mut().insert(
+            header::RETRY_AFTER,
+            axum::http::HeaderValue::from_static("5"),
+        );
+        return r;
     }
     // Valid JSON that is no JSON-RPC request (a list, `"jsonrpc": "1.0"`, an `id` that is
     // null or an object): -32600 Invalid Request, as stdio answers it; the SDK would say
