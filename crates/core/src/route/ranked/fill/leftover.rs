@@ -340,6 +340,19 @@ mod tests {
             ),
             strings(&[("word", "quixotic")])
         );
+        // The id of a word is the word.
+        let synonyms = endpoint(
+            "https://x.test/entries/{word_id}/synonyms",
+            &[("word_id", "path")],
+        );
+        assert_eq!(
+            filled(
+                &synonyms,
+                "what are synonyms of happy?",
+                &["synonym", "entri"]
+            ),
+            strings(&[("word_id", "happy")])
+        );
         let monster = endpoint("https://x.test/api/monsters/{index}", &[("index", "path")]);
         assert_eq!(
             filled(

@@ -1,8 +1,8 @@
 //! After every pass: the required parameters the question left open ([`open_required`]). An
 //! enum that offers a JSON form (`format`: `XML` / `JSON`, `application/json`) takes it, as
 //! whoever runs the plan reads JSON (the gateway projects JSON responses); else the declared
-//! default; else an enum's neutral value ("all", "any"); else the parameter stays open, and an
-//! enum's warning lists the values it takes.
+//! default; else the one value an enum of one value takes; else an enum's neutral value ("all",
+//! "any"); else the parameter stays open, and an enum's warning lists the values it takes.
 
 use super::enums::NEUTRAL_VALUES;
 use crate::artifact::{EndpointData, ParamData};
@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 
 /// Fill the required parameters of `e` that `params` leaves open: a JSON form, the declared
 /// default (`defaults`: the values `bind_parameters` put in, taken out while the question was
-/// read), the neutral value; returns the plan's notes on what was so filled or stays open.
+/// read), an enum's one value, the neutral value; returns the plan's notes on what was so filled or stays open.
 pub fn open_required(
     e: &EndpointData,
     defaults: BTreeMap<String, Value>,
@@ -40,6 +40,13 @@ pub fn open_required(
             params.insert(p.name.clone(), v);
         } else if let Some(d) = default {
             params.insert(p.name.clone(), d.clone());
+        } else if let [only] = p.enum_values.as_slice() {
+            let v = bind::scalar_json(only);
+            notes.push(format!(
+                "`{}/{}`: required parameter `{}` not given by the request; set to {}, the one value it takes",
+                e.id, p.name, p.name, v
+            ));
+            params.insert(p.name.clone(), v);
         } else if let Some(v) = neutral(p) {
             notes.push(format!(
                 "`{}/{}`: required parameter `{}` not given by the request; set to its neutral value {}",
@@ -201,6 +208,28 @@ mod tests {
             notes,
             [
                 "`e/region`: required parameter `region` not given by the request; left open (it takes one of: r00000, r00001, r00002, r00003, r00004, r00005, r00006, r00007, r00008, r00009, r00010, r00011, r00012, r00013, r00014, r00015, r00016, r00017, r00018, r00019, ... (25000 in all))"
+            ]
+        );
+        // An enum of one value: that value, with a note.
+        let e = with_enum(
+            endpoint(
+                "https://x.test/entries/{source_lang}/{word_id}",
+                &[("source_lang", "path"), ("word_id", "path")],
+            ),
+            "source_lang",
+            &["en"],
+            None,
+        );
+        let mut params = strings(&[("word_id", "happy")]);
+        let notes = open_required(&e, BTreeMap::new(), &mut params);
+        assert_eq!(
+            params,
+            strings(&[("source_lang", "en"), ("word_id", "happy")])
+        );
+        assert_eq!(
+            notes,
+            [
+                "`e/source_lang`: required parameter `source_lang` not given by the request; set to \"en\", the one value it takes"
             ]
         );
         // A value the question gave is never replaced.

@@ -18,7 +18,7 @@ pub(super) const TARGET_WORDS: &[&str] = &["dest", "destination", "output", "tar
 /// Parameter-name words of free text: a search query, a title, a name.
 pub(super) const TEXT_WORDS: &[&str] = &[
     "keyword", "keywords", "name", "prompt", "q", "query", "question", "search", "term", "text",
-    "title", "topic",
+    "title", "topic", "word",
 ];
 /// Parameter-name words of a place.
 pub(super) const PLACE_WORDS: &[&str] = &[
