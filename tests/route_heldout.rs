@@ -541,3 +541,41 @@ fn a_computed_value_is_no_request_to_run_a_calculation() {
         assert!(!p.steps.is_empty(), "{q}");
     }
 }
+
+/// A chemical system written as dash-joined element symbols ("the Li-Fe-P-O system", "Fe-O",
+/// "Si-*") is one value for the `chemsys` parameter, not the formulas of its first elements
+/// (a fresh user's trial: `formula = "Li,Fe"`, P and O dropped).
+#[test]
+fn a_chemical_system_is_read_whole() {
+    plans_are(&[
+        (
+            "Which phases in the Li-Fe-P-O system are thermodynamically stable?",
+            json!([[
+                "materials_project",
+                {"chemsys": "Li-Fe-P-O"},
+                ["energy_above_hull", "is_stable"]
+            ]]),
+        ),
+        (
+            "stable compounds in the Fe-O chemical system",
+            json!([[
+                "materials_project",
+                {"chemsys": "Fe-O"},
+                ["energy_above_hull", "formation_energy_per_atom", "is_stable"]
+            ]]),
+        ),
+        (
+            "materials of the Si-* system in Materials Project",
+            json!([[
+                "materials_project",
+                {"chemsys": "Si-*"},
+                [
+                    "symmetry.crystal_system",
+                    "symmetry.hall",
+                    "symmetry.number",
+                    "symmetry.symbol"
+                ]
+            ]]),
+        ),
+    ]);
+}
