@@ -143,6 +143,13 @@ fn same_json(e: &Scalar, v: &Value) -> bool {
 }
 
 fn coerce_type(param: &ParamData, ty: &str, v: Value) -> Result<Value, String> {
+    if let Value::Number(n) = &v
+        && ty == "integer"
+        && n.as_i64().is_none()
+        && n.as_u64().is_none()
+    {
+        return Err(format!("`{n}` is not an integer for `{}`", param.name));
+    }
     let Value::String(s) = &v else { return Ok(v) };
     match ty {
         "integer" => s
@@ -192,15 +199,25 @@ fn coerce_item(param: &ParamData, v: Value) -> Result<Value, String> {
 /// rendered and typed on its own, and the result is a JSON array (never the items silently
 /// joined into one text); [`combine`] then sends it as the parameter declares.
 ///
-/// Errors: a transform that does not apply, or a value that does not parse as the declared
-/// type.
+/// Errors: a transform that does not apply, a value that does not parse as the declared type
+/// (a fraction for an integer), or one outside the parameter's declared bounds
+/// ([`crate::model::Bounds::admits`]: "`per-page`: -5 is less than its minimum 1").
 pub fn render_for(
     param: &ParamData,
     template: Option<&Template>,
     value: &Value,
 ) -> Result<Value, String> {
+    let admitted = |v: Value| {
+        param
+            .bounds
+            .admits(&v)
+            .map(|()| v)
+            .map_err(|m| format!("`{}`: {m}", param.name))
+    };
     if !is_array(param) {
-        return render(template, value).and_then(|v| coerce(param, v));
+        return render(template, value)
+            .and_then(|v| coerce(param, v))
+            .and_then(admitted);
     }
     let items: Vec<&Value> = match value {
         Value::Array(items) => items.iter().collect(),
@@ -211,6 +228,7 @@ pub fn render_for(
         .map(|it| render(template, it).and_then(|v| coerce_item(param, v)))
         .collect::<Result<Vec<_>, _>>()
         .map(Value::Array)
+        .and_then(admitted)
 }
 
 /// The one value a plan sends for a parameter that the bindings filled with `values` (in
@@ -369,6 +387,37 @@ mod tests {
         assert!(coerce(&p, Value::String("two".into())).is_err());
         assert_eq!(value_text(&serde_json::json!(2023)), "2023");
         assert_eq!(value_text(&serde_json::json!(["Ti", "O"])), "Ti,O");
+    }
+
+    #[test]
+    fn an_understanding_s_value_keeps_the_type_and_bounds_declared() {
+        let mut p = param("integer", None, None);
+        p.bounds.minimum = Some(1.0);
+        p.bounds.maximum = Some(200.0);
+        assert_eq!(
+            render_for(&p, None, &serde_json::json!(25)).unwrap(),
+            Value::from(25)
+        );
+        assert_eq!(
+            render_for(&p, None, &serde_json::json!(-99999999999i64)).unwrap_err(),
+            "`p`: -99999999999 is less than its minimum 1"
+        );
+        assert_eq!(
+            render_for(&p, None, &serde_json::json!("500")).unwrap_err(),
+            "`p`: 500 is more than its maximum 200"
+        );
+        assert_eq!(
+            render_for(&p, None, &serde_json::json!(2.5)).unwrap_err(),
+            "`2.5` is not an integer for `p`"
+        );
+        // A list's item count is a bound of the list.
+        let mut l = param("string[]", None, None);
+        l.bounds.max_items = Some(2);
+        assert!(render_for(&l, None, &serde_json::json!(["a", "b"])).is_ok());
+        assert_eq!(
+            render_for(&l, None, &serde_json::json!(["a", "b", "c"])).unwrap_err(),
+            "`p`: a list of 3 item(s) is more than its maxItems 2"
+        );
     }
 
     fn param(
