@@ -443,14 +443,6 @@ fn count_fields(e: &crate::artifact::EndpointData, names: &[FieldName], q: &Quer
     let Some(counted) = crate::search::frame::counted(&q.text) else {
         return Vec::new();
     };
-    // "How many kilometres" asks for an amount of a dimension, not a count ([`super::measured`]).
-    if counted
-        .first()
-        .is_some_and(|w| super::unit_words::unit_of(w).is_some())
-        && !super::measured::asked_units(q).is_empty()
-    {
-        return Vec::new();
-    }
     let heads: Vec<String> = counted.iter().flat_map(|w| text::stems(w)).collect();
     let numeric = |f: u32| {
         let fd = e.field_at(f);
@@ -468,6 +460,16 @@ fn count_fields(e: &crate::artifact::EndpointData, names: &[FieldName], q: &Quer
         .collect();
     if !named.is_empty() {
         return best_named(named.into_iter(), names, &heads);
+    }
+    // "How many kilometres" asks for an amount of a dimension ([`super::measured`]), not for
+    // how many records a list holds (a number named for it, `update_frequency_hours`, is kept
+    // above).
+    if counted
+        .first()
+        .is_some_and(|w| super::unit_words::unit_of(w).is_some())
+        && !super::measured::asked_units(q).is_empty()
+    {
+        return Vec::new();
     }
     let listed = e.records.is_some() || e.fields.iter().any(|f| f.name.contains("[]"));
     if !listed {
@@ -1057,7 +1059,25 @@ mod tests {
         // A value's unit asks for nothing; nor does a question without a unit.
         assert!(f("a route of at most 5 km").is_empty());
         assert!(f("the route from a to b").is_empty());
-        // "How many kilometres" counts nothing.
+        // "How many kilometres" counts no records; a number named for the unit answers.
+        let podcast = endpoint(
+            Some("episodes[]"),
+            &[
+                ("update_frequency_hours", "integer"),
+                ("total_episodes", "integer"),
+            ],
+        );
+        assert_eq!(
+            named(
+                &podcast,
+                count_fields(
+                    &podcast,
+                    &names_of(&podcast),
+                    &Query::new("every how many hours does podcast 4d3f put out an episode")
+                )
+            ),
+            ["update_frequency_hours"]
+        );
         let paged = endpoint(
             Some("paths[]"),
             &[("total", "integer"), ("paths[].distance", "number")],
