@@ -349,6 +349,20 @@ fn a_stream_that_ends_inside_a_frame_exits_2_saying_what_was_wrong() {
             String::new(),
             "error: language server: the client closed the stream before sending `initialize`",
         ),
+        // The lifecycle broken: a request where `initialized` must come.
+        (
+            format!(
+                "{init}{}",
+                frame(
+                    r#"{"jsonrpc":"2.0","id":2,"method":"textDocument/hover","params":{"textDocument":{"uri":"file:///x.yaml"},"position":{"line":0,"character":0}}}"#
+                )
+            ),
+            "error: language server: after the `initialize` reply the client must send the `initialized` notification before anything else (LSP lifecycle); got the request `textDocument/hover` (id 2)",
+        ),
+        (
+            init.clone(),
+            "error: language server: the client closed the stream before sending `initialized`",
+        ),
     ];
     for (input, expected) in cases {
         assert_eq!(

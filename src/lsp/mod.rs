@@ -91,6 +91,35 @@ pub fn run_stdio() -> Result<(), String> {
     io.finish()
 }
 
+/// Send the `initialize` reply and read the `initialized` notification that must follow it (LSP
+/// 3.17, lifecycle).
+///
+/// Errors: the client closed the stream, or sent something else first (named by its kind and
+/// method, not dumped).
+fn finish_initialize(
+    connection: &Connection,
+    id: lsp_server::RequestId,
+    reply: serde_json::Value,
+) -> Result<(), String> {
+    connection
+        .sender
+        .send(lsp_server::Response::new_ok(id, reply).into())
+        .map_err(|_| "the client closed the stream during `initialize`".to_string())?;
+    let lifecycle = "after the `initialize` reply the client must send the `initialized` notification before anything else (LSP lifecycle)";
+    match connection.receiver.recv() {
+        Ok(Message::Notification(n)) if n.method == "initialized" => Ok(()),
+        Ok(Message::Notification(n)) => {
+            Err(format!("{lifecycle}; got the notification `{}`", n.method))
+        }
+        Ok(Message::Request(r)) => Err(format!(
+            "{lifecycle}; got the request `{}` (id {})",
+            r.method, r.id
+        )),
+        Ok(Message::Response(r)) => Err(format!("{lifecycle}; got a response (id {})", r.id)),
+        Err(_) => Err("the client closed the stream before sending `initialized`".to_string()),
+    }
+}
+
 /// Serve the protocol on `connection`: the initialize handshake, then messages and checks
 /// until `shutdown` and `exit` (or the client goes away).
 ///
@@ -108,9 +137,7 @@ pub fn serve(connection: &Connection) -> Result<(), String> {
         "capabilities": capabilities(),
         "serverInfo": {"name": "schemarouter", "version": env!("CARGO_PKG_VERSION")},
     });
-    connection
-        .initialize_finish(id, reply)
-        .map_err(|e| e.to_string())?;
+    finish_initialize(connection, id, reply)?;
     let (done_tx, done_rx) =
         crossbeam_channel::unbounded::<(server::Job, Option<analysis::Snapshot>)>();
     loop {
