@@ -114,6 +114,38 @@ mod tests {
         (sources, loaded.diagnostics.clone())
     }
 
+    /// An editor's new, unsaved document inside a declaration folder is read from the overlay
+    /// (its broken YAML reported in it); one outside the folders, or climbing out of the root,
+    /// is not.
+    #[test]
+    fn an_unsaved_document_in_a_declaration_folder_is_read() {
+        let root = fixture();
+        let mut overlay = Overlay::new();
+        overlay.insert("schemas/unsaved-new.yaml".to_string(), "x: [\n".to_string());
+        overlay.insert("notes/unsaved.yaml".to_string(), "x: [\n".to_string());
+        overlay.insert("schemas/../escape.yaml".to_string(), "x: [\n".to_string());
+        let loaded = load_project_overlay(&root, &overlay).unwrap();
+        let names: Vec<&str> = loaded
+            .project
+            .sources
+            .iter()
+            .map(|(_, f)| f.name.as_str())
+            .filter(|n| n.contains("unsaved") || n.contains("escape"))
+            .collect();
+        assert_eq!(names, ["schemas/unsaved-new.yaml"]);
+        let in_it: Vec<&str> = loaded
+            .diagnostics
+            .iter()
+            .filter(|d| {
+                d.primary.as_ref().is_some_and(|l| {
+                    loaded.project.sources.get(l.file).name == "schemas/unsaved-new.yaml"
+                })
+            })
+            .map(|d| d.code)
+            .collect();
+        assert_eq!(in_it, ["SR001"]);
+    }
+
     #[test]
     fn a_cached_load_gives_what_a_fresh_load_gives_and_parses_only_changed_files() {
         let root = fixture();

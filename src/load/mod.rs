@@ -614,7 +614,8 @@ pub fn load_project_cached(
     // 2. Exclusion globs.
     let excludes = exclusion_globs(&mut st);
     // 3. Discovery.
-    let found = discover(root, &canonical_root, &mut st)?;
+    let mut found = discover(root, &canonical_root, &mut st)?;
+    add_unsaved(root, overlay, &st.project.config.paths, &mut found);
     let found = select_declarations(root, found, &excludes, &limits, &mut st)?;
     // 4. Plan the reads (limits are decided in sorted order), read and parse in parallel, then
     // add files to the project in sorted order so file ids are deterministic.
@@ -644,6 +645,38 @@ struct Loading {
 
 /// A declaration file found by discovery: its name (relative to the root), path and kind.
 type Found = (String, PathBuf, FileKind);
+
+/// The third pass's complement: an overlay document that is not on disk yet (an editor's new,
+/// unsaved file) but sits where discovery looks (a `.yaml`, `.yml` or `.toml` file inside the
+/// declaration folders of `paths`) is read from the overlay like a saved one.
+fn add_unsaved(
+    root: &Path,
+    overlay: &Overlay,
+    paths: &crate::model::config::Paths,
+    found: &mut Vec<Found>,
+) {
+    let folders = [
+        (&paths.schemas, FileKind::Tool),
+        (&paths.intents, FileKind::Intent),
+        (&paths.aliases, FileKind::Alias),
+    ];
+    let mut unsaved: Vec<Found> = overlay
+        .keys()
+        .filter(|name| !found.iter().any(|(n, _, _)| n == *name))
+        .filter(|name| !name.split('/').any(|part| part == ".." || part.is_empty()))
+        .filter(|name| !root.join(name).exists())
+        .filter_map(|name| {
+            let (_, kind) = folders.iter().find(|(folder, _)| {
+                name.starts_with(&format!("{}/", folder.trim_end_matches('/')))
+            })?;
+            let path = root.join(name);
+            Format::from_path(&path)?;
+            Some((name.clone(), path, *kind))
+        })
+        .collect();
+    unsaved.sort();
+    found.extend(unsaved);
+}
 
 /// The project root must be a readable folder; returns its canonical path.
 fn check_root(root: &Path) -> Result<PathBuf, FatalError> {
@@ -1012,7 +1045,8 @@ fn plan_reads(
     let mut plans = Vec::new();
     let mut total: u64 = 0;
     for (name, path, kind) in found {
-        if !path.is_file() {
+        let unsaved = overlay.contains_key(&name) && !path.exists();
+        if !path.is_file() && !unsaved {
             // A FIFO, socket or device: reading it could block for ever or never end.
             let d = ignored(
                 format!(
@@ -1485,20 +1519,21 @@ fn read_and_parse(
 ) {
     // Read at most one byte past the limit: a file that grew after it was measured (or that
     // never ends) is refused rather than read whole.
-    let read = std::fs::File::open(path).and_then(|f| {
-        if let Some(text) = overlay {
-            return Ok(text.clone().into_bytes());
-        }
-        use std::io::Read;
-        // Sized from the file's length (capped by the limit) so that reading does not
-        // regrow and copy the buffer; the read still stops one byte past the limit.
-        let hint = f.metadata().map_or(0, |m| m.len());
-        let cap = hint.min(limits.max_file_bytes).saturating_add(1);
-        let mut bytes = Vec::with_capacity(usize::try_from(cap).unwrap_or(0));
-        f.take(limits.max_file_bytes.saturating_add(1))
-            .read_to_end(&mut bytes)?;
-        Ok(bytes)
-    });
+    // An overlay's text stands for the file, saved or not (an editor's new document).
+    let read = match overlay {
+        Some(text) => Ok(text.clone().into_bytes()),
+        None => std::fs::File::open(path).and_then(|f| {
+            use std::io::Read;
+            // Sized from the file's length (capped by the limit) so that reading does not
+            // regrow and copy the buffer; the read still stops one byte past the limit.
+            let hint = f.metadata().map_or(0, |m| m.len());
+            let cap = hint.min(limits.max_file_bytes).saturating_add(1);
+            let mut bytes = Vec::with_capacity(usize::try_from(cap).unwrap_or(0));
+            f.take(limits.max_file_bytes.saturating_add(1))
+                .read_to_end(&mut bytes)?;
+            Ok(bytes)
+        }),
+    };
     let bytes = match read {
         Ok(b) if b.len() as u64 > limits.max_file_bytes => {
             return (
