@@ -25,6 +25,7 @@ mod destructive;
 pub mod fill;
 mod given;
 pub mod project;
+mod record;
 mod select;
 mod siblings;
 #[cfg(test)]
