@@ -145,17 +145,19 @@ fn property_stems(q: &Query, e: &EndpointData, taken: &Span, tool: &str) -> Vec<
     let mut of_plural = vec![false; q.terms.len()];
     let mut inside = false;
     for (i, t) in q.terms.iter().enumerate().rev() {
-        let word = q.text[t.start..t.end].to_lowercase();
-        let joined = q
-            .terms
-            .get(i + 1)
-            .is_some_and(|n| q.text[t.end..n.start].chars().all(|c| c == ' ' || c == '-'));
+        let word = q.text.get(t.start..t.end).unwrap_or("").to_lowercase();
+        // Terms may overlap (the parts of `setlist.fm`): only a gap of spaces joins.
+        let joined = q.terms.get(i + 1).is_some_and(|n| {
+            q.text
+                .get(t.end..n.start)
+                .is_some_and(|gap| gap.chars().all(|c| c == ' ' || c == '-'))
+        });
         inside = is_plural(&word) || (inside && joined && !is_stop_word(&word));
         of_plural[i] = inside;
     }
     let mut out: Vec<String> = Vec::new();
     for (t, _) in q.terms.iter().zip(&of_plural).filter(|(_, p)| !**p) {
-        let word = q.text[t.start..t.end].to_lowercase();
+        let word = q.text.get(t.start..t.end).unwrap_or("").to_lowercase();
         // A number's span holds the word after it ("3498 released"): only the value's own
         // words are the value.
         if t.start < taken.end && taken.start < t.end && taken.value.to_lowercase().contains(&word)
@@ -385,6 +387,14 @@ mod tests {
             property_stems(&q, &e, taken, "club"),
             stems(&["subscriber", "count"])
         );
+    }
+
+    #[test]
+    fn overlapping_terms_are_read_without_a_panic() {
+        let e = member();
+        let q = Query::new("what's the bio of club.site member Quietfox");
+        let taken = q.spans.iter().find(|s| s.value == "Quietfox").unwrap();
+        assert!(property_stems(&q, &e, taken, "club").contains(&"bio".to_string()));
     }
 
     #[test]
