@@ -840,3 +840,79 @@ fn a_labelled_value_goes_to_the_endpoint_whose_key_the_label_names() {
         "get_artist_albums_get"
     );
 }
+
+/// The project of `any-catalog/member-directory.yaml` beside the recipes and the code host,
+/// made once.
+fn members_project() -> &'static Path {
+    static DIR: OnceLock<tempfile::TempDir> = OnceLock::new();
+    DIR.get_or_init(|| {
+        imported(&[
+            ("openapi", "any-catalog/member-directory.yaml", None),
+            ("openapi", "any-catalog/records-and-keys.yaml", None),
+            ("openapi", "any-catalog/code-host.yaml", None),
+        ])
+    })
+    .path()
+}
+
+/// The (endpoint, params, fields other than identifiers) of each step `route` plans on the
+/// members project.
+fn route_members(q: &str) -> Vec<(String, Value, Vec<String>)> {
+    let v = json_in(
+        &members_project().join("proj/build/graph.json"),
+        "route",
+        &["--", q],
+    );
+    v["plan"]["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            let fields = s["fields"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|f| f["identifier"] != Value::Bool(true))
+                .map(|f| f["name"].as_str().unwrap().to_string())
+                .collect();
+            (
+                s["endpoint"].as_str().unwrap().to_string(),
+                s["params"].clone(),
+                fields,
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_property_of_one_identified_record_is_read_from_the_record() {
+    // The member's record holds the count: it answers, not the list of subscribers (a short
+    // document that names the word in its path).
+    assert_eq!(
+        route_members("how many subscribers does quietfox have"),
+        [(
+            "members_get".to_string(),
+            serde_json::json!({"handle": "quietfox"}),
+            s(&["subscriber_count"])
+        )]
+    );
+    // No count of trophies in the record (only a link to them): the list is the answer.
+    assert_eq!(
+        route_members("how many trophies has member quietfox won")[0].0,
+        "members_list_trophies"
+    );
+    // Asked for many, the list is read.
+    assert_eq!(
+        route_members("list the subscribers of member quietfox")[0].0,
+        "members_list_subscribers"
+    );
+    // The count of `owner/repo` alone, without the other fields named by the counted word.
+    assert_eq!(
+        route_members("how many stars does octo/spoon have"),
+        [(
+            "repos_get".to_string(),
+            serde_json::json!({"owner": "octo", "repo": "spoon"}),
+            s(&["stargazers_count"])
+        )]
+    );
+}

@@ -155,6 +155,7 @@ mod tests {
             required: 0,
             identified: false,
             takes_given: false,
+            answers: false,
             takes: takes.iter().map(|t| t.to_string()).collect(),
         }
     }

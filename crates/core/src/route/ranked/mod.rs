@@ -26,6 +26,7 @@ pub mod fill;
 mod given;
 mod measured;
 pub mod project;
+mod record;
 mod select;
 mod siblings;
 #[cfg(test)]

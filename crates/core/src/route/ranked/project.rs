@@ -105,9 +105,24 @@ pub fn project(
         if !counts.is_empty() {
             // The count answers: the fields of the counted list's items do not
             // (`episodes[].title` for "how many episodes").
+            // Nor do other fields named by the counted word alone (`owner.starred_at` beside
+            // `stargazers_count` for "how many stars").
+            let counted: Vec<String> = crate::search::frame::counted(&q.text)
+                .unwrap_or_default()
+                .iter()
+                .flat_map(|w| text::stems(w).collect::<Vec<_>>())
+                .collect();
+            let of_count = |x: &FieldReason| match x {
+                FieldReason::Term { words } => words
+                    .iter()
+                    .all(|w| text::stems(w).all(|st| counted.contains(&st))),
+                _ => false,
+            };
             reasons.retain(|f, r| {
-                !e.field_at(*f).name.contains("[]")
-                    || r.iter().any(|x| !matches!(x, FieldReason::Term { .. }))
+                counts.contains(f)
+                    || !(e.field_at(*f).name.contains("[]")
+                        && r.iter().all(|x| matches!(x, FieldReason::Term { .. }))
+                        || !r.is_empty() && r.iter().all(of_count))
             });
         }
         for f in &counts {
@@ -564,9 +579,27 @@ fn asked_stems(g: &FrozenGraph, ti: u32, ei: u32, q: &Query) -> Vec<String> {
         .collect();
     q.stems
         .iter()
-        .filter(|s| !naming.contains(s) && !labels.contains(s))
+        .filter(|s| !naming.contains(s) && !labels.contains(s) && !only_in_keys(q, s))
         .cloned()
         .collect()
+}
+
+/// Whether every occurrence of the stem `stem` in the question lies inside a value that keys
+/// a record (`owner/repo`, a URL, an e-mail address, an id): `lang` of `rust-lang/rust` names
+/// the repository, not its `language`.
+fn only_in_keys(q: &Query, stem: &str) -> bool {
+    use crate::search::spans::SpanKind;
+    let mut terms = q.terms.iter().filter(|t| t.stem == stem).peekable();
+    terms.peek().is_some()
+        && terms.all(|t| {
+            q.spans.iter().any(|s| {
+                matches!(
+                    s.kind,
+                    SpanKind::Slash | SpanKind::Url | SpanKind::Email | SpanKind::Id
+                ) && s.start <= t.start
+                    && t.end <= s.end
+            })
+        })
 }
 
 /// Whether a field-name stem is an abbreviation of an asked stem: three letters that begin a

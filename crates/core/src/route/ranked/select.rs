@@ -2,9 +2,7 @@
 //! tool" decision, and the choice of one step per distinct need.
 
 use super::fill;
-use super::siblings::{
-    EXTRA_LAST_WORD, last_segment_extra, record_first, retire, supersede, unasked_sibling,
-};
+use super::siblings::{EXTRA_LAST_WORD, last_segment_extra, retire, supersede, unasked_sibling};
 use crate::artifact::FrozenGraph;
 use crate::search::spans::Span;
 use crate::search::{Query, Ranking};
@@ -148,6 +146,9 @@ pub struct Candidate {
     pub takes_given: bool,
     /// The values the question gives that it takes ([`super::given::Evidence`]).
     pub takes: Vec<String>,
+    /// Whether it reads the one record the question identifies and its own fields answer
+    /// what is asked of it ([`super::record`]).
+    pub answers: bool,
 }
 
 /// Whether a request reads: asked as a question, or opened with a verb of asking ("Get",
@@ -283,6 +284,7 @@ pub fn candidates(
             required: required.len(),
             identified: identifies(&e.url, spans, &trial),
             takes_given: false,
+            answers: false,
             takes: Vec::new(),
         });
         trials.push(trial);
@@ -300,7 +302,7 @@ pub fn candidates(
         }
     }
     super::given::weigh(g, u, spans, &trials, &mut out);
-    record_first(g, q, &trials, &mut out);
+    super::record::record_property(g, q, &trials, &mut out, several, counted.as_deref());
     supersede(g, &mut out);
     retire(g, &mut out);
     out.sort_by(|a, b| {
@@ -461,7 +463,7 @@ const COUNT_FIELD: f64 = 1.5;
 /// record embedded in the response (a repository's `owner.*`) are that resource's, and numbers of
 /// a list's items (an endpoint with a records path; `episodes[].airedSeason`) are each item's,
 /// not a count of the resource asked about.
-fn holds_count_of(e: &crate::artifact::EndpointData, head: &str) -> bool {
+pub(super) fn holds_count_of(e: &crate::artifact::EndpointData, head: &str) -> bool {
     use crate::search::build::{embedded_records, within};
     if e.records.is_some() {
         return false;
@@ -725,7 +727,11 @@ fn asks_for_many(text: &str) -> bool {
 /// and is not a count that `e`'s own record answers with a number (`counted`, the stem of what
 /// a count question counts: "how many days has listing X been on the market" is its
 /// `daysOnMarket`, one record; "how many listings are in Austin" counts records).
-fn several_of(e: &crate::artifact::EndpointData, several: bool, counted: Option<&str>) -> bool {
+pub(super) fn several_of(
+    e: &crate::artifact::EndpointData,
+    several: bool,
+    counted: Option<&str>,
+) -> bool {
     several && !counted.is_some_and(|head| holds_count_of(e, head))
 }
 
@@ -1310,7 +1316,10 @@ pub fn choose(
     // question's subject however common its words are in the catalog.
     // An endpoint that takes every value the Understanding holds is what the question names.
     let given = best.takes_given;
-    if !given && (coverage < MIN_COVERAGE || (weight < min_weight && !best.identified)) {
+    // A record the question identifies whose own field answers what is asked is what the
+    // question is about, though the question's other words ("mostly written") be foreign.
+    let covered = coverage >= MIN_COVERAGE || best.answers;
+    if !given && (!covered || (weight < min_weight && !best.identified)) {
         let t = g.tool_at(best.tool);
         return Err(format!(
             "the catalog matches too little of the request: the closest endpoint is `{}/{}` (words: {}; weight {weight:.2}), and the closest {} together match {:.0}% of the request's weight (a plan needs {min_weight:.2} and {:.0}%)",

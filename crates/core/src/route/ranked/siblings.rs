@@ -17,7 +17,6 @@
 
 use super::select::{Candidate, url_path};
 use crate::artifact::{EndpointData, FrozenGraph};
-use std::collections::BTreeMap;
 
 /// The version a path segment names (`v1`, `v2`, `V3`, `v1.1`), as its numbers.
 fn version_of(segment: &str) -> Option<Vec<u32>> {
@@ -116,122 +115,6 @@ pub(super) fn retire(g: &FrozenGraph, candidates: &mut Vec<Candidate>) {
     }
     let mut keep = gone.iter().map(|g| !g);
     candidates.retain(|_| keep.next().unwrap_or(true));
-}
-
-/// What a sub-resource the request does not ask for counts beside the record it hangs under
-/// ([`record_first`]).
-pub(super) const UNDER_RECORD: f64 = 0.7;
-
-/// The path segments of an endpoint's URL.
-fn segments(e: &EndpointData) -> Vec<&str> {
-    url_path(&e.url)
-        .split('/')
-        .filter(|s| !s.is_empty())
-        .collect()
-}
-
-/// The placeholder a segment is (`{id}` gives `id`).
-fn placeholder(seg: &str) -> Option<&str> {
-    seg.strip_prefix('{').and_then(|x| x.strip_suffix('}'))
-}
-
-/// A record before its sub-resources: for "what cuisine and category is recipe 27634",
-/// `/recipe/{id}` reads the recipe and `/recipe/{recipeId}/related` lists other recipes; for
-/// "who publishes podcast 4d3f…", `/podcasts/{id}` beats `/podcasts/{id}/audience`. A
-/// candidate whose path is a record's path (one that ends at a placeholder the request fills),
-/// the same placeholder filled with the same value, then literal segments that no word of the
-/// request names (the word that labels the value aside: "game 3498" does not ask for
-/// `/games/{game_pk}/game-series`), and that matches no word of the request the record does
-/// not match, counts [`UNDER_RECORD`] (once, however many records it hangs under). The
-/// fields of a sub-resource often share the words of the record's (a related recipe has a
-/// cuisine and a category too), and its document is shorter, so the ranking alone puts it
-/// first; a sub-resource whose fields are about what is asked by far ("the currency symbol
-/// of my budget": `/budgets/{id}/settings`) stays first. `trials`: each candidate's trial
-/// fill, in the order of `out`.
-pub(super) fn record_first(
-    g: &FrozenGraph,
-    q: &crate::search::Query,
-    trials: &[BTreeMap<String, serde_json::Value>],
-    out: &mut [Candidate],
-) {
-    let endpoint = |c: &Candidate| g.tool_at(c.tool).endpoint_at(c.endpoint);
-    let value_at = |i: usize, name: &str| -> Option<String> {
-        trials[i]
-            .get(name)
-            .and_then(|v| super::given::texts(v).into_iter().next())
-    };
-    let mut under = vec![false; out.len()];
-    for i in 0..out.len() {
-        let record = endpoint(&out[i]);
-        if super::select::writes(record) {
-            continue;
-        }
-        let own = segments(record);
-        let Some(value) = own
-            .last()
-            .and_then(|seg| placeholder(seg))
-            .and_then(|name| value_at(i, name))
-        else {
-            continue;
-        };
-        let label: Vec<String> = q
-            .spans
-            .iter()
-            .filter(|s| s.value == value || s.value.split('/').any(|p| p == value))
-            .flat_map(|s| {
-                s.labels()
-                    .flat_map(|w| crate::search::text::stems(w).collect::<Vec<_>>())
-                    .collect::<Vec<_>>()
-            })
-            .collect();
-        let asked = |seg: &str| {
-            crate::search::text::stems(seg)
-                .filter(|t| !crate::search::text::is_stop_word(t))
-                .any(|t| {
-                    !label.contains(&t)
-                        && q.stems.iter().any(|s| super::project::stems_match(s, &t))
-                })
-        };
-        for j in 0..out.len() {
-            if j == i || out[j].tool != out[i].tool {
-                continue;
-            }
-            let sub = endpoint(&out[j]);
-            let theirs = segments(sub);
-            if theirs.len() <= own.len() || super::select::writes(sub) {
-                continue;
-            }
-            let same_prefix =
-                own.iter()
-                    .zip(&theirs)
-                    .all(|(a, b)| match (placeholder(a), placeholder(b)) {
-                        (Some(_), Some(_)) => true,
-                        (None, None) => a == b,
-                        _ => false,
-                    });
-            let same_value = placeholder(theirs[own.len() - 1])
-                .and_then(|name| value_at(j, name))
-                .is_some_and(|v| v == value);
-            let tail = &theirs[own.len()..];
-            // A sub-resource that matches a word of the request the record does not
-            // ("seasons" … "aired" in `/series/{id}/episodes/summary`) may be what is asked.
-            if same_prefix
-                && same_value
-                && out[j].matched & !out[i].matched == 0
-                && tail
-                    .iter()
-                    .all(|seg| placeholder(seg).is_none() && !asked(seg))
-            {
-                under[j] = true;
-            }
-        }
-    }
-    for (c, under) in out.iter_mut().zip(under) {
-        if under {
-            c.score *= UNDER_RECORD;
-            c.lexical *= UNDER_RECORD;
-        }
-    }
 }
 
 /// The stems of an endpoint's name that say what it is about: its name's stems
