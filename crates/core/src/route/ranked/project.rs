@@ -584,9 +584,9 @@ fn asked_stems(g: &FrozenGraph, ti: u32, ei: u32, q: &Query) -> Vec<String> {
         .collect()
 }
 
-/// Whether every occurrence of the stem `stem` in the question lies inside a value that keys
-/// a record (`owner/repo`, a URL, an e-mail address, an id): `lang` of `rust-lang/rust` names
-/// the repository, not its `language`.
+/// Whether every occurrence of the stem `stem` in the question is a piece of a value that keys
+/// a record (`owner/repo`, a URL, an e-mail address, an id), not the whole of it: `lang` of
+/// `rust-lang/rust` names the repository, not its `language`.
 fn only_in_keys(q: &Query, stem: &str) -> bool {
     use crate::search::spans::SpanKind;
     let mut terms = q.terms.iter().filter(|t| t.stem == stem).peekable();
@@ -598,6 +598,9 @@ fn only_in_keys(q: &Query, stem: &str) -> bool {
                     SpanKind::Slash | SpanKind::Url | SpanKind::Email | SpanKind::Id
                 ) && s.start <= t.start
                     && t.end <= s.end
+                    // A piece of the value, not the whole of it: a word read as an id by its
+                    // shape ("SMILES") still names its field.
+                    && (s.start, s.end) != (t.start, t.end)
             })
         })
 }
@@ -1045,6 +1048,17 @@ mod tests {
         let mut s = SEVERAL_WORDS.to_vec();
         s.sort();
         assert_eq!(s, SEVERAL_WORDS);
+    }
+
+    #[test]
+    fn a_piece_of_a_key_value_names_no_field_but_a_whole_word_does() {
+        let stem = |w: &str| text::stems(w).next().unwrap();
+        let q = Query::new("how many stars does rust-lang/rust have");
+        assert!(only_in_keys(&q, &stem("lang")));
+        assert!(!only_in_keys(&q, &stem("stars")));
+        // A word read as an id by its shape is the whole value: it still names its field.
+        let q = Query::new("SMILES of L-alanine, with and without the stereo information");
+        assert!(!only_in_keys(&q, &stem("SMILES")));
     }
 
     #[test]
