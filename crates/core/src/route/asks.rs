@@ -19,9 +19,7 @@ const CUE_DATA: &str = include_str!("question_words.txt");
 
 /// The cues as (words, kind), in file order.
 static CUES: LazyLock<Vec<(Vec<&'static str>, &'static str)>> = LazyLock::new(|| {
-    CUE_DATA
-        .lines()
-        .map(|l| l.split('#').next().unwrap_or("").trim())
+    super::data_lines(CUE_DATA)
         .filter_map(|l| l.split_once('='))
         .map(|(cue, kind)| (cue.split_whitespace().collect(), kind.trim()))
         .filter(|(cue, kind): &(Vec<&str>, &str)| !cue.is_empty() && !kind.is_empty())

@@ -25,13 +25,8 @@ use std::sync::LazyLock;
 const GROUP_CUE_DATA: &str = include_str!("group_cues.txt");
 
 /// The group cue words, in file order.
-static GROUP_CUES: LazyLock<Vec<&'static str>> = LazyLock::new(|| {
-    GROUP_CUE_DATA
-        .lines()
-        .map(|l| l.split('#').next().unwrap_or("").trim())
-        .filter(|l| !l.is_empty())
-        .collect()
-});
+static GROUP_CUES: LazyLock<Vec<&'static str>> =
+    LazyLock::new(|| super::data_lines(GROUP_CUE_DATA).collect());
 
 /// The `core` projection's safety net for a question that names its intent's one field group
 /// as a whole ("the elastic properties of WC", "pull the AGL thermal data", "the magnetism of
@@ -112,10 +107,7 @@ const CUE_DATA: &str = include_str!("every_cues.txt");
 
 /// The cue phrases as word lists, in file order.
 static CUES: LazyLock<Vec<Vec<&'static str>>> = LazyLock::new(|| {
-    CUE_DATA
-        .lines()
-        .map(|l| l.split('#').next().unwrap_or("").trim())
-        .filter(|l| !l.is_empty())
+    super::data_lines(CUE_DATA)
         .map(|l| l.split_whitespace().collect())
         .collect()
 });

@@ -21,6 +21,14 @@ mod steps;
 mod variants;
 pub mod vocabulary;
 
+/// The lines of a language-data file declared beside the code (`question_words.txt`,
+/// `measured_cues.txt`, ...): `#` starts a comment, lines are trimmed, empty ones skipped.
+pub(crate) fn data_lines(text: &'static str) -> impl Iterator<Item = &'static str> {
+    text.lines()
+        .map(|l| l.split('#').next().unwrap_or("").trim())
+        .filter(|l| !l.is_empty())
+}
+
 use crate::artifact::{FrozenGraph, LicenceData, MatchKind, ProvenanceData};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};

@@ -20,9 +20,7 @@ const CUE_DATA: &str = include_str!("measured_cues.txt");
 
 /// The cues as (words, a unit of the dimension asked), in file order.
 static CUES: LazyLock<Vec<(Vec<&'static str>, Unit)>> = LazyLock::new(|| {
-    CUE_DATA
-        .lines()
-        .map(|l| l.split('#').next().unwrap_or("").trim())
+    crate::route::data_lines(CUE_DATA)
         .filter(|l| !l.starts_with("name "))
         .filter_map(|l| l.split_once('='))
         .filter_map(|(cue, unit)| {
@@ -35,9 +33,7 @@ static CUES: LazyLock<Vec<(Vec<&'static str>, Unit)>> = LazyLock::new(|| {
 
 /// The plain names of a dimension's amount (`name WORD = UNIT` lines) as (word, unit).
 static PLAIN_NAMES: LazyLock<Vec<(&'static str, Unit)>> = LazyLock::new(|| {
-    CUE_DATA
-        .lines()
-        .map(|l| l.split('#').next().unwrap_or("").trim())
+    crate::route::data_lines(CUE_DATA)
         .filter_map(|l| l.strip_prefix("name "))
         .filter_map(|l| l.split_once('='))
         .filter_map(|(w, unit)| Some((w.trim(), table().parse(unit.trim()).ok()?)))

@@ -47,10 +47,7 @@ const LINK_DATA: &str = include_str!("record_links.txt");
 
 /// The words of [`LINK_DATA`].
 fn link_words() -> impl Iterator<Item = &'static str> {
-    LINK_DATA
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+    crate::route::data_lines(LINK_DATA)
 }
 
 /// The path segments of an endpoint's URL.

@@ -579,10 +579,7 @@ const KEY_WORD_DATA: &str = include_str!("key_words.txt");
 
 /// The words of [`KEY_WORD_DATA`].
 fn key_words() -> impl Iterator<Item = &'static str> {
-    KEY_WORD_DATA
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+    crate::route::data_lines(KEY_WORD_DATA)
 }
 
 /// How a labelled number or id (`label`: the stems of its label words) fits the parameter

@@ -85,12 +85,7 @@ fn lists() -> &'static [List] {
         for c in CountryCode::iter() {
             let codes = vec![c.alpha2().to_string(), c.alpha3().to_string()];
             let name = c.name().to_lowercase();
-            let short = name
-                .split([',', '('])
-                .next()
-                .unwrap_or("")
-                .trim()
-                .to_string();
+            let short = super::codes::short_name(&name);
             if short != name {
                 countries.push((short, codes.clone()));
             }

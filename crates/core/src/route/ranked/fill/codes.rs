@@ -134,6 +134,16 @@ fn country(phrase: &str) -> Option<&'static str> {
     iso_names().get(phrase).copied().flatten()
 }
 
+/// An ISO 3166-1 name before a parenthesis or a comma ("bolivia" of "bolivia (plurinational
+/// state of)", "korea" of "korea, republic of").
+pub(super) fn short_name(name: &str) -> String {
+    name.split([',', '('])
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_string()
+}
+
 /// The ISO 3166-1 names in lower case, whole and before a parenthesis or a comma, with their
 /// alpha-2 code; `None` for a short name two countries share ("korea" names neither). Built
 /// once: [`country`] is asked for every run of a question's words.
@@ -143,12 +153,7 @@ fn iso_names() -> &'static HashMap<String, Option<&'static str>> {
         let mut names: HashMap<String, Option<&'static str>> = HashMap::new();
         for c in CountryCode::iter() {
             let name = c.name().to_lowercase();
-            let short = name
-                .split([',', '('])
-                .next()
-                .unwrap_or("")
-                .trim()
-                .to_string();
+            let short = short_name(&name);
             let mut add = |n: String| match names.get(&n) {
                 Some(Some(code)) if *code != c.alpha2() => {
                     names.insert(n, None);
