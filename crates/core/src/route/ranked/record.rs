@@ -181,7 +181,7 @@ fn property_stems(q: &Query, e: &EndpointData, taken: &Span, tool: &str) -> Vec<
 
 /// Whether a lower-case word is a plural noun: what a request asks for by a plural is many
 /// records ("show me the open issues of …"), not a property of one (`open_issues_count`).
-fn is_plural(w: &str) -> bool {
+pub(super) fn is_plural(w: &str) -> bool {
     w.chars().count() >= 4
         && w.ends_with('s')
         && !w.ends_with("ss")

@@ -703,16 +703,7 @@ const MISKEYED: f64 = 0.6;
 /// Whether a request asks for many records rather than one: a count ("how many …"), "list",
 /// "all", "every", or a plural noun as what a question asks about ("which concerts …").
 fn asks_for_many(text: &str) -> bool {
-    let plural = |w: &String| {
-        w.chars().count() >= 4
-            && w.ends_with('s')
-            && !w.ends_with("ss")
-            && !w.ends_with("us")
-            && !w.ends_with("is")
-            && crate::search::text::stems(w)
-                .next()
-                .is_some_and(|st| st.len() < w.len())
-    };
+    let plural = |w: &String| super::record::is_plural(w);
     crate::search::frame::counted(text).is_some()
         || crate::search::frame::words(text)
             .iter()

@@ -367,12 +367,7 @@ mod tests {
         };
         for c in CountryCode::iter() {
             let name = c.name().to_lowercase();
-            let short = name
-                .split([',', '('])
-                .next()
-                .unwrap_or("")
-                .trim()
-                .to_string();
+            let short = super::short_name(&name);
             for phrase in [name.as_str(), short.as_str()] {
                 assert_eq!(
                     iso_names().get(phrase).copied().flatten(),
