@@ -25,6 +25,7 @@ fn artifact() -> PathBuf {
             "any-catalog/weather.yaml",
             "import/petstore-3.0.yaml",
             "any-catalog/outbreaks.yaml",
+            "any-catalog/checks-and-words.yaml",
         ] {
             let o = bin()
                 .args(["import", "openapi"])
@@ -109,6 +110,54 @@ fn values_are_bound_by_their_shape() {
         let (status, steps, _) = route(q);
         assert_eq!(status, "planned", "{q}");
         assert_eq!(steps, [(endpoint.to_string(), params)], "{q}");
+    }
+}
+
+/// A value of a kind no parameter's name says goes where the parameter's description names its
+/// kind ("Specifies the email address to validate" for `query`); a telephone number is one
+/// value, in its E.164 form; currencies named in words become their ISO 4217 codes, each at its
+/// end ("from euros to Japanese yen").
+#[test]
+fn values_go_where_descriptions_name_their_kind() {
+    for (q, endpoint, params) in [
+        (
+            "Is the email address jane.doe@example.com deliverable?",
+            "email_validation",
+            serde_json::json!({"query": "jane.doe@example.com"}),
+        ),
+        (
+            "Is +44 20 7946 0958 a valid phone number, and which carrier is it on?",
+            "phone_number_validation",
+            serde_json::json!({"query": "+442079460958"}),
+        ),
+        (
+            "What is the exchange rate from euros to Japanese yen?",
+            "get_pair_rate",
+            serde_json::json!({"base_code": "EUR", "target_code": "JPY"}),
+        ),
+        (
+            "exchange rate of Swiss francs into pounds sterling",
+            "get_pair_rate",
+            serde_json::json!({"base_code": "CHF", "target_code": "GBP"}),
+        ),
+    ] {
+        let (_, steps, _) = route(q);
+        assert_eq!(steps, [(endpoint.to_string(), params)], "{q}");
+    }
+}
+
+/// A request made with a verb whose noun the catalog uses ("Define" for `definitions`,
+/// "pronounce" for `pronunciations`) reaches the endpoint that returns that noun.
+#[test]
+fn a_verb_finds_the_field_named_by_its_noun() {
+    for q in [
+        "Define the word serendipity",
+        "How do you pronounce quinoa?",
+    ] {
+        let (status, steps, _) = route(q);
+        assert_eq!(status, "planned", "{q}");
+        assert_eq!(steps.len(), 1, "{q}");
+        assert_eq!(steps[0].0, "get_entry", "{q}");
     }
 }
 

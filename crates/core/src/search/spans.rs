@@ -18,6 +18,10 @@ pub enum SpanKind {
     Url,
     /// `someone@example.org`.
     Email,
+    /// A telephone number in international form (`+44 20 7946 0958`, `+1 (555) 010-4477`) or
+    /// the North American one (`(555) 010-4477`, `555-010-4477`); `value` keeps the digits and
+    /// the leading `+` only (`+442079460958`), the E.164 form services take.
+    Phone,
     /// `/root/pdf/report.pdf`, `C:\data\x.csv`, `./notes.md`, `report.pdf`.
     Path,
     /// Text in quotes (`"Dune"`, `'Sky Striker'`, typographic quotes).
@@ -237,6 +241,7 @@ pub(crate) const MONTHS: &[&str] = &[
 struct Patterns {
     url: Regex,
     email: Regex,
+    phone: Regex,
     path: Regex,
     quoted: Regex,
     iso_date: Regex,
@@ -257,6 +262,9 @@ fn patterns() -> &'static Patterns {
         Patterns {
             url: re(r#"(?i)\b(?:https?|ftp)://[^\s<>"'`]+[^\s<>"'`.,;:!?)\]]"#),
             email: re(r"(?i)\b[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}\b"),
+            phone: re(
+                r"(?:^|[^\w+])(\+\d{1,3}(?:[ .-]?\(?\d{1,4}\)?)(?:[ .-]?\d{2,5}){1,4}|\(\d{3}\) ?\d{3}[ .-]\d{4}|\b\d{3}[.-]\d{3}[.-]\d{4})\b",
+            ),
             path: re(
                 r"(?:~?/(?:[\w.@-]+/)*[\w.@-]+/?|[A-Za-z]:\\[\w\\. -]+|\./[\w./-]+|\b[\w-]+\.(?:md|txt|csv|json|pdf|docx?|xlsx?|pptx?|html?|png|jpe?g|svg|ts|js|py|rs|yaml|yml|toml|xml|zip|wav|mp3|mp4|bib)\b)",
             ),
@@ -350,6 +358,22 @@ pub fn spans(text: &str) -> Vec<Span> {
             m.start(),
             m.end(),
         );
+    }
+    for c in p.phone.captures_iter(text) {
+        let m = c.get(1).expect("phone group");
+        let digits: String = m.as_str().chars().filter(char::is_ascii_digit).collect();
+        // E.164 holds at most 15 digits; fewer than 8 is a short code or a sum ("+12").
+        if (8..=15).contains(&digits.len()) {
+            let plus = if m.as_str().starts_with('+') { "+" } else { "" };
+            push(
+                &mut out,
+                SpanKind::Phone,
+                format!("{plus}{digits}"),
+                None,
+                m.start(),
+                m.end(),
+            );
+        }
     }
     for m in p.path.find_iter(text) {
         // A lone `/` or a fraction-like `a/b` is no path; `owner/repo` is read as a pair.
@@ -848,6 +872,26 @@ mod tests {
                 (Email, "bob@example.org".into()),
                 (Url, "https://example.org/a?b=1".into())
             ]
+        );
+        assert_eq!(
+            kinds("Is +44 20 7946 0958 a valid phone number? Or call (555) 010-4477, 555.010.4478"),
+            [
+                (Phone, "+442079460958".into()),
+                (Phone, "5550104477".into()),
+                (Phone, "5550104478".into())
+            ]
+        );
+        assert_eq!(
+            kinds("+1 (415) 555-0100 or +33 1 42 68 53 00"),
+            [
+                (Phone, "+14155550100".into()),
+                (Phone, "+33142685300".into())
+            ]
+        );
+        // A sum, a date and a short signed number are no telephone numbers.
+        assert_eq!(
+            kinds("add +12 to 2024-05-01"),
+            [(Number, "+12".into()), (Date, "2024-05-01".into())]
         );
         assert_eq!(
             kinds("books titled \"Dune\" from May 3, 2021"),

@@ -33,6 +33,7 @@ fn evidential(s: &Span) -> bool {
             s.kind,
             SpanKind::Url
                 | SpanKind::Email
+                | SpanKind::Phone
                 | SpanKind::Quoted
                 | SpanKind::Date
                 | SpanKind::Year

@@ -595,7 +595,7 @@ fn only_in_keys(q: &Query, stem: &str) -> bool {
             q.spans.iter().any(|s| {
                 matches!(
                     s.kind,
-                    SpanKind::Slash | SpanKind::Url | SpanKind::Email | SpanKind::Id
+                    SpanKind::Slash | SpanKind::Url | SpanKind::Email | SpanKind::Phone | SpanKind::Id
                 ) && s.start <= t.start
                     && t.end <= s.end
                     // A piece of the value, not the whole of it: a word read as an id by its

@@ -4,7 +4,8 @@
 //! number only into an `integer` (a whole one) or a `number`, and a `integer`/`number` parameter
 //! takes nothing else; a value outside the parameter's declared bounds (`maximum`, `minLength`,
 //! `pattern`, ...: [`crate::model::Bounds::admits`]) is dropped too, so that a plan never binds
-//! what the execution boundary would refuse. A value bound to a list parameter (`string[]`) is
+//! what the execution boundary would refuse; a parameter named for a well-known identifier
+//! (`isbn`, `doi`, `uuid`: `id_shapes.txt`) takes only a value of its shape. A value bound to a list parameter (`string[]`) is
 //! sent as a list.
 
 use super::profile::Profile;
@@ -24,9 +25,9 @@ pub(super) fn pass(
             let Some(pr) = open.iter().find(|pr| &pr.p.name == name) else {
                 return true;
             };
-            let ok = params
-                .get_mut(name)
-                .is_none_or(|v| takes(pr, v) && formed(pr, v) && pr.p.bounds.admits(v).is_ok());
+            let ok = params.get_mut(name).is_none_or(|v| {
+                takes(pr, v) && formed(pr, v) && known_shape(pr, v) && pr.p.bounds.admits(v).is_ok()
+            });
             if !ok {
                 params.remove(name);
             } else if pr.p.ty.ends_with("[]")
@@ -40,6 +41,36 @@ pub(super) fn pass(
             ok
         })
         .collect()
+}
+
+/// The well-known identifier shapes of `id_shapes.txt`, by the name word that calls for them.
+fn id_shapes() -> &'static [(&'static str, regex::Regex)] {
+    static SHAPES: std::sync::OnceLock<Vec<(&'static str, regex::Regex)>> =
+        std::sync::OnceLock::new();
+    SHAPES.get_or_init(|| {
+        crate::route::data_lines(include_str!("id_shapes.txt"))
+            .filter_map(|line| line.split_once(' '))
+            .map(|(word, re)| {
+                (
+                    word,
+                    regex::Regex::new(re.trim()).expect("id_shapes.txt pattern"),
+                )
+            })
+            .collect()
+    })
+}
+
+/// Whether a text value has the shape of the well-known identifier the parameter's name calls
+/// for (`isbn` takes "9780593135204", never "PAD"); true for a parameter of no such name.
+fn known_shape(pr: &Profile, v: &Value) -> bool {
+    match v {
+        Value::String(s) => id_shapes()
+            .iter()
+            .filter(|(word, _)| pr.words.iter().any(|w| w == word))
+            .all(|(_, re)| re.is_match(s.trim())),
+        Value::Array(items) => items.iter().all(|x| known_shape(pr, x)),
+        _ => true,
+    }
 }
 
 /// Whether the parameter `pr` can take `v` by its type and format.
@@ -123,6 +154,32 @@ mod tests {
         );
         e.parameters.remove(1);
         assert!(filled(&e, "rates from 2024-05-01", &["rate"]).is_empty());
+    }
+
+    #[test]
+    fn a_parameter_named_for_a_well_known_identifier_takes_only_its_shape() {
+        let e = endpoint(
+            "https://x.test/lists",
+            &[("isbn", "query"), ("doi", "query")],
+        );
+        assert!(filled(&e, "book a train ticket from PAD to Oxford", &["book"]).is_empty());
+        assert_eq!(
+            filled(&e, "weeks on the list for ISBN 9780593135204", &["list"]),
+            strings(&[("isbn", "9780593135204")])
+        );
+        for (word, re) in id_shapes() {
+            assert!(re.is_match(match *word {
+                "doi" => "10.1000/xyz123",
+                "ean" => "4006381333931",
+                "iban" => "DE89370400440532013000",
+                "isbn" | "isbn13" => "978-0-306-40615-7",
+                "isbn10" => "0-306-40615-2",
+                "issn" => "2049-3630",
+                "orcid" => "0000-0002-1825-0097",
+                "uuid" => "123e4567-e89b-12d3-a456-426614174000",
+                other => panic!("no example for {other}"),
+            }));
+        }
     }
 
     #[test]

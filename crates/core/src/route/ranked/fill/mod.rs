@@ -4,7 +4,9 @@
 //! is ("order 8812", "in Lyon", "top 5").
 //!
 //! Before the passes, `numerals` adds the numbers, years and months the question writes in words
-//! ("tag twelve", "twenty twenty-six", "april 2024" for a month parameter) to its spans.
+//! ("tag twelve", "twenty twenty-six", "april 2024" for a month parameter) to its spans, and
+//! `currencies` the ISO 4217 code of each currency the question names ("euros to Japanese
+//! yen"), where a parameter takes a currency.
 //!
 //! [`fill`] runs named passes in order, each in a file of its own; a pass fills only the
 //! parameters still open, so an earlier pass wins:
@@ -64,6 +66,7 @@ mod check;
 mod coded;
 mod codes;
 mod coords;
+mod currencies;
 mod datefmt;
 mod direction;
 mod enums;
@@ -161,6 +164,7 @@ fn fill_with(
     let open: Vec<Profile> = open.into_iter().filter(|pr| !pr.named_only()).collect();
     let mut spans = spans.to_vec();
     numerals::add(question, &open, &mut spans);
+    currencies::add(question, &open, &mut spans);
     // A name beside its label noun replaces the object that held both ("on the central line").
     let named = labels::label_neighbours(question, &open, &spans, subject);
     spans.retain(|x| {

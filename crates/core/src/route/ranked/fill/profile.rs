@@ -42,12 +42,30 @@ pub(super) struct Profile<'a> {
     pub(super) pattern: Option<regex::Regex>,
 }
 
+/// The first content words (at most four) of a description's first sentence, in lower case:
+/// what a parameter of a one- or two-letter name is called in words.
+fn abbreviated(description: &str) -> Vec<String> {
+    let first = description.split(". ").next().unwrap_or(description);
+    first
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .filter(|w| !text::is_stop_word(w) && w.chars().count() > 1)
+        .take(4)
+        .collect()
+}
+
 impl<'a> Profile<'a> {
     pub(super) fn of(p: &'a ParamData, url: &str) -> Profile<'a> {
-        let words: Vec<String> = text::split_identifier(&p.name)
+        let mut words: Vec<String> = text::split_identifier(&p.name)
             .into_iter()
             .map(|(s, e)| p.name[s..e].to_lowercase())
             .collect();
+        // A name of one or two letters (`t`, `y`, `i`) says what it takes in its description's
+        // first words: "Movie title to search for." names `t` by `movie` and `title`.
+        if p.name.chars().count() <= 2 {
+            words.extend(abbreviated(p.description.as_deref().unwrap_or("")));
+        }
         let mut stems: Vec<String> = text::stems(&p.name).collect();
         let name_stems = stems.len();
         if let Some(d) = &p.description {

@@ -353,7 +353,11 @@ pub(super) fn fit(pr: &Profile, s: &Span) -> f64 {
     let base = match s.kind {
         SpanKind::Url if pr.format().contains("uri") || pr.format() == "url" => 9.0,
         SpanKind::Url if pr.named(URL_WORDS) => 8.0,
-        SpanKind::Email if pr.format() == "email" || pr.named(&["email", "mail"]) => 9.0,
+        SpanKind::Email if pr.format() == "email" || pr.named(EMAIL_WORDS) => 9.0,
+        // "Specifies the email address to validate" for a text `query`.
+        SpanKind::Email if string && pr.described(EMAIL_WORDS) => 8.0,
+        SpanKind::Phone if matches!(pr.format(), "phone" | "tel") || pr.named(PHONE_WORDS) => 9.0,
+        SpanKind::Phone if string && pr.described(PHONE_WORDS) => 8.0,
         SpanKind::Path if pr.named(PATH_WORDS) => 8.0,
         // A date goes only into a parameter that takes one (its format, name or description
         // says so), never into a `from` currency or an `end` cursor.

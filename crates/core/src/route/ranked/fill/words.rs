@@ -90,6 +90,10 @@ pub(super) const DATE_DESCRIBED: &[&str] = &[
     "yyyy",
 ];
 pub(super) const URL_WORDS: &[&str] = &["href", "link", "site", "uri", "url", "website"];
+/// Words naming an e-mail address parameter (`email`, `mail`), or its description's.
+pub(super) const EMAIL_WORDS: &[&str] = &["email", "mail"];
+/// Words naming a telephone number parameter (`phone`, `msisdn`), or its description's.
+pub(super) const PHONE_WORDS: &[&str] = &["msisdn", "phone", "telephone", "tel"];
 pub(super) const PATH_WORDS: &[&str] = &["dir", "directory", "file", "filename", "folder", "path"];
 
 /// Whether a number is written as a year (four digits, 1800 to 2199).
