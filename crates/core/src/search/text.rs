@@ -15,6 +15,7 @@
 //! a question matched.
 
 use rust_stemmers::{Algorithm, Stemmer};
+use std::collections::HashMap;
 use std::sync::OnceLock;
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
@@ -379,6 +380,31 @@ pub fn is_stop_word(w: &str) -> bool {
     STOP_WORDS.binary_search(&w).is_ok()
 }
 
+/// The stem of each word of `derivations.txt` mapped to the stem of its verb
+/// ("definit" -> "defin"), so that a question's verb finds a catalog's noun. Built once.
+fn derivations() -> &'static HashMap<String, String> {
+    static D: OnceLock<HashMap<String, String>> = OnceLock::new();
+    D.get_or_init(|| {
+        include_str!("derivations.txt")
+            .lines()
+            .map(|l| l.split('#').next().unwrap_or("").trim())
+            .filter_map(|line| line.split_once(' '))
+            .map(|(verb, noun)| {
+                (
+                    stemmer().stem(noun).into_owned(),
+                    stemmer().stem(verb).into_owned(),
+                )
+            })
+            .collect()
+    })
+}
+
+/// Whether `stem` is the stem of a verb of `derivations.txt` whose noun a
+/// catalog may use instead ("defin" of "define" for `definitions`).
+pub fn derived(stem: &str) -> bool {
+    derivations().values().any(|v| v == stem)
+}
+
 fn stemmer() -> &'static Stemmer {
     static S: OnceLock<Stemmer> = OnceLock::new();
     S.get_or_init(|| Stemmer::create(Algorithm::English))
@@ -579,7 +605,11 @@ fn fold(s: &str) -> String {
 /// are.
 fn stem_word(w: &str) -> String {
     if w.chars().all(|c| c.is_ascii_lowercase()) {
-        stemmer().stem(w).into_owned()
+        let s = stemmer().stem(w);
+        match derivations().get(s.as_ref()) {
+            Some(verb) => verb.clone(),
+            None => s.into_owned(),
+        }
     } else {
         w.to_string()
     }
@@ -626,6 +656,33 @@ mod tests {
 
     fn stems_of(s: &str) -> Vec<String> {
         stems(s).collect()
+    }
+
+    #[test]
+    fn a_verb_and_its_noun_share_a_stem() {
+        assert_eq!(stems_of("define definitions"), ["defin", "defin"]);
+        assert_eq!(
+            stems_of("pronounce pronunciations"),
+            ["pronounc", "pronounc"]
+        );
+        assert_eq!(stems_of("directed director"), ["direct", "direct"]);
+        assert_eq!(stems_of("wrote writers"), ["write", "write"]);
+        // A noun that names something else as often keeps its own stem, and an adjective its
+        // quality's noun.
+        assert_eq!(stems_of("produce products"), ["produc", "product"]);
+        assert_eq!(stems_of("high height"), ["high", "height"]);
+        // Every pair of the data maps a noun that does not already share its verb's stem.
+        for line in include_str!("derivations.txt").lines() {
+            let line = line.split('#').next().unwrap_or("").trim();
+            if let Some((verb, noun)) = line.split_once(' ') {
+                assert_eq!(stems_of(verb), stems_of(noun), "{line}");
+                assert_ne!(
+                    stemmer().stem(verb),
+                    stemmer().stem(noun),
+                    "{line} needs no entry"
+                );
+            }
+        }
     }
 
     #[test]

@@ -508,7 +508,7 @@ fn takes_no_identifier(spans: &[Span], filled: &BTreeMap<String, serde_json::Val
     let identifying: Vec<&Span> = spans
         .iter()
         .filter(|s| match s.kind {
-            SpanKind::Slash | SpanKind::Url | SpanKind::Email => true,
+            SpanKind::Slash | SpanKind::Url | SpanKind::Email | SpanKind::Phone => true,
             // An id with a digit (`4aawyAB9vmqN3uQ7FjRGTy`, `NCT04280705`); an upper-case word
             // alone (`UV`, `PR`) is as often an abbreviation.
             SpanKind::Id => s.value.chars().any(|c| c.is_ascii_digit()),
@@ -545,7 +545,7 @@ fn identifies(url: &str, spans: &[Span], filled: &BTreeMap<String, serde_json::V
         .collect();
     spans.iter().any(|s| {
         let identifying = match s.kind {
-            SpanKind::Slash | SpanKind::Url | SpanKind::Email => true,
+            SpanKind::Slash | SpanKind::Url | SpanKind::Email | SpanKind::Phone => true,
             SpanKind::Id => s.value.chars().any(|c| c.is_ascii_digit()),
             SpanKind::Number => s.labels().next().is_some(),
             _ => false,
@@ -904,6 +904,7 @@ fn question_weight(
                                 s.kind,
                                 SpanKind::Url
                                     | SpanKind::Email
+                                    | SpanKind::Phone
                                     | SpanKind::Path
                                     | SpanKind::Slash
                                     | SpanKind::Date
@@ -1080,6 +1081,7 @@ fn only_the_frame(
                         SpanKind::Quoted
                             | SpanKind::Url
                             | SpanKind::Email
+                            | SpanKind::Phone
                             | SpanKind::Path
                             | SpanKind::Slash
                             | SpanKind::Date
@@ -1218,9 +1220,22 @@ pub fn action_missing(
 
 /// Whether an endpoint's name (its id, MCP name, the literal segments of its URL path) or the
 /// first sentence of its description holds a word (its stem): what the endpoint does, not what
-/// its description mentions on the way ("… routes that return translation records").
+/// its description mentions on the way ("… routes that return translation records"). A verb
+/// whose noun a catalog uses instead (`derivations.txt`: "define" for `definitions`,
+/// "pronounce" for `pronunciations`) is done by an endpoint that returns a field of that name:
+/// "Define serendipity" asks for the definitions a dictionary entry holds.
 fn endpoint_does(g: &FrozenGraph, tool: u32, endpoint: u32, stem: &str) -> bool {
     let e = g.tool_at(tool).endpoint_at(endpoint);
+    if crate::search::text::derived(stem)
+        && e.fields.iter().any(|f| {
+            f.name
+                .rsplit('.')
+                .next()
+                .is_some_and(|last| crate::search::text::stems(last).any(|s| s == stem))
+        })
+    {
+        return true;
+    }
     let first = e
         .description
         .as_deref()
@@ -1309,15 +1324,25 @@ pub fn choose(
     let covered = coverage >= MIN_COVERAGE || best.answers;
     if !given && (!covered || (weight < min_weight && !best.identified)) {
         let t = g.tool_at(best.tool);
-        return Err(format!(
-            "the catalog matches too little of the request: the closest endpoint is `{}/{}` (words: {}; weight {weight:.2}), and the closest {} together match {:.0}% of the request's weight (a plan needs {min_weight:.2} and {:.0}%)",
+        let closest = format!(
+            "the closest endpoint is `{}/{}` (words: {}; weight {weight:.2})",
             t.id,
             t.endpoint_at(best.endpoint).id,
-            q.words(best.matched).join(", "),
-            covering.len(),
-            coverage * 100.0,
-            MIN_COVERAGE * 100.0
-        ));
+            q.words(best.matched).join(", ")
+        );
+        // Say the test that failed: too little of the request covered, or a best match too weak.
+        return Err(if covered {
+            format!(
+                "the catalog matches too little of the request: {closest}, under the weight of {min_weight:.2} a plan needs from its best endpoint"
+            )
+        } else {
+            format!(
+                "the catalog matches too little of the request: {closest}, and the closest {} together match {:.0}% of the request's weight, under the {:.0}% a plan needs",
+                covering.len(),
+                coverage * 100.0,
+                MIN_COVERAGE * 100.0
+            )
+        });
     }
     if !given && let Some(reason) = off_the_point(g, q, ranking, best, counted) {
         return Err(reason);

@@ -5,9 +5,11 @@
 //! evidence ("what's the traffic like on the a2 road": `like` is a field's word, `traffic a2
 //! road` nothing declared explains). The analyzer cannot know what the ranked router finds for
 //! the other words: when a plan's steps are about them (an endpoint whose id, description or
-//! parameters hold one of them: `get_road_ids` holds `road`), the note is not true
-//! and is dropped; when the steps are about none of them, the note is true and a `planned` plan
-//! says `partial` (its steps answer another question than the one asked).
+//! parameters hold one of them: `get_road_ids` holds `road`; or each of them is a value a step
+//! takes or a field it projects: "Define serendipity" takes `serendipity` and projects
+//! `definitions`), the note is not true and is dropped; when the steps are about none of them,
+//! the note is true and a `planned` plan says `partial` (its steps answer another question
+//! than the one asked).
 
 use super::text::content_words;
 use crate::artifact::FrozenGraph;
@@ -53,6 +55,24 @@ fn endpoint_words(g: &FrozenGraph, tool: &str, endpoint: &str) -> HashSet<String
     words
 }
 
+/// The content words a step takes or projects: the values of its parameters (the word the
+/// question gives, "serendipity"), and the last names of the fields it projects (what the
+/// question asks for, "Define" for `definitions`; a plan's own projection, not every field of
+/// a large record).
+fn step_words(s: &crate::route::Step) -> HashSet<String> {
+    let mut words = HashSet::new();
+    for v in s.params.values() {
+        if let Some(text) = v.as_str() {
+            words.extend(content_words(text));
+        }
+    }
+    for f in &s.fields {
+        let last = f.name.rsplit('.').next().unwrap_or(&f.name);
+        words.extend(content_words(&last.replace(['_', '[', ']'], " ")));
+    }
+    words
+}
+
 /// Keep a plan's "does not hold" note true (see the module documentation): dropped when a step
 /// is about a word it names; kept with status `partial` (from `planned`) when none is.
 pub fn settle(g: &FrozenGraph, plan: &mut Plan) {
@@ -63,10 +83,37 @@ pub fn settle(g: &FrozenGraph, plan: &mut Plan) {
         return;
     };
     let asked = content_words(unexplained(&plan.warnings[i]).unwrap_or_default());
-    let answered = plan.steps.iter().any(|s| {
+    let stems_of = |words: HashSet<String>| -> HashSet<String> {
+        words
+            .iter()
+            .flat_map(|w| crate::search::text::stems(w).collect::<Vec<_>>())
+            .collect()
+    };
+    let about = plan.steps.iter().any(|s| {
         let words = endpoint_words(g, &s.tool, &s.endpoint);
-        asked.iter().any(|w| words.contains(w))
+        let stems = stems_of(words.clone());
+        asked.iter().any(|w| {
+            words.contains(w) || crate::search::text::stems(w).any(|st| stems.contains(&st))
+        })
     });
+    // A value taken is no evidence alone ("the a2 road" read into some `id`): every word must
+    // be a value taken or a field projected, by the steps together.
+    // Compared by the index's stems, which hold a verb and its noun as one ("define",
+    // `definitions`).
+    let taken: HashSet<String> = stems_of(
+        plan.steps
+            .iter()
+            .flat_map(|s| {
+                let mut words = endpoint_words(g, &s.tool, &s.endpoint);
+                words.extend(step_words(s));
+                words
+            })
+            .collect(),
+    );
+    let answered = about
+        || asked
+            .iter()
+            .all(|w| crate::search::text::stems(w).all(|st| taken.contains(&st)));
     if answered {
         plan.warnings.remove(i);
     } else if plan.status == PlanStatus::Planned {
