@@ -10,7 +10,8 @@
 //! a body that is not JSON is answered with a JSON-RPC -32700 parse error, one that is JSON but
 //! no message with -32600 (with its `id` when it has one), and a header that cannot be read
 //! with -32700, after which the reader skips to the next `Content-Length` header (the LSP base
-//! protocol's frame start); a body over the limit is answered and skipped unread. Only a stream
+//! protocol's frame start); a body over the limit is answered and skipped the same way, unread
+//! (never by the length its header claims, which may be corrupt). Only a stream
 //! that ends inside a frame, or fails to read, ends the reading.
 
 use std::fmt;
@@ -228,14 +229,12 @@ impl Io {
 }
 
 /// What the reader does after a frame error: the answer to send (a JSON-RPC error response),
-/// and whether the stream can be read on (`Skip::Resync`: to the next `Content-Length` header;
-/// `Skip::Bytes`: past a body over the limit; `None`: the stream cannot be read further).
+/// and whether the stream can be read on (`Skip::Resync`: to the next `Content-Length` header,
+/// also past a body over the limit; `None`: the stream cannot be read further).
 #[derive(Debug, PartialEq)]
 enum Recovery {
     /// Answer, then read on from the next byte (the frame was read whole).
     Next(serde_json::Value),
-    /// Answer, then skip this many body bytes.
-    Bytes(serde_json::Value, u64),
     /// Answer, then skip to the next `Content-Length` header.
     Resync(serde_json::Value),
     /// Stop reading.
@@ -250,14 +249,13 @@ fn error_response(id: serde_json::Value, code: i64, message: String) -> serde_js
 fn recovery(e: &FrameError, body: Option<&[u8]>) -> Recovery {
     match e {
         FrameError::Truncated(_) | FrameError::Io(_) => Recovery::Stop,
-        FrameError::TooLarge(n) => Recovery::Bytes(
-            error_response(
-                serde_json::Value::Null,
-                -32600,
-                format!("Invalid Request: {e}; the message was skipped"),
-            ),
-            u64::try_from(*n).unwrap_or(u64::MAX),
-        ),
+        // Skipped to the next header, not by the length it gives: a corrupted or hostile
+        // length (`Content-Length: 99999999999`) would swallow every later message.
+        FrameError::TooLarge(_) => Recovery::Resync(error_response(
+            serde_json::Value::Null,
+            -32600,
+            format!("Invalid Request: {e}; the reader skipped to the next `Content-Length` header"),
+        )),
         FrameError::BadHeader(_) => Recovery::Resync(error_response(
             serde_json::Value::Null,
             -32700,
@@ -390,16 +388,6 @@ fn pump(
         let next = match recovery(&e, body.as_deref()) {
             Recovery::Stop => Err(e),
             Recovery::Next(answer) => answers.send(answer).map_err(|_| e),
-            Recovery::Bytes(answer, n) => answers.send(answer).map_err(|_| e).and_then(|()| {
-                let skipped = std::io::copy(&mut input.by_ref().take(n), &mut std::io::sink())
-                    .map_err(|io| FrameError::Io(io.to_string()))?;
-                if skipped < n {
-                    return Err(FrameError::Truncated(format!(
-                        "the stream ended after {skipped} of the {n} bytes of a message body"
-                    )));
-                }
-                Ok(())
-            }),
             Recovery::Resync(answer) => answers.send(answer).map_err(|_| e).and_then(|()| {
                 match resync(&mut input) {
                     Ok(Some(line)) => {
