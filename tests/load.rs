@@ -1331,6 +1331,14 @@ fn syntax_errors_point_at_their_cause() {
             "domains:\n  - id: b\n    x: {k: 1\n    y: 2\n",
             "intents/x.yaml:3:8: error[SR001/parse-error] invalid YAML: unclosed bracket `{`: the flow mapping it opens is not closed with `}` on its line, and the next line goes on as a block",
         ),
+        (
+            "domains:\n  - id: \"open\n    description: plain\n  - id: c\n    description: \"x \\\"y\\\" z\" and more\n",
+            "intents/x.yaml:2:9: error[SR001/parse-error] invalid YAML: the double-quoted string opened here is not closed on its line: it runs to the next `\"`, on line 5, where text follows it",
+        ),
+        (
+            "domains:\n  - id: 'it''s\n    description: x\n  - id: 'd' e\n",
+            "intents/x.yaml:2:9: error[SR001/parse-error] invalid YAML: the single-quoted string opened here is not closed on its line: it runs to the next `'`, on line 4, where text follows it",
+        ),
     ] {
         let dir = project(&[("intents/x.yaml", text.as_bytes())]);
         let out = concise(dir.path());

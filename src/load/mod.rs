@@ -166,6 +166,9 @@ impl LoadError {
                 };
                 let help = if format == Format::Yaml && message.contains("tab") {
                     "replace the tab with spaces".to_string()
+                } else if message.contains("is not closed on its line") {
+                    "close the quote on this line (a quoted string runs over lines to its next quote)"
+                        .to_string()
                 } else {
                     format!("fix the {lang} syntax at this position")
                 };

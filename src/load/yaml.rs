@@ -936,12 +936,35 @@ pub(super) fn flow_extent(span: Span, kind: &NodeKind, text: &str) -> Span {
 /// - a character YAML does not allow (a raw control character): that character, not the start
 ///   of the value holding it;
 /// - an error right after a line that opens a flow collection (`title: [OQMD`, `b: {x: 1`)
-///   and does not close it: the unclosed bracket (the parser only notices at the next key).
+///   and does not close it: the unclosed bracket (the parser only notices at the next key);
+/// - text after a quoted string that ran over lines (`title: "OMDb` left open on line 6 runs
+///   to the next `"`, on line 19): the quote that opened it.
 fn refine_position(message: &str, text: &str, at: usize) -> Option<LoadError> {
     let syntax = |message: String, start: usize, end: usize| LoadError::Syntax {
         message,
         span: Span::new(start, end),
     };
+    if message.contains("after double-quoted scalar")
+        || message.contains("after single-quoted scalar")
+    {
+        let (q, kind) = if message.contains("double") {
+            ('"', "double-quoted")
+        } else {
+            ('\'', "single-quoted")
+        };
+        let (open, close) = quoted_string_before(text, at, q)?;
+        let closed_on = text[..close].matches('\n').count() + 1;
+        if !text[open..close].contains('\n') {
+            return None;
+        }
+        return Some(syntax(
+            format!(
+                "the {kind} string opened here is not closed on its line: it runs to the next `{q}`, on line {closed_on}, where text follows it"
+            ),
+            open,
+            open + 1,
+        ));
+    }
     let line_end = |i: usize| text[i..].find(['\n', '\r']).map_or(text.len(), |j| i + j);
     if message.contains("unknown escape character") {
         // From the opening quote: the first backslash whose next character is no YAML escape.
@@ -1012,6 +1035,38 @@ fn refine_position(message: &str, text: &str, at: usize) -> Option<LoadError> {
         prev.0 + open,
         prev.0 + open + 1,
     ))
+}
+
+/// The opening and closing quotes (byte offsets) of the quoted string that ends at the last `q`
+/// before `at`: in a double-quoted string a `\"` is no quote, in a single-quoted one a `''`.
+fn quoted_string_before(text: &str, at: usize, q: char) -> Option<(usize, usize)> {
+    let bytes = text.as_bytes();
+    let quote = q as u8;
+    // Whether the quote at byte `i` is written inside the string rather than ending it.
+    let escaped = |i: usize| {
+        if q == '"' {
+            bytes[..i].iter().rev().take_while(|b| **b == b'\\').count() % 2 == 1
+        } else {
+            false
+        }
+    };
+    let close = (0..at.min(bytes.len()))
+        .rev()
+        .find(|&i| bytes[i] == quote && !escaped(i))?;
+    let mut i = close;
+    while i > 0 {
+        i -= 1;
+        if bytes[i] != quote || escaped(i) {
+            continue;
+        }
+        // `''` inside a single-quoted string is one quote written.
+        if q == '\'' && i > 0 && bytes[i - 1] == quote {
+            i -= 1;
+            continue;
+        }
+        return Some((i, close));
+    }
+    None
 }
 
 /// The first flow collection a block line opens as a value (`key: [`, `- {`) and leaves
