@@ -1050,6 +1050,60 @@ fn pair(m: &str, h: &str) -> (String, String) {
     (m.to_string(), h.to_string())
 }
 
+/// A function-tool list with an entry that is no function tool is refused at that entry (its
+/// number counted from 1), not at the whole list; a document that is no list at its root.
+#[test]
+fn an_entry_that_is_no_function_tool_is_named_by_its_number() {
+    let refused = |text: &str| -> Vec<(String, String, String)> {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("tools.json"), text).unwrap();
+        let r = run(
+            &[
+                "import",
+                "openai",
+                "tools.json",
+                "--project",
+                "proj",
+                "--message-format",
+                "json",
+            ],
+            dir.path(),
+        );
+        assert_eq!(r.code, 1, "{}", r.stderr);
+        let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+        v["findings"]["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| {
+                (
+                    d["code"].as_str().unwrap().to_string(),
+                    format!("{}:{}", d["location"]["line"], d["location"]["column"]),
+                    d["message"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect()
+    };
+    let expected =
+        |at: &str, what: &str| vec![("SR705".to_string(), at.to_string(), what.to_string())];
+    assert_eq!(
+        refused(
+            r#"[{"type":"function","function":{"name":"f","parameters":{"type":"object","properties":{}}}},{"type":"function"},42]"#
+        ),
+        expected(
+            "1:94",
+            "entry 2 of the list is not a function tool: expected `{\"type\": \"function\", \"function\": {...}}` (OpenAI) or `{\"name\", \"input_schema\"}` (Anthropic)"
+        )
+    );
+    assert_eq!(
+        refused(r#"{"model":"x"}"#),
+        expected(
+            "1:1",
+            "not a function-tool list: expected a list of `{\"type\": \"function\", \"function\": {...}}` (OpenAI) or `{\"name\", \"input_schema\"}` (Anthropic) objects"
+        )
+    );
+}
+
 #[test]
 fn openai_defaults_that_do_not_fit_are_reported_not_dropped_silently() {
     let src = r#"{"tools": [{"type": "function", "function": {"name": "forecast", "description": "Weather forecast.",

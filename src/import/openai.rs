@@ -25,22 +25,27 @@ fn str_at<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
 }
 
 /// The function objects of the file: (the object holding `name`, the key of its schema).
-fn functions<'a>(root: &Loc<'a>) -> Option<Vec<(Loc<'a>, &'static str)>> {
+/// `Err` with the place that is no function tool: the document itself (no list), or the first
+/// element of the list that is none, with its index.
+fn functions<'a>(root: &Loc<'a>) -> Result<Vec<(Loc<'a>, &'static str)>, (Loc<'a>, Option<usize>)> {
+    let not_a_list = || (root.clone(), None);
     let list = match root.value {
         Value::Array(_) => root.clone(),
-        Value::Object(o) if o.contains_key("tools") => root.get("tools")?,
-        Value::Object(o) if o.contains_key("functions") => root.get("functions")?,
-        Value::Object(o) if o.contains_key("name") => {
-            return one(root).map(|f| vec![f]);
+        Value::Object(o) if o.contains_key("tools") => root.get("tools").ok_or_else(not_a_list)?,
+        Value::Object(o) if o.contains_key("functions") => {
+            root.get("functions").ok_or_else(not_a_list)?
         }
-        _ => return None,
+        Value::Object(o) if o.contains_key("name") => {
+            return one(root).map(|f| vec![f]).ok_or_else(not_a_list);
+        }
+        _ => return Err(not_a_list()),
     };
     let Value::Array(a) = list.value else {
-        return None;
+        return Err((list.clone(), None));
     };
     let mut out = Vec::new();
     for i in 0..a.len() {
-        let item = list.get(&i.to_string())?;
+        let item = list.get(&i.to_string()).ok_or_else(not_a_list)?;
         // Built-in tools of the model API (`web_search_preview`, `computer_20241022`, ...) are
         // not the application's functions: kept aside, reported by the caller.
         let ty = item.value.get("type").and_then(Value::as_str);
@@ -48,9 +53,12 @@ fn functions<'a>(root: &Loc<'a>) -> Option<Vec<(Loc<'a>, &'static str)>> {
             out.push((item, "built-in"));
             continue;
         }
-        out.push(one(&item)?);
+        match one(&item) {
+            Some(f) => out.push(f),
+            None => return Err((item, Some(i))),
+        }
     }
-    Some(out)
+    Ok(out)
 }
 
 fn one<'a>(item: &Loc<'a>) -> Option<(Loc<'a>, &'static str)> {
@@ -118,15 +126,25 @@ pub fn bfcl_types(v: &mut Value) -> Vec<String> {
 pub fn import(r: &Resolver, opts: &Options) -> Imported {
     let mut m = Mapper::new(r);
     let root = r.root();
-    let Some(fns) = functions(&root) else {
-        m.report(
-            codes::UNSUPPORTED_SOURCE,
-            Severity::Error,
-            &root,
-            "not a function-tool list: expected a list of `{\"type\": \"function\", \"function\": {...}}` (OpenAI) or `{\"name\", \"input_schema\"}` (Anthropic) objects",
-            "save the `tools` array of your chat request; for an MCP server use `schemarouter import mcp`",
-        );
-        return Imported::failed(m.findings);
+    let fns = match functions(&root) {
+        Ok(fns) => fns,
+        Err((at, index)) => {
+            let what = match index {
+                // Counted from 1, as a person counts the list's entries.
+                Some(i) => format!(
+                    "entry {} of the list is not a function tool: expected `{{\"type\": \"function\", \"function\": {{...}}}}` (OpenAI) or `{{\"name\", \"input_schema\"}}` (Anthropic)",
+                    i + 1
+                ),
+                None => "not a function-tool list: expected a list of `{\"type\": \"function\", \"function\": {...}}` (OpenAI) or `{\"name\", \"input_schema\"}` (Anthropic) objects".to_string(),
+            };
+            let help = if index.is_some() {
+                "give the entry its `function` object (with `name` and `parameters`), or remove it"
+            } else {
+                "save the `tools` array of your chat request; for an MCP server use `schemarouter import mcp`"
+            };
+            m.report(codes::UNSUPPORTED_SOURCE, Severity::Error, &at, what, help);
+            return Imported::failed(m.findings);
+        }
     };
     let tool_id = opts
         .tool
