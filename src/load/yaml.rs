@@ -308,10 +308,16 @@ fn resolve_plain<'t>(value: &str, raw: impl FnOnce() -> &'t str) -> NodeKind {
         return NodeKind::Null;
     }
     // Text that cannot start a boolean or a number is a string: no number parse is tried.
-    if value.as_bytes().first().is_some_and(|b| {
-        !(b.is_ascii_digit() || matches!(b, b'+' | b'-' | b'.' | b't' | b'T' | b'f' | b'F'))
-            && !b.is_ascii_whitespace()
-    }) {
+    let may_start_other = |b: &u8| {
+        b.is_ascii_digit()
+            || b.is_ascii_whitespace()
+            || matches!(b, b'+' | b'-' | b'.' | b't' | b'T' | b'f' | b'F')
+    };
+    if value
+        .as_bytes()
+        .first()
+        .is_some_and(|b| !may_start_other(b))
+    {
         return NodeKind::Str(value.to_string());
     }
     let t = yaml_trim(value);
