@@ -13,10 +13,16 @@
 static GLOBAL: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
 /// jemalloc's start-up options (read through its `malloc_conf` symbol, which this crate's
-/// jemalloc build prefixes with `_rjem_`): keep dirty and muzzy pages until the process ends.
+/// jemalloc build prefixes with `_rjem_`): keep dirty and muzzy pages until the process ends,
+/// and one arena for every thread. With an arena per thread (jemalloc's default is four per
+/// CPU) memory freed by one thread (the file texts, the lint index, the typed project) is not
+/// reused by the threads that build the artifact next, so the peak holds both: at 10,000 tools
+/// one arena lowers the peak RSS of check + compile by about 55 MiB (1045-1052 -> 985-997 MiB)
+/// for the same CPU time. Small allocations are served by each thread's cache, so the shared
+/// arena's locks are taken only on refills and large blocks.
 #[cfg(not(windows))]
 #[unsafe(export_name = "_rjem_malloc_conf")]
-pub static MALLOC_CONF: &[u8; 36] = b"dirty_decay_ms:-1,muzzy_decay_ms:-1\0";
+pub static MALLOC_CONF: &[u8; 46] = b"narenas:1,dirty_decay_ms:-1,muzzy_decay_ms:-1\0";
 
 /// For `serve` and `mcp`: unused pages go back to the system after 10 s (jemalloc's default),
 /// in the arenas that exist and in those made later.
@@ -57,6 +63,9 @@ mod tests {
         // `opt.*` is what jemalloc read at start-up from `_rjem_malloc_conf`.
         assert_eq!(read(b"opt.dirty_decay_ms\0"), -1);
         assert_eq!(read(b"opt.muzzy_decay_ms\0"), -1);
+        // SAFETY: `opt.narenas` is of type unsigned.
+        let arenas = unsafe { raw::read::<u32>(b"opt.narenas\0") }.expect("jemalloc answers");
+        assert_eq!(arenas, 1);
         assert_eq!(read(b"arenas.dirty_decay_ms\0"), -1);
         super::serving();
         assert_eq!(read(b"arenas.dirty_decay_ms\0"), 10_000);

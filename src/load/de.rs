@@ -121,7 +121,8 @@ thread_local! {
 /// Note a string read into a string field (or a parameter value) when it spells a YAML 1.1
 /// boolean.
 fn note_string(s: &str, span: Span) {
-    if YAML11_BOOLS.contains(&s) {
+    // The spellings are 1 to 3 bytes long: longer strings (nearly all) are not compared.
+    if s.len() <= 3 && YAML11_BOOLS.contains(&s) {
         YAML11_STRINGS.with(|n| {
             if let Some(spans) = n.borrow_mut().as_mut() {
                 spans.push(span);

@@ -1134,8 +1134,6 @@ fn read_planned(
                     });
                     let (text, uses, duplicates, result) =
                         read_and_parse(path, overlay.get(name), (*kind, *format), limits, cached);
-                    // The line index is made here, in parallel, rather than when the file is
-                    // added below.
                     let file = text.map(|t| SourceFile::new(name.clone(), path.clone(), t));
                     (plan, file, uses, duplicates, result)
                 }

@@ -301,10 +301,24 @@ fn number(value: f64, raw: &str) -> NodeKind {
     }
 }
 
-/// Resolve a plain, untagged scalar by the YAML 1.2 core schema.
-fn resolve_plain(value: &str, raw: &str) -> NodeKind {
+/// Resolve a plain, untagged scalar by the YAML 1.2 core schema; `raw` gives the text as written
+/// (asked for numbers only, which keep their spelling).
+fn resolve_plain<'t>(value: &str, raw: impl FnOnce() -> &'t str) -> NodeKind {
     if matches!(value, "" | "~" | "null" | "Null" | "NULL") {
         return NodeKind::Null;
+    }
+    // Text that cannot start a boolean or a number is a string: no number parse is tried.
+    let may_start_other = |b: &u8| {
+        b.is_ascii_digit()
+            || b.is_ascii_whitespace()
+            || matches!(b, b'+' | b'-' | b'.' | b't' | b'T' | b'f' | b'F')
+    };
+    if value
+        .as_bytes()
+        .first()
+        .is_some_and(|b| !may_start_other(b))
+    {
+        return NodeKind::Str(value.to_string());
     }
     let t = yaml_trim(value);
     match t {
@@ -322,20 +336,23 @@ fn resolve_plain(value: &str, raw: &str) -> NodeKind {
         && let Some(i) = parse_int(t)
     {
         if let Ok(i) = i64::try_from(i) {
-            return NodeKind::Int(i, raw.to_string());
+            return NodeKind::Int(i, raw().to_string());
         }
         if i > 0 && u64::try_from(i).is_ok() {
-            return NodeKind::Float(i as f64, raw.to_string());
+            return NodeKind::Float(i as f64, raw().to_string());
         }
     }
     match parse_float(t) {
-        Some(f) => number(f, raw),
+        Some(f) => number(f, raw()),
         None => NodeKind::Str(value.to_string()),
     }
 }
 
 /// Mappings with more entries than this index their keys in a hash map.
 const SCAN_KEYS: usize = 16;
+
+/// The entries a mapping is first given room for.
+const MAP_CAPACITY: usize = 8;
 
 /// Where `key` is among the keys a mapping sets itself (`entries`, before merged entries are
 /// added), building the mapping's key index once it is large.
@@ -496,12 +513,7 @@ impl<'a> Builder<'a> {
                     continue;
                 }
                 Event::Scalar(value, style, anchor, tag) => {
-                    let raw = self
-                        .text
-                        .get(span.start as usize..span.end as usize)
-                        .unwrap_or("")
-                        .trim();
-                    let kind = self.scalar_kind(&value, raw, style, tag.as_deref(), span)?;
+                    let kind = self.scalar_kind(&value, style, tag.as_deref(), span)?;
                     let node = Node { kind, span };
                     if anchor != 0 {
                         self.anchors.insert(anchor, Anchored::new(node.clone()));
@@ -529,7 +541,8 @@ impl<'a> Builder<'a> {
                     stack.push(Frame::Map {
                         start: span.start as usize,
                         anchor,
-                        entries: Vec::new(),
+                        // Most mappings of a declaration have up to 8 keys: no regrowth.
+                        entries: Vec::with_capacity(MAP_CAPACITY),
                         own: None,
                         key: None,
                         merged: Vec::new(),
@@ -639,13 +652,17 @@ impl<'a> Builder<'a> {
     fn scalar_kind(
         &self,
         value: &str,
-        raw: &str,
         style: ScalarStyle,
         tag: Option<&granit_parser::Tag>,
         span: Span,
     ) -> Result<NodeKind, LoadError> {
         Ok(match (tag_kind(tag), style) {
-            (TagKind::None, ScalarStyle::Plain) => match resolve_plain(value, raw) {
+            (TagKind::None, ScalarStyle::Plain) => match resolve_plain(value, || {
+                self.text
+                    .get(span.start as usize..span.end as usize)
+                    .unwrap_or("")
+                    .trim()
+            }) {
                 // `.nan` and `.inf` are no value a declaration can carry: kept as
                 // the text written, so a number field reports a wrong-typed value
                 // (and the rest of the file is still checked).

@@ -74,33 +74,36 @@ pub struct SourceFile {
     pub path: PathBuf,
     /// The file's text, exactly as read (a leading BOM is kept; spans count it).
     pub text: String,
-    line_starts: Vec<u32>,
+    /// Computed on first use: most files of a large project are never shown in a diagnostic.
+    line_starts: std::sync::OnceLock<Vec<u32>>,
 }
 
 impl SourceFile {
     /// A source file from its display name, path on disk and text.
     pub fn new(name: impl Into<String>, path: impl Into<PathBuf>, text: String) -> SourceFile {
-        // Line ends: LF, CRLF and a bare CR (YAML 1.2 counts all three as line breaks).
-        let mut line_starts = vec![0u32];
-        let bytes = text.as_bytes();
-        for (i, b) in bytes.iter().enumerate() {
-            let bare_cr = *b == b'\r' && bytes.get(i + 1) != Some(&b'\n');
-            if *b == b'\n' || bare_cr {
-                line_starts.push((i + 1) as u32);
-            }
-        }
         SourceFile {
             name: name.into(),
             path: path.into(),
             text,
-            line_starts,
+            line_starts: std::sync::OnceLock::new(),
         }
     }
 
     /// Byte offset of every line start, ascending; the first is 0. A line ends at LF, CRLF or a
-    /// bare CR.
+    /// bare CR. Computed from [`SourceFile::text`] on first use.
     pub fn line_starts(&self) -> &[u32] {
-        &self.line_starts
+        self.line_starts.get_or_init(|| {
+            // Line ends: LF, CRLF and a bare CR (YAML 1.2 counts all three as line breaks).
+            let mut line_starts = vec![0u32];
+            let bytes = self.text.as_bytes();
+            for (i, b) in bytes.iter().enumerate() {
+                let bare_cr = *b == b'\r' && bytes.get(i + 1) != Some(&b'\n');
+                if *b == b'\n' || bare_cr {
+                    line_starts.push((i + 1) as u32);
+                }
+            }
+            line_starts
+        })
     }
 
     /// 1-based line and 1-based column (in Unicode scalar values) of a byte offset. Offsets past
@@ -108,11 +111,11 @@ impl SourceFile {
     /// the start of the file takes no column.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         let offset = offset.min(self.text.len());
-        let line = match self.line_starts.binary_search(&(offset as u32)) {
+        let line = match self.line_starts().binary_search(&(offset as u32)) {
             Ok(i) => i,
             Err(i) => i - 1,
         };
-        let start = self.line_starts[line] as usize;
+        let start = self.line_starts()[line] as usize;
         let mut end = offset;
         while end > start && !self.text.is_char_boundary(end) {
             end -= 1;
@@ -134,17 +137,17 @@ impl SourceFile {
 
     /// Number of lines (a final line without `\n` counts).
     pub fn line_count(&self) -> usize {
-        self.line_starts.len()
+        self.line_starts().len()
     }
 
     /// The text of 1-based line `line` without its line end.
     pub fn line_text(&self, line: usize) -> &str {
-        if line == 0 || line > self.line_starts.len() {
+        if line == 0 || line > self.line_starts().len() {
             return "";
         }
-        let start = self.line_starts[line - 1] as usize;
+        let start = self.line_starts()[line - 1] as usize;
         let end = self
-            .line_starts
+            .line_starts()
             .get(line)
             .map(|e| *e as usize)
             .unwrap_or(self.text.len());
@@ -156,7 +159,7 @@ impl SourceFile {
         if line == 0 {
             return 0;
         }
-        self.line_starts
+        self.line_starts()
             .get(line - 1)
             .map(|s| *s as usize)
             .unwrap_or(self.text.len())
