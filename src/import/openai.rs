@@ -24,10 +24,15 @@ fn str_at<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
         .filter(|s| !s.is_empty())
 }
 
-/// The function objects of the file: (the object holding `name`, the key of its schema).
-/// `Err` with the place that is no function tool: the document itself (no list), or the first
-/// element of the list that is none, with its index.
-fn functions<'a>(root: &Loc<'a>) -> Result<Vec<(Loc<'a>, &'static str)>, (Loc<'a>, Option<usize>)> {
+/// A function object of the file: the object holding `name`, and the key of its schema.
+type Function<'a> = (Loc<'a>, &'static str);
+
+/// Where a file is no function-tool list: the document itself (`None`), or the first entry of
+/// the list that is no function tool, with its index.
+type NotAFunction<'a> = (Loc<'a>, Option<usize>);
+
+/// The function objects of the file, or where it holds something else.
+fn functions<'a>(root: &Loc<'a>) -> Result<Vec<Function<'a>>, NotAFunction<'a>> {
     let not_a_list = || (root.clone(), None);
     let list = match root.value {
         Value::Array(_) => root.clone(),
