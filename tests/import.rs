@@ -1054,36 +1054,7 @@ fn pair(m: &str, h: &str) -> (String, String) {
 /// number counted from 1), not at the whole list; a document that is no list at its root.
 #[test]
 fn an_entry_that_is_no_function_tool_is_named_by_its_number() {
-    let refused = |text: &str| -> Vec<(String, String, String)> {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("tools.json"), text).unwrap();
-        let r = run(
-            &[
-                "import",
-                "openai",
-                "tools.json",
-                "--project",
-                "proj",
-                "--message-format",
-                "json",
-            ],
-            dir.path(),
-        );
-        assert_eq!(r.code, 1, "{}", r.stderr);
-        let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
-        v["findings"]["diagnostics"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|d| {
-                (
-                    d["code"].as_str().unwrap().to_string(),
-                    format!("{}:{}", d["location"]["line"], d["location"]["column"]),
-                    d["message"].as_str().unwrap().to_string(),
-                )
-            })
-            .collect()
-    };
+    let refused = |text: &str| findings_exiting("openai", "tools.json", text, 1);
     let expected =
         |at: &str, what: &str| vec![("SR705".to_string(), at.to_string(), what.to_string())];
     assert_eq!(
@@ -2738,6 +2709,16 @@ fn mcp_findings(name: &str, text: &str) -> Vec<(String, String, String)> {
 /// Import `text` saved as `name` as a `kind` source, with JSON messages; returns each finding
 /// as (code, line:column, message).
 fn findings(kind: &str, name: &str, text: &str) -> Vec<(String, String, String)> {
+    findings_exiting(kind, name, text, 0)
+}
+
+/// [`findings`] of an import that exits with `code` (1: refused).
+fn findings_exiting(
+    kind: &str,
+    name: &str,
+    text: &str,
+    code: i32,
+) -> Vec<(String, String, String)> {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join(name), text).unwrap();
     let r = run(
@@ -2752,7 +2733,7 @@ fn findings(kind: &str, name: &str, text: &str) -> Vec<(String, String, String)>
         ],
         dir.path(),
     );
-    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.code, code, "{}", r.stderr);
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
     v["findings"]["diagnostics"]
         .as_array()

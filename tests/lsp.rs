@@ -285,6 +285,9 @@ fn a_malformed_message_is_answered_and_the_server_keeps_serving() {
         ignored.as_bytes(),
         // LF line ends.
         b"Content-Length: 2\n\n{}",
+        // A corrupted length far over the limit (the user trial's): answered, and the reader
+        // goes on at the next header, never swallowing what follows as the body it claims.
+        b"Content-Length: 99999999999\r\n\r\n{}",
         // Over the limit: answered, its bytes skipped to the next header.
         b"Content-Length: 67108865\r\n\r\n",
     ];
@@ -312,46 +315,8 @@ fn a_malformed_message_is_answered_and_the_server_keeps_serving() {
             r#"null -32700 "Parse error: a message header without `Content-Length`; the reader skipped to the next `Content-Length` header""#,
             r#"null -32700 "Parse error: the header line `hello` is not `Name: value`; the reader skipped to the next `Content-Length` header""#,
             r#"null -32700 "Parse error: the header line `Content-Length: 2` ends with LF, not CRLF (LSP headers end with `\\r\\n`); the reader skipped to the next `Content-Length` header""#,
+            r#"null -32600 "Invalid Request: a message of 99999999999 bytes (`Content-Length`) is larger than the limit of 64 MiB; the reader skipped to the next `Content-Length` header""#,
             r#"null -32600 "Invalid Request: a message of 67108865 bytes (`Content-Length`) is larger than the limit of 64 MiB; the reader skipped to the next `Content-Length` header""#,
-        ]
-    );
-    assert!(
-        messages
-            .iter()
-            .any(|m| m["id"] == 2 && m.get("result").is_some()),
-        "{messages:?}"
-    );
-    assert_eq!(code, Some(0), "{messages:?}");
-}
-
-/// A corrupted `Content-Length` far over the limit (the user trial's 99999999999) is answered
-/// and the reader goes on at the next header: the requests after it are served, never swallowed
-/// as the body it claims.
-#[test]
-fn an_absurd_content_length_does_not_swallow_the_messages_after_it() {
-    let init =
-        frame(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}"#);
-    let initialized = frame(r#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#);
-    let shutdown = frame(r#"{"jsonrpc":"2.0","id":2,"method":"shutdown"}"#);
-    let exit = frame(r#"{"jsonrpc":"2.0","method":"exit"}"#);
-    let bytes = [
-        init.as_bytes(),
-        initialized.as_bytes(),
-        b"Content-Length: 99999999999\r\n\r\n{}",
-        shutdown.as_bytes(),
-        exit.as_bytes(),
-    ]
-    .concat();
-    let (code, messages) = lsp_answers(&bytes);
-    let errors: Vec<String> = messages
-        .iter()
-        .filter(|m| m.get("error").is_some())
-        .map(|m| format!("{} {}", m["error"]["code"], m["error"]["message"]))
-        .collect();
-    assert_eq!(
-        errors,
-        [
-            r#"-32600 "Invalid Request: a message of 99999999999 bytes (`Content-Length`) is larger than the limit of 64 MiB; the reader skipped to the next `Content-Length` header""#
         ]
     );
     assert!(
