@@ -988,6 +988,19 @@ fn non_finite_toml_numbers_are_reported_like_yaml_ones() {
     );
 }
 
+/// A tool that declares no endpoint is no tool a plan can call: SR505 says so (not "can only
+/// be reached by name").
+#[test]
+fn a_tool_without_endpoints_is_reported() {
+    let tool = "id = \"t\"\ntitle = \"T\"\ndomain = \"materials_property\"\nsource_type = \"calculated\"\nprovenance = {publisher = \"P\", citation = \"10.1000/x\"}\nlicence = {spdx = \"CC0-1.0\"}\nendpoints = []\n";
+    let dir = project(&[("schemas/t.toml", tool.as_bytes())]);
+    let out = concise(dir.path());
+    assert_eq!(
+        out.lines().next().unwrap(),
+        "schemas/t.toml:1:6: warning[SR505/unroutable-tool] tool `t` declares no endpoint: no plan can call it (help: declare its endpoints (`schemarouter import` writes them from an API description), or remove the file)"
+    );
+}
+
 /// A default outside a string enum of number-like and boolean-like codes: the help writes the
 /// values as the file must (`"1"`, quoted), so that following it loads.
 #[test]

@@ -3,7 +3,8 @@
 //! ## What it finds
 //! A tool that no intent can select: its domain is in no intent's domains, or it provides none of
 //! the required groups of the intents that target its domain. It is reachable only when a user
-//! names it.
+//! names it. A tool that declares no endpoint (`endpoints: []`) is reported too: no plan can
+//! call it, named or not.
 //!
 //! ## Why it matters for routing
 //! Algorithm 1 picks candidates by domain and required groups; an unroutable tool never answers
@@ -80,6 +81,16 @@ impl Rule for UnroutableTool {
             }
         }
         for (ti, t) in p.tools.iter().enumerate() {
+            if t.endpoints.is_empty() {
+                out.report(
+                    t.file,
+                    t.id.span,
+                    format!("tool `{}` declares no endpoint: no plan can call it", t.id.value),
+                )
+                .label("tool without endpoints")
+                .fix("declare its endpoints (`schemarouter import` writes them from an API description), or remove the file");
+                continue;
+            }
             if reachable[ti] {
                 continue;
             }
