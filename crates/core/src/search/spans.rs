@@ -20,7 +20,8 @@ pub enum SpanKind {
     Email,
     /// A telephone number in international form (`+44 20 7946 0958`, `+1 (555) 010-4477`) or
     /// the North American one (`(555) 010-4477`, `555-010-4477`); `value` keeps the digits and
-    /// the leading `+` only (`+442079460958`), the E.164 form services take.
+    /// the leading `+` only, `+1` before a North American number (`+442079460958`,
+    /// `+15550104477`), the E.164 form services take.
     Phone,
     /// `/root/pdf/report.pdf`, `C:\data\x.csv`, `./notes.md`, `report.pdf`.
     Path,
@@ -250,6 +251,7 @@ struct Patterns {
     numeric_date: Regex,
     slash: Regex,
     joined: Regex,
+    dashed: Regex,
     pair: Regex,
     number: Regex,
     token: Regex,
@@ -279,6 +281,7 @@ fn patterns() -> &'static Patterns {
             numeric_date: re(r"\b(\d{1,2})([-/.])(\d{1,2})([-/.])(\d{4})\b"),
             slash: re(r"\b([A-Za-z0-9][\w.-]*)/([A-Za-z0-9][\w.-]*)\b"),
             joined: re(r"[\p{L}\p{N}]+(?:(?:-,?|,-?)[\p{L}\p{N}]+){2,}"),
+            dashed: re(r"\b[0-9A-Fa-f]+(?:-[0-9A-Fa-f]+){2,}-[0-9A-Fa-fXx]+\b"),
             pair: re(r"(?:^|[^\w.,-])([-+]?\d{1,3}\.\d+),\s?([-+]?\d{1,3}\.\d+)\b"),
             number: re(
                 r"(?i)(?:^|[^\w.#-])([-+]?(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:[.,]\d+)?))\s?(%|[a-zµμ°]+)?\b",
@@ -364,7 +367,12 @@ pub fn spans(text: &str) -> Vec<Span> {
         let digits: String = m.as_str().chars().filter(char::is_ascii_digit).collect();
         // E.164 holds at most 15 digits; fewer than 8 is a short code or a sum ("+12").
         if (8..=15).contains(&digits.len()) {
-            let plus = if m.as_str().starts_with('+') { "+" } else { "" };
+            // The North American form ("(555) 010-4477") is country code 1.
+            let plus = if m.as_str().starts_with('+') {
+                "+"
+            } else {
+                "+1"
+            };
             push(
                 &mut out,
                 SpanKind::Phone,
@@ -419,6 +427,20 @@ pub fn spans(text: &str) -> Vec<Span> {
         let v = m.as_str();
         if v.contains(',') && v.contains('-') && v.contains(|c: char| c.is_alphabetic()) {
             push(&mut out, SpanKind::Id, v.into(), None, m.start(), m.end());
+        }
+    }
+    // Groups of digits (or hex) joined by dashes, four or more (`978-0-306-40615-7`,
+    // `0000-0002-1825-0097`, a UUID): one code, never a date (three groups) or numbers.
+    for m in p.dashed.find_iter(text) {
+        if m.as_str().contains(|c: char| c.is_ascii_digit()) {
+            push(
+                &mut out,
+                SpanKind::Id,
+                m.as_str().into(),
+                None,
+                m.start(),
+                m.end(),
+            );
         }
     }
     dates(text, &mut out);
@@ -877,8 +899,8 @@ mod tests {
             kinds("Is +44 20 7946 0958 a valid phone number? Or call (555) 010-4477, 555.010.4478"),
             [
                 (Phone, "+442079460958".into()),
-                (Phone, "5550104477".into()),
-                (Phone, "5550104478".into())
+                (Phone, "+15550104477".into()),
+                (Phone, "+15550104478".into())
             ]
         );
         assert_eq!(
@@ -886,6 +908,19 @@ mod tests {
             [
                 (Phone, "+14155550100".into()),
                 (Phone, "+33142685300".into())
+            ]
+        );
+        assert_eq!(
+            kinds(
+                "ISBN 978-0-306-40615-7 or 0-306-40615-X, ORCID 0000-0002-1825-0097 on 2024-05-01"
+            ),
+            [
+                (Id, "ISBN".into()),
+                (Id, "978-0-306-40615-7".into()),
+                (Id, "0-306-40615-X".into()),
+                (Id, "ORCID".into()),
+                (Id, "0000-0002-1825-0097".into()),
+                (Date, "2024-05-01".into())
             ]
         );
         // A sum, a date and a short signed number are no telephone numbers.

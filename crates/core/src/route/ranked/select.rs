@@ -1011,8 +1011,9 @@ fn off_the_point(
 /// computing the request opens with, "**convert** 100 euros to yen"; the word that labels a quoted value, "is
 /// the **text** 'you are an idiot' offensive?"), and the request holds a content word outside its
 /// opaque values (quotes, ids, URLs, e-mail addresses, paths, dates) that no endpoint of the
-/// catalog knows (`euros`, `yen`, `offensive`): the catalog shares the request's verb or
-/// label, not the thing it asks about.
+/// catalog knows (`euros`, `yen`, `offensive`) and that names no value the endpoint takes by
+/// name (a currency for a currency code: [`super::fill::named_value_ranges`]): the catalog
+/// shares the request's verb or label, not the thing it asks about.
 fn only_the_frame(
     g: &FrozenGraph,
     q: &Query,
@@ -1092,8 +1093,18 @@ fn only_the_frame(
             })
         })
     };
+    // A word that names a value the endpoint takes by name ("euros" for a currency code,
+    // "Spanish" for a language code) is known to it, though no indexed word.
+    let named =
+        super::fill::named_value_ranges(g.tool_at(best.tool).endpoint_at(best.endpoint), &q.text);
+    let known = |i: usize| {
+        q.terms
+            .iter()
+            .filter(|t| t.stem == q.stems[i])
+            .all(|t| named.iter().any(|&(a, b)| a <= t.start && t.end <= b))
+    };
     let foreign: u64 = (0..q.stems.len())
-        .filter(|&i| content(i) && ranking.idfs[i] == 0.0 && !opaque(i))
+        .filter(|&i| content(i) && ranking.idfs[i] == 0.0 && !opaque(i) && !known(i))
         .filter(|&i| q.stems[i].chars().all(char::is_alphabetic) && q.stems[i].len() > 1)
         .fold(0, |m, i| m | (1 << i));
     if foreign == 0 {

@@ -259,6 +259,27 @@ fn unasked_words(pr: &Profile, asked: &[String]) -> usize {
 /// first name of each kind to the parameter of that kind whose name holds the fewest words the
 /// question does not say ([`unasked_words`]; the first of those); returns the byte ranges of
 /// the names so used (no other value).
+/// Byte ranges of the countries and languages `question` names that some parameter of `open`
+/// takes by its code (a language name for a language parameter): values the endpoint knows.
+pub(super) fn ranges(question: &str, open: &[Profile]) -> Vec<(usize, usize)> {
+    let kinds: Vec<Kind> = open.iter().filter_map(kind).collect();
+    if kinds.is_empty() {
+        return Vec::new();
+    }
+    let (countries, languages) = named(question);
+    let mut out = Vec::new();
+    if kinds
+        .iter()
+        .any(|k| matches!(k, Kind::Country | Kind::CountryName))
+    {
+        out.extend(countries.iter().map(|(_, at)| *at));
+    }
+    if kinds.contains(&Kind::Language) {
+        out.extend(languages.iter().map(|(_, at)| *at));
+    }
+    out
+}
+
 pub(super) fn pass(
     question: &str,
     open: &[Profile],

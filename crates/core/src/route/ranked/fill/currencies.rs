@@ -35,9 +35,39 @@ pub(super) fn add(question: &str, open: &[Profile], spans: &mut Vec<Span>) {
     if !open.iter().any(takes_currency) {
         return;
     }
+    let added: Vec<Span> = named(question)
+        .into_iter()
+        .map(|(start, end, code)| {
+            let mut s = span_at(question, SpanKind::Id, start, end);
+            s.value = code.to_string();
+            s
+        })
+        .collect();
+    if added.is_empty() {
+        return;
+    }
+    spans.retain(|s| !added.iter().any(|a| s.start < a.end && a.start < s.end));
+    spans.extend(added);
+    spans.sort_by_key(|s| (s.start, s.end));
+}
+
+/// Byte ranges of the currencies `question` names, when a parameter of `open` takes one: values
+/// the endpoint knows.
+pub(super) fn ranges(question: &str, open: &[Profile]) -> Vec<(usize, usize)> {
+    if !open.iter().any(takes_currency) {
+        return Vec::new();
+    }
+    named(question)
+        .into_iter()
+        .map(|(s, e, _)| (s, e))
+        .collect()
+}
+
+/// The currencies `question` names: byte range and ISO 4217 code, in text order.
+fn named(question: &str) -> Vec<(usize, usize, &'static str)> {
     let (toks, words) = crate::search::spans::lower_words(question);
     let singular: Vec<String> = words.iter().map(|w| singular(w)).collect();
-    let mut added: Vec<Span> = Vec::new();
+    let mut found = Vec::new();
     let mut i = 0;
     while i < words.len() {
         let hit = (1..=LONGEST.min(words.len() - i)).rev().find_map(|n| {
@@ -55,21 +85,13 @@ pub(super) fn add(question: &str, open: &[Profile], spans: &mut Vec<Span>) {
         });
         match hit {
             Some((n, code)) => {
-                let (start, end) = (toks[i].0, toks[i + n - 1].1);
-                let mut s = span_at(question, SpanKind::Id, start, end);
-                s.value = code.to_string();
-                added.push(s);
+                found.push((toks[i].0, toks[i + n - 1].1, code));
                 i += n;
             }
             None => i += 1,
         }
     }
-    if added.is_empty() {
-        return;
-    }
-    spans.retain(|s| !added.iter().any(|a| s.start < a.end && a.start < s.end));
-    spans.extend(added);
-    spans.sort_by_key(|s| (s.start, s.end));
+    found
 }
 
 /// A word without its plural ending ("euros", "francs", "pesos"); "swiss" and short words stay.

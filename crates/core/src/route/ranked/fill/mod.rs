@@ -111,6 +111,21 @@ pub fn takes_names(p: &crate::artifact::ParamData) -> bool {
         .any(|(s, e)| words::NAME_KEY_WORDS.contains(&p.name[s..e].to_lowercase().as_str()))
 }
 
+/// Byte ranges of the words of `question` that name a value a parameter of `e` takes by its
+/// name: a currency ("euros" for a currency code), a country or a language ("Spanish" for a
+/// language code). Such words are known to the endpoint, though no indexed word of it.
+pub fn named_value_ranges(e: &EndpointData, question: &str) -> Vec<(usize, usize)> {
+    let open: Vec<Profile> = e
+        .parameters
+        .iter()
+        .filter(|p| !p.auth)
+        .map(|p| Profile::of(p, &e.url))
+        .collect();
+    let mut out = currencies::ranges(question, &open);
+    out.extend(codes::ranges(question, &open));
+    out
+}
+
 /// Fill the endpoint's unbound, non-credential parameters (only those named in `only`, when
 /// given) from the question's spans; returns the names filled. `params` holds what declared
 /// bindings already gave. A span made only of `subject` stems (the words the endpoint was

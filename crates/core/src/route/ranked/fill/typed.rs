@@ -343,6 +343,11 @@ pub(super) fn fit(pr: &Profile, s: &Span) -> f64 {
     if pr.temporal && !timed {
         return 0.0;
     }
+    // A parameter named for a well-known identifier (`isbn`, `doi`) takes a value of its shape,
+    // whatever kind of span holds it ("978-0-306-40615-7", "10.1038/nature14539"), and no other.
+    if let Some(shaped) = super::check::shaped_as(pr, &s.value) {
+        return if shaped { 9.0 } else { 0.0 };
+    }
     let intro = if pr.introduced_by(s) { 6.0 } else { 0.0 };
     // A parameter of no declared type (`any`: a schema of `oneOf` an id or a slug) takes what a
     // text parameter takes.
