@@ -13,6 +13,7 @@
 
 mod address;
 pub mod build;
+pub mod currencies;
 pub mod dense;
 pub mod frame;
 pub mod implied;
@@ -20,6 +21,7 @@ pub mod needs;
 pub mod prerequisite;
 pub mod spans;
 pub mod text;
+pub(crate) mod unit_words;
 
 use crate::artifact::FrozenGraph;
 use serde::{Deserialize, Serialize};
@@ -65,6 +67,95 @@ pub struct Query {
     /// index holds adds its score to an endpoint and marks both words matched; one it does not
     /// hold counts for nothing.
     pub compounds: Vec<(String, u64)>,
+    /// Terms the question implies through its values rather than writes ([`ImpliedTerm`]:
+    /// "currency" for "250 euros in yen"), each a stem of `stems` with no term of its own.
+    pub implied_terms: Vec<ImpliedTerm>,
+}
+
+/// A term a question implies through the values it names: a question that names currencies
+/// ("How much is 250 euros in yen?") is about currencies ([`currencies::implied`]). Its stem is
+/// one of [`Query::stems`] (weight 1) that no term of the question has; it ranks the endpoints
+/// that index it, and the values that imply it are no unknown words where the catalog knows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImpliedTerm {
+    /// The word implied ("currency").
+    pub word: &'static str,
+    /// Its stem, as [`text::stems`] reads the word.
+    pub stem: String,
+    /// Byte ranges (in [`Query::text`]) of the values that imply it ("euros", "yen").
+    pub ranges: Vec<(usize, usize)>,
+}
+
+impl Query {
+    /// Whether stem `i` is an implied term ([`ImpliedTerm`]), written by no word.
+    pub fn is_implied(&self, i: usize) -> bool {
+        self.stems
+            .get(i)
+            .is_some_and(|s| self.implied_terms.iter().any(|t| &t.stem == s))
+    }
+
+    /// The implied term whose values cover bytes `start..end`, if its stem is among those of
+    /// `mask` (bit `i`: `stems[i]`).
+    pub fn implied_over(&self, start: usize, end: usize, mask: u64) -> Option<&ImpliedTerm> {
+        self.implied_terms.iter().find(|t| {
+            self.stems
+                .iter()
+                .position(|s| *s == t.stem)
+                .is_some_and(|i| mask & (1 << i) != 0)
+                && t.ranges.iter().any(|&(a, b)| a <= start && end <= b)
+        })
+    }
+}
+
+/// The terms `text` implies through its values, with the stems it writes (an implied term
+/// the question also writes is no implied term): "currency" when it names currencies
+/// ([`currencies::implied`]), "unit" when it names two units of one dimension ("5 pounds to
+/// kilograms", "how many feet in a mile": [`converted_units`]).
+fn implied_terms(text: &str, written: &[String]) -> Vec<ImpliedTerm> {
+    let mut out = Vec::new();
+    let currencies = currencies::implied(text);
+    for (word, ranges) in [
+        ("currency", currencies.clone()),
+        ("unit", converted_units(text, &currencies)),
+    ] {
+        if ranges.is_empty() {
+            continue;
+        }
+        if let Some(stem) = text::stems(word).next()
+            && !written.contains(&stem)
+        {
+            out.push(ImpliedTerm { word, stem, ranges });
+        }
+    }
+    out
+}
+
+/// Byte ranges of the unit words of `text` when at least two of them are units of one
+/// dimension (a conversion: "5 pounds to kilograms", "feet in a mile", "°F into °C"); words
+/// inside the currencies' ranges (`currencies`) are no units, nor units of time ("a 3 day
+/// forecast for next week" converts nothing). Empty otherwise.
+fn converted_units(text: &str, currencies: &[(usize, usize)]) -> Vec<(usize, usize)> {
+    let (toks, _) = spans::lower_words(text);
+    let units: Vec<((usize, usize), crate::units::Unit)> = toks
+        .iter()
+        .filter(|(a, b)| !currencies.iter().any(|&(s, e)| s <= *a && *b <= e))
+        .filter_map(|&(a, b)| {
+            let canonical = unit_words::unit_of(&text[a..b])?;
+            let u = unit_words::table().parse(&canonical).ok()?;
+            // Days, weeks and hours say when, far more often than what to convert.
+            let time = unit_words::table().parse("s").ok()?;
+            (u.dim != time.dim).then_some(((a, b), u))
+        })
+        .collect();
+    let paired = |i: usize| {
+        units.iter().enumerate().any(|(j, u)| {
+            j != i && u.1.dim == units[i].1.dim && u.1.canonical != units[i].1.canonical
+        })
+    };
+    (0..units.len())
+        .filter(|&i| paired(i))
+        .map(|i| units[i].0)
+        .collect()
 }
 
 impl Query {
@@ -81,7 +172,7 @@ impl Query {
             }
         }
         let frame = frame::frame_words(&text);
-        let weights = stems
+        let weights: Vec<f64> = stems
             .iter()
             .map(|s| {
                 let framed = terms
@@ -102,6 +193,14 @@ impl Query {
             })
             .collect();
         let compounds = compounds(&text, &terms, &stems);
+        let mut weights = weights;
+        let implied_terms = implied_terms(&text, &stems);
+        for t in &implied_terms {
+            if stems.len() < 64 {
+                stems.push(t.stem.clone());
+                weights.push(1.0);
+            }
+        }
         Query {
             text,
             terms,
@@ -109,6 +208,7 @@ impl Query {
             weights,
             spans,
             compounds,
+            implied_terms,
         }
     }
 
@@ -166,6 +266,12 @@ impl Query {
             let w = self.text[t.start..t.end].to_string();
             if !out.contains(&w) {
                 out.push(w);
+            }
+        }
+        for t in &self.implied_terms {
+            let i = self.stems.iter().position(|s| *s == t.stem);
+            if i.is_some_and(|i| mask & (1 << i) != 0) {
+                out.push(format!("({})", t.word));
             }
         }
         out

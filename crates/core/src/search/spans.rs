@@ -242,6 +242,7 @@ pub(crate) const MONTHS: &[&str] = &[
 struct Patterns {
     url: Regex,
     email: Regex,
+    ipv4: Regex,
     phone: Regex,
     path: Regex,
     quoted: Regex,
@@ -264,6 +265,7 @@ fn patterns() -> &'static Patterns {
         Patterns {
             url: re(r#"(?i)\b(?:https?|ftp)://[^\s<>"'`]+[^\s<>"'`.,;:!?)\]]"#),
             email: re(r"(?i)\b[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}\b"),
+            ipv4: re(r"\b(?:\d{1,3}\.){3}\d{1,3}\b"),
             phone: re(
                 r"(?:^|[^\w+])(\+\d{1,3}(?:[ .-]?\(?\d{1,4}\)?)(?:[ .-]?\d{2,5}){1,4}|\(\d{3}\) ?\d{3}[ .-]\d{4}|\b\d{3}[.-]\d{3}[.-]\d{4})\b",
             ),
@@ -361,6 +363,23 @@ pub fn spans(text: &str) -> Vec<Span> {
             m.start(),
             m.end(),
         );
+    }
+    // An IPv4 address (`81.2.69.142`) is one id, not numbers.
+    for m in p.ipv4.find_iter(text) {
+        let octets = m
+            .as_str()
+            .split('.')
+            .all(|o| o.parse::<u16>().is_ok_and(|n| n <= 255));
+        if octets {
+            push(
+                &mut out,
+                SpanKind::Id,
+                m.as_str().into(),
+                None,
+                m.start(),
+                m.end(),
+            );
+        }
     }
     for c in p.phone.captures_iter(text) {
         let m = c.get(1).expect("phone group");
@@ -884,6 +903,10 @@ mod tests {
             [(Slash, "rust-lang/rust".into())]
         );
         assert_eq!(kinds("status of order 8812"), [(Number, "8812".into())]);
+        assert_eq!(
+            kinds("rates for the address 81.2.69.142"),
+            [(Id, "81.2.69.142".into())]
+        );
         assert_eq!(
             kinds("Save it to /root/markdown/NCT04280705.md please"),
             [(Path, "/root/markdown/NCT04280705.md".into())]

@@ -8,9 +8,9 @@
 //! dimension, those whose names say the question's words best ([`super::project`]'s ranking:
 //! `paths[].distance` before `paths[].instructions[].distance`).
 
-use super::unit_words::{described, table, unit_of};
 use crate::artifact::EndpointData;
 use crate::search::spans::SpanKind;
+use crate::search::unit_words::{described, table, unit_of};
 use crate::search::{Query, text};
 use crate::units::Unit;
 use std::sync::LazyLock;

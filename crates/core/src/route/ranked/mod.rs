@@ -31,7 +31,6 @@ mod select;
 mod siblings;
 #[cfg(test)]
 mod testing;
-mod unit_words;
 
 use super::algorithm::{addressed_parameters, bind_parameters, field_meta, resolve_target};
 use super::{McpCall, Options, Plan, PlanStatus, PlannedField, Step, Understanding};

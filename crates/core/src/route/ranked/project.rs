@@ -481,7 +481,7 @@ fn count_fields(e: &crate::artifact::EndpointData, names: &[FieldName], q: &Quer
     // above).
     if counted
         .first()
-        .is_some_and(|w| super::unit_words::unit_of(w).is_some())
+        .is_some_and(|w| crate::search::unit_words::unit_of(w).is_some())
         && !super::measured::asked_units(q).is_empty()
     {
         return Vec::new();
@@ -579,6 +579,11 @@ fn asked_stems(g: &FrozenGraph, ti: u32, ei: u32, q: &Query) -> Vec<String> {
         .collect();
     q.stems
         .iter()
+        .enumerate()
+        // An implied term ("currency" of "250 euros in yen") says what the question is about,
+        // not which field it asks for.
+        .filter(|(i, _)| !q.is_implied(*i))
+        .map(|(_, s)| s)
         .filter(|s| !naming.contains(s) && !labels.contains(s) && !only_in_keys(q, s))
         .cloned()
         .collect()

@@ -886,9 +886,23 @@ fn question_weight(
     let mut unknown = 0u64;
     let mut per_stem = vec![0.0; q.stems.len()];
     use crate::search::spans::SpanKind;
+    // The implied terms the catalog knows: their values ("euros", "yen") weigh nothing of
+    // their own, the term ("currency") weighs for them.
+    let known_implied = (0..q.stems.len())
+        .filter(|&i| q.is_implied(i) && ranking.idfs[i] > 0.0)
+        .fold(0u64, |m, i| m | (1 << i));
     for (i, stem) in q.stems.iter().enumerate() {
+        if q.is_implied(i) {
+            if ranking.idfs[i] > 0.0 {
+                per_stem[i] = ranking.idfs[i];
+                total += per_stem[i];
+                counted |= 1 << i;
+            }
+            continue;
+        }
         let inside = |opaque: bool| {
             q.terms.iter().filter(|t| &t.stem == stem).all(|t| {
+                q.implied_over(t.start, t.end, known_implied).is_some() ||
                 // A word the catalog does not know weighs as unknown even in a
                 // [`SpanKind::Word`] span: it may be a value or a word of a question the
                 // catalog cannot answer ("earthquake").
@@ -993,7 +1007,8 @@ fn off_the_point(
     let [only] = content[..] else {
         return None;
     };
-    if asked_stems.contains(&q.stems[only]) {
+    // A term the question's values imply ("currency" for "250 euros in yen") is its subject.
+    if asked_stems.contains(&q.stems[only]) || q.is_implied(only) {
         return None;
     }
     let t = g.tool_at(best.tool);
@@ -1064,10 +1079,11 @@ fn only_the_frame(
         })
         .collect();
     let framing = |i: usize| {
-        q.terms.iter().filter(|t| t.stem == q.stems[i]).all(|t| {
-            verb.is_some_and(|(a, b)| a <= t.start && t.end <= b)
-                || labels.iter().any(|&(a, b)| a <= t.start && t.end <= b)
-        })
+        !q.is_implied(i)
+            && q.terms.iter().filter(|t| t.stem == q.stems[i]).all(|t| {
+                verb.is_some_and(|(a, b)| a <= t.start && t.end <= b)
+                    || labels.iter().any(|&(a, b)| a <= t.start && t.end <= b)
+            })
     };
     if !matched.iter().all(|&i| framing(i)) {
         return None;
@@ -1098,10 +1114,10 @@ fn only_the_frame(
     let named =
         super::fill::named_value_ranges(g.tool_at(best.tool).endpoint_at(best.endpoint), &q.text);
     let known = |i: usize| {
-        q.terms
-            .iter()
-            .filter(|t| t.stem == q.stems[i])
-            .all(|t| named.iter().any(|&(a, b)| a <= t.start && t.end <= b))
+        q.terms.iter().filter(|t| t.stem == q.stems[i]).all(|t| {
+            named.iter().any(|&(a, b)| a <= t.start && t.end <= b)
+                || q.implied_over(t.start, t.end, best.matched).is_some()
+        })
     };
     let foreign: u64 = (0..q.stems.len())
         .filter(|&i| content(i) && ranking.idfs[i] == 0.0 && !opaque(i) && !known(i))
@@ -1251,20 +1267,38 @@ fn endpoint_does(g: &FrozenGraph, tool: u32, endpoint: u32, stem: &str) -> bool 
         .description
         .as_deref()
         .map(|d| d.split(". ").next().unwrap_or(d));
-    crate::search::text::stems(&e.id)
-        .chain(
-            e.mcp_tool
-                .iter()
-                .flat_map(|m| crate::search::text::stems(m)),
-        )
-        .chain(
-            url_path(&e.url)
-                .split('/')
-                .filter(|seg| !seg.contains('{'))
-                .flat_map(crate::search::text::stems),
-        )
-        .chain(first.into_iter().flat_map(crate::search::text::stems))
-        .any(|s| s == stem)
+    // The name's words, then the first sentence's (whose first word is the verb of a
+    // description written in the third person: "Books a room", "Sends a message").
+    let mut words: Vec<(String, bool)> = std::iter::once(e.id.as_str())
+        .chain(e.mcp_tool.iter().map(String::as_str))
+        .chain(url_path(&e.url).split('/').filter(|seg| !seg.contains('{')))
+        .flat_map(|name| {
+            crate::search::text::split_identifier(name)
+                .into_iter()
+                .map(|(a, b)| (name[a..b].to_lowercase(), false))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    if let Some(first) = first {
+        words.extend(first.split_whitespace().enumerate().map(|(i, w)| {
+            let w: String = w.chars().filter(|c| c.is_alphanumeric()).collect();
+            (w.to_lowercase(), i == 0)
+        }));
+    }
+    words.iter().any(|(w, verb)| {
+        crate::search::text::stems(w).any(|s| s == stem) && (*verb || !plural_noun(w, stem))
+    })
+}
+
+/// Whether `word` is the plural of a noun of stem `stem` (`books`, `orders`, `messages`):
+/// an endpoint that names the things ("/books", `getOrders`) is not one that does the action
+/// of the verb they share a stem with ("Book me a flight", "Order 500 g of coffee").
+fn plural_noun(word: &str, stem: &str) -> bool {
+    ["es", "s"].iter().any(|end| {
+        word.strip_suffix(end).is_some_and(|base| {
+            !base.ends_with('s') && crate::search::text::stems(base).next().as_deref() == Some(stem)
+        })
+    })
 }
 
 /// Up to `k` endpoints, one per distinct need: the best first; then, while any is left above
@@ -2032,6 +2066,16 @@ mod tests {
         assert!(!acts("show me the issues created today"));
         assert!(!acts("when was the issue created?"));
         assert!(!acts(""));
+    }
+
+    #[test]
+    fn plural_nouns_are_not_the_verb() {
+        assert!(plural_noun("books", "book"));
+        assert!(plural_noun("orders", "order"));
+        assert!(plural_noun("messages", "messag"));
+        assert!(!plural_noun("book", "book"));
+        assert!(!plural_noun("address", "address"));
+        assert!(!plural_noun("sends", "book"));
     }
 
     #[test]

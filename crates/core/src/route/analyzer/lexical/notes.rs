@@ -110,6 +110,20 @@ pub fn settle(g: &FrozenGraph, plan: &mut Plan) {
             })
             .collect(),
     );
+    // A value the question names by word and a step takes as its code ("euros" as `EUR`).
+    let note = unexplained(&plan.warnings[i]).unwrap_or_default();
+    let coded: HashSet<String> = crate::route::ranked::fill::named_codes(note)
+        .into_iter()
+        .filter(|(_, _, code)| {
+            plan.steps.iter().any(|s| {
+                s.params
+                    .values()
+                    .any(|v| v.as_str().is_some_and(|v| v.eq_ignore_ascii_case(code)))
+            })
+        })
+        .flat_map(|(a, b, _)| stems_of(content_words(&note[a..b])))
+        .collect();
+    let taken: HashSet<String> = taken.union(&coded).cloned().collect();
     let answered = about
         || asked
             .iter()

@@ -70,17 +70,28 @@ fn known_shape(pr: &Profile, v: &Value) -> bool {
     }
 }
 
-/// Whether `value` has the shape of the well-known identifier the parameter is named for
-/// (`id_shapes.txt`; hyphens and spaces taken out); `None` for a parameter of no such name.
+/// Whether `value` has the shape of the well-known identifier the parameter is named for, by
+/// its name or by the first word of its description (`id_shapes.txt`; hyphens and spaces taken
+/// out); `None` for a parameter of no such name.
 pub(super) fn shaped_as(pr: &Profile, value: &str) -> Option<bool> {
     let compact: String = value
         .trim()
         .chars()
         .filter(|c| *c != '-' && !c.is_whitespace())
         .collect();
+    // The description's first word past an article names what the value is ("The IP address
+    // to search against" for `address`, "An ISBN-13" for `code`).
+    let head =
+        pr.p.description
+            .as_deref()
+            .unwrap_or("")
+            .split(|c: char| !c.is_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_lowercase)
+            .find(|w| !matches!(w.as_str(), "the" | "a" | "an" | "your"));
     let mut shapes = id_shapes()
         .iter()
-        .filter(|(word, _)| pr.words.iter().any(|w| w == word))
+        .filter(|(word, _)| pr.words.iter().any(|w| w == word) || head.as_deref() == Some(*word))
         .peekable();
     shapes.peek()?;
     Some(shapes.all(|(_, re)| re.is_match(&compact)))
@@ -194,6 +205,7 @@ mod tests {
                 "doi" => "10.1000/xyz123",
                 "ean" => "4006381333931",
                 "iban" => "DE89370400440532013000",
+                "ip" => "81.2.69.142",
                 "isbn" | "isbn13" => "9780306406157",
                 "isbn10" => "0306406152",
                 "issn" => "20493630",

@@ -58,7 +58,7 @@ type Named = (&'static str, (usize, usize));
 
 /// The countries the question names (alpha-2 codes) and the languages (ISO 639-1 codes), in
 /// the order written.
-fn named(question: &str) -> (Vec<Named>, Vec<Named>) {
+pub(super) fn named(question: &str) -> (Vec<Named>, Vec<Named>) {
     let (toks, words) = spans::lower_words(question);
     let mut countries = Vec::new();
     let mut languages = Vec::new();

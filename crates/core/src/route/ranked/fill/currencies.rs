@@ -5,19 +5,13 @@
 //! each code as it places a code the question writes, `direction` choosing the start and the end
 //! ("from EUR to JPY").
 //!
-//! The names are the ISO 4217 English names of the `iso_currency` crate (without funds,
-//! special units and superseded codes), each also by its last word when no other currency
-//! shares it ("yen", "baht"), plus the common names in `currency_names.txt`. A question's
-//! words are read singular ("euros", "pounds sterling").
+//! The names are read by [`crate::search::currencies`] (ISO 4217 names, their last words and
+//! the common names of `currency_names.txt`), which the search also reads: a question that
+//! names a currency is about currencies.
 
 use super::profile::Profile;
+use crate::search::currencies::{codes, named};
 use crate::search::spans::{Span, SpanKind, span_at};
-use iso_currency::{Currency, IntoEnumIterator};
-use std::collections::HashMap;
-use std::sync::OnceLock;
-
-/// The most words a currency's name takes ("trinidad and tobago dollar").
-const LONGEST: usize = 5;
 
 /// Whether a parameter takes a currency: its name says `currency` (`base_currency`,
 /// `currencies`), or its description speaks of a currency or of ISO 4217.
@@ -35,7 +29,15 @@ pub(super) fn add(question: &str, open: &[Profile], spans: &mut Vec<Span>) {
     if !open.iter().any(takes_currency) {
         return;
     }
-    let added: Vec<Span> = named(question)
+    let mut found = named(question);
+    // A code the question writes is an id already, but as an amount's unit ("100 USD"); a pair
+    // written as one value ("EUR/USD") stays one.
+    found.extend(codes(question).into_iter().filter(|c| {
+        spans
+            .iter()
+            .any(|s| s.kind == SpanKind::Number && s.start < c.0 && c.0 < s.end)
+    }));
+    let added: Vec<Span> = found
         .into_iter()
         .map(|(start, end, code)| {
             let mut s = span_at(question, SpanKind::Id, start, end);
@@ -45,6 +47,19 @@ pub(super) fn add(question: &str, open: &[Profile], spans: &mut Vec<Span>) {
         .collect();
     if added.is_empty() {
         return;
+    }
+    // An amount written before its currency ("250 euros", "100 USD") stays an amount, measured
+    // in the currency (its unit, as "2 cups" is an amount for `sourceAmount`); any other span
+    // inside a currency's words goes.
+    for s in spans.iter_mut() {
+        if s.kind != SpanKind::Number {
+            continue;
+        }
+        if let Some(a) = added.iter().find(|a| s.start < a.start && a.start < s.end) {
+            s.end = s.start + question[s.start..a.start].trim_end().len();
+            s.after =
+                crate::search::spans::span_at(question, SpanKind::Number, s.start, s.end).after;
+        }
     }
     spans.retain(|s| !added.iter().any(|a| s.start < a.end && a.start < s.end));
     spans.extend(added);
@@ -59,141 +74,17 @@ pub(super) fn ranges(question: &str, open: &[Profile]) -> Vec<(usize, usize)> {
     }
     named(question)
         .into_iter()
+        .chain(codes(question))
         .map(|(s, e, _)| (s, e))
         .collect()
-}
-
-/// The currencies `question` names: byte range and ISO 4217 code, in text order.
-fn named(question: &str) -> Vec<(usize, usize, &'static str)> {
-    let (toks, words) = crate::search::spans::lower_words(question);
-    let singular: Vec<String> = words.iter().map(|w| singular(w)).collect();
-    let mut found = Vec::new();
-    let mut i = 0;
-    while i < words.len() {
-        let hit = (1..=LONGEST.min(words.len() - i)).rev().find_map(|n| {
-            // Only the last word of a name is plural ("pounds sterling" reads the first).
-            let plain = words[i..i + n].join(" ");
-            let read = singular[i..i + n].join(" ");
-            currency(&plain)
-                .or_else(|| currency(&read))
-                .or_else(|| {
-                    (n == 2)
-                        .then(|| currency(&format!("{} {}", singular[i], words[i + 1])))
-                        .flatten()
-                })
-                .map(|c| (n, c))
-        });
-        match hit {
-            Some((n, code)) => {
-                found.push((toks[i].0, toks[i + n - 1].1, code));
-                i += n;
-            }
-            None => i += 1,
-        }
-    }
-    found
-}
-
-/// A word without its plural ending ("euros", "francs", "pesos"); "swiss" and short words stay.
-fn singular(w: &str) -> String {
-    match w.strip_suffix('s') {
-        Some(stem) if w.len() > 3 && !stem.ends_with('s') => stem.to_string(),
-        _ => w.to_string(),
-    }
-}
-
-/// The ISO 4217 code of the currency `name` (lower case) names, if exactly one.
-fn currency(name: &str) -> Option<&'static str> {
-    names().get(name).copied().flatten()
-}
-
-/// Every currency name in lower case with its code; `None` for a name two currencies share
-/// ("won": North and South Korean). Built once.
-fn names() -> &'static HashMap<String, Option<&'static str>> {
-    static NAMES: OnceLock<HashMap<String, Option<&'static str>>> = OnceLock::new();
-    NAMES.get_or_init(|| {
-        let mut iso: HashMap<String, Option<&'static str>> = HashMap::new();
-        let add = |names: &mut HashMap<String, Option<&'static str>>, n: String, code| match names
-            .get(&n)
-        {
-            Some(Some(c)) if *c != code => {
-                names.insert(n, None);
-            }
-            Some(_) => {}
-            None => {
-                names.insert(n, Some(code));
-            }
-        };
-        for c in Currency::iter() {
-            if c.is_fund() || c.is_special() || c.is_superseded().is_some() {
-                continue;
-            }
-            let code = c.code();
-            for name in forms(c.name()) {
-                if let Some(head) = name.rsplit(' ').next().filter(|h| *h != name) {
-                    add(&mut iso, head.to_string(), code);
-                }
-                add(&mut iso, name, code);
-            }
-        }
-        // The common names come first: "dollar" is the US dollar, whatever else shares it.
-        let mut names: HashMap<String, Option<&'static str>> = HashMap::new();
-        for line in crate::route::data_lines(include_str!("currency_names.txt")) {
-            if let Some((name, code)) = line.rsplit_once(' ')
-                && let Some(c) = Currency::from_code(code)
-            {
-                names.insert(name.to_string(), Some(c.code()));
-            }
-        }
-        for (n, c) in iso {
-            names.entry(n).or_insert(c);
-        }
-        names
-    })
-}
-
-/// The lower-case forms of an ISO 4217 name: as written, without a parenthesis ("renminbi
-/// yuan" of "Renminbi (Chinese) yuan"), with its parenthesis' words ("renminbi chinese yuan"),
-/// each of a pair written with a slash ("swedish krona", "swedish kronor").
-fn forms(name: &str) -> Vec<String> {
-    let lower = name.to_lowercase();
-    let mut out = Vec::new();
-    let without: String = {
-        let mut depth = 0;
-        lower
-            .chars()
-            .filter(|c| {
-                match c {
-                    '(' => depth += 1,
-                    ')' => depth -= 1,
-                    _ => {}
-                }
-                depth == 0 && *c != ')'
-            })
-            .collect()
-    };
-    let flat = lower.replace(['(', ')'], "");
-    for n in [without, flat] {
-        let n = n.split_whitespace().collect::<Vec<_>>().join(" ");
-        match n.split_once('/') {
-            Some((a, b)) => {
-                // "swedish krona/kronor": the words before the last one, then each ending.
-                let stem = a.rsplit_once(' ').map_or("", |(s, _)| s);
-                out.push(a.to_string());
-                out.push(format!("{stem} {b}").trim().to_string());
-            }
-            None => out.push(n),
-        }
-    }
-    out.sort();
-    out.dedup();
-    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::testing::*;
     use super::*;
+    use serde_json::Value;
+    use std::collections::BTreeMap;
 
     fn codes(q: &str) -> Vec<(String, String)> {
         let e = endpoint(
@@ -250,6 +141,35 @@ mod tests {
     }
 
     #[test]
+    fn an_amount_before_its_currency_stays_an_amount() {
+        let mut e = endpoint(
+            "https://x.test/currency-conversion",
+            &[
+                ("currency_from", "query"),
+                ("currency_to", "query"),
+                ("amount", "query"),
+            ],
+        );
+        e.parameters[2].ty = "integer".into();
+        e.parameters[2].description = Some("Optional, an amount you are wanting to convert".into());
+        for q in [
+            "How much is 100 AUD in NZD?",
+            "Convert 100 Australian dollars to NZD",
+        ] {
+            let got = filled(&e, q, &["convert", "amount"]);
+            assert_eq!(
+                got,
+                BTreeMap::from([
+                    ("amount".to_string(), Value::from(100)),
+                    ("currency_from".to_string(), Value::from("AUD")),
+                    ("currency_to".to_string(), Value::from("NZD")),
+                ]),
+                "{q}"
+            );
+        }
+    }
+
+    #[test]
     fn no_currency_parameter_no_currency() {
         let e = endpoint("https://x.test/convert", &[("weight", "query")]);
         let open: Vec<Profile> = e
@@ -262,17 +182,5 @@ mod tests {
         let before = spans.clone();
         add(q, &open, &mut spans);
         assert_eq!(spans, before);
-    }
-
-    #[test]
-    fn iso_forms() {
-        assert_eq!(
-            forms("Renminbi (Chinese) yuan"),
-            ["renminbi chinese yuan", "renminbi yuan"]
-        );
-        assert_eq!(
-            forms("Swedish krona/kronor"),
-            ["swedish krona", "swedish kronor"]
-        );
     }
 }

@@ -8,8 +8,8 @@
 
 use super::profile::Profile;
 use crate::route::bind;
-use crate::route::ranked::unit_words::{self, table, unit_of};
 use crate::search::spans::{Span, SpanKind};
+use crate::search::unit_words::{self, table, unit_of};
 use crate::units::Unit;
 use serde_json::Value;
 use std::collections::BTreeMap;

@@ -126,6 +126,32 @@ pub fn named_value_ranges(e: &EndpointData, question: &str) -> Vec<(usize, usize
     out
 }
 
+/// The values `text` names by word that parameters take as codes, with their byte ranges:
+/// currencies as ISO 4217 codes ("euros": `EUR`), countries as ISO 3166-1 alpha-2 codes
+/// ("France": `FR`), languages as ISO 639-1 codes ("Spanish": `es`), units by their symbols
+/// ("pounds": `lb`), in text order.
+pub fn named_codes(text: &str) -> Vec<(usize, usize, String)> {
+    let mut out: Vec<(usize, usize, String)> = crate::search::currencies::named(text)
+        .into_iter()
+        .map(|(s, e, c)| (s, e, c.to_string()))
+        .collect();
+    let (countries, languages) = codes::named(text);
+    out.extend(
+        countries
+            .into_iter()
+            .chain(languages)
+            .map(|(code, (s, e))| (s, e, code.to_string())),
+    );
+    let (toks, _) = crate::search::spans::lower_words(text);
+    out.extend(
+        toks.into_iter().filter_map(|(s, e)| {
+            crate::search::unit_words::unit_of(&text[s..e]).map(|u| (s, e, u))
+        }),
+    );
+    out.sort();
+    out
+}
+
 /// Fill the endpoint's unbound, non-credential parameters (only those named in `only`, when
 /// given) from the question's spans; returns the names filled. `params` holds what declared
 /// bindings already gave. A span made only of `subject` stems (the words the endpoint was

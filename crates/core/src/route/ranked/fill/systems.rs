@@ -8,7 +8,7 @@
 use super::profile::Profile;
 use crate::model::Scalar;
 use crate::route::bind;
-use crate::route::ranked::unit_words::{table, unit_of};
+use crate::search::unit_words::{table, unit_of};
 use regex::Regex;
 use serde_json::Value;
 use std::collections::BTreeMap;

@@ -1,10 +1,12 @@
 //! Pass `units`: unit parameters take the unit of the amount the question gives, and a target
-//! unit the one it asks for.
+//! unit the one it asks for, spelled as the description's examples spell units (`lb` for
+//! "pounds" where it says "e.g. kg").
 
 use super::profile::Profile;
 use super::words::TARGET_WORDS;
 use crate::route::bind;
 use crate::search::spans::{self, Span, SpanKind};
+use crate::search::unit_words::unit_of;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -36,10 +38,14 @@ pub(super) fn units(
             && !spans::is_function_word(word))
         .then(|| word.clone())
     });
-    for pr in open
-        .iter()
-        .filter(|pr| !pr.numeric && pr.named(&["unit", "units"]))
-    {
+    for pr in open.iter().filter(|pr| takes_unit(pr)) {
+        if let Some(Value::String(bound)) = params.get(&pr.p.name) {
+            // Bound by an earlier pass ("to kilograms" for `to`): spelled as the parameter
+            // spells units.
+            let v = spelled(pr, bound.clone());
+            params.insert(pr.p.name.clone(), Value::String(v));
+            continue;
+        }
         if params.contains_key(&pr.p.name) {
             continue;
         }
@@ -48,9 +54,31 @@ pub(super) fn units(
         } else {
             Some(unit.to_string())
         };
+        let value = value.map(|v| spelled(pr, v));
         if let Some(v) = value.and_then(|v| bind::coerce(pr.p, Value::String(v)).ok()) {
             params.insert(pr.p.name.clone(), v);
         }
+    }
+}
+
+/// Whether a parameter takes a unit: named `unit` (`sourceUnit`, `units`), or described as one
+/// ("The unit to convert from, e.g. lb") and not a number.
+fn takes_unit(pr: &Profile) -> bool {
+    !pr.numeric && (pr.named(&["unit", "units"]) || pr.described(&["unit"]))
+}
+
+/// A unit word as the parameter spells units: the unit table's symbol (`lb` for "pounds") when
+/// the description's examples are symbols ("e.g. lb", "for example kg"), else as written.
+fn spelled(pr: &Profile, word: String) -> String {
+    let d = pr.p.description.as_deref().unwrap_or("");
+    let symbols = d
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')'))
+        .map(|w| w.trim_end_matches('.'))
+        .filter(|w| (1..=3).contains(&w.chars().count()))
+        .any(|w| unit_of(w).is_some_and(|u| u == w) && !spans::is_function_word(w));
+    match unit_of(&word) {
+        Some(symbol) if symbols => symbol,
+        _ => word,
     }
 }
 

@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 const NAMES: &str = include_str!("unit_names.txt");
 
 /// The unit table, built once.
-pub(in crate::route::ranked) fn table() -> &'static UnitTable {
+pub(crate) fn table() -> &'static UnitTable {
     static TABLE: OnceLock<UnitTable> = OnceLock::new();
     TABLE.get_or_init(UnitTable::builtin)
 }
@@ -34,7 +34,7 @@ fn names() -> &'static [(String, String)] {
 /// "fahrenheit", "celsius", "mph"), a unit word ("miles"), or a published symbol of three
 /// characters or fewer or with a sign in it (`km/h`, `degF`); never a function word ("in"), a
 /// number, or a longer word the table reads only by accident of its prefixes.
-pub(in crate::route::ranked) fn unit_of(w: &str) -> Option<String> {
+pub(crate) fn unit_of(w: &str) -> Option<String> {
     let w = w.trim_matches(|c: char| matches!(c, '`' | '\'' | '"' | '.' | ',' | ':' | '(' | ')'));
     if !w.chars().any(|c| c.is_alphabetic() || c == '°')
         || spans::is_function_word(&w.to_lowercase())
@@ -68,7 +68,7 @@ pub(in crate::route::ranked) fn unit_of(w: &str) -> Option<String> {
 /// The unit a description says its value is in: a unit named right after "in" or "in units of"
 /// ("The total distance, in meters.", "Travel time in milliseconds"), or alone in parentheses
 /// after a space ("Elevation (m)"); the first such, parsed by the unit table.
-pub(in crate::route::ranked) fn described(description: &str) -> Option<Unit> {
+pub(crate) fn described(description: &str) -> Option<Unit> {
     let words: Vec<&str> = description
         .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '.' | '(' | ')'))
         .filter(|w| !w.is_empty())
