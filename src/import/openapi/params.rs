@@ -97,7 +97,8 @@ const CREDENTIAL_ENDINGS: &[&str] = &[
 /// as one (`key`: "Your registered API key", `api_key`, `access_token`): the client supplies it,
 /// and the router must never fill it from a question. A name that can only be a credential
 /// (`api_key`, `apikey`, `x-api-key`, `X-ListenAPI-Key`, `access_token`, the `Authorization`
-/// header) suffices; a shorter one (`key`, `token`, `appid`) needs a description that says so,
+/// header) suffices; a shorter one (`key`, `token`, `appid`, `app_key`) needs a description that
+/// says so ("Your registered API key", "Authentication Parameter"),
 /// and a header `X-…-Key` or `X-…-Token` needs to be required or so described (an optional
 /// `X-Idempotency-Key` is none).
 fn is_undeclared_credential(p: &Parameter) -> bool {
@@ -131,6 +132,7 @@ fn is_undeclared_credential(p: &Parameter) -> bool {
         "api-key",
         "access token",
         "auth token",
+        "authentication",
         "credential",
     ]
     .iter()
@@ -858,6 +860,17 @@ mod credential_tests {
         assert!(!is_undeclared_credential(&param(
             "key",
             Some("The sort key")
+        )));
+        // Oxford Dictionaries' headers.
+        for name in ["app_id", "app_key"] {
+            assert!(is_undeclared_credential(&param(
+                name,
+                Some("App Key Authentication Parameter")
+            )));
+        }
+        assert!(!is_undeclared_credential(&param(
+            "appid",
+            Some("The Steam application id of the game")
         )));
         assert!(!is_undeclared_credential(&param("token", None)));
         assert!(is_undeclared_credential(&param("access-token", None)));
