@@ -146,6 +146,64 @@ fn values_go_where_descriptions_name_their_kind() {
     }
 }
 
+/// A question that names currencies is about currencies, though it writes no word the catalog
+/// indexes ("How much is 250 euros in yen?"): it reaches the exchange-rate endpoint, not the unit
+/// converter its verb shares, codes written beside an amount ("100 USD") included; one that names
+/// two units of one dimension is about units ("5 pounds to kilograms"), spelled as the
+/// parameter's examples spell them (`lb`, `kg`). An amount the pair endpoint does not take leaves
+/// the plan `partial`.
+#[test]
+fn named_currencies_and_units_say_what_a_question_is_about() {
+    for (q, status, endpoint, params) in [
+        (
+            "How much is 250 euros in yen?",
+            "planned",
+            "get_pair_rate",
+            serde_json::json!({"base_code": "EUR", "target_code": "JPY"}),
+        ),
+        (
+            "What's 40 quid in Swedish crowns?",
+            "planned",
+            "get_pair_rate",
+            serde_json::json!({"base_code": "GBP", "target_code": "SEK"}),
+        ),
+        (
+            "Convert 250 euros to Japanese yen",
+            "partial",
+            "get_pair_rate",
+            serde_json::json!({"base_code": "EUR", "target_code": "JPY"}),
+        ),
+        (
+            "Convert 100 USD to EUR",
+            "partial",
+            "get_pair_rate",
+            serde_json::json!({"base_code": "USD", "target_code": "EUR"}),
+        ),
+        (
+            "Convert 5 pounds to kilograms",
+            "planned",
+            "convert_units",
+            serde_json::json!({"value": 5, "from": "lb", "to": "kg"}),
+        ),
+    ] {
+        let (got, steps, _) = route(q);
+        assert_eq!(got, status, "{q}");
+        assert_eq!(steps, [(endpoint.to_string(), params)], "{q}");
+    }
+}
+
+/// An endpoint that names things (`/books`, `listBooks`) does not do the action of the verb they
+/// share a stem with: "Book me a flight" gets no plan from a book search, which "find books"
+/// still reaches.
+#[test]
+fn a_plural_noun_is_not_the_action_of_its_verb() {
+    let (status, steps, _) = route("Book me a flight to Tokyo");
+    assert_eq!((status.as_str(), steps.len()), ("no_suitable_tool", 0));
+    let (status, steps, _) = route("Find books by Ursula Le Guin");
+    assert_eq!(status, "planned");
+    assert_eq!(steps[0].0, "list_books");
+}
+
 /// A request made with a verb whose noun the catalog uses ("Define" for `definitions`,
 /// "pronounce" for `pronunciations`) reaches the endpoint that returns that noun.
 #[test]
