@@ -5,8 +5,10 @@
 //! takes nothing else; a value outside the parameter's declared bounds (`maximum`, `minLength`,
 //! `pattern`, ...: [`crate::model::Bounds::admits`]) is dropped too, so that a plan never binds
 //! what the execution boundary would refuse; a parameter named for a well-known identifier
-//! (`isbn`, `doi`, `uuid`: `id_shapes.txt`) takes only a value of its shape. A value bound to a list parameter (`string[]`) is
-//! sent as a list.
+//! (`isbn`, `doi`, `uuid`: `id_shapes.txt`) takes only a value of its shape, and a parameter
+//! that takes a language or a country code only a code or a name of its kind
+//! ([`super::codes::admits`]: "serendipity" is no `source_lang`). A value bound to a list
+//! parameter (`string[]`) is sent as a list.
 
 use super::profile::Profile;
 use serde_json::Value;
@@ -26,7 +28,11 @@ pub(super) fn pass(
                 return true;
             };
             let ok = params.get_mut(name).is_none_or(|v| {
-                takes(pr, v) && formed(pr, v) && known_shape(pr, v) && pr.p.bounds.admits(v).is_ok()
+                takes(pr, v)
+                    && formed(pr, v)
+                    && known_shape(pr, v)
+                    && coded(pr, v)
+                    && pr.p.bounds.admits(v).is_ok()
             });
             if !ok {
                 params.remove(name);
@@ -58,6 +64,15 @@ fn id_shapes() -> &'static [(&'static str, regex::Regex)] {
             })
             .collect()
     })
+}
+
+/// Whether a text value is one a country or language parameter takes ([`super::codes::admits`]).
+fn coded(pr: &Profile, v: &Value) -> bool {
+    match v {
+        Value::String(s) => super::codes::admits(pr, s),
+        Value::Array(items) => items.iter().all(|x| coded(pr, x)),
+        _ => true,
+    }
 }
 
 /// Whether a text value has the shape of the well-known identifier the parameter's name calls
@@ -178,6 +193,42 @@ mod tests {
         );
         e.parameters.remove(1);
         assert!(filled(&e, "rates from 2024-05-01", &["rate"]).is_empty());
+    }
+
+    #[test]
+    fn a_language_or_country_parameter_takes_only_its_kind() {
+        let mut e = endpoint(
+            "https://x.test/stats/frequency/word/{source_lang}/",
+            &[("source_lang", "path"), ("corpus", "query")],
+        );
+        e.parameters[0].required = true;
+        e.parameters[0].description = Some("IANA language code".into());
+        let lang = Profile::of(&e.parameters[0], &e.url);
+        for (value, ok) in [
+            ("en", true),
+            ("en-GB", true),
+            ("English", true),
+            ("deu", true),
+            ("serendipity", false),
+            ("poem", false),
+        ] {
+            assert_eq!(super::super::codes::admits(&lang, value), ok, "{value}");
+        }
+        let mut c = endpoint("https://x.test/rates", &[("country_code", "query")]);
+        c.parameters[0].description = Some("The 2 digit country code".into());
+        let country = Profile::of(&c.parameters[0], &c.url);
+        for (value, ok) in [
+            ("DE", true),
+            ("Germany", true),
+            ("FRA", true),
+            ("banana", false),
+        ] {
+            assert_eq!(super::super::codes::admits(&country, value), ok, "{value}");
+        }
+        // A `region` takes other places too.
+        let r = endpoint("https://x.test/servers", &[("region", "query")]);
+        let region = Profile::of(&r.parameters[0], &r.url);
+        assert!(super::super::codes::admits(&region, "eu-west-1"));
     }
 
     #[test]

@@ -53,6 +53,46 @@ fn kind(pr: &Profile) -> Option<Kind> {
     None
 }
 
+/// Whether `value` may go to `pr`: for a parameter that takes a language code, or a country
+/// (named `country`, or described by ISO 3166 or as a country code; not `region` or `market`,
+/// which take other places too), a code or a name of its kind ("serendipity" is no
+/// `source_lang`, "Germany" no `country_code` of a parameter that takes IP addresses); true for
+/// any other parameter, and for a value of the parameter's enum.
+pub(super) fn admits(pr: &Profile, value: &str) -> bool {
+    let Some(k) = kind(pr) else {
+        return true;
+    };
+    let v = value.trim();
+    let lower = v.to_lowercase();
+    let listed = pr.p.enum_values.iter().any(|e| match e {
+        Scalar::String(s) => s.eq_ignore_ascii_case(v),
+        _ => false,
+    });
+    if listed {
+        return true;
+    }
+    match k {
+        Kind::Country | Kind::CountryName => {
+            let strict = pr.named(&["country", "countries"])
+                || pr.described(&["3166"])
+                || pr.described(&["country"]) && pr.described(&["code", "codes"]);
+            !strict
+                || country(&lower).is_some()
+                || CountryCode::for_alpha2_caseless(v).is_ok()
+                || CountryCode::for_alpha3_caseless(v).is_ok()
+        }
+        Kind::Language => {
+            // A tag with a region or a script ("en-GB", "zh_Hant") is its language's.
+            let base = lower.split(['-', '_']).next().unwrap_or("");
+            language(&lower).is_some()
+                || isolang::Language::from_639_1(base).is_some()
+                // A three-letter code of a major language ("deu", "eng"); rare languages'
+                // codes are English words too ("the", "car").
+                || isolang::Language::from_639_3(base).is_some_and(|l| l.to_639_1().is_some())
+        }
+    }
+}
+
 /// A code and the byte range of the name the question writes for it.
 type Named = (&'static str, (usize, usize));
 
