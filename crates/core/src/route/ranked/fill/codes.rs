@@ -73,9 +73,18 @@ pub(super) fn admits(pr: &Profile, value: &str) -> bool {
     }
     match k {
         Kind::Country | Kind::CountryName => {
+            // What the description opens with is what the value is ("The 2 digit country
+            // code"); a country code mentioned later is about the value ("the phone number,
+            // with its country code").
+            let head = pr.p.description.as_deref().unwrap_or("").to_lowercase();
+            let head: Vec<&str> = head
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|w| !w.is_empty())
+                .take(5)
+                .collect();
             let strict = pr.named(&["country", "countries"])
                 || pr.described(&["3166"])
-                || pr.described(&["country"]) && pr.described(&["code", "codes"]);
+                || head.contains(&"country");
             !strict
                 || country(&lower).is_some()
                 || CountryCode::for_alpha2_caseless(v).is_ok()
