@@ -25,8 +25,22 @@ pub fn read_all<T>(
     kind: FileKind,
     read: impl Fn(&Node) -> Result<T, DeError>,
 ) -> Result<T, Vec<DeError>> {
+    match read_recovering(node, kind, read) {
+        (Some(v), errors) if errors.is_empty() => Ok(v),
+        (_, errors) => Err(errors),
+    }
+}
+
+/// [`read_all`], also returning what the copy with every faulty part taken out reads as, when
+/// it reads (`None` when it does not, or when the error budget ran out first). Never both
+/// `None` and no errors.
+pub fn read_recovering<T>(
+    node: &Node,
+    kind: FileKind,
+    read: impl Fn(&Node) -> Result<T, DeError>,
+) -> (Option<T>, Vec<DeError>) {
     let first = match read(node) {
-        Ok(v) => return Ok(v),
+        Ok(v) => return (Some(v), Vec::new()),
         Err(e) => e,
     };
     let missing: Vec<(Span, String)> = required::missing_keys(node, kind)
@@ -71,11 +85,11 @@ pub fn read_all<T>(
             removed.push(entry);
         }
         match read(&tree) {
-            Ok(_) => break,
+            Ok(v) => return (Some(v), errors),
             Err(e) => current = e,
         }
     }
-    Err(errors)
+    (None, errors)
 }
 
 /// The key named by a missing-key message (`missing required key `title``).
