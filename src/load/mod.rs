@@ -2054,3 +2054,48 @@ mod control_tests {
         assert_eq!(found, vec![]);
     }
 }
+
+#[cfg(test)]
+mod config_tests {
+    use super::*;
+
+    const TOOL: &str = "id: t\ntitle: T\ndomain: d\nendpoints:\n  - id: e\n    method: GET\n    url: https://example.org/x\n";
+
+    /// A configuration that does not read at all leaves no setting to go by: its finding and
+    /// one saying that no declaration was read; none is read with default settings.
+    #[test]
+    fn a_config_that_does_not_read_reads_no_declaration() {
+        let loaded = load_sources(Some("[lint\n"), &[("schemas/t.yaml", TOOL)]);
+        assert!(loaded.declarations_unread);
+        assert!(loaded.project.tools.is_empty());
+        let codes: Vec<&str> = loaded.diagnostics.iter().map(|d| d.code).collect();
+        assert_eq!(codes, ["SR001", "SR012"]);
+        assert_eq!(
+            loaded.diagnostics[1].message,
+            "schemarouter.toml cannot be read; no declaration file was read or checked"
+        );
+    }
+
+    /// A faulty setting is an error; the declarations are read with the settings that read.
+    #[test]
+    fn a_faulty_setting_keeps_the_others_and_the_declarations() {
+        let loaded = load_sources(
+            Some("[lint]\nprompt-budget = 500\nfail-level = 3\n"),
+            &[("schemas/t.yaml", TOOL)],
+        );
+        assert!(!loaded.declarations_unread);
+        assert_eq!(loaded.project.tools.len(), 1);
+        assert_eq!(
+            loaded.project.config.lint.prompt_budget.map(|b| b.value),
+            Some(500)
+        );
+        let from_config: Vec<&str> = loaded
+            .diagnostics
+            .iter()
+            .filter(|d| d.primary.as_ref().map(|l| l.file) == loaded.project.config_file)
+            .map(|d| d.code)
+            .collect();
+        assert_eq!(from_config, ["SR007"]);
+        assert!(!loaded.diagnostics.iter().any(|d| d.code == "SR012"));
+    }
+}

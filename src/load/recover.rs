@@ -255,6 +255,49 @@ intents:
         );
     }
 
+    /// A configuration with faulty settings reads as the rest of it: every error is reported,
+    /// and the settings that read are kept (a wrong `fail-level` does not drop `[paths]`).
+    #[test]
+    fn the_settings_that_read_are_kept_beside_the_errors() {
+        let text = "[paths]\nschemas = \"tools\"\n\n[lint]\nfail-level = 3\nprompt-budget = 500\nfail-levle = \"error\"\n";
+        let node = super::super::parse_text(text, Format::Toml, &Limits::default()).unwrap();
+        let (config, errors) = super::read_recovering(&node, FileKind::Config, |n| {
+            super::super::de::from_node::<crate::model::Config>(n)
+        });
+        let file = crate::source::SourceFile::new("c.toml", "c.toml", text.to_string());
+        let mut errors: Vec<String> = errors
+            .into_iter()
+            .map(|e| {
+                let (l, c) = file.line_col(e.span.unwrap().start as usize);
+                format!("{l}:{c} {}", e.message)
+            })
+            .collect();
+        errors.sort();
+        assert_eq!(
+            errors,
+            [
+                "5:14 expected one of the allowed values, found the integer `3`",
+                "7:1 unknown key `fail-levle`",
+            ]
+        );
+        let config = config.unwrap();
+        assert_eq!(config.paths.schemas, "tools");
+        assert_eq!(config.lint.prompt_budget.map(|b| b.value), Some(500));
+        assert!(config.lint.fail_level.is_none());
+        // Nothing faulty: the value, no error.
+        let node = super::super::parse_text(
+            "[paths]\nschemas = \"tools\"\n",
+            Format::Toml,
+            &Limits::default(),
+        )
+        .unwrap();
+        let (config, errors) = super::read_recovering(&node, FileKind::Config, |n| {
+            super::super::de::from_node::<crate::model::Config>(n)
+        });
+        assert!(errors.is_empty());
+        assert_eq!(config.unwrap().paths.schemas, "tools");
+    }
+
     #[test]
     fn a_clean_file_reads() {
         let text = "id: x\ntitle: X\ndomain: d\nendpoints:\n  - id: e\n    method: GET\n    url: https://example.org/x\n";
