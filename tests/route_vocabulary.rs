@@ -287,7 +287,7 @@ fn a_value_of_the_wrong_type_is_refused_naming_parameter_value_and_type() {
         "integer",
         "`lots` is not an integer for `per-page` of openalex/works",
     );
-    assert_eq!(plan.not_understood, [want.clone()]);
+    assert_eq!(plan.not_understood, std::slice::from_ref(&want));
     assert_eq!(
         plan.warnings[0],
         "invalid value `lots` for parameter `max_results`: expected integer (`lots` is not an integer for `per-page` of openalex/works)"
