@@ -511,33 +511,44 @@ fn forecast_route(args: &[&str]) -> (String, Value, Value) {
     )
 }
 
+/// A given value that its parameter cannot take is refused, never replaced by another value
+/// and never left out of a plan that still says `planned` (issue 38: a strict gateway answers
+/// an invalid parameter with an error): status `not_understood`, no step, the first warning
+/// naming the parameter, the value and the type expected. A value that fits is planned.
 #[test]
-fn a_given_value_that_does_not_fit_its_parameter_is_left_out_not_replaced() {
+fn a_given_value_that_does_not_fit_its_parameter_is_refused_not_replaced() {
     let dir = tempfile::tempdir().unwrap();
     let u = dir.path().join("u.json");
-    for (given, want) in [
-        // `many` is no integer: `days` stays open, and `7`, given for the city, stays there.
+    for (given, status, want, note) in [
+        // `many` is no integer: the request is refused (`7`, given for the city, is no
+        // reason to plan without `days`).
         (
             r#"{"intent":"list_city_forecasts","parameters":{"city":7,"days":"many"}}"#,
-            serde_json::json!({"city": "7"}),
+            "not_understood",
+            Value::Null,
+            Some(
+                "invalid value `many` for parameter `days`: expected integer (`many` is not an integer for `days` of weather_api/get_forecast)",
+            ),
         ),
         (
             r#"{"intent":"list_city_forecasts","parameters":{"city":"Paris 2","days":"a week"}}"#,
-            serde_json::json!({"city": "Paris 2"}),
+            "not_understood",
+            Value::Null,
+            Some(
+                "invalid value `a week` for parameter `days`: expected integer (`a week` is not an integer for `days` of weather_api/get_forecast)",
+            ),
         ),
         (
             r#"{"intent":"list_city_forecasts","parameters":{"city":"Lyon","days":5}}"#,
+            "planned",
             serde_json::json!({"city": "Lyon", "days": 5}),
+            None,
         ),
     ] {
         std::fs::write(&u, given).unwrap();
-        let (status, params, warnings) = forecast_route(&["--understanding", u.to_str().unwrap()]);
-        assert_eq!((status.as_str(), &params), ("planned", &want), "{given}");
-        let noted = warnings.as_array().is_some_and(|w| {
-            w.iter()
-                .any(|w| w.as_str().unwrap().contains("is not an integer for `days`"))
-        });
-        assert_eq!(noted, want.get("days").is_none(), "{given}: {warnings}");
+        let (got, params, warnings) = forecast_route(&["--understanding", u.to_str().unwrap()]);
+        assert_eq!((got.as_str(), &params), (status, &want), "{given}");
+        assert_eq!(warnings[0].as_str(), note, "{given}: {warnings}");
     }
 }
 

@@ -30,6 +30,9 @@ fn nu(kind: NameKind, name: &str, near: Option<&str>) -> NotUnderstood {
         kind,
         name: name.into(),
         did_you_mean: near.map(str::to_string),
+        value: None,
+        expected: None,
+        reason: None,
     }
 }
 
@@ -240,5 +243,145 @@ fn suggestions_stop_after_the_first_unknown_names() {
             .iter()
             .all(|n| n.did_you_mean.as_deref() == Some("band_gap")),
         "{got:?}"
+    );
+}
+
+/// The shipped project's committed artifact (`compile --check` keeps it current).
+fn shipped() -> &'static FrozenGraph {
+    static G: OnceLock<FrozenGraph> = OnceLock::new();
+    G.get_or_init(|| FrozenGraph::load(Path::new("build/graph.json")).unwrap())
+}
+
+fn refused(name: &str, value: serde_json::Value, expected: &str, reason: &str) -> NotUnderstood {
+    NotUnderstood {
+        kind: NameKind::ParameterValue,
+        name: name.into(),
+        did_you_mean: None,
+        value: Some(value),
+        expected: Some(expected.into()),
+        reason: Some(reason.into()),
+    }
+}
+
+/// Issue 38, part 3: a value the parameter it binds cannot take (its declared type, after the
+/// binding's template; its bounds) is refused as a strict gateway refuses it: status
+/// `not_understood`, no step, an entry naming the parameter, the value and the type expected,
+/// its message leading the warnings. Never a plan that quietly leaves the value out.
+#[test]
+fn a_value_of_the_wrong_type_is_refused_naming_parameter_value_and_type() {
+    let g = shipped();
+    let opts = Options::default();
+    let plan = route_checked(
+        g,
+        &u(
+            json!({"intent": "literature_search", "domain_concepts": ["title"],
+                  "parameters": {"max_results": "lots", "search_text": "perovskite"}}),
+        ),
+        &opts,
+    );
+    assert_eq!(plan.status, PlanStatus::NotUnderstood);
+    assert!(plan.steps.is_empty(), "{:?}", plan.steps);
+    let want = refused(
+        "max_results",
+        json!("lots"),
+        "integer",
+        "`lots` is not an integer for `per-page` of openalex/works",
+    );
+    assert_eq!(plan.not_understood, std::slice::from_ref(&want));
+    assert_eq!(
+        plan.warnings[0],
+        "invalid value `lots` for parameter `max_results`: expected integer (`lots` is not an integer for `per-page` of openalex/works)"
+    );
+    assert_eq!(want.message(), plan.warnings[0]);
+
+    // A text that reads as the declared type is typed, and planned.
+    let plan = route_checked(
+        g,
+        &u(
+            json!({"intent": "literature_search", "domain_concepts": ["title"],
+                  "parameters": {"max_results": "20", "search_text": "perovskite"}}),
+        ),
+        &opts,
+    );
+    assert_eq!(plan.status, PlanStatus::Planned, "{:?}", plan.warnings);
+    assert_eq!(plan.steps[0].params["per-page"], json!(20));
+
+    // Out of the declared bounds, on the tool named.
+    let plan = route_checked(
+        g,
+        &u(
+            json!({"intent": "literature_search", "domain_concepts": ["title"],
+                  "parameters": {"max_results": 500}, "target_apis": ["openalex"]}),
+        ),
+        &opts,
+    );
+    assert_eq!(plan.status, PlanStatus::NotUnderstood);
+    assert!(plan.steps.is_empty());
+    assert_eq!(
+        plan.not_understood,
+        [refused(
+            "max_results",
+            json!(500),
+            "integer",
+            "`per-page`: 500 is more than its maximum 200 of openalex/works"
+        )]
+    );
+
+    // One item of a list that does not fit refuses the list (no step per value is planned
+    // for the others).
+    let plan = route_checked(
+        g,
+        &u(
+            json!({"domain_concepts": ["title"], "target_apis": ["crossref"],
+                  "parameters": {"max_results": [10, 2.5]}}),
+        ),
+        &opts,
+    );
+    assert_eq!(plan.status, PlanStatus::NotUnderstood);
+    assert!(plan.steps.is_empty());
+    assert_eq!(
+        plan.not_understood,
+        [refused(
+            "max_results",
+            json!([10, 2.5]),
+            "integer",
+            "`2.5` is not an integer for `rows` of crossref/works"
+        )]
+    );
+}
+
+/// A question no intent covers is planned from the ranked endpoints after Algorithm 1: the
+/// steps planned there hold given values to the declared types too, and nothing is ranked in
+/// place of a refused request.
+#[test]
+fn a_value_of_the_wrong_type_is_refused_on_the_ranked_path_too() {
+    let g = shipped();
+    let opts = Options::default();
+    let q = "perovskite titles";
+    let given = |v: serde_json::Value| {
+        u(json!({"intent": null, "domain_concepts": ["title"],
+                 "parameters": {"max_results": v, "search_text": "perovskite"}}))
+    };
+    let ok = schemarouter::route::route_question(g, q, &given(json!(5)), &opts);
+    assert!(!ok.steps.is_empty(), "{ok:?}");
+    assert!(ok.not_understood.is_empty(), "{:?}", ok.not_understood);
+    let plan = schemarouter::route::route_question(g, q, &given(json!("lots")), &opts);
+    assert_eq!(plan.status, PlanStatus::NotUnderstood);
+    assert!(plan.steps.is_empty(), "{:?}", plan.steps);
+    assert_eq!(plan.not_understood.len(), 1);
+    let n = &plan.not_understood[0];
+    assert_eq!(
+        (
+            n.kind,
+            n.name.as_str(),
+            n.value.as_ref(),
+            n.expected.as_deref()
+        ),
+        (
+            NameKind::ParameterValue,
+            "max_results",
+            Some(&json!("lots")),
+            Some("integer")
+        )
     );
 }

@@ -200,6 +200,7 @@ fn write_baseline(checked: &lint::Checked, file: &std::path::Path) -> u8 {
     }
     let fps = fingerprint::fingerprints(&checked.diagnostics, &checked.project.sources);
     let baseline = Baseline::of(&checked.diagnostics, &fps);
+    super::clean_up_on_interrupt();
     if let Err(e) = crate::artifact::io::write_atomic(file, baseline.to_text().as_bytes()) {
         return super::usage_error(
             format!("cannot write the baseline `{}`: {e}", file.display()),

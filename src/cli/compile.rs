@@ -198,6 +198,7 @@ pub fn run_compile(mut args: CompileArgs) -> u8 {
         );
         return 1;
     }
+    super::clean_up_on_interrupt();
     let written = match compiled.write(&out, forms, args.pretty, crate::diff::git::is_tracked) {
         Ok(w) => w,
         Err(WriteError::Create(e)) => {

@@ -59,6 +59,7 @@ pub fn print_summary(d: &DeriveOutcome) {
 
 /// Run `derive`.
 pub fn run_derive(args: DeriveArgs) -> u8 {
+    super::clean_up_on_interrupt();
     let req = DeriveRequest {
         project: args.path.clone(),
         dry_run: args.dry_run,

@@ -112,6 +112,7 @@ fn write(outcome: &FixOutcome) -> Result<(), u8> {
     if jobs.is_empty() {
         return Ok(());
     }
+    super::clean_up_on_interrupt();
     crate::artifact::io::write_all_atomic(jobs).map_err(|e| {
         super::usage_error(
             format!("cannot write the fixed files: {e}; nothing was written"),

@@ -159,6 +159,7 @@ pub fn kind_help(argv: &[std::ffi::OsString], import: clap::Command) -> Option<c
 
 /// Run `import`.
 pub fn run_import(args: ImportArgs) -> u8 {
+    super::clean_up_on_interrupt();
     let kind = kind_of(args.kind);
     let (sources, only) = match check_arguments(&args) {
         Ok(v) => v,

@@ -80,6 +80,57 @@ pub fn artifact(explicit: Option<&Path>) -> Result<PathBuf, u8> {
     }
 }
 
+/// Refuse to read the artifact at `artifact` when the configuration it is read with (the
+/// nearest `schemarouter.toml` at or above its folder, see
+/// [`crate::search::dense::config_file_of`]) has errors: `route` and `search` would otherwise
+/// go on with default settings in place of the faulty ones (an artifact compiled before the
+/// file broke, `[search] embeddings` unread). Prints each error with its place and help, and a
+/// help line; returns exit code 2.
+pub fn refuse_broken_config(artifact: &Path) -> Result<(), u8> {
+    use crate::diagnostics::{Position, Severity};
+    let Some(file) = crate::search::dense::config_file_of(artifact) else {
+        return Ok(());
+    };
+    let (sources, diags) = crate::load::config_findings(&file);
+    let errors: Vec<_> = diags
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .collect();
+    if errors.is_empty() {
+        return Ok(());
+    }
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let shown = relative_to(&file, &cwd);
+    eprintln!(
+        "error: `{}` has {} error(s); the artifact is not read with default settings in place of the faulty ones",
+        shown.display(),
+        errors.len()
+    );
+    for d in errors {
+        let place = d
+            .primary
+            .as_ref()
+            .map(|l| {
+                let p = Position::resolve(l, &sources);
+                format!("{}:{}:{}: ", shown.display(), p.line, p.column)
+            })
+            .unwrap_or_default();
+        eprintln!(
+            "  {place}{}[{}/{}] {}",
+            d.severity, d.code, d.name, d.message
+        );
+        if let Some(h) = &d.help {
+            eprintln!("    help: {h}");
+        }
+    }
+    let project = relative_to(file.parent().unwrap_or(Path::new(".")), &cwd);
+    eprintln!(
+        "help: fix the configuration (`schemarouter check {}` shows every finding), then compile the project again",
+        shown_path(&project)
+    );
+    Err(super::EXIT_USAGE)
+}
+
 /// Print why no artifact was found (an error and a help line).
 fn report_missing(d: &Discovery, looked: &[PathBuf]) {
     let shown: Vec<String> = looked

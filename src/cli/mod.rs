@@ -100,6 +100,63 @@ pub(crate) fn usage_error(error: impl std::fmt::Display, help: impl std::fmt::Di
     EXIT_USAGE
 }
 
+/// From now on, an interruption (Ctrl-C, `SIGTERM`, `SIGHUP`) of a command that writes files
+/// removes the temporary files it is writing, once a rename in progress has put its files in
+/// place, and ends the process with 128 + the signal's number (see
+/// [`crate::artifact::io::abandon_writes`]); without it, the signal ends the process at once
+/// and leaves them for the next run to remove. Installed once; when the handlers cannot be
+/// installed, the signals keep their default action.
+pub(crate) fn clean_up_on_interrupt() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let Ok(rt) = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+        else {
+            return;
+        };
+        // The handlers are in place before this returns (before any file is written).
+        #[cfg(unix)]
+        let waiting = {
+            use tokio::signal::unix::{SignalKind, signal};
+            let _entered = rt.enter();
+            let (Ok(mut int), Ok(mut term), Ok(mut hup)) = (
+                signal(SignalKind::interrupt()),
+                signal(SignalKind::terminate()),
+                signal(SignalKind::hangup()),
+            ) else {
+                return;
+            };
+            async move {
+                tokio::select! {
+                    _ = int.recv() => 130,
+                    _ = term.recv() => 143,
+                    _ = hup.recv() => 129,
+                }
+            }
+        };
+        #[cfg(not(unix))]
+        let waiting = async {
+            let _ = tokio::signal::ctrl_c().await;
+            130
+        };
+        let spawned = std::thread::Builder::new()
+            .name("interrupt".to_string())
+            .spawn(move || {
+                let code = rt.block_on(waiting);
+                let removed = crate::artifact::io::abandon_writes();
+                if !removed.is_empty() {
+                    eprintln!(
+                        "interrupted: removed {} temporary file(s); the files being written are as they were",
+                        removed.len()
+                    );
+                }
+                std::process::exit(code);
+            });
+        drop(spawned);
+    });
+}
+
 /// The help line for an artifact that cannot be loaded from `path`.
 pub(crate) fn artifact_help(path: &std::path::Path) -> &'static str {
     if path.exists() {

@@ -89,6 +89,9 @@ pub fn run_route(mut args: RouteArgs) -> u8 {
         Ok(p) => p,
         Err(code) => return code,
     };
+    if let Err(code) = super::locate::refuse_broken_config(&artifact) {
+        return code;
+    }
     let g = match FrozenGraph::load_routing_lazy(&artifact) {
         Ok(g) => g,
         Err(e) => {

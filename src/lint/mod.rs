@@ -402,7 +402,14 @@ pub fn check_loaded(loaded: crate::load::Loaded) -> Checked {
     };
     let mut load = loaded.diagnostics;
     load.append(&mut unit_diags);
-    let (mut diagnostics, suppressed_errors) = run_with_suppressed(&ctx, load);
+    let (mut diagnostics, suppressed_errors) = if loaded.declarations_unread {
+        // Nothing but the configuration was read: no rule has anything to judge, and no
+        // setting (levels, suppressions) is known.
+        sort_diagnostics(&mut load, &project.sources);
+        (load, Vec::new())
+    } else {
+        run_with_suppressed(&ctx, load)
+    };
     crate::load::Loaded::annotate_aliases(&loaded.alias_uses, &mut diagnostics);
     Checked {
         project,

@@ -529,6 +529,9 @@ pub struct Loaded {
     /// does not exist or is not a folder, an unreadable folder or file. (Files that were read
     /// but failed to parse are found from their diagnostics, see `lint::failed_kinds`.)
     pub failed_kinds: std::collections::BTreeSet<FileKind>,
+    /// True when no declaration file was read because `schemarouter.toml` could not be (see
+    /// `config_only`): no rule runs, and an SR012 finding says so.
+    pub declarations_unread: bool,
 }
 
 impl Loaded {
@@ -579,6 +582,25 @@ pub fn load_project(root: &Path) -> Result<Loaded, FatalError> {
     load_project_overlay(root, &Overlay::new())
 }
 
+/// The findings of the configuration file `file` alone (`schemarouter.toml`, read as `check`
+/// reads it), with the source map they point into: the commands that read a compiled artifact
+/// refuse a project whose configuration has errors rather than read it with defaults.
+pub fn config_findings(file: &Path) -> (crate::source::SourceMap, Vec<Diagnostic>) {
+    let root = file.parent().unwrap_or(Path::new("."));
+    let mut st = Loading {
+        project: Project {
+            root: root.to_path_buf(),
+            ..Default::default()
+        },
+        diags: Vec::new(),
+        io_error: false,
+        failed_kinds: std::collections::BTreeSet::new(),
+        config_unread: false,
+    };
+    read_config(root, &Overlay::new(), &mut st);
+    (st.project.sources, st.diags)
+}
+
 /// Texts that replace what is on disk, by display name (the path relative to the project root
 /// with `/` separators: `schemas/aflow.yaml`, `schemarouter.toml`): the language server's open,
 /// unsaved documents. A name is used only for a file the walk finds on disk.
@@ -610,16 +632,29 @@ pub fn load_project_cached(
         diags: Vec::new(),
         io_error: false,
         failed_kinds: std::collections::BTreeSet::new(),
+        config_unread: false,
     };
     // 1. Configuration.
     read_config(root, overlay, &mut st);
+    if st.config_unread {
+        return Ok(config_only(st, None));
+    }
     let limits = st.project.config.limits.clone();
     // 2. Exclusion globs.
     let excludes = exclusion_globs(&mut st);
-    // 3. Discovery.
-    let mut found = discover(root, &canonical_root, &mut st)?;
+    // 3. Discovery. A project whose configuration has errors and that then looks like no
+    // project (its folders named by a faulty setting) is reported by those errors.
+    let mut found = match discover(root, &canonical_root, &mut st) {
+        Ok(found) => found,
+        Err(e) if config_failed(&st) => return Ok(config_only(st, Some(e))),
+        Err(e) => return Err(e),
+    };
     add_unsaved(root, overlay, &st.project.config.paths, &mut found);
-    let found = select_declarations(root, found, &excludes, &limits, &mut st)?;
+    let found = match select_declarations(root, found, &excludes, &limits, &mut st) {
+        Ok(found) => found,
+        Err(e) if config_failed(&st) => return Ok(config_only(st, Some(e))),
+        Err(e) => return Err(e),
+    };
     // 4. Plan the reads (limits are decided in sorted order), read and parse in parallel, then
     // add files to the project in sorted order so file ids are deterministic.
     let plans = plan_reads(found, &limits, overlay, &mut st.diags);
@@ -634,7 +669,56 @@ pub fn load_project_cached(
         io_error: st.io_error,
         alias_uses,
         failed_kinds: st.failed_kinds,
+        declarations_unread: false,
     })
+}
+
+/// Whether `schemarouter.toml` has an error finding.
+fn config_failed(st: &Loading) -> bool {
+    st.project.config_file.is_some_and(|cf| {
+        st.diags.iter().any(|d| {
+            d.severity == Severity::Error && d.primary.as_ref().is_some_and(|l| l.file == cf)
+        })
+    })
+}
+
+/// The outcome of a load that stops after the configuration: `schemarouter.toml` cannot be
+/// read at all, or its errors leave no declaration to read (`fatal`, what discovery said with
+/// the settings that did read). No declaration is read with settings guessed in place of the
+/// file's: the configuration's findings, and one saying that nothing else was checked.
+fn config_only(mut st: Loading, fatal: Option<FatalError>) -> Loaded {
+    let why = match fatal {
+        Some(e) => format!(
+            "{CONFIG_FILE} has errors, and with the settings that could be read: {}",
+            e.message
+        ),
+        None => format!("{CONFIG_FILE} cannot be read"),
+    };
+    st.diags.push(
+        Diagnostic::new(
+            codes::CHECKS_SKIPPED.0,
+            codes::CHECKS_SKIPPED.1,
+            Severity::Info,
+            format!("{why}; no declaration file was read or checked"),
+        )
+        .help(format!(
+            "fix {CONFIG_FILE} and run `schemarouter check` again (declarations are never checked with default settings in place of a configuration that does not read)"
+        )),
+    );
+    st.failed_kinds.extend([
+        FileKind::Config,
+        FileKind::Tool,
+        FileKind::Intent,
+        FileKind::Alias,
+    ]);
+    Loaded {
+        project: st.project,
+        diagnostics: st.diags,
+        io_error: st.io_error,
+        alias_uses: Vec::new(),
+        failed_kinds: st.failed_kinds,
+        declarations_unread: true,
+    }
 }
 
 /// What [`load_project`]'s passes build up: the project, its findings, whether an I/O error
@@ -644,6 +728,9 @@ struct Loading {
     diags: Vec<Diagnostic>,
     io_error: bool,
     failed_kinds: std::collections::BTreeSet<FileKind>,
+    /// `schemarouter.toml` exists but no setting of it could be read (not TOML, not UTF-8,
+    /// unreadable): the declarations are not read with default settings in its place.
+    config_unread: bool,
 }
 
 /// A declaration file found by discovery: its name (relative to the root), path and kind.
@@ -712,6 +799,7 @@ fn read_config(root: &Path, overlay: &Overlay, st: &mut Loading) {
         project,
         diags,
         io_error,
+        config_unread,
         ..
     } = st;
     let config_path = root.join(CONFIG_FILE);
@@ -744,25 +832,35 @@ fn read_config(root: &Path, overlay: &Overlay, st: &mut Loading) {
                 project.config_file = Some(id);
                 if let Some(at) = bad {
                     diags.push(encoding_diag(id, at, &project.sources.get(id).text));
+                    *config_unread = true;
                 } else {
                     let text = &project.sources.get(id).text;
                     match parse_text(text, Format::Toml, &Limits::default()) {
-                        // Every structural fault of the file at once, as for declarations.
-                        Ok(node) => match recover::read_all(&node, FileKind::Config, |n| {
-                            de::from_node::<Config>(n)
-                        }) {
-                            Ok(c) => project.config = c,
-                            Err(errors) => {
-                                diags.extend(errors.into_iter().map(|e| de_diagnostic(e, id, text)))
+                        // Every structural fault of the file at once, as for declarations;
+                        // the settings that do read are kept (a faulty one is an error, so
+                        // the run fails whatever it would have said).
+                        Ok(node) => {
+                            let (config, errors) =
+                                recover::read_recovering(&node, FileKind::Config, |n| {
+                                    de::from_node::<Config>(n)
+                                });
+                            diags.extend(errors.into_iter().map(|e| de_diagnostic(e, id, text)));
+                            match config {
+                                Some(c) => project.config = c,
+                                None => *config_unread = true,
                             }
-                        },
+                        }
                         Err(LoadError::Empty { .. }) => {}
-                        Err(e) => diags.push(e.to_diagnostic(id, Format::Toml)),
+                        Err(e) => {
+                            diags.push(e.to_diagnostic(id, Format::Toml));
+                            *config_unread = true;
+                        }
                     }
                 }
             }
             Err(e) => {
                 *io_error = true;
+                *config_unread = true;
                 diags.push(
                     diag(codes::IO_ERROR, format!("cannot read `{CONFIG_FILE}`: {e}"))
                         .help("check that the file is readable (permissions)"),
@@ -811,6 +909,7 @@ fn discover(
         diags,
         io_error,
         failed_kinds,
+        ..
     } = st;
     let folders = [
         (project.config.paths.schemas.clone(), FileKind::Tool),
@@ -1158,6 +1257,7 @@ fn add_files(results: Vec<ReadResult>, st: &mut Loading) -> Vec<(FileId, yaml::A
         diags,
         io_error,
         failed_kinds,
+        ..
     } = st;
     let mut alias_uses = Vec::new();
     for (plan, file, uses, duplicates, result) in results {
@@ -1286,13 +1386,29 @@ pub fn load_sources(config: Option<&str>, files: &[(&str, &str)]) -> Loaded {
             .add(SourceFile::new(CONFIG_FILE, CONFIG_FILE, text.to_string()));
         project.file_kinds.push(FileKind::Config);
         project.config_file = Some(id);
-        match parse_text(text, Format::Toml, &Limits::default()) {
-            Ok(node) => match de::from_node::<Config>(&node) {
-                Ok(c) => project.config = c,
-                Err(e) => diagnostics.push(de_diagnostic(e, id, text)),
-            },
-            Err(LoadError::Empty { .. }) => {}
-            Err(e) => diagnostics.push(e.to_diagnostic(id, Format::Toml)),
+        let unread = match parse_text(text, Format::Toml, &Limits::default()) {
+            Ok(node) => {
+                let (config, errors) = recover::read_recovering(&node, FileKind::Config, |n| {
+                    de::from_node::<Config>(n)
+                });
+                diagnostics.extend(errors.into_iter().map(|e| de_diagnostic(e, id, text)));
+                config.map(|c| project.config = c).is_none()
+            }
+            Err(LoadError::Empty { .. }) => false,
+            Err(e) => {
+                diagnostics.push(e.to_diagnostic(id, Format::Toml));
+                true
+            }
+        };
+        if unread {
+            let st = Loading {
+                project,
+                diags: diagnostics,
+                io_error: false,
+                failed_kinds: Default::default(),
+                config_unread: true,
+            };
+            return config_only(st, None);
         }
     }
     let limits = project.config.limits.clone();
@@ -1337,6 +1453,7 @@ pub fn load_sources(config: Option<&str>, files: &[(&str, &str)]) -> Loaded {
         io_error: false,
         alias_uses,
         failed_kinds: Default::default(),
+        declarations_unread: false,
     }
 }
 
@@ -1935,5 +2052,50 @@ mod control_tests {
         let (_, _, found) =
             parse_text_traced("a: \"x\\r\\ny\"\r\nb: 1\r\n", Format::Yaml, &limits).unwrap();
         assert_eq!(found, vec![]);
+    }
+}
+
+#[cfg(test)]
+mod config_tests {
+    use super::*;
+
+    const TOOL: &str = "id: t\ntitle: T\ndomain: d\nendpoints:\n  - id: e\n    method: GET\n    url: https://example.org/x\n";
+
+    /// A configuration that does not read at all leaves no setting to go by: its finding and
+    /// one saying that no declaration was read; none is read with default settings.
+    #[test]
+    fn a_config_that_does_not_read_reads_no_declaration() {
+        let loaded = load_sources(Some("[lint\n"), &[("schemas/t.yaml", TOOL)]);
+        assert!(loaded.declarations_unread);
+        assert!(loaded.project.tools.is_empty());
+        let codes: Vec<&str> = loaded.diagnostics.iter().map(|d| d.code).collect();
+        assert_eq!(codes, ["SR001", "SR012"]);
+        assert_eq!(
+            loaded.diagnostics[1].message,
+            "schemarouter.toml cannot be read; no declaration file was read or checked"
+        );
+    }
+
+    /// A faulty setting is an error; the declarations are read with the settings that read.
+    #[test]
+    fn a_faulty_setting_keeps_the_others_and_the_declarations() {
+        let loaded = load_sources(
+            Some("[lint]\nprompt-budget = 500\nfail-level = 3\n"),
+            &[("schemas/t.yaml", TOOL)],
+        );
+        assert!(!loaded.declarations_unread);
+        assert_eq!(loaded.project.tools.len(), 1);
+        assert_eq!(
+            loaded.project.config.lint.prompt_budget.map(|b| b.value),
+            Some(500)
+        );
+        let from_config: Vec<&str> = loaded
+            .diagnostics
+            .iter()
+            .filter(|d| d.primary.as_ref().map(|l| l.file) == loaded.project.config_file)
+            .map(|d| d.code)
+            .collect();
+        assert_eq!(from_config, ["SR007"]);
+        assert!(!loaded.diagnostics.iter().any(|d| d.code == "SR012"));
     }
 }

@@ -25,8 +25,22 @@ pub fn read_all<T>(
     kind: FileKind,
     read: impl Fn(&Node) -> Result<T, DeError>,
 ) -> Result<T, Vec<DeError>> {
+    match read_recovering(node, kind, read) {
+        (Some(v), errors) if errors.is_empty() => Ok(v),
+        (_, errors) => Err(errors),
+    }
+}
+
+/// [`read_all`], also returning what the copy with every faulty part taken out reads as, when
+/// it reads (`None` when it does not, or when the error budget ran out first). Never both
+/// `None` and no errors.
+pub fn read_recovering<T>(
+    node: &Node,
+    kind: FileKind,
+    read: impl Fn(&Node) -> Result<T, DeError>,
+) -> (Option<T>, Vec<DeError>) {
     let first = match read(node) {
-        Ok(v) => return Ok(v),
+        Ok(v) => return (Some(v), Vec::new()),
         Err(e) => e,
     };
     let missing: Vec<(Span, String)> = required::missing_keys(node, kind)
@@ -71,11 +85,11 @@ pub fn read_all<T>(
             removed.push(entry);
         }
         match read(&tree) {
-            Ok(_) => break,
+            Ok(v) => return (Some(v), errors),
             Err(e) => current = e,
         }
     }
-    Err(errors)
+    (None, errors)
 }
 
 /// The key named by a missing-key message (`missing required key `title``).
@@ -239,6 +253,49 @@ intents:
                 "16:5 unknown key `extra`",
             ]
         );
+    }
+
+    /// A configuration with faulty settings reads as the rest of it: every error is reported,
+    /// and the settings that read are kept (a wrong `fail-level` does not drop `[paths]`).
+    #[test]
+    fn the_settings_that_read_are_kept_beside_the_errors() {
+        let text = "[paths]\nschemas = \"tools\"\n\n[lint]\nfail-level = 3\nprompt-budget = 500\nfail-levle = \"error\"\n";
+        let node = super::super::parse_text(text, Format::Toml, &Limits::default()).unwrap();
+        let (config, errors) = super::read_recovering(&node, FileKind::Config, |n| {
+            super::super::de::from_node::<crate::model::Config>(n)
+        });
+        let file = crate::source::SourceFile::new("c.toml", "c.toml", text.to_string());
+        let mut errors: Vec<String> = errors
+            .into_iter()
+            .map(|e| {
+                let (l, c) = file.line_col(e.span.unwrap().start as usize);
+                format!("{l}:{c} {}", e.message)
+            })
+            .collect();
+        errors.sort();
+        assert_eq!(
+            errors,
+            [
+                "5:14 expected one of the allowed values, found the integer `3`",
+                "7:1 unknown key `fail-levle`",
+            ]
+        );
+        let config = config.unwrap();
+        assert_eq!(config.paths.schemas, "tools");
+        assert_eq!(config.lint.prompt_budget.map(|b| b.value), Some(500));
+        assert!(config.lint.fail_level.is_none());
+        // Nothing faulty: the value, no error.
+        let node = super::super::parse_text(
+            "[paths]\nschemas = \"tools\"\n",
+            Format::Toml,
+            &Limits::default(),
+        )
+        .unwrap();
+        let (config, errors) = super::read_recovering(&node, FileKind::Config, |n| {
+            super::super::de::from_node::<crate::model::Config>(n)
+        });
+        assert!(errors.is_empty());
+        assert_eq!(config.unwrap().paths.schemas, "tools");
     }
 
     #[test]

@@ -662,9 +662,14 @@ pub fn write_all_atomic(jobs: Vec<WriteJob<'_>>) -> std::io::Result<()> {
     let mut result = Ok(());
     for (path, job) in jobs {
         let tmp = temp_path(&path);
-        in_flight().insert(tmp.file_name().unwrap_or_default().to_owned());
         let r = (|| {
-            let mut f = std::fs::File::create(&tmp)?;
+            // Registered and created under one lock: [`abandon_writes`] removes it or never
+            // lets it be created.
+            let mut f = {
+                let mut flying = in_flight();
+                flying.insert(tmp.clone());
+                std::fs::File::create(&tmp)?
+            };
             job(&mut f)?;
             f.sync_all()
         })();
@@ -688,7 +693,7 @@ pub fn write_all_atomic(jobs: Vec<WriteJob<'_>>) -> std::io::Result<()> {
     }
     let mut flying = in_flight();
     for (tmp, _) in &temps {
-        flying.remove(tmp.file_name().unwrap_or_default());
+        flying.remove(tmp);
     }
     result
 }
@@ -699,6 +704,8 @@ pub fn write_all_atomic(jobs: Vec<WriteJob<'_>>) -> std::io::Result<()> {
 /// part way, the targets already replaced get their backups back (and targets that did not exist
 /// are removed), so the folder is as it was.
 fn rename_all_or_none(temps: &[(PathBuf, PathBuf)]) -> std::io::Result<()> {
+    // An interruption waits for the renames to end ([`abandon_writes`]).
+    let _committing = committing();
     let mut backups: Vec<Option<PathBuf>> = Vec::new();
     let mut result = Ok(());
     for (_, path) in temps {
@@ -707,11 +714,13 @@ fn rename_all_or_none(temps: &[(PathBuf, PathBuf)]) -> std::io::Result<()> {
             continue;
         }
         let b = temp_path(path);
-        in_flight().insert(b.file_name().unwrap_or_default().to_owned());
         backups.push(Some(b.clone()));
-        if let Err(e) =
+        let kept = {
+            let mut flying = in_flight();
+            flying.insert(b.clone());
             std::fs::hard_link(path, &b).or_else(|_| std::fs::copy(path, &b).map(|_| ()))
-        {
+        };
+        if let Err(e) = kept {
             result = Err(std::io::Error::new(
                 e.kind(),
                 format!("{}: cannot keep a backup: {e}", path.display()),
@@ -739,17 +748,40 @@ fn rename_all_or_none(temps: &[(PathBuf, PathBuf)]) -> std::io::Result<()> {
     let mut flying = in_flight();
     for b in backups.iter().flatten() {
         let _ = std::fs::remove_file(b);
-        flying.remove(b.file_name().unwrap_or_default());
+        flying.remove(b);
     }
     result
 }
 
-/// The names of the temporary files this process is writing now (on any thread; unique, see
-/// `temp_path`), which [`remove_stale_temps`] must leave alone.
-fn in_flight() -> std::sync::MutexGuard<'static, std::collections::BTreeSet<std::ffi::OsString>> {
-    static IN_FLIGHT: std::sync::Mutex<std::collections::BTreeSet<std::ffi::OsString>> =
+/// The temporary files this process is writing now (on any thread; unique names, see
+/// `temp_path`), which [`remove_stale_temps`] must leave alone and [`abandon_writes`] removes.
+fn in_flight() -> std::sync::MutexGuard<'static, std::collections::BTreeSet<PathBuf>> {
+    static IN_FLIGHT: std::sync::Mutex<std::collections::BTreeSet<PathBuf>> =
         std::sync::Mutex::new(std::collections::BTreeSet::new());
     IN_FLIGHT.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Held while the temporary files of one [`write_all_atomic`] are renamed into place.
+fn committing() -> std::sync::MutexGuard<'static, ()> {
+    static COMMITTING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    COMMITTING.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// For a process about to end on an interruption (Ctrl-C, `SIGTERM`): wait until a rename of
+/// [`write_all_atomic`] in progress has put every file of its run in place (or put them all
+/// back), then remove every temporary file this process is writing and keep any other write
+/// from starting or renaming. Returns the temporary files removed. The caller ends the process
+/// next: a write on another thread waits for ever.
+pub fn abandon_writes() -> Vec<PathBuf> {
+    std::mem::forget(committing());
+    let flying = in_flight();
+    let removed: Vec<PathBuf> = flying
+        .iter()
+        .filter(|t| std::fs::remove_file(t).is_ok())
+        .cloned()
+        .collect();
+    std::mem::forget(flying);
+    removed
 }
 
 /// Create `dir` and its missing parents; returns the folders this call created (outermost
@@ -812,8 +844,9 @@ fn temp_path(path: &Path) -> PathBuf {
 
 /// Remove temporary files (`.NAME.tmp-PID-N`, or `.NAME.tmp-PID` of older versions) left in
 /// `dir` by an interrupted earlier run. Where `/proc` lists processes, a temporary file whose
-/// process is still running (a concurrent compile or import, still writing) is left alone, and
-/// so is one this process is writing on another thread.
+/// process is still running (a concurrent compile or import, still writing) is left alone, unless
+/// that process started after the file was last written (its id was reused), and so is one this
+/// process is writing on another thread.
 pub fn remove_stale_temps(dir: &Path) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
@@ -828,14 +861,51 @@ pub fn remove_stale_temps(dir: &Path) {
             continue;
         }
         let pid = tail.split('-').next().unwrap_or(tail);
+        let modified = e.metadata().and_then(|m| m.modified()).ok();
         let running = proc
             && pid.parse::<u32>().is_ok_and(|p| {
-                p != std::process::id() && Path::new("/proc").join(p.to_string()).exists()
+                p != std::process::id()
+                    && Path::new("/proc").join(p.to_string()).exists()
+                    // A process that started after the file was last written did not write
+                    // it: its id was reused.
+                    && !modified.is_some_and(|m| started_after(p, m))
             });
-        if !running && !in_flight().contains(&e.file_name()) {
+        let writing = in_flight()
+            .iter()
+            .any(|t| t.file_name() == Some(e.file_name().as_os_str()));
+        if !running && !writing {
             let _ = std::fs::remove_file(e.path());
         }
     }
+}
+
+/// Whether process `pid` started more than a second after `time` (from `/proc/PID/stat`, its
+/// start in clock ticks since boot, and the boot time of `/proc/stat`; the kernel gives these
+/// ticks at 100 per second whatever its timer). `false` when either cannot be read.
+fn started_after(pid: u32, time: std::time::SystemTime) -> bool {
+    let start = (|| {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        // The fields after the command name (in parentheses, which may hold spaces): the
+        // start time is field 22 of the line, the 20th after the name.
+        let after_name = &stat[stat.rfind(')')? + 1..];
+        let ticks: u64 = after_name.split_whitespace().nth(19)?.parse().ok()?;
+        let boot: u64 = std::fs::read_to_string("/proc/stat")
+            .ok()?
+            .lines()
+            .find_map(|l| l.strip_prefix("btime "))?
+            .trim()
+            .parse()
+            .ok()?;
+        Some(
+            std::time::UNIX_EPOCH
+                + std::time::Duration::from_secs(boot)
+                + std::time::Duration::from_millis(ticks * 10),
+        )
+    })();
+    start.is_some_and(|s| {
+        s.duration_since(time)
+            .is_ok_and(|d| d > std::time::Duration::from_secs(1))
+    })
 }
 
 /// [`write_atomic`] with a caller-supplied writer (used by tests to fail mid-write): one
@@ -942,6 +1012,71 @@ mod tests {
         assert_eq!(std::fs::read(&p).unwrap(), b"old");
         let leftovers: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(leftovers.len(), 1);
+    }
+
+    /// A process is taken for the writer of a temporary file only if it started before the file
+    /// was last written: a later one got a dead writer's id.
+    #[test]
+    fn a_process_that_started_after_a_file_was_written_did_not_write_it() {
+        if !Path::new("/proc/self/stat").exists() {
+            return;
+        }
+        let me = std::process::id();
+        let now = std::time::SystemTime::now();
+        let hour = std::time::Duration::from_secs(3600);
+        assert!(started_after(me, now - hour));
+        assert!(!started_after(me, now));
+        assert!(!started_after(me, now + hour));
+        // No such process: nothing is known.
+        assert!(!started_after(u32::MAX - 1, now - hour));
+    }
+
+    /// Stale temporary files: one of a dead process and one whose id a later process reuses are
+    /// removed; one of a running process that started before it was written is kept, and so
+    /// are files that are no temporary files of a write.
+    #[test]
+    fn stale_temporary_files_are_removed_and_a_live_writers_kept() {
+        if !Path::new("/proc/self/stat").exists() {
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let mut child = std::process::Command::new("sleep")
+            .arg("30")
+            .spawn()
+            .unwrap();
+        let live = child.id();
+        let at = |name: String| dir.path().join(name);
+        let dead = at(".graph.json.tmp-4294967294-0".to_string());
+        let writing = at(format!(".graph.json.tmp-{live}-0"));
+        let reused = at(format!(".graph.bin.tmp-{live}-1"));
+        let older = at(".graph.json.tmp-4294967294".to_string());
+        let kept = ["graph.json", "graph.json.tmp-1-0", "notes.tmp-1"].map(|n| at(n.to_string()));
+        for p in [&dead, &writing, &reused, &older].into_iter().chain(&kept) {
+            std::fs::write(p, "half a file").unwrap();
+        }
+        // Written an hour before the process holding its id started.
+        std::fs::File::options()
+            .write(true)
+            .open(&reused)
+            .unwrap()
+            .set_modified(std::time::SystemTime::now() - std::time::Duration::from_secs(3600))
+            .unwrap();
+        remove_stale_temps(dir.path());
+        let _ = child.kill();
+        let _ = child.wait();
+        let mut left: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        let mut want = vec![
+            format!(".graph.json.tmp-{live}-0"),
+            "graph.json".to_string(),
+            "graph.json.tmp-1-0".to_string(),
+            "notes.tmp-1".to_string(),
+        ];
+        want.sort();
+        assert_eq!(left, want);
     }
 
     /// The shipped project's committed artifact (kept current by `compile --check` in CI; the

@@ -175,7 +175,9 @@ pub enum PlanStatus {
     NoSuitableTool,
     /// The request names an intent, tool, concept, parameter or source type the artifact does
     /// not know (listed in `not_understood`, with a "did you mean"); any steps are planned from
-    /// the rest of the request.
+    /// the rest of the request. Or it gives a parameter a value that the parameters it binds
+    /// cannot take (a `parameter_value` entry: the value and the type expected); no step is
+    /// planned then.
     NotUnderstood,
 }
 

@@ -7,6 +7,19 @@
 //! [`super::PlanStatus::NotUnderstood`]: a plan never says `planned`
 //! while part of the request was dropped. A known parameter concept that no planned step binds
 //! turns a `planned` plan `partial`, with a warning naming it.
+//!
+//! Values are held to the declared types as a strict API gateway holds them: a parameter value
+//! that a parameter it binds cannot take (after the binding's template: `lots` for an `integer`,
+//! `2.5` for an `integer`, a text outside an enum, a number beyond `maximum`, a text that misses
+//! the declared `pattern`) is refused, never planned as if valid: a `parameter_value` entry
+//! naming the parameter, the value and the type expected, and the status `not_understood`. The
+//! check is the binding's own ([`super::bind::render_for`]). A value is refused when no
+//! parameter it binds anywhere takes it, and when a planned step's endpoint binds it but cannot
+//! take it (the step would be sent without it). A refused request plans no step (a strict
+//! gateway answers an invalid parameter with an error, not with a call that leaves the
+//! parameter out): fix the value and route again. A value is held only to what is declared: a
+//! `year_from` of `banana` bound through the template `from-pub-date:{value}` into a `string`
+//! parameter fits it, unless the parameter declares a `pattern`.
 
 use super::algorithm::canonical_source_type;
 use super::{Options, Plan, PlanStatus, Understanding};
@@ -32,6 +45,9 @@ pub enum NameKind {
     Parameter,
     /// `source_constraint`.
     SourceConstraint,
+    /// The value of a key of `parameters` (the key is known; its value fits no parameter it
+    /// binds).
+    ParameterValue,
 }
 
 impl NameKind {
@@ -43,6 +59,7 @@ impl NameKind {
             NameKind::Concept => "concept",
             NameKind::Parameter => "parameter",
             NameKind::SourceConstraint => "source type",
+            NameKind::ParameterValue => "parameter value",
         }
     }
 }
@@ -57,11 +74,39 @@ pub struct NotUnderstood {
     /// The closest name of the same kind in the artifact, when one is close enough.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub did_you_mean: Option<String>,
+    /// For a `parameter_value`: the value given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<serde_json::Value>,
+    /// For a `parameter_value`: the declared types of the parameters the key binds
+    /// (`integer`, `integer or number`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected: Option<String>,
+    /// For a `parameter_value`: why the first parameter it binds refuses the value ("`lots` is
+    /// not an integer for `per-page` of openalex/works").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 impl NotUnderstood {
-    /// One line: "unknown parameter `formla` (did you mean `formula`?)".
+    /// One line: "unknown parameter `formla` (did you mean `formula`?)"; for a value, "invalid
+    /// value `lots` for parameter `max_results`: expected integer (`lots` is not an integer for
+    /// `per-page` of openalex/works)".
     pub fn message(&self) -> String {
+        if self.kind == NameKind::ParameterValue {
+            let mut s = format!(
+                "invalid value `{}` for parameter `{}`: expected {}",
+                self.value
+                    .as_ref()
+                    .map(super::bind::value_text)
+                    .unwrap_or_default(),
+                self.name,
+                self.expected.as_deref().unwrap_or("another value")
+            );
+            if let Some(r) = &self.reason {
+                s.push_str(&format!(" ({r})"));
+            }
+            return s;
+        }
         let mut s = format!("unknown {} `{}`", self.kind.word(), self.name);
         match &self.did_you_mean {
             Some(c) => s.push_str(&format!(" (did you mean `{c}`?)")),
@@ -105,6 +150,9 @@ pub fn validate(g: &FrozenGraph, u: &Understanding) -> Vec<NotUnderstood> {
             did_you_mean: suggest(&|| {
                 did_you_mean(i, g.intents.iter().map(|i| i.id.as_str())).map(str::to_string)
             }),
+            value: None,
+            expected: None,
+            reason: None,
         });
     }
     for t in &u.target_apis {
@@ -121,6 +169,9 @@ pub fn validate(g: &FrozenGraph, u: &Understanding) -> Vec<NotUnderstood> {
                 kind: NameKind::Tool,
                 name: t.clone(),
                 did_you_mean: near,
+                value: None,
+                expected: None,
+                reason: None,
             });
         }
     }
@@ -150,6 +201,9 @@ pub fn validate(g: &FrozenGraph, u: &Understanding) -> Vec<NotUnderstood> {
                 kind: NameKind::Concept,
                 name: c.clone(),
                 did_you_mean: near,
+                value: None,
+                expected: None,
+                reason: None,
             });
         }
     }
@@ -190,6 +244,9 @@ pub fn validate(g: &FrozenGraph, u: &Understanding) -> Vec<NotUnderstood> {
             kind: NameKind::Parameter,
             name: k.clone(),
             did_you_mean: near,
+            value: None,
+            expected: None,
+            reason: None,
         });
     }
     if let Some(s) = &u.source_constraint
@@ -203,9 +260,138 @@ pub fn validate(g: &FrozenGraph, u: &Understanding) -> Vec<NotUnderstood> {
                 did_you_mean(s.trim(), g.source_types.iter().map(String::as_str))
                     .map(str::to_string)
             }),
+            value: None,
+            expected: None,
+            reason: None,
         });
     }
+    for (k, v) in &u.parameters {
+        if let Some(n) = refused_value(g, k, v, None) {
+            out.push(n);
+        }
+    }
     out
+}
+
+/// Whether a plan refuses a value of its Understanding (a `parameter_value` entry).
+pub fn refuses_a_value(plan: &Plan) -> bool {
+    plan.not_understood
+        .iter()
+        .any(|n| n.kind == NameKind::ParameterValue)
+}
+
+/// Refuse the values of `u` that a step planned after [`route_checked`] (a plan from the ranked
+/// endpoints, a step added for a named tool) cannot take: their `parameter_value` entries are
+/// added (see [`refused_in_steps`]), their messages lead the warnings, and the status becomes
+/// `not_understood`.
+pub fn refuse_values(g: &FrozenGraph, u: &Understanding, plan: &mut Plan) {
+    let refused = refused_in_steps(g, u, plan, &plan.not_understood);
+    if refused.is_empty() {
+        if refuses_a_value(plan) {
+            plan.steps.clear();
+        }
+        return;
+    }
+    let mut notes: Vec<String> = refused.iter().map(NotUnderstood::message).collect();
+    notes.append(&mut plan.warnings);
+    plan.warnings = notes;
+    plan.status = PlanStatus::NotUnderstood;
+    plan.steps.clear();
+    plan.not_understood.extend(refused);
+}
+
+/// The `parameter_value` entries of a plan's steps: a value given for a parameter key that a
+/// planned step's endpoint binds but cannot take (see [`refused_value`]), once per key, for
+/// keys not already in `known`. The step would otherwise be sent without the value asked for.
+pub fn refused_in_steps(
+    g: &FrozenGraph,
+    u: &Understanding,
+    plan: &Plan,
+    known: &[NotUnderstood],
+) -> Vec<NotUnderstood> {
+    let mut out: Vec<NotUnderstood> = Vec::new();
+    for step in &plan.steps {
+        let Some((ti, t)) = g.tool(&step.tool) else {
+            continue;
+        };
+        let Some(ei) = t.endpoints.iter().position(|e| e.id == step.endpoint) else {
+            continue;
+        };
+        for (k, v) in &u.parameters {
+            let said = |n: &NotUnderstood| {
+                &n.name == k && matches!(n.kind, NameKind::Parameter | NameKind::ParameterValue)
+            };
+            if known.iter().any(said) || out.iter().any(said) {
+                continue;
+            }
+            if let Some(n) = refused_value(g, k, v, Some((ti as u32, ei as u32))) {
+                out.push(n);
+            }
+        }
+    }
+    out
+}
+
+/// The `parameter_value` entry for the value `v` of the known parameter key `k` when no
+/// parameter that `k` binds (through the artifact's postings; on endpoint `on` only, `(tool,
+/// endpoint)`, when given) can take it: rendered through each
+/// binding's template and typed as [`super::bind::render_for`] types it (each item of a list on
+/// its own where the parameter takes one value: a list becomes one step per value). `None` when
+/// some parameter takes it, when `k` binds no parameter through a concept (an unknown key, or a
+/// named tool's own parameter), and for values that are no scalar or list of scalars (those are
+/// not bound at all, with a warning).
+fn refused_value(
+    g: &FrozenGraph,
+    k: &str,
+    v: &serde_json::Value,
+    on: Option<(u32, u32)>,
+) -> Option<NotUnderstood> {
+    use super::bind;
+    let scalar = |v: &serde_json::Value| v.is_string() || v.is_number() || v.is_boolean();
+    let usable = scalar(v)
+        || v.as_array()
+            .is_some_and(|a| !a.is_empty() && a.iter().all(scalar));
+    if !usable {
+        return None;
+    }
+    let mut types: Vec<&str> = Vec::new();
+    let mut first: Option<String> = None;
+    for id in parameter_concepts(g, k) {
+        for p in g.index.param_postings.get(id).into_iter().flatten() {
+            if on.is_some_and(|on| on != (p.tool, p.endpoint)) {
+                continue;
+            }
+            let (t, e) = (g.tool_at(p.tool), g.tool_at(p.tool).endpoint_at(p.endpoint));
+            let param = e.parameter_at(p.parameter);
+            let items: Vec<&serde_json::Value> = match v.as_array() {
+                Some(a) if !bind::is_array(param) => a.iter().collect(),
+                _ => vec![v],
+            };
+            for b in param.bind.iter().filter(|b| b.concept == id) {
+                let refused = items
+                    .iter()
+                    .find_map(|it| bind::render_for(param, b.template.as_ref(), it).err());
+                match refused {
+                    None => return None,
+                    Some(why) => {
+                        if !types.contains(&param.ty.as_str()) {
+                            types.push(param.ty.as_str());
+                        }
+                        first.get_or_insert_with(|| format!("{why} of {}/{}", t.id, e.id));
+                    }
+                }
+            }
+        }
+    }
+    let reason = first?;
+    Some(NotUnderstood {
+        kind: NameKind::ParameterValue,
+        name: k.to_string(),
+        did_you_mean: None,
+        value: Some(v.clone()),
+        expected: Some(types.join(" or ")),
+        reason: Some(reason),
+    })
 }
 
 /// The parameter concepts a parameter key stands for: itself when parameters bind from it, and
@@ -234,7 +420,7 @@ pub fn mark(plan: &mut Plan, u: &Understanding, not_understood: Vec<NotUnderstoo
     let mut notes: Vec<String> = not_understood.iter().map(NotUnderstood::message).collect();
     let unknown_params: Vec<&str> = not_understood
         .iter()
-        .filter(|n| n.kind == NameKind::Parameter)
+        .filter(|n| matches!(n.kind, NameKind::Parameter | NameKind::ParameterValue))
         .map(|n| n.name.as_str())
         .collect();
     let mut unused = Vec::new();
@@ -263,7 +449,7 @@ pub fn mark(plan: &mut Plan, u: &Understanding, not_understood: Vec<NotUnderstoo
                     n.name
                 )
             }
-            NameKind::Tool | NameKind::Parameter => String::new(),
+            NameKind::Tool | NameKind::Parameter | NameKind::ParameterValue => String::new(),
         })
         .collect();
     notes.extend(plan.warnings.drain(..).filter(|w| !said.contains(w)));
@@ -279,6 +465,12 @@ pub fn mark(plan: &mut Plan, u: &Understanding, not_understood: Vec<NotUnderstoo
     }
     if !not_understood.is_empty() {
         plan.status = PlanStatus::NotUnderstood;
+        if not_understood
+            .iter()
+            .any(|n| n.kind == NameKind::ParameterValue)
+        {
+            plan.steps.clear();
+        }
     } else if !unused.is_empty() && plan.status == PlanStatus::Planned {
         plan.status = PlanStatus::Partial;
     }
@@ -288,8 +480,10 @@ pub fn mark(plan: &mut Plan, u: &Understanding, not_understood: Vec<NotUnderstoo
 /// Algorithm 1 on a checked Understanding: [`validate`], [`route`](super::route), [`mark`]. Every
 /// front end that plans a request from outside (the CLI, the Python binding) goes through this.
 pub fn route_checked(g: &FrozenGraph, u: &Understanding, opts: &Options) -> Plan {
-    let not_understood = validate(g, u);
+    let mut not_understood = validate(g, u);
     let mut plan = super::route(g, u, opts);
+    let refused = refused_in_steps(g, u, &plan, &not_understood);
+    not_understood.extend(refused);
     mark(&mut plan, u, not_understood);
     plan
 }

@@ -49,6 +49,14 @@ pub use select::{MIN_COVERAGE, MIN_WEIGHT_SHARE, min_weight};
 /// every endpoint. A step of Algorithm 1 that lacks a
 /// required parameter gets it from the question's typed spans when one fits ([`fill`]).
 pub fn route_question(g: &FrozenGraph, question: &str, u: &Understanding, opts: &Options) -> Plan {
+    let mut plan = plan_question(g, question, u, opts);
+    // Steps planned here after Algorithm 1 are held to the declared types as its own are.
+    super::vocabulary::refuse_values(g, u, &mut plan);
+    plan
+}
+
+/// [`route_question`] before the values of the steps it adds are checked.
+fn plan_question(g: &FrozenGraph, question: &str, u: &Understanding, opts: &Options) -> Plan {
     let derived = u
         .intent
         .as_deref()
@@ -71,6 +79,10 @@ pub fn route_question(g: &FrozenGraph, question: &str, u: &Understanding, opts: 
         return plan;
     }
     let mut plan = super::route_checked(g, u, opts);
+    if super::vocabulary::refuses_a_value(&plan) {
+        // Refused: nothing is ranked in place of the steps the value was refused by.
+        return plan;
+    }
     if !plan.steps.is_empty() {
         let declared_intent = u
             .intent

@@ -115,16 +115,23 @@ pub fn weights_folder(artifact: Option<&Path>) -> Option<PathBuf> {
     if let Some(v) = std::env::var_os(ENV).filter(|v| !v.is_empty()) {
         return Some(PathBuf::from(v));
     }
-    let start = artifact?;
-    let start = start.canonicalize().unwrap_or_else(|_| start.to_path_buf());
-    for dir in start.ancestors().skip(1) {
-        let file = dir.join(crate::model::config::CONFIG_FILE);
-        if file.is_file() {
-            let text = std::fs::read_to_string(&file).ok()?;
-            return configured(&text).map(|p| dir.join(p));
-        }
-    }
-    None
+    let file = config_file_of(artifact?)?;
+    let text = std::fs::read_to_string(&file).ok()?;
+    let dir = file.parent()?;
+    configured(&text).map(|p| dir.join(p))
+}
+
+/// The configuration an artifact is read with: the nearest `schemarouter.toml` at or above the
+/// artifact's folder (for `PROJECT/build/graph.json`, the project's own).
+pub fn config_file_of(artifact: &Path) -> Option<PathBuf> {
+    let start = artifact
+        .canonicalize()
+        .unwrap_or_else(|_| artifact.to_path_buf());
+    start
+        .ancestors()
+        .skip(1)
+        .map(|dir| dir.join(crate::model::config::CONFIG_FILE))
+        .find(|file| file.is_file())
 }
 
 /// `[search] embeddings` of a configuration file's text (other tables and errors ignored: the
