@@ -257,19 +257,10 @@ fn document(
     }
     let embedded = embedded_records(e.fields.iter().map(|f| f.name.as_str()));
     let mut embedded_concepts: Vec<&str> = Vec::new();
-    // The objects and lists that hold fields (`pronunciations` of `pronunciations[].text`),
-    // each once: a question names a list of records by the list's own name.
-    let mut containers: Vec<(usize, &str)> = Vec::new();
     for f in &e.fields {
         let inside = embedded.iter().any(|p| within(&f.name, p));
         let field = if inside { 7 } else { 5 };
         d.add(field, leaf(&f.name));
-        for c in containers_of(&f.name) {
-            if !containers.contains(&(field, c)) {
-                containers.push((field, c));
-                d.add(field, c);
-            }
-        }
         if let Some(t) = &f.description {
             d.add(field, t);
         }
@@ -381,17 +372,6 @@ fn description_parts(text: &str) -> DescriptionParts {
         arguments,
         returns,
     }
-}
-
-/// The segments of a field path before its last, without list marks (`main.temp` -> `main`,
-/// `pronunciations[].audio.url` -> `pronunciations`, `audio`).
-fn containers_of(name: &str) -> impl Iterator<Item = &str> {
-    let mut parts: Vec<&str> = name.split('.').collect();
-    parts.pop();
-    parts
-        .into_iter()
-        .map(|p| p.trim_end_matches("[]"))
-        .filter(|p| !p.is_empty())
 }
 
 /// The last segment of a field path (`main.temp` -> `temp`, `items[].title` -> `title`).
@@ -572,16 +552,6 @@ mod tests {
         assert_eq!(p.body, "Geocode an address.\n\n    x\n");
         assert_eq!(p.arguments, "    address: the place\n");
         assert_eq!(p.returns, "    latitude and longitude\n");
-    }
-
-    #[test]
-    fn containers_of_field_paths() {
-        assert_eq!(
-            containers_of("pronunciations[].audio.url").collect::<Vec<_>>(),
-            ["pronunciations", "audio"]
-        );
-        assert_eq!(containers_of("temp").count(), 0);
-        assert_eq!(containers_of("[].name").count(), 0);
     }
 
     #[test]
