@@ -68,14 +68,20 @@ fn takes_unit(pr: &Profile) -> bool {
 }
 
 /// A unit word as the parameter spells units: the unit table's symbol (`lb` for "pounds") when
-/// the description's examples are symbols ("e.g. lb", "for example kg"), else as written.
+/// the first unit its description writes is a symbol ("e.g. lb"), else as written ("e.g. the
+/// grams in ...").
 fn spelled(pr: &Profile, word: String) -> String {
     let d = pr.p.description.as_deref().unwrap_or("");
+    // The first unit the description writes says how it spells them: "e.g. lb" symbols, "e.g.
+    // the grams in ..." words.
     let symbols = d
-        .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')'))
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '(' | ')' | '"'))
         .map(|w| w.trim_end_matches('.'))
-        .filter(|w| (1..=3).contains(&w.chars().count()))
-        .any(|w| unit_of(w).is_some_and(|u| u == w) && !spans::is_function_word(w));
+        // Words only ("e.g" reads as the product of two units).
+        .filter(|w| w.chars().all(|c| c.is_alphabetic() || c == '°'))
+        .filter(|w| !w.is_empty() && !spans::is_function_word(&w.to_lowercase()))
+        .find_map(|w| unit_of(w).map(|u| u == w))
+        .unwrap_or(false);
     match unit_of(&word) {
         Some(symbol) if symbols => symbol,
         _ => word,
@@ -86,6 +92,24 @@ fn spelled(pr: &Profile, word: String) -> String {
 mod tests {
     use super::super::testing::*;
     use super::*;
+
+    #[test]
+    fn units_are_spelled_as_the_description_spells_its_first_unit() {
+        let mut e = endpoint(
+            "https://x.test/convert",
+            &[("from", "query"), ("to", "query")],
+        );
+        e.parameters[0].description = Some("The unit to convert from, e.g. lb".into());
+        e.parameters[1].description = Some(
+            "The unit to which you want to convert, e.g. the grams in \"2.5 cups of flour to grams\". You can also use \"piece\", e.g. \"3.4 oz tomatoes to piece\"".into(),
+        );
+        let from = Profile::of(&e.parameters[0], &e.url);
+        let to = Profile::of(&e.parameters[1], &e.url);
+        assert!(takes_unit(&from) && takes_unit(&to));
+        assert_eq!(spelled(&from, "pounds".into()), "lb");
+        assert_eq!(spelled(&from, "kilograms".into()), "kg");
+        assert_eq!(spelled(&to, "grams".into()), "grams");
+    }
 
     #[test]
     fn an_amount_takes_its_unit_and_a_target_unit_the_one_asked_for() {
