@@ -301,7 +301,7 @@ pub fn refuse_values(g: &FrozenGraph, u: &Understanding, plan: &mut Plan) {
 }
 
 /// The `parameter_value` entries of a plan's steps: a value given for a parameter key that a
-/// planned step's endpoint binds but cannot take (see [`refused_value`]), once per key, for
+/// planned step's endpoint binds but cannot take (see `refused_value`), once per key, for
 /// keys not already in `known`. The step would otherwise be sent without the value asked for.
 pub fn refused_in_steps(
     g: &FrozenGraph,

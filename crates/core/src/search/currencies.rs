@@ -4,7 +4,7 @@
 //!
 //! A question that names a currency is about currencies, though it may write no word a catalog
 //! indexes ("How much is 250 euros in yen?"): [`super::Query::new`] adds the stem of
-//! "currency" as an implied term ([`super::Query::kinds`]). [`implied`] gives the ranges that
+//! "currency" as an implied term ([`super::Query::implied_terms`]). [`implied`] gives the ranges that
 //! imply it: none when every currency named is also a unit of measure or another word ("5
 //! pounds into kilograms", "is it real": `also-word` in the data file).
 //!
@@ -64,8 +64,8 @@ pub fn implied(question: &str) -> Vec<(usize, usize)> {
 }
 
 /// The upper-case ISO 4217 codes `question` writes as currencies: next to a number ("250
-/// USD", "EUR 40") or paired with another currency, adjacent ("USD/EUR") or across a word of
-/// [`CONNECTORS`] ("USD to EUR", "yen in USD"). A code alone is as often an acronym ("ALL",
+/// USD", "EUR 40") or paired with another currency, adjacent ("USD/EUR") or across a
+/// connecting word ("USD to EUR", "yen in USD"). A code alone is as often an acronym ("ALL",
 /// "TOP"). Byte range and code, in text order.
 pub fn codes(question: &str) -> Vec<(usize, usize, &'static str)> {
     let (toks, _) = super::spans::lower_words(question);
