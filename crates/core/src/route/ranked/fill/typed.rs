@@ -114,23 +114,42 @@ pub(super) fn param_bound(pr: &Profile) -> Option<Bound> {
     }
 }
 
-/// The end of a range the words right before a span say it is ("after 2019": lower; "before
-/// 2019": upper; "between 2019 and 2021": 2019 lower, 2021 upper), if any.
+/// The end of a range the words around a span say it is ("after 2019": lower; "before 2019":
+/// upper; "between 2019 and 2021": 2019 lower, 2021 upper), if any. The cue may stand before the
+/// one word that labels the value ("from zone 1 to zone 2"), and a number written right before
+/// "to" or "and" of a range starts it ("zones 1 to 2").
 pub(super) fn span_bound(s: &Span) -> Option<Bound> {
-    let last = s.before.last()?.as_str();
-    if LOWER_CUES.contains(&last) {
+    let n = s.before.len();
+    let between = s.before.iter().any(|w| w == "between");
+    let at = |i: usize| s.before[i].as_str();
+    // The cue word: right before the value, or before the noun that labels it.
+    let cue = match n {
+        0 => None,
+        _ if LOWER_CUES.contains(&at(n - 1))
+            || UPPER_CUES.contains(&at(n - 1))
+            || at(n - 1) == "and" =>
+        {
+            Some(at(n - 1))
+        }
+        1 => None,
+        _ if !crate::search::spans::is_function_word(at(n - 1)) => Some(at(n - 2)),
+        _ => None,
+    };
+    let next = s.after.first().map(String::as_str);
+    if cue.is_some_and(|w| LOWER_CUES.contains(&w)) {
         Some(Bound::Lower)
-    } else if UPPER_CUES.contains(&last)
-        || (last == "and" && s.before.iter().any(|w| w == "between"))
-    {
+    } else if cue.is_some_and(|w| UPPER_CUES.contains(&w) || w == "and" && between) {
         Some(Bound::Upper)
+    } else if s.kind == SpanKind::Number && (next == Some("to") || next == Some("and") && between) {
+        Some(Bound::Lower)
     } else {
         None
     }
 }
 
-/// A date's fit `base` to a date parameter, by the ends of a range both say: a date the question
-/// bounds ("after 2024-05-01") goes to the parameter of that end, not to the other.
+/// A date's or a number's fit `base` to a parameter, by the ends of a range both say: a value the
+/// question bounds ("after 2024-05-01", "from zone 1") goes to the parameter of that end
+/// (`start_date`, `minZone`), not to the other.
 fn bounded(pr: &Profile, s: &Span, base: f64) -> f64 {
     match (param_bound(pr), span_bound(s)) {
         (Some(p), Some(q)) if p == q => base + 2.0,
@@ -395,15 +414,18 @@ pub(super) fn fit(pr: &Profile, s: &Span) -> f64 {
                 && s.unit
                     .as_deref()
                     .is_some_and(|u| u.chars().all(char::is_alphabetic));
-            2.0 + if measured && !counts_records(pr, s) {
-                3.0
-            } else {
-                0.0
-            } + if pr.named(COUNT_WORDS) && cue {
-                5.0
-            } else {
-                0.0
-            } + if unit_names { 5.0 } else { 0.0 }
+            // "from zone 1 to zone 2" for `minZone` and `maxZone`: each bound to its end.
+            let base =
+                2.0 + if measured && !counts_records(pr, s) {
+                    3.0
+                } else {
+                    0.0
+                } + if pr.named(COUNT_WORDS) && cue {
+                    5.0
+                } else {
+                    0.0
+                } + if unit_names { 5.0 } else { 0.0 };
+            bounded(pr, s, base)
         }
         SpanKind::Number if coordinate(pr, s).is_some() => 7.0,
         // A latitude and longitude written as one pair: for a parameter that takes a point,
@@ -718,6 +740,36 @@ mod record_key_tests {
 mod tests {
     use super::super::testing::*;
     use super::*;
+
+    #[test]
+    fn numbers_go_to_the_bound_of_the_range_their_words_say() {
+        let mut zones = endpoint(
+            "https://x.test/fare_estimate/min_zone/{minZone}/max_zone/{maxZone}",
+            &[("minZone", "path"), ("maxZone", "path")],
+        );
+        for p in &mut zones.parameters {
+            p.ty = "integer".into();
+        }
+        // PTV's own descriptions.
+        zones.parameters[0].description = Some("Minimum Zone travelled through ie. 1".into());
+        zones.parameters[1].description = Some("Maximum Zone travelled through id. 6".into());
+        for q in [
+            "What is the fare from zone 1 to zone 2?",
+            "fare to zone 2 from zone 1",
+            "the fare between zone 1 and zone 2",
+            "How much is a ticket between zone 1 and zone 2",
+            "fare for zones 1 to 2",
+        ] {
+            assert_eq!(
+                filled(&zones, q, &["fare", "zone"]),
+                BTreeMap::from([
+                    ("maxZone".to_string(), Value::from(2)),
+                    ("minZone".to_string(), Value::from(1))
+                ]),
+                "{q}"
+            );
+        }
+    }
 
     #[test]
     fn a_number_of_the_records_read_is_their_count() {
