@@ -26,6 +26,7 @@ fn artifact() -> PathBuf {
             "import/petstore-3.0.yaml",
             "any-catalog/outbreaks.yaml",
             "any-catalog/checks-and-words.yaml",
+            "any-catalog/transit-and-jokes.yaml",
         ] {
             let o = bin()
                 .args(["import", "openapi"])
@@ -246,5 +247,70 @@ fn the_server_placeholder_and_object_filters_are_not_the_question_s() {
                 serde_json::json!({"country": "chile"})
             )]
         )
+    );
+}
+
+/// A string parameter declared `format: string` (as the jokes API writes every one) is free
+/// text: a search takes the question's topic. Numbers go to the bound of the range their words
+/// say, whichever order the question writes them in.
+#[test]
+fn topics_go_to_free_text_and_numbers_to_their_bound() {
+    for (q, endpoint, params) in [
+        (
+            "Search for a joke about cats",
+            "search_jokes",
+            serde_json::json!({"query": "cats"}),
+        ),
+        (
+            "What is the fare from zone 1 to zone 2?",
+            "fare_estimate_get_fare_estimate_by_zone",
+            serde_json::json!({"minZone": 1, "maxZone": 2}),
+        ),
+        (
+            "fare to zone 3 from zone 1",
+            "fare_estimate_get_fare_estimate_by_zone",
+            serde_json::json!({"minZone": 1, "maxZone": 3}),
+        ),
+        (
+            "How much is a ticket between zone 1 and zone 2?",
+            "fare_estimate_get_fare_estimate_by_zone",
+            serde_json::json!({"minZone": 1, "maxZone": 2}),
+        ),
+    ] {
+        let (_, steps, _) = route(q);
+        assert_eq!(steps, [(endpoint.to_string(), params)], "{q}");
+    }
+}
+
+/// The words that label a value ("stop 1071", "route type 0") say which record, not which
+/// field: the departures the question asks for are projected, not the stops and routes.
+#[test]
+fn the_label_of_a_value_names_no_field() {
+    let o = bin()
+        .arg("route")
+        .arg("--artifact")
+        .arg(artifact())
+        .arg("--json")
+        .arg("--")
+        .arg("Departures from stop 1071 on route type 0")
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let step = &v["plan"]["steps"][0];
+    assert_eq!(step["endpoint"], "departures_get_for_stop");
+    assert_eq!(
+        step["params"],
+        serde_json::json!({"route_type": 0, "stop_id": 1071})
+    );
+    let fields: Vec<&str> = step["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        fields.iter().all(|f| f.starts_with("departures[].")),
+        "{fields:?}"
     );
 }

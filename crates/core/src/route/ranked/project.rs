@@ -87,7 +87,7 @@ pub fn project(
     }
     let asked = asked_stems(g, ti, ei, q);
     let names: Vec<FieldName> = e.fields.iter().map(|f| FieldName::of(&f.name)).collect();
-    let matched = concept_fields(g, ti, ei, u, &asked, &names, &mut reasons)
+    let matched = concept_fields(g, ti, ei, u, q, &asked, &names, &mut reasons)
         | term_fields(g, ti, ei, q, &asked, &names, &mut reasons)
         | measured_fields(e, q, &asked, &names, &mut reasons);
     if projection == Projection::Recall {
@@ -519,12 +519,20 @@ fn concept_fields(
     ti: u32,
     ei: u32,
     u: &Understanding,
+    q: &Query,
     asked: &[String],
     names: &[FieldName],
     reasons: &mut BTreeMap<u32, Vec<FieldReason>>,
 ) -> bool {
     let mut any = false;
+    let labels = label_stems(g.tool_at(ti).endpoint_at(ei), q);
     for text in &u.domain_concepts {
+        // A concept the question names only as the label of a value ("stop 1071") says which
+        // record, not which field.
+        let mut stems = text::stems(text).peekable();
+        if stems.peek().is_some() && stems.all(|st| labels.contains(&st)) {
+            continue;
+        }
         let key = normalise_alias(text);
         let concepts = g
             .index
@@ -569,14 +577,7 @@ fn asked_stems(g: &FrozenGraph, ti: u32, ei: u32, q: &Query) -> Vec<String> {
         .chain(text::stems(&t.id))
         .chain(t.names.iter().flat_map(|n| text::stems(n)))
         .collect();
-    let labels: Vec<String> = q
-        .spans
-        .iter()
-        // A word the catalog does not know may be no value at all ("feel colder").
-        .filter(|s| s.kind != crate::search::spans::SpanKind::Word)
-        .filter_map(|s| s.before.last())
-        .flat_map(|w| text::stems(w).collect::<Vec<_>>())
-        .collect();
+    let labels = label_stems(e, q);
     q.stems
         .iter()
         .enumerate()
@@ -586,6 +587,39 @@ fn asked_stems(g: &FrozenGraph, ti: u32, ei: u32, q: &Query) -> Vec<String> {
         .map(|(_, s)| s)
         .filter(|s| !naming.contains(s) && !labels.contains(s) && !only_in_keys(q, s))
         .cloned()
+        .collect()
+}
+
+/// The stems of the words that label the question's values (the word right before a value:
+/// "with id 0Od…", "order 8812" say which record), or the two words that name one of the
+/// endpoint's parameters ("route type 0" for `route_type`).
+fn label_stems(e: &crate::artifact::EndpointData, q: &Query) -> Vec<String> {
+    // A label of two words names one of the endpoint's parameters ("route type 0" for
+    // `route_type`).
+    let params: Vec<Vec<String>> = e
+        .parameters
+        .iter()
+        .map(|p| text::stems(&p.name).collect())
+        .collect();
+    q.spans
+        .iter()
+        // A word the catalog does not know may be no value at all ("feel colder").
+        .filter(|s| s.kind != crate::search::spans::SpanKind::Word)
+        .flat_map(|s| {
+            let n = s.before.len();
+            let pair: Vec<String> = s.before[n.saturating_sub(2)..]
+                .iter()
+                .flat_map(|w| text::stems(w).collect::<Vec<_>>())
+                .collect();
+            if n >= 2 && params.iter().any(|p| p.starts_with(&pair)) {
+                pair
+            } else {
+                s.before
+                    .last()
+                    .map(|w| text::stems(w).collect())
+                    .unwrap_or_default()
+            }
+        })
         .collect()
 }
 
@@ -1053,6 +1087,33 @@ mod tests {
         let mut s = SEVERAL_WORDS.to_vec();
         s.sort();
         assert_eq!(s, SEVERAL_WORDS);
+    }
+
+    #[test]
+    fn the_words_that_label_a_value_name_no_field() {
+        let mut departures = endpoint(
+            None,
+            &[("departures[].stop_id", "integer"), ("routes", "object")],
+        );
+        departures.parameters = serde_json::from_value(serde_json::json!([
+            {"name": "stop_id", "type": "integer", "required": true, "location": "path"},
+            {"name": "route_type", "type": "integer", "required": true, "location": "path"}
+        ]))
+        .unwrap();
+        let stems = |ws: &[&str]| -> Vec<String> {
+            ws.iter()
+                .flat_map(|w| text::stems(w).collect::<Vec<_>>())
+                .collect()
+        };
+        // Two words label a value when together they name a parameter (`route_type`); one word
+        // otherwise.
+        let q = Query::new("Departures from stop 1071 on route type 0");
+        assert_eq!(
+            label_stems(&departures, &q),
+            stems(&["stop", "route", "type"])
+        );
+        let q = Query::new("Departures from stop 1071 of the evening train 0");
+        assert_eq!(label_stems(&departures, &q), stems(&["stop", "train"]));
     }
 
     #[test]
