@@ -203,6 +203,10 @@ fn a_plural_noun_is_not_the_action_of_its_verb() {
     let (status, steps, _) = route("Find books by Ursula Le Guin");
     assert_eq!(status, "planned");
     assert_eq!(steps[0].0, "list_books");
+    // A noun made from the verb names what the action gives: `translations` translate.
+    let (status, steps, _) = route("Translate 'hello' into French");
+    assert_ne!(status, "no_suitable_tool");
+    assert_eq!(steps[0].0, "get_translations");
 }
 
 /// A request made with a verb whose noun the catalog uses ("Define" for `definitions`,

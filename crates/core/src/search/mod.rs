@@ -17,6 +17,7 @@ pub mod currencies;
 pub mod dense;
 pub mod frame;
 pub mod implied;
+pub mod languages;
 pub mod needs;
 pub mod prerequisite;
 pub mod spans;
@@ -73,7 +74,8 @@ pub struct Query {
 }
 
 /// A term a question implies through the values it names: a question that names currencies
-/// ("How much is 250 euros in yen?") is about currencies ([`currencies::implied`]). Its stem is
+/// ("How much is 250 euros in yen?") is about currencies ([`currencies::implied`]), one that
+/// translates "into French" is about languages ([`languages::implied`]). Its stem is
 /// one of [`Query::stems`] (weight 1) that no term of the question has; it ranks the endpoints
 /// that index it, and the values that imply it are no unknown words where the catalog knows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -110,13 +112,15 @@ impl Query {
 /// The terms `text` implies through its values, with the stems it writes (an implied term
 /// the question also writes is no implied term): "currency" when it names currencies
 /// ([`currencies::implied`]), "unit" when it names two units of one dimension ("5 pounds to
-/// kilograms", "how many feet in a mile": [`converted_units`]).
+/// kilograms", "how many feet in a mile": [`converted_units`]), "language" when it names a
+/// language as the medium of a text ("into French": [`languages::implied`]).
 fn implied_terms(text: &str, written: &[String]) -> Vec<ImpliedTerm> {
     let mut out = Vec::new();
     let currencies = currencies::implied(text);
     for (word, ranges) in [
         ("currency", currencies.clone()),
         ("unit", converted_units(text, &currencies)),
+        ("language", languages::implied(text)),
     ] {
         if ranges.is_empty() {
             continue;

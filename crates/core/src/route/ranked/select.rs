@@ -1234,9 +1234,10 @@ pub fn action_missing(
 ) -> Option<String> {
     let action = imperative_action(text).filter(|_| !is_question(text))?;
     let stems = action_stems(&action);
+    let verb = action.split(' ').next().unwrap_or(&action);
     if endpoints
         .into_iter()
-        .any(|(t, e)| stems.iter().any(|s| endpoint_does(g, t, e, s)))
+        .any(|(t, e)| stems.iter().any(|s| endpoint_does(g, t, e, s, verb)))
     {
         return None;
     }
@@ -1250,8 +1251,9 @@ pub fn action_missing(
 /// its description mentions on the way ("… routes that return translation records"). A verb
 /// whose noun a catalog uses instead (`derivations.txt`: "define" for `definitions`,
 /// "pronounce" for `pronunciations`) is done by an endpoint that returns a field of that name:
-/// "Define serendipity" asks for the definitions a dictionary entry holds.
-fn endpoint_does(g: &FrozenGraph, tool: u32, endpoint: u32, stem: &str) -> bool {
+/// "Define serendipity" asks for the definitions a dictionary entry holds. A name that is the
+/// plural of the `verb` itself names things, not the action ([`plural_noun`]).
+fn endpoint_does(g: &FrozenGraph, tool: u32, endpoint: u32, stem: &str, verb: &str) -> bool {
     let e = g.tool_at(tool).endpoint_at(endpoint);
     if crate::search::text::derived(stem)
         && e.fields.iter().any(|f| {
@@ -1285,19 +1287,20 @@ fn endpoint_does(g: &FrozenGraph, tool: u32, endpoint: u32, stem: &str) -> bool 
             (w.to_lowercase(), i == 0)
         }));
     }
-    words.iter().any(|(w, verb)| {
-        crate::search::text::stems(w).any(|s| s == stem) && (*verb || !plural_noun(w, stem))
+    words.iter().any(|(w, third)| {
+        crate::search::text::stems(w).any(|s| s == stem) && (*third || !plural_noun(w, verb))
     })
 }
 
-/// Whether `word` is the plural of a noun of stem `stem` (`books`, `orders`, `messages`):
-/// an endpoint that names the things ("/books", `getOrders`) is not one that does the action
-/// of the verb they share a stem with ("Book me a flight", "Order 500 g of coffee").
-fn plural_noun(word: &str, stem: &str) -> bool {
+/// Whether `word` is the plural of the noun written as the verb `verb` itself (`books`,
+/// `orders`, `messages`): an endpoint that names the things ("/books", `getOrders`) is not one
+/// that does the action of the verb ("Book me a flight", "Order 500 g of coffee"). A noun made
+/// from the verb (`translations` of "translate", `conversions` of "convert") names what the
+/// action gives: an endpoint named so does it.
+fn plural_noun(word: &str, verb: &str) -> bool {
     ["es", "s"].iter().any(|end| {
-        word.strip_suffix(end).is_some_and(|base| {
-            !base.ends_with('s') && crate::search::text::stems(base).next().as_deref() == Some(stem)
-        })
+        word.strip_suffix(end)
+            .is_some_and(|base| !base.ends_with('s') && base == verb)
     })
 }
 
@@ -2072,10 +2075,14 @@ mod tests {
     fn plural_nouns_are_not_the_verb() {
         assert!(plural_noun("books", "book"));
         assert!(plural_noun("orders", "order"));
-        assert!(plural_noun("messages", "messag"));
+        assert!(plural_noun("messages", "message"));
+        assert!(plural_noun("watches", "watch"));
         assert!(!plural_noun("book", "book"));
         assert!(!plural_noun("address", "address"));
         assert!(!plural_noun("sends", "book"));
+        // Nouns made from the verb name what the action gives.
+        assert!(!plural_noun("translations", "translate"));
+        assert!(!plural_noun("conversions", "convert"));
     }
 
     #[test]

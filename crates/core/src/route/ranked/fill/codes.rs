@@ -221,25 +221,9 @@ fn iso_names() -> &'static HashMap<String, Option<&'static str>> {
     })
 }
 
-/// The ISO 639-1 code of a language named by `word` (lower case: "french", "german").
+/// The ISO 639-1 code of a language named by `word` ([`crate::search::languages::language`]).
 fn language(word: &str) -> Option<&'static str> {
-    let mut chars = word.chars();
-    let title: String = chars.next()?.to_uppercase().chain(chars).collect();
-    language_names().get(title.as_str()).copied().flatten()
-}
-
-/// ISO 639 English names with the ISO 639-1 code of the first language of each name (what
-/// `isolang::Language::from_name` finds, by a scan of every language), built once: [`language`]
-/// is asked for every word of a question.
-fn language_names() -> &'static HashMap<&'static str, Option<&'static str>> {
-    static NAMES: OnceLock<HashMap<&'static str, Option<&'static str>>> = OnceLock::new();
-    NAMES.get_or_init(|| {
-        let mut names = HashMap::new();
-        for l in isolang::languages() {
-            names.entry(l.to_name()).or_insert_with(|| l.to_639_1());
-        }
-        names
-    })
+    crate::search::languages::language(word)
 }
 
 /// Whether the parameter writes its codes in lower case: its enum values, its default, or the
@@ -381,7 +365,7 @@ pub(super) fn pass(
 #[cfg(test)]
 mod tests {
     use super::super::testing::*;
-    use super::{CountryCode, country, iso_names, language, language_names};
+    use super::{CountryCode, country, iso_names, language};
 
     /// A code written after its label is that code, though "us" and "it" are words too.
     #[test]
@@ -448,14 +432,6 @@ mod tests {
         }
         assert_eq!(country("korea"), None);
         assert_eq!(country("bolivia"), Some("BO"));
-        for l in isolang::languages() {
-            let name = l.to_name();
-            assert_eq!(
-                language_names().get(name).copied().flatten(),
-                isolang::Language::from_name(name).and_then(|l| l.to_639_1()),
-                "{name}"
-            );
-        }
         assert_eq!(language("french"), Some("fr"));
         assert_eq!(language("klingon"), None);
     }
