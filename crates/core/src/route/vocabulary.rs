@@ -455,17 +455,15 @@ fn declared_value(g: &FrozenGraph, id: &str) -> Option<DeclaredValue> {
     if YEAR_CONCEPTS.contains(&id) {
         return Some(DeclaredValue::Year);
     }
-    let mut fed = g
+    let fed: Vec<_> = g
         .lexicon
         .recognisers
         .iter()
         .filter(|r| r.concept == id)
-        .peekable();
-    fed.peek()?;
-    let all: Vec<_> = fed.collect();
-    if all.iter().any(|r| r.kind == "year") {
+        .collect();
+    if fed.iter().any(|r| r.kind == "year") {
         Some(DeclaredValue::Year)
-    } else if all.iter().all(|r| r.integer) {
+    } else if !fed.is_empty() && fed.iter().all(|r| r.integer) {
         Some(DeclaredValue::Integer)
     } else {
         None
