@@ -840,18 +840,21 @@ fn function_tools_are_neither_called_nor_exposed() {
         ),
         "{t}"
     );
+    // A plan with no step is an answer (its status and why), not an error.
     let (s, v, t) = post(
         &a,
         &format!("{}/v1/ask", gw.url),
         &json!({"understanding": {"intent": "nope"}}),
     );
     assert_eq!(
-        (s, &v["error"]["message"]),
+        (s, &v["status"], &v["reason"], &v["steps"]),
         (
-            400,
+            200,
+            &json!("no_suitable_tool"),
             &json!(
-                "the plan has no step to execute (status `no_suitable_tool`): unknown intent `nope` (no close match in the artifact); no suitable tool: no endpoint of the catalog shares a word with the request; `route` explains why"
-            )
+                "the plan has no step to execute (status `no_suitable_tool`): unknown intent `nope` (no close match in the artifact); no suitable tool: no endpoint of the catalog shares a word with the request; no upstream was called; `route` explains why"
+            ),
+            &json!([])
         ),
         "{t}"
     );
@@ -1990,4 +1993,165 @@ fn an_upstream_key_of_the_other_kind_is_named_at_start() {
             "upstreams.codesearch: `url` is an MCP server's, and `codesearch` is an HTTP tool: its calls still go to the declared host; write `base_url = \"...\"` to send them elsewhere"
         ]
     );
+}
+
+/// An HTTP upstream that counts the requests it is sent (each answered with one `faults`
+/// record): its port and the count.
+fn counting_upstream() -> (u16, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+    use std::io::Write;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let count = std::sync::Arc::new(AtomicUsize::new(0));
+    let seen = count.clone();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut line = String::new();
+            // The request line and headers (GET: no body).
+            while reader.read_line(&mut line).is_ok_and(|n| n > 0) {
+                if line == "\r\n" || line == "\n" {
+                    break;
+                }
+                line.clear();
+            }
+            seen.fetch_add(1, Ordering::SeqCst);
+            let body =
+                r#"{"data": [{"material_id": "mp-1", "band_gap": 1.5, "formula_pretty": "GaN"}]}"#;
+            let _ = write!(
+                stream,
+                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+        }
+    });
+    (port, count)
+}
+
+/// `ask` executes a plan only when its status is one that executes (`planned`, `partial`,
+/// `missing_required_parameter`): a plan `not_understood` (an unknown concept beside a request
+/// that plans a step), `no_suitable_tool` or out of scope calls no upstream and is answered
+/// with its status, the reason and the plan (HTTP 200). Before, the step planned from the rest
+/// of a `not_understood` request was executed.
+#[test]
+fn ask_calls_no_upstream_for_a_plan_that_is_not_planned() {
+    use std::sync::atomic::Ordering;
+    let (port, calls) = counting_upstream();
+    let dir = tempfile::tempdir().unwrap();
+    let artifact = compile(
+        &root().join("tests/fixtures/gateway-http"),
+        &dir.path().join("build"),
+    );
+    let base = format!("http://127.0.0.1:{port}");
+    let gw = Gateway::start(
+        &[
+            "--transport",
+            "http",
+            "--bind",
+            "127.0.0.1:0",
+            "--artifact",
+            artifact.to_str().unwrap(),
+            "--upstream",
+            &format!("faults={base}"),
+            "--upstream",
+            &format!("fault_details={base}"),
+        ],
+        &[],
+    );
+    let a = agent();
+    let ask = format!("{}/v1/ask", gw.url);
+
+    // Not understood: `vibes` is no concept; a step is planned from the rest, and not run.
+    let (s, v, t) = post(
+        &a,
+        &ask,
+        &json!({"understanding": {"intent": "electronic_property", "domain_concepts": ["band_gap", "vibes"],
+                "parameters": {"formula": "GaN"}, "target_apis": ["faults"]}}),
+    );
+    assert_eq!(
+        (s, &v["status"], &v["reason"]),
+        (
+            200,
+            &json!("not_understood"),
+            &json!(
+                "the plan is not executed (status `not_understood`): unknown concept `vibes` (no close match in the artifact); no upstream was called; `route` explains why"
+            )
+        ),
+        "{t}"
+    );
+    assert_eq!(
+        (
+            &v["plan"]["status"],
+            &v["plan"]["steps"][0]["tool"],
+            &v["plan"]["steps"][0]["endpoint"],
+            &v["plan"]["not_understood"]
+        ),
+        (
+            &json!("not_understood"),
+            &json!("faults"),
+            &json!("materials"),
+            &json!([{"kind": "concept", "name": "vibes"}])
+        ),
+        "{t}"
+    );
+    assert_eq!(
+        (
+            &v["steps"],
+            &v["calls"],
+            &v["context"],
+            &v["tokens"],
+            v.get("partial")
+        ),
+        (
+            &json!([]),
+            &json!([]),
+            &json!(""),
+            &json!({"raw": 0, "delivered": 0}),
+            None
+        ),
+        "{t}"
+    );
+    assert_eq!(calls.load(Ordering::SeqCst), 0);
+
+    // Out of scope, and no suitable tool: answers too, and no call.
+    let (s, v, t) = post(
+        &a,
+        &ask,
+        &json!({"understanding": {"intent": null, "out_of_scope": "ordering a pizza"}}),
+    );
+    assert_eq!(
+        (s, &v["status"], &v["reason"], &v["plan"]["out_of_scope"]),
+        (
+            200,
+            &json!("no_suitable_tool"),
+            &json!(
+                "the plan has no step to execute (status `no_suitable_tool`): ordering a pizza; no upstream was called; `route` explains why"
+            ),
+            &json!("ordering a pizza")
+        ),
+        "{t}"
+    );
+    assert_eq!(calls.load(Ordering::SeqCst), 0);
+
+    // The same request without the unknown concept is planned, and executed: the upstream is
+    // called once, and the answer says no status of its own.
+    let (s, v, t) = post(
+        &a,
+        &ask,
+        &json!({"understanding": {"intent": "electronic_property", "domain_concepts": ["band_gap"],
+                "parameters": {"formula": "GaN"}, "target_apis": ["faults"]}}),
+    );
+    assert_eq!(
+        (s, &v["plan"]["status"], v.get("status"), v.get("reason")),
+        (200, &json!("planned"), None, None),
+        "{t}"
+    );
+    assert_eq!(
+        v["steps"][0]["records"][0]["values"]["material_id"],
+        json!("mp-1"),
+        "{t}"
+    );
+    assert_eq!(calls.load(Ordering::SeqCst), 1);
+    gw.stop();
 }

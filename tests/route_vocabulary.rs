@@ -385,3 +385,129 @@ fn a_value_of_the_wrong_type_is_refused_on_the_ranked_path_too() {
         )
     );
 }
+
+/// Issue 38 (leftovers), part 3: a value is judged by the type of the parameter concept it
+/// binds in the Understanding, not only by the parameter it lands in. `year_from` of `banana`
+/// became `from_publication_date:banana-01-01`, a text the `string` parameter `filter` takes,
+/// and was planned; a year is four digits (`year_from`, `year_to`; a concept a `kind: year`
+/// recogniser feeds, `fiscal_year`), a concept whose recognisers read `value: integer` takes
+/// whole numbers (`cid`, which lands in PubChem's `string` parameter `identifier`).
+#[test]
+fn a_value_is_held_to_the_type_of_the_parameter_concept_it_binds() {
+    let g = shipped();
+    let opts = Options::default();
+    let lit = |params: serde_json::Value| {
+        route_checked(
+            g,
+            &u(
+                json!({"intent": "literature_search", "domain_concepts": ["title"], "parameters": params}),
+            ),
+            &opts,
+        )
+    };
+    let plan = lit(json!({"year_from": "banana", "search_text": "perovskite"}));
+    assert_eq!(plan.status, PlanStatus::NotUnderstood);
+    assert!(plan.steps.is_empty(), "{:?}", plan.steps);
+    let want = refused(
+        "year_from",
+        json!("banana"),
+        "year",
+        "`banana` is not a four-digit year, which the parameter concept `year_from` takes",
+    );
+    assert_eq!(plan.not_understood, std::slice::from_ref(&want));
+    assert_eq!(
+        plan.warnings[0],
+        "invalid value `banana` for parameter `year_from`: expected year (`banana` is not a four-digit year, which the parameter concept `year_from` takes)"
+    );
+
+    // A year, as a number or as a text, is planned through the template.
+    for year in [json!(2020), json!("2020")] {
+        let plan = lit(json!({"year_from": year, "search_text": "perovskite"}));
+        assert_eq!(plan.status, PlanStatus::Planned, "{:?}", plan.warnings);
+        assert_eq!(
+            (plan.steps[0].tool.as_str(), &plan.steps[0].params["filter"]),
+            ("openalex", &json!("from_publication_date:2020-01-01"))
+        );
+    }
+
+    // One item of a list that is no year refuses the list; so does a year of three digits or
+    // a fraction.
+    for (name, value, bad) in [
+        ("year_to", json!([2020, 123]), "123"),
+        ("year_to", json!(2020.5), "2020.5"),
+        ("year_from", json!(true), "true"),
+    ] {
+        let plan = lit(json!({name: value.clone()}));
+        assert_eq!(
+            (plan.status, plan.steps.len(), plan.not_understood.clone()),
+            (
+                PlanStatus::NotUnderstood,
+                0,
+                vec![refused(
+                    name,
+                    value,
+                    "year",
+                    &format!(
+                        "`{bad}` is not a four-digit year, which the parameter concept `{name}` takes"
+                    )
+                )]
+            )
+        );
+    }
+
+    // Declared by the project's recognisers: `fiscal_year` (kind `year`), `cid` (`value:
+    // integer`); and the ranked path holds values to them too.
+    let plan = route_checked(
+        g,
+        &u(json!({"intent": null, "domain_concepts": ["revenue"],
+                  "parameters": {"corp_code": "00126380", "fiscal_year": "FY2021"}})),
+        &opts,
+    );
+    assert_eq!(
+        (plan.status, plan.steps.len(), plan.not_understood),
+        (
+            PlanStatus::NotUnderstood,
+            0,
+            vec![refused(
+                "fiscal_year",
+                json!("FY2021"),
+                "year",
+                "`FY2021` is not a four-digit year, which the parameter concept `fiscal_year` takes"
+            )]
+        )
+    );
+    let cid = |v: serde_json::Value| {
+        u(
+            json!({"intent": null, "domain_concepts": ["molecular_weight"], "parameters": {"cid": v}}),
+        )
+    };
+    let plan = route_checked(g, &cid(json!("aspirin")), &opts);
+    assert_eq!(
+        (plan.status, plan.steps.len(), plan.not_understood),
+        (
+            PlanStatus::NotUnderstood,
+            0,
+            vec![refused(
+                "cid",
+                json!("aspirin"),
+                "integer",
+                "`aspirin` is not a whole number, which the parameter concept `cid` takes"
+            )]
+        )
+    );
+    let q = "molecular weight of aspirin";
+    let plan = schemarouter::route::route_question(g, q, &cid(json!(2244)), &opts);
+    assert_eq!(plan.status, PlanStatus::Planned, "{:?}", plan.warnings);
+    assert_eq!(
+        (
+            plan.steps[0].tool.as_str(),
+            &plan.steps[0].params["identifier"]
+        ),
+        ("pubchem", &json!("2244"))
+    );
+    let plan = schemarouter::route::route_question(g, q, &cid(json!("aspirin")), &opts);
+    assert_eq!(
+        (plan.status, plan.steps.len(), plan.not_understood.len()),
+        (PlanStatus::NotUnderstood, 0, 1)
+    );
+}

@@ -94,7 +94,10 @@ pub struct ScalingArgs {
     pub keep: bool,
 }
 
+/// Load the artifact at `path` for routing (refused when its configuration has errors, see
+/// [`super::locate::refuse_broken_config`]), with its dense search when it has one.
 fn load_graph(path: &Path) -> Result<FrozenGraph, u8> {
+    super::locate::refuse_broken_config(path)?;
     let g = FrozenGraph::load_routing(path).map_err(|e| {
         eprintln!("error: {}: {e}", path.display());
         eprintln!("help: {}", e.help());

@@ -36,6 +36,9 @@ pub fn run_extract(mut args: ExtractArgs) -> u8 {
         Ok(p) => p,
         Err(code) => return code,
     };
+    if let Err(code) = super::locate::refuse_broken_config(&artifact) {
+        return code;
+    }
     match run(&args, &artifact) {
         Ok(x) => {
             if args.json {

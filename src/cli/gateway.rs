@@ -55,15 +55,20 @@ struct Declared {
 
 /// The declarations of the project holding the artifact (or `--project`, or the working
 /// directory's); nothing when no project loads.
-fn declared_servers(project: Option<&Path>, artifact: &Path) -> Declared {
+///
+/// # Errors
+/// Exit code 2 when that project's `schemarouter.toml` has errors (printed): its declarations
+/// are not read with default settings in place of the faulty ones.
+fn declared_servers(project: Option<&Path>, artifact: &Path) -> Result<Declared, u8> {
     let cwd = std::env::current_dir().unwrap_or_default();
     let root = project
         .map(Path::to_path_buf)
         .or_else(|| project_of(artifact, &cwd));
     let mut out = Declared::default();
-    let Some(root) = root else { return out };
+    let Some(root) = root else { return Ok(out) };
+    super::locate::refuse_broken_project_config(&root)?;
     let Ok(loaded) = crate::load::load_project(&root) else {
-        return out;
+        return Ok(out);
     };
     for t in &loaded.project.tools {
         let tool = &t.item.value;
@@ -80,7 +85,7 @@ fn declared_servers(project: Option<&Path>, artifact: &Path) -> Declared {
             out.mcp.insert(id, Endpoint::Command(c.value.clone()));
         }
     }
-    out
+    Ok(out)
 }
 
 /// The project holding `artifact` (a path relative to `cwd`, or absolute), else the one holding
@@ -171,7 +176,10 @@ pub fn run_gateway(args: GatewayArgs) -> u8 {
         Ok(c) => c,
         Err(code) => return code,
     };
-    let declared = declared_servers(args.project.as_deref(), &core.path());
+    let declared = match declared_servers(args.project.as_deref(), &core.path()) {
+        Ok(d) => d,
+        Err(code) => return code,
+    };
     apply_server_urls(&mut config, declared.server_urls);
     let (gw, warnings) = match Gateway::new(core.clone(), config, declared.mcp, overrides) {
         Ok(g) => g,

@@ -11,6 +11,9 @@
 //! any project, `build/` of the working directory is still read (a folder holding only a
 //! deployed artifact); when it has none either, the error names every folder searched.
 //!
+//! A broken `schemarouter.toml` stops every one of them before the artifact is read
+//! ([`refuse_broken_config`]): none goes on with default settings in place of the faulty ones.
+//!
 //! The servers run the same discovery again when a file changes ([`Discovery::current`]), so a
 //! compile that writes the other form (and removes the one being served) is followed.
 
@@ -82,16 +85,35 @@ pub fn artifact(explicit: Option<&Path>) -> Result<PathBuf, u8> {
 
 /// Refuse to read the artifact at `artifact` when the configuration it is read with (the
 /// nearest `schemarouter.toml` at or above its folder, see
-/// [`crate::search::dense::config_file_of`]) has errors: `route` and `search` would otherwise
-/// go on with default settings in place of the faulty ones (an artifact compiled before the
-/// file broke, `[search] embeddings` unread). Prints each error with its place and help, and a
-/// help line; returns exit code 2.
+/// [`crate::search::dense::config_file_of`]) has errors: `route`, `search`, `extract`, `eval`
+/// and the servers (`serve`, `mcp`, `gateway`) would otherwise go on with default settings in
+/// place of the faulty ones (an artifact compiled before the file broke, `[search] embeddings`
+/// unread). Prints each error with its place and help, and a help line; returns exit code 2.
 pub fn refuse_broken_config(artifact: &Path) -> Result<(), u8> {
-    use crate::diagnostics::{Position, Severity};
     let Some(file) = crate::search::dense::config_file_of(artifact) else {
         return Ok(());
     };
-    let (sources, diags) = crate::load::config_findings(&file);
+    refuse_broken_config_file(&file, "the artifact", "compile the project again")
+}
+
+/// Refuse to read the project at `root` when its `schemarouter.toml` has errors (a project
+/// without one is read with the default settings, as `check` reads it): for commands that read
+/// a project's declarations beside an artifact (`gateway --project`). Prints as
+/// [`refuse_broken_config`] does; returns exit code 2.
+pub fn refuse_broken_project_config(root: &Path) -> Result<(), u8> {
+    let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    let file = root.join(CONFIG_FILE);
+    if !file.is_file() {
+        return Ok(());
+    }
+    refuse_broken_config_file(&file, "the project", "run the command again")
+}
+
+/// The errors of the configuration file `file`, printed with `what` (the thing not read) and
+/// `then` (the step after the fix); exit code 2 when it has any.
+fn refuse_broken_config_file(file: &Path, what: &str, then: &str) -> Result<(), u8> {
+    use crate::diagnostics::{Position, Severity};
+    let (sources, diags) = crate::load::config_findings(file);
     let errors: Vec<_> = diags
         .iter()
         .filter(|d| d.severity == Severity::Error)
@@ -100,9 +122,9 @@ pub fn refuse_broken_config(artifact: &Path) -> Result<(), u8> {
         return Ok(());
     }
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    let shown = relative_to(&file, &cwd);
+    let shown = relative_to(file, &cwd);
     eprintln!(
-        "error: `{}` has {} error(s); the artifact is not read with default settings in place of the faulty ones",
+        "error: `{}` has {} error(s); {what} is not read with default settings in place of the faulty ones",
         shown.display(),
         errors.len()
     );
@@ -125,7 +147,7 @@ pub fn refuse_broken_config(artifact: &Path) -> Result<(), u8> {
     }
     let project = relative_to(file.parent().unwrap_or(Path::new(".")), &cwd);
     eprintln!(
-        "help: fix the configuration (`schemarouter check {}` shows every finding), then compile the project again",
+        "help: fix the configuration (`schemarouter check {}` shows every finding), then {then}",
         shown_path(&project)
     );
     Err(super::EXIT_USAGE)

@@ -59,11 +59,14 @@ pub struct ServeArgs {
     pub openapi: bool,
 }
 
-/// Load the artifact and build the core, or say why not (exit 2). A discovered artifact (no
+/// Load the artifact and build the core, or say why not (exit 2; also when the configuration
+/// the artifact is read with has errors, see [`super::locate::refuse_broken_config`]). A discovered artifact (no
 /// `--artifact`) is discovered again on every reload, so that a compile writing the other form
 /// is followed.
 pub(super) fn open_core(a: &ServerArgs) -> Result<Arc<Core>, u8> {
     let artifact = super::locate::artifact(a.artifact.as_deref())?;
+    // A server never starts with default settings in place of a faulty configuration.
+    super::locate::refuse_broken_config(&artifact)?;
     let discover = if a.artifact.is_none() {
         let d = super::locate::Discovery::from_cwd();
         Some(Discover::new(move || d.current().ok()))

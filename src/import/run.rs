@@ -448,7 +448,8 @@ fn read_source_file(p: &PathBuf, out: &mut Outcome) -> Result<Option<String>, Im
 
 /// The project as it is (`None` for a missing or empty folder). A tool file that does not load
 /// cannot be merged into: refuse rather than write a second declaration of the same tool next
-/// to it.
+/// to it. A `schemarouter.toml` with errors is refused too: the import would write where the
+/// default `[paths]` say, under the default `[limits]`, in place of the faulty settings.
 fn existing_project(project_dir: &Path) -> Result<Option<crate::load::Loaded>, ImportError> {
     if project_dir.exists() && !project_dir.is_dir() {
         return Err(ImportError::new(
@@ -456,6 +457,7 @@ fn existing_project(project_dir: &Path) -> Result<Option<crate::load::Loaded>, I
             "--project names the project folder (created when missing)",
         ));
     }
+    refuse_broken_config(project_dir)?;
     let existing = if project_dir.is_dir()
         && std::fs::read_dir(project_dir)
             .map(|mut d| d.next().is_some())
@@ -494,6 +496,41 @@ fn existing_project(project_dir: &Path) -> Result<Option<crate::load::Loaded>, I
         }
     }
     Ok(existing)
+}
+
+/// Refuse a project whose `schemarouter.toml` has errors, naming each (`LINE:COL: message`).
+fn refuse_broken_config(project_dir: &Path) -> Result<(), ImportError> {
+    let file = project_dir.join(crate::load::CONFIG_FILE);
+    if !file.is_file() {
+        return Ok(());
+    }
+    let (sources, diags) = crate::load::config_findings(&file);
+    let errors: Vec<String> = diags
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| match &d.primary {
+            Some(l) => {
+                let p = crate::diagnostics::Position::resolve(l, &sources);
+                format!("{}:{}: {}", p.line, p.column, d.message)
+            }
+            None => d.message.clone(),
+        })
+        .collect();
+    if errors.is_empty() {
+        return Ok(());
+    }
+    Err(ImportError::new(
+        format!(
+            "`{}` has {} error(s) ({}); an import does not write with default settings in place of the faulty ones",
+            file.display(),
+            errors.len(),
+            errors.join("; ")
+        ),
+        format!(
+            "fix the configuration (`schemarouter check {}` shows every finding), then import again",
+            project_dir.display()
+        ),
+    ))
 }
 
 /// Where an import writes: the tool folder (or `--out`), the intent folder and the editor

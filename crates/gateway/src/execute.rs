@@ -153,9 +153,19 @@ struct Done {
 pub struct Answer {
     /// The artifact that planned and projected.
     pub artifact_hash: String,
-    /// The plan executed (for `ask`).
+    /// The plan executed (for `ask`; also the plan not executed, see `status`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub plan: Option<Plan>,
+    /// `ask` of a plan that is not executed ([`executes`]): its status as `route` names it
+    /// (`no_suitable_tool`, `not_understood`); no upstream was called and `steps` is empty.
+    /// Left out when the plan was executed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<schemarouter_core::route::PlanStatus>,
+    /// Why the plan was not executed ([`not_executed`]): the status, then what the plan says
+    /// (the names and values the Understanding gave that the artifact refuses, or the
+    /// out-of-scope reason). Left out when the plan was executed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
     /// Some step failed after earlier ones answered: the answer holds the steps that ran, and
     /// `issues` the failed step (kind `step_failed`). Left out when every step ran.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -177,6 +187,27 @@ pub struct Answer {
     /// Raw responses (only when asked for).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub raw: Vec<RawText>,
+}
+
+impl Answer {
+    /// The answer of `ask` to a plan it does not execute ([`executes`]): the plan, its status
+    /// and the reason ([`not_executed`]); no step, no call, no reader context, no tokens.
+    pub fn not_executed(s: &Snapshot, plan: Plan) -> Answer {
+        Answer {
+            artifact_hash: s.summary.content_hash.clone(),
+            status: Some(plan.status),
+            reason: Some(not_executed(&plan)),
+            plan: Some(plan),
+            partial: false,
+            steps: Vec::new(),
+            issues: Vec::new(),
+            context: String::new(),
+            calls: Vec::new(),
+            tokens: BTreeMap::from([("raw".to_string(), 0), ("delivered".to_string(), 0)]),
+            bindings: Vec::new(),
+            raw: Vec::new(),
+        }
+    }
 }
 
 /// Why `call` or `ask` gave no answer.
@@ -449,10 +480,28 @@ pub fn unreadable(endpoint: &str, content_type: Option<&str>, text: &str, why: &
     )
 }
 
-/// Why `ask` has nothing to execute: the plan's status as `route` names it, then what the
-/// plan says: the names the Understanding gave that the artifact does not have (with their
-/// did-you-mean) before any other warning, else the out-of-scope reason.
-pub fn no_step(plan: &Plan) -> String {
+/// Whether `ask` executes `plan`: a plan with steps whose status is `planned`, `partial` (the
+/// steps answer part of the request, as the status says) or `missing_required_parameter` (a
+/// later step's parameter may come from an earlier step's records, [`crate::bind`]; a step
+/// still missing one is refused at the boundary). Never a plan of status `no_suitable_tool`
+/// or `not_understood` (the Understanding names what the artifact does not know, or gives a
+/// value a parameter cannot take: steps planned from the rest would answer another request),
+/// nor an out-of-scope request.
+pub fn executes(plan: &Plan) -> bool {
+    use schemarouter_core::route::PlanStatus;
+    !plan.steps.is_empty()
+        && plan.out_of_scope.is_none()
+        && matches!(
+            plan.status,
+            PlanStatus::Planned | PlanStatus::Partial | PlanStatus::MissingRequiredParameter
+        )
+}
+
+/// Why `ask` does not execute `plan` ([`executes`]): the plan's status as `route` names it,
+/// then what the plan says: the names the Understanding gave that the artifact does not have
+/// (with their did-you-mean) and the values it refuses before any other warning, else the
+/// out-of-scope reason.
+pub fn not_executed(plan: &Plan) -> String {
     let status = serde_json::to_value(plan.status)
         .ok()
         .and_then(|v| v.as_str().map(str::to_string))
@@ -466,7 +515,12 @@ pub fn no_step(plan: &Plan) -> String {
     } else {
         format!(": {}", why.join("; "))
     };
-    format!("the plan has no step to execute (status `{status}`){why}; `route` explains why")
+    let what = if plan.steps.is_empty() {
+        "the plan has no step to execute"
+    } else {
+        "the plan is not executed"
+    };
+    format!("{what} (status `{status}`){why}; no upstream was called; `route` explains why")
 }
 
 /// A plan of `steps` on `g`.
@@ -535,7 +589,10 @@ impl Gateway {
     }
 
     /// `ask`: route the question (or Understanding), execute every step (earlier steps' records
-    /// fill later steps' unbound parameters through their declared bindings), project.
+    /// fill later steps' unbound parameters through their declared bindings), project. A plan
+    /// that is not executed ([`executes`]: no suitable tool, not understood, out of scope) is
+    /// the answer as it is, with its status and the reason ([`Answer::not_executed`]); no
+    /// upstream is called.
     pub async fn ask(&self, req: AskRequest) -> Result<Answer, Failure> {
         let s = self.core.snapshot();
         let routed = self
@@ -550,8 +607,8 @@ impl Gateway {
                 },
             )
             .map_err(|e| Failure::Invalid(e.message))?;
-        if routed.plan.steps.is_empty() {
-            return Err(Failure::Invalid(no_step(&routed.plan)));
+        if !executes(&routed.plan) {
+            return Ok(Answer::not_executed(&s, routed.plan));
         }
         self.run(&s, routed.plan, true, req.raw).await
     }
@@ -649,6 +706,8 @@ impl Gateway {
         Ok(Answer {
             artifact_hash: s.summary.content_hash.clone(),
             plan: show_plan.then_some(plan),
+            status: None,
+            reason: None,
             partial,
             steps: results,
             issues,
@@ -1011,6 +1070,49 @@ mod tests {
         assert_eq!(
             in_step(err(), &step("materials"), 0, 1).to_string(),
             "upstream `faults` failed (status): HTTP 500: no"
+        );
+    }
+
+    /// `ask` executes a plan with steps of status `planned`, `partial` or
+    /// `missing_required_parameter` (bindings may fill a later step), never one that is not
+    /// understood, has no suitable tool or is out of scope; the reason says which.
+    #[test]
+    fn only_a_plan_of_an_executing_status_is_executed() {
+        use schemarouter_core::route::PlanStatus;
+        let step: Step = serde_json::from_value(json!({"tool": "faults", "endpoint": "materials",
+            "method": "GET", "url": "https://x.org", "params": {}, "fields": [], "score": 0, "why": ""}))
+        .unwrap();
+        let plan = |status: PlanStatus, steps: usize, out_of_scope: Option<&str>| {
+            let mut p = Plan::empty("f".into());
+            p.status = status;
+            p.steps = vec![step.clone(); steps];
+            p.out_of_scope = out_of_scope.map(str::to_string);
+            p
+        };
+        for (status, steps, out, want) in [
+            (PlanStatus::Planned, 1, None, true),
+            (PlanStatus::Partial, 2, None, true),
+            (PlanStatus::MissingRequiredParameter, 2, None, true),
+            (PlanStatus::NotUnderstood, 1, None, false),
+            (PlanStatus::NoSuitableTool, 1, None, false),
+            (PlanStatus::Planned, 0, None, false),
+            (PlanStatus::Planned, 1, Some("ordering food"), false),
+        ] {
+            assert_eq!(
+                executes(&plan(status, steps, out)),
+                want,
+                "{status:?} {steps} {out:?}"
+            );
+        }
+        let mut p = plan(PlanStatus::NotUnderstood, 1, None);
+        p.warnings = vec!["unknown concept `vibes` (no close match in the artifact)".into()];
+        assert_eq!(
+            not_executed(&p),
+            "the plan is not executed (status `not_understood`): unknown concept `vibes` (no close match in the artifact); no upstream was called; `route` explains why"
+        );
+        assert_eq!(
+            not_executed(&plan(PlanStatus::NoSuitableTool, 0, Some("ordering food"))),
+            "the plan has no step to execute (status `no_suitable_tool`): ordering food; no upstream was called; `route` explains why"
         );
     }
 

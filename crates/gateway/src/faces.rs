@@ -108,7 +108,7 @@ impl Extension for Tools {
             .with_annotations(executes()),
             Tool::new(
                 "ask",
-                "Answer a question: route it to a plan, execute every step upstream (earlier records fill later parameters through declared bindings), and get one reader context with the planned fields only.",
+                "Answer a question: route it to a plan, execute every step upstream (earlier records fill later parameters through declared bindings), and get one reader context with the planned fields only. A plan that is not executed (no suitable tool, not understood, out of scope) is answered with its status and the reason, and no upstream is called.",
                 object(ask_schema()),
             )
             .with_title("Ask: plan, execute, project")
@@ -174,7 +174,9 @@ impl Extension for Tools {
 pub fn mcp_result(tool: &str, r: Result<Answer, Failure>) -> Result<CallToolResult, ErrorData> {
     match r {
         Ok(a) => {
-            let mut result = CallToolResult::success(vec![ContentBlock::text(a.context.clone())]);
+            // A plan `ask` did not execute says why in place of a reader context.
+            let text = a.reason.clone().unwrap_or_else(|| a.context.clone());
+            let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
             result.structured_content = Some(serde_json::to_value(&a).unwrap_or_default());
             Ok(result)
         }
@@ -299,4 +301,52 @@ fn http_failure(f: &Failure) -> Response {
         ),
     };
     json_response(status, &body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use schemarouter_core::route::{Plan, PlanStatus};
+
+    /// A plan `ask` does not execute is an ordinary MCP result (no error), its text the reason
+    /// and its structured content the answer with the status and the plan.
+    #[test]
+    fn a_plan_not_executed_is_a_result_saying_why() {
+        let mut plan = Plan::empty("f".into());
+        plan.status = PlanStatus::NotUnderstood;
+        let answer = Answer {
+            artifact_hash: "h".into(),
+            status: Some(plan.status),
+            reason: Some("the plan is not executed (status `not_understood`)".into()),
+            plan: Some(plan),
+            partial: false,
+            steps: Vec::new(),
+            issues: Vec::new(),
+            context: String::new(),
+            calls: Vec::new(),
+            tokens: std::collections::BTreeMap::from([
+                ("raw".to_string(), 0),
+                ("delivered".to_string(), 0),
+            ]),
+            bindings: Vec::new(),
+            raw: Vec::new(),
+        };
+        let r = serde_json::to_value(mcp_result("ask", Ok(answer)).unwrap()).unwrap();
+        assert_eq!(
+            (
+                &r["isError"],
+                &r["content"],
+                &r["structuredContent"]["status"],
+                &r["structuredContent"]["plan"]["status"],
+                &r["structuredContent"]["steps"]
+            ),
+            (
+                &json!(false),
+                &json!([{"type": "text", "text": "the plan is not executed (status `not_understood`)"}]),
+                &json!("not_understood"),
+                &json!("not_understood"),
+                &json!([])
+            )
+        );
+    }
 }

@@ -33,7 +33,7 @@ fn responses() -> Value {
         kinds.join(", ")
     );
     json!({
-        "200": json_response("The projected answer: one result per executed step with the planned fields only (unit, source type, licence, provenance), the reader context, and the tokens of the raw responses and of what the agent received", "GatewayAnswer"),
+        "200": json_response("The projected answer: one result per executed step with the planned fields only (unit, source type, licence, provenance), the reader context, and the tokens of the raw responses and of what the agent received; for `ask`, a plan that is not executed (no suitable tool, not understood, out of scope) with its `status` and `reason`, no upstream called", "GatewayAnswer"),
         "400": json_response("Not JSON, not a valid request, or a request to fix (`invalid_request`; the message says what), or arguments that do not fit the declared parameters (`refused`, `check`: `arguments`)", "GatewayError"),
         "401": json_response("A bearer token is required (--token-file) and missing or wrong", "Error"),
         "403": json_response("The deployment does not allow the step (`refused`; `check` is `allow_list` or `destructive`)", "GatewayError"),
@@ -68,6 +68,8 @@ fn schemas() -> Value {
             "properties": {
                 "artifact_hash": {"type": "string", "pattern": "^[0-9a-f]{64}$"},
                 "plan": reference("Plan"),
+                "status": {"enum": ["planned", "partial", "missing_required_parameter", "no_suitable_tool", "not_understood"], "description": "`ask` of a plan that is not executed (no suitable tool, not understood, out of scope): its status; no upstream was called and `steps` is empty. Left out when the plan was executed."},
+                "reason": {"type": "string", "description": "Why the plan was not executed: the status and what the plan says (unknown names, refused values, the out-of-scope reason). Left out when the plan was executed."},
                 "partial": {"const": true, "description": "A step failed after earlier steps answered: the answer holds the steps that ran, and `issues` names the failed one (kind `step_failed`). Left out when every step ran."},
                 "steps": {"type": "array", "items": {
                     "type": "object",

@@ -17,9 +17,14 @@
 //! parameter it binds anywhere takes it, and when a planned step's endpoint binds it but cannot
 //! take it (the step would be sent without it). A refused request plans no step (a strict
 //! gateway answers an invalid parameter with an error, not with a call that leaves the
-//! parameter out): fix the value and route again. A value is held only to what is declared: a
-//! `year_from` of `banana` bound through the template `from-pub-date:{value}` into a `string`
-//! parameter fits it, unless the parameter declares a `pattern`.
+//! parameter out): fix the value and route again.
+//!
+//! A value is also held to what its key means, not only to the parameter it lands in: a
+//! parameter concept declares a value type when it is one of the years every project's
+//! Understand step reads (`year_from`, `year_to`), when a recogniser of kind `year` feeds it
+//! (a year of four digits), or when every recogniser that feeds it reads whole numbers
+//! (`value: integer`). A `year_from` of `banana`, which the template `from-pub-date:{value}`
+//! would turn into a text the `string` parameter `filter` takes, is refused as not a year.
 
 use super::algorithm::canonical_source_type;
 use super::{Options, Plan, PlanStatus, Understanding};
@@ -336,17 +341,17 @@ pub fn refused_in_steps(
 /// parameter that `k` binds (through the artifact's postings; on endpoint `on` only, `(tool,
 /// endpoint)`, when given) can take it: rendered through each
 /// binding's template and typed as [`super::bind::render_for`] types it (each item of a list on
-/// its own where the parameter takes one value: a list becomes one step per value). `None` when
-/// some parameter takes it, when `k` binds no parameter through a concept (an unknown key, or a
-/// named tool's own parameter), and for values that are no scalar or list of scalars (those are
-/// not bound at all, with a warning).
+/// its own where the parameter takes one value: a list becomes one step per value); or, when
+/// some parameter takes it, when a parameter concept `k` stands for declares a value type it is
+/// not of ([`refused_by_concept`]). `None` otherwise, when `k` binds no parameter through a
+/// concept (an unknown key, or a named tool's own parameter), and for values that are no scalar
+/// or list of scalars (those are not bound at all, with a warning).
 fn refused_value(
     g: &FrozenGraph,
     k: &str,
     v: &serde_json::Value,
     on: Option<(u32, u32)>,
 ) -> Option<NotUnderstood> {
-    use super::bind;
     let scalar = |v: &serde_json::Value| v.is_string() || v.is_number() || v.is_boolean();
     let usable = scalar(v)
         || v.as_array()
@@ -354,6 +359,17 @@ fn refused_value(
     if !usable {
         return None;
     }
+    refused_by_parameters(g, k, v, on).or_else(|| refused_by_concept(g, k, v))
+}
+
+/// The `parameter_value` entry of [`refused_value`] from the parameters `k` binds alone.
+fn refused_by_parameters(
+    g: &FrozenGraph,
+    k: &str,
+    v: &serde_json::Value,
+    on: Option<(u32, u32)>,
+) -> Option<NotUnderstood> {
+    use super::bind;
     let mut types: Vec<&str> = Vec::new();
     let mut first: Option<String> = None;
     for id in parameter_concepts(g, k) {
@@ -392,6 +408,102 @@ fn refused_value(
         expected: Some(types.join(" or ")),
         reason: Some(reason),
     })
+}
+
+/// Parameter concepts whose values are years for every project: the Understand step reads
+/// them as years of four digits ("since 2020", "2019-21"; `analyzer::params::generic`).
+const YEAR_CONCEPTS: &[&str] = &["year_from", "year_to"];
+
+/// The value type declared for a parameter concept apart from the parameters it lands in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum DeclaredValue {
+    /// A year of four digits (1000 to 9999): [`YEAR_CONCEPTS`], and a concept a recogniser of
+    /// kind `year` feeds.
+    Year,
+    /// A whole number: a concept every recogniser of which reads whole numbers
+    /// (`value: integer`).
+    Integer,
+}
+
+impl DeclaredValue {
+    /// The word of `expected` (`year`, `integer`).
+    fn word(self) -> &'static str {
+        match self {
+            DeclaredValue::Year => "year",
+            DeclaredValue::Integer => "integer",
+        }
+    }
+
+    /// Whether the scalar `v` is of this type (a text is read as a number when it is one).
+    fn admits(self, v: &serde_json::Value) -> bool {
+        let n = match v {
+            serde_json::Value::Number(n) => n.as_i64(),
+            serde_json::Value::String(s) => s.trim().parse::<i64>().ok(),
+            _ => None,
+        };
+        match (self, n) {
+            (_, None) => false,
+            (DeclaredValue::Year, Some(y)) => (1000..=9999).contains(&y),
+            (DeclaredValue::Integer, Some(_)) => true,
+        }
+    }
+}
+
+/// The value type declared for the parameter concept `id` (see [`DeclaredValue`]); `None` when
+/// nothing declares one (any scalar is then held only to the parameters it lands in).
+fn declared_value(g: &FrozenGraph, id: &str) -> Option<DeclaredValue> {
+    if YEAR_CONCEPTS.contains(&id) {
+        return Some(DeclaredValue::Year);
+    }
+    let fed: Vec<_> = g
+        .lexicon
+        .recognisers
+        .iter()
+        .filter(|r| r.concept == id)
+        .collect();
+    if fed.iter().any(|r| r.kind == "year") {
+        Some(DeclaredValue::Year)
+    } else if !fed.is_empty() && fed.iter().all(|r| r.integer) {
+        Some(DeclaredValue::Integer)
+    } else {
+        None
+    }
+}
+
+/// The `parameter_value` entry for the value `v` of the parameter key `k` when a parameter
+/// concept `k` stands for declares a value type ([`declared_value`]) that `v` (each item of a
+/// list) is not of: the value is judged by what the Understanding's key means, not only by
+/// the parameter it lands in (a `year_from` of `banana` becomes `from-pub-date:banana`, a text
+/// the `string` parameter `filter` takes).
+fn refused_by_concept(g: &FrozenGraph, k: &str, v: &serde_json::Value) -> Option<NotUnderstood> {
+    let items: Vec<&serde_json::Value> = match v.as_array() {
+        Some(a) => a.iter().collect(),
+        None => vec![v],
+    };
+    for id in parameter_concepts(g, k) {
+        let Some(ty) = declared_value(g, id) else {
+            continue;
+        };
+        let Some(bad) = items.iter().find(|it| !ty.admits(it)) else {
+            continue;
+        };
+        let what = match ty {
+            DeclaredValue::Year => "a four-digit year",
+            DeclaredValue::Integer => "a whole number",
+        };
+        return Some(NotUnderstood {
+            kind: NameKind::ParameterValue,
+            name: k.to_string(),
+            did_you_mean: None,
+            value: Some(v.clone()),
+            expected: Some(ty.word().to_string()),
+            reason: Some(format!(
+                "`{}` is not {what}, which the parameter concept `{id}` takes",
+                super::bind::value_text(bad)
+            )),
+        });
+    }
+    None
 }
 
 /// The parameter concepts a parameter key stands for: itself when parameters bind from it, and

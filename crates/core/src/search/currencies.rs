@@ -46,10 +46,11 @@ fn also_words() -> impl Iterator<Item = &'static str> {
 /// measure or another word (`also-word`) and no code or other currency is named.
 pub fn implied(question: &str) -> Vec<(usize, usize)> {
     let names = named(question);
-    let codes = codes(question);
+    // The codes are read beside the names found once (a pair across a connector needs them).
+    let codes = codes_beside(question, &names);
     let mut found: Vec<(usize, usize, bool)> = names
-        .into_iter()
-        .map(|(s, e, _)| {
+        .iter()
+        .map(|&(s, e, _)| {
             let word = question[s..e].to_lowercase();
             let other = also_words().any(|u| word == u || singular(&word) == u);
             (s, e, other)
@@ -68,6 +69,15 @@ pub fn implied(question: &str) -> Vec<(usize, usize)> {
 /// connecting word ("USD to EUR", "yen in USD"). A code alone is as often an acronym ("ALL",
 /// "TOP"). Byte range and code, in text order.
 pub fn codes(question: &str) -> Vec<(usize, usize, &'static str)> {
+    codes_beside(question, &named(question))
+}
+
+/// [`codes`] with the currencies `question` names given (`names`, what [`named`] gives), so that
+/// a caller that reads them too reads them once.
+fn codes_beside(
+    question: &str,
+    names: &[(usize, usize, &'static str)],
+) -> Vec<(usize, usize, &'static str)> {
     let (toks, _) = super::spans::lower_words(question);
     let numeric = |i: usize| {
         toks.get(i).is_some_and(|&(a, b)| {
@@ -89,7 +99,7 @@ pub fn codes(question: &str) -> Vec<(usize, usize, &'static str)> {
         })
         .collect();
     // Token indices of every currency: the names' first words, and the codes.
-    let mut at: Vec<usize> = named(question)
+    let mut at: Vec<usize> = names
         .iter()
         .filter_map(|n| toks.iter().position(|t| t.0 == n.0))
         .chain(coded.iter().map(|c| c.0))

@@ -139,6 +139,13 @@ fn implied_terms(text: &str, written: &[String]) -> Vec<ImpliedTerm> {
 /// inside the currencies' ranges (`currencies`) are no units, nor units of time ("a 3 day
 /// forecast for next week" converts nothing). Empty otherwise.
 fn converted_units(text: &str, currencies: &[(usize, usize)]) -> Vec<(usize, usize)> {
+    // Days, weeks and hours say when, far more often than what to convert: the dimension of
+    // time, read once (`None` if the table could not read `s`: then no word is a unit here).
+    static TIME: std::sync::LazyLock<Option<crate::units::Dimension>> =
+        std::sync::LazyLock::new(|| unit_words::table().parse("s").ok().map(|u| u.dim));
+    let Some(time) = TIME.as_ref() else {
+        return Vec::new();
+    };
     let (toks, _) = spans::lower_words(text);
     let units: Vec<((usize, usize), crate::units::Unit)> = toks
         .iter()
@@ -146,9 +153,7 @@ fn converted_units(text: &str, currencies: &[(usize, usize)]) -> Vec<(usize, usi
         .filter_map(|&(a, b)| {
             let canonical = unit_words::unit_of(&text[a..b])?;
             let u = unit_words::table().parse(&canonical).ok()?;
-            // Days, weeks and hours say when, far more often than what to convert.
-            let time = unit_words::table().parse("s").ok()?;
-            (u.dim != time.dim).then_some(((a, b), u))
+            (&u.dim != time).then_some(((a, b), u))
         })
         .collect();
     let paired = |i: usize| {
@@ -176,7 +181,7 @@ impl Query {
             }
         }
         let frame = frame::frame_words(&text);
-        let weights: Vec<f64> = stems
+        let mut weights: Vec<f64> = stems
             .iter()
             .map(|s| {
                 let framed = terms
@@ -197,7 +202,6 @@ impl Query {
             })
             .collect();
         let compounds = compounds(&text, &terms, &stems);
-        let mut weights = weights;
         let implied_terms = implied_terms(&text, &stems);
         for t in &implied_terms {
             if stems.len() < 64 {
