@@ -1,7 +1,7 @@
 //! Parameters bound by the shape of a value on an imported catalog nobody annotated: a street
 //! address whole (its house number no `zipCode`), a team code by its description's examples, a
 //! date in words in the form the description shows, and a required `format` enum's JSON form.
-//! The catalog: `any-catalog/homes-and-games.yaml` beside the code-host, weather and petstore
+//! The catalog: `any-catalog/homes-and-games.yaml` and the transit and jokes documents beside the code-host, weather and petstore
 //! documents (so that the "no tool" decision sees a catalog of some size).
 
 use serde_json::Value;
@@ -26,7 +26,8 @@ fn artifact() -> PathBuf {
             "import/petstore-3.0.yaml",
             "any-catalog/outbreaks.yaml",
             "any-catalog/checks-and-words.yaml",
-            "any-catalog/transit-and-jokes.yaml",
+            "any-catalog/transit.yaml",
+            "any-catalog/jokes.yaml",
         ] {
             let o = bin()
                 .args(["import", "openapi"])
@@ -255,7 +256,8 @@ fn the_server_placeholder_and_object_filters_are_not_the_question_s() {
 }
 
 /// A string parameter declared `format: string` (as the jokes API writes every one) is free
-/// text: a search takes the question's topic. Numbers go to the bound of the range their words
+/// text: a search takes the question's topic, also when the question names the tool; an
+/// endpoint keyed by an id the question does not give is not the one meant. Numbers go to the bound of the range their words
 /// say, whichever order the question writes them in.
 #[test]
 fn topics_go_to_free_text_and_numbers_to_their_bound() {
@@ -264,6 +266,24 @@ fn topics_go_to_free_text_and_numbers_to_their_bound() {
             "Search for a joke about cats",
             "search_jokes",
             serde_json::json!({"query": "cats"}),
+        ),
+        // The tool named: the search Algorithm 1 chose takes the topic too.
+        (
+            "Find jokes about cats",
+            "search_jokes",
+            serde_json::json!({"query": "cats"}),
+        ),
+        // A key the document leaves optional but the description names ("with a given `id`")
+        // is the one the endpoint needs: with no id given, the search answers.
+        (
+            "jokes about cats",
+            "search_jokes",
+            serde_json::json!({"query": "cats"}),
+        ),
+        (
+            "Get joke 4f3a",
+            "get_joke",
+            serde_json::json!({"id": "4f3a"}),
         ),
         (
             "What is the fare from zone 1 to zone 2?",

@@ -211,6 +211,7 @@ fn rerank_named(
             continue;
         };
         if g.tool_at(ti).endpoint_at(best.endpoint).id == plan.steps[i].endpoint {
+            fill_open(g, best, u, &q, &mut plan.steps[i]);
             continue;
         }
         let mut step = step_for(g, best, u, &q, &q.spans, opts, plan);
@@ -220,6 +221,39 @@ fn rerank_named(
             q.words(best.matched).join(", ")
         );
         plan.steps[i] = step;
+    }
+}
+
+/// The parameters of a step Algorithm 1 chose (the endpoint the ranking chose too) that the
+/// Understanding gave no value for, filled from the question as a ranked step's are ("Find
+/// jokes about cats" to a named jokes tool: `query` "cats").
+fn fill_open(
+    g: &FrozenGraph,
+    c: &select::Candidate,
+    u: &Understanding,
+    q: &Query,
+    step: &mut Step,
+) {
+    let e = g.tool_at(c.tool).endpoint_at(c.endpoint);
+    let given = addressed_parameters(g, c.tool, c.endpoint, u);
+    let open: Vec<String> = e
+        .parameters
+        .iter()
+        .filter(|p| !given.contains(&p.name) && !step.params.contains_key(&p.name))
+        .map(|p| p.name.clone())
+        .collect();
+    fill::fill(
+        e,
+        &q.text,
+        &q.spans,
+        &mut step.params,
+        Some(&open),
+        &q.stems_in(c.matched),
+    );
+    step.missing_required
+        .retain(|m| !step.params.contains_key(m));
+    if let Some(call) = &mut step.call {
+        call.arguments = step.params.clone();
     }
 }
 

@@ -112,6 +112,31 @@ pub fn acts(text: &str) -> bool {
         .is_some_and(|w| WRITE_VERBS.binary_search(&w).is_ok())
 }
 
+/// Whether an optional parameter keys the one record an endpoint reads: an identifier (`id`,
+/// `joke_id`, `uuid`) that the first sentence of the endpoint's description names ("Gets a
+/// `Joke` with a given `id`."). Documents often leave such a key optional; without it the
+/// endpoint answers nothing the question asked, so it counts as required when the question
+/// gives none.
+fn keyed_by(e: &crate::artifact::EndpointData, p: &crate::artifact::ParamData) -> bool {
+    let words: Vec<String> = crate::search::text::split_identifier(&p.name)
+        .into_iter()
+        .map(|(a, b)| p.name[a..b].to_lowercase())
+        .collect();
+    let identifier = words
+        .last()
+        .is_some_and(|w| matches!(w.as_str(), "id" | "uuid"));
+    let first = e
+        .description
+        .as_deref()
+        .map(|d| d.split(". ").next().unwrap_or(d))
+        .unwrap_or("");
+    identifier
+        && !p.required
+        && first
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .any(|w| w.eq_ignore_ascii_case(&p.name))
+}
+
 /// What each required parameter the question cannot fill leaves of an endpoint's score: an
 /// endpoint that needs more than the question gives is less likely the one meant.
 const OPEN_REQUIRED: f64 = 0.9;
@@ -217,7 +242,12 @@ pub fn candidates(
         let required: Vec<&str> = e
             .parameters
             .iter()
-            .filter(|p| p.required && !p.auth && p.default.is_none() && !e.server_parameter(p))
+            .filter(|p| {
+                (p.required || keyed_by(e, p))
+                    && !p.auth
+                    && p.default.is_none()
+                    && !e.server_parameter(p)
+            })
             .map(|p| p.name.as_str())
             .collect();
         let mut trial = BTreeMap::new();
