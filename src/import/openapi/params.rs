@@ -98,7 +98,8 @@ const CREDENTIAL_ENDINGS: &[&str] = &[
 /// and the router must never fill it from a question. A name that can only be a credential
 /// (`api_key`, `apikey`, `x-api-key`, `X-ListenAPI-Key`, `access_token`, the `Authorization`
 /// header) suffices; a shorter one (`key`, `token`, `appid`, `app_key`) needs a description that
-/// says so ("Your registered API key", "Authentication Parameter"),
+/// says so ("Your registered API key", "Authentication Parameter", "Your API app id"; an `appid`
+/// described as "The app id of the game" names a record),
 /// and a header `X-…-Key` or `X-…-Token` needs to be required or so described (an optional
 /// `X-Idempotency-Key` is none).
 fn is_undeclared_credential(p: &Parameter) -> bool {
@@ -134,6 +135,10 @@ fn is_undeclared_credential(p: &Parameter) -> bool {
         "auth token",
         "authentication",
         "credential",
+        // SchoolDigger's `appID` and `appKey`: "Your API app id", "Your API app key".
+        "your api",
+        "app key",
+        "application key",
     ]
     .iter()
     .any(|w| description.contains(w));
@@ -868,9 +873,22 @@ mod credential_tests {
                 Some("App Key Authentication Parameter")
             )));
         }
+        // SchoolDigger's query parameters.
+        assert!(is_undeclared_credential(&param(
+            "appID",
+            Some("Your API app id")
+        )));
+        assert!(is_undeclared_credential(&param(
+            "appKey",
+            Some("Your API app key")
+        )));
         assert!(!is_undeclared_credential(&param(
             "appid",
             Some("The Steam application id of the game")
+        )));
+        assert!(!is_undeclared_credential(&param(
+            "appid",
+            Some("The app id of the game")
         )));
         assert!(!is_undeclared_credential(&param("token", None)));
         assert!(is_undeclared_credential(&param("access-token", None)));

@@ -262,6 +262,10 @@ fn label_fields(names: &[FieldName]) -> Vec<u32> {
 /// (`user.name` of an article); else [`label_fields`] as they are (`item.name` and
 /// `item.artists[].name` of the one item playing).
 fn record_labels(e: &crate::artifact::EndpointData, names: &[FieldName]) -> Vec<u32> {
+    let own = own_labels(e, names);
+    if !own.is_empty() {
+        return own;
+    }
     let labels = label_fields(names);
     let list = if e.records.is_some() {
         Some(String::new())
@@ -280,6 +284,39 @@ fn record_labels(e: &crate::artifact::EndpointData, names: &[FieldName]) -> Vec<
         return labels;
     };
     inside
+        .into_iter()
+        .filter(|f| names[*f as usize].depth == top)
+        .collect()
+}
+
+/// The records' labels named after what the endpoint returns (`airport_name` of
+/// `/nearest_airports`, `schoolName` of `/schools`, `districtName`): a label word
+/// ([`LABEL_STEMS`]) after a word of the endpoint's id, URL path or records path, at the
+/// shallowest depth such fields have. They tell a record where `Country.name` and
+/// `Region.name` of the same record tell what it sits in.
+fn own_labels(e: &crate::artifact::EndpointData, names: &[FieldName]) -> Vec<u32> {
+    let own: Vec<String> = text::stems(&e.id)
+        .chain(text::stems(super::select::url_path(&e.url)))
+        .chain(
+            e.records
+                .iter()
+                .flat_map(|r| text::stems(r).collect::<Vec<_>>()),
+        )
+        .collect();
+    let found: Vec<u32> = (0..names.len() as u32)
+        .filter(|f| {
+            let leaf = &names[*f as usize].leaf;
+            // Two words and their joined stem at most (`airport`, `name`, `airportnam`).
+            leaf.len() <= 3
+                && leaf
+                    .windows(2)
+                    .any(|w| own.contains(&w[0]) && LABEL_STEMS.contains(&w[1].as_str()))
+        })
+        .collect();
+    let Some(top) = found.iter().map(|f| names[*f as usize].depth).min() else {
+        return Vec::new();
+    };
+    found
         .into_iter()
         .filter(|f| names[*f as usize].depth == top)
         .collect()
@@ -412,7 +449,13 @@ fn asks_for_several(q: &Query) -> bool {
 /// hold a chosen field (`chosen`): the genres' names beside `genres[].name`, not the trailers'
 /// names; none for one record.
 fn list_labels(e: &crate::artifact::EndpointData, names: &[FieldName], chosen: &[u32]) -> Vec<u32> {
-    let labels = label_fields(names);
+    // Labels named after what the endpoint returns first (`schoolName` of `/schools`).
+    let own = own_labels(e, names);
+    let labels = if own.is_empty() {
+        label_fields(names)
+    } else {
+        own
+    };
     let Some(top) = labels.iter().map(|f| names[*f as usize].depth).min() else {
         return Vec::new();
     };
@@ -881,6 +924,33 @@ mod tests {
 
     fn named(e: &crate::artifact::EndpointData, fs: Vec<u32>) -> Vec<String> {
         fs.into_iter().map(|f| e.field_at(f).name.clone()).collect()
+    }
+
+    #[test]
+    fn a_record_is_told_by_the_label_named_after_what_the_endpoint_returns() {
+        let mut airports = endpoint(
+            Some("airport_list[]"),
+            &[
+                ("airport_name", "string"),
+                ("Country.name", "string"),
+                ("Region.name", "string"),
+                ("latitude", "number"),
+            ],
+        );
+        airports.id = "nearest_airports_nearest_airport_list".into();
+        airports.url = "https://x.test/nearest_airports".into();
+        assert_eq!(
+            named(&airports, record_labels(&airports, &names_of(&airports))),
+            ["airport_name"]
+        );
+        // A label named after something else is no label of the record.
+        airports.id = "e".into();
+        airports.url = "https://x.test/e".into();
+        airports.records = None;
+        assert_eq!(
+            named(&airports, record_labels(&airports, &names_of(&airports))),
+            ["Country.name", "Region.name"]
+        );
     }
 
     #[test]

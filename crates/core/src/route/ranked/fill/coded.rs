@@ -20,7 +20,7 @@ use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 /// The ISO 3166-2 subdivisions with their names (`CODE<TAB>name` lines; `#` comments).
-const SUBDIVISIONS: &str = include_str!("subdivisions.txt");
+pub(super) const SUBDIVISIONS: &str = include_str!("subdivisions.txt");
 
 /// Longest code an enum value may be to count as a code (`NSW`, `US-CA`).
 const MAX_CODE: usize = 6;

@@ -6,7 +6,10 @@
 //! the ISO 639-1 code (`isolang`). The code is written in the case the parameter's enum values,
 //! default or description examples use (`FR` or `fr`), upper case for a country and lower case
 //! for a language otherwise. A parameter whose description speaks of a name and of no code
-//! ("The country's name") takes the name as written.
+//! ("The country's name") takes the name as written. A state the question names ("in Ohio",
+//! "New South Wales") fills a state or province parameter with no enum that takes a code ("Two
+//! character state (e.g. 'CA')") with the code of `subdivisions.txt`, without its country
+//! prefix (`OH`, `NSW`).
 
 use super::profile::Profile;
 use crate::model::value::Scalar;
@@ -25,6 +28,8 @@ enum Kind {
     /// A country parameter described as taking the name ("The country's name, e.g. chile").
     CountryName,
     Language,
+    /// A state, province or territory by its code (`st`: "Two character state (e.g. 'CA')").
+    State,
 }
 
 /// The kind of code `pr` takes, if any: by its name, else by its description.
@@ -50,7 +55,58 @@ fn kind(pr: &Profile) -> Option<Kind> {
     {
         return Some(Kind::Language);
     }
+    // A code: the description says so, or shows two capitals as its example ('CA').
+    let two_capitals = pr.p.description.as_deref().is_some_and(|d| {
+        d.split(|c: char| !c.is_alphanumeric())
+            .any(|w| w.len() == 2 && w.chars().all(|c| c.is_ascii_uppercase()))
+    });
+    if pr.named(&["state", "st", "province"])
+        && pr.p.enum_values.is_empty()
+        && (coded || two_capitals || d.contains("abbreviat") || d.contains("two"))
+    {
+        return Some(Kind::State);
+    }
     None
+}
+
+/// The code (without its country prefix: `OH`, `ON`, `NSW`) of the state, province or
+/// territory `subdivisions.txt` names `phrase` (lower case).
+fn subdivision(phrase: &str) -> Option<&'static str> {
+    static NAMES: OnceLock<HashMap<&'static str, &'static str>> = OnceLock::new();
+    NAMES
+        .get_or_init(|| {
+            super::coded::SUBDIVISIONS
+                .lines()
+                .filter(|l| !l.starts_with('#'))
+                .filter_map(|l| {
+                    let (code, name) = l.split_once('\t')?;
+                    Some((name.trim(), code.split_once('-').map_or(code, |(_, s)| s)))
+                })
+                .collect()
+        })
+        .get(phrase)
+        .copied()
+}
+
+/// The states, provinces and territories the question names (codes without prefix), in the
+/// order written: the longest run of up to four words ("district of columbia").
+fn states(question: &str) -> Vec<Named> {
+    let (toks, words) = spans::lower_words(question);
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        let hit = (1..=4.min(words.len() - i))
+            .rev()
+            .find_map(|n| subdivision(&words[i..i + n].join(" ")).map(|c| (n, c)));
+        match hit {
+            Some((n, c)) => {
+                out.push((c, (toks[i].0, toks[i + n - 1].1)));
+                i += n;
+            }
+            None => i += 1,
+        }
+    }
+    out
 }
 
 /// Whether `value` may go to `pr`: for a parameter that takes a language code, or a country
@@ -90,6 +146,7 @@ pub(super) fn admits(pr: &Profile, value: &str) -> bool {
                 || CountryCode::for_alpha2_caseless(v).is_ok()
                 || CountryCode::for_alpha3_caseless(v).is_ok()
         }
+        Kind::State => true,
         Kind::Language => {
             // A tag with a region or a script ("en-GB", "zh_Hant") is its language's.
             let base = lower.split(['-', '_']).next().unwrap_or("");
@@ -310,6 +367,9 @@ pub(super) fn ranges(question: &str, open: &[Profile]) -> Vec<(usize, usize)> {
     if kinds.contains(&Kind::Language) {
         out.extend(languages.iter().map(|(_, at)| *at));
     }
+    if kinds.contains(&Kind::State) {
+        out.extend(states(question).iter().map(|(_, at)| *at));
+    }
     out
 }
 
@@ -328,11 +388,22 @@ pub(super) fn pass(
         return used;
     }
     let (countries, languages) = named(question);
-    for want in [Kind::Country, Kind::CountryName, Kind::Language] {
+    let states = states(question);
+    for want in [
+        Kind::State,
+        Kind::Country,
+        Kind::CountryName,
+        Kind::Language,
+    ] {
         let code = match want {
             Kind::Country | Kind::CountryName => countries.first(),
             Kind::Language => languages.first(),
+            Kind::State => states.first(),
         };
+        // A name a state took is no country ("Georgia").
+        if want != Kind::State && code.is_some_and(|(_, at)| used.contains(at)) {
+            continue;
+        }
         let Some(&(code, at)) = code else { continue };
         let asked: Vec<String> = crate::search::text::stems(question).collect();
         let Some((pr, _)) = takers
@@ -366,6 +437,41 @@ pub(super) fn pass(
 mod tests {
     use super::super::testing::*;
     use super::{CountryCode, country, iso_names, language};
+
+    /// A state named in words fills a state parameter that takes a code with its code.
+    #[test]
+    fn a_state_named_fills_a_state_code() {
+        let mut e = endpoint(
+            "https://x.test/v2.0/schools",
+            &[("st", "query"), ("q", "query")],
+        );
+        e.parameters[0].description = Some(
+            "Two character state (e.g. 'CA') (optional -- leave blank to search entire U.S.)"
+                .into(),
+        );
+        for (q, want) in [
+            ("top ranked high schools in Ohio", "OH"),
+            ("schools in ontario", "ON"),
+            ("schools in the District of Columbia", "DC"),
+        ] {
+            assert_eq!(
+                filled(&e, q, &["school", "rank", "high"]).get("st"),
+                Some(&serde_json::Value::from(want)),
+                "{q}"
+            );
+        }
+        // Nothing says the parameter takes a code: the name stays as written.
+        e.parameters[0].description = Some("Filter by state".into());
+        assert_eq!(
+            filled(
+                &e,
+                "top ranked high schools in Ohio",
+                &["school", "rank", "high"]
+            )
+            .get("st"),
+            Some(&serde_json::Value::from("Ohio"))
+        );
+    }
 
     /// A code written after its label is that code, though "us" and "it" are words too.
     #[test]
