@@ -156,10 +156,15 @@ impl<'a> Profile<'a> {
             (SpanKind::Number, [.., noun, of]) if of == "of" => Some(noun),
             _ => None,
         };
+        // "IATA code DEN" for `airport_iata`: a generic id word qualified by a word of the
+        // parameter's name.
+        let qualified = matches!(s.before.as_slice(),
+            [.., qualifier, label] if ID_WORDS.contains(&label.as_str()) && self.names(qualifier));
         (s.labels()
             .filter(|w| !(s.after.first() == Some(*w) && spans::is_function_word(w)))
             .any(|w| self.names(w))
-            || of_noun.is_some_and(|n| self.names(n)))
+            || of_noun.is_some_and(|n| self.names(n))
+            || qualified)
             && !self.qualifier_differs(s)
     }
 
@@ -272,6 +277,25 @@ mod tests {
     use super::*;
     use serde_json::Value;
     use std::collections::BTreeMap;
+
+    #[test]
+    fn a_word_of_the_parameter_s_name_labels_the_value_and_is_none() {
+        let mut e = endpoint(
+            "https://x.test/airport_iata/{airport_iata}",
+            &[("airport_iata", "path")],
+        );
+        e.parameters[0].description = Some("Required: The airports IATA code".into());
+        for q in [
+            "What is the elevation of the airport with IATA code DEN?",
+            "airport IATA DEN elevation",
+        ] {
+            assert_eq!(
+                filled(&e, q, &["elev", "airport", "iata", "code"]),
+                strings(&[("airport_iata", "DEN")]),
+                "{q}"
+            );
+        }
+    }
 
     #[test]
     fn a_format_that_only_restates_the_type_is_no_format() {

@@ -367,6 +367,15 @@ pub(super) fn fit(pr: &Profile, s: &Span) -> f64 {
     if let Some(shaped) = super::check::shaped_as(pr, &s.value) {
         return if shaped { 9.0 } else { 0.0 };
     }
+    // A value that is a word of the parameter's own name names it ("IATA" of "airport IATA
+    // DEN" for `airport_iata`): it labels the value after it.
+    if pr
+        .words
+        .iter()
+        .any(|w| w.eq_ignore_ascii_case(s.value.trim()))
+    {
+        return 0.0;
+    }
     let intro = if pr.introduced_by(s) { 6.0 } else { 0.0 };
     // A parameter of no declared type (`any`: a schema of `oneOf` an id or a slug) takes what a
     // text parameter takes.
