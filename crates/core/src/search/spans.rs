@@ -273,7 +273,11 @@ fn patterns() -> &'static Patterns {
                 r"(?:~?/(?:[\w.@-]+/)*[\w.@-]+/?|[A-Za-z]:\\[\w\\. -]+|\./[\w./-]+|\b[\w-]+\.(?:md|txt|csv|json|pdf|docx?|xlsx?|pptx?|html?|png|jpe?g|svg|ts|js|py|rs|yaml|yml|toml|xml|zip|wav|mp3|mp4|bib)\b)",
             ),
             quoted: re(r#""([^"]{1,200})"|“([^”]{1,200})”|‘([^’]{1,200})’|「([^」]{1,200})」|(?:^|[\s(])'([^']{1,200})'(?:[\s).,;:!?]|$)"#),
-            iso_date: re(r"\b(\d{4})[-/](\d{1,2})[-/](\d{1,2})\b"),
+            // An ISO 8601 date, with the time of a date-time when one is written
+            // (`2024-05-01T10:00:00Z`, `2024-05-01 10:00`).
+            iso_date: re(
+                r"\b(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?\b",
+            ),
             text_date: re(
                 r"(?i)\b(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})\b",
             ),
@@ -580,7 +584,18 @@ fn dates(text: &str, out: &mut Vec<Span>) {
             && (1..=31).contains(&d)
         {
             let all = c.get(0).map_or((0, 0), |x| (x.start(), x.end()));
-            found.push((all.0, all.1, format!("{y}-{m:02}-{d:02}")));
+            // A time keeps its seconds and zone as written, the hour padded.
+            let time = match (c.get(4), c.get(5)) {
+                (Some(h), Some(min)) => format!(
+                    "T{:02}:{}:{}{}",
+                    h.as_str().parse::<u32>().unwrap_or(0),
+                    min.as_str(),
+                    c.get(6).map_or("00", |x| x.as_str()),
+                    c.get(7).map_or("", |x| x.as_str())
+                ),
+                _ => String::new(),
+            };
+            found.push((all.0, all.1, format!("{y}-{m:02}-{d:02}{time}")));
         }
     }
     for (re, month_at, day_at) in [(&p.text_date, 1, 2), (&p.day_month_date, 2, 1)] {
@@ -1075,6 +1090,19 @@ mod tests {
                 (Address, "12 oak street, denver, co 80203"),
             ),
             ("homes in zip 80203", (Postcode, "80203")),
+            // A date-time keeps its time.
+            (
+                "shows from 2024-05-01T00:00:00Z on",
+                (Date, "2024-05-01T00:00:00Z"),
+            ),
+            (
+                "spins after 2024-05-01 9:30 only",
+                (Date, "2024-05-01T09:30:00"),
+            ),
+            (
+                "the sky at 2024-06-01T12:00:00.000+02:00 please",
+                (Date, "2024-06-01T12:00:00+02:00"),
+            ),
         ] {
             assert_eq!(kinds(q), [(want.0, want.1.to_string())], "{q}");
         }

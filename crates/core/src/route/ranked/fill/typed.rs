@@ -579,8 +579,16 @@ pub(super) fn value_for(pr: &Profile, s: &Span) -> Option<Value> {
     {
         return Some(v);
     }
+    let timed = s.kind == SpanKind::Date && s.value.len() > 10;
     let raw = if s.kind == SpanKind::Date && p.format.as_deref() == Some("date-time") {
-        format!("{}T00:00:00Z", s.value)
+        if timed {
+            s.value.clone()
+        } else {
+            format!("{}T00:00:00Z", s.value)
+        }
+    } else if timed && (p.format.as_deref() == Some("date") || p.ty == "date") {
+        // A parameter of a day takes the day of a date-time.
+        s.value[..10].to_string()
     } else if let Some(n) = duration_in(pr, s) {
         n.to_string()
     } else {
