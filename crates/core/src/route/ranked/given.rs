@@ -81,7 +81,13 @@ pub(super) fn taken(
         if given.contains(&s.value) || out.contains(&s.value) {
             continue;
         }
-        if bound.contains(&s.value) || split_across(s, &bound) {
+        // A value of a list the endpoint takes joined by commas ("101,102,103").
+        let listed = || {
+            bound
+                .iter()
+                .any(|b| b.contains(',') && b.split(',').any(|x| x.trim() == s.value))
+        };
+        if bound.contains(&s.value) || split_across(s, &bound) || listed() {
             out.push(s.value.clone());
         }
     }

@@ -313,6 +313,18 @@ fn own_labels(e: &crate::artifact::EndpointData, names: &[FieldName]) -> Vec<u32
                     .any(|w| own.contains(&w[0]) && LABEL_STEMS.contains(&w[1].as_str()))
         })
         .collect();
+    // Those inside the list of records the endpoint returns first (`jobs[].job_title` of
+    // `/skills/{id}/related_jobs`, not the skill's own `skill_name`).
+    let list = main_list(e.fields.iter().map(|f| f.name.as_str()));
+    let inside: Vec<u32> = found
+        .iter()
+        .copied()
+        .filter(|f| {
+            list.as_deref()
+                .is_some_and(|l| e.field_at(*f).name.starts_with(l))
+        })
+        .collect();
+    let found = if inside.is_empty() { found } else { inside };
     let Some(top) = found.iter().map(|f| names[*f as usize].depth).min() else {
         return Vec::new();
     };
@@ -942,6 +954,23 @@ mod tests {
         assert_eq!(
             named(&airports, record_labels(&airports, &names_of(&airports))),
             ["airport_name"]
+        );
+        // Inside the list of records the endpoint returns, the records' own label.
+        let mut related = endpoint(
+            None,
+            &[
+                ("skill_name", "string"),
+                ("skill_uuid", "string"),
+                ("jobs[].job_title", "string"),
+                ("jobs[].job_uuid", "string"),
+                ("jobs[].importance", "number"),
+            ],
+        );
+        related.id = "get_skills_id_related_jobs".into();
+        related.url = "https://x.test/skills/{id}/related_jobs".into();
+        assert_eq!(
+            named(&related, record_labels(&related, &names_of(&related))),
+            ["jobs[].job_title"]
         );
         // A label named after something else is no label of the record.
         airports.id = "e".into();

@@ -226,6 +226,7 @@ pub fn candidates(
     let several = asks_for_many(&q.text);
     let quantified = quantified(&q.text);
     let tense = request_tense(&q.text);
+    let list = listed_values(spans);
     let mut out: Vec<Candidate> = Vec::new();
     let mut unasked: Vec<Option<&'static str>> = Vec::new();
     let mut trials: Vec<BTreeMap<String, serde_json::Value>> = Vec::new();
@@ -304,6 +305,11 @@ pub fn candidates(
                 (Some(asked), Some(own)) if asked == own => SAME_TENSE,
                 (Some(_), Some(_)) => OTHER_TENSE,
                 _ => 1.0,
+            }
+            * if list.as_ref().is_some_and(|l| !takes_list(&trial, l)) {
+                LIST_NOT_TAKEN
+            } else {
+                1.0
             };
         out.push(Candidate {
             tool: r.tool,
@@ -342,6 +348,56 @@ pub fn candidates(
             .then(a.endpoint.cmp(&b.endpoint))
     });
     out
+}
+
+/// What an endpoint counts that takes none of the lists of values the question gives
+/// ("groups 11, 22 and 33": `get_group` takes 11 alone where `get_groups_by_ids` takes all).
+const LIST_NOT_TAKEN: f64 = 0.6;
+
+/// The values of the first list the question gives: three or more numbers or ids of one kind,
+/// each after the last with only a comma, "and" or "or" between ("11, 22 and 33"); `None`
+/// when it gives none.
+fn listed_values(spans: &[Span]) -> Option<Vec<String>> {
+    use crate::search::spans::SpanKind;
+    let mut run: Vec<&Span> = Vec::new();
+    for s in spans {
+        let joined = run.last().is_some_and(|last| {
+            last.kind == s.kind
+                && s.start >= last.end
+                && s.start - last.end <= 6
+                && s.before
+                    .iter()
+                    .rev()
+                    .take_while(|w| !last.value.eq_ignore_ascii_case(w))
+                    .all(|w| matches!(w.as_str(), "and" | "or"))
+        });
+        if !joined {
+            if run.len() >= 3 {
+                break;
+            }
+            run.clear();
+        }
+        if matches!(s.kind, SpanKind::Number | SpanKind::Id) {
+            run.push(s);
+        }
+    }
+    (run.len() >= 3).then(|| run.iter().map(|s| s.value.clone()).collect())
+}
+
+/// Whether a trial fill holds every value of `list` in one parameter (a list, or a text joined
+/// by commas).
+fn takes_list(trial: &BTreeMap<String, serde_json::Value>, list: &[String]) -> bool {
+    trial.values().any(|v| {
+        let held: Vec<String> = super::given::texts(v)
+            .iter()
+            .flat_map(|t| {
+                t.split(',')
+                    .map(|x| x.trim().to_string())
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        list.iter().all(|x| held.contains(x))
+    })
 }
 
 /// What an endpoint counts whose name says it makes something the request does not ask for
@@ -1322,15 +1378,20 @@ fn endpoint_does(g: &FrozenGraph, tool: u32, endpoint: u32, stem: &str, verb: &s
     })
 }
 
-/// Whether `word` is the plural of the noun written as the verb `verb` itself (`books`,
-/// `orders`, `messages`): an endpoint that names the things ("/books", `getOrders`) is not one
-/// that does the action of the verb ("Book me a flight", "Order 500 g of coffee"). A noun made
-/// from the verb (`translations` of "translate", `conversions` of "convert") names what the
-/// action gives: an endpoint named so does it.
+/// Whether `word` is the plural of a noun of the verb `verb`'s stem (`books`, `orders`,
+/// `messages`, `settings`): an endpoint that names the things ("/books", `getOrders`,
+/// `get_budget_settings`) is not one that does the action of the verb ("Book me a flight",
+/// "Order 500 g of coffee", "set an alarm"). A noun of the action made with `-ion`
+/// (`translations` of "translate", `conversions` of "convert") names what the action gives: an
+/// endpoint named so does it.
 fn plural_noun(word: &str, verb: &str) -> bool {
+    let stem = crate::search::text::stems(verb).next();
     ["es", "s"].iter().any(|end| {
-        word.strip_suffix(end)
-            .is_some_and(|base| !base.ends_with('s') && base == verb)
+        word.strip_suffix(end).is_some_and(|base| {
+            !base.ends_with('s')
+                && !base.ends_with("ion")
+                && crate::search::text::stems(base).next() == stem
+        })
     })
 }
 
@@ -2102,11 +2163,34 @@ mod tests {
     }
 
     #[test]
+    fn a_list_of_values_is_told_and_taken_whole() {
+        let q = Query::new("posts 101, 102 and 103");
+        assert_eq!(
+            listed_values(&q.spans),
+            Some(vec!["101".to_string(), "102".into(), "103".into()])
+        );
+        assert_eq!(listed_values(&Query::new("posts 101 and 102").spans), None);
+        assert_eq!(
+            listed_values(&Query::new("post 101 from 2019 in 3 days").spans),
+            None
+        );
+        let list = vec!["101".to_string(), "102".into(), "103".into()];
+        let trial = |k: &str, v: serde_json::Value| BTreeMap::from([(k.to_string(), v)]);
+        assert!(takes_list(&trial("post_ids", "101,102,103".into()), &list));
+        assert!(takes_list(
+            &trial("ids", serde_json::json!(["101", "102", "103"])),
+            &list
+        ));
+        assert!(!takes_list(&trial("post_id", "101".into()), &list));
+    }
+
+    #[test]
     fn plural_nouns_are_not_the_verb() {
         assert!(plural_noun("books", "book"));
         assert!(plural_noun("orders", "order"));
         assert!(plural_noun("messages", "message"));
         assert!(plural_noun("watches", "watch"));
+        assert!(plural_noun("settings", "set"));
         assert!(!plural_noun("book", "book"));
         assert!(!plural_noun("address", "address"));
         assert!(!plural_noun("sends", "book"));

@@ -86,9 +86,85 @@ pub(super) fn pass(
         if let Some(v) = value_for(&open[pi], &spans[si]) {
             params.insert(p.name.clone(), v);
             span_used[si] = true;
+            if takes_several(&open[pi]) {
+                listed(&open[pi], spans, si, &mut span_used, params);
+            }
         }
     }
     span_used
+}
+
+/// Whether a parameter takes several values: a list (`string[]`), or a text whose name is the
+/// plural of an identifier (`group_ids`, `ids`, `codes`), which takes them joined by commas.
+fn takes_several(pr: &Profile) -> bool {
+    pr.p.ty.ends_with("[]")
+        || pr.words.last().is_some_and(|w| {
+            w.strip_suffix('s')
+                .is_some_and(|one| ID_WORDS.contains(&one) && !ID_WORDS.contains(&w.as_str()))
+        })
+}
+
+/// The values listed with the one a parameter took (`si`): spans of the same kind right after
+/// it, joined by commas, "and" or "or" only ("groups 11, 22 and 33"), each one the parameter
+/// takes; the parameter then holds them all, a list as a list and a text joined by commas
+/// (`11,22,33`).
+fn listed(
+    pr: &Profile,
+    spans: &[Span],
+    si: usize,
+    used: &mut [bool],
+    params: &mut BTreeMap<String, Value>,
+) {
+    let kind = spans[si].kind;
+    let mut values: Vec<Value> = params.get(&pr.p.name).map_or(Vec::new(), |v| match v {
+        Value::Array(items) => items.clone(),
+        other => vec![other.clone()],
+    });
+    let mut taken = Vec::new();
+    let mut last = si;
+    for (sj, s) in spans.iter().enumerate().skip(si + 1) {
+        if used[sj] || s.kind != kind || s.start < spans[last].end {
+            break;
+        }
+        // The gap between two values of a list (the words before this one that follow the
+        // last: "and", "or", commas).
+        let joined = s
+            .before
+            .iter()
+            .rev()
+            .take_while(|w| !spans[last].value.eq_ignore_ascii_case(w))
+            .all(|w| matches!(w.as_str(), "and" | "or"));
+        // ", ", " and ", ", or ": a short gap. The first value's fit holds for the list's
+        // others of its kind (only the first is labelled: "groups 11, 22 and 33").
+        if !joined || s.start - spans[last].end > 6 {
+            break;
+        }
+        let Some(v) = value_for(pr, s) else { break };
+        values.extend(match v {
+            Value::Array(items) => items,
+            other => vec![other],
+        });
+        taken.push(sj);
+        last = sj;
+    }
+    if taken.is_empty() {
+        return;
+    }
+    for sj in taken {
+        used[sj] = true;
+    }
+    let value = if pr.p.ty.ends_with("[]") {
+        Value::Array(values)
+    } else {
+        Value::String(
+            values
+                .iter()
+                .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string))
+                .collect::<Vec<_>>()
+                .join(","),
+        )
+    };
+    params.insert(pr.p.name.clone(), value);
 }
 
 /// Which end of a range a value or a parameter is: the lower bound (`minYear`, "after 2019",
@@ -757,6 +833,31 @@ mod record_key_tests {
 mod tests {
     use super::super::testing::*;
     use super::*;
+
+    #[test]
+    fn a_list_of_values_goes_whole_to_a_parameter_that_takes_several() {
+        let mut e = endpoint("https://x.test/groups", &[("group_ids", "query")]);
+        e.parameters[0].required = true;
+        e.parameters[0].description = Some("The IDs of the groups to retrieve.".into());
+        for q in ["Retrieve groups 11, 22 and 33", "groups 11, 22 or 33"] {
+            assert_eq!(
+                filled(&e, q, &["group", "retriev"]),
+                BTreeMap::from([("group_ids".to_string(), Value::from("11,22,33"))]),
+                "{q}"
+            );
+        }
+        let mut one = endpoint("https://x.test/group/{group_id}", &[("group_id", "path")]);
+        one.parameters[0].ty = "string".into();
+        assert_eq!(
+            filled(&one, "Retrieve groups 11, 22 and 33", &["group", "retriev"]),
+            BTreeMap::from([("group_id".to_string(), Value::from("11"))])
+        );
+        // Values apart are no list.
+        assert_eq!(
+            filled(&e, "groups 11 near the park from 2019", &["group"]),
+            BTreeMap::from([("group_ids".to_string(), Value::from("11"))])
+        );
+    }
 
     #[test]
     fn numbers_go_to_the_bound_of_the_range_their_words_say() {
