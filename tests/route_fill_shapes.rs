@@ -49,8 +49,8 @@ fn artifact() -> PathBuf {
     dir.path().join("proj/build/graph.json")
 }
 
-/// `route QUESTION`: the plan's status, its steps' (endpoint, params), and its warnings.
-fn route(q: &str) -> (String, Vec<(String, Value)>, Vec<String>) {
+/// `route QUESTION --json`: the plan.
+fn plan(q: &str) -> Value {
     let o = bin()
         .arg("route")
         .arg("--artifact")
@@ -62,7 +62,12 @@ fn route(q: &str) -> (String, Vec<(String, Value)>, Vec<String>) {
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let v: Value = serde_json::from_slice(&o.stdout).unwrap();
-    let plan = &v["plan"];
+    v["plan"].clone()
+}
+
+/// `route QUESTION`: the plan's status, its steps' (endpoint, params), and its warnings.
+fn route(q: &str) -> (String, Vec<(String, Value)>, Vec<String>) {
+    let plan = &plan(q);
     let steps = plan["steps"]
         .as_array()
         .unwrap()
@@ -310,18 +315,8 @@ fn topics_go_to_free_text_and_numbers_to_their_bound() {
 /// field: the departures the question asks for are projected, not the stops and routes.
 #[test]
 fn the_label_of_a_value_names_no_field() {
-    let o = bin()
-        .arg("route")
-        .arg("--artifact")
-        .arg(artifact())
-        .arg("--json")
-        .arg("--")
-        .arg("Departures from stop 1071 on route type 0")
-        .output()
-        .unwrap();
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let v: Value = serde_json::from_slice(&o.stdout).unwrap();
-    let step = &v["plan"]["steps"][0];
+    let plan = plan("Departures from stop 1071 on route type 0");
+    let step = &plan["steps"][0];
     assert_eq!(step["endpoint"], "departures_get_for_stop");
     assert_eq!(
         step["params"],

@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 /// Words right before a language's name that make it the medium of a text.
-const MEDIUM_CUES: &[&str] = &["from", "in", "into", "to"];
+pub const MEDIUM_CUES: &[&str] = &["from", "in", "into", "to"];
 
 /// The ISO 639-1 code of a language named by `word` (any case: "french", "German").
 pub fn language(word: &str) -> Option<&'static str> {

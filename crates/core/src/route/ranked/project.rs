@@ -87,7 +87,19 @@ pub fn project(
     }
     let asked = asked_stems(g, ti, ei, q);
     let names: Vec<FieldName> = e.fields.iter().map(|f| FieldName::of(&f.name)).collect();
-    let matched = concept_fields(g, ti, ei, u, q, &asked, &names, &mut reasons)
+    // A concept the question names only as the label of a value ("stop 1071") says which
+    // record, not which field.
+    let labels = label_stems(e, q);
+    let concepts: Vec<String> = u
+        .domain_concepts
+        .iter()
+        .filter(|c| {
+            let mut stems = text::stems(c).peekable();
+            stems.peek().is_none() || !stems.all(|st| labels.contains(&st))
+        })
+        .cloned()
+        .collect();
+    let matched = concept_fields(g, ti, ei, &concepts, &asked, &names, &mut reasons)
         | term_fields(g, ti, ei, q, &asked, &names, &mut reasons)
         | measured_fields(e, q, &asked, &names, &mut reasons);
     if projection == Projection::Recall {
@@ -567,27 +579,20 @@ fn count_fields(e: &crate::artifact::EndpointData, names: &[FieldName], q: &Quer
         .collect()
 }
 
-/// Fields carrying a requested concept (exact or alias postings on this endpoint); of several
-/// fields of one concept, the ones the question's words point at best ([`FieldName::rank_key`]).
+/// Fields carrying a requested concept (`concepts`: the Understanding's, by exact or alias
+/// postings on this endpoint); of several fields of one concept, the ones the question's words
+/// point at best ([`FieldName::rank_key`]).
 fn concept_fields(
     g: &FrozenGraph,
     ti: u32,
     ei: u32,
-    u: &Understanding,
-    q: &Query,
+    concepts: &[String],
     asked: &[String],
     names: &[FieldName],
     reasons: &mut BTreeMap<u32, Vec<FieldReason>>,
 ) -> bool {
     let mut any = false;
-    let labels = label_stems(g.tool_at(ti).endpoint_at(ei), q);
-    for text in &u.domain_concepts {
-        // A concept the question names only as the label of a value ("stop 1071") says which
-        // record, not which field.
-        let mut stems = text::stems(text).peekable();
-        if stems.peek().is_some() && stems.all(|st| labels.contains(&st)) {
-            continue;
-        }
+    for text in concepts {
         let key = normalise_alias(text);
         let concepts = g
             .index
