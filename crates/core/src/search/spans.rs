@@ -87,6 +87,21 @@ impl Span {
     }
 }
 
+/// Whether `next` follows `last` as the next value of one list ("11, 22 and 33"): of the same
+/// kind, after it with a short gap (", ", " and ", ", or ") that holds no word but "and" or
+/// "or".
+pub fn joined_in_list(last: &Span, next: &Span) -> bool {
+    last.kind == next.kind
+        && next.start >= last.end
+        && next.start - last.end <= 6
+        && next
+            .before
+            .iter()
+            .rev()
+            .take_while(|w| !last.value.eq_ignore_ascii_case(w))
+            .all(|w| matches!(w.as_str(), "and" | "or"))
+}
+
 /// Words that introduce a value: where an [`SpanKind::Object`] starts.
 pub const PREPOSITIONS: &[&str] = &[
     "about",

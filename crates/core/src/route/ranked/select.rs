@@ -361,16 +361,9 @@ fn listed_values(spans: &[Span]) -> Option<Vec<String>> {
     use crate::search::spans::SpanKind;
     let mut run: Vec<&Span> = Vec::new();
     for s in spans {
-        let joined = run.last().is_some_and(|last| {
-            last.kind == s.kind
-                && s.start >= last.end
-                && s.start - last.end <= 6
-                && s.before
-                    .iter()
-                    .rev()
-                    .take_while(|w| !last.value.eq_ignore_ascii_case(w))
-                    .all(|w| matches!(w.as_str(), "and" | "or"))
-        });
+        let joined = run
+            .last()
+            .is_some_and(|last| crate::search::spans::joined_in_list(last, s));
         if !joined {
             if run.len() >= 3 {
                 break;

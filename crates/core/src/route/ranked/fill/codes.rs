@@ -14,6 +14,7 @@
 use super::profile::Profile;
 use crate::model::value::Scalar;
 use crate::route::bind;
+use crate::search::languages::language;
 use crate::search::spans;
 use crate::search::text::COUNTRY_NAMES;
 use isocountry::CountryCode;
@@ -276,11 +277,6 @@ fn iso_names() -> &'static HashMap<String, Option<&'static str>> {
         }
         names
     })
-}
-
-/// The ISO 639-1 code of a language named by `word` ([`crate::search::languages::language`]).
-fn language(word: &str) -> Option<&'static str> {
-    crate::search::languages::language(word)
 }
 
 /// Whether the parameter writes its codes in lower case: its enum values, its default, or the

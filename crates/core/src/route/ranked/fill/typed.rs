@@ -115,7 +115,6 @@ fn listed(
     used: &mut [bool],
     params: &mut BTreeMap<String, Value>,
 ) {
-    let kind = spans[si].kind;
     let mut values: Vec<Value> = params.get(&pr.p.name).map_or(Vec::new(), |v| match v {
         Value::Array(items) => items.clone(),
         other => vec![other.clone()],
@@ -123,20 +122,9 @@ fn listed(
     let mut taken = Vec::new();
     let mut last = si;
     for (sj, s) in spans.iter().enumerate().skip(si + 1) {
-        if used[sj] || s.kind != kind || s.start < spans[last].end {
-            break;
-        }
-        // The gap between two values of a list (the words before this one that follow the
-        // last: "and", "or", commas).
-        let joined = s
-            .before
-            .iter()
-            .rev()
-            .take_while(|w| !spans[last].value.eq_ignore_ascii_case(w))
-            .all(|w| matches!(w.as_str(), "and" | "or"));
-        // ", ", " and ", ", or ": a short gap. The first value's fit holds for the list's
-        // others of its kind (only the first is labelled: "groups 11, 22 and 33").
-        if !joined || s.start - spans[last].end > 6 {
+        // The first value's fit holds for the list's others of its kind (only the first is
+        // labelled: "groups 11, 22 and 33").
+        if used[sj] || !spans::joined_in_list(&spans[last], s) {
             break;
         }
         let Some(v) = value_for(pr, s) else { break };
