@@ -650,6 +650,14 @@ pub fn split_identifier(word: &str) -> Vec<(usize, usize)> {
     parts
 }
 
+/// The path of a URL (after the host), without query or fragment.
+pub fn url_path(url: &str) -> &str {
+    let path = url
+        .split_once("://")
+        .map_or(url, |(_, r)| r.split_once('/').map_or("", |(_, p)| p));
+    path.split(['?', '#']).next().unwrap_or("")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -308,7 +308,7 @@ fn record_labels(e: &crate::artifact::EndpointData, names: &[FieldName]) -> Vec<
 /// `Region.name` of the same record tell what it sits in.
 fn own_labels(e: &crate::artifact::EndpointData, names: &[FieldName]) -> Vec<u32> {
     let own: Vec<String> = text::stems(&e.id)
-        .chain(text::stems(super::select::url_path(&e.url)))
+        .chain(text::stems(crate::search::text::url_path(&e.url)))
         .chain(
             e.records
                 .iter()

@@ -29,10 +29,11 @@
 //! field that links elsewhere (`releases_url`, `external_urls.spotify`: `record_links.txt`)
 //! holds no property.
 
-use super::select::{Candidate, holds_count_of, several_of, url_path, writes};
+use super::select::{Candidate, holds_count_of, several_of, writes};
 use crate::artifact::{EndpointData, FrozenGraph};
 use crate::search::Query;
 use crate::search::spans::{Span, SpanKind};
+use crate::search::text::url_path;
 use std::collections::BTreeMap;
 
 /// What an endpoint counts that takes the value of a record that answers the property asked

@@ -76,7 +76,7 @@ pub fn computes(e: &crate::artifact::EndpointData) -> bool {
             .chain(crate::search::frame::FRAME_VERBS)
             .any(|v| stems(v).next().as_deref() == Some(stem))
     };
-    let last = url_path(&e.url)
+    let last = crate::search::text::url_path(&e.url)
         .split('/')
         .rfind(|s| !s.is_empty() && !s.contains('{'));
     let in_path = last.is_some_and(|seg| {
@@ -449,7 +449,7 @@ pub(super) fn name_stems(e: &crate::artifact::EndpointData) -> Vec<String> {
     stems(&e.id)
         .chain(e.mcp_tool.iter().flat_map(|m| stems(m)))
         .chain(
-            url_path(&e.url)
+            crate::search::text::url_path(&e.url)
                 .split('/')
                 .filter(|seg| !seg.contains('{'))
                 .flat_map(stems),
@@ -522,7 +522,7 @@ fn quantified(text: &str) -> Option<Vec<String>> {
 /// `/games` and `/ppa/players/games` list games; `/games/{id}` reads one, `/game/box/advanced`
 /// something else.
 fn lists(url: &str, head: &str) -> bool {
-    url_path(url)
+    crate::search::text::url_path(url)
         .split('/')
         .rfind(|s| !s.is_empty())
         .is_some_and(|last| {
@@ -613,7 +613,7 @@ fn takes_no_identifier(spans: &[Span], filled: &BTreeMap<String, serde_json::Val
 /// podcast directory), the match is not incidental.
 fn identifies(url: &str, spans: &[Span], filled: &BTreeMap<String, serde_json::Value>) -> bool {
     use crate::search::spans::SpanKind;
-    let placeholders: Vec<&str> = url_path(url)
+    let placeholders: Vec<&str> = crate::search::text::url_path(url)
         .split('/')
         .filter_map(|seg| seg.strip_prefix('{').and_then(|x| x.strip_suffix('}')))
         .collect();
@@ -700,7 +700,10 @@ fn labelled_keys(
     said: &[String],
 ) -> f64 {
     use crate::search::spans::SpanKind;
-    let segments: Vec<&str> = url_path(url).split('/').filter(|s| !s.is_empty()).collect();
+    let segments: Vec<&str> = crate::search::text::url_path(url)
+        .split('/')
+        .filter(|s| !s.is_empty())
+        .collect();
     let stems_of = |seg: &str| crate::search::text::stems(seg).collect::<Vec<_>>();
     let value_of = |name: &str| match filled.get(name) {
         Some(serde_json::Value::String(v)) => Some(v.clone()),
@@ -816,7 +819,7 @@ fn one_record(
     several: bool,
 ) -> f64 {
     use crate::search::spans::SpanKind;
-    let segments: Vec<&str> = url_path(&e.url)
+    let segments: Vec<&str> = crate::search::text::url_path(&e.url)
         .split('/')
         .filter(|s| !s.is_empty())
         .collect();
@@ -902,14 +905,6 @@ fn one_record(
     }
 }
 
-/// The path of a URL (after the host), without query or fragment.
-pub(super) fn url_path(url: &str) -> &str {
-    let path = url
-        .split_once("://")
-        .map_or(url, |(_, r)| r.split_once('/').map_or("", |(_, p)| p));
-    path.split(['?', '#']).next().unwrap_or("")
-}
-
 /// What each literal URL segment after the resource the question identifies leaves of an
 /// endpoint's score when the question does not ask for it: for "the default branch of
 /// microsoft/vscode", `/repos/{owner}/{repo}` is the repository itself, and
@@ -920,7 +915,10 @@ const UNASKED_SEGMENT: f64 = 0.8;
 /// stem of the question names (`tags` in `/repos/{owner}/{repo}/tags` is named by "list the
 /// tags"). 0 when the question fills no placeholder of the path.
 fn unasked_tail(url: &str, filled: &BTreeMap<String, serde_json::Value>, q: &Query) -> usize {
-    let segments: Vec<&str> = url_path(url).split('/').filter(|s| !s.is_empty()).collect();
+    let segments: Vec<&str> = crate::search::text::url_path(url)
+        .split('/')
+        .filter(|s| !s.is_empty())
+        .collect();
     let Some(last) = segments.iter().rposition(|s| {
         s.strip_prefix('{')
             .and_then(|s| s.strip_suffix('}'))
@@ -1352,7 +1350,11 @@ fn endpoint_does(g: &FrozenGraph, tool: u32, endpoint: u32, stem: &str, verb: &s
     // description written in the third person: "Books a room", "Sends a message").
     let mut words: Vec<(String, bool)> = std::iter::once(e.id.as_str())
         .chain(e.mcp_tool.iter().map(String::as_str))
-        .chain(url_path(&e.url).split('/').filter(|seg| !seg.contains('{')))
+        .chain(
+            crate::search::text::url_path(&e.url)
+                .split('/')
+                .filter(|seg| !seg.contains('{')),
+        )
         .flat_map(|name| {
             crate::search::text::split_identifier(name)
                 .into_iter()

@@ -15,8 +15,9 @@
 //!   `/budgets/{id}/payees` names what is asked, `/budgets/{id}/payee_locations` names it and
 //!   something more.
 
-use super::select::{Candidate, url_path};
+use super::select::Candidate;
 use crate::artifact::{EndpointData, FrozenGraph};
+use crate::search::text::url_path;
 
 /// The version a path segment names (`v1`, `v2`, `V3`, `v1.1`), as its numbers.
 fn version_of(segment: &str) -> Option<Vec<u32>> {
